@@ -1,0 +1,390 @@
+/**
+ * The simulator's routes: one entry per endpoint of api-decisions.md's catalogue, with its
+ * scope, company scoping and handler.
+ */
+import { createHash } from 'node:crypto';
+import { fingerprint, intParam, keysetPage, pageOf, SimError } from './paging';
+import type { SortKey } from './paging';
+import type { HandlerResult, RequestContext } from './server';
+import type { AccessLevel, Intake, Payable, RouteId } from './types';
+
+export interface RouteDef {
+	id: RouteId;
+	method: string;
+	pattern: RegExp;
+	/** public: no token; organisation: org token, no company; header: X-Company-Id for org tokens; path: company in path. */
+	scoping: 'public' | 'organisation' | 'header' | 'path';
+	scope?: string;
+	handler: (ctx: RequestContext) => HandlerResult | Promise<HandlerResult>;
+}
+
+/** Cursor limits (default, max) decided for the simulator where the specification is silent. */
+export const CURSOR_LIMITS = {
+	listInvoices: [20, 100],
+	listIntakes: [20, 100],
+	listAnalyticalFields: [20, 100],
+	listAnalyticalFieldValues: [30, 1000],
+	listExpenseCategories: [20, 100],
+	searchPayables: [20, 100],
+	getAccounts: [20, 100],
+} as const;
+
+/** S256 PKCE challenge of a verifier. */
+export function pkceChallenge(verifier: string): string {
+	return createHash('sha256').update(verifier).digest('base64url');
+}
+
+const SNAPSHOT_REUSE_MS = 12 * 3600 * 1000;
+const CODE_LIFETIME_MS = 10 * 60 * 1000;
+const byId = <T extends { id: string }>(item: T): SortKey => ['', item.id];
+const byCreated = <T extends { id: string; createdAt: string }>(item: T): SortKey => [item.createdAt, item.id];
+const ok = (body: unknown, status = 200): HandlerResult => ({ status, body });
+
+function bodyObject(ctx: RequestContext): Record<string, unknown> {
+	if (ctx.body === undefined) return {};
+	if (!ctx.body || typeof ctx.body !== 'object' || Array.isArray(ctx.body)) {
+		throw new SimError(400, 'invalid_body', 'The request body must be a JSON object', 'body');
+	}
+	return ctx.body as Record<string, unknown>;
+}
+
+/** Basic client authentication, or client_id/client_secret in the body. */
+function clientCredentials(ctx: RequestContext, body: Record<string, unknown>): { id: string; secret: string } | undefined {
+	const match = /^Basic\s+(\S+)$/i.exec(ctx.headers.authorization ?? '');
+	if (match) {
+		const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+		const colon = decoded.indexOf(':');
+		if (colon < 0) return undefined;
+		return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+	}
+	if (typeof body.client_id === 'string' && typeof body.client_secret === 'string') {
+		return { id: body.client_id, secret: body.client_secret };
+	}
+	return undefined;
+}
+
+/** Cursor-style list (query `limit` and `cursor`), answered in the v2 envelope with nextUrl. */
+function cursorList<T>(
+	ctx: RequestContext,
+	route: keyof typeof CURSOR_LIMITS,
+	items: readonly T[],
+	keyOf: (item: T) => SortKey,
+	opts: { desc?: boolean; match?: (item: T) => boolean; filters?: Record<string, unknown> } = {},
+): HandlerResult {
+	const [def, max] = CURSOR_LIMITS[route];
+	const limit = intParam(ctx.query.limit, 'limit', 'query', def, 1, max);
+	const page = keysetPage({
+		items,
+		keyOf,
+		desc: opts.desc ?? false,
+		match: opts.match ?? (() => true),
+		limit,
+		cursor: ctx.query.cursor || undefined,
+		fingerprint: fingerprint({ route, company: ctx.companyId, path: ctx.path, ...opts.filters }),
+		cursorSource: 'query.cursor',
+		emptyPage: ctx.fault === 'emptyPage',
+		repeatCursor: ctx.fault === 'repeatCursor',
+	});
+	let nextUrl: string | null = null;
+	if (page.nextCursor) {
+		const origin = ctx.fault === 'foreignNextUrl' ? 'http://evil.example.invalid' : (ctx.sim.options.nextUrlOrigin ?? ctx.sim.baseUrl);
+		const url = new URL(ctx.path, origin);
+		for (const [k, v] of Object.entries(ctx.query)) if (k !== 'cursor') url.searchParams.set(k, v);
+		url.searchParams.set('cursor', page.nextCursor);
+		nextUrl = url.toString();
+	}
+	return ok({ data: page.data, meta: { pagination: { limit, hasNextPage: page.nextCursor !== null, nextCursor: page.nextCursor, nextUrl } } });
+}
+
+function payableFilters(source: Record<string, unknown>) {
+	const asList = (v: unknown) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(String));
+	const status = asList(source.status);
+	const payableType = asList(source.payableType);
+	return {
+		filters: { status: status ?? null, payableType: payableType ?? null },
+		match: (p: Payable) => (!status || status.includes(p.status)) && (!payableType || payableType.includes(p.payableType)),
+	};
+}
+
+function tokenGrant(ctx: RequestContext): HandlerResult {
+	const body = bodyObject(ctx);
+	const client = clientCredentials(ctx, body);
+	const key = client ? ctx.sim.apiKey(client.id) : undefined;
+	if (!client || !key || key.clientSecret !== client.secret) {
+		throw new SimError(401, 'invalid_client', 'Invalid client credentials', 'headers.authorization');
+	}
+	if (body.grant_type !== 'client_credentials') {
+		throw new SimError(400, 'unsupported_grant_type', 'grant_type must be client_credentials', 'body.grant_type');
+	}
+	return ok(ctx.sim.issueAccessToken({ kind: 'apiKey', clientId: key.clientId, level: key.level, companyId: key.companyId, scopes: key.scopes }));
+}
+
+function authorize(ctx: RequestContext): HandlerResult {
+	const q = ctx.query;
+	const client = ctx.sim.oauthClient(q.client_id ?? '');
+	if (!client) throw new SimError(400, 'invalid_client', 'Unknown client_id', 'query.client_id');
+	if (!q.redirect_uri || (client.redirectUris.length && !client.redirectUris.includes(q.redirect_uri))) {
+		throw new SimError(400, 'invalid_request', 'redirect_uri is missing or not registered', 'query.redirect_uri');
+	}
+	if (q.response_type !== 'code') throw new SimError(400, 'unsupported_response_type', 'response_type must be code', 'query.response_type');
+	if (!q.code_challenge || q.code_challenge_method !== 'S256') {
+		throw new SimError(400, 'invalid_request', 'PKCE with code_challenge_method S256 is required', 'query.code_challenge');
+	}
+	const redirect = new URL(q.redirect_uri);
+	if (q.state !== undefined) redirect.searchParams.set('state', q.state);
+	const refuse = (description: string): HandlerResult => {
+		redirect.searchParams.set('error', 'access_denied');
+		redirect.searchParams.set('error_description', description);
+		return { status: 302, headers: { location: redirect.toString() } };
+	};
+	const user = ctx.sim.user(q.user ?? ctx.sim.options.oauthDefaultUser);
+	if (!user) return refuse('Unknown user');
+	const level = (q.consent ?? ctx.sim.options.oauthDefaultConsent) as AccessLevel;
+	if (level !== 'organisation' && level !== 'company') throw new SimError(400, 'invalid_request', 'consent must be organisation or company', 'query.consent');
+	if (level === 'organisation' && user.role === 'requester') return refuse('A requester cannot approve organisation-level access');
+	const companyId = level === 'company' ? (q.company ?? user.companyIds[0]) : undefined;
+	if (level === 'company' && (!companyId || !user.companyIds.includes(companyId))) return refuse('The user is not a member of that company');
+	const requested = (q.scope ?? '').split(/[\s+]+/).filter(Boolean);
+	const scopes = requested.length ? requested.filter((s) => client.scopes.includes(s)) : client.scopes;
+	const code = ctx.sim.saveCode({
+		clientId: client.clientId,
+		redirectUri: q.redirect_uri,
+		challenge: q.code_challenge,
+		userId: user.id,
+		level,
+		companyId,
+		scopes,
+		expiresAt: ctx.sim.clock.now() + CODE_LIFETIME_MS,
+		used: false,
+	});
+	redirect.searchParams.set('code', code);
+	return { status: 302, headers: { location: redirect.toString() } };
+}
+
+function oauthToken(ctx: RequestContext): HandlerResult {
+	const body = bodyObject(ctx);
+	const creds = clientCredentials(ctx, body);
+	const client = creds ? ctx.sim.oauthClient(creds.id) : undefined;
+	if (!creds || !client || client.clientSecret !== creds.secret) {
+		throw new SimError(401, 'invalid_client', 'Invalid client credentials', 'headers.authorization');
+	}
+	const invalidGrant = (detail: string) => new SimError(400, 'invalid_grant', detail);
+	let grant: { userId: string; level: AccessLevel; companyId?: string; scopes: string[] };
+	if (body.grant_type === 'authorization_code') {
+		const code = ctx.sim.takeCode(String(body.code ?? ''));
+		if (!code || code.clientId !== client.clientId) throw invalidGrant('Unknown authorization code');
+		if (code.used) throw invalidGrant('Authorization code already used');
+		if (code.expiresAt <= ctx.sim.clock.now()) throw invalidGrant('Authorization code expired');
+		if (body.redirect_uri !== undefined && body.redirect_uri !== code.redirectUri) throw invalidGrant('redirect_uri does not match');
+		if (typeof body.code_verifier !== 'string' || pkceChallenge(body.code_verifier) !== code.challenge) {
+			throw invalidGrant('code_verifier does not match the code_challenge');
+		}
+		code.used = true;
+		grant = code;
+	} else if (body.grant_type === 'refresh_token') {
+		const previous = ctx.sim.consumeRefreshToken(String(body.refresh_token ?? ''));
+		if (!previous || previous.clientId !== client.clientId) throw invalidGrant('Invalid or already used refresh token');
+		grant = previous;
+	} else {
+		throw new SimError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token', 'body.grant_type');
+	}
+	const access = ctx.sim.issueAccessToken({ kind: 'oauth2', clientId: client.clientId, ...grant });
+	const refresh = ctx.sim.issueRefreshToken({ clientId: client.clientId, ...grant });
+	return ok({ ...access, refresh_token: refresh, scope: grant.scopes.join(' ') });
+}
+
+function createSnapshot(ctx: RequestContext): HandlerResult {
+	const body = bodyObject(ctx);
+	const { filters, match } = payableFilters(body);
+	const companyId = ctx.companyId!;
+	const key = createHash('sha256')
+		.update(JSON.stringify([ctx.token!.clientId, companyId, filters]))
+		.digest('hex')
+		.slice(0, 24);
+	const now = ctx.sim.clock.now();
+	const existing = ctx.sim.snapshots.get(key);
+	if (!existing || now - existing.createdAt >= SNAPSHOT_REUSE_MS) {
+		ctx.sim.snapshots.set(key, { key, companyId, createdAt: now, polls: 0, items: ctx.sim.data(companyId).payables.filter(match) });
+	}
+	return ok({ key, status: 'PENDING' }, 201);
+}
+
+function getSnapshot(ctx: RequestContext): HandlerResult {
+	const snapshot = ctx.sim.snapshots.get(ctx.params.key);
+	if (!snapshot || snapshot.companyId !== ctx.companyId) throw new SimError(404, 'not_found', 'Snapshot not found', 'path.key');
+	if (ctx.fault === 'snapshotError') return ok({ key: snapshot.key, status: 'ERROR', result: null });
+	snapshot.polls++;
+	if (snapshot.polls <= ctx.sim.options.snapshotPendingPolls) return ok({ key: snapshot.key, status: 'PENDING', result: null });
+	return ok({ key: snapshot.key, status: 'COMPLETE', result: pageOf(snapshot.items, ctx.query) });
+}
+
+export const ROUTES: RouteDef[] = [
+	{ id: 'token', method: 'POST', pattern: /^\/v1\/auth\/token$/, scoping: 'public', handler: tokenGrant },
+	{ id: 'oauthAuthorize', method: 'GET', pattern: /^\/oauth2\/authorize$/, scoping: 'public', handler: authorize },
+	{ id: 'oauthToken', method: 'POST', pattern: /^\/oauth2\/token$/, scoping: 'public', handler: oauthToken },
+	{
+		id: 'getCompanies',
+		method: 'GET',
+		pattern: /^\/v2\/companies$/,
+		scoping: 'organisation',
+		scope: 'experimental:company:read',
+		handler: (ctx) => ok(pageOf(ctx.sim.listedCompanies(ctx.token!).map(({ id, name }) => ({ id, name })), ctx.query)),
+	},
+	{
+		id: 'walletSummary',
+		method: 'GET',
+		pattern: /^\/v1\/wallet-summary$/,
+		scoping: 'header',
+		scope: 'wallet-summary:read',
+		handler: (ctx) => ok({ data: ctx.sim.data(ctx.companyId!).walletSummary }),
+	},
+	{
+		id: 'listSettlements',
+		method: 'GET',
+		pattern: /^\/v1\/settlements$/,
+		scoping: 'header',
+		scope: 'settlement:read',
+		handler: (ctx) => ok(pageOf(ctx.sim.data(ctx.companyId!).settlements, ctx.query)),
+	},
+	{
+		id: 'listInvoices',
+		method: 'GET',
+		pattern: /^\/v2\/companies\/(?<companyId>[^/]+)\/invoices$/,
+		scoping: 'path',
+		scope: 'experimental:invoice:read',
+		handler: (ctx) => {
+			const sortBy = ctx.query.sortBy || 'createdAt';
+			const sort = ctx.query.sort || 'asc';
+			if (sortBy !== 'updatedAt' && sortBy !== 'createdAt') {
+				throw new SimError(400, 'invalid_parameter', 'sortBy must be updatedAt or createdAt', 'query.sortBy');
+			}
+			if (sort !== 'asc' && sort !== 'desc') throw new SimError(400, 'invalid_parameter', 'sort must be asc or desc', 'query.sort');
+			const status = ctx.query.status;
+			return cursorList(ctx, 'listInvoices', ctx.sim.invoiceList(ctx.companyId!, sortBy), (i) => [i[sortBy], i.id], {
+				desc: sort === 'desc',
+				match: status ? (i) => i.status === status : undefined,
+				filters: { sortBy, sort, status: status ?? null },
+			});
+		},
+	},
+	{
+		id: 'listIntakes',
+		method: 'GET',
+		pattern: /^\/v2\/companies\/(?<companyId>[^/]+)\/intakes$/,
+		scoping: 'path',
+		scope: 'experimental:intake:read',
+		handler: (ctx) => cursorList(ctx, 'listIntakes', ctx.sim.data(ctx.companyId!).intakes, byId),
+	},
+	{
+		id: 'createIntake',
+		method: 'POST',
+		pattern: /^\/v2\/companies\/(?<companyId>[^/]+)\/intakes$/,
+		scoping: 'path',
+		scope: 'experimental:intake:write',
+		handler: (ctx) => {
+			const body = bodyObject(ctx);
+			if (ctx.body === undefined || Object.keys(body).length === 0) {
+				throw new SimError(400, 'invalid_body', 'The request body must be a non-empty JSON object', 'body');
+			}
+			const intake: Intake = { ...body, id: ctx.sim.nextIntakeId(ctx.companyId!), createdAt: ctx.sim.clock.iso() };
+			ctx.sim.data(ctx.companyId!).intakes.push(intake);
+			return ok({ data: intake }, 201);
+		},
+	},
+	{
+		id: 'listAnalyticalFields',
+		method: 'GET',
+		pattern: /^\/v2\/analytical-fields$/,
+		scoping: 'header',
+		scope: 'experimental:analytical-field:read',
+		handler: (ctx) =>
+			cursorList(ctx, 'listAnalyticalFields', ctx.sim.data(ctx.companyId!).analyticalFields.map(({ id, name }) => ({ id, name })), byId),
+	},
+	{
+		id: 'listAnalyticalFieldValues',
+		method: 'GET',
+		pattern: /^\/v2\/analytical-fields\/(?<fieldId>[^/]+)\/values$/,
+		scoping: 'header',
+		scope: 'experimental:analytical-field:read',
+		handler: (ctx) => {
+			const field = ctx.sim.data(ctx.companyId!).analyticalFields.find((f) => f.id === ctx.params.fieldId);
+			if (!field) throw new SimError(404, 'not_found', 'Analytical field not found', 'path.fieldId');
+			return cursorList(ctx, 'listAnalyticalFieldValues', field.values, byId);
+		},
+	},
+	{
+		id: 'listExpenseCategories',
+		method: 'GET',
+		pattern: /^\/v2\/expense-categories$/,
+		scoping: 'header',
+		scope: 'experimental:expense-category:read',
+		handler: (ctx) => cursorList(ctx, 'listExpenseCategories', ctx.sim.data(ctx.companyId!).expenseCategories, byId),
+	},
+	{
+		id: 'getAccounts',
+		method: 'GET',
+		pattern: /^\/v1\/accounts$/,
+		scoping: 'header',
+		scope: 'account:read',
+		handler: (ctx) => {
+			const [def, max] = CURSOR_LIMITS.getAccounts;
+			const offset = intParam(ctx.query.offset, 'offset', 'query', 0, 0, Number.MAX_SAFE_INTEGER);
+			const usesLimit = ctx.query.limit !== undefined;
+			ctx.deprecatedLimit = usesLimit;
+			const fetchParam = ctx.query.fetch !== undefined ? 'fetch' : usesLimit ? 'limit' : 'fetch';
+			let count = intParam(ctx.query[fetchParam], fetchParam, 'query', def, 1, max);
+			if (ctx.sim.options.accountsMaxReturn !== undefined) count = Math.min(count, ctx.sim.options.accountsMaxReturn);
+			const accounts = ctx.sim.data(ctx.companyId!).accounts;
+			const data = accounts.slice(offset, offset + count);
+			return {
+				status: 200,
+				body: { data, totalResults: accounts.length, currentOffset: offset, currentFetch: data.length },
+				headers: usesLimit ? { deprecation: 'true' } : undefined,
+			};
+		},
+	},
+	{
+		id: 'searchPayables',
+		method: 'POST',
+		pattern: /^\/v1\/payables\/search$/,
+		scoping: 'header',
+		scope: 'payable:read',
+		handler: (ctx) => {
+			const body = bodyObject(ctx);
+			const [def, max] = CURSOR_LIMITS.searchPayables;
+			const limit = intParam(body.limit, 'limit', 'body', def, 1, max);
+			const { filters, match } = payableFilters(body);
+			if (body.cursor !== undefined && body.cursor !== null && typeof body.cursor !== 'string') {
+				throw new SimError(400, 'invalid_cursor', 'The cursor is not valid', 'body.cursor');
+			}
+			const page = keysetPage({
+				items: ctx.sim.data(ctx.companyId!).payables,
+				keyOf: byCreated,
+				desc: false,
+				match,
+				limit,
+				cursor: (body.cursor as string | null | undefined) || undefined,
+				fingerprint: fingerprint({ route: 'searchPayables', company: ctx.companyId, ...filters }),
+				cursorSource: 'body.cursor',
+				repeatCursor: ctx.fault === 'repeatCursor',
+			});
+			return ok({ data: page.data, nextCursor: page.nextCursor });
+		},
+	},
+	{
+		id: 'createPayablesSnapshot',
+		method: 'POST',
+		pattern: /^\/v1\/snapshots\/payables$/,
+		scoping: 'header',
+		scope: 'payable:read',
+		handler: createSnapshot,
+	},
+	{
+		id: 'getPayablesSnapshot',
+		method: 'GET',
+		pattern: /^\/v1\/snapshots\/payables\/(?<key>[^/]+)$/,
+		scoping: 'header',
+		scope: 'payable:read',
+		handler: getSnapshot,
+	},
+];

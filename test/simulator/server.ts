@@ -1,0 +1,710 @@
+/**
+ * The Spendesk API simulator: a real HTTP server on 127.0.0.1 implementing the contract of
+ * shared/spec/service-spec.md and shared/spec/api-decisions.md. Tests drive it in-process
+ * (seed, mutate, inject faults, read the request log); cli.ts serves it from the command line.
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { compareKeys, searchIndex, SimError } from './paging';
+import type { SortKey } from './paging';
+import { ROUTES } from './routes';
+export { pkceChallenge } from './routes';
+import type { RouteDef } from './routes';
+import { DEFAULT_SIZES, makeCompanyData, makeInvoice, ORGANISATION_ID, prng, seedWorld, companyId as seqCompanyId, companyName } from './seed';
+import type {
+	AccessLevel,
+	ApiKeyCredential,
+	Company,
+	CompanyData,
+	CompanySeed,
+	FaultKind,
+	FaultSpec,
+	Invoice,
+	LoggedRequest,
+	OAuthClient,
+	RouteId,
+	SeededCredentials,
+	SimulatorOptions,
+	User,
+} from './types';
+import { ALL_SCOPES } from './types';
+
+export class SimClock {
+	private offset = 0;
+	now(): number {
+		return Date.now() + this.offset;
+	}
+	iso(): string {
+		return new Date(this.now()).toISOString();
+	}
+	advance(ms: number): void {
+		this.offset += ms;
+	}
+}
+
+export interface TokenInfo {
+	kind: 'apiKey' | 'oauth2';
+	clientId: string;
+	level: AccessLevel;
+	companyId?: string;
+	userId?: string;
+	scopes: string[];
+	expiresAt: number;
+}
+
+interface AuthCode {
+	clientId: string;
+	redirectUri: string;
+	challenge: string;
+	userId: string;
+	level: AccessLevel;
+	companyId?: string;
+	scopes: string[];
+	expiresAt: number;
+	used: boolean;
+}
+
+interface RefreshGrant {
+	clientId: string;
+	userId: string;
+	level: AccessLevel;
+	companyId?: string;
+	scopes: string[];
+	expiresAt: number;
+}
+
+interface ActiveFault extends FaultSpec {
+	remaining: number;
+	skip: number;
+}
+
+export interface Snapshot {
+	key: string;
+	companyId: string;
+	createdAt: number;
+	polls: number;
+	items: unknown[];
+}
+
+/** What a route handler sees. */
+export interface RequestContext {
+	sim: SpendeskSimulator;
+	method: string;
+	path: string;
+	params: Record<string, string>;
+	query: Record<string, string>;
+	body: unknown;
+	headers: http.IncomingHttpHeaders;
+	token?: TokenInfo;
+	/** The company the call is scoped to (header, path or company token). */
+	companyId?: string;
+	fault?: FaultKind;
+	/** Set by handlers: the deprecated `limit` of Get accounts was used. */
+	deprecatedLimit?: boolean;
+}
+
+export interface HandlerResult {
+	status: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+}
+
+const DAY = 24 * 3600 * 1000;
+const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set(['token', 'oauthAuthorize', 'oauthToken']);
+const SECRET_FIELDS = new Set(['client_secret', 'code_verifier', 'refresh_token', 'code', 'access_token']);
+const updatedKey = (i: Invoice): SortKey => [i.updatedAt, i.id];
+const createdKey = (i: Invoice): SortKey => [i.createdAt, i.id];
+
+function resolveOptions(o: SimulatorOptions): Required<Omit<SimulatorOptions, 'maxInFlight' | 'accountsMaxReturn' | 'nextUrlOrigin'>> &
+	Pick<SimulatorOptions, 'maxInFlight' | 'accountsMaxReturn' | 'nextUrlOrigin'> {
+	return {
+		port: 0,
+		seed: {},
+		tokenLifetimeSeconds: 3600,
+		rateLimit: 1000,
+		rateLimitWindowMs: 60_000,
+		companiesCacheSeconds: 1200,
+		snapshotPendingPolls: 2,
+		latencyMs: 0,
+		oauthDefaultUser: 'u_owner',
+		oauthDefaultConsent: 'organisation',
+		...o,
+	};
+}
+
+export class SpendeskSimulator {
+	readonly clock = new SimClock();
+	readonly options: ReturnType<typeof resolveOptions>;
+	readonly credentials: SeededCredentials;
+	readonly log: LoggedRequest[] = [];
+	readonly stats = { inFlight: 0, peakInFlight: 0 };
+	readonly organisationId = ORGANISATION_ID;
+
+	private server?: http.Server;
+	private url = '';
+	private seq = 0;
+	private companyList: Company[];
+	private companyData: Map<string, CompanyData>;
+	private invoiceIndex = new Map<string, { byUpdated: Invoice[]; byCreated: Invoice[] }>();
+	private userList: User[];
+	private apiKeys = new Map<string, ApiKeyCredential>();
+	private oauthClients = new Map<string, OAuthClient>();
+	private tokens = new Map<string, TokenInfo>();
+	private codes = new Map<string, AuthCode>();
+	private refreshTokens = new Map<string, RefreshGrant>();
+	private faults: ActiveFault[] = [];
+	private windows = new Map<string, { start: number; count: number }>();
+	private companiesCache = new Map<string, { at: number; companies: Company[] }>();
+	readonly snapshots = new Map<string, Snapshot>();
+	private intakeSeq = new Map<string, number>();
+	private sockets = new Set<import('node:net').Socket>();
+
+	constructor(options: SimulatorOptions = {}) {
+		this.options = resolveOptions(options);
+		const world = seedWorld(this.options.seed);
+		this.companyList = world.companies;
+		this.companyData = world.data;
+		this.userList = world.users;
+		for (const c of this.companyList) this.indexInvoices(c.id);
+
+		const all = [...ALL_SCOPES];
+		const first = this.companyList[0]?.id;
+		this.credentials = {
+			orgKey: { clientId: 'sim-org-client', clientSecret: 'sim-org-secret', level: 'organisation', scopes: all },
+			companyKey: { clientId: 'sim-company-client', clientSecret: 'sim-company-secret', level: 'company', companyId: first, scopes: all },
+			orgKeyNoExperimental: {
+				clientId: 'sim-org-limited-client',
+				clientSecret: 'sim-org-limited-secret',
+				level: 'organisation',
+				scopes: all.filter((s) => !s.startsWith('experimental:')),
+			},
+			oauthClient: { clientId: 'sim-oauth-client', clientSecret: 'sim-oauth-secret', scopes: all, redirectUris: [] },
+		};
+		this.addApiKey(this.credentials.orgKey);
+		this.addApiKey(this.credentials.companyKey);
+		this.addApiKey(this.credentials.orgKeyNoExperimental);
+		this.addOAuthClient(this.credentials.oauthClient);
+	}
+
+	// ---------------------------------------------------------------- lifecycle
+
+	async start(): Promise<string> {
+		if (this.server) return this.url;
+		const server = http.createServer((req, res) => void this.handle(req, res));
+		server.keepAliveTimeout = 5000;
+		server.on('connection', (socket) => {
+			this.sockets.add(socket);
+			socket.on('close', () => this.sockets.delete(socket));
+		});
+		await new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(this.options.port, '127.0.0.1', () => resolve());
+		});
+		this.server = server;
+		this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		return this.url;
+	}
+
+	async stop(): Promise<void> {
+		const server = this.server;
+		if (!server) return;
+		this.server = undefined;
+		for (const socket of this.sockets) socket.destroy();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	}
+
+	get baseUrl(): string {
+		return this.url;
+	}
+
+	configure(partial: Partial<SimulatorOptions>): void {
+		Object.assign(this.options, partial);
+	}
+
+	// ---------------------------------------------------------------- inspection
+
+	companies(): Company[] {
+		return this.companyList;
+	}
+
+	company(id: string): Company | undefined {
+		return this.companyList.find((c) => c.id === id);
+	}
+
+	data(companyId: string): CompanyData {
+		const data = this.companyData.get(companyId);
+		if (!data) throw new Error(`No company ${companyId} in the simulator`);
+		return data;
+	}
+
+	users(): User[] {
+		return this.userList;
+	}
+
+	user(id: string): User | undefined {
+		return this.userList.find((u) => u.id === id);
+	}
+
+	/** Invoices in the order the API lists them for sortBy/sort (ties broken by id). */
+	invoicesSorted(companyId: string, sortBy: 'updatedAt' | 'createdAt' = 'createdAt', sort: 'asc' | 'desc' = 'asc'): Invoice[] {
+		const list = this.invoiceList(companyId, sortBy).slice();
+		return sort === 'desc' ? list.reverse() : list;
+	}
+
+	/** Ascending index used by the list endpoint. */
+	invoiceList(companyId: string, sortBy: 'updatedAt' | 'createdAt'): Invoice[] {
+		const index = this.invoiceIndex.get(companyId);
+		if (!index) throw new Error(`No company ${companyId} in the simulator`);
+		return sortBy === 'updatedAt' ? index.byUpdated : index.byCreated;
+	}
+
+	requestsTo(route: RouteId): LoggedRequest[] {
+		return this.log.filter((r) => r.route === route);
+	}
+
+	clearLog(): void {
+		this.log.length = 0;
+	}
+
+	resetStats(): void {
+		this.stats.peakInFlight = this.stats.inFlight;
+	}
+
+	// ---------------------------------------------------------------- registration
+
+	addApiKey(cred: ApiKeyCredential): void {
+		this.apiKeys.set(cred.clientId, cred);
+	}
+
+	addOAuthClient(client: OAuthClient): void {
+		this.oauthClients.set(client.clientId, client);
+	}
+
+	addUser(user: User): void {
+		this.userList.push(user);
+	}
+
+	// ---------------------------------------------------------------- mutations
+
+	insertInvoice(companyId: string, partial: Partial<Invoice> = {}): Invoice {
+		const data = this.data(companyId);
+		const n = data.invoices.length + 1;
+		const now = this.clock.now();
+		const invoice = {
+			...makeInvoice(companyId, n, now, now, prng(n * 7919 + companyId.length)),
+			...partial,
+			companyId,
+		};
+		if (partial.createdAt && !partial.updatedAt) invoice.updatedAt = partial.createdAt;
+		if (data.invoices.some((i) => i.id === invoice.id)) throw new Error(`Invoice ${invoice.id} already exists`);
+		data.invoices.push(invoice);
+		const index = this.invoiceIndex.get(companyId)!;
+		index.byUpdated.splice(searchIndex(index.byUpdated, updatedKey(invoice), updatedKey, false), 0, invoice);
+		index.byCreated.splice(searchIndex(index.byCreated, createdKey(invoice), createdKey, false), 0, invoice);
+		return invoice;
+	}
+
+	updateInvoice(companyId: string, invoiceId: string, patch: Partial<Invoice> = {}): Invoice {
+		const index = this.invoiceIndex.get(companyId);
+		const invoice = this.data(companyId).invoices.find((i) => i.id === invoiceId);
+		if (!index || !invoice) throw new Error(`No invoice ${invoiceId} in company ${companyId}`);
+		const at = searchIndex(index.byUpdated, updatedKey(invoice), updatedKey, false);
+		index.byUpdated.splice(at, 1);
+		Object.assign(invoice, { ...patch, id: invoice.id, companyId, createdAt: invoice.createdAt });
+		invoice.updatedAt = patch.updatedAt ?? this.clock.iso();
+		index.byUpdated.splice(searchIndex(index.byUpdated, updatedKey(invoice), updatedKey, false), 0, invoice);
+		return invoice;
+	}
+
+	createCompany(seed: CompanySeed = {}): Company {
+		const index = this.companyList.length + 1;
+		const company: Company = {
+			id: seed.id ?? seqCompanyId(index),
+			name: seed.name ?? companyName(index),
+			active: seed.active ?? true,
+			createdAt: this.clock.iso(),
+		};
+		if (this.company(company.id)) throw new Error(`Company ${company.id} already exists`);
+		this.companyList.push(company);
+		const sizes = { ...DEFAULT_SIZES, ...this.options.seed.sizes, ...seed.sizes };
+		const seedNumber = (this.options.seed.seed ?? 42) * 1000 + index;
+		this.companyData.set(company.id, makeCompanyData(company.id, sizes, seedNumber, this.options.seed.invoicesPerTimestamp ?? 3));
+		this.indexInvoices(company.id);
+		for (const u of this.userList) if (u.role === 'owner') u.companyIds.push(company.id);
+		return company;
+	}
+
+	deactivateCompany(companyId: string): void {
+		const company = this.company(companyId);
+		if (!company) throw new Error(`No company ${companyId} in the simulator`);
+		company.active = false;
+	}
+
+	removeUserFromCompany(userId: string, companyId: string): void {
+		const user = this.user(userId);
+		if (!user) throw new Error(`No user ${userId} in the simulator`);
+		user.companyIds = user.companyIds.filter((id) => id !== companyId);
+	}
+
+	/** Every access token issued so far expires now. */
+	expireTokens(): void {
+		const now = this.clock.now();
+		for (const t of this.tokens.values()) t.expiresAt = Math.min(t.expiresAt, now);
+	}
+
+	injectFault(spec: FaultSpec): void {
+		this.faults.push({ ...spec, remaining: spec.times ?? 1, skip: spec.after ?? 0 });
+	}
+
+	clearFaults(): void {
+		this.faults = [];
+	}
+
+	// ---------------------------------------------------------------- used by routes
+
+	issueAccessToken(info: Omit<TokenInfo, 'expiresAt'>): { access_token: string; token_type: 'Bearer'; expires_in: number } {
+		const token = `sat_${randomBytes(24).toString('hex')}`;
+		const lifetime = this.options.tokenLifetimeSeconds;
+		this.tokens.set(token, { ...info, expiresAt: this.clock.now() + lifetime * 1000 });
+		return { access_token: token, token_type: 'Bearer', expires_in: lifetime };
+	}
+
+	apiKey(clientId: string): ApiKeyCredential | undefined {
+		return this.apiKeys.get(clientId);
+	}
+
+	oauthClient(clientId: string): OAuthClient | undefined {
+		return this.oauthClients.get(clientId);
+	}
+
+	saveCode(code: AuthCode): string {
+		const value = `sac_${randomBytes(16).toString('hex')}`;
+		this.codes.set(value, code);
+		return value;
+	}
+
+	takeCode(value: string): AuthCode | undefined {
+		return this.codes.get(value);
+	}
+
+	issueRefreshToken(grant: Omit<RefreshGrant, 'expiresAt'>): string {
+		const value = `srt_${randomBytes(24).toString('hex')}`;
+		this.refreshTokens.set(value, { ...grant, expiresAt: this.clock.now() + 30 * DAY });
+		return value;
+	}
+
+	/** Refresh tokens rotate: using one deletes it. */
+	consumeRefreshToken(value: string): RefreshGrant | undefined {
+		const grant = this.refreshTokens.get(value);
+		this.refreshTokens.delete(value);
+		if (!grant || grant.expiresAt <= this.clock.now()) return undefined;
+		return grant;
+	}
+
+	/** Companies as Get Companies lists them for this token, through the per-viewer cache. */
+	listedCompanies(token: TokenInfo): Company[] {
+		const viewer = token.kind === 'oauth2' ? `user:${token.userId}` : `apiKey:${token.clientId}`;
+		const now = this.clock.now();
+		const cached = this.companiesCache.get(viewer);
+		if (cached && now - cached.at < this.options.companiesCacheSeconds * 1000) return cached.companies;
+		const user = token.userId ? this.user(token.userId) : undefined;
+		const companies = this.companyList
+			.filter((c) => c.active && (token.kind !== 'oauth2' || (user?.companyIds.includes(c.id) ?? false)))
+			.map((c) => ({ ...c }));
+		this.companiesCache.set(viewer, { at: now, companies });
+		return companies;
+	}
+
+	nextIntakeId(companyId: string): string {
+		const n = (this.intakeSeq.get(companyId) ?? this.data(companyId).intakes.length) + 1;
+		this.intakeSeq.set(companyId, n);
+		return `int_${companyId.slice(4)}_${String(n).padStart(6, '0')}`;
+	}
+
+	// ---------------------------------------------------------------- HTTP plumbing
+
+	private indexInvoices(companyId: string): void {
+		const invoices = this.data(companyId).invoices;
+		this.invoiceIndex.set(companyId, {
+			byUpdated: invoices.slice().sort((a, b) => compareKeys(updatedKey(a), updatedKey(b))),
+			byCreated: invoices.slice().sort((a, b) => compareKeys(createdKey(a), createdKey(b))),
+		});
+	}
+
+	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		const arrived = this.clock.now();
+		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		const method = (req.method ?? 'GET').toUpperCase();
+		const query: Record<string, string> = {};
+		for (const [k, v] of url.searchParams) query[k] = v;
+		const { route, params } = matchRoute(method, url.pathname);
+		const entry: LoggedRequest = {
+			seq: ++this.seq,
+			at: arrived,
+			method,
+			path: url.pathname,
+			query: redact(query) as Record<string, string>,
+			body: undefined,
+			headers: redactHeaders(req.headers),
+			route: route.id,
+			status: 0,
+		};
+		const tracked = !TOKEN_ROUTES.has(route.id);
+		const ctx: RequestContext = { sim: this, method, path: url.pathname, params, query, body: undefined, headers: req.headers };
+		let result: HandlerResult;
+
+		if (tracked && this.options.maxInFlight !== undefined && this.stats.inFlight >= this.options.maxInFlight) {
+			// Rejected on arrival, before it counts as in flight.
+			result = errorResult(new SimError(429, 'too_many_requests_in_flight', `At most ${this.options.maxInFlight} requests may be in flight`, undefined, { 'retry-after': '1' }));
+			await this.finish(res, entry, result, await readBody(req).catch(() => undefined));
+			return;
+		}
+		if (tracked) {
+			this.stats.inFlight++;
+			this.stats.peakInFlight = Math.max(this.stats.peakInFlight, this.stats.inFlight);
+		}
+		try {
+			const raw = await readBody(req);
+			ctx.body = parseBody(raw, req.headers['content-type']);
+			entry.body = redact(ctx.body);
+			const fault = this.takeFault(route.id);
+			if (fault) {
+				entry.fault = fault.kind;
+				ctx.fault = fault.kind;
+			}
+			const latency = this.options.latencyMs + (fault?.kind === 'latency' ? (fault.latencyMs ?? 100) : 0);
+			if (latency > 0) await delay(latency);
+			if (fault?.kind === 'reset') {
+				this.log.push(entry);
+				req.socket.destroy();
+				return;
+			}
+			if (fault?.kind === 'status') {
+				const status = fault.status ?? 500;
+				result = errorResult(new SimError(status, status >= 500 ? 'internal_error' : 'injected_error', `Injected failure (${status})`));
+			} else if (fault?.kind === 'rateLimit') {
+				const s = String(fault.retryAfterSeconds ?? 1);
+				result = errorResult(
+					new SimError(429, 'rate_limit_exceeded', `Rate limit exceeded, retry in ${s} seconds`, undefined, {
+						'retry-after': s,
+						'x-ratelimit-limit': String(this.options.rateLimit),
+						'x-ratelimit-remaining': '0',
+						'x-ratelimit-reset': s,
+					}),
+				);
+			} else {
+				result = await this.dispatch(route, ctx);
+			}
+		} catch (error) {
+			result = error instanceof SimError ? errorResult(error) : errorResult(new SimError(500, 'internal_error', String(error)));
+		} finally {
+			if (tracked) this.stats.inFlight--;
+		}
+		entry.clientId = ctx.token?.clientId;
+		entry.companyId = ctx.companyId;
+		if (ctx.deprecatedLimit) entry.deprecatedLimit = true;
+		await this.finish(res, entry, result);
+	}
+
+	private async finish(res: http.ServerResponse, entry: LoggedRequest, result: HandlerResult, body?: string): Promise<void> {
+		if (body !== undefined) entry.body = redact(parseBody(body, undefined));
+		entry.status = result.status;
+		this.log.push(entry);
+		const headers: Record<string, string> = { ...result.headers };
+		if (result.body !== undefined) headers['content-type'] ??= 'application/json; charset=utf-8';
+		res.writeHead(result.status, headers);
+		res.end(result.body === undefined ? undefined : typeof result.body === 'string' ? result.body : JSON.stringify(result.body));
+	}
+
+	private takeFault(route: RouteId): ActiveFault | undefined {
+		for (const fault of this.faults) {
+			const matches = fault.route === route || (fault.route === '*' && !TOKEN_ROUTES.has(route));
+			if (!matches) continue;
+			if (fault.skip > 0) {
+				fault.skip--;
+				continue;
+			}
+			fault.remaining--;
+			if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
+			return fault;
+		}
+		return undefined;
+	}
+
+	/** Authentication, scope, company scoping and rate limit, then the route's handler. */
+	private async dispatch(route: RouteDef, ctx: RequestContext): Promise<HandlerResult> {
+		if (route.scoping === 'public') return route.handler(ctx);
+
+		const token = this.authenticate(ctx.headers.authorization);
+		ctx.token = token;
+		if (route.scope && !token.scopes.includes(route.scope)) {
+			throw new SimError(403, 'insufficient_scope', `Missing scope: ${route.scope}`, 'scope');
+		}
+
+		let budget: string;
+		if (route.scoping === 'organisation') {
+			if (token.level !== 'organisation') {
+				throw new SimError(403, 'forbidden', 'This endpoint requires an organisation-level token');
+			}
+			budget = 'organisation';
+		} else {
+			ctx.companyId = this.scopeCompany(route, ctx, token);
+			budget = ctx.companyId;
+		}
+
+		const limitHeaders = this.countRequest(`${token.clientId}|${budget}`);
+		try {
+			const result = await route.handler(ctx);
+			return { ...result, headers: { ...limitHeaders, ...result.headers } };
+		} catch (error) {
+			if (error instanceof SimError) Object.assign(error.headers, limitHeaders, error.headers);
+			throw error;
+		}
+	}
+
+	private authenticate(header: string | undefined): TokenInfo {
+		const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+		const token = match ? this.tokens.get(match[1]) : undefined;
+		if (!token || token.expiresAt <= this.clock.now()) {
+			throw new SimError(401, 'unauthorized', 'Invalid or expired access token', 'headers.authorization');
+		}
+		return token;
+	}
+
+	/** The company a company-scoped call targets, with the rules of §5 and §7. */
+	private scopeCompany(route: RouteDef, ctx: RequestContext, token: TokenInfo): string {
+		let target: string;
+		let source: string;
+		if (route.scoping === 'path') {
+			target = ctx.params.companyId;
+			source = 'path.companyId';
+			if (token.level === 'company' && target !== token.companyId) {
+				throw new SimError(403, 'forbidden', 'Forbidden', source);
+			}
+		} else if (token.level === 'company') {
+			target = token.companyId!;
+			source = 'token';
+		} else {
+			const header = ctx.headers['x-company-id'];
+			const value = Array.isArray(header) ? header[0] : header;
+			if (!value) {
+				throw new SimError(400, 'missing_company_id', 'X-Company-Id header is required for organisation tokens', 'headers.x-company-id');
+			}
+			target = value;
+			source = 'headers.x-company-id';
+		}
+		const company = this.company(target);
+		if (!company) throw new SimError(403, 'forbidden', 'Company does not belong to organisation', source);
+		if (!company.active) throw new SimError(403, 'forbidden', 'Company is deactivated', source);
+		if (token.kind === 'oauth2' && token.level === 'organisation') {
+			const user = token.userId ? this.user(token.userId) : undefined;
+			if (!user?.companyIds.includes(target)) {
+				throw new SimError(403, 'forbidden', 'User does not belong to this company', source);
+			}
+		}
+		return target;
+	}
+
+	/** Fixed-window budget per (credential, company). Returns the x-ratelimit-* headers. */
+	private countRequest(key: string): Record<string, string> {
+		const now = this.clock.now();
+		const { rateLimit, rateLimitWindowMs } = this.options;
+		let window = this.windows.get(key);
+		if (!window || now >= window.start + rateLimitWindowMs) {
+			window = { start: now, count: 0 };
+			this.windows.set(key, window);
+		}
+		const reset = String(Math.max(1, Math.ceil((window.start + rateLimitWindowMs - now) / 1000)));
+		if (window.count >= rateLimit) {
+			throw new SimError(429, 'rate_limit_exceeded', `Rate limit exceeded, retry in ${reset} seconds`, undefined, {
+				'retry-after': reset,
+				'x-ratelimit-limit': String(rateLimit),
+				'x-ratelimit-remaining': '0',
+				'x-ratelimit-reset': reset,
+			});
+		}
+		window.count++;
+		return {
+			'x-ratelimit-limit': String(rateLimit),
+			'x-ratelimit-remaining': String(rateLimit - window.count),
+			'x-ratelimit-reset': reset,
+		};
+	}
+}
+
+function matchRoute(method: string, path: string): { route: RouteDef; params: Record<string, string> } {
+	for (const route of ROUTES) {
+		if (route.method !== method) continue;
+		const m = route.pattern.exec(path);
+		if (!m) continue;
+		const params: Record<string, string> = {};
+		for (const [k, v] of Object.entries(m.groups ?? {})) {
+			try {
+				params[k] = decodeURIComponent(v);
+			} catch {
+				params[k] = v;
+			}
+		}
+		return { route, params };
+	}
+	return { route: NOT_FOUND, params: {} };
+}
+
+const NOT_FOUND: RouteDef = {
+	id: 'notFound',
+	method: '*',
+	pattern: /.*/,
+	scoping: 'public',
+	handler: () => {
+		throw new SimError(404, 'not_found', 'Route not found');
+	},
+};
+
+function errorResult(error: SimError): HandlerResult {
+	return { status: error.status, body: error.body(), headers: error.headers };
+}
+
+function delay(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
+/** JSON or form body; JSON when it parses, form when the content type says so, raw text otherwise. */
+function parseBody(raw: string, contentType: string | undefined): unknown {
+	if (!raw) return undefined;
+	if (contentType?.includes('application/x-www-form-urlencoded')) {
+		return Object.fromEntries(new URLSearchParams(raw));
+	}
+	try {
+		return JSON.parse(raw) as unknown;
+	} catch {
+		if (!contentType && raw.includes('=')) return Object.fromEntries(new URLSearchParams(raw));
+		return raw;
+	}
+}
+
+function redact(value: unknown): unknown {
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+	const out: Record<string, unknown> = {};
+	for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELDS.has(k) ? '<redacted>' : v;
+	return out;
+}
+
+function redactHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [k, v] of Object.entries(headers)) {
+		if (v === undefined) continue;
+		const value = Array.isArray(v) ? v.join(', ') : v;
+		out[k] = k === 'authorization' ? value.replace(/^(\S+)\s+.*$/, '$1 <redacted>') : value;
+	}
+	return out;
+}

@@ -1,0 +1,286 @@
+/**
+ * Public types of the Spendesk API simulator.
+ *
+ * The simulator is a real HTTP server on 127.0.0.1 that implements the contract of
+ * `shared/spec/service-spec.md` (sections 4, 5, 7 and 8) and `shared/spec/api-decisions.md`.
+ * Tests drive it in-process through `SpendeskSimulator` (see server.ts); the command line
+ * starts it through cli.ts.
+ */
+
+export type AccessLevel = 'organisation' | 'company';
+export type UserRole = 'owner' | 'admin' | 'controller' | 'requester';
+
+/** Every scope the simulator knows; each endpoint requires exactly one of them. */
+export const ALL_SCOPES = [
+	'experimental:company:read',
+	'experimental:invoice:read',
+	'experimental:intake:read',
+	'experimental:intake:write',
+	'experimental:analytical-field:read',
+	'experimental:expense-category:read',
+	'wallet-summary:read',
+	'settlement:read',
+	'account:read',
+	'payable:read',
+] as const;
+export type Scope = (typeof ALL_SCOPES)[number] | string;
+
+export interface Company {
+	id: string;
+	name: string;
+	active: boolean;
+	createdAt: string;
+}
+
+export interface Invoice {
+	id: string;
+	invoiceNumber: string;
+	companyId: string;
+	supplierName: string;
+	amount: number;
+	currency: string;
+	status: 'to_review' | 'to_pay' | 'paid';
+	createdAt: string;
+	updatedAt: string;
+}
+
+export interface Account {
+	id: string;
+	name: string;
+	type: string;
+	currency: string;
+	balance: number;
+}
+
+export interface Payable {
+	id: string;
+	description: string;
+	payableType: 'invoice' | 'expense_claim' | 'card_purchase';
+	status: 'in_review' | 'prepared' | 'settled';
+	amount: number;
+	currency: string;
+	createdAt: string;
+}
+
+export interface Settlement {
+	id: string;
+	payableId: string;
+	amount: number;
+	currency: string;
+	settledAt: string;
+}
+
+export interface AnalyticalField {
+	id: string;
+	name: string;
+	values: AnalyticalFieldValue[];
+}
+
+export interface AnalyticalFieldValue {
+	id: string;
+	name: string;
+}
+
+export interface ExpenseCategory {
+	id: string;
+	name: string;
+}
+
+export interface Intake {
+	id: string;
+	createdAt: string;
+	[key: string]: unknown;
+}
+
+export interface WalletSummary {
+	companyId: string;
+	currency: string;
+	balance: number;
+	scheduledPayments: number;
+	updatedAt: string;
+}
+
+/** All data of one company. Arrays are kept in creation order. */
+export interface CompanyData {
+	invoices: Invoice[];
+	accounts: Account[];
+	payables: Payable[];
+	settlements: Settlement[];
+	analyticalFields: AnalyticalField[];
+	expenseCategories: ExpenseCategory[];
+	intakes: Intake[];
+	walletSummary: WalletSummary;
+}
+
+export interface User {
+	id: string;
+	name: string;
+	role: UserRole;
+	/** Company ids the user is an active member of. */
+	companyIds: string[];
+}
+
+export interface ApiKeyCredential {
+	clientId: string;
+	clientSecret: string;
+	level: AccessLevel;
+	/** Set for company-level keys. */
+	companyId?: string;
+	scopes: string[];
+}
+
+export interface OAuthClient {
+	clientId: string;
+	clientSecret: string;
+	/** Scopes the client may be granted. */
+	scopes: string[];
+	/** Allowed redirect URIs; empty = any. */
+	redirectUris: string[];
+}
+
+/** How big each company's data is. Defaults are small so tests are fast. */
+export interface DataSizes {
+	invoices: number;
+	accounts: number;
+	payables: number;
+	settlements: number;
+	analyticalFields: number;
+	analyticalFieldValues: number;
+	expenseCategories: number;
+	intakes: number;
+}
+
+export interface CompanySeed {
+	id?: string;
+	name?: string;
+	active?: boolean;
+	sizes?: Partial<DataSizes>;
+}
+
+export interface SeedOptions {
+	/** Deterministic PRNG seed. Default 42. */
+	seed?: number;
+	/** Number of companies (ids cmp_001…), or explicit company seeds. Default 5 (the last one deactivated). */
+	companies?: number | CompanySeed[];
+	/** Ids of companies to create deactivated (when `companies` is a number). Default: the last one. */
+	deactivated?: string[];
+	/** Default sizes for every company. */
+	sizes?: Partial<DataSizes>;
+	/** Distinct updatedAt values are reused by this many invoices on average (ties). Default 3. */
+	invoicesPerTimestamp?: number;
+}
+
+export interface SimulatorOptions {
+	/** Port on 127.0.0.1; 0 (default) picks a free one. */
+	port?: number;
+	seed?: SeedOptions;
+	/** Lifetime of access tokens in seconds. Default 3600. */
+	tokenLifetimeSeconds?: number;
+	/** Requests per window per (credential, company). Default 1000. */
+	rateLimit?: number;
+	/** Rate-limit window in ms. Default 60000. */
+	rateLimitWindowMs?: number;
+	/** Cap on requests in flight (all clients); exceeding it answers 429. Default: no cap. */
+	maxInFlight?: number;
+	/** Get Companies cache in seconds. Default 1200. */
+	companiesCacheSeconds?: number;
+	/** Number of GETs of a new payables snapshot that answer PENDING. Default 2. */
+	snapshotPendingPolls?: number;
+	/** Latency added to every request in ms. Default 0. */
+	latencyMs?: number;
+	/** The accounts endpoint returns at most this many items per response (less than `fetch` asks). Default: no extra cap. */
+	accountsMaxReturn?: number;
+	/** Origin used in `nextUrl` links; default the simulator's own base URL. */
+	nextUrlOrigin?: string;
+	/** Default approving user and consent of the OAuth2 authorize endpoint. */
+	oauthDefaultUser?: string;
+	oauthDefaultConsent?: AccessLevel;
+}
+
+/**
+ * Route ids, used by fault injection and in the request log.
+ */
+export type RouteId =
+	| 'token'
+	| 'oauthAuthorize'
+	| 'oauthToken'
+	| 'getCompanies'
+	| 'walletSummary'
+	| 'listSettlements'
+	| 'listInvoices'
+	| 'listIntakes'
+	| 'createIntake'
+	| 'listAnalyticalFields'
+	| 'listAnalyticalFieldValues'
+	| 'listExpenseCategories'
+	| 'getAccounts'
+	| 'searchPayables'
+	| 'createPayablesSnapshot'
+	| 'getPayablesSnapshot'
+	| 'notFound';
+
+export type FaultKind =
+	/** Answer with `status` (default 500) and the error body. */
+	| 'status'
+	/** Destroy the socket without answering (connection reset). */
+	| 'reset'
+	/** Wait `latencyMs` before handling the request normally. */
+	| 'latency'
+	/** Answer 429 with Retry-After / x-ratelimit-reset = `retryAfterSeconds` (default 1). */
+	| 'rateLimit'
+	/** Cursor lists: answer an empty page with hasNextPage true and a fresh cursor at the same position. */
+	| 'emptyPage'
+	/** Cursor and body-cursor lists: answer normally but send back the request's own cursor as nextCursor. */
+	| 'repeatCursor'
+	/** Cursor lists: answer normally but with `nextUrl` on another origin (http://evil.example.invalid). */
+	| 'foreignNextUrl'
+	/** Payables snapshot GET: status ERROR. */
+	| 'snapshotError';
+
+export interface FaultSpec {
+	/** Route to affect, or '*' for every route except token endpoints. */
+	route: RouteId | '*';
+	kind: FaultKind;
+	/** How many matching requests are affected. Default 1. */
+	times?: number;
+	/** Let this many matching requests pass first. Default 0. */
+	after?: number;
+	status?: number;
+	latencyMs?: number;
+	retryAfterSeconds?: number;
+}
+
+export interface LoggedRequest {
+	seq: number;
+	/** Simulated clock time (ms) when the request arrived. */
+	at: number;
+	method: string;
+	/** Path without query string. */
+	path: string;
+	query: Record<string, string>;
+	/** Parsed JSON or form body (secrets redacted), or undefined. */
+	body: unknown;
+	/** Lower-cased headers; authorization values and secrets replaced by '<redacted>'. */
+	headers: Record<string, string>;
+	route: RouteId;
+	status: number;
+	/** Credential client id, if the request was authenticated. */
+	clientId?: string;
+	/** Company the request was scoped to (header, path or token), if any. */
+	companyId?: string;
+	/** The fault applied to this request, if any. */
+	fault?: FaultKind;
+	/** True when the deprecated `limit` query parameter of Get accounts was used. */
+	deprecatedLimit?: boolean;
+}
+
+export interface SeededCredentials {
+	/** Organisation-level API key with every scope. */
+	orgKey: ApiKeyCredential;
+	/** Company-level API key of the first company, every scope. */
+	companyKey: ApiKeyCredential;
+	/** Organisation-level API key without any experimental scope. */
+	orgKeyNoExperimental: ApiKeyCredential;
+	/** OAuth2 client with every scope. */
+	oauthClient: OAuthClient;
+}
