@@ -332,7 +332,8 @@ export const ROUTES: RouteDef[] = [
 			const usesLimit = ctx.query.limit !== undefined;
 			ctx.deprecatedLimit = usesLimit;
 			const fetchParam = ctx.query.fetch !== undefined ? 'fetch' : usesLimit ? 'limit' : 'fetch';
-			let count = intParam(ctx.query[fetchParam], fetchParam, 'query', def, 1, max);
+			// api-decisions.md: the maximum of fetch is unknown, so a larger fetch is capped, not refused.
+			let count = Math.min(max, intParam(ctx.query[fetchParam], fetchParam, 'query', def, 1, Number.MAX_SAFE_INTEGER));
 			if (ctx.sim.options.accountsMaxReturn !== undefined) count = Math.min(count, ctx.sim.options.accountsMaxReturn);
 			const accounts = ctx.sim.data(ctx.companyId!).accounts;
 			const data = accounts.slice(offset, offset + count);

@@ -1,0 +1,203 @@
+/**
+ * THE endpoint catalogue: every Spendesk API call the package makes is described here, and
+ * only here. Operations name an entry; the transport derives the method, path, company
+ * scoping, pagination and required scope from it. Correcting a path is a one-line change.
+ *
+ * `source` says where each path comes from: the specification, the project's API decisions
+ * (where the specification does not show the path), or Spendesk's public documentation.
+ */
+
+/**
+ * How a call names its company when the credential is organisation-level.
+ * - none: the call is not company-scoped (token endpoint).
+ * - organisation: organisation-level tokens only, no company (Get Companies).
+ * - header: `X-Company-Id` header (v1 and v2 endpoints without company in the path).
+ * - path: `/v2/companies/{companyId}/…`; the header is never sent.
+ */
+export type CompanyScoping = 'none' | 'organisation' | 'header' | 'path';
+
+/** The five list styles of the API, plus `none` for single-object endpoints. */
+export type PaginationStyle = 'none' | 'page' | 'cursor' | 'offset' | 'bodyCursor' | 'snapshot';
+
+export type EndpointSource = 'specification' | 'api-decisions' | 'public documentation';
+
+export interface PageSize {
+	/** Query (or body) parameter carrying the page size. */
+	readonly param: 'pageSize' | 'limit' | 'fetch';
+	readonly default: number;
+	readonly max: number;
+}
+
+export interface Endpoint {
+	readonly method: 'GET' | 'POST';
+	/** Path relative to the base URL; `{name}` placeholders are URL-encoded path parameters. */
+	readonly path: string;
+	readonly scoping: CompanyScoping;
+	readonly pagination: PaginationStyle;
+	readonly pageSize?: PageSize;
+	/** Scope the token needs; a 403 for it names this scope. */
+	readonly scope?: string;
+	/** Safe to retry after a 5xx or a connection reset (reads, and the read-only payables search). */
+	readonly idempotent: boolean;
+	readonly source: EndpointSource;
+	/** Human name used in error messages. */
+	readonly label: string;
+}
+
+const PAGE: PageSize = { param: 'pageSize', default: 30, max: 30 };
+const CURSOR_100: PageSize = { param: 'limit', default: 20, max: 100 };
+
+export const ENDPOINTS = {
+	token: {
+		label: 'Get access token',
+		method: 'POST',
+		path: '/v1/auth/token',
+		scoping: 'none',
+		pagination: 'none',
+		idempotent: false,
+		source: 'specification',
+	},
+	getCompanies: {
+		label: 'Get companies',
+		method: 'GET',
+		path: '/v2/companies',
+		scoping: 'organisation',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'experimental:company:read',
+		idempotent: true,
+		source: 'specification',
+	},
+	walletSummary: {
+		label: 'Get wallet summary',
+		method: 'GET',
+		path: '/v1/wallet-summary',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'wallet-summary:read',
+		idempotent: true,
+		source: 'specification',
+	},
+	listSettlements: {
+		label: 'List settlements',
+		method: 'GET',
+		path: '/v1/settlements',
+		scoping: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'settlement:read',
+		idempotent: true,
+		source: 'specification',
+	},
+	listInvoices: {
+		label: 'List invoices',
+		method: 'GET',
+		path: '/v2/companies/{companyId}/invoices',
+		scoping: 'path',
+		pagination: 'cursor',
+		pageSize: CURSOR_100,
+		scope: 'experimental:invoice:read',
+		idempotent: true,
+		source: 'specification',
+	},
+	listIntakes: {
+		label: 'List intakes',
+		method: 'GET',
+		path: '/v2/companies/{companyId}/intakes',
+		scoping: 'path',
+		pagination: 'cursor',
+		pageSize: CURSOR_100,
+		scope: 'experimental:intake:read',
+		idempotent: true,
+		source: 'api-decisions',
+	},
+	createIntake: {
+		label: 'Create an intake',
+		method: 'POST',
+		path: '/v2/companies/{companyId}/intakes',
+		scoping: 'path',
+		pagination: 'none',
+		scope: 'experimental:intake:write',
+		idempotent: false,
+		source: 'api-decisions',
+	},
+	listAnalyticalFields: {
+		label: 'List analytical fields',
+		method: 'GET',
+		path: '/v2/analytical-fields',
+		scoping: 'header',
+		pagination: 'cursor',
+		pageSize: CURSOR_100,
+		scope: 'experimental:analytical-field:read',
+		idempotent: true,
+		source: 'api-decisions',
+	},
+	listAnalyticalFieldValues: {
+		label: 'List analytical field values',
+		method: 'GET',
+		path: '/v2/analytical-fields/{fieldId}/values',
+		scoping: 'header',
+		pagination: 'cursor',
+		pageSize: { param: 'limit', default: 30, max: 1000 },
+		scope: 'experimental:analytical-field:read',
+		idempotent: true,
+		source: 'api-decisions',
+	},
+	listExpenseCategories: {
+		label: 'List expense categories',
+		method: 'GET',
+		path: '/v2/expense-categories',
+		scoping: 'header',
+		pagination: 'cursor',
+		pageSize: CURSOR_100,
+		scope: 'experimental:expense-category:read',
+		idempotent: true,
+		source: 'api-decisions',
+	},
+	getAccounts: {
+		label: 'Get accounts',
+		method: 'GET',
+		path: '/v1/accounts',
+		scoping: 'header',
+		pagination: 'offset',
+		pageSize: { param: 'fetch', default: 20, max: 100 },
+		scope: 'account:read',
+		idempotent: true,
+		source: 'api-decisions',
+	},
+	searchPayables: {
+		label: 'Search payables',
+		method: 'POST',
+		path: '/v1/payables/search',
+		scoping: 'header',
+		pagination: 'bodyCursor',
+		pageSize: CURSOR_100,
+		scope: 'payable:read',
+		idempotent: true,
+		source: 'api-decisions',
+	},
+	createPayablesSnapshot: {
+		label: 'Create a payables snapshot',
+		method: 'POST',
+		path: '/v1/snapshots/payables',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'payable:read',
+		// Same parameters give the same snapshot key, so a retry is harmless.
+		idempotent: true,
+		source: 'public documentation',
+	},
+	getPayablesSnapshot: {
+		label: 'Get a payables snapshot',
+		method: 'GET',
+		path: '/v1/snapshots/payables/{key}',
+		scoping: 'header',
+		pagination: 'snapshot',
+		pageSize: PAGE,
+		scope: 'payable:read',
+		idempotent: true,
+		source: 'public documentation',
+	},
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointName = keyof typeof ENDPOINTS;

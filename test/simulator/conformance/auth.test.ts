@@ -1,0 +1,175 @@
+import { SpendeskSimulator } from '../server';
+import { api, basic, err, request, token, tokenResponse } from './helpers';
+
+describe('auth: token endpoint and bearer tokens', () => {
+	let sim: SpendeskSimulator;
+
+	beforeAll(async () => {
+		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 10 } } });
+		await sim.start();
+	});
+	afterAll(async () => {
+		await sim.stop();
+	});
+
+	test('§4 token: JSON body with client_credentials gives 200 Bearer token with expires_in 3600 by default', async () => {
+		const res = await tokenResponse(sim, sim.credentials.orgKey);
+		expect(res.status).toBe(200);
+		expect(typeof res.body.access_token).toBe('string');
+		expect(res.body.access_token.length).toBeGreaterThan(0);
+		expect(res.body.token_type).toBe('Bearer');
+		expect(res.body.expires_in).toBe(3600);
+	});
+
+	test('§4 token: form-encoded grant_type=client_credentials is accepted and the token works', async () => {
+		const res = await request(sim, '/v1/auth/token', {
+			method: 'POST',
+			authorization: basic(sim.credentials.orgKey),
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'grant_type=client_credentials',
+		});
+		expect(res.status).toBe(200);
+		expect(res.body.token_type).toBe('Bearer');
+		const companies = await api(sim, res.body.access_token, '/v2/companies');
+		expect(companies.status).toBe(200);
+	});
+
+	test('§5 token: wrong client secret is 401 invalid_client', async () => {
+		const res = await tokenResponse(sim, { clientId: sim.credentials.orgKey.clientId, clientSecret: 'wrong' });
+		expect(res.status).toBe(401);
+		expect(err(res).code).toBe('invalid_client');
+		expect(res.body.access_token).toBeUndefined();
+	});
+
+	test('§5 token: unknown client id is 401 invalid_client', async () => {
+		const res = await tokenResponse(sim, { clientId: 'nobody', clientSecret: sim.credentials.orgKey.clientSecret });
+		expect(res.status).toBe(401);
+		expect(err(res).code).toBe('invalid_client');
+	});
+
+	test('§5 token: missing Basic authorization header is 401 invalid_client', async () => {
+		const res = await request(sim, '/v1/auth/token', { method: 'POST', body: { grant_type: 'client_credentials' } });
+		expect(res.status).toBe(401);
+		expect(err(res).code).toBe('invalid_client');
+	});
+
+	test('§5 token: grant_type other than client_credentials is 400 unsupported_grant_type', async () => {
+		const res = await request(sim, '/v1/auth/token', {
+			method: 'POST',
+			authorization: basic(sim.credentials.orgKey),
+			body: { grant_type: 'password' },
+		});
+		expect(res.status).toBe(400);
+		expect(err(res).code).toBe('unsupported_grant_type');
+	});
+
+	test('§5 token: missing grant_type is 400 unsupported_grant_type', async () => {
+		const res = await request(sim, '/v1/auth/token', {
+			method: 'POST',
+			authorization: basic(sim.credentials.orgKey),
+			body: {},
+		});
+		expect(res.status).toBe(400);
+		expect(err(res).code).toBe('unsupported_grant_type');
+	});
+
+	test('§5 bearer: request without authorization is 401 unauthorized', async () => {
+		const res = await request(sim, '/v1/wallet-summary', { companyId: 'cmp_001' });
+		expect(res.status).toBe(401);
+		expect(err(res).code).toBe('unauthorized');
+	});
+
+	test('§5 bearer: unknown bearer token is 401 unauthorized', async () => {
+		const res = await api(sim, 'not-a-token', '/v2/companies');
+		expect(res.status).toBe(401);
+		expect(err(res).code).toBe('unauthorized');
+	});
+
+	test('§5 token carries the level of its credential: organisation key reaches Get Companies, company key gets 403', async () => {
+		const org = await api(sim, await token(sim, sim.credentials.orgKey), '/v2/companies');
+		expect(org.status).toBe(200);
+		expect(org.body.data.map((c: { id: string }) => c.id)).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+		const comp = await api(sim, await token(sim, sim.credentials.companyKey), '/v2/companies');
+		expect(comp.status).toBe(403);
+		expect(err(comp).detail).toBe('This endpoint requires an organisation-level token');
+	});
+
+	test('§5 company token reaches its own company without X-Company-Id', async () => {
+		const t = await token(sim, sim.credentials.companyKey);
+		const res = await api(sim, t, '/v1/wallet-summary');
+		expect(res.status).toBe(200);
+		expect(res.body.data).toEqual(sim.data('cmp_001').walletSummary);
+	});
+
+	test('§5 token holds only the scopes of its credential (registered key with payable:read only)', async () => {
+		sim.addApiKey({
+			clientId: 'k-payables-only',
+			clientSecret: 'k-payables-secret',
+			level: 'organisation',
+			scopes: ['payable:read'],
+		});
+		const t = await token(sim, { clientId: 'k-payables-only', clientSecret: 'k-payables-secret' });
+		const ok = await api(sim, t, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 5 } });
+		expect(ok.status).toBe(200);
+		expect(ok.body.data).toHaveLength(5);
+		const refused = await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
+		expect(refused.status).toBe(403);
+		expect(err(refused)).toMatchObject({ code: 'insufficient_scope', detail: 'Missing scope: wallet-summary:read' });
+	});
+
+	test('decisions: sim.expireTokens() makes issued tokens 401 while a new token works', async () => {
+		const t = await token(sim, sim.credentials.orgKey);
+		expect((await api(sim, t, '/v2/companies')).status).toBe(200);
+		sim.expireTokens();
+		const expired = await api(sim, t, '/v2/companies');
+		expect(expired.status).toBe(401);
+		expect(err(expired).code).toBe('unauthorized');
+		const fresh = await token(sim, sim.credentials.orgKey);
+		expect(fresh).not.toBe(t);
+		expect((await api(sim, fresh, '/v2/companies')).status).toBe(200);
+	});
+
+	test('decisions: access token is valid until its lifetime passes on the simulated clock, then 401', async () => {
+		const t = await token(sim, sim.credentials.orgKey);
+		sim.clock.advance(3_590_000);
+		expect((await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' })).status).toBe(200);
+		sim.clock.advance(11_000);
+		const res = await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
+		expect(res.status).toBe(401);
+		expect(err(res).code).toBe('unauthorized');
+	});
+});
+
+describe('auth: configured token lifetime', () => {
+	let sim: SpendeskSimulator;
+
+	beforeAll(async () => {
+		sim = new SpendeskSimulator({ tokenLifetimeSeconds: 120, seed: { sizes: { invoices: 5 } } });
+		await sim.start();
+	});
+	afterAll(async () => {
+		await sim.stop();
+	});
+
+	test('simulator: expires_in equals the configured tokenLifetimeSeconds', async () => {
+		const res = await tokenResponse(sim, sim.credentials.companyKey);
+		expect(res.status).toBe(200);
+		expect(res.body.expires_in).toBe(120);
+	});
+
+	test('simulator: token of a 120 s lifetime is 401 after sim.clock.advance(121 s)', async () => {
+		const t = await token(sim, sim.credentials.companyKey);
+		expect((await api(sim, t, '/v1/wallet-summary')).status).toBe(200);
+		sim.clock.advance(121_000);
+		const res = await api(sim, t, '/v1/wallet-summary');
+		expect(res.status).toBe(401);
+		expect(err(res).code).toBe('unauthorized');
+	});
+
+	test('simulator: configure({tokenLifetimeSeconds}) changes expires_in of later tokens', async () => {
+		sim.configure({ tokenLifetimeSeconds: 30 });
+		const res = await tokenResponse(sim, sim.credentials.orgKey);
+		expect(res.status).toBe(200);
+		expect(res.body.expires_in).toBe(30);
+	});
+});

@@ -1,0 +1,153 @@
+import { SpendeskSimulator } from '../server';
+import { api, err, ids, token } from './helpers';
+
+describe('fault injection', () => {
+	let sim: SpendeskSimulator;
+	let org: string;
+
+	beforeAll(async () => {
+		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 30, accounts: 5, payables: 30, settlements: 5 } } });
+		await sim.start();
+		org = await token(sim, sim.credentials.orgKey);
+	});
+	afterAll(async () => {
+		await sim.stop();
+	});
+	afterEach(() => {
+		sim.clearFaults();
+	});
+
+	const wallet = (c = 'cmp_001') => api(sim, org, '/v1/wallet-summary', { companyId: c });
+
+	test('simulator: status fault answers 503 with an error body for the next N requests, then recovers', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 503, times: 2 });
+		const a = await wallet();
+		const b = await wallet();
+		const c = await wallet();
+		expect([a.status, b.status, c.status]).toEqual([503, 503, 200]);
+		expect(Array.isArray(a.body.errors)).toBe(true);
+		expect(c.body.data).toEqual(sim.data('cmp_001').walletSummary);
+	});
+
+	test('simulator: status fault defaults to 500 and one request', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'status' });
+		const a = await wallet();
+		const b = await wallet();
+		expect(a.status).toBe(500);
+		expect(Array.isArray(a.body.errors)).toBe(true);
+		expect(b.status).toBe(200);
+	});
+
+	test('simulator: fault `after` lets that many matching requests pass first', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 502, after: 2, times: 1 });
+		const statuses: number[] = [];
+		for (let i = 0; i < 4; i++) statuses.push((await wallet()).status);
+		expect(statuses).toEqual([200, 200, 502, 200]);
+	});
+
+	test('simulator: a fault on one route leaves other routes alone', async () => {
+		sim.injectFault({ route: 'listSettlements', kind: 'status', status: 503, times: 1 });
+		expect((await wallet()).status).toBe(200);
+		expect((await api(sim, org, '/v1/settlements', { companyId: 'cmp_001' })).status).toBe(503);
+	});
+
+	test('simulator: route * affects API routes but not the token endpoint', async () => {
+		sim.injectFault({ route: '*', kind: 'status', status: 503, times: 1 });
+		const t = await token(sim, sim.credentials.orgKey);
+		expect(typeof t).toBe('string');
+		const res = await api(sim, t, '/v2/companies');
+		expect(res.status).toBe(503);
+		expect((await api(sim, t, '/v2/companies')).status).toBe(200);
+	});
+
+	test('simulator: reset fault destroys the connection so fetch rejects; the next request works', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'reset' });
+		await expect(wallet()).rejects.toThrow();
+		const ok = await wallet();
+		expect(ok.status).toBe(200);
+	});
+
+	test('simulator: latency fault delays the answer by latencyMs', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'latency', latencyMs: 400 });
+		const t0 = Date.now();
+		const res = await wallet();
+		const elapsed = Date.now() - t0;
+		expect(res.status).toBe(200);
+		expect(elapsed).toBeGreaterThanOrEqual(390);
+		const t1 = Date.now();
+		await wallet();
+		expect(Date.now() - t1).toBeLessThan(390);
+	});
+
+	test('simulator: latencyMs option delays every request', async () => {
+		sim.configure({ latencyMs: 300 });
+		try {
+			const t0 = Date.now();
+			const res = await wallet();
+			expect(res.status).toBe(200);
+			expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+		} finally {
+			sim.configure({ latencyMs: 0 });
+		}
+	});
+
+	test('simulator: rateLimit fault answers 429 rate_limit_exceeded with Retry-After = retryAfterSeconds', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'rateLimit', retryAfterSeconds: 7 });
+		const res = await api(sim, org, '/v2/companies/cmp_001/invoices');
+		expect(res.status).toBe(429);
+		expect(err(res).code).toBe('rate_limit_exceeded');
+		expect(res.headers.get('retry-after')).toBe('7');
+		expect(res.headers.get('x-ratelimit-reset')).toBe('7');
+		expect((await api(sim, org, '/v2/companies/cmp_001/invoices')).status).toBe(200);
+	});
+
+	test('simulator: repeatCursor fault sends back the request’s own cursor as nextCursor', async () => {
+		const first = await api(sim, org, '/v2/companies/cmp_001/invoices?limit=5');
+		const cursor = first.body.meta.pagination.nextCursor as string;
+		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor' });
+		const second = await api(sim, org, `/v2/companies/cmp_001/invoices?limit=5&cursor=${encodeURIComponent(cursor)}`);
+		expect(second.status).toBe(200);
+		expect(second.body.meta.pagination.nextCursor).toBe(cursor);
+		expect(ids(second.body.data)).toEqual(ids(sim.invoicesSorted('cmp_001', 'createdAt', 'asc')).slice(5, 10));
+	});
+
+	test('simulator: repeatCursor fault on payables search repeats the body cursor', async () => {
+		const first = await api(sim, org, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 5 } });
+		const cursor = first.body.nextCursor as string;
+		expect(typeof cursor).toBe('string');
+		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor' });
+		const second = await api(sim, org, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: { limit: 5, cursor },
+		});
+		expect(second.status).toBe(200);
+		expect(second.body.nextCursor).toBe(cursor);
+	});
+
+	test('simulator: foreignNextUrl fault puts nextUrl on http://evil.example.invalid', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'foreignNextUrl' });
+		const res = await api(sim, org, '/v2/companies/cmp_001/invoices?limit=5');
+		expect(res.status).toBe(200);
+		expect(new URL(res.body.meta.pagination.nextUrl).origin).toBe('http://evil.example.invalid');
+		expect(res.body.data).toHaveLength(5);
+	});
+
+	test('simulator: clearFaults removes pending faults', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 503, times: 5 });
+		sim.clearFaults();
+		expect((await wallet()).status).toBe(200);
+	});
+
+	test('simulator: the log records which fault was applied', async () => {
+		sim.clearLog();
+		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 503 });
+		await wallet();
+		await wallet();
+		const logged = sim.requestsTo('walletSummary');
+		expect(logged.map((l) => [l.status, l.fault])).toEqual([
+			[503, 'status'],
+			[200, undefined],
+		]);
+	});
+});

@@ -1,0 +1,158 @@
+import { SpendeskSimulator } from '../server';
+import { api, type ApiResponse, err, ids, token } from './helpers';
+
+describe('payables snapshots', () => {
+	let sim: SpendeskSimulator;
+	let org: string;
+	const C = 'cmp_002';
+
+	beforeAll(async () => {
+		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 3, payables: 45 } } });
+		await sim.start();
+		org = await token(sim, sim.credentials.orgKey);
+	});
+	afterAll(async () => {
+		await sim.stop();
+	});
+
+	const create = (body: Record<string, unknown>, companyId = C): Promise<ApiResponse> =>
+		api(sim, org, '/v1/snapshots/payables', { method: 'POST', companyId, body });
+	const get = (key: string, query = '', companyId = C): Promise<ApiResponse> =>
+		api(sim, org, `/v1/snapshots/payables/${encodeURIComponent(key)}${query}`, { companyId });
+
+	test('decisions: creating a snapshot is 201 with a key and status PENDING', async () => {
+		const res = await create({ payableType: 'invoice' });
+		expect(res.status).toBe(201);
+		expect(typeof res.body.key).toBe('string');
+		expect(res.body.key.length).toBeGreaterThan(0);
+		expect(res.body.status).toBe('PENDING');
+	});
+
+	test('decisions: snapshot answers PENDING with result null for the default 2 polls, then COMPLETE', async () => {
+		const { body } = await create({ status: 'prepared' });
+		const first = await get(body.key);
+		expect(first.status).toBe(200);
+		expect(first.body).toMatchObject({ status: 'PENDING', result: null });
+		const second = await get(body.key);
+		expect(second.body).toMatchObject({ status: 'PENDING', result: null });
+		const third = await get(body.key);
+		expect(third.status).toBe(200);
+		expect(third.body.status).toBe('COMPLETE');
+		const expected = sim.data(C).payables.filter((p) => p.status === 'prepared');
+		expect(ids(third.body.result.data).sort()).toEqual(ids(expected).sort());
+		expect(third.body.result.meta.pagination).toEqual({ page: 1, pageSize: 30, total: expected.length });
+	});
+
+	test('decisions: snapshot result is page-based: page 2 holds the rest, page 3 is 404', async () => {
+		const { body } = await create({});
+		let res = await get(body.key);
+		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++) res = await get(body.key);
+		expect(res.body.status).toBe('COMPLETE');
+		expect(res.body.result.data).toHaveLength(30);
+		expect(res.body.result.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 45 });
+		const p2 = await get(body.key, '?page=2');
+		expect(p2.status).toBe(200);
+		expect(p2.body.status).toBe('COMPLETE');
+		expect(p2.body.result.data).toHaveLength(15);
+		expect(p2.body.result.meta.pagination).toEqual({ page: 2, pageSize: 30, total: 45 });
+		const union = [...ids(res.body.result.data), ...ids(p2.body.result.data)];
+		expect(union.sort()).toEqual(ids(sim.data(C).payables).sort());
+		const p3 = await get(body.key, '?page=3');
+		expect(p3.status).toBe(404);
+	});
+
+	test('decisions: snapshot result honours pageSize', async () => {
+		const { body } = await create({});
+		let res = await get(body.key, '?pageSize=10&page=5');
+		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++) res = await get(body.key, '?pageSize=10&page=5');
+		expect(res.status).toBe(200);
+		expect(res.body.result.data).toHaveLength(5);
+		expect(res.body.result.meta.pagination).toEqual({ page: 5, pageSize: 10, total: 45 });
+	});
+
+	test('decisions: same filters give the same snapshot key; different filters a different key', async () => {
+		const a = await create({ status: 'settled', payableType: 'card_purchase' });
+		const b = await create({ payableType: 'card_purchase', status: 'settled' });
+		const c = await create({ status: 'in_review', payableType: 'card_purchase' });
+		expect(a.status).toBe(201);
+		expect(b.body.key).toBe(a.body.key);
+		expect(c.body.key).not.toBe(a.body.key);
+	});
+
+	test('decisions: same filters on another company give a different key', async () => {
+		const a = await create({ status: 'settled' }, 'cmp_001');
+		const b = await create({ status: 'settled' }, 'cmp_003');
+		expect(a.status).toBe(201);
+		expect(b.status).toBe(201);
+		expect(b.body.key).not.toBe(a.body.key);
+	});
+
+	test('decisions: unknown snapshot key is 404', async () => {
+		const res = await get('no-such-snapshot-key');
+		expect(res.status).toBe(404);
+		expect(Array.isArray(res.body.errors)).toBe(true);
+	});
+
+	test('decisions: snapshots need X-Company-Id with an organisation token', async () => {
+		const res = await api(sim, org, '/v1/snapshots/payables', { method: 'POST', body: {} });
+		expect(res.status).toBe(400);
+		expect(err(res)).toMatchObject({
+			code: 'missing_company_id',
+			detail: 'X-Company-Id header is required for organisation tokens',
+			source: 'headers.x-company-id',
+		});
+	});
+
+	test('simulator: snapshotError fault makes the snapshot GET answer status ERROR', async () => {
+		const { body } = await create({ payableType: 'expense_claim' });
+		sim.injectFault({ route: 'getPayablesSnapshot', kind: 'snapshotError' });
+		const res = await get(body.key);
+		expect(res.body.status).toBe('ERROR');
+		sim.clearFaults();
+	});
+
+	test('decisions: within 12 hours the same filters return the same key and the already built snapshot', async () => {
+		const a = await create({ status: 'prepared', payableType: 'expense_claim' });
+		let res = await get(a.body.key);
+		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++) res = await get(a.body.key);
+		expect(res.body.status).toBe('COMPLETE');
+		sim.clock.advance(11 * 3_600_000);
+		org = await token(sim, sim.credentials.orgKey);
+		const b = await create({ status: 'prepared', payableType: 'expense_claim' });
+		expect(b.status).toBe(201);
+		expect(b.body.key).toBe(a.body.key);
+		const again = await get(b.body.key);
+		expect(again.body.status).toBe('COMPLETE');
+		expect(ids(again.body.result.data)).toEqual(ids(res.body.result.data));
+	});
+});
+
+describe('payables snapshots with snapshotPendingPolls 4', () => {
+	let sim: SpendeskSimulator;
+
+	beforeAll(async () => {
+		sim = new SpendeskSimulator({ snapshotPendingPolls: 4, seed: { sizes: { invoices: 3, payables: 12 } } });
+		await sim.start();
+	});
+	afterAll(async () => {
+		await sim.stop();
+	});
+
+	test('simulator: snapshot is PENDING for exactly the configured number of polls, then COMPLETE', async () => {
+		const org = await token(sim, sim.credentials.orgKey);
+		const created = await api(sim, org, '/v1/snapshots/payables', { method: 'POST', companyId: 'cmp_001', body: {} });
+		expect(created.status).toBe(201);
+		const statuses: string[] = [];
+		for (let i = 0; i < 6; i++) {
+			const res = await api(sim, org, `/v1/snapshots/payables/${encodeURIComponent(created.body.key)}`, {
+				companyId: 'cmp_001',
+			});
+			expect(res.status).toBe(200);
+			statuses.push(res.body.status);
+			if (res.body.status === 'COMPLETE') {
+				expect(ids(res.body.result.data).sort()).toEqual(ids(sim.data('cmp_001').payables).sort());
+			}
+		}
+		expect(statuses).toEqual(['PENDING', 'PENDING', 'PENDING', 'PENDING', 'COMPLETE', 'COMPLETE']);
+	});
+});
