@@ -1,0 +1,100 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+import { ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
+import { accessLevelProperties, environmentProperties, resolveBaseUrl, testBaseUrl } from '../nodes/Spendesk/transport/environment';
+
+/**
+ * Spendesk API key (client ID + secret). The bearer token comes from POST /v1/auth/token in
+ * `preAuthentication`; n8n keeps it in the hidden expirable `sessionToken` field and asks
+ * for a new one only after a 401, so there is one token per lifetime.
+ */
+export class SpendeskApi implements ICredentialType {
+	name = 'spendeskApi';
+
+	displayName = 'Spendesk API';
+
+	icon: Icon = { light: 'file:../nodes/Spendesk/spendesk.svg', dark: 'file:../nodes/Spendesk/spendesk.dark.svg' };
+
+	documentationUrl = 'https://developer.spendesk.com/docs/authentication';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Session Token',
+			name: 'sessionToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		...environmentProperties,
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			required: true,
+			default: '',
+			description: 'Client ID of the API key, from Spendesk: Settings → Integrations → API access management',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+		},
+		...accessLevelProperties('API key'),
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
+		const url = resolveBaseUrl(credentials) + ENDPOINTS.token.path;
+		const response = (await this.helpers.httpRequest({
+			method: 'POST',
+			url,
+			auth: { username: String(credentials.clientId ?? ''), password: String(credentials.clientSecret ?? '') },
+			headers: { 'content-type': 'application/json', accept: 'application/json' },
+			body: { grant_type: 'client_credentials' },
+			json: true,
+		})) as { access_token?: unknown };
+		if (typeof response?.access_token !== 'string' || !response.access_token) {
+			throw new Error(`Spendesk answered the token request at ${url} without an access token`);
+		}
+		return { sessionToken: response.access_token };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.sessionToken}}' },
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: testBaseUrl,
+			// An organisation key lists companies; a company key reads its own invoices.
+			url: `={{ $credentials.accessLevel === "company" ? "/v2/companies/" + encodeURIComponent($credentials.companyId) + "/invoices?limit=1" : "${ENDPOINTS.getCompanies.path}?pageSize=1" }}`,
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'Spendesk refused the Client ID / Client Secret. Check them and the environment.' },
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The key works but lacks a scope or the access level is wrong: an organisation key needs experimental:company:read, a company key experimental:invoice:read.',
+				},
+			},
+		],
+	};
+}

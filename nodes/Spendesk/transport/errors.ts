@@ -1,0 +1,161 @@
+/**
+ * Spendesk API errors → NodeApiError with a message that says what happened (naming the
+ * company) and a description that says what to do. Only the status and the API's error
+ * body reach the error object: never the request, its headers, or any token or secret.
+ */
+import { NodeApiError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+import type { Endpoint } from './endpoints';
+
+export interface ApiErrorBody {
+	code?: string;
+	detail?: string;
+	source?: string;
+}
+
+export interface FailedCall {
+	endpoint: Endpoint;
+	status: number;
+	/** First entry of the API's `{ errors: [...] }` body, when present. */
+	error?: ApiErrorBody;
+	/** The company the call named (header or path), if any. */
+	companyId?: string;
+	level: 'organisation' | 'company';
+	credentialName: string;
+	itemIndex?: number;
+}
+
+/** Reads `{ errors: [ { code, detail, source } ] }` (or a bare message) from a response body. */
+export function readErrorBody(body: unknown): ApiErrorBody | undefined {
+	let value = body;
+	if (typeof body === 'string') {
+		try {
+			value = JSON.parse(body) as unknown;
+		} catch {
+			return body ? { detail: body.slice(0, 300) } : undefined;
+		}
+	}
+	if (!value || typeof value !== 'object') return undefined;
+	const errors = (value as { errors?: unknown }).errors;
+	const first = Array.isArray(errors) ? (errors[0] as unknown) : undefined;
+	if (first && typeof first === 'object') {
+		const { code, detail, source, message } = first as Record<string, unknown>;
+		return {
+			code: typeof code === 'string' ? code : undefined,
+			detail: typeof detail === 'string' ? detail : typeof message === 'string' ? message : undefined,
+			source: typeof source === 'string' ? source : undefined,
+		};
+	}
+	const message = (value as { message?: unknown }).message;
+	return typeof message === 'string' ? { detail: message } : undefined;
+}
+
+const EXPERIMENTAL_HELP =
+	'Scopes starting with "experimental:" must first be enabled for your organisation by your Spendesk customer success contact.';
+
+/** Message and description for a failed call, following the cases of the specification's §7. */
+export function describeFailure(call: FailedCall): { message: string; description: string } {
+	const { endpoint, status, error, companyId, level, credentialName } = call;
+	const detail = error?.detail ?? '';
+	const company = companyId ? `company "${companyId}"` : 'the company';
+	const scope = endpoint.scope;
+
+	if (status === 400 && (error?.source === 'headers.x-company-id' || /X-Company-Id/i.test(detail))) {
+		return {
+			message: 'Choose a company: organisation-level credentials must name the company on this call',
+			description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies). Spendesk said: ${detail || 'X-Company-Id header is required'}`,
+		};
+	}
+	if (status === 401) {
+		return {
+			message: `Spendesk refused the credential "${credentialName}" (401)`,
+			description:
+				'The access token was rejected even after requesting a new one. Check the Client ID and Client Secret (or reconnect the OAuth2 credential), that the API key has not expired or been revoked in Spendesk, and that the environment (Production, Demo or Custom URL) matches where the key was created.',
+		};
+	}
+	if (status === 403) {
+		if (/requires an organisation-level token/i.test(detail)) {
+			return {
+				message: `"${endpoint.label}" needs an organisation-level credential; "${credentialName}" is company-level`,
+				description:
+					'Create an organisation-level API key in Spendesk (Settings → Integrations → API access, by an organisation owner) or reconnect OAuth2 approving the whole organisation, and set Access Level to Organisation in the credential.',
+			};
+		}
+		if (/does not belong to organisation/i.test(detail)) {
+			return {
+				message: `Company "${companyId ?? '?'}" does not belong to your organisation`,
+				description: 'Check the company ID, or pick the company from the list in the Company field. Newly created companies can take up to 20 minutes to become visible.',
+			};
+		}
+		if (/user does not belong/i.test(detail)) {
+			return {
+				message: `The user who approved the OAuth2 connection is not a member of ${company}`,
+				description:
+					'An organisation-level OAuth2 connection acts as the user who approved it. Ask an admin to add that user back to the company, or reconnect the credential as a user who is a member of every company you need.',
+			};
+		}
+		if (/deactivated/i.test(detail)) {
+			return {
+				message: `${capitalise(company)} is deactivated`,
+				description: 'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
+			};
+		}
+		if (error?.code === 'insufficient_scope' || /scope/i.test(detail)) {
+			const missing = /scope:?\s*(\S+)/i.exec(detail)?.[1] ?? scope ?? 'unknown';
+			return {
+				message: `The credential "${credentialName}" lacks the scope "${missing}" needed for "${endpoint.label}"`,
+				description: missing.startsWith('experimental:')
+					? `${EXPERIMENTAL_HELP} Then add "${missing}" to the API key's scopes (or to the OAuth2 credential's scopes and reconnect).`
+					: `Edit the API key in Spendesk to grant "${missing}" (or add it to the OAuth2 credential's scopes and reconnect).`,
+			};
+		}
+		if (level === 'company' && endpoint.scoping === 'path') {
+			return {
+				message: `The company-level credential "${credentialName}" cannot reach ${company}`,
+				description: 'A company-level credential reaches only its own company. Leave the Company field empty, or use an organisation-level credential to work across companies.',
+			};
+		}
+		return {
+			message: `Spendesk denied access to "${endpoint.label}" for ${company} (403)`,
+			description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the credential's access level and scopes${scope ? ` (this call needs "${scope}")` : ''}. ${scope?.startsWith('experimental:') ? EXPERIMENTAL_HELP : ''}`.trim(),
+		};
+	}
+	if (status === 404) {
+		return {
+			message: `Not found: "${endpoint.label}" for ${company}`,
+			description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the IDs given to this operation, and the base URL of the credential.`,
+		};
+	}
+	if (status === 429) {
+		return {
+			message: `Spendesk rate limit reached for ${company} and did not reset in time`,
+			description:
+				'Spendesk allows a limited number of requests per minute per company and credential. The node waited and retried up to its limit; run the workflow later, lower the number of items, or use Return All instead of many small calls.',
+		};
+	}
+	if (status >= 500) {
+		return {
+			message: `Spendesk had a server error (${status}) on "${endpoint.label}" for ${company}`,
+			description: `The node retried${endpoint.idempotent ? '' : ' nothing, because this call is not safe to repeat'}. Try again later; if it persists, check status.spendesk.com.${detail ? ` Spendesk said: ${detail}` : ''}`,
+		};
+	}
+	return {
+		message: `Spendesk rejected "${endpoint.label}" for ${company} (${status})`,
+		description: detail ? `Spendesk said: ${detail}${error?.source ? ` (${error.source})` : ''}` : 'Check the parameters of this operation.',
+	};
+}
+
+export function apiError(node: INode, call: FailedCall): NodeApiError {
+	const { message, description } = describeFailure(call);
+	const response: JsonObject = {
+		status: call.status,
+		endpoint: `${call.endpoint.method} ${call.endpoint.path}`,
+		...(call.companyId ? { companyId: call.companyId } : {}),
+		...(call.error ? { code: call.error.code ?? null, detail: call.error.detail ?? null, source: call.error.source ?? null } : {}),
+	};
+	return new NodeApiError(node, response, { message, description, httpCode: String(call.status), itemIndex: call.itemIndex });
+}
+
+function capitalise(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,160 @@
+/**
+ * Client-side flow control, shared by every execution in the n8n process:
+ * - a cap on requests in flight per credential (the real API allows 5 per consumer);
+ * - a request budget per (credential, company), read from `x-ratelimit-remaining` and
+ *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s.
+ */
+
+export const DEFAULT_MAX_IN_FLIGHT = 5;
+
+class Semaphore {
+	private active = 0;
+	private readonly waiting: Array<() => void> = [];
+
+	constructor(public max: number) {}
+
+	async acquire(): Promise<() => void> {
+		if (this.active >= this.max) {
+			await new Promise<void>((resolve) => this.waiting.push(resolve));
+		} else {
+			this.active++;
+		}
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			const next = this.waiting.shift();
+			// The slot passes straight to the next waiter, so `active` stays the same.
+			if (next) next();
+			else this.active--;
+		};
+	}
+}
+
+interface Budget {
+	/** Requests the server still allows in this window, minus those we have sent since. */
+	remaining: number;
+	/** When the window resets (ms since epoch). */
+	resetAt: number;
+}
+
+export class FlowControl {
+	private readonly slots = new Map<string, Semaphore>();
+	private readonly budgets = new Map<string, Budget>();
+	/** Credentials that have had a successful (non-401) answer since the last 401. */
+	private readonly warm = new Set<string>();
+	private readonly cold = new Map<string, Semaphore>();
+
+	/**
+	 * Runs one request of a credential: within its in-flight cap and, until the credential
+	 * has had a good answer, one at a time — so concurrent first calls do not each fetch a
+	 * token (n8n fetches it when its cached field is empty or after a 401).
+	 */
+	async gated<T extends { kind: string; response?: { statusCode: number }; status?: number }>(
+		credentialKey: string,
+		maxInFlight: number,
+		run: () => Promise<T>,
+	): Promise<T> {
+		let releaseCold: (() => void) | undefined;
+		if (!this.warm.has(credentialKey)) {
+			let lock = this.cold.get(credentialKey);
+			if (!lock) {
+				lock = new Semaphore(1);
+				this.cold.set(credentialKey, lock);
+			}
+			releaseCold = await lock.acquire();
+			if (this.warm.has(credentialKey)) {
+				releaseCold();
+				releaseCold = undefined;
+			}
+		}
+		const releaseSlot = await this.slot(credentialKey, maxInFlight);
+		try {
+			const outcome = await run();
+			const status = outcome.response?.statusCode ?? outcome.status;
+			if (status === 401) this.warm.delete(credentialKey);
+			else if (status !== undefined) this.warm.add(credentialKey);
+			return outcome;
+		} finally {
+			releaseSlot();
+			releaseCold?.();
+		}
+	}
+
+	/** Takes an in-flight slot of the credential; call the returned function when the response is in. */
+	async slot(credentialKey: string, maxInFlight: number): Promise<() => void> {
+		let semaphore = this.slots.get(credentialKey);
+		if (!semaphore) {
+			semaphore = new Semaphore(maxInFlight);
+			this.slots.set(credentialKey, semaphore);
+		}
+		semaphore.max = maxInFlight;
+		return await semaphore.acquire();
+	}
+
+	/**
+	 * Milliseconds to wait before the next request on this budget may go out (0 = go now).
+	 * When it returns 0 the request is counted against the budget.
+	 */
+	reserve(budgetKey: string, now = Date.now()): number {
+		const budget = this.budgets.get(budgetKey);
+		if (!budget) return 0;
+		if (now >= budget.resetAt) {
+			this.budgets.delete(budgetKey);
+			return 0;
+		}
+		if (budget.remaining > 0) {
+			budget.remaining--;
+			return 0;
+		}
+		return budget.resetAt - now;
+	}
+
+	/** Learns the budget from a response's rate-limit headers. */
+	observe(budgetKey: string, headers: Record<string, unknown>, now = Date.now()): void {
+		const remaining = numberHeader(headers, 'x-ratelimit-remaining');
+		const reset = numberHeader(headers, 'x-ratelimit-reset');
+		if (remaining === undefined || reset === undefined) return;
+		const resetAt = now + reset * 1000;
+		const known = this.budgets.get(budgetKey);
+		// Responses can arrive out of order: within one window keep the lowest count.
+		if (known && Math.abs(known.resetAt - resetAt) < 1000 && known.remaining < remaining) return;
+		this.budgets.set(budgetKey, { remaining, resetAt });
+	}
+
+	/** After a 429: nothing more on this budget until `waitMs` has passed. */
+	exhausted(budgetKey: string, waitMs: number, now = Date.now()): void {
+		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs });
+	}
+
+	/** Forgets every budget and slot (tests and benchmarks start clean). */
+	reset(): void {
+		this.slots.clear();
+		this.budgets.clear();
+		this.warm.clear();
+		this.cold.clear();
+	}
+}
+
+export function numberHeader(headers: Record<string, unknown>, name: string): number | undefined {
+	const raw = headers[name] ?? headers[name.toLowerCase()];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	if (value === undefined || value === null || value === '') return undefined;
+	const n = Number(value);
+	return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** Seconds of a Retry-After header (delta-seconds or HTTP date). */
+export function retryAfterMs(headers: Record<string, unknown>, now = Date.now()): number | undefined {
+	const seconds = numberHeader(headers, 'retry-after');
+	if (seconds !== undefined) return seconds * 1000;
+	const raw = headers['retry-after'];
+	if (typeof raw === 'string') {
+		const at = Date.parse(raw);
+		if (!Number.isNaN(at)) return Math.max(0, at - now);
+	}
+	return undefined;
+}
+
+/** One instance per n8n process: budgets and in-flight slots are shared by all executions. */
+export const flowControl = new FlowControl();

@@ -1,0 +1,263 @@
+/**
+ * The pagination engine: one async iterator over pages of items for every list style of
+ * the API (page, cursor, offset, body cursor, snapshot `result` pages).
+ *
+ * Fewest requests: with Return All the page size is the endpoint's maximum; with a Limit
+ * it asks for no more than is still needed and stops as soon as the Limit is reached.
+ * Page lists stop when `total` says the last page was read; cursor lists on
+ * `hasNextPage: false`; offset lists at `totalResults`; body cursors on a null `nextCursor`.
+ * A cursor that comes back twice is an error, so a list can never loop forever.
+ */
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { ENDPOINTS } from './endpoints';
+import type { Endpoint, EndpointName, PageSize } from './endpoints';
+import { callSpendesk, getSession } from './request';
+import type { CallOptions, SpendeskContext } from './request';
+
+export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> {
+	/** Stop after this many items; undefined = Return All. */
+	limit?: number;
+	/** Page size to use instead of the endpoint's maximum (never above it). */
+	pageSize?: number;
+	/** Payables snapshot: how long to wait for the snapshot to be built. */
+	snapshotMaxWaitMs?: number;
+	/** Payables snapshot: first pause between status polls (doubles up to 5 s). */
+	snapshotPollMs?: number;
+	/** The endpoint creating the snapshot (default createPayablesSnapshot). */
+	snapshotCreate?: EndpointName;
+}
+
+type Page = IDataObject[];
+
+/** Size of the next page: the endpoint maximum, or just what the Limit still needs. */
+function nextPageSize(size: PageSize, request: ListRequest, remaining: number): number {
+	const cap = Math.min(size.max, request.pageSize ?? size.max);
+	return Math.max(1, Math.min(cap, remaining));
+}
+
+/**
+ * Page size of a page-based list: as few pages as the maximum page size allows, but no
+ * more items than the Limit needs (45 items → 2 pages of 23, not 30 + 30).
+ */
+function pagePlan(size: PageSize, request: ListRequest, limit: number): number {
+	const cap = Math.min(size.max, request.pageSize ?? size.max);
+	if (!Number.isFinite(limit)) return cap;
+	return Math.max(1, Math.ceil(limit / Math.ceil(limit / cap)));
+}
+
+function asItems(value: unknown): Page {
+	return Array.isArray(value) ? (value as Page) : [];
+}
+
+function repeatedCursor(ctx: SpendeskContext, endpoint: Endpoint, itemIndex?: number): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Spendesk sent the same page cursor twice for "${endpoint.label}"`, {
+		description: 'The list would never end, so the node stopped. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.',
+		itemIndex,
+	});
+}
+
+/** Async iterator over pages of items of a list endpoint. */
+export async function* paginate(ctx: SpendeskContext, name: EndpointName, request: ListRequest = {}): AsyncGenerator<Page> {
+	const endpoint: Endpoint = ENDPOINTS[name];
+	const limit = request.limit ?? Infinity;
+	if (limit <= 0) return;
+	let delivered = 0;
+	const take = (items: Page): Page => {
+		const slice = items.length > limit - delivered ? items.slice(0, limit - delivered) : items;
+		delivered += slice.length;
+		return slice;
+	};
+
+	switch (endpoint.pagination) {
+		case 'none': {
+			const { body } = await callSpendesk<IDataObject>(ctx, name, request);
+			const data = body?.data;
+			yield take(Array.isArray(data) ? (data as Page) : [((data as IDataObject | undefined) ?? body) as IDataObject]);
+			return;
+		}
+
+		case 'page': {
+			yield* pageStyle(ctx, name, request, limit, take, (body) => body);
+			return;
+		}
+
+		case 'snapshot': {
+			yield* snapshotStyle(ctx, name, request, limit, take);
+			return;
+		}
+
+		case 'cursor': {
+			const size = endpoint.pageSize!;
+			const session = await getSession(ctx);
+			const seen = new Set<string>();
+			let cursor: string | undefined;
+			let nextUrl: string | undefined;
+			while (delivered < limit) {
+				const qs = { ...request.qs, [size.param]: nextPageSize(size, request, limit - delivered) };
+				let url: string | undefined;
+				if (nextUrl) {
+					// Follow the API's ready-made link (same origin only), with the page size we need.
+					const next = new URL(nextUrl);
+					next.searchParams.set(size.param, String(qs[size.param]));
+					url = next.toString();
+				} else if (cursor !== undefined) {
+					qs.cursor = cursor;
+				}
+				const { body } = await callSpendesk<IDataObject>(ctx, name, { ...request, qs: url ? undefined : qs, url });
+				yield take(asItems(body?.data));
+				const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
+				const nextCursor = typeof pagination.nextCursor === 'string' && pagination.nextCursor ? pagination.nextCursor : undefined;
+				if (pagination.hasNextPage !== true || !nextCursor) return;
+				if (seen.has(nextCursor)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
+				seen.add(nextCursor);
+				cursor = nextCursor;
+				const link = typeof pagination.nextUrl === 'string' ? pagination.nextUrl : undefined;
+				nextUrl = link && sameOrigin(link, session.origin) && new URL(link).searchParams.get('cursor') === nextCursor ? link : undefined;
+			}
+			return;
+		}
+
+		case 'offset': {
+			const size = endpoint.pageSize!;
+			let offset = Number(request.qs?.offset ?? 0);
+			while (delivered < limit) {
+				const qs = { ...request.qs, offset, [size.param]: nextPageSize(size, request, limit - delivered) };
+				const { body } = await callSpendesk<IDataObject>(ctx, name, { ...request, qs });
+				const items = asItems(body?.data);
+				yield take(items);
+				offset += items.length;
+				const total = Number(body?.totalResults);
+				if (items.length === 0 || (Number.isFinite(total) && offset >= total)) return;
+			}
+			return;
+		}
+
+		case 'bodyCursor': {
+			const size = endpoint.pageSize!;
+			const seen = new Set<string>();
+			let cursor: string | undefined;
+			while (delivered < limit) {
+				const body: IDataObject = { ...request.body, [size.param]: nextPageSize(size, request, limit - delivered) };
+				if (cursor !== undefined) body.cursor = cursor;
+				const response = await callSpendesk<IDataObject>(ctx, name, { ...request, body });
+				yield take(asItems(response.body?.data));
+				const nextCursor = response.body?.nextCursor;
+				if (typeof nextCursor !== 'string' || !nextCursor) return;
+				if (seen.has(nextCursor)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
+				seen.add(nextCursor);
+				cursor = nextCursor;
+			}
+			return;
+		}
+	}
+}
+
+/**
+ * Page-based lists (also inside a snapshot's `result`): stop when `total` says the last page
+ * was read; a 404 on a later page also ends the list, a 404 on page 1 is an error.
+ */
+async function* pageStyle(
+	ctx: SpendeskContext,
+	name: EndpointName,
+	request: ListRequest,
+	limit: number,
+	take: (items: Page) => Page,
+	envelope: (body: IDataObject) => IDataObject,
+	firstBody?: IDataObject,
+): AsyncGenerator<Page> {
+	const size = (ENDPOINTS[name] as Endpoint).pageSize!;
+	const pageSize = pagePlan(size, request, limit);
+	let delivered = 0;
+	for (let page = 1; delivered < limit; page++) {
+		let body: IDataObject | undefined;
+		if (page === 1 && firstBody) {
+			body = firstBody;
+		} else {
+			const qs = { ...request.qs, page, [size.param]: pageSize };
+			const response = await callSpendesk<IDataObject>(ctx, name, { ...request, qs, allowNotFound: page > 1 });
+			if (response.status === 404) return;
+			body = response.body;
+		}
+		const content = envelope(body ?? {});
+		const items = take(asItems(content.data));
+		delivered += items.length;
+		yield items;
+		const pagination = ((content.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
+		const total = Number(pagination.total);
+		const served = Number(pagination.pageSize) || pageSize;
+		if (asItems(content.data).length === 0) return;
+		if (Number.isFinite(total) && page * served >= total) return;
+	}
+}
+
+/**
+ * Payables snapshot: create it (same filters give the same key), poll until COMPLETE (or
+ * ERROR, or the wait bound), then read the `result` pages.
+ */
+async function* snapshotStyle(
+	ctx: SpendeskContext,
+	name: EndpointName,
+	request: ListRequest,
+	limit: number,
+	take: (items: Page) => Page,
+): AsyncGenerator<Page> {
+	const endpoint: Endpoint = ENDPOINTS[name];
+	const created = await callSpendesk<IDataObject>(ctx, request.snapshotCreate ?? 'createPayablesSnapshot', {
+		...request,
+		qs: undefined,
+		body: request.body ?? {},
+	});
+	const key = created.body?.key;
+	if (typeof key !== 'string' || !key) {
+		throw new NodeOperationError(ctx.getNode(), 'Spendesk did not return a snapshot key', {
+			description: 'The snapshot could not be created. Try again later.',
+			itemIndex: request.itemIndex,
+		});
+	}
+	const size = endpoint.pageSize!;
+	const pageSize = pagePlan(size, request, limit);
+	const maxWait = request.snapshotMaxWaitMs ?? 5 * 60_000;
+	let pause = request.snapshotPollMs ?? 500;
+	let waited = 0;
+	const call = { ...request, body: undefined, pathParams: { ...request.pathParams, key } };
+	for (;;) {
+		const { body } = await callSpendesk<IDataObject>(ctx, name, { ...call, qs: { ...request.qs, page: 1, [size.param]: pageSize } });
+		const status = String(body?.status ?? '');
+		if (status === 'COMPLETE') {
+			yield* pageStyle(ctx, name, { ...call, pageSize }, limit, take, (b) => (b.result ?? {}) as IDataObject, body);
+			return;
+		}
+		if (status === 'ERROR') {
+			throw new NodeOperationError(ctx.getNode(), `Spendesk could not build the payables snapshot (key ${key})`, {
+				description: 'The snapshot ended with status ERROR. Run the node again; if it fails again, narrow the filters or contact Spendesk support.',
+				itemIndex: request.itemIndex,
+			});
+		}
+		if (waited >= maxWait) {
+			throw new NodeOperationError(ctx.getNode(), `The payables snapshot was not ready after ${Math.round(waited / 1000)} s`, {
+				description: 'Spendesk is still building it. Run the node again later: the same filters return the same snapshot for about 12 hours, so the wait is not lost.',
+				itemIndex: request.itemIndex,
+			});
+		}
+		const wait = Math.min(pause, maxWait - waited);
+		await sleep(wait);
+		waited += wait;
+		pause = Math.min(pause * 2, 5000);
+	}
+}
+
+/** Drains a list into one array (respecting the Limit). */
+export async function collect(ctx: SpendeskContext, name: EndpointName, request: ListRequest = {}): Promise<IDataObject[]> {
+	const items: IDataObject[] = [];
+	for await (const page of paginate(ctx, name, request)) items.push(...page);
+	return items;
+}
+
+export function sameOrigin(url: string, origin: string): boolean {
+	try {
+		return new URL(url).origin === origin;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,339 @@
+/**
+ * The only HTTP code of the package. Every call names an entry of the endpoint catalogue;
+ * this function picks the credential the node is set to, applies the entry's company
+ * scoping, keeps within the rate limit and the in-flight cap, retries what is safe to
+ * retry, and turns failures into errors that say what happened and what to do.
+ *
+ * Tokens are n8n's business: the API-key credential fetches its token in
+ * `preAuthentication` into a hidden expirable field, and n8n renews it after a thrown 401.
+ */
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { ENDPOINTS } from './endpoints';
+import type { Endpoint, EndpointName } from './endpoints';
+import { resolveBaseUrl } from './environment';
+import { apiError, readErrorBody } from './errors';
+import { DEFAULT_MAX_IN_FLIGHT, flowControl, numberHeader, retryAfterMs } from './limiter';
+
+export type SpendeskContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+export type Authentication = 'apiKey' | 'oAuth2';
+
+/** Credential type used for the node's Authentication choice. */
+export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {
+	return authentication === 'oAuth2' ? 'spendeskOAuth2Api' : 'spendeskApi';
+}
+
+/** Tunables of the transport; tests and benchmarks may change them. */
+export const transportSettings = {
+	maxInFlight: DEFAULT_MAX_IN_FLIGHT,
+	/** Longest total time one call may spend waiting for rate limits and retries. */
+	maxWaitMs: 120_000,
+	/** Retries of a 5xx or connection failure (idempotent calls only). */
+	maxRetries: 4,
+	/** First backoff step; doubles each retry up to maxBackoffMs, with jitter. */
+	backoffBaseMs: 500,
+	maxBackoffMs: 8_000,
+	/** Wait after a 429 that gives neither Retry-After nor x-ratelimit-reset. */
+	defaultRateLimitWaitMs: 1_000,
+	timeoutMs: 60_000,
+};
+
+/**
+ * n8n ≥ 2.9.1 returns every status except 401, which it still throws so it can renew the
+ * token; n8n 2.8 treats this object as `true` (nothing thrown) and the 401 branch below
+ * asks n8n to renew instead.
+ */
+const IGNORE_ALL_BUT_401 = { ignore: true, except: [401] } as unknown as boolean;
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export interface Session {
+	credentialType: string;
+	/** Display name of the credential, for messages. */
+	credentialName: string;
+	/** Identifies the credential for rate budgets and in-flight slots. */
+	key: string;
+	baseUrl: string;
+	origin: string;
+	level: 'organisation' | 'company';
+	/** A company-level credential's own company, when the credential names it. */
+	ownCompanyId?: string;
+}
+
+const sessions = new WeakMap<object, Promise<Session>>();
+
+/** The credential the node is set to, resolved once per execution context. */
+export async function getSession(ctx: SpendeskContext): Promise<Session> {
+	let session = sessions.get(ctx);
+	if (!session) {
+		session = loadSession(ctx);
+		sessions.set(ctx, session);
+		session.catch(() => sessions.delete(ctx));
+	}
+	return await session;
+}
+
+async function loadSession(ctx: SpendeskContext): Promise<Session> {
+	const node = ctx.getNode();
+	const credentialType = credentialTypeOf(node.parameters.authentication);
+	const credentials = await ctx.getCredentials(credentialType);
+	let baseUrl: string;
+	try {
+		baseUrl = resolveBaseUrl(credentials);
+	} catch (error) {
+		throw new NodeOperationError(node, (error as Error).message, {
+			description: 'Edit the credential: choose Production or Demo, or a Custom base URL that uses HTTPS.',
+		});
+	}
+	const reference = node.credentials?.[credentialType];
+	const level = credentials.accessLevel === 'company' ? 'company' : 'organisation';
+	const ownCompanyId = typeof credentials.companyId === 'string' && credentials.companyId.trim() ? credentials.companyId.trim() : undefined;
+	return {
+		credentialType,
+		credentialName: reference?.name ?? credentialType,
+		key: `${credentialType}:${reference?.id ?? reference?.name ?? String(credentials.clientId ?? '')}`,
+		baseUrl,
+		origin: new URL(baseUrl).origin,
+		level,
+		ownCompanyId: level === 'company' ? ownCompanyId : undefined,
+	};
+}
+
+export interface CallOptions {
+	/** Company to act on. Required for company-scoped calls with organisation-level credentials. */
+	company?: string;
+	/** Values of `{placeholders}` in the catalogue path (URL-encoded here). */
+	pathParams?: Record<string, string>;
+	qs?: IDataObject;
+	body?: IDataObject;
+	/** Absolute URL on the configured origin to call instead of the catalogue path (a `nextUrl`). */
+	url?: string;
+	/** Answer 404 as a result instead of an error (page-based lists past their end). */
+	allowNotFound?: boolean;
+	itemIndex?: number;
+}
+
+export interface CallResult<T> {
+	status: number;
+	headers: Record<string, unknown>;
+	body: T;
+}
+
+interface Scoped {
+	url: string;
+	headers: Record<string, string>;
+	/** Company named by the call (header or path), or the credential's own. */
+	companyId?: string;
+	budgetKey: string;
+}
+
+/** Applies the catalogue entry's company scoping; fails before any request when the call cannot be made. */
+function scope(ctx: SpendeskContext, session: Session, endpoint: Endpoint, options: CallOptions): Scoped {
+	const node = ctx.getNode();
+	const { itemIndex } = options;
+	const requested = options.company?.trim() || undefined;
+	if (requested !== undefined && !/^[^\s/\\?#]{1,128}$/.test(requested)) {
+		throw new NodeOperationError(node, `"${requested}" is not a valid company ID`, {
+			description: 'A Spendesk company ID is one word without spaces or slashes. Pick the company from the list to avoid typos.',
+			itemIndex,
+		});
+	}
+	const headers: Record<string, string> = { accept: 'application/json' };
+	let companyId: string | undefined;
+
+	switch (endpoint.scoping) {
+		case 'organisation':
+			if (session.level === 'company') {
+				throw new NodeOperationError(node, `"${endpoint.label}" needs an organisation-level credential; "${session.credentialName}" is company-level`, {
+					description: 'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
+					itemIndex,
+				});
+			}
+			break;
+		case 'header':
+		case 'path':
+			if (session.level === 'company') {
+				if (requested && session.ownCompanyId && requested !== session.ownCompanyId) {
+					throw new NodeOperationError(node, `The company-level credential "${session.credentialName}" cannot reach company "${requested}"`, {
+						description: `It reaches only its own company "${session.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
+						itemIndex,
+					});
+				}
+				companyId = requested ?? session.ownCompanyId;
+			} else {
+				if (!requested) {
+					throw new NodeOperationError(node, 'Choose a company: organisation-level credentials must name the company on this call', {
+						description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies).`,
+						itemIndex,
+					});
+				}
+				companyId = requested;
+				if (endpoint.scoping === 'header') headers['x-company-id'] = requested;
+			}
+			if (endpoint.scoping === 'path' && !companyId) {
+				throw new NodeOperationError(node, `"${endpoint.label}" needs the company ID`, {
+					description: `Set the Company field, or enter the company ID of this company-level key in the credential "${session.credentialName}".`,
+					itemIndex,
+				});
+			}
+			break;
+		case 'none':
+			break;
+	}
+
+	const params: Record<string, string | undefined> = { ...options.pathParams, companyId };
+	const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+		const value = params[name];
+		if (value === undefined || value === '') {
+			throw new NodeOperationError(node, `"${endpoint.label}" needs a value for ${name}`, { itemIndex });
+		}
+		return encodeURIComponent(value);
+	});
+	let url = `${session.baseUrl}${path}`;
+	if (options.url) {
+		if (new URL(options.url).origin !== session.origin) {
+			throw new NodeOperationError(node, `Refusing to send the credential to another host (${new URL(options.url).origin})`, { itemIndex });
+		}
+		url = options.url;
+	}
+	const budgetCompany = companyId ?? (endpoint.scoping === 'organisation' ? 'organisation' : 'none');
+	return { url, headers, companyId, budgetKey: `${session.key}|${budgetCompany}` };
+}
+
+type Outcome = { kind: 'response'; response: IN8nHttpFullResponse } | { kind: 'thrown'; status?: number; code?: string; error: unknown };
+
+function classifyThrown(error: unknown): Outcome {
+	const e = error as { httpCode?: unknown; code?: unknown; message?: unknown; cause?: { code?: unknown } };
+	const httpCode = typeof e?.httpCode === 'string' ? e.httpCode : undefined;
+	if (httpCode && /^\d{3}$/.test(httpCode)) return { kind: 'thrown', status: Number(httpCode), error };
+	const code = [httpCode, e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string' && NETWORK_CODES.has(c));
+	if (code) return { kind: 'thrown', code, error };
+	if (typeof e?.message === 'string' && /socket hang up|ECONNRESET|network|timeout/i.test(e.message)) {
+		return { kind: 'thrown', code: 'ECONNRESET', error };
+	}
+	return { kind: 'thrown', error };
+}
+
+async function send(ctx: SpendeskContext, session: Session, request: IHttpRequestOptions): Promise<Outcome> {
+	const call = async (ignoreHttpStatusErrors: boolean) =>
+		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, session.credentialType, {
+			...request,
+			ignoreHttpStatusErrors,
+		})) as IN8nHttpFullResponse;
+	try {
+		let response = await call(IGNORE_ALL_BUT_401);
+		if (response.statusCode === 401) {
+			// n8n 2.8 handed the 401 back: ask again letting it throw, so n8n renews the token and retries once.
+			response = await call(false);
+		}
+		return { kind: 'response', response };
+	} catch (error) {
+		return classifyThrown(error);
+	}
+}
+
+function backoff(attempt: number): number {
+	const { backoffBaseMs, maxBackoffMs } = transportSettings;
+	const step = Math.min(maxBackoffMs, backoffBaseMs * 2 ** attempt);
+	return Math.round(step / 2 + (Math.random() * step) / 2);
+}
+
+/** Calls one catalogue endpoint. Resolves with the response of a 2xx (or of a 404 when allowed). */
+export async function callSpendesk<T = unknown>(ctx: SpendeskContext, name: EndpointName, options: CallOptions = {}): Promise<CallResult<T>> {
+	const endpoint: Endpoint = ENDPOINTS[name];
+	const session = await getSession(ctx);
+	const scoped = scope(ctx, session, endpoint, options);
+	const node = ctx.getNode();
+	const request: IHttpRequestOptions = {
+		method: endpoint.method as IHttpRequestMethods,
+		url: scoped.url,
+		headers: scoped.headers,
+		json: true,
+		returnFullResponse: true,
+		timeout: transportSettings.timeoutMs,
+	};
+	if (options.qs && !options.url) request.qs = dropUndefined(options.qs);
+	if (endpoint.method !== 'GET') request.body = options.body ?? {};
+
+	const started = Date.now();
+	const fail = (status: number, body?: unknown) =>
+		apiError(node, {
+			endpoint,
+			status,
+			error: readErrorBody(body),
+			companyId: scoped.companyId,
+			level: session.level,
+			credentialName: session.credentialName,
+			itemIndex: options.itemIndex,
+		});
+	let retries = 0;
+
+	for (let attempt = 0; ; attempt++) {
+		const hold = flowControl.reserve(scoped.budgetKey);
+		if (hold > 0) {
+			if (Date.now() + hold - started > transportSettings.maxWaitMs) throw fail(429);
+			await sleep(hold);
+			continue;
+		}
+		const outcome = await flowControl.gated(session.key, transportSettings.maxInFlight, async () => await send(ctx, session, request));
+
+		let status: number | undefined;
+		let headers: Record<string, unknown> = {};
+		let body: unknown;
+		if (outcome.kind === 'response') {
+			status = outcome.response.statusCode;
+			headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
+			body = outcome.response.body;
+			flowControl.observe(scoped.budgetKey, headers);
+			if (status >= 200 && status < 300) return { status, headers, body: body as T };
+			if (status === 404 && options.allowNotFound) return { status, headers, body: body as T };
+		} else {
+			status = outcome.status;
+			if (status === undefined && outcome.code === undefined) {
+				if (outcome.error instanceof NodeApiError || outcome.error instanceof NodeOperationError) throw outcome.error;
+				throw new NodeOperationError(node, (outcome.error as Error)?.message ?? String(outcome.error), { itemIndex: options.itemIndex });
+			}
+			if (status === 404 && options.allowNotFound) return { status, headers, body: undefined as T };
+			body = (outcome.error as { context?: { data?: unknown } })?.context?.data;
+		}
+
+		let wait: number | undefined;
+		if (status === 429) {
+			wait = retryAfterMs(headers) ?? (numberHeader(headers, 'x-ratelimit-reset') ?? 0) * 1000;
+			if (!wait) wait = transportSettings.defaultRateLimitWaitMs;
+			flowControl.exhausted(scoped.budgetKey, wait);
+		} else if ((status === undefined || status >= 500) && endpoint.idempotent && retries < transportSettings.maxRetries) {
+			wait = backoff(retries++);
+		}
+		if (wait === undefined || Date.now() + wait - started > transportSettings.maxWaitMs) {
+			if (status !== undefined) throw fail(status, body);
+			throw unreachable(ctx, session, endpoint, outcome.kind === 'thrown' ? outcome.code : undefined, retries, options.itemIndex);
+		}
+		if (status !== 429) await sleep(wait);
+	}
+}
+
+function unreachable(ctx: SpendeskContext, session: Session, endpoint: Endpoint, code: string | undefined, retries: number, itemIndex?: number) {
+	const response: JsonObject = { code: code ?? null, endpoint: `${endpoint.method} ${endpoint.path}` };
+	return new NodeApiError(ctx.getNode(), response, {
+		message: `Could not reach Spendesk at ${session.origin} for "${endpoint.label}" (${code ?? 'connection failed'})`,
+		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : 'This call is not safe to repeat, so it was not retried. '}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.`,
+		itemIndex,
+	});
+}
+
+function dropUndefined(qs: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [k, v] of Object.entries(qs)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+	return out;
+}

@@ -1,0 +1,95 @@
+/** Shared set-up for integration tests: a simulator plus credential stores pointing at it. */
+import { flowControl } from '../../nodes/Spendesk/transport/limiter';
+import { transportSettings } from '../../nodes/Spendesk/transport/request';
+import { SpendeskSimulator } from '../simulator';
+import type { SimulatorOptions } from '../simulator';
+import { CredentialStore, createContext } from './n8n-context';
+import type { ContextOptions } from './n8n-context';
+
+export type CredentialKind = 'orgKey' | 'companyKey' | 'oauthOrg' | 'oauthCompany';
+
+const DEFAULT_SETTINGS = { ...transportSettings };
+
+/** Fresh transport state and fast retries for a test. */
+export function resetTransport(overrides: Partial<typeof transportSettings> = {}): void {
+	flowControl.reset();
+	Object.assign(transportSettings, DEFAULT_SETTINGS, { backoffBaseMs: 5, maxBackoffMs: 20 }, overrides);
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<SpendeskSimulator> {
+	const sim = new SpendeskSimulator(options);
+	await sim.start();
+	return sim;
+}
+
+/** Runs the OAuth2 PKCE flow against the simulator, as n8n's editor does, and returns the token data. */
+export async function oauthTokens(sim: SpendeskSimulator, consent: 'organisation' | 'company', user = 'u_owner', company?: string) {
+	const { createHash, randomBytes } = await import('node:crypto');
+	const verifier = randomBytes(32).toString('base64url');
+	const challenge = createHash('sha256').update(verifier).digest('base64url');
+	const redirect = 'http://127.0.0.1:5678/rest/oauth2-credential/callback';
+	const authorize = new URL('/oauth2/authorize', sim.baseUrl);
+	const client = sim.credentials.oauthClient;
+	authorize.search = new URLSearchParams({
+		response_type: 'code',
+		client_id: client.clientId,
+		redirect_uri: redirect,
+		state: 'st',
+		code_challenge: challenge,
+		code_challenge_method: 'S256',
+		consent,
+		user,
+		...(company ? { company } : {}),
+	}).toString();
+	const res = await fetch(authorize, { redirect: 'manual' });
+	const code = new URL(res.headers.get('location')!).searchParams.get('code');
+	if (!code) throw new Error(`authorize refused: ${res.headers.get('location')}`);
+	const token = await fetch(new URL('/oauth2/token', sim.baseUrl), {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/x-www-form-urlencoded',
+			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+		},
+		body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier }),
+	});
+	return (await token.json()) as { access_token: string; refresh_token: string };
+}
+
+/** A credential store holding one credential of the given kind against the simulator. */
+export async function storeFor(sim: SpendeskSimulator, kind: CredentialKind): Promise<CredentialStore> {
+	const store = new CredentialStore();
+	const base = { environment: 'custom', baseUrl: sim.baseUrl };
+	if (kind === 'orgKey' || kind === 'companyKey') {
+		const key = sim.credentials[kind];
+		store.set('spendeskApi', {
+			...base,
+			clientId: key.clientId,
+			clientSecret: key.clientSecret,
+			accessLevel: key.level,
+			companyId: key.companyId ?? '',
+		});
+	} else {
+		const level = kind === 'oauthOrg' ? 'organisation' : 'company';
+		const tokens = await oauthTokens(sim, level);
+		const client = sim.credentials.oauthClient;
+		store.set('spendeskOAuth2Api', {
+			...base,
+			clientId: client.clientId,
+			clientSecret: client.clientSecret,
+			accessLevel: level,
+			companyId: level === 'company' ? 'cmp_001' : '',
+			oauthTokenData: tokens,
+		});
+	}
+	return store;
+}
+
+export function authenticationOf(kind: CredentialKind): 'apiKey' | 'oAuth2' {
+	return kind === 'orgKey' || kind === 'companyKey' ? 'apiKey' : 'oAuth2';
+}
+
+/** An execution context using the given credential kind. */
+export async function contextFor(sim: SpendeskSimulator, kind: CredentialKind, extra: Partial<ContextOptions> = {}) {
+	const store = extra.store ?? (await storeFor(sim, kind));
+	return createContext({ ...extra, store, parameters: { authentication: authenticationOf(kind), ...extra.parameters } });
+}

@@ -1,0 +1,281 @@
+/**
+ * A small, faithful stand-in for the parts of n8n's execution context the package uses.
+ *
+ * It mirrors n8n 2.8 (n8n-core 2.8.1 `httpRequestWithAuthentication`, the CLI's
+ * `CredentialsHelper.preAuthentication`) closely, because that is where the surprises are:
+ * - the API-key token is fetched by the credential's `preAuthentication` only when the
+ *   hidden expirable field is '' (or after a thrown 401), and saved to the credential store;
+ * - a thrown 401 re-runs preAuthentication once and retries once;
+ * - `ignoreHttpStatusErrors` truthy (2.8: even `{ignore, except}`) returns every status, so a
+ *   401 is NOT refreshed; with n8nVersion '2.9' the `except` list is honoured;
+ * - errors reach the node as NodeApiError with `httpCode` and no response headers.
+ * Every request crosses real HTTP (Node's fetch) to the simulator.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
+import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
+
+export type N8nVersion = '2.8' | '2.9';
+
+/** Shaped like axios' error, so NodeApiError reads it as n8n does. */
+export class AxiosError extends Error {
+	constructor(
+		message: string,
+		readonly code?: string,
+		readonly response?: { status: number; statusText: string; headers: Record<string, string>; data: unknown },
+	) {
+		super(message);
+	}
+	readonly isAxiosError = true;
+}
+
+const CREDENTIAL_CLASSES: Record<string, ICredentialType> = {
+	spendeskApi: new SpendeskApi(),
+	spendeskOAuth2Api: new SpendeskOAuth2Api(),
+};
+
+/** The credentials "database": what preAuthentication and OAuth2 refresh write to. */
+export class CredentialStore {
+	private readonly data = new Map<string, ICredentialDataDecryptedObject>();
+	readonly writes: string[] = [];
+
+	set(type: string, value: ICredentialDataDecryptedObject): void {
+		this.data.set(type, withDefaults(type, value));
+	}
+
+	/** A fresh decrypted copy, as n8n's getCredentials gives on every call. */
+	get(type: string): ICredentialDataDecryptedObject {
+		const value = this.data.get(type);
+		if (!value) throw new Error(`No credential of type ${type} in the test store`);
+		return JSON.parse(JSON.stringify(value)) as ICredentialDataDecryptedObject;
+	}
+
+	update(type: string, value: ICredentialDataDecryptedObject): void {
+		this.writes.push(type);
+		this.data.set(type, JSON.parse(JSON.stringify(value)) as ICredentialDataDecryptedObject);
+	}
+}
+
+/** Applies property defaults and resolves `={{ … }}` expressions over `$self`, like n8n does for credentials. */
+function withDefaults(type: string, value: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+	const cls = CREDENTIAL_CLASSES[type];
+	const out: ICredentialDataDecryptedObject = {};
+	for (const p of cls?.properties ?? []) if (p.default !== undefined) out[p.name] = p.default as never;
+	Object.assign(out, value);
+	for (const [k, v] of Object.entries(out)) {
+		if (typeof v === 'string' && v.startsWith('={{') && v.endsWith('}}')) {
+			out[k] = new Function('$self', `return (${v.slice(3, -2)});`)(out) as never;
+		}
+	}
+	return out;
+}
+
+function resolveTemplate(template: string, credentials: IDataObject): string {
+	const body = template.startsWith('=') ? template.slice(1) : template;
+	return body.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) => String(credentials[name] ?? ''));
+}
+
+/** n8n-core's httpRequest over fetch: axios-like options, results and errors. */
+export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nVersion = '2.8'): Promise<unknown> {
+	const url = new URL(options.url, options.baseURL);
+	for (const [k, v] of Object.entries(options.qs ?? {})) {
+		if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+	}
+	const headers: Record<string, string> = {};
+	for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = String(v);
+	if (options.json && !headers.accept) headers.accept = 'application/json';
+	if (options.auth) {
+		headers.authorization = `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`;
+	}
+	const method = (options.method ?? 'GET').toUpperCase();
+	let body: string | undefined;
+	if (method !== 'GET' && options.body !== undefined && !(typeof options.body === 'object' && Object.keys(options.body as object).length === 0)) {
+		if (typeof options.body === 'string' || options.body instanceof URLSearchParams) {
+			body = String(options.body);
+		} else {
+			body = JSON.stringify(options.body);
+			headers['content-type'] ??= 'application/json';
+		}
+	}
+	let res: Response;
+	try {
+		res = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeout ?? 60_000) });
+	} catch (error) {
+		const cause = (error as { cause?: { code?: string } }).cause;
+		const code = cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'ECONNABORTED' : 'ECONNRESET');
+		throw new AxiosError(code === 'ECONNRESET' ? 'socket hang up' : String((error as Error).message), code);
+	}
+	const text = await res.text();
+	let data: unknown = text;
+	try {
+		data = text ? (JSON.parse(text) as unknown) : '';
+	} catch {
+		// not JSON: keep the text, as axios does
+	}
+	const responseHeaders: Record<string, string> = {};
+	res.headers.forEach((v, k) => (responseHeaders[k] = v));
+	const ignore = options.ignoreHttpStatusErrors as unknown;
+	let throws = res.status < 200 || res.status >= 300;
+	if (ignore) {
+		const except = (ignore as { except?: number[] }).except;
+		throws = n8nVersion === '2.9' && Array.isArray(except) ? except.includes(res.status) : false;
+	}
+	if (throws) {
+		throw new AxiosError(`Request failed with status code ${res.status}`, undefined, {
+			status: res.status,
+			statusText: res.statusText,
+			headers: responseHeaders,
+			data,
+		});
+	}
+	if (options.returnFullResponse) {
+		return { body: data as IN8nHttpFullResponse["body"], headers: responseHeaders, statusCode: res.status, statusMessage: res.statusText } satisfies IN8nHttpFullResponse;
+	}
+	return data;
+}
+
+export interface ContextOptions {
+	store: CredentialStore;
+	/** Node parameters (the `authentication` parameter picks the credential). */
+	parameters?: IDataObject;
+	n8nVersion?: N8nVersion;
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	nodeName?: string;
+	nodeType?: string;
+	typeVersion?: number;
+	staticData?: IDataObject;
+	mode?: 'manual' | 'trigger';
+}
+
+/** Builds an execution context whose helpers do real HTTP with n8n 2.8's authentication flow. */
+export function createContext(options: ContextOptions) {
+	const n8nVersion = options.n8nVersion ?? '2.8';
+	const parameters = options.parameters ?? {};
+	const node: INode = {
+		id: 'node-1',
+		name: options.nodeName ?? 'Spendesk',
+		type: options.nodeType ?? 'n8n-nodes-spendesk.spendesk',
+		typeVersion: options.typeVersion ?? 1,
+		position: [0, 0],
+		parameters: parameters as INode['parameters'],
+		credentials: {
+			spendeskApi: { id: 'cred-api', name: 'Spendesk API key' },
+			spendeskOAuth2Api: { id: 'cred-oauth', name: 'Spendesk OAuth2' },
+		},
+	};
+	const hints: Array<{ message: string }> = [];
+	const logs: Array<{ level: string; message: string }> = [];
+	const request = (opts: IHttpRequestOptions) => httpRequest(opts, n8nVersion);
+
+	/** CredentialsHelper.preAuthentication of n8n 2.8. */
+	async function preAuthentication(type: string, credentials: ICredentialDataDecryptedObject, expired: boolean) {
+		const cls = CREDENTIAL_CLASSES[type];
+		const expirable = cls.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		if (!expirable || !cls.preAuthentication) return undefined;
+		if (credentials[expirable.name] !== '' && !expired) return undefined;
+		const output = await cls.preAuthentication.call({ helpers: { httpRequest: request } } as never, credentials);
+		if (output[expirable.name] === undefined) return undefined;
+		Object.assign(credentials, output);
+		options.store.update(type, credentials);
+		return credentials;
+	}
+
+	function authenticate(type: string, credentials: ICredentialDataDecryptedObject, opts: IHttpRequestOptions): IHttpRequestOptions {
+		const auth = CREDENTIAL_CLASSES[type].authenticate as { properties: { headers?: Record<string, string> } } | undefined;
+		const headers = { ...(opts.headers ?? {}) } as Record<string, string>;
+		for (const [k, v] of Object.entries(auth?.properties.headers ?? {})) headers[k] = resolveTemplate(v, credentials);
+		return { ...opts, headers };
+	}
+
+	/** requestOAuth2 of n8n-core 2.8.1 (n8n request flavour): refresh after a thrown 401, retry once. */
+	async function requestOAuth2(type: string, opts: IHttpRequestOptions) {
+		const credentials = options.store.get(type);
+		const tokenData = credentials.oauthTokenData as { access_token: string; refresh_token?: string } | undefined;
+		if (!tokenData?.access_token) throw new Error('OAuth2 credential has no token: connect it first');
+		const sign = (token: string) => ({ ...opts, headers: { ...(opts.headers ?? {}), Authorization: `Bearer ${token}` } });
+		try {
+			return await request(sign(tokenData.access_token));
+		} catch (error) {
+			if ((error as AxiosError).response?.status !== 401) throw error;
+			const refreshed = (await request({
+				method: 'POST',
+				url: String(credentials.accessTokenUrl),
+				auth: { username: String(credentials.clientId), password: String(credentials.clientSecret) },
+				headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+				body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(tokenData.refresh_token ?? '') }).toString(),
+				json: true,
+			} as IHttpRequestOptions)) as { access_token: string; refresh_token?: string };
+			credentials.oauthTokenData = { ...tokenData, ...refreshed };
+			options.store.update(type, credentials);
+			return await request(sign(refreshed.access_token));
+		}
+	}
+
+	/** httpRequestWithAuthentication of n8n-core 2.8.1. */
+	async function httpRequestWithAuthentication(this: unknown, type: string, opts: IHttpRequestOptions) {
+		let credentials: ICredentialDataDecryptedObject | undefined;
+		let requestOptions = opts;
+		try {
+			if (type === 'spendeskOAuth2Api') return await requestOAuth2(type, opts);
+			credentials = options.store.get(type);
+			await preAuthentication(type, credentials, false);
+			requestOptions = authenticate(type, credentials, requestOptions);
+			return await request(requestOptions);
+		} catch (error) {
+			if ((error as AxiosError).response?.status === 401) {
+				try {
+					if (credentials !== undefined) {
+						await preAuthentication(type, credentials, true);
+						requestOptions = authenticate(type, credentials, requestOptions);
+					}
+					return await request(requestOptions);
+				} catch (retryError) {
+					throw new NodeApiError(node, retryError as never);
+				}
+			}
+			throw new NodeApiError(node, error as never);
+		}
+	}
+
+	const items = options.items ?? [{ json: {} }];
+	const staticData = options.staticData ?? {};
+
+	const context = {
+		getNode: () => node,
+		getCredentials: async (type: string) => options.store.get(type),
+		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown) {
+			const value = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], parameters);
+			if (value === undefined) return typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
+			return value;
+		},
+		getInputData: () => items,
+		continueOnFail: () => options.continueOnFail ?? false,
+		getMode: () => options.mode ?? 'manual',
+		getWorkflowStaticData: () => staticData,
+		addExecutionHints: (...h: Array<{ message: string }>) => hints.push(...h),
+		logger: {
+			debug: (message: string) => logs.push({ level: 'debug', message }),
+			info: (message: string) => logs.push({ level: 'info', message }),
+			warn: (message: string) => logs.push({ level: 'warn', message }),
+			error: (message: string) => logs.push({ level: 'error', message }),
+		},
+		helpers: {
+			httpRequest: request,
+			httpRequestWithAuthentication,
+			returnJsonArray: (data: IDataObject | IDataObject[]) => (Array.isArray(data) ? data : [data]).map((json) => ({ json })),
+			constructExecutionMetaData: (data: INodeExecutionData[], meta: { itemData: { item: number } }) =>
+				data.map((d) => ({ ...d, pairedItem: meta.itemData })),
+		},
+	};
+	return { context, node, hints, logs, staticData };
+}
