@@ -29,7 +29,7 @@ export interface PageSize {
 }
 
 export interface Endpoint {
-	readonly method: 'GET' | 'POST';
+	readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 	/** Path relative to the base URL; `{name}` placeholders are URL-encoded path parameters. */
 	readonly path: string;
 	readonly scoping: CompanyScoping;
@@ -201,3 +201,10 @@ export const ENDPOINTS = {
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
+
+/** A catalogue entry by name, or an ad-hoc endpoint (Custom API Call). */
+export type EndpointRef = EndpointName | Endpoint;
+
+export function endpointOf(ref: EndpointRef): Endpoint {
+	return typeof ref === 'string' ? ENDPOINTS[ref] : ref;
+}

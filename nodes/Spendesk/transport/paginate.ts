@@ -10,8 +10,8 @@
  */
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
-import { ENDPOINTS } from './endpoints';
-import type { Endpoint, EndpointName, PageSize } from './endpoints';
+import { endpointOf } from './endpoints';
+import type { Endpoint, EndpointName, EndpointRef, PageSize } from './endpoints';
 import { callSpendesk, getSession } from './request';
 import type { CallOptions, SpendeskContext } from './request';
 
@@ -24,8 +24,8 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> 
 	snapshotMaxWaitMs?: number;
 	/** Payables snapshot: first pause between status polls (doubles up to 5 s). */
 	snapshotPollMs?: number;
-	/** The endpoint creating the snapshot (default createPayablesSnapshot). */
-	snapshotCreate?: EndpointName;
+	/** The endpoint creating the snapshot (default createPayablesSnapshot); null when the key is already in the path. */
+	snapshotCreate?: EndpointName | null;
 }
 
 type Page = IDataObject[];
@@ -58,8 +58,8 @@ function repeatedCursor(ctx: SpendeskContext, endpoint: Endpoint, itemIndex?: nu
 }
 
 /** Async iterator over pages of items of a list endpoint. */
-export async function* paginate(ctx: SpendeskContext, name: EndpointName, request: ListRequest = {}): AsyncGenerator<Page> {
-	const endpoint: Endpoint = ENDPOINTS[name];
+export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request: ListRequest = {}): AsyncGenerator<Page> {
+	const endpoint = endpointOf(name);
 	const limit = request.limit ?? Infinity;
 	if (limit <= 0) return;
 	let delivered = 0;
@@ -159,14 +159,14 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointName, reques
  */
 async function* pageStyle(
 	ctx: SpendeskContext,
-	name: EndpointName,
+	name: EndpointRef,
 	request: ListRequest,
 	limit: number,
 	take: (items: Page) => Page,
 	envelope: (body: IDataObject) => IDataObject,
 	firstBody?: IDataObject,
 ): AsyncGenerator<Page> {
-	const size = (ENDPOINTS[name] as Endpoint).pageSize!;
+	const size = endpointOf(name).pageSize!;
 	const pageSize = pagePlan(size, request, limit);
 	let delivered = 0;
 	for (let page = 1; delivered < limit; page++) {
@@ -197,19 +197,22 @@ async function* pageStyle(
  */
 async function* snapshotStyle(
 	ctx: SpendeskContext,
-	name: EndpointName,
+	name: EndpointRef,
 	request: ListRequest,
 	limit: number,
 	take: (items: Page) => Page,
 ): AsyncGenerator<Page> {
-	const endpoint: Endpoint = ENDPOINTS[name];
-	const created = await callSpendesk<IDataObject>(ctx, request.snapshotCreate ?? 'createPayablesSnapshot', {
-		...request,
-		qs: undefined,
-		body: request.body ?? {},
-	});
-	const key = created.body?.key;
-	if (typeof key !== 'string' || !key) {
+	const endpoint = endpointOf(name);
+	let key: unknown = request.pathParams?.key;
+	if (request.snapshotCreate !== null) {
+		const created = await callSpendesk<IDataObject>(ctx, request.snapshotCreate ?? 'createPayablesSnapshot', {
+			...request,
+			qs: undefined,
+			body: request.body ?? {},
+		});
+		key = created.body?.key;
+	}
+	if (request.snapshotCreate !== null && (typeof key !== 'string' || !key)) {
 		throw new NodeOperationError(ctx.getNode(), 'Spendesk did not return a snapshot key', {
 			description: 'The snapshot could not be created. Try again later.',
 			itemIndex: request.itemIndex,
@@ -220,7 +223,7 @@ async function* snapshotStyle(
 	const maxWait = request.snapshotMaxWaitMs ?? 5 * 60_000;
 	let pause = request.snapshotPollMs ?? 500;
 	let waited = 0;
-	const call = { ...request, body: undefined, pathParams: { ...request.pathParams, key } };
+	const call = { ...request, body: undefined, pathParams: { ...request.pathParams, ...(typeof key === 'string' ? { key } : {}) } };
 	for (;;) {
 		const { body } = await callSpendesk<IDataObject>(ctx, name, { ...call, qs: { ...request.qs, page: 1, [size.param]: pageSize } });
 		const status = String(body?.status ?? '');
@@ -229,7 +232,7 @@ async function* snapshotStyle(
 			return;
 		}
 		if (status === 'ERROR') {
-			throw new NodeOperationError(ctx.getNode(), `Spendesk could not build the payables snapshot (key ${key})`, {
+			throw new NodeOperationError(ctx.getNode(), `Spendesk could not build the payables snapshot (key ${String(key)})`, {
 				description: 'The snapshot ended with status ERROR. Run the node again; if it fails again, narrow the filters or contact Spendesk support.',
 				itemIndex: request.itemIndex,
 			});
@@ -248,7 +251,7 @@ async function* snapshotStyle(
 }
 
 /** Drains a list into one array (respecting the Limit). */
-export async function collect(ctx: SpendeskContext, name: EndpointName, request: ListRequest = {}): Promise<IDataObject[]> {
+export async function collect(ctx: SpendeskContext, name: EndpointRef, request: ListRequest = {}): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	for await (const page of paginate(ctx, name, request)) items.push(...page);
 	return items;

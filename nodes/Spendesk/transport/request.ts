@@ -18,8 +18,8 @@ import type {
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { ENDPOINTS } from './endpoints';
-import type { Endpoint, EndpointName } from './endpoints';
+import { endpointOf } from './endpoints';
+import type { Endpoint, EndpointRef } from './endpoints';
 import { resolveBaseUrl } from './environment';
 import { apiError, readErrorBody } from './errors';
 import { DEFAULT_MAX_IN_FLIGHT, flowControl, numberHeader, retryAfterMs } from './limiter';
@@ -249,8 +249,8 @@ function backoff(attempt: number): number {
 }
 
 /** Calls one catalogue endpoint. Resolves with the response of a 2xx (or of a 404 when allowed). */
-export async function callSpendesk<T = unknown>(ctx: SpendeskContext, name: EndpointName, options: CallOptions = {}): Promise<CallResult<T>> {
-	const endpoint: Endpoint = ENDPOINTS[name];
+export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: EndpointRef, options: CallOptions = {}): Promise<CallResult<T>> {
+	const endpoint = endpointOf(ref);
 	const session = await getSession(ctx);
 	const scoped = scope(ctx, session, endpoint, options);
 	const node = ctx.getNode();

@@ -1,0 +1,123 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { CompanyScoping, Endpoint, PageSize, PaginationStyle } from '../../transport/endpoints';
+import { collect } from '../../transport/paginate';
+import { readJsonObject, readLimit, returnAllOrLimit } from '../common';
+import type { SpendeskOperation } from '../types';
+
+/** Page sizes assumed for each style when calling an endpoint outside the catalogue. */
+const PAGE_SIZES: Record<Exclude<PaginationStyle, 'none'>, PageSize> = {
+	page: { param: 'pageSize', default: 30, max: 30 },
+	cursor: { param: 'limit', default: 20, max: 100 },
+	offset: { param: 'fetch', default: 20, max: 100 },
+	bodyCursor: { param: 'limit', default: 20, max: 100 },
+	snapshot: { param: 'pageSize', default: 30, max: 30 },
+};
+
+export const customApiCall: SpendeskOperation = {
+	value: 'request',
+	option: {
+		name: 'Make an API Call',
+		action: 'Make a custom API call',
+		description: 'Call any Spendesk endpoint under the credential base URL, with company scoping and pagination handled',
+	},
+	companyScoped: true,
+	properties: [
+		{
+			displayName: 'Method',
+			name: 'method',
+			type: 'options',
+			options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ name: m, value: m })),
+			default: 'GET',
+		},
+		{
+			displayName: 'Path',
+			name: 'path',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. /v1/wallet-summary or /v2/companies/{companyId}/invoices',
+			description: 'Path under the base URL of the credential; write {companyId} where the company goes in the path',
+		},
+		{
+			displayName: 'Company Scoping',
+			name: 'scoping',
+			type: 'options',
+			options: [
+				{ name: 'X-Company-ID Header', value: 'header', description: 'Version 1 endpoints, and version 2 endpoints without the company in the path' },
+				{ name: 'Company in Path', value: 'path', description: 'Paths containing {companyId}' },
+				{ name: 'None', value: 'none', description: 'The endpoint is not company-scoped' },
+			],
+			default: 'header',
+		},
+		{
+			displayName: 'Pagination',
+			name: 'pagination',
+			type: 'options',
+			options: [
+				{ name: 'Body Cursor (Limit, Cursor in JSON Body)', value: 'bodyCursor' },
+				{ name: 'Cursor (Limit, Cursor in Query)', value: 'cursor' },
+				{ name: 'None', value: 'none' },
+				{ name: 'Offset (Offset, Fetch)', value: 'offset' },
+				{ name: 'Page (Page, pageSize)', value: 'page' },
+				{ name: 'Snapshot (Pages Inside Result)', value: 'snapshot' },
+			],
+			default: 'none',
+		},
+		{
+			displayName: 'Query Parameters (JSON)',
+			name: 'query',
+			type: 'json',
+			default: '{}',
+		},
+		{
+			displayName: 'Body (JSON)',
+			name: 'body',
+			type: 'json',
+			default: '{}',
+			displayOptions: { hide: { method: ['GET'] } },
+		},
+		...returnAllOrLimit().map((p) => ({
+			...p,
+			displayOptions: { show: { ...p.displayOptions?.show }, hide: { pagination: ['none'] } },
+		})),
+	],
+	async execute(this: IExecuteFunctions, { itemIndex, company }) {
+		const method = this.getNodeParameter('method', itemIndex) as Endpoint['method'];
+		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
+		const scoping = this.getNodeParameter('scoping', itemIndex, 'header') as CompanyScoping;
+		const pagination = this.getNodeParameter('pagination', itemIndex, 'none') as PaginationStyle;
+		const fail = (message: string, description: string) => new NodeOperationError(this.getNode(), message, { description, itemIndex });
+
+		if (!/^\/[^\s?#]*$/.test(path) || path.includes('..') || path.includes('//') || path.includes('\\')) {
+			throw fail(
+				`Path "${path}" is not a valid API path`,
+				'Start with a slash and stay under the base URL: no "..", "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
+			);
+		}
+		const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+		if (placeholders.some((p) => p !== 'companyId')) throw fail(`Path "${path}" has an unknown placeholder`, 'Only {companyId} is filled in by the node.');
+		if (scoping === 'path' && !placeholders.includes('companyId')) {
+			throw fail('Company Scoping is "Company in Path" but the path has no {companyId}', 'Write {companyId} where the company ID goes, e.g. /v2/companies/{companyId}/invoices.');
+		}
+		if (scoping !== 'path' && placeholders.includes('companyId')) {
+			throw fail('The path contains {companyId} but Company Scoping is not "Company in Path"', 'Set Company Scoping to "Company in Path".');
+		}
+
+		const endpoint: Endpoint = {
+			label: `Custom API call ${method} ${path}`,
+			method,
+			path,
+			scoping,
+			pagination,
+			pageSize: pagination === 'none' ? undefined : PAGE_SIZES[pagination],
+			idempotent: method === 'GET',
+			source: 'api-decisions',
+		};
+		const qs = readJsonObject(this, 'query', 'Query Parameters (JSON)', itemIndex);
+		const body = method === 'GET' ? undefined : readJsonObject(this, 'body', 'Body (JSON)', itemIndex);
+		const limit = pagination === 'none' ? undefined : readLimit(this, itemIndex);
+		const items = await collect(this, endpoint, { company, itemIndex, qs, body, limit, snapshotCreate: null });
+		return items.map((item: IDataObject) => item);
+	},
+};

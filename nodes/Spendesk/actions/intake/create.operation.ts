@@ -1,0 +1,29 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { callSpendesk } from '../../transport/request';
+import { readJsonObject } from '../common';
+import type { SpendeskOperation } from '../types';
+
+export const createIntake: SpendeskOperation = {
+	value: 'create',
+	option: { name: 'Create', action: 'Create an intake', description: 'Create an intake in a company (POST /v2/companies/{companyId}/intakes)' },
+	companyScoped: true,
+	properties: [
+		{
+			displayName: 'Intake (JSON)',
+			name: 'intake',
+			type: 'json',
+			required: true,
+			default: '{\n  "supplierName": "",\n  "amount": 0,\n  "currency": "EUR"\n}',
+			description: 'The intake to create, as a JSON object',
+		},
+	],
+	async execute(this: IExecuteFunctions, { itemIndex, company }) {
+		const body = readJsonObject(this, 'intake', 'Intake (JSON)', itemIndex);
+		if (Object.keys(body).length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Intake (JSON) is empty', { description: 'Enter the fields of the intake to create.', itemIndex });
+		}
+		const { body: response } = await callSpendesk<IDataObject>(this, 'createIntake', { company, body, itemIndex });
+		return [((response?.data as IDataObject | undefined) ?? response) as IDataObject];
+	},
+};

@@ -1,0 +1,60 @@
+import { NodeOperationError } from 'n8n-workflow';
+import { readJsonObject } from '../common';
+import { listOperation } from '../list';
+
+export const getAllInvoices = listOperation({
+	option: {
+		name: 'Get Many',
+		action: 'Get many invoices',
+		description: 'List the invoices of a company, sorted by update or creation date (GET /v2/companies/{companyId}/invoices)',
+	},
+	endpoint: 'listInvoices',
+	maxLimit: 100,
+	properties: [
+		{
+			displayName: 'Sort By',
+			name: 'sortBy',
+			type: 'options',
+			options: [
+				{ name: 'Creation Date', value: 'createdAt' },
+				{ name: 'Update Date', value: 'updatedAt' },
+			],
+			default: 'updatedAt',
+		},
+		{
+			displayName: 'Sort Order',
+			name: 'sort',
+			type: 'options',
+			options: [
+				{ name: 'Ascending', value: 'asc' },
+				{ name: 'Descending', value: 'desc' },
+			],
+			default: 'desc',
+		},
+		{
+			displayName: 'Filters (JSON)',
+			name: 'filters',
+			type: 'json',
+			default: '{}',
+			description: 'Further query filters passed to Spendesk as they are, e.g. {"status": "to_pay"}',
+		},
+	],
+	request: (ctx, itemIndex) => {
+		const filters = readJsonObject(ctx, 'filters', 'Filters (JSON)', itemIndex);
+		for (const reserved of ['limit', 'cursor']) {
+			if (reserved in filters) {
+				throw new NodeOperationError(ctx.getNode(), `Filters (JSON) must not set "${reserved}"`, {
+					description: 'Paging is handled by the node: use Return All and Limit instead.',
+					itemIndex,
+				});
+			}
+		}
+		return {
+			qs: {
+				...filters,
+				sortBy: ctx.getNodeParameter('sortBy', itemIndex, 'updatedAt') as string,
+				sort: ctx.getNodeParameter('sort', itemIndex, 'desc') as string,
+			},
+		};
+	},
+});

@@ -1,0 +1,31 @@
+/** Builds a list operation: Return All + Limit over one catalogue endpoint through the paginator. */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { EndpointName } from '../transport/endpoints';
+import { collect } from '../transport/paginate';
+import type { ListRequest } from '../transport/paginate';
+import { readLimit, returnAllOrLimit } from './common';
+import type { SpendeskOperation } from './types';
+
+export function listOperation(options: {
+	value?: string;
+	option: SpendeskOperation['option'];
+	endpoint: EndpointName;
+	companyScoped?: boolean;
+	/** Largest Limit accepted (bad input beyond it fails before any request). */
+	maxLimit?: number;
+	properties?: INodeProperties[];
+	/** Extra request parts read from the item's parameters (filters, path parameters, body). */
+	request?: (ctx: IExecuteFunctions, itemIndex: number) => Partial<ListRequest>;
+}): SpendeskOperation {
+	return {
+		value: options.value ?? 'getAll',
+		option: options.option,
+		companyScoped: options.companyScoped ?? true,
+		properties: [...(options.properties ?? []), ...returnAllOrLimit(options.maxLimit)],
+		async execute(this: IExecuteFunctions, { itemIndex, company }) {
+			const extra = options.request?.(this, itemIndex) ?? {};
+			const limit = readLimit(this, itemIndex, options.maxLimit);
+			return await collect(this, options.endpoint, { ...extra, company, itemIndex, limit });
+		},
+	};
+}

@@ -1,0 +1,78 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { readJsonObject } from '../common';
+
+/** Payable filters, as fields or as a JSON body. */
+export const payableFilterProperties: INodeProperties[] = [
+	{
+		displayName: 'Filter Using',
+		name: 'filterMode',
+		type: 'options',
+		options: [
+			{ name: 'Fields', value: 'fields' },
+			{ name: 'JSON', value: 'json' },
+		],
+		default: 'fields',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: { filterMode: ['fields'] } },
+		options: [
+			{
+				displayName: 'Payable Type',
+				name: 'payableType',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Card Purchase', value: 'card_purchase' },
+					{ name: 'Expense Claim', value: 'expense_claim' },
+					{ name: 'Invoice', value: 'invoice' },
+				],
+				default: [],
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				options: [
+					{ name: 'In Review', value: 'in_review' },
+					{ name: 'Prepared', value: 'prepared' },
+					{ name: 'Settled', value: 'settled' },
+				],
+				default: [],
+			},
+		],
+	},
+	{
+		displayName: 'Filters (JSON)',
+		name: 'filtersJson',
+		type: 'json',
+		default: '{}',
+		description: 'Filters sent to Spendesk in the request body as they are',
+		displayOptions: { show: { filterMode: ['json'] } },
+	},
+];
+
+export function readPayableFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	if (ctx.getNodeParameter('filterMode', itemIndex, 'fields') === 'json') {
+		const filters = readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex);
+		for (const reserved of ['limit', 'cursor']) {
+			if (reserved in filters) {
+				throw new NodeOperationError(ctx.getNode(), `Filters (JSON) must not set "${reserved}"`, {
+					description: 'Paging is handled by the node: use Return All and Limit instead.',
+					itemIndex,
+				});
+			}
+		}
+		return filters;
+	}
+	const fields = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	for (const [key, value] of Object.entries(fields)) {
+		if (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '') body[key] = value;
+	}
+	return body;
+}

@@ -1,0 +1,14 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { callSpendesk } from '../../transport/request';
+import type { SpendeskOperation } from '../types';
+
+export const getWalletSummary: SpendeskOperation = {
+	value: 'get',
+	option: { name: 'Get', action: 'Get the wallet summary', description: 'Get the wallet summary of a company (GET /v1/wallet-summary)' },
+	companyScoped: true,
+	properties: [],
+	async execute(this: IExecuteFunctions, { itemIndex, company }) {
+		const { body } = await callSpendesk<IDataObject>(this, 'walletSummary', { company, itemIndex });
+		return [((body?.data as IDataObject | undefined) ?? body) as IDataObject];
+	},
+};
