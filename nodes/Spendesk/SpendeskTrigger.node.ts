@@ -1,0 +1,108 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { companyProperties } from './actions/common';
+import { getCompanies } from './methods/loadOptions';
+import { searchCompanies } from './methods/listSearch';
+import { pollInvoices } from './trigger/poll';
+
+export class SpendeskTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Spendesk Trigger',
+		name: 'spendeskTrigger',
+		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["event"] === "newInvoice" ? "New invoice" : "New or updated invoice"}}',
+		description: 'Starts the workflow when Spendesk has new (or updated) invoices; each is emitted exactly once',
+		defaults: { name: 'Spendesk Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: 'spendeskApi', required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
+			{ name: 'spendeskOAuth2Api', required: true, displayOptions: { show: { authentication: ['oAuth2'] } } },
+		],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'API Key', value: 'apiKey' },
+					{ name: 'OAuth2', value: 'oAuth2' },
+				],
+				default: 'apiKey',
+			},
+			{
+				displayName: 'Event',
+				name: 'event',
+				type: 'options',
+				options: [
+					{ name: 'New Invoice', value: 'newInvoice', description: 'Each invoice once, when it first appears' },
+					{ name: 'New or Updated Invoice', value: 'newOrUpdatedInvoice', description: 'Each invoice again after every update' },
+				],
+				default: 'newInvoice',
+			},
+			{
+				...companyProperties[0],
+				options: [
+					{ name: 'One Company', value: 'one' },
+					{ name: 'Several Companies', value: 'several' },
+					{ name: 'All Companies', value: 'all', description: 'Every company the credential reaches, including companies added later' },
+				],
+			},
+			companyProperties[1],
+			{
+				displayName: 'Company Names or IDs',
+				name: 'companyIds',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getCompanies' },
+				default: [],
+				description:
+					'Companies to watch. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				displayOptions: { show: { companyScope: ['several'] } },
+			},
+			{
+				displayName: 'Start From',
+				name: 'startFrom',
+				type: 'options',
+				options: [
+					{ name: 'Now', value: 'now', description: 'Emit only invoices that appear after activation' },
+					{ name: 'A Date', value: 'date', description: 'On first activation, also emit invoices updated since a date' },
+				],
+				default: 'now',
+			},
+			{
+				displayName: 'Since',
+				name: 'since',
+				type: 'dateTime',
+				default: '',
+				required: true,
+				displayOptions: { show: { startFrom: ['date'] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Overlap Window (Minutes)',
+						name: 'overlapMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 5,
+						description: 'How far behind the newest invoice each poll re-reads, to catch invoices that show up late. Larger is safer; the default suits most accounts.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch: { searchCompanies }, loadOptions: { getCompanies } };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollInvoices.call(this);
+	}
+}

@@ -1,0 +1,10 @@
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { reachableCompanies } from '../actions/companies';
+
+/** Companies for multi-select fields: every page of Get Companies. */
+export async function getCompanies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const companies = await reachableCompanies(this);
+	return companies
+		.filter((c) => c.id !== undefined)
+		.map((c) => ({ name: c.name ? `${c.name} (${c.id})` : c.id!, value: c.id! }));
+}
