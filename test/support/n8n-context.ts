@@ -110,8 +110,10 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 	try {
 		res = await fetch(url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeout ?? 60_000) });
 	} catch (error) {
+		// axios reports a dropped socket as ECONNRESET ("socket hang up"); undici calls it UND_ERR_SOCKET.
 		const cause = (error as { cause?: { code?: string } }).cause;
-		const code = cause?.code ?? ((error as Error).name === 'TimeoutError' ? 'ECONNABORTED' : 'ECONNRESET');
+		const timedOut = (error as Error).name === 'TimeoutError';
+		const code = timedOut ? 'ECONNABORTED' : cause?.code && !cause.code.startsWith('UND_ERR') ? cause.code : 'ECONNRESET';
 		throw new AxiosError(code === 'ECONNRESET' ? 'socket hang up' : String((error as Error).message), code);
 	}
 	const text = await res.text();

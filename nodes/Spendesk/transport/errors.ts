@@ -151,7 +151,7 @@ export function apiError(node: INode, call: FailedCall): NodeApiError {
 		status: call.status,
 		endpoint: `${call.endpoint.method} ${call.endpoint.path}`,
 		...(call.companyId ? { companyId: call.companyId } : {}),
-		...(call.error ? { code: call.error.code ?? null, detail: call.error.detail ?? null, source: call.error.source ?? null } : {}),
+		...(call.error ? { apiCode: call.error.code ?? null, detail: call.error.detail ?? null, source: call.error.source ?? null } : {}),
 	};
 	return new NodeApiError(node, response, { message, description, httpCode: String(call.status), itemIndex: call.itemIndex });
 }

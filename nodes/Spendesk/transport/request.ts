@@ -57,6 +57,18 @@ const IGNORE_ALL_BUT_401 = { ignore: true, except: [401] } as unknown as boolean
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNRESET: 'connection reset',
+	EPIPE: 'connection reset',
+	ECONNREFUSED: 'connection refused',
+	ECONNABORTED: 'timed out',
+	ETIMEDOUT: 'timed out',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'host not found',
+	EHOSTUNREACH: 'host unreachable',
+	ENETUNREACH: 'network unreachable',
+};
+
 export interface Session {
 	credentialType: string;
 	/** Display name of the credential, for messages. */
@@ -324,10 +336,12 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 }
 
 function unreachable(ctx: SpendeskContext, session: Session, endpoint: Endpoint, code: string | undefined, retries: number, itemIndex?: number) {
-	const response: JsonObject = { code: code ?? null, endpoint: `${endpoint.method} ${endpoint.path}` };
+	// Not under the key `code`: NodeApiError would swap our message for its generic one for ECONNRESET & co.
+	const response: JsonObject = { networkError: code ?? null, endpoint: `${endpoint.method} ${endpoint.path}` };
+	// The code goes in the description: NodeApiError replaces any message that contains it.
 	return new NodeApiError(ctx.getNode(), response, {
-		message: `Could not reach Spendesk at ${session.origin} for "${endpoint.label}" (${code ?? 'connection failed'})`,
-		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : 'This call is not safe to repeat, so it was not retried. '}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.`,
+		message: `Could not reach Spendesk at ${session.origin} for "${endpoint.label}" (${NETWORK_WORDS[code ?? ''] ?? 'connection failed'})`,
+		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : 'This call is not safe to repeat, so it was not retried. '}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.${code ? ` (${code})` : ''}`,
 		itemIndex,
 	});
 }
