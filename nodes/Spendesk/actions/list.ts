@@ -1,7 +1,7 @@
 /** Builds a list operation: Return All + Limit over one catalogue endpoint through the paginator. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { EndpointName } from '../transport/endpoints';
-import { collect } from '../transport/paginate';
+import { collectList } from '../transport/paginate';
 import type { ListRequest } from '../transport/paginate';
 import { readLimit, returnAllOrLimit } from './common';
 import type { SpendeskOperation } from './types';
@@ -22,10 +22,10 @@ export function listOperation(options: {
 		option: options.option,
 		companyScoped: options.companyScoped ?? true,
 		properties: [...(options.properties ?? []), ...returnAllOrLimit(options.maxLimit)],
-		async execute(this: IExecuteFunctions, { itemIndex, company }) {
+		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const extra = options.request?.(this, itemIndex) ?? {};
 			const limit = readLimit(this, itemIndex, options.maxLimit);
-			return await collect(this, options.endpoint, { ...extra, company, itemIndex, limit });
+			return async (company) => await collectList(this, options.endpoint, { ...extra, company, itemIndex, limit });
 		},
 	};
 }

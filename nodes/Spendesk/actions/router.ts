@@ -103,18 +103,19 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			if (!operation) {
 				throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`, { itemIndex });
 			}
+			// Parameters are read and checked before the first request, even for All Companies.
+			const run = operation.prepare.call(this, itemIndex);
 			const { all, targets } = operation.companyScoped ? await targetCompanies(this, itemIndex) : { all: false, targets: [{}] };
 			const tag = all && (this.getNodeParameter('addCompanyFields', itemIndex, true) as boolean);
 			const results = await Promise.all(
-				targets.map(async (target) => {
+				targets.map(async (target: CompanyTarget) => {
 					try {
-						return { target, items: await operation.execute.call(this, { itemIndex, company: target.id }) };
+						return { target, ...(await run(target.id)) };
 					} catch (error) {
 						return { target, error };
 					}
 				}),
 			);
-			const limit = this.getNodeParameter('returnAll', itemIndex, true) ? undefined : (this.getNodeParameter('limit', itemIndex, 0) as number);
 			for (const result of results) {
 				if ('error' in result) {
 					const error = all ? companyError(this, result.error, result.target, itemIndex) : result.error;
@@ -134,7 +135,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 					});
 					continue;
 				}
-				if (limit !== undefined && result.items.length >= limit) limitReached = true;
+				if (result.truncated) limitReached = true;
 				for (const json of result.items) {
 					const tagged: IDataObject = tag ? { ...json, companyId: result.target.id ?? null, companyName: result.target.name ?? null } : json;
 					output.push({ json: tagged, pairedItem: { item: itemIndex } });

@@ -1,11 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-/** What one operation receives for one input item and one company. */
-export interface OperationInput {
-	itemIndex: number;
-	/** Company to act on; undefined lets a company-level credential use its own company. */
-	company?: string;
+/** What an operation gives for one company. */
+export interface OperationResult {
+	items: IDataObject[];
+	/** True when the Limit left results unread. */
+	truncated?: boolean;
 }
+
+/**
+ * Runs a prepared operation for one company; undefined lets a company-level credential use
+ * its own company.
+ */
+export type OperationRun = (company: string | undefined) => Promise<OperationResult>;
 
 /** One operation: its parameters (with displayOptions) and its execution. */
 export interface SpendeskOperation {
@@ -17,7 +23,11 @@ export interface SpendeskOperation {
 	companyScoped: boolean;
 	/** Parameters of the operation; the router adds displayOptions for resource and operation. */
 	properties: INodeProperties[];
-	execute(this: IExecuteFunctions, input: OperationInput): Promise<IDataObject[]>;
+	/**
+	 * Reads and checks the item's parameters — bad input fails here, before any request —
+	 * and returns the run for each company.
+	 */
+	prepare(this: IExecuteFunctions, itemIndex: number): OperationRun;
 }
 
 export interface SpendeskResource {

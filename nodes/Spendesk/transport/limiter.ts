@@ -44,6 +44,7 @@ export class FlowControl {
 	/** Credentials that have had a successful (non-401) answer since the last 401. */
 	private readonly warm = new Set<string>();
 	private readonly cold = new Map<string, Semaphore>();
+	private readonly locks = new Map<string, Semaphore>();
 
 	/**
 	 * Runs one request of a credential: within its in-flight cap and, until the credential
@@ -127,12 +128,28 @@ export class FlowControl {
 		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs });
 	}
 
+	/** Runs `run` alone among the calls holding the same key (e.g. token renewal per credential). */
+	async exclusive<T>(key: string, run: () => Promise<T>): Promise<T> {
+		let lock = this.locks.get(key);
+		if (!lock) {
+			lock = new Semaphore(1);
+			this.locks.set(key, lock);
+		}
+		const release = await lock.acquire();
+		try {
+			return await run();
+		} finally {
+			release();
+		}
+	}
+
 	/** Forgets every budget and slot (tests and benchmarks start clean). */
 	reset(): void {
 		this.slots.clear();
 		this.budgets.clear();
 		this.warm.clear();
 		this.cold.clear();
+		this.locks.clear();
 	}
 }
 

@@ -26,6 +26,8 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> 
 	snapshotPollMs?: number;
 	/** The endpoint creating the snapshot (default createPayablesSnapshot); null when the key is already in the path. */
 	snapshotCreate?: EndpointName | null;
+	/** Set to true when the Limit left results unread. */
+	progress?: { truncated: boolean };
 }
 
 type Page = IDataObject[];
@@ -63,8 +65,16 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 	const limit = request.limit ?? Infinity;
 	if (limit <= 0) return;
 	let delivered = 0;
+	const truncated = () => {
+		if (request.progress) request.progress.truncated = true;
+	};
 	const take = (items: Page): Page => {
-		const slice = items.length > limit - delivered ? items.slice(0, limit - delivered) : items;
+		if (items.length <= limit - delivered) {
+			delivered += items.length;
+			return items;
+		}
+		truncated();
+		const slice = items.slice(0, limit - delivered);
 		delivered += slice.length;
 		return slice;
 	};
@@ -115,6 +125,8 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 				const link = typeof pagination.nextUrl === 'string' ? pagination.nextUrl : undefined;
 				nextUrl = link && sameOrigin(link, session.origin) && new URL(link).searchParams.get('cursor') === nextCursor ? link : undefined;
 			}
+			// The loop ended on the Limit while the API still had pages.
+			truncated();
 			return;
 		}
 
@@ -130,6 +142,7 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 				const total = Number(body?.totalResults);
 				if (items.length === 0 || (Number.isFinite(total) && offset >= total)) return;
 			}
+			truncated();
 			return;
 		}
 
@@ -148,6 +161,7 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 				seen.add(nextCursor);
 				cursor = nextCursor;
 			}
+			truncated();
 			return;
 		}
 	}
@@ -189,6 +203,7 @@ async function* pageStyle(
 		if (asItems(content.data).length === 0) return;
 		if (Number.isFinite(total) && page * served >= total) return;
 	}
+	if (request.progress) request.progress.truncated = true;
 }
 
 /**
@@ -252,9 +267,19 @@ async function* snapshotStyle(
 
 /** Drains a list into one array (respecting the Limit). */
 export async function collect(ctx: SpendeskContext, name: EndpointRef, request: ListRequest = {}): Promise<IDataObject[]> {
+	return (await collectList(ctx, name, request)).items;
+}
+
+/** Drains a list and tells whether the Limit left results unread. */
+export async function collectList(
+	ctx: SpendeskContext,
+	name: EndpointRef,
+	request: ListRequest = {},
+): Promise<{ items: IDataObject[]; truncated: boolean }> {
+	const progress = { truncated: false };
 	const items: IDataObject[] = [];
-	for await (const page of paginate(ctx, name, request)) items.push(...page);
-	return items;
+	for await (const page of paginate(ctx, name, { ...request, progress })) items.push(...page);
+	return { items, truncated: progress.truncated };
 }
 
 export function sameOrigin(url: string, origin: string): boolean {

@@ -48,13 +48,6 @@ export const transportSettings = {
 	timeoutMs: 60_000,
 };
 
-/**
- * n8n ≥ 2.9.1 returns every status except 401, which it still throws so it can renew the
- * token; n8n 2.8 treats this object as `true` (nothing thrown) and the 401 branch below
- * asks n8n to renew instead.
- */
-const IGNORE_ALL_BUT_401 = { ignore: true, except: [401] } as unknown as boolean;
-
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 const NETWORK_WORDS: Record<string, string> = {
@@ -243,10 +236,12 @@ async function send(ctx: SpendeskContext, session: Session, request: IHttpReques
 			ignoreHttpStatusErrors,
 		})) as IN8nHttpFullResponse;
 	try {
-		let response = await call(IGNORE_ALL_BUT_401);
+		let response = await call(true);
 		if (response.statusCode === 401) {
-			// n8n 2.8 handed the 401 back: ask again letting it throw, so n8n renews the token and retries once.
-			response = await call(false);
+			// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
+			// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
+			// got the same 401 meanwhile find the renewed token and need no renewal of their own.
+			response = await flowControl.exclusive(`renew:${session.key}`, async () => await call(false));
 		}
 		return { kind: 'response', response };
 	} catch (error) {

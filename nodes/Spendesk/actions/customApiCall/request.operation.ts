@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { CompanyScoping, Endpoint, PageSize, PaginationStyle } from '../../transport/endpoints';
-import { collect } from '../../transport/paginate';
+import { collectList } from '../../transport/paginate';
 import { readJsonObject, readLimit, returnAllOrLimit } from '../common';
 import type { SpendeskOperation } from '../types';
 
@@ -82,7 +82,7 @@ export const customApiCall: SpendeskOperation = {
 			displayOptions: { show: { ...p.displayOptions?.show }, hide: { pagination: ['none'] } },
 		})),
 	],
-	async execute(this: IExecuteFunctions, { itemIndex, company }) {
+	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const method = this.getNodeParameter('method', itemIndex) as Endpoint['method'];
 		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
 		const scoping = this.getNodeParameter('scoping', itemIndex, 'header') as CompanyScoping;
@@ -117,7 +117,6 @@ export const customApiCall: SpendeskOperation = {
 		const qs = readJsonObject(this, 'query', 'Query Parameters (JSON)', itemIndex);
 		const body = method === 'GET' ? undefined : readJsonObject(this, 'body', 'Body (JSON)', itemIndex);
 		const limit = pagination === 'none' ? undefined : readLimit(this, itemIndex);
-		const items = await collect(this, endpoint, { company, itemIndex, qs, body, limit, snapshotCreate: null });
-		return items.map((item: IDataObject) => item);
+		return async (company) => await collectList(this, endpoint, { company, itemIndex, qs, body, limit, snapshotCreate: null });
 	},
 };

@@ -18,12 +18,14 @@ export const createIntake: SpendeskOperation = {
 			description: 'The intake to create, as a JSON object',
 		},
 	],
-	async execute(this: IExecuteFunctions, { itemIndex, company }) {
+	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const body = readJsonObject(this, 'intake', 'Intake (JSON)', itemIndex);
 		if (Object.keys(body).length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Intake (JSON) is empty', { description: 'Enter the fields of the intake to create.', itemIndex });
 		}
-		const { body: response } = await callSpendesk<IDataObject>(this, 'createIntake', { company, body, itemIndex });
-		return [((response?.data as IDataObject | undefined) ?? response) as IDataObject];
+		return async (company) => {
+			const { body: response } = await callSpendesk<IDataObject>(this, 'createIntake', { company, body, itemIndex });
+			return { items: [((response?.data as IDataObject | undefined) ?? response) as IDataObject] };
+		};
 	},
 };

@@ -7,8 +7,10 @@ export const getWalletSummary: SpendeskOperation = {
 	option: { name: 'Get', action: 'Get the wallet summary', description: 'Get the wallet summary of a company (GET /v1/wallet-summary)' },
 	companyScoped: true,
 	properties: [],
-	async execute(this: IExecuteFunctions, { itemIndex, company }) {
-		const { body } = await callSpendesk<IDataObject>(this, 'walletSummary', { company, itemIndex });
-		return [((body?.data as IDataObject | undefined) ?? body) as IDataObject];
+	prepare(this: IExecuteFunctions, itemIndex: number) {
+		return async (company) => {
+			const { body } = await callSpendesk<IDataObject>(this, 'walletSummary', { company, itemIndex });
+			return { items: [((body?.data as IDataObject | undefined) ?? body) as IDataObject] };
+		};
 	},
 };

@@ -1,0 +1,214 @@
+/**
+ * Transport core, authentication: one token per credential lifetime (shared by executions
+ * through the credential store), renewal after expiry (API key and OAuth2), refused
+ * credentials, and the base-URL rule.
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { collect, paginate } from '../../nodes/Spendesk/transport/paginate';
+import { callSpendesk } from '../../nodes/Spendesk/transport/request';
+import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
+import type { SpendeskSimulator } from '../simulator';
+import { contextFor, resetTransport, startSimulator, storeFor } from '../support/fixtures';
+import type { CredentialKind } from '../support/fixtures';
+import { CredentialStore } from '../support/n8n-context';
+import type { ContextOptions } from '../support/n8n-context';
+
+async function ctxFor(sim: SpendeskSimulator, kind: CredentialKind, extra: Partial<ContextOptions> = {}): Promise<SpendeskContext> {
+	const { context } = await contextFor(sim, kind, extra);
+	return context as unknown as SpendeskContext;
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as Error;
+	}
+	throw new Error('expected the call to fail');
+}
+
+describe('transport: tokens', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		// Six companies, cmp_001…cmp_005 active (cmp_006 deactivated).
+		sim = await startSimulator({ seed: { companies: 6 } });
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => {
+		resetTransport();
+		sim.clearFaults();
+		sim.clearLog();
+	});
+
+	test('one token request across many calls and several executions sharing one credential store', async () => {
+		const store = await storeFor(sim, 'orgKey');
+		sim.clearLog();
+		for (let execution = 0; execution < 3; execution++) {
+			const ctx = await ctxFor(sim, 'orgKey', { store });
+			for (const company of ['cmp_001', 'cmp_002', 'cmp_003']) {
+				const res = await callSpendesk(ctx, 'walletSummary', { company });
+				expect(res.status).toBe(200);
+			}
+			const settlements = await collect(ctx, 'listSettlements', { company: 'cmp_004' });
+			expect(settlements).toHaveLength(45);
+		}
+		expect(sim.requestsTo('token')).toHaveLength(1);
+		expect(store.writes).toEqual(['spendeskApi']);
+		const api = sim.log.filter((r) => r.route !== 'token');
+		// 3 executions × (3 wallet summaries + 2 settlement pages of 30)
+		expect(api).toHaveLength(15);
+		expect(api.every((r) => r.status === 200)).toBe(true);
+		expect(new Set(api.map((r) => r.clientId))).toEqual(new Set(['sim-org-client']));
+	});
+
+	test('5 concurrent first calls on different companies with a fresh store make ONE token request', async () => {
+		const ctx = await ctxFor(sim, 'orgKey');
+		sim.clearLog();
+		const companies = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', 'cmp_005'];
+		const results = await Promise.all(companies.map(async (company) => await callSpendesk<IDataObject>(ctx, 'walletSummary', { company })));
+		expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+		expect(results.map((r) => (r.body.data as IDataObject).companyId)).toEqual(companies);
+		expect(sim.requestsTo('token')).toHaveLength(1);
+		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+	});
+
+	test('5 concurrent executions sharing a fresh store make ONE token request', async () => {
+		const store = await storeFor(sim, 'orgKey');
+		const contexts = await Promise.all([1, 2, 3, 4, 5].map(async () => await ctxFor(sim, 'orgKey', { store })));
+		sim.clearLog();
+		const companies = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', 'cmp_005'];
+		await Promise.all(contexts.map(async (ctx, i) => await callSpendesk(ctx, 'walletSummary', { company: companies[i] })));
+		expect(sim.requestsTo('token')).toHaveLength(1);
+		expect(sim.requestsTo('walletSummary').filter((r) => r.status === 200)).toHaveLength(5);
+		expect(sim.log.filter((r) => r.status === 401)).toHaveLength(0);
+	});
+
+	test.each(['2.8' as const, '2.9' as const])(
+		'n8n %s: five concurrent calls that all meet an expired token renew it once',
+		async (n8nVersion) => {
+			const store = await storeFor(sim, 'orgKey');
+			const ctx = await ctxFor(sim, 'orgKey', { store, n8nVersion });
+			await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+			sim.expireTokens();
+			sim.clearLog();
+			const companies = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', 'cmp_001'];
+			const results = await Promise.all(companies.map(async (company) => await callSpendesk(ctx, 'walletSummary', { company })));
+			expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+			expect(sim.requestsTo('token')).toHaveLength(1);
+		},
+	);
+
+	test.each([
+		// The transport reads every status itself, then asks again letting the 401 throw so n8n renews: one extra 401.
+		['2.8' as const, [200, 401, 401, 200, 200]],
+		['2.9' as const, [200, 401, 401, 200, 200]],
+	])('n8n %s: a token expired mid-drain is renewed exactly once and the drain returns the exact items', async (n8nVersion, statuses) => {
+		const ctx = await ctxFor(sim, 'orgKey', { n8nVersion });
+		sim.clearLog();
+		const pages: IDataObject[][] = [];
+		for await (const page of paginate(ctx, 'listInvoices', { company: 'cmp_002', pageSize: 20, qs: { sortBy: 'updatedAt', sort: 'desc' } })) {
+			pages.push(page);
+			if (pages.length === 1) sim.expireTokens();
+		}
+		const expected = sim.invoicesSorted('cmp_002', 'updatedAt', 'desc').map((i) => i.id);
+		expect(expected).toHaveLength(50);
+		expect(pages.map((p) => p.length)).toEqual([20, 20, 10]);
+		expect(pages.flat().map((i) => i.id)).toEqual(expected);
+		expect(sim.requestsTo('token')).toHaveLength(2);
+		expect(sim.requestsTo('listInvoices').map((r) => r.status)).toEqual(statuses);
+	});
+
+	test.each([
+		['2.8' as const, [401, 401, 200]],
+		['2.9' as const, [401, 401, 200]],
+	])('n8n %s: OAuth2 organisation credential refreshes once (refresh_token grant) after expiry and the call succeeds', async (n8nVersion, statuses) => {
+		const store = await storeFor(sim, 'oauthOrg');
+		const before = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
+		const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
+		sim.clearLog();
+		sim.expireTokens();
+		const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+		expect(res.status).toBe(200);
+		expect(res.body).toEqual({ data: sim.data('cmp_001').walletSummary });
+		const refresh = sim.requestsTo('oauthToken');
+		expect(refresh).toHaveLength(1);
+		expect(refresh[0].status).toBe(200);
+		expect((refresh[0].body as IDataObject).grant_type).toBe('refresh_token');
+		expect(sim.requestsTo('token')).toHaveLength(0);
+		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual(statuses);
+		const after = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
+		expect(after.access_token).not.toBe(before.access_token);
+
+		// The refreshed token is kept: the next call needs no refresh.
+		sim.clearLog();
+		await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' });
+		expect(sim.requestsTo('oauthToken')).toHaveLength(0);
+		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200]);
+	});
+
+	test('a wrong client secret gives "Spendesk refused the credential" (401) without the secret', async () => {
+		const store = await storeFor(sim, 'orgKey');
+		const secret = 'wrong-secret-4f9a1c';
+		store.set('spendeskApi', { ...store.get('spendeskApi'), clientSecret: secret });
+		const ctx = await ctxFor(sim, 'orgKey', { store });
+		sim.clearLog();
+		const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('Spendesk refused the credential "Spendesk API key" (401)');
+		expect((error as NodeApiError).httpCode).toBe('401');
+		// n8n asks for a token, gets 401, and asks once more in its 401 retry path; no API call is made.
+		expect(sim.requestsTo('token').map((r) => r.status)).toEqual([401, 401]);
+		expect(sim.log.filter((r) => r.route !== 'token')).toHaveLength(0);
+		const text = `${JSON.stringify(error)} ${(error as NodeApiError).description ?? ''} ${error.message}`;
+		expect(text).not.toContain(secret);
+		expect(text).not.toContain('sim-org-secret');
+		expect(text).not.toContain('sat_');
+		expect(text).not.toContain('Bearer ');
+	});
+});
+
+describe('transport: base URL', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		sim = await startSimulator();
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => {
+		resetTransport();
+		sim.clearLog();
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	test('plain HTTP on another host is refused before any request', async () => {
+		const store = new CredentialStore();
+		store.set('spendeskApi', {
+			environment: 'custom',
+			baseUrl: 'http://example.com',
+			clientId: sim.credentials.orgKey.clientId,
+			clientSecret: sim.credentials.orgKey.clientSecret,
+			accessLevel: 'organisation',
+			companyId: '',
+		});
+		const ctx = await ctxFor(sim, 'orgKey', { store });
+		const fetchSpy = jest.spyOn(globalThis, 'fetch');
+		const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(
+			'The custom base URL "http://example.com" must use HTTPS: plain HTTP is only accepted for localhost or 127.0.0.1 (a local test server such as the Spendesk simulator)',
+		);
+		expect(error.message).not.toContain(sim.credentials.orgKey.clientSecret);
+		expect(fetchSpy).not.toHaveBeenCalled();
+		expect(store.writes).toEqual([]);
+		expect(sim.log).toHaveLength(0);
+	});
+
+	test('http://127.0.0.1:<port> (the simulator) is accepted', async () => {
+		expect(sim.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+		const ctx = await ctxFor(sim, 'orgKey');
+		const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+		expect(res.status).toBe(200);
+		expect(sim.requestsTo('token')).toHaveLength(1);
+		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200]);
+	});
+});
