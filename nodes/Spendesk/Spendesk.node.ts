@@ -1,4 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
+import { authenticationProperty, credentialDescriptions } from './descriptions';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { operationProperties, route } from './actions/router';
 import { searchCompanies } from './methods/listSearch';
@@ -18,21 +19,9 @@ export class Spendesk implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'spendeskApi', required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
-			{ name: 'spendeskOAuth2Api', required: true, displayOptions: { show: { authentication: ['oAuth2'] } } },
-		],
+		credentials: credentialDescriptions,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'API Key', value: 'apiKey' },
-					{ name: 'OAuth2', value: 'oAuth2' },
-				],
-				default: 'apiKey',
-			},
+			authenticationProperty,
 			...operationProperties(),
 		],
 	};

@@ -1,4 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
+import { authenticationProperty, credentialDescriptions } from './descriptions';
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { companyProperties } from './actions/common';
 import { getCompanies } from './methods/loadOptions';
@@ -18,21 +19,9 @@ export class SpendeskTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'spendeskApi', required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
-			{ name: 'spendeskOAuth2Api', required: true, displayOptions: { show: { authentication: ['oAuth2'] } } },
-		],
+		credentials: credentialDescriptions,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'API Key', value: 'apiKey' },
-					{ name: 'OAuth2', value: 'oAuth2' },
-				],
-				default: 'apiKey',
-			},
+			authenticationProperty,
 			{
 				displayName: 'Event',
 				name: 'event',

@@ -120,3 +120,16 @@ export function readJsonObject(ctx: IExecuteFunctions, name: string, label: stri
 export function pageMax(name: EndpointName): number | undefined {
 	return (ENDPOINTS[name] as { pageSize?: { max: number } }).pageSize?.max;
 }
+
+/** Filters given as JSON must leave paging to the node. */
+export function rejectPagingKeys(ctx: IExecuteFunctions, filters: IDataObject, label: string, itemIndex: number): IDataObject {
+	for (const reserved of ['limit', 'cursor']) {
+		if (reserved in filters) {
+			throw new NodeOperationError(ctx.getNode(), `${label} must not set "${reserved}"`, {
+				description: 'Paging is handled by the node: use Return All and Limit instead.',
+				itemIndex,
+			});
+		}
+	}
+	return filters;
+}

@@ -1,5 +1,4 @@
-import { NodeOperationError } from 'n8n-workflow';
-import { readJsonObject } from '../common';
+import { readJsonObject, rejectPagingKeys } from '../common';
 import { listOperation } from '../list';
 
 export const getAllInvoices = listOperation({
@@ -40,15 +39,7 @@ export const getAllInvoices = listOperation({
 		},
 	],
 	request: (ctx, itemIndex) => {
-		const filters = readJsonObject(ctx, 'filters', 'Filters (JSON)', itemIndex);
-		for (const reserved of ['limit', 'cursor']) {
-			if (reserved in filters) {
-				throw new NodeOperationError(ctx.getNode(), `Filters (JSON) must not set "${reserved}"`, {
-					description: 'Paging is handled by the node: use Return All and Limit instead.',
-					itemIndex,
-				});
-			}
-		}
+		const filters = rejectPagingKeys(ctx, readJsonObject(ctx, 'filters', 'Filters (JSON)', itemIndex), 'Filters (JSON)', itemIndex);
 		return {
 			qs: {
 				...filters,

@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-import { readJsonObject } from '../common';
+import { readJsonObject, rejectPagingKeys } from '../common';
 
 /** Payable filters, as fields or as a JSON body. */
 export const payableFilterProperties: INodeProperties[] = [
@@ -58,16 +57,7 @@ export const payableFilterProperties: INodeProperties[] = [
 
 export function readPayableFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if (ctx.getNodeParameter('filterMode', itemIndex, 'fields') === 'json') {
-		const filters = readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex);
-		for (const reserved of ['limit', 'cursor']) {
-			if (reserved in filters) {
-				throw new NodeOperationError(ctx.getNode(), `Filters (JSON) must not set "${reserved}"`, {
-					description: 'Paging is handled by the node: use Return All and Limit instead.',
-					itemIndex,
-				});
-			}
-		}
-		return filters;
+		return rejectPagingKeys(ctx, readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex), 'Filters (JSON)', itemIndex);
 	}
 	const fields = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
