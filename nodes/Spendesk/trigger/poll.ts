@@ -17,6 +17,12 @@ interface TriggerStaticData {
 	companyList?: { at: number; companies: Array<[string, string | null]> };
 	/** Set after the first successful poll: companies found later start from now. */
 	initialized?: boolean;
+	/**
+	 * Start (ms) of companies whose first poll has not succeeded yet although they were
+	 * selected at activation: the date of Start From, or the activation time. They catch
+	 * up from there once they answer, instead of starting from now.
+	 */
+	pending?: Record<string, number>;
 }
 
 interface Target {
@@ -25,6 +31,7 @@ interface Target {
 }
 
 const COMPANY_LIST_TTL_MS = 20 * 60_000;
+const MAX_REREADS = 5;
 const INVOICE_QUERY = { sortBy: 'updatedAt', sort: 'desc' };
 
 async function selectedCompanies(ctx: IPollFunctions, data: TriggerStaticData, manual: boolean): Promise<{ all: boolean; targets: Target[] }> {
@@ -62,7 +69,34 @@ interface CompanyPoll {
 	state: CompanyState;
 }
 
-/** Reads one company down to its horizon. */
+/**
+ * Reads invoices newest first until `past(updatedAt)` says the rest is older than needed.
+ * Returns what was read and how many pages it took.
+ */
+async function scan(ctx: IPollFunctions, target: Target, past: (updated: number) => boolean): Promise<{ read: IDataObject[]; pages: number }> {
+	const read: IDataObject[] = [];
+	let pages = 0;
+	for await (const page of paginate(ctx, 'listInvoices', { company: target.id, qs: INVOICE_QUERY })) {
+		pages++;
+		for (const invoice of page) {
+			if (past(time(invoice.updatedAt) ?? -Infinity)) return { read, pages };
+			read.push(invoice);
+		}
+	}
+	return { read, pages };
+}
+
+function newest(invoices: IDataObject[]): number {
+	return invoices.reduce((max, invoice) => Math.max(max, time(invoice.updatedAt) ?? -Infinity), -Infinity);
+}
+
+/**
+ * Reads one company down to its horizon. A read that took several pages is followed by a
+ * read of what changed meanwhile (down to the newest invoice read, minus the overlap): an
+ * invoice updated while the pages were read moves above them and would otherwise be
+ * skipped by this poll and taken for handled by the next. A one-page read is one answer,
+ * so nothing can move during it; an idle poll stays one request.
+ */
 async function pollCompany(
 	ctx: IPollFunctions,
 	target: Target,
@@ -70,34 +104,56 @@ async function pollCompany(
 	settings: { event: TriggerEvent; overlapMs: number; since?: number },
 ): Promise<CompanyPoll> {
 	const { event, overlapMs, since } = settings;
-	const first = previous === undefined;
-	// First poll: from a date (inclusive), or from the newest invoice minus the overlap ("now").
-	let stopAt: number | undefined = first ? since : horizon(previous, overlapMs);
-	const read: IDataObject[] = [];
-	let done = false;
-	for await (const page of paginate(ctx, 'listInvoices', { company: target.id, qs: INVOICE_QUERY })) {
-		for (const invoice of page) {
-			const updated = time(invoice.updatedAt) ?? -Infinity;
-			if (first && since === undefined && stopAt === undefined) stopAt = updated - overlapMs;
-			const past = first && since !== undefined ? updated < stopAt! : updated <= stopAt!;
-			if (stopAt !== undefined && past) {
-				done = true;
-				break;
-			}
-			read.push(invoice);
-		}
-		if (done) break;
+	let past: (updated: number) => boolean;
+	if (previous) {
+		const limit = horizon(previous, overlapMs);
+		past = (updated) => updated <= limit;
+	} else if (since !== undefined) {
+		// First poll from a date: emit what changed since it; read the overlap below it too, to remember it.
+		past = (updated) => updated < since - overlapMs;
+	} else {
+		// First poll from now: remember the newest invoices (one overlap window), emit nothing.
+		let limit: number | undefined;
+		past = (updated) => {
+			limit ??= updated - overlapMs;
+			return updated < limit;
+		};
 	}
+	let { read, pages } = await scan(ctx, target, past);
+	const version = (invoice: IDataObject) => `${String(invoice.id)}@${String(invoice.updatedAt)}`;
+	const known = new Set(read.map(version));
+	// Re-read while the last read took several pages and found changes (bounded: a company
+	// changing faster than it can be read is caught up by the next polls).
+	for (let round = 0; pages > 1 && round < MAX_REREADS; round++) {
+		// Down to the overlap below the newest read: changes may carry a slightly older timestamp.
+		const floor = newest(read) - overlapMs;
+		const again = await scan(ctx, target, (updated) => updated < floor);
+		const changed = again.read.filter((invoice) => !known.has(version(invoice)));
+		if (changed.length === 0) break;
+		for (const invoice of changed) known.add(version(invoice));
+		read = [...changed, ...read];
+		pages = again.pages;
+	}
+	// Latest version of each invoice, newest first.
+	const latest = new Map<string, IDataObject>();
+	for (const invoice of read) {
+		const known = latest.get(String(invoice.id));
+		if (!known || (time(invoice.updatedAt) ?? -Infinity) > (time(known.updatedAt) ?? -Infinity)) latest.set(String(invoice.id), invoice);
+	}
+	const invoices = [...latest.values()].sort((a, b) => (time(b.updatedAt) ?? -Infinity) - (time(a.updatedAt) ?? -Infinity));
+
 	let emit: IDataObject[];
-	if (first) emit = since === undefined ? [] : read;
-	else emit = read.filter((invoice) => !handled(previous, invoice, event, overlapMs));
-	const unique = new Map(emit.map((invoice) => [String(invoice.id), invoice]));
-	return {
-		target,
-		// Oldest first, as they happened.
-		emit: [...unique.values()].reverse(),
-		state: advance(previous ?? emptyState(), read, event, overlapMs),
-	};
+	if (previous) emit = invoices.filter((invoice) => !handled(previous, invoice, event, overlapMs));
+	else if (since !== undefined) emit = invoices.filter((invoice) => (time(invoice.updatedAt) ?? -Infinity) >= since);
+	else emit = [];
+
+	let state = advance(previous ?? emptyState(), invoices, event, overlapMs);
+	if (!previous && since !== undefined && (time(state.cursor) ?? -Infinity) < since) {
+		// Nothing changed since the date: start the cursor there, not at the beginning of time.
+		state = advance(emptyState(new Date(since).toISOString()), invoices, event, overlapMs);
+	}
+	// Oldest first, as they happened.
+	return { target, emit: emit.reverse(), state };
 }
 
 export async function pollInvoices(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
@@ -120,17 +176,23 @@ export async function pollInvoices(this: IPollFunctions): Promise<INodeExecution
 		return items.length ? [this.helpers.returnJsonArray(items)] : null;
 	}
 
-	let since: number | undefined;
-	if (!data.initialized && this.getNodeParameter('startFrom', 'now') === 'date') {
-		since = time(this.getNodeParameter('since', '') as string);
-		if (since === undefined) {
-			throw new NodeOperationError(this.getNode(), 'Since is not a valid date', { description: 'Enter the date from which invoices are emitted.' });
-		}
+	const startFromDate = !data.initialized && this.getNodeParameter('startFrom', 'now') === 'date';
+	const start = startFromDate ? time(this.getNodeParameter('since', '') as string) : Date.now();
+	if (start === undefined) {
+		throw new NodeOperationError(this.getNode(), 'Since is not a valid date', { description: 'Enter the date from which invoices are emitted.' });
 	}
-
 	const companies = (data.companies ??= {});
+	const pending = (data.pending ??= {});
+	// Activation: remember where each company starts, in case its first poll fails.
+	if (!data.initialized) for (const target of targets) pending[target.id ?? ''] = start;
 	const results = await Promise.allSettled(
-		targets.map(async (target) => await pollCompany(this, target, companies[target.id ?? ''], { event, overlapMs, since })),
+		targets.map(async (target) => {
+			const key = target.id ?? '';
+			// First poll of a company: at activation from the date (or from the data, for "now");
+			// later, from its pending start if its activation poll failed, else from the data (new company).
+			const since = companies[key] || (!data.initialized && !startFromDate) ? undefined : pending[key];
+			return await pollCompany(this, target, companies[key], { event, overlapMs, since });
+		}),
 	);
 	const emitted: IDataObject[] = [];
 	const failures: string[] = [];
@@ -143,6 +205,7 @@ export async function pollInvoices(this: IPollFunctions): Promise<INodeExecution
 			return;
 		}
 		companies[target.id ?? ''] = result.value.state;
+		delete pending[target.id ?? ''];
 		for (const invoice of result.value.emit) emitted.push(tag(invoice, target, all));
 	});
 	if (failures.length) {

@@ -6,8 +6,9 @@
  * (largest `updatedAt` seen) minus an overlap window. The overlap covers invoices that
  * become visible late or share a timestamp; `seen` remembers what was handled inside the
  * window, so re-reading it never emits twice. Everything older than the horizon was
- * handled by an earlier poll (each poll reads past the previous horizon), so `seen` only
- * ever holds the invoices of one overlap window: the state does not grow with history.
+ * handled by an earlier poll (each poll reads past the previous horizon, and a poll of several
+ * pages re-reads what moved while it paged — see poll.ts), so `seen` only ever holds the
+ * invoices of one overlap window: the state does not grow with history.
  */
 import type { IDataObject } from 'n8n-workflow';
 

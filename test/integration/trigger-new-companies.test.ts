@@ -1,0 +1,131 @@
+/**
+ * "All Companies": a company that appears after activation starts fresh — its existing invoices
+ * are not emitted (not even with Start From: A Date, which applies to the first activation only),
+ * the invoices created after it was picked up are.
+ *
+ * Two caches stand between the new company and the trigger: the API's Get Companies cache (20
+ * minutes of simulated time: advance sim.clock) and the trigger's own 20-minute company list,
+ * timed with the real clock — a test cannot wait it out, so it reloads the static data without
+ * `companyList`, as if that time had passed.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
+import type { SpendeskSimulator } from '../simulator';
+import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+
+type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
+type PollResult = INodeExecutionData[][] | null;
+
+const API_COMPANY_CACHE_MS = 1_200_001;
+
+describe('Spendesk Trigger: companies that appear later', () => {
+	let sim: SpendeskSimulator;
+	beforeEach(async () => {
+		resetTransport();
+		sim = await startSimulator();
+	});
+	afterEach(async () => {
+		await sim.stop();
+		resetTransport();
+	});
+
+	async function trigger(parameters: IDataObject, staticData: IDataObject) {
+		const { context, logs } = await contextFor(sim, 'orgKey', { mode: 'trigger', staticData, parameters });
+		const node = new SpendeskTrigger();
+		return {
+			logs,
+			poll: async () => {
+				const result = (await node.poll.call(context as never)) as PollResult;
+				return result ? result.flat().map((i) => i.json) : [];
+			},
+		};
+	}
+
+	const polledCompanies = () =>
+		sim
+			.requestsTo('listInvoices')
+			.map((r) => r.path.split('/')[3])
+			.sort();
+
+	describe.each<[TriggerEvent, 'now' | 'date']>([
+		['newInvoice', 'now'],
+		['newOrUpdatedInvoice', 'now'],
+		['newInvoice', 'date'],
+		['newOrUpdatedInvoice', 'date'],
+	])('%s, Start From %s', (event, startFrom) => {
+		test('a company created after activation: its existing invoices are not emitted, its new ones are', async () => {
+			const parameters: IDataObject = {
+				event,
+				companyScope: 'all',
+				startFrom,
+				...(startFrom === 'date' ? { since: '2000-01-01T00:00:00.000Z' } : {}),
+				options: {},
+			};
+			const staticData: IDataObject = {};
+			let t = await trigger(parameters, staticData);
+			const activation = await t.poll();
+			const backlog = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'].reduce((n, c) => n + sim.invoicesSorted(c).length, 0);
+			expect(activation).toHaveLength(startFrom === 'date' ? backlog : 0);
+
+			const created = sim.createCompany();
+			expect(sim.invoicesSorted(created.id).length).toBeGreaterThan(0);
+
+			// Within the 20 minutes the trigger keeps its list: the new company is not polled yet.
+			sim.clock.advance(60_000);
+			sim.clearLog();
+			expect(await t.poll()).toEqual([]);
+			expect(polledCompanies()).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+			expect(sim.requestsTo('getCompanies')).toHaveLength(0);
+
+			// 20 minutes later (API cache: simulated clock; trigger's list: dropped from the reloaded data).
+			sim.clock.advance(API_COMPANY_CACHE_MS);
+			const reloaded = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+			delete reloaded.companyList;
+			t = await trigger(parameters, reloaded);
+			sim.clearLog();
+			expect(await t.poll()).toEqual([]); // the new company's existing invoices: not emitted
+			expect(sim.requestsTo('getCompanies')).toHaveLength(1);
+			expect(polledCompanies()).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', created.id]);
+			expect(Object.keys(reloaded.companies as IDataObject).sort()).toContain(created.id);
+
+			sim.clock.advance(30_000);
+			const fresh = sim.insertInvoice(created.id);
+			const elsewhere = sim.insertInvoice('cmp_002');
+			const items = await t.poll();
+			expect(items.map((i) => [i.companyId, i.id]).sort()).toEqual(
+				[
+					['cmp_002', elsewhere.id],
+					[created.id, fresh.id],
+				].sort(),
+			);
+			expect(items.find((i) => i.id === fresh.id)?.companyName).toBe(created.name);
+
+			if (event === 'newOrUpdatedInvoice') {
+				// An invoice the company had before it was picked up, updated now: a new version.
+				sim.clock.advance(30_000);
+				const old = sim.invoicesSorted(created.id, 'createdAt', 'asc')[0];
+				const updated = sim.updateInvoice(created.id, old.id);
+				expect((await t.poll()).map((i) => [i.companyId, i.id, i.updatedAt])).toEqual([[created.id, updated.id, updated.updatedAt]]);
+			}
+
+			sim.clock.advance(30_000);
+			expect(await t.poll()).toEqual([]);
+			expect(t.logs.filter((l) => l.level === 'error')).toEqual([]);
+		});
+	});
+
+	test('New Invoice: an old invoice of the new company, updated after it was picked up, is not emitted', async () => {
+		const staticData: IDataObject = {};
+		const parameters = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		let t = await trigger(parameters, staticData);
+		expect(await t.poll()).toEqual([]);
+		const created = sim.createCompany();
+		sim.clock.advance(API_COMPANY_CACHE_MS);
+		delete staticData.companyList;
+		t = await trigger(parameters, staticData);
+		expect(await t.poll()).toEqual([]);
+		sim.clock.advance(30_000);
+		sim.updateInvoice(created.id, sim.invoicesSorted(created.id, 'createdAt', 'asc')[3].id);
+		expect(await t.poll()).toEqual([]);
+	});
+});
