@@ -1,0 +1,163 @@
+/**
+ * Client process of figure 3 (drain): drains every invoice of one company from the simulator
+ * (which runs in another process), either through the Spendesk node (invoice → Get Many,
+ * Return All, through the n8n execution-context double) or through a bare `fetch` loop, and
+ * reports the wall time and, with `memory`, the peak memory growth of this process.
+ *
+ * Started by bench/figures/drain.ts with `node --expose-gc --import tsx`; the job comes as a
+ * JSON argument, the result goes back over the IPC channel.
+ */
+import type { INodeExecutionData } from 'n8n-workflow';
+import type { ApiKeyCredential } from '../test/simulator';
+import { apiKeyStore, executeNode, freshTransport, invoiceGetAll } from './support';
+
+export interface DrainJob {
+	url: string;
+	orgKey: ApiKeyCredential;
+	/** One measured drain in this fresh process, or `warm`: 3 rounds of both in one long-lived process. */
+	mode: 'node' | 'bare' | 'warm';
+	company: string;
+	/** A small company drained first, so both clients run with warm code and an open connection. */
+	warmCompany: string;
+	/** Sample memory during the run (a separate run: sampling costs a little time). */
+	memory: boolean;
+}
+
+export interface DrainResult {
+	mode: 'node' | 'bare';
+	/** fresh: the only measured drain of a new process; warm: a process that has drained the data before. */
+	process: 'fresh' | 'warm';
+	ms: number;
+	/** CPU time of this process during the run (user + system). */
+	cpuMs: number;
+	items: number;
+	firstId: string;
+	lastId: string;
+	/** Size of the drained data as JSON (UTF-8 bytes). */
+	jsonBytes: number;
+	/** heapUsed + external after a full GC, before the run. */
+	baselineBytes: number;
+	/** Largest heapUsed + external seen during the run, minus the baseline. */
+	peakGrowthBytes?: number;
+	/** heapUsed + external after a full GC at the end, while the result is still held, minus the baseline. */
+	retainedGrowthBytes?: number;
+	samples?: number;
+}
+
+type Invoice = Record<string, unknown>;
+
+/** The baseline client: a token, then GET pages with the cursor until hasNextPage is false. */
+async function bareDrain(job: DrainJob, company: string): Promise<Invoice[]> {
+	const basic = Buffer.from(`${job.orgKey.clientId}:${job.orgKey.clientSecret}`).toString('base64');
+	const tokenResponse = await fetch(`${job.url}/v1/auth/token`, {
+		method: 'POST',
+		headers: { authorization: `Basic ${basic}`, 'content-type': 'application/json', accept: 'application/json' },
+		body: JSON.stringify({ grant_type: 'client_credentials' }),
+	});
+	const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+	const items: Invoice[] = [];
+	let cursor: string | null = null;
+	for (;;) {
+		const url = new URL(`/v2/companies/${company}/invoices`, job.url);
+		url.searchParams.set('sortBy', 'updatedAt');
+		url.searchParams.set('sort', 'desc');
+		url.searchParams.set('limit', '100');
+		if (cursor) url.searchParams.set('cursor', cursor);
+		const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+		if (response.status !== 200) throw new Error(`bare loop: HTTP ${response.status}`);
+		const body = (await response.json()) as { data: Invoice[]; meta: { pagination: { hasNextPage: boolean; nextCursor: string | null } } };
+		for (const item of body.data) items.push(item);
+		if (!body.meta.pagination.hasNextPage) return items;
+		cursor = body.meta.pagination.nextCursor;
+	}
+}
+
+/**
+ * The node: a new execution (new context, new credential store: its first request fetches
+ * the token). Its output items ({json, pairedItem}) are what n8n keeps, so they are what is held.
+ */
+async function nodeDrain(job: DrainJob, company: string): Promise<INodeExecutionData[]> {
+	freshTransport();
+	return await executeNode(apiKeyStore(job.url, job.orgKey), invoiceGetAll(company));
+}
+
+const inUse = () => {
+	const m = process.memoryUsage();
+	return m.heapUsed + m.external;
+};
+
+function fullGc(): void {
+	const gc = (globalThis as { gc?: () => void }).gc;
+	if (!gc) throw new Error('drain-client needs node --expose-gc');
+	gc();
+	gc();
+}
+
+async function main(): Promise<void> {
+	const job = JSON.parse(process.argv[2] ?? '{}') as DrainJob;
+	if (job.mode !== 'warm') {
+		// A fresh process: a short warm-up, then one measured drain.
+		await DRAINS[job.mode](job, job.warmCompany);
+		const result = await measure(job, job.mode, job.memory);
+		process.send!([result], () => process.exit(0));
+		return;
+	}
+	// One long-lived process: both clients drain the whole company once, then 3 alternating rounds.
+	await DRAINS.node(job, job.company);
+	await DRAINS.bare(job, job.company);
+	const results: DrainResult[] = [];
+	for (let round = 0; round < 3; round++) {
+		for (const mode of round % 2 === 0 ? (['node', 'bare'] as const) : (['bare', 'node'] as const)) results.push(await measure(job, mode, false));
+	}
+	process.send!(results, () => process.exit(0));
+}
+
+const DRAINS: Record<'node' | 'bare', (job: DrainJob, company: string) => Promise<unknown[]>> = { node: nodeDrain, bare: bareDrain };
+
+/** One measured drain of the job's company (memory sampled when asked). */
+async function measure(job: DrainJob, mode: 'node' | 'bare', memory: boolean): Promise<DrainResult> {
+	const drain = DRAINS[mode];
+	const invoices = (held: unknown[]): Invoice[] => (mode === 'node' ? (held as INodeExecutionData[]).map((i) => i.json) : (held as Invoice[]));
+	fullGc();
+	const baselineBytes = inUse();
+	let peak = baselineBytes;
+	let samples = 0;
+	const sample = () => {
+		samples++;
+		peak = Math.max(peak, inUse());
+	};
+	const timer = memory ? setInterval(sample, 2) : undefined;
+	const started = performance.now();
+	const cpu = process.cpuUsage();
+	let held: unknown[] | undefined = await drain(job, job.company);
+	const ms = performance.now() - started;
+	const { user, system } = process.cpuUsage(cpu);
+	if (timer) {
+		clearInterval(timer);
+		sample();
+	}
+	let retained: number | undefined;
+	if (memory) {
+		fullGc();
+		retained = inUse() - baselineBytes;
+	}
+	const items = invoices(held);
+	held = undefined;
+	return {
+		mode,
+		process: job.mode === 'warm' ? 'warm' : 'fresh',
+		ms,
+		cpuMs: (user + system) / 1000,
+		items: items.length,
+		firstId: String(items[0]?.id),
+		lastId: String(items[items.length - 1]?.id),
+		jsonBytes: Buffer.byteLength(JSON.stringify(items)),
+		baselineBytes,
+		...(memory ? { peakGrowthBytes: peak - baselineBytes, retainedGrowthBytes: retained, samples } : {}),
+	};
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`drain-client: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.exit(1);
+});

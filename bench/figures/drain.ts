@@ -1,0 +1,119 @@
+/**
+ * Figure 3 — drain. Return All of 100,000 invoices of one company (page size 100) through
+ * the node, against a bare `fetch` loop draining the same data from the same simulator in
+ * the same run. The simulator runs in its own process; the drains run in client processes
+ * (bench/drain-client.ts) so the client's memory is measured alone.
+ *
+ * - wall time, fresh process: each drain alone in a new process after a 20-page warm-up;
+ *   best of 3 node runs ÷ best of 3 bare runs (alternating order);
+ * - wall time, warm process: one process drains the data once with each client, then 3
+ *   alternating rounds; best ÷ best (no heap growth left to pay, so per-page costs show more);
+ * - memory: peak growth of the client's heapUsed + external during one more fresh node run
+ *   (sampled every 2 ms) ÷ the size of the drained data as JSON.
+ */
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import type { DrainJob, DrainResult } from '../drain-client';
+import { SimulatorHandle } from '../simulator-handle';
+import { ratio } from '../support';
+import type { Figure } from '../support';
+
+const INVOICES = 100_000;
+const ROUNDS = 3;
+const COMPANY = 'cmp_001';
+const WARM_COMPANY = 'cmp_002';
+const TARGET = 1.15;
+
+async function runClient(job: DrainJob): Promise<DrainResult[]> {
+	const child = fork(path.join(__dirname, '..', 'drain-client.ts'), [JSON.stringify(job)], {
+		execArgv: ['--expose-gc', '--import', 'tsx'],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	return await new Promise<DrainResult[]>((resolve, reject) => {
+		let result: DrainResult[] | undefined;
+		child.once('message', (message: DrainResult[]) => (result = message));
+		child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`drain client (${job.mode}) exited with code ${code}`))));
+	});
+}
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const seconds = (ms: number) => (ms / 1000).toFixed(2);
+
+type Run = DrainResult & { pageRequests: number; tokenRequests: number; errors: number };
+
+export async function drainThroughput(): Promise<{ figures: Figure[]; details: unknown }> {
+	const small = { accounts: 0, payables: 0, settlements: 0, analyticalFields: 0, expenseCategories: 0, intakes: 0 };
+	const sim = await SimulatorHandle.start({
+		seed: { companies: [{ id: COMPANY, sizes: { ...small, invoices: INVOICES } }, { id: WARM_COMPANY, sizes: { ...small, invoices: 2_000 } }] },
+		// Throughput, not rate limits, is measured here: no budget runs out across the drains.
+		rateLimit: 1_000_000_000,
+	});
+	const runs: Run[] = [];
+	const job = (mode: DrainJob['mode'], memory: boolean): DrainJob => ({ url: sim.url, orgKey: sim.orgKey, mode, company: COMPANY, warmCompany: WARM_COMPANY, memory });
+	try {
+		const plan: DrainJob[] = [];
+		for (let round = 0; round < ROUNDS; round++) {
+			for (const mode of round % 2 === 0 ? (['node', 'bare'] as const) : (['bare', 'node'] as const)) plan.push(job(mode, false));
+		}
+		plan.push(job('node', true), job('bare', true), job('warm', false));
+		for (const j of plan) {
+			await sim.clearLog();
+			const results = await runClient(j);
+			const log = await sim.requests();
+			const pages = log.filter((r) => r.route === 'listInvoices' && r.companyId === COMPANY).length;
+			const tokens = log.filter((r) => r.route === 'token').length;
+			const errors = log.filter((r) => r.status >= 400).length;
+			for (const result of results) {
+				if (result.items !== INVOICES) throw new Error(`drain (${result.mode}): ${result.items} invoices instead of ${INVOICES}`);
+				runs.push({ ...result, pageRequests: pages / results.length, tokenRequests: tokens / results.length, errors });
+			}
+			if (errors) throw new Error(`drain (${j.mode}): ${errors} error responses`);
+		}
+	} finally {
+		await sim.stop();
+	}
+
+	const first = runs[0];
+	if (runs.some((r) => r.firstId !== first.firstId || r.lastId !== first.lastId || r.jsonBytes !== first.jsonBytes)) {
+		throw new Error('drain: the node and the bare loop did not return the same data');
+	}
+	const timed = (kind: DrainResult['process'], mode: string) => runs.filter((r) => r.process === kind && r.mode === mode && r.peakGrowthBytes === undefined);
+	const best = (kind: DrainResult['process'], mode: string) => Math.min(...timed(kind, mode).map((r) => r.ms));
+	const bestCpu = (kind: DrainResult['process'], mode: string) => Math.min(...timed(kind, mode).map((r) => r.cpuMs));
+	const list = (kind: DrainResult['process'], mode: string) => timed(kind, mode).map((r) => seconds(r.ms)).join(' / ');
+	const timeFigure = (kind: DrainResult['process'], id: string, label: string): Figure => {
+		const node = best(kind, 'node');
+		const bare = best(kind, 'bare');
+		const value = node / bare;
+		return {
+			id,
+			figure: `Drain ${INVOICES.toLocaleString('en')} invoices: node wall time ÷ bare fetch loop, ${label}`,
+			value,
+			display: ratio(value),
+			target: `≤ ${TARGET}`,
+			pass: value <= TARGET,
+			note: `best node ${seconds(node)} s (runs ${list(kind, 'node')}) vs best bare ${seconds(bare)} s (runs ${list(kind, 'bare')}); client CPU best node ${seconds(bestCpu(kind, 'node'))} s vs bare ${seconds(bestCpu(kind, 'bare'))} s`,
+		};
+	};
+
+	const memoryRun = runs.find((r) => r.mode === 'node' && r.peakGrowthBytes !== undefined)!;
+	const bareMemory = runs.find((r) => r.mode === 'bare' && r.peakGrowthBytes !== undefined)!;
+	const memoryRatio = memoryRun.peakGrowthBytes! / memoryRun.jsonBytes;
+	const of = (bytes: number, r: Run) => `${mb(bytes)} (${ratio(bytes / r.jsonBytes)}×)`;
+	return {
+		figures: [
+			timeFigure('fresh', '3-time', 'fresh process'),
+			timeFigure('warm', '3-time-warm', 'warm process'),
+			{
+				id: '3-memory',
+				figure: 'Drain: node peak memory growth ÷ JSON size of the data',
+				value: memoryRatio,
+				display: ratio(memoryRatio),
+				target: '≤ 3',
+				pass: memoryRatio <= 3,
+				note: `data ${mb(memoryRun.jsonBytes)} as JSON, ${first.pageRequests} page requests per drain; node peak +${of(memoryRun.peakGrowthBytes!, memoryRun)}, retained after GC +${of(memoryRun.retainedGrowthBytes!, memoryRun)}; bare loop peak +${of(bareMemory.peakGrowthBytes!, bareMemory)}, retained +${of(bareMemory.retainedGrowthBytes!, bareMemory)}`,
+			},
+		],
+		details: runs,
+	};
+}

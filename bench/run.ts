@@ -1,0 +1,84 @@
+/**
+ * `npm run bench`: the performance figures of the Spendesk node, each a ratio against a
+ * baseline measured in the same run. Prints the table and writes bench/results.json.
+ * `npm run bench -- --only requests,drain` runs some of the figures.
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { drainThroughput } from './figures/drain';
+import { fanOut } from './figures/fanout';
+import { rateLimitBound } from './figures/ratelimit';
+import { requestMinimality } from './figures/requests';
+import { tokenReuse } from './figures/tokens';
+import { idleTriggerPoll } from './figures/trigger';
+import { elapsed, table } from './support';
+import type { Figure } from './support';
+
+type FigureRun = () => Promise<{ figures: Figure[]; details: unknown }>;
+
+const FIGURES: Array<{ name: string; run: FigureRun }> = [
+	{ name: 'requests', run: requestMinimality },
+	{ name: 'tokens', run: tokenReuse },
+	{ name: 'drain', run: drainThroughput },
+	{ name: 'fanout', run: fanOut },
+	{ name: 'ratelimit', run: rateLimitBound },
+	{ name: 'trigger', run: idleTriggerPoll },
+];
+
+function selected(): Array<{ name: string; run: FigureRun }> {
+	const at = process.argv.indexOf('--only');
+	if (at < 0) return FIGURES;
+	const names = (process.argv[at + 1] ?? '').split(',').filter(Boolean);
+	const unknown = names.filter((n) => !FIGURES.some((f) => f.name === n));
+	if (unknown.length) throw new Error(`Unknown figure(s) ${unknown.join(', ')}; known: ${FIGURES.map((f) => f.name).join(', ')}`);
+	return FIGURES.filter((f) => names.includes(f.name));
+}
+
+async function main(): Promise<void> {
+	const started = performance.now();
+	// Timing ratios assume an otherwise idle machine; other load is recorded and warned about.
+	const loadAtStart = os.loadavg()[0];
+	const figures: Figure[] = [];
+	const details: Record<string, unknown> = {};
+	const timings: Record<string, number> = {};
+	for (const { name, run } of selected()) {
+		const t = performance.now();
+		process.stdout.write(`running ${name}…\n`);
+		const result = await run();
+		timings[name] = Math.round(elapsed(t)) / 1000;
+		figures.push(...result.figures);
+		details[name] = result.details;
+		process.stdout.write(`  ${name}: ${timings[name].toFixed(1)} s\n`);
+	}
+	const runtime = Math.round(elapsed(started)) / 1000;
+	const loadAtEnd = os.loadavg()[0];
+
+	const verdict = (f: Figure) => (f.pass === undefined ? 'info' : f.pass ? 'pass' : 'MISS');
+	process.stdout.write(`\n${table(['#', 'Figure', 'Value', 'Target', 'Result'], figures.map((f) => [f.id, f.figure, f.display, f.target, verdict(f)]))}\n\n`);
+	for (const f of figures) if (f.note) process.stdout.write(`${f.id}: ${f.note}\n`);
+	const misses = figures.filter((f) => f.pass === false);
+	const cpus = os.cpus();
+	process.stdout.write(`\n${figures.length} figures, ${misses.length} missed; ${runtime.toFixed(1)} s on ${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, Node ${process.version}\n`);
+	if (loadAtStart > cpus.length / 2) {
+		process.stdout.write(
+			`Warning: the 1-minute load average was ${loadAtStart.toFixed(2)} before the benchmark started: other processes were busy, so the timing ratios (3-time, 4-speedup, 5-rate) may be off. Run it again on an idle machine.\n`,
+		);
+	}
+
+	const results = {
+		date: new Date().toISOString(),
+		machine: { cpus: cpus.length, model: cpus[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
+		runtimeSeconds: runtime,
+		loadAverage: { start: loadAtStart, end: loadAtEnd },
+		timings,
+		figures: figures.map((f) => ({ ...f, result: verdict(f) })),
+		details,
+	};
+	writeFileSync(path.join(__dirname, 'results.json'), `${JSON.stringify(results, null, '\t')}\n`);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.exit(1);
+});

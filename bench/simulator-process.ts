@@ -1,0 +1,61 @@
+/**
+ * The Spendesk API simulator in a process of its own, so the benchmark's client process
+ * measures only its own memory and CPU (the simulator holds the whole data set).
+ *
+ * Standalone: `npx tsx bench/simulator-process.ts '{"latencyMs":50}'` prints one JSON line
+ * `{"url": …, "orgKey": {…}}` and serves until killed.
+ * Forked by the benchmark (bench/simulator-handle.ts): it also answers commands over the
+ * IPC channel (request log, stats, configure) and exits when the channel closes.
+ */
+import { SpendeskSimulator } from '../test/simulator';
+import type { SimulatorOptions } from '../test/simulator';
+import type { SimCommand, SimReply, WireRequest } from './simulator-protocol';
+
+async function main(): Promise<void> {
+	const options = JSON.parse(process.argv[2] ?? '{}') as SimulatorOptions;
+	const sim = new SpendeskSimulator(options);
+	const url = await sim.start();
+	const ready = { url, orgKey: sim.credentials.orgKey };
+	process.stdout.write(`${JSON.stringify(ready)}\n`);
+
+	if (!process.send) return;
+	const reply = (message: SimReply) => process.send!(message);
+	process.on('message', (message: SimCommand) => {
+		try {
+			switch (message.cmd) {
+				case 'requests': {
+					const requests: WireRequest[] = sim.log.map((r) => ({ seq: r.seq, at: r.at, route: r.route, status: r.status, companyId: r.companyId }));
+					reply({ id: message.id, ok: true, result: requests });
+					return;
+				}
+				case 'clearLog':
+					sim.clearLog();
+					reply({ id: message.id, ok: true, result: null });
+					return;
+				case 'stats':
+					reply({ id: message.id, ok: true, result: { ...sim.stats } });
+					return;
+				case 'resetStats':
+					sim.resetStats();
+					reply({ id: message.id, ok: true, result: null });
+					return;
+				case 'configure':
+					sim.configure(message.options);
+					reply({ id: message.id, ok: true, result: null });
+					return;
+				case 'companies':
+					reply({ id: message.id, ok: true, result: sim.companies().map((c) => ({ id: c.id, active: c.active })) });
+					return;
+			}
+		} catch (error) {
+			reply({ id: message.id, ok: false, error: String(error) });
+		}
+	});
+	process.on('disconnect', () => void sim.stop().then(() => process.exit(0)));
+	reply({ id: 0, ok: true, result: ready });
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`simulator-process: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.exit(1);
+});

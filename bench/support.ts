@@ -1,0 +1,92 @@
+/**
+ * Shared pieces of the benchmark: the node and the trigger run through the n8n 2.8
+ * execution-context double of test/support (real HTTP, n8n's authentication flow), with the
+ * transport's production settings.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { flowControl } from '../nodes/Spendesk/transport/limiter';
+import { transportSettings } from '../nodes/Spendesk/transport/request';
+import { CredentialStore, createContext } from '../test/support/n8n-context';
+import type { ApiKeyCredential } from '../test/simulator';
+
+// Under tsx, '…/Spendesk.node' resolves to Spendesk.node.json (Node tries .json before tsx's
+// .ts), so the node classes are required by their full file names.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { Spendesk } = require('../nodes/Spendesk/Spendesk.node.ts') as typeof import('../nodes/Spendesk/Spendesk.node');
+const { SpendeskTrigger } = require('../nodes/Spendesk/SpendeskTrigger.node.ts') as typeof import('../nodes/Spendesk/SpendeskTrigger.node');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** The transport's shipped settings, captured before anything changes them. */
+const PRODUCTION_SETTINGS = { ...transportSettings };
+
+/**
+ * A new n8n process as far as the transport is concerned: no rate budgets, in-flight slots
+ * or warm credentials, production retry and wait settings.
+ */
+export function freshTransport(overrides: Partial<typeof transportSettings> = {}): void {
+	flowControl.reset();
+	Object.assign(transportSettings, PRODUCTION_SETTINGS, overrides);
+}
+
+/**
+ * n8n's credentials database holding one API-key credential pointing at the simulator
+ * (the same fields as test/support/fixtures.ts `storeFor(sim, 'orgKey')`).
+ */
+export function apiKeyStore(baseUrl: string, key: ApiKeyCredential): CredentialStore {
+	const store = new CredentialStore();
+	store.set('spendeskApi', {
+		environment: 'custom',
+		baseUrl,
+		clientId: key.clientId,
+		clientSecret: key.clientSecret,
+		accessLevel: key.level,
+		companyId: key.companyId ?? '',
+	});
+	return store;
+}
+
+/** One execution of the Spendesk node (a new execution context, as n8n builds for every run). */
+export async function executeNode(store: CredentialStore, parameters: IDataObject): Promise<INodeExecutionData[]> {
+	const { context } = createContext({ store, parameters: { authentication: 'apiKey', ...parameters } });
+	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
+	return out;
+}
+
+/** One poll of the Spendesk Trigger (a new context; the workflow's static data persists between polls). */
+export async function pollTrigger(store: CredentialStore, staticData: IDataObject, parameters: IDataObject): Promise<INodeExecutionData[][] | null> {
+	const { context } = createContext({ store, staticData, mode: 'trigger', parameters: { authentication: 'apiKey', ...parameters } });
+	return await new SpendeskTrigger().poll.call(context as unknown as IPollFunctions);
+}
+
+/** Parameters of invoice → Get Many for one company, Return All. */
+export function invoiceGetAll(company: string): IDataObject {
+	return { resource: 'invoice', operation: 'getAll', companyScope: 'one', company, returnAll: true, sortBy: 'updatedAt', sort: 'desc', filters: '{}' };
+}
+
+export function elapsed(startedAt: number): number {
+	return performance.now() - startedAt;
+}
+
+/** One line of the results table. `pass` is undefined for figures reported without a target. */
+export interface Figure {
+	id: string;
+	figure: string;
+	value: number;
+	/** The value as printed. */
+	display: string;
+	target: string;
+	pass?: boolean;
+	/** Short explanation printed under the table. */
+	note?: string;
+}
+
+export function ratio(value: number, digits = 2): string {
+	return value.toFixed(digits);
+}
+
+/** A plain-text table with aligned columns. */
+export function table(headers: string[], rows: string[][]): string {
+	const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+	const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+	return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
