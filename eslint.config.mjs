@@ -20,7 +20,7 @@ import tseslint from 'typescript-eslint';
 const communityNodesRecommended = n8nCommunityNodesPlugin.configs.recommended;
 
 export default tseslint.config(
-	globalIgnores(['dist', 'coverage', 'test-output', 'bench/results.json']),
+	globalIgnores(['dist', 'coverage', 'test-output', 'bench/results.json', '.cache']),
 
 	// Code shipped to n8n: same rule sets as @n8n/node-cli's config.
 	{

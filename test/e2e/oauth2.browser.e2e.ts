@@ -1,0 +1,238 @@
+/**
+ * The Spendesk OAuth2 credential in n8n's editor, in headless Chromium (Debian's
+ * /usr/bin/chromium driven by playwright-core; no browser is downloaded):
+ * - log in as the owner, create a "Spendesk OAuth2 API" credential through the UI (custom
+ *   environment = the simulator), click the connect button; the simulator's authorize step
+ *   approves and redirects to n8n's callback, n8n exchanges the code (PKCE) and stores the token;
+ * - open a workflow with the Spendesk node, open the Company "From List" dropdown (companies
+ *   come from the simulator through that credential), screenshot it to test-output/, pick a
+ *   company, save, and run the workflow through the REST API: the wallet summary of that company.
+ *
+ * Override the browser with CHROMIUM_PATH.
+ */
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, selectors } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SpendeskSimulator } from '../simulator';
+import { REPO_ROOT, createHome, ensureN8n } from './runtime';
+import type { N8nHome } from './runtime';
+import { DEFAULT_OWNER, e2eTargets, getCredential, getExecution, nodeOutput, setupOwner, startN8n, waitFor } from './server';
+import type { N8nServer, RestSession } from './server';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const OUTPUT_DIR = path.join(REPO_ROOT, 'test-output');
+const CREDENTIAL_NAME = 'Spendesk OAuth2 (simulator)';
+const UI_TIMEOUT = 30_000;
+
+jest.setTimeout(6 * 60_000);
+
+const targets = e2eTargets();
+
+describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (target) => {
+	let sim: SpendeskSimulator;
+	let home: N8nHome;
+	let server: N8nServer | undefined;
+	let session: RestSession;
+	let browser: Browser | undefined;
+	let context: BrowserContext;
+	let page: Page;
+	let credentialId: string;
+
+	beforeAll(async () => {
+		if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+		mkdirSync(OUTPUT_DIR, { recursive: true });
+		selectors.setTestIdAttribute('data-test-id');
+		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 10 } } });
+		await sim.start();
+		home = await createHome(await ensureN8n(target));
+		server = await startN8n(home);
+		session = await setupOwner(server.baseUrl);
+		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+		context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+		context.setDefaultTimeout(UI_TIMEOUT);
+		page = await context.newPage();
+	});
+
+	afterAll(async () => {
+		await browser?.close();
+		await server?.stop();
+		await sim?.stop();
+	});
+
+	/** On failure, a screenshot of where the browser was, next to the error. */
+	async function step(name: string, body: () => Promise<void>): Promise<void> {
+		try {
+			await body();
+		} catch (error) {
+			const file = path.join(OUTPUT_DIR, `oauth2-failure-${target}-${name}.png`);
+			await page?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+			(error as Error).message += `\n(screenshot: ${file}; page: ${page?.url()})\n--- n8n output ---\n${server?.logs().slice(-3000)}`;
+			throw error;
+		}
+	}
+
+	it('connects the credential through the authorize redirect', async () => {
+		const started = Date.now();
+		await step('login', async () => {
+			await page.goto(`${server!.baseUrl}/signin`);
+			await page.locator('input[name="emailOrLdapLoginId"]').fill(DEFAULT_OWNER.email);
+			await page.locator('input[name="password"]').fill(DEFAULT_OWNER.password);
+			await page.getByRole('button', { name: 'Sign in' }).click();
+			await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+		});
+
+		await step('create-credential', async () => {
+			await page.goto(`${server!.baseUrl}/home/credentials/create`);
+			await page.getByPlaceholder('Search for app...').fill('Spendesk OAuth2');
+			await page.getByText('Spendesk OAuth2 API', { exact: true }).click();
+			await page.getByRole('button', { name: 'Continue' }).click();
+			const modal = page.getByTestId('editCredential-modal');
+			// Name it, then fill the connection fields.
+			await modal.getByTestId('credential-name').click();
+			await modal.getByTestId('credential-name').locator('input').fill(CREDENTIAL_NAME);
+			await modal.getByTestId('credential-name').locator('input').press('Enter');
+			await modal.getByTestId('parameter-input-clientId').locator('input').fill(sim.credentials.oauthClient.clientId);
+			await modal.getByTestId('parameter-input-clientSecret').locator('input').fill(sim.credentials.oauthClient.clientSecret);
+			await modal.getByTestId('parameter-input-environment').click();
+			await page.getByRole('option', { name: /Custom Base URL/ }).click();
+			await modal.getByTestId('parameter-input-baseUrl').locator('input').fill(sim.baseUrl);
+			await modal.getByTestId('parameter-input-accessLevel').click();
+			await page.getByRole('option', { name: /^Organisation/ }).click();
+			// The redirect URL n8n shows is the one the simulator will be asked to redirect to.
+			await expectText(modal, `${server!.baseUrl}/rest/oauth2-credential/callback`);
+			await modal.getByTestId('credential-save-button').click();
+			await connectButton(modal).waitFor();
+		});
+
+		const credentials = await session.get<Array<{ id: string; name: string; type: string }>>('/credentials');
+		const created = credentials.find((c) => c.name === CREDENTIAL_NAME);
+		expect(created).toMatchObject({ type: 'spendeskOAuth2Api' });
+		credentialId = created!.id;
+		expect((await getCredential(session, credentialId)).data?.oauthTokenData).toBeUndefined();
+
+		await step('connect', async () => {
+			const modal = page.getByTestId('editCredential-modal');
+			const popup = context.waitForEvent('page');
+			await connectButton(modal).click();
+			// The popup goes to the simulator's /oauth2/authorize, which approves and redirects to
+			// n8n's callback; n8n exchanges the code and the callback page closes itself.
+			const window = await popup;
+			await window.waitForEvent('close', { timeout: UI_TIMEOUT }).catch(async () => {
+				throw new Error(`The OAuth2 popup did not close; it shows ${window.url()}:\n${(await window.content()).slice(0, 2000)}`);
+			});
+			await modal.getByText('Account connected').waitFor();
+		});
+
+		const authorize = sim.requestsTo('oauthAuthorize');
+		expect(authorize).toHaveLength(1);
+		expect(authorize[0]).toMatchObject({ status: 302 });
+		expect(authorize[0].query).toMatchObject({
+			response_type: 'code',
+			client_id: sim.credentials.oauthClient.clientId,
+			redirect_uri: `${server!.baseUrl}/rest/oauth2-credential/callback`,
+			code_challenge_method: 'S256',
+		});
+		expect(authorize[0].query.scope.split(' ')).toEqual(expect.arrayContaining(['experimental:company:read', 'wallet-summary:read']));
+		expect(sim.requestsTo('oauthToken').map((r) => [r.status, (r.body as Record<string, unknown>)?.grant_type])).toEqual([[200, 'authorization_code']]);
+		const stored = await getCredential(session, credentialId);
+		expect(stored.data).toMatchObject({ environment: 'custom', baseUrl: sim.baseUrl, clientId: sim.credentials.oauthClient.clientId });
+		// n8n's REST API reports a held token as `oauthTokenData: true` without revealing it.
+		expect(stored.data?.oauthTokenData).toBe(true);
+		process.stderr.write(`[oauth2.e2e ${target}] credential ${credentialId} connected in ${Date.now() - started} ms\n`);
+	});
+
+	it('lists companies in the editor and runs a workflow with the connected credential', async () => {
+		expect(credentialId).toBeDefined();
+		const started = Date.now();
+		const workflow = await session.post<Record<string, unknown> & { id: string }>('/workflows', {
+			name: 'Spendesk OAuth2 wallet summary',
+			active: false,
+			nodes: [
+				{ id: 'b7c1d0a2-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'b7c1d0a2-0000-4000-8000-000000000002',
+					name: 'Spendesk',
+					type: 'n8n-nodes-spendesk.spendesk',
+					typeVersion: 1,
+					position: [240, 0],
+					parameters: { authentication: 'oAuth2', resource: 'walletSummary', operation: 'get', companyScope: 'one', company: { __rl: true, mode: 'list', value: '' } },
+					credentials: { spendeskOAuth2Api: { id: credentialId, name: CREDENTIAL_NAME } },
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Spendesk', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+
+		// test-output/company-list-<target>.png, and company-list.png for the first target of the run.
+		const screenshot = path.join(OUTPUT_DIR, `company-list-${target}.png`);
+		await step('company-list', async () => {
+			await page.goto(`${server!.baseUrl}/workflow/${workflow.id}`);
+			await page.locator('[data-test-id="canvas-node"][data-node-name="Spendesk"]').dblclick();
+			const locator = page.getByTestId('resource-locator-company');
+			await locator.getByTestId('rlc-input').click();
+			// Companies the OAuth2 token reaches, from the simulator's Get Companies.
+			await page.getByTestId('rlc-item').filter({ hasText: 'Acme France SAS' }).waitFor();
+			await page.getByTestId('rlc-item').filter({ hasText: 'Acme Deutschland GmbH' }).waitFor();
+			await page.screenshot({ path: screenshot });
+			if (target === targets[0]) copyFileSync(screenshot, path.join(OUTPUT_DIR, 'company-list.png'));
+			const names = (await page.getByTestId('rlc-item').allInnerTexts()).map((t) => t.trim());
+			const active = sim.companies().filter((c) => c.active);
+			expect(names.sort()).toEqual(active.map((c) => `${c.name} (${c.id})`).sort());
+			// Pick the second company and save the workflow.
+			await page.getByTestId('rlc-item').filter({ hasText: 'cmp_002' }).click();
+			await page.getByTestId('ndv-close-button').click();
+			await page.keyboard.press('Control+s');
+			await waitFor(
+				async () => {
+					const saved = await session.get<{ nodes: Array<{ name: string; parameters: Record<string, unknown> }> }>(`/workflows/${workflow.id}`);
+					const company = saved.nodes.find((n) => n.name === 'Spendesk')?.parameters.company as { value?: string } | undefined;
+					return company?.value === 'cmp_002';
+				},
+				{ timeoutMs: UI_TIMEOUT, what: 'the workflow saved with company cmp_002' },
+			);
+		});
+		expect(sim.requestsTo('getCompanies').length).toBeGreaterThanOrEqual(1);
+		expect(sim.requestsTo('getCompanies').every((r) => r.status === 200 && r.clientId === sim.credentials.oauthClient.clientId)).toBe(true);
+
+		const saved = await session.get<Record<string, unknown> & { id: string }>(`/workflows/${workflow.id}`);
+		const { executionId } = await session.post<{ executionId: string }>(`/workflows/${workflow.id}/run`, {
+			workflowData: saved,
+			triggerToStartFrom: { name: 'Start' },
+		});
+		const execution = await waitFor(
+			async () => {
+				const e = await getExecution(session, home, executionId);
+				return e.finished || ['success', 'error', 'crashed'].includes(e.status) ? e : undefined;
+			},
+			{ timeoutMs: 60_000, what: `execution ${executionId}` },
+		);
+		expect(execution.data.resultData.error).toBeUndefined();
+		expect(execution.status).toBe('success');
+		expect(nodeOutput(execution.data, 'Spendesk')).toEqual([JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary))]);
+		const wallet = sim.requestsTo('walletSummary');
+		expect(wallet.map((r) => [r.status, r.companyId, r.clientId])).toEqual([[200, 'cmp_002', sim.credentials.oauthClient.clientId]]);
+		process.stderr.write(`[oauth2.e2e ${target}] companies listed, screenshot ${screenshot}, execution ${executionId} in ${Date.now() - started} ms\n`);
+	});
+});
+
+/** "Connect my account" (n8n 2.8) or the not-connected banner's "Connect" (n8n 2.41). */
+function connectButton(modal: ReturnType<Page['getByTestId']>) {
+	return modal.getByTestId('oauth-connect-button').or(modal.getByTestId('quick-connect-button')).filter({ visible: true }).first();
+}
+
+async function expectText(scope: ReturnType<Page['getByTestId']>, text: string): Promise<void> {
+	const inputs = await scope.locator('input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+	const body = await scope.innerText();
+	if (!body.includes(text) && !inputs.includes(text)) throw new Error(`"${text}" is not shown in the credential form`);
+}

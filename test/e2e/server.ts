@@ -1,0 +1,388 @@
+/**
+ * A running n8n (`n8n start`) for server-based end-to-end tests and the `npm run dev`
+ * sandbox, on top of the homes and runtimes of `runtime.ts`:
+ * - `startN8n(home)`: starts n8n on a free port (or the home's), waits until it is ready,
+ *   and `stop()`s it again (the whole process group it started, SIGTERM then SIGKILL);
+ * - `setupOwner()` / `login()`: the owner account and a logged-in REST session
+ *   (`n8n-auth` cookie) for n8n's internal `/rest/...` API;
+ * - REST helpers for credentials, workflows and executions.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import { N8N_TARGETS, n8nCli } from './runtime';
+import type { N8nHome, N8nTarget } from './runtime';
+
+export interface N8nServer {
+	home: N8nHome;
+	port: number;
+	/** Editor and REST base URL, e.g. http://127.0.0.1:5690 (no trailing slash). */
+	baseUrl: string;
+	process: ChildProcess;
+	/** Everything n8n printed so far (stdout and stderr). */
+	logs(): string;
+	/** Stops n8n (SIGTERM, SIGKILL after `graceMs`) and resolves once it has exited. */
+	stop(graceMs?: number): Promise<void>;
+}
+
+export interface StartOptions {
+	/** Port to listen on; default: the home's N8N_PORT when `usePortFromHome`, else a free one. */
+	port?: number;
+	usePortFromHome?: boolean;
+	/** How long to wait for readiness. Default 180 s. */
+	timeoutMs?: number;
+	/** Extra environment for n8n. */
+	env?: NodeJS.ProcessEnv;
+	/** Called with every chunk n8n prints (e.g. to forward the log). */
+	onOutput?: (chunk: string) => void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export async function freePort(): Promise<number> {
+	return await new Promise<number>((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+export async function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+	return await new Promise<boolean>((resolve) => {
+		const socket = net.connect({ port, host });
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
+	});
+}
+
+/** Thrown from a `waitFor` check to stop waiting at once. */
+export class FatalWaitError extends Error {}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+	check: () => Promise<T | undefined | false> | T | undefined | false,
+	{ timeoutMs = 30_000, intervalMs = 250, what = 'condition' }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let lastError: unknown;
+	for (;;) {
+		try {
+			const value = await check();
+			if (value !== undefined && value !== false) return value;
+		} catch (error) {
+			if (error instanceof FatalWaitError) throw error;
+			lastError = error;
+		}
+		if (Date.now() > deadline) {
+			const suffix = lastError ? ` (last error: ${(lastError as Error).message ?? String(lastError)})` : '';
+			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${suffix}`);
+		}
+		await sleep(intervalMs);
+	}
+}
+
+/**
+ * Removes what the test runner leaks into the environment: n8n exits silently with code 1
+ * under jest's NODE_ENV=test, and a tsx/jest loader in NODE_OPTIONS must not reach n8n's Node.
+ */
+export function sanitizeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	if (env.NODE_ENV === 'test') delete env.NODE_ENV;
+	if (env.NODE_OPTIONS && /tsx|ts-node|jest/.test(env.NODE_OPTIONS)) delete env.NODE_OPTIONS;
+	return env;
+}
+
+/** Starts `n8n start` for a home and resolves once its REST API answers and the editor is up. */
+export async function startN8n(home: N8nHome, options: StartOptions = {}): Promise<N8nServer> {
+	const port = options.port ?? (options.usePortFromHome ? Number(home.env.N8N_PORT ?? 5678) : await freePort());
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const env: NodeJS.ProcessEnv = {
+		...home.env,
+		N8N_PORT: String(port),
+		N8N_EDITOR_BASE_URL: baseUrl,
+		WEBHOOK_URL: `${baseUrl}/`,
+		// n8n's task broker listens on 5679 by default: a free port lets several n8n run side by side.
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		...options.env,
+	};
+	sanitizeEnv(env);
+
+	let output = '';
+	// Own process group, so stop() ends n8n together with any task runner it forks.
+	const child = spawn(home.runtime.nodeBin, [home.runtime.n8nBin, 'start'], {
+		cwd: home.dir,
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const onData = (d: Buffer) => {
+		const text = d.toString();
+		output = (output + text).slice(-2_000_000);
+		options.onOutput?.(text);
+	};
+	child.stdout!.on('data', onData);
+	child.stderr!.on('data', onData);
+	let hasExited = false;
+	let exitStatus = '';
+	const exited = new Promise<void>((resolve) =>
+		child.once('exit', (code, signal) => {
+			hasExited = true;
+			exitStatus = signal ? `signal ${signal}` : `code ${code}`;
+			resolve();
+		}),
+	);
+	child.once('error', (error) => {
+		output += `\n[spawn error] ${error.message}`;
+	});
+
+	const stop = async (graceMs = 20_000): Promise<void> => {
+		if (hasExited || child.pid === undefined) return;
+		const signalGroup = (signal: NodeJS.Signals) => {
+			try {
+				process.kill(-child.pid!, signal);
+			} catch {
+				// already gone
+			}
+		};
+		signalGroup('SIGTERM');
+		const timer = setTimeout(() => signalGroup('SIGKILL'), graceMs);
+		await exited;
+		clearTimeout(timer);
+		// Whatever n8n left in its group (a task runner that ignored SIGTERM).
+		signalGroup('SIGKILL');
+	};
+
+	const server: N8nServer = { home, port, baseUrl, process: child, logs: () => output, stop };
+	try {
+		await waitFor(
+			async () => {
+				if (hasExited) throw new FatalWaitError(`n8n exited (${exitStatus}) before it was ready:\n${output.slice(-4000)}`);
+				if (!/Editor is now accessible via/.test(output)) return false;
+				const response = await fetch(`${baseUrl}/healthz/readiness`);
+				return response.ok;
+			},
+			{ timeoutMs: options.timeoutMs ?? 180_000, intervalMs: 300, what: `n8n on ${baseUrl}` },
+		).catch((error: unknown) => {
+			if (error instanceof FatalWaitError) throw error;
+			throw new Error(`${(error as Error).message}\n--- n8n output ---\n${output.slice(-4000)}`);
+		});
+	} catch (error) {
+		await stop(2_000);
+		throw error;
+	}
+	return server;
+}
+
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+/** The owner account the tests and the sandbox create (n8n wants 8+ chars, a digit and an uppercase letter). */
+export const DEFAULT_OWNER: Owner = {
+	email: 'owner@example.com',
+	password: 'Spendesk-Dev-1',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+};
+
+/** A fixed browser id: n8n binds its auth cookie to the `browser-id` header sent at login. */
+const BROWSER_ID = 'spendesk-e2e-browser';
+
+export class RestError extends Error {
+	constructor(
+		message: string,
+		readonly status: number,
+		readonly body: unknown,
+	) {
+		super(message);
+	}
+}
+
+/** A logged-in session against n8n's internal REST API (`/rest/...`). */
+export class RestSession {
+	constructor(
+		readonly baseUrl: string,
+		/** `n8n-auth=<jwt>` */
+		readonly cookie: string,
+	) {}
+
+	/** The auth cookie's value, e.g. for a browser context. */
+	get authToken(): string {
+		return this.cookie.replace(/^n8n-auth=/, '');
+	}
+
+	async request<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.baseUrl}/rest${route}`, {
+			method,
+			headers: {
+				cookie: this.cookie,
+				'browser-id': BROWSER_ID,
+				accept: 'application/json',
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		let parsed: unknown = text;
+		try {
+			parsed = text ? JSON.parse(text) : undefined;
+		} catch {
+			// not JSON
+		}
+		if (!response.ok) {
+			throw new RestError(`${method} /rest${route} answered ${response.status}: ${text.slice(0, 1000)}`, response.status, parsed);
+		}
+		return (parsed && typeof parsed === 'object' && 'data' in parsed ? (parsed as { data: T }).data : parsed) as T;
+	}
+
+	get<T = unknown>(route: string) {
+		return this.request<T>('GET', route);
+	}
+	post<T = unknown>(route: string, body?: unknown) {
+		return this.request<T>('POST', route, body ?? {});
+	}
+	patch<T = unknown>(route: string, body?: unknown) {
+		return this.request<T>('PATCH', route, body ?? {});
+	}
+	delete<T = unknown>(route: string) {
+		return this.request<T>('DELETE', route);
+	}
+}
+
+async function authRequest(baseUrl: string, route: string, body: unknown): Promise<RestSession> {
+	const response = await fetch(`${baseUrl}/rest${route}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+		body: JSON.stringify(body),
+	});
+	if (!response.ok) throw new RestError(`POST /rest${route} answered ${response.status}: ${await response.text()}`, response.status, undefined);
+	const cookie = response.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.find((c) => c.startsWith('n8n-auth='));
+	if (!cookie) throw new Error(`POST /rest${route} set no n8n-auth cookie`);
+	return new RestSession(baseUrl, cookie);
+}
+
+/** Creates the owner account of a fresh n8n; resolves with a logged-in session. */
+export async function setupOwner(baseUrl: string, owner: Owner = DEFAULT_OWNER): Promise<RestSession> {
+	return await authRequest(baseUrl, '/owner/setup', owner);
+}
+
+export async function login(baseUrl: string, owner: Pick<Owner, 'email' | 'password'> = DEFAULT_OWNER): Promise<RestSession> {
+	return await authRequest(baseUrl, '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+}
+
+/** Logs in, setting the owner up first if n8n has none yet. */
+export async function ensureOwner(baseUrl: string, owner: Owner = DEFAULT_OWNER): Promise<RestSession> {
+	const settings = (await (await fetch(`${baseUrl}/rest/settings`)).json()) as {
+		data?: { userManagement?: { showSetupOnFirstLoad?: boolean } };
+	};
+	if (settings.data?.userManagement?.showSetupOnFirstLoad) return await setupOwner(baseUrl, owner);
+	return await login(baseUrl, owner);
+}
+
+// ---- credentials and workflows ----
+
+export interface CredentialSummary {
+	id: string;
+	name: string;
+	type: string;
+}
+
+export async function createCredential(session: RestSession, credential: { name: string; type: string; data: Record<string, unknown> }) {
+	return await session.post<CredentialSummary>('/credentials', credential);
+}
+
+/** A credential with its decrypted data (`oauthTokenData` is reported as `true` when a token is held). */
+export async function getCredential(session: RestSession, id: string) {
+	return await session.get<CredentialSummary & { data?: Record<string, unknown> }>(`/credentials/${id}?includeData=true`);
+}
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	mode: string;
+	status: string;
+	finished?: boolean;
+	startedAt: string;
+	stoppedAt?: string;
+}
+
+/** Executions of a workflow, newest first. */
+export async function listExecutions(session: RestSession, workflowId: string): Promise<ExecutionSummary[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const page = await session.get<{ results: ExecutionSummary[]; count: number }>(`/executions?filter=${filter}&limit=100`);
+	return page.results;
+}
+
+export interface RunData {
+	resultData: {
+		error?: { message?: string; description?: string };
+		runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: unknown }>>;
+	};
+}
+
+/** One execution with its run data (n8n stores it `flatted`-encoded; parsed here with n8n's own `flatted`). */
+export async function getExecution(session: RestSession, home: N8nHome, id: string): Promise<ExecutionSummary & { data: RunData }> {
+	const execution = await session.get<ExecutionSummary & { data: string | RunData }>(`/executions/${id}`);
+	const data = typeof execution.data === 'string' ? (n8nRequire(home)('flatted') as { parse: (s: string) => RunData }).parse(execution.data) : execution.data;
+	return { ...execution, data };
+}
+
+/** The JSON of the items a node emitted on its first output in an execution. */
+export function nodeOutput(data: RunData, nodeName: string, run = 0): Array<Record<string, unknown>> {
+	const runs = data.resultData.runData[nodeName];
+	if (!runs?.[run]) throw new Error(`Node "${nodeName}" did not run (nodes that ran: ${Object.keys(data.resultData.runData).join(', ')})`);
+	return (runs[run].data?.main?.[0] ?? []).map((item) => item.json);
+}
+
+/** `require` resolving from the n8n installation of a home (for its `flatted`). */
+export function n8nRequire(home: N8nHome): NodeRequire {
+	return createRequire(path.join(home.runtime.dir, 'node_modules', 'n8n', 'package.json'));
+}
+
+/** Targets to test: `E2E_TARGETS=node20,node24` (comma-separated), default both. */
+export function e2eTargets(): N8nTarget[] {
+	const raw = process.env.E2E_TARGETS?.trim();
+	const targets = raw ? raw.split(/[\s,]+/).filter(Boolean) : Object.keys(N8N_TARGETS);
+	for (const target of targets) {
+		if (!(target in N8N_TARGETS)) throw new Error(`E2E_TARGETS: unknown target "${target}" (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
+	}
+	return targets as N8nTarget[];
+}
+
+/** The home with a sanitized environment, for `n8nCli`. */
+export function cliHome(home: N8nHome): N8nHome {
+	return { ...home, env: sanitizeEnv({ ...home.env }) };
+}
+
+/** Imports credentials (plain `data`, n8n encrypts it) with `n8n import:credentials`; n8n must not be running. */
+export async function importCredentials(home: N8nHome, credentials: Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>) {
+	const file = path.join(home.dir, `credentials-${Date.now()}.json`);
+	writeFileSync(file, JSON.stringify(credentials, null, 2));
+	await n8nCli(cliHome(home), ['import:credentials', `--input=${file}`]);
+}
+
+/** Imports workflows with `n8n import:workflow`, then publishes (activates) those marked `publish`; n8n must not be running. */
+export async function importWorkflows(home: N8nHome, workflows: Array<Record<string, unknown> & { id: string }>, publish: string[] = []) {
+	const file = path.join(home.dir, `workflows-${Date.now()}.json`);
+	writeFileSync(file, JSON.stringify(workflows, null, 2));
+	await n8nCli(cliHome(home), ['import:workflow', `--input=${file}`]);
+	for (const id of publish) await n8nCli(cliHome(home), ['publish:workflow', `--id=${id}`]);
+}

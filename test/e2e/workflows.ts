@@ -1,0 +1,380 @@
+/**
+ * Workflow and credential JSON for end-to-end runs in a real n8n, and the CLI steps around
+ * them: `n8n import:credentials`, `n8n import:workflow`, `n8n execute --id … --rawOutput`.
+ *
+ * n8n must not be running in the home while these commands run (they open its SQLite
+ * database themselves). Credentials are imported with plain `data`; n8n encrypts it.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { N8N_TARGETS, REPO_ROOT } from './runtime';
+import type { N8nHome, N8nTarget } from './runtime';
+
+export const SPENDESK_NODE = 'n8n-nodes-spendesk.spendesk';
+export const SPENDESK_TRIGGER_NODE = 'n8n-nodes-spendesk.spendeskTrigger';
+/** Placeholder credential id used by the workflows in examples/. */
+export const EXAMPLE_CREDENTIAL_ID = 'REPLACE_WITH_YOUR_CREDENTIAL_ID';
+
+/** Targets of this run: all of N8N_TARGETS, or the comma/space list in E2E_TARGETS. */
+export function targetsFromEnv(): N8nTarget[] {
+	const raw = process.env.E2E_TARGETS?.trim();
+	const targets = raw ? raw.split(/[\s,]+/).filter(Boolean) : Object.keys(N8N_TARGETS);
+	for (const target of targets) {
+		if (!(target in N8N_TARGETS)) throw new Error(`E2E_TARGETS: unknown target "${target}" (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
+	}
+	return targets as N8nTarget[];
+}
+
+// ---------------------------------------------------------------- credentials
+
+export interface CredentialExport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+export interface CredentialRef {
+	id: string;
+	name: string;
+}
+
+/** A Spendesk API key credential on a custom base URL (the simulator). */
+export function apiKeyCredential(
+	ref: CredentialRef,
+	baseUrl: string,
+	key: { clientId: string; clientSecret: string; level: 'organisation' | 'company'; companyId?: string },
+): CredentialExport {
+	return {
+		...ref,
+		type: 'spendeskApi',
+		data: {
+			environment: 'custom',
+			baseUrl,
+			clientId: key.clientId,
+			clientSecret: key.clientSecret,
+			accessLevel: key.level,
+			...(key.level === 'company' ? { companyId: key.companyId ?? '' } : {}),
+			// Present and empty, so that n8n runs preAuthentication on first use.
+			sessionToken: '',
+		},
+	};
+}
+
+// ---------------------------------------------------------------- nodes
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, CredentialRef>;
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	[key: string]: unknown;
+}
+
+export interface Connection {
+	node: string;
+	type: 'main';
+	index: number;
+}
+
+export interface Workflow {
+	id: string;
+	name: string;
+	active: boolean;
+	nodes: WorkflowNode[];
+	connections: Record<string, { main: Connection[][] }>;
+	settings: Record<string, unknown>;
+	pinData?: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+let nodeCounter = 0;
+const nodeId = () => `e2e-node-${++nodeCounter}`;
+
+export function manualTrigger(name = 'Start', position: [number, number] = [0, 0]): WorkflowNode {
+	return { id: nodeId(), name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position, parameters: {} };
+}
+
+/** Resource locator value of a company field. */
+export function company(value: string, mode: 'id' | 'list' = 'id'): Record<string, unknown> {
+	return { __rl: true, mode, value, ...(mode === 'list' ? { cachedResultName: value } : {}) };
+}
+
+/** A Spendesk node with an API key credential. */
+export function spendeskNode(
+	name: string,
+	parameters: Record<string, unknown>,
+	credential: CredentialRef,
+	position: [number, number] = [0, 0],
+	extra: Partial<WorkflowNode> = {},
+): WorkflowNode {
+	return {
+		id: nodeId(),
+		name,
+		type: SPENDESK_NODE,
+		typeVersion: 1,
+		position,
+		parameters: { authentication: 'apiKey', ...parameters },
+		credentials: { spendeskApi: credential },
+		...extra,
+	};
+}
+
+/** Edit Fields (Set) v3.4, manual mapping: `fields` maps a name to a value or `={{ expression }}`. */
+export function setNode(
+	name: string,
+	fields: Record<string, { value: unknown; type?: 'string' | 'number' | 'boolean' | 'object' | 'array' }>,
+	position: [number, number] = [0, 0],
+	options: { includeOtherFields?: boolean } = {},
+): WorkflowNode {
+	return {
+		id: nodeId(),
+		name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position,
+		parameters: {
+			mode: 'manual',
+			assignments: {
+				assignments: Object.entries(fields).map(([field, { value, type }], i) => ({
+					id: `${name}-${i}`,
+					name: field,
+					value,
+					type: type ?? (typeof value === 'number' ? 'number' : 'string'),
+				})),
+			},
+			includeOtherFields: options.includeOtherFields ?? false,
+			options: {},
+		},
+	};
+}
+
+/** A workflow of nodes and `[from, to]` edges (output 0 → input 0). */
+export function workflow(id: string, name: string, nodes: WorkflowNode[], edges: Array<[string, string]>): Workflow {
+	const names = new Set(nodes.map((n) => n.name));
+	const connections: Workflow['connections'] = {};
+	for (const [from, to] of edges) {
+		if (!names.has(from) || !names.has(to)) throw new Error(`workflow ${id}: edge ${from} → ${to} names an unknown node`);
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	}
+	return { id, name, active: false, nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+/**
+ * One workflow running many nodes: each entry is a branch straight off the manual trigger
+ * (so every node gets the trigger's single item and runs once), optionally followed by more
+ * nodes in a chain. Branches are laid out top to bottom, which is the order n8n (v1
+ * execution order) runs them in.
+ */
+export function batchWorkflow(id: string, name: string, branches: WorkflowNode[][]): Workflow {
+	const start = manualTrigger('Start', [0, 0]);
+	const nodes: WorkflowNode[] = [start];
+	const edges: Array<[string, string]> = [];
+	branches.forEach((branch, row) => {
+		let previous = start.name;
+		branch.forEach((node, column) => {
+			node.position = [250 * (column + 1), 150 * row];
+			nodes.push(node);
+			edges.push([previous, node.name]);
+			previous = node.name;
+		});
+	});
+	return workflow(id, name, nodes, edges);
+}
+
+// ---------------------------------------------------------------- examples/
+
+export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+/** An example workflow from examples/, with its placeholder credentials replaced. */
+export function loadExample(file: string, id: string, credential: CredentialRef): Workflow {
+	const raw = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Workflow;
+	const copy = JSON.parse(JSON.stringify(raw)) as Workflow;
+	for (const node of copy.nodes) {
+		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+			if (ref.id !== EXAMPLE_CREDENTIAL_ID) throw new Error(`${file}: node "${node.name}" does not use the placeholder credential id`);
+			node.credentials![type] = credential;
+		}
+	}
+	return { ...copy, id, active: false };
+}
+
+// ---------------------------------------------------------------- n8n CLI
+
+interface CliResult {
+	code: number;
+	stdout: string;
+	stderr: string;
+	ms: number;
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+async function freePort(): Promise<number> {
+	return await new Promise<number>((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** Runs an n8n CLI command and resolves with its exit code and output (never rejects on a non-zero exit). */
+export async function runN8n(home: N8nHome, args: string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+	const timeoutMs = options.timeoutMs ?? 300_000;
+	// `n8n execute` starts a task broker (default port 5679): give each its own port so that it
+	// never collides with another n8n on this machine (a running `n8n start`, a parallel run).
+	const env = { ...home.env, ...(args[0] === 'execute' ? { N8N_RUNNERS_BROKER_PORT: String(await freePort()) } : {}), ...options.env };
+	const started = Date.now();
+	return await new Promise<CliResult>((resolve, reject) => {
+		execFile(
+			home.runtime.nodeBin,
+			[home.runtime.n8nBin, ...args],
+			{ env, cwd: home.dir, timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 },
+			(error, stdout, stderr) => {
+				const ms = Date.now() - started;
+				if (error && typeof (error as { code?: unknown }).code !== 'number') {
+					reject(new Error(`n8n ${args.join(' ')}: ${error.message}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
+					return;
+				}
+				resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr, ms });
+			},
+		);
+	});
+}
+
+let fileCounter = 0;
+async function importFile(home: N8nHome, command: string, kind: string, content: unknown): Promise<void> {
+	const file = path.join(home.dir, `${kind}-${process.pid}-${++fileCounter}.json`);
+	writeFileSync(file, JSON.stringify(content, null, 2));
+	const result = await runN8n(home, [command, `--input=${file}`]);
+	if (result.code !== 0) throw new Error(`n8n ${command} failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+}
+
+export async function importCredentials(home: N8nHome, credentials: CredentialExport[]): Promise<void> {
+	await importFile(home, 'import:credentials', 'credentials', credentials);
+}
+
+export async function importWorkflows(home: N8nHome, workflows: Workflow[]): Promise<void> {
+	await importFile(home, 'import:workflow', 'workflows', workflows);
+}
+
+export interface JsonItem {
+	json: Record<string, unknown>;
+	binary?: Record<string, { data?: string; id?: string; mimeType?: string; fileName?: string; fileExtension?: string; fileSize?: string }>;
+	[key: string]: unknown;
+}
+
+export interface TaskData {
+	executionStatus?: string;
+	error?: { message?: string; description?: string | null; [key: string]: unknown };
+	data?: { main: Array<JsonItem[] | null> };
+	hints?: Array<{ message: string }>;
+}
+
+export interface RunJson {
+	status?: string;
+	finished?: boolean;
+	data: {
+		resultData: {
+			runData: Record<string, TaskData[]>;
+			error?: { message?: string; description?: string | null; node?: { name?: string }; [key: string]: unknown };
+			lastNodeExecuted?: string;
+		};
+	};
+	[key: string]: unknown;
+}
+
+export interface Execution {
+	/** n8n's exit code: 0 when the workflow succeeded. */
+	code: number;
+	ok: boolean;
+	ms: number;
+	/** The run (also on failure: n8n logs the failed run as JSON before exiting). */
+	run?: RunJson;
+	stdout: string;
+	stderr: string;
+}
+
+/** The run JSON in n8n's output: the first `{` that starts a parseable object spanning to a line end. */
+export function parseRun(output: string): RunJson | undefined {
+	let from = output.indexOf('{');
+	while (from !== -1) {
+		// n8n prints the run with JSON.stringify(…, null, 2): it ends at the first line that is exactly "}".
+		const end = output.indexOf('\n}', from);
+		const candidates = [end === -1 ? output.length : end + 2, output.length];
+		for (const to of candidates) {
+			try {
+				const value = JSON.parse(output.slice(from, to)) as RunJson;
+				if (value && typeof value === 'object' && value.data?.resultData) return value;
+			} catch {
+				// not this span
+			}
+		}
+		from = output.indexOf('\n{', from + 1);
+		if (from !== -1) from += 1;
+	}
+	return undefined;
+}
+
+export interface ExecuteOptions {
+	/** Throw unless the workflow succeeded (default true). */
+	expectSuccess?: boolean;
+	/** Extra environment for this execution, e.g. N8N_DEFAULT_BINARY_DATA_MODE=default to get files inline. */
+	env?: NodeJS.ProcessEnv;
+}
+
+/** `n8n execute --id=<id> --rawOutput`; returns the run. */
+export async function execute(home: N8nHome, workflowId: string, options: ExecuteOptions = {}): Promise<Execution> {
+	const result = await runN8n(home, ['execute', `--id=${workflowId}`, '--rawOutput'], { env: options.env });
+	// n8n's output of every execution, for a look after the run (test-output/ is not committed).
+	const logDir = path.join(REPO_ROOT, 'test-output', 'e2e-cli');
+	mkdirSync(logDir, { recursive: true });
+	writeFileSync(path.join(logDir, `${home.runtime.target}-${workflowId}.log`), `exit ${result.code}, ${result.ms} ms\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}\n`);
+	const run = parseRun(result.stdout) ?? parseRun(`${result.stdout}\n${result.stderr}`);
+	const execution: Execution = { ...result, ok: result.code === 0 && !run?.data.resultData.error, run };
+	if ((options.expectSuccess ?? true) && !execution.ok) {
+		const error = run?.data.resultData.error;
+		throw new Error(
+			`n8n execute --id=${workflowId} failed (exit ${result.code})` +
+				(error ? `: ${error.message ?? ''} ${error.description ?? ''} [node ${error.node?.name ?? '?'}]` : '') +
+				`\n--- stdout (end)\n${result.stdout.slice(-4000)}\n--- stderr (end)\n${result.stderr.slice(-4000)}`,
+		);
+	}
+	if ((options.expectSuccess ?? true) && !run) throw new Error(`n8n execute --id=${workflowId}: no run JSON in the output\n${result.stdout.slice(-4000)}`);
+	return execution;
+}
+
+/** Items (json only) of a node's first output in its first run. */
+export function items(run: RunJson | undefined, nodeName: string, output = 0): Array<Record<string, unknown>> {
+	return rawItems(run, nodeName, output).map((item) => item.json);
+}
+
+export function rawItems(run: RunJson | undefined, nodeName: string, output = 0): JsonItem[] {
+	const task = run?.data.resultData.runData[nodeName]?.[0];
+	if (!task) {
+		const ran = Object.keys(run?.data.resultData.runData ?? {}).join(', ');
+		throw new Error(`node "${nodeName}" did not run (nodes that ran: ${ran || 'none'})`);
+	}
+	if (task.error) throw new Error(`node "${nodeName}" failed: ${task.error.message ?? ''} ${task.error.description ?? ''}`);
+	return task.data?.main[output] ?? [];
+}
+
+/** The error a node ended with, if any. */
+export function nodeError(run: RunJson | undefined, nodeName: string): TaskData['error'] | undefined {
+	return run?.data.resultData.runData[nodeName]?.[0]?.error;
+}
+
+/** The execution hints of a node (e.g. "Some results were cut off by the Limit…"). */
+export function nodeHints(run: RunJson | undefined, nodeName: string): string[] {
+	return (run?.data.resultData.runData[nodeName]?.[0]?.hints ?? []).map((hint) => hint.message);
+}
