@@ -123,7 +123,11 @@ async function main(): Promise<void> {
 	}
 }
 
-/** Credentials against the simulator: API keys are reset at every start, the OAuth2 one only created. */
+/**
+ * Credentials against the simulator, created when missing and reset at every start (the
+ * simulator's URL or keys may have changed). The OAuth2 credential keeps its id, so workflows
+ * using it keep working, but its token died with the previous simulator: Reconnect it.
+ */
 async function ensureCredentials(session: RestSession, sim: SpendeskSimulator): Promise<Record<keyof typeof CREDENTIAL_NAMES, Named>> {
 	const existing = await session.get<Named[]>('/credentials');
 	const { orgKey, companyKey, oauthClient } = sim.credentials;
@@ -131,7 +135,6 @@ async function ensureCredentials(session: RestSession, sim: SpendeskSimulator): 
 		org: {
 			type: 'spendeskApi',
 			data: { environment: 'custom', baseUrl: sim.baseUrl, clientId: orgKey.clientId, clientSecret: orgKey.clientSecret, accessLevel: 'organisation', sessionToken: '' },
-			reset: true,
 		},
 		company: {
 			type: 'spendeskApi',
@@ -144,23 +147,21 @@ async function ensureCredentials(session: RestSession, sim: SpendeskSimulator): 
 				companyId: companyKey.companyId,
 				sessionToken: '',
 			},
-			reset: true,
 		},
 		oauth: {
 			type: 'spendeskOAuth2Api',
 			data: { environment: 'custom', baseUrl: sim.baseUrl, clientId: oauthClient.clientId, clientSecret: oauthClient.clientSecret, accessLevel: 'organisation' },
-			reset: false,
 		},
 	};
 	const result = {} as Record<keyof typeof CREDENTIAL_NAMES, Named>;
 	for (const key of Object.keys(wanted) as Array<keyof typeof wanted>) {
 		const name = CREDENTIAL_NAMES[key];
-		const { type, data, reset } = wanted[key];
+		const { type, data } = wanted[key];
 		const found = existing.find((c) => c.name === name && c.type === type);
 		if (!found) {
 			result[key] = await session.post<Named>('/credentials', { name, type, data });
 		} else {
-			if (reset) await session.patch(`/credentials/${found.id}`, { name, type, data });
+			await session.patch(`/credentials/${found.id}`, { name, type, data });
 			result[key] = found;
 		}
 	}
@@ -266,7 +267,7 @@ function printWelcome(server: N8nServer, sim: SpendeskSimulator, workflows: Name
 	say('Credentials in n8n (environment "Custom Base URL" = the simulator):');
 	say(`  ${CREDENTIAL_NAMES.org.padEnd(44)} API key ${orgKey.clientId} / ${orgKey.clientSecret}`);
 	say(`  ${CREDENTIAL_NAMES.company.padEnd(44)} API key ${companyKey.clientId} / ${companyKey.clientSecret}`);
-	say(`  ${CREDENTIAL_NAMES.oauth.padEnd(44)} OAuth2 client ${oauthClient.clientId}: open it, click Connect (approved automatically)`);
+	say(`  ${CREDENTIAL_NAMES.oauth.padEnd(44)} OAuth2 client ${oauthClient.clientId}: open it, click Connect (or Reconnect after a restart)`);
 	say();
 	say('Workflows:');
 	for (const workflow of workflows) say(`  ${workflow.name.padEnd(60)} ${server.baseUrl}/workflow/${workflow.id}`);
