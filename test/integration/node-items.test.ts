@@ -7,7 +7,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, resetTransport, startSimulator, failure } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
 
@@ -28,14 +28,6 @@ async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDa
 	return { out, hints };
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected the node to fail');
-}
 
 const CHOOSE_COMPANY = 'Choose a company: organisation-level credentials must name the company on this call';
 

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, resetTransport, startSimulator, failure } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 
 const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
@@ -25,14 +25,6 @@ async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDa
 	return { out, hints };
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected the node to fail');
-}
 
 interface Kind {
 	kind: CredentialKind;

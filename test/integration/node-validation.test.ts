@@ -6,7 +6,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { RouteId, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, resetTransport, startSimulator, failure } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
 
@@ -16,14 +16,6 @@ async function prepare(sim: SpendeskSimulator, kind: CredentialKind, parameters:
 	return { ...built, execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions) };
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected the node to fail');
-}
 
 const invoices = (more: IDataObject): IDataObject => ({
 	resource: 'invoice',

@@ -7,26 +7,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { collect, paginate } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
-import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator, storeFor } from '../support/fixtures';
-import type { CredentialKind } from '../support/fixtures';
+import { resetTransport, startSimulator, storeFor, ctxFor, failure } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
-import type { ContextOptions } from '../support/n8n-context';
 
-async function ctxFor(sim: SpendeskSimulator, kind: CredentialKind, extra: Partial<ContextOptions> = {}): Promise<SpendeskContext> {
-	const { context } = await contextFor(sim, kind, extra);
-	return context as unknown as SpendeskContext;
-}
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected the call to fail');
-}
 
 describe('transport: tokens', () => {
 	let sim: SpendeskSimulator;

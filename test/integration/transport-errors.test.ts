@@ -10,15 +10,9 @@ import { apiError, describeFailure } from '../../nodes/Spendesk/transport/errors
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator, storeFor } from '../support/fixtures';
-import type { CredentialKind } from '../support/fixtures';
+import { resetTransport, startSimulator, storeFor, ctxFor } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
-import type { ContextOptions } from '../support/n8n-context';
 
-async function ctxFor(sim: SpendeskSimulator, kind: CredentialKind, extra: Partial<ContextOptions> = {}): Promise<SpendeskContext> {
-	const { context } = await contextFor(sim, kind, extra);
-	return context as unknown as SpendeskContext;
-}
 
 async function apiFailure(promise: Promise<unknown>): Promise<NodeApiError> {
 	try {

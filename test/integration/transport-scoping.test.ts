@@ -10,23 +10,9 @@ import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import type { LoggedRequest, RouteId, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
-import type { CredentialKind } from '../support/fixtures';
-import type { ContextOptions } from '../support/n8n-context';
+import { resetTransport, startSimulator, ctxFor, failure } from '../support/fixtures';
 
-async function ctxFor(sim: SpendeskSimulator, kind: CredentialKind, extra: Partial<ContextOptions> = {}): Promise<SpendeskContext> {
-	const { context } = await contextFor(sim, kind, extra);
-	return context as unknown as SpendeskContext;
-}
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as Error;
-	}
-	throw new Error('expected the call to fail');
-}
 
 const HEADER_ROUTES: EndpointName[] = [
 	'walletSummary',

@@ -1,6 +1,7 @@
 /** Shared set-up for integration tests: a simulator plus credential stores pointing at it. */
 import { flowControl } from '../../nodes/Spendesk/transport/limiter';
 import { transportSettings } from '../../nodes/Spendesk/transport/request';
+import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import { SpendeskSimulator } from '../simulator';
 import type { SimulatorOptions } from '../simulator';
 import { CredentialStore, createContext } from './n8n-context';
@@ -92,4 +93,20 @@ export function authenticationOf(kind: CredentialKind): 'apiKey' | 'oAuth2' {
 export async function contextFor(sim: SpendeskSimulator, kind: CredentialKind, extra: Partial<ContextOptions> = {}) {
 	const store = extra.store ?? (await storeFor(sim, kind));
 	return createContext({ ...extra, store, parameters: { authentication: authenticationOf(kind), ...extra.parameters } });
+}
+
+/** An execution context of the given credential kind, typed as the transport's context. */
+export async function ctxFor(sim: SpendeskSimulator, kind: CredentialKind, extra: Partial<ContextOptions> = {}): Promise<SpendeskContext> {
+	const { context } = await contextFor(sim, kind, extra);
+	return context as unknown as SpendeskContext;
+}
+
+/** The error a promise rejects with; fails the test if it resolves. */
+export async function failure(promise: Promise<unknown>): Promise<Error> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as Error;
+	}
+	throw new Error('expected a failure, but the call succeeded');
 }

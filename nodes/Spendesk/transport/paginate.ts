@@ -32,6 +32,15 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> 
 
 type Page = IDataObject[];
 
+/** The Limit of one list, shared by the strategies: what is left, and the cut. */
+interface Budget {
+	/** Keeps what still fits under the Limit (and notes a cut). */
+	take: (items: Page) => Page;
+	left: () => number;
+	/** Notes that the Limit stopped the list while the API had more. */
+	truncated: () => void;
+}
+
 /** Size of the next page: the endpoint maximum, or just what the Limit still needs. */
 function nextPageSize(size: PageSize, request: ListRequest, remaining: number): number {
 	const cap = Math.min(size.max, request.pageSize ?? size.max);
@@ -78,6 +87,7 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 		delivered += slice.length;
 		return slice;
 	};
+	const budget: Budget = { take, left: () => limit - delivered, truncated };
 
 	switch (endpoint.pagination) {
 		case 'none': {
@@ -88,12 +98,12 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 		}
 
 		case 'page': {
-			yield* pageStyle(ctx, name, request, limit, take, (body) => body);
+			yield* pageStyle(ctx, name, request, limit, budget, (body) => body);
 			return;
 		}
 
 		case 'snapshot': {
-			yield* snapshotStyle(ctx, name, request, limit, take);
+			yield* snapshotStyle(ctx, name, request, limit, budget);
 			return;
 		}
 
@@ -176,14 +186,13 @@ async function* pageStyle(
 	name: EndpointRef,
 	request: ListRequest,
 	limit: number,
-	take: (items: Page) => Page,
+	budget: Budget,
 	envelope: (body: IDataObject) => IDataObject,
 	firstBody?: IDataObject,
 ): AsyncGenerator<Page> {
 	const size = endpointOf(name).pageSize!;
 	const pageSize = pagePlan(size, request, limit);
-	let delivered = 0;
-	for (let page = 1; delivered < limit; page++) {
+	for (let page = 1; budget.left() > 0; page++) {
 		let body: IDataObject | undefined;
 		if (page === 1 && firstBody) {
 			body = firstBody;
@@ -194,16 +203,14 @@ async function* pageStyle(
 			body = response.body;
 		}
 		const content = envelope(body ?? {});
-		const items = take(asItems(content.data));
-		delivered += items.length;
-		yield items;
+		yield budget.take(asItems(content.data));
 		const pagination = ((content.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 		const total = Number(pagination.total);
 		const served = Number(pagination.pageSize) || pageSize;
 		if (asItems(content.data).length === 0) return;
 		if (Number.isFinite(total) && page * served >= total) return;
 	}
-	if (request.progress) request.progress.truncated = true;
+	budget.truncated();
 }
 
 /**
@@ -215,7 +222,7 @@ async function* snapshotStyle(
 	name: EndpointRef,
 	request: ListRequest,
 	limit: number,
-	take: (items: Page) => Page,
+	budget: Budget,
 ): AsyncGenerator<Page> {
 	const endpoint = endpointOf(name);
 	let key: unknown = request.pathParams?.key;
@@ -243,7 +250,7 @@ async function* snapshotStyle(
 		const { body } = await callSpendesk<IDataObject>(ctx, name, { ...call, qs: { ...request.qs, page: 1, [size.param]: pageSize } });
 		const status = String(body?.status ?? '');
 		if (status === 'COMPLETE') {
-			yield* pageStyle(ctx, name, { ...call, pageSize }, limit, take, (b) => (b.result ?? {}) as IDataObject, body);
+			yield* pageStyle(ctx, name, { ...call, pageSize }, limit, budget, (b) => (b.result ?? {}) as IDataObject, body);
 			return;
 		}
 		if (status === 'ERROR') {
