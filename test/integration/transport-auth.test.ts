@@ -132,6 +132,44 @@ describe('transport: tokens', () => {
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200]);
 	});
 
+	test.each(['2.8' as const, '2.9' as const])(
+		'n8n %s: a refused OAuth2 refresh (revoked refresh token) says to reconnect the credential, once, without any token',
+		async (n8nVersion) => {
+			const store = await storeFor(sim, 'oauthOrg');
+			const tokens = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
+			store.set('spendeskOAuth2Api', { ...store.get('spendeskOAuth2Api'), oauthTokenData: { ...tokens, refresh_token: 'revoked-refresh-token' } });
+			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
+			sim.clearLog();
+			sim.expireTokens();
+			const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_002', itemIndex: 3 }));
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toBe('Reconnect the credential "Spendesk OAuth2": Spendesk refused to renew its OAuth2 access');
+			const description = (error as NodeApiError).description ?? '';
+			expect(description).toContain('"Get wallet summary" for company "cmp_002"');
+			expect(description).toContain('click "Reconnect"');
+			expect((error as NodeApiError).context.itemIndex).toBe(3);
+			// One refusal from the token endpoint; the API was asked once (401) and never again.
+			expect(sim.requestsTo('oauthToken').map((r) => r.status)).toEqual([400]);
+			expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([401, 401]);
+			const text = `${JSON.stringify(error)} ${description} ${error.message}`;
+			expect(text).not.toContain(String(tokens.access_token));
+			expect(text).not.toContain('revoked-refresh-token');
+			expect(text).not.toContain(sim.credentials.oauthClient.clientSecret);
+			expect(text).not.toContain('check your parameters');
+		},
+	);
+
+	test('after a successful OAuth2 refresh, an API refusal of the retried call keeps its own message', async () => {
+		const store = await storeFor(sim, 'oauthOrg');
+		const ctx = await ctxFor(sim, 'oauthOrg', { store });
+		sim.clearLog();
+		sim.expireTokens();
+		const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_006' }));
+		expect(error.message).toBe('Company "cmp_006" is deactivated');
+		expect(sim.requestsTo('oauthToken').map((r) => r.status)).toEqual([200]);
+		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([401, 401, 403]);
+	});
+
 	test('a wrong client secret gives "Spendesk refused the credential" (401) without the secret', async () => {
 		const store = await storeFor(sim, 'orgKey');
 		const secret = 'wrong-secret-4f9a1c';

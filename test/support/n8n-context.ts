@@ -208,6 +208,29 @@ export function createContext(options: ContextOptions) {
 		return { ...opts, headers };
 	}
 
+	/**
+	 * token.refresh() of @n8n/client-oauth2 as n8n 2.8 uses it: a refusal throws the OAuth
+	 * client's own error, an AuthError (code EAUTH, standard `{ error }` body) or a ResponseError
+	 * (code ESTATUS, message "HTTP status N", any other body), never an axios error.
+	 */
+	async function refreshGrant(credentials: ICredentialDataDecryptedObject, refreshToken: string) {
+		const res = await fetch(String(credentials.accessTokenUrl), {
+			method: 'POST',
+			headers: {
+				authorization: `Basic ${Buffer.from(`${String(credentials.clientId)}:${String(credentials.clientSecret)}`).toString('base64')}`,
+				'content-type': 'application/x-www-form-urlencoded',
+				accept: 'application/json',
+			},
+			body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+		});
+		const body = (await res.json().catch(() => ({}))) as { error?: string; error_description?: string; access_token: string; refresh_token?: string };
+		if (res.status >= 400) {
+			if (typeof body.error === 'string') throw Object.assign(new Error(body.error_description ?? body.error), { code: 'EAUTH', body });
+			throw Object.assign(new Error(`HTTP status ${res.status}`), { code: 'ESTATUS', status: res.status, body });
+		}
+		return body;
+	}
+
 	/** requestOAuth2 of n8n-core 2.8.1 (n8n request flavour): refresh after a thrown 401, retry once. */
 	async function requestOAuth2(type: string, opts: IHttpRequestOptions) {
 		const credentials = options.store.get(type);
@@ -218,14 +241,7 @@ export function createContext(options: ContextOptions) {
 			return await request(sign(tokenData.access_token));
 		} catch (error) {
 			if ((error as AxiosError).response?.status !== 401) throw error;
-			const refreshed = (await request({
-				method: 'POST',
-				url: String(credentials.accessTokenUrl),
-				auth: { username: String(credentials.clientId), password: String(credentials.clientSecret) },
-				headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-				body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(tokenData.refresh_token ?? '') }).toString(),
-				json: true,
-			} as IHttpRequestOptions)) as { access_token: string; refresh_token?: string };
+			const refreshed = await refreshGrant(credentials, String(tokenData.refresh_token ?? ''));
 			credentials.oauthTokenData = { ...tokenData, ...refreshed };
 			options.store.update(type, credentials);
 			return await request(sign(refreshed.access_token));

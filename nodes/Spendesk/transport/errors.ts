@@ -156,6 +156,24 @@ export function apiError(node: INode, call: FailedCall): NodeApiError {
 	return new NodeApiError(node, response, { message, description, httpCode: String(call.status), itemIndex: call.itemIndex });
 }
 
+/** n8n could not renew the OAuth2 access token: the connection must be made again in the credential. */
+export function renewalRefusedError(
+	node: INode,
+	call: { credentialName: string; endpoint: Endpoint; companyId?: string; itemIndex?: number },
+): NodeApiError {
+	const forCompany = call.companyId ? ` for company "${call.companyId}"` : '';
+	return new NodeApiError(
+		node,
+		{ endpoint: `${call.endpoint.method} ${call.endpoint.path}`, ...(call.companyId ? { companyId: call.companyId } : {}), reason: 'oauth2-refresh-refused' },
+		{
+			message: `Reconnect the credential "${call.credentialName}": Spendesk refused to renew its OAuth2 access`,
+			description: `"${call.endpoint.label}"${forCompany} needed a new access token and Spendesk refused the refresh: the connection was revoked in Spendesk, the refresh token expired (30 days), or the app's Client ID or Client Secret changed. Open the credential in n8n, check the Client ID and Client Secret, click "Reconnect" and approve access again, then run the workflow again.`,
+			httpCode: '401',
+			itemIndex: call.itemIndex,
+		},
+	);
+}
+
 function capitalise(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -21,7 +21,7 @@ import type {
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
 import { resolveBaseUrl } from './environment';
-import { apiError, readErrorBody } from './errors';
+import { apiError, readErrorBody, renewalRefusedError } from './errors';
 import { DEFAULT_MAX_IN_FLIGHT, flowControl, numberHeader, retryAfterMs } from './limiter';
 
 export type SpendeskContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -215,7 +215,44 @@ function scope(ctx: SpendeskContext, session: Session, endpoint: Endpoint, optio
 	return { url, headers, companyId, budgetKey: `${session.key}|${budgetCompany}` };
 }
 
-type Outcome = { kind: 'response'; response: IN8nHttpFullResponse } | { kind: 'thrown'; status?: number; code?: string; error: unknown };
+type Outcome =
+	| { kind: 'response'; response: IN8nHttpFullResponse }
+	| { kind: 'thrown'; status?: number; code?: string; error: unknown }
+	/** n8n could not renew the OAuth2 token: the token endpoint refused the refresh. */
+	| { kind: 'renewalRefused'; error: unknown };
+
+/** Thrown inside the renewal lock when n8n's OAuth2 refresh failed; unwrapped by `send`. */
+class RenewalRefused {
+	constructor(readonly error: unknown) {}
+}
+
+/** The OAuth2 access token n8n holds now (undefined for other credentials or when unreadable). */
+async function heldAccessToken(ctx: SpendeskContext, session: Session): Promise<string | undefined> {
+	if (session.credentialType !== 'spendeskOAuth2Api') return undefined;
+	try {
+		const credentials = await ctx.getCredentials(session.credentialType);
+		const token = (credentials.oauthTokenData as { access_token?: unknown } | undefined)?.access_token;
+		return typeof token === 'string' ? token : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Signs n8n leaves on an error when its OAuth2 refresh was refused: the OAuth client's
+ * EAUTH/ESTATUS errors (n8n 2.8 keeps only their code and "HTTP status N" text), or the
+ * "needs to be reconnected" error of newer n8n.
+ */
+function looksLikeRefusedRenewal(error: unknown): boolean {
+	const e = error as { httpCode?: unknown; code?: unknown; message?: unknown; description?: unknown; cause?: unknown };
+	for (const candidate of [e, e?.cause as typeof e]) {
+		if (!candidate) continue;
+		if (candidate.httpCode === 'EAUTH' || candidate.code === 'EAUTH' || candidate.code === 'ESTATUS') return true;
+		if (typeof candidate.message === 'string' && /needs to be reconnected/i.test(candidate.message)) return true;
+		if (typeof candidate.description === 'string' && /^HTTP status \d{3}$/.test(candidate.description)) return true;
+	}
+	return false;
+}
 
 function classifyThrown(error: unknown): Outcome {
 	const e = error as { httpCode?: unknown; code?: unknown; message?: unknown; cause?: { code?: unknown } };
@@ -241,10 +278,23 @@ async function send(ctx: SpendeskContext, session: Session, request: IHttpReques
 			// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
 			// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
 			// got the same 401 meanwhile find the renewed token and need no renewal of their own.
-			response = await flowControl.exclusive(`renew:${session.key}`, async () => await call(false));
+			response = await flowControl.exclusive(`renew:${session.key}`, async () => {
+				const before = await heldAccessToken(ctx, session);
+				try {
+					return await call(false);
+				} catch (error) {
+					// OAuth2: a failure that left n8n's token unchanged (or carries the OAuth client's
+					// marks) is the refresh being refused, not the API answering the retried call.
+					if (before !== undefined && classifyThrown(error).code === undefined) {
+						if (looksLikeRefusedRenewal(error) || (await heldAccessToken(ctx, session)) === before) throw new RenewalRefused(error);
+					}
+					throw error;
+				}
+			});
 		}
 		return { kind: 'response', response };
 	} catch (error) {
+		if (error instanceof RenewalRefused) return { kind: 'renewalRefused', error: error.error };
 		return classifyThrown(error);
 	}
 }
@@ -293,6 +343,9 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 			continue;
 		}
 		const outcome = await flowControl.gated(session.key, transportSettings.maxInFlight, async () => await send(ctx, session, request));
+		if (outcome.kind === 'renewalRefused') {
+			throw renewalRefusedError(node, { credentialName: session.credentialName, endpoint, companyId: scoped.companyId, itemIndex: options.itemIndex });
+		}
 
 		let status: number | undefined;
 		let headers: Record<string, unknown> = {};
