@@ -131,6 +131,7 @@ describe.each(targetsFromEnv())('n8n %s: the package in a real n8n (CLI)', (targ
 	const org = { id: 'e2eOrgKey', name: 'Spendesk org key' };
 	const companyCred = { id: 'e2eCompanyKey', name: 'Spendesk company key' };
 	const limited = { id: 'e2eLimitedKey', name: 'Spendesk limited key' };
+	const revokedOAuth = { id: 'e2eRevokedOAuth', name: 'Spendesk revoked OAuth2' };
 	const tokenRequests = () => sim.requestsTo('token').length;
 
 	// ------------------------------------------------------------ workflows
@@ -255,6 +256,13 @@ describe.each(targetsFromEnv())('n8n %s: the package in a real n8n (CLI)', (targ
 			[spendeskNode('Other Company With Company Key (continue)', { resource: 'settlement', operation: 'getAll', company: company(BIG), returnAll: true }, companyCred, [0, 0], continueOnFail)],
 			[spendeskNode('Settlements With Limited Key', { resource: 'settlement', operation: 'getAll', company: company(BIG), returnAll: true }, limited)],
 			[spendeskNode('Invoices With Limited Key (continue)', { resource: 'invoice', operation: 'getAll', company: company(BIG), returnAll: true }, limited, [0, 0], continueOnFail)],
+			[
+				{
+					...spendeskNode('Wallet With Revoked OAuth2 (continue)', { resource: 'walletSummary', operation: 'get', company: company(BIG) }, revokedOAuth, [0, 0], continueOnFail),
+					parameters: { authentication: 'oAuth2', resource: 'walletSummary', operation: 'get', company: company(BIG) },
+					credentials: { spendeskOAuth2Api: revokedOAuth },
+				},
+			],
 		]);
 	}
 
@@ -312,11 +320,24 @@ describe.each(targetsFromEnv())('n8n %s: the package in a real n8n (CLI)', (targ
 		const fieldId = sim.data(BIG).analyticalFields[0].id;
 		ops.nodes.find((n) => n.name === 'Analytical Field Values')!.parameters.fieldId = fieldId;
 
-		await timed(target, 'import 3 credentials', () =>
+		await timed(target, 'import 4 credentials', () =>
 			importCredentials(home, [
 				apiKeyCredential(org, sim.baseUrl, sim.credentials.orgKey),
 				apiKeyCredential(companyCred, sim.baseUrl, sim.credentials.companyKey),
 				apiKeyCredential(limited, sim.baseUrl, sim.credentials.orgKeyNoExperimental),
+				// An OAuth2 connection whose tokens Spendesk no longer knows (revoked): n8n's refresh is refused.
+				{
+					...revokedOAuth,
+					type: 'spendeskOAuth2Api',
+					data: {
+						environment: 'custom',
+						baseUrl: sim.baseUrl,
+						accessLevel: 'organisation',
+						clientId: sim.credentials.oauthClient.clientId,
+						clientSecret: sim.credentials.oauthClient.clientSecret,
+						oauthTokenData: { access_token: 'revoked-access-token', refresh_token: 'revoked-refresh-token', token_type: 'Bearer' },
+					},
+				},
 			]),
 		);
 		await timed(target, 'import 8 workflows', () =>
@@ -476,7 +497,7 @@ describe.each(targetsFromEnv())('n8n %s: the package in a real n8n (CLI)', (targ
 		const own = () => sim.credentials.companyKey.companyId!;
 
 		beforeAll(async () => {
-			exec = timedExecution(target, 'company key + limited key (7 nodes)', await execute(home, 'e2eOtherKeys'));
+			exec = timedExecution(target, 'company key, limited key, revoked OAuth2 (8 nodes)', await execute(home, 'e2eOtherKeys'));
 		});
 
 		it('a company key works on its own company with the Company field left empty', () => {
@@ -492,6 +513,13 @@ describe.each(targetsFromEnv())('n8n %s: the package in a real n8n (CLI)', (targ
 			expect(out('Other Company With Company Key (continue)')).toEqual([
 				expect.objectContaining({ error: `The company-level credential "Spendesk company key" cannot reach company "${BIG}"` }),
 			]);
+		});
+
+		it('a revoked OAuth2 connection: n8n\'s refresh is refused and the error says to reconnect the credential', () => {
+			expect(out('Wallet With Revoked OAuth2 (continue)')).toEqual([
+				expect.objectContaining({ error: 'Reconnect the credential "Spendesk revoked OAuth2": Spendesk refused to renew its OAuth2 access' }),
+			]);
+			expect(sim.requestsTo('oauthToken').map((r) => [r.status, (r.body as Record<string, unknown>).grant_type])).toEqual([[400, 'refresh_token']]);
 		});
 
 		it('a key without experimental scopes: v1 endpoints work, v2 fail naming the missing scope', () => {

@@ -221,11 +221,6 @@ type Outcome =
 	/** n8n could not renew the OAuth2 token: the token endpoint refused the refresh. */
 	| { kind: 'renewalRefused'; error: unknown };
 
-/** Thrown inside the renewal lock when n8n's OAuth2 refresh failed; unwrapped by `send`. */
-class RenewalRefused {
-	constructor(readonly error: unknown) {}
-}
-
 /** The OAuth2 access token n8n holds now (undefined for other credentials or when unreadable). */
 async function heldAccessToken(ctx: SpendeskContext, session: Session): Promise<string | undefined> {
 	if (session.credentialType !== 'spendeskOAuth2Api') return undefined;
@@ -272,31 +267,30 @@ async function send(ctx: SpendeskContext, session: Session, request: IHttpReques
 			...request,
 			ignoreHttpStatusErrors,
 		})) as IN8nHttpFullResponse;
+	let response: IN8nHttpFullResponse;
 	try {
-		let response = await call(true);
-		if (response.statusCode === 401) {
-			// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
-			// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
-			// got the same 401 meanwhile find the renewed token and need no renewal of their own.
-			response = await flowControl.exclusive(`renew:${session.key}`, async () => {
-				const before = await heldAccessToken(ctx, session);
-				try {
-					return await call(false);
-				} catch (error) {
-					// OAuth2: a failure that left n8n's token unchanged (or carries the OAuth client's
-					// marks) is the refresh being refused, not the API answering the retried call.
-					if (before !== undefined && classifyThrown(error).code === undefined) {
-						if (looksLikeRefusedRenewal(error) || (await heldAccessToken(ctx, session)) === before) throw new RenewalRefused(error);
-					}
-					throw error;
-				}
-			});
-		}
-		return { kind: 'response', response };
+		response = await call(true);
 	} catch (error) {
-		if (error instanceof RenewalRefused) return { kind: 'renewalRefused', error: error.error };
 		return classifyThrown(error);
 	}
+	if (response.statusCode !== 401) return { kind: 'response', response };
+	// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
+	// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
+	// got the same 401 meanwhile find the renewed token and need no renewal of their own.
+	return await flowControl.exclusive(`renew:${session.key}`, async (): Promise<Outcome> => {
+		const before = await heldAccessToken(ctx, session);
+		try {
+			return { kind: 'response', response: await call(false) };
+		} catch (error) {
+			const outcome = classifyThrown(error);
+			// OAuth2: a failure that carries the OAuth client's marks, or left n8n's token as it
+			// was, is the refresh being refused, not the API answering the retried call.
+			if (before !== undefined && outcome.kind === 'thrown' && outcome.code === undefined) {
+				if (looksLikeRefusedRenewal(error) || (await heldAccessToken(ctx, session)) === before) return { kind: 'renewalRefused', error };
+			}
+			return outcome;
+		}
+	});
 }
 
 function backoff(attempt: number): number {
