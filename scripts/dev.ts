@@ -25,6 +25,8 @@ const SIMULATOR_PORT = Number(process.env.SIMULATOR_PORT ?? 8787);
 const N8N_PORT = Number(process.env.DEV_N8N_PORT ?? 5678);
 const HOME_DIR = path.join(CACHE_DIR, 'dev-home');
 const LOG_FILE = path.join(HOME_DIR, 'n8n.log');
+/** Process group of the n8n this script started, so that the next start can stop one left running. */
+const PID_FILE = path.join(HOME_DIR, 'n8n.pid');
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 const EXAMPLE_CREDENTIAL_ID = 'REPLACE_WITH_YOUR_CREDENTIAL_ID';
 const VERBOSE = process.argv.includes('--verbose');
@@ -49,8 +51,40 @@ interface Named {
 	type?: string;
 }
 
+/** True while `pid` is an n8n process (not a pid the system gave to something else since). */
+function isN8n(pid: number): boolean {
+	try {
+		return /n8n/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * An n8n left running by an earlier `npm run dev` that could not clean up (killed with
+ * SIGKILL, or its terminal closed abruptly): stop its process group before taking the port.
+ */
+async function stopLeftoverN8n(): Promise<void> {
+	if (!existsSync(PID_FILE)) return;
+	const pid = Number(readFileSync(PID_FILE, 'utf8').trim());
+	rmSync(PID_FILE, { force: true });
+	if (!Number.isInteger(pid) || pid <= 1 || !isN8n(pid)) return;
+	step(`stopping the n8n (pid ${pid}) left running by an earlier npm run dev…`);
+	const signal = (name: NodeJS.Signals) => {
+		try {
+			process.kill(-pid, name);
+		} catch {
+			// already gone
+		}
+	};
+	signal('SIGTERM');
+	for (let waited = 0; waited < 20_000 && isN8n(pid); waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
+	signal('SIGKILL');
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
+	await stopLeftoverN8n();
 	for (const [port, what, variable] of [
 		[SIMULATOR_PORT, 'the simulator', 'SIMULATOR_PORT'],
 		[N8N_PORT, 'n8n', 'DEV_N8N_PORT'],
@@ -66,6 +100,7 @@ async function main(): Promise<void> {
 		stopping = true;
 		step('stopping n8n and the simulator…');
 		await server?.stop().catch(() => undefined);
+		rmSync(PID_FILE, { force: true });
 		await sim?.stop().catch(() => undefined);
 		step('stopped');
 		process.exit(code);
@@ -97,6 +132,7 @@ async function main(): Promise<void> {
 			onOutput: (chunk) => (VERBOSE ? process.stdout.write(chunk) : appendFileSync(LOG_FILE, chunk)),
 		});
 		const n8n = server;
+		writeFileSync(PID_FILE, `${n8n.process.pid ?? ''}\n`);
 		n8n.process.once('exit', (code, signal) => {
 			if (stopping) return;
 			process.stderr.write(`[dev] n8n exited unexpectedly (${signal ?? code}); last output:\n${n8n.logs().slice(-3000)}\n`);

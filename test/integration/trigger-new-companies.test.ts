@@ -10,6 +10,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
+import { FORGET_AFTER_MS } from '../../nodes/Spendesk/trigger/poll';
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
 
@@ -127,5 +128,83 @@ describe('Spendesk Trigger: companies that appear later', () => {
 		sim.clock.advance(30_000);
 		sim.updateInvoice(created.id, sim.invoicesSorted(created.id, 'createdAt', 'asc')[3].id);
 		expect(await t.poll()).toEqual([]);
+	});
+});
+
+describe('Spendesk Trigger: companies that leave', () => {
+	let sim: SpendeskSimulator;
+	beforeEach(async () => {
+		resetTransport();
+		sim = await startSimulator();
+	});
+	afterEach(async () => {
+		await sim.stop();
+		resetTransport();
+	});
+
+	const poll = async (staticData: IDataObject, parameters: IDataObject) => {
+		const { context, logs } = await contextFor(sim, 'orgKey', { mode: 'trigger', staticData, parameters });
+		const result = (await new SpendeskTrigger().poll.call(context as never)) as PollResult;
+		return { items: result ? result.flat().map((i) => i.json) : [], logs };
+	};
+	/** The static data as n8n would load it later: saved, reloaded, the trigger's company list expired. */
+	const reload = (data: IDataObject) => {
+		const copy = JSON.parse(JSON.stringify(data)) as IDataObject;
+		delete copy.companyList;
+		return copy;
+	};
+	const saved = (data: IDataObject) => Object.keys((data.companies ?? {}) as IDataObject).sort();
+
+	test('a deactivated company is marked absent, kept for a week, then forgotten; the others go on', async () => {
+		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		let data: IDataObject = {};
+		await poll(data, parameters);
+		expect(saved(data)).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+		expect(data.absent).toEqual({});
+
+		sim.deactivateCompany('cmp_003');
+		sim.clock.advance(API_COMPANY_CACHE_MS);
+		data = reload(data);
+		const before = Date.now();
+		const fresh = sim.insertInvoice('cmp_002');
+		const { items, logs } = await poll(data, parameters);
+		expect(items.map((i) => [i.companyId, i.id])).toEqual([['cmp_002', fresh.id]]);
+		expect(logs.filter((l) => l.level === 'error')).toEqual([]);
+		// Away, not forgotten yet: its state is kept (a short absence loses nothing).
+		expect(saved(data)).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+		const since = (data.absent as Record<string, number>).cmp_003;
+		expect(Object.keys(data.absent as IDataObject)).toEqual(['cmp_003']);
+		expect(since).toBeGreaterThanOrEqual(before);
+
+		// Still away at the next poll: the first time it was missed is kept.
+		data = reload(data);
+		await poll(data, parameters);
+		expect((data.absent as Record<string, number>).cmp_003).toBe(since);
+		expect(saved(data)).toContain('cmp_003');
+
+		// A week later (the real clock cannot be waited out: the saved time is moved back instead).
+		data = reload(data);
+		(data.absent as Record<string, number>).cmp_003 = Date.now() - FORGET_AFTER_MS;
+		await poll(data, parameters);
+		expect(saved(data)).toEqual(['cmp_001', 'cmp_002', 'cmp_004']);
+		expect(data.absent).toEqual({});
+	});
+
+	test('a company that comes back within the week resumes from its saved position, and is no longer marked absent', async () => {
+		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'], startFrom: 'now', options: {} };
+		let data: IDataObject = {};
+		await poll(data, parameters);
+		data = reload(data);
+		await poll(data, { ...parameters, companyIds: ['cmp_001'] });
+		expect(Object.keys(data.absent as IDataObject)).toEqual(['cmp_002']);
+
+		// While it was out of the selection an invoice arrived: it is emitted once it is back.
+		sim.clock.advance(30_000);
+		const missed = sim.insertInvoice('cmp_002');
+		data = reload(data);
+		const { items } = await poll(data, parameters);
+		expect(items.map((i) => [i.companyId, i.id])).toEqual([['cmp_002', missed.id]]);
+		expect(data.absent).toEqual({});
+		expect(saved(data)).toEqual(['cmp_001', 'cmp_002']);
 	});
 });

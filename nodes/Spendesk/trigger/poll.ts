@@ -23,6 +23,12 @@ interface TriggerStaticData {
 	 * up from there once they answer, instead of starting from now.
 	 */
 	pending?: Record<string, number>;
+	/**
+	 * Since when (ms) a company with saved state has no longer been selected (it left the
+	 * organisation, was deactivated, or was taken out of the selection). After FORGET_AFTER_MS
+	 * away its state is dropped, so the state does not keep every company ever watched.
+	 */
+	absent?: Record<string, number>;
 }
 
 interface Target {
@@ -32,6 +38,8 @@ interface Target {
 
 const COMPANY_LIST_TTL_MS = 20 * 60_000;
 const MAX_REREADS = 5;
+/** A company away this long starts afresh (as a new company) if it comes back. */
+export const FORGET_AFTER_MS = 7 * 24 * 3_600_000;
 const INVOICE_QUERY = { sortBy: 'updatedAt', sort: 'desc' };
 
 async function selectedCompanies(ctx: IPollFunctions, data: TriggerStaticData, manual: boolean): Promise<{ all: boolean; targets: Target[] }> {
@@ -216,7 +224,26 @@ export async function pollInvoices(this: IPollFunctions): Promise<INodeExecution
 		this.logger.error(message, { node: this.getNode().name });
 	}
 	if (failures.length < targets.length) data.initialized = true;
+	forgetAbsent(data, targets);
 	return emitted.length ? [this.helpers.returnJsonArray(emitted)] : null;
+}
+
+/** Marks saved companies that are no longer selected; drops those away for FORGET_AFTER_MS. */
+function forgetAbsent(data: TriggerStaticData, targets: Target[]): void {
+	const selected = new Set(targets.map((target) => target.id ?? ''));
+	const companies = data.companies ?? {};
+	const absent = (data.absent ??= {});
+	const now = Date.now();
+	for (const key of Object.keys(companies)) {
+		if (selected.has(key)) {
+			delete absent[key];
+			continue;
+		}
+		absent[key] ??= now;
+		if (now - absent[key] >= FORGET_AFTER_MS) delete companies[key];
+	}
+	for (const key of Object.keys(absent)) if (!companies[key]) delete absent[key];
+	for (const key of Object.keys(data.pending ?? {})) if (!selected.has(key)) delete data.pending![key];
 }
 
 function tag(invoice: IDataObject, target: Target, all: boolean): IDataObject {
