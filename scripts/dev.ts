@@ -78,8 +78,33 @@ async function stopLeftoverN8n(): Promise<void> {
 		}
 	};
 	signal('SIGTERM');
-	for (let waited = 0; waited < 20_000 && isN8n(pid); waited += 250) await new Promise((resolve) => setTimeout(resolve, 250));
+	const pause = async () => await new Promise((resolve) => setTimeout(resolve, 250));
+	for (let waited = 0; waited < 20_000 && isN8n(pid); waited += 250) await pause();
 	signal('SIGKILL');
+	// The port is released a moment after the process is gone.
+	for (let waited = 0; waited < 10_000 && (await portOpen(N8N_PORT)); waited += 250) await pause();
+}
+
+/**
+ * Calls `stop` once the leader of this process group (the `npm run dev` that started this
+ * script) is gone: npm exits on SIGTERM without passing it on, which would leave this script,
+ * the simulator and n8n running with the terminal given back.
+ */
+function stopWithLauncher(stop: () => void): void {
+	let leader: number;
+	try {
+		leader = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[2]);
+	} catch {
+		return; // not Linux: Ctrl-C still reaches the whole group
+	}
+	if (!Number.isInteger(leader) || leader <= 1 || leader === process.pid) return;
+	setInterval(() => {
+		try {
+			process.kill(leader, 0);
+		} catch {
+			stop();
+		}
+	}, 1_000).unref();
 }
 
 async function main(): Promise<void> {
@@ -108,6 +133,7 @@ async function main(): Promise<void> {
 	process.on('SIGINT', () => void shutdown(0));
 	process.on('SIGTERM', () => void shutdown(0));
 	process.on('SIGHUP', () => void shutdown(0));
+	stopWithLauncher(() => void shutdown(0));
 
 	try {
 		step('installing n8n if needed (the first time takes a few minutes)…');
@@ -341,4 +367,7 @@ function listenForCommands(sim: SpendeskSimulator): void {
 	rl.on('close', () => undefined);
 }
 
-void main();
+main().catch((error: unknown) => {
+	process.stderr.write(`[dev] ${error instanceof Error ? error.message : String(error)}\n`);
+	process.exit(1);
+});
