@@ -19,16 +19,18 @@ type PollResult = INodeExecutionData[][] | null;
 
 const API_COMPANY_CACHE_MS = 1_200_001;
 
+// A fresh simulator for every test of this file.
+let sim: SpendeskSimulator;
+beforeEach(async () => {
+	resetTransport();
+	sim = await startSimulator();
+});
+afterEach(async () => {
+	await sim.stop();
+	resetTransport();
+});
+
 describe('Spendesk Trigger: companies that appear later', () => {
-	let sim: SpendeskSimulator;
-	beforeEach(async () => {
-		resetTransport();
-		sim = await startSimulator();
-	});
-	afterEach(async () => {
-		await sim.stop();
-		resetTransport();
-	});
 
 	async function trigger(parameters: IDataObject, staticData: IDataObject) {
 		const { context, logs } = await contextFor(sim, 'orgKey', { mode: 'trigger', staticData, parameters });
@@ -132,15 +134,6 @@ describe('Spendesk Trigger: companies that appear later', () => {
 });
 
 describe('Spendesk Trigger: companies that leave', () => {
-	let sim: SpendeskSimulator;
-	beforeEach(async () => {
-		resetTransport();
-		sim = await startSimulator();
-	});
-	afterEach(async () => {
-		await sim.stop();
-		resetTransport();
-	});
 
 	const poll = async (staticData: IDataObject, parameters: IDataObject) => {
 		const { context, logs } = await contextFor(sim, 'orgKey', { mode: 'trigger', staticData, parameters });
