@@ -112,15 +112,14 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 			const session = await getSession(ctx);
 			const seen = new Set<string>();
 			let cursor: string | undefined;
-			let nextUrl: string | undefined;
+			let nextUrl: URL | undefined;
 			while (delivered < limit) {
 				const qs = { ...request.qs, [size.param]: nextPageSize(size, request, limit - delivered) };
 				let url: string | undefined;
 				if (nextUrl) {
 					// Follow the API's ready-made link (same origin only), with the page size we need.
-					const next = new URL(nextUrl);
-					next.searchParams.set(size.param, String(qs[size.param]));
-					url = next.toString();
+					nextUrl.searchParams.set(size.param, String(qs[size.param]));
+					url = nextUrl.toString();
 				} else if (cursor !== undefined) {
 					qs.cursor = cursor;
 				}
@@ -132,8 +131,8 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 				if (seen.has(nextCursor)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
 				seen.add(nextCursor);
 				cursor = nextCursor;
-				const link = typeof pagination.nextUrl === 'string' ? pagination.nextUrl : undefined;
-				nextUrl = link && sameOrigin(link, session.origin) && new URL(link).searchParams.get('cursor') === nextCursor ? link : undefined;
+				const link = parseUrl(pagination.nextUrl);
+				nextUrl = link && link.origin === session.origin && link.searchParams.get('cursor') === nextCursor ? link : undefined;
 			}
 			// The loop ended on the Limit while the API still had pages.
 			truncated();
@@ -289,10 +288,12 @@ export async function collectList(
 	return { items, truncated: progress.truncated };
 }
 
-export function sameOrigin(url: string, origin: string): boolean {
+/** The URL a link names, or undefined when it is missing or malformed. */
+function parseUrl(link: unknown): URL | undefined {
+	if (typeof link !== 'string') return undefined;
 	try {
-		return new URL(url).origin === origin;
+		return new URL(link);
 	} catch {
-		return false;
+		return undefined;
 	}
 }

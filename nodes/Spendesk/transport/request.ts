@@ -219,7 +219,7 @@ type Outcome =
 	| { kind: 'response'; response: IN8nHttpFullResponse }
 	| { kind: 'thrown'; status?: number; code?: string; error: unknown }
 	/** n8n could not renew the OAuth2 token: the token endpoint refused the refresh. */
-	| { kind: 'renewalRefused'; error: unknown };
+	| { kind: 'renewalRefused' };
 
 /** The OAuth2 access token n8n holds now (undefined for other credentials or when unreadable). */
 async function heldAccessToken(ctx: SpendeskContext, session: Session): Promise<string | undefined> {
@@ -231,22 +231,6 @@ async function heldAccessToken(ctx: SpendeskContext, session: Session): Promise<
 	} catch {
 		return undefined;
 	}
-}
-
-/**
- * Signs n8n leaves on an error when its OAuth2 refresh was refused: the OAuth client's
- * EAUTH/ESTATUS errors (n8n 2.8 keeps only their code and "HTTP status N" text), or the
- * "needs to be reconnected" error of newer n8n.
- */
-function looksLikeRefusedRenewal(error: unknown): boolean {
-	const e = error as { httpCode?: unknown; code?: unknown; message?: unknown; description?: unknown; cause?: unknown };
-	for (const candidate of [e, e?.cause as typeof e]) {
-		if (!candidate) continue;
-		if (candidate.httpCode === 'EAUTH' || candidate.code === 'EAUTH' || candidate.code === 'ESTATUS') return true;
-		if (typeof candidate.message === 'string' && /needs to be reconnected/i.test(candidate.message)) return true;
-		if (typeof candidate.description === 'string' && /^HTTP status \d{3}$/.test(candidate.description)) return true;
-	}
-	return false;
 }
 
 function classifyThrown(error: unknown): Outcome {
@@ -283,10 +267,11 @@ async function send(ctx: SpendeskContext, session: Session, request: IHttpReques
 			return { kind: 'response', response: await call(false) };
 		} catch (error) {
 			const outcome = classifyThrown(error);
-			// OAuth2: a failure that carries the OAuth client's marks, or left n8n's token as it
-			// was, is the refresh being refused, not the API answering the retried call.
-			if (before !== undefined && outcome.kind === 'thrown' && outcome.code === undefined) {
-				if (looksLikeRefusedRenewal(error) || (await heldAccessToken(ctx, session)) === before) return { kind: 'renewalRefused', error };
+			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
+			// the API answering the retried call. Read from the credential, whatever error shape
+			// the n8n version gives the refusal.
+			if (before !== undefined && outcome.kind === 'thrown' && outcome.code === undefined && (await heldAccessToken(ctx, session)) === before) {
+				return { kind: 'renewalRefused' };
 			}
 			return outcome;
 		}

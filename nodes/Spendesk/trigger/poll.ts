@@ -145,8 +145,8 @@ async function pollCompany(
 	// Latest version of each invoice, newest first.
 	const latest = new Map<string, IDataObject>();
 	for (const invoice of read) {
-		const known = latest.get(String(invoice.id));
-		if (!known || (time(invoice.updatedAt) ?? -Infinity) > (time(known.updatedAt) ?? -Infinity)) latest.set(String(invoice.id), invoice);
+		const kept = latest.get(String(invoice.id));
+		if (!kept || (time(invoice.updatedAt) ?? -Infinity) > (time(kept.updatedAt) ?? -Infinity)) latest.set(String(invoice.id), invoice);
 	}
 	const invoices = [...latest.values()].sort((a, b) => (time(b.updatedAt) ?? -Infinity) - (time(a.updatedAt) ?? -Infinity));
 
@@ -240,9 +240,11 @@ function forgetAbsent(data: TriggerStaticData, targets: Target[]): void {
 			continue;
 		}
 		absent[key] ??= now;
-		if (now - absent[key] >= FORGET_AFTER_MS) delete companies[key];
+		if (now - absent[key] >= FORGET_AFTER_MS) {
+			delete companies[key];
+			delete absent[key];
+		}
 	}
-	for (const key of Object.keys(absent)) if (!companies[key]) delete absent[key];
 	for (const key of Object.keys(data.pending ?? {})) if (!selected.has(key)) delete data.pending![key];
 }
 
