@@ -8,6 +8,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'],
+	// Builds and packs the package once for all test files.
+	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
 	// n8n installs take minutes the first time; one execution of n8n takes seconds.
 	testTimeout: 600_000,
 	// One n8n at a time: they share the CPU, the cache folder and the task-broker ports.

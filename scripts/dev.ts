@@ -17,9 +17,10 @@ import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFil
 import path from 'node:path';
 import readline from 'node:readline';
 import { SpendeskSimulator } from '../test/simulator';
-import { CACHE_DIR, REPO_ROOT, createHome, ensureN8n } from '../test/e2e/runtime';
+import { CACHE_DIR, createHome, ensureN8n } from '../test/e2e/runtime';
 import { DEFAULT_OWNER, ensureOwner, portOpen, RestError, startN8n } from '../test/e2e/server';
 import type { N8nServer, RestSession } from '../test/e2e/server';
+import { EXAMPLES_DIR, apiKeyCredential, loadExample } from '../test/e2e/workflows';
 
 const SIMULATOR_PORT = Number(process.env.SIMULATOR_PORT ?? 8787);
 const N8N_PORT = Number(process.env.DEV_N8N_PORT ?? 5678);
@@ -27,8 +28,6 @@ const HOME_DIR = path.join(CACHE_DIR, 'dev-home');
 const LOG_FILE = path.join(HOME_DIR, 'n8n.log');
 /** Process group of the n8n this script started, so that the next start can stop one left running. */
 const PID_FILE = path.join(HOME_DIR, 'n8n.pid');
-const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
-const EXAMPLE_CREDENTIAL_ID = 'REPLACE_WITH_YOUR_CREDENTIAL_ID';
 const VERBOSE = process.argv.includes('--verbose');
 
 const CREDENTIAL_NAMES = {
@@ -142,7 +141,7 @@ async function main(): Promise<void> {
 		step('building and packing the package, installing it into n8n…');
 		// The same version is packed every time: remove the previous copy so the new build is installed.
 		rmSync(path.join(HOME_DIR, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-spendesk'), { recursive: true, force: true });
-		const home = await createHome(runtime, { port: N8N_PORT, dir: HOME_DIR });
+		const home = await createHome(runtime, { dir: HOME_DIR });
 
 		sim = new SpendeskSimulator({
 			port: SIMULATOR_PORT,
@@ -193,23 +192,10 @@ async function main(): Promise<void> {
 async function ensureCredentials(session: RestSession, sim: SpendeskSimulator): Promise<Record<keyof typeof CREDENTIAL_NAMES, Named>> {
 	const existing = await session.get<Named[]>('/credentials');
 	const { orgKey, companyKey, oauthClient } = sim.credentials;
+	const apiKey = (key: typeof orgKey) => ({ type: 'spendeskApi', data: apiKeyCredential({ id: '', name: '' }, sim.baseUrl, key).data });
 	const wanted = {
-		org: {
-			type: 'spendeskApi',
-			data: { environment: 'custom', baseUrl: sim.baseUrl, clientId: orgKey.clientId, clientSecret: orgKey.clientSecret, accessLevel: 'organisation', sessionToken: '' },
-		},
-		company: {
-			type: 'spendeskApi',
-			data: {
-				environment: 'custom',
-				baseUrl: sim.baseUrl,
-				clientId: companyKey.clientId,
-				clientSecret: companyKey.clientSecret,
-				accessLevel: 'company',
-				companyId: companyKey.companyId,
-				sessionToken: '',
-			},
-		},
+		org: apiKey(orgKey),
+		company: apiKey(companyKey),
 		oauth: {
 			type: 'spendeskOAuth2Api',
 			data: { environment: 'custom', baseUrl: sim.baseUrl, clientId: oauthClient.clientId, clientSecret: oauthClient.clientSecret, accessLevel: 'organisation' },
@@ -292,15 +278,7 @@ function quickStart(credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>): 
 async function ensureWorkflows(session: RestSession, credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>): Promise<Named[]> {
 	const wanted: WorkflowJson[] = [quickStart(credentials)];
 	const files = existsSync(EXAMPLES_DIR) ? readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort() : [];
-	for (const file of files) {
-		const example = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
-		for (const node of example.nodes) {
-			for (const [type, ref] of Object.entries(node.credentials ?? {})) {
-				if (ref.id === EXAMPLE_CREDENTIAL_ID) node.credentials![type] = { id: credentials.org.id, name: credentials.org.name };
-			}
-		}
-		wanted.push(example);
-	}
+	for (const file of files) wanted.push(loadExample(file, '', { id: credentials.org.id, name: credentials.org.name }) as unknown as WorkflowJson);
 	const existing = await session.get<Named[]>('/workflows');
 	const result: Named[] = [];
 	for (const workflow of wanted) {

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SpendeskSimulator } from '../simulator';
 import type { Company, CompanySeed } from '../simulator';
-import { createHome, ensureN8n, installedVersion, N8N_TARGETS, REPO_ROOT } from './runtime';
+import { createHome, ensureN8n, installedVersion, N8N_TARGETS, parseTargets, REPO_ROOT } from './runtime';
 import type { N8nHome, N8nRuntime, N8nTarget } from './runtime';
 import {
 	apiKeyCredential,
@@ -30,7 +30,6 @@ import {
 	setNode,
 	SPENDESK_TRIGGER_NODE,
 	spendeskNode,
-	targetsFromEnv,
 	workflow,
 } from './workflows';
 import type { Execution, Workflow, WorkflowNode } from './workflows';
@@ -121,7 +120,7 @@ afterAll(() => {
 
 // ---------------------------------------------------------------- suite
 
-describe.each(targetsFromEnv())('n8n %s: the package in a real n8n (CLI)', (target: N8nTarget) => {
+describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target: N8nTarget) => {
 	let runtime: N8nRuntime;
 	let home: N8nHome;
 	let sim: SpendeskSimulator;
@@ -131,7 +130,7 @@ describe.each(targetsFromEnv())('n8n %s: the package in a real n8n (CLI)', (targ
 	const org = { id: 'e2eOrgKey', name: 'Spendesk org key' };
 	const companyCred = { id: 'e2eCompanyKey', name: 'Spendesk company key' };
 	const limited = { id: 'e2eLimitedKey', name: 'Spendesk limited key' };
-	const revokedOAuth = { id: 'e2eRevokedOAuth', name: 'Spendesk revoked OAuth2' };
+	const revokedOAuth = { id: 'e2eRevokedOAuth', name: 'Spendesk revoked OAuth2', type: 'spendeskOAuth2Api' as const };
 	const tokenRequests = () => sim.requestsTo('token').length;
 
 	// ------------------------------------------------------------ workflows
@@ -256,13 +255,7 @@ describe.each(targetsFromEnv())('n8n %s: the package in a real n8n (CLI)', (targ
 			[spendeskNode('Other Company With Company Key (continue)', { resource: 'settlement', operation: 'getAll', company: company(BIG), returnAll: true }, companyCred, [0, 0], continueOnFail)],
 			[spendeskNode('Settlements With Limited Key', { resource: 'settlement', operation: 'getAll', company: company(BIG), returnAll: true }, limited)],
 			[spendeskNode('Invoices With Limited Key (continue)', { resource: 'invoice', operation: 'getAll', company: company(BIG), returnAll: true }, limited, [0, 0], continueOnFail)],
-			[
-				{
-					...spendeskNode('Wallet With Revoked OAuth2 (continue)', { resource: 'walletSummary', operation: 'get', company: company(BIG) }, revokedOAuth, [0, 0], continueOnFail),
-					parameters: { authentication: 'oAuth2', resource: 'walletSummary', operation: 'get', company: company(BIG) },
-					credentials: { spendeskOAuth2Api: revokedOAuth },
-				},
-			],
+			[spendeskNode('Wallet With Revoked OAuth2 (continue)', { resource: 'walletSummary', operation: 'get', company: company(BIG) }, revokedOAuth, [0, 0], continueOnFail)],
 		]);
 	}
 
@@ -328,7 +321,6 @@ describe.each(targetsFromEnv())('n8n %s: the package in a real n8n (CLI)', (targ
 				// An OAuth2 connection whose tokens Spendesk no longer knows (revoked): n8n's refresh is refused.
 				{
 					...revokedOAuth,
-					type: 'spendeskOAuth2Api',
 					data: {
 						environment: 'custom',
 						baseUrl: sim.baseUrl,

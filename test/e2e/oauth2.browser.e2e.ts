@@ -15,10 +15,11 @@ import path from 'node:path';
 import { chromium, selectors } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
-import { REPO_ROOT, createHome, ensureN8n } from './runtime';
+import { REPO_ROOT, createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
-import { DEFAULT_OWNER, e2eTargets, getCredential, getExecution, nodeOutput, setupOwner, startN8n, waitFor } from './server';
+import { DEFAULT_OWNER, getCredential, getExecution, setupOwner, startN8n, waitFor } from './server';
 import type { N8nServer, RestSession } from './server';
+import { items } from './workflows';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -36,7 +37,7 @@ const UI_TIMEOUT = 30_000;
 
 jest.setTimeout(6 * 60_000);
 
-const targets = e2eTargets();
+const targets = parseTargets();
 
 describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (target) => {
 	let sim: SpendeskSimulator;
@@ -224,7 +225,7 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 		);
 		expect(execution.data.resultData.error).toBeUndefined();
 		expect(execution.status).toBe('success');
-		expect(nodeOutput(execution.data, 'Spendesk')).toEqual([JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary))]);
+		expect(items(execution, 'Spendesk')).toEqual([JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary))]);
 		const wallet = sim.requestsTo('walletSummary');
 		expect(wallet.map((r) => [r.status, r.companyId, r.clientId])).toEqual([[200, 'cmp_002', sim.credentials.oauthClient.clientId]]);
 		process.stderr.write(`[oauth2.e2e ${target}] companies listed, screenshot ${screenshot}, execution ${executionId} in ${Date.now() - started} ms\n`);

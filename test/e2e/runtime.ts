@@ -39,6 +39,16 @@ export const N8N_TARGETS = {
 export const N8N_OVERRIDES = { xlsx: '0.18.5', linkedom: '0.18.14' } as const;
 export type N8nTarget = keyof typeof N8N_TARGETS;
 
+/** Targets to test, from a comma/space list (default: E2E_TARGETS, else all of N8N_TARGETS). */
+export function parseTargets(raw = process.env.E2E_TARGETS): N8nTarget[] {
+	const list = raw?.trim();
+	const targets = list ? list.split(/[\s,]+/).filter(Boolean) : Object.keys(N8N_TARGETS);
+	for (const target of targets) {
+		if (!(target in N8N_TARGETS)) throw new Error(`E2E_TARGETS: unknown target "${target}" (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
+	}
+	return targets as N8nTarget[];
+}
+
 export interface N8nRuntime {
 	target: N8nTarget;
 	version: string;
@@ -54,7 +64,7 @@ function log(message: string): void {
 }
 
 /** npm settings a child npm may inherit from this process's environment; the rest are dropped. */
-const NPM_ENV_KEPT = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig', 'npm_config_globalconfig']);
+const NPM_ENV_KEPT = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig', 'npm_config_globalconfig', 'npm_config_nodedir']);
 
 /**
  * The environment of a child npm: without the `npm_*` variables that `npm run`/`npx` export to
@@ -71,7 +81,7 @@ function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-	const childEnv = command === 'npm' ? { ...npmEnv(env), ...pick(env, /^npm_config_nodedir$/) } : env;
+	const childEnv = command === 'npm' ? npmEnv(env) : env;
 	await new Promise<void>((resolve, reject) => {
 		const child = spawn(command, args, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';
@@ -82,10 +92,6 @@ async function run(command: string, args: string[], cwd: string, env: NodeJS.Pro
 			code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${code}) in ${cwd}:\n${output.slice(-4000)}`)),
 		);
 	});
-}
-
-function pick(env: NodeJS.ProcessEnv, pattern: RegExp): NodeJS.ProcessEnv {
-	return Object.fromEntries(Object.entries(env).filter(([key]) => pattern.test(key)));
 }
 
 /** Node.js of the given version from the npm registry; returns its folder (bin/node, include/node). */
@@ -208,9 +214,14 @@ export function n8nLockfile(version: string): string {
 	return path.join(REPO_ROOT, 'test', 'e2e', 'n8n-locks', `n8n-${version}.package-lock.json`);
 }
 
-/** Builds and packs this package once per process; returns the tarball path. */
+/** Set by test/e2e/global-setup.ts: the tarball packed once for every test file of the run. */
+export const PACKED_TARBALL_ENV = 'SPENDESK_E2E_TARBALL';
+
+/** Builds and packs this package once per process (once per e2e run: see PACKED_TARBALL_ENV); returns the tarball path. */
 let packed: Promise<string> | undefined;
 export async function packPackage(): Promise<string> {
+	const shared = process.env[PACKED_TARBALL_ENV];
+	if (shared && existsSync(shared)) return shared;
 	packed ??= (async () => {
 		const out = path.join(CACHE_DIR, 'pack');
 		rmSync(out, { recursive: true, force: true });
@@ -247,7 +258,7 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 /** A fresh n8n user folder with this package installed as a community package. */
-export async function createHome(runtime: N8nRuntime, options: { port?: number; dir?: string } = {}): Promise<N8nHome> {
+export async function createHome(runtime: N8nRuntime, options: { dir?: string } = {}): Promise<N8nHome> {
 	const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'n8n-spendesk-'));
 	const nodesDir = path.join(dir, '.n8n', 'nodes');
 	mkdirSync(nodesDir, { recursive: true });
@@ -257,10 +268,8 @@ export async function createHome(runtime: N8nRuntime, options: { port?: number; 
 	const env: NodeJS.ProcessEnv = {
 		...inheritedEnv(),
 		N8N_USER_FOLDER: dir,
-		N8N_PORT: String(options.port ?? 5678),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
-		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${options.port ?? 5678}`,
 		N8N_LOG_LEVEL: 'info',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -276,17 +285,6 @@ export async function createHome(runtime: N8nRuntime, options: { port?: number; 
 	return { dir, env, runtime };
 }
 
-/** Runs an n8n CLI command; resolves with its stdout. */
-export async function n8nCli(home: N8nHome, args: string[], timeoutMs = 120_000): Promise<{ stdout: string; stderr: string }> {
-	const { stdout, stderr } = await exec(home.runtime.nodeBin, [home.runtime.n8nBin, ...args], {
-		env: home.env,
-		cwd: home.dir,
-		timeout: timeoutMs,
-		maxBuffer: 256 * 1024 * 1024,
-	});
-	return { stdout, stderr };
-}
-
 /** Version of the installed n8n, from its package.json. */
 export function installedVersion(runtime: N8nRuntime): string {
 	return (JSON.parse(readFileSync(path.join(runtime.dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
@@ -297,11 +295,11 @@ export function installedVersion(runtime: N8nRuntime): string {
  * else all of N8N_TARGETS) concurrently, and prints how long each took. Used by .ci/run.
  */
 if (require.main === module) {
-	const raw = process.argv.slice(2).join(' ').trim() || process.env.E2E_TARGETS?.trim();
-	const targets = (raw ? raw.split(/[\s,]+/).filter(Boolean) : Object.keys(N8N_TARGETS)) as N8nTarget[];
-	const unknown = targets.filter((t) => !(t in N8N_TARGETS));
-	if (unknown.length) {
-		process.stderr.write(`unknown target(s) ${unknown.join(', ')} (known: ${Object.keys(N8N_TARGETS).join(', ')})\n`);
+	let targets: N8nTarget[] = [];
+	try {
+		targets = parseTargets(process.argv.slice(2).join(' ') || undefined);
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n`);
 		process.exit(2);
 	}
 	void Promise.allSettled(

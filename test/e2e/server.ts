@@ -1,7 +1,7 @@
 /**
  * A running n8n (`n8n start`) for server-based end-to-end tests and the `npm run dev`
  * sandbox, on top of the homes and runtimes of `runtime.ts`:
- * - `startN8n(home)`: starts n8n on a free port (or the home's), waits until it is ready,
+ * - `startN8n(home)`: starts n8n on a free port (or the given one), waits until it is ready,
  *   and `stop()`s it again (the whole process group it started, SIGTERM then SIGKILL);
  * - `setupOwner()` / `login()`: the owner account and a logged-in REST session
  *   (`n8n-auth` cookie) for n8n's internal `/rest/...` API;
@@ -9,12 +9,11 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { N8N_TARGETS, n8nCli } from './runtime';
-import type { N8nHome, N8nTarget } from './runtime';
+import type { N8nHome } from './runtime';
+import type { RunJson } from './workflows';
 
 export interface N8nServer {
 	home: N8nHome;
@@ -29,9 +28,8 @@ export interface N8nServer {
 }
 
 export interface StartOptions {
-	/** Port to listen on; default: the home's N8N_PORT when `usePortFromHome`, else a free one. */
+	/** Port to listen on; default: a free one. */
 	port?: number;
-	usePortFromHome?: boolean;
 	/** How long to wait for readiness. Default 180 s. */
 	timeoutMs?: number;
 	/** Extra environment for n8n. */
@@ -93,19 +91,9 @@ export async function waitFor<T>(
 	}
 }
 
-/**
- * Removes what the test runner leaks into the environment: n8n exits silently with code 1
- * under jest's NODE_ENV=test, and a tsx/jest loader in NODE_OPTIONS must not reach n8n's Node.
- */
-export function sanitizeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-	if (env.NODE_ENV === 'test') delete env.NODE_ENV;
-	if (env.NODE_OPTIONS && /tsx|ts-node|jest/.test(env.NODE_OPTIONS)) delete env.NODE_OPTIONS;
-	return env;
-}
-
 /** Starts `n8n start` for a home and resolves once its REST API answers and the editor is up. */
 export async function startN8n(home: N8nHome, options: StartOptions = {}): Promise<N8nServer> {
-	const port = options.port ?? (options.usePortFromHome ? Number(home.env.N8N_PORT ?? 5678) : await freePort());
+	const port = options.port ?? (await freePort());
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const env: NodeJS.ProcessEnv = {
 		...home.env,
@@ -116,7 +104,6 @@ export async function startN8n(home: N8nHome, options: StartOptions = {}): Promi
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		...options.env,
 	};
-	sanitizeEnv(env);
 
 	let output = '';
 	// Own process group, so stop() ends n8n together with any task runner it forks.
@@ -221,11 +208,6 @@ export class RestSession {
 		readonly cookie: string,
 	) {}
 
-	/** The auth cookie's value, e.g. for a browser context. */
-	get authToken(): string {
-		return this.cookie.replace(/^n8n-auth=/, '');
-	}
-
 	async request<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.baseUrl}/rest${route}`, {
 			method,
@@ -258,9 +240,6 @@ export class RestSession {
 	}
 	patch<T = unknown>(route: string, body?: unknown) {
 		return this.request<T>('PATCH', route, body ?? {});
-	}
-	delete<T = unknown>(route: string) {
-		return this.request<T>('DELETE', route);
 	}
 }
 
@@ -305,10 +284,6 @@ export interface CredentialSummary {
 	type: string;
 }
 
-export async function createCredential(session: RestSession, credential: { name: string; type: string; data: Record<string, unknown> }) {
-	return await session.post<CredentialSummary>('/credentials', credential);
-}
-
 /** A credential with its decrypted data (`oauthTokenData` is reported as `true` when a token is held). */
 export async function getCredential(session: RestSession, id: string) {
 	return await session.get<CredentialSummary & { data?: Record<string, unknown> }>(`/credentials/${id}?includeData=true`);
@@ -331,58 +306,17 @@ export async function listExecutions(session: RestSession, workflowId: string): 
 	return page.results;
 }
 
-export interface RunData {
-	resultData: {
-		error?: { message?: string; description?: string };
-		runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: unknown }>>;
-	};
-}
-
-/** One execution with its run data (n8n stores it `flatted`-encoded; parsed here with n8n's own `flatted`). */
-export async function getExecution(session: RestSession, home: N8nHome, id: string): Promise<ExecutionSummary & { data: RunData }> {
-	const execution = await session.get<ExecutionSummary & { data: string | RunData }>(`/executions/${id}`);
-	const data = typeof execution.data === 'string' ? (n8nRequire(home)('flatted') as { parse: (s: string) => RunData }).parse(execution.data) : execution.data;
-	return { ...execution, data };
-}
-
-/** The JSON of the items a node emitted on its first output in an execution. */
-export function nodeOutput(data: RunData, nodeName: string, run = 0): Array<Record<string, unknown>> {
-	const runs = data.resultData.runData[nodeName];
-	if (!runs?.[run]) throw new Error(`Node "${nodeName}" did not run (nodes that ran: ${Object.keys(data.resultData.runData).join(', ')})`);
-	return (runs[run].data?.main?.[0] ?? []).map((item) => item.json);
+/**
+ * One execution with its run data (n8n stores it `flatted`-encoded; parsed here with n8n's own
+ * `flatted`), shaped like a CLI run so that `items()` of workflows.ts reads it.
+ */
+export async function getExecution(session: RestSession, home: N8nHome, id: string): Promise<ExecutionSummary & RunJson> {
+	const execution = await session.get<ExecutionSummary & { data: string | RunJson['data'] }>(`/executions/${id}`);
+	const parse = (n8nRequire(home)('flatted') as { parse: (s: string) => RunJson['data'] }).parse;
+	return { ...execution, data: typeof execution.data === 'string' ? parse(execution.data) : execution.data };
 }
 
 /** `require` resolving from the n8n installation of a home (for its `flatted`). */
 export function n8nRequire(home: N8nHome): NodeRequire {
 	return createRequire(path.join(home.runtime.dir, 'node_modules', 'n8n', 'package.json'));
-}
-
-/** Targets to test: `E2E_TARGETS=node20,node24` (comma-separated), default both. */
-export function e2eTargets(): N8nTarget[] {
-	const raw = process.env.E2E_TARGETS?.trim();
-	const targets = raw ? raw.split(/[\s,]+/).filter(Boolean) : Object.keys(N8N_TARGETS);
-	for (const target of targets) {
-		if (!(target in N8N_TARGETS)) throw new Error(`E2E_TARGETS: unknown target "${target}" (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
-	}
-	return targets as N8nTarget[];
-}
-
-/** The home with a sanitized environment, for `n8nCli`. */
-export function cliHome(home: N8nHome): N8nHome {
-	return { ...home, env: sanitizeEnv({ ...home.env }) };
-}
-
-/** Imports credentials (plain `data`, n8n encrypts it) with `n8n import:credentials`; n8n must not be running. */
-export async function importCredentials(home: N8nHome, credentials: Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>) {
-	const file = path.join(home.dir, `credentials-${Date.now()}.json`);
-	writeFileSync(file, JSON.stringify(credentials, null, 2));
-	await n8nCli(cliHome(home), ['import:credentials', `--input=${file}`]);
-}
-
-/** Imports workflows with `n8n import:workflow`, then publishes (activates) those marked `publish`; n8n must not be running. */
-export async function importWorkflows(home: N8nHome, workflows: Array<Record<string, unknown> & { id: string }>, publish: string[] = []) {
-	const file = path.join(home.dir, `workflows-${Date.now()}.json`);
-	writeFileSync(file, JSON.stringify(workflows, null, 2));
-	await n8nCli(cliHome(home), ['import:workflow', `--input=${file}`]);
-	for (const id of publish) await n8nCli(cliHome(home), ['publish:workflow', `--id=${id}`]);
 }

@@ -6,10 +6,11 @@
  * Takes 1–2 minutes per target: n8n polls at most once a minute.
  */
 import { SpendeskSimulator } from '../simulator';
-import { createHome, ensureN8n } from './runtime';
+import { createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
-import { e2eTargets, getExecution, importCredentials, importWorkflows, listExecutions, nodeOutput, setupOwner, startN8n, waitFor } from './server';
+import { getExecution, listExecutions, setupOwner, startN8n, waitFor } from './server';
 import type { N8nServer, RestSession } from './server';
+import { apiKeyCredential, importCredentials, importWorkflows, items } from './workflows';
 
 const WORKFLOW_ID = 'spendeskTriggerE2e';
 const TRIGGER = 'Spendesk Trigger';
@@ -19,7 +20,7 @@ const POLL_WAIT_MS = 150_000;
 
 jest.setTimeout(8 * 60_000);
 
-describe.each(e2eTargets())('Spendesk Trigger in a running n8n (%s)', (target) => {
+describe.each(parseTargets())('Spendesk Trigger in a running n8n (%s)', (target) => {
 	let sim: SpendeskSimulator;
 	let home: N8nHome;
 	let server: N8nServer | undefined;
@@ -30,22 +31,7 @@ describe.each(e2eTargets())('Spendesk Trigger in a running n8n (%s)', (target) =
 		await sim.start();
 		const runtime = await ensureN8n(target);
 		home = await createHome(runtime);
-		const { orgKey } = sim.credentials;
-		await importCredentials(home, [
-			{
-				id: 'spendeskOrgKey',
-				name: 'Spendesk organisation key (simulator)',
-				type: 'spendeskApi',
-				data: {
-					environment: 'custom',
-					baseUrl: sim.baseUrl,
-					clientId: orgKey.clientId,
-					clientSecret: orgKey.clientSecret,
-					accessLevel: 'organisation',
-					sessionToken: '',
-				},
-			},
-		]);
+		await importCredentials(home, [apiKeyCredential({ id: 'spendeskOrgKey', name: 'Spendesk organisation key (simulator)' }, sim.baseUrl, sim.credentials.orgKey)]);
 		await importWorkflows(
 			home,
 			[
@@ -125,9 +111,9 @@ describe.each(e2eTargets())('Spendesk Trigger in a running n8n (%s)', (target) =
 		expect(invoicePolls().length).toBeGreaterThan(pollsBefore);
 
 		const execution = await getExecution(session, home, executions[0].id);
-		const items = nodeOutput(execution.data, TRIGGER);
-		expect(items.map((item) => item.id)).toEqual([invoice.id]);
-		expect(items[0]).toMatchObject({ id: invoice.id, companyId: COMPANY, invoiceNumber: invoice.invoiceNumber });
+		const emitted = items(execution, TRIGGER);
+		expect(emitted.map((item) => item.id)).toEqual([invoice.id]);
+		expect(emitted[0]).toMatchObject({ id: invoice.id, companyId: COMPANY, invoiceNumber: invoice.invoiceNumber });
 
 		// One more poll: nothing new, so no second execution.
 		const pollsAfterFirst = invoicePolls().length;

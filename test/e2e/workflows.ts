@@ -7,25 +7,15 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { N8N_TARGETS, REPO_ROOT } from './runtime';
-import type { N8nHome, N8nTarget } from './runtime';
+import { REPO_ROOT } from './runtime';
+import type { N8nHome } from './runtime';
+import { freePort } from './server';
 
 export const SPENDESK_NODE = 'n8n-nodes-spendesk.spendesk';
 export const SPENDESK_TRIGGER_NODE = 'n8n-nodes-spendesk.spendeskTrigger';
 /** Placeholder credential id used by the workflows in examples/. */
 export const EXAMPLE_CREDENTIAL_ID = 'REPLACE_WITH_YOUR_CREDENTIAL_ID';
-
-/** Targets of this run: all of N8N_TARGETS, or the comma/space list in E2E_TARGETS. */
-export function targetsFromEnv(): N8nTarget[] {
-	const raw = process.env.E2E_TARGETS?.trim();
-	const targets = raw ? raw.split(/[\s,]+/).filter(Boolean) : Object.keys(N8N_TARGETS);
-	for (const target of targets) {
-		if (!(target in N8N_TARGETS)) throw new Error(`E2E_TARGETS: unknown target "${target}" (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
-	}
-	return targets as N8nTarget[];
-}
 
 // ---------------------------------------------------------------- credentials
 
@@ -39,6 +29,8 @@ export interface CredentialExport {
 export interface CredentialRef {
 	id: string;
 	name: string;
+	/** The credential's type when it is not an API key (spendeskApi). */
+	type?: 'spendeskApi' | 'spendeskOAuth2Api';
 }
 
 /** A Spendesk API key credential on a custom base URL (the simulator). */
@@ -48,7 +40,8 @@ export function apiKeyCredential(
 	key: { clientId: string; clientSecret: string; level: 'organisation' | 'company'; companyId?: string },
 ): CredentialExport {
 	return {
-		...ref,
+		id: ref.id,
+		name: ref.name,
 		type: 'spendeskApi',
 		data: {
 			environment: 'custom',
@@ -106,7 +99,7 @@ export function company(value: string, mode: 'id' | 'list' = 'id'): Record<strin
 	return { __rl: true, mode, value, ...(mode === 'list' ? { cachedResultName: value } : {}) };
 }
 
-/** A Spendesk node with an API key credential. */
+/** A Spendesk node with the credential given (an API key unless its type says OAuth2). */
 export function spendeskNode(
 	name: string,
 	parameters: Record<string, unknown>,
@@ -114,14 +107,15 @@ export function spendeskNode(
 	position: [number, number] = [0, 0],
 	extra: Partial<WorkflowNode> = {},
 ): WorkflowNode {
+	const oauth = credential.type === 'spendeskOAuth2Api';
 	return {
 		id: nodeId(),
 		name,
 		type: SPENDESK_NODE,
 		typeVersion: 1,
 		position,
-		parameters: { authentication: 'apiKey', ...parameters },
-		credentials: { spendeskApi: credential },
+		parameters: { authentication: oauth ? 'oAuth2' : 'apiKey', ...parameters },
+		credentials: { [oauth ? 'spendeskOAuth2Api' : 'spendeskApi']: { id: credential.id, name: credential.name } },
 		...extra,
 	};
 }
@@ -131,7 +125,6 @@ export function setNode(
 	name: string,
 	fields: Record<string, { value: unknown; type?: 'string' | 'number' | 'boolean' | 'object' | 'array' }>,
 	position: [number, number] = [0, 0],
-	options: { includeOtherFields?: boolean } = {},
 ): WorkflowNode {
 	return {
 		id: nodeId(),
@@ -149,7 +142,7 @@ export function setNode(
 					type: type ?? (typeof value === 'number' ? 'number' : 'string'),
 				})),
 			},
-			includeOtherFields: options.includeOtherFields ?? false,
+			includeOtherFields: false,
 			options: {},
 		},
 	};
@@ -195,15 +188,14 @@ export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 /** An example workflow from examples/, with its placeholder credentials replaced. */
 export function loadExample(file: string, id: string, credential: CredentialRef): Workflow {
-	const raw = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Workflow;
-	const copy = JSON.parse(JSON.stringify(raw)) as Workflow;
-	for (const node of copy.nodes) {
+	const example = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Workflow;
+	for (const node of example.nodes) {
 		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
 			if (ref.id !== EXAMPLE_CREDENTIAL_ID) throw new Error(`${file}: node "${node.name}" does not use the placeholder credential id`);
 			node.credentials![type] = credential;
 		}
 	}
-	return { ...copy, id, active: false };
+	return { ...example, id, active: false };
 }
 
 // ---------------------------------------------------------------- n8n CLI
@@ -213,19 +205,6 @@ interface CliResult {
 	stdout: string;
 	stderr: string;
 	ms: number;
-}
-
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-async function freePort(): Promise<number> {
-	return await new Promise<number>((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 /** Runs an n8n CLI command and resolves with its exit code and output (never rejects on a non-zero exit). */
@@ -252,20 +231,27 @@ export async function runN8n(home: N8nHome, args: string[], options: { timeoutMs
 	});
 }
 
+/** Runs an n8n CLI command that must succeed (import, publish). */
+async function runN8nStep(home: N8nHome, args: string[]): Promise<void> {
+	const result = await runN8n(home, args);
+	if (result.code !== 0) throw new Error(`n8n ${args.join(' ')} failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+}
+
 let fileCounter = 0;
 async function importFile(home: N8nHome, command: string, kind: string, content: unknown): Promise<void> {
 	const file = path.join(home.dir, `${kind}-${process.pid}-${++fileCounter}.json`);
 	writeFileSync(file, JSON.stringify(content, null, 2));
-	const result = await runN8n(home, [command, `--input=${file}`]);
-	if (result.code !== 0) throw new Error(`n8n ${command} failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+	await runN8nStep(home, [command, `--input=${file}`]);
 }
 
 export async function importCredentials(home: N8nHome, credentials: CredentialExport[]): Promise<void> {
 	await importFile(home, 'import:credentials', 'credentials', credentials);
 }
 
-export async function importWorkflows(home: N8nHome, workflows: Workflow[]): Promise<void> {
+/** Imports workflows, then publishes (activates) the ids in `publish`; n8n must not be running. */
+export async function importWorkflows(home: N8nHome, workflows: Array<Workflow | (Record<string, unknown> & { id: string })>, publish: string[] = []): Promise<void> {
 	await importFile(home, 'import:workflow', 'workflows', workflows);
+	for (const id of publish) await runN8nStep(home, ['publish:workflow', `--id=${id}`]);
 }
 
 export interface JsonItem {
