@@ -28,13 +28,10 @@
  * Seeds: TRIGGER_FUZZ_SEED=<n> overrides both tests' seeds; the seed is part of every failure.
  * The run is deterministic up to the timing of the writes made while a poll is paging.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
+import type { IDataObject } from 'n8n-workflow';
 import type { Invoice, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
-
-type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
-type PollResult = INodeExecutionData[][] | null;
+import { pollItems, resetTransport, startSimulator, triggerFor } from '../support/fixtures';
+import type { PollResult, TriggerEvent } from '../support/fixtures';
 
 const COMPANIES = ['cmp_001', 'cmp_002', 'cmp_003'];
 const OVERLAP_MINUTES = 1;
@@ -63,10 +60,6 @@ function seedFor(defaultSeed: number): number {
 	if (raw === undefined || raw === '') return defaultSeed;
 	if (raw === 'random') return Math.floor(Math.random() * 2 ** 31);
 	return Number(raw) >>> 0;
-}
-
-function emittedItems(result: PollResult): IDataObject[] {
-	return result ? result.flat().map((item) => item.json) : [];
 }
 
 interface Version {
@@ -272,8 +265,7 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 	};
 	let staticData: IDataObject = {};
 	let persisted = '{}';
-	let trigger = new SpendeskTrigger();
-	let ctx = (await contextFor(sim, 'orgKey', { mode: 'trigger', staticData, parameters })).context;
+	let trigger = await triggerFor(sim, parameters, { staticData });
 
 	const polls: PollRecord[] = [];
 	const emittedCount = new Map<string, number>();
@@ -283,7 +275,7 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		const logStart = sim.log.length;
 		const startTick = tick;
 		stats.polls++;
-		const pending = trigger.poll.call(ctx as never) as Promise<PollResult>;
+		const pending = trigger.raw();
 		let result: PollResult = null;
 		let threw: unknown;
 		try {
@@ -306,7 +298,7 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		if (threw !== undefined) {
 			violations.push(`step ${step}: the poll threw after activation: ${(threw as Error).message}`);
 		}
-		for (const item of emittedItems(result)) {
+		for (const item of pollItems(result)) {
 			const company = String(item.companyId);
 			const key = event === 'newInvoice' ? `${company}|${String(item.id)}` : `${company}|${String(item.id)}|${String(item.updatedAt)}`;
 			emittedCount.set(key, (emittedCount.get(key) ?? 0) + 1);
@@ -324,8 +316,7 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		stats.restarts++;
 		staticData = JSON.parse(persisted) as IDataObject;
 		resetTransport({ maxRetries: 0 });
-		trigger = new SpendeskTrigger();
-		ctx = (await contextFor(sim, 'orgKey', { mode: 'trigger', staticData, parameters })).context;
+		trigger = await triggerFor(sim, parameters, { staticData });
 	}
 
 	// ------------------------------------------------------------ activation
@@ -532,13 +523,7 @@ describe('Spendesk Trigger: an invoice updated while a catch-up poll pages', () 
 	});
 
 	async function scenario(event: TriggerEvent) {
-		const { context } = await contextFor(sim, 'orgKey', {
-			mode: 'trigger',
-			staticData: {},
-			parameters: { event, companyScope: 'one', company: 'cmp_001', startFrom: 'now', options: { overlapMinutes: 1 } },
-		});
-		const trigger = new SpendeskTrigger();
-		const poll = async () => emittedItems((await trigger.poll.call(context as never)) as PollResult);
+		const { raw, poll } = await triggerFor(sim, { event, companyScope: 'one', company: 'cmp_001', startFrom: 'now', options: { overlapMinutes: 1 } });
 		expect(await poll()).toEqual([]); // activation
 
 		const late = sim.insertInvoice('cmp_001'); // created after activation
@@ -548,10 +533,10 @@ describe('Spendesk Trigger: an invoice updated while a catch-up poll pages', () 
 
 		sim.configure({ latencyMs: 30 });
 		const before = sim.requestsTo('listInvoices').length;
-		const pending = trigger.poll.call(context as never) as Promise<PollResult>;
+		const pending = raw();
 		while (sim.requestsTo('listInvoices').length === before) await sleep(1); // page 1 answered, page 2 not read yet
 		const updated = sim.updateInvoice('cmp_001', late.id);
-		const catchUp = emittedItems(await pending);
+		const catchUp = pollItems(await pending);
 		sim.configure({ latencyMs: 0 });
 
 		sim.clock.advance(5_000);

@@ -6,13 +6,10 @@
  * the others: the failure is logged, the failing company's state does not advance, and it is
  * retried next time.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
+import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
-
-type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
-type PollResult = INodeExecutionData[][] | null;
+import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
+import type { TriggerEvent } from '../support/fixtures';
 
 const EVENTS: TriggerEvent[] = ['newInvoice', 'newOrUpdatedInvoice'];
 const ACTIVE = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
@@ -29,20 +26,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		resetTransport();
 	});
 
-	async function node(mode: 'manual' | 'trigger', parameters: IDataObject, staticData: IDataObject = {}) {
-		const { context, logs } = await contextFor(sim, 'orgKey', { mode, staticData, parameters });
-		const trigger = new SpendeskTrigger();
-		const raw = async () => (await trigger.poll.call(context as never)) as PollResult;
-		return {
-			staticData,
-			logs,
-			raw,
-			poll: async () => {
-				const result = await raw();
-				return result ? result.flat().map((i) => i.json) : [];
-			},
-		};
-	}
+	const node = async (mode: 'manual' | 'trigger', parameters: IDataObject, staticData: IDataObject = {}) => await triggerFor(sim, parameters, { mode, staticData });
 
 	const newest = (company: string) => sim.invoicesSorted(company, 'updatedAt', 'desc')[0];
 

@@ -8,14 +8,11 @@
  * timed with the real clock — a test cannot wait it out, so it reloads the static data without
  * `companyList`, as if that time had passed.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
+import type { IDataObject } from 'n8n-workflow';
 import { FORGET_AFTER_MS } from '../../nodes/Spendesk/trigger/poll';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
-
-type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
-type PollResult = INodeExecutionData[][] | null;
+import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
+import type { TriggerEvent } from '../support/fixtures';
 
 const API_COMPANY_CACHE_MS = 1_200_001;
 
@@ -30,19 +27,16 @@ afterEach(async () => {
 	resetTransport();
 });
 
+/** The static data as n8n would load it later: saved, reloaded, the trigger's company list expired. */
+const reload = (data: IDataObject) => {
+	const copy = JSON.parse(JSON.stringify(data)) as IDataObject;
+	delete copy.companyList;
+	return copy;
+};
+
 describe('Spendesk Trigger: companies that appear later', () => {
 
-	async function trigger(parameters: IDataObject, staticData: IDataObject) {
-		const { context, logs } = await contextFor(sim, 'orgKey', { mode: 'trigger', staticData, parameters });
-		const node = new SpendeskTrigger();
-		return {
-			logs,
-			poll: async () => {
-				const result = (await node.poll.call(context as never)) as PollResult;
-				return result ? result.flat().map((i) => i.json) : [];
-			},
-		};
-	}
+	const trigger = async (parameters: IDataObject, staticData: IDataObject) => await triggerFor(sim, parameters, { staticData });
 
 	const polledCompanies = () =>
 		sim
@@ -82,8 +76,7 @@ describe('Spendesk Trigger: companies that appear later', () => {
 
 			// 20 minutes later (API cache: simulated clock; trigger's list: dropped from the reloaded data).
 			sim.clock.advance(API_COMPANY_CACHE_MS);
-			const reloaded = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-			delete reloaded.companyList;
+			const reloaded = reload(staticData);
 			t = await trigger(parameters, reloaded);
 			sim.clearLog();
 			expect(await t.poll()).toEqual([]); // the new company's existing invoices: not emitted
@@ -136,15 +129,8 @@ describe('Spendesk Trigger: companies that appear later', () => {
 describe('Spendesk Trigger: companies that leave', () => {
 
 	const poll = async (staticData: IDataObject, parameters: IDataObject) => {
-		const { context, logs } = await contextFor(sim, 'orgKey', { mode: 'trigger', staticData, parameters });
-		const result = (await new SpendeskTrigger().poll.call(context as never)) as PollResult;
-		return { items: result ? result.flat().map((i) => i.json) : [], logs };
-	};
-	/** The static data as n8n would load it later: saved, reloaded, the trigger's company list expired. */
-	const reload = (data: IDataObject) => {
-		const copy = JSON.parse(JSON.stringify(data)) as IDataObject;
-		delete copy.companyList;
-		return copy;
+		const t = await triggerFor(sim, parameters, { staticData });
+		return { items: await t.poll(), logs: t.logs };
 	};
 	const saved = (data: IDataObject) => Object.keys((data.companies ?? {}) as IDataObject).sort();
 

@@ -3,14 +3,10 @@
  * (one listInvoices page, newest first), and "All Companies" lists the companies once, then
  * reuses the list for 20 minutes (the API caches it that long too).
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
+import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
-
-type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
-
-const emitted = (result: INodeExecutionData[][] | null): IDataObject[] => (result ? result.flat().map((i) => i.json) : []);
+import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
+import type { TriggerEvent } from '../support/fixtures';
 
 // Default seed: cmp_001…cmp_005, cmp_005 deactivated, so "All Companies" reaches four.
 const ACTIVE = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
@@ -34,13 +30,7 @@ describe('Spendesk Trigger: requests per poll', () => {
 
 	describe.each<TriggerEvent>(['newInvoice', 'newOrUpdatedInvoice'])('%s', (event) => {
 		test.each(SCOPES)('$name: an idle poll makes exactly one request per company, for 19 minutes of idle polls', async ({ scope, companies }) => {
-			const { context } = await contextFor(sim, 'orgKey', {
-				mode: 'trigger',
-				staticData: {},
-				parameters: { event, ...scope, startFrom: 'now' },
-			});
-			const trigger = new SpendeskTrigger();
-			const poll = async () => emitted((await trigger.poll.call(context as never)) as INodeExecutionData[][] | null);
+			const { poll } = await triggerFor(sim, { event, ...scope, startFrom: 'now' });
 
 			expect(await poll()).toEqual([]); // activation
 			expect(sim.requestsTo('getCompanies')).toHaveLength(scope.companyScope === 'all' ? 1 : 0);
@@ -60,13 +50,7 @@ describe('Spendesk Trigger: requests per poll', () => {
 		});
 
 		test.each(SCOPES)('$name: after emitting, the next idle poll is one request per company again', async ({ scope, companies }) => {
-			const { context } = await contextFor(sim, 'orgKey', {
-				mode: 'trigger',
-				staticData: {},
-				parameters: { event, ...scope, startFrom: 'now' },
-			});
-			const trigger = new SpendeskTrigger();
-			const poll = async () => emitted((await trigger.poll.call(context as never)) as INodeExecutionData[][] | null);
+			const { poll } = await triggerFor(sim, { event, ...scope, startFrom: 'now' });
 			expect(await poll()).toEqual([]);
 
 			sim.clock.advance(30_000);

@@ -8,12 +8,10 @@
  * — and each entry is one id with two numbers (< 64 characters of JSON). With the 5-minute
  * window and the write rates below that is well under 100 KB.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
+import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
-
-type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
+import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
+import type { TriggerEvent } from '../support/fixtures';
 
 const TOTAL = 100_000;
 const OVERLAP_MINUTES = 5;
@@ -60,10 +58,9 @@ describe('Spendesk Trigger: state size after 100,000 invoices', () => {
 		'%s: reading 100,000 invoices leaves only the overlap window in the state, which stays flat over 50 more polls',
 		async (event) => {
 			const staticData: IDataObject = {};
-			const { context } = await contextFor(sim, 'orgKey', {
-				mode: 'trigger',
-				staticData,
-				parameters: {
+			const { poll } = await triggerFor(
+				sim,
+				{
 					event,
 					companyScope: 'one',
 					company: 'cmp_001',
@@ -71,12 +68,8 @@ describe('Spendesk Trigger: state size after 100,000 invoices', () => {
 					since: '2000-01-01T00:00:00.000Z',
 					options: { overlapMinutes: OVERLAP_MINUTES },
 				},
-			});
-			const trigger = new SpendeskTrigger();
-			const poll = async () => {
-				const result = (await trigger.poll.call(context as never)) as INodeExecutionData[][] | null;
-				return result ? result.flat().map((i) => i.json) : [];
-			};
+				{ staticData },
+			);
 			const state = () => (staticData.companies as Record<string, CompanyState>).cmp_001;
 			const size = () => JSON.stringify(staticData).length;
 

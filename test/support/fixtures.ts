@@ -1,4 +1,6 @@
 /** Shared set-up for integration tests: a simulator plus credential stores pointing at it. */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import { flowControl } from '../../nodes/Spendesk/transport/limiter';
 import { transportSettings } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
@@ -109,4 +111,27 @@ export async function failure(promise: Promise<unknown>): Promise<Error> {
 		return error as Error;
 	}
 	throw new Error('expected a failure, but the call succeeded');
+}
+
+export type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
+export type PollResult = INodeExecutionData[][] | null;
+
+/** The JSON of the items a poll emitted ([] when it returned null). */
+export function pollItems(result: PollResult): IDataObject[] {
+	return result ? result.flat().map((item) => item.json) : [];
+}
+
+/**
+ * A Spendesk Trigger on one execution context, as n8n keeps it for an active workflow (the
+ * static data lives on between polls): `raw()` is what poll() returns, `poll()` its items.
+ */
+export async function triggerFor(
+	sim: SpendeskSimulator,
+	parameters: IDataObject,
+	{ staticData = {}, mode = 'trigger', kind = 'orgKey' }: { staticData?: IDataObject; mode?: 'manual' | 'trigger'; kind?: CredentialKind } = {},
+) {
+	const { context, logs } = await contextFor(sim, kind, { mode, staticData, parameters });
+	const trigger = new SpendeskTrigger();
+	const raw = async () => (await trigger.poll.call(context as never)) as PollResult;
+	return { staticData, logs, context, raw, poll: async () => pollItems(await raw()) };
 }
