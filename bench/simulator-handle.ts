@@ -74,10 +74,6 @@ export class SimulatorHandle {
 		await this.send({ cmd: 'resetStats' });
 	}
 
-	async configure(options: Partial<SimulatorOptions>): Promise<void> {
-		await this.send({ cmd: 'configure', options });
-	}
-
 	async stop(): Promise<void> {
 		if (this.child.exitCode !== null) return;
 		const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
 		try {
 			switch (message.cmd) {
 				case 'requests': {
-					const requests: WireRequest[] = sim.log.map((r) => ({ seq: r.seq, at: r.at, route: r.route, status: r.status, companyId: r.companyId }));
+					const requests: WireRequest[] = sim.log.map((r) => ({ at: r.at, route: r.route, status: r.status, companyId: r.companyId }));
 					reply({ id: message.id, ok: true, result: requests });
 					return;
 				}
@@ -38,13 +38,6 @@ async function main(): Promise<void> {
 				case 'resetStats':
 					sim.resetStats();
 					reply({ id: message.id, ok: true, result: null });
-					return;
-				case 'configure':
-					sim.configure(message.options);
-					reply({ id: message.id, ok: true, result: null });
-					return;
-				case 'companies':
-					reply({ id: message.id, ok: true, result: sim.companies().map((c) => ({ id: c.id, active: c.active })) });
 					return;
 			}
 		} catch (error) {

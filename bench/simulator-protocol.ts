@@ -1,19 +1,16 @@
 /** Messages between the benchmark and bench/simulator-process.ts (Node IPC channel). */
-import type { ApiKeyCredential, RouteId, SimulatorOptions } from '../test/simulator';
+import type { ApiKeyCredential, RouteId } from '../test/simulator';
 
 export type SimCommand =
 	| { id: number; cmd: 'requests' }
 	| { id: number; cmd: 'clearLog' }
 	| { id: number; cmd: 'stats' }
-	| { id: number; cmd: 'resetStats' }
-	| { id: number; cmd: 'companies' }
-	| { id: number; cmd: 'configure'; options: Partial<SimulatorOptions> };
+	| { id: number; cmd: 'resetStats' };
 
 export type SimReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
 
 /** One entry of the simulator's request log, as much as the benchmark needs. */
 export interface WireRequest {
-	seq: number;
 	/** Arrival time (ms, simulator clock = wall clock here). */
 	at: number;
 	route: RouteId;

@@ -6,8 +6,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { flowControl } from '../nodes/Spendesk/transport/limiter';
 import { transportSettings } from '../nodes/Spendesk/transport/request';
-import { CredentialStore, createContext } from '../test/support/n8n-context';
-import type { ApiKeyCredential } from '../test/simulator';
+import { createContext } from '../test/support/n8n-context';
+import type { CredentialStore } from '../test/support/n8n-context';
 
 // Under tsx, '…/Spendesk.node' resolves to Spendesk.node.json (Node tries .json before tsx's
 // .ts), so the node classes are required by their full file names.
@@ -28,22 +28,7 @@ export function freshTransport(overrides: Partial<typeof transportSettings> = {}
 	Object.assign(transportSettings, PRODUCTION_SETTINGS, overrides);
 }
 
-/**
- * n8n's credentials database holding one API-key credential pointing at the simulator
- * (the same fields as test/support/fixtures.ts `storeFor(sim, 'orgKey')`).
- */
-export function apiKeyStore(baseUrl: string, key: ApiKeyCredential): CredentialStore {
-	const store = new CredentialStore();
-	store.set('spendeskApi', {
-		environment: 'custom',
-		baseUrl,
-		clientId: key.clientId,
-		clientSecret: key.clientSecret,
-		accessLevel: key.level,
-		companyId: key.companyId ?? '',
-	});
-	return store;
-}
+export { apiKeyStore } from '../test/support/fixtures';
 
 /** One execution of the Spendesk node (a new execution context, as n8n builds for every run). */
 export async function executeNode(store: CredentialStore, parameters: IDataObject): Promise<INodeExecutionData[]> {
@@ -80,9 +65,12 @@ export interface Figure {
 	note?: string;
 }
 
-export function ratio(value: number, digits = 2): string {
-	return value.toFixed(digits);
+export function ratio(value: number): string {
+	return value.toFixed(2);
 }
+
+/** Seed sizes of a company that has only invoices (plus `invoices: N`). */
+export const INVOICES_ONLY = { accounts: 0, payables: 0, settlements: 0, analyticalFields: 0, expenseCategories: 0, intakes: 0 };
 
 /** A plain-text table with aligned columns. */
 export function table(headers: string[], rows: string[][]): string {

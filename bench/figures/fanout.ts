@@ -5,7 +5,8 @@
  * Also the largest number of requests the simulator saw in flight (the cap is 5).
  */
 import { SimulatorHandle } from '../simulator-handle';
-import { apiKeyStore, elapsed, executeNode, freshTransport, invoiceGetAll, ratio } from '../support';
+import { TOKEN_ROUTES } from '../simulator-protocol';
+import { apiKeyStore, elapsed, executeNode, freshTransport, INVOICES_ONLY, invoiceGetAll, ratio } from '../support';
 import type { Figure } from '../support';
 
 const COMPANIES = 10;
@@ -26,7 +27,7 @@ interface Run {
 
 export async function fanOut(): Promise<{ figures: Figure[]; details: unknown }> {
 	const sim = await SimulatorHandle.start({
-		seed: { companies: COMPANIES, deactivated: [], sizes: { invoices: INVOICES, accounts: 0, payables: 0, settlements: 0, analyticalFields: 0, expenseCategories: 0, intakes: 0 } },
+		seed: { companies: COMPANIES, deactivated: [], sizes: { ...INVOICES_ONLY, invoices: INVOICES } },
 		latencyMs: LATENCY_MS,
 		rateLimit: 1_000_000_000,
 	});
@@ -46,8 +47,8 @@ export async function fanOut(): Promise<{ figures: Figure[]; details: unknown }>
 			mode,
 			ms,
 			items,
-			apiRequests: log.filter((r) => r.route !== 'token').length,
-			tokenRequests: log.filter((r) => r.route === 'token').length,
+			apiRequests: log.filter((r) => !TOKEN_ROUTES.has(r.route)).length,
+			tokenRequests: log.filter((r) => TOKEN_ROUTES.has(r.route)).length,
 			rejected429: log.filter((r) => r.status === 429).length,
 			peakInFlight,
 		});

@@ -9,7 +9,7 @@
  * to R per window is then 1.00; anything above 1 would have been answered 429.
  */
 import { SimulatorHandle } from '../simulator-handle';
-import { apiKeyStore, executeNode, freshTransport, invoiceGetAll, ratio } from '../support';
+import { apiKeyStore, executeNode, freshTransport, INVOICES_ONLY, invoiceGetAll, ratio } from '../support';
 import type { Figure } from '../support';
 
 const RATE = 20;
@@ -18,7 +18,7 @@ const INVOICES = 10_001;
 
 export async function rateLimitBound(): Promise<{ figures: Figure[]; details: unknown }> {
 	const sim = await SimulatorHandle.start({
-		seed: { companies: [{ id: 'cmp_001', sizes: { invoices: INVOICES, accounts: 0, payables: 0, settlements: 0, analyticalFields: 0, expenseCategories: 0, intakes: 0 } }] },
+		seed: { companies: [{ id: 'cmp_001', sizes: { ...INVOICES_ONLY, invoices: INVOICES } }] },
 		rateLimit: RATE,
 		rateLimitWindowMs: WINDOW_MS,
 	});

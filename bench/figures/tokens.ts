@@ -5,6 +5,7 @@
  * time (a cold start where every execution wants a token at once).
  */
 import { SimulatorHandle } from '../simulator-handle';
+import { TOKEN_ROUTES } from '../simulator-protocol';
 import { apiKeyStore, executeNode, freshTransport } from '../support';
 import type { Figure } from '../support';
 
@@ -33,8 +34,8 @@ export async function tokenReuse(): Promise<{ figures: Figure[]; details: unknow
 			const log = await sim.requests();
 			details[mode] = {
 				executions: EXECUTIONS,
-				tokenRequests: log.filter((r) => r.route === 'token').length,
-				apiRequests: log.filter((r) => r.route !== 'token').length,
+				tokenRequests: log.filter((r) => TOKEN_ROUTES.has(r.route)).length,
+				apiRequests: log.filter((r) => !TOKEN_ROUTES.has(r.route)).length,
 				failures,
 			};
 			if (failures) throw new Error(`token reuse (${mode}): ${failures} executions failed`);

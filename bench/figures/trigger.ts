@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { SimulatorHandle } from '../simulator-handle';
-import { apiKeyStore, freshTransport, pollTrigger, ratio } from '../support';
+import { apiKeyStore, freshTransport, INVOICES_ONLY, pollTrigger, ratio } from '../support';
 import type { Figure } from '../support';
 
 const COMPANIES = 3;
@@ -13,7 +13,7 @@ const IDLE_POLLS = 5;
 
 export async function idleTriggerPoll(): Promise<{ figures: Figure[]; details: unknown }> {
 	const sim = await SimulatorHandle.start({
-		seed: { companies: COMPANIES, deactivated: [], sizes: { invoices: 1_000, accounts: 0, payables: 0, settlements: 0, analyticalFields: 0, expenseCategories: 0, intakes: 0 } },
+		seed: { companies: COMPANIES, deactivated: [], sizes: { ...INVOICES_ONLY, invoices: 1_000 } },
 	});
 	const parameters = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
 	const staticData: IDataObject = {};

@@ -5,7 +5,7 @@ import { flowControl } from '../../nodes/Spendesk/transport/limiter';
 import { transportSettings } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import { SpendeskSimulator } from '../simulator';
-import type { SimulatorOptions } from '../simulator';
+import type { ApiKeyCredential, SimulatorOptions } from '../simulator';
 import { CredentialStore, createContext } from './n8n-context';
 import type { ContextOptions } from './n8n-context';
 
@@ -58,32 +58,35 @@ export async function oauthTokens(sim: SpendeskSimulator, consent: 'organisation
 	return (await token.json()) as { access_token: string; refresh_token: string };
 }
 
+/** n8n's credentials database holding one API-key credential pointing at a simulator. */
+export function apiKeyStore(baseUrl: string, key: ApiKeyCredential): CredentialStore {
+	const store = new CredentialStore();
+	store.set('spendeskApi', {
+		environment: 'custom',
+		baseUrl,
+		clientId: key.clientId,
+		clientSecret: key.clientSecret,
+		accessLevel: key.level,
+		companyId: key.companyId ?? '',
+	});
+	return store;
+}
+
 /** A credential store holding one credential of the given kind against the simulator. */
 export async function storeFor(sim: SpendeskSimulator, kind: CredentialKind): Promise<CredentialStore> {
+	if (kind === 'orgKey' || kind === 'companyKey') return apiKeyStore(sim.baseUrl, sim.credentials[kind]);
+	const level = kind === 'oauthOrg' ? 'organisation' : 'company';
+	const client = sim.credentials.oauthClient;
 	const store = new CredentialStore();
-	const base = { environment: 'custom', baseUrl: sim.baseUrl };
-	if (kind === 'orgKey' || kind === 'companyKey') {
-		const key = sim.credentials[kind];
-		store.set('spendeskApi', {
-			...base,
-			clientId: key.clientId,
-			clientSecret: key.clientSecret,
-			accessLevel: key.level,
-			companyId: key.companyId ?? '',
-		});
-	} else {
-		const level = kind === 'oauthOrg' ? 'organisation' : 'company';
-		const tokens = await oauthTokens(sim, level);
-		const client = sim.credentials.oauthClient;
-		store.set('spendeskOAuth2Api', {
-			...base,
-			clientId: client.clientId,
-			clientSecret: client.clientSecret,
-			accessLevel: level,
-			companyId: level === 'company' ? 'cmp_001' : '',
-			oauthTokenData: tokens,
-		});
-	}
+	store.set('spendeskOAuth2Api', {
+		environment: 'custom',
+		baseUrl: sim.baseUrl,
+		clientId: client.clientId,
+		clientSecret: client.clientSecret,
+		accessLevel: level,
+		companyId: level === 'company' ? 'cmp_001' : '',
+		oauthTokenData: await oauthTokens(sim, level),
+	});
 	return store;
 }
 
