@@ -1,7 +1,8 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { authenticationProperty, credentialDescriptions } from './descriptions';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { operationProperties, route } from './actions/router';
+import { route } from './actions/router';
+import { versionProperties } from './actions/versionDescription';
+import { authenticationProperty, credentialDescriptions } from './descriptions';
 import { searchCompanies } from './methods/listSearch';
 
 export class Spendesk implements INodeType {
@@ -10,6 +11,11 @@ export class Spendesk implements INodeType {
 		name: 'spendesk',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['transform'],
+		// An array on purpose: n8n adds its own "Custom API Call" entry (__CUSTOM_API_CALL__) to
+		// every Resource and Operation list of a node whose `version` equals its `defaultVersion`.
+		// The node has a Custom API Call of its own (company scoping and pagination included), so
+		// the injected one must not appear, and `[1]` is not equal to `1`. Pinned by
+		// test/integration/node-description.test.ts.
 		version: [1],
 		defaultVersion: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -20,10 +26,7 @@ export class Spendesk implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialDescriptions,
-		properties: [
-			authenticationProperty,
-			...operationProperties(),
-		],
+		properties: [authenticationProperty, ...versionProperties],
 	};
 
 	methods = { listSearch: { searchCompanies } };

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, credentialDescriptions } from './descriptions';
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
-import { companyProperties } from './actions/common';
+import { triggerCompanyProperties } from './companies/description';
 import { getCompanies } from './methods/loadOptions';
 import { searchCompanies } from './methods/listSearch';
 import { pollInvoices } from './trigger/poll';
@@ -32,25 +32,7 @@ export class SpendeskTrigger implements INodeType {
 				],
 				default: 'newInvoice',
 			},
-			{
-				...companyProperties[0],
-				options: [
-					{ name: 'One Company', value: 'one' },
-					{ name: 'Several Companies', value: 'several' },
-					{ name: 'All Companies', value: 'all', description: 'Every company the credential reaches, including companies added later' },
-				],
-			},
-			companyProperties[1],
-			{
-				displayName: 'Company Names or IDs',
-				name: 'companyIds',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getCompanies' },
-				default: [],
-				description:
-					'Companies to watch. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				displayOptions: { show: { companyScope: ['several'] } },
-			},
+			...triggerCompanyProperties,
 			{
 				displayName: 'Start From',
 				name: 'startFrom',

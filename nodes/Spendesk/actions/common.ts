@@ -1,62 +1,21 @@
-/**
- * Parameters and helpers shared by the operations: company selection, Return All + Limit,
- * JSON parameters.
- */
+/** Parameters and helpers shared by the operations: Return All + Limit, JSON parameters. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { ENDPOINTS } from '../transport/endpoints';
-import type { EndpointName } from '../transport/endpoints';
 
-/** Company selection, shown for every company-scoped operation. */
-export const companyProperties: INodeProperties[] = [
-	{
-		displayName: 'Companies',
-		name: 'companyScope',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'One Company', value: 'one', description: 'Run on the company chosen below' },
-			{
-				name: 'All Companies',
-				value: 'all',
-				description: 'Run on every company the credential reaches and tag each item with companyId and companyName',
-			},
-		],
-		default: 'one',
-	},
-	{
-		displayName: 'Company',
-		name: 'company',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		description:
-			'The Spendesk company (legal entity) to act on. Required with organisation-level credentials; leave empty with a company-level credential to use its own company.',
-		displayOptions: { show: { companyScope: ['one'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchCompanies', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 4f7d1c2e-…',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^[^\\s/\\\\?#]{1,128}$', errorMessage: 'A company ID is one word without spaces or slashes' },
-					},
-				],
-			},
-		],
-	},
-];
-
-/** Return All + Limit for a list operation; the Limit maximum defaults to what users may ask. */
+/**
+ * Return All + Limit for a list operation; the Limit maximum defaults to what users may ask.
+ * The Limit comes twice under one name: with All Companies it carries the hint that it
+ * applies to each company, otherwise not.
+ */
 export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
+	const limit: INodeProperties = {
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, ...(maxLimit ? { maxValue: maxLimit } : {}) },
+		default: 50,
+		description: 'Max number of results to return',
+	};
 	return [
 		{
 			displayName: 'Return All',
@@ -65,15 +24,11 @@ export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
 		},
+		{ ...limit, displayOptions: { show: { returnAll: [false] }, hide: { companyScope: ['all'] } } },
 		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1, ...(maxLimit ? { maxValue: maxLimit } : {}) },
-			default: 50,
-			description: 'Max number of results to return',
+			...limit,
 			hint: 'With All Companies, the limit applies to each company',
-			displayOptions: { show: { returnAll: [false] } },
+			displayOptions: { show: { returnAll: [false], companyScope: ['all'] } },
 		},
 	];
 }
@@ -114,11 +69,6 @@ export function readJsonObject(ctx: IExecuteFunctions, name: string, label: stri
 		});
 	}
 	return value as IDataObject;
-}
-
-/** The maximum page size of an endpoint (used for Limit maxima where the API imposes one). */
-export function pageMax(name: EndpointName): number | undefined {
-	return (ENDPOINTS[name] as { pageSize?: { max: number } }).pageSize?.max;
 }
 
 /** Filters given as JSON must leave paging to the node. */

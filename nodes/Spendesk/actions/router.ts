@@ -1,165 +1,83 @@
 /**
- * Runs the chosen operation for every input item and every company it targets: companies
- * run concurrently (the transport keeps requests within the in-flight cap), one failing
- * company does not lose the others, and every output item is paired with its input item.
+ * Runs the node: for every input item, the chosen operation on every company it targets.
+ * Parameters are read and checked before the first request; companies run concurrently and
+ * one failing company does not lose the others; every output item is paired with its input
+ * item; with Continue On Fail an error becomes an item of its own (errorItem).
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { companyProperties } from './common';
-import { targetCompanies } from './companies';
-import type { CompanyTarget } from './companies';
+import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { forEachCompany } from '../companies/fanOut';
+import { companyError, tagItem } from '../companies/naming';
+import { readCompanyChoice, selectCompanies } from '../companies/select';
+import type { CompanySelection } from '../companies/select';
+import { errorItem } from './errorItem';
 import { RESOURCES } from './resources';
 import type { SpendeskOperation } from './types';
 
-function findOperation(resource: string, operation: string): SpendeskOperation | undefined {
-	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation);
+interface ItemResult {
+	items: INodeExecutionData[];
+	/** True when a Limit left results unread. */
+	truncated: boolean;
 }
 
-/** The node's parameters after Authentication: resource, operations, company selection, operation fields. */
-export function operationProperties(): INodeProperties[] {
-	const properties: INodeProperties[] = [
-		{
-			displayName: 'Resource',
-			name: 'resource',
-			type: 'options',
-			noDataExpression: true,
-			options: RESOURCES.map((r) => ({ name: r.name, value: r.value, description: r.description })),
-			default: 'invoice',
-		},
-	];
-	for (const resource of RESOURCES) {
-		// The default is the resource's first operation; the rule cannot see it in generated objects.
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing
-		properties.push({
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			displayOptions: { show: { resource: [resource.value] } },
-			options: resource.operations.map((o) => ({ name: o.option.name, value: o.value, action: o.option.action, description: o.option.description })),
-			default: resource.operations[0].value,
-		});
-	}
-	const scoped = RESOURCES.filter((r) => r.operations.some((o) => o.companyScoped)).map((r) => r.value);
-	for (const p of companyProperties) {
-		properties.push({ ...p, displayOptions: { show: { ...p.displayOptions?.show, resource: scoped } } });
-	}
-	properties.push({
-		displayName: 'Add Company Fields',
-		name: 'addCompanyFields',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to add companyId and companyName to every item when running on all companies',
-		displayOptions: { show: { resource: scoped, companyScope: ['all'] } },
-	});
-	for (const resource of RESOURCES) {
-		for (const operation of resource.operations) {
-			for (const p of operation.properties) {
-				properties.push({
-					...p,
-					displayOptions: {
-						...p.displayOptions,
-						show: { ...p.displayOptions?.show, resource: [resource.value], operation: [operation.value] },
-					},
-				});
-			}
+function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOperation {
+	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+	const name = ctx.getNodeParameter('operation', itemIndex) as string;
+	const operation = RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === name);
+	if (!operation) throw new NodeOperationError(ctx.getNode(), `The operation "${name}" of "${resource}" is not supported`, { itemIndex });
+	return operation;
+}
+
+/** One input item: its operation on each of its companies. */
+async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemResult> {
+	const operation = findOperation(ctx, itemIndex);
+	const run = operation.prepare.call(ctx, itemIndex);
+	const selection: CompanySelection = operation.companyScoped
+		? await selectCompanies(ctx, readCompanyChoice(ctx, itemIndex), { itemIndex })
+		: { listed: false, targets: [{}] };
+	const tag = selection.listed && (ctx.getNodeParameter('addCompanyFields', itemIndex, true) as boolean);
+	const outcomes = await forEachCompany(selection.targets, async (target) => await run(target.id));
+
+	const result: ItemResult = { items: [], truncated: false };
+	for (const outcome of outcomes) {
+		if (!outcome.ok) {
+			const error = selection.listed ? companyError(ctx.getNode(), outcome.error, outcome.target, itemIndex) : outcome.error;
+			if (!ctx.continueOnFail()) throw error;
+			result.items.push(errorItem(error, itemIndex, outcome.target));
+			continue;
 		}
+		if (outcome.value.truncated) result.truncated = true;
+		const json = tag ? outcome.value.items.map((item) => tagItem(item, outcome.target)) : outcome.value.items;
+		result.items.push(...ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(json), { itemData: { item: itemIndex } }));
 	}
-	return properties;
+	return result;
 }
 
-function companyLabel(target: CompanyTarget): string {
-	if (!target.id) return 'the credential\'s own company';
-	return target.name ? `company "${target.name}" (${target.id})` : `company "${target.id}"`;
-}
-
-/** An error of one company among several, named after it. */
-function companyError(ctx: IExecuteFunctions, error: unknown, target: CompanyTarget, itemIndex: number): NodeApiError | NodeOperationError {
-	const e = error as { message?: string; description?: string | null; httpCode?: string | null };
-	const message = `${companyLabel(target)}: ${e.message ?? String(error)}`;
-	const prefixed = message.charAt(0).toUpperCase() + message.slice(1);
-	if (error instanceof NodeApiError) {
-		const response: JsonObject = { companyId: target.id ?? null, httpCode: e.httpCode ?? null };
-		return new NodeApiError(ctx.getNode(), response, {
-			message: prefixed,
-			description: e.description ?? undefined,
-			httpCode: e.httpCode ?? undefined,
-			itemIndex,
-		});
+/** The error to stop the execution with, as an n8n error naming its item. */
+function stopWith(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 	}
-	return new NodeOperationError(ctx.getNode(), prefixed, { description: e.description ?? undefined, itemIndex });
+	// Both constructors hand back an existing error of their kind unchanged.
+	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
 	const output: INodeExecutionData[] = [];
-	let limitReached = false;
-
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const resource = this.getNodeParameter('resource', itemIndex) as string;
-		const operationName = this.getNodeParameter('operation', itemIndex) as string;
-		const operation = findOperation(resource, operationName);
+	let truncated = false;
+	const count = this.getInputData().length;
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
-			if (!operation) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`, { itemIndex });
-			}
-			// Parameters are read and checked before the first request, even for All Companies.
-			const run = operation.prepare.call(this, itemIndex);
-			const { all, targets } = operation.companyScoped ? await targetCompanies(this, itemIndex) : { all: false, targets: [{}] };
-			const tag = all && (this.getNodeParameter('addCompanyFields', itemIndex, true) as boolean);
-			const results = await Promise.all(
-				targets.map(async (target: CompanyTarget) => {
-					try {
-						return { target, ...(await run(target.id)) };
-					} catch (error) {
-						return { target, error };
-					}
-				}),
-			);
-			for (const result of results) {
-				if ('error' in result) {
-					const error = all ? companyError(this, result.error, result.target, itemIndex) : result.error;
-					if (!this.continueOnFail()) {
-						if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
-						throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-					}
-					const e = error as { message?: string; description?: string | null };
-					output.push({
-						json: {
-							error: e.message ?? String(error),
-							...(e.description ? { description: e.description } : {}),
-							...(result.target.id ? { companyId: result.target.id } : {}),
-							...(result.target.name ? { companyName: result.target.name } : {}),
-						},
-						pairedItem: { item: itemIndex },
-					});
-					continue;
-				}
-				if (result.truncated) limitReached = true;
-				for (const json of result.items) {
-					const tagged: IDataObject = tag ? { ...json, companyId: result.target.id ?? null, companyName: result.target.name ?? null } : json;
-					output.push({ json: tagged, pairedItem: { item: itemIndex } });
-				}
-			}
+			const result = await runItem(this, itemIndex);
+			output.push(...result.items);
+			if (result.truncated) truncated = true;
 		} catch (error) {
-			if (this.continueOnFail()) {
-				const e = error as { message?: string; description?: string | null };
-				output.push({
-					json: { error: e.message ?? String(error), ...(e.description ? { description: e.description } : {}) },
-					pairedItem: { item: itemIndex },
-				});
-				continue;
-			}
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-				if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-			}
-			// Both constructors hand back an existing error of their kind unchanged.
-			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			if (!this.continueOnFail()) throw stopWith(this, error, itemIndex);
+			output.push(errorItem(error, itemIndex));
 		}
 	}
-
-	if (limitReached) {
+	if (truncated) {
 		this.addExecutionHints({
 			message: 'Some results were cut off by the Limit. Turn on Return All to get every result.',
 			location: 'outputPane',

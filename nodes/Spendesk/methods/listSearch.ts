@@ -1,5 +1,5 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { reachableCompanies } from '../actions/companies';
+import { reachableCompanies } from '../companies/select';
 
 /** Company selector: every company of every page of Get Companies, filtered by name or ID. */
 export async function searchCompanies(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {

@@ -1,5 +1,5 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-import { reachableCompanies } from '../actions/companies';
+import { reachableCompanies } from '../companies/select';
 
 /** Companies for multi-select fields: every page of Get Companies. */
 export async function getCompanies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

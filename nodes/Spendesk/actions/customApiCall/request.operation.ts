@@ -1,5 +1,5 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { CompanyScoping, Endpoint, PageSize, PaginationStyle } from '../../transport/endpoints';
 import { collectList } from '../../transport/paginate';
 import { readJsonObject, readLimit, returnAllOrLimit } from '../common';
@@ -77,10 +77,7 @@ export const customApiCall: SpendeskOperation = {
 			default: '{}',
 			displayOptions: { hide: { method: ['GET'] } },
 		},
-		...returnAllOrLimit().map((p) => ({
-			...p,
-			displayOptions: { show: { ...p.displayOptions?.show }, hide: { pagination: ['none'] } },
-		})),
+		...updateDisplayOptions({ hide: { pagination: ['none'] } }, returnAllOrLimit()),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const method = this.getNodeParameter('method', itemIndex) as Endpoint['method'];

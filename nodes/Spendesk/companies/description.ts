@@ -1,0 +1,91 @@
+/** The company selector of the node and of the trigger: which companies a run acts on. */
+import type { INodeProperties } from 'n8n-workflow';
+
+/** One company: from the list (searchable) or by ID. */
+const companyLocator: INodeProperties = {
+	displayName: 'Company',
+	name: 'company',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description:
+		'The Spendesk company (legal entity) to act on. Required with organisation-level credentials; leave empty with a company-level credential to use its own company.',
+	displayOptions: { show: { companyScope: ['one'] } },
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchCompanies', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 4f7d1c2e-…',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^[^\\s/\\\\?#]{1,128}$', errorMessage: 'A company ID is one word without spaces or slashes' },
+				},
+			],
+		},
+	],
+};
+
+/**
+ * The node: one company, or every company the credential reaches (reads; a write runs per
+ * company only when the user picks All Companies). The parameter keeps the name
+ * `companyScope` under which saved workflows hold it.
+ */
+export const nodeCompanyProperties: INodeProperties[] = [
+	{
+		displayName: 'Companies',
+		name: 'companyScope',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'One Company', value: 'one', description: 'Run on the company chosen below' },
+			{
+				name: 'All Companies',
+				value: 'all',
+				description: 'Run on every company the credential reaches and tag each item with companyId and companyName',
+			},
+		],
+		default: 'one',
+	},
+	companyLocator,
+	{
+		displayName: 'Add Company Fields',
+		name: 'addCompanyFields',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to add companyId and companyName to every item when running on all companies',
+		displayOptions: { show: { companyScope: ['all'] } },
+	},
+];
+
+/** The trigger: one company, several by ID, or all (including companies added later). */
+export const triggerCompanyProperties: INodeProperties[] = [
+	{
+		displayName: 'Companies',
+		name: 'companyScope',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'One Company', value: 'one' },
+			{ name: 'Several Companies', value: 'several' },
+			{ name: 'All Companies', value: 'all', description: 'Every company the credential reaches, including companies added later' },
+		],
+		default: 'one',
+	},
+	companyLocator,
+	{
+		displayName: 'Company Names or IDs',
+		name: 'companyIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getCompanies' },
+		default: [],
+		description: 'Companies to watch. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { companyScope: ['several'] } },
+	},
+];

@@ -1,0 +1,111 @@
+/**
+ * Which companies a run acts on: the one chosen, several chosen by ID, or every company the
+ * credential reaches. The node and the trigger read the same parameters and get the same
+ * selection; the trigger keeps the company list between polls for 20 minutes (the API
+ * caches it that long too).
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, IPollFunctions } from 'n8n-workflow';
+import { collect } from '../transport/paginate';
+import { getSession } from '../transport/request';
+import type { SpendeskContext } from '../transport/request';
+
+export interface CompanyTarget {
+	/** Undefined: a company-level credential acting on its own (unnamed) company. */
+	id?: string;
+	name?: string;
+}
+
+export interface CompanySelection {
+	/**
+	 * True when the companies were chosen as a list (Several or All Companies): each item is
+	 * tagged with its company and each error names it.
+	 */
+	listed: boolean;
+	targets: CompanyTarget[];
+}
+
+/** The Companies choice of one item: the mode (parameter `companyScope`) and the field it shows. */
+export interface CompanyChoice {
+	mode: string;
+	/** The Company field (One Company). */
+	company?: unknown;
+	/** The Company Names or IDs field (Several Companies). */
+	companyIds?: unknown;
+}
+
+/** The company list a trigger keeps between polls, in its static data. */
+export interface KeptCompanyList {
+	companyList?: { at: number; companies: Array<[string, string | null]> };
+}
+
+export const COMPANY_LIST_TTL_MS = 20 * 60_000;
+
+const listedPerContext = new WeakMap<object, Promise<CompanyTarget[]>>();
+
+/** Every company the credential reaches (a company-level credential: its own), listed once per execution. */
+export async function reachableCompanies(ctx: SpendeskContext): Promise<CompanyTarget[]> {
+	let companies = listedPerContext.get(ctx);
+	if (!companies) {
+		companies = listCompanies(ctx);
+		listedPerContext.set(ctx, companies);
+		companies.catch(() => listedPerContext.delete(ctx));
+	}
+	return await companies;
+}
+
+async function listCompanies(ctx: SpendeskContext): Promise<CompanyTarget[]> {
+	const credential = await getSession(ctx);
+	if (credential.level === 'company') return [{ id: credential.ownCompanyId }];
+	const items = await collect(ctx, 'getCompanies');
+	return items.map((c: IDataObject) => ({ id: String(c.id), name: typeof c.name === 'string' ? c.name : undefined }));
+}
+
+/** The reachable companies, from `kept` while it is younger than COMPANY_LIST_TTL_MS (and kept there). */
+async function keptCompanies(ctx: SpendeskContext, kept: KeptCompanyList): Promise<CompanyTarget[]> {
+	const list = kept.companyList;
+	if (list && Date.now() - list.at < COMPANY_LIST_TTL_MS) {
+		return list.companies.map(([id, name]) => ({ id, name: name ?? undefined }));
+	}
+	const companies = await reachableCompanies(ctx);
+	kept.companyList = { at: Date.now(), companies: companies.map((c) => [c.id ?? '', c.name ?? null]) };
+	return companies;
+}
+
+/** Reads the Companies parameters of an item (node) or of the trigger (no item index). */
+export function readCompanyChoice(ctx: IExecuteFunctions | IPollFunctions, itemIndex?: number): CompanyChoice {
+	const read = (name: string, fallback: unknown, options?: IGetNodeParameterOptions): unknown =>
+		itemIndex === undefined
+			? (ctx as IPollFunctions).getNodeParameter(name, fallback, options)
+			: (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, fallback, options);
+	const mode = read('companyScope', 'one') as string;
+	if (mode === 'one') return { mode, company: read('company', '', { extractValue: true }) };
+	if (mode === 'several') return { mode, companyIds: read('companyIds', []) };
+	return { mode };
+}
+
+/**
+ * The companies of a choice. With `kept`, All Companies reuses a company list younger than
+ * 20 minutes; without it, the list is read once per execution.
+ */
+export async function selectCompanies(
+	ctx: SpendeskContext,
+	choice: CompanyChoice,
+	options: { kept?: KeptCompanyList; itemIndex?: number } = {},
+): Promise<CompanySelection> {
+	if (choice.mode === 'all') {
+		return { listed: true, targets: options.kept ? await keptCompanies(ctx, options.kept) : await reachableCompanies(ctx) };
+	}
+	if (choice.mode === 'several') {
+		const ids = choice.companyIds;
+		if (!Array.isArray(ids) || ids.length === 0) {
+			throw new NodeOperationError(ctx.getNode(), 'Choose at least one company', {
+				description: 'Select the companies to watch, or choose All Companies.',
+				itemIndex: options.itemIndex,
+			});
+		}
+		return { listed: true, targets: ids.map((id) => ({ id: id as string })) };
+	}
+	const value = choice.company;
+	return { listed: false, targets: [{ id: typeof value === 'string' && value.trim() ? value.trim() : undefined }] };
+}
