@@ -41,16 +41,7 @@ export default tseslint.config(
 	{
 		files: ['package.json'],
 		extends: [communityNodesRecommended],
-		rules: {
-			...n8nNodesBase.configs.community.rules,
-			// TEMPORARY, errors in @n8n/node-cli's config. Warnings (not off) so they stay
-			// visible. Restore to 'error' when the first node lands in `n8n.nodes`
-			// and package.json gets an `author` with name and email.
-			'n8n-nodes-base/community-package-json-n8n-nodes-empty': 'warn',
-			'@n8n/community-nodes/n8n-object-validation': 'warn',
-			'n8n-nodes-base/community-package-json-author-missing': 'warn',
-			'@n8n/community-nodes/valid-author': 'warn',
-		},
+		rules: n8nNodesBase.configs.community.rules,
 		languageOptions: {
 			parser: tseslint.parser,
 			parserOptions: {

@@ -4,6 +4,7 @@
  * in-flight cap, items tagged with companyId/companyName (or not, with Add Company Fields
  * off), and one failing company does not lose the others.
  */
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { Company, LoggedRequest, SpendeskSimulator } from '../simulator';
@@ -201,6 +202,21 @@ describe('node: All Companies fan-out', () => {
 			const error = await failure(execute());
 			expect(error.message).toContain('cmp_004');
 			expect(error.message).toMatch(/deactivated/);
+		});
+
+		test('the error of one company among all keeps what the API said (endpoint, status, API code, detail) and names the company', async () => {
+			await primeCompanyList('orgKey');
+			failSim.deactivateCompany('cmp_004');
+			const { execute } = await prepare(failSim, 'orgKey', settlementsAll);
+			const error = (await failure(execute())) as NodeApiError;
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toMatch(/^Company "[^"]+" \(cmp_004\): Company "cmp_004" is deactivated$/);
+			expect(error.httpCode).toBe('403');
+			expect(error.context.itemIndex).toBe(0);
+			expect(error.errorResponse).toMatchObject({ status: 403, endpoint: 'GET /v1/settlements', companyId: 'cmp_004' });
+			expect(typeof error.errorResponse?.detail).toBe('string');
+			expect(String(error.errorResponse?.detail)).toMatch(/deactivated/i);
+			expect(error.errorResponse).toHaveProperty('apiCode');
 		});
 	});
 });
