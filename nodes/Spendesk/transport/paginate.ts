@@ -11,7 +11,7 @@
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { endpointOf } from './endpoints';
-import type { Endpoint, EndpointName, EndpointRef, PageSize } from './endpoints';
+import type { Endpoint, EndpointRef, PageSize } from './endpoints';
 import { callSpendesk, getSession } from './request';
 import type { CallOptions, SpendeskContext } from './request';
 
@@ -24,8 +24,6 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> 
 	snapshotMaxWaitMs?: number;
 	/** Payables snapshot: first pause between status polls (doubles up to 5 s). */
 	snapshotPollMs?: number;
-	/** The endpoint creating the snapshot (default createPayablesSnapshot); null when the key is already in the path. */
-	snapshotCreate?: EndpointName | null;
 	/** Set to true when the Limit left results unread. */
 	progress?: { truncated: boolean };
 }
@@ -213,8 +211,9 @@ async function* pageStyle(
 }
 
 /**
- * Payables snapshot: create it (same filters give the same key), poll until COMPLETE (or
- * ERROR, or the wait bound), then read the `result` pages.
+ * Payables snapshot: create it with the endpoint's `snapshotCreate` entry (same filters give
+ * the same key), poll until COMPLETE (or ERROR, or the wait bound), then read the `result`
+ * pages. An endpoint without `snapshotCreate` has the key in its path and creates nothing.
  */
 async function* snapshotStyle(
 	ctx: SpendeskContext,
@@ -225,15 +224,15 @@ async function* snapshotStyle(
 ): AsyncGenerator<Page> {
 	const endpoint = endpointOf(name);
 	let key: unknown = request.pathParams?.key;
-	if (request.snapshotCreate !== null) {
-		const created = await callSpendesk<IDataObject>(ctx, request.snapshotCreate ?? 'createPayablesSnapshot', {
+	if (endpoint.snapshotCreate) {
+		const created = await callSpendesk<IDataObject>(ctx, endpoint.snapshotCreate, {
 			...request,
 			qs: undefined,
 			body: request.body ?? {},
 		});
 		key = created.body?.key;
 	}
-	if (request.snapshotCreate !== null && (typeof key !== 'string' || !key)) {
+	if (endpoint.snapshotCreate && (typeof key !== 'string' || !key)) {
 		throw new NodeOperationError(ctx.getNode(), 'Spendesk did not return a snapshot key', {
 			description: 'The snapshot could not be created. Try again later.',
 			itemIndex: request.itemIndex,
