@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { collect } from '../transport/paginate';
-import { getSession } from '../transport/request';
+import { resolveCredential } from '../transport/credential';
 
 export interface CompanyTarget {
 	/** Undefined: a company-level credential acting on its own (unnamed) company. */
@@ -19,7 +19,7 @@ export async function reachableCompanies(ctx: IExecuteFunctions | ILoadOptionsFu
 	let companies = listed.get(ctx);
 	if (!companies) {
 		companies = (async () => {
-			const session = await getSession(ctx);
+			const session = await resolveCredential(ctx);
 			if (session.level === 'company') return [{ id: session.ownCompanyId }];
 			const items = await collect(ctx, 'getCompanies');
 			return items.map((c: IDataObject) => ({ id: String(c.id), name: typeof c.name === 'string' ? c.name : undefined }));

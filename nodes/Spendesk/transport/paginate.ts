@@ -12,8 +12,10 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef, PageSize } from './endpoints';
-import { callSpendesk, getSession } from './request';
-import type { CallOptions, SpendeskContext } from './request';
+import { resolveCredential } from './credential';
+import type { SpendeskContext } from './credential';
+import { callSpendesk } from './request';
+import type { CallOptions } from './request';
 
 export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> {
 	/** Stop after this many items; undefined = Return All. */
@@ -107,7 +109,7 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 
 		case 'cursor': {
 			const size = endpoint.pageSize!;
-			const session = await getSession(ctx);
+			const { origin } = await resolveCredential(ctx);
 			const seen = new Set<string>();
 			let cursor: string | undefined;
 			let nextUrl: URL | undefined;
@@ -130,7 +132,7 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 				seen.add(nextCursor);
 				cursor = nextCursor;
 				const link = parseUrl(pagination.nextUrl);
-				nextUrl = link && link.origin === session.origin && link.searchParams.get('cursor') === nextCursor ? link : undefined;
+				nextUrl = link && link.origin === origin && link.searchParams.get('cursor') === nextCursor ? link : undefined;
 			}
 			// The loop ended on the Limit while the API still had pages.
 			truncated();

@@ -8,30 +8,15 @@
  * `preAuthentication` into a hidden expirable field, and n8n renews it after a thrown 401.
  */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IN8nHttpFullResponse,
-	IPollFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import { resolveCredential } from './credential';
+import type { ResolvedCredential, SpendeskContext } from './credential';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
-import { resolveBaseUrl } from './environment';
 import { apiError, readErrorBody, renewalRefusedError } from './errors';
 import { DEFAULT_MAX_IN_FLIGHT, flowControl, numberHeader, retryAfterMs } from './limiter';
 
-export type SpendeskContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
-
-export type Authentication = 'apiKey' | 'oAuth2';
-
-/** Credential type used for the node's Authentication choice. */
-export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {
-	return authentication === 'oAuth2' ? 'spendeskOAuth2Api' : 'spendeskApi';
-}
+export type { SpendeskContext } from './credential';
 
 /** Tunables of the transport; tests and benchmarks may change them. */
 export const transportSettings = {
@@ -62,58 +47,6 @@ const NETWORK_WORDS: Record<string, string> = {
 	ENETUNREACH: 'network unreachable',
 };
 
-export interface Session {
-	credentialType: string;
-	/** Display name of the credential, for messages. */
-	credentialName: string;
-	/** Identifies the credential for rate budgets and in-flight slots. */
-	key: string;
-	baseUrl: string;
-	origin: string;
-	level: 'organisation' | 'company';
-	/** A company-level credential's own company, when the credential names it. */
-	ownCompanyId?: string;
-}
-
-const sessions = new WeakMap<object, Promise<Session>>();
-
-/** The credential the node is set to, resolved once per execution context. */
-export async function getSession(ctx: SpendeskContext): Promise<Session> {
-	let session = sessions.get(ctx);
-	if (!session) {
-		session = loadSession(ctx);
-		sessions.set(ctx, session);
-		session.catch(() => sessions.delete(ctx));
-	}
-	return await session;
-}
-
-async function loadSession(ctx: SpendeskContext): Promise<Session> {
-	const node = ctx.getNode();
-	const credentialType = credentialTypeOf(node.parameters.authentication);
-	const credentials = await ctx.getCredentials(credentialType);
-	let baseUrl: string;
-	try {
-		baseUrl = resolveBaseUrl(credentials);
-	} catch (error) {
-		throw new NodeOperationError(node, (error as Error).message, {
-			description: 'Edit the credential: choose Production or Demo, or a Custom base URL that uses HTTPS.',
-		});
-	}
-	const reference = node.credentials?.[credentialType];
-	const level = credentials.accessLevel === 'company' ? 'company' : 'organisation';
-	const ownCompanyId = typeof credentials.companyId === 'string' && credentials.companyId.trim() ? credentials.companyId.trim() : undefined;
-	return {
-		credentialType,
-		credentialName: reference?.name ?? credentialType,
-		key: `${credentialType}:${reference?.id ?? reference?.name ?? String(credentials.clientId ?? '')}`,
-		baseUrl,
-		origin: new URL(baseUrl).origin,
-		level,
-		ownCompanyId: level === 'company' ? ownCompanyId : undefined,
-	};
-}
-
 export interface CallOptions {
 	/** Company to act on. Required for company-scoped calls with organisation-level credentials. */
 	company?: string;
@@ -143,7 +76,7 @@ interface Scoped {
 }
 
 /** Applies the catalogue entry's company scoping; fails before any request when the call cannot be made. */
-function scope(ctx: SpendeskContext, session: Session, endpoint: Endpoint, options: CallOptions): Scoped {
+function scope(ctx: SpendeskContext, credential: ResolvedCredential, endpoint: Endpoint, options: CallOptions): Scoped {
 	const node = ctx.getNode();
 	const { itemIndex } = options;
 	const requested = options.company?.trim() || undefined;
@@ -158,8 +91,8 @@ function scope(ctx: SpendeskContext, session: Session, endpoint: Endpoint, optio
 
 	switch (endpoint.scoping) {
 		case 'organisation':
-			if (session.level === 'company') {
-				throw new NodeOperationError(node, `"${endpoint.label}" needs an organisation-level credential; "${session.credentialName}" is company-level`, {
+			if (credential.level === 'company') {
+				throw new NodeOperationError(node, `"${endpoint.label}" needs an organisation-level credential; "${credential.credentialName}" is company-level`, {
 					description: 'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
 					itemIndex,
 				});
@@ -167,14 +100,14 @@ function scope(ctx: SpendeskContext, session: Session, endpoint: Endpoint, optio
 			break;
 		case 'header':
 		case 'path':
-			if (session.level === 'company') {
-				if (requested && session.ownCompanyId && requested !== session.ownCompanyId) {
-					throw new NodeOperationError(node, `The company-level credential "${session.credentialName}" cannot reach company "${requested}"`, {
-						description: `It reaches only its own company "${session.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
+			if (credential.level === 'company') {
+				if (requested && credential.ownCompanyId && requested !== credential.ownCompanyId) {
+					throw new NodeOperationError(node, `The company-level credential "${credential.credentialName}" cannot reach company "${requested}"`, {
+						description: `It reaches only its own company "${credential.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
 						itemIndex,
 					});
 				}
-				companyId = requested ?? session.ownCompanyId;
+				companyId = requested ?? credential.ownCompanyId;
 			} else {
 				if (!requested) {
 					throw new NodeOperationError(node, 'Choose a company: organisation-level credentials must name the company on this call', {
@@ -187,7 +120,7 @@ function scope(ctx: SpendeskContext, session: Session, endpoint: Endpoint, optio
 			}
 			if (endpoint.scoping === 'path' && !companyId) {
 				throw new NodeOperationError(node, `"${endpoint.label}" needs the company ID`, {
-					description: `Set the Company field, or enter the company ID of this company-level key in the credential "${session.credentialName}".`,
+					description: `Set the Company field, or enter the company ID of this company-level key in the credential "${credential.credentialName}".`,
 					itemIndex,
 				});
 			}
@@ -204,15 +137,15 @@ function scope(ctx: SpendeskContext, session: Session, endpoint: Endpoint, optio
 		}
 		return encodeURIComponent(value);
 	});
-	let url = `${session.baseUrl}${path}`;
+	let url = `${credential.baseUrl}${path}`;
 	if (options.url) {
-		if (new URL(options.url).origin !== session.origin) {
+		if (new URL(options.url).origin !== credential.origin) {
 			throw new NodeOperationError(node, `Refusing to send the credential to another host (${new URL(options.url).origin})`, { itemIndex });
 		}
 		url = options.url;
 	}
 	const budgetCompany = companyId ?? (endpoint.scoping === 'organisation' ? 'organisation' : 'none');
-	return { url, headers, companyId, budgetKey: `${session.key}|${budgetCompany}` };
+	return { url, headers, companyId, budgetKey: `${credential.key}|${budgetCompany}` };
 }
 
 type Outcome =
@@ -222,10 +155,10 @@ type Outcome =
 	| { kind: 'renewalRefused' };
 
 /** The OAuth2 access token n8n holds now (undefined for other credentials or when unreadable). */
-async function heldAccessToken(ctx: SpendeskContext, session: Session): Promise<string | undefined> {
-	if (session.credentialType !== 'spendeskOAuth2Api') return undefined;
+async function heldAccessToken(ctx: SpendeskContext, credential: ResolvedCredential): Promise<string | undefined> {
+	if (credential.credentialType !== 'spendeskOAuth2Api') return undefined;
 	try {
-		const credentials = await ctx.getCredentials(session.credentialType);
+		const credentials = await ctx.getCredentials(credential.credentialType);
 		const token = (credentials.oauthTokenData as { access_token?: unknown } | undefined)?.access_token;
 		return typeof token === 'string' ? token : undefined;
 	} catch {
@@ -245,9 +178,9 @@ function classifyThrown(error: unknown): Outcome {
 	return { kind: 'thrown', error };
 }
 
-async function send(ctx: SpendeskContext, session: Session, request: IHttpRequestOptions): Promise<Outcome> {
+async function send(ctx: SpendeskContext, credential: ResolvedCredential, request: IHttpRequestOptions): Promise<Outcome> {
 	const call = async (ignoreHttpStatusErrors: boolean) =>
-		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, session.credentialType, {
+		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential.credentialType, {
 			...request,
 			ignoreHttpStatusErrors,
 		})) as IN8nHttpFullResponse;
@@ -261,8 +194,8 @@ async function send(ctx: SpendeskContext, session: Session, request: IHttpReques
 	// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
 	// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
 	// got the same 401 meanwhile find the renewed token and need no renewal of their own.
-	return await flowControl.exclusive(`renew:${session.key}`, async (): Promise<Outcome> => {
-		const before = await heldAccessToken(ctx, session);
+	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
+		const before = await heldAccessToken(ctx, credential);
 		try {
 			return { kind: 'response', response: await call(false) };
 		} catch (error) {
@@ -270,7 +203,7 @@ async function send(ctx: SpendeskContext, session: Session, request: IHttpReques
 			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
 			// the API answering the retried call. Read from the credential, whatever error shape
 			// the n8n version gives the refusal.
-			if (before !== undefined && outcome.kind === 'thrown' && outcome.code === undefined && (await heldAccessToken(ctx, session)) === before) {
+			if (before !== undefined && outcome.kind === 'thrown' && outcome.code === undefined && (await heldAccessToken(ctx, credential)) === before) {
 				return { kind: 'renewalRefused' };
 			}
 			return outcome;
@@ -287,8 +220,8 @@ function backoff(attempt: number): number {
 /** Calls one catalogue endpoint. Resolves with the response of a 2xx (or of a 404 when allowed). */
 export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: EndpointRef, options: CallOptions = {}): Promise<CallResult<T>> {
 	const endpoint = endpointOf(ref);
-	const session = await getSession(ctx);
-	const scoped = scope(ctx, session, endpoint, options);
+	const credential = await resolveCredential(ctx);
+	const scoped = scope(ctx, credential, endpoint, options);
 	const node = ctx.getNode();
 	const request: IHttpRequestOptions = {
 		method: endpoint.method as IHttpRequestMethods,
@@ -308,8 +241,8 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 			status,
 			error: readErrorBody(body),
 			companyId: scoped.companyId,
-			level: session.level,
-			credentialName: session.credentialName,
+			level: credential.level,
+			credentialName: credential.credentialName,
 			itemIndex: options.itemIndex,
 		});
 	let retries = 0;
@@ -321,9 +254,9 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 			await sleep(hold);
 			continue;
 		}
-		const outcome = await flowControl.gated(session.key, transportSettings.maxInFlight, async () => await send(ctx, session, request));
+		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, async () => await send(ctx, credential, request));
 		if (outcome.kind === 'renewalRefused') {
-			throw renewalRefusedError(node, { credentialName: session.credentialName, endpoint, companyId: scoped.companyId, itemIndex: options.itemIndex });
+			throw renewalRefusedError(node, { credentialName: credential.credentialName, endpoint, companyId: scoped.companyId, itemIndex: options.itemIndex });
 		}
 
 		let status: number | undefined;
@@ -356,18 +289,18 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 		}
 		if (wait === undefined || Date.now() + wait - started > transportSettings.maxWaitMs) {
 			if (status !== undefined) throw fail(status, body);
-			throw unreachable(ctx, session, endpoint, outcome.kind === 'thrown' ? outcome.code : undefined, retries, options.itemIndex);
+			throw unreachable(ctx, credential, endpoint, outcome.kind === 'thrown' ? outcome.code : undefined, retries, options.itemIndex);
 		}
 		if (status !== 429) await sleep(wait);
 	}
 }
 
-function unreachable(ctx: SpendeskContext, session: Session, endpoint: Endpoint, code: string | undefined, retries: number, itemIndex?: number) {
+function unreachable(ctx: SpendeskContext, credential: ResolvedCredential, endpoint: Endpoint, code: string | undefined, retries: number, itemIndex?: number) {
 	// Not under the key `code`: NodeApiError would swap our message for its generic one for ECONNRESET & co.
 	const response: JsonObject = { networkError: code ?? null, endpoint: `${endpoint.method} ${endpoint.path}` };
 	// The code goes in the description: NodeApiError replaces any message that contains it.
 	return new NodeApiError(ctx.getNode(), response, {
-		message: `Could not reach Spendesk at ${session.origin} for "${endpoint.label}" (${NETWORK_WORDS[code ?? ''] ?? 'connection failed'})`,
+		message: `Could not reach Spendesk at ${credential.origin} for "${endpoint.label}" (${NETWORK_WORDS[code ?? ''] ?? 'connection failed'})`,
 		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : 'This call is not safe to repeat, so it was not retried. '}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.${code ? ` (${code})` : ''}`,
 		itemIndex,
 	});

@@ -6,7 +6,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { collect, paginate } from '../transport/paginate';
-import { getSession } from '../transport/request';
+import { resolveCredential } from '../transport/credential';
 import { advance, emptyState, handled, horizon, time } from './state';
 import type { CompanyState, TriggerEvent } from './state';
 
@@ -43,7 +43,7 @@ export const FORGET_AFTER_MS = 7 * 24 * 3_600_000;
 const INVOICE_QUERY = { sortBy: 'updatedAt', sort: 'desc' };
 
 async function selectedCompanies(ctx: IPollFunctions, data: TriggerStaticData, manual: boolean): Promise<{ all: boolean; targets: Target[] }> {
-	const session = await getSession(ctx);
+	const session = await resolveCredential(ctx);
 	const scope = ctx.getNodeParameter('companyScope', 'one') as string;
 	if (session.level === 'company') return { all: false, targets: [{ id: session.ownCompanyId }] };
 	if (scope === 'one') {
