@@ -15,6 +15,8 @@ import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
 import { apiError, readErrorBody, renewalRefusedError } from './errors';
 import { DEFAULT_MAX_IN_FLIGHT, flowControl, numberHeader, retryAfterMs } from './limiter';
+import { applyScoping } from './scoping';
+import type { CallTarget } from './scoping';
 
 export type { SpendeskContext } from './credential';
 
@@ -47,105 +49,17 @@ const NETWORK_WORDS: Record<string, string> = {
 	ENETUNREACH: 'network unreachable',
 };
 
-export interface CallOptions {
-	/** Company to act on. Required for company-scoped calls with organisation-level credentials. */
-	company?: string;
-	/** Values of `{placeholders}` in the catalogue path (URL-encoded here). */
-	pathParams?: Record<string, string>;
+export interface CallOptions extends CallTarget {
 	qs?: IDataObject;
 	body?: IDataObject;
-	/** Absolute URL on the configured origin to call instead of the catalogue path (a `nextUrl`). */
-	url?: string;
 	/** Answer 404 as a result instead of an error (page-based lists past their end). */
 	allowNotFound?: boolean;
-	itemIndex?: number;
 }
 
 export interface CallResult<T> {
 	status: number;
 	headers: Record<string, unknown>;
 	body: T;
-}
-
-interface Scoped {
-	url: string;
-	headers: Record<string, string>;
-	/** Company named by the call (header or path), or the credential's own. */
-	companyId?: string;
-	budgetKey: string;
-}
-
-/** Applies the catalogue entry's company scoping; fails before any request when the call cannot be made. */
-function scope(ctx: SpendeskContext, credential: ResolvedCredential, endpoint: Endpoint, options: CallOptions): Scoped {
-	const node = ctx.getNode();
-	const { itemIndex } = options;
-	const requested = options.company?.trim() || undefined;
-	if (requested !== undefined && !/^[^\s/\\?#]{1,128}$/.test(requested)) {
-		throw new NodeOperationError(node, `"${requested}" is not a valid company ID`, {
-			description: 'A Spendesk company ID is one word without spaces or slashes. Pick the company from the list to avoid typos.',
-			itemIndex,
-		});
-	}
-	const headers: Record<string, string> = { accept: 'application/json' };
-	let companyId: string | undefined;
-
-	switch (endpoint.scoping) {
-		case 'organisation':
-			if (credential.level === 'company') {
-				throw new NodeOperationError(node, `"${endpoint.label}" needs an organisation-level credential; "${credential.credentialName}" is company-level`, {
-					description: 'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
-					itemIndex,
-				});
-			}
-			break;
-		case 'header':
-		case 'path':
-			if (credential.level === 'company') {
-				if (requested && credential.ownCompanyId && requested !== credential.ownCompanyId) {
-					throw new NodeOperationError(node, `The company-level credential "${credential.credentialName}" cannot reach company "${requested}"`, {
-						description: `It reaches only its own company "${credential.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
-						itemIndex,
-					});
-				}
-				companyId = requested ?? credential.ownCompanyId;
-			} else {
-				if (!requested) {
-					throw new NodeOperationError(node, 'Choose a company: organisation-level credentials must name the company on this call', {
-						description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies).`,
-						itemIndex,
-					});
-				}
-				companyId = requested;
-				if (endpoint.scoping === 'header') headers['x-company-id'] = requested;
-			}
-			if (endpoint.scoping === 'path' && !companyId) {
-				throw new NodeOperationError(node, `"${endpoint.label}" needs the company ID`, {
-					description: `Set the Company field, or enter the company ID of this company-level key in the credential "${credential.credentialName}".`,
-					itemIndex,
-				});
-			}
-			break;
-		case 'none':
-			break;
-	}
-
-	const params: Record<string, string | undefined> = { ...options.pathParams, companyId };
-	const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-		const value = params[name];
-		if (value === undefined || value === '') {
-			throw new NodeOperationError(node, `"${endpoint.label}" needs a value for ${name}`, { itemIndex });
-		}
-		return encodeURIComponent(value);
-	});
-	let url = `${credential.baseUrl}${path}`;
-	if (options.url) {
-		if (new URL(options.url).origin !== credential.origin) {
-			throw new NodeOperationError(node, `Refusing to send the credential to another host (${new URL(options.url).origin})`, { itemIndex });
-		}
-		url = options.url;
-	}
-	const budgetCompany = companyId ?? (endpoint.scoping === 'organisation' ? 'organisation' : 'none');
-	return { url, headers, companyId, budgetKey: `${credential.key}|${budgetCompany}` };
 }
 
 type Outcome =
@@ -221,7 +135,7 @@ function backoff(attempt: number): number {
 export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: EndpointRef, options: CallOptions = {}): Promise<CallResult<T>> {
 	const endpoint = endpointOf(ref);
 	const credential = await resolveCredential(ctx);
-	const scoped = scope(ctx, credential, endpoint, options);
+	const scoped = applyScoping(ctx.getNode(), credential, endpoint, options);
 	const node = ctx.getNode();
 	const request: IHttpRequestOptions = {
 		method: endpoint.method as IHttpRequestMethods,
