@@ -3,18 +3,16 @@
  * this function picks the credential the node is set to, applies the entry's company
  * scoping, keeps within the rate limit and the in-flight cap, retries what is safe to
  * retry, and turns failures into errors that say what happened and what to do.
- *
- * Tokens are n8n's business: the API-key credential fetches its token in
- * `preAuthentication` into a hidden expirable field, and n8n renews it after a thrown 401.
  */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { resolveCredential } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
 import { apiError, readErrorBody, renewalRefusedError } from './errors';
 import { DEFAULT_MAX_IN_FLIGHT, flowControl, numberHeader, retryAfterMs } from './limiter';
+import { sendWithRenewal } from './renewal';
 import { applyScoping } from './scoping';
 import type { CallTarget } from './scoping';
 
@@ -34,8 +32,6 @@ export const transportSettings = {
 	defaultRateLimitWaitMs: 1_000,
 	timeoutMs: 60_000,
 };
-
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 const NETWORK_WORDS: Record<string, string> = {
 	ECONNRESET: 'connection reset',
@@ -60,69 +56,6 @@ export interface CallResult<T> {
 	status: number;
 	headers: Record<string, unknown>;
 	body: T;
-}
-
-type Outcome =
-	| { kind: 'response'; response: IN8nHttpFullResponse }
-	| { kind: 'thrown'; status?: number; code?: string; error: unknown }
-	/** n8n could not renew the OAuth2 token: the token endpoint refused the refresh. */
-	| { kind: 'renewalRefused' };
-
-/** The OAuth2 access token n8n holds now (undefined for other credentials or when unreadable). */
-async function heldAccessToken(ctx: SpendeskContext, credential: ResolvedCredential): Promise<string | undefined> {
-	if (credential.credentialType !== 'spendeskOAuth2Api') return undefined;
-	try {
-		const credentials = await ctx.getCredentials(credential.credentialType);
-		const token = (credentials.oauthTokenData as { access_token?: unknown } | undefined)?.access_token;
-		return typeof token === 'string' ? token : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-function classifyThrown(error: unknown): Outcome {
-	const e = error as { httpCode?: unknown; code?: unknown; message?: unknown; cause?: { code?: unknown } };
-	const httpCode = typeof e?.httpCode === 'string' ? e.httpCode : undefined;
-	if (httpCode && /^\d{3}$/.test(httpCode)) return { kind: 'thrown', status: Number(httpCode), error };
-	const code = [httpCode, e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string' && NETWORK_CODES.has(c));
-	if (code) return { kind: 'thrown', code, error };
-	if (typeof e?.message === 'string' && /socket hang up|ECONNRESET|network|timeout/i.test(e.message)) {
-		return { kind: 'thrown', code: 'ECONNRESET', error };
-	}
-	return { kind: 'thrown', error };
-}
-
-async function send(ctx: SpendeskContext, credential: ResolvedCredential, request: IHttpRequestOptions): Promise<Outcome> {
-	const call = async (ignoreHttpStatusErrors: boolean) =>
-		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential.credentialType, {
-			...request,
-			ignoreHttpStatusErrors,
-		})) as IN8nHttpFullResponse;
-	let response: IN8nHttpFullResponse;
-	try {
-		response = await call(true);
-	} catch (error) {
-		return classifyThrown(error);
-	}
-	if (response.statusCode !== 401) return { kind: 'response', response };
-	// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
-	// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
-	// got the same 401 meanwhile find the renewed token and need no renewal of their own.
-	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
-		const before = await heldAccessToken(ctx, credential);
-		try {
-			return { kind: 'response', response: await call(false) };
-		} catch (error) {
-			const outcome = classifyThrown(error);
-			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
-			// the API answering the retried call. Read from the credential, whatever error shape
-			// the n8n version gives the refusal.
-			if (before !== undefined && outcome.kind === 'thrown' && outcome.code === undefined && (await heldAccessToken(ctx, credential)) === before) {
-				return { kind: 'renewalRefused' };
-			}
-			return outcome;
-		}
-	});
 }
 
 function backoff(attempt: number): number {
@@ -168,7 +101,7 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 			await sleep(hold);
 			continue;
 		}
-		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, async () => await send(ctx, credential, request));
+		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, async () => await sendWithRenewal(ctx, credential, request));
 		if (outcome.kind === 'renewalRefused') {
 			throw renewalRefusedError(node, { credentialName: credential.credentialName, endpoint, companyId: scoped.companyId, itemIndex: options.itemIndex });
 		}
