@@ -1,20 +1,22 @@
 /**
- * The only HTTP code of the package. Every call names an entry of the endpoint catalogue;
- * this function picks the credential the node is set to, applies the entry's company
- * scoping, keeps within the rate limit and the in-flight cap, retries what is safe to
- * retry, and turns failures into errors that say what happened and what to do.
+ * Every Spendesk call of the package goes through `callSpendesk`. A call names an entry of
+ * the endpoint catalogue; `callSpendesk` resolves the credential the node is set to,
+ * applies the entry's company scoping, keeps within the rate budget and the in-flight cap,
+ * retries what is safe to retry, and turns failures into errors that say what happened and
+ * what to do.
  */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { resolveCredential } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
-import { apiError, readErrorBody, renewalRefusedError } from './errors';
+import { apiError, readErrorBody, renewalRefusedError, unreachableError } from './errors';
 import { DEFAULT_MAX_IN_FLIGHT, flowControl, numberHeader, retryAfterMs } from './limiter';
+import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './renewal';
 import { applyScoping } from './scoping';
-import type { CallTarget } from './scoping';
+import type { CallTarget, ScopedCall } from './scoping';
 
 export type { SpendeskContext } from './credential';
 
@@ -33,18 +35,6 @@ export const transportSettings = {
 	timeoutMs: 60_000,
 };
 
-const NETWORK_WORDS: Record<string, string> = {
-	ECONNRESET: 'connection reset',
-	EPIPE: 'connection reset',
-	ECONNREFUSED: 'connection refused',
-	ECONNABORTED: 'timed out',
-	ETIMEDOUT: 'timed out',
-	ENOTFOUND: 'host not found',
-	EAI_AGAIN: 'host not found',
-	EHOSTUNREACH: 'host unreachable',
-	ENETUNREACH: 'network unreachable',
-};
-
 export interface CallOptions extends CallTarget {
 	qs?: IDataObject;
 	body?: IDataObject;
@@ -58,18 +48,51 @@ export interface CallResult<T> {
 	body: T;
 }
 
-function backoff(attempt: number): number {
-	const { backoffBaseMs, maxBackoffMs } = transportSettings;
-	const step = Math.min(maxBackoffMs, backoffBaseMs * 2 ** attempt);
-	return Math.round(step / 2 + (Math.random() * step) / 2);
+/** One call in progress: what the steps of the loop read. */
+interface Call {
+	ctx: SpendeskContext;
+	endpoint: Endpoint;
+	credential: ResolvedCredential;
+	scoped: ScopedCall;
+	options: CallOptions;
+	/** When the call started: all its waits together stay within transportSettings.maxWaitMs. */
+	started: number;
+	/** Retries made so far after a 5xx or a connection failure. */
+	retries: number;
 }
+
+/** An attempt that did not give the result: an HTTP status, or a network error code. */
+interface Failure {
+	status?: number;
+	headers: Record<string, unknown>;
+	body?: unknown;
+	code?: string;
+}
+
+type Attempt = { result: CallResult<unknown> } | { failure: Failure };
 
 /** Calls one catalogue endpoint. Resolves with the response of a 2xx (or of a 404 when allowed). */
 export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: EndpointRef, options: CallOptions = {}): Promise<CallResult<T>> {
 	const endpoint = endpointOf(ref);
 	const credential = await resolveCredential(ctx);
 	const scoped = applyScoping(ctx.getNode(), credential, endpoint, options);
-	const node = ctx.getNode();
+	const request = httpRequest(endpoint, scoped, options);
+	const call: Call = { ctx, endpoint, credential, scoped, options, started: Date.now(), retries: 0 };
+	for (;;) {
+		const hold = flowControl.reserve(scoped.budgetKey);
+		if (hold > 0) {
+			// The rate budget is spent: wait for its window to reset.
+			await waitWithin(call, hold, () => callError(call, { status: 429, headers: {} }));
+			continue;
+		}
+		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, async () => await sendWithRenewal(ctx, credential, request));
+		const attempt = readOutcome(call, outcome);
+		if ('result' in attempt) return attempt.result as CallResult<T>;
+		await waitBeforeRetry(call, attempt.failure);
+	}
+}
+
+function httpRequest(endpoint: Endpoint, scoped: ScopedCall, options: CallOptions): IHttpRequestOptions {
 	const request: IHttpRequestOptions = {
 		method: endpoint.method as IHttpRequestMethods,
 		url: scoped.url,
@@ -80,76 +103,85 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 	};
 	if (options.qs && !options.url) request.qs = dropUndefined(options.qs);
 	if (endpoint.method !== 'GET') request.body = options.body ?? {};
-
-	const started = Date.now();
-	const fail = (status: number, body?: unknown) =>
-		apiError(node, {
-			endpoint,
-			status,
-			error: readErrorBody(body),
-			companyId: scoped.companyId,
-			level: credential.level,
-			credentialName: credential.credentialName,
-			itemIndex: options.itemIndex,
-		});
-	let retries = 0;
-
-	for (let attempt = 0; ; attempt++) {
-		const hold = flowControl.reserve(scoped.budgetKey);
-		if (hold > 0) {
-			if (Date.now() + hold - started > transportSettings.maxWaitMs) throw fail(429);
-			await sleep(hold);
-			continue;
-		}
-		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, async () => await sendWithRenewal(ctx, credential, request));
-		if (outcome.kind === 'renewalRefused') {
-			throw renewalRefusedError(node, { credentialName: credential.credentialName, endpoint, companyId: scoped.companyId, itemIndex: options.itemIndex });
-		}
-
-		let status: number | undefined;
-		let headers: Record<string, unknown> = {};
-		let body: unknown;
-		if (outcome.kind === 'response') {
-			status = outcome.response.statusCode;
-			headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
-			body = outcome.response.body;
-			flowControl.observe(scoped.budgetKey, headers);
-			if (status >= 200 && status < 300) return { status, headers, body: body as T };
-			if (status === 404 && options.allowNotFound) return { status, headers, body: body as T };
-		} else {
-			status = outcome.status;
-			if (status === undefined && outcome.code === undefined) {
-				if (outcome.error instanceof NodeApiError || outcome.error instanceof NodeOperationError) throw outcome.error;
-				throw new NodeOperationError(node, (outcome.error as Error)?.message ?? String(outcome.error), { itemIndex: options.itemIndex });
-			}
-			if (status === 404 && options.allowNotFound) return { status, headers, body: undefined as T };
-			body = (outcome.error as { context?: { data?: unknown } })?.context?.data;
-		}
-
-		let wait: number | undefined;
-		if (status === 429) {
-			wait = retryAfterMs(headers) ?? (numberHeader(headers, 'x-ratelimit-reset') ?? 0) * 1000;
-			if (!wait) wait = transportSettings.defaultRateLimitWaitMs;
-			flowControl.exhausted(scoped.budgetKey, wait);
-		} else if ((status === undefined || status >= 500) && endpoint.idempotent && retries < transportSettings.maxRetries) {
-			wait = backoff(retries++);
-		}
-		if (wait === undefined || Date.now() + wait - started > transportSettings.maxWaitMs) {
-			if (status !== undefined) throw fail(status, body);
-			throw unreachable(ctx, credential, endpoint, outcome.kind === 'thrown' ? outcome.code : undefined, retries, options.itemIndex);
-		}
-		if (status !== 429) await sleep(wait);
-	}
+	return request;
 }
 
-function unreachable(ctx: SpendeskContext, credential: ResolvedCredential, endpoint: Endpoint, code: string | undefined, retries: number, itemIndex?: number) {
-	// Not under the key `code`: NodeApiError would swap our message for its generic one for ECONNRESET & co.
-	const response: JsonObject = { networkError: code ?? null, endpoint: `${endpoint.method} ${endpoint.path}` };
-	// The code goes in the description: NodeApiError replaces any message that contains it.
-	return new NodeApiError(ctx.getNode(), response, {
-		message: `Could not reach Spendesk at ${credential.origin} for "${endpoint.label}" (${NETWORK_WORDS[code ?? ''] ?? 'connection failed'})`,
-		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : 'This call is not safe to repeat, so it was not retried. '}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.${code ? ` (${code})` : ''}`,
-		itemIndex,
+/** A 2xx (or an allowed 404) is the result; any other answer is a failure for the retry rules. */
+function readOutcome(call: Call, outcome: Outcome): Attempt {
+	const { ctx, endpoint, credential, scoped, options } = call;
+	if (outcome.kind === 'renewalRefused') {
+		throw renewalRefusedError(ctx.getNode(), { credentialName: credential.credentialName, endpoint, companyId: scoped.companyId, itemIndex: options.itemIndex });
+	}
+	if (outcome.kind === 'thrown') return readThrown(call, outcome);
+	const status = outcome.response.statusCode;
+	const headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
+	const body: unknown = outcome.response.body;
+	flowControl.observe(scoped.budgetKey, headers);
+	if ((status >= 200 && status < 300) || (status === 404 && options.allowNotFound)) return { result: { status, headers, body } };
+	return { failure: { status, headers, body } };
+}
+
+/** A thrown request: an HTTP status or a network failure, or else an error passed on as it is. */
+function readThrown(call: Call, thrown: Thrown): Attempt {
+	const { status, code, error } = thrown;
+	if (status === undefined && code === undefined) {
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+		throw new NodeOperationError(call.ctx.getNode(), (error as Error)?.message ?? String(error), { itemIndex: call.options.itemIndex });
+	}
+	if (status === 404 && call.options.allowNotFound) return { result: { status, headers: {}, body: undefined } };
+	return { failure: { status, headers: {}, body: (error as { context?: { data?: unknown } })?.context?.data, code } };
+}
+
+/**
+ * After a 429: marks the rate budget exhausted (concurrent calls wait too) and waits for it.
+ * After a 5xx or a connection failure of an idempotent call: backs off, up to maxRetries.
+ * Anything else, or a wait past maxWaitMs, ends the call with the failure's error.
+ */
+async function waitBeforeRetry(call: Call, failure: Failure): Promise<void> {
+	if (failure.status === 429) {
+		const wait = rateLimitWait(failure.headers);
+		flowControl.exhausted(call.scoped.budgetKey, wait);
+		await waitWithin(call, wait, () => callError(call, failure));
+		return;
+	}
+	const retryable = failure.status === undefined || failure.status >= 500;
+	if (!retryable || !call.endpoint.idempotent || call.retries >= transportSettings.maxRetries) throw callError(call, failure);
+	const wait = backoff(call.retries++);
+	await waitWithin(call, wait, () => callError(call, failure));
+}
+
+/** Sleeps `ms`, unless the call would then have waited longer than maxWaitMs: then throws `error()`. */
+async function waitWithin(call: Call, ms: number, error: () => Error): Promise<void> {
+	if (Date.now() + ms - call.started > transportSettings.maxWaitMs) throw error();
+	await sleep(ms);
+}
+
+/** Wait after a 429: Retry-After, else x-ratelimit-reset, else the default. */
+function rateLimitWait(headers: Record<string, unknown>): number {
+	const wait = retryAfterMs(headers) ?? (numberHeader(headers, 'x-ratelimit-reset') ?? 0) * 1000;
+	return wait || transportSettings.defaultRateLimitWaitMs;
+}
+
+function backoff(attempt: number): number {
+	const { backoffBaseMs, maxBackoffMs } = transportSettings;
+	const step = Math.min(maxBackoffMs, backoffBaseMs * 2 ** attempt);
+	return Math.round(step / 2 + (Math.random() * step) / 2);
+}
+
+/** The error a failure ends the call with: the API's answer, or Spendesk unreachable. */
+function callError(call: Call, failure: Failure): NodeApiError {
+	const { ctx, endpoint, credential, scoped, options } = call;
+	if (failure.status === undefined) {
+		return unreachableError(ctx.getNode(), { origin: credential.origin, endpoint, code: failure.code, retries: call.retries, itemIndex: options.itemIndex });
+	}
+	return apiError(ctx.getNode(), {
+		endpoint,
+		status: failure.status,
+		error: readErrorBody(failure.body),
+		companyId: scoped.companyId,
+		level: credential.level,
+		credentialName: credential.credentialName,
+		itemIndex: options.itemIndex,
 	});
 }
 
