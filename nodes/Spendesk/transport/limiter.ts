@@ -1,7 +1,7 @@
 /**
  * Client-side flow control, shared by every execution in the n8n process:
  * - a cap on requests in flight per credential (the real API allows 5 per consumer);
- * - a request budget per (credential, company), read from `x-ratelimit-remaining` and
+ * - a rate budget per (credential, company), read from `x-ratelimit-remaining` and
  *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s.
  */
 
