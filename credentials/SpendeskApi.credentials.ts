@@ -9,7 +9,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
-import { accessLevelProperties, environmentProperties, resolveBaseUrl, testBaseUrl } from '../nodes/Spendesk/transport/environment';
+import { resolveBaseUrl } from '../nodes/Spendesk/transport/environment';
+import { accessLevelProperties, environmentProperties, testBaseUrl } from './common';
 
 /**
  * Spendesk API key (client ID + secret). The bearer token comes from POST /v1/auth/token in

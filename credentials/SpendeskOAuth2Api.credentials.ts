@@ -1,11 +1,5 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
-import {
-	accessLevelProperties,
-	baseUrlExpression,
-	DEFAULT_SCOPES,
-	environmentProperties,
-	OAUTH2_PATHS,
-} from '../nodes/Spendesk/transport/environment';
+import { accessLevelProperties, baseUrlExpression, DEFAULT_SCOPES, environmentProperties, OAUTH2_PATHS } from './common';
 
 /**
  * Spendesk OAuth2 (authorization code with PKCE), for partners. On the consent screen the

@@ -4,7 +4,7 @@
  * resource, every parameter has a default, and n8n's injected "Custom API Call" option cannot
  * appear next to the node's own.
  */
-import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
@@ -24,7 +24,7 @@ const shownFor = (p: INodeProperties, name: string) => (p.displayOptions?.show?.
  * `defaultVersion` is undefined or equal to `version`.
  */
 function n8nWouldInject(description: INodeTypeDescription): boolean {
-	const proxyAuth = [new SpendeskApi(), new SpendeskOAuth2Api()].some(
+	const proxyAuth = ([new SpendeskApi(), new SpendeskOAuth2Api()] as ICredentialType[]).some(
 		(c) => (c as { authenticate?: unknown }).authenticate !== undefined || (c.extends ?? []).includes('oAuth2Api'),
 	);
 	return proxyAuth && (description.defaultVersion === undefined || description.defaultVersion === description.version);

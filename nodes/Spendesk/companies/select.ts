@@ -7,7 +7,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, IPollFunctions } from 'n8n-workflow';
 import { collect } from '../transport/paginate';
-import { getSession } from '../transport/request';
+import { resolveCredential } from '../transport/credential';
 import type { SpendeskContext } from '../transport/request';
 
 export interface CompanyTarget {
@@ -55,7 +55,7 @@ export async function reachableCompanies(ctx: SpendeskContext): Promise<CompanyT
 }
 
 async function listCompanies(ctx: SpendeskContext): Promise<CompanyTarget[]> {
-	const credential = await getSession(ctx);
+	const credential = await resolveCredential(ctx);
 	if (credential.level === 'company') return [{ id: credential.ownCompanyId }];
 	const items = await collect(ctx, 'getCompanies');
 	return items.map((c: IDataObject) => ({ id: String(c.id), name: typeof c.name === 'string' ? c.name : undefined }));

@@ -2,9 +2,6 @@
  * THE endpoint catalogue: every Spendesk API call the package makes is described here, and
  * only here. Operations name an entry; the transport derives the method, path, company
  * scoping, pagination and required scope from it. Correcting a path is a one-line change.
- *
- * `source` says where each path comes from: the specification, the project's API decisions
- * (where the specification does not show the path), or Spendesk's public documentation.
  */
 
 /**
@@ -18,8 +15,6 @@ export type CompanyScoping = 'none' | 'organisation' | 'header' | 'path';
 
 /** The five list styles of the API, plus `none` for single-object endpoints. */
 export type PaginationStyle = 'none' | 'page' | 'cursor' | 'offset' | 'bodyCursor' | 'snapshot';
-
-export type EndpointSource = 'specification' | 'api-decisions' | 'public documentation';
 
 export interface PageSize {
 	/** Query (or body) parameter carrying the page size. */
@@ -35,19 +30,28 @@ export interface Endpoint {
 	readonly scoping: CompanyScoping;
 	readonly pagination: PaginationStyle;
 	readonly pageSize?: PageSize;
-	/** Scope the token needs; a 403 for it names this scope. */
+	/** OAuth scope the token needs; a 403 for it names this scope. */
 	readonly scope?: string;
 	/** Safe to retry after a 5xx or a connection reset (reads, and the read-only payables search). */
 	readonly idempotent: boolean;
-	readonly source: EndpointSource;
+	/** Snapshot lists: the entry that creates the snapshot whose key this one reads. */
+	readonly snapshotCreate?: EndpointName;
 	/** Human name used in error messages. */
 	readonly label: string;
+}
+
+/** A catalogue entry as written: its `snapshotCreate` must name an entry of the same catalogue. */
+type CatalogueEntry<Name> = Omit<Endpoint, 'snapshotCreate'> & { readonly snapshotCreate?: Name };
+
+/** Checks the catalogue at compile time (shape of each entry, names it refers to) and keeps its literal types. */
+function catalogue<const T extends { readonly [K in keyof T]: CatalogueEntry<keyof T> }>(entries: T): T {
+	return entries;
 }
 
 const PAGE: PageSize = { param: 'pageSize', default: 30, max: 30 };
 const CURSOR_100: PageSize = { param: 'limit', default: 20, max: 100 };
 
-export const ENDPOINTS = {
+export const ENDPOINTS = catalogue({
 	token: {
 		label: 'Get access token',
 		method: 'POST',
@@ -55,7 +59,6 @@ export const ENDPOINTS = {
 		scoping: 'none',
 		pagination: 'none',
 		idempotent: false,
-		source: 'specification',
 	},
 	getCompanies: {
 		label: 'Get companies',
@@ -66,7 +69,6 @@ export const ENDPOINTS = {
 		pageSize: PAGE,
 		scope: 'experimental:company:read',
 		idempotent: true,
-		source: 'specification',
 	},
 	walletSummary: {
 		label: 'Get wallet summary',
@@ -76,7 +78,6 @@ export const ENDPOINTS = {
 		pagination: 'none',
 		scope: 'wallet-summary:read',
 		idempotent: true,
-		source: 'specification',
 	},
 	listSettlements: {
 		label: 'List settlements',
@@ -87,7 +88,6 @@ export const ENDPOINTS = {
 		pageSize: PAGE,
 		scope: 'settlement:read',
 		idempotent: true,
-		source: 'specification',
 	},
 	listInvoices: {
 		label: 'List invoices',
@@ -98,7 +98,6 @@ export const ENDPOINTS = {
 		pageSize: CURSOR_100,
 		scope: 'experimental:invoice:read',
 		idempotent: true,
-		source: 'specification',
 	},
 	listIntakes: {
 		label: 'List intakes',
@@ -109,7 +108,6 @@ export const ENDPOINTS = {
 		pageSize: CURSOR_100,
 		scope: 'experimental:intake:read',
 		idempotent: true,
-		source: 'api-decisions',
 	},
 	createIntake: {
 		label: 'Create an intake',
@@ -119,7 +117,6 @@ export const ENDPOINTS = {
 		pagination: 'none',
 		scope: 'experimental:intake:write',
 		idempotent: false,
-		source: 'api-decisions',
 	},
 	listAnalyticalFields: {
 		label: 'List analytical fields',
@@ -130,7 +127,6 @@ export const ENDPOINTS = {
 		pageSize: CURSOR_100,
 		scope: 'experimental:analytical-field:read',
 		idempotent: true,
-		source: 'api-decisions',
 	},
 	listAnalyticalFieldValues: {
 		label: 'List analytical field values',
@@ -141,7 +137,6 @@ export const ENDPOINTS = {
 		pageSize: { param: 'limit', default: 30, max: 1000 },
 		scope: 'experimental:analytical-field:read',
 		idempotent: true,
-		source: 'api-decisions',
 	},
 	listExpenseCategories: {
 		label: 'List expense categories',
@@ -152,7 +147,6 @@ export const ENDPOINTS = {
 		pageSize: CURSOR_100,
 		scope: 'experimental:expense-category:read',
 		idempotent: true,
-		source: 'api-decisions',
 	},
 	getAccounts: {
 		label: 'Get accounts',
@@ -163,7 +157,6 @@ export const ENDPOINTS = {
 		pageSize: { param: 'fetch', default: 20, max: 100 },
 		scope: 'account:read',
 		idempotent: true,
-		source: 'api-decisions',
 	},
 	searchPayables: {
 		label: 'Search payables',
@@ -174,7 +167,6 @@ export const ENDPOINTS = {
 		pageSize: CURSOR_100,
 		scope: 'payable:read',
 		idempotent: true,
-		source: 'api-decisions',
 	},
 	createPayablesSnapshot: {
 		label: 'Create a payables snapshot',
@@ -185,7 +177,6 @@ export const ENDPOINTS = {
 		scope: 'payable:read',
 		// Same parameters give the same snapshot key, so a retry is harmless.
 		idempotent: true,
-		source: 'public documentation',
 	},
 	getPayablesSnapshot: {
 		label: 'Get a payables snapshot',
@@ -196,9 +187,9 @@ export const ENDPOINTS = {
 		pageSize: PAGE,
 		scope: 'payable:read',
 		idempotent: true,
-		source: 'public documentation',
+		snapshotCreate: 'createPayablesSnapshot',
 	},
-} as const satisfies Record<string, Endpoint>;
+});
 
 export type EndpointName = keyof typeof ENDPOINTS;
 

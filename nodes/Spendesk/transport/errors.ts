@@ -55,10 +55,9 @@ const EXPERIMENTAL_HELP =
 
 /** Message and description for a failed call, following the cases of the specification's §7. */
 export function describeFailure(call: FailedCall): { message: string; description: string } {
-	const { endpoint, status, error, companyId, level, credentialName } = call;
+	const { endpoint, status, error, companyId, credentialName } = call;
 	const detail = error?.detail ?? '';
 	const company = companyId ? `company "${companyId}"` : 'the company';
-	const scope = endpoint.scope;
 
 	if (status === 400 && (error?.source === 'headers.x-company-id' || /X-Company-Id/i.test(detail))) {
 		return {
@@ -73,53 +72,7 @@ export function describeFailure(call: FailedCall): { message: string; descriptio
 				'The access token was rejected even after requesting a new one. Check the Client ID and Client Secret (or reconnect the OAuth2 credential), that the API key has not expired or been revoked in Spendesk, and that the environment (Production, Demo or Custom URL) matches where the key was created.',
 		};
 	}
-	if (status === 403) {
-		if (/requires an organisation-level token/i.test(detail)) {
-			return {
-				message: `"${endpoint.label}" needs an organisation-level credential; "${credentialName}" is company-level`,
-				description:
-					'Create an organisation-level API key in Spendesk (Settings → Integrations → API access, by an organisation owner) or reconnect OAuth2 approving the whole organisation, and set Access Level to Organisation in the credential.',
-			};
-		}
-		if (/does not belong to organisation/i.test(detail)) {
-			return {
-				message: `Company "${companyId ?? '?'}" does not belong to your organisation`,
-				description: 'Check the company ID, or pick the company from the list in the Company field. Newly created companies can take up to 20 minutes to become visible.',
-			};
-		}
-		if (/user does not belong/i.test(detail)) {
-			return {
-				message: `The user who approved the OAuth2 connection is not a member of ${company}`,
-				description:
-					'An organisation-level OAuth2 connection acts as the user who approved it. Ask an admin to add that user back to the company, or reconnect the credential as a user who is a member of every company you need.',
-			};
-		}
-		if (/deactivated/i.test(detail)) {
-			return {
-				message: `${capitalise(company)} is deactivated`,
-				description: 'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
-			};
-		}
-		if (error?.code === 'insufficient_scope' || /scope/i.test(detail)) {
-			const missing = /scope:?\s*(\S+)/i.exec(detail)?.[1] ?? scope ?? 'unknown';
-			return {
-				message: `The credential "${credentialName}" lacks the scope "${missing}" needed for "${endpoint.label}"`,
-				description: missing.startsWith('experimental:')
-					? `${EXPERIMENTAL_HELP} Then add "${missing}" to the API key's scopes (or to the OAuth2 credential's scopes and reconnect).`
-					: `Edit the API key in Spendesk to grant "${missing}" (or add it to the OAuth2 credential's scopes and reconnect).`,
-			};
-		}
-		if (level === 'company' && endpoint.scoping === 'path') {
-			return {
-				message: `The company-level credential "${credentialName}" cannot reach ${company}`,
-				description: 'A company-level credential reaches only its own company. Leave the Company field empty, or use an organisation-level credential to work across companies.',
-			};
-		}
-		return {
-			message: `Spendesk denied access to "${endpoint.label}" for ${company} (403)`,
-			description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the credential's access level and scopes${scope ? ` (this call needs "${scope}")` : ''}. ${scope?.startsWith('experimental:') ? EXPERIMENTAL_HELP : ''}`.trim(),
-		};
-	}
+	if (status === 403) return describeForbidden(call, detail, company);
 	if (status === 404) {
 		return {
 			message: `Not found: "${endpoint.label}" for ${company}`,
@@ -142,6 +95,57 @@ export function describeFailure(call: FailedCall): { message: string; descriptio
 	return {
 		message: `Spendesk rejected "${endpoint.label}" for ${company} (${status})`,
 		description: detail ? `Spendesk said: ${detail}${error?.source ? ` (${error.source})` : ''}` : 'Check the parameters of this operation.',
+	};
+}
+
+/** The cases of a 403: organisation-level only, foreign or deactivated company, user not a member, missing scope. */
+function describeForbidden(call: FailedCall, detail: string, company: string): { message: string; description: string } {
+	const { endpoint, error, companyId, level, credentialName } = call;
+	const scope = endpoint.scope;
+	if (/requires an organisation-level token/i.test(detail)) {
+		return {
+			message: `"${endpoint.label}" needs an organisation-level credential; "${credentialName}" is company-level`,
+			description:
+				'Create an organisation-level API key in Spendesk (Settings → Integrations → API access, by an organisation owner) or reconnect OAuth2 approving the whole organisation, and set Access Level to Organisation in the credential.',
+		};
+	}
+	if (/does not belong to organisation/i.test(detail)) {
+		return {
+			message: `Company "${companyId ?? '?'}" does not belong to your organisation`,
+			description: 'Check the company ID, or pick the company from the list in the Company field. Newly created companies can take up to 20 minutes to become visible.',
+		};
+	}
+	if (/user does not belong/i.test(detail)) {
+		return {
+			message: `The user who approved the OAuth2 connection is not a member of ${company}`,
+			description:
+				'An organisation-level OAuth2 connection acts as the user who approved it. Ask an admin to add that user back to the company, or reconnect the credential as a user who is a member of every company you need.',
+		};
+	}
+	if (/deactivated/i.test(detail)) {
+		return {
+			message: `${capitalise(company)} is deactivated`,
+			description: 'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
+		};
+	}
+	if (error?.code === 'insufficient_scope' || /scope/i.test(detail)) {
+		const missing = /scope:?\s*(\S+)/i.exec(detail)?.[1] ?? scope ?? 'unknown';
+		return {
+			message: `The credential "${credentialName}" lacks the scope "${missing}" needed for "${endpoint.label}"`,
+			description: missing.startsWith('experimental:')
+				? `${EXPERIMENTAL_HELP} Then add "${missing}" to the API key's scopes (or to the OAuth2 credential's scopes and reconnect).`
+				: `Edit the API key in Spendesk to grant "${missing}" (or add it to the OAuth2 credential's scopes and reconnect).`,
+		};
+	}
+	if (level === 'company' && endpoint.scoping === 'path') {
+		return {
+			message: `The company-level credential "${credentialName}" cannot reach ${company}`,
+			description: 'A company-level credential reaches only its own company. Leave the Company field empty, or use an organisation-level credential to work across companies.',
+		};
+	}
+	return {
+		message: `Spendesk denied access to "${endpoint.label}" for ${company} (403)`,
+		description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the credential's access level and scopes${scope ? ` (this call needs "${scope}")` : ''}. ${scope?.startsWith('experimental:') ? EXPERIMENTAL_HELP : ''}`.trim(),
 	};
 }
 
@@ -172,6 +176,34 @@ export function renewalRefusedError(
 			itemIndex: call.itemIndex,
 		},
 	);
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+	ECONNRESET: 'connection reset',
+	EPIPE: 'connection reset',
+	ECONNREFUSED: 'connection refused',
+	ECONNABORTED: 'timed out',
+	ETIMEDOUT: 'timed out',
+	ENOTFOUND: 'host not found',
+	EAI_AGAIN: 'host not found',
+	EHOSTUNREACH: 'host unreachable',
+	ENETUNREACH: 'network unreachable',
+};
+
+/** Spendesk could not be reached (connection refused or reset, timeout, unknown host), after the retries allowed. */
+export function unreachableError(
+	node: INode,
+	call: { origin: string; endpoint: Endpoint; code?: string; retries: number; itemIndex?: number },
+): NodeApiError {
+	const { origin, endpoint, code, retries } = call;
+	// Not under the key `code`: NodeApiError would swap our message for its generic one for ECONNRESET & co.
+	const response: JsonObject = { networkError: code ?? null, endpoint: `${endpoint.method} ${endpoint.path}` };
+	// The code goes in the description: NodeApiError replaces any message that contains it.
+	return new NodeApiError(node, response, {
+		message: `Could not reach Spendesk at ${origin} for "${endpoint.label}" (${NETWORK_WORDS[code ?? ''] ?? 'connection failed'})`,
+		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : 'This call is not safe to repeat, so it was not retried. '}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.${code ? ` (${code})` : ''}`,
+		itemIndex: call.itemIndex,
+	});
 }
 
 function capitalise(text: string): string {

@@ -1,7 +1,7 @@
 /**
  * Client-side flow control, shared by every execution in the n8n process:
  * - a cap on requests in flight per credential (the real API allows 5 per consumer);
- * - a request budget per (credential, company), read from `x-ratelimit-remaining` and
+ * - a rate budget per (credential, company), read from `x-ratelimit-remaining` and
  *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s.
  */
 
@@ -31,7 +31,7 @@ class Semaphore {
 	}
 }
 
-interface Budget {
+interface RateBudget {
 	/** Requests the server still allows in this window, minus those we have sent since. */
 	remaining: number;
 	/** When the window resets (ms since epoch). */
@@ -40,7 +40,7 @@ interface Budget {
 
 export class FlowControl {
 	private readonly slots = new Map<string, Semaphore>();
-	private readonly budgets = new Map<string, Budget>();
+	private readonly budgets = new Map<string, RateBudget>();
 	/** Credentials that have had a successful (non-401) answer since the last 401. */
 	private readonly warm = new Set<string>();
 	private readonly cold = new Map<string, Semaphore>();

@@ -1,37 +1,24 @@
 /**
- * The only HTTP code of the package. Every call names an entry of the endpoint catalogue;
- * this function picks the credential the node is set to, applies the entry's company
- * scoping, keeps within the rate limit and the in-flight cap, retries what is safe to
- * retry, and turns failures into errors that say what happened and what to do.
- *
- * Tokens are n8n's business: the API-key credential fetches its token in
- * `preAuthentication` into a hidden expirable field, and n8n renews it after a thrown 401.
+ * Every Spendesk call of the package goes through `callSpendesk`. A call names an entry of
+ * the endpoint catalogue; `callSpendesk` resolves the credential the node is set to,
+ * applies the entry's company scoping, keeps within the rate budget and the in-flight cap,
+ * retries what is safe to retry, and turns failures into errors that say what happened and
+ * what to do.
  */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IN8nHttpFullResponse,
-	IPollFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import { resolveCredential } from './credential';
+import type { ResolvedCredential, SpendeskContext } from './credential';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
-import { resolveBaseUrl } from './environment';
-import { apiError, readErrorBody, renewalRefusedError } from './errors';
+import { apiError, readErrorBody, renewalRefusedError, unreachableError } from './errors';
 import { DEFAULT_MAX_IN_FLIGHT, flowControl, numberHeader, retryAfterMs } from './limiter';
+import type { Outcome, Thrown } from './outcome';
+import { sendWithRenewal } from './renewal';
+import { applyScoping } from './scoping';
+import type { CallTarget, ScopedCall } from './scoping';
 
-export type SpendeskContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
-
-export type Authentication = 'apiKey' | 'oAuth2';
-
-/** Credential type used for the node's Authentication choice. */
-export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {
-	return authentication === 'oAuth2' ? 'spendeskOAuth2Api' : 'spendeskApi';
-}
+export type { SpendeskContext } from './credential';
 
 /** Tunables of the transport; tests and benchmarks may change them. */
 export const transportSettings = {
@@ -48,84 +35,11 @@ export const transportSettings = {
 	timeoutMs: 60_000,
 };
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-const NETWORK_WORDS: Record<string, string> = {
-	ECONNRESET: 'connection reset',
-	EPIPE: 'connection reset',
-	ECONNREFUSED: 'connection refused',
-	ECONNABORTED: 'timed out',
-	ETIMEDOUT: 'timed out',
-	ENOTFOUND: 'host not found',
-	EAI_AGAIN: 'host not found',
-	EHOSTUNREACH: 'host unreachable',
-	ENETUNREACH: 'network unreachable',
-};
-
-export interface Session {
-	credentialType: string;
-	/** Display name of the credential, for messages. */
-	credentialName: string;
-	/** Identifies the credential for rate budgets and in-flight slots. */
-	key: string;
-	baseUrl: string;
-	origin: string;
-	level: 'organisation' | 'company';
-	/** A company-level credential's own company, when the credential names it. */
-	ownCompanyId?: string;
-}
-
-const sessions = new WeakMap<object, Promise<Session>>();
-
-/** The credential the node is set to, resolved once per execution context. */
-export async function getSession(ctx: SpendeskContext): Promise<Session> {
-	let session = sessions.get(ctx);
-	if (!session) {
-		session = loadSession(ctx);
-		sessions.set(ctx, session);
-		session.catch(() => sessions.delete(ctx));
-	}
-	return await session;
-}
-
-async function loadSession(ctx: SpendeskContext): Promise<Session> {
-	const node = ctx.getNode();
-	const credentialType = credentialTypeOf(node.parameters.authentication);
-	const credentials = await ctx.getCredentials(credentialType);
-	let baseUrl: string;
-	try {
-		baseUrl = resolveBaseUrl(credentials);
-	} catch (error) {
-		throw new NodeOperationError(node, (error as Error).message, {
-			description: 'Edit the credential: choose Production or Demo, or a Custom base URL that uses HTTPS.',
-		});
-	}
-	const reference = node.credentials?.[credentialType];
-	const level = credentials.accessLevel === 'company' ? 'company' : 'organisation';
-	const ownCompanyId = typeof credentials.companyId === 'string' && credentials.companyId.trim() ? credentials.companyId.trim() : undefined;
-	return {
-		credentialType,
-		credentialName: reference?.name ?? credentialType,
-		key: `${credentialType}:${reference?.id ?? reference?.name ?? String(credentials.clientId ?? '')}`,
-		baseUrl,
-		origin: new URL(baseUrl).origin,
-		level,
-		ownCompanyId: level === 'company' ? ownCompanyId : undefined,
-	};
-}
-
-export interface CallOptions {
-	/** Company to act on. Required for company-scoped calls with organisation-level credentials. */
-	company?: string;
-	/** Values of `{placeholders}` in the catalogue path (URL-encoded here). */
-	pathParams?: Record<string, string>;
+export interface CallOptions extends CallTarget {
 	qs?: IDataObject;
 	body?: IDataObject;
-	/** Absolute URL on the configured origin to call instead of the catalogue path (a `nextUrl`). */
-	url?: string;
 	/** Answer 404 as a result instead of an error (page-based lists past their end). */
 	allowNotFound?: boolean;
-	itemIndex?: number;
 }
 
 export interface CallResult<T> {
@@ -134,162 +48,51 @@ export interface CallResult<T> {
 	body: T;
 }
 
-interface Scoped {
-	url: string;
-	headers: Record<string, string>;
-	/** Company named by the call (header or path), or the credential's own. */
-	companyId?: string;
-	budgetKey: string;
+/** One call in progress: what the steps of the loop read. */
+interface Call {
+	ctx: SpendeskContext;
+	endpoint: Endpoint;
+	credential: ResolvedCredential;
+	scoped: ScopedCall;
+	options: CallOptions;
+	/** When the call started: all its waits together stay within transportSettings.maxWaitMs. */
+	started: number;
+	/** Retries made so far after a 5xx or a connection failure. */
+	retries: number;
 }
 
-/** Applies the catalogue entry's company scoping; fails before any request when the call cannot be made. */
-function scope(ctx: SpendeskContext, session: Session, endpoint: Endpoint, options: CallOptions): Scoped {
-	const node = ctx.getNode();
-	const { itemIndex } = options;
-	const requested = options.company?.trim() || undefined;
-	if (requested !== undefined && !/^[^\s/\\?#]{1,128}$/.test(requested)) {
-		throw new NodeOperationError(node, `"${requested}" is not a valid company ID`, {
-			description: 'A Spendesk company ID is one word without spaces or slashes. Pick the company from the list to avoid typos.',
-			itemIndex,
-		});
-	}
-	const headers: Record<string, string> = { accept: 'application/json' };
-	let companyId: string | undefined;
-
-	switch (endpoint.scoping) {
-		case 'organisation':
-			if (session.level === 'company') {
-				throw new NodeOperationError(node, `"${endpoint.label}" needs an organisation-level credential; "${session.credentialName}" is company-level`, {
-					description: 'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
-					itemIndex,
-				});
-			}
-			break;
-		case 'header':
-		case 'path':
-			if (session.level === 'company') {
-				if (requested && session.ownCompanyId && requested !== session.ownCompanyId) {
-					throw new NodeOperationError(node, `The company-level credential "${session.credentialName}" cannot reach company "${requested}"`, {
-						description: `It reaches only its own company "${session.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
-						itemIndex,
-					});
-				}
-				companyId = requested ?? session.ownCompanyId;
-			} else {
-				if (!requested) {
-					throw new NodeOperationError(node, 'Choose a company: organisation-level credentials must name the company on this call', {
-						description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies).`,
-						itemIndex,
-					});
-				}
-				companyId = requested;
-				if (endpoint.scoping === 'header') headers['x-company-id'] = requested;
-			}
-			if (endpoint.scoping === 'path' && !companyId) {
-				throw new NodeOperationError(node, `"${endpoint.label}" needs the company ID`, {
-					description: `Set the Company field, or enter the company ID of this company-level key in the credential "${session.credentialName}".`,
-					itemIndex,
-				});
-			}
-			break;
-		case 'none':
-			break;
-	}
-
-	const params: Record<string, string | undefined> = { ...options.pathParams, companyId };
-	const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-		const value = params[name];
-		if (value === undefined || value === '') {
-			throw new NodeOperationError(node, `"${endpoint.label}" needs a value for ${name}`, { itemIndex });
-		}
-		return encodeURIComponent(value);
-	});
-	let url = `${session.baseUrl}${path}`;
-	if (options.url) {
-		if (new URL(options.url).origin !== session.origin) {
-			throw new NodeOperationError(node, `Refusing to send the credential to another host (${new URL(options.url).origin})`, { itemIndex });
-		}
-		url = options.url;
-	}
-	const budgetCompany = companyId ?? (endpoint.scoping === 'organisation' ? 'organisation' : 'none');
-	return { url, headers, companyId, budgetKey: `${session.key}|${budgetCompany}` };
+/** An attempt that did not give the result: an HTTP status, or a network error code. */
+interface Failure {
+	status?: number;
+	headers: Record<string, unknown>;
+	body?: unknown;
+	code?: string;
 }
 
-type Outcome =
-	| { kind: 'response'; response: IN8nHttpFullResponse }
-	| { kind: 'thrown'; status?: number; code?: string; error: unknown }
-	/** n8n could not renew the OAuth2 token: the token endpoint refused the refresh. */
-	| { kind: 'renewalRefused' };
-
-/** The OAuth2 access token n8n holds now (undefined for other credentials or when unreadable). */
-async function heldAccessToken(ctx: SpendeskContext, session: Session): Promise<string | undefined> {
-	if (session.credentialType !== 'spendeskOAuth2Api') return undefined;
-	try {
-		const credentials = await ctx.getCredentials(session.credentialType);
-		const token = (credentials.oauthTokenData as { access_token?: unknown } | undefined)?.access_token;
-		return typeof token === 'string' ? token : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-function classifyThrown(error: unknown): Outcome {
-	const e = error as { httpCode?: unknown; code?: unknown; message?: unknown; cause?: { code?: unknown } };
-	const httpCode = typeof e?.httpCode === 'string' ? e.httpCode : undefined;
-	if (httpCode && /^\d{3}$/.test(httpCode)) return { kind: 'thrown', status: Number(httpCode), error };
-	const code = [httpCode, e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string' && NETWORK_CODES.has(c));
-	if (code) return { kind: 'thrown', code, error };
-	if (typeof e?.message === 'string' && /socket hang up|ECONNRESET|network|timeout/i.test(e.message)) {
-		return { kind: 'thrown', code: 'ECONNRESET', error };
-	}
-	return { kind: 'thrown', error };
-}
-
-async function send(ctx: SpendeskContext, session: Session, request: IHttpRequestOptions): Promise<Outcome> {
-	const call = async (ignoreHttpStatusErrors: boolean) =>
-		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, session.credentialType, {
-			...request,
-			ignoreHttpStatusErrors,
-		})) as IN8nHttpFullResponse;
-	let response: IN8nHttpFullResponse;
-	try {
-		response = await call(true);
-	} catch (error) {
-		return classifyThrown(error);
-	}
-	if (response.statusCode !== 401) return { kind: 'response', response };
-	// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
-	// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
-	// got the same 401 meanwhile find the renewed token and need no renewal of their own.
-	return await flowControl.exclusive(`renew:${session.key}`, async (): Promise<Outcome> => {
-		const before = await heldAccessToken(ctx, session);
-		try {
-			return { kind: 'response', response: await call(false) };
-		} catch (error) {
-			const outcome = classifyThrown(error);
-			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
-			// the API answering the retried call. Read from the credential, whatever error shape
-			// the n8n version gives the refusal.
-			if (before !== undefined && outcome.kind === 'thrown' && outcome.code === undefined && (await heldAccessToken(ctx, session)) === before) {
-				return { kind: 'renewalRefused' };
-			}
-			return outcome;
-		}
-	});
-}
-
-function backoff(attempt: number): number {
-	const { backoffBaseMs, maxBackoffMs } = transportSettings;
-	const step = Math.min(maxBackoffMs, backoffBaseMs * 2 ** attempt);
-	return Math.round(step / 2 + (Math.random() * step) / 2);
-}
+type Attempt = { result: CallResult<unknown> } | { failure: Failure };
 
 /** Calls one catalogue endpoint. Resolves with the response of a 2xx (or of a 404 when allowed). */
 export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: EndpointRef, options: CallOptions = {}): Promise<CallResult<T>> {
 	const endpoint = endpointOf(ref);
-	const session = await getSession(ctx);
-	const scoped = scope(ctx, session, endpoint, options);
-	const node = ctx.getNode();
+	const credential = await resolveCredential(ctx);
+	const scoped = applyScoping(ctx.getNode(), credential, endpoint, options);
+	const request = httpRequest(endpoint, scoped, options);
+	const call: Call = { ctx, endpoint, credential, scoped, options, started: Date.now(), retries: 0 };
+	for (;;) {
+		const hold = flowControl.reserve(scoped.budgetKey);
+		if (hold > 0) {
+			// The rate budget is spent: wait for its window to reset.
+			await waitWithin(call, hold, () => callError(call, { status: 429, headers: {} }));
+			continue;
+		}
+		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, async () => await sendWithRenewal(ctx, credential, request));
+		const attempt = readOutcome(call, outcome);
+		if ('result' in attempt) return attempt.result as CallResult<T>;
+		await waitBeforeRetry(call, attempt.failure);
+	}
+}
+
+function httpRequest(endpoint: Endpoint, scoped: ScopedCall, options: CallOptions): IHttpRequestOptions {
 	const request: IHttpRequestOptions = {
 		method: endpoint.method as IHttpRequestMethods,
 		url: scoped.url,
@@ -300,76 +103,85 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 	};
 	if (options.qs && !options.url) request.qs = dropUndefined(options.qs);
 	if (endpoint.method !== 'GET') request.body = options.body ?? {};
-
-	const started = Date.now();
-	const fail = (status: number, body?: unknown) =>
-		apiError(node, {
-			endpoint,
-			status,
-			error: readErrorBody(body),
-			companyId: scoped.companyId,
-			level: session.level,
-			credentialName: session.credentialName,
-			itemIndex: options.itemIndex,
-		});
-	let retries = 0;
-
-	for (let attempt = 0; ; attempt++) {
-		const hold = flowControl.reserve(scoped.budgetKey);
-		if (hold > 0) {
-			if (Date.now() + hold - started > transportSettings.maxWaitMs) throw fail(429);
-			await sleep(hold);
-			continue;
-		}
-		const outcome = await flowControl.gated(session.key, transportSettings.maxInFlight, async () => await send(ctx, session, request));
-		if (outcome.kind === 'renewalRefused') {
-			throw renewalRefusedError(node, { credentialName: session.credentialName, endpoint, companyId: scoped.companyId, itemIndex: options.itemIndex });
-		}
-
-		let status: number | undefined;
-		let headers: Record<string, unknown> = {};
-		let body: unknown;
-		if (outcome.kind === 'response') {
-			status = outcome.response.statusCode;
-			headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
-			body = outcome.response.body;
-			flowControl.observe(scoped.budgetKey, headers);
-			if (status >= 200 && status < 300) return { status, headers, body: body as T };
-			if (status === 404 && options.allowNotFound) return { status, headers, body: body as T };
-		} else {
-			status = outcome.status;
-			if (status === undefined && outcome.code === undefined) {
-				if (outcome.error instanceof NodeApiError || outcome.error instanceof NodeOperationError) throw outcome.error;
-				throw new NodeOperationError(node, (outcome.error as Error)?.message ?? String(outcome.error), { itemIndex: options.itemIndex });
-			}
-			if (status === 404 && options.allowNotFound) return { status, headers, body: undefined as T };
-			body = (outcome.error as { context?: { data?: unknown } })?.context?.data;
-		}
-
-		let wait: number | undefined;
-		if (status === 429) {
-			wait = retryAfterMs(headers) ?? (numberHeader(headers, 'x-ratelimit-reset') ?? 0) * 1000;
-			if (!wait) wait = transportSettings.defaultRateLimitWaitMs;
-			flowControl.exhausted(scoped.budgetKey, wait);
-		} else if ((status === undefined || status >= 500) && endpoint.idempotent && retries < transportSettings.maxRetries) {
-			wait = backoff(retries++);
-		}
-		if (wait === undefined || Date.now() + wait - started > transportSettings.maxWaitMs) {
-			if (status !== undefined) throw fail(status, body);
-			throw unreachable(ctx, session, endpoint, outcome.kind === 'thrown' ? outcome.code : undefined, retries, options.itemIndex);
-		}
-		if (status !== 429) await sleep(wait);
-	}
+	return request;
 }
 
-function unreachable(ctx: SpendeskContext, session: Session, endpoint: Endpoint, code: string | undefined, retries: number, itemIndex?: number) {
-	// Not under the key `code`: NodeApiError would swap our message for its generic one for ECONNRESET & co.
-	const response: JsonObject = { networkError: code ?? null, endpoint: `${endpoint.method} ${endpoint.path}` };
-	// The code goes in the description: NodeApiError replaces any message that contains it.
-	return new NodeApiError(ctx.getNode(), response, {
-		message: `Could not reach Spendesk at ${session.origin} for "${endpoint.label}" (${NETWORK_WORDS[code ?? ''] ?? 'connection failed'})`,
-		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : 'This call is not safe to repeat, so it was not retried. '}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.${code ? ` (${code})` : ''}`,
-		itemIndex,
+/** A 2xx (or an allowed 404) is the result; any other answer is a failure for the retry rules. */
+function readOutcome(call: Call, outcome: Outcome): Attempt {
+	const { ctx, endpoint, credential, scoped, options } = call;
+	if (outcome.kind === 'renewalRefused') {
+		throw renewalRefusedError(ctx.getNode(), { credentialName: credential.credentialName, endpoint, companyId: scoped.companyId, itemIndex: options.itemIndex });
+	}
+	if (outcome.kind === 'thrown') return readThrown(call, outcome);
+	const status = outcome.response.statusCode;
+	const headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
+	const body: unknown = outcome.response.body;
+	flowControl.observe(scoped.budgetKey, headers);
+	if ((status >= 200 && status < 300) || (status === 404 && options.allowNotFound)) return { result: { status, headers, body } };
+	return { failure: { status, headers, body } };
+}
+
+/** A thrown request: an HTTP status or a network failure, or else an error passed on as it is. */
+function readThrown(call: Call, thrown: Thrown): Attempt {
+	const { status, code, error } = thrown;
+	if (status === undefined && code === undefined) {
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+		throw new NodeOperationError(call.ctx.getNode(), (error as Error)?.message ?? String(error), { itemIndex: call.options.itemIndex });
+	}
+	if (status === 404 && call.options.allowNotFound) return { result: { status, headers: {}, body: undefined } };
+	return { failure: { status, headers: {}, body: (error as { context?: { data?: unknown } })?.context?.data, code } };
+}
+
+/**
+ * After a 429: marks the rate budget exhausted (concurrent calls wait too) and waits for it.
+ * After a 5xx or a connection failure of an idempotent call: backs off, up to maxRetries.
+ * Anything else, or a wait past maxWaitMs, ends the call with the failure's error.
+ */
+async function waitBeforeRetry(call: Call, failure: Failure): Promise<void> {
+	if (failure.status === 429) {
+		const wait = rateLimitWait(failure.headers);
+		flowControl.exhausted(call.scoped.budgetKey, wait);
+		await waitWithin(call, wait, () => callError(call, failure));
+		return;
+	}
+	const retryable = failure.status === undefined || failure.status >= 500;
+	if (!retryable || !call.endpoint.idempotent || call.retries >= transportSettings.maxRetries) throw callError(call, failure);
+	const wait = backoff(call.retries++);
+	await waitWithin(call, wait, () => callError(call, failure));
+}
+
+/** Sleeps `ms`, unless the call would then have waited longer than maxWaitMs: then throws `error()`. */
+async function waitWithin(call: Call, ms: number, error: () => Error): Promise<void> {
+	if (Date.now() + ms - call.started > transportSettings.maxWaitMs) throw error();
+	await sleep(ms);
+}
+
+/** Wait after a 429: Retry-After, else x-ratelimit-reset, else the default. */
+function rateLimitWait(headers: Record<string, unknown>): number {
+	const wait = retryAfterMs(headers) ?? (numberHeader(headers, 'x-ratelimit-reset') ?? 0) * 1000;
+	return wait || transportSettings.defaultRateLimitWaitMs;
+}
+
+function backoff(attempt: number): number {
+	const { backoffBaseMs, maxBackoffMs } = transportSettings;
+	const step = Math.min(maxBackoffMs, backoffBaseMs * 2 ** attempt);
+	return Math.round(step / 2 + (Math.random() * step) / 2);
+}
+
+/** The error a failure ends the call with: the API's answer, or Spendesk unreachable. */
+function callError(call: Call, failure: Failure): NodeApiError {
+	const { ctx, endpoint, credential, scoped, options } = call;
+	if (failure.status === undefined) {
+		return unreachableError(ctx.getNode(), { origin: credential.origin, endpoint, code: failure.code, retries: call.retries, itemIndex: options.itemIndex });
+	}
+	return apiError(ctx.getNode(), {
+		endpoint,
+		status: failure.status,
+		error: readErrorBody(failure.body),
+		companyId: scoped.companyId,
+		level: credential.level,
+		credentialName: credential.credentialName,
+		itemIndex: options.itemIndex,
 	});
 }
 

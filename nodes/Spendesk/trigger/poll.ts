@@ -11,7 +11,7 @@ import { companyError, tagItem } from '../companies/naming';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyChoice, CompanySelection } from '../companies/select';
 import { collect } from '../transport/paginate';
-import { getSession } from '../transport/request';
+import { resolveCredential } from '../transport/credential';
 import { INVOICE_QUERY, pollCompany } from './companyPoll';
 import type { PollSettings } from './companyPoll';
 import { time } from './state';
@@ -23,7 +23,7 @@ export { FORGET_AFTER_MS } from './staticData';
 
 /** The companies watched: a company-level credential watches its own company, whatever the selector says. */
 async function watchedCompanies(ctx: IPollFunctions, data: TriggerStaticData, manual: boolean): Promise<CompanySelection> {
-	const credential = await getSession(ctx);
+	const credential = await resolveCredential(ctx);
 	const choice: CompanyChoice = credential.level === 'company' ? { mode: 'one', company: credential.ownCompanyId } : readCompanyChoice(ctx);
 	return await selectCompanies(ctx, choice, { kept: manual ? undefined : data });
 }

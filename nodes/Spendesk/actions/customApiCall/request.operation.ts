@@ -109,11 +109,10 @@ export const customApiCall: SpendeskOperation = {
 			pagination,
 			pageSize: pagination === 'none' ? undefined : PAGE_SIZES[pagination],
 			idempotent: method === 'GET',
-			source: 'api-decisions',
 		};
 		const qs = readJsonObject(this, 'query', 'Query Parameters (JSON)', itemIndex);
 		const body = method === 'GET' ? undefined : readJsonObject(this, 'body', 'Body (JSON)', itemIndex);
 		const limit = pagination === 'none' ? undefined : readLimit(this, itemIndex);
-		return async (company) => await collectList(this, endpoint, { company, itemIndex, qs, body, limit, snapshotCreate: null });
+		return async (company) => await collectList(this, endpoint, { company, itemIndex, qs, body, limit });
 	},
 };

@@ -1,0 +1,67 @@
+/**
+ * The credential the node is set to (API key or OAuth2), read once per execution context:
+ * its type and display name, the key that identifies it for rate budgets and in-flight
+ * slots, its base URL and its access level.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import { resolveBaseUrl } from './environment';
+
+export type SpendeskContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+/** Credential type used for the node's Authentication choice. */
+export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {
+	return authentication === 'oAuth2' ? 'spendeskOAuth2Api' : 'spendeskApi';
+}
+
+export interface ResolvedCredential {
+	credentialType: string;
+	/** Display name of the credential, for messages. */
+	credentialName: string;
+	/** Identifies the credential for rate budgets and in-flight slots. */
+	key: string;
+	baseUrl: string;
+	origin: string;
+	level: 'organisation' | 'company';
+	/** A company-level credential's own company, when the credential names it. */
+	ownCompanyId?: string;
+}
+
+const resolved = new WeakMap<object, Promise<ResolvedCredential>>();
+
+/** The credential the node is set to, resolved once per execution context. */
+export async function resolveCredential(ctx: SpendeskContext): Promise<ResolvedCredential> {
+	let credential = resolved.get(ctx);
+	if (!credential) {
+		credential = loadCredential(ctx);
+		resolved.set(ctx, credential);
+		credential.catch(() => resolved.delete(ctx));
+	}
+	return await credential;
+}
+
+async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential> {
+	const node = ctx.getNode();
+	const credentialType = credentialTypeOf(node.parameters.authentication);
+	const credentials = await ctx.getCredentials(credentialType);
+	let baseUrl: string;
+	try {
+		baseUrl = resolveBaseUrl(credentials);
+	} catch (error) {
+		throw new NodeOperationError(node, (error as Error).message, {
+			description: 'Edit the credential: choose Production or Demo, or a Custom base URL that uses HTTPS.',
+		});
+	}
+	const reference = node.credentials?.[credentialType];
+	const level = credentials.accessLevel === 'company' ? 'company' : 'organisation';
+	const ownCompanyId = typeof credentials.companyId === 'string' && credentials.companyId.trim() ? credentials.companyId.trim() : undefined;
+	return {
+		credentialType,
+		credentialName: reference?.name ?? credentialType,
+		key: `${credentialType}:${reference?.id ?? reference?.name ?? String(credentials.clientId ?? '')}`,
+		baseUrl,
+		origin: new URL(baseUrl).origin,
+		level,
+		ownCompanyId: level === 'company' ? ownCompanyId : undefined,
+	};
+}
