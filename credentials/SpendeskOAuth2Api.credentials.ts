@@ -1,5 +1,5 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
-import { accessLevelProperties, baseUrlExpression, DEFAULT_SCOPES, environmentProperties, OAUTH2_PATHS } from './common';
+import { accessLevelProperties, baseUrlExpression, DEFAULT_SCOPES, environmentProperties, OAUTH2_PATHS, tokenUrlExpression } from './common';
 
 /**
  * Spendesk OAuth2 (authorization code with PKCE), for partners. On the consent screen the
@@ -30,7 +30,7 @@ export class SpendeskOAuth2Api implements ICredentialType {
 			displayName: 'Access Token URL',
 			name: 'accessTokenUrl',
 			type: 'hidden',
-			default: baseUrlExpression(OAUTH2_PATHS.codeExchange),
+			default: tokenUrlExpression,
 			required: true,
 		},
 		{

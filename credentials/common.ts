@@ -26,16 +26,30 @@ export const DEFAULT_SCOPES = [
 	'payable:read',
 ] as const;
 
+/** The base URL `resolveBaseUrl` gives, as JavaScript over the credential's own fields. */
+const BASE_URL_CODE =
+	`($self["environment"] === "custom" ? String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") : ` +
+	`$self["environment"] === "demo" ? "${ENVIRONMENT_URLS.demo}" : "${ENVIRONMENT_URLS.production}")`;
+
 /**
- * The base URL `resolveBaseUrl` gives, as an n8n expression over the credential's own
- * fields, for properties n8n resolves itself (OAuth2 authorize and token URLs).
+ * The base URL plus a path, as an n8n expression, for properties n8n resolves itself
+ * (OAuth2 authorize URL, credential test requests).
  */
 export function baseUrlExpression(path: string): string {
-	return (
-		`={{ ($self["environment"] === "custom" ? String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") : ` +
-		`$self["environment"] === "demo" ? "${ENVIRONMENT_URLS.demo}" : "${ENVIRONMENT_URLS.production}") + "${path}" }}`
-	);
+	return `={{ ${BASE_URL_CODE} + "${path}" }}`;
 }
+
+/**
+ * The OAuth2 token URL. Spendesk requires `client_id` and `client_secret` as query
+ * parameters of every refresh POST (a refresh without them is answered 400), and n8n
+ * refreshes by POSTing to this URL with its query kept, so the query carries both,
+ * URL-encoded, from the credential's own fields. The code exchange goes to the same URL.
+ * The secret is resolved on the n8n server only: the stored field is this expression.
+ */
+export const tokenUrlExpression =
+	`={{ ${BASE_URL_CODE} + "${OAUTH2_PATHS.codeExchange}" + ` +
+	`"?client_id=" + encodeURIComponent(String($self["clientId"] || "")) + ` +
+	`"&client_secret=" + encodeURIComponent(String($self["clientSecret"] || "")) }}`;
 
 /** Environment fields shared by both credentials. */
 export const environmentProperties: INodeProperties[] = [

@@ -133,6 +133,50 @@ describe('transport: tokens', () => {
 	});
 
 	test.each(['2.8' as const, '2.9' as const])(
+		'n8n %s: OAuth2 keeps working an hour later and an hour after that: two refreshes, each with client_id and client_secret in the query, each with the rotated refresh token',
+		async (n8nVersion) => {
+			const store = await storeFor(sim, 'oauthOrg');
+			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
+			const client = sim.credentials.oauthClient;
+			const refreshTokens = [String((store.get('spendeskOAuth2Api').oauthTokenData as IDataObject).refresh_token)];
+			for (const company of ['cmp_001', 'cmp_002']) {
+				sim.clearLog();
+				sim.clock.advance(61 * 60_000);
+				const res = await callSpendesk(ctx, 'walletSummary', { company });
+				expect(res.body).toEqual({ data: sim.data(company).walletSummary });
+				const refresh = sim.requestsTo('oauthToken');
+				expect(refresh.map((r) => [r.status, (r.body as IDataObject).grant_type])).toEqual([[200, 'refresh_token']]);
+				// Both in the query (the log redacts the secret's value, not its presence).
+				expect(refresh[0].query).toEqual({ client_id: client.clientId, client_secret: '<redacted>' });
+				// Asked, refused (401), asked again letting the 401 throw so that n8n refreshes, then 200.
+				expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([401, 401, 200]);
+				refreshTokens.push(String((store.get('spendeskOAuth2Api').oauthTokenData as IDataObject).refresh_token));
+			}
+			// Rotated at each refresh; the used ones are dead.
+			expect(new Set(refreshTokens).size).toBe(3);
+			expect(sim.consumeRefreshToken(refreshTokens[0])).toBeUndefined();
+			expect(sim.consumeRefreshToken(refreshTokens[1])).toBeUndefined();
+		},
+	);
+
+	test('OAuth2 refresh with a client secret that needs URL-encoding (& = + / % # space)', async () => {
+		const client = sim.credentials.oauthClient;
+		const original = client.clientSecret;
+		client.clientSecret = 'p&ss=w+rd/%#? x';
+		try {
+			const store = await storeFor(sim, 'oauthOrg');
+			const ctx = await ctxFor(sim, 'oauthOrg', { store });
+			sim.clearLog();
+			sim.clock.advance(61 * 60_000);
+			const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_003' });
+			expect(res.status).toBe(200);
+			expect(sim.requestsTo('oauthToken').map((r) => r.status)).toEqual([200]);
+		} finally {
+			client.clientSecret = original;
+		}
+	});
+
+	test.each(['2.8' as const, '2.9' as const])(
 		'n8n %s: a refused OAuth2 refresh (revoked refresh token) says to reconnect the credential, once, without any token',
 		async (n8nVersion) => {
 			const store = await storeFor(sim, 'oauthOrg');

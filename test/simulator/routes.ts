@@ -161,6 +161,22 @@ function authorize(ctx: RequestContext): HandlerResult {
 	return { status: 302, headers: { location: redirect.toString() } };
 }
 
+/**
+ * The vendor's rule for refreshes ("Changes to OAuth2 Refresh Tokens"): `client_id` and
+ * `client_secret` are mandatory QUERY parameters of the refresh POST, whatever else
+ * authenticates the client. Missing: 400; not the client's: 401.
+ */
+function requireClientQuery(ctx: RequestContext, client: { clientId: string; clientSecret: string }): void {
+	for (const name of ['client_id', 'client_secret']) {
+		if (!ctx.query[name]) {
+			throw new SimError(400, 'invalid_request', `A refresh_token grant needs ${name} as a query parameter of the POST`, `query.${name}`);
+		}
+	}
+	if (ctx.query.client_id !== client.clientId || ctx.query.client_secret !== client.clientSecret) {
+		throw new SimError(401, 'invalid_client', 'Invalid client credentials', 'query.client_id');
+	}
+}
+
 function oauthToken(ctx: RequestContext): HandlerResult {
 	const body = bodyObject(ctx);
 	const creds = clientCredentials(ctx, body);
@@ -182,6 +198,7 @@ function oauthToken(ctx: RequestContext): HandlerResult {
 		code.used = true;
 		grant = code;
 	} else if (body.grant_type === 'refresh_token') {
+		requireClientQuery(ctx, client);
 		const previous = ctx.sim.consumeRefreshToken(String(body.refresh_token ?? ''));
 		if (!previous || previous.clientId !== client.clientId) throw invalidGrant('Invalid or already used refresh token');
 		grant = previous;

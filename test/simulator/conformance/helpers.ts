@@ -180,6 +180,7 @@ export async function oauthTokenCall(
 	sim: SpendeskSimulator,
 	params: Record<string, string>,
 	clientInBody = true,
+	query: Record<string, string> = {},
 ): Promise<ApiResponse> {
 	const c = sim.credentials.oauthClient;
 	const form = new URLSearchParams(params);
@@ -193,8 +194,21 @@ export async function oauthTokenCall(
 	} else {
 		headers.authorization = basic(c);
 	}
-	const res = await fetch(`${sim.baseUrl}/oauth2/token`, { method: 'POST', headers, body: form.toString() });
+	const url = new URL('/oauth2/token', sim.baseUrl);
+	url.search = new URLSearchParams(query).toString();
+	const res = await fetch(url, { method: 'POST', headers, body: form.toString() });
 	return read(res);
+}
+
+/** The query a refresh must carry: the client's id and secret (the vendor's refresh rule). */
+export function clientQuery(sim: SpendeskSimulator): Record<string, string> {
+	const c = sim.credentials.oauthClient;
+	return { client_id: c.clientId, client_secret: c.clientSecret };
+}
+
+/** A refresh_token grant as the vendor documents it: client in the body and in the query. */
+export async function oauthRefreshCall(sim: SpendeskSimulator, refreshToken: string): Promise<ApiResponse> {
+	return await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: refreshToken }, true, clientQuery(sim));
 }
 
 /** Full authorize + code exchange; returns the token response body. */

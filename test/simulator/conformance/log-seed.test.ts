@@ -1,5 +1,5 @@
 import { SpendeskSimulator } from '../server';
-import { api, basic, ids, oauthLogin, oauthTokenCall, request, token } from './helpers';
+import { api, basic, ids, oauthLogin, oauthRefreshCall, request, token } from './helpers';
 
 describe('request log', () => {
 	let sim: SpendeskSimulator;
@@ -81,7 +81,7 @@ describe('request log', () => {
 			body: { grant_type: 'client_credentials' },
 		});
 		const oauth = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
-		const refreshed = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: oauth.refresh_token });
+		const refreshed = await oauthRefreshCall(sim, oauth.refresh_token);
 		await api(sim, orgRes.body.access_token, '/v2/companies');
 		await api(sim, compRes.body.access_token, '/v1/wallet-summary');
 		await api(sim, oauth.access_token, '/v2/companies');

@@ -1,5 +1,5 @@
 import { SpendeskSimulator } from '../server';
-import { api, authorize, basic, err, oauthLogin, oauthTokenCall, REDIRECT_URI, request } from './helpers';
+import { api, authorize, basic, clientQuery, err, oauthLogin, oauthRefreshCall, oauthTokenCall, REDIRECT_URI, request } from './helpers';
 
 describe('OAuth2 authorization code with PKCE', () => {
 	let sim: SpendeskSimulator;
@@ -120,23 +120,56 @@ describe('OAuth2 authorization code with PKCE', () => {
 
 	test('decisions: OAuth2 refresh rotates: new tokens work, the old refresh token is refused with invalid_grant', async () => {
 		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
-		const refreshed = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
+		const refreshed = await oauthRefreshCall(sim, first.refresh_token);
 		expect(refreshed.status).toBe(200);
 		expect(refreshed.body.refresh_token).not.toBe(first.refresh_token);
 		expect(refreshed.body.access_token).not.toBe(first.access_token);
-		const old = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
+		const old = await oauthRefreshCall(sim, first.refresh_token);
 		expect(old.status).toBe(400);
 		expect(err(old).code).toBe('invalid_grant');
-		const next = await oauthTokenCall(sim, {
-			grant_type: 'refresh_token',
-			refresh_token: refreshed.body.refresh_token,
-		});
+		const next = await oauthRefreshCall(sim, refreshed.body.refresh_token);
 		expect(next.status).toBe(200);
+	});
+
+	test.each([
+		['no query at all', {}, 'query.client_id'],
+		['client_id only', { client_id: 'sim-oauth-client' }, 'query.client_secret'],
+		['client_secret only', { client_secret: 'x' }, 'query.client_id'],
+	])('real-world: a refresh with %s is 400 with the API error body, even with the client in the Basic header', async (_, query, source) => {
+		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
+		const res = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, false, query);
+		expect(res.status).toBe(400);
+		expect(res.body).toEqual({ errors: [{ code: 'invalid_request', detail: expect.stringContaining('query parameter'), source }] });
+		// The refused refresh did not use up the refresh token.
+		expect((await oauthRefreshCall(sim, first.refresh_token)).status).toBe(200);
+	});
+
+	test('real-world: a refresh whose query names a wrong client secret is 401 invalid_client', async () => {
+		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
+		const res = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, false, {
+			...clientQuery(sim),
+			client_secret: 'not-the-secret',
+		});
+		expect(res.status).toBe(401);
+		expect(err(res).code).toBe('invalid_client');
+	});
+
+	test('real-world: the refresh with client_id and client_secret in the query and the Basic header (as n8n sends it) succeeds', async () => {
+		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
+		const res = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, false, clientQuery(sim));
+		expect(res.status).toBe(200);
+		expect(res.body.refresh_token).not.toBe(first.refresh_token);
+	});
+
+	test('real-world: the code exchange needs no query parameters', async () => {
+		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation' });
+		const res = await oauthTokenCall(sim, { grant_type: 'authorization_code', code: a.location!.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: a.verifier }, false);
+		expect(res.status).toBe(200);
 	});
 
 	test('§5 refreshed successor of an organisation OAuth2 token is organisation-level', async () => {
 		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
-		const refreshed = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
+		const refreshed = await oauthRefreshCall(sim, first.refresh_token);
 		expect(refreshed.status).toBe(200);
 		const res = await api(sim, refreshed.body.access_token, '/v2/companies');
 		expect(res.status).toBe(200);
