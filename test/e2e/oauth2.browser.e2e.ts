@@ -6,7 +6,11 @@
  *   approves and redirects to n8n's callback, n8n exchanges the code (PKCE) and stores the token;
  * - open a workflow with the Spendesk node, open the Company "From List" dropdown (companies
  *   come from the simulator through that credential), screenshot it to test-output/, pick a
- *   company, save, and run the workflow through the REST API: the wallet summary of that company.
+ *   company, save, and run the workflow through the REST API: the wallet summary of that company;
+ * - shorten the simulator's token lifetime and run it again and again: n8n refreshes the token
+ *   each time, with client_id and client_secret in the refresh query as the API demands, and the
+ *   rotated refresh token each time; a failing token endpoint gives an error without the secret;
+ *   n8n's debug log never holds the secret.
  *
  * Override the browser with CHROMIUM_PATH.
  */
@@ -49,6 +53,7 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 	let page: Page;
 	let credentialId: string;
 	let credentialName: string;
+	let workflowId: string;
 
 	beforeAll(async () => {
 		if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
@@ -57,7 +62,8 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 10 } } });
 		await sim.start();
 		home = await createHome(await ensureN8n(target));
-		server = await startN8n(home);
+		// Debug level: the secret-free check below covers everything n8n logs about OAuth2.
+		server = await startN8n(home, { env: { N8N_LOG_LEVEL: 'debug' } });
 		session = await setupOwner(server.baseUrl);
 		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 		context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
@@ -211,8 +217,77 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 		expect(sim.requestsTo('getCompanies').length).toBeGreaterThanOrEqual(1);
 		expect(sim.requestsTo('getCompanies').every((r) => r.status === 200 && r.clientId === sim.credentials.oauthClient.clientId)).toBe(true);
 
-		const saved = await session.get<Record<string, unknown> & { id: string }>(`/workflows/${workflow.id}`);
-		const { executionId } = await session.post<{ executionId: string }>(`/workflows/${workflow.id}/run`, {
+		workflowId = workflow.id;
+		const { executionId, execution } = await runWorkflow(workflow.id);
+		expect(execution.data.resultData.error).toBeUndefined();
+		expect(execution.status).toBe('success');
+		expect(items(execution, 'Spendesk')).toEqual([JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary))]);
+		const wallet = sim.requestsTo('walletSummary');
+		expect(wallet.map((r) => [r.status, r.companyId, r.clientId])).toEqual([[200, 'cmp_002', sim.credentials.oauthClient.clientId]]);
+		process.stderr.write(`[oauth2.e2e ${target}] companies listed, screenshot ${screenshot}, execution ${executionId} in ${Date.now() - started} ms\n`);
+	});
+
+	it('keeps working across refreshes: client_id and client_secret in each refresh query, the refresh token rotated each time', async () => {
+		expect(workflowId).toBeDefined();
+		const client = sim.credentials.oauthClient;
+		// From now on tokens live 3 s; the one from Connect has lived its hour.
+		sim.configure({ tokenLifetimeSeconds: 3 });
+		sim.expireTokens();
+		sim.clearLog();
+		const runs = 3;
+		for (let run = 1; run <= runs; run++) {
+			if (run > 1) await sleep(3_500); // the token the previous run got has expired
+			const { execution } = await runWorkflow(workflowId);
+			expect(execution.data.resultData.error).toBeUndefined();
+			expect(execution.status).toBe('success');
+			expect(items(execution, 'Spendesk')).toEqual([JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary))]);
+		}
+		const refreshes = sim.requestsTo('oauthToken');
+		// One refresh per run, each accepted: the simulator takes a refresh token once only, so n8n
+		// stored the rotated one every time.
+		expect(refreshes.map((r) => [r.status, (r.body as Record<string, unknown>).grant_type])).toEqual(
+			Array.from({ length: runs }, () => [200, 'refresh_token']),
+		);
+		// The simulator's log keeps the query's names and redacts the secret's value.
+		for (const r of refreshes) expect(r.query).toEqual({ client_id: client.clientId, client_secret: '<redacted>' });
+		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual(Array.from({ length: runs }, () => [401, 401, 200]).flat());
+		process.stderr.write(`[oauth2.e2e ${target}] ${refreshes.length} refreshes with rotating refresh tokens\n`);
+	});
+
+	it('a token endpoint that fails the refresh gives an error without the secret, and n8n never logs the secret', async () => {
+		expect(workflowId).toBeDefined();
+		const secret = sim.credentials.oauthClient.clientSecret;
+		sim.clearLog();
+		sim.expireTokens();
+		sim.injectFault({ route: 'oauthToken', kind: 'status', status: 500, times: 50 });
+		const { execution } = await runWorkflow(workflowId);
+		sim.clearFaults();
+		expect(execution.status).toBe('error');
+		expect(sim.requestsTo('oauthToken').length).toBeGreaterThanOrEqual(1);
+		expect(sim.requestsTo('oauthToken').every((r) => r.status === 500)).toBe(true);
+		const error = execution.data.resultData.error as Record<string, unknown> | undefined;
+		expect(error).toBeDefined();
+		process.stderr.write(`[oauth2.e2e ${target}] failed refresh: ${String(error?.message)}\n`);
+		// Spendesk failing is not the connection being revoked: retried, then not "Reconnect".
+		expect(sim.requestsTo('oauthToken').length).toBeGreaterThan(1);
+		expect(String(error?.message)).not.toMatch(/Reconnect/);
+		expect(JSON.stringify(execution)).not.toContain(secret);
+		expect(JSON.stringify(execution)).not.toContain(encodeURIComponent(secret));
+		// The stored credential holds the token URL's expression, not a URL with the secret in it.
+		const stored = await getCredential(session, credentialId);
+		expect(String(stored.data?.accessTokenUrl ?? '')).not.toContain(secret);
+		// n8n's own log (debug level) over the whole suite: Connect, refreshes, the failed refresh.
+		expect(server!.logs()).toContain('OAuth2');
+		expect(server!.logs()).not.toContain(secret);
+		// And it works again once the token endpoint does.
+		const { execution: again } = await runWorkflow(workflowId);
+		expect(again.status).toBe('success');
+	});
+
+	/** Runs the saved workflow through the REST API and waits for its execution to end. */
+	async function runWorkflow(id: string) {
+		const saved = await session.get<Record<string, unknown> & { id: string }>(`/workflows/${id}`);
+		const { executionId } = await session.post<{ executionId: string }>(`/workflows/${id}/run`, {
 			workflowData: saved,
 			triggerToStartFrom: { name: 'Start' },
 		});
@@ -223,14 +298,11 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			},
 			{ timeoutMs: 60_000, what: `execution ${executionId}` },
 		);
-		expect(execution.data.resultData.error).toBeUndefined();
-		expect(execution.status).toBe('success');
-		expect(items(execution, 'Spendesk')).toEqual([JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary))]);
-		const wallet = sim.requestsTo('walletSummary');
-		expect(wallet.map((r) => [r.status, r.companyId, r.clientId])).toEqual([[200, 'cmp_002', sim.credentials.oauthClient.clientId]]);
-		process.stderr.write(`[oauth2.e2e ${target}] companies listed, screenshot ${screenshot}, execution ${executionId} in ${Date.now() - started} ms\n`);
-	});
+		return { executionId, execution };
+	}
 });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** "Connect my account" (n8n 2.8) or the not-connected banner's "Connect" (n8n 2.41). */
 function connectButton(modal: ReturnType<Page['getByTestId']>) {

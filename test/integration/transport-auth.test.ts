@@ -203,6 +203,31 @@ describe('transport: tokens', () => {
 		},
 	);
 
+	test.each(['2.8' as const, '2.9' as const])(
+		'n8n %s: a token endpoint failing the refresh once (500) is retried and the call succeeds; failing for good is not "reconnect"',
+		async (n8nVersion) => {
+			const store = await storeFor(sim, 'oauthOrg');
+			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
+			sim.clearLog();
+			sim.expireTokens();
+			sim.injectFault({ route: 'oauthToken', kind: 'status', status: 500, times: 1 });
+			const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+			expect(res.status).toBe(200);
+			expect(sim.requestsTo('oauthToken').map((r) => r.status)).toEqual([500, 200]);
+
+			sim.clearLog();
+			sim.expireTokens();
+			sim.injectFault({ route: 'oauthToken', kind: 'status', status: 500, times: 20 });
+			const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
+			sim.clearFaults();
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).not.toMatch(/Reconnect/);
+			expect(error.message).toContain('500');
+			expect(sim.requestsTo('oauthToken').length).toBe(5);
+			expect(JSON.stringify(error)).not.toContain(sim.credentials.oauthClient.clientSecret);
+		},
+	);
+
 	test('after a successful OAuth2 refresh, an API refusal of the retried call keeps its own message', async () => {
 		const store = await storeFor(sim, 'oauthOrg');
 		const ctx = await ctxFor(sim, 'oauthOrg', { store });

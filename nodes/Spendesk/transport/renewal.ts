@@ -50,8 +50,10 @@ export async function sendWithRenewal(ctx: SpendeskContext, credential: Resolved
 			const outcome = classifyThrown(error);
 			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
 			// the API answering the retried call. Read from the credential, whatever error shape
-			// the n8n version gives the refusal.
-			if (before !== undefined && outcome.code === undefined && (await heldAccessToken(ctx, credential)) === before) {
+			// the n8n version gives the refusal. A 5xx or a network failure is Spendesk failing,
+			// not refusing: it goes to the retry rules, and reconnecting would not help.
+			const failing = outcome.code !== undefined || (outcome.status ?? 0) >= 500;
+			if (before !== undefined && !failing && (await heldAccessToken(ctx, credential)) === before) {
 				return { kind: 'renewalRefused' };
 			}
 			return outcome;
