@@ -243,11 +243,17 @@ describe('fault matrix: security', () => {
 	});
 
 	test('12.11 a next-page link to another endpoint of the same host is not followed', async () => {
-		sim.injectFault({ route: 'listInvoices', kind: 'reroutingNextUrl' });
-		const { execute } = await prepare(sim, 'orgKey', invoices('cmp_001'));
-		const error = await failure(execute());
-		expect(error.message).toBe('Refusing to follow a link of "List invoices" to another path (/v1/accounts)');
-		expect(apiRequests(sim).map((r) => r.route)).toEqual(['listInvoices']);
+		// More invoices than one page holds, so the first page links to a second.
+		const paged = await startSimulator({ seed: { sizes: { invoices: 150 } } });
+		try {
+			paged.injectFault({ route: 'listInvoices', kind: 'reroutingNextUrl' });
+			const { execute } = await prepare(paged, 'orgKey', invoices('cmp_001'));
+			const error = await failure(execute());
+			expect(error.message).toBe('Refusing to follow a link of "List invoices" to another path (/v1/accounts)');
+			expect(apiRequests(paged).map((r) => r.route)).toEqual(['listInvoices']);
+		} finally {
+			await paged.stop();
+		}
 	});
 
 	test('12.11 the final URL stays under the base URL path: a snapshot key ".." and a link outside the base path are refused', () => {
