@@ -339,6 +339,29 @@ describe('fault matrix: security', () => {
 		expect((thrown as { description?: string }).description).toContain('token [redacted] refreshed by [redacted]');
 	});
 
+	test('12.12 a token quoted bare is redacted, also one n8n fetched or renewed during the run', async () => {
+		// API key: the token n8n fetches for the first request of the run.
+		const keyStore = apiKeyStore(sim.baseUrl, sim.credentials.orgKey);
+		sim.injectFault({ route: 'walletSummary', kind: 'echoToken' });
+		const fetched = await (await prepare(sim, 'orgKey', walletSummary(), { store: keyStore, continueOnFail: true })).execute();
+		const sessionToken = String(keyStore.get('spendeskApi').sessionToken);
+		expect(sessionToken).toMatch(/^sat_/);
+		expect(JSON.stringify(fetched)).not.toContain(sessionToken);
+		expect(fetched[0][0].json.description).toBe('Spendesk said: The token [redacted] is not valid for /v1/wallet-summary');
+
+		// OAuth2: the access token n8n renews after a 401, then quoted by the retried call.
+		const store = await storeFor(sim, 'oauthOrg');
+		const before = (store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string }).access_token;
+		sim.expireTokens();
+		// The first call and n8n's retry meet the expired token (401); the call after the refresh gets the fault.
+		sim.injectFault({ route: 'walletSummary', kind: 'echoToken', after: 2 });
+		const renewed = await (await prepare(sim, 'oauthOrg', walletSummary(), { store, continueOnFail: true })).execute();
+		const after = (store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string }).access_token;
+		expect(after).not.toBe(before);
+		expect(JSON.stringify(renewed)).not.toContain(after);
+		expect(renewed[0][0].json.description).toBe('Spendesk said: The token [redacted] is not valid for /v1/wallet-summary');
+	});
+
 	test('12.12 "Choose a company" comes from the error source only, not from a detail that mentions the header', async () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 400, detail: 'X-Company-Id header value does not match the company of the wallet', source: 'body.walletId' });
 		const error = await failure((await prepare(sim, 'orgKey', walletSummary())).execute());

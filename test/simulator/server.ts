@@ -485,6 +485,9 @@ export class SpendeskSimulator {
 				result = errorResult(new SimError(status, status >= 500 ? 'internal_error' : 'injected_error', fault.detail ?? `Injected failure (${status})`, fault.source));
 			} else if (fault?.kind === 'echoRequest' || fault?.kind === 'echoRequestText') {
 				result = echoResult(fault, method, req);
+			} else if (fault?.kind === 'echoToken') {
+				const token = (req.headers.authorization ?? '').replace(/^\S+\s+/, '');
+				result = errorResult(new SimError(fault.status ?? 400, 'invalid_token_scope', `The token ${token} is not valid for ${url.pathname}`));
 			} else if (fault?.kind === 'rateLimit') {
 				const s = String(fault.retryAfterSeconds ?? 1);
 				result = errorResult(
