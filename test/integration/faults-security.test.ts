@@ -11,6 +11,7 @@ import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { nodeCompanyProperties } from '../../nodes/Spendesk/companies/description';
 import type { ResolvedCredential } from '../../nodes/Spendesk/transport/credential';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
+import type { Endpoint } from '../../nodes/Spendesk/transport/endpoints';
 import { resolveBaseUrl } from '../../nodes/Spendesk/transport/environment';
 import { applyScoping } from '../../nodes/Spendesk/transport/scoping';
 import type { SpendeskSimulator } from '../simulator';
@@ -87,7 +88,7 @@ function apiRequests(sim: SpendeskSimulator) {
 }
 
 const walletSummary = (more: IDataObject = {}): IDataObject => ({ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_001', ...more });
-const invoices = (company: unknown): IDataObject => ({
+const invoices = (company: string | IDataObject): IDataObject => ({
 	resource: 'invoice',
 	operation: 'getAll',
 	companyScope: 'one',
@@ -266,7 +267,7 @@ describe('fault matrix: security', () => {
 			level: 'organisation',
 		};
 		const node = MOCK_NODE;
-		const scoped = (target: Parameters<typeof applyScoping>[3], endpoint = ENDPOINTS.getPayablesSnapshot) => () => applyScoping(node, credential, endpoint, target);
+		const scoped = (target: Parameters<typeof applyScoping>[3], endpoint: Endpoint = ENDPOINTS.getPayablesSnapshot) => () => applyScoping(node, credential, endpoint, target);
 		expect(scoped({ company: 'cmp_001', pathParams: { key: 'snap_1' } })().url).toBe('https://proxy.example.com/spendesk/v1/snapshots/payables/snap_1');
 		for (const key of ['..', '.', '%2e%2e']) {
 			expect(scoped({ company: 'cmp_001', pathParams: { key } })).toThrow(`"Get a payables snapshot": the snapshot key "${key}" is not a valid ID`);
