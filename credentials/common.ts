@@ -1,10 +1,11 @@
 /**
  * The fields both Spendesk credentials share (environment, access level), the OAuth2 paths
  * and default scopes, and the base URL as an n8n expression for the values n8n resolves
- * itself (OAuth2 URLs, credential test requests).
+ * itself (OAuth2 URLs, credential test requests), with the same HTTPS rule and normalisation
+ * as the transport.
  */
 import type { INodeProperties } from 'n8n-workflow';
-import { ENVIRONMENT_URLS } from '../nodes/Spendesk/transport/environment';
+import { BASE_URL_PATTERN, DOT_SEGMENT, ENVIRONMENT_URLS, LOOPBACK_HOSTS } from '../nodes/Spendesk/transport/environment';
 
 /** OAuth2 authorization-code (PKCE) endpoints, relative to the base URL. */
 export const OAUTH2_PATHS = {
@@ -26,17 +27,42 @@ export const DEFAULT_SCOPES = [
 	'payable:read',
 ] as const;
 
+/**
+ * What the OAuth2 URLs become when the custom base URL is refused. n8n checks both URLs when
+ * Connect is clicked, before it saves or sends anything, and refuses a protocol other than
+ * HTTP(S) naming it ("OAuth url must use HTTP or HTTPS protocol. Invalid protocol: …"), so the
+ * reason reaches the user. Neither carries the secret, and neither is empty (n8n lets an empty
+ * URL through).
+ */
+export const REFUSED_BASE_URL = {
+	plainHttp: 'spendesk-custom-base-url-needs-https-except-localhost:',
+	invalid: 'spendesk-custom-base-url-is-not-a-valid-url:',
+} as const;
+
+/**
+ * The custom base URL as `resolveBaseUrl` gives it, as JavaScript over `u` (the trimmed
+ * field), built from the same patterns: refused (one of REFUSED_BASE_URL) or normalised.
+ */
+const CUSTOM_BASE_URL_CODE =
+	`((m) => !m || Number(m[3] || 0) > 65535 || /${DOT_SEGMENT.source}/i.test(m[4]) ? "${REFUSED_BASE_URL.invalid}" : ` +
+	`m[1].toLowerCase() === "http" && !${JSON.stringify(LOOPBACK_HOSTS)}.includes(m[2].toLowerCase()) ? "${REFUSED_BASE_URL.plainHttp}" : ` +
+	`m[1].toLowerCase() + "://" + m[2].toLowerCase() + (m[3] === undefined ? "" : ":" + m[3]) + m[4].replace(/\\/+$/, ""))` +
+	`(u.match(/${BASE_URL_PATTERN.source}/i))`;
+
 /** The base URL `resolveBaseUrl` gives, as JavaScript over the credential's own fields. */
 const BASE_URL_CODE =
-	`($self["environment"] === "custom" ? String($self["baseUrl"] || "").trim().replace(/\\/+$/, "") : ` +
-	`$self["environment"] === "demo" ? "${ENVIRONMENT_URLS.demo}" : "${ENVIRONMENT_URLS.production}")`;
+	`((e, u) => e === "custom" ? ${CUSTOM_BASE_URL_CODE} : e === "demo" ? "${ENVIRONMENT_URLS.demo}" : "${ENVIRONMENT_URLS.production}")` +
+	`($self["environment"], String($self["baseUrl"] || "").trim())`;
+
+/** True when the base URL code gave one of the refusals (then nothing is appended to it). */
+const REFUSED_CODE = `/^spendesk-custom-base-url-/.test(base)`;
 
 /**
  * The base URL plus a path, as an n8n expression, for properties n8n resolves itself
  * (OAuth2 authorize URL, credential test requests).
  */
 export function baseUrlExpression(path: string): string {
-	return `={{ ${BASE_URL_CODE} + "${path}" }}`;
+	return `={{ ((base) => ${REFUSED_CODE} ? base : base + "${path}")(${BASE_URL_CODE}) }}`;
 }
 
 /**
@@ -47,9 +73,9 @@ export function baseUrlExpression(path: string): string {
  * The secret is resolved on the n8n server only: the stored field is this expression.
  */
 export const tokenUrlExpression =
-	`={{ ${BASE_URL_CODE} + "${OAUTH2_PATHS.codeExchange}" + ` +
+	`={{ ((base) => ${REFUSED_CODE} ? base : base + "${OAUTH2_PATHS.codeExchange}" + ` +
 	`"?client_id=" + encodeURIComponent(String($self["clientId"] || "")) + ` +
-	`"&client_secret=" + encodeURIComponent(String($self["clientSecret"] || "")) }}`;
+	`"&client_secret=" + encodeURIComponent(String($self["clientSecret"] || "")))(${BASE_URL_CODE}) }}`;
 
 /** Environment fields shared by both credentials. */
 export const environmentProperties: INodeProperties[] = [

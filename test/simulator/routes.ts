@@ -88,7 +88,7 @@ function cursorList<T>(
 	let nextUrl: string | null = null;
 	if (page.nextCursor) {
 		const origin = ctx.fault === 'foreignNextUrl' ? 'http://evil.example.invalid' : (ctx.sim.options.nextUrlOrigin ?? ctx.sim.baseUrl);
-		const url = new URL(ctx.path, origin);
+		const url = new URL(ctx.fault === 'reroutingNextUrl' ? '/v1/accounts' : ctx.path, origin);
 		for (const [k, v] of Object.entries(ctx.query)) if (k !== 'cursor') url.searchParams.set(k, v);
 		url.searchParams.set('cursor', page.nextCursor);
 		nextUrl = url.toString();

@@ -482,7 +482,12 @@ export class SpendeskSimulator {
 			}
 			if (fault?.kind === 'status') {
 				const status = fault.status ?? 500;
-				result = errorResult(new SimError(status, status >= 500 ? 'internal_error' : 'injected_error', `Injected failure (${status})`));
+				result = errorResult(new SimError(status, status >= 500 ? 'internal_error' : 'injected_error', fault.detail ?? `Injected failure (${status})`, fault.source));
+			} else if (fault?.kind === 'echoRequest' || fault?.kind === 'echoRequestText') {
+				result = echoResult(fault, method, req);
+			} else if (fault?.kind === 'echoToken') {
+				const token = (req.headers.authorization ?? '').replace(/^\S+\s+/, '');
+				result = errorResult(new SimError(fault.status ?? 400, 'invalid_token_scope', `The token ${token} is not valid for ${url.pathname}`));
 			} else if (fault?.kind === 'rateLimit') {
 				const s = String(fault.retryAfterSeconds ?? 1);
 				result = errorResult(
@@ -660,6 +665,17 @@ const NOT_FOUND: RouteDef = {
 		throw new SimError(404, 'not_found', 'Route not found');
 	},
 };
+
+/** The request as it arrived (request line and every header), quoted back in a 400. */
+function echoResult(fault: FaultSpec, method: string, req: http.IncomingMessage): HandlerResult {
+	const lines = [`${method} ${req.url ?? '/'} HTTP/${req.httpVersion}`];
+	for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+	const status = fault.status ?? 400;
+	if (fault.kind === 'echoRequestText') {
+		return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `Bad request. The request was:\n${lines.join('\n')}\n` };
+	}
+	return errorResult(new SimError(status, 'invalid_request', `Could not process the request: ${lines.join(' | ')}`));
+}
 
 function errorResult(error: SimError): HandlerResult {
 	return { status: error.status, body: error.body(), headers: error.headers };

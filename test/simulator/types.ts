@@ -220,8 +220,17 @@ export type RouteId =
 	| 'notFound';
 
 export type FaultKind =
-	/** Answer with `status` (default 500) and the error body. */
+	/** Answer with `status` (default 500) and the error body (`detail` and `source` when given). */
 	| 'status'
+	/**
+	 * Answer `status` (default 400) with the error body whose detail quotes the request as it
+	 * arrived, headers (authorization included) and all, as a debugging gateway does.
+	 */
+	| 'echoRequest'
+	/** Like echoRequest, as a plain-text page instead of the API's JSON error body. */
+	| 'echoRequestText'
+	/** Answer `status` (default 400) with the error body naming the request's access token bare ("The token … is not valid …"). */
+	| 'echoToken'
 	/** Destroy the socket without answering (connection reset). */
 	| 'reset'
 	/** Wait `latencyMs` before handling the request normally. */
@@ -234,6 +243,8 @@ export type FaultKind =
 	| 'repeatCursor'
 	/** Cursor lists: answer normally but with `nextUrl` on another origin (http://evil.example.invalid). */
 	| 'foreignNextUrl'
+	/** Cursor lists: answer normally but with `nextUrl` on the same origin leading to another endpoint (/v1/accounts). */
+	| 'reroutingNextUrl'
 	/** Payables snapshot GET: status ERROR. */
 	| 'snapshotError';
 
@@ -246,6 +257,9 @@ export interface FaultSpec {
 	/** Let this many matching requests pass first. Default 0. */
 	after?: number;
 	status?: number;
+	/** `status` faults: the error body's detail and source. */
+	detail?: string;
+	source?: string;
 	latencyMs?: number;
 	retryAfterSeconds?: number;
 }

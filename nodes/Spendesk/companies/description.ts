@@ -25,7 +25,11 @@ const companyLocator: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^[^\\s/\\\\?#]{1,128}$', errorMessage: 'A company ID is one word without spaces or slashes' },
+					// Empty is allowed: a company-level credential then acts on its own company.
+					properties: {
+						regex: '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{0,128}$',
+						errorMessage: 'Enter one company ID (no spaces, slashes, "?" or "#", not "." or ".."), or leave it empty to use the company of a company-level credential',
+					},
 				},
 			],
 		},

@@ -4,7 +4,7 @@
  * slots, its base URL and its access level.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { resolveBaseUrl } from './environment';
 
 export type SpendeskContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -55,7 +55,7 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 	const reference = node.credentials?.[credentialType];
 	const level = credentials.accessLevel === 'company' ? 'company' : 'organisation';
 	const ownCompanyId = typeof credentials.companyId === 'string' && credentials.companyId.trim() ? credentials.companyId.trim() : undefined;
-	return {
+	const credential: ResolvedCredential = {
 		credentialType,
 		credentialName: reference?.name ?? credentialType,
 		key: `${credentialType}:${reference?.id ?? reference?.name ?? String(credentials.clientId ?? '')}`,
@@ -64,4 +64,38 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 		level,
 		ownCompanyId: level === 'company' ? ownCompanyId : undefined,
 	};
+	secrets.set(credential, new Set());
+	noteSecrets(credential, credentials);
+	return credential;
+}
+
+/** What must never be quoted back, per resolved credential: kept apart so that it is never part of the credential object. */
+const secrets = new WeakMap<ResolvedCredential, Set<string>>();
+
+/** The client secret and the tokens the credential held (in the forms they travel in), to redact from quoted text. */
+export function credentialSecrets(credential: ResolvedCredential): string[] {
+	return [...(secrets.get(credential) ?? [])];
+}
+
+function noteSecrets(credential: ResolvedCredential, credentials: ICredentialDataDecryptedObject): void {
+	const known = secrets.get(credential);
+	if (!known) return;
+	const tokens = (credentials.oauthTokenData ?? {}) as Record<string, unknown>;
+	const clientSecret = typeof credentials.clientSecret === 'string' ? credentials.clientSecret : '';
+	const values = [clientSecret, credentials.sessionToken, tokens.access_token, tokens.refresh_token, tokens.id_token];
+	if (clientSecret) {
+		// As it travels: URL-encoded in the token URL, inside HTTP Basic with the client ID.
+		const basic = new TextEncoder().encode(`${String(credentials.clientId ?? '')}:${clientSecret}`);
+		values.push(encodeURIComponent(clientSecret), btoa(String.fromCharCode(...basic)));
+	}
+	for (const value of values) if (typeof value === 'string' && value.length >= 4) known.add(value);
+}
+
+/** Reads the credential again and remembers its tokens (a token n8n fetched or renewed since it was resolved). */
+export async function rememberSecrets(ctx: SpendeskContext, credential: ResolvedCredential): Promise<void> {
+	try {
+		noteSecrets(credential, await ctx.getCredentials(credential.credentialType));
+	} catch {
+		// The credential could not be read again: the tokens known so far stay.
+	}
 }

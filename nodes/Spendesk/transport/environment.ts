@@ -1,7 +1,10 @@
 /**
- * Where the API lives: the environments a credential can choose, and the rule that a base
- * URL must be HTTPS unless it points at this machine (the simulator). The API-key
- * credential and the transport both resolve the base URL here, so it is decided in one place.
+ * Where the API lives: the environments a credential can choose, and the rule for a custom
+ * base URL: HTTPS unless it points at this machine (the simulator), normalised to
+ * `scheme://host[:port][/path]` (no user info, query, fragment or trailing slash). The
+ * transport and the API-key credential resolve the base URL here; the OAuth2 URLs, which n8n
+ * resolves itself, apply the same rule as an expression built from the same patterns
+ * (credentials/common.ts), so the two agree.
  */
 
 export const ENVIRONMENT_URLS = {
@@ -11,7 +14,18 @@ export const ENVIRONMENT_URLS = {
 
 export type Environment = keyof typeof ENVIRONMENT_URLS | 'custom';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Hosts plain HTTP is accepted for. */
+export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+/**
+ * A custom base URL: scheme, optional user info (dropped), host (name, IPv4 or bracketed
+ * IPv6), optional port, optional path, optional query and fragment (dropped). No backslash
+ * or whitespace before the query. Written without `{}` so it can sit in an n8n expression.
+ */
+export const BASE_URL_PATTERN = /^(https?):\/\/(?:[^/?#@\\\s]*@)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]+))?((?:\/[^?#\\\s]*)?)(?:\?[^#]*)?(?:#.*)?$/i;
+
+/** A `.` or `..` path segment, plain or percent-encoded (URLs resolve them, leaving the path). */
+export const DOT_SEGMENT = /(^|\/)(\.|%2e)(\.|%2e)?(\/|$)/i;
 
 export class BaseUrlError extends Error {}
 
@@ -24,14 +38,28 @@ export function resolveBaseUrl(credentials: { environment?: unknown; baseUrl?: u
 		return url;
 	}
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
-	if (!URL.canParse(raw)) {
-		throw new BaseUrlError(`The custom base URL "${raw}" is not a valid URL: enter e.g. https://public-api.spendesk.com`);
+	const parts = BASE_URL_PATTERN.exec(raw);
+	const [, scheme = '', host = '', port, path = ''] = parts ?? [];
+	if (!parts || Number(port ?? 0) > 65535 || DOT_SEGMENT.test(path)) {
+		throw new BaseUrlError(`The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`);
 	}
-	const url = new URL(raw);
-	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+	if (scheme.toLowerCase() === 'http' && !(LOOPBACK_HOSTS as readonly string[]).includes(host.toLowerCase())) {
 		throw new BaseUrlError(
-			`The custom base URL "${raw}" must use HTTPS: plain HTTP is only accepted for localhost or 127.0.0.1 (a local test server such as the Spendesk simulator)`,
+			`The custom base URL "${displayUrl(raw)}" must use HTTPS: plain HTTP is only accepted for localhost or 127.0.0.1 (a local test server such as the Spendesk simulator)`,
 		);
 	}
-	return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+	const base = `${scheme.toLowerCase()}://${host.toLowerCase()}${port === undefined ? '' : `:${port}`}${path.replace(/\/+$/, '')}`;
+	if (!URL.canParse(base)) throw new BaseUrlError(`The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`);
+	return base;
+}
+
+/** A base URL as it may be shown in a message: without user info, query or fragment. */
+export function displayUrl(raw: string): string {
+	const withoutQuery = raw.replace(/[?#][\s\S]*$/, '');
+	if (URL.canParse(withoutQuery)) {
+		const url = new URL(withoutQuery);
+		if (url.host) return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+	}
+	const at = withoutQuery.lastIndexOf('@');
+	return at === -1 ? withoutQuery : `…${withoutQuery.slice(at + 1)}`;
 }

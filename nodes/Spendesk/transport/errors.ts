@@ -2,6 +2,8 @@
  * Spendesk API errors → NodeApiError with a message that says what happened (naming the
  * company) and a description that says what to do. Only the status and the API's error
  * body reach the error object: never the request, its headers, or any token or secret.
+ * What the server said is quoted with bearer tokens, the credential's secret and its tokens
+ * redacted, as a server may echo the request it received.
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
@@ -23,6 +25,37 @@ export interface FailedCall {
 	level: 'organisation' | 'company';
 	credentialName: string;
 	itemIndex?: number;
+	/** The credential's secret and tokens, never to be quoted (see `credentialSecrets`). */
+	secrets?: readonly string[];
+}
+
+const REDACTED = '[redacted]';
+/** Longest excerpt of server text quoted in a message. */
+const QUOTE_MAX = 300;
+
+/**
+ * Server text as it may be quoted: the given secrets (longest first), bearer and basic
+ * credentials, and token or secret values in `key=value` or JSON form replaced by [redacted].
+ */
+export function redact(text: string, secrets: readonly string[] = []): string {
+	let out = text;
+	for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret) out = out.split(secret).join(REDACTED);
+	return out
+		.replace(/\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]+/gi, `$1$2${REDACTED}`)
+		.replace(/\b(access_token|refresh_token|id_token|client_secret|code_verifier|sessionToken|password)(["']?\s*[:=]\s*["']?)[^\s"'&,;]+/gi, `$1$2${REDACTED}`);
+}
+
+/** Server text to quote: redacted, then cut to QUOTE_MAX characters. */
+function quote(text: string | undefined, secrets?: readonly string[]): string | undefined {
+	if (text === undefined) return undefined;
+	const safe = redact(text, secrets);
+	return safe.length > QUOTE_MAX ? `${safe.slice(0, QUOTE_MAX)}…` : safe;
+}
+
+/** The API's error body, safe to quote. */
+function quotedError(call: FailedCall): ApiErrorBody | undefined {
+	const { error, secrets } = call;
+	return error && { code: quote(error.code, secrets), detail: quote(error.detail, secrets), source: quote(error.source, secrets) };
 }
 
 /** Reads `{ errors: [ { code, detail, source } ] }` (or a bare message) from a response body. */
@@ -32,7 +65,8 @@ export function readErrorBody(body: unknown): ApiErrorBody | undefined {
 		try {
 			value = JSON.parse(body) as unknown;
 		} catch {
-			return body ? { detail: body.slice(0, 300) } : undefined;
+			// Not JSON (an HTTP error page): an excerpt, redacted and cut when quoted.
+			return body ? { detail: body.slice(0, 4 * QUOTE_MAX) } : undefined;
 		}
 	}
 	if (!value || typeof value !== 'object') return undefined;
@@ -55,11 +89,12 @@ const EXPERIMENTAL_HELP =
 
 /** Message and description for a failed call, following the cases of the specification's §7. */
 export function describeFailure(call: FailedCall): { message: string; description: string } {
-	const { endpoint, status, error, companyId, credentialName } = call;
+	const { endpoint, status, companyId, credentialName } = call;
+	const error = quotedError(call);
 	const detail = error?.detail ?? '';
 	const company = companyId ? `company "${companyId}"` : 'the company';
 
-	if (status === 400 && (error?.source === 'headers.x-company-id' || /X-Company-Id/i.test(detail))) {
+	if (status === 400 && error?.source === 'headers.x-company-id') {
 		return {
 			message: 'Choose a company: organisation-level credentials must name the company on this call',
 			description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies). Spendesk said: ${detail || 'X-Company-Id header is required'}`,
@@ -72,7 +107,7 @@ export function describeFailure(call: FailedCall): { message: string; descriptio
 				'The access token was rejected even after requesting a new one. Check the Client ID and Client Secret (or reconnect the OAuth2 credential), that the API key has not expired or been revoked in Spendesk, and that the environment (Production, Demo or Custom URL) matches where the key was created.',
 		};
 	}
-	if (status === 403) return describeForbidden(call, detail, company);
+	if (status === 403) return describeForbidden({ ...call, error }, detail, company);
 	if (status === 404) {
 		return {
 			message: `Not found: "${endpoint.label}" for ${company}`,
@@ -151,11 +186,12 @@ function describeForbidden(call: FailedCall, detail: string, company: string): {
 
 export function apiError(node: INode, call: FailedCall): NodeApiError {
 	const { message, description } = describeFailure(call);
+	const error = quotedError(call);
 	const response: JsonObject = {
 		status: call.status,
 		endpoint: `${call.endpoint.method} ${call.endpoint.path}`,
 		...(call.companyId ? { companyId: call.companyId } : {}),
-		...(call.error ? { apiCode: call.error.code ?? null, detail: call.error.detail ?? null, source: call.error.source ?? null } : {}),
+		...(error ? { apiCode: error.code ?? null, detail: error.detail ?? null, source: error.source ?? null } : {}),
 	};
 	return new NodeApiError(node, response, { message, description, httpCode: String(call.status), itemIndex: call.itemIndex });
 }

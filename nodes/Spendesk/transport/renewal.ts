@@ -8,6 +8,7 @@
  * from the API's answer to the retried call.
  */
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { rememberSecrets } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { flowControl } from './limiter';
 import { classifyThrown } from './outcome';
@@ -37,6 +38,12 @@ export async function sendWithRenewal(ctx: SpendeskContext, credential: Resolved
 		response = await call(true);
 	} catch (error) {
 		return classifyThrown(error);
+	} finally {
+		// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
+		if (!tokensRead.has(credential)) {
+			tokensRead.add(credential);
+			await rememberSecrets(ctx, credential);
+		}
 	}
 	if (response.statusCode !== 401) return { kind: 'response', response };
 	// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
@@ -57,6 +64,11 @@ export async function sendWithRenewal(ctx: SpendeskContext, credential: Resolved
 				return { kind: 'renewalRefused' };
 			}
 			return outcome;
+		} finally {
+			await rememberSecrets(ctx, credential);
 		}
 	});
 }
+
+/** Resolved credentials whose tokens were read after their first exchange. */
+const tokensRead = new WeakSet<ResolvedCredential>();

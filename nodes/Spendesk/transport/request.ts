@@ -7,7 +7,7 @@
  */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
-import { resolveCredential } from './credential';
+import { credentialSecrets, resolveCredential } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
@@ -182,6 +182,7 @@ function callError(call: Call, failure: Failure): NodeApiError {
 		level: credential.level,
 		credentialName: credential.credentialName,
 		itemIndex: options.itemIndex,
+		secrets: credentialSecrets(credential),
 	});
 }
 

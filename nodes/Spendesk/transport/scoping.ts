@@ -8,6 +8,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 import type { ResolvedCredential } from './credential';
 import type { Endpoint } from './endpoints';
+import { DOT_SEGMENT } from './environment';
+
+/** `.` or `..`, plain or percent-encoded (once or more): as a path segment it would move the call elsewhere. */
+const DOT_VALUE = /^(\.|%(25)*2e)(\.|%(25)*2e)?$/i;
 
 /** What a call says about its company and where it goes. */
 export interface CallTarget {
@@ -37,17 +41,18 @@ export function applyScoping(node: INode, credential: ResolvedCredential, endpoi
 	const headers: Record<string, string> = { accept: 'application/json' };
 	if (endpoint.scoping === 'header' && credential.level === 'organisation' && companyId) headers['x-company-id'] = companyId;
 	const path = fillPath(node, endpoint, { ...target.pathParams, companyId }, itemIndex);
-	const url = target.url ? sameOrigin(node, credential, target.url, itemIndex) : `${credential.baseUrl}${path}`;
+	const url = underBaseUrl(node, credential, endpoint, path, itemIndex);
+	if (target.url) samePath(node, credential, endpoint, target.url, url, itemIndex);
 	const budgetCompany = companyId ?? (endpoint.scoping === 'organisation' ? 'organisation' : 'none');
-	return { url, headers, companyId, budgetKey: `${credential.key}|${budgetCompany}` };
+	return { url: target.url ?? url, headers, companyId, budgetKey: `${credential.key}|${budgetCompany}` };
 }
 
 /** The company ID the call asks for, trimmed (undefined when empty); refuses what cannot be an ID. */
 function validCompanyId(node: INode, company: string | undefined, itemIndex?: number): string | undefined {
 	const requested = company?.trim() || undefined;
-	if (requested !== undefined && !/^[^\s/\\?#]{1,128}$/.test(requested)) {
+	if (requested !== undefined && (!/^[^\s/\\?#]{1,128}$/.test(requested) || DOT_VALUE.test(requested))) {
 		throw new NodeOperationError(node, `"${requested}" is not a valid company ID`, {
-			description: 'A Spendesk company ID is one word without spaces or slashes. Pick the company from the list to avoid typos.',
+			description: 'A Spendesk company ID is one word without spaces or slashes, and not "." or "..". Pick the company from the list to avoid typos.',
 			itemIndex,
 		});
 	}
@@ -110,22 +115,61 @@ function namedCompany(node: INode, endpoint: Endpoint, requested: string | undef
 	return requested;
 }
 
-/** The catalogue path with its `{placeholders}` filled in (URL-encoded); each must have a value. */
+/** How messages name the values of path placeholders. */
+const PATH_VALUE_NAMES: Record<string, string> = { companyId: 'Company ID', fieldId: 'Analytical Field ID', key: 'snapshot key' };
+
+/** The catalogue path with its `{placeholders}` filled in (URL-encoded); each must have a value that stays one segment. */
 function fillPath(node: INode, endpoint: Endpoint, params: Record<string, string | undefined>, itemIndex?: number): string {
 	return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = params[name];
 		if (value === undefined || value === '') {
 			throw new NodeOperationError(node, `"${endpoint.label}" needs a value for ${name}`, { itemIndex });
 		}
+		if (DOT_VALUE.test(value)) {
+			throw new NodeOperationError(node, `"${endpoint.label}": the ${PATH_VALUE_NAMES[name] ?? name} "${value}" is not a valid ID`, {
+				description: '"." and ".." (or their URL-encoded forms) would point the call at another path. Enter the ID as Spendesk gives it.',
+				itemIndex,
+			});
+		}
 		return encodeURIComponent(value);
 	});
 }
 
-/** An absolute URL to call instead of the catalogue path; the credential goes to the configured origin only. */
-function sameOrigin(node: INode, credential: ResolvedCredential, url: string, itemIndex?: number): string {
-	const origin = new URL(url).origin;
-	if (origin !== credential.origin) {
-		throw new NodeOperationError(node, `Refusing to send the credential to another host (${origin})`, { itemIndex });
+/** The URL of a catalogue path under the base URL; refuses a path that would resolve outside it. */
+function underBaseUrl(node: INode, credential: ResolvedCredential, endpoint: Endpoint, path: string, itemIndex?: number): string {
+	const url = `${credential.baseUrl}${path}`;
+	const basePath = new URL(credential.baseUrl).pathname.replace(/\/+$/, '');
+	const { pathname } = new URL(url);
+	if (DOT_SEGMENT.test(path) || (pathname !== basePath && !pathname.startsWith(`${basePath}/`))) {
+		throw new NodeOperationError(node, `Refusing to call "${endpoint.label}" outside the base URL (${pathname})`, {
+			description: 'The path must stay under the base URL of the credential: no "." or ".." segments, plain or URL-encoded.',
+			itemIndex,
+		});
 	}
 	return url;
+}
+
+/**
+ * An absolute URL given by the API (a next-page link) to call instead of the catalogue path:
+ * the credential goes to the configured origin only, and the link must name the same path.
+ */
+function samePath(node: INode, credential: ResolvedCredential, endpoint: Endpoint, link: string, expected: string, itemIndex?: number): void {
+	const url = new URL(link);
+	if (url.origin !== credential.origin) {
+		throw new NodeOperationError(node, `Refusing to send the credential to another host (${url.origin})`, { itemIndex });
+	}
+	if (decodedPath(url.pathname) !== decodedPath(new URL(expected).pathname)) {
+		throw new NodeOperationError(node, `Refusing to follow a link of "${endpoint.label}" to another path (${url.pathname})`, {
+			description: 'Spendesk answered with a next-page link that leads elsewhere. Run the node again; if it persists, contact Spendesk support.',
+			itemIndex,
+		});
+	}
+}
+
+function decodedPath(path: string): string {
+	try {
+		return decodeURIComponent(path);
+	} catch {
+		return path;
+	}
 }

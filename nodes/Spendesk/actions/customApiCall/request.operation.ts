@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { CompanyScoping, Endpoint, PageSize, PaginationStyle } from '../../transport/endpoints';
+import { DOT_SEGMENT } from '../../transport/environment';
 import { collectList } from '../../transport/paginate';
 import { readJsonObject, readLimit, returnAllOrLimit } from '../common';
 import type { SpendeskOperation } from '../types';
@@ -86,10 +87,10 @@ export const customApiCall: SpendeskOperation = {
 		const pagination = this.getNodeParameter('pagination', itemIndex, 'none') as PaginationStyle;
 		const fail = (message: string, description: string) => new NodeOperationError(this.getNode(), message, { description, itemIndex });
 
-		if (!/^\/[^\s?#]*$/.test(path) || path.includes('..') || path.includes('//') || path.includes('\\')) {
+		if (!/^\/[^\s?#]*$/.test(path) || path.includes('..') || DOT_SEGMENT.test(path) || path.includes('//') || path.includes('\\')) {
 			throw fail(
 				`Path "${path}" is not a valid API path`,
-				'Start with a slash and stay under the base URL: no "..", "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
+				'Start with a slash and stay under the base URL: no "." or ".." segments (plain or URL-encoded), "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
 			);
 		}
 		const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
