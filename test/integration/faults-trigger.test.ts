@@ -308,7 +308,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 
 	test('12.4 parameters from expressions: the Spendesk node reads a numeric Company id as its text form, and refuses an object naming the field', async () => {
 		sim.createCompany({ id: '4242', name: 'Numbers Inc' });
-		const run = async (company: unknown) => {
+		const run = async (company: IDataObject[string]) => {
 			const { context } = await contextFor(sim, 'orgKey', {
 				parameters: { resource: 'invoice', operation: 'getAll', companyScope: 'one', company, returnAll: false, limit: 5, sortBy: 'updatedAt', sort: 'desc', filters: '{}' },
 			});
