@@ -81,6 +81,7 @@ async function keptCompanies(ctx: SpendeskContext, kept: KeptCompanyList): Promi
 function kindOf(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'number') return String(value);
 	return typeof value === 'boolean' ? `${String(value)} (true/false)` : `a ${typeof value}`;
 }
 
