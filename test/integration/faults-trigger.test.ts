@@ -64,7 +64,7 @@ describe('Spendesk Trigger faults: overlapping polls', () => {
 
 		sim.clock.advance(30_000);
 		const added = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001')];
-		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 400 });
+		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
 		const slow = t.raw();
 		await until(() => sim.stats.inFlight > 0); // the slow poll is waiting for its page
 
@@ -90,7 +90,7 @@ describe('Spendesk Trigger faults: overlapping polls', () => {
 
 		sim.clock.advance(30_000);
 		const added = sim.insertInvoice('cmp_001');
-		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 400 });
+		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
 		const slow = a.raw();
 		await until(() => sim.stats.inFlight > 0);
 		expect(await b.raw()).toBeNull();
