@@ -62,7 +62,7 @@ export class SpendeskTrigger implements INodeType {
 						displayName: 'Overlap Window (Minutes)',
 						name: 'overlapMinutes',
 						type: 'number',
-						typeOptions: { minValue: 0 },
+						typeOptions: { minValue: 0, maxValue: 1440 },
 						default: 5,
 						description: 'How far behind the newest invoice each poll re-reads, to catch invoices that show up late. Larger is safer; the default suits most accounts.',
 					},

@@ -518,6 +518,8 @@ export class SpendeskSimulator {
 		this.log.push(entry);
 		const headers: Record<string, string> = { ...result.headers };
 		if (result.body !== undefined) headers['content-type'] ??= 'application/json; charset=utf-8';
+		// The server's clock, as every HTTP server sends it (RFC 9110 §6.6.1), from the simulated clock.
+		headers.date ??= new Date(this.clock.now()).toUTCString();
 		res.writeHead(result.status, headers);
 		res.end(result.body === undefined ? undefined : typeof result.body === 'string' ? result.body : JSON.stringify(result.body));
 	}

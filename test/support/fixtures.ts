@@ -131,9 +131,14 @@ export function pollItems(result: PollResult): IDataObject[] {
 export async function triggerFor(
 	sim: SpendeskSimulator,
 	parameters: IDataObject,
-	{ staticData = {}, mode = 'trigger', kind = 'orgKey' }: { staticData?: IDataObject; mode?: 'manual' | 'trigger'; kind?: CredentialKind } = {},
+	{
+		staticData = {},
+		mode = 'trigger',
+		kind = 'orgKey',
+		workflowId,
+	}: { staticData?: IDataObject; mode?: 'manual' | 'trigger'; kind?: CredentialKind; workflowId?: string } = {},
 ) {
-	const { context, logs } = await contextFor(sim, kind, { mode, staticData, parameters });
+	const { context, logs } = await contextFor(sim, kind, { mode, staticData, parameters, workflowId });
 	const trigger = new SpendeskTrigger();
 	const raw = async () => (await trigger.poll.call(context as never)) as PollResult;
 	return { staticData, logs, context, raw, poll: async () => pollItems(await raw()) };

@@ -166,6 +166,8 @@ export interface ContextOptions {
 	typeVersion?: number;
 	staticData?: IDataObject;
 	mode?: 'manual' | 'trigger';
+	/** The workflow's id, as n8n gives it to a node (getWorkflow().id); undefined by default. */
+	workflowId?: string;
 }
 
 /** Builds an execution context whose helpers do real HTTP with n8n 2.8's authentication flow. */
@@ -279,6 +281,7 @@ export function createContext(options: ContextOptions) {
 
 	const context = {
 		getNode: () => node,
+		getWorkflow: () => ({ id: options.workflowId, name: 'Spendesk workflow', active: options.mode === 'trigger' }),
 		getCredentials: async (type: string) => options.store.get(type),
 		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown) {
 			const value = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], parameters);

@@ -61,15 +61,53 @@ async function listCompanies(ctx: SpendeskContext): Promise<CompanyTarget[]> {
 	return items.map((c: IDataObject) => ({ id: String(c.id), name: typeof c.name === 'string' ? c.name : undefined }));
 }
 
-/** The reachable companies, from `kept` while it is younger than COMPANY_LIST_TTL_MS (and kept there). */
+/**
+ * The reachable companies, from `kept` while it is younger than COMPANY_LIST_TTL_MS (and kept
+ * there). A list dated in the future (a clock stepped back) is read again. n8n keeps one poll
+ * context for every poll of a trigger, so the list is read afresh, not from the context's.
+ */
 async function keptCompanies(ctx: SpendeskContext, kept: KeptCompanyList): Promise<CompanyTarget[]> {
 	const list = kept.companyList;
-	if (list && Date.now() - list.at < COMPANY_LIST_TTL_MS) {
+	const age = list ? Date.now() - list.at : Infinity;
+	if (list && age >= 0 && age < COMPANY_LIST_TTL_MS) {
 		return list.companies.map(([id, name]) => ({ id, name: name ?? undefined }));
 	}
-	const companies = await reachableCompanies(ctx);
+	const companies = await listCompanies(ctx);
 	kept.companyList = { at: Date.now(), companies: companies.map((c) => [c.id ?? '', c.name ?? null]) };
 	return companies;
+}
+
+/** A value as an error may describe it, without quoting it. */
+function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'number') return String(value);
+	return typeof value === 'boolean' ? `${String(value)} (true/false)` : `a ${typeof value}`;
+}
+
+/**
+ * A company ID from a parameter (expressions may give any value): text is trimmed, a number
+ * becomes its text, empty gives undefined; anything else fails naming the field.
+ */
+function companyIdOf(ctx: SpendeskContext, value: unknown, field: string, itemIndex?: number): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value === 'string') return value.trim() || undefined;
+	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') return String(value);
+	throw new NodeOperationError(ctx.getNode(), `${field} must be a company ID (text); got ${kindOf(value)}`, {
+		description: 'Pick the company from the list, or give its ID; an expression must return the ID itself, e.g. {{ $json.companyId }}.',
+		itemIndex,
+	});
+}
+
+/** Several Companies: IDs trimmed, without empty entries or duplicates (a text is read as IDs separated by commas). */
+function companyIdsOf(ctx: SpendeskContext, value: unknown, itemIndex?: number): string[] {
+	const entries = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? (value as unknown[]) : value === undefined || value === null ? [] : [value];
+	const ids = new Set<string>();
+	entries.forEach((entry, index) => {
+		const id = companyIdOf(ctx, entry, `Company Names or IDs (entry ${index + 1})`, itemIndex);
+		if (id !== undefined) ids.add(id);
+	});
+	return [...ids];
 }
 
 /** Reads the Companies parameters of an item (node) or of the trigger (no item index). */
@@ -97,15 +135,14 @@ export async function selectCompanies(
 		return { listed: true, targets: options.kept ? await keptCompanies(ctx, options.kept) : await reachableCompanies(ctx) };
 	}
 	if (choice.mode === 'several') {
-		const ids = choice.companyIds;
-		if (!Array.isArray(ids) || ids.length === 0) {
+		const ids = companyIdsOf(ctx, choice.companyIds, options.itemIndex);
+		if (ids.length === 0) {
 			throw new NodeOperationError(ctx.getNode(), 'Choose at least one company', {
 				description: 'Select the companies to watch, or choose All Companies.',
 				itemIndex: options.itemIndex,
 			});
 		}
-		return { listed: true, targets: ids.map((id) => ({ id: id as string })) };
+		return { listed: true, targets: ids.map((id) => ({ id })) };
 	}
-	const value = choice.company;
-	return { listed: false, targets: [{ id: typeof value === 'string' && value.trim() ? value.trim() : undefined }] };
+	return { listed: false, targets: [{ id: companyIdOf(ctx, choice.company, 'Company', options.itemIndex) }] };
 }

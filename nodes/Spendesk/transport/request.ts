@@ -40,6 +40,8 @@ export interface CallOptions extends CallTarget {
 	body?: IDataObject;
 	/** Answer 404 as a result instead of an error (page-based lists past their end). */
 	allowNotFound?: boolean;
+	/** Called with the headers of the answer that is the result (e.g. to read the server's Date). */
+	onHeaders?: (headers: Record<string, unknown>) => void;
 }
 
 export interface CallResult<T> {
@@ -87,7 +89,10 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 		}
 		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, async () => await sendWithRenewal(ctx, credential, request));
 		const attempt = readOutcome(call, outcome);
-		if ('result' in attempt) return attempt.result as CallResult<T>;
+		if ('result' in attempt) {
+			options.onHeaders?.(attempt.result.headers);
+			return attempt.result as CallResult<T>;
+		}
 		await waitBeforeRetry(call, attempt.failure);
 	}
 }

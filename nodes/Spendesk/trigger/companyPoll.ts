@@ -3,9 +3,10 @@
  * horizon of its saved state, and tell what to emit and the state after a success.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import type { CompanyTarget } from '../companies/select';
 import { paginate } from '../transport/paginate';
-import { advance, emptyState, handled, horizon, time } from './state';
+import { advance, clockTolerance, emptyState, handled, horizon, time, withinClock } from './state';
 import type { CompanyState, TriggerEvent } from './state';
 
 export interface PollSettings {
@@ -13,6 +14,8 @@ export interface PollSettings {
 	overlapMs: number;
 	/** First poll of the company from this date (ms); undefined: from its saved state, or from now. */
 	since?: number;
+	/** Called at every answer of the API (the poll is making progress). */
+	onAnswer?: () => void;
 }
 
 export interface CompanyPoll {
@@ -24,40 +27,77 @@ export interface CompanyPoll {
 /** Newest first, as the trigger reads them. */
 export const INVOICE_QUERY = { sortBy: 'updatedAt', sort: 'desc' };
 const MAX_REREADS = 5;
+/** Invoices named in a warning about unreadable timestamps. */
+const NAMED_IN_WARNING = 5;
 
 type Past = (updated: number) => boolean;
+
+/** What one company's poll reads with: its context, the server's clock, the invoices it had to skip. */
+interface Reader {
+	ctx: IPollFunctions;
+	target: CompanyTarget;
+	/** Reads the headers of every answer. */
+	observe: (headers: Record<string, unknown>) => void;
+	/** The server's clock (its latest Date header, rounded up to the end of that second), else the local clock. */
+	now: () => number;
+	/** Ids of invoices whose `updatedAt` is not a date. */
+	skipped: Set<string>;
+}
 
 const updatedAt = (invoice: IDataObject): number => time(invoice.updatedAt) ?? -Infinity;
 const version = (invoice: IDataObject): string => `${String(invoice.id)}@${String(invoice.updatedAt)}`;
 
-/** Reads newest first until `past(updatedAt)` says the rest is older than needed. */
-async function scan(ctx: IPollFunctions, target: CompanyTarget, past: Past): Promise<{ read: IDataObject[]; pages: number }> {
+function reader(ctx: IPollFunctions, target: CompanyTarget, onAnswer?: () => void): Reader {
+	let serverNow: number | undefined;
+	const observe = (headers: Record<string, unknown>) => {
+		onAnswer?.();
+		const date = typeof headers.date === 'string' ? Date.parse(headers.date) : NaN;
+		// The header names a whole second: the server's time lies before its end.
+		if (Number.isFinite(date)) serverNow = Math.max(serverNow ?? -Infinity, date + 1_000);
+	};
+	return { ctx, target, observe, now: () => serverNow ?? Date.now(), skipped: new Set() };
+}
+
+/** Reads newest first until `past(updatedAt)` says the rest is older than needed; skips invoices without a readable `updatedAt`. */
+async function scan(from: Reader, past: Past): Promise<{ read: IDataObject[]; pages: number }> {
 	const read: IDataObject[] = [];
 	let pages = 0;
-	for await (const page of paginate(ctx, 'listInvoices', { company: target.id, qs: INVOICE_QUERY })) {
+	const request = { company: from.target.id, qs: INVOICE_QUERY, onHeaders: from.observe };
+	for await (const page of paginate(from.ctx, 'listInvoices', request)) {
 		pages++;
 		for (const invoice of page) {
-			if (past(updatedAt(invoice))) return { read, pages };
+			const updated = time(invoice.updatedAt);
+			if (updated === undefined) {
+				from.skipped.add(String(invoice.id));
+				continue;
+			}
+			if (past(updated)) return { read, pages };
 			read.push(invoice);
 		}
 	}
 	return { read, pages };
 }
 
-/** Where the first read stops: at the saved horizon, below the Start From date, or one overlap below the newest. */
-function stopAt(previous: CompanyState | undefined, { overlapMs, since }: PollSettings): Past {
-	if (previous) {
-		const limit = horizon(previous, overlapMs);
-		return (updated) => updated <= limit;
-	}
-	// First poll from a date: emit what changed since it; read the overlap below it too, to remember it.
-	if (since !== undefined) return (updated) => updated < since - overlapMs;
-	// First poll from now: remember the newest invoices (one overlap window), emit nothing.
-	let limit: number | undefined;
-	return (updated) => {
-		limit ??= updated - overlapMs;
-		return updated < limit;
+/**
+ * Where the first read stops: at the saved horizon, below the Start From date, or one overlap
+ * below the newest invoice (not above the server's clock). Decided at the first invoice, once
+ * the first answer has told the server's time.
+ */
+function stopAt(previous: () => CompanyState | undefined, { overlapMs, since }: PollSettings, latest: () => number): Past {
+	let past: Past | undefined;
+	const decide = (newest: number): Past => {
+		const state = previous();
+		if (state) {
+			const limit = horizon(state, overlapMs);
+			return (updated) => updated <= limit;
+		}
+		// First poll from a date: emit what changed since it; read the overlap below it too, to remember it.
+		if (since !== undefined) return (updated) => updated < since - overlapMs;
+		// First poll from now: remember the newest invoices (one overlap window), emit nothing.
+		const limit = Math.min(newest, latest()) - overlapMs;
+		return (updated) => updated < limit;
 	};
+	return (updated) => (past ??= decide(updated))(updated);
 }
 
 /**
@@ -67,14 +107,15 @@ function stopAt(previous: CompanyState | undefined, { overlapMs, since }: PollSe
  * skipped by this poll and taken for handled by the next. A one-page read is one answer,
  * so nothing can move during it; an idle poll stays one request.
  */
-async function readCompany(ctx: IPollFunctions, target: CompanyTarget, past: Past, overlapMs: number): Promise<IDataObject[]> {
-	let { read, pages } = await scan(ctx, target, past);
+async function readCompany(from: Reader, past: Past, overlapMs: number, latest: () => number): Promise<IDataObject[]> {
+	let { read, pages } = await scan(from, past);
 	const known = new Set(read.map(version));
 	// Bounded: a company changing faster than it can be read is caught up by the next polls.
 	for (let round = 0; pages > 1 && round < MAX_REREADS; round++) {
 		// Down to the overlap below the newest read: changes may carry a slightly older timestamp.
-		const floor = read.reduce((max, invoice) => Math.max(max, updatedAt(invoice)), -Infinity) - overlapMs;
-		const again = await scan(ctx, target, (updated) => updated < floor);
+		const newest = read.reduce((max, invoice) => Math.max(max, updatedAt(invoice)), -Infinity);
+		const floor = Math.min(newest, latest()) - overlapMs;
+		const again = await scan(from, (updated) => updated < floor);
 		const changed = again.read.filter((invoice) => !known.has(version(invoice)));
 		if (changed.length === 0) break;
 		for (const invoice of changed) known.add(version(invoice));
@@ -94,18 +135,49 @@ function latestVersions(read: IDataObject[]): IDataObject[] {
 	return [...latest.values()].sort((a, b) => updatedAt(b) - updatedAt(a));
 }
 
-export async function pollCompany(ctx: IPollFunctions, target: CompanyTarget, previous: CompanyState | undefined, settings: PollSettings): Promise<CompanyPoll> {
+/** The saved state, its cursor brought back within the clock (checked once, when the server's time is known). */
+function savedState(from: Reader, saved: CompanyState | undefined, overlapMs: number): () => CompanyState | undefined {
+	let checked: CompanyState | undefined;
+	return () => {
+		if (!saved || checked) return checked;
+		checked = withinClock(saved, Math.max(from.now(), Date.now()), overlapMs);
+		if (checked !== saved) {
+			from.ctx.logger.warn(
+				`Spendesk Trigger: the saved position of ${companyLabel(from.target)} (${String(saved.cursor)}) lay ahead of the clock; it reads again from ${String(checked.cursor)}, so that new invoices are not hidden behind it.`,
+				{ node: from.ctx.getNode().name },
+			);
+		}
+		return checked;
+	};
+}
+
+function warnSkipped(from: Reader): void {
+	if (from.skipped.size === 0) return;
+	const named = [...from.skipped].slice(0, NAMED_IN_WARNING).map((id) => `"${id.slice(0, 64)}"`);
+	const more = from.skipped.size > named.length ? ` and ${from.skipped.size - named.length} more` : '';
+	from.ctx.logger.warn(
+		`Spendesk Trigger skipped ${from.skipped.size} invoice(s) of ${companyLabel(from.target)} whose updatedAt is not a date: ${named.join(', ')}${more}. They are not emitted; the other invoices are.`,
+		{ node: from.ctx.getNode().name },
+	);
+}
+
+export async function pollCompany(ctx: IPollFunctions, target: CompanyTarget, saved: CompanyState | undefined, settings: PollSettings): Promise<CompanyPoll> {
 	const { event, overlapMs, since } = settings;
-	const invoices = latestVersions(await readCompany(ctx, target, stopAt(previous, settings), overlapMs));
+	const from = reader(ctx, target, settings.onAnswer);
+	const latest = () => from.now() + clockTolerance(overlapMs);
+	const previousState = savedState(from, saved, overlapMs);
+	const invoices = latestVersions(await readCompany(from, stopAt(previousState, settings, latest), overlapMs, latest));
+	const previous = previousState();
+	warnSkipped(from);
 
 	let emit: IDataObject[] = [];
 	if (previous) emit = invoices.filter((invoice) => !handled(previous, invoice, event, overlapMs));
 	else if (since !== undefined) emit = invoices.filter((invoice) => updatedAt(invoice) >= since);
 
-	let state = advance(previous ?? emptyState(), invoices, event, overlapMs);
+	let state = advance(previous ?? emptyState(), invoices, event, overlapMs, latest());
 	if (!previous && since !== undefined && (time(state.cursor) ?? -Infinity) < since) {
 		// Nothing changed since the date: start the cursor there, not at the beginning of time.
-		state = advance(emptyState(new Date(since).toISOString()), invoices, event, overlapMs);
+		state = advance(emptyState(new Date(since).toISOString()), invoices, event, overlapMs, latest());
 	}
 	// Oldest first, as they happened.
 	return { emit: emit.reverse(), state };

@@ -1,31 +1,35 @@
 /**
- * One poll of the invoice trigger: select the companies, poll each (companyPoll.ts), emit
- * what was not handled before, and advance a company's state only when its poll succeeded.
- * "Fetch test event" (manual mode) shows the newest invoice of each company and leaves the
- * saved state alone.
+ * One poll of the invoice trigger: check the parameters and the saved state, select the
+ * companies, poll each (companyPoll.ts), emit what was not handled before, and advance a
+ * company's state only when its poll succeeded. One poll runs at a time per trigger
+ * (guard.ts). "Fetch test event" (manual mode) shows the newest invoice of each company and
+ * leaves the saved state alone.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { forEachCompany } from '../companies/fanOut';
+import type { CompanyOutcome } from '../companies/fanOut';
 import { companyError, tagItem } from '../companies/naming';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
-import type { CompanyChoice, CompanySelection } from '../companies/select';
+import type { CompanyChoice, CompanySelection, KeptCompanyList } from '../companies/select';
 import { collect } from '../transport/paginate';
 import { resolveCredential } from '../transport/credential';
 import { INVOICE_QUERY, pollCompany } from './companyPoll';
-import type { PollSettings } from './companyPoll';
-import { time } from './state';
-import type { TriggerEvent } from './state';
-import { forgetAbsent } from './staticData';
+import type { CompanyPoll } from './companyPoll';
+import { beginPoll, endPoll, holds, touch } from './guard';
+import type { PollLease } from './guard';
+import { firstPollStart, readTriggerSettings } from './settings';
+import type { TriggerSettings } from './settings';
+import { checkStaticData, forgetAbsent } from './staticData';
 import type { TriggerStaticData } from './staticData';
 
 export { FORGET_AFTER_MS } from './staticData';
 
 /** The companies watched: a company-level credential watches its own company, whatever the selector says. */
-async function watchedCompanies(ctx: IPollFunctions, data: TriggerStaticData, manual: boolean): Promise<CompanySelection> {
+async function watchedCompanies(ctx: IPollFunctions, kept?: KeptCompanyList): Promise<CompanySelection> {
 	const credential = await resolveCredential(ctx);
 	const choice: CompanyChoice = credential.level === 'company' ? { mode: 'one', company: credential.ownCompanyId } : readCompanyChoice(ctx);
-	return await selectCompanies(ctx, choice, { kept: manual ? undefined : data });
+	return await selectCompanies(ctx, choice, { kept });
 }
 
 /** "Fetch test event": the newest invoice of each company. */
@@ -39,24 +43,22 @@ async function newestInvoices(ctx: IPollFunctions, { listed, targets }: CompanyS
 	return newest.flat();
 }
 
-/** Where each company's first poll starts (see TriggerStaticData.pending). */
-function firstPollStart(ctx: IPollFunctions, data: TriggerStaticData): { start: number; fromDate: boolean } {
-	const fromDate = !data.initialized && ctx.getNodeParameter('startFrom', 'now') === 'date';
-	const start = fromDate ? time(ctx.getNodeParameter('since', '') as string) : Date.now();
-	if (start === undefined) {
-		throw new NodeOperationError(ctx.getNode(), 'Since is not a valid date', { description: 'Enter the date from which invoices are emitted.' });
-	}
-	return { start, fromDate };
+/** What a poll found, applied to the static data only if the poll still holds its trigger. */
+interface PollRun {
+	selection: CompanySelection;
+	outcomes: Array<CompanyOutcome<CompanyPoll>>;
+	/** Start of the companies whose first poll has not succeeded yet (see TriggerStaticData.pending). */
+	pending: Record<string, number>;
+	kept: KeptCompanyList;
 }
 
-/** Polls every selected company; saves the state of those that succeeded and returns what to emit. */
-async function pollCompanies(ctx: IPollFunctions, data: TriggerStaticData, selection: CompanySelection): Promise<IDataObject[]> {
-	const event = ctx.getNodeParameter('event', 'newInvoice') as TriggerEvent;
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const overlapMs = Math.max(0, Number(options.overlapMinutes ?? 5)) * 60_000;
-	const { start, fromDate } = firstPollStart(ctx, data);
-	const companies = (data.companies ??= {});
-	const pending = (data.pending ??= {});
+/** Polls every selected company; changes nothing in the static data. */
+async function pollCompanies(ctx: IPollFunctions, data: TriggerStaticData, settings: TriggerSettings, lease: PollLease): Promise<PollRun> {
+	const { start, fromDate } = firstPollStart(ctx, data.initialized === true);
+	const kept: KeptCompanyList = { companyList: data.companyList };
+	const selection = await watchedCompanies(ctx, kept);
+	const companies = data.companies ?? {};
+	const pending = { ...data.pending };
 	// Activation: remember where each company starts, in case its first poll fails.
 	if (!data.initialized) for (const target of selection.targets) pending[target.id ?? ''] = start;
 
@@ -65,9 +67,16 @@ async function pollCompanies(ctx: IPollFunctions, data: TriggerStaticData, selec
 		// First poll of a company: at activation from the date (or from the data, for "now");
 		// later, from its pending start if its activation poll failed, else from the data (new company).
 		const since = companies[key] || (!data.initialized && !fromDate) ? undefined : pending[key];
-		const settings: PollSettings = { event, overlapMs, since };
-		return await pollCompany(ctx, target, companies[key], settings);
+		return await pollCompany(ctx, target, companies[key], { ...settings, since, onAnswer: () => touch(lease) });
 	});
+	return { selection, outcomes, pending, kept };
+}
+
+/** Saves the state of the companies that succeeded and returns what to emit. */
+function applyPoll(ctx: IPollFunctions, data: TriggerStaticData, { selection, outcomes, pending, kept }: PollRun): IDataObject[] {
+	if (kept.companyList !== data.companyList) data.companyList = kept.companyList;
+	const companies = (data.companies ??= {});
+	data.pending = pending;
 	const emitted: IDataObject[] = [];
 	const failures: string[] = [];
 	for (const outcome of outcomes) {
@@ -99,10 +108,26 @@ function reportFailures(ctx: IPollFunctions, data: TriggerStaticData, failures: 
 	ctx.logger.error(message, { node: ctx.getNode().name });
 }
 
+/** One poll of an active trigger: nothing when the previous poll still runs, or when this one was taken over as stuck. */
+async function pollActive(ctx: IPollFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
+	const data = ctx.getWorkflowStaticData('node') as TriggerStaticData;
+	const node = { node: ctx.getNode().name };
+	const lease = beginPoll(ctx, data);
+	if (!lease) {
+		ctx.logger.warn('Spendesk Trigger skipped a poll: the previous poll of this trigger is still running. Nothing is lost, the next poll goes on from the saved position; if this happens often, poll less often.', node);
+		return [];
+	}
+	try {
+		checkStaticData(data, (message) => ctx.logger.warn(message, node));
+		const run = await pollCompanies(ctx, data, settings, lease);
+		return holds(ctx, data, lease) ? applyPoll(ctx, data, run) : [];
+	} finally {
+		endPoll(ctx, data, lease);
+	}
+}
+
 export async function pollInvoices(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const manual = this.getMode() === 'manual';
-	const data = this.getWorkflowStaticData('node') as TriggerStaticData;
-	const selection = await watchedCompanies(this, data, manual);
-	const items = manual ? await newestInvoices(this, selection) : await pollCompanies(this, data, selection);
+	const settings = readTriggerSettings(this);
+	const items = this.getMode() === 'manual' ? await newestInvoices(this, await watchedCompanies(this)) : await pollActive(this, settings);
 	return items.length ? [this.helpers.returnJsonArray(items)] : null;
 }

@@ -1,8 +1,10 @@
 /**
- * What the invoice trigger keeps between polls in the workflow's static data, and the
- * housekeeping that keeps it small.
+ * What the invoice trigger keeps between polls in the workflow's static data, the check of
+ * what it finds there on load, and the housekeeping that keeps it small.
  */
+import type { IDataObject } from 'n8n-workflow';
 import type { KeptCompanyList } from '../companies/select';
+import { time } from './state';
 import type { CompanyState } from './state';
 
 export interface TriggerStaticData extends KeptCompanyList {
@@ -26,6 +28,88 @@ export interface TriggerStaticData extends KeptCompanyList {
 
 /** A company away this long starts afresh (as a new company) if it comes back. */
 export const FORGET_AFTER_MS = 7 * 24 * 3_600_000;
+
+type Warn = (message: string) => void;
+
+const isRecord = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isMs = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** A company key as a warning may show it (keys are company ids; anything else is not quoted). */
+function companyOfKey(key: string): string {
+	if (key === '') return "the credential's own company";
+	return /^[\w.:-]{1,128}$/.test(key) ? `company "${key}"` : 'a company with an unreadable id';
+}
+
+/** Whether a saved company state can be used: a cursor that is a date (or null), seen entries of numbers, an optional floor. */
+function usableState(value: unknown): value is CompanyState {
+	if (!isRecord(value)) return false;
+	const { cursor, seen, floor } = value;
+	if (cursor !== null && (typeof cursor !== 'string' || time(cursor) === undefined)) return false;
+	if (!isRecord(seen)) return false;
+	for (const entry of Object.values(seen)) {
+		if (!Array.isArray(entry) || entry.length !== 2 || !(entry[0] === null || isMs(entry[0])) || !isMs(entry[1])) return false;
+	}
+	return floor === undefined || (Array.isArray(floor) && floor.length === 2 && isMs(floor[0]) && typeof floor[1] === 'string');
+}
+
+function checkCompanies(data: IDataObject, warn: Warn): void {
+	if (data.companies === undefined) return;
+	if (!isRecord(data.companies)) {
+		delete data.companies;
+		warn('Spendesk Trigger could not read the saved positions of its companies: every company starts afresh, as a new company does (the invoices that appear from now on are emitted).');
+		return;
+	}
+	const dropped = Object.keys(data.companies).filter((key) => !usableState((data.companies as IDataObject)[key]));
+	if (dropped.length === 0) return;
+	for (const key of dropped) delete data.companies[key];
+	warn(
+		`Spendesk Trigger dropped the saved position of ${dropped.map(companyOfKey).join(', ')}: it was incomplete or not readable (saved by another version, or edited). ` +
+			'It starts afresh, as a new company does: the invoices that appear from now on are emitted.',
+	);
+}
+
+/** `pending` and `absent`: company → time (ms); other entries are dropped. */
+function checkTimes(data: IDataObject, field: 'pending' | 'absent', warn: Warn): void {
+	const value = data[field];
+	if (value === undefined) return;
+	const entries = isRecord(value) ? Object.entries(value) : [];
+	const kept = entries.filter(([, ms]) => isMs(ms));
+	if (isRecord(value) && kept.length === entries.length) return;
+	data[field] = Object.fromEntries(kept);
+	warn(`Spendesk Trigger dropped unreadable entries of its saved "${field}" list; the companies concerned are handled as if they had none.`);
+}
+
+function checkCompanyList(data: IDataObject, warn: Warn): void {
+	const list = data.companyList;
+	if (list === undefined) return;
+	const usable =
+		isRecord(list) &&
+		isMs(list.at) &&
+		list.at <= Date.now() &&
+		Array.isArray(list.companies) &&
+		list.companies.every((entry) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && (entry[1] === null || typeof entry[1] === 'string'));
+	if (usable) return;
+	delete data.companyList;
+	warn('Spendesk Trigger dropped its saved company list (not readable, or dated in the future): the company list is read again.');
+}
+
+/**
+ * Checks the static data on load: it may come from another version, a hand edit or a clock
+ * that stepped back. What cannot be used is dropped with a warning; a company whose state is
+ * dropped starts afresh, as a company added later does (its history is not emitted).
+ */
+export function checkStaticData(data: TriggerStaticData, warn: Warn): void {
+	const raw = data as IDataObject;
+	checkCompanies(raw, warn);
+	checkTimes(raw, 'pending', warn);
+	checkTimes(raw, 'absent', warn);
+	checkCompanyList(raw, warn);
+	if (raw.initialized !== undefined && typeof raw.initialized !== 'boolean') {
+		// Saved positions mean the trigger was activated: never replay Start From over them.
+		raw.initialized = Object.keys(data.companies ?? {}).length > 0;
+		warn('Spendesk Trigger could not read whether it was activated before; it goes on from its saved positions.');
+	}
+}
 
 /** Marks saved companies that are no longer selected; drops those away for FORGET_AFTER_MS. */
 export function forgetAbsent(data: TriggerStaticData, selected: Set<string>): void {

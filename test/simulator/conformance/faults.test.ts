@@ -29,6 +29,26 @@ describe('fault injection', () => {
 		expect(c.body.data).toEqual(sim.data('cmp_001').walletSummary);
 	});
 
+	test('simulator: every answer carries a Date header from the simulated clock (errors too)', async () => {
+		const ahead = new SpendeskSimulator({ seed: { companies: 1, deactivated: [] }, tokenLifetimeSeconds: 30 * 24 * 3600 });
+		await ahead.start();
+		try {
+			const key = await token(ahead, ahead.credentials.orgKey);
+			ahead.clock.advance(3 * 24 * 3_600_000);
+			const ok = await api(ahead, key, '/v1/wallet-summary', { companyId: 'cmp_001' });
+			ahead.injectFault({ route: 'walletSummary', kind: 'status', status: 503 });
+			const failed = await api(ahead, key, '/v1/wallet-summary', { companyId: 'cmp_001' });
+			expect([ok.status, failed.status]).toEqual([200, 503]);
+			for (const res of [ok, failed]) {
+				const date = Date.parse(res.headers.get('date') ?? '');
+				expect(Math.abs(date - ahead.clock.now())).toBeLessThan(5_000);
+				expect(date - Date.now()).toBeGreaterThan(2 * 24 * 3_600_000);
+			}
+		} finally {
+			await ahead.stop();
+		}
+	});
+
 	test('simulator: status fault defaults to 500 and one request', async () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'status' });
 		const a = await wallet();

@@ -1,0 +1,415 @@
+/**
+ * Fault matrix of the Spendesk Trigger: what a hostile server, a busy n8n, expressions and
+ * saved state from elsewhere do to the exactly-once promise. Every test goes over real HTTP
+ * to the simulator, through the n8n context double, as the other trigger tests do.
+ *
+ * n8n runs every poll of an active trigger on one poll context and one static data object,
+ * on its schedule, without waiting for the previous poll: `triggerFor` gives the same.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
+import { MAX_SEEN } from '../../nodes/Spendesk/trigger/state';
+import type { SpendeskSimulator } from '../simulator';
+import { contextFor, failure, pollItems, resetTransport, startSimulator, triggerFor } from '../support/fixtures';
+import type { TriggerEvent } from '../support/fixtures';
+
+const EVENTS: TriggerEvent[] = ['newInvoice', 'newOrUpdatedInvoice'];
+const DAY = 24 * 3_600_000;
+const SECRETS = ['sim-org-secret', 'sat_'];
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+const ids = (items: IDataObject[]) => items.map((item) => item.id);
+const sleep = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await sleep(2);
+}
+
+interface SavedCompany {
+	cursor: string | null;
+	seen: Record<string, [number | null, number]>;
+}
+const savedCompanies = (data: IDataObject) => data.companies as Record<string, SavedCompany>;
+
+/** Logs that quote a secret of the credential or a bearer token: none may. */
+const leaks = (logs: Array<{ message: string }>) => logs.filter((log) => SECRETS.some((secret) => log.message.includes(secret)));
+
+let sim: SpendeskSimulator;
+afterEach(async () => {
+	jest.restoreAllMocks();
+	await sim?.stop();
+	resetTransport();
+});
+
+const one = (event: TriggerEvent, more: IDataObject = {}): IDataObject => ({
+	event,
+	companyScope: 'one',
+	company: 'cmp_001',
+	startFrom: 'now',
+	options: {},
+	...more,
+});
+
+describe('Spendesk Trigger faults: overlapping polls', () => {
+	beforeEach(async () => {
+		resetTransport();
+		sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: 20 } }, tokenLifetimeSeconds: 30 * 24 * 3600 });
+	});
+
+	test.each(EVENTS)('12.1 overlapping polls: a poll that starts while the previous one runs emits nothing and changes nothing (%s)', async (event) => {
+		const t = await triggerFor(sim, one(event), { workflowId: 'wf-overlap' });
+		expect(await t.poll()).toEqual([]); // activation
+
+		sim.clock.advance(30_000);
+		const added = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001')];
+		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
+		const slow = t.raw();
+		await until(() => sim.stats.inFlight > 0); // the slow poll is waiting for its page
+
+		const before = clone(t.staticData);
+		const requests = sim.log.length;
+		const overlapping = await t.raw(); // the next scheduled poll, on the same context and static data
+		expect(overlapping).toBeNull();
+		expect(t.staticData).toEqual(before);
+		expect(sim.log.length).toBe(requests); // not a single request
+		expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([expect.stringContaining('previous poll')]);
+
+		expect(ids(pollItems(await slow))).toEqual(added.map((invoice) => invoice.id));
+		sim.clock.advance(30_000);
+		expect(await t.poll()).toEqual([]);
+		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+	});
+
+	test('12.1 overlapping polls: two poll contexts of one trigger (same workflow and node) sharing its static data emit each invoice once', async () => {
+		const staticData: IDataObject = {};
+		const a = await triggerFor(sim, one('newInvoice'), { staticData, workflowId: 'wf-two-contexts' });
+		const b = await triggerFor(sim, one('newInvoice'), { staticData, workflowId: 'wf-two-contexts' });
+		expect(await a.poll()).toEqual([]);
+
+		sim.clock.advance(30_000);
+		const added = sim.insertInvoice('cmp_001');
+		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
+		const slow = a.raw();
+		await until(() => sim.stats.inFlight > 0);
+		expect(await b.raw()).toBeNull();
+		expect(ids(pollItems(await slow))).toEqual([added.id]);
+		expect(await b.poll()).toEqual([]);
+	});
+
+	test('12.1 overlapping polls: a poll still running after an hour is taken over; when it ends at last it emits nothing and saves nothing', async () => {
+		const t = await triggerFor(sim, one('newInvoice'), { workflowId: 'wf-stuck' });
+		expect(await t.poll()).toEqual([]);
+
+		sim.clock.advance(30_000);
+		const added = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001')];
+		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
+		const stuck = t.raw();
+		await until(() => sim.stats.inFlight > 0);
+
+		// Two hours later (the real clock cannot be waited out: Date.now is moved on instead).
+		const realNow = Date.now.bind(Date);
+		jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 2 * 3_600_000);
+		const takeover = await t.poll();
+		expect(ids(takeover)).toEqual(added.map((invoice) => invoice.id));
+		const saved = clone(t.staticData);
+
+		expect(await stuck).toBeNull();
+		expect(t.staticData).toEqual(saved);
+		expect(await t.poll()).toEqual([]);
+	});
+});
+
+describe('Spendesk Trigger faults: timestamps from the future', () => {
+	beforeEach(async () => {
+		resetTransport();
+		sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: 20 } } });
+	});
+
+	test.each(EVENTS)('12.2 timestamps from the future: an invoice dated 30 days ahead does not hide the invoices after it (%s)', async (event) => {
+		const t = await triggerFor(sim, one(event));
+		expect(await t.poll()).toEqual([]);
+
+		sim.clock.advance(30_000);
+		const future = sim.insertInvoice('cmp_001', { updatedAt: iso(sim.clock.now() + 30 * DAY) });
+		expect(ids(await t.poll())).toEqual([future.id]);
+
+		for (let i = 0; i < 3; i++) {
+			sim.clock.advance(60_000);
+			const next = sim.insertInvoice('cmp_001');
+			expect(ids(await t.poll())).toEqual([next.id]);
+		}
+		sim.clock.advance(60_000);
+		expect(await t.poll()).toEqual([]);
+		// The cursor stays with the server's clock (the Date header), not 30 days ahead.
+		expect(Date.parse(savedCompanies(t.staticData).cmp_001.cursor!)).toBeLessThanOrEqual(sim.clock.now() + 5 * 60_000);
+		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+	});
+
+	test.each(EVENTS)('12.2 timestamps from the future: a saved cursor 30 days ahead (a clock stepped back) is brought back to the present (%s)', async (event) => {
+		const t = await triggerFor(sim, one(event));
+		expect(await t.poll()).toEqual([]);
+		savedCompanies(t.staticData).cmp_001.cursor = iso(sim.clock.now() + 30 * DAY);
+
+		sim.clock.advance(30_000);
+		const next = sim.insertInvoice('cmp_001');
+		expect(ids(await t.poll())).toEqual([next.id]);
+		expect(Date.parse(savedCompanies(t.staticData).cmp_001.cursor!)).toBeLessThanOrEqual(sim.clock.now() + 5 * 60_000);
+		expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([expect.stringContaining('cmp_001')]);
+		sim.clock.advance(30_000);
+		expect(await t.poll()).toEqual([]);
+	});
+
+	test.each(EVENTS)('12.2 timestamps from the future: an updatedAt that is not a date is skipped with a warning, not taken as the end of the list (%s)', async (event) => {
+		const t = await triggerFor(sim, one(event));
+		expect(await t.poll()).toEqual([]);
+
+		sim.clock.advance(30_000);
+		// 'not a date' sorts above every ISO date: the first invoice the trigger reads.
+		const broken = sim.insertInvoice('cmp_001', { updatedAt: 'not a date' });
+		expect(sim.invoicesSorted('cmp_001', 'updatedAt', 'desc')[0].id).toBe(broken.id);
+		const after = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001')];
+		expect(ids(await t.poll())).toEqual(after.map((invoice) => invoice.id));
+		const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message);
+		expect(warnings).toEqual([expect.stringContaining(broken.id)]);
+		expect(warnings[0]).toContain('updatedAt');
+
+		sim.clock.advance(30_000);
+		expect(await t.poll()).toEqual([]);
+		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+		expect(leaks(t.logs)).toEqual([]);
+	});
+});
+
+describe('Spendesk Trigger faults: bulk updates', () => {
+	const BULK = 10_100;
+
+	test.each(EVENTS)(
+		'12.3 bulk updates: 10,100 invoices sharing one updatedAt are emitted exactly once, idle polls emit nothing, the state stays bounded (%s)',
+		async (event) => {
+			resetTransport();
+			// New Invoice: 10,100 invoices created at once; New or Updated Invoice: 10,100 existing invoices updated at once.
+			const existing = event === 'newInvoice' ? 20 : BULK;
+			sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: existing } }, rateLimit: 1_000_000 });
+			const t = await triggerFor(sim, one(event));
+			expect(await t.poll()).toEqual([]);
+
+			sim.clock.advance(60_000);
+			const at = iso(sim.clock.now());
+			const bulk =
+				event === 'newInvoice'
+					? Array.from({ length: BULK }, () => sim.insertInvoice('cmp_001', { createdAt: at, updatedAt: at }).id)
+					: sim.invoicesSorted('cmp_001', 'createdAt', 'asc').map((invoice) => sim.updateInvoice('cmp_001', invoice.id, { updatedAt: at }).id);
+			expect(bulk).toHaveLength(BULK);
+
+			const first = await t.poll();
+			expect(first).toHaveLength(BULK);
+			expect(new Set(ids(first))).toEqual(new Set(bulk));
+			for (let i = 0; i < 3; i++) {
+				sim.clock.advance(60_000);
+				expect(ids(await t.poll())).toEqual([]);
+			}
+			const state = savedCompanies(t.staticData).cmp_001;
+			expect(Object.keys(state.seen).length).toBeLessThanOrEqual(MAX_SEEN);
+			expect(JSON.stringify(t.staticData).length).toBeLessThan(1_000_000);
+
+			// The ids let go of (the lowest of the tie) still count as handled; what happens to them later does not.
+			sim.clock.advance(60_000);
+			const lowest = [...bulk].sort()[0];
+			const later =
+				event === 'newInvoice'
+					? sim.insertInvoice('cmp_001', { createdAt: at, updatedAt: at }) // one more in the tie, shown late
+					: sim.updateInvoice('cmp_001', lowest); // a new version of the lowest
+			const next = sim.insertInvoice('cmp_001');
+			expect(ids(await t.poll()).sort()).toEqual([later.id, next.id].sort());
+			sim.clock.advance(60_000);
+			expect(await t.poll()).toEqual([]);
+		},
+		180_000,
+	);
+});
+
+describe('Spendesk Trigger faults: parameters from expressions', () => {
+	beforeEach(async () => {
+		resetTransport();
+		sim = await startSimulator({ seed: { companies: 3, deactivated: [], sizes: { invoices: 20 } } });
+	});
+
+	test.each<[string, unknown]>([
+		['"5m"', '5m'],
+		['"abc"', 'abc'],
+		['-1', -1],
+		['NaN', NaN],
+		['an object', { minutes: 5 }],
+		['true', true],
+	])('12.4 parameters from expressions: Overlap Window %s is refused with an error naming the field, before any request', async (_, overlapMinutes) => {
+		const t = await triggerFor(sim, one('newInvoice', { options: { overlapMinutes } }));
+		sim.clearLog();
+		const error = await failure(t.poll());
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toContain('Overlap Window (Minutes)');
+		expect(sim.log).toEqual([]);
+		expect(t.staticData).toEqual({});
+	});
+
+	test('12.4 parameters from expressions: an Event that is neither choice is refused with an error naming the field', async () => {
+		const t = await triggerFor(sim, one('newInvoices' as TriggerEvent));
+		const error = await failure(t.poll());
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toContain('Event');
+		expect(t.staticData).toEqual({});
+	});
+
+	test('Overlap Window "2" (a number as text, from an expression) is accepted', async () => {
+		const t = await triggerFor(sim, one('newInvoice', { options: { overlapMinutes: '2' } }));
+		expect(await t.poll()).toEqual([]);
+		sim.clock.advance(30_000);
+		const fresh = sim.insertInvoice('cmp_001');
+		expect(ids(await t.poll())).toEqual([fresh.id]);
+		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+	});
+
+	test.each(EVENTS)('12.4 parameters from expressions: Several Companies " cmp_001", "cmp_001", "cmp_002 " and empty entries are two companies, each invoice emitted once (%s)', async (event) => {
+		const t = await triggerFor(sim, { event, companyScope: 'several', companyIds: [' cmp_001', 'cmp_001', 'cmp_002 ', '', '  ', null], startFrom: 'now', options: {} });
+		expect(await t.poll()).toEqual([]);
+		expect(Object.keys(t.staticData.companies as IDataObject).sort()).toEqual(['cmp_001', 'cmp_002']);
+
+		sim.clock.advance(30_000);
+		const added = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_002')];
+		sim.clearLog();
+		const items = await t.poll();
+		expect(items.map((i) => [i.companyId, i.id]).sort()).toEqual(added.map((i) => [i.companyId, i.id]).sort());
+		expect(sim.requestsTo('listInvoices').map((r) => r.path).sort()).toEqual(['/v2/companies/cmp_001/invoices', '/v2/companies/cmp_002/invoices']);
+		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+	});
+
+	test('12.4 parameters from expressions: a numeric company id (4242) is used as its text form, in Several Companies and in One Company', async () => {
+		sim.createCompany({ id: '4242', name: 'Numbers Inc' });
+		const several = await triggerFor(sim, { event: 'newInvoice', companyScope: 'several', companyIds: [4242, 'cmp_001'], startFrom: 'now', options: {} });
+		const single = await triggerFor(sim, { event: 'newInvoice', companyScope: 'one', company: 4242, startFrom: 'now', options: {} });
+		expect(await several.poll()).toEqual([]);
+		expect(await single.poll()).toEqual([]);
+
+		sim.clock.advance(30_000);
+		const added = sim.insertInvoice('4242');
+		expect((await several.poll()).map((i) => [i.companyId, i.id])).toEqual([['4242', added.id]]);
+		expect(ids(await single.poll())).toEqual([added.id]);
+		for (const t of [several, single]) expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+	});
+
+	test.each<[string, IDataObject, string]>([
+		['an object in Several Companies', { companyScope: 'several', companyIds: ['cmp_001', { id: 'cmp_002' }] }, 'Company Names or IDs'],
+		['a boolean in Several Companies', { companyScope: 'several', companyIds: [true] }, 'Company Names or IDs'],
+		['an object as One Company', { companyScope: 'one', company: { id: 'cmp_001' } }, 'Company'],
+	])('12.4 parameters from expressions: %s is refused with an error naming the field, not "trim is not a function"', async (_, scope, field) => {
+		const t = await triggerFor(sim, { event: 'newInvoice', ...scope, startFrom: 'now', options: {} });
+		sim.clearLog();
+		const error = await failure(t.poll());
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toContain(field);
+		expect(error.message).not.toContain('trim');
+		expect(sim.requestsTo('listInvoices')).toEqual([]);
+	});
+
+	test('12.4 parameters from expressions: the Spendesk node reads a numeric Company id as its text form, and refuses an object naming the field', async () => {
+		sim.createCompany({ id: '4242', name: 'Numbers Inc' });
+		const run = async (company: IDataObject[string]) => {
+			const { context } = await contextFor(sim, 'orgKey', {
+				parameters: { resource: 'invoice', operation: 'getAll', companyScope: 'one', company, returnAll: false, limit: 5, sortBy: 'updatedAt', sort: 'desc', filters: '{}' },
+			});
+			return await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
+		};
+		const [items] = await run(4242);
+		expect(items).toHaveLength(5);
+		expect(items.every((item) => item.json.companyId === '4242')).toBe(true);
+		const error = await failure(run({ id: 'cmp_001' }));
+		expect(error.message).toContain('Company');
+		expect(error.message).not.toContain('trim');
+	});
+});
+
+describe('Spendesk Trigger faults: saved state from elsewhere', () => {
+	beforeEach(async () => {
+		resetTransport();
+		sim = await startSimulator({ seed: { companies: 4, deactivated: [], sizes: { invoices: 20 } } });
+	});
+
+	test.each(EVENTS)('12.5 saved state from elsewhere: company states missing a field or holding garbage are dropped with a warning and start fresh; the others go on (%s)', async (event) => {
+		const companyIds = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
+		const parameters: IDataObject = { event, companyScope: 'several', companyIds, startFrom: 'now', options: {} };
+		const staticData: IDataObject = {};
+		expect(await (await triggerFor(sim, parameters, { staticData })).poll()).toEqual([]);
+
+		// An older version's, or a hand-edited, state, reloaded by n8n.
+		const saved = clone(staticData);
+		const companies = saved.companies as Record<string, unknown>;
+		delete (companies.cmp_001 as IDataObject).seen; // a field missing
+		(companies.cmp_002 as IDataObject).cursor = 'last tuesday'; // not a date
+		companies.cmp_003 = 'garbage'; // not a state at all
+		saved.pending = { cmp_004: 'soon' };
+		saved.absent = 'never';
+		const t = await triggerFor(sim, parameters, { staticData: saved });
+		expect(await t.poll()).toEqual([]); // no history: they start as a new company would
+		const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message).join('\n');
+		for (const company of ['cmp_001', 'cmp_002', 'cmp_003']) expect(warnings).toContain(company);
+		expect(warnings).not.toContain('cmp_004');
+		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+
+		sim.clock.advance(30_000);
+		const added = companyIds.map((company) => sim.insertInvoice(company));
+		expect((await t.poll()).map((i) => [i.companyId, i.id]).sort()).toEqual(added.map((i) => [i.companyId, i.id]).sort());
+		sim.clock.advance(30_000);
+		expect(await t.poll()).toEqual([]);
+		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+		expect(leaks(t.logs)).toEqual([]);
+	});
+
+	test('12.5 saved state from elsewhere: a cached company list dated in the future is read again', async () => {
+		const staticData: IDataObject = {};
+		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		expect(await (await triggerFor(sim, parameters, { staticData })).poll()).toEqual([]);
+
+		const saved = clone(staticData);
+		saved.companyList = { at: Date.now() + 10 * DAY, companies: [['cmp_001', 'Only this one']] };
+		const t = await triggerFor(sim, parameters, { staticData: saved });
+		sim.clearLog();
+		expect(await t.poll()).toEqual([]);
+		expect(sim.requestsTo('getCompanies')).toHaveLength(1);
+		expect(sim.requestsTo('listInvoices').map((r) => r.path.split('/')[3]).sort()).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+		expect((saved.companyList as { at: number }).at).toBeLessThanOrEqual(Date.now());
+	});
+
+	test('12.5 saved state from elsewhere: a cached company list that is not a list is dropped with a warning and read again', async () => {
+		const staticData: IDataObject = {};
+		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		expect(await (await triggerFor(sim, parameters, { staticData })).poll()).toEqual([]);
+
+		const saved = clone(staticData);
+		saved.companyList = { at: Date.now(), companies: 'cmp_001' };
+		const t = await triggerFor(sim, parameters, { staticData: saved });
+		sim.clearLog();
+		expect(await t.poll()).toEqual([]);
+		expect(sim.requestsTo('getCompanies')).toHaveLength(1);
+		expect(sim.requestsTo('listInvoices')).toHaveLength(4);
+		expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([expect.stringContaining('company list')]);
+	});
+
+	test('12.5 saved state from elsewhere: an expired company list is read again, although n8n keeps one poll context for every poll', async () => {
+		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		const t = await triggerFor(sim, parameters);
+		expect(await t.poll()).toEqual([]);
+
+		const created = sim.createCompany();
+		sim.clock.advance(1_200_001); // the API's own 20-minute cache
+		(t.staticData.companyList as { at: number }).at -= 21 * 60_000; // the trigger's (real clock)
+		sim.clearLog();
+		expect(await t.poll()).toEqual([]);
+		expect(sim.requestsTo('getCompanies')).toHaveLength(1);
+		expect(sim.requestsTo('listInvoices').map((r) => r.path.split('/')[3])).toContain(created.id);
+
+		sim.clock.advance(30_000);
+		const fresh = sim.insertInvoice(created.id);
+		expect((await t.poll()).map((i) => [i.companyId, i.id])).toEqual([[created.id, fresh.id]]);
+	});
+});
