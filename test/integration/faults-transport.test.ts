@@ -256,6 +256,9 @@ describe('12.8 slots held forever', () => {
 
 	test('12.8 slots held forever: five responses trickling one byte every 200 ms lose their slots at the attempt deadline', async () => {
 		resetTransport({ maxRetries: 0, timeoutMs: 1000 });
+		const dropped: string[] = [];
+		let allDropped = () => {};
+		const fiveDropped = new Promise<void>((resolve) => (allDropped = resolve));
 		const server = await loopback((req, res) => {
 			if (req.url === '/v1/auth/token') {
 				res.writeHead(200, { 'content-type': 'application/json' });
@@ -270,7 +273,13 @@ describe('12.8 slots held forever', () => {
 			// Headers at once, then one byte every 200 ms, forever: never idle, never done.
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.write('{"data":"');
-			timers.push(setInterval(() => res.write('x'), 200));
+			const timer = setInterval(() => res.write('x'), 200);
+			timers.push(timer);
+			res.on('close', () => {
+				clearInterval(timer);
+				dropped.push(req.url ?? '');
+				if (dropped.length === 5) allDropped();
+			});
 		});
 		servers.push(server);
 		const ctx = contextOn(server.url);
@@ -284,6 +293,9 @@ describe('12.8 slots held forever', () => {
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toBe(`Could not reach Spendesk at ${server.url} for "Get wallet summary" (timed out)`);
 		}
+		// The requests were aborted, not just abandoned: the client closed all five connections.
+		await fiveDropped;
+		expect(dropped).toHaveLength(5);
 		// And every slot came back.
 		const after = await Promise.all([1, 2, 3, 4, 5].map(async () => await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' })));
 		expect(after.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);

@@ -131,16 +131,8 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 		const code = timedOut ? 'ECONNABORTED' : cause?.code && !cause.code.startsWith('UND_ERR') ? cause.code : 'ECONNRESET';
 		throw new AxiosError(code === 'ECONNRESET' ? 'socket hang up' : String((error as Error).message), code);
 	}
-	let text: string;
-	try {
-		text = await Promise.race([res.text(), ...abort.race]);
-	} catch (error) {
-		// Aborted while the body was arriving: drop the connection, as axios destroys the request.
-		res.body?.cancel().catch(() => undefined);
-		throw error;
-	} finally {
-		abort.done();
-	}
+	abort.done();
+	const text = await readText(res, options.abortSignal as AbortSignal | undefined);
 	let data: unknown = text;
 	try {
 		data = text ? (JSON.parse(text) as unknown) : '';
@@ -181,6 +173,28 @@ function abortOf(signal: AbortSignal | undefined): { race: Array<Promise<never>>
 	});
 	aborted.catch(() => undefined);
 	return { race: [aborted], done: () => signal.removeEventListener('abort', onAbort) };
+}
+
+/**
+ * The body as text. With an abort signal it is read chunk by chunk, so that an abort while
+ * the body arrives cancels the stream and drops the connection, as axios destroys the request.
+ */
+async function readText(res: Response, signal: AbortSignal | undefined): Promise<string> {
+	if (!signal || !res.body) return await res.text();
+	const reader = res.body.getReader();
+	const onAbort = () => void reader.cancel().catch(() => undefined);
+	signal.addEventListener('abort', onAbort, { once: true });
+	try {
+		const chunks: Uint8Array[] = [];
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (signal.aborted) throw new AxiosError('canceled', 'ERR_CANCELED');
+			if (done) return Buffer.concat(chunks).toString('utf8');
+			chunks.push(value);
+		}
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
 }
 
 export interface ContextOptions {
