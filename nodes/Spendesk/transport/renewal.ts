@@ -26,11 +26,6 @@ async function heldAccessToken(ctx: SpendeskContext, credential: ResolvedCredent
 	}
 }
 
-/** An attempt that did not finish within its deadline (a network failure for the retry rules). */
-class AttemptTimedOut extends Error {
-	readonly code = 'ETIMEDOUT';
-}
-
 /** The execution's cancel signal, when the context has one (node executions do, polls do not). */
 function cancelSignalOf(ctx: SpendeskContext): AbortSignal | undefined {
 	const get = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal;
@@ -44,7 +39,7 @@ function attemptDeadline(cancel: AbortSignal | undefined) {
 	const abort = () => controller.abort();
 	let giveUp = () => {};
 	const timedOut = new Promise<never>((_, reject) => {
-		giveUp = () => reject(new AttemptTimedOut(`No complete answer within ${transportSettings.timeoutMs} ms`));
+		giveUp = () => reject(new Error(`No complete answer within ${transportSettings.timeoutMs} ms`));
 	});
 	const onDeadline = () => {
 		abort();
@@ -66,18 +61,18 @@ function attemptDeadline(cancel: AbortSignal | undefined) {
  * its in-flight slot forever. The deadline aborts the request (n8n puts the execution's
  * cancel signal in place of a request's own, so the helper is called on a view of the context
  * whose cancel signal is the attempt's, which the execution's cancellation aborts too), and
- * the attempt is given up at the deadline even if the request lingers.
+ * the attempt is given up at the deadline even if the request lingers: a network timeout
+ * for the retry rules.
  */
-async function exchange(ctx: SpendeskContext, credential: ResolvedCredential, request: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
+async function exchange(ctx: SpendeskContext, credential: ResolvedCredential, request: IHttpRequestOptions): Promise<Outcome> {
 	const cancel = cancelSignalOf(ctx);
 	const attempt = attemptDeadline(cancel);
 	const receiver = 'getExecutionCancelSignal' in ctx ? Object.create(ctx, { getExecutionCancelSignal: { value: () => attempt.signal } }) : ctx;
 	try {
 		const sent = ctx.helpers.httpRequestWithAuthentication.call(receiver, credential.credentialType, { ...request, abortSignal: attempt.signal });
-		return (await Promise.race([sent, attempt.timedOut])) as IN8nHttpFullResponse;
+		return { kind: 'response', response: (await Promise.race([sent, attempt.timedOut])) as IN8nHttpFullResponse };
 	} catch (error) {
-		if (attempt.expired() && !cancel?.aborted) throw new AttemptTimedOut(`No complete answer within ${transportSettings.timeoutMs} ms`);
-		throw error;
+		return attempt.expired() && !cancel?.aborted ? { kind: 'thrown', code: 'ETIMEDOUT', error } : classifyThrown(error);
 	} finally {
 		attempt.done();
 	}
@@ -85,32 +80,23 @@ async function exchange(ctx: SpendeskContext, credential: ResolvedCredential, re
 
 /** Sends the request; after a 401, asks once more so that n8n renews the token. */
 export async function sendWithRenewal(ctx: SpendeskContext, credential: ResolvedCredential, request: IHttpRequestOptions): Promise<Outcome> {
-	const call = async (ignoreHttpStatusErrors: boolean) => await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors });
-	let response: IN8nHttpFullResponse;
-	try {
-		response = await call(true);
-	} catch (error) {
-		return classifyThrown(error);
-	}
-	if (response.statusCode !== 401) return { kind: 'response', response };
+	const first = await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors: true });
+	if (first.kind !== 'response' || first.response.statusCode !== 401) return first;
 	// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
 	// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
 	// got the same 401 meanwhile find the renewed token and need no renewal of their own.
 	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
 		const before = await heldAccessToken(ctx, credential);
-		try {
-			return { kind: 'response', response: await call(false) };
-		} catch (error) {
-			const outcome = classifyThrown(error);
-			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
-			// the API answering the retried call. Read from the credential, whatever error shape
-			// the n8n version gives the refusal. A 5xx or a network failure is Spendesk failing,
-			// not refusing: it goes to the retry rules, and reconnecting would not help.
-			const failing = outcome.code !== undefined || (outcome.status ?? 0) >= 500;
-			if (before !== undefined && !failing && (await heldAccessToken(ctx, credential)) === before) {
-				return { kind: 'renewalRefused' };
-			}
-			return outcome;
+		const outcome = await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors: false });
+		if (outcome.kind !== 'thrown') return outcome;
+		// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
+		// the API answering the retried call. Read from the credential, whatever error shape
+		// the n8n version gives the refusal. A 5xx or a network failure is Spendesk failing,
+		// not refusing: it goes to the retry rules, and reconnecting would not help.
+		const failing = outcome.code !== undefined || (outcome.status ?? 0) >= 500;
+		if (before !== undefined && !failing && (await heldAccessToken(ctx, credential)) === before) {
+			return { kind: 'renewalRefused' };
 		}
+		return outcome;
 	});
 }
