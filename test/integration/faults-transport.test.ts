@@ -415,6 +415,28 @@ describe('12.13 a 200 whose body is not JSON', () => {
 		for (const item of out) expect(item.json).not.toHaveProperty('0');
 	});
 
+	test('12.13 a 200 whose body is not JSON: a Custom API Call other than GET answered 204 gives one empty item, a GET fails', async () => {
+		const call = (method: string) => ({
+			resource: 'customApiCall',
+			operation: 'request',
+			companyScope: 'one',
+			company: 'cmp_001',
+			method,
+			path: method === 'GET' ? '/v1/wallet-summary' : '/v2/companies/{companyId}/intakes',
+			scoping: method === 'GET' ? 'header' : 'path',
+			pagination: 'none',
+			body: '{"supplierName":"ACME"}',
+		});
+		sim.injectFault({ route: 'createIntake', kind: 'noContent' });
+		const posted = await runNode(sim, call('POST'));
+		expect(posted.error).toBeUndefined();
+		expect(posted.out.map((item) => item.json)).toEqual([{}]);
+
+		sim.injectFault({ route: 'walletSummary', kind: 'noContent' });
+		const got = await runNode(sim, call('GET'));
+		expect(got.error!.message).toBe('Spendesk answered "Custom API call GET /v1/wallet-summary" for company "cmp_001" with no content instead of JSON (204)');
+	});
+
 	test('12.13 a 200 whose body is not JSON: a 204 with no body on a list fails naming the endpoint', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'noContent' });
 		const error = await failure(collect(await orgContext(sim), 'listInvoices', { company: 'cmp_001' }));
