@@ -106,33 +106,38 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 			headers['content-type'] ??= 'application/json';
 		}
 	}
-	// axios' `signal`: an abort ends the request wherever it is (waiting for headers or reading the body).
-	const abort = abortOf(options.abortSignal as AbortSignal | undefined);
+	// axios' `signal`: an abort ends the request wherever it is (waiting for headers or reading
+	// the body) and drops the connection.
+	const signal = options.abortSignal as AbortSignal | undefined;
+	const canceled = () => new AxiosError('canceled', 'ERR_CANCELED');
 	let res: Response;
 	try {
 		// A plain timer, like axios' socket timeout (an idle timeout: no byte for `timeout` ms; here
-		// until the headers, a body that keeps trickling is never cut): an AbortSignal on every
-		// fetch costs more than the request.
+		// until the headers, a body that keeps trickling is never cut).
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<never>((_, reject) => {
 			timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), options.timeout ?? 60_000);
 		});
 		try {
-			res = await Promise.race([fetch(url, { method, headers, body, redirect: 'manual' }), timeout, ...abort.race]);
+			res = await Promise.race([fetch(url, { method, headers, body, redirect: 'manual', signal }), timeout]);
 		} finally {
 			clearTimeout(timer);
 		}
 	} catch (error) {
-		abort.done();
-		if (error instanceof AxiosError) throw error;
+		if (signal?.aborted) throw canceled();
 		// axios reports a dropped socket as ECONNRESET ("socket hang up"); undici calls it UND_ERR_SOCKET.
 		const cause = (error as { cause?: { code?: string } }).cause;
 		const timedOut = (error as Error).name === 'TimeoutError';
 		const code = timedOut ? 'ECONNABORTED' : cause?.code && !cause.code.startsWith('UND_ERR') ? cause.code : 'ECONNRESET';
 		throw new AxiosError(code === 'ECONNRESET' ? 'socket hang up' : String((error as Error).message), code);
 	}
-	abort.done();
-	const text = await readText(res, options.abortSignal as AbortSignal | undefined);
+	let text: string;
+	try {
+		text = await res.text();
+	} catch (error) {
+		if (signal?.aborted) throw canceled();
+		throw error;
+	}
 	let data: unknown = text;
 	try {
 		data = text ? (JSON.parse(text) as unknown) : '';
@@ -159,42 +164,6 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 		return { body: data as IN8nHttpFullResponse["body"], headers: responseHeaders, statusCode: res.status, statusMessage: res.statusText } satisfies IN8nHttpFullResponse;
 	}
 	return data;
-}
-
-/** Rejects like axios' CanceledError when `signal` aborts; `done()` stops listening. */
-function abortOf(signal: AbortSignal | undefined): { race: Array<Promise<never>>; done: () => void } {
-	if (!signal) return { race: [], done: () => undefined };
-	const canceled = () => new AxiosError('canceled', 'ERR_CANCELED');
-	if (signal.aborted) return { race: [Promise.reject(canceled())], done: () => undefined };
-	let onAbort: () => void = () => undefined;
-	const aborted = new Promise<never>((_, reject) => {
-		onAbort = () => reject(canceled());
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	aborted.catch(() => undefined);
-	return { race: [aborted], done: () => signal.removeEventListener('abort', onAbort) };
-}
-
-/**
- * The body as text. With an abort signal it is read chunk by chunk, so that an abort while
- * the body arrives cancels the stream and drops the connection, as axios destroys the request.
- */
-async function readText(res: Response, signal: AbortSignal | undefined): Promise<string> {
-	if (!signal || !res.body) return await res.text();
-	const reader = res.body.getReader();
-	const onAbort = () => void reader.cancel().catch(() => undefined);
-	signal.addEventListener('abort', onAbort, { once: true });
-	try {
-		const chunks: Uint8Array[] = [];
-		for (;;) {
-			const { done, value } = await reader.read();
-			if (signal.aborted) throw new AxiosError('canceled', 'ERR_CANCELED');
-			if (done) return Buffer.concat(chunks).toString('utf8');
-			chunks.push(value);
-		}
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
 }
 
 export interface ContextOptions {

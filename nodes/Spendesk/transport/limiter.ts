@@ -1,8 +1,10 @@
 /**
  * Client-side flow control, shared by every execution in the n8n process:
- * - a cap on requests in flight per credential (the real API allows 5 per consumer);
+ * - a cap on requests in flight per credential (the real API allows 5 per consumer), its
+ *   slots shared round-robin between the executions waiting for one;
  * - a rate budget per (credential, company), read from `x-ratelimit-remaining` and
- *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s.
+ *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s. Only
+ *   resets within a bound are remembered, so a server's absurd wait blocks no later call.
  */
 
 /**

@@ -162,7 +162,7 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 async function waitBeforeRetry(call: Call, failure: Failure): Promise<void> {
 	if (failure.status === 429) {
 		const wait = rateLimitWait(failure.headers);
-		// Only a wait that is honoured is remembered: a server asking for days blocks nobody else.
+		// A wait past longestRememberedWaitMs is not remembered: a server asking for days blocks no later call.
 		flowControl.exhausted(call.scoped.budgetKey, wait, transportSettings.longestRememberedWaitMs);
 		await waitWithin(call, wait, () => rateLimitError(call, wait));
 		return;
