@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
 import { resolveBaseUrl } from '../nodes/Spendesk/transport/environment';
+import { transportSettings } from '../nodes/Spendesk/transport/settings';
 import { accessLevelProperties, environmentProperties, testBaseUrl } from './common';
 
 /**
@@ -54,16 +55,32 @@ export class SpendeskApi implements ICredentialType {
 		...accessLevelProperties('API key'),
 	];
 
+	/**
+	 * Fetches the bearer token. The request is over after `tokenTimeoutMs` whatever the token
+	 * endpoint does (n8n's `timeout` only limits silence): a token endpoint that never answers,
+	 * or answers byte by byte, fails the call as a timeout instead of holding it.
+	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
 		const url = resolveBaseUrl(credentials) + ENDPOINTS.token.path;
-		const response = (await this.helpers.httpRequest({
-			method: 'POST',
-			url,
-			auth: { username: String(credentials.clientId ?? ''), password: String(credentials.clientSecret ?? '') },
-			headers: { 'content-type': 'application/json', accept: 'application/json' },
-			body: { grant_type: 'client_credentials' },
-			json: true,
-		})) as { access_token?: unknown };
+		const timeoutMs = transportSettings.tokenTimeoutMs;
+		const deadline = AbortSignal.timeout(timeoutMs);
+		let response: { access_token?: unknown };
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url,
+				auth: { username: String(credentials.clientId ?? ''), password: String(credentials.clientSecret ?? '') },
+				headers: { 'content-type': 'application/json', accept: 'application/json' },
+				body: { grant_type: 'client_credentials' },
+				json: true,
+				timeout: timeoutMs,
+				abortSignal: deadline,
+			})) as { access_token?: unknown };
+		} catch (error) {
+			if (!deadline.aborted) throw error;
+			// A network timeout for the retry rules and the "Could not reach Spendesk" error.
+			throw Object.assign(new Error(`Spendesk's token endpoint at ${url} did not answer within ${Math.ceil(timeoutMs / 1000)} s`), { code: 'ETIMEDOUT' });
+		}
 		if (typeof response?.access_token !== 'string' || !response.access_token) {
 			throw new Error(`Spendesk answered the token request at ${url} without an access token`);
 		}

@@ -39,13 +39,20 @@ export function intParam(
 
 export const PAGE_SIZE_MAX = 30;
 
+/** Faults of a page list: answer page 1 whatever page is asked (ignorePage), report a wrong `total`. */
+export interface PageFault {
+	ignorePage?: boolean;
+	total?: number;
+}
+
 /** Page-based style: page 1 always answers; a later page without results is a 404. */
-export function pageOf<T>(items: readonly T[], query: Record<string, string>) {
+export function pageOf<T>(items: readonly T[], query: Record<string, string>, fault: PageFault = {}) {
 	const page = intParam(query.page, 'page', 'query', 1, 1, Number.MAX_SAFE_INTEGER);
 	const pageSize = intParam(query.pageSize, 'pageSize', 'query', PAGE_SIZE_MAX, 1, PAGE_SIZE_MAX);
-	const start = (page - 1) * pageSize;
+	const start = fault.ignorePage ? 0 : (page - 1) * pageSize;
 	if (page > 1 && start >= items.length) throw new SimError(404, 'not_found', 'Page not found');
-	return { data: items.slice(start, start + pageSize), meta: { pagination: { page, pageSize, total: items.length } } };
+	const total = fault.total ?? items.length;
+	return { data: items.slice(start, start + pageSize), meta: { pagination: { page, pageSize, total } } };
 }
 
 export type SortKey = readonly [string, string];
@@ -128,10 +135,12 @@ export function keysetPage<T>(opts: {
 	emptyPage?: boolean;
 	/** Send back the incoming cursor as next cursor (fault injection). */
 	repeatCursor?: boolean;
+	/** Answer from the start whatever the cursor says, with a fresh cursor (fault injection). */
+	ignorePosition?: boolean;
 }): KeysetPage<T> {
 	const { items, keyOf, desc, match, limit } = opts;
 	const state = opts.cursor ? decodeCursor(opts.cursor, opts.fingerprint, opts.cursorSource) : null;
-	const position = state?.p ?? null;
+	const position = opts.ignorePosition ? null : (state?.p ?? null);
 	const seq = (state?.n ?? 0) + 1;
 
 	let i: number;

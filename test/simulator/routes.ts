@@ -3,8 +3,8 @@
  * scope, company scoping and handler.
  */
 import { createHash } from 'node:crypto';
-import { fingerprint, intParam, keysetPage, pageOf, SimError } from './paging';
-import type { SortKey } from './paging';
+import { fingerprint, intParam, keysetPage, PAGE_SIZE_MAX, pageOf, SimError } from './paging';
+import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { AccessLevel, Intake, Payable, RouteId } from './types';
 
@@ -84,6 +84,7 @@ function cursorList<T>(
 		cursorSource: 'query.cursor',
 		emptyPage: ctx.fault === 'emptyPage',
 		repeatCursor: ctx.fault === 'repeatCursor',
+		ignorePosition: ctx.fault === 'ignorePosition',
 	});
 	let nextUrl: string | null = null;
 	if (page.nextCursor) {
@@ -94,6 +95,15 @@ function cursorList<T>(
 		nextUrl = url.toString();
 	}
 	return ok({ data: page.data, meta: { pagination: { limit, hasNextPage: page.nextCursor !== null, nextCursor: page.nextCursor, nextUrl } } });
+}
+
+/** The page-list faults of this request. */
+function pageFault(ctx: RequestContext): PageFault {
+	const pageSize = Number(ctx.query.pageSize) || PAGE_SIZE_MAX;
+	return {
+		ignorePage: ctx.fault === 'ignorePosition',
+		total: ctx.fault === 'understatedTotal' ? (ctx.faultSpec?.total ?? pageSize) : undefined,
+	};
 }
 
 function payableFilters(source: Record<string, unknown>) {
@@ -232,7 +242,7 @@ function getSnapshot(ctx: RequestContext): HandlerResult {
 	if (ctx.fault === 'snapshotError') return ok({ key: snapshot.key, status: 'ERROR', result: null });
 	snapshot.polls++;
 	if (snapshot.polls <= ctx.sim.options.snapshotPendingPolls) return ok({ key: snapshot.key, status: 'PENDING', result: null });
-	return ok({ key: snapshot.key, status: 'COMPLETE', result: pageOf(snapshot.items, ctx.query) });
+	return ok({ key: snapshot.key, status: 'COMPLETE', result: pageOf(snapshot.items, ctx.query, pageFault(ctx)) });
 }
 
 export const ROUTES: RouteDef[] = [
@@ -245,7 +255,7 @@ export const ROUTES: RouteDef[] = [
 		pattern: /^\/v2\/companies$/,
 		scoping: 'organisation',
 		scope: 'experimental:company:read',
-		handler: (ctx) => ok(pageOf(ctx.sim.listedCompanies(ctx.token!).map(({ id, name }) => ({ id, name })), ctx.query)),
+		handler: (ctx) => ok(pageOf(ctx.sim.listedCompanies(ctx.token!).map(({ id, name }) => ({ id, name })), ctx.query, pageFault(ctx))),
 	},
 	{
 		id: 'walletSummary',
@@ -261,7 +271,7 @@ export const ROUTES: RouteDef[] = [
 		pattern: /^\/v1\/settlements$/,
 		scoping: 'header',
 		scope: 'settlement:read',
-		handler: (ctx) => ok(pageOf(ctx.sim.data(ctx.companyId!).settlements, ctx.query)),
+		handler: (ctx) => ok(pageOf(ctx.sim.data(ctx.companyId!).settlements, ctx.query, pageFault(ctx))),
 	},
 	{
 		id: 'listInvoices',
@@ -345,7 +355,8 @@ export const ROUTES: RouteDef[] = [
 		scope: 'account:read',
 		handler: (ctx) => {
 			const [def, max] = CURSOR_LIMITS.getAccounts;
-			const offset = intParam(ctx.query.offset, 'offset', 'query', 0, 0, Number.MAX_SAFE_INTEGER);
+			const asked = intParam(ctx.query.offset, 'offset', 'query', 0, 0, Number.MAX_SAFE_INTEGER);
+			const offset = ctx.fault === 'ignorePosition' ? 0 : asked;
 			const usesLimit = ctx.query.limit !== undefined;
 			ctx.deprecatedLimit = usesLimit;
 			const fetchParam = ctx.query.fetch !== undefined ? 'fetch' : usesLimit ? 'limit' : 'fetch';
@@ -385,6 +396,7 @@ export const ROUTES: RouteDef[] = [
 				fingerprint: fingerprint({ route: 'searchPayables', company: ctx.companyId, ...filters }),
 				cursorSource: 'body.cursor',
 				repeatCursor: ctx.fault === 'repeatCursor',
+				ignorePosition: ctx.fault === 'ignorePosition',
 			});
 			return ok({ data: page.data, nextCursor: page.nextCursor });
 		},

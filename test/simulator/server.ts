@@ -100,6 +100,8 @@ export interface RequestContext {
 	/** The company the call is scoped to (header, path or company token). */
 	companyId?: string;
 	fault?: FaultKind;
+	/** The whole fault applied to this request (its options), if any. */
+	faultSpec?: FaultSpec;
 	/** Set by handlers: the deprecated `limit` of Get accounts was used. */
 	deprecatedLimit?: boolean;
 }
@@ -111,6 +113,8 @@ export interface HandlerResult {
 }
 
 const DAY = 24 * 3600 * 1000;
+/** What a proxy or captive portal in front of the API answers (fault htmlBody). */
+const PROXY_PAGE = '<!DOCTYPE html><html><head><title>Access denied</title></head><body><h1>Access denied</h1><p>Your request was blocked by the network proxy.</p></body></html>';
 const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set(['token', 'oauthAuthorize', 'oauthToken']);
 const SECRET_FIELDS = new Set(['client_secret', 'code_verifier', 'refresh_token', 'code', 'access_token']);
 const updatedKey = (i: Invoice): SortKey => [i.updatedAt, i.id];
@@ -472,6 +476,7 @@ export class SpendeskSimulator {
 			if (fault) {
 				entry.fault = fault.kind;
 				ctx.fault = fault.kind;
+				ctx.faultSpec = fault;
 			}
 			const latency = this.options.latencyMs + (fault?.kind === 'latency' ? (fault.latencyMs ?? 100) : 0);
 			if (latency > 0) await delay(latency);
@@ -498,8 +503,16 @@ export class SpendeskSimulator {
 						'x-ratelimit-reset': s,
 					}),
 				);
+			} else if (fault?.kind === 'htmlBody') {
+				result = { status: 200, body: PROXY_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } };
+			} else if (fault?.kind === 'noContent') {
+				result = { status: 204 };
 			} else {
 				result = await this.dispatch(route, ctx);
+				if (fault?.kind === 'spentBudget') {
+					const s = String(fault.retryAfterSeconds ?? 1);
+					result = { ...result, headers: { ...result.headers, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': s } };
+				}
 			}
 		} catch (error) {
 			result = error instanceof SimError ? errorResult(error) : errorResult(new SimError(500, 'internal_error', String(error)));

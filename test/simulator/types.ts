@@ -246,7 +246,21 @@ export type FaultKind =
 	/** Cursor lists: answer normally but with `nextUrl` on the same origin leading to another endpoint (/v1/accounts). */
 	| 'reroutingNextUrl'
 	/** Payables snapshot GET: status ERROR. */
-	| 'snapshotError';
+	| 'snapshotError'
+	/**
+	 * Lists: ignore the position asked for (page, offset, cursor) and answer the first page
+	 * again, as a server that drops the parameter does; cursor lists still hand out a fresh
+	 * cursor every time (ever-new cursors over the same items).
+	 */
+	| 'ignorePosition'
+	/** Page lists: answer normally but with `meta.pagination.total` = `total` (default: one page), lower than the truth. */
+	| 'understatedTotal'
+	/** A proxy answers in Spendesk's place: 200 with an HTML page (text/html). */
+	| 'htmlBody'
+	/** 204 No Content, no body. */
+	| 'noContent'
+	/** Answer normally, with x-ratelimit-remaining 0 and x-ratelimit-reset = `retryAfterSeconds` (default 1). */
+	| 'spentBudget';
 
 export interface FaultSpec {
 	/** Route to affect, or '*' for every route except token endpoints. */
@@ -262,6 +276,8 @@ export interface FaultSpec {
 	source?: string;
 	latencyMs?: number;
 	retryAfterSeconds?: number;
+	/** understatedTotal: the `total` to report. */
+	total?: number;
 }
 
 export interface LoggedRequest {

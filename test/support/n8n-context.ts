@@ -106,26 +106,38 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 			headers['content-type'] ??= 'application/json';
 		}
 	}
+	// axios' `signal`: an abort ends the request wherever it is (waiting for headers or reading
+	// the body) and drops the connection.
+	const signal = options.abortSignal as AbortSignal | undefined;
+	const canceled = () => new AxiosError('canceled', 'ERR_CANCELED');
 	let res: Response;
 	try {
-		// A plain timer, like axios' socket timeout: an AbortSignal on every fetch costs more than the request.
+		// A plain timer, like axios' socket timeout (an idle timeout: no byte for `timeout` ms; here
+		// until the headers, a body that keeps trickling is never cut).
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<never>((_, reject) => {
 			timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), options.timeout ?? 60_000);
 		});
 		try {
-			res = await Promise.race([fetch(url, { method, headers, body, redirect: 'manual' }), timeout]);
+			res = await Promise.race([fetch(url, { method, headers, body, redirect: 'manual', signal }), timeout]);
 		} finally {
 			clearTimeout(timer);
 		}
 	} catch (error) {
+		if (signal?.aborted) throw canceled();
 		// axios reports a dropped socket as ECONNRESET ("socket hang up"); undici calls it UND_ERR_SOCKET.
 		const cause = (error as { cause?: { code?: string } }).cause;
 		const timedOut = (error as Error).name === 'TimeoutError';
 		const code = timedOut ? 'ECONNABORTED' : cause?.code && !cause.code.startsWith('UND_ERR') ? cause.code : 'ECONNRESET';
 		throw new AxiosError(code === 'ECONNRESET' ? 'socket hang up' : String((error as Error).message), code);
 	}
-	const text = await res.text();
+	let text: string;
+	try {
+		text = await res.text();
+	} catch (error) {
+		if (signal?.aborted) throw canceled();
+		throw error;
+	}
 	let data: unknown = text;
 	try {
 		data = text ? (JSON.parse(text) as unknown) : '';
@@ -168,7 +180,13 @@ export interface ContextOptions {
 	mode?: 'manual' | 'trigger';
 	/** The workflow's id, as n8n gives it to a node (getWorkflow().id); undefined by default. */
 	workflowId?: string;
+	/** n8n's execution id (getExecutionId); default: a new id per context. */
+	executionId?: string;
+	/** The execution's cancel signal (getExecutionCancelSignal of an execute context); default: one that never aborts. */
+	cancelSignal?: AbortSignal;
 }
+
+let executions = 0;
 
 /** Builds an execution context whose helpers do real HTTP with n8n 2.8's authentication flow. */
 export function createContext(options: ContextOptions) {
@@ -250,8 +268,13 @@ export function createContext(options: ContextOptions) {
 		}
 	}
 
-	/** httpRequestWithAuthentication of n8n-core 2.8.1. */
+	/** httpRequestWithAuthentication of n8n-core 2.8.1 (and 2.41.1). */
 	async function httpRequestWithAuthentication(this: unknown, type: string, opts: IHttpRequestOptions) {
+		// As n8n-core: the execution's cancel signal replaces any abortSignal of the request
+		// when the helper is called on an execute context (`this`).
+		if (this && typeof this === 'object' && 'getExecutionCancelSignal' in this) {
+			opts.abortSignal = (this as { getExecutionCancelSignal: () => AbortSignal | undefined }).getExecutionCancelSignal();
+		}
 		let credentials: ICredentialDataDecryptedObject | undefined;
 		let requestOptions = opts;
 		try {
@@ -279,7 +302,13 @@ export function createContext(options: ContextOptions) {
 	const items = options.items ?? [{ json: {} }];
 	const staticData = options.staticData ?? {};
 
+	const executionId = options.executionId ?? String(++executions);
+	const cancelSignal = options.cancelSignal ?? new AbortController().signal;
+	const executeOnly = options.mode === 'trigger' ? {} : { getExecutionCancelSignal: () => cancelSignal };
+
 	const context = {
+		...executeOnly,
+		getExecutionId: () => executionId,
 		getNode: () => node,
 		getWorkflow: () => ({ id: options.workflowId, name: 'Spendesk workflow', active: options.mode === 'trigger' }),
 		getCredentials: async (type: string) => options.store.get(type),

@@ -38,6 +38,8 @@ export interface Endpoint {
 	readonly snapshotCreate?: EndpointName;
 	/** Human name used in error messages. */
 	readonly label: string;
+	/** A 2xx without a body is a success, read as `{}` (a Custom API Call other than GET); otherwise it is an error. */
+	readonly mayAnswerEmpty?: boolean;
 }
 
 /** A catalogue entry as written: its `snapshotCreate` must name an entry of the same catalogue. */

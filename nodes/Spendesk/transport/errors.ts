@@ -245,3 +245,67 @@ export function unreachableError(
 function capitalise(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }
+
+/** A duration for messages: seconds up to two minutes, then minutes, hours or days. */
+function duration(ms: number): string {
+	const s = Math.ceil(ms / 1000);
+	if (s < 120) return `${s} s`;
+	if (s < 7200) return `${Math.round(s / 60)} min`;
+	if (s < 172_800) return `${Math.round(s / 3600)} h`;
+	return `${Math.round(s / 86_400)} days`;
+}
+
+/**
+ * The call would have to wait for Spendesk's rate limit longer than it may: when the next
+ * request is allowed, so the user knows when to run again.
+ */
+export function rateLimitWaitError(
+	node: INode,
+	call: { endpoint: Endpoint; companyId?: string; waitMs: number; maxWaitMs: number; itemIndex?: number },
+): NodeApiError {
+	const { endpoint, companyId, waitMs, maxWaitMs } = call;
+	const company = companyId ? `company "${companyId}"` : 'the company';
+	const retryAt = new Date(Date.now() + waitMs).toISOString();
+	return new NodeApiError(
+		node,
+		{ status: 429, endpoint: `${endpoint.method} ${endpoint.path}`, ...(companyId ? { companyId } : {}), retryAt },
+		{
+			message: `Spendesk rate limit reached for ${company} and did not reset in time`,
+			description: `Spendesk asked to wait until ${retryAt} (${duration(waitMs)}) before the next request on "${endpoint.label}", longer than a call may wait (${duration(maxWaitMs)} in all). Run the workflow again after that time, lower the number of items, or use Return All instead of many small calls.`,
+			httpCode: '429',
+			itemIndex: call.itemIndex,
+		},
+	);
+}
+
+/** What a body that is not a JSON object or list is, for messages. */
+function describeBody(body: unknown, contentType: string | undefined): string {
+	if (body === undefined || body === null || body === '') return 'no content';
+	const type = contentType?.split(';')[0].trim().toLowerCase();
+	if (type && !type.includes('json')) return type;
+	return type ? 'a JSON value that is not an object or a list' : 'a body that is not JSON';
+}
+
+/**
+ * A 2xx whose body is not JSON (an HTML page from a proxy or a captive portal, an empty 204):
+ * nothing to turn into items. Names the endpoint and what came instead; never quotes the body.
+ */
+export function notJsonError(
+	node: INode,
+	call: { endpoint: Endpoint; status: number; body: unknown; contentType?: string; companyId?: string; itemIndex?: number },
+): NodeApiError {
+	const { endpoint, status, companyId } = call;
+	const what = describeBody(call.body, call.contentType);
+	const forCompany = companyId ? ` for company "${companyId}"` : '';
+	return new NodeApiError(
+		node,
+		{ status, endpoint: `${endpoint.method} ${endpoint.path}`, ...(companyId ? { companyId } : {}), contentType: call.contentType ?? null },
+		{
+			message: `Spendesk answered "${endpoint.label}"${forCompany} with ${what} instead of JSON (${status})`,
+			description:
+				'The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check the environment or custom base URL of the credential and the proxy settings of your n8n instance, then run the node again.',
+			httpCode: String(status),
+			itemIndex: call.itemIndex,
+		},
+	);
+}

@@ -1,33 +1,55 @@
 /**
  * Client-side flow control, shared by every execution in the n8n process:
- * - a cap on requests in flight per credential (the real API allows 5 per consumer);
+ * - a cap on requests in flight per credential (the real API allows 5 per consumer), its
+ *   slots shared round-robin between the executions waiting for one;
  * - a rate budget per (credential, company), read from `x-ratelimit-remaining` and
- *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s.
+ *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s. Only
+ *   resets within a bound are remembered, so a server's absurd wait blocks no later call.
  */
 
-export const DEFAULT_MAX_IN_FLIGHT = 5;
-
+/**
+ * Slots of a semaphore. Callers that must wait are served round-robin between their owners
+ * (executions), first come first served within one owner: an execution that queues many
+ * calls does not put another execution's single call behind all of them.
+ */
 class Semaphore {
 	private active = 0;
-	private readonly waiting: Array<() => void> = [];
+	/** Waiting callers per owner; the first owner in the map is served next. */
+	private readonly waiting = new Map<unknown, Array<() => void>>();
 
 	constructor(public max: number) {}
 
-	async acquire(): Promise<() => void> {
-		if (this.active >= this.max) {
-			await new Promise<void>((resolve) => this.waiting.push(resolve));
-		} else {
+	async acquire(owner?: unknown): Promise<() => void> {
+		if (this.active < this.max && this.waiting.size === 0) {
 			this.active++;
+		} else {
+			await new Promise<void>((resolve) => {
+				const queue = this.waiting.get(owner);
+				if (queue) queue.push(resolve);
+				else this.waiting.set(owner, [resolve]);
+			});
 		}
 		let released = false;
 		return () => {
 			if (released) return;
 			released = true;
-			const next = this.waiting.shift();
-			// The slot passes straight to the next waiter, so `active` stays the same.
-			if (next) next();
-			else this.active--;
+			this.handOver();
 		};
+	}
+
+	/** Passes a freed slot to the next owner's first waiter (`active` stays the same), or frees it. */
+	private handOver(): void {
+		const next = this.waiting.entries().next();
+		if (next.done) {
+			this.active--;
+			return;
+		}
+		const [owner, queue] = next.value;
+		const resolve = queue.shift()!;
+		// The owner goes to the back of the round, with whatever it still has waiting.
+		this.waiting.delete(owner);
+		if (queue.length > 0) this.waiting.set(owner, queue);
+		resolve();
 	}
 }
 
@@ -54,6 +76,7 @@ export class FlowControl {
 	async gated<T extends { kind: string; response?: { statusCode: number }; status?: number }>(
 		credentialKey: string,
 		maxInFlight: number,
+		owner: unknown,
 		run: () => Promise<T>,
 	): Promise<T> {
 		let releaseCold: (() => void) | undefined;
@@ -69,7 +92,7 @@ export class FlowControl {
 				releaseCold = undefined;
 			}
 		}
-		const releaseSlot = await this.slot(credentialKey, maxInFlight);
+		const releaseSlot = await this.slot(credentialKey, maxInFlight, owner);
 		try {
 			const outcome = await run();
 			const status = outcome.response?.statusCode ?? outcome.status;
@@ -82,15 +105,18 @@ export class FlowControl {
 		}
 	}
 
-	/** Takes an in-flight slot of the credential; call the returned function when the response is in. */
-	async slot(credentialKey: string, maxInFlight: number): Promise<() => void> {
+	/**
+	 * Takes an in-flight slot of the credential for `owner` (an execution): waiting owners take
+	 * turns. Call the returned function when the response is in.
+	 */
+	async slot(credentialKey: string, maxInFlight: number, owner?: unknown): Promise<() => void> {
 		let semaphore = this.slots.get(credentialKey);
 		if (!semaphore) {
 			semaphore = new Semaphore(maxInFlight);
 			this.slots.set(credentialKey, semaphore);
 		}
 		semaphore.max = maxInFlight;
-		return await semaphore.acquire();
+		return await semaphore.acquire(owner);
 	}
 
 	/**
@@ -111,11 +137,14 @@ export class FlowControl {
 		return budget.resetAt - now;
 	}
 
-	/** Learns the budget from a response's rate-limit headers. */
-	observe(budgetKey: string, headers: Record<string, unknown>, now = Date.now()): void {
+	/**
+	 * Learns the budget from a response's rate-limit headers. A reset further away than
+	 * `longestWaitMs` is not believed: nothing is recorded, so it cannot hold back later calls.
+	 */
+	observe(budgetKey: string, headers: Record<string, unknown>, longestWaitMs: number, now = Date.now()): void {
 		const remaining = numberHeader(headers, 'x-ratelimit-remaining');
 		const reset = numberHeader(headers, 'x-ratelimit-reset');
-		if (remaining === undefined || reset === undefined) return;
+		if (remaining === undefined || reset === undefined || reset * 1000 > longestWaitMs) return;
 		const resetAt = now + reset * 1000;
 		const known = this.budgets.get(budgetKey);
 		// Responses can arrive out of order: within one window keep the lowest count.
@@ -123,8 +152,13 @@ export class FlowControl {
 		this.budgets.set(budgetKey, { remaining, resetAt });
 	}
 
-	/** After a 429: nothing more on this budget until `waitMs` has passed. */
-	exhausted(budgetKey: string, waitMs: number, now = Date.now()): void {
+	/**
+	 * After a 429: nothing more on this budget until `waitMs` has passed. A wait longer than
+	 * `longestWaitMs` is not recorded: the calls that follow are sent and meet the server's
+	 * answer themselves.
+	 */
+	exhausted(budgetKey: string, waitMs: number, longestWaitMs: number, now = Date.now()): void {
+		if (waitMs > longestWaitMs) return;
 		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs });
 	}
 

@@ -1,6 +1,6 @@
 /**
  * One HTTP exchange through n8n's authenticated request helper, with one token renewal
- * after a 401.
+ * after a 401, each request over by its deadline.
  *
  * Tokens are n8n's business: the API-key credential fetches its token in
  * `preAuthentication` into a hidden expirable field, and n8n renews it after a thrown 401
@@ -13,6 +13,7 @@ import type { ResolvedCredential, SpendeskContext } from './credential';
 import { flowControl } from './limiter';
 import { classifyThrown } from './outcome';
 import type { Outcome } from './outcome';
+import { transportSettings } from './settings';
 
 /** The OAuth2 access token n8n holds now (undefined for other credentials or when unreadable). */
 async function heldAccessToken(ctx: SpendeskContext, credential: ResolvedCredential): Promise<string | undefined> {
@@ -26,35 +27,78 @@ async function heldAccessToken(ctx: SpendeskContext, credential: ResolvedCredent
 	}
 }
 
+/** The execution's cancel signal, when the context has one (node executions do, polls do not). */
+function cancelSignalOf(ctx: SpendeskContext): AbortSignal | undefined {
+	const get = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal;
+	return typeof get === 'function' ? get.call(ctx) : undefined;
+}
+
+/** The abort signal of one attempt (its deadline or the execution's cancellation) and the deadline as a rejection. */
+function attemptDeadline(cancel: AbortSignal | undefined) {
+	const deadline = AbortSignal.timeout(transportSettings.timeoutMs);
+	const controller = new AbortController();
+	const abort = () => controller.abort();
+	let giveUp = () => {};
+	const timedOut = new Promise<never>((_, reject) => {
+		giveUp = () => reject(new Error(`No complete answer within ${transportSettings.timeoutMs} ms`));
+	});
+	const onDeadline = () => {
+		abort();
+		giveUp();
+	};
+	deadline.addEventListener('abort', onDeadline, { once: true });
+	cancel?.addEventListener('abort', abort, { once: true });
+	if (cancel?.aborted) abort();
+	const done = () => {
+		deadline.removeEventListener('abort', onDeadline);
+		cancel?.removeEventListener('abort', abort);
+	};
+	return { signal: controller.signal, timedOut, expired: () => deadline.aborted, done };
+}
+
+/**
+ * One call of n8n's authenticated request helper, over after `timeoutMs` whatever the server
+ * does: n8n's `timeout` only limits silence, so a response trickling byte by byte would hold
+ * its in-flight slot forever. The deadline aborts the request (n8n puts the execution's
+ * cancel signal in place of a request's own, so the helper is called on a view of the context
+ * whose cancel signal is the attempt's, which the execution's cancellation aborts too), and
+ * the attempt is given up at the deadline even if the request lingers: a network timeout
+ * for the retry rules.
+ */
+async function exchange(ctx: SpendeskContext, credential: ResolvedCredential, request: IHttpRequestOptions): Promise<Outcome> {
+	const cancel = cancelSignalOf(ctx);
+	const attempt = attemptDeadline(cancel);
+	const receiver = 'getExecutionCancelSignal' in ctx ? Object.create(ctx, { getExecutionCancelSignal: { value: () => attempt.signal } }) : ctx;
+	try {
+		const sent = ctx.helpers.httpRequestWithAuthentication.call(receiver, credential.credentialType, { ...request, abortSignal: attempt.signal });
+		return { kind: 'response', response: (await Promise.race([sent, attempt.timedOut])) as IN8nHttpFullResponse };
+	} catch (error) {
+		return attempt.expired() && !cancel?.aborted ? { kind: 'thrown', code: 'ETIMEDOUT', error } : classifyThrown(error);
+	} finally {
+		attempt.done();
+	}
+}
+
+/** Resolved credentials whose tokens were read after their first exchange. */
+const tokensRead = new WeakSet<ResolvedCredential>();
+
 /** Sends the request; after a 401, asks once more so that n8n renews the token. */
 export async function sendWithRenewal(ctx: SpendeskContext, credential: ResolvedCredential, request: IHttpRequestOptions): Promise<Outcome> {
-	const call = async (ignoreHttpStatusErrors: boolean) =>
-		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, credential.credentialType, {
-			...request,
-			ignoreHttpStatusErrors,
-		})) as IN8nHttpFullResponse;
-	let response: IN8nHttpFullResponse;
-	try {
-		response = await call(true);
-	} catch (error) {
-		return classifyThrown(error);
-	} finally {
-		// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
-		if (!tokensRead.has(credential)) {
-			tokensRead.add(credential);
-			await rememberSecrets(ctx, credential);
-		}
+	const first = await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors: true });
+	// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
+	if (!tokensRead.has(credential)) {
+		tokensRead.add(credential);
+		await rememberSecrets(ctx, credential);
 	}
-	if (response.statusCode !== 401) return { kind: 'response', response };
+	if (first.kind !== 'response' || first.response.statusCode !== 401) return first;
 	// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
 	// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
 	// got the same 401 meanwhile find the renewed token and need no renewal of their own.
 	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
 		const before = await heldAccessToken(ctx, credential);
 		try {
-			return { kind: 'response', response: await call(false) };
-		} catch (error) {
-			const outcome = classifyThrown(error);
+			const outcome = await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors: false });
+			if (outcome.kind !== 'thrown') return outcome;
 			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
 			// the API answering the retried call. Read from the credential, whatever error shape
 			// the n8n version gives the refusal. A 5xx or a network failure is Spendesk failing,
@@ -65,10 +109,8 @@ export async function sendWithRenewal(ctx: SpendeskContext, credential: Resolved
 			}
 			return outcome;
 		} finally {
+			// A renewal may have brought new tokens: remember them too.
 			await rememberSecrets(ctx, credential);
 		}
 	});
 }
-
-/** Resolved credentials whose tokens were read after their first exchange. */
-const tokensRead = new WeakSet<ResolvedCredential>();

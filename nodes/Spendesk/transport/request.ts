@@ -11,29 +11,16 @@ import { credentialSecrets, resolveCredential } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
-import { apiError, readErrorBody, renewalRefusedError, unreachableError } from './errors';
-import { DEFAULT_MAX_IN_FLIGHT, flowControl, numberHeader, retryAfterMs } from './limiter';
+import { apiError, notJsonError, rateLimitWaitError, readErrorBody, renewalRefusedError, unreachableError } from './errors';
+import { flowControl, numberHeader, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './renewal';
 import { applyScoping } from './scoping';
 import type { CallTarget, ScopedCall } from './scoping';
+import { transportSettings } from './settings';
 
 export type { SpendeskContext } from './credential';
-
-/** Tunables of the transport; tests and benchmarks may change them. */
-export const transportSettings = {
-	maxInFlight: DEFAULT_MAX_IN_FLIGHT,
-	/** Longest total time one call may spend waiting for rate limits and retries. */
-	maxWaitMs: 120_000,
-	/** Retries of a 5xx or connection failure (idempotent calls only). */
-	maxRetries: 4,
-	/** First backoff step; doubles each retry up to maxBackoffMs, with jitter. */
-	backoffBaseMs: 500,
-	maxBackoffMs: 8_000,
-	/** Wait after a 429 that gives neither Retry-After nor x-ratelimit-reset. */
-	defaultRateLimitWaitMs: 1_000,
-	timeoutMs: 60_000,
-};
+export { transportSettings } from './settings';
 
 export interface CallOptions extends CallTarget {
 	qs?: IDataObject;
@@ -80,14 +67,15 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 	const scoped = applyScoping(ctx.getNode(), credential, endpoint, options);
 	const request = httpRequest(endpoint, scoped, options);
 	const call: Call = { ctx, endpoint, credential, scoped, options, started: Date.now(), retries: 0 };
+	const owner = executionOf(ctx);
 	for (;;) {
 		const hold = flowControl.reserve(scoped.budgetKey);
 		if (hold > 0) {
 			// The rate budget is spent: wait for its window to reset.
-			await waitWithin(call, hold, () => callError(call, { status: 429, headers: {} }));
+			await waitWithin(call, hold, () => rateLimitError(call, hold));
 			continue;
 		}
-		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, async () => await sendWithRenewal(ctx, credential, request));
+		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, owner, async () => await sendWithRenewal(ctx, credential, request));
 		const attempt = readOutcome(call, outcome);
 		if ('result' in attempt) {
 			options.onHeaders?.(attempt.result.headers);
@@ -95,6 +83,13 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 		}
 		await waitBeforeRetry(call, attempt.failure);
 	}
+}
+
+/** Who waits for in-flight slots: the execution (its id), else the context itself. */
+function executionOf(ctx: SpendeskContext): unknown {
+	const get = (ctx as { getExecutionId?: () => unknown }).getExecutionId;
+	const id = typeof get === 'function' ? get.call(ctx) : undefined;
+	return typeof id === 'string' && id ? id : ctx;
 }
 
 function httpRequest(endpoint: Endpoint, scoped: ScopedCall, options: CallOptions): IHttpRequestOptions {
@@ -121,9 +116,36 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	const status = outcome.response.statusCode;
 	const headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
 	const body: unknown = outcome.response.body;
-	flowControl.observe(scoped.budgetKey, headers);
-	if ((status >= 200 && status < 300) || (status === 404 && options.allowNotFound)) return { result: { status, headers, body } };
+	flowControl.observe(scoped.budgetKey, headers, transportSettings.longestRememberedWaitMs);
+	if (status >= 200 && status < 300) return { result: { status, headers, body: jsonBody(call, status, headers, body) } };
+	if (status === 404 && options.allowNotFound) return { result: { status, headers, body } };
 	return { failure: { status, headers, body } };
+}
+
+/**
+ * The JSON object or list of a 2xx. Anything else (an HTML page from a proxy, no content)
+ * is an error naming the endpoint and what came, never items made of characters; only an
+ * endpoint that may answer with no content (a Custom API Call other than GET) gets `{}`.
+ */
+function jsonBody(call: Call, status: number, headers: Record<string, unknown>, body: unknown): unknown {
+	if (body !== null && typeof body === 'object') return body;
+	if (typeof body === 'string' && /^\s*[[{]/.test(body)) {
+		try {
+			return JSON.parse(body) as unknown;
+		} catch {
+			// not JSON after all: the error below
+		}
+	}
+	if ((body === undefined || body === null || body === '') && call.endpoint.mayAnswerEmpty) return {};
+	const contentType = headers['content-type'];
+	throw notJsonError(call.ctx.getNode(), {
+		endpoint: call.endpoint,
+		status,
+		body,
+		contentType: typeof contentType === 'string' ? contentType : undefined,
+		companyId: call.scoped.companyId,
+		itemIndex: call.options.itemIndex,
+	});
 }
 
 /** A thrown request: an HTTP status or a network failure, or else an error passed on as it is. */
@@ -145,8 +167,9 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 async function waitBeforeRetry(call: Call, failure: Failure): Promise<void> {
 	if (failure.status === 429) {
 		const wait = rateLimitWait(failure.headers);
-		flowControl.exhausted(call.scoped.budgetKey, wait);
-		await waitWithin(call, wait, () => callError(call, failure));
+		// A wait past longestRememberedWaitMs is not remembered: a server asking for days blocks no later call.
+		flowControl.exhausted(call.scoped.budgetKey, wait, transportSettings.longestRememberedWaitMs);
+		await waitWithin(call, wait, () => rateLimitError(call, wait));
 		return;
 	}
 	const retryable = failure.status === undefined || failure.status >= 500;
@@ -171,6 +194,12 @@ function backoff(attempt: number): number {
 	const { backoffBaseMs, maxBackoffMs } = transportSettings;
 	const step = Math.min(maxBackoffMs, backoffBaseMs * 2 ** attempt);
 	return Math.round(step / 2 + (Math.random() * step) / 2);
+}
+
+/** The call cannot wait `waitMs` for the rate limit: when to retry. */
+function rateLimitError(call: Call, waitMs: number): NodeApiError {
+	const { ctx, endpoint, scoped, options } = call;
+	return rateLimitWaitError(ctx.getNode(), { endpoint, companyId: scoped.companyId, waitMs, maxWaitMs: transportSettings.maxWaitMs, itemIndex: options.itemIndex });
 }
 
 /** The error a failure ends the call with: the API's answer, or Spendesk unreachable. */

@@ -153,6 +153,65 @@ describe('fault injection', () => {
 		expect(res.body.data).toHaveLength(5);
 	});
 
+	test('simulator: ignorePosition fault answers the first page again, with a fresh cursor (cursor lists)', async () => {
+		const first = await api(sim, org, '/v2/companies/cmp_001/invoices?limit=5');
+		const cursor = first.body.meta.pagination.nextCursor as string;
+		sim.injectFault({ route: 'listInvoices', kind: 'ignorePosition' });
+		const second = await api(sim, org, `/v2/companies/cmp_001/invoices?limit=5&cursor=${encodeURIComponent(cursor)}`);
+		expect(second.status).toBe(200);
+		expect(ids(second.body.data)).toEqual(ids(first.body.data));
+		expect(second.body.meta.pagination.hasNextPage).toBe(true);
+		expect(second.body.meta.pagination.nextCursor).not.toBe(cursor);
+	});
+
+	test('simulator: ignorePosition fault answers offset 0 (accounts), the first cursor page (search) and page 1 (settlements)', async () => {
+		sim.injectFault({ route: 'getAccounts', kind: 'ignorePosition' });
+		const accounts = await api(sim, org, '/v1/accounts?offset=2&fetch=2', { companyId: 'cmp_001' });
+		expect(ids(accounts.body.data)).toEqual(ids(sim.data('cmp_001').accounts.slice(0, 2)));
+
+		const first = await api(sim, org, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 5 } });
+		sim.injectFault({ route: 'searchPayables', kind: 'ignorePosition' });
+		const again = await api(sim, org, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 5, cursor: first.body.nextCursor } });
+		expect(ids(again.body.data)).toEqual(ids(first.body.data));
+		expect(typeof again.body.nextCursor).toBe('string');
+
+		sim.injectFault({ route: 'listSettlements', kind: 'ignorePosition' });
+		const page2 = await api(sim, org, '/v1/settlements?page=2&pageSize=2', { companyId: 'cmp_001' });
+		expect(ids(page2.body.data)).toEqual(ids(sim.data('cmp_001').settlements.slice(0, 2)));
+		expect(page2.body.meta.pagination.page).toBe(2);
+	});
+
+	test('simulator: understatedTotal fault reports the given total (default one page) on page lists', async () => {
+		sim.injectFault({ route: 'listSettlements', kind: 'understatedTotal', total: 1 });
+		const res = await api(sim, org, '/v1/settlements?pageSize=2', { companyId: 'cmp_001' });
+		expect(res.body.meta.pagination.total).toBe(1);
+		expect(res.body.data).toHaveLength(2);
+		sim.injectFault({ route: 'listSettlements', kind: 'understatedTotal' });
+		expect((await api(sim, org, '/v1/settlements?pageSize=2', { companyId: 'cmp_001' })).body.meta.pagination.total).toBe(2);
+	});
+
+	test('simulator: htmlBody fault answers 200 with an HTML page; noContent answers 204 without a body', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'htmlBody' });
+		const html = await wallet();
+		expect(html.status).toBe(200);
+		expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+		expect(String(html.body)).toMatch(/^<!DOCTYPE html>/);
+		sim.injectFault({ route: 'walletSummary', kind: 'noContent' });
+		const empty = await wallet();
+		expect(empty.status).toBe(204);
+		expect(empty.body).toBeUndefined();
+		expect((await wallet()).status).toBe(200);
+	});
+
+	test('simulator: spentBudget fault answers normally with x-ratelimit-remaining 0 and reset = retryAfterSeconds', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'spentBudget', retryAfterSeconds: 86_400 });
+		const res = await wallet();
+		expect(res.status).toBe(200);
+		expect(res.body.data).toEqual(sim.data('cmp_001').walletSummary);
+		expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+		expect(res.headers.get('x-ratelimit-reset')).toBe('86400');
+	});
+
 	test('simulator: clearFaults removes pending faults', async () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 503, times: 5 });
 		sim.clearFaults();

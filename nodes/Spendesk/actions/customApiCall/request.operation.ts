@@ -110,6 +110,7 @@ export const customApiCall: SpendeskOperation = {
 			pagination,
 			pageSize: pagination === 'none' ? undefined : PAGE_SIZES[pagination],
 			idempotent: method === 'GET',
+			mayAnswerEmpty: method !== 'GET',
 		};
 		const qs = readJsonObject(this, 'query', 'Query Parameters (JSON)', itemIndex);
 		const body = method === 'GET' ? undefined : readJsonObject(this, 'body', 'Body (JSON)', itemIndex);

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { readJsonObject } from '../common';
 import type { SpendeskOperation } from '../types';
@@ -25,7 +26,7 @@ export const createIntake: SpendeskOperation = {
 		}
 		return async (company) => {
 			const { body: response } = await callSpendesk<IDataObject>(this, 'createIntake', { company, body, itemIndex });
-			return { items: [((response?.data as IDataObject | undefined) ?? response) as IDataObject] };
+			return { items: bodyItems(response) };
 		};
 	},
 };

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SpendeskOperation } from '../types';
 
@@ -10,7 +11,7 @@ export const getWalletSummary: SpendeskOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		return async (company) => {
 			const { body } = await callSpendesk<IDataObject>(this, 'walletSummary', { company, itemIndex });
-			return { items: [((body?.data as IDataObject | undefined) ?? body) as IDataObject] };
+			return { items: bodyItems(body) };
 		};
 	},
 };

@@ -1,6 +1,6 @@
 /**
  * Body-cursor lists (`cursor` and a page size in the request body): stop on a null
- * `nextCursor`. A cursor that comes back twice is an error.
+ * `nextCursor`. A cursor that comes back twice, or pages that bring nothing new, are an error.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
@@ -8,20 +8,24 @@ import type { Endpoint } from '../endpoints';
 import { callSpendesk } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, repeatedCursor } from './strategy';
+import { asItems, progressGuard, repeatedCursor } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* bodyCursorStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
 	const seen = new Set<string>();
+	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | undefined;
 	while (limit.left() > 0) {
 		const body: IDataObject = { ...request.body, [size.param]: nextPageSize(size, request, limit.left()) };
 		if (cursor !== undefined) body.cursor = cursor;
 		const response = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, body });
-		yield limit.take(asItems(response.body?.data));
+		const items = asItems(response.body?.data);
 		const nextCursor = response.body?.nextCursor;
-		if (typeof nextCursor !== 'string' || !nextCursor) return;
+		const more = typeof nextCursor === 'string' && nextCursor !== '';
+		if (more) progress(items);
+		yield limit.take(items);
+		if (!more) return;
 		if (seen.has(nextCursor)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
 		seen.add(nextCursor);
 		cursor = nextCursor;

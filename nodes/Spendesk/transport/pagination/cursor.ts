@@ -1,7 +1,8 @@
 /**
  * Cursor lists (`cursor` and `limit` in the query): stop on `hasNextPage: false`. The API's
  * `nextUrl` is followed when it is on the credential's origin and carries the same cursor.
- * A cursor that comes back twice is an error, so the list can never loop forever.
+ * A cursor that comes back twice, or pages that bring nothing new, are an error, so the list
+ * can never loop forever.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { resolveCredential } from '../credential';
@@ -10,13 +11,14 @@ import type { Endpoint } from '../endpoints';
 import { callSpendesk } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, repeatedCursor } from './strategy';
+import { asItems, progressGuard, repeatedCursor } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* cursorStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
 	const { origin } = await resolveCredential(ctx);
 	const seen = new Set<string>();
+	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | undefined;
 	let nextUrl: URL | undefined;
 	while (limit.left() > 0) {
@@ -30,10 +32,13 @@ export async function* cursorStrategy(ctx: SpendeskContext, endpoint: Endpoint, 
 			qs.cursor = cursor;
 		}
 		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, qs: url ? undefined : qs, url });
-		yield limit.take(asItems(body?.data));
+		const items = asItems(body?.data);
 		const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 		const nextCursor = typeof pagination.nextCursor === 'string' && pagination.nextCursor ? pagination.nextCursor : undefined;
-		if (pagination.hasNextPage !== true || !nextCursor) return;
+		const more = pagination.hasNextPage === true && nextCursor !== undefined;
+		if (more) progress(items);
+		yield limit.take(items);
+		if (!more) return;
 		if (seen.has(nextCursor)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
 		seen.add(nextCursor);
 		cursor = nextCursor;

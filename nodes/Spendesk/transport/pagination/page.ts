@@ -1,7 +1,8 @@
 /**
  * Page-based lists (`page` and a page size; also the `result` pages of a snapshot): stop
- * when `total` says the last page was read; a 404 on a later page also ends the list, a 404
- * on page 1 is an error.
+ * when `total` says the last page was read (unless the pages proved it wrong: then on a
+ * short page); an empty page or a 404 on a later page also ends the list, a 404 on page 1 is
+ * an error, and a page that brings nothing new (a page number the server ignores) is an error.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
@@ -9,7 +10,7 @@ import type { Endpoint } from '../endpoints';
 import { callSpendesk } from '../request';
 import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems } from './strategy';
+import { asItems, progressGuard } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* pageStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
@@ -30,6 +31,8 @@ export async function* readPages(
 ): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
 	const pageSize = pagePlan(size, request, limit.max);
+	const progress = progressGuard(ctx, endpoint, request.itemIndex);
+	let received = 0;
 	for (let page = 1; limit.left() > 0; page++) {
 		let body: IDataObject | undefined;
 		if (page === 1 && firstBody) {
@@ -41,12 +44,25 @@ export async function* readPages(
 			body = response.body;
 		}
 		const content = envelope(body ?? {});
-		yield limit.take(asItems(content.data));
+		const items = asItems(content.data);
 		const pagination = ((content.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-		const total = Number(pagination.total);
+		received += items.length;
 		const served = Number(pagination.pageSize) || pageSize;
-		if (asItems(content.data).length === 0) return;
-		if (Number.isFinite(total) && page * served >= total) return;
+		const end = items.length === 0 || lastPage(Number(pagination.total), page * served, received, items.length < served);
+		if (!end) progress(items);
+		yield limit.take(items);
+		if (end) return;
 	}
 	limit.truncated();
+}
+
+/**
+ * Whether a page list ends with this page. `total` says so when the pages agree with it; a
+ * `total` the pages proved wrong (more items received than it counts) is not believed, and
+ * then a short page is the end. Without `total`, only an empty page (or a 404) ends the list.
+ */
+function lastPage(total: number, covered: number, received: number, short: boolean): boolean {
+	if (!Number.isFinite(total)) return false;
+	if (received <= total) return covered >= total;
+	return short;
 }

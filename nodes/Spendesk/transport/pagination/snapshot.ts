@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { callSpendesk } from '../request';
+import { transportSettings } from '../settings';
 import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
 import { readPages } from './page';
@@ -41,14 +42,25 @@ async function snapshotKey(ctx: SpendeskContext, endpoint: Endpoint, request: Li
 	return key;
 }
 
+const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
+const LONGEST_MAX_WAIT_MS = 3600_000;
+const FIRST_PAUSE_MS = 500;
+const LONGEST_PAUSE_MS = 5000;
+
+/** A number of milliseconds, or `fallback` when it is not a finite number. */
+const msOr = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+
 /**
  * Polls the snapshot (its first page) until it is COMPLETE and returns that body. Pauses
- * double from `snapshotPollMs` up to 5 s; fails on ERROR or after `snapshotMaxWaitMs`.
+ * double from `snapshotPollMs` up to 5 s, never shorter than `snapshotMinPollMs`; fails on
+ * ERROR or once `snapshotMaxWaitMs` (at most an hour) has passed since the first poll. A wait
+ * or pause that is not a number falls back to its default, so polling is always bounded and spaced.
  */
 async function whenComplete(ctx: SpendeskContext, endpoint: Endpoint, call: ListRequest, qs: IDataObject, key: string | undefined): Promise<IDataObject> {
-	const maxWait = call.snapshotMaxWaitMs ?? 5 * 60_000;
-	let pause = call.snapshotPollMs ?? 500;
-	let waited = 0;
+	const maxWait = Math.min(Math.max(0, msOr(call.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)), LONGEST_MAX_WAIT_MS);
+	const minPause = transportSettings.snapshotMinPollMs;
+	let pause = Math.max(minPause, msOr(call.snapshotPollMs, FIRST_PAUSE_MS));
+	const started = Date.now();
 	for (;;) {
 		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...call, qs });
 		const status = String(body?.status ?? '');
@@ -59,15 +71,14 @@ async function whenComplete(ctx: SpendeskContext, endpoint: Endpoint, call: List
 				itemIndex: call.itemIndex,
 			});
 		}
+		const waited = Date.now() - started;
 		if (waited >= maxWait) {
 			throw new NodeOperationError(ctx.getNode(), `The payables snapshot was not ready after ${Math.round(waited / 1000)} s`, {
 				description: 'Spendesk is still building it. Run the node again later: the same filters return the same snapshot for about 12 hours, so the wait is not lost.',
 				itemIndex: call.itemIndex,
 			});
 		}
-		const wait = Math.min(pause, maxWait - waited);
-		await sleep(wait);
-		waited += wait;
-		pause = Math.min(pause * 2, 5000);
+		await sleep(Math.max(minPause, Math.min(pause, maxWait - waited)));
+		pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
 	}
 }

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import type { CallOptions } from '../request';
+import { transportSettings } from '../settings';
 import type { ItemLimit } from './limit';
 
 export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> {
@@ -16,7 +17,7 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> 
 	pageSize?: number;
 	/** Payables snapshot: how long to wait for the snapshot to be built. */
 	snapshotMaxWaitMs?: number;
-	/** Payables snapshot: first pause between status polls (doubles up to 5 s). */
+	/** Payables snapshot: first pause between status polls (doubles up to 5 s; never under transportSettings.snapshotMinPollMs). */
 	snapshotPollMs?: number;
 	/** Set to true when the Limit left results unread. */
 	progress?: { truncated: boolean };
@@ -27,9 +28,75 @@ export type Page = IDataObject[];
 /** One list style: the pages of `endpoint` for `request`, read until the list or the Limit ends. */
 export type PageStrategy = (ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit) => AsyncGenerator<Page>;
 
-/** The items of a `data` field (none when it is not a list). */
+const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** An API value as an item: an object as it is, anything else under `value` (never spread into characters). */
+export function asItem(value: unknown): IDataObject {
+	return isObject(value) ? value : { value: value as IDataObject[string] };
+}
+
+/** The items of a `data` field (none when it is not a list); entries that are not objects come under `value`. */
 export function asItems(value: unknown): Page {
-	return Array.isArray(value) ? (value as Page) : [];
+	if (!Array.isArray(value)) return [];
+	return value.every(isObject) ? (value as Page) : value.map(asItem);
+}
+
+/** The items of a single-object answer: its `data` when that is an object or a list, else the whole body. */
+export function bodyItems(body: unknown): Page {
+	const data = isObject(body) ? body.data : undefined;
+	if (Array.isArray(data)) return asItems(data);
+	if (isObject(data)) return [data];
+	return Array.isArray(body) ? asItems(body) : [asItem(body)];
+}
+
+/** A short fingerprint of a text (53-bit cyrb53), to recognise items without an id. */
+function fingerprint(text: string): string {
+	let h1 = 0xdeadbeef;
+	let h2 = 0x41c6ce57;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		h1 = Math.imul(h1 ^ c, 2654435761);
+		h2 = Math.imul(h2 ^ c, 1597334677);
+	}
+	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+	return `\u0000${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
+}
+
+/** What tells an item apart: its `id`, else a fingerprint of its content. */
+function identity(item: IDataObject): unknown {
+	const id = item.id;
+	return typeof id === 'string' || typeof id === 'number' ? id : fingerprint(JSON.stringify(item));
+}
+
+/**
+ * Watches a list that says more pages follow for progress, so that it can never loop
+ * forever (a server handing out ever-new cursors over the same items, an offset or page
+ * it ignores, empty pages without end, or a Custom API Call paging an endpoint the wrong
+ * way): a page holding only items already received is an error at once, and so are
+ * `maxEmptyPages` empty pages in a row. Call it with each page's items before asking the next.
+ */
+export function progressGuard(ctx: SpendeskContext, endpoint: Endpoint, itemIndex?: number): (items: Page) => void {
+	const seen = new Set<unknown>();
+	let empty = 0;
+	return (items) => {
+		if (items.length === 0) {
+			if (++empty >= transportSettings.maxEmptyPages) throw endlessList(ctx, endpoint, itemIndex, `sent ${empty} empty pages in a row for "${endpoint.label}" while saying more would follow`);
+			return;
+		}
+		empty = 0;
+		const before = seen.size;
+		for (const item of items) seen.add(identity(item));
+		if (seen.size === before) throw endlessList(ctx, endpoint, itemIndex, `sent the same items again for "${endpoint.label}": the list is not moving forward`);
+	};
+}
+
+function endlessList(ctx: SpendeskContext, endpoint: Endpoint, itemIndex: number | undefined, what: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Spendesk ${what}`, {
+		description:
+			'Reading on would never end, so the node stopped. With a Custom API Call, check that Pagination matches how the endpoint pages (page, cursor, offset or body cursor, or None). Otherwise run the node again; if it happens every time, report it to Spendesk support with the endpoint name.',
+		itemIndex,
+	});
 }
 
 export function repeatedCursor(ctx: SpendeskContext, endpoint: Endpoint, itemIndex?: number): NodeOperationError {

@@ -1,0 +1,34 @@
+/**
+ * Tunables of the transport and the lists, shared by the node, the trigger and the API-key
+ * credential's token request; tests and benchmarks may change them.
+ */
+export const transportSettings = {
+	/** Requests in flight per credential (the API allows 5 per consumer). */
+	maxInFlight: 5,
+	/** Longest total time one call may spend waiting for rate limits and retries. */
+	maxWaitMs: 120_000,
+	/**
+	 * Longest rate-limit wait remembered for the calls that follow (a 429's Retry-After, or a
+	 * spent budget's reset). A server asking for longer is not believed for later calls: the
+	 * call that met it fails saying when to retry, and the next call is sent.
+	 */
+	longestRememberedWaitMs: 600_000,
+	/** Retries of a 5xx or connection failure (idempotent calls only). */
+	maxRetries: 4,
+	/** First backoff step; doubles each retry up to maxBackoffMs, with jitter. */
+	backoffBaseMs: 500,
+	maxBackoffMs: 8_000,
+	/** Wait after a 429 that gives neither Retry-After nor x-ratelimit-reset. */
+	defaultRateLimitWaitMs: 1_000,
+	/**
+	 * Longest time one attempt may take, from sending to the last byte of the response. Also
+	 * n8n's request `timeout`, which only limits silence (no byte for that long).
+	 */
+	timeoutMs: 60_000,
+	/** Longest time the API-key token request may take (POST /v1/auth/token). */
+	tokenTimeoutMs: 30_000,
+	/** Lists: empty pages in a row, each saying more follows, before the list is taken for endless. */
+	maxEmptyPages: 10,
+	/** Payables snapshot: shortest pause between two status polls. */
+	snapshotMinPollMs: 200,
+};

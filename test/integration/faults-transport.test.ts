@@ -1,0 +1,446 @@
+/**
+ * Fault matrix of the lists and the transport: servers that misbehave (lists that never end,
+ * rate-limit waits nobody can honour, responses that never finish, bodies that are not JSON)
+ * and parameters that are not what they claim. Each case must end with a clear error or the
+ * right items, never with a loop, a credential blocked until restart, or a slot held forever.
+ *
+ * Over real HTTP to the simulator; the behaviours no real server has (a token endpoint that
+ * never answers, bytes trickling one by one) come from a small loopback server in this file.
+ * No test asserts timing: request counts come from the server logs.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
+import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
+import { collect, paginate } from '../../nodes/Spendesk/transport/paginate';
+import type { ListRequest } from '../../nodes/Spendesk/transport/paginate';
+import { callSpendesk } from '../../nodes/Spendesk/transport/request';
+import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
+import type { SpendeskSimulator } from '../simulator';
+import { apiKeyStore, contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { createContext } from '../support/n8n-context';
+
+const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
+
+async function orgContext(sim: SpendeskSimulator, extra: Parameters<typeof contextFor>[2] = {}): Promise<SpendeskContext> {
+	return (await contextFor(sim, 'orgKey', extra)).context as unknown as SpendeskContext;
+}
+
+/**
+ * Drains page by page but gives up after maxPages, so a list that loops forever makes the
+ * test fail at once instead of at the test timeout. Returns the error the drain ended with.
+ */
+async function drainBounded(ctx: SpendeskContext, name: EndpointName, request: ListRequest, maxPages = 40): Promise<{ error?: unknown; pages: number }> {
+	let pages = 0;
+	try {
+		for await (const page of paginate(ctx, name, request)) {
+			void page;
+			if (++pages >= maxPages) break;
+		}
+	} catch (error) {
+		return { error, pages };
+	}
+	return { pages };
+}
+
+/** Runs the Spendesk node with these parameters; returns its items or the error it stopped with. */
+async function runNode(sim: SpendeskSimulator, parameters: IDataObject, extra: { continueOnFail?: boolean } = {}) {
+	const { context } = await contextFor(sim, 'orgKey', { parameters, ...extra });
+	try {
+		const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
+		return { out, error: undefined };
+	} catch (error) {
+		return { out: [] as INodeExecutionData[], error: error as Error & { description?: string } };
+	}
+}
+
+// ------------------------------------------------------------------------ 12.6 lists that never end
+
+describe('12.6 lists that never end', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		sim = await startSimulator({ seed: { companies: 3, deactivated: [], sizes: { invoices: 90, accounts: 250, settlements: 75, payables: 60 } } });
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => {
+		resetTransport();
+		sim.clearFaults();
+		sim.clearLog();
+	});
+
+	test('12.6 lists that never end: ever-new cursors over the same items stop with a clear error', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'ignorePosition', after: 1, times: 100_000 });
+		const { error, pages } = await drainBounded(await orgContext(sim), 'listInvoices', { company: 'cmp_001', pageSize: 20 });
+		expect(pages).toBeLessThan(40);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toBe('Spendesk sent the same items again for "List invoices": the list is not moving forward');
+		expect(sim.requestsTo('listInvoices')).toHaveLength(2);
+	});
+
+	test('12.6 lists that never end: empty cursor pages forever stop after a bounded number of pages', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'emptyPage', after: 1, times: 100_000 });
+		const { error, pages } = await drainBounded(await orgContext(sim), 'listInvoices', { company: 'cmp_001', pageSize: 20 });
+		expect(pages).toBeLessThan(40);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect((error as Error).message).toBe('Spendesk sent 10 empty pages in a row for "List invoices" while saying more would follow');
+		// The first page, then the bound of empty pages.
+		expect(sim.requestsTo('listInvoices')).toHaveLength(11);
+	});
+
+	test('12.6 lists that never end: an offset list that does not advance stops instead of repeating items', async () => {
+		sim.injectFault({ route: 'getAccounts', kind: 'ignorePosition', after: 1, times: 100_000 });
+		const error = await failure(collect(await orgContext(sim), 'getAccounts', { company: 'cmp_001' }));
+		expect(error.message).toBe('Spendesk sent the same items again for "Get accounts": the list is not moving forward');
+		expect(sim.requestsTo('getAccounts').map((r) => r.query.offset)).toEqual(['0', '100']);
+	});
+
+	test('12.6 lists that never end: a body-cursor list handing out new cursors over the same items stops', async () => {
+		sim.injectFault({ route: 'searchPayables', kind: 'ignorePosition', after: 1, times: 100_000 });
+		const { error } = await drainBounded(await orgContext(sim), 'searchPayables', { company: 'cmp_001', pageSize: 20 });
+		expect((error as Error).message).toBe('Spendesk sent the same items again for "Search payables": the list is not moving forward');
+		expect(sim.requestsTo('searchPayables')).toHaveLength(2);
+	});
+
+	test('12.6 lists that never end: a Custom API Call with Page style on a cursor endpoint (pages never empty) stops', async () => {
+		const { error } = await runNode(sim, {
+			resource: 'customApiCall',
+			operation: 'request',
+			companyScope: 'one',
+			company: 'cmp_001',
+			method: 'GET',
+			path: '/v2/companies/{companyId}/invoices',
+			scoping: 'path',
+			pagination: 'page',
+			returnAll: true,
+		});
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error!.message).toMatch(/^Spendesk sent the same items again for "Custom API call GET \/v2\/companies\/\{companyId\}\/invoices"/);
+		expect(error!.description).toMatch(/Pagination/);
+		expect(sim.requestsTo('listInvoices')).toHaveLength(2);
+	});
+
+	test('12.6 lists that never end: a Custom API Call with Offset style on a list that ignores the offset stops', async () => {
+		const { error } = await runNode(sim, {
+			resource: 'customApiCall',
+			operation: 'request',
+			companyScope: 'one',
+			company: 'cmp_001',
+			method: 'GET',
+			path: '/v2/expense-categories',
+			scoping: 'header',
+			pagination: 'offset',
+			returnAll: true,
+		});
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error!.message).toMatch(/^Spendesk sent the same items again for "Custom API call GET \/v2\/expense-categories"/);
+		expect(sim.requestsTo('listExpenseCategories')).toHaveLength(2);
+	});
+
+	test('12.6 lists that never end: a page list whose total is wrong but whose pages are full keeps going', async () => {
+		const ctx = await orgContext(sim);
+		sim.injectFault({ route: 'listSettlements', kind: 'understatedTotal', total: 45, times: 100 });
+		const items = await collect(ctx, 'listSettlements', { company: 'cmp_001' });
+		expect(items.map((s) => s.id)).toEqual(sim.data('cmp_001').settlements.map((s) => s.id));
+		expect(sim.requestsTo('listSettlements').map((r) => r.query.page)).toEqual(['1', '2', '3']);
+
+		sim.clearLog();
+		sim.injectFault({ route: 'listSettlements', kind: 'understatedTotal', total: 10, times: 100 });
+		const again = await collect(ctx, 'listSettlements', { company: 'cmp_002' });
+		expect(again.map((s) => s.id)).toEqual(sim.data('cmp_002').settlements.map((s) => s.id));
+		expect(sim.requestsTo('listSettlements')).toHaveLength(3);
+	});
+});
+
+// ------------------------------------------------------------- 12.7 waits that poison the limiter
+
+describe('12.7 waits that poison the limiter', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		sim = await startSimulator();
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => {
+		resetTransport();
+		sim.clearFaults();
+		sim.clearLog();
+	});
+
+	test('12.7 waits that poison the limiter: a 429 with Retry-After 100000000 fails saying when to retry, and the next call is sent', async () => {
+		const ctx = await orgContext(sim);
+		sim.injectFault({ route: 'walletSummary', kind: 'rateLimit', retryAfterSeconds: 100_000_000 });
+		const error = (await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }))) as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('Spendesk rate limit reached for company "cmp_001" and did not reset in time');
+		const retryAt = new Date(Date.now() + 100_000_000_000).toISOString().slice(0, 10);
+		expect(error.description).toContain(`Spendesk asked to wait until ${retryAt}`);
+
+		// The wait was not believed for later calls: the next call goes out and succeeds.
+		const next = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+		expect(next.status).toBe(200);
+		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([429, 200]);
+	});
+
+	test('12.7 waits that poison the limiter: a 200 with remaining 0 and a reset years ahead does not block the next call', async () => {
+		const ctx = await orgContext(sim);
+		sim.injectFault({ route: 'walletSummary', kind: 'spentBudget', retryAfterSeconds: 3 * 365 * 24 * 3600 });
+		expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })).status).toBe(200);
+		expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })).status).toBe(200);
+		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200, 200]);
+	});
+});
+
+// ------------------------------------------------------------------ 12.8 slots held forever
+
+interface Loopback {
+	url: string;
+	/** Requests received, as "METHOD path". */
+	seen: string[];
+	close: () => Promise<void>;
+}
+
+/** A loopback server answering with `handle`; close() drops every open connection. */
+async function loopback(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Loopback> {
+	const seen: string[] = [];
+	const server = http.createServer((req, res) => {
+		seen.push(`${req.method} ${req.url}`);
+		req.resume();
+		req.on('end', () => handle(req, res));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		seen,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+const TOKEN_BODY = JSON.stringify({ access_token: 'loopback-token', token_type: 'Bearer', expires_in: 3600 });
+const WALLET_BODY = JSON.stringify({ data: { companyId: 'cmp_001', currency: 'EUR', balance: 1 } });
+const LOOPBACK_KEY = { clientId: 'loop-client', clientSecret: 'loop-secret', level: 'organisation' as const, scopes: [] };
+
+describe('12.8 slots held forever', () => {
+	const servers: Loopback[] = [];
+	const timers: NodeJS.Timeout[] = [];
+	beforeEach(() => resetTransport({ maxRetries: 0 }));
+	afterEach(async () => {
+		for (const timer of timers.splice(0)) clearInterval(timer);
+		for (const server of servers.splice(0)) await server.close();
+	});
+
+	const contextOn = (url: string) => createLoopbackContext(url);
+
+	test('12.8 slots held forever: a token endpoint that never answers fails with a clear error and frees the credential', async () => {
+		resetTransport({ maxRetries: 0, tokenTimeoutMs: 300 });
+		let answerToken = false;
+		const server = await loopback((req, res) => {
+			if (req.url === '/v1/auth/token' && !answerToken) return; // never answers
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(req.url === '/v1/auth/token' ? TOKEN_BODY : WALLET_BODY);
+		});
+		servers.push(server);
+		const ctx = contextOn(server.url);
+		const error = (await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }))) as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe(`Could not reach Spendesk at ${server.url} for "Get wallet summary" (timed out)`);
+
+		// Nothing is left holding the credential: once the token endpoint answers, calls go through.
+		answerToken = true;
+		const results = await Promise.all([1, 2, 3, 4, 5, 6].map(async () => await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })));
+		expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+	});
+
+	test('12.8 slots held forever: five responses trickling one byte every 200 ms lose their slots at the attempt deadline', async () => {
+		resetTransport({ maxRetries: 0, timeoutMs: 1000 });
+		const dropped: string[] = [];
+		let allDropped = () => {};
+		const fiveDropped = new Promise<void>((resolve) => (allDropped = resolve));
+		const server = await loopback((req, res) => {
+			if (req.url === '/v1/auth/token') {
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end(TOKEN_BODY);
+				return;
+			}
+			if (req.headers['x-company-id'] !== 'cmp_slow') {
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end(WALLET_BODY);
+				return;
+			}
+			// Headers at once, then one byte every 200 ms, forever: never idle, never done.
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.write('{"data":"');
+			const timer = setInterval(() => res.write('x'), 200);
+			timers.push(timer);
+			res.on('close', () => {
+				clearInterval(timer);
+				dropped.push(req.url ?? '');
+				if (dropped.length === 5) allDropped();
+			});
+		});
+		servers.push(server);
+		const ctx = contextOn(server.url);
+		await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }); // token and a warm credential
+
+		const slow = [1, 2, 3, 4, 5].map(async () => await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_slow' })));
+		// Every slot of the credential is taken by a trickling response; this call still gets one.
+		const quick = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+		expect(quick.status).toBe(200);
+		for (const error of await Promise.all(slow)) {
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toBe(`Could not reach Spendesk at ${server.url} for "Get wallet summary" (timed out)`);
+		}
+		// The requests were aborted, not just abandoned: the client closed all five connections.
+		await fiveDropped;
+		expect(dropped).toHaveLength(5);
+		// And every slot came back.
+		const after = await Promise.all([1, 2, 3, 4, 5].map(async () => await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' })));
+		expect(after.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+	});
+
+	test("12.8 slots held forever: one execution's 200 queued calls do not put another execution's single call last", async () => {
+		const sim = await startSimulator({ latencyMs: 2 });
+		try {
+			const store = apiKeyStore(sim.baseUrl, sim.credentials.orgKey);
+			const busy = (await contextFor(sim, 'orgKey', { store, executionId: 'busy' })).context as unknown as SpendeskContext;
+			const other = (await contextFor(sim, 'orgKey', { store, executionId: 'other' })).context as unknown as SpendeskContext;
+			// Both executions have read the credential and hold a token.
+			await callSpendesk(busy, 'walletSummary', { company: 'cmp_001' });
+			await callSpendesk(other, 'walletSummary', { company: 'cmp_001' });
+			sim.clearLog();
+
+			const many = Promise.all(Array.from({ length: 200 }, async () => await callSpendesk(busy, 'walletSummary', { company: 'cmp_001' })));
+			const single = callSpendesk(other, 'walletSummary', { company: 'cmp_002' });
+			await Promise.all([many, single]);
+
+			const order = sim.log.filter((r) => !TOKEN_ROUTES.has(r.route)).map((r) => r.companyId);
+			expect(order).toHaveLength(201);
+			// The single call is served as soon as a slot frees after it queued: within the first
+			// rounds of 5, not after the other execution's 200.
+			expect(order.indexOf('cmp_002')).toBeLessThan(15);
+		} finally {
+			await sim.stop();
+		}
+	});
+});
+
+/** An execution context whose API-key credential points at a loopback server. */
+function createLoopbackContext(url: string): SpendeskContext {
+	const store = apiKeyStore(url, LOOPBACK_KEY);
+	return createContext({ store, parameters: { authentication: 'apiKey' } }).context as unknown as SpendeskContext;
+}
+
+// ------------------------------------------------------------------------- 12.9 snapshot wait
+
+describe('12.9 snapshot wait', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		sim = await startSimulator({ seed: { companies: 2, deactivated: [], sizes: { payables: 10 } } });
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => {
+		resetTransport();
+		sim.clearFaults();
+		sim.clearLog();
+		sim.configure({ snapshotPendingPolls: 2 });
+		sim.clock.advance(13 * 3600 * 1000);
+	});
+
+	test('12.9 snapshot wait: Max Wait "abc" fails naming the field, before any request', async () => {
+		const { error } = await runNode(sim, {
+			resource: 'payable',
+			operation: 'getAllSnapshot',
+			companyScope: 'one',
+			company: 'cmp_001',
+			filterMode: 'fields',
+			filters: {},
+			maxWait: 'abc',
+			returnAll: true,
+		});
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error!.message).toBe('Max Wait (Seconds) must be a number of seconds from 1 to 3600; got "abc"');
+		expect(sim.log.filter((r) => !TOKEN_ROUTES.has(r.route))).toEqual([]);
+	});
+
+	test('12.9 snapshot wait: status polls are spaced even with a zero or broken pause, and the wait is bounded', async () => {
+		sim.configure({ snapshotPendingPolls: 1_000_000 });
+		const ctx = await orgContext(sim);
+		for (const snapshotPollMs of [0, Number.NaN]) {
+			sim.clearLog();
+			const error = await failure(collect(ctx, 'getPayablesSnapshot', { company: 'cmp_001', snapshotMaxWaitMs: 1000, snapshotPollMs }));
+			expect(error.message).toMatch(/^The payables snapshot was not ready after \d+ s$/);
+			// Polls at least 200 ms apart within a 1 s wait: the first and at most five more.
+			expect(sim.requestsTo('getPayablesSnapshot').length).toBeLessThanOrEqual(7);
+		}
+	});
+});
+
+// ----------------------------------------------------------------- 12.13 bodies that are not JSON
+
+describe('12.13 a 200 whose body is not JSON', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		sim = await startSimulator({ seed: { companies: 3, deactivated: [] } });
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => {
+		resetTransport();
+		sim.clearFaults();
+		sim.clearLog();
+	});
+
+	test('12.13 a 200 whose body is not JSON: an HTML page from a proxy fails naming the endpoint and the content type', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'htmlBody' });
+		const { error } = await runNode(sim, { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_001' });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error!.message).toBe('Spendesk answered "Get wallet summary" for company "cmp_001" with text/html instead of JSON (200)');
+		expect(error!.description).toMatch(/proxy/);
+	});
+
+	test('12.13 a 200 whose body is not JSON: with All Companies the HTML page is one error item, never characters spread into fields', async () => {
+		sim.injectFault({ route: 'walletSummary', kind: 'htmlBody' });
+		const { out, error } = await runNode(
+			sim,
+			{ resource: 'walletSummary', operation: 'get', companyScope: 'all' },
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(3);
+		const failed = out.filter((item) => item.json.error !== undefined);
+		expect(failed).toHaveLength(1);
+		expect(String(failed[0].json.error)).toMatch(/with text\/html instead of JSON \(200\)/);
+		for (const item of out) expect(item.json).not.toHaveProperty('0');
+	});
+
+	test('12.13 a 200 whose body is not JSON: a Custom API Call other than GET answered 204 gives one empty item, a GET fails', async () => {
+		const call = (method: string) => ({
+			resource: 'customApiCall',
+			operation: 'request',
+			companyScope: 'one',
+			company: 'cmp_001',
+			method,
+			path: method === 'GET' ? '/v1/wallet-summary' : '/v2/companies/{companyId}/intakes',
+			scoping: method === 'GET' ? 'header' : 'path',
+			pagination: 'none',
+			body: '{"supplierName":"ACME"}',
+		});
+		sim.injectFault({ route: 'createIntake', kind: 'noContent' });
+		const posted = await runNode(sim, call('POST'));
+		expect(posted.error).toBeUndefined();
+		expect(posted.out.map((item) => item.json)).toEqual([{}]);
+
+		sim.injectFault({ route: 'walletSummary', kind: 'noContent' });
+		const got = await runNode(sim, call('GET'));
+		expect(got.error!.message).toBe('Spendesk answered "Custom API call GET /v1/wallet-summary" for company "cmp_001" with no content instead of JSON (204)');
+	});
+
+	test('12.13 a 200 whose body is not JSON: a 204 with no body on a list fails naming the endpoint', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'noContent' });
+		const error = await failure(collect(await orgContext(sim), 'listInvoices', { company: 'cmp_001' }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('Spendesk answered "List invoices" for company "cmp_001" with no content instead of JSON (204)');
+	});
+});
