@@ -312,9 +312,11 @@ export function createContext(options: ContextOptions) {
 		getNode: () => node,
 		getWorkflow: () => ({ id: options.workflowId, name: 'Spendesk workflow', active: options.mode === 'trigger' }),
 		getCredentials: async (type: string) => options.store.get(type),
-		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown) {
+		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown, nodeOptions?: { extractValue?: boolean }) {
 			const value = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], parameters);
 			if (value === undefined) return typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
+			// As n8n does: extractValue gives a resource locator's value, not the locator.
+			if (nodeOptions?.extractValue && value && typeof value === 'object' && (value as IDataObject).__rl) return (value as IDataObject).value;
 			return value;
 		},
 		getInputData: () => items,
