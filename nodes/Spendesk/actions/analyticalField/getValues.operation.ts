@@ -3,11 +3,6 @@ import { listOperation } from '../list';
 
 export const getAnalyticalFieldValues = listOperation({
 	value: 'getValues',
-	option: {
-		name: 'Get Many Values',
-		action: 'Get many values of an analytical field',
-		description: 'List the values of one analytical field (GET /v2/analytical-fields/{fieldId}/values, up to 1,000 per page)',
-	},
 	endpoint: 'listAnalyticalFieldValues',
 	properties: [
 		{
