@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { route } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialDescriptions } from './descriptions';
-import { searchCompanies } from './methods/listSearch';
+import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
 
 export class Spendesk implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +29,7 @@ export class Spendesk implements INodeType {
 		properties: [authenticationProperty, ...versionProperties],
 	};
 
-	methods = { listSearch: { searchCompanies } };
+	methods = { listSearch: { searchCompanies, searchAnalyticalFields } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

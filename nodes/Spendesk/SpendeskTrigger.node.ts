@@ -13,7 +13,7 @@ export class SpendeskTrigger implements INodeType {
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"] === "newInvoice" ? "New invoice" : "New or updated invoice"}}',
+		subtitle: '={{$parameter["event"] === "newInvoice" ? "New Invoice" : "New or Updated Invoice"}}',
 		description: 'Starts the workflow when Spendesk has new (or updated) invoices; each is emitted exactly once',
 		defaults: { name: 'Spendesk Trigger' },
 		polling: true,

@@ -82,8 +82,8 @@ const CASES: BadInput[] = [
 	{ name: 'intake JSON {}', kind: 'orgKey', params: intake('{}'), message: 'Intake (JSON) is empty', route: 'createIntake' },
 	{ name: 'intake JSON blank', kind: 'oauthOrg', params: intake('   '), message: 'Intake (JSON) is empty', route: 'createIntake' },
 	{ name: 'intake JSON not JSON', kind: 'companyKey', params: { ...intake('supplier: x'), company: '' }, message: 'Intake (JSON) is not valid JSON', route: 'createIntake' },
-	{ name: 'analytical field id empty', kind: 'orgKey', params: values(''), message: 'Analytical Field ID is empty', route: 'listAnalyticalFieldValues' },
-	{ name: 'analytical field id blank (OAuth2 company-level)', kind: 'oauthCompany', params: { ...values('   '), company: '' }, message: 'Analytical Field ID is empty', route: 'listAnalyticalFieldValues' },
+	{ name: 'analytical field id empty', kind: 'orgKey', params: values(''), message: 'Choose an analytical field', route: 'listAnalyticalFieldValues' },
+	{ name: 'analytical field id blank (OAuth2 company-level)', kind: 'oauthCompany', params: { ...values('   '), company: '' }, message: 'Choose an analytical field', route: 'listAnalyticalFieldValues' },
 ];
 
 describe('node: bad input fails before any request', () => {

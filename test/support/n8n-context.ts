@@ -319,6 +319,10 @@ export function createContext(options: ContextOptions) {
 			if (nodeOptions?.extractValue && value && typeof value === 'object' && (value as IDataObject).__rl) return (value as IDataObject).value;
 			return value;
 		},
+		// Load-options contexts: the node's parameters as the editor holds them.
+		getCurrentNodeParameter(name: string, nodeOptions?: { extractValue?: boolean }) {
+			return context.getNodeParameter(name, undefined, undefined, nodeOptions);
+		},
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getMode: () => options.mode ?? 'manual',

@@ -7,6 +7,7 @@
 import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
+import { RESOURCES } from '../../nodes/Spendesk/actions/resources';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 
@@ -62,6 +63,19 @@ describe('node description', () => {
 			expect(new Set(values).size).toBe(values.length);
 			expect(values).toContain(list.default);
 			for (const option of options(list)) expect(option.action).toEqual(expect.any(String));
+		}
+	});
+
+	test('each written-out Operation list offers exactly the operations the node runs for that resource, sorted by name', () => {
+		for (const resource of RESOURCES) {
+			const listed = options(resource.operation).map((o) => String(o.value));
+			expect({ resource: resource.value, operations: listed.sort() }).toEqual({
+				resource: resource.value,
+				operations: resource.operations.map((o) => o.value).sort(),
+			});
+			expect(resource.operation.displayOptions?.show?.resource).toEqual([resource.value]);
+			const names = options(resource.operation).map((o) => o.name);
+			expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 		}
 	});
 

@@ -8,7 +8,6 @@ import type { SpendeskOperation } from './types';
 
 export function listOperation(options: {
 	value?: string;
-	option: SpendeskOperation['option'];
 	endpoint: EndpointName;
 	companyScoped?: boolean;
 	/** Largest Limit accepted (bad input beyond it fails before any request). */
@@ -19,7 +18,6 @@ export function listOperation(options: {
 }): SpendeskOperation {
 	return {
 		value: options.value ?? 'getAll',
-		option: options.option,
 		companyScoped: options.companyScoped ?? true,
 		properties: [...(options.properties ?? []), ...returnAllOrLimit(options.maxLimit)],
 		prepare(this: IExecuteFunctions, itemIndex: number) {

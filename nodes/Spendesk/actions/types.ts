@@ -17,8 +17,6 @@ export type OperationRun = (company: string | undefined) => Promise<OperationRes
 export interface SpendeskOperation {
 	/** Operation value inside its resource. */
 	value: string;
-	/** Option shown in the Operation list. */
-	option: { name: string; action: string; description: string };
 	/** False only for operations that take no company (Get Companies). */
 	companyScoped: boolean;
 	/** Parameters of the operation; the router adds displayOptions for resource and operation. */
@@ -34,5 +32,11 @@ export interface SpendeskResource {
 	value: string;
 	name: string;
 	description: string;
+	/**
+	 * The resource's Operation parameter, written out as a literal (name, value, action and
+	 * description of each option, and the default) so that n8n's checks can read it. Its option
+	 * values are those of `operations` (test/unit/node-description.test.ts checks it).
+	 */
+	operation: INodeProperties;
 	operations: SpendeskOperation[];
 }

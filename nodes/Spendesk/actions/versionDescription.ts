@@ -1,6 +1,6 @@
 /**
  * The parameters the editor shows for the Spendesk node (Spendesk.node.ts holds the rest of
- * its description). Resource and Operation lists come from RESOURCES; each operation's own fields are shown
+ * its description). Resource and Operation lists come from RESOURCES (each resource's Operation parameter is a literal in its index.ts); each operation's own fields are shown
  * for its resource and operation only; the company selector for company-scoped resources.
  */
 import { updateDisplayOptions } from 'n8n-workflow';
@@ -19,19 +19,9 @@ function resourceProperty(): INodeProperties {
 	};
 }
 
-/** One Operation list per resource; the default is the resource's first operation. */
+/** One Operation list per resource, each a literal in the resource's index.ts. */
 function operationProperties(): INodeProperties[] {
-	// The rule cannot see the default of generated objects.
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing
-	return RESOURCES.map((resource) => ({
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: [resource.value] } },
-		options: resource.operations.map((o) => ({ name: o.option.name, value: o.value, action: o.option.action, description: o.option.description })),
-		default: resource.operations[0].value,
-	}));
+	return RESOURCES.map((resource) => resource.operation);
 }
 
 /** The fields of every operation, each shown for its own resource and operation. */

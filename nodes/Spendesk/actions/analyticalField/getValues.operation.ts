@@ -3,27 +3,45 @@ import { listOperation } from '../list';
 
 export const getAnalyticalFieldValues = listOperation({
 	value: 'getValues',
-	option: {
-		name: 'Get Many Values',
-		action: 'Get many values of an analytical field',
-		description: 'List the values of one analytical field (GET /v2/analytical-fields/{fieldId}/values, up to 1,000 per page)',
-	},
 	endpoint: 'listAnalyticalFieldValues',
 	properties: [
 		{
-			displayName: 'Analytical Field ID',
+			displayName: 'Analytical Field',
 			name: 'fieldId',
-			type: 'string',
+			type: 'resourceLocator',
 			required: true,
-			default: '',
-			description: 'ID of the analytical field, as returned by Analytical Field → Get Many',
+			default: { mode: 'list', value: '' },
+			description: 'The analytical field whose values to list',
+			modes: [
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					typeOptions: { searchListMethod: 'searchAnalyticalFields', searchable: true },
+				},
+				{
+					displayName: 'By ID',
+					name: 'id',
+					type: 'string',
+					placeholder: 'e.g. af_001',
+					validation: [
+						{
+							type: 'regex',
+							properties: {
+								regex: '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$',
+								errorMessage: 'Enter one analytical field ID (no spaces, slashes, "?" or "#", not "." or "..")',
+							},
+						},
+					],
+				},
+			],
 		},
 	],
 	request: (ctx, itemIndex) => {
-		const fieldId = String(ctx.getNodeParameter('fieldId', itemIndex, '')).trim();
+		const fieldId = String(ctx.getNodeParameter('fieldId', itemIndex, '', { extractValue: true }) ?? '').trim();
 		if (!fieldId) {
-			throw new NodeOperationError(ctx.getNode(), 'Analytical Field ID is empty', {
-				description: 'Enter the ID of an analytical field (Analytical Field → Get Many lists them).',
+			throw new NodeOperationError(ctx.getNode(), 'Choose an analytical field', {
+				description: 'Pick the analytical field from the list, or enter its ID (Analytical Field → Get Many lists them).',
 				itemIndex,
 			});
 		}

@@ -17,11 +17,6 @@ const PAGE_SIZES: Record<Exclude<PaginationStyle, 'none'>, PageSize> = {
 
 export const customApiCall: SpendeskOperation = {
 	value: 'request',
-	option: {
-		name: 'Make an API Call',
-		action: 'Make a custom API call',
-		description: 'Call any Spendesk endpoint under the credential base URL, with company scoping and pagination handled',
-	},
 	companyScoped: true,
 	properties: [
 		{

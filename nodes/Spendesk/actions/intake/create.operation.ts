@@ -7,7 +7,6 @@ import type { SpendeskOperation } from '../types';
 
 export const createIntake: SpendeskOperation = {
 	value: 'create',
-	option: { name: 'Create', action: 'Create an intake', description: 'Create an intake in a company (POST /v2/companies/{companyId}/intakes)' },
 	companyScoped: true,
 	properties: [
 		{

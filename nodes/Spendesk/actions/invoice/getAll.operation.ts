@@ -2,11 +2,6 @@ import { readJsonObject, rejectPagingKeys } from '../common';
 import { listOperation } from '../list';
 
 export const getAllInvoices = listOperation({
-	option: {
-		name: 'Get Many',
-		action: 'Get many invoices',
-		description: 'List the invoices of a company, sorted by update or creation date (GET /v2/companies/{companyId}/invoices)',
-	},
 	endpoint: 'listInvoices',
 	maxLimit: 100,
 	properties: [

@@ -24,11 +24,6 @@ function readMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
 
 export const getAllPayablesSnapshot = listOperation({
 	value: 'getAllSnapshot',
-	option: {
-		name: 'Get Many (Snapshot)',
-		action: 'Get many payables via a snapshot',
-		description: 'Build a payables snapshot, wait until it is complete, and return its pages (POST then GET /v1/snapshots/payables)',
-	},
 	endpoint: 'getPayablesSnapshot',
 	properties: [
 		...payableFilterProperties,

@@ -5,7 +5,6 @@ import type { SpendeskOperation } from '../types';
 
 export const getWalletSummary: SpendeskOperation = {
 	value: 'get',
-	option: { name: 'Get', action: 'Get the wallet summary', description: 'Get the wallet summary of a company (GET /v1/wallet-summary)' },
 	companyScoped: true,
 	properties: [],
 	prepare(this: IExecuteFunctions, itemIndex: number) {

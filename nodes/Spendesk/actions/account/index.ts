@@ -1,0 +1,26 @@
+/** The Account resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { getAllAccounts } from './getAll.operation';
+
+export const accountResource: SpendeskResource = {
+	value: 'account',
+	name: 'Account',
+	description: 'Bank, wallet and card accounts',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['account'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many accounts',
+				description: 'List the accounts of a company (GET /v1/accounts, offset-based)',
+			},
+		],
+		default: 'getAll',
+	},
+	operations: [getAllAccounts],
+};

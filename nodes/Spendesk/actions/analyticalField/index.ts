@@ -1,0 +1,33 @@
+/** The Analytical Field resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { getAllAnalyticalFields } from './getAll.operation';
+import { getAnalyticalFieldValues } from './getValues.operation';
+
+export const analyticalFieldResource: SpendeskResource = {
+	value: 'analyticalField',
+	name: 'Analytical Field',
+	description: 'Analytical fields and their values',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['analyticalField'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many analytical fields',
+				description: 'List the analytical fields of a company (GET /v2/analytical-fields)',
+			},
+			{
+				name: 'Get Many Values',
+				value: 'getValues',
+				action: 'Get many values of an analytical field',
+				description: 'List the values of one analytical field (GET /v2/analytical-fields/{fieldId}/values, up to 1,000 per page)',
+			},
+		],
+		default: 'getAll',
+	},
+	operations: [getAllAnalyticalFields, getAnalyticalFieldValues],
+};

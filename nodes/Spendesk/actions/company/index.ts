@@ -1,0 +1,26 @@
+/** The Company resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { getAllCompanies } from './getAll.operation';
+
+export const companyResource: SpendeskResource = {
+	value: 'company',
+	name: 'Company',
+	description: 'Companies of the organisation',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['company'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many companies',
+				description: 'List the active companies an organisation-level credential reaches (GET /v2/companies)',
+			},
+		],
+		default: 'getAll',
+	},
+	operations: [getAllCompanies],
+};

@@ -1,0 +1,26 @@
+/** The Expense Category resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { getAllExpenseCategories } from './getAll.operation';
+
+export const expenseCategoryResource: SpendeskResource = {
+	value: 'expenseCategory',
+	name: 'Expense Category',
+	description: 'Expense categories',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['expenseCategory'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many expense categories',
+				description: 'List the expense categories of a company (GET /v2/expense-categories)',
+			},
+		],
+		default: 'getAll',
+	},
+	operations: [getAllExpenseCategories],
+};

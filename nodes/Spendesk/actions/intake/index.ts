@@ -1,0 +1,33 @@
+/** The Intake resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { createIntake } from './create.operation';
+import { getAllIntakes } from './getAll.operation';
+
+export const intakeResource: SpendeskResource = {
+	value: 'intake',
+	name: 'Intake',
+	description: 'Incoming spend requests',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['intake'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create an intake',
+				description: 'Create an intake in a company (POST /v2/companies/{companyId}/intakes)',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many intakes',
+				description: 'List the intakes of a company (GET /v2/companies/{companyId}/intakes)',
+			},
+		],
+		default: 'getAll',
+	},
+	operations: [getAllIntakes, createIntake],
+};

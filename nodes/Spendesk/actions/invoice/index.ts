@@ -1,0 +1,26 @@
+/** The Invoice resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { getAllInvoices } from './getAll.operation';
+
+export const invoiceResource: SpendeskResource = {
+	value: 'invoice',
+	name: 'Invoice',
+	description: 'Supplier invoices',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['invoice'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many invoices',
+				description: 'List the invoices of a company, sorted by update or creation date (GET /v2/companies/{companyId}/invoices)',
+			},
+		],
+		default: 'getAll',
+	},
+	operations: [getAllInvoices],
+};

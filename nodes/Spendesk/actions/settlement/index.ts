@@ -1,0 +1,26 @@
+/** The Settlement resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { getAllSettlements } from './getAll.operation';
+
+export const settlementResource: SpendeskResource = {
+	value: 'settlement',
+	name: 'Settlement',
+	description: 'Settlements of payables',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['settlement'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many settlements',
+				description: 'List the settlements of a company (GET /v1/settlements)',
+			},
+		],
+		default: 'getAll',
+	},
+	operations: [getAllSettlements],
+};

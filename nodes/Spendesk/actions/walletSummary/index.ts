@@ -1,0 +1,26 @@
+/** The Wallet Summary resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { getWalletSummary } from './get.operation';
+
+export const walletSummaryResource: SpendeskResource = {
+	value: 'walletSummary',
+	name: 'Wallet Summary',
+	description: 'Wallet balance of a company',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['walletSummary'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get the wallet summary',
+				description: 'Get the wallet summary of a company (GET /v1/wallet-summary)',
+			},
+		],
+		default: 'get',
+	},
+	operations: [getWalletSummary],
+};
