@@ -62,7 +62,10 @@ async function prepareAll(ctx: IExecuteFunctions, spec: BatchSpec, progress: Pro
 			const key = selection.targets[0]?.id ?? '';
 			groups.set(key, [...(groups.get(key) ?? []), entry]);
 		} catch (error) {
-			if (!ctx.continueOnFail()) throw error;
+			if (!ctx.continueOnFail()) {
+				const e = error as { message?: string; description?: string | null };
+				throw extended(ctx, error, itemIndex, e.message ?? String(error), e.description ?? '');
+			}
 			progress.slots[itemIndex] = [errorItem(error, itemIndex)];
 		}
 	}

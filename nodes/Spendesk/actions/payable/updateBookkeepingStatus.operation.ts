@@ -84,7 +84,7 @@ export const updateBookkeepingStatus: BatchedOperation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. {{ $json.id }}',
+			placeholder: 'e.g. pay_001_000123',
 			description: 'ID of the payable to mark, usually from an expression. Each input item marks one payable.',
 		},
 		{
@@ -95,7 +95,7 @@ export const updateBookkeepingStatus: BatchedOperation = {
 			typeOptions: { minValue: 0, numberPrecision: 0 },
 			default: 0,
 			description:
-				'The version of the payable as read from Spendesk, usually {{ $json.version }}. Spendesk refuses the update (conflict) when the payable changed since.',
+				'The version of the payable as read from Spendesk (its version field), usually from an expression. Spendesk refuses the update (conflict) when the payable changed since.',
 		},
 		{
 			displayName: 'Bookkeeping Status',

@@ -19,7 +19,7 @@ export const updateSettlementState: SingleOperation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. {{ $json.id }}',
+			placeholder: 'e.g. stl_001_000123',
 			description: 'ID of the settlement to update, usually from an expression',
 		},
 		{

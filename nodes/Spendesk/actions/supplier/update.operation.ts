@@ -36,7 +36,7 @@ export const updateSupplier: SingleOperation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. {{ $json.id }}',
+			placeholder: 'e.g. sup_001_0001',
 			description: 'ID of the supplier to update, usually from an expression',
 		},
 		{
