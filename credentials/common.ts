@@ -25,6 +25,9 @@ export const DEFAULT_SCOPES = [
 	'settlement:read',
 	'account:read',
 	'payable:read',
+	'experimental:accounting:update',
+	'experimental:settlement:update',
+	'experimental:supplier:manage',
 ] as const;
 
 /**

@@ -35,6 +35,7 @@ const NOTHING: DataSizes = {
 	analyticalFieldValues: 0,
 	expenseCategories: 0,
 	intakes: 0,
+	suppliers: 0,
 };
 
 interface SizeCase {

@@ -93,7 +93,7 @@ describe('transport: retries', () => {
 		const error = await apiFailure(callSpendesk(ctx, 'createIntake', { company: 'cmp_001', body: { description: 'Taxi' } }));
 		expect(sim.requestsTo('createIntake')).toHaveLength(1);
 		expect(error.description).toBe(
-			'This call is not safe to repeat, so it was not retried. Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again. (ECONNRESET)',
+			'This call is not safe to repeat, so it was not retried. It may have reached Spendesk and been applied: check in Spendesk before running it again. Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again. (ECONNRESET)',
 		);
 		expect(error.message).toBe(`Could not reach Spendesk at ${sim.baseUrl} for "Create an intake" (connection reset)`);
 	});

@@ -7,6 +7,7 @@ import { fingerprint, intParam, keysetPage, PAGE_SIZE_MAX, pageOf, SimError } fr
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { AccessLevel, Intake, Payable, RouteId } from './types';
+import { createSuppliers, updateBookkeepingStatus, updateSettlementState, updateSupplier } from './writes';
 
 export interface RouteDef {
 	id: RouteId;
@@ -416,5 +417,37 @@ export const ROUTES: RouteDef[] = [
 		scoping: 'header',
 		scope: 'payable:read',
 		handler: getSnapshot,
+	},
+	{
+		id: 'updateBookkeepingStatus',
+		method: 'PUT',
+		pattern: /^\/v1\/payables\/bookkeeping-status$/,
+		scoping: 'header',
+		scope: 'experimental:accounting:update',
+		handler: updateBookkeepingStatus,
+	},
+	{
+		id: 'updateSettlementState',
+		method: 'PUT',
+		pattern: /^\/v1\/settlements\/(?<settlementId>[^/]+)\/state$/,
+		scoping: 'header',
+		scope: 'experimental:settlement:update',
+		handler: updateSettlementState,
+	},
+	{
+		id: 'createSuppliers',
+		method: 'POST',
+		pattern: /^\/v1\/suppliers$/,
+		scoping: 'header',
+		scope: 'experimental:supplier:manage',
+		handler: createSuppliers,
+	},
+	{
+		id: 'updateSupplier',
+		method: 'PATCH',
+		pattern: /^\/v1\/suppliers\/(?<supplierId>[^/]+)$/,
+		scoping: 'header',
+		scope: 'experimental:supplier:manage',
+		handler: updateSupplier,
 	},
 ];

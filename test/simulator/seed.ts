@@ -15,6 +15,7 @@ import type {
 	Payable,
 	SeedOptions,
 	Settlement,
+	Supplier,
 	User,
 } from './types';
 
@@ -29,6 +30,7 @@ export const DEFAULT_SIZES: DataSizes = {
 	analyticalFieldValues: 40,
 	expenseCategories: 25,
 	intakes: 5,
+	suppliers: 12,
 };
 
 /** Seeded data starts here; everything the clock creates later is newer. */
@@ -169,6 +171,22 @@ export function makeCompanyData(company: string, sizes: DataSizes, seed: number,
 		});
 	}
 
+	const suppliers: Supplier[] = [];
+	for (let n = 1; n <= sizes.suppliers; n++) {
+		const at = iso(BASE_TIME + n * 17 * MINUTE);
+		suppliers.push({
+			id: `sup_${suffix}_${pad(n, 4)}`,
+			name: `${SUPPLIERS[(n - 1) % SUPPLIERS.length]}${n > SUPPLIERS.length ? ` ${Math.ceil(n / SUPPLIERS.length)}` : ''}`,
+			iban: null,
+			bic: null,
+			vatNumber: null,
+			externalId: `ext-${suffix}-${pad(n, 4)}`,
+			isArchived: n % 5 === 0,
+			createdAt: at,
+			updatedAt: at,
+		});
+	}
+
 	return {
 		invoices,
 		accounts,
@@ -184,6 +202,7 @@ export function makeCompanyData(company: string, sizes: DataSizes, seed: number,
 			scheduledPayments: amount(rng),
 			updatedAt: iso(BASE_TIME),
 		},
+		suppliers,
 	};
 }
 

@@ -22,6 +22,9 @@ export const ALL_SCOPES = [
 	'settlement:read',
 	'account:read',
 	'payable:read',
+	'experimental:accounting:update',
+	'experimental:settlement:update',
+	'experimental:supplier:manage',
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number] | string;
 
@@ -70,6 +73,20 @@ export interface Settlement {
 	settledAt: string;
 }
 
+/** A supplier (vendor) of a company. */
+export interface Supplier {
+	id: string;
+	name: string;
+	iban: string | null;
+	bic: string | null;
+	vatNumber: string | null;
+	/** The supplier's ID in the customer's accounting system; unique within its company when set. */
+	externalId: string | null;
+	isArchived: boolean;
+	createdAt: string;
+	updatedAt: string;
+}
+
 export interface AnalyticalField {
 	id: string;
 	name: string;
@@ -110,6 +127,7 @@ export interface CompanyData {
 	expenseCategories: ExpenseCategory[];
 	intakes: Intake[];
 	walletSummary: WalletSummary;
+	suppliers: Supplier[];
 }
 
 export interface User {
@@ -148,6 +166,7 @@ export interface DataSizes {
 	analyticalFieldValues: number;
 	expenseCategories: number;
 	intakes: number;
+	suppliers: number;
 }
 
 export interface CompanySeed {
@@ -217,6 +236,10 @@ export type RouteId =
 	| 'searchPayables'
 	| 'createPayablesSnapshot'
 	| 'getPayablesSnapshot'
+	| 'updateBookkeepingStatus'
+	| 'updateSettlementState'
+	| 'createSuppliers'
+	| 'updateSupplier'
 	| 'notFound';
 
 export type FaultKind =

@@ -188,6 +188,20 @@ export interface ContextOptions {
 
 let executions = 0;
 
+/**
+ * A parameter as n8n gives it for one item: `={{ $json.a.b }}` (the one expression form the
+ * tests use, for per-item IDs and versions), also inside a collection, is read from the
+ * item's JSON, keeping its type.
+ */
+function itemExpression(value: unknown, item: INodeExecutionData | undefined): unknown {
+	if (value && typeof value === 'object' && !Array.isArray(value) && !(value as IDataObject).__rl) {
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, itemExpression(v, item)]));
+	}
+	const match = typeof value === 'string' ? /^=\{\{\s*\$json\.([\w.]+)\s*\}\}$/.exec(value) : null;
+	if (!match) return value;
+	return match[1].split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], item?.json);
+}
+
 /** Builds an execution context whose helpers do real HTTP with n8n 2.8's authentication flow. */
 export function createContext(options: ContextOptions) {
 	const n8nVersion = options.n8nVersion ?? '2.8';
@@ -313,7 +327,8 @@ export function createContext(options: ContextOptions) {
 		getWorkflow: () => ({ id: options.workflowId, name: 'Spendesk workflow', active: options.mode === 'trigger' }),
 		getCredentials: async (type: string) => options.store.get(type),
 		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown, nodeOptions?: { extractValue?: boolean }) {
-			const value = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], parameters);
+			const raw = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], parameters);
+			const value = typeof itemIndexOrFallback === 'number' ? itemExpression(raw, items[itemIndexOrFallback]) : raw;
 			if (value === undefined) return typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
 			// As n8n does: extractValue gives a resource locator's value, not the locator.
 			if (nodeOptions?.extractValue && value && typeof value === 'object' && (value as IDataObject).__rl) return (value as IDataObject).value;

@@ -8,6 +8,7 @@ import { intakeResource } from './intake';
 import { invoiceResource } from './invoice';
 import { payableResource } from './payable';
 import { settlementResource } from './settlement';
+import { supplierResource } from './supplier';
 import { walletSummaryResource } from './walletSummary';
 import type { SpendeskResource } from './types';
 
@@ -21,5 +22,6 @@ export const RESOURCES: SpendeskResource[] = [
 	invoiceResource,
 	payableResource,
 	settlementResource,
+	supplierResource,
 	walletSummaryResource,
 ];

@@ -2,7 +2,9 @@
  * Runs the node: for every input item, the chosen operation on every company it targets.
  * Parameters are read and checked before the first request; companies run concurrently and
  * one failing company does not lose the others; every output item is paired with its input
- * item; with Continue On Fail an error becomes an item of its own (errorItem).
+ * item; with Continue On Fail an error becomes an item of its own (errorItem). A write runs on
+ * one company only: All Companies is refused for every item before any request. Batched
+ * operations (bulk calls) go through actions/batch.ts.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
@@ -10,9 +12,10 @@ import { forEachCompany } from '../companies/fanOut';
 import { companyError, tagItem } from '../companies/naming';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanySelection } from '../companies/select';
+import { runBatched } from './batch';
 import { errorItem } from './errorItem';
 import { RESOURCES } from './resources';
-import type { SpendeskOperation } from './types';
+import type { SingleOperation, SpendeskOperation } from './types';
 
 interface ItemResult {
 	items: INodeExecutionData[];
@@ -20,17 +23,50 @@ interface ItemResult {
 	truncated: boolean;
 }
 
-function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOperation {
+function lookupOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOperation | undefined {
 	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	const operation = RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === name);
-	if (!operation) throw new NodeOperationError(ctx.getNode(), `The operation "${name}" of "${resource}" is not supported`, { itemIndex });
-	return operation;
+	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === name);
+}
+
+function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOperation {
+	const operation = lookupOperation(ctx, itemIndex);
+	if (operation) return operation;
+	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+	const name = ctx.getNodeParameter('operation', itemIndex) as string;
+	throw new NodeOperationError(ctx.getNode(), `The operation "${name}" of "${resource}" is not supported`, { itemIndex });
+}
+
+/** `Payable → Update Bookkeeping Status`: the operation as the editor names it. */
+function operationTitle(ctx: IExecuteFunctions, itemIndex: number): string {
+	const resource = RESOURCES.find((r) => r.value === ctx.getNodeParameter('resource', itemIndex));
+	const name = ctx.getNodeParameter('operation', itemIndex) as string;
+	const option = resource?.operation.options?.find((o) => 'value' in o && o.value === name);
+	return `${resource?.name ?? ''} → ${option?.name ?? name}`;
+}
+
+/**
+ * A write never runs once per company by mistake: with All Companies (a saved workflow, an
+ * expression), the node fails before any request, whatever Continue On Fail says.
+ */
+function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void {
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const operation = lookupOperation(ctx, itemIndex);
+		if (!operation?.write || !operation.companyScoped) continue;
+		const { mode } = readCompanyChoice(ctx, itemIndex);
+		if (mode === 'one') continue;
+		throw new NodeOperationError(ctx.getNode(), `${operationTitle(ctx, itemIndex)} writes to one company at a time: All Companies is not allowed`, {
+			description:
+				'Nothing was sent. Set Companies to One Company and pick the company (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.',
+			itemIndex,
+		});
+	}
 }
 
 /** One input item: its operation on each of its companies. */
 async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemResult> {
-	const operation = findOperation(ctx, itemIndex);
+	// route() hands batched operations to runBatched: this one runs item by item.
+	const operation = findOperation(ctx, itemIndex) as SingleOperation;
 	const run = operation.prepare.call(ctx, itemIndex);
 	const selection: CompanySelection = operation.companyScoped
 		? await selectCompanies(ctx, readCompanyChoice(ctx, itemIndex), { itemIndex })
@@ -67,6 +103,10 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const output: INodeExecutionData[] = [];
 	let truncated = false;
 	const count = this.getInputData().length;
+	refuseWritesOnEveryCompany(this, count);
+	const first = count ? lookupOperation(this, 0) : undefined;
+	// Resource and Operation take no expressions: every item runs the same operation.
+	if (first?.batch) return [await runBatched(this, first, count)];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const result = await runItem(this, itemIndex);

@@ -13,20 +13,66 @@ export interface OperationResult {
  */
 export type OperationRun = (company: string | undefined) => Promise<OperationResult>;
 
-/** One operation: its parameters (with displayOptions) and its execution. */
-export interface SpendeskOperation {
+/** What every operation has: its value, company scoping and parameters. */
+interface OperationBase {
 	/** Operation value inside its resource. */
 	value: string;
 	/** False only for operations that take no company (Get Companies). */
 	companyScoped: boolean;
+	/**
+	 * True for operations that create or change data: they run on one company only (All
+	 * Companies is not offered, and refused before any request when a workflow holds it).
+	 */
+	write?: boolean;
 	/** Parameters of the operation; the router adds displayOptions for resource and operation. */
 	properties: INodeProperties[];
+}
+
+/** An operation run item by item: its parameters (with displayOptions) and its execution. */
+export interface SingleOperation extends OperationBase {
 	/**
 	 * Reads and checks the item's parameters — bad input fails here, before any request —
 	 * and returns the run for each company.
 	 */
 	prepare(this: IExecuteFunctions, itemIndex: number): OperationRun;
+	batch?: undefined;
 }
+
+/** One input item's part of a bulk call. */
+export interface BatchEntry {
+	itemIndex: number;
+	/** The item's element of the bulk call's list. */
+	body: IDataObject;
+	/** How messages name the item's record, e.g. `payable "pay_1"`. */
+	label: string;
+}
+
+/** What a bulk call gave one entry: its output item's JSON, or its own error. */
+export type EntryResult = { ok: true; json: IDataObject } | { ok: false; error: Error };
+
+/** How a batched operation turns input items into bulk calls. */
+export interface BatchSpec {
+	/** Most entries one bulk call carries. */
+	size: number;
+	/** Reads and checks one item's parameters (before any request) and returns its entry. */
+	prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry;
+	/** One bulk call for one company: a result per entry, in the order of the entries. */
+	send(this: IExecuteFunctions, company: string | undefined, entries: BatchEntry[]): Promise<EntryResult[]>;
+	/** What running the items of a failed bulk call again does (said in the error when the call may have been applied). */
+	replayNote: string;
+}
+
+/**
+ * An operation whose input items are sent together: prepared item by item, grouped by
+ * company in input order, then one bulk call per `batch.size` items (actions/batch.ts).
+ */
+export interface BatchedOperation extends OperationBase {
+	write: true;
+	batch: BatchSpec;
+	prepare?: undefined;
+}
+
+export type SpendeskOperation = SingleOperation | BatchedOperation;
 
 export interface SpendeskResource {
 	value: string;

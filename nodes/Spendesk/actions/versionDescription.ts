@@ -1,11 +1,12 @@
 /**
  * The parameters the editor shows for the Spendesk node (Spendesk.node.ts holds the rest of
  * its description). Resource and Operation lists come from RESOURCES (each resource's Operation parameter is a literal in its index.ts); each operation's own fields are shown
- * for its resource and operation only; the company selector for company-scoped resources.
+ * for its resource and operation only; the company selector for company-scoped resources
+ * (without All Companies for operations that write).
  */
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { INodeProperties } from 'n8n-workflow';
-import { nodeCompanyProperties } from '../companies/description';
+import { nodeCompanyProperties, nodeWriteCompanyScope } from '../companies/description';
 import { RESOURCES } from './resources';
 
 function resourceProperty(): INodeProperties {
@@ -33,12 +34,35 @@ function operationFields(): INodeProperties[] {
 	);
 }
 
-const companyScopedResources = RESOURCES.filter((r) => r.operations.some((o) => o.companyScoped)).map((r) => r.value);
+const companyScopedResources = RESOURCES.filter((r) => r.operations.some((o) => o.companyScoped));
+
+/**
+ * The company selector: reads offer All Companies; operations that write offer one company
+ * only (a Companies choice of their own, shown for them alone).
+ */
+function companyProperties(): INodeProperties[] {
+	const [selector, ...rest] = nodeCompanyProperties;
+	const readOnly = companyScopedResources.filter((r) => !r.operations.some((o) => o.write));
+	const withWrites = companyScopedResources.filter((r) => r.operations.some((o) => o.write));
+	const split = withWrites.flatMap((resource) => {
+		const reads = resource.operations.filter((o) => !o.write).map((o) => o.value);
+		const writes = resource.operations.filter((o) => o.write).map((o) => o.value);
+		return [
+			...(reads.length ? updateDisplayOptions({ show: { resource: [resource.value], operation: reads } }, [selector]) : []),
+			...updateDisplayOptions({ show: { resource: [resource.value], operation: writes } }, [nodeWriteCompanyScope]),
+		];
+	});
+	return [
+		...updateDisplayOptions({ show: { resource: readOnly.map((r) => r.value) } }, [selector]),
+		...split,
+		...updateDisplayOptions({ show: { resource: companyScopedResources.map((r) => r.value) } }, rest),
+	];
+}
 
 /** The node's parameters after Authentication: resource, operations, company selection, operation fields. */
 export const versionProperties: INodeProperties[] = [
 	resourceProperty(),
 	...operationProperties(),
-	...updateDisplayOptions({ show: { resource: companyScopedResources } }, nodeCompanyProperties),
+	...companyProperties(),
 	...operationFields(),
 ];

@@ -93,3 +93,16 @@ export const triggerCompanyProperties: INodeProperties[] = [
 		displayOptions: { show: { companyScope: ['several'] } },
 	},
 ];
+
+/**
+ * The node's Companies choice for operations that write: one company only, so a write never
+ * runs once per company by mistake (the router refuses All Companies from a saved workflow).
+ */
+export const nodeWriteCompanyScope: INodeProperties = {
+	displayName: 'Companies',
+	name: 'companyScope',
+	type: 'options',
+	noDataExpression: true,
+	options: [{ name: 'One Company', value: 'one', description: 'Write to the company chosen below; this operation runs on one company at a time' }],
+	default: 'one',
+};

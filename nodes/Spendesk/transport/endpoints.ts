@@ -191,6 +191,48 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 		snapshotCreate: 'createPayablesSnapshot',
 	},
+	updateBookkeepingStatus: {
+		label: 'Update bookkeeping status',
+		method: 'PUT',
+		path: '/v1/payables/bookkeeping-status',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:accounting:update',
+		// Not retried: a replay of an applied update answers `conflict` (its version moved on),
+		// which cannot be told apart from a change made by someone else. Running the items
+		// again by hand is harmless: nothing is changed twice.
+		idempotent: false,
+	},
+	updateSettlementState: {
+		label: "Update a settlement's state",
+		method: 'PUT',
+		path: '/v1/settlements/{settlementId}/state',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:settlement:update',
+		// Sets an absolute state: a replay leaves the settlement as the first call did.
+		idempotent: true,
+	},
+	createSuppliers: {
+		label: 'Create suppliers',
+		method: 'POST',
+		path: '/v1/suppliers',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:supplier:manage',
+		// A replay creates the suppliers again.
+		idempotent: false,
+	},
+	updateSupplier: {
+		label: 'Update a supplier',
+		method: 'PATCH',
+		path: '/v1/suppliers/{supplierId}',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:supplier:manage',
+		// Sets absolute field values: a replay leaves the supplier as the first call did.
+		idempotent: true,
+	},
 });
 
 export type EndpointName = keyof typeof ENDPOINTS;

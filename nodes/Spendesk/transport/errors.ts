@@ -124,7 +124,7 @@ export function describeFailure(call: FailedCall): { message: string; descriptio
 	if (status >= 500) {
 		return {
 			message: `Spendesk had a server error (${status}) on "${endpoint.label}" for ${company}`,
-			description: `The node retried${endpoint.idempotent ? '' : ' nothing, because this call is not safe to repeat'}. Try again later; if it persists, check status.spendesk.com.${detail ? ` Spendesk said: ${detail}` : ''}`,
+			description: `The node retried${endpoint.idempotent ? '' : ' nothing, because this call is not safe to repeat: Spendesk may have applied it, so check in Spendesk before running it again'}. Try again later; if it persists, check status.spendesk.com.${detail ? ` Spendesk said: ${detail}` : ''}`,
 		};
 	}
 	return {
@@ -237,9 +237,18 @@ export function unreachableError(
 	// The code goes in the description: NodeApiError replaces any message that contains it.
 	return new NodeApiError(node, response, {
 		message: `Could not reach Spendesk at ${origin} for "${endpoint.label}" (${NETWORK_WORDS[code ?? ''] ?? 'connection failed'})`,
-		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : 'This call is not safe to repeat, so it was not retried. '}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.${code ? ` (${code})` : ''}`,
+		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : notRetried(code)}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.${code ? ` (${code})` : ''}`,
 		itemIndex: call.itemIndex,
 	});
+}
+
+/** Network failures where the request never left: nothing can have been applied. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** A write that failed on the network: not retried, and whether Spendesk may have applied it. */
+function notRetried(code: string | undefined): string {
+	const applied = code && NEVER_SENT.has(code) ? 'It did not reach Spendesk, so nothing was applied. ' : 'It may have reached Spendesk and been applied: check in Spendesk before running it again. ';
+	return `This call is not safe to repeat, so it was not retried. ${applied}`;
 }
 
 function capitalise(text: string): string {

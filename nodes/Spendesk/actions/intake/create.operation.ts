@@ -8,6 +8,7 @@ import type { SpendeskOperation } from '../types';
 export const createIntake: SpendeskOperation = {
 	value: 'create',
 	companyScoped: true,
+	write: true,
 	properties: [
 		{
 			displayName: 'Intake (JSON)',

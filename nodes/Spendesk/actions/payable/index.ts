@@ -2,6 +2,7 @@
 import type { SpendeskResource } from '../types';
 import { getAllPayablesSnapshot } from './getAllSnapshot.operation';
 import { searchPayables } from './search.operation';
+import { updateBookkeepingStatus } from './updateBookkeepingStatus.operation';
 
 export const payableResource: SpendeskResource = {
 	value: 'payable',
@@ -26,8 +27,15 @@ export const payableResource: SpendeskResource = {
 				action: 'Search payables',
 				description: 'Search the payables of a company with filters (POST /v1/payables/search)',
 			},
+			{
+				name: 'Update Bookkeeping Status',
+				value: 'updateBookkeepingStatus',
+				action: 'Update the bookkeeping status of payables',
+				description:
+					'Mark payables Exported or Failed Export, each input item one payable given by its ID and version; items are sent 100 per call. Returns one item per payable: its ID, new version and status (PUT /v1/payables/bookkeeping-status).',
+			},
 		],
 		default: 'search',
 	},
-	operations: [searchPayables, getAllPayablesSnapshot],
+	operations: [searchPayables, getAllPayablesSnapshot, updateBookkeepingStatus],
 };

@@ -1,6 +1,7 @@
 /** The Settlement resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { getAllSettlements } from './getAll.operation';
+import { updateSettlementState } from './updateState.operation';
 
 export const settlementResource: SpendeskResource = {
 	value: 'settlement',
@@ -19,8 +20,15 @@ export const settlementResource: SpendeskResource = {
 				action: 'Get many settlements',
 				description: 'List the settlements of a company (GET /v1/settlements)',
 			},
+			{
+				name: 'Update State',
+				value: 'updateState',
+				action: 'Update the state of a settlement',
+				description:
+					'Mark one settlement, given by its ID, Exported or Failed Export. Returns the updated settlement (PUT /v1/settlements/{settlementId}/state).',
+			},
 		],
 		default: 'getAll',
 	},
-	operations: [getAllSettlements],
+	operations: [getAllSettlements, updateSettlementState],
 };

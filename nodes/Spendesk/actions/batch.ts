@@ -1,0 +1,144 @@
+/**
+ * Batched operations: input items sent together in bulk calls. Every item is prepared first
+ * (bad input fails before any request), the items are grouped by the company they target
+ * (keeping input order), and each group is sent in calls of up to `batch.size` entries, one
+ * after the other. Each input item gets its own output item, paired with it, in input order:
+ * its result, or with Continue On Fail its error. Without Continue On Fail the first error
+ * stops the node, saying which items were applied and which were not sent.
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { readCompanyChoice, selectCompanies } from '../companies/select';
+import { errorItem } from './errorItem';
+import type { BatchEntry, BatchedOperation, BatchSpec, EntryResult } from './types';
+
+/** Where a run stands: output per input item, what was applied, what is still to send. */
+interface Progress {
+	slots: INodeExecutionData[][];
+	applied: number[];
+	unsent: number;
+}
+
+/** `0–2, 5, 7–9`: item indexes as short ranges. */
+export function itemRanges(indexes: number[]): string {
+	const sorted = [...indexes].sort((a, b) => a - b);
+	const parts: string[] = [];
+	for (let i = 0; i < sorted.length; i++) {
+		let j = i;
+		while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+		parts.push(j === i ? String(sorted[i]) : `${sorted[i]}–${sorted[j]}`);
+		i = j;
+	}
+	return parts.join(', ');
+}
+
+function itemsPhrase(indexes: number[]): string {
+	return indexes.length === 1 ? `item ${indexes[0]}` : `items ${itemRanges(indexes)}`;
+}
+
+/** What was applied before a failure and what was not sent, for the error that stops the node. */
+function standing(progress: Progress): string {
+	const applied = progress.applied.length ? `Applied: ${itemsPhrase(progress.applied)}.` : 'Nothing was applied.';
+	const unsent = progress.unsent ? ` Not sent: ${progress.unsent} later item${progress.unsent === 1 ? '' : 's'}.` : '';
+	return `${applied}${unsent} (Item numbers count from 0, as n8n's item index.)`;
+}
+
+/** The same error with more said: its message and description extended, its kind and details kept. */
+function extended(ctx: IExecuteFunctions, error: unknown, itemIndex: number, message: string, description: string): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError) {
+		const response = (error.errorResponse ?? {}) as JsonObject;
+		return new NodeApiError(ctx.getNode(), response, { message, description, httpCode: error.httpCode ?? undefined, itemIndex });
+	}
+	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+}
+
+/** Reads every item's entry and company; a bad item fails before any request (or becomes its error item). */
+async function prepareAll(ctx: IExecuteFunctions, spec: BatchSpec, progress: Progress): Promise<Map<string, BatchEntry[]>> {
+	const groups = new Map<string, BatchEntry[]>();
+	for (let itemIndex = 0; itemIndex < progress.slots.length; itemIndex++) {
+		try {
+			const entry = spec.prepareEntry.call(ctx, itemIndex);
+			const selection = await selectCompanies(ctx, readCompanyChoice(ctx, itemIndex), { itemIndex });
+			const key = selection.targets[0]?.id ?? '';
+			groups.set(key, [...(groups.get(key) ?? []), entry]);
+		} catch (error) {
+			if (!ctx.continueOnFail()) {
+				const e = error as { message?: string; description?: string | null };
+				throw extended(ctx, error, itemIndex, e.message ?? String(error), e.description ?? '');
+			}
+			progress.slots[itemIndex] = [errorItem(error, itemIndex)];
+		}
+	}
+	progress.unsent = [...groups.values()].reduce((n, entries) => n + entries.length, 0);
+	return groups;
+}
+
+/** Network failures after which the request may have reached Spendesk. */
+const MAYBE_DELIVERED = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT']);
+
+/** Whether a failed bulk call may have been applied: a 5xx, or a connection lost after sending. */
+export function mayHaveApplied(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = Number(error.httpCode);
+	if (Number.isFinite(status) && error.httpCode) return status >= 500;
+	const network = (error.errorResponse as { networkError?: unknown } | undefined)?.networkError;
+	return typeof network !== 'string' || MAYBE_DELIVERED.has(network);
+}
+
+/** The error of a whole bulk call, for the items it carried: what happened, and whether they may have been applied. */
+function bulkCallError(ctx: IExecuteFunctions, spec: BatchSpec, error: unknown, chunk: BatchEntry[]): NodeApiError | NodeOperationError {
+	const indexes = chunk.map((e) => e.itemIndex);
+	const e = error as { message?: string; description?: string | null };
+	const maybe = mayHaveApplied(error);
+	const note = maybe
+		? `This bulk call carried ${itemsPhrase(indexes)} and was not retried: Spendesk may have applied some or all of them. ${spec.replayNote}`
+		: `Nothing of this bulk call (${itemsPhrase(indexes)}) was applied: fix the cause and run the items again.`;
+	const message = `${e.message ?? String(error)} (bulk call for ${itemsPhrase(indexes)}${maybe ? ', may have been applied' : ', not applied'})`;
+	return extended(ctx, error, indexes[0], message, [e.description, note].filter(Boolean).join(' '));
+}
+
+/** One entry's own error, as the error that stops the node: the item, then what was applied. */
+function entryStop(ctx: IExecuteFunctions, error: Error, entry: BatchEntry, progress: Progress, refused: number[]): Error {
+	const e = error as { description?: string | null };
+	const others = refused.length > 1 ? ` Also refused in the same call: ${itemsPhrase(refused.filter((i) => i !== entry.itemIndex))}.` : '';
+	const description = [e.description, `${others} ${standing(progress)}`.trim()].filter(Boolean).join(' ');
+	return extended(ctx, error, entry.itemIndex, `Input item ${entry.itemIndex}: ${error.message}`, description);
+}
+
+/** Sends one bulk call and files each entry's result in its item's slot. */
+async function sendChunk(ctx: IExecuteFunctions, spec: BatchSpec, company: string, chunk: BatchEntry[], progress: Progress): Promise<void> {
+	progress.unsent -= chunk.length;
+	let results: EntryResult[];
+	try {
+		results = await spec.send.call(ctx, company || undefined, chunk);
+	} catch (error) {
+		const failure = bulkCallError(ctx, spec, error, chunk);
+		if (!ctx.continueOnFail()) throw extended(ctx, failure, chunk[0].itemIndex, failure.message, `${failure.description ?? ''} ${standing(progress)}`.trim());
+		for (const entry of chunk) progress.slots[entry.itemIndex] = [errorItem(failure, entry.itemIndex)];
+		return;
+	}
+	const refused = chunk.filter((_, i) => !results[i].ok).map((entry) => entry.itemIndex);
+	chunk.forEach((entry, i) => {
+		const result = results[i];
+		if (result.ok) progress.applied.push(entry.itemIndex);
+		progress.slots[entry.itemIndex] = [result.ok ? { json: result.json, pairedItem: { item: entry.itemIndex } } : errorItem(result.error, entry.itemIndex)];
+	});
+	if (refused.length && !ctx.continueOnFail()) {
+		const first = chunk.find((entry) => entry.itemIndex === refused[0])!;
+		const result = results[chunk.indexOf(first)] as { ok: false; error: Error };
+		throw entryStop(ctx, result.error, first, progress, refused);
+	}
+}
+
+/** Runs a batched operation over every input item; the output follows input order. */
+export async function runBatched(ctx: IExecuteFunctions, operation: BatchedOperation, count: number): Promise<INodeExecutionData[]> {
+	const { batch } = operation;
+	const progress: Progress = { slots: Array.from({ length: count }, () => []), applied: [], unsent: 0 };
+	const groups = await prepareAll(ctx, batch, progress);
+	for (const [company, entries] of groups) {
+		for (let start = 0; start < entries.length; start += batch.size) {
+			await sendChunk(ctx, batch, company, entries.slice(start, start + batch.size), progress);
+		}
+	}
+	return progress.slots.flat();
+}

@@ -1,0 +1,51 @@
+/** Settlement → Update State: marks one settlement exported or failed export (PUT /v1/settlements/{settlementId}/state). */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { bodyItems } from '../../transport/pagination/strategy';
+import { callSpendesk } from '../../transport/request';
+import type { SingleOperation } from '../types';
+import { readRecordId } from '../writeFields';
+
+const ID_HINT = 'Give the ID of the settlement, usually from an expression such as {{ $json.id }} (Settlement → Get Many lists them).';
+
+export const updateSettlementState: SingleOperation = {
+	value: 'updateState',
+	companyScoped: true,
+	write: true,
+	properties: [
+		{
+			displayName: 'Settlement ID',
+			name: 'settlementId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. stl_001_000123',
+			description: 'ID of the settlement to update, usually from an expression',
+		},
+		{
+			displayName: 'State',
+			name: 'state',
+			type: 'options',
+			options: [
+				{ name: 'Exported', value: 'exported', description: 'The settlement is in the accounting system' },
+				{ name: 'Failed Export', value: 'failedExport', description: 'The export to the accounting system failed' },
+			],
+			default: 'exported',
+			description: 'The state to set',
+		},
+	],
+	prepare(this: IExecuteFunctions, itemIndex: number) {
+		const settlementId = readRecordId(this, 'settlementId', 'Settlement ID', itemIndex, ID_HINT);
+		const state = this.getNodeParameter('state', itemIndex, 'exported') as string;
+		if (state !== 'exported' && state !== 'failedExport') {
+			throw new NodeOperationError(this.getNode(), `State must be Exported or Failed Export; got "${String(state).slice(0, 40)}"`, {
+				description: 'Choose Exported or Failed Export (an expression must give "exported" or "failedExport").',
+				itemIndex,
+			});
+		}
+		return async (company) => {
+			const { body } = await callSpendesk<IDataObject>(this, 'updateSettlementState', { company, pathParams: { settlementId }, body: { state }, itemIndex });
+			return { items: bodyItems(body) };
+		};
+	},
+};

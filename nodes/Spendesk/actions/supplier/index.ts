@@ -1,0 +1,34 @@
+/** The Supplier resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { createSupplier } from './create.operation';
+import { updateSupplier } from './update.operation';
+
+export const supplierResource: SpendeskResource = {
+	value: 'supplier',
+	name: 'Supplier',
+	description: 'Suppliers (vendors) of a company',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['supplier'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create suppliers',
+				description:
+					'Create one supplier per input item from its name and optional IBAN, BIC, VAT number and external ID; items are sent 100 per call. Returns each created supplier with its ID (POST /v1/suppliers).',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update a supplier',
+				description: 'Change the fields given of one supplier, by its ID. Returns the updated supplier (PATCH /v1/suppliers/{supplierId}).',
+			},
+		],
+		default: 'create',
+	},
+	operations: [createSupplier, updateSupplier],
+};

@@ -1,0 +1,64 @@
+/** Supplier → Update: changes the fields given of one supplier (PATCH /v1/suppliers/{supplierId}). */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { bodyItems } from '../../transport/pagination/strategy';
+import { callSpendesk } from '../../transport/request';
+import type { SingleOperation } from '../types';
+import { readRecordId, readText } from '../writeFields';
+import { readSupplierFields, supplierFieldOptions } from './fields';
+
+const ID_HINT = 'Give the ID of the supplier, usually from an expression such as {{ $json.id }}.';
+
+/** The Update Fields of an item as the PATCH body; nothing to change fails before any request. */
+function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const fields = ctx.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const changes = readSupplierFields(ctx, fields, itemIndex, true);
+	if ('name' in fields) {
+		const name = readText(ctx, fields.name, 'Name', 200, itemIndex);
+		if (!name) throw new NodeOperationError(ctx.getNode(), 'Name is empty', { description: 'A supplier keeps a name: enter the new name, or remove Name from Update Fields.', itemIndex });
+		changes.name = name;
+	}
+	if (typeof fields.isArchived === 'boolean') changes.isArchived = fields.isArchived;
+	if (Object.keys(changes).length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'Nothing to update: add at least one field to Update Fields', { description: 'Choose the fields of the supplier to change.', itemIndex });
+	}
+	return changes;
+}
+
+export const updateSupplier: SingleOperation = {
+	value: 'update',
+	companyScoped: true,
+	write: true,
+	properties: [
+		{
+			displayName: 'Supplier ID',
+			name: 'supplierId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. sup_001_0001',
+			description: 'ID of the supplier to update, usually from an expression',
+		},
+		{
+			displayName: 'Update Fields',
+			name: 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			description: 'The fields to change; a field added and left empty is cleared (except Name)',
+			options: [
+				...supplierFieldOptions,
+				{ displayName: 'Is Archived', name: 'isArchived', type: 'boolean', default: false, description: 'Whether the supplier is archived (hidden from new payments)' },
+				{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the supplier' },
+			],
+		},
+	],
+	prepare(this: IExecuteFunctions, itemIndex: number) {
+		const supplierId = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
+		const body = changesOf(this, itemIndex);
+		return async (company) => {
+			const { body: response } = await callSpendesk<IDataObject>(this, 'updateSupplier', { company, pathParams: { supplierId }, body, itemIndex });
+			return { items: bodyItems(response) };
+		};
+	},
+};
