@@ -25,6 +25,9 @@ export const DEFAULT_SCOPES = [
 	'settlement:read',
 	'account:read',
 	'payable:read',
+	'supplier:read',
+	'user:read',
+	'cost-center:read',
 ] as const;
 
 /**

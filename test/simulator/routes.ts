@@ -352,7 +352,7 @@ export const ROUTES: RouteDef[] = [
 			const field = ctx.sim.data(ctx.companyId!).analyticalFields.find((f) => f.id === ctx.params.fieldId);
 			if (!field) throw new SimError(404, 'not_found', 'Analytical field not found', 'path.fieldId');
 			// Real-world variations: labels under `value` instead of `name`; pages capped whatever the limit asked.
-			const values = ctx.fault === 'valueLabels' ? field.values.map(({ id, name }) => ({ id, value: name })) : field.values;
+			const values: Array<{ id: string }> = ctx.fault === 'valueLabels' ? field.values.map(({ id, name }) => ({ id, value: name })) : field.values;
 			return cursorList(ctx, 'listAnalyticalFieldValues', values, byId, { maxReturn: ctx.sim.options.analyticalValuesMaxReturn });
 		},
 	},

@@ -1,4 +1,4 @@
-/** Every resource of the node and its operations, in the order the editor shows them. */
+/** Every resource of the node and its operations (the editor shows them sorted by name). */
 import { accountResource } from './account';
 import { analyticalFieldResource } from './analyticalField';
 import { companyResource } from './company';
@@ -10,6 +10,11 @@ import { payableResource } from './payable';
 import { settlementResource } from './settlement';
 import { walletSummaryResource } from './walletSummary';
 import type { SpendeskResource } from './types';
+import { bankFeeResource } from './bankFee';
+import { costCenterResource } from './costCenter';
+import { supplierResource } from './supplier';
+import { userResource } from './user';
+import { walletLoadResource } from './walletLoad';
 
 export const RESOURCES: SpendeskResource[] = [
 	accountResource,
@@ -22,4 +27,9 @@ export const RESOURCES: SpendeskResource[] = [
 	payableResource,
 	settlementResource,
 	walletSummaryResource,
+	bankFeeResource,
+	costCenterResource,
+	supplierResource,
+	userResource,
+	walletLoadResource,
 ];
