@@ -184,6 +184,10 @@ export interface ContextOptions {
 	executionId?: string;
 	/** The execution's cancel signal (getExecutionCancelSignal of an execute context); default: one that never aborts. */
 	cancelSignal?: AbortSignal;
+	/** Parameters of single items (as expressions give them), over `parameters`. */
+	itemParameters?: IDataObject[];
+	/** The workflow's time zone (getTimezone); default UTC. */
+	timezone?: string;
 }
 
 let executions = 0;
@@ -313,7 +317,9 @@ export function createContext(options: ContextOptions) {
 		getWorkflow: () => ({ id: options.workflowId, name: 'Spendesk workflow', active: options.mode === 'trigger' }),
 		getCredentials: async (type: string) => options.store.get(type),
 		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown, nodeOptions?: { extractValue?: boolean }) {
-			const value = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], parameters);
+			const own = typeof itemIndexOrFallback === 'number' ? options.itemParameters?.[itemIndexOrFallback] : undefined;
+			const source = own ? { ...parameters, ...own } : parameters;
+			const value = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], source);
 			if (value === undefined) return typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
 			// As n8n does: extractValue gives a resource locator's value, not the locator.
 			if (nodeOptions?.extractValue && value && typeof value === 'object' && (value as IDataObject).__rl) return (value as IDataObject).value;
@@ -324,6 +330,7 @@ export function createContext(options: ContextOptions) {
 			return context.getNodeParameter(name, undefined, undefined, nodeOptions);
 		},
 		getInputData: () => items,
+		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.continueOnFail ?? false,
 		getMode: () => options.mode ?? 'manual',
 		getWorkflowStaticData: () => staticData,
