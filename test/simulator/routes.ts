@@ -340,7 +340,13 @@ export const ROUTES: RouteDef[] = [
 		scoping: 'header',
 		scope: 'experimental:analytical-field:read',
 		handler: (ctx) =>
-			cursorList(ctx, 'listAnalyticalFields', ctx.sim.data(ctx.companyId!).analyticalFields.map(({ id, name }) => ({ id, name })), byId),
+			cursorList(
+				ctx,
+				'listAnalyticalFields',
+				// valueLabels: the label under `value` here too, as for the values.
+				ctx.sim.data(ctx.companyId!).analyticalFields.map(({ id, name }) => (ctx.fault === 'valueLabels' ? { id, value: name } : { id, name })),
+				byId,
+			),
 	},
 	{
 		id: 'listAnalyticalFieldValues',

@@ -334,7 +334,7 @@ export type FaultKind =
 	| 'spentBudget'
 	/** Payables search: answer `{ payables: [...], nextCursor }` instead of `{ data: [...], nextCursor }` (real-world variation). */
 	| 'payablesEnvelope'
-	/** Analytical field values: each value carries its label as `value` instead of `name` (real-world variation). */
+	/** Analytical fields and their values: each carries its label as `value` instead of `name` (real-world variation). */
 	| 'valueLabels'
 	/** Payables snapshot create: answer 409 as while another snapshot of the company is being built (Retry-After = `retryAfterSeconds` when given). */
 	| 'snapshotConflict'

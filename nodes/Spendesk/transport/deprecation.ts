@@ -25,7 +25,8 @@ export function deprecationHint(endpoint: Endpoint, headers: Record<string, unkn
 	const deprecation = headerText(headers, 'deprecation');
 	const sunset = headerText(headers, 'sunset');
 	if (deprecation === undefined && sunset === undefined) return undefined;
-	const name = `"${endpoint.label}" (${endpoint.method} ${endpoint.path})`;
+	// A Custom API Call's label names its method and path already.
+	const name = endpoint.label.includes(endpoint.path) ? `"${endpoint.label}"` : `"${endpoint.label}" (${endpoint.method} ${endpoint.path})`;
 	const when = sunset ? `; it stops working on ${sunset}` : '';
 	return {
 		message: `Spendesk marks ${name} as deprecated${when}. It still works for now: update the Spendesk node (or the Custom API Call's path) before then.`,

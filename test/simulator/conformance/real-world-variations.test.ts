@@ -38,6 +38,12 @@ describe('real-world variations', () => {
 		expect(res.body.data).toEqual(field.values.slice(0, 3).map(({ id, name }) => ({ id, value: name })));
 	});
 
+	test('valueLabels: the analytical fields list carries the labels as value too', async () => {
+		sim.injectFault({ route: 'listAnalyticalFields', kind: 'valueLabels' });
+		const res = await api(sim, org, '/v2/analytical-fields', { companyId: 'cmp_001' });
+		expect(res.body.data).toEqual(sim.data('cmp_001').analyticalFields.map(({ id, name }) => ({ id, value: name })));
+	});
+
 	test('analyticalValuesMaxReturn 30: a values page holds 30 whatever the limit asked, and the cursor goes on from there', async () => {
 		sim.configure({ analyticalValuesMaxReturn: 30 });
 		const field = sim.data('cmp_001').analyticalFields[1];
