@@ -131,6 +131,9 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listAnalyticalFieldValues: {
+		// Real world: a page may hold fewer values than `limit` asked (30 at most): the cursor
+		// goes on from what was received. A value's label may come as `value` instead of `name`:
+		// the operation adds `name` then (see analyticalField/getValues.operation.ts).
 		label: 'List analytical field values',
 		method: 'GET',
 		path: '/v2/analytical-fields/{fieldId}/values',
@@ -161,6 +164,7 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	searchPayables: {
+		// Real world: the list may come as `payables` instead of `data` (pagination/bodyCursor.ts reads both).
 		label: 'Search payables',
 		method: 'POST',
 		path: '/v1/payables/search',
@@ -177,7 +181,9 @@ export const ENDPOINTS = catalogue({
 		scoping: 'header',
 		pagination: 'none',
 		scope: 'payable:read',
-		// Same parameters give the same snapshot key, so a retry is harmless.
+		// Same parameters give the same snapshot key, so a retry is harmless. A 409 (another
+		// snapshot of the company is being built) is waited out within Max Wait, and the
+		// snapshots of one credential and company are built one at a time (pagination/snapshot.ts).
 		idempotent: true,
 	},
 	getPayablesSnapshot: {
@@ -191,8 +197,12 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 		snapshotCreate: 'createPayablesSnapshot',
 	},
-	// Second catalogue (api-decisions.md): reads.
+	// Second catalogue (api-decisions.md): reads. Decided here where it is silent: page lists
+	// answer `{ data, meta: { pagination: { page, pageSize, total } } }` as settlements do;
+	// amounts are in cents with a `currency`.
 	getPayable: {
+		// `{ data: Payable }`; a 404 is the item's error with One Company, and that company's
+		// empty result with Several or All Companies (actions/getById.ts).
 		label: 'Get a payable',
 		method: 'GET',
 		path: '/v1/payables/{payableId}',
@@ -202,6 +212,7 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listSuppliers: {
+		// Filters: `updatedAfter` (ISO 8601 date-time, strictly after) and `isArchived` ("true" or "false").
 		label: 'List suppliers',
 		method: 'GET',
 		path: '/v1/suppliers',
@@ -221,6 +232,7 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listUsers: {
+		// The members of the company: `{ id, firstName, lastName, email, role, createdAt }`.
 		label: 'List users',
 		method: 'GET',
 		path: '/v1/users',
@@ -240,6 +252,7 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listCostCenters: {
+		// `{ id, name, ownerId }`.
 		label: 'List cost centers',
 		method: 'GET',
 		path: '/v1/cost-centers',
@@ -250,6 +263,8 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listBankFees: {
+		// Filters `from` and `to`: ISO 8601 in UTC, both inclusive, on the record's `date`;
+		// records `{ id, amount, currency, date, description }`. The same for wallet loads.
 		label: 'List bank fees',
 		method: 'GET',
 		path: '/v1/bank-fees',
