@@ -28,6 +28,9 @@ export const DEFAULT_SCOPES = [
 	'experimental:accounting:update',
 	'experimental:settlement:update',
 	'experimental:supplier:manage',
+	'supplier:read',
+	'user:read',
+	'cost-center:read',
 ] as const;
 
 /**

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { fingerprint, intParam, keysetPage, PAGE_SIZE_MAX, pageOf, SimError } from './paging';
+import { READ_ROUTES } from './routes-reads';
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { AccessLevel, Intake, Payable, RouteId } from './types';
@@ -70,7 +71,7 @@ function cursorList<T>(
 	route: keyof typeof CURSOR_LIMITS,
 	items: readonly T[],
 	keyOf: (item: T) => SortKey,
-	opts: { desc?: boolean; match?: (item: T) => boolean; filters?: Record<string, unknown> } = {},
+	opts: { desc?: boolean; match?: (item: T) => boolean; filters?: Record<string, unknown>; maxReturn?: number } = {},
 ): HandlerResult {
 	const [def, max] = CURSOR_LIMITS[route];
 	const limit = intParam(ctx.query.limit, 'limit', 'query', def, 1, max);
@@ -79,7 +80,8 @@ function cursorList<T>(
 		keyOf,
 		desc: opts.desc ?? false,
 		match: opts.match ?? (() => true),
-		limit,
+		// A server that caps its pages serves fewer than asked and still reports the limit asked.
+		limit: Math.min(limit, opts.maxReturn ?? limit),
 		cursor: ctx.query.cursor || undefined,
 		fingerprint: fingerprint({ route, company: ctx.companyId, path: ctx.path, ...opts.filters }),
 		cursorSource: 'query.cursor',
@@ -230,11 +232,24 @@ function createSnapshot(ctx: RequestContext): HandlerResult {
 		.digest('hex')
 		.slice(0, 24);
 	const now = ctx.sim.clock.now();
+	if (ctx.fault === 'snapshotConflict' || (ctx.sim.options.snapshotBuildConflict && anotherBuilding(ctx, key, companyId, now))) {
+		const retry = ctx.faultSpec?.retryAfterSeconds;
+		throw new SimError(409, 'snapshot_in_progress', 'Another payables snapshot of this company is being built; retry when it is complete', undefined, retry === undefined ? {} : { 'retry-after': String(retry) });
+	}
 	const existing = ctx.sim.snapshots.get(key);
 	if (!existing || now - existing.createdAt >= SNAPSHOT_REUSE_MS) {
 		ctx.sim.snapshots.set(key, { key, companyId, createdAt: now, polls: 0, items: ctx.sim.data(companyId).payables.filter(match) });
 	}
 	return ok({ key, status: 'PENDING' }, 201);
+}
+
+/** Real-world rule (option snapshotBuildConflict): another snapshot of the company is still PENDING. */
+function anotherBuilding(ctx: RequestContext, key: string, companyId: string, now: number): boolean {
+	for (const snapshot of ctx.sim.snapshots.values()) {
+		const pending = snapshot.polls <= ctx.sim.options.snapshotPendingPolls && now - snapshot.createdAt < SNAPSHOT_REUSE_MS;
+		if (snapshot.key !== key && snapshot.companyId === companyId && pending) return true;
+	}
+	return false;
 }
 
 function getSnapshot(ctx: RequestContext): HandlerResult {
@@ -326,7 +341,13 @@ export const ROUTES: RouteDef[] = [
 		scoping: 'header',
 		scope: 'experimental:analytical-field:read',
 		handler: (ctx) =>
-			cursorList(ctx, 'listAnalyticalFields', ctx.sim.data(ctx.companyId!).analyticalFields.map(({ id, name }) => ({ id, name })), byId),
+			cursorList(
+				ctx,
+				'listAnalyticalFields',
+				// valueLabels: the label under `value` here too, as for the values.
+				ctx.sim.data(ctx.companyId!).analyticalFields.map(({ id, name }) => (ctx.fault === 'valueLabels' ? { id, value: name } : { id, name })),
+				byId,
+			),
 	},
 	{
 		id: 'listAnalyticalFieldValues',
@@ -337,7 +358,9 @@ export const ROUTES: RouteDef[] = [
 		handler: (ctx) => {
 			const field = ctx.sim.data(ctx.companyId!).analyticalFields.find((f) => f.id === ctx.params.fieldId);
 			if (!field) throw new SimError(404, 'not_found', 'Analytical field not found', 'path.fieldId');
-			return cursorList(ctx, 'listAnalyticalFieldValues', field.values, byId);
+			// Real-world variations: labels under `value` instead of `name`; pages capped whatever the limit asked.
+			const values: Array<{ id: string }> = ctx.fault === 'valueLabels' ? field.values.map(({ id, name }) => ({ id, value: name })) : field.values;
+			return cursorList(ctx, 'listAnalyticalFieldValues', values, byId, { maxReturn: ctx.sim.options.analyticalValuesMaxReturn });
 		},
 	},
 	{
@@ -399,6 +422,8 @@ export const ROUTES: RouteDef[] = [
 				repeatCursor: ctx.fault === 'repeatCursor',
 				ignorePosition: ctx.fault === 'ignorePosition',
 			});
+			// Real-world variation: some answers name the list `payables` instead of `data`.
+			if (ctx.fault === 'payablesEnvelope') return ok({ payables: page.data, nextCursor: page.nextCursor });
 			return ok({ data: page.data, nextCursor: page.nextCursor });
 		},
 	},
@@ -450,4 +475,5 @@ export const ROUTES: RouteDef[] = [
 		scope: 'experimental:supplier:manage',
 		handler: updateSupplier,
 	},
+	...READ_ROUTES,
 ];

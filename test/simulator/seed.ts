@@ -7,6 +7,8 @@ import type {
 	AnalyticalField,
 	Company,
 	CompanyData,
+	CompanyUser,
+	CostCenter,
 	CompanySeed,
 	DataSizes,
 	ExpenseCategory,
@@ -17,6 +19,7 @@ import type {
 	Settlement,
 	Supplier,
 	User,
+	WalletMovement,
 } from './types';
 
 export const ORGANISATION_ID = 'org_001';
@@ -30,7 +33,11 @@ export const DEFAULT_SIZES: DataSizes = {
 	analyticalFieldValues: 40,
 	expenseCategories: 25,
 	intakes: 5,
-	suppliers: 12,
+	suppliers: 40,
+	users: 35,
+	costCenters: 12,
+	bankFees: 35,
+	walletLoads: 12,
 };
 
 /** Seeded data starts here; everything the clock creates later is newer. */
@@ -171,23 +178,8 @@ export function makeCompanyData(company: string, sizes: DataSizes, seed: number,
 		});
 	}
 
-	const suppliers: Supplier[] = [];
-	for (let n = 1; n <= sizes.suppliers; n++) {
-		const at = iso(BASE_TIME + n * 17 * MINUTE);
-		suppliers.push({
-			id: `sup_${suffix}_${pad(n, 4)}`,
-			name: `${SUPPLIERS[(n - 1) % SUPPLIERS.length]}${n > SUPPLIERS.length ? ` ${Math.ceil(n / SUPPLIERS.length)}` : ''}`,
-			iban: null,
-			bic: null,
-			vatNumber: null,
-			externalId: `ext-${suffix}-${pad(n, 4)}`,
-			isArchived: n % 5 === 0,
-			createdAt: at,
-			updatedAt: at,
-		});
-	}
-
 	return {
+		...secondCatalogueData(company, sizes, seed),
 		invoices,
 		accounts,
 		payables,
@@ -202,7 +194,70 @@ export function makeCompanyData(company: string, sizes: DataSizes, seed: number,
 			scheduledPayments: amount(rng),
 			updatedAt: iso(BASE_TIME),
 		},
+	};
+}
+
+const FIRST_NAMES = ['Alice', 'Bruno', 'Chloé', 'David', 'Emma', 'Farid', 'Giulia', 'Hugo', 'Inès', 'Jonas'];
+const LAST_NAMES = ['Martin', 'Bernard', 'Dubois', 'Schmidt', 'Rossi', 'Garcia', 'Smith', 'Jansen', 'Silva', 'Moreau'];
+const COST_CENTERS = ['Engineering', 'Sales', 'Marketing', 'Finance', 'Operations', 'People'];
+const DAY_MS = 24 * 60 * MINUTE;
+/** Minor units (cents), as the Second catalogue's endpoints answer amounts. */
+const cents = (rng: () => number) => Math.round(rng() * 500_000);
+
+/**
+ * Suppliers, users, cost centers, bank fees and wallet loads (Second catalogue). They draw
+ * from a PRNG of their own, so the records seeded before them keep their values.
+ */
+function secondCatalogueData(company: string, sizes: DataSizes, seed: number) {
+	const rng = prng(seed ^ 0x5eed);
+	const suffix = company.slice(4);
+	const size = (name: keyof typeof DEFAULT_SIZES) => sizes[name] ?? DEFAULT_SIZES[name] ?? 0;
+	const suppliers: Supplier[] = [];
+	for (let n = 1; n <= size('suppliers'); n++) {
+		const createdAt = BASE_TIME + n * DAY_MS;
+		suppliers.push({
+			id: `sup_${suffix}_${pad(n, 5)}`,
+			name: `${SUPPLIERS[(n - 1) % SUPPLIERS.length]}${n > SUPPLIERS.length ? ` ${Math.ceil(n / SUPPLIERS.length)}` : ''}`,
+			iban: n % 3 === 0 ? null : `FR76${pad(Math.floor(rng() * 1e10), 10)}${pad(n, 13)}`,
+			bic: n % 3 === 0 ? null : 'BNPAFRPPXXX',
+			vatNumber: n % 4 === 0 ? null : `FR${pad(Math.floor(rng() * 1e11), 11)}`,
+			externalId: n % 5 === 0 ? `ext-${suffix}-${n}` : null,
+			isArchived: n % 7 === 0,
+			createdAt: iso(createdAt),
+			updatedAt: iso(createdAt + Math.floor(rng() * 30) * DAY_MS),
+		});
+	}
+	const users: CompanyUser[] = [];
+	for (let n = 1; n <= size('users'); n++) {
+		const firstName = pick(rng, FIRST_NAMES);
+		const lastName = pick(rng, LAST_NAMES);
+		users.push({
+			id: `usr_${suffix}_${pad(n, 5)}`,
+			firstName,
+			lastName,
+			email: `${firstName.toLowerCase().normalize('NFD').replace(/[^a-z]/g, '')}.${lastName.toLowerCase()}.${n}@example.com`,
+			role: n === 1 ? 'owner' : pick(rng, ['admin', 'controller', 'requester', 'requester'] as const),
+			createdAt: iso(BASE_TIME + n * 17 * MINUTE),
+		});
+	}
+	const costCenters: CostCenter[] = [];
+	for (let n = 1; n <= size('costCenters'); n++) {
+		const name = COST_CENTERS[(n - 1) % COST_CENTERS.length] + (n > COST_CENTERS.length ? ` ${Math.ceil(n / COST_CENTERS.length)}` : '');
+		costCenters.push({ id: `cc_${suffix}_${pad(n, 4)}`, name, ownerId: users.length ? users[Math.floor(rng() * users.length)].id : null });
+	}
+	const movements = (prefix: string, count: number, everyMs: number, label: string): WalletMovement[] => {
+		const list: WalletMovement[] = [];
+		for (let n = 1; n <= count; n++) {
+			list.push({ id: `${prefix}_${suffix}_${pad(n, 6)}`, amount: cents(rng), currency: 'EUR', date: iso(BASE_TIME + n * everyMs), description: `${label} ${n}` });
+		}
+		return list;
+	};
+	return {
 		suppliers,
+		users,
+		costCenters,
+		bankFees: movements('bfee', size('bankFees'), DAY_MS / 2, 'Bank fee'),
+		walletLoads: movements('wload', size('walletLoads'), 3 * DAY_MS, 'Wallet load'),
 	};
 }
 

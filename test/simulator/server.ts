@@ -115,13 +115,16 @@ export interface HandlerResult {
 const DAY = 24 * 3600 * 1000;
 /** What a proxy or captive portal in front of the API answers (fault htmlBody). */
 const PROXY_PAGE = '<!DOCTYPE html><html><head><title>Access denied</title></head><body><h1>Access denied</h1><p>Your request was blocked by the network proxy.</p></body></html>';
+/** The Sunset date the `deprecated` fault announces when the test names none. */
+export const DEFAULT_SUNSET = 'Thu, 31 Dec 2026 23:59:59 GMT';
 const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set(['token', 'oauthAuthorize', 'oauthToken']);
 const SECRET_FIELDS = new Set(['client_secret', 'code_verifier', 'refresh_token', 'code', 'access_token']);
 const updatedKey = (i: Invoice): SortKey => [i.updatedAt, i.id];
 const createdKey = (i: Invoice): SortKey => [i.createdAt, i.id];
 
-function resolveOptions(o: SimulatorOptions): Required<Omit<SimulatorOptions, 'maxInFlight' | 'accountsMaxReturn' | 'nextUrlOrigin'>> &
-	Pick<SimulatorOptions, 'maxInFlight' | 'accountsMaxReturn' | 'nextUrlOrigin'> {
+type OptionalOption = 'maxInFlight' | 'accountsMaxReturn' | 'nextUrlOrigin' | 'analyticalValuesMaxReturn' | 'snapshotBuildConflict';
+
+function resolveOptions(o: SimulatorOptions): Required<Omit<SimulatorOptions, OptionalOption>> & Pick<SimulatorOptions, OptionalOption> {
 	return {
 		port: 0,
 		seed: {},
@@ -512,6 +515,9 @@ export class SpendeskSimulator {
 				if (fault?.kind === 'spentBudget') {
 					const s = String(fault.retryAfterSeconds ?? 1);
 					result = { ...result, headers: { ...result.headers, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': s } };
+				}
+				if (fault?.kind === 'deprecated') {
+					result = { ...result, headers: { ...result.headers, deprecation: 'true', sunset: fault.sunset ?? DEFAULT_SUNSET } };
 				}
 			}
 		} catch (error) {

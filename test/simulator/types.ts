@@ -25,6 +25,9 @@ export const ALL_SCOPES = [
 	'experimental:accounting:update',
 	'experimental:settlement:update',
 	'experimental:supplier:manage',
+	'supplier:read',
+	'user:read',
+	'cost-center:read',
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number] | string;
 
@@ -63,6 +66,11 @@ export interface Payable {
 	amount: number;
 	currency: string;
 	createdAt: string;
+	/** Detail fields of Get a payable (Second catalogue); when absent the route derives them. */
+	version?: number;
+	bookkeepingStatus?: string;
+	supplier?: { id: string; name: string };
+	updatedAt?: string;
 }
 
 export interface Settlement {
@@ -117,6 +125,31 @@ export interface WalletSummary {
 	updatedAt: string;
 }
 
+/** A member of a company as GET /v1/users lists it (apart from the OAuth2 users of the organisation). */
+export interface CompanyUser {
+	id: string;
+	firstName: string;
+	lastName: string;
+	email: string;
+	role: UserRole;
+	createdAt: string;
+}
+
+export interface CostCenter {
+	id: string;
+	name: string;
+	ownerId: string | null;
+}
+
+/** A bank fee or a wallet load: an amount in minor units on a date. */
+export interface WalletMovement {
+	id: string;
+	amount: number;
+	currency: string;
+	date: string;
+	description: string;
+}
+
 /** All data of one company. Arrays are kept in creation order. */
 export interface CompanyData {
 	invoices: Invoice[];
@@ -128,6 +161,10 @@ export interface CompanyData {
 	intakes: Intake[];
 	walletSummary: WalletSummary;
 	suppliers: Supplier[];
+	users: CompanyUser[];
+	costCenters: CostCenter[];
+	bankFees: WalletMovement[];
+	walletLoads: WalletMovement[];
 }
 
 export interface User {
@@ -166,7 +203,12 @@ export interface DataSizes {
 	analyticalFieldValues: number;
 	expenseCategories: number;
 	intakes: number;
-	suppliers: number;
+	/** Second catalogue (optional so that older size lists stay valid; defaults in seed.ts). */
+	suppliers?: number;
+	users?: number;
+	costCenters?: number;
+	bankFees?: number;
+	walletLoads?: number;
 }
 
 export interface CompanySeed {
@@ -214,6 +256,13 @@ export interface SimulatorOptions {
 	/** Default approving user and consent of the OAuth2 authorize endpoint. */
 	oauthDefaultUser?: string;
 	oauthDefaultConsent?: AccessLevel;
+	/** Analytical values pages hold at most this many values whatever `limit` asks (real-world variation: 30). Default: no extra cap. */
+	analyticalValuesMaxReturn?: number;
+	/**
+	 * Real-world variation: creating a payables snapshot answers 409 while another snapshot of
+	 * the same company is still being built (not yet polled to COMPLETE). Default false.
+	 */
+	snapshotBuildConflict?: boolean;
 }
 
 /**
@@ -240,6 +289,14 @@ export type RouteId =
 	| 'updateSettlementState'
 	| 'createSuppliers'
 	| 'updateSupplier'
+	| 'getPayable'
+	| 'listSuppliers'
+	| 'getSupplier'
+	| 'listUsers'
+	| 'getUser'
+	| 'listCostCenters'
+	| 'listBankFees'
+	| 'listWalletLoads'
 	| 'notFound';
 
 export type FaultKind =
@@ -283,7 +340,15 @@ export type FaultKind =
 	/** 204 No Content, no body. */
 	| 'noContent'
 	/** Answer normally, with x-ratelimit-remaining 0 and x-ratelimit-reset = `retryAfterSeconds` (default 1). */
-	| 'spentBudget';
+	| 'spentBudget'
+	/** Payables search: answer `{ payables: [...], nextCursor }` instead of `{ data: [...], nextCursor }` (real-world variation). */
+	| 'payablesEnvelope'
+	/** Analytical fields and their values: each carries its label as `value` instead of `name` (real-world variation). */
+	| 'valueLabels'
+	/** Payables snapshot create: answer 409 as while another snapshot of the company is being built (Retry-After = `retryAfterSeconds` when given). */
+	| 'snapshotConflict'
+	/** Answer normally, with `Deprecation: true` and a `Sunset` date (HTTP date, `sunset` when given). */
+	| 'deprecated';
 
 export interface FaultSpec {
 	/** Route to affect, or '*' for every route except token endpoints. */
@@ -301,6 +366,8 @@ export interface FaultSpec {
 	retryAfterSeconds?: number;
 	/** understatedTotal: the `total` to report. */
 	total?: number;
+	/** deprecated: the Sunset header's value. */
+	sunset?: string;
 }
 
 export interface LoggedRequest {

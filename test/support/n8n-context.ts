@@ -184,6 +184,10 @@ export interface ContextOptions {
 	executionId?: string;
 	/** The execution's cancel signal (getExecutionCancelSignal of an execute context); default: one that never aborts. */
 	cancelSignal?: AbortSignal;
+	/** Parameters of single items (as expressions give them), over `parameters`. */
+	itemParameters?: IDataObject[];
+	/** The workflow's time zone (getTimezone); default UTC. */
+	timezone?: string;
 }
 
 let executions = 0;
@@ -194,7 +198,7 @@ let executions = 0;
  * item's JSON, keeping its type.
  */
 function itemExpression(value: unknown, item: INodeExecutionData | undefined): unknown {
-	if (value && typeof value === 'object' && !Array.isArray(value) && !(value as IDataObject).__rl) {
+	if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype && !(value as IDataObject).__rl) {
 		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, itemExpression(v, item)]));
 	}
 	const match = typeof value === 'string' ? /^=\{\{\s*\$json\.([\w.]+)\s*\}\}$/.exec(value) : null;
@@ -327,7 +331,9 @@ export function createContext(options: ContextOptions) {
 		getWorkflow: () => ({ id: options.workflowId, name: 'Spendesk workflow', active: options.mode === 'trigger' }),
 		getCredentials: async (type: string) => options.store.get(type),
 		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown, nodeOptions?: { extractValue?: boolean }) {
-			const raw = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], parameters);
+			const own = typeof itemIndexOrFallback === 'number' ? options.itemParameters?.[itemIndexOrFallback] : undefined;
+			const source = own ? { ...parameters, ...own } : parameters;
+			const raw = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], source);
 			const value = typeof itemIndexOrFallback === 'number' ? itemExpression(raw, items[itemIndexOrFallback]) : raw;
 			if (value === undefined) return typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
 			// As n8n does: extractValue gives a resource locator's value, not the locator.
@@ -339,6 +345,7 @@ export function createContext(options: ContextOptions) {
 			return context.getNodeParameter(name, undefined, undefined, nodeOptions);
 		},
 		getInputData: () => items,
+		getTimezone: () => options.timezone ?? 'UTC',
 		continueOnFail: () => options.continueOnFail ?? false,
 		getMode: () => options.mode ?? 'manual',
 		getWorkflowStaticData: () => staticData,

@@ -1,5 +1,5 @@
 /** Builds a list operation: Return All + Limit over one catalogue endpoint through the paginator. */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { EndpointName } from '../transport/endpoints';
 import { collectList } from '../transport/paginate';
 import type { ListRequest } from '../transport/paginate';
@@ -15,6 +15,8 @@ export function listOperation(options: {
 	properties?: INodeProperties[];
 	/** Extra request parts read from the item's parameters (filters, path parameters, body). */
 	request?: (ctx: IExecuteFunctions, itemIndex: number) => Partial<ListRequest>;
+	/** Turns each item the API returned into the item the node outputs (e.g. a label under its usual name). */
+	mapItem?: (item: IDataObject) => IDataObject;
 }): SpendeskOperation {
 	return {
 		value: options.value ?? 'getAll',
@@ -23,7 +25,10 @@ export function listOperation(options: {
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const extra = options.request?.(this, itemIndex) ?? {};
 			const limit = readLimit(this, itemIndex, options.maxLimit);
-			return async (company) => await collectList(this, options.endpoint, { ...extra, company, itemIndex, limit });
+			return async (company) => {
+				const result = await collectList(this, options.endpoint, { ...extra, company, itemIndex, limit });
+				return options.mapItem ? { ...result, items: result.items.map(options.mapItem) } : result;
+			};
 		},
 	};
 }

@@ -1,7 +1,9 @@
-/** Every resource of the node and its operations, in the order the editor shows them. */
+/** Every resource of the node and its operations (the editor shows them sorted by name). */
 import { accountResource } from './account';
 import { analyticalFieldResource } from './analyticalField';
+import { bankFeeResource } from './bankFee';
 import { companyResource } from './company';
+import { costCenterResource } from './costCenter';
 import { customApiCallResource } from './customApiCall';
 import { expenseCategoryResource } from './expenseCategory';
 import { intakeResource } from './intake';
@@ -9,13 +11,17 @@ import { invoiceResource } from './invoice';
 import { payableResource } from './payable';
 import { settlementResource } from './settlement';
 import { supplierResource } from './supplier';
-import { walletSummaryResource } from './walletSummary';
 import type { SpendeskResource } from './types';
+import { userResource } from './user';
+import { walletLoadResource } from './walletLoad';
+import { walletSummaryResource } from './walletSummary';
 
 export const RESOURCES: SpendeskResource[] = [
 	accountResource,
 	analyticalFieldResource,
+	bankFeeResource,
 	companyResource,
+	costCenterResource,
 	customApiCallResource,
 	expenseCategoryResource,
 	intakeResource,
@@ -23,5 +29,7 @@ export const RESOURCES: SpendeskResource[] = [
 	payableResource,
 	settlementResource,
 	supplierResource,
+	userResource,
+	walletLoadResource,
 	walletSummaryResource,
 ];

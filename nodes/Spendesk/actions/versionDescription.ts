@@ -15,7 +15,8 @@ function resourceProperty(): INodeProperties {
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: RESOURCES.map((r) => ({ name: r.name, value: r.value, description: r.description })),
+		// Sorted by name, whatever order the resources are registered in.
+		options: RESOURCES.map((r) => ({ name: r.name, value: r.value, description: r.description })).sort((a, b) => a.name.localeCompare(b.name)),
 		default: 'invoice',
 	};
 }

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { reachableCompanies } from '../companies/select';
 import { collect } from '../transport/paginate';
 
@@ -12,6 +12,15 @@ export async function searchCompanies(this: ILoadOptionsFunctions, filter?: stri
 		.filter((c) => !needle || c.id!.toLowerCase().includes(needle) || (c.name ?? '').toLowerCase().includes(needle))
 		.map((c) => ({ name: c.name ? `${c.name} (${c.id})` : `Own company (${c.id})`, value: c.id! }));
 	return { results };
+}
+
+/** A record's label: its `name`, or (as some answers carry it) its `value` or `label`. */
+export function labelOf(record: IDataObject): string {
+	for (const key of ['name', 'value', 'label']) {
+		const value = record[key];
+		if (typeof value === 'string' && value) return value;
+	}
+	return '';
 }
 
 /**
@@ -30,7 +39,7 @@ export async function searchAnalyticalFields(this: ILoadOptionsFunctions, filter
 	const fields = await collect(this, 'listAnalyticalFields', { company: companyId });
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const results = fields
-		.map((f) => ({ id: String(f.id ?? ''), name: typeof f.name === 'string' ? f.name : '' }))
+		.map((f) => ({ id: String(f.id ?? ''), name: labelOf(f) }))
 		.filter((f) => f.id && (!needle || f.id.toLowerCase().includes(needle) || f.name.toLowerCase().includes(needle)))
 		.map((f) => ({ name: f.name ? `${f.name} (${f.id})` : f.id, value: f.id }));
 	return { results };

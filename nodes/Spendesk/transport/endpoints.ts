@@ -131,6 +131,9 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listAnalyticalFieldValues: {
+		// Real world: a page may hold fewer values than `limit` asked (30 at most): the cursor
+		// goes on from what was received. A value's label may come as `value` instead of `name`:
+		// the operation adds `name` then (see analyticalField/getValues.operation.ts).
 		label: 'List analytical field values',
 		method: 'GET',
 		path: '/v2/analytical-fields/{fieldId}/values',
@@ -161,6 +164,7 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	searchPayables: {
+		// Real world: the list may come as `payables` instead of `data` (pagination/bodyCursor.ts reads both).
 		label: 'Search payables',
 		method: 'POST',
 		path: '/v1/payables/search',
@@ -177,7 +181,9 @@ export const ENDPOINTS = catalogue({
 		scoping: 'header',
 		pagination: 'none',
 		scope: 'payable:read',
-		// Same parameters give the same snapshot key, so a retry is harmless.
+		// Same parameters give the same snapshot key, so a retry is harmless. A 409 (another
+		// snapshot of the company is being built) is waited out within Max Wait, and the
+		// snapshots of one credential and company are built one at a time (pagination/snapshot.ts).
 		idempotent: true,
 	},
 	getPayablesSnapshot: {
@@ -231,6 +237,93 @@ export const ENDPOINTS = catalogue({
 		pagination: 'none',
 		scope: 'experimental:supplier:manage',
 		// Sets absolute field values: a replay leaves the supplier as the first call did.
+		idempotent: true,
+	},
+	// Second catalogue (api-decisions.md): reads. Decided here where it is silent: page lists
+	// answer `{ data, meta: { pagination: { page, pageSize, total } } }` as settlements do;
+	// amounts are in cents with a `currency`.
+	getPayable: {
+		// `{ data: Payable }`; a 404 is the item's error with One Company, and that company's
+		// empty result with Several or All Companies (actions/getById.ts).
+		label: 'Get a payable',
+		method: 'GET',
+		path: '/v1/payables/{payableId}',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'payable:read',
+		idempotent: true,
+	},
+	listSuppliers: {
+		// Filters: `updatedAfter` (ISO 8601 date-time, strictly after) and `isArchived` ("true" or "false").
+		label: 'List suppliers',
+		method: 'GET',
+		path: '/v1/suppliers',
+		scoping: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'supplier:read',
+		idempotent: true,
+	},
+	getSupplier: {
+		label: 'Get a supplier',
+		method: 'GET',
+		path: '/v1/suppliers/{supplierId}',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'supplier:read',
+		idempotent: true,
+	},
+	listUsers: {
+		// The members of the company: `{ id, firstName, lastName, email, role, createdAt }`.
+		label: 'List users',
+		method: 'GET',
+		path: '/v1/users',
+		scoping: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'user:read',
+		idempotent: true,
+	},
+	getUser: {
+		label: 'Get a user',
+		method: 'GET',
+		path: '/v1/users/{userId}',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'user:read',
+		idempotent: true,
+	},
+	listCostCenters: {
+		// `{ id, name, ownerId }`.
+		label: 'List cost centers',
+		method: 'GET',
+		path: '/v1/cost-centers',
+		scoping: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'cost-center:read',
+		idempotent: true,
+	},
+	listBankFees: {
+		// Filters `from` and `to`: ISO 8601 in UTC, both inclusive, on the record's `date`;
+		// records `{ id, amount, currency, date, description }`. The same for wallet loads.
+		label: 'List bank fees',
+		method: 'GET',
+		path: '/v1/bank-fees',
+		scoping: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'settlement:read',
+		idempotent: true,
+	},
+	listWalletLoads: {
+		label: 'List wallet loads',
+		method: 'GET',
+		path: '/v1/wallet-loads',
+		scoping: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'settlement:read',
 		idempotent: true,
 	},
 });

@@ -9,6 +9,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { credentialSecrets, resolveCredential } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
+import { noteDeprecation } from './deprecation';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
 import { apiError, notJsonError, rateLimitWaitError, readErrorBody, renewalRefusedError, unreachableError } from './errors';
@@ -27,6 +28,8 @@ export interface CallOptions extends CallTarget {
 	body?: IDataObject;
 	/** Answer 404 as a result instead of an error (page-based lists past their end). */
 	allowNotFound?: boolean;
+	/** Other statuses answered as a result instead of an error (a payables snapshot's 409 while another is built). */
+	acceptStatus?: number[];
 	/** Called with the headers of the answer that is the result (e.g. to read the server's Date). */
 	onHeaders?: (headers: Record<string, unknown>) => void;
 }
@@ -78,6 +81,7 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, owner, async () => await sendWithRenewal(ctx, credential, request));
 		const attempt = readOutcome(call, outcome);
 		if ('result' in attempt) {
+			noteDeprecation(ctx, endpoint, attempt.result.headers);
 			options.onHeaders?.(attempt.result.headers);
 			return attempt.result as CallResult<T>;
 		}
@@ -118,7 +122,7 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	const body: unknown = outcome.response.body;
 	flowControl.observe(scoped.budgetKey, headers, transportSettings.longestRememberedWaitMs);
 	if (status >= 200 && status < 300) return { result: { status, headers, body: jsonBody(call, status, headers, body) } };
-	if (status === 404 && options.allowNotFound) return { result: { status, headers, body } };
+	if ((status === 404 && options.allowNotFound) || options.acceptStatus?.includes(status)) return { result: { status, headers, body } };
 	return { failure: { status, headers, body } };
 }
 
@@ -155,7 +159,9 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
 		throw new NodeOperationError(call.ctx.getNode(), (error as Error)?.message ?? String(error), { itemIndex: call.options.itemIndex });
 	}
-	if (status === 404 && call.options.allowNotFound) return { result: { status, headers: {}, body: undefined } };
+	if (status !== undefined && ((status === 404 && call.options.allowNotFound) || call.options.acceptStatus?.includes(status))) {
+		return { result: { status, headers: {}, body: undefined } };
+	}
 	return { failure: { status, headers: {}, body: (error as { context?: { data?: unknown } })?.context?.data, code } };
 }
 

@@ -116,7 +116,14 @@ function namedCompany(node: INode, endpoint: Endpoint, requested: string | undef
 }
 
 /** How messages name the values of path placeholders. */
-const PATH_VALUE_NAMES: Record<string, string> = { companyId: 'Company ID', fieldId: 'Analytical Field ID', key: 'snapshot key' };
+const PATH_VALUE_NAMES: Record<string, string> = {
+	companyId: 'Company ID',
+	fieldId: 'Analytical Field ID',
+	key: 'snapshot key',
+	payableId: 'Payable ID',
+	supplierId: 'Supplier ID',
+	userId: 'User ID',
+};
 
 /** The catalogue path with its `{placeholders}` filled in (URL-encoded); each must have a value that stays one segment. */
 function fillPath(node: INode, endpoint: Endpoint, params: Record<string, string | undefined>, itemIndex?: number): string {

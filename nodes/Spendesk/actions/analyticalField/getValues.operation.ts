@@ -47,4 +47,6 @@ export const getAnalyticalFieldValues = listOperation({
 		}
 		return { pathParams: { fieldId } };
 	},
+	// Some answers carry a value's label as `value` instead of `name`: it is given as `name` too, so workflows read one field.
+	mapItem: (item) => (item.name === undefined && typeof item.value === 'string' ? { ...item, name: item.value } : item),
 });

@@ -1,6 +1,7 @@
 /** The Payable resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { getAllPayablesSnapshot } from './getAllSnapshot.operation';
+import { getPayable } from './get.operation';
 import { searchPayables } from './search.operation';
 import { updateBookkeepingStatus } from './updateBookkeepingStatus.operation';
 
@@ -15,6 +16,13 @@ export const payableResource: SpendeskResource = {
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['payable'] } },
 		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a payable',
+				description:
+					'Get one payable in full by its ID: amount, currency, supplier, bookkeeping status and the version that updates need (GET /v1/payables/{payableId})',
+			},
 			{
 				name: 'Get Many (Snapshot)',
 				value: 'getAllSnapshot',
@@ -37,5 +45,5 @@ export const payableResource: SpendeskResource = {
 		],
 		default: 'search',
 	},
-	operations: [searchPayables, getAllPayablesSnapshot, updateBookkeepingStatus],
+	operations: [searchPayables, getAllPayablesSnapshot, getPayable, updateBookkeepingStatus],
 };

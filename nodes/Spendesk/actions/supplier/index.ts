@@ -1,6 +1,8 @@
 /** The Supplier resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { createSupplier } from './create.operation';
+import { getSupplier } from './get.operation';
+import { getAllSuppliers } from './getAll.operation';
 import { updateSupplier } from './update.operation';
 
 export const supplierResource: SpendeskResource = {
@@ -22,13 +24,25 @@ export const supplierResource: SpendeskResource = {
 					'Create one supplier per input item from its name and optional IBAN, BIC, VAT number and external ID; items are sent 100 per call. Returns each created supplier with its ID (POST /v1/suppliers).',
 			},
 			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a supplier',
+				description: 'Get one supplier of a company by its ID: name, bank details, VAT number, archived or not (GET /v1/suppliers/{supplierId})',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many suppliers',
+				description: 'List the suppliers of a company, optionally only those updated after a date or archived or not (GET /v1/suppliers)',
+			},
+			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a supplier',
 				description: 'Change the fields given of one supplier, by its ID. Returns the updated supplier (PATCH /v1/suppliers/{supplierId}).',
 			},
 		],
-		default: 'create',
+		default: 'getAll',
 	},
-	operations: [createSupplier, updateSupplier],
+	operations: [getSupplier, getAllSuppliers, createSupplier, updateSupplier],
 };

@@ -1,6 +1,7 @@
 /**
  * Body-cursor lists (`cursor` and a page size in the request body): stop on a null
  * `nextCursor`. A cursor that comes back twice, or pages that bring nothing new, are an error.
+ * The list is `data`, or `payables` as some payables search answers name it.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
@@ -11,6 +12,12 @@ import type { ItemLimit } from './limit';
 import { asItems, progressGuard, repeatedCursor } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
+/** The list of a body-cursor page: `data`, else `payables` (a real-world variation of the payables search). */
+function listOf(body: IDataObject | undefined): unknown {
+	if (Array.isArray(body?.data)) return body.data;
+	return body?.payables;
+}
+
 export async function* bodyCursorStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
 	const seen = new Set<string>();
@@ -20,7 +27,7 @@ export async function* bodyCursorStrategy(ctx: SpendeskContext, endpoint: Endpoi
 		const body: IDataObject = { ...request.body, [size.param]: nextPageSize(size, request, limit.left()) };
 		if (cursor !== undefined) body.cursor = cursor;
 		const response = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, body });
-		const items = asItems(response.body?.data);
+		const items = asItems(listOf(response.body));
 		const nextCursor = response.body?.nextCursor;
 		const more = typeof nextCursor === 'string' && nextCursor !== '';
 		if (more) progress(items);

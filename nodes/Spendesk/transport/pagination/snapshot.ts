@@ -3,11 +3,18 @@
  * (same filters give the same key), poll until COMPLETE (or ERROR, or the wait bound), then
  * read its `result` pages. An endpoint without `snapshotCreate` has the key in its path and
  * creates nothing.
+ *
+ * Spendesk builds one payables snapshot per company at a time and answers 409 to another
+ * meanwhile: the snapshots of one credential and company are built one after the other here
+ * (an exclusive section from create to COMPLETE), and a 409 (another client's snapshot) is
+ * waited out and retried within the same Max Wait, never surfaced while time is left.
  */
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
+import { resolveCredential } from '../credential';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
+import { flowControl, retryAfterMs } from '../limiter';
 import { callSpendesk } from '../request';
 import { transportSettings } from '../settings';
 import { pagePlan } from './limit';
@@ -16,27 +23,48 @@ import { readPages } from './page';
 import type { ListRequest, Page } from './strategy';
 
 export async function* snapshotStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
-	const key = await snapshotKey(ctx, endpoint, request);
 	const size = endpoint.pageSize!;
 	const pageSize = pagePlan(size, request, limit.max);
+	const credential = await resolveCredential(ctx);
+	const company = request.company?.trim() || credential.ownCompanyId || '';
+	const { key, first } = await flowControl.exclusive(`snapshot|${credential.key}|${company}`, async () => {
+		// Max Wait counts from when this snapshot's turn comes.
+		const bound = waitBound(request);
+		const built = await snapshotKey(ctx, endpoint, request, company, bound);
+		const call = { ...request, body: undefined, pathParams: { ...request.pathParams, ...(typeof built === 'string' ? { key: built } : {}) } };
+		return { key: built, first: await whenComplete(ctx, endpoint, call, { ...request.qs, page: 1, [size.param]: pageSize }, built, bound) };
+	});
 	const call = { ...request, body: undefined, pathParams: { ...request.pathParams, ...(typeof key === 'string' ? { key } : {}) } };
-	const first = await whenComplete(ctx, endpoint, call, { ...request.qs, page: 1, [size.param]: pageSize }, key);
 	yield* readPages(ctx, endpoint, { ...call, pageSize }, limit, (b) => (b.result ?? {}) as IDataObject, first);
 }
 
-/** The snapshot's key: from the create step, or (no create step) the one in the path parameters. */
-async function snapshotKey(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest): Promise<string | undefined> {
+/** The snapshot's key: from the create step (a 409 waited out), or (no create step) the one in the path parameters. */
+async function snapshotKey(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, company: string, bound: WaitBound): Promise<string | undefined> {
 	if (!endpoint.snapshotCreate) return request.pathParams?.key;
-	const created = await callSpendesk<IDataObject>(ctx, endpoint.snapshotCreate, {
-		...request,
-		qs: undefined,
-		body: request.body ?? {},
-	});
-	const key = created.body?.key;
+	let pause = bound.firstPause;
+	for (;;) {
+		const created = await callSpendesk<IDataObject>(ctx, endpoint.snapshotCreate, { ...request, qs: undefined, body: request.body ?? {}, acceptStatus: [409] });
+		if (created.status !== 409) return keyOf(ctx, created.body, request.itemIndex);
+		const waited = Date.now() - bound.started;
+		if (waited >= bound.maxWait) {
+			throw new NodeOperationError(ctx.getNode(), `Another payables snapshot of company "${company || '?'}" was still being built after ${Math.round(waited / 1000)} s`, {
+				description:
+					'Spendesk builds one payables snapshot per company at a time and answered 409 until Max Wait ran out. Run the node again later, or raise Max Wait (Seconds).',
+				itemIndex: request.itemIndex,
+			});
+		}
+		const asked = retryAfterMs(created.headers) ?? pause;
+		await sleep(Math.max(transportSettings.snapshotMinPollMs, Math.min(asked, bound.maxWait - waited)));
+		pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+	}
+}
+
+function keyOf(ctx: SpendeskContext, body: IDataObject | undefined, itemIndex: number | undefined): string {
+	const key = body?.key;
 	if (typeof key !== 'string' || !key) {
 		throw new NodeOperationError(ctx.getNode(), 'Spendesk did not return a snapshot key', {
 			description: 'The snapshot could not be created. Try again later.',
-			itemIndex: request.itemIndex,
+			itemIndex,
 		});
 	}
 	return key;
@@ -50,17 +78,32 @@ const LONGEST_PAUSE_MS = 5000;
 /** A number of milliseconds, or `fallback` when it is not a finite number. */
 const msOr = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
 
+/** How long a snapshot may take (create, 409s and polls together), from when it started. */
+interface WaitBound {
+	started: number;
+	maxWait: number;
+	firstPause: number;
+}
+
+/** `snapshotMaxWaitMs` (at most an hour) and `snapshotPollMs`; a value that is not a number falls back to its default. */
+function waitBound(request: ListRequest): WaitBound {
+	return {
+		started: Date.now(),
+		maxWait: Math.min(Math.max(0, msOr(request.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)), LONGEST_MAX_WAIT_MS),
+		firstPause: Math.max(transportSettings.snapshotMinPollMs, msOr(request.snapshotPollMs, FIRST_PAUSE_MS)),
+	};
+}
+
 /**
  * Polls the snapshot (its first page) until it is COMPLETE and returns that body. Pauses
  * double from `snapshotPollMs` up to 5 s, never shorter than `snapshotMinPollMs`; fails on
- * ERROR or once `snapshotMaxWaitMs` (at most an hour) has passed since the first poll. A wait
- * or pause that is not a number falls back to its default, so polling is always bounded and spaced.
+ * ERROR or once the bound's Max Wait has passed since the snapshot was started, so polling
+ * is always bounded and spaced.
  */
-async function whenComplete(ctx: SpendeskContext, endpoint: Endpoint, call: ListRequest, qs: IDataObject, key: string | undefined): Promise<IDataObject> {
-	const maxWait = Math.min(Math.max(0, msOr(call.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)), LONGEST_MAX_WAIT_MS);
+async function whenComplete(ctx: SpendeskContext, endpoint: Endpoint, call: ListRequest, qs: IDataObject, key: string | undefined, bound: WaitBound): Promise<IDataObject> {
+	const { maxWait, started } = bound;
 	const minPause = transportSettings.snapshotMinPollMs;
-	let pause = Math.max(minPause, msOr(call.snapshotPollMs, FIRST_PAUSE_MS));
-	const started = Date.now();
+	let pause = bound.firstPause;
 	for (;;) {
 		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...call, qs });
 		const status = String(body?.status ?? '');

@@ -1,0 +1,26 @@
+/** The Cost Center resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { getAllCostCenters } from './getAll.operation';
+
+export const costCenterResource: SpendeskResource = {
+	value: 'costCenter',
+	name: 'Cost Center',
+	description: 'Cost centers of a company',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['costCenter'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many cost centers',
+				description: 'List the cost centers of a company with their name and owner (GET /v1/cost-centers)',
+			},
+		],
+		default: 'getAll',
+	},
+	operations: [getAllCostCenters],
+};

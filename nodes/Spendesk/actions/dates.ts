@@ -1,0 +1,93 @@
+/**
+ * Date filters as n8n dateTime fields: read, checked before any request, and sent to
+ * Spendesk as ISO 8601 in UTC. A value without a time zone (what the date picker gives) is
+ * read in the workflow's time zone.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+const ISO_LIKE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** Offset of `timeZone` from UTC at `utcMs`, in ms (0 when the zone is unknown). */
+function zoneOffset(utcMs: number, timeZone: string): number {
+	try {
+		const parts = new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+		}).formatToParts(new Date(utcMs));
+		const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+		const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+		return asUtc - Math.floor(utcMs / 1000) * 1000;
+	} catch {
+		return 0;
+	}
+}
+
+/** A wall-clock time in `timeZone` as ms since epoch (daylight saving time included). */
+function fromZone(localAsUtc: number, timeZone: string): number {
+	const first = localAsUtc - zoneOffset(localAsUtc, timeZone);
+	return localAsUtc - zoneOffset(first, timeZone);
+}
+
+/** The value of a dateTime field as ms since epoch, or NaN when it is no date. */
+function toEpoch(value: unknown, timeZone: string): number {
+	if (value instanceof Date) return value.getTime();
+	const toISO = (value as { toISO?: unknown } | null)?.toISO;
+	const text = typeof toISO === 'function' ? String((toISO as () => unknown).call(value)) : typeof value === 'string' ? value.trim() : '';
+	const match = ISO_LIKE.exec(text);
+	if (!match) return Number.NaN;
+	const [, day, time, zone] = match;
+	const local = Date.parse(`${day}T${time ?? '00:00:00'}Z`);
+	if (Number.isNaN(local)) return Number.NaN;
+	if (zone) return Date.parse(`${day}T${time ?? '00:00:00'}${zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
+	return fromZone(local, timeZone);
+}
+
+/** One date filter of a collection, as ISO 8601 in UTC (undefined when empty); anything else fails naming the field. */
+export function readDateFilter(ctx: IExecuteFunctions, itemIndex: number, value: unknown, label: string): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const at = toEpoch(value, ctx.getTimezone());
+	if (Number.isNaN(at)) {
+		const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : typeof value;
+		throw new NodeOperationError(ctx.getNode(), `${label} is not a date: got ${shown}`, {
+			description: `Pick a date in the ${label} field, or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T18:00:00Z (an expression may give {{ $now }}).`,
+			itemIndex,
+		});
+	}
+	return new Date(at).toISOString();
+}
+
+/** The From / To filters of a dated list (bank fees, wallet loads). */
+export function fromToFilters(what: string): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{ displayName: 'From', name: 'from', type: 'dateTime', default: '', description: `Only ${what} on or after this date` },
+			{ displayName: 'To', name: 'to', type: 'dateTime', default: '', description: `Only ${what} on or before this date` },
+		],
+	};
+}
+
+/** Reads From / To as query parameters; From after To fails before any request. */
+export function readFromTo(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const from = readDateFilter(ctx, itemIndex, filters.from, 'From');
+	const to = readDateFilter(ctx, itemIndex, filters.to, 'To');
+	if (from && to && from > to) {
+		throw new NodeOperationError(ctx.getNode(), `From (${from}) is after To (${to})`, {
+			description: 'Set From to a date on or before To, or leave one of them empty.',
+			itemIndex,
+		});
+	}
+	return { from, to };
+}

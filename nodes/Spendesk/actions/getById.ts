@@ -1,0 +1,114 @@
+/**
+ * Builds a Get operation: one record by its ID (a resource locator, From List or By ID) from
+ * one catalogue endpoint with the ID in its path.
+ *
+ * Companies: with One Company, a 404 is the item's error naming the ID and the company. With
+ * Several or All Companies the record lives in one of them, so a 404 is that company's empty
+ * result: the item returns the record from the company that holds it (tagged with it), and
+ * no item when none does.
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import type { EndpointName } from '../transport/endpoints';
+import { ENDPOINTS } from '../transport/endpoints';
+import { bodyItems } from '../transport/pagination/strategy';
+import { callSpendesk } from '../transport/request';
+import type { SpendeskOperation } from './types';
+
+/** One ID: no spaces, slashes, "?" or "#", not "." or ".." (plain or URL-encoded), at most 128 characters. */
+const ID_PATTERN = '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$';
+
+export interface GetByIdOptions {
+	endpoint: EndpointName;
+	/** Parameter name, also the path placeholder (e.g. payableId). */
+	param: string;
+	/** What the record is called in the editor and in messages (e.g. Payable). */
+	label: string;
+	/** listSearch method of the From List mode. */
+	searchListMethod: string;
+	placeholder: string;
+	/** Where the ID usually comes from, for the field's description. */
+	source: string;
+}
+
+export function idLocator(options: Omit<GetByIdOptions, 'endpoint'>): INodeProperties {
+	const lower = options.label.toLowerCase();
+	return {
+		displayName: options.label,
+		name: options.param,
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		description: `The ${lower} to get: pick it from the list, or enter its ID (${options.source})`,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: options.placeholder,
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: ID_PATTERN, errorMessage: `Enter one ${lower} ID (no spaces, slashes, "?" or "#", not "." or "..")` },
+					},
+				],
+			},
+		],
+	};
+}
+
+/** The item's ID, trimmed and checked before any request. */
+export function readId(ctx: IExecuteFunctions, itemIndex: number, options: Omit<GetByIdOptions, 'endpoint' | 'searchListMethod' | 'placeholder'>): string {
+	const raw = ctx.getNodeParameter(options.param, itemIndex, '', { extractValue: true }) as unknown;
+	const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+	if (!id) {
+		throw new NodeOperationError(ctx.getNode(), `Choose a ${options.label.toLowerCase()}: the ${options.label} field is empty`, {
+			description: `Pick the ${options.label.toLowerCase()} from the list, or enter its ID (${options.source}). An expression must give the ID as text.`,
+			itemIndex,
+		});
+	}
+	if (!new RegExp(ID_PATTERN).test(id)) {
+		throw new NodeOperationError(ctx.getNode(), `"${id.slice(0, 140)}" is not a valid ${options.label} ID`, {
+			description: `A ${options.label.toLowerCase()} ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". Check the expression that gives it.`,
+			itemIndex,
+		});
+	}
+	return id;
+}
+
+function notFound(ctx: IExecuteFunctions, options: GetByIdOptions, id: string, company: string | undefined, itemIndex: number): NodeApiError {
+	const where = company ? `company "${company}"` : "the credential's company";
+	const endpoint = ENDPOINTS[options.endpoint];
+	return new NodeApiError(ctx.getNode(), { status: 404, endpoint: `${endpoint.method} ${endpoint.path}`, ...(company ? { companyId: company } : {}) } as JsonObject, {
+		message: `${options.label} "${id}" was not found in ${where}`,
+		description: `Check the ${options.label} ID and the company: IDs belong to one company. To look in every company, choose All Companies.`,
+		httpCode: '404',
+		itemIndex,
+	});
+}
+
+export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
+	return {
+		value: 'get',
+		companyScoped: true,
+		properties: [idLocator(options)],
+		prepare(this: IExecuteFunctions, itemIndex: number) {
+			const id = readId(this, itemIndex, options);
+			const oneCompany = this.getNodeParameter('companyScope', itemIndex, 'one') === 'one';
+			return async (company) => {
+				const response = await callSpendesk(this, options.endpoint, { company, itemIndex, pathParams: { [options.param]: id }, allowNotFound: true });
+				if (response.status === 404) {
+					if (oneCompany) throw notFound(this, options, id, company, itemIndex);
+					return { items: [] };
+				}
+				return { items: bodyItems(response.body) };
+			};
+		},
+	};
+}

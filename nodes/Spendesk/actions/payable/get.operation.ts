@@ -1,0 +1,10 @@
+import { getByIdOperation } from '../getById';
+
+export const getPayable = getByIdOperation({
+	endpoint: 'getPayable',
+	param: 'payableId',
+	label: 'Payable',
+	searchListMethod: 'searchPayables',
+	placeholder: 'e.g. pay_001_000042',
+	source: 'usually from an expression, e.g. {{ $json.id }} after Payable → Search or a webhook',
+});

@@ -1,0 +1,5 @@
+import { listOperation } from '../list';
+
+export const getAllUsers = listOperation({
+	endpoint: 'listUsers',
+});

@@ -1,0 +1,33 @@
+/** The User resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { getUser } from './get.operation';
+import { getAllUsers } from './getAll.operation';
+
+export const userResource: SpendeskResource = {
+	value: 'user',
+	name: 'User',
+	description: 'Members of a company',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['user'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a user',
+				description: 'Get one member of a company by its ID: name, email, role (GET /v1/users/{userId})',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many users',
+				description: 'List the members of a company with their name, email and role (GET /v1/users)',
+			},
+		],
+		default: 'getAll',
+	},
+	operations: [getUser, getAllUsers],
+};

@@ -1,0 +1,8 @@
+import { fromToFilters, readFromTo } from '../dates';
+import { listOperation } from '../list';
+
+export const getAllWalletLoads = listOperation({
+	endpoint: 'listWalletLoads',
+	properties: [fromToFilters('wallet loads')],
+	request: (ctx, itemIndex) => ({ qs: readFromTo(ctx, itemIndex) }),
+});
