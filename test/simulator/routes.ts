@@ -7,6 +7,7 @@ import { fingerprint, intParam, keysetPage, PAGE_SIZE_MAX, pageOf, SimError } fr
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { AccessLevel, Intake, Payable, RouteId } from './types';
+import { FILE_ROUTES } from './fileRoutes';
 
 export interface RouteDef {
 	id: RouteId;
@@ -16,6 +17,8 @@ export interface RouteDef {
 	scoping: 'public' | 'organisation' | 'header' | 'path';
 	scope?: string;
 	handler: (ctx: RequestContext) => HandlerResult | Promise<HandlerResult>;
+	/** Served by the file host (the simulator's second server, pre-signed URLs) instead of the API. */
+	host?: 'files';
 }
 
 /** Cursor limits (default, max) decided for the simulator where the specification is silent. */
@@ -417,4 +420,6 @@ export const ROUTES: RouteDef[] = [
 		scope: 'payable:read',
 		handler: getSnapshot,
 	},
+	// Files: attachments, intake uploads, accounting exports (fileRoutes.ts).
+	...FILE_ROUTES,
 ];

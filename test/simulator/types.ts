@@ -22,6 +22,8 @@ export const ALL_SCOPES = [
 	'settlement:read',
 	'account:read',
 	'payable:read',
+	'payable-attachment:read',
+	'experimental:accounting-export:read',
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number] | string;
 
@@ -195,6 +197,12 @@ export interface SimulatorOptions {
 	/** Default approving user and consent of the OAuth2 authorize endpoint. */
 	oauthDefaultUser?: string;
 	oauthDefaultConsent?: AccessLevel;
+	/** Port of the file host (pre-signed URLs) on 127.0.0.1; 0 (default) picks a free one. */
+	filePort?: number;
+	/** Lifetime of pre-signed file URLs in seconds. Default 900. */
+	fileUrlLifetimeSeconds?: number;
+	/** Number of GETs of a new accounting export that answer PENDING. Default 2. */
+	exportPendingPolls?: number;
 }
 
 /**
@@ -217,6 +225,14 @@ export type RouteId =
 	| 'searchPayables'
 	| 'createPayablesSnapshot'
 	| 'getPayablesSnapshot'
+	| 'listPayableAttachments'
+	| 'fileDownload'
+	| 'startIntakeUpload'
+	| 'fileUpload'
+	| 'completeIntakeUpload'
+	| 'createAccountingExport'
+	| 'getAccountingExport'
+	| 'getJournal'
 	| 'notFound';
 
 export type FaultKind =
@@ -260,7 +276,11 @@ export type FaultKind =
 	/** 204 No Content, no body. */
 	| 'noContent'
 	/** Answer normally, with x-ratelimit-remaining 0 and x-ratelimit-reset = `retryAfterSeconds` (default 1). */
-	| 'spentBudget';
+	| 'spentBudget'
+	/** File host downloads: the file without a Content-Length header (chunked), so only the bytes tell its size. */
+	| 'chunkedFile'
+	/** Accounting export GET: status ERROR. */
+	| 'exportError';
 
 export interface FaultSpec {
 	/** Route to affect, or '*' for every route except token endpoints. */
@@ -302,6 +322,10 @@ export interface LoggedRequest {
 	fault?: FaultKind;
 	/** True when the deprecated `limit` query parameter of Get accounts was used. */
 	deprecatedLimit?: boolean;
+	/** 'files' for requests to the file host (pre-signed URLs); absent for the API. */
+	host?: 'files';
+	/** File host: bytes of the request body (the body itself is not logged). */
+	bytes?: number;
 }
 
 export interface SeededCredentials {
