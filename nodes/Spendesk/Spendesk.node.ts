@@ -4,6 +4,7 @@ import { route } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialDescriptions } from './descriptions';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
+import { searchIntakeRecords, searchPayableRecords } from './methods/recordSearch';
 
 export class Spendesk implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +30,7 @@ export class Spendesk implements INodeType {
 		properties: [authenticationProperty, ...versionProperties],
 	};
 
-	methods = { listSearch: { searchCompanies, searchAnalyticalFields } };
+	methods = { listSearch: { searchCompanies, searchAnalyticalFields, searchPayableRecords, searchIntakeRecords } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

@@ -53,7 +53,7 @@ function listAttachments(ctx: RequestContext): HandlerResult {
 	if (!payable) throw new SimError(404, 'not_found', 'Payable not found', 'path.payableId');
 	const data = ctx.sim.files.attachmentsOf(payable.id).map((file) => {
 		const { url, expiresAt } = presign(ctx, 'GET', `/files/${encodeURIComponent(file.id)}`);
-		return { id: file.id, fileName: file.fileName, mimeType: file.mimeType, size: file.content.length, downloadUrl: url, expiresAt };
+		return { id: file.id, fileName: file.fileName, mimeType: file.mimeType, size: file.listedSize ?? file.content.length, downloadUrl: url, expiresAt };
 	});
 	return ok({ data });
 }

@@ -12,6 +12,8 @@ export interface StoredFile {
 	fileName: string;
 	mimeType: string;
 	content: Buffer;
+	/** Size the listing states, when it differs from the content's (tests: a listing that understates). */
+	listedSize?: number;
 }
 
 export interface IntakeUpload {

@@ -1,6 +1,7 @@
 /** The Payable resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { getAllPayablesSnapshot } from './getAllSnapshot.operation';
+import { getPayableAttachments } from './getAttachments.operation';
 import { searchPayables } from './search.operation';
 
 export const payableResource: SpendeskResource = {
@@ -14,6 +15,13 @@ export const payableResource: SpendeskResource = {
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['payable'] } },
 		options: [
+			{
+				name: 'Get Attachments',
+				value: 'getAttachments',
+				action: 'Get attachments of a payable',
+				description:
+					"Get the attachments (receipts, invoices) of one payable: one item each, with the file as binary data, or its metadata only; needs the payable ID (GET /v1/payables/{payableId}/attachments)",
+			},
 			{
 				name: 'Get Many (Snapshot)',
 				value: 'getAllSnapshot',
@@ -29,5 +37,5 @@ export const payableResource: SpendeskResource = {
 		],
 		default: 'search',
 	},
-	operations: [searchPayables, getAllPayablesSnapshot],
+	operations: [searchPayables, getAllPayablesSnapshot, getPayableAttachments],
 };
