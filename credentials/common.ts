@@ -25,6 +25,8 @@ export const DEFAULT_SCOPES = [
 	'settlement:read',
 	'account:read',
 	'payable:read',
+	'payable-attachment:read',
+	'experimental:accounting-export:read',
 ] as const;
 
 /**

@@ -1,5 +1,6 @@
 /** Every resource of the node and its operations, in the order the editor shows them. */
 import { accountResource } from './account';
+import { accountingExportResource } from './accountingExport';
 import { analyticalFieldResource } from './analyticalField';
 import { companyResource } from './company';
 import { customApiCallResource } from './customApiCall';
@@ -13,6 +14,7 @@ import type { SpendeskResource } from './types';
 
 export const RESOURCES: SpendeskResource[] = [
 	accountResource,
+	accountingExportResource,
 	analyticalFieldResource,
 	companyResource,
 	customApiCallResource,
