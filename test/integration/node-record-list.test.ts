@@ -34,7 +34,7 @@ describe('node: payable and intake selectors', () => {
 		expect(first.results).toHaveLength(100);
 		expect(first.results[0]).toEqual({ name: `${payables[0].description}, ${payables[0].amount} ${payables[0].currency} (${payables[0].id})`, value: payables[0].id });
 		expect(sim.requestsTo('searchPayables')[0]).toMatchObject({ companyId: 'cmp_002', body: { limit: 100 } });
-		const second = await search(sim, searchPayableRecords, 'orgKey', { companyScope: 'one', company: fromList('cmp_002') }, undefined, first.paginationToken);
+		const second = await search(sim, searchPayableRecords, 'orgKey', { companyScope: 'one', company: fromList('cmp_002') }, undefined, first.paginationToken as string | undefined);
 		expect([...first.results, ...second.results].map((r) => r.value)).toEqual(payables.map((p) => p.id));
 		expect(second.paginationToken).toBeUndefined();
 	});
