@@ -31,6 +31,8 @@ export const DEFAULT_SCOPES = [
 	'supplier:read',
 	'user:read',
 	'cost-center:read',
+	'payable-attachment:read',
+	'experimental:accounting-export:read',
 ] as const;
 
 /**

@@ -4,7 +4,7 @@ import { route } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialDescriptions } from './descriptions';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
-import { searchPayables, searchSuppliers, searchUsers } from './methods/recordSearch';
+import { searchIntakeRecords, searchPayables, searchSuppliers, searchUsers } from './methods/recordSearch';
 
 export class Spendesk implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,7 +30,7 @@ export class Spendesk implements INodeType {
 		properties: [authenticationProperty, ...versionProperties],
 	};
 
-	methods = { listSearch: { searchCompanies, searchAnalyticalFields, searchPayables, searchSuppliers, searchUsers } };
+	methods = { listSearch: { searchCompanies, searchAnalyticalFields, searchPayables, searchSuppliers, searchUsers, searchIntakeRecords } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

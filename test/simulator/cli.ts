@@ -45,6 +45,7 @@ async function main(): Promise<void> {
 	const active = sim.companies().filter((c) => c.active);
 	const lines = [
 		`Spendesk API simulator listening on ${url}`,
+		`File host (pre-signed attachment and upload URLs) on ${sim.fileBaseUrl}`,
 		'',
 		`Organisation ${sim.organisationId}: ${active.length} active companies (${active.map((c) => c.id).join(', ')}), ` +
 			`${sim.companies().length - active.length} deactivated`,

@@ -9,6 +9,7 @@ import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { AccessLevel, Intake, Payable, RouteId } from './types';
 import { createSuppliers, updateBookkeepingStatus, updateSettlementState, updateSupplier } from './writes';
+import { FILE_ROUTES } from './fileRoutes';
 
 export interface RouteDef {
 	id: RouteId;
@@ -18,6 +19,8 @@ export interface RouteDef {
 	scoping: 'public' | 'organisation' | 'header' | 'path';
 	scope?: string;
 	handler: (ctx: RequestContext) => HandlerResult | Promise<HandlerResult>;
+	/** Served by the file host (the simulator's second server, pre-signed URLs) instead of the API. */
+	host?: 'files';
 }
 
 /** Cursor limits (default, max) decided for the simulator where the specification is silent. */
@@ -476,4 +479,6 @@ export const ROUTES: RouteDef[] = [
 		handler: updateSupplier,
 	},
 	...READ_ROUTES,
+	// Files: attachments, intake uploads, accounting exports (fileRoutes.ts).
+	...FILE_ROUTES,
 ];

@@ -29,6 +29,7 @@ import type {
 	User,
 } from './types';
 import { ALL_SCOPES } from './types';
+import { FileStore } from './files';
 
 export class SimClock {
 	private offset = 0;
@@ -104,6 +105,8 @@ export interface RequestContext {
 	faultSpec?: FaultSpec;
 	/** Set by handlers: the deprecated `limit` of Get accounts was used. */
 	deprecatedLimit?: boolean;
+	/** The request body as bytes (file uploads). */
+	rawBody?: Buffer;
 }
 
 export interface HandlerResult {
@@ -122,7 +125,15 @@ const SECRET_FIELDS = new Set(['client_secret', 'code_verifier', 'refresh_token'
 const updatedKey = (i: Invoice): SortKey => [i.updatedAt, i.id];
 const createdKey = (i: Invoice): SortKey => [i.createdAt, i.id];
 
-type OptionalOption = 'maxInFlight' | 'accountsMaxReturn' | 'nextUrlOrigin' | 'analyticalValuesMaxReturn' | 'snapshotBuildConflict';
+type OptionalOption =
+	| 'maxInFlight'
+	| 'accountsMaxReturn'
+	| 'nextUrlOrigin'
+	| 'analyticalValuesMaxReturn'
+	| 'snapshotBuildConflict'
+	| 'filePort'
+	| 'fileUrlLifetimeSeconds'
+	| 'exportPendingPolls';
 
 function resolveOptions(o: SimulatorOptions): Required<Omit<SimulatorOptions, OptionalOption>> & Pick<SimulatorOptions, OptionalOption> {
 	return {
@@ -166,6 +177,10 @@ export class SpendeskSimulator {
 	readonly snapshots = new Map<string, Snapshot>();
 	private intakeSeq = new Map<string, number>();
 	private sockets = new Set<import('node:net').Socket>();
+	/** Attachments, intake uploads and accounting exports (files.ts). */
+	readonly files = new FileStore();
+	private fileServer?: http.Server;
+	private fileUrl = '';
 
 	constructor(options: SimulatorOptions = {}) {
 		this.options = resolveOptions(options);
@@ -198,7 +213,21 @@ export class SpendeskSimulator {
 
 	async start(): Promise<string> {
 		if (this.server) return this.url;
-		const server = http.createServer((req, res) => void this.handle(req, res));
+		const server = await this.listen(this.options.port, 'api');
+		// The file host: pre-signed URLs live on another origin, as object storage does.
+		const fileServer = await this.listen(this.options.filePort ?? 0, 'files').catch(async (error: unknown) => {
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+			throw error;
+		});
+		this.server = server;
+		this.fileServer = fileServer;
+		this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		this.fileUrl = `http://127.0.0.1:${(fileServer.address() as AddressInfo).port}`;
+		return this.url;
+	}
+
+	private async listen(port: number, host: 'api' | 'files'): Promise<http.Server> {
+		const server = http.createServer((req, res) => void this.handle(req, res, host));
 		server.keepAliveTimeout = 5000;
 		server.on('connection', (socket) => {
 			this.sockets.add(socket);
@@ -206,23 +235,27 @@ export class SpendeskSimulator {
 		});
 		await new Promise<void>((resolve, reject) => {
 			server.once('error', reject);
-			server.listen(this.options.port, '127.0.0.1', () => resolve());
+			server.listen(port, '127.0.0.1', () => resolve());
 		});
-		this.server = server;
-		this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-		return this.url;
+		return server;
 	}
 
 	async stop(): Promise<void> {
-		const server = this.server;
-		if (!server) return;
+		const servers = [this.server, this.fileServer].filter((s): s is http.Server => s !== undefined);
+		if (servers.length === 0) return;
 		this.server = undefined;
+		this.fileServer = undefined;
 		for (const socket of this.sockets) socket.destroy();
-		await new Promise<void>((resolve) => server.close(() => resolve()));
+		await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
 	}
 
 	get baseUrl(): string {
 		return this.url;
+	}
+
+	/** Origin of the file host (pre-signed download and upload URLs). */
+	get fileBaseUrl(): string {
+		return this.fileUrl;
 	}
 
 	configure(partial: Partial<SimulatorOptions>): void {
@@ -439,13 +472,13 @@ export class SpendeskSimulator {
 		});
 	}
 
-	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+	private async handle(req: http.IncomingMessage, res: http.ServerResponse, host: 'api' | 'files' = 'api'): Promise<void> {
 		const arrived = this.clock.now();
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		const method = (req.method ?? 'GET').toUpperCase();
 		const query: Record<string, string> = {};
 		for (const [k, v] of url.searchParams) query[k] = v;
-		const { route, params } = matchRoute(method, url.pathname);
+		const { route, params } = matchRoute(method, url.pathname, host);
 		const entry: LoggedRequest = {
 			seq: ++this.seq,
 			at: arrived,
@@ -456,15 +489,16 @@ export class SpendeskSimulator {
 			headers: redactHeaders(req.headers),
 			route: route.id,
 			status: 0,
+			...(host === 'files' ? { host } : {}),
 		};
-		const tracked = !TOKEN_ROUTES.has(route.id);
+		const tracked = !TOKEN_ROUTES.has(route.id) && host === 'api';
 		const ctx: RequestContext = { sim: this, method, path: url.pathname, params, query, body: undefined, headers: req.headers };
 		let result: HandlerResult;
 
 		if (tracked && this.options.maxInFlight !== undefined && this.stats.inFlight >= this.options.maxInFlight) {
 			// Rejected on arrival, before it counts as in flight.
 			result = errorResult(new SimError(429, 'too_many_requests_in_flight', `At most ${this.options.maxInFlight} requests may be in flight`, undefined, { 'retry-after': '1' }));
-			await this.finish(res, entry, result, await readBody(req).catch(() => undefined));
+			await this.finish(res, entry, result, (await readBody(req).catch(() => undefined))?.toString('utf8'));
 			return;
 		}
 		if (tracked) {
@@ -472,9 +506,14 @@ export class SpendeskSimulator {
 			this.stats.peakInFlight = Math.max(this.stats.peakInFlight, this.stats.inFlight);
 		}
 		try {
-			const raw = await readBody(req);
-			ctx.body = parseBody(raw, req.headers['content-type']);
-			entry.body = redact(ctx.body);
+			const bytes = await readBody(req);
+			ctx.rawBody = bytes;
+			if (host === 'files') {
+				entry.bytes = bytes.length;
+			} else {
+				ctx.body = parseBody(bytes.toString('utf8'), req.headers['content-type']);
+				entry.body = redact(ctx.body);
+			}
 			const fault = this.takeFault(route.id);
 			if (fault) {
 				entry.fault = fault.kind;
@@ -540,7 +579,7 @@ export class SpendeskSimulator {
 		// The server's clock, as every HTTP server sends it (RFC 9110 §6.6.1), from the simulated clock.
 		headers.date ??= new Date(this.clock.now()).toUTCString();
 		res.writeHead(result.status, headers);
-		res.end(result.body === undefined ? undefined : typeof result.body === 'string' ? result.body : JSON.stringify(result.body));
+		res.end(result.body === undefined ? undefined : typeof result.body === 'string' || Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body));
 	}
 
 	private takeFault(route: RouteId): ActiveFault | undefined {
@@ -659,9 +698,9 @@ export class SpendeskSimulator {
 	}
 }
 
-function matchRoute(method: string, path: string): { route: RouteDef; params: Record<string, string> } {
+function matchRoute(method: string, path: string, host: 'api' | 'files'): { route: RouteDef; params: Record<string, string> } {
 	for (const route of ROUTES) {
-		if (route.method !== method) continue;
+		if (route.method !== method || (route.host ?? 'api') !== host) continue;
 		const m = route.pattern.exec(path);
 		if (!m) continue;
 		const params: Record<string, string> = {};
@@ -706,11 +745,11 @@ function delay(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('end', () => resolve(Buffer.concat(chunks)));
 		req.on('error', reject);
 	});
 }

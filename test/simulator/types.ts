@@ -28,6 +28,8 @@ export const ALL_SCOPES = [
 	'supplier:read',
 	'user:read',
 	'cost-center:read',
+	'payable-attachment:read',
+	'experimental:accounting-export:read',
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number] | string;
 
@@ -263,6 +265,12 @@ export interface SimulatorOptions {
 	 * the same company is still being built (not yet polled to COMPLETE). Default false.
 	 */
 	snapshotBuildConflict?: boolean;
+	/** Port of the file host (pre-signed URLs) on 127.0.0.1; 0 (default) picks a free one. */
+	filePort?: number;
+	/** Lifetime of pre-signed file URLs in seconds. Default 900. */
+	fileUrlLifetimeSeconds?: number;
+	/** Number of GETs of a new accounting export that answer PENDING. Default 2. */
+	exportPendingPolls?: number;
 }
 
 /**
@@ -297,6 +305,14 @@ export type RouteId =
 	| 'listCostCenters'
 	| 'listBankFees'
 	| 'listWalletLoads'
+	| 'listPayableAttachments'
+	| 'fileDownload'
+	| 'startIntakeUpload'
+	| 'fileUpload'
+	| 'completeIntakeUpload'
+	| 'createAccountingExport'
+	| 'getAccountingExport'
+	| 'getJournal'
 	| 'notFound';
 
 export type FaultKind =
@@ -348,7 +364,11 @@ export type FaultKind =
 	/** Payables snapshot create: answer 409 as while another snapshot of the company is being built (Retry-After = `retryAfterSeconds` when given). */
 	| 'snapshotConflict'
 	/** Answer normally, with `Deprecation: true` and a `Sunset` date (HTTP date, `sunset` when given). */
-	| 'deprecated';
+	| 'deprecated'
+	/** File host downloads: the file without a Content-Length header (chunked), so only the bytes tell its size. */
+	| 'chunkedFile'
+	/** Accounting export GET: status ERROR. */
+	| 'exportError';
 
 export interface FaultSpec {
 	/** Route to affect, or '*' for every route except token endpoints. */
@@ -392,6 +412,10 @@ export interface LoggedRequest {
 	fault?: FaultKind;
 	/** True when the deprecated `limit` query parameter of Get accounts was used. */
 	deprecatedLimit?: boolean;
+	/** 'files' for requests to the file host (pre-signed URLs); absent for the API. */
+	host?: 'files';
+	/** File host: bytes of the request body (the body itself is not logged). */
+	bytes?: number;
 }
 
 export interface SeededCredentials {

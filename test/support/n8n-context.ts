@@ -20,7 +20,10 @@ import type {
 	INodeExecutionData,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IBinaryData } from 'n8n-workflow';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
 
@@ -98,7 +101,11 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 	}
 	const method = (options.method ?? 'GET').toUpperCase();
 	let body: string | undefined;
-	if (method !== 'GET' && options.body !== undefined && !(typeof options.body === 'object' && Object.keys(options.body as object).length === 0)) {
+	let bytes: Buffer | undefined;
+	if (Buffer.isBuffer(options.body)) {
+		// axios sends a Buffer as it is (n8n-core drops an empty one: no body).
+		if (method !== 'GET' && options.body.length > 0) bytes = options.body;
+	} else if (method !== 'GET' && options.body !== undefined && !(typeof options.body === 'object' && Object.keys(options.body as object).length === 0)) {
 		if (typeof options.body === 'string' || options.body instanceof URLSearchParams) {
 			body = String(options.body);
 		} else {
@@ -119,7 +126,7 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 			timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), options.timeout ?? 60_000);
 		});
 		try {
-			res = await Promise.race([fetch(url, { method, headers, body, redirect: 'manual', signal }), timeout]);
+			res = await Promise.race([fetch(url, { method, headers, body: bytes ? new Uint8Array(bytes) : body, redirect: 'manual', signal }), timeout]);
 		} finally {
 			clearTimeout(timer);
 		}
@@ -131,18 +138,20 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 		const code = timedOut ? 'ECONNABORTED' : cause?.code && !cause.code.startsWith('UND_ERR') ? cause.code : 'ECONNRESET';
 		throw new AxiosError(code === 'ECONNRESET' ? 'socket hang up' : String((error as Error).message), code);
 	}
-	let text: string;
-	try {
-		text = await res.text();
-	} catch (error) {
-		if (signal?.aborted) throw canceled();
-		throw error;
-	}
-	let data: unknown = text;
-	try {
-		data = text ? (JSON.parse(text) as unknown) : '';
-	} catch {
-		// not JSON: keep the text, as axios does
+	let data: unknown;
+	if (options.encoding === 'stream') {
+		// axios' responseType 'stream': the body as a Node stream, read (or destroyed) by the caller.
+		data = res.body ? Readable.fromWeb(res.body as import('node:stream/web').ReadableStream) : Readable.from([]);
+	} else {
+		let raw: Buffer;
+		try {
+			raw = Buffer.from(await res.arrayBuffer());
+		} catch (error) {
+			if (signal?.aborted) throw canceled();
+			throw error;
+		}
+		// axios' responseType 'arraybuffer' gives the bytes as a Buffer, whatever the status.
+		data = options.encoding === 'arraybuffer' ? raw : parseText(raw.toString('utf8'));
 	}
 	const responseHeaders: Record<string, string> = {};
 	res.headers.forEach((v, k) => (responseHeaders[k] = v));
@@ -164,6 +173,28 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 		return { body: data as IN8nHttpFullResponse["body"], headers: responseHeaders, statusCode: res.status, statusMessage: res.statusText } satisfies IN8nHttpFullResponse;
 	}
 	return data;
+}
+
+/** axios' default: JSON when it parses, else the text. */
+function parseText(text: string): unknown {
+	try {
+		return text ? (JSON.parse(text) as unknown) : '';
+	} catch {
+		return text;
+	}
+}
+
+/** n8n's prepareBinaryData in its default (in-memory) mode: the bytes in base64, name and type kept. */
+async function prepareBinaryData(data: Buffer, filePath?: string, mimeType?: string): Promise<IBinaryData> {
+	const fileName = filePath ? path.parse(filePath).base : undefined;
+	const fileExtension = fileName ? path.parse(fileName).ext.slice(1) || undefined : undefined;
+	return {
+		data: data.toString('base64'),
+		mimeType: mimeType ?? 'text/plain',
+		...(fileName ? { fileName } : {}),
+		...(fileExtension ? { fileExtension } : {}),
+		fileSize: `${data.length} B`,
+	};
 }
 
 export interface ContextOptions {
@@ -317,7 +348,7 @@ export function createContext(options: ContextOptions) {
 		}
 	}
 
-	const items = options.items ?? [{ json: {} }];
+	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
 	const staticData = options.staticData ?? {};
 
 	const executionId = options.executionId ?? String(++executions);
@@ -357,6 +388,20 @@ export function createContext(options: ContextOptions) {
 			error: (message: string) => logs.push({ level: 'error', message }),
 		},
 		helpers: {
+			prepareBinaryData,
+			/** n8n's assertBinaryData: the item's binary property, or the error n8n gives. */
+			assertBinaryData(itemIndex: number, propertyName: string): IBinaryData {
+				const binary = items[itemIndex]?.binary?.[propertyName];
+				if (!binary) {
+					throw new NodeOperationError(node, `This operation expects the node's input data to contain a binary file '${propertyName}', but none was found [item ${itemIndex}]`, { itemIndex });
+				}
+				return binary;
+			},
+			async getBinaryDataBuffer(itemIndex: number, propertyName: string): Promise<Buffer> {
+				const binary = items[itemIndex]?.binary?.[propertyName];
+				if (!binary) throw new Error(`No binary property ${propertyName} on item ${itemIndex}`);
+				return Buffer.from(binary.data, 'base64');
+			},
 			httpRequest: request,
 			httpRequestWithAuthentication,
 			returnJsonArray: (data: IDataObject | IDataObject[]) => (Array.isArray(data) ? data : [data]).map((json) => ({ json })),

@@ -1,5 +1,6 @@
 /** Every resource of the node and its operations (the editor shows them sorted by name). */
 import { accountResource } from './account';
+import { accountingExportResource } from './accountingExport';
 import { analyticalFieldResource } from './analyticalField';
 import { bankFeeResource } from './bankFee';
 import { companyResource } from './company';
@@ -18,6 +19,7 @@ import { walletSummaryResource } from './walletSummary';
 
 export const RESOURCES: SpendeskResource[] = [
 	accountResource,
+	accountingExportResource,
 	analyticalFieldResource,
 	bankFeeResource,
 	companyResource,

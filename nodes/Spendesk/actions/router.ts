@@ -84,7 +84,9 @@ async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemR
 		}
 		if (outcome.value.truncated) result.truncated = true;
 		const json = tag ? outcome.value.items.map((item) => tagItem(item, outcome.target)) : outcome.value.items;
-		result.items.push(...ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(json), { itemData: { item: itemIndex } }));
+		const binary = outcome.value.binary;
+		const data = binary ? json.map((item, i) => ({ json: item, ...(binary[i] ? { binary: binary[i] } : {}) })) : ctx.helpers.returnJsonArray(json);
+		result.items.push(...ctx.helpers.constructExecutionMetaData(data, { itemData: { item: itemIndex } }));
 	}
 	return result;
 }

@@ -1,10 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 /** What an operation gives for one company. */
 export interface OperationResult {
 	items: IDataObject[];
 	/** True when the Limit left results unread. */
 	truncated?: boolean;
+	/** Files of the items, by position in `items` (operations that return files). */
+	binary?: Array<IBinaryKeyData | undefined>;
 }
 
 /**

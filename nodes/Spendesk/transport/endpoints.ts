@@ -40,6 +40,12 @@ export interface Endpoint {
 	readonly label: string;
 	/** A 2xx without a body is a success, read as `{}` (a Custom API Call other than GET); otherwise it is an error. */
 	readonly mayAnswerEmpty?: boolean;
+	/**
+	 * A file endpoint: its 2xx is a file of this type (or an alias of it), not JSON, and the call
+	 * gives its bytes as a Buffer. Any other answer (an HTML page from a proxy, JSON) is an error,
+	 * as for JSON endpoints. Only the entries that say so accept anything but JSON.
+	 */
+	readonly contentType?: 'text/csv';
 }
 
 /** A catalogue entry as written: its `snapshotCreate` must name an entry of the same catalogue. */
@@ -325,6 +331,69 @@ export const ENDPOINTS = catalogue({
 		pageSize: PAGE,
 		scope: 'settlement:read',
 		idempotent: true,
+	},
+	listPayableAttachments: {
+		label: "List a payable's attachments",
+		method: 'GET',
+		path: '/v1/payables/{payableId}/attachments',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'payable-attachment:read',
+		// Each `downloadUrl` is pre-signed and short-lived, possibly on another host: it is fetched
+		// WITHOUT the bearer token (transport/presigned.ts), over HTTPS only (loopback HTTP for tests).
+		idempotent: true,
+	},
+	startIntakeUpload: {
+		label: 'Start an intake file upload',
+		method: 'POST',
+		path: '/v2/companies/{companyId}/intakes/{intakeId}/files',
+		scoping: 'path',
+		pagination: 'none',
+		scope: 'experimental:intake:write',
+		// Opens an upload slot: a write, never repeated after a 5xx or a dropped connection.
+		idempotent: false,
+	},
+	completeIntakeUpload: {
+		label: 'Confirm an intake file upload',
+		method: 'POST',
+		path: '/v2/companies/{companyId}/intakes/{intakeId}/files/{fileId}/complete',
+		scoping: 'path',
+		pagination: 'none',
+		scope: 'experimental:intake:write',
+		// Decided here: confirming a file already confirmed answers the same and attaches it once,
+		// so the API makes a repeated confirm safe.
+		idempotent: true,
+	},
+	createAccountingExport: {
+		label: 'Create an accounting export',
+		method: 'POST',
+		path: '/v1/accounting/exports',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:accounting-export:read',
+		// Each call starts a new export: not repeated after a 5xx or a dropped connection. Decided
+		// here: an export changes no payable, so All Companies may run it once per company.
+		idempotent: false,
+	},
+	getAccountingExport: {
+		label: 'Get an accounting export',
+		method: 'GET',
+		path: '/v1/accounting/exports/{exportId}',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:accounting-export:read',
+		idempotent: true,
+	},
+	getJournal: {
+		label: 'Get the journal of an accounting export',
+		method: 'GET',
+		path: '/v1/accounting/journal/{exportId}/content',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:accounting-export:read',
+		idempotent: true,
+		// The journal is a CSV file (decided here: text/csv, also accepted as application/csv).
+		contentType: 'text/csv',
 	},
 });
 

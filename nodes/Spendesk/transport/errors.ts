@@ -318,3 +318,27 @@ export function notJsonError(
 		},
 	);
 }
+
+/**
+ * A 2xx of a file endpoint that is not the file expected (an HTML page from a proxy, JSON, no
+ * content type): names the endpoint, the type expected and what came; never quotes the body.
+ */
+export function notFileError(
+	node: INode,
+	call: { endpoint: Endpoint; status: number; expected: string; contentType?: string; companyId?: string; itemIndex?: number },
+): NodeApiError {
+	const { endpoint, status, companyId } = call;
+	const what = call.contentType?.split(';')[0].trim().toLowerCase() || 'no content type';
+	const forCompany = companyId ? ` for company "${companyId}"` : '';
+	return new NodeApiError(
+		node,
+		{ status, endpoint: `${endpoint.method} ${endpoint.path}`, ...(companyId ? { companyId } : {}), contentType: call.contentType ?? null },
+		{
+			message: `Spendesk answered "${endpoint.label}"${forCompany} with ${what} instead of ${call.expected} (${status})`,
+			description:
+				'The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check the environment or custom base URL of the credential and the proxy settings of your n8n instance, then run the node again.',
+			httpCode: String(status),
+			itemIndex: call.itemIndex,
+		},
+	);
+}

@@ -12,7 +12,7 @@ import type { ResolvedCredential, SpendeskContext } from './credential';
 import { noteDeprecation } from './deprecation';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
-import { apiError, notJsonError, rateLimitWaitError, readErrorBody, renewalRefusedError, unreachableError } from './errors';
+import { apiError, notFileError, notJsonError, rateLimitWaitError, readErrorBody, renewalRefusedError, unreachableError } from './errors';
 import { flowControl, numberHeader, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './renewal';
@@ -107,6 +107,12 @@ function httpRequest(endpoint: Endpoint, scoped: ScopedCall, options: CallOption
 	};
 	if (options.qs && !options.url) request.qs = dropUndefined(options.qs);
 	if (endpoint.method !== 'GET') request.body = options.body ?? {};
+	if (endpoint.contentType) {
+		// A file endpoint: its bytes as they come (errors are still the API's JSON body).
+		request.json = false;
+		request.encoding = 'arraybuffer';
+		request.headers = { ...scoped.headers, accept: `${endpoint.contentType}, application/json;q=0.5` };
+	}
 	return request;
 }
 
@@ -121,9 +127,34 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	const headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
 	const body: unknown = outcome.response.body;
 	flowControl.observe(scoped.budgetKey, headers, transportSettings.longestRememberedWaitMs);
-	if (status >= 200 && status < 300) return { result: { status, headers, body: jsonBody(call, status, headers, body) } };
+	if (status >= 200 && status < 300) {
+		const read = call.endpoint.contentType ? fileBody(call, status, headers, body) : jsonBody(call, status, headers, body);
+		return { result: { status, headers, body: read } };
+	}
 	if ((status === 404 && options.allowNotFound) || options.acceptStatus?.includes(status)) return { result: { status, headers, body } };
-	return { failure: { status, headers, body } };
+	return { failure: { status, headers, body: textOf(body) } };
+}
+
+/** A body received as bytes (file endpoints) as text, for the error rules; anything else as it is. */
+function textOf(body: unknown): unknown {
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
+	return body;
+}
+
+/**
+ * The file of a 2xx of a file endpoint, as bytes: the answer must say it is of the endpoint's
+ * type (text/csv also as application/csv); anything else (a proxy's HTML page, JSON) is an
+ * error naming the endpoint and what came, as for JSON endpoints.
+ */
+function fileBody(call: Call, status: number, headers: Record<string, unknown>, body: unknown): Buffer {
+	const contentType = typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined;
+	const type = contentType?.split(';')[0].trim().toLowerCase();
+	const expected = call.endpoint.contentType!;
+	const accepted = type === expected || (expected === 'text/csv' && type === 'application/csv');
+	const bytes = Buffer.isBuffer(body) ? body : body instanceof ArrayBuffer ? Buffer.from(body) : typeof body === 'string' ? Buffer.from(body, 'utf8') : undefined;
+	if (accepted && bytes) return bytes;
+	throw notFileError(call.ctx.getNode(), { endpoint: call.endpoint, status, expected, contentType, companyId: call.scoped.companyId, itemIndex: call.options.itemIndex });
 }
 
 /**
@@ -162,7 +193,7 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 	if (status !== undefined && ((status === 404 && call.options.allowNotFound) || call.options.acceptStatus?.includes(status))) {
 		return { result: { status, headers: {}, body: undefined } };
 	}
-	return { failure: { status, headers: {}, body: (error as { context?: { data?: unknown } })?.context?.data, code } };
+	return { failure: { status, headers: {}, body: textOf((error as { context?: { data?: unknown } })?.context?.data), code } };
 }
 
 /**

@@ -4,6 +4,8 @@ import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { readJsonObject } from '../common';
 import type { SpendeskOperation } from '../types';
+import { uploadToIntake, withState } from './upload';
+import { intakeBinaryField, readInputFile } from './uploadFile.operation';
 
 export const createIntake: SpendeskOperation = {
 	value: 'create',
@@ -18,15 +20,36 @@ export const createIntake: SpendeskOperation = {
 			default: '{\n  "supplierName": "",\n  "amount": 0,\n  "currency": "EUR"\n}',
 			description: 'The intake to create, as a JSON object',
 		},
+		{
+			displayName: 'Attach File',
+			name: 'attachFile',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to upload the binary file of the input item to the new intake in the same run',
+		},
+		{ ...intakeBinaryField, displayOptions: { show: { attachFile: [true] } } },
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const body = readJsonObject(this, 'intake', 'Intake (JSON)', itemIndex);
 		if (Object.keys(body).length === 0) {
 			throw new NodeOperationError(this.getNode(), 'Intake (JSON) is empty', { description: 'Enter the fields of the intake to create.', itemIndex });
 		}
+		const file = this.getNodeParameter('attachFile', itemIndex, false) === true ? readInputFile(this, itemIndex) : undefined;
 		return async (company) => {
+			const bytes = file ? await this.helpers.getBinaryDataBuffer(itemIndex, file.property) : undefined;
 			const { body: response } = await callSpendesk<IDataObject>(this, 'createIntake', { company, body, itemIndex });
-			return { items: bodyItems(response) };
+			const items = bodyItems(response);
+			if (!file || !bytes) return { items };
+			const intakeId = String(items[0]?.id ?? '');
+			try {
+				const uploaded = await uploadToIntake(this, { company, intakeId, bytes, fileName: file.fileName, mimeType: file.mimeType, itemIndex });
+				return { items: [{ ...items[0], file: uploaded }] };
+			} catch (error) {
+				throw withState(
+					error,
+					`The intake ${intakeId} was created, but its file was not attached. To attach it, use Intake → Upload File with this intake ID; running Create again would create a second intake.`,
+				);
+			}
 		};
 	},
 };

@@ -2,6 +2,7 @@
 import type { SpendeskResource } from '../types';
 import { createIntake } from './create.operation';
 import { getAllIntakes } from './getAll.operation';
+import { uploadIntakeFile } from './uploadFile.operation';
 
 export const intakeResource: SpendeskResource = {
 	value: 'intake',
@@ -18,7 +19,7 @@ export const intakeResource: SpendeskResource = {
 				name: 'Create',
 				value: 'create',
 				action: 'Create an intake',
-				description: 'Create an intake in a company (POST /v2/companies/{companyId}/intakes)',
+				description: 'Create an intake in a company, optionally with the binary file of the input item attached (POST /v2/companies/{companyId}/intakes)',
 			},
 			{
 				name: 'Get Many',
@@ -26,8 +27,15 @@ export const intakeResource: SpendeskResource = {
 				action: 'Get many intakes',
 				description: 'List the intakes of a company (GET /v2/companies/{companyId}/intakes)',
 			},
+			{
+				name: 'Upload File',
+				value: 'uploadFile',
+				action: 'Upload a file to an intake',
+				description:
+					'Upload the binary file of the input item to an intake and return the file record; needs the intake ID and the binary property (POST /v2/companies/{companyId}/intakes/{intakeId}/files, then the pre-signed upload, then …/complete)',
+			},
 		],
 		default: 'getAll',
 	},
-	operations: [getAllIntakes, createIntake],
+	operations: [getAllIntakes, createIntake, uploadIntakeFile],
 };

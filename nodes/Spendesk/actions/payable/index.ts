@@ -2,6 +2,7 @@
 import type { SpendeskResource } from '../types';
 import { getAllPayablesSnapshot } from './getAllSnapshot.operation';
 import { getPayable } from './get.operation';
+import { getPayableAttachments } from './getAttachments.operation';
 import { searchPayables } from './search.operation';
 import { updateBookkeepingStatus } from './updateBookkeepingStatus.operation';
 
@@ -22,6 +23,13 @@ export const payableResource: SpendeskResource = {
 				action: 'Get a payable',
 				description:
 					'Get one payable in full by its ID: amount, currency, supplier, bookkeeping status and the version that updates need (GET /v1/payables/{payableId})',
+			},
+			{
+				name: 'Get Attachments',
+				value: 'getAttachments',
+				action: 'Get attachments of a payable',
+				description:
+					"Get the attachments (receipts, invoices) of one payable: one item each, with the file as binary data, or its metadata only; needs the payable ID (GET /v1/payables/{payableId}/attachments)",
 			},
 			{
 				name: 'Get Many (Snapshot)',
@@ -45,5 +53,5 @@ export const payableResource: SpendeskResource = {
 		],
 		default: 'search',
 	},
-	operations: [searchPayables, getAllPayablesSnapshot, getPayable, updateBookkeepingStatus],
+	operations: [searchPayables, getAllPayablesSnapshot, getPayable, getPayableAttachments, updateBookkeepingStatus],
 };

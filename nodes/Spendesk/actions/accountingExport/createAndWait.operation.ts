@@ -1,0 +1,110 @@
+/**
+ * Accounting Export → Create and Wait: starts an export of a period (POST /v1/accounting/exports),
+ * then polls it (GET /v1/accounting/exports/{exportId}) until COMPLETE or ERROR, spaced like the
+ * payables snapshot wait (pauses doubling from 0.5 s to 5 s) and bounded by Max Wait.
+ */
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { callSpendesk } from '../../transport/request';
+import { transportSettings } from '../../transport/settings';
+import type { SpendeskOperation } from '../types';
+
+const MAX_WAIT_SECONDS = 3600;
+const FIRST_PAUSE_MS = 500;
+const LONGEST_PAUSE_MS = 5000;
+
+/** A dateTime parameter as an ISO 8601 instant (n8n gives text, or a date object from an expression). */
+function readInstant(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	const value = raw && typeof raw === 'object' && typeof (raw as { toISO?: unknown }).toISO === 'function' ? (raw as { toISO: () => string }).toISO() : raw;
+	const ms = value instanceof Date ? value.getTime() : typeof value === 'string' && value.trim() ? Date.parse(value.trim()) : Number.NaN;
+	if (!Number.isFinite(ms)) {
+		throw new NodeOperationError(ctx.getNode(), `${label} must be a date and time; got ${typeof raw === 'string' && raw.trim() ? `"${raw.trim()}"` : 'nothing'}`, {
+			description: 'Pick a date in the field, or give an ISO 8601 date-time from an expression, e.g. {{ $now.startOf("month").toISO() }}.',
+			itemIndex,
+		});
+	}
+	return new Date(ms).toISOString();
+}
+
+function readMaxWaitSeconds(ctx: IExecuteFunctions, itemIndex: number): number {
+	const raw = ctx.getNodeParameter('maxWait', itemIndex, 300) as unknown;
+	const seconds = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
+		throw new NodeOperationError(ctx.getNode(), `Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${String(raw)}`, {
+			description: 'Enter how long to wait for Spendesk to build the export, e.g. 300.',
+			itemIndex,
+		});
+	}
+	return seconds;
+}
+
+interface ExportRequest {
+	company: string | undefined;
+	body: IDataObject;
+	maxWaitMs: number;
+	itemIndex: number;
+}
+
+/** Polls the export until COMPLETE (its record) or ERROR or Max Wait (errors naming the export). */
+async function whenComplete(ctx: IExecuteFunctions, exportId: string, request: ExportRequest): Promise<IDataObject> {
+	const { company, maxWaitMs, itemIndex } = request;
+	const started = Date.now();
+	let pause = Math.max(transportSettings.snapshotMinPollMs, FIRST_PAUSE_MS);
+	for (;;) {
+		const { body } = await callSpendesk<IDataObject>(ctx, 'getAccountingExport', { company, pathParams: { exportId }, itemIndex });
+		const data = (body?.data ?? {}) as IDataObject;
+		if (data.status === 'COMPLETE') return data;
+		if (data.status === 'ERROR') {
+			throw new NodeOperationError(ctx.getNode(), `Spendesk could not build the accounting export ${exportId}`, {
+				description: 'The export ended with status ERROR. Check the period and the template, then run the node again; if it fails again, contact Spendesk support.',
+				itemIndex,
+			});
+		}
+		const waited = Date.now() - started;
+		if (waited >= maxWaitMs) {
+			throw new NodeOperationError(ctx.getNode(), `The accounting export ${exportId} was not ready after ${Math.round(waited / 1000)} s`, {
+				description: `Spendesk is still building it. Get its journal later with Accounting Export → Get Journal and the export ID ${exportId}, rather than creating another export.`,
+				itemIndex,
+			});
+		}
+		await sleep(Math.max(transportSettings.snapshotMinPollMs, Math.min(pause, maxWaitMs - waited)));
+		pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+	}
+}
+
+export const createAndWaitExport: SpendeskOperation = {
+	value: 'createAndWait',
+	companyScoped: true,
+	properties: [
+		{ displayName: 'From', name: 'from', type: 'dateTime', required: true, default: '', description: 'Start of the period to export (included)' },
+		{ displayName: 'To', name: 'to', type: 'dateTime', required: true, default: '', description: 'End of the period to export (excluded)' },
+		{ displayName: 'Template ID', name: 'templateId', type: 'string', default: '', description: 'ID of the export template to use; empty for the default template of the company' },
+		{
+			displayName: 'Max Wait (Seconds)',
+			name: 'maxWait',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
+			default: 300,
+			description: 'How long to wait for Spendesk to build the export before failing',
+		},
+	],
+	prepare(this: IExecuteFunctions, itemIndex: number) {
+		const from = readInstant(this, 'from', 'From', itemIndex);
+		const to = readInstant(this, 'to', 'To', itemIndex);
+		if (from > to) {
+			throw new NodeOperationError(this.getNode(), `From (${from}) is after To (${to})`, { description: 'Enter a period whose start comes before its end.', itemIndex });
+		}
+		const templateId = String(this.getNodeParameter('templateId', itemIndex, '') ?? '').trim();
+		const body: IDataObject = { from, to, ...(templateId ? { templateId } : {}) };
+		const maxWaitMs = readMaxWaitSeconds(this, itemIndex) * 1000;
+		return async (company) => {
+			const { body: created } = await callSpendesk<IDataObject>(this, 'createAccountingExport', { company, body, itemIndex });
+			const exportId = String(((created?.data ?? {}) as IDataObject).id ?? '');
+			if (!exportId) {
+				throw new NodeOperationError(this.getNode(), 'Spendesk did not return the ID of the accounting export', { description: 'Run the node again later.', itemIndex });
+			}
+			return { items: [await whenComplete(this, exportId, { company, body, maxWaitMs, itemIndex })] };
+		};
+	},
+};

@@ -1,0 +1,39 @@
+/** Accounting Export → Get Journal: the journal of a complete export, as a CSV file in binary data. */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { callSpendesk } from '../../transport/request';
+import { binaryPropertyField, readBinaryPropertyName, readId } from '../fileParams';
+import type { SpendeskOperation } from '../types';
+
+export const getJournal: SpendeskOperation = {
+	value: 'getJournal',
+	companyScoped: true,
+	properties: [
+		{
+			displayName: 'Export ID',
+			name: 'exportId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. exp_000001',
+			description: 'ID of a complete accounting export, as Create and Wait returns it',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [binaryPropertyField('Name of the binary property the output item puts the CSV file in')],
+		},
+	],
+	prepare(this: IExecuteFunctions, itemIndex: number) {
+		const exportId = readId(this, 'exportId', 'Export ID', itemIndex, 'Give the ID of an export, e.g. from Accounting Export → Create and Wait.');
+		const property = readBinaryPropertyName(this, 'options.binaryPropertyName', itemIndex);
+		return async (company) => {
+			const { body } = await callSpendesk<Buffer>(this, 'getJournal', { company, pathParams: { exportId }, itemIndex });
+			const fileName = `journal-${exportId}.csv`;
+			const json: IDataObject = { exportId, fileName, mimeType: 'text/csv', size: body.length };
+			return { items: [json], binary: [{ [property]: await this.helpers.prepareBinaryData(body, fileName, 'text/csv') }] };
+		};
+	},
+};

@@ -1,0 +1,35 @@
+/** The Accounting Export resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
+import type { SpendeskResource } from '../types';
+import { createAndWaitExport } from './createAndWait.operation';
+import { getJournal } from './getJournal.operation';
+
+export const accountingExportResource: SpendeskResource = {
+	value: 'accountingExport',
+	name: 'Accounting Export',
+	description: 'Accounting exports of a period and their journal',
+	operation: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['accountingExport'] } },
+		options: [
+			{
+				name: 'Create and Wait',
+				value: 'createAndWait',
+				action: 'Create an accounting export and wait for it',
+				description:
+					'Start an accounting export of a period, wait until Spendesk has built it, and return the export (its ID and status); needs From and To (POST /v1/accounting/exports, then GET /v1/accounting/exports/{exportId})',
+			},
+			{
+				name: 'Get Journal',
+				value: 'getJournal',
+				action: 'Get the journal of an accounting export',
+				description:
+					'Get the journal of a complete accounting export as a CSV file in binary data; needs the export ID (GET /v1/accounting/journal/{exportId}/content)',
+			},
+		],
+		default: 'createAndWait',
+	},
+	operations: [createAndWaitExport, getJournal],
+};

@@ -1,0 +1,72 @@
+/**
+ * Parameters of the operations that move files: record IDs, the binary property, the largest
+ * file to download, and the rule that a write never runs on All Companies.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/** `.` or `..`, plain or percent-encoded: as a path segment it would move the call elsewhere. */
+const DOT_VALUE = /^(\.|%(25)*2e)(\.|%(25)*2e)?$/i;
+
+/** An ID parameter (plain or resource locator): trimmed, not empty, not "." or "..", one path segment. */
+export function readId(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number, hint: string): string {
+	const raw = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
+	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : '';
+	if (!id) {
+		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, { description: hint, itemIndex });
+	}
+	if (DOT_VALUE.test(id) || !/^[^\s/\\?#]{1,128}$/.test(id)) {
+		throw new NodeOperationError(ctx.getNode(), `${label} "${id.slice(0, 40)}" is not a valid ID`, {
+			description: `${label} is one word without spaces, slashes, "?" or "#", and not "." or "..". ${hint}`,
+			itemIndex,
+		});
+	}
+	return id;
+}
+
+/** The name of a binary property: not empty, without spaces or dots at the ends. */
+export function readBinaryPropertyName(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback = 'data'): string {
+	const raw = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
+	const value = typeof raw === 'string' ? raw.trim() : '';
+	if (!value || /\s/.test(value)) {
+		throw new NodeOperationError(ctx.getNode(), `Binary Property must be a name without spaces, e.g. "data"; got ${value ? `"${value}"` : 'nothing'}`, {
+			description: 'Enter the name of the binary property that holds (or will hold) the file, as n8n shows it in the Binary tab.',
+			itemIndex,
+		});
+	}
+	return value;
+}
+
+export const DEFAULT_MAX_FILE_MB = 25;
+const LARGEST_MAX_FILE_MB = 1024;
+
+/** Max File Size (MB) as bytes: a number from 0.01 to 1024. */
+export function readMaxBytes(ctx: IExecuteFunctions, name: string, itemIndex: number): number {
+	const raw = ctx.getNodeParameter(name, itemIndex, DEFAULT_MAX_FILE_MB) as unknown;
+	const mb = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+	if (!Number.isFinite(mb) || mb < 0.01 || mb > LARGEST_MAX_FILE_MB) {
+		throw new NodeOperationError(ctx.getNode(), `Max File Size (MB) must be a number from 0.01 to ${LARGEST_MAX_FILE_MB}; got ${String(raw)}`, {
+			description: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
+			itemIndex,
+		});
+	}
+	return Math.floor(mb * 1024 * 1024);
+}
+
+/** The Binary Property field, for a file taken from the input item or put on the output item. */
+export function binaryPropertyField(description: string): INodeProperties {
+	return {
+		displayName: 'Binary Property',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		description,
+	};
+}
+
+/** A file name safe to hand to n8n: no path separators or control characters, not empty. */
+export function safeFileName(name: unknown, fallback: string): string {
+	const unsafe = (c: string) => c === '/' || c === '\\' || c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127;
+	const text = typeof name === 'string' ? [...name].map((c) => (unsafe(c) ? '_' : c)).join('').trim() : '';
+	return text && text !== '.' && text !== '..' ? text.slice(0, 255) : fallback;
+}

@@ -1,0 +1,194 @@
+/**
+ * Transfers to and from pre-signed URLs (attachments' download links, intake upload links).
+ * Such a URL is its own authorisation and may lie on another host (object storage), so it is
+ * called through n8n's plain request helper: never the authenticated one, never with the
+ * bearer token or any Authorization header. Only HTTPS is allowed (plain HTTP on the loopback
+ * interface only, for a local test server); redirects are not followed; a download stops as
+ * soon as it passes the size the user allows. Errors name the host and path of the link, never
+ * its query (the signature).
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { transportSettings } from './settings';
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Where a link points, for messages: origin and path, without the query that holds the signature. */
+export function linkName(url: URL): string {
+	return `${url.origin}${url.pathname}`;
+}
+
+/** A pre-signed link as given by the API: an absolute HTTPS URL (HTTP only on loopback), without user info. */
+export function presignedUrl(ctx: IExecuteFunctions, raw: unknown, what: string, itemIndex: number): URL {
+	let url: URL | undefined;
+	try {
+		url = typeof raw === 'string' && raw ? new URL(raw) : undefined;
+	} catch {
+		url = undefined;
+	}
+	if (!url) {
+		throw new NodeOperationError(ctx.getNode(), `Spendesk gave no valid link for ${what}`, {
+			description: 'The answer lacked the pre-signed URL or it was not an absolute URL. Run the node again; if it persists, contact Spendesk support.',
+			itemIndex,
+		});
+	}
+	const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+	if (!secure || url.username || url.password) {
+		throw new NodeOperationError(ctx.getNode(), `Refusing the link for ${what}: only HTTPS links are followed (${url.protocol}//${url.host})`, {
+			description: 'A pre-signed link carries its own authorisation, so it is only used over HTTPS (plain HTTP is allowed on this machine only, for a local test server). Check the base URL of the credential; if Spendesk sent it, contact Spendesk support.',
+			itemIndex,
+		});
+	}
+	return url;
+}
+
+/** The execution's cancel signal joined with a deadline of `timeoutMs`. */
+function deadline(ctx: IExecuteFunctions): AbortSignal {
+	const timeout = AbortSignal.timeout(transportSettings.timeoutMs);
+	const cancel = typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+	return cancel ? AbortSignal.any([timeout, cancel]) : timeout;
+}
+
+/** One request to a pre-signed link with n8n's plain helper: no credential, no redirects, every status returned. */
+async function send(ctx: IExecuteFunctions, request: Omit<IHttpRequestOptions, 'url'>, url: URL, what: string, itemIndex: number): Promise<IN8nHttpFullResponse> {
+	try {
+		return (await ctx.helpers.httpRequest({
+			...request,
+			url: url.toString(),
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: transportSettings.timeoutMs,
+			abortSignal: deadline(ctx),
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		const code = (error as { code?: unknown }).code;
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ host: url.origin, networkError: typeof code === 'string' ? code : null },
+			{
+				message: `Could not reach the file host ${url.origin} for ${what}`,
+				description: `The connection failed${typeof code === 'string' ? ` (${code})` : ''}. Check the network and proxy settings of your n8n instance, then run the node again.`,
+				itemIndex,
+			},
+		);
+	}
+}
+
+/** The bytes of a body as n8n gives it: a stream (read up to `maxBytes` + 1), a Buffer or text. */
+async function readBytes(body: unknown, maxBytes: number): Promise<{ bytes: Buffer; over: boolean }> {
+	if (Buffer.isBuffer(body)) return { bytes: body, over: body.length > maxBytes };
+	if (typeof body === 'string') return readBytes(Buffer.from(body, 'utf8'), maxBytes);
+	if (body instanceof ArrayBuffer) return readBytes(Buffer.from(body), maxBytes);
+	const stream = body as (AsyncIterable<Uint8Array | string> & { destroy?: () => void }) | undefined;
+	if (!stream || typeof stream[Symbol.asyncIterator] !== 'function') return { bytes: Buffer.alloc(0), over: false };
+	const chunks: Buffer[] = [];
+	let total = 0;
+	for await (const chunk of stream) {
+		const part = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+		total += part.length;
+		if (total > maxBytes) {
+			stream.destroy?.();
+			return { bytes: Buffer.concat(chunks), over: true };
+		}
+		chunks.push(part);
+	}
+	return { bytes: Buffer.concat(chunks), over: false };
+}
+
+function header(response: IN8nHttpFullResponse, name: string): string | undefined {
+	const value = (response.headers as IDataObject | undefined)?.[name];
+	return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
+}
+
+/** The storage's error code (`<Code>…</Code>` of its XML), when it gave one. */
+function storageCode(text: string): string | undefined {
+	return /<Code>([\w.-]{1,64})<\/Code>/.exec(text)?.[1];
+}
+
+/** The refusal of a pre-signed link: expired or invalid (403), gone (404), or another status. */
+function transferError(ctx: IExecuteFunctions, response: IN8nHttpFullResponse, text: string, url: URL, what: string, itemIndex: number): NodeApiError {
+	const status = response.statusCode;
+	const code = storageCode(text);
+	const said = code ? ` ${code}` : '';
+	const description =
+		status === 403
+			? 'Pre-signed links expire after a few minutes and only work as given. Run the node again to get fresh links; if it fails at once, check that the clock of your n8n instance is right.'
+			: status >= 300 && status < 400
+				? 'The file host redirected the request; redirects of pre-signed links are not followed. Contact Spendesk support if it persists.'
+				: 'Run the node again; if it persists, contact Spendesk support.';
+	return new NodeApiError(
+		ctx.getNode(),
+		{ status, host: url.origin, ...(code ? { storageCode: code } : {}) },
+		{
+			message: status === 403 ? `The link for ${what} has expired or is not valid (403${said})` : `The file host ${url.origin} answered ${status}${said} for ${what}`,
+			description,
+			httpCode: String(status),
+			itemIndex,
+		},
+	);
+}
+
+function tooLarge(ctx: IExecuteFunctions, what: string, size: string, maxBytes: number, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `The file of ${what} is larger than Max File Size (${size}; the limit is ${formatBytes(maxBytes)})`, {
+		description: 'Raise Max File Size (MB) in the options to download it, or turn on Metadata Only to get the links without the files.',
+		itemIndex,
+	});
+}
+
+export function formatBytes(bytes: number): string {
+	if (bytes < 1024) return `${bytes} bytes`;
+	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * Downloads a pre-signed link without credentials. Fails when the declared Content-Length or
+ * the bytes received pass `maxBytes` (the download stops there), or when the host refuses.
+ */
+export async function downloadPresigned(
+	ctx: IExecuteFunctions,
+	url: URL,
+	options: { what: string; maxBytes: number; itemIndex: number },
+): Promise<{ bytes: Buffer; contentType?: string }> {
+	const { what, maxBytes, itemIndex } = options;
+	const response = await send(ctx, { method: 'GET', encoding: 'stream', json: false }, url, what, itemIndex);
+	if (response.statusCode < 200 || response.statusCode >= 300) {
+		const { bytes } = await readBytes(response.body, 4096);
+		throw transferError(ctx, response, bytes.toString('utf8'), url, what, itemIndex);
+	}
+	const declared = Number(header(response, 'content-length'));
+	if (Number.isFinite(declared) && declared > maxBytes) {
+		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+		throw tooLarge(ctx, what, formatBytes(declared), maxBytes, itemIndex);
+	}
+	const { bytes, over } = await readBytes(response.body, maxBytes);
+	if (over) throw tooLarge(ctx, what, `more than ${formatBytes(maxBytes)} received`, maxBytes, itemIndex);
+	return { bytes, contentType: header(response, 'content-type') };
+}
+
+/** Uploads bytes to a pre-signed link without credentials (PUT, with the headers the API asked for). */
+export async function uploadPresigned(
+	ctx: IExecuteFunctions,
+	url: URL,
+	options: { what: string; bytes: Buffer; headers: Record<string, string>; itemIndex: number },
+): Promise<void> {
+	const { what, bytes, headers, itemIndex } = options;
+	const response = await send(ctx, { method: 'PUT', body: bytes, headers, json: false }, url, what, itemIndex);
+	if (response.statusCode >= 200 && response.statusCode < 300) return;
+	const { bytes: answer } = await readBytes(response.body, 4096);
+	throw transferError(ctx, response, answer.toString('utf8'), url, what, itemIndex);
+}
+
+/** The headers an upload link asks for, as strings; headers that would carry credentials or routing are dropped. */
+export function uploadHeaders(given: unknown, mimeType: string): Record<string, string> {
+	const headers: Record<string, string> = { 'content-type': mimeType };
+	if (given && typeof given === 'object' && !Array.isArray(given)) {
+		for (const [name, value] of Object.entries(given as IDataObject)) {
+			const key = name.toLowerCase();
+			if (/^(authorization|proxy-authorization|cookie|host|content-length|transfer-encoding|connection)$/.test(key)) continue;
+			if (typeof value === 'string' || typeof value === 'number') headers[key] = String(value);
+		}
+	}
+	return headers;
+}

@@ -1,0 +1,163 @@
+/**
+ * Payable → Get Attachments through the node, over real HTTP: the attachments list from the API,
+ * each file from its pre-signed link on the simulator's file host (another origin) with n8n's
+ * plain request helper. The bearer token never reaches the file host (asserted from the
+ * simulator's log); sizes, expired links, plain-HTTP links and Continue On Fail.
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
+import { presignedUrl } from '../../nodes/Spendesk/transport/presigned';
+import type { SpendeskSimulator } from '../simulator';
+import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import type { CredentialKind } from '../support/fixtures';
+
+const base = { resource: 'payable', operation: 'getAttachments', companyScope: 'one' };
+
+async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: { continueOnFail?: boolean; items?: INodeExecutionData[] } = {}) {
+	const { context } = await contextFor(sim, kind, { parameters: { ...base, ...parameters }, ...extra });
+	sim.clearLog();
+	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
+	return out;
+}
+
+const locator = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/** Every request that reached the file host carried no credential of any kind. */
+function expectNoCredentialOnFileHost(sim: SpendeskSimulator): void {
+	const onFiles = sim.log.filter((r) => r.host === 'files');
+	for (const entry of onFiles) {
+		expect(entry.headers).not.toHaveProperty('authorization');
+		expect(entry.headers).not.toHaveProperty('x-company-id');
+		for (const value of Object.values(entry.headers)) expect(value).not.toMatch(/bearer|sat_/i);
+	}
+}
+
+describe('payable getAttachments', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		sim = await startSimulator({ seed: { sizes: { invoices: 3, payables: 12 } } });
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => {
+		resetTransport();
+		sim.clearFaults();
+		sim.configure({ fileUrlLifetimeSeconds: undefined });
+	});
+
+	test.each([
+		['orgKey', 'cmp_002', 'cmp_002'],
+		['oauthOrg', 'cmp_003', 'cmp_003'],
+		['companyKey', '', 'cmp_001'],
+		['oauthCompany', '', 'cmp_001'],
+	] as const)('%s: one item per attachment, the file as binary data (bytes, name and type kept), the token never on the file host', async (kind, company, target) => {
+		const payableId = `pay_${target.slice(4)}_000002`;
+		const out = await run(sim, kind, { company, payableId: locator(payableId) });
+		const files = sim.files.attachmentsOf(payableId);
+		expect(files).toHaveLength(2);
+		expect(out).toHaveLength(2);
+		out.forEach((item, i) => {
+			expect(item.pairedItem).toEqual({ item: 0 });
+			expect(item.json).toEqual({ payableId, id: files[i].id, fileName: files[i].fileName, mimeType: files[i].mimeType, size: files[i].content.length, expiresAt: expect.any(String) });
+			const binary = item.binary!.data;
+			expect(Buffer.from(binary.data, 'base64').equals(files[i].content)).toBe(true);
+			expect(binary).toMatchObject({ fileName: files[i].fileName, mimeType: files[i].mimeType });
+		});
+		const api = sim.log.filter((r) => r.host === undefined && r.route === 'listPayableAttachments');
+		expect(api).toHaveLength(1);
+		expect(api[0].headers.authorization).toBe('Bearer <redacted>');
+		expect(api[0].companyId).toBe(target);
+		const downloads = sim.log.filter((r) => r.route === 'fileDownload');
+		expect(downloads).toHaveLength(2);
+		for (const d of downloads) expect(d).toMatchObject({ host: 'files', status: 200 });
+		expectNoCredentialOnFileHost(sim);
+	});
+
+	test('Metadata Only: the attachments with their links, no file downloaded', async () => {
+		const out = await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000005'), options: { metadataOnly: true } });
+		expect(out).toHaveLength(2);
+		for (const item of out) {
+			expect(item.binary).toBeUndefined();
+			expect(new URL(String(item.json.downloadUrl)).origin).toBe(sim.fileBaseUrl);
+		}
+		expect(sim.log.filter((r) => r.host === 'files')).toHaveLength(0);
+	});
+
+	test('Binary Property: the file goes under the name given; a payable without attachments gives no item', async () => {
+		const out = await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000004'), options: { binaryPropertyName: 'receipt' } });
+		expect(out).toHaveLength(1);
+		expect(Object.keys(out[0].binary!)).toEqual(['receipt']);
+		expect(await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000003') })).toEqual([]);
+	});
+
+	describe('Max File Size', () => {
+		const big = Buffer.alloc(2 * 1024 * 1024, 7);
+		afterEach(() => sim.files.setAttachments('pay_001_000007', []));
+
+		test('an attachment listed above the limit fails before its download', async () => {
+			sim.files.setAttachments('pay_001_000007', [{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big }]);
+			const error = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000007'), options: { maxFileSize: 1 } }));
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe('The file of attachment "big.pdf" of the payable is larger than Max File Size (2.0 MB; the limit is 1.0 MB)');
+			expect(sim.log.filter((r) => r.host === 'files')).toHaveLength(0);
+		});
+
+		test('a listing that understates: the Content-Length above the limit stops the download', async () => {
+			sim.files.setAttachments('pay_001_000007', [{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big, listedSize: 10 }]);
+			const error = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000007'), options: { maxFileSize: 1 } }));
+			expect(error.message).toBe('The file of attachment "big.pdf" of the payable is larger than Max File Size (2.0 MB; the limit is 1.0 MB)');
+		});
+
+		test('no Content-Length either: the bytes received are counted and the download stops past the limit', async () => {
+			sim.files.setAttachments('pay_001_000007', [{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big, listedSize: 10 }]);
+			sim.injectFault({ route: 'fileDownload', kind: 'chunkedFile' });
+			const error = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000007'), options: { maxFileSize: 1 } }));
+			expect(error.message).toBe('The file of attachment "big.pdf" of the payable is larger than Max File Size (more than 1.0 MB received; the limit is 1.0 MB)');
+		});
+
+		test('a file at the limit is downloaded whole without Content-Length', async () => {
+			sim.files.setAttachments('pay_001_000007', [{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big }]);
+			sim.injectFault({ route: 'fileDownload', kind: 'chunkedFile' });
+			const out = await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000007'), options: { maxFileSize: 2 } });
+			expect(Buffer.from(out[0].binary!.data.data, 'base64').equals(big)).toBe(true);
+		});
+	});
+
+	test('an expired link fails clearly (403 AccessDenied); Continue On Fail makes it an error item paired with its input', async () => {
+		sim.configure({ fileUrlLifetimeSeconds: 0 });
+		const params = { company: 'cmp_001', payableId: locator('pay_001_000004') };
+		const error = await failure(run(sim, 'orgKey', params));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('The link for attachment "receipt-pay_001_000004.pdf" of the payable has expired or is not valid (403 AccessDenied)');
+		expect(JSON.stringify(error)).not.toContain('signature=');
+		const out = await run(sim, 'orgKey', params, { continueOnFail: true, items: [{ json: {} }, { json: {} }] });
+		expect(out).toHaveLength(2);
+		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(out[0].json.error).toContain('has expired or is not valid');
+		expectNoCredentialOnFileHost(sim);
+	});
+
+	test('an unknown payable is a 404 naming the call; IDs are checked before any request', async () => {
+		const error = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_999999') }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe(`Not found: "List a payable's attachments" for company "cmp_001"`);
+		for (const bad of ['', '  ', '.', '..', 'a/b']) {
+			const refused = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator(bad) }));
+			expect(refused).toBeInstanceOf(NodeOperationError);
+			expect(refused.message).toMatch(/^Payable ID (is empty|".*" is not a valid ID)$/);
+			expect(sim.log).toHaveLength(0);
+		}
+	});
+
+	test('a link is followed over HTTPS only (plain HTTP on loopback only), never with user info', async () => {
+		const { context } = await contextFor(sim, 'orgKey');
+		const ctx = context as unknown as IExecuteFunctions;
+		expect(presignedUrl(ctx, 'https://files.example.com/a?sig=1', 'a file', 0).host).toBe('files.example.com');
+		expect(presignedUrl(ctx, 'http://127.0.0.1:9/a', 'a file', 0).port).toBe('9');
+		expect(presignedUrl(ctx, 'http://localhost:9/a', 'a file', 0).hostname).toBe('localhost');
+		for (const bad of ['http://files.example.com/a', 'ftp://127.0.0.1/a', 'https://user:pw@files.example.com/a', 'not a url', '']) {
+			expect(() => presignedUrl(ctx, bad, 'a file', 0)).toThrow(NodeOperationError);
+		}
+		expect(() => presignedUrl(ctx, 'http://files.example.com/a', 'a file', 0)).toThrow('Refusing the link for a file: only HTTPS links are followed (http://files.example.com)');
+	});
+});
