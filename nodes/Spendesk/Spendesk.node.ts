@@ -21,7 +21,7 @@ export class Spendesk implements INodeType {
 		defaultVersion: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Read and create Spendesk data (companies, invoices, payables, settlements, accounts, analytical fields, expense categories, intakes) for one company or every company of an organisation',
+			'Read, create and update Spendesk data (payables with their receipts, bookkeeping status, suppliers, invoices, settlements, users, accounting exports, intakes and more) for one company or every company of an organisation',
 		defaults: { name: 'Spendesk' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
