@@ -10,6 +10,7 @@ import type { HandlerResult, RequestContext } from './server';
 import type { AccessLevel, Intake, Payable, RouteId } from './types';
 import { createSuppliers, updateBookkeepingStatus, updateSettlementState, updateSupplier } from './writes';
 import { FILE_ROUTES } from './fileRoutes';
+import { WEBHOOK_ROUTES } from './webhooks';
 
 export interface RouteDef {
 	id: RouteId;
@@ -481,4 +482,6 @@ export const ROUTES: RouteDef[] = [
 	...READ_ROUTES,
 	// Files: attachments, intake uploads, accounting exports (fileRoutes.ts).
 	...FILE_ROUTES,
+	// Webhook instances (webhooks.ts).
+	...WEBHOOK_ROUTES,
 ];

@@ -30,6 +30,8 @@ export const ALL_SCOPES = [
 	'cost-center:read',
 	'payable-attachment:read',
 	'experimental:accounting-export:read',
+	'experimental:webhooks:write',
+	'experimental:webhooks:read',
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number] | string;
 
@@ -313,6 +315,11 @@ export type RouteId =
 	| 'createAccountingExport'
 	| 'getAccountingExport'
 	| 'getJournal'
+	| 'createWebhook'
+	| 'listWebhooks'
+	| 'getWebhook'
+	| 'updateWebhook'
+	| 'deleteWebhook'
 	| 'notFound';
 
 export type FaultKind =
