@@ -261,6 +261,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	 * LOOP. Files go out and in through n8n's binary data: Get Attachments' files are uploaded to
 	 * an intake by the next node, and a file made by Convert to File (standing in for a mail's
 	 * attachment) is uploaded and attached to a new intake; the simulator keeps the bytes it got.
+	 * This execution keeps n8n's default binary data mode (files in its store, `filesystem-v2`),
+	 * so the bytes are checked where they arrive; the examples run with the bytes inline.
 	 */
 	function accountingLoopBranches(s: (name: string, parameters: Json, extra?: Partial<WorkflowNode>) => WorkflowNode): WorkflowNode[][] {
 		const byId = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -450,7 +452,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				},
 			]),
 		);
-		await timed(target, 'import 8 workflows', () =>
+		await timed(target, 'import 10 workflows', () =>
 			importWorkflows(home, [
 				ops,
 				otherCredentialsWorkflow(),
@@ -458,6 +460,9 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				loadExample('export-invoices-to-spreadsheet.json', 'e2eExampleExport', org),
 				notificationExample().wf,
 				loadExample('monthly-settlements-per-company.json', 'e2eExampleMonthly', org),
+				loadExample('export-payables-with-receipts.json', 'e2eExamplePayables', org),
+				// A company-level key: the example's Company is left empty, the intake goes to the key's company.
+				loadExample('email-attachment-to-intake.json', 'e2eExampleMailIntake', companyCred),
 			]),
 		);
 	});
@@ -570,7 +575,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(created[0]).toMatchObject({ supplierName: 'E2E Supplies', amount: 123.45, currency: 'EUR', description: 'created by the e2e suite' });
 			const stored = sim.data(OTHER).intakes.find((i) => i.id === created[0].id);
 			expect(created[0]).toEqual(plain(stored));
-			expect(sim.requestsTo('createIntake')).toHaveLength(1);
+			expect(sim.requestsTo('createIntake').filter((r) => r.companyId === OTHER)).toHaveLength(1);
 		});
 
 		it('Custom API Call: no pagination, page, cursor (company in path), offset and body cursor', () => {
@@ -875,8 +880,81 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(items(exec.run, 'Get Settlements of Every Company')).toHaveLength(active.reduce((n, c) => n + sim.data(c.id).settlements.length, 0));
 		});
 
+		it('export-payables-with-receipts.json: the receipts of the prepared payables as binary files, then those payables marked exported in bulk', async () => {
+			const prepared = active.flatMap((c) => sortedBy(sim.data(c.id).payables, (p) => p.createdAt).filter((p) => p.status === 'prepared').map((p) => ({ c, p })));
+			const withFiles = prepared.filter(({ p }) => sim.files.attachmentsOf(p.id).length > 0);
+			const without = prepared.filter(({ p }) => sim.files.attachmentsOf(p.id).length === 0);
+			expect(withFiles.length).toBeGreaterThan(0);
+			expect(without.length).toBeGreaterThan(0);
+			const before = new Map(prepared.map(({ p }) => [p.id, { version: p.version ?? 1, bookkeepingStatus: p.bookkeepingStatus }]));
+			const from = sim.log.length;
+
+			const exec = timedExecution(target, 'example: export payables with receipts', await execute(home, 'e2eExamplePayables', { env: INLINE_BINARY }));
+
+			// Every receipt arrived as a file: bytes, name and MIME type as stored in Spendesk.
+			const files = withFiles.flatMap(({ p }) => sim.files.attachmentsOf(p.id).map((f) => ({ payableId: p.id, f })));
+			const receipts = rawItems(exec.run, 'Get Receipts');
+			expect(receipts.map((r) => [r.json.payableId, r.json.id])).toEqual(files.map(({ payableId, f }) => [payableId, f.id]));
+			receipts.forEach((r, i) => {
+				expect(r.binary?.data).toMatchObject({ fileName: files[i].f.fileName, mimeType: files[i].f.mimeType });
+				expect(Buffer.from(r.binary!.data!.data ?? '', 'base64').equals(files[i].f.content)).toBe(true);
+			});
+			expect(items(exec.run, 'Send to Accounting System')).toHaveLength(files.length);
+			expect(rawItems(exec.run, 'Send to Accounting System').every((r) => r.binary?.data?.data)).toBe(true);
+
+			// Each payable with receipts marked exported once, at the version Get read; the others untouched.
+			expect(items(exec.run, 'Mark Exported in Spendesk')).toEqual(
+				withFiles.map(({ p }) => ({ id: p.id, status: 'updated', version: before.get(p.id)!.version + 1, bookkeepingStatus: 'exported' })),
+			);
+			for (const { p } of withFiles) expect(p).toMatchObject({ bookkeepingStatus: 'exported', version: before.get(p.id)!.version + 1 });
+			for (const { p } of without) expect({ version: p.version ?? 1, bookkeepingStatus: p.bookkeepingStatus }).toEqual(before.get(p.id));
+
+			// One bulk call per company (none has 100 such payables), each with that company's payables.
+			const log = sim.log.slice(from);
+			const calls = log.filter((r) => r.route === 'updateBookkeepingStatus');
+			const companies = [...new Set(withFiles.map(({ c }) => c.id))];
+			expect(calls.map((r) => r.companyId).sort()).toEqual([...companies].sort());
+			for (const call of calls) {
+				const sent = ((call.body as Json).payables as Json[]).map((e) => e.id);
+				expect(sent).toEqual(withFiles.filter(({ c }) => c.id === call.companyId).map(({ p }) => p.id));
+			}
+			expect(log.filter((r) => r.route === 'getPayable')).toHaveLength(prepared.length);
+			expect(log.filter((r) => r.route === 'fileDownload')).toHaveLength(files.length);
+			expectNoCredential(log.filter((r) => r.host === 'files'));
+		});
+
+		it('email-attachment-to-intake.json: an intake created from the mail with its attachment uploaded (company-level key)', async () => {
+			const example = JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples', 'email-attachment-to-intake.json'), 'utf8')) as Workflow;
+			const mailFields = (example.nodes.find((n) => n.name === 'Incoming Mail (Stand-in)')!.parameters.assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
+			const pdf = Buffer.from(mailFields.find((a) => a.name === 'attachmentBase64')!.value, 'base64');
+			const own = sim.credentials.companyKey.companyId!;
+			const from = sim.log.length;
+
+			const exec = timedExecution(target, 'example: mail attachment to intake', await execute(home, 'e2eExampleMailIntake'));
+
+			const [file] = rawItems(exec.run, 'Attachment as File');
+			expect(file.binary?.attachment_0).toMatchObject({ fileName: 'INV-2026-0042.pdf', mimeType: 'application/pdf' });
+			const [created] = items(exec.run, 'Create Intake with the Attachment');
+			const upload = { fileName: 'INV-2026-0042.pdf', mimeType: 'application/pdf', size: pdf.length };
+			expect(created).toMatchObject({ supplierName: 'Example Supplies', description: 'Invoice INV-2026-0042', file: { intakeId: created.id, ...upload, status: 'uploaded' } });
+			const stored = sim.data(own).intakes.find((i) => i.id === created.id);
+			expect(stored).toMatchObject({ supplierName: 'Example Supplies', description: 'Invoice INV-2026-0042' });
+			expect(stored?.files).toEqual([{ fileId: (created.file as Json).fileId, ...upload }]);
+			expect(sim.files.uploads.get(String((created.file as Json).fileId))?.content?.equals(pdf)).toBe(true);
+			const log = sim.log.slice(from);
+			expect(log.filter((r) => r.route !== 'token').map((r) => r.route)).toEqual(['createIntake', 'startIntakeUpload', 'fileUpload', 'completeIntakeUpload']);
+			expect(log.find((r) => r.route === 'createIntake')?.path).toBe(`/v2/companies/${own}/intakes`);
+			expectNoCredential(log.filter((r) => r.host === 'files'));
+		});
+
 		it('the examples reference a placeholder credential, not a real one', () => {
-			for (const file of ['export-invoices-to-spreadsheet.json', 'new-invoice-notification.json', 'monthly-settlements-per-company.json']) {
+			for (const file of [
+				'export-invoices-to-spreadsheet.json',
+				'new-invoice-notification.json',
+				'monthly-settlements-per-company.json',
+				'export-payables-with-receipts.json',
+				'email-attachment-to-intake.json',
+			]) {
 				const wf = JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
 				const refs = wf.nodes.flatMap((n) => Object.values(n.credentials ?? {}));
 				expect(refs.length).toBeGreaterThan(0);
@@ -887,7 +965,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	});
 
 	it('one token per credential across all executions of this n8n home (token kept by n8n between runs)', () => {
-		// Three credentials made requests (org key, company key, limited key), over 7 executions.
+		// Three credentials made requests (org key, company key, limited key), over 9 executions.
 		expect(tokensAfterOrgRun).toBe(1);
 		expect(tokenRequests()).toBe(3);
 	});
