@@ -19,6 +19,7 @@ import {
 	apiKeyCredential,
 	batchWorkflow,
 	company,
+	COMPANY_LEVEL_EXAMPLES,
 	convertToFileNode,
 	EXAMPLE_CREDENTIAL_ID,
 	execute,
@@ -461,7 +462,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				notificationExample().wf,
 				loadExample('monthly-settlements-per-company.json', 'e2eExampleMonthly', org),
 				loadExample('export-payables-with-receipts.json', 'e2eExamplePayables', org),
-				// A company-level key: the example's Company is left empty, the intake goes to the key's company.
+				// Made for a company-level key: the example's Company is left empty, the intake goes to the key's company.
 				loadExample('email-attachment-to-intake.json', 'e2eExampleMailIntake', companyCred),
 			]),
 		);
@@ -928,6 +929,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			const mailFields = (example.nodes.find((n) => n.name === 'Incoming Mail (Stand-in)')!.parameters.assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
 			const pdf = Buffer.from(mailFields.find((a) => a.name === 'attachmentBase64')!.value, 'base64');
 			const own = sim.credentials.companyKey.companyId!;
+			expect(COMPANY_LEVEL_EXAMPLES).toContain('email-attachment-to-intake.json'); // npm run dev gives it the company key too
 			const from = sim.log.length;
 
 			const exec = timedExecution(target, 'example: mail attachment to intake', await execute(home, 'e2eExampleMailIntake'));

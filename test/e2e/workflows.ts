@@ -215,6 +215,8 @@ export function batchWorkflow(id: string, name: string, branches: WorkflowNode[]
 // ---------------------------------------------------------------- examples/
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+/** Examples made for a company-level credential (Company left empty: the credential's own company); the others want an organisation-level one. */
+export const COMPANY_LEVEL_EXAMPLES: readonly string[] = ['email-attachment-to-intake.json'];
 
 /** An example workflow from examples/, with its placeholder credentials replaced. */
 export function loadExample(file: string, id: string, credential: CredentialRef): Workflow {
