@@ -20,7 +20,7 @@ import { SpendeskSimulator } from '../test/simulator';
 import { CACHE_DIR, createHome, ensureN8n } from '../test/e2e/runtime';
 import { DEFAULT_OWNER, ensureOwner, portOpen, RestError, startN8n } from '../test/e2e/server';
 import type { N8nServer, RestSession } from '../test/e2e/server';
-import { EXAMPLES_DIR, apiKeyCredential, loadExample } from '../test/e2e/workflows';
+import { COMPANY_LEVEL_EXAMPLES, EXAMPLES_DIR, apiKeyCredential, loadExample } from '../test/e2e/workflows';
 
 const SIMULATOR_PORT = Number(process.env.SIMULATOR_PORT ?? 8787);
 const N8N_PORT = Number(process.env.DEV_N8N_PORT ?? 5678);
@@ -274,11 +274,14 @@ function quickStart(credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>): 
 	};
 }
 
-/** The quick-start workflow and the workflows of examples/ (with the organisation key), created when missing. */
+/** The quick-start workflow and the workflows of examples/ (with the organisation key, or the company key for those made for one), created when missing. */
 async function ensureWorkflows(session: RestSession, credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>): Promise<Named[]> {
 	const wanted: WorkflowJson[] = [quickStart(credentials)];
 	const files = existsSync(EXAMPLES_DIR) ? readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort() : [];
-	for (const file of files) wanted.push(loadExample(file, '', { id: credentials.org.id, name: credentials.org.name }) as unknown as WorkflowJson);
+	for (const file of files) {
+		const credential = COMPANY_LEVEL_EXAMPLES.includes(file) ? credentials.company : credentials.org;
+		wanted.push(loadExample(file, '', { id: credential.id, name: credential.name }) as unknown as WorkflowJson);
+	}
 	const existing = await session.get<Named[]>('/workflows');
 	const result: Named[] = [];
 	for (const workflow of wanted) {

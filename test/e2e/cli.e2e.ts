@@ -10,13 +10,17 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SpendeskSimulator } from '../simulator';
-import type { Company, CompanySeed } from '../simulator';
+import type { Company, CompanySeed, LoggedRequest } from '../simulator';
+import { journalCsv } from '../simulator/files';
+import { payableDetail } from '../simulator/routes-reads';
 import { createHome, ensureN8n, installedVersion, N8N_TARGETS, parseTargets, REPO_ROOT } from './runtime';
 import type { N8nHome, N8nRuntime, N8nTarget } from './runtime';
 import {
 	apiKeyCredential,
 	batchWorkflow,
 	company,
+	COMPANY_LEVEL_EXAMPLES,
+	convertToFileNode,
 	EXAMPLE_CREDENTIAL_ID,
 	execute,
 	importCredentials,
@@ -30,9 +34,10 @@ import {
 	setNode,
 	SPENDESK_TRIGGER_NODE,
 	spendeskNode,
+	splitOutNode,
 	workflow,
 } from './workflows';
-import type { Execution, Workflow, WorkflowNode } from './workflows';
+import type { BinaryRef, Execution, Workflow, WorkflowNode } from './workflows';
 
 type Json = Record<string, unknown>;
 
@@ -50,29 +55,33 @@ const BIG = 'cmp_002';
 const OTHER = 'cmp_003';
 const COMPANY_COUNT = 35; // 34 active: Get Companies needs two pages of 30
 const DEACTIVATED = `cmp_0${COMPANY_COUNT}`;
+/** The company the accounting loop writes to (bookkeeping status, suppliers, settlement state, intake files). */
+const LOOP = 'cmp_005';
+const LOOP_PAYABLES = 250; // Update Bookkeeping Status: 100 a call, 3 calls
+/** The time zone of the workflows: date fields without a zone are read in it. */
+const WORKFLOW_TIMEZONE = 'Europe/Paris';
+/** A file that is not UTF-8 text (a NUL, 0xff 0xfe…): damaged visibly if any step reads it as text. */
+const SCAN = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0x0a, 0x7f, 0xc3, 0x25, 0x25, 0x45, 0x4f, 0x46, 0x0a]);
 
-/** Every company small, except cmp_002: more than one page of every list, whatever the style. */
+/** Every company small, except cmp_002 (more than one page of every list, whatever the style) and the loop's company. */
 function companySeeds(): CompanySeed[] {
+	const sizes: Record<string, CompanySeed['sizes']> = {
+		[BIG]: {
+			invoices: 230, // cursor, 100 a page: 3 pages
+			accounts: 230, // offset, 100 a page: 3 pages
+			payables: 130, // body cursor 100 a page: 2 pages; snapshot 30 a page: 5 pages
+			settlements: 75, // page, 30 a page: 3 pages
+			analyticalFields: 3,
+			analyticalFieldValues: 1100, // cursor, 1,000 a page: 2 pages
+			expenseCategories: 130, // cursor, 100 a page: 2 pages
+			intakes: 130, // cursor, 100 a page: 2 pages
+		},
+		[LOOP]: { payables: LOOP_PAYABLES },
+	};
 	const seeds: CompanySeed[] = [];
 	for (let i = 1; i <= COMPANY_COUNT; i++) {
 		const id = `cmp_${String(i).padStart(3, '0')}`;
-		seeds.push({
-			id,
-			active: id !== DEACTIVATED,
-			sizes:
-				id === BIG
-					? {
-							invoices: 230, // cursor, 100 a page: 3 pages
-							accounts: 230, // offset, 100 a page: 3 pages
-							payables: 130, // body cursor 100 a page: 2 pages; snapshot 30 a page: 5 pages
-							settlements: 75, // page, 30 a page: 3 pages
-							analyticalFields: 3,
-							analyticalFieldValues: 1100, // cursor, 1,000 a page: 2 pages
-							expenseCategories: 130, // cursor, 100 a page: 2 pages
-							intakes: 130, // cursor, 100 a page: 2 pages
-						}
-					: undefined,
-		});
+		seeds.push({ id, active: id !== DEACTIVATED, sizes: sizes[id] });
 	}
 	return seeds;
 }
@@ -140,7 +149,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	/** Every resource and operation, every pagination style past one page, list/expression/All Companies selection. */
 	function operationsWorkflow(): Workflow {
 		const s = (name: string, parameters: Json, extra: Partial<WorkflowNode> = {}) => spendeskNode(name, parameters, org, [0, 0], extra);
-		return batchWorkflow('e2eOps', 'E2E every operation', [
+		const wf = batchWorkflow('e2eOps', 'E2E every operation', [
 			[s('Companies', { resource: 'company', operation: 'getAll', returnAll: true })],
 			[s('Invoices', { resource: 'invoice', operation: 'getAll', company: company(BIG), sortBy: 'createdAt', sort: 'asc', returnAll: true })],
 			[s('Invoices From List', { resource: 'invoice', operation: 'getAll', company: company(OTHER, 'list'), returnAll: true })],
@@ -242,7 +251,119 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			[s('Foreign Company (continue)', { resource: 'settlement', operation: 'getAll', company: company('cmp_999'), returnAll: true }, continueOnFail)],
 			[s('Deactivated Company (continue)', { resource: 'walletSummary', operation: 'get', company: company(DEACTIVATED) }, continueOnFail)],
 			[s('No Company (continue)', { resource: 'walletSummary', operation: 'get', company: company('', 'list') }, continueOnFail)],
+			...accountingLoopBranches(s),
 		]);
+		wf.settings.timezone = WORKFLOW_TIMEZONE;
+		return wf;
+	}
+
+	/**
+	 * The accounting loop's operations: reads of BIG (not written to in this run) and writes to
+	 * LOOP. Files go out and in through n8n's binary data: Get Attachments' files are uploaded to
+	 * an intake by the next node, and a file made by Convert to File (standing in for a mail's
+	 * attachment) is uploaded and attached to a new intake; the simulator keeps the bytes it got.
+	 * This execution keeps n8n's default binary data mode (files in its store, `filesystem-v2`),
+	 * so the bytes are checked where they arrive; the examples run with the bytes inline.
+	 */
+	function accountingLoopBranches(s: (name: string, parameters: Json, extra?: Partial<WorkflowNode>) => WorkflowNode): WorkflowNode[][] {
+		const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+		const big = sim.data(BIG);
+		const loop = sim.data(LOOP);
+		const scan = (prefix: string, property: string) => [
+			setNode(`${prefix} Content`, { content: { value: SCAN.toString('base64') } }),
+			convertToFileNode(`${prefix} File`, { sourceProperty: 'content', binaryPropertyName: property, fileName: 'scan 03.pdf', mimeType: 'application/pdf' }),
+		];
+		return [
+			[s('Payable Get', { resource: 'payable', operation: 'get', company: company(BIG), payableId: byId(big.payables[7].id) })],
+			[
+				s('Payable Attachments', { resource: 'payable', operation: 'getAttachments', company: company(LOOP), payableId: byId('pay_005_000002') }),
+				s('Forward Attachments To Intake', { resource: 'intake', operation: 'uploadFile', company: company(LOOP), intakeId: byId(loop.intakes[0].id), binaryPropertyName: 'data' }),
+			],
+			[s('Payable Attachments None', { resource: 'payable', operation: 'getAttachments', company: company(LOOP), payableId: byId('pay_005_000003') })],
+			[s('Payable Attachments Metadata', { resource: 'payable', operation: 'getAttachments', company: company(LOOP), payableId: byId('pay_005_000004'), options: { metadataOnly: true } })],
+			[
+				...scan('Scan', 'data'),
+				s('Upload Scan To Intake', { resource: 'intake', operation: 'uploadFile', company: company(LOOP), intakeId: byId(loop.intakes[1].id), binaryPropertyName: 'data' }),
+			],
+			[
+				...scan('Mail Attachment', 'attachment_0'),
+				s('Create Intake With File', {
+					resource: 'intake',
+					operation: 'create',
+					company: company(LOOP),
+					intake: JSON.stringify({ supplierName: 'E2E Mail Supplier', amount: 42.5, currency: 'EUR', description: 'from a mail' }),
+					attachFile: true,
+					binaryPropertyName: 'attachment_0',
+				}),
+			],
+			[
+				s('Payables To Mark', { resource: 'payable', operation: 'search', company: company(LOOP), returnAll: true }),
+				s('Mark Exported', {
+					resource: 'payable',
+					operation: 'updateBookkeepingStatus',
+					company: company(LOOP),
+					payableId: '={{ $json.id }}',
+					version: '={{ $json.version || 1 }}',
+					bookkeepingStatus: 'exported',
+				}),
+			],
+			[
+				setNode('Stale Payable', { id: { value: 'pay_005_000010' }, version: { value: 1 } }),
+				s(
+					'Mark Failed Export (continue)',
+					{
+						resource: 'payable',
+						operation: 'updateBookkeepingStatus',
+						company: company(LOOP),
+						payableId: '={{ $json.id }}',
+						version: '={{ $json.version }}',
+						bookkeepingStatus: 'failedExport',
+						failureReason: 'Unknown supplier account in the ledger',
+					},
+					continueOnFail,
+				),
+			],
+			[s('Settlement Update State', { resource: 'settlement', operation: 'updateState', company: company(LOOP), settlementId: loop.settlements[0].id, state: 'failedExport' })],
+			[s('Suppliers', { resource: 'supplier', operation: 'getAll', company: company(BIG), returnAll: true })],
+			[
+				s('Suppliers Archived Since', {
+					resource: 'supplier',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+					filters: { archived: 'archived', updatedAfter: '2026-01-20T00:00:00' },
+				}),
+			],
+			[s('Supplier Get', { resource: 'supplier', operation: 'get', company: company(BIG), supplierId: byId(big.suppliers[3].id) })],
+			[
+				setNode('Supplier Names', { names: { value: '={{ ["E2E Supplier A", "E2E Supplier B", "E2E Supplier C"] }}', type: 'array' } }),
+				splitOutNode('One Item per Supplier', 'names'),
+				s('Create Suppliers', {
+					resource: 'supplier',
+					operation: 'create',
+					company: company(LOOP),
+					name: '={{ $json.names }}',
+					additionalFields: { externalId: '={{ "e2e-" + $json.names.slice(-1) }}', iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'BNPAFRPP' },
+				}),
+				s('Update Suppliers', {
+					resource: 'supplier',
+					operation: 'update',
+					company: company(LOOP),
+					supplierId: '={{ $json.id }}',
+					updateFields: { vatNumber: 'fr 40303265045', isArchived: true },
+				}),
+			],
+			[s('Users', { resource: 'user', operation: 'getAll', company: company(BIG), returnAll: true })],
+			[s('User Get', { resource: 'user', operation: 'get', company: company(BIG), userId: byId(big.users[31].id) })],
+			[s('Cost Centers', { resource: 'costCenter', operation: 'getAll', company: company(BIG), returnAll: true })],
+			[s('Bank Fees Between', { resource: 'bankFee', operation: 'getAll', company: company(BIG), returnAll: true, filters: { from: '2026-01-03T01:00:00', to: '2026-01-09T13:00:00' } })],
+			[s('Wallet Loads', { resource: 'walletLoad', operation: 'getAll', company: company(BIG), returnAll: true })],
+			[s('Wallet Loads Since', { resource: 'walletLoad', operation: 'getAll', company: company(BIG), returnAll: true, filters: { from: '2026-01-16T01:00:00' } })],
+			[
+				s('Accounting Export', { resource: 'accountingExport', operation: 'createAndWait', company: company(BIG), from: '2026-01-01T03:00:00', to: '2026-01-01T06:00:00', maxWait: 60 }),
+				s('Journal', { resource: 'accountingExport', operation: 'getJournal', company: company(BIG), exportId: '={{ $json.id }}' }),
+			],
+		];
 	}
 
 	/** The company-level key (own company, no Company field) and the key without experimental scopes. */
@@ -305,7 +426,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	beforeAll(async () => {
 		runtime = await timed(target, `install n8n ${N8N_TARGETS[target].n8n} (cached after the first run)`, () => ensureN8n(target));
 		home = await timed(target, 'pack + install the package (createHome)', () => createHome(runtime));
-		sim = new SpendeskSimulator({ snapshotPendingPolls: 1, seed: { companies: companySeeds(), sizes: SMALL_SIZES } });
+		sim = new SpendeskSimulator({ snapshotPendingPolls: 1, exportPendingPolls: 1, seed: { companies: companySeeds(), sizes: SMALL_SIZES } });
 		await sim.start();
 		active = sim.companies().filter((c) => c.active);
 
@@ -332,7 +453,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				},
 			]),
 		);
-		await timed(target, 'import 8 workflows', () =>
+		await timed(target, 'import 10 workflows', () =>
 			importWorkflows(home, [
 				ops,
 				otherCredentialsWorkflow(),
@@ -340,6 +461,9 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				loadExample('export-invoices-to-spreadsheet.json', 'e2eExampleExport', org),
 				notificationExample().wf,
 				loadExample('monthly-settlements-per-company.json', 'e2eExampleMonthly', org),
+				loadExample('export-payables-with-receipts.json', 'e2eExamplePayables', org),
+				// Made for a company-level key: the example's Company is left empty, the intake goes to the key's company.
+				loadExample('email-attachment-to-intake.json', 'e2eExampleMailIntake', companyCred),
 			]),
 		);
 	});
@@ -366,7 +490,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		beforeAll(async () => {
 			sim.clearLog();
 			sim.resetStats();
-			exec = timedExecution(target, 'every operation (27 Spendesk nodes)', await execute(home, 'e2eOps'));
+			exec = timedExecution(target, 'every operation (51 Spendesk nodes)', await execute(home, 'e2eOps'));
 			tokensAfterOrgRun = tokenRequests();
 		});
 
@@ -452,7 +576,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(created[0]).toMatchObject({ supplierName: 'E2E Supplies', amount: 123.45, currency: 'EUR', description: 'created by the e2e suite' });
 			const stored = sim.data(OTHER).intakes.find((i) => i.id === created[0].id);
 			expect(created[0]).toEqual(plain(stored));
-			expect(sim.requestsTo('createIntake')).toHaveLength(1);
+			expect(sim.requestsTo('createIntake').filter((r) => r.companyId === OTHER)).toHaveLength(1);
 		});
 
 		it('Custom API Call: no pagination, page, cursor (company in path), offset and body cursor', () => {
@@ -480,6 +604,161 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 
 		it('the token is requested once for the organisation key', () => {
 			expect(tokensAfterOrgRun).toBe(1);
+		});
+
+		// ---------------------------------------------------------- the accounting loop
+
+		it('Payable → Get: the payable in full (version, bookkeeping status, supplier), one GET', () => {
+			const payable = sim.data(BIG).payables[7];
+			expect(out('Payable Get')).toEqual([plain(payableDetail(payable))]);
+			expect(sim.requestsTo('getPayable').map((r) => [r.path, r.companyId, r.status])).toEqual([[`/v1/payables/${payable.id}`, BIG, 200]]);
+		});
+
+		it('Payable → Get Attachments: one item per file, the file as n8n binary data (name, MIME type, size); none for a payable without files; Metadata Only downloads nothing', () => {
+			const files = sim.files.attachmentsOf('pay_005_000002');
+			expect(files.map((f) => f.mimeType)).toEqual(['application/pdf', 'image/png']);
+			const attachments = rawItems(exec.run, 'Payable Attachments');
+			expect(attachments.map((i) => i.json)).toEqual(
+				files.map((f) => ({ payableId: 'pay_005_000002', id: f.id, fileName: f.fileName, mimeType: f.mimeType, size: f.content.length, expiresAt: expect.any(String) })),
+			);
+			attachments.forEach((item, i) => {
+				const file = item.binary?.data;
+				expect(file).toMatchObject({ fileName: files[i].fileName, mimeType: files[i].mimeType });
+				expect(binarySize(file!)).toBe(files[i].content.length);
+			});
+			expect(out('Payable Attachments None')).toEqual([]);
+			const [metadata] = sim.files.attachmentsOf('pay_005_000004');
+			expect(rawItems(exec.run, 'Payable Attachments Metadata')).toEqual([
+				expect.objectContaining({ json: { payableId: 'pay_005_000004', id: metadata.id, fileName: metadata.fileName, mimeType: metadata.mimeType, size: metadata.content.length, downloadUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/), expiresAt: expect.any(String) } }),
+			]);
+			expect(rawItems(exec.run, 'Payable Attachments Metadata')[0].binary).toBeUndefined();
+			// Two files downloaded (the PDF and the PNG), each once, from the file host.
+			expect(sim.requestsTo('fileDownload').map((r) => [r.path, r.status, r.host])).toEqual(files.map((f) => [`/files/${f.id}`, 200, 'files']));
+		});
+
+		it('Intake → Upload File: the files of Get Attachments uploaded byte for byte from n8n\'s binary data to an intake', () => {
+			const files = sim.files.attachmentsOf('pay_005_000002');
+			const intakeId = sim.data(LOOP).intakes[0].id;
+			const uploaded = out('Forward Attachments To Intake');
+			expect(uploaded).toEqual(files.map((f) => ({ intakeId, fileId: expect.any(String), fileName: f.fileName, mimeType: f.mimeType, size: f.content.length, status: 'uploaded' })));
+			uploaded.forEach((item, i) => expect(sim.files.uploads.get(String(item.fileId))?.content?.equals(files[i].content)).toBe(true));
+			expect(sim.data(LOOP).intakes[0].files).toEqual(uploaded.map(({ fileId, fileName, mimeType, size }) => ({ fileId, fileName, mimeType, size })));
+		});
+
+		it('Intake → Upload File and Create with Attach File: a file made by Convert to File (binary input) reaches the intake unchanged', () => {
+			const scan = { fileName: 'scan 03.pdf', mimeType: 'application/pdf', size: SCAN.length };
+			const intakeId = sim.data(LOOP).intakes[1].id;
+			const [uploaded] = out('Upload Scan To Intake');
+			expect(uploaded).toEqual({ intakeId, fileId: expect.any(String), ...scan, status: 'uploaded' });
+			expect(sim.files.uploads.get(String(uploaded.fileId))?.content?.equals(SCAN)).toBe(true);
+
+			const [created] = out('Create Intake With File');
+			expect(created).toMatchObject({ supplierName: 'E2E Mail Supplier', amount: 42.5, currency: 'EUR', description: 'from a mail', file: { intakeId: created.id, ...scan, status: 'uploaded' } });
+			const stored = sim.data(LOOP).intakes.find((i) => i.id === created.id);
+			expect(stored?.files).toEqual([{ fileId: (created.file as Json).fileId, ...scan }]);
+			expect(sim.files.uploads.get(String((created.file as Json).fileId))?.content?.equals(SCAN)).toBe(true);
+		});
+
+		it('file transfers: the pre-signed links are used without the bearer token (nor any credential) on the file host', () => {
+			const onFiles = sim.log.filter((r) => r.host === 'files');
+			expect(onFiles.map((r) => r.route).sort()).toEqual(['fileDownload', 'fileDownload', 'fileUpload', 'fileUpload', 'fileUpload', 'fileUpload']);
+			expectNoCredential(onFiles);
+			for (const r of sim.requestsTo('fileUpload')) expect(r.status).toBe(200);
+			// The API calls around them carry the token as usual.
+			for (const route of ['listPayableAttachments', 'startIntakeUpload', 'completeIntakeUpload'] as const) {
+				for (const r of sim.requestsTo(route)) expect(r.headers.authorization).toBe('Bearer <redacted>');
+			}
+		});
+
+		it('Payable → Update Bookkeeping Status: 250 items in 3 bulk calls (100, 100, 50), one result item per input item; a stale version is that item\'s error', () => {
+			const payables = sim.data(LOOP).payables;
+			expect(payables).toHaveLength(LOOP_PAYABLES);
+			const marked = rawItems(exec.run, 'Mark Exported');
+			const searched = sortedBy(payables, (p) => p.createdAt);
+			expect(marked.map((i) => i.json)).toEqual(searched.map((p) => ({ id: p.id, status: 'updated', version: 2, bookkeepingStatus: 'exported' })));
+			expect(marked.map((i) => i.pairedItem)).toEqual(searched.map((_, item) => ({ item })));
+			for (const p of payables) expect(p).toMatchObject({ bookkeepingStatus: 'exported', version: 2 });
+			const calls = sim.requestsTo('updateBookkeepingStatus');
+			const sizes = calls.map((r) => ((r.body as Json).payables as unknown[]).length);
+			expect(sizes).toEqual([100, 100, 50, 1]);
+			for (const r of calls) expect(r).toMatchObject({ method: 'PUT', companyId: LOOP, status: 200 });
+
+			expect(out('Mark Failed Export (continue)')).toEqual([expect.objectContaining({ error: 'Payable "pay_005_000010" has changed since it was read (conflict)' })]);
+			expect((calls[3].body as Json).payables).toEqual([{ id: 'pay_005_000010', version: 1, bookkeepingStatus: 'failedExport', failureReason: 'Unknown supplier account in the ledger' }]);
+			expect(payables.find((p) => p.id === 'pay_005_000010')).toMatchObject({ bookkeepingStatus: 'exported', version: 2 });
+		});
+
+		it('Settlement → Update State', () => {
+			const settlement = sim.data(LOOP).settlements[0];
+			expect(settlement).toMatchObject({ state: 'failedExport' });
+			expect(out('Settlement Update State')).toEqual([plain(settlement)]);
+			expect(sim.requestsTo('updateSettlementState').map((r) => [r.method, r.path, r.body])).toEqual([['PUT', `/v1/settlements/${settlement.id}/state`, { state: 'failedExport' }]]);
+		});
+
+		it('Supplier → Get Many (two pages; Archived and Updated After in the workflow\'s time zone) and Get', () => {
+			const suppliers = sim.data(BIG).suppliers;
+			expect(out('Suppliers')).toEqual(plain(suppliers));
+			expect(out('Suppliers')).toHaveLength(40);
+			const since = '2026-01-19T23:00:00.000Z'; // 2026-01-20 00:00 in Paris
+			const filtered = suppliers.filter((s) => s.isArchived && s.updatedAt > since);
+			expect(filtered.length).toBeGreaterThan(0);
+			expect(out('Suppliers Archived Since')).toEqual(plain(filtered));
+			const queries = sim.requestsTo('listSuppliers').filter((r) => r.companyId === BIG).map((r) => r.query);
+			expect(queries).toContainEqual(expect.objectContaining({ updatedAfter: since, isArchived: 'true' }));
+			expect(queries.filter((q) => q.page === '2').length).toBeGreaterThan(0);
+			expect(out('Supplier Get')).toEqual([plain(suppliers[3])]);
+		});
+
+		it('Supplier → Create (3 items, one bulk call) and → Update (each created supplier)', () => {
+			const names = ['E2E Supplier A', 'E2E Supplier B', 'E2E Supplier C'];
+			const created = out('Create Suppliers');
+			expect(created.map((s) => [s.name, s.externalId, s.iban, s.bic])).toEqual(names.map((n) => [n, `e2e-${n.slice(-1)}`, 'FR7630006000011234567890189', 'BNPAFRPP']));
+			const creates = sim.requestsTo('createSuppliers');
+			expect(creates.map((r) => ((r.body as Json).suppliers as Json[]).map((e) => e.name))).toEqual([names]);
+			const stored = sim.data(LOOP).suppliers.filter((s) => names.includes(s.name));
+			expect(stored.map((s) => s.id)).toEqual(created.map((s) => s.id));
+			expect(out('Update Suppliers')).toEqual(plain(stored));
+			for (const s of stored) expect(s).toMatchObject({ vatNumber: 'FR40303265045', isArchived: true });
+			expect(sim.requestsTo('updateSupplier').map((r) => [r.method, r.path, r.body])).toEqual(
+				stored.map((s) => ['PATCH', `/v1/suppliers/${s.id}`, { vatNumber: 'FR40303265045', isArchived: true }]),
+			);
+		});
+
+		it('User → Get Many and Get, Cost Center → Get Many', () => {
+			const data = sim.data(BIG);
+			expect(out('Users')).toEqual(plain(data.users));
+			expect(out('Users')).toHaveLength(35);
+			expect(out('User Get')).toEqual([plain(data.users[31])]);
+			expect(out('Cost Centers')).toEqual(plain(data.costCenters));
+		});
+
+		it('Bank Fee and Wallet Load → Get Many: From / To date fields read in the workflow\'s time zone, sent in UTC', () => {
+			const data = sim.data(BIG);
+			const [from, to] = ['2026-01-03T00:00:00.000Z', '2026-01-09T12:00:00.000Z'];
+			const fees = data.bankFees.filter((f) => f.date >= from && f.date <= to);
+			expect(fees.length).toBeGreaterThan(0);
+			expect(out('Bank Fees Between')).toEqual(plain(fees));
+			expect(sim.requestsTo('listBankFees')[0].query).toMatchObject({ from, to });
+			expect(out('Wallet Loads')).toEqual(plain(data.walletLoads));
+			const since = '2026-01-16T00:00:00.000Z';
+			expect(out('Wallet Loads Since')).toEqual(plain(data.walletLoads.filter((l) => l.date >= since)));
+			expect(sim.requestsTo('listWalletLoads').map((r) => r.query.from)).toContain(since);
+		});
+
+		it('Accounting Export → Create and Wait (polled until COMPLETE) and Get Journal: the CSV as binary data', () => {
+			const [from, to] = ['2026-01-01T02:00:00.000Z', '2026-01-01T05:00:00.000Z']; // 03:00 and 06:00 in Paris
+			const [created] = out('Accounting Export');
+			expect(created).toEqual({ id: expect.any(String), status: 'COMPLETE', from, to });
+			expect(sim.requestsTo('createAccountingExport').map((r) => r.body)).toEqual([{ from, to }]);
+			expect(sim.requestsTo('getAccountingExport').length).toBeGreaterThanOrEqual(2);
+			const rows = sim.data(BIG).payables.filter((p) => p.createdAt >= from && p.createdAt < to);
+			expect(rows.length).toBeGreaterThan(0);
+			const csv = Buffer.from(journalCsv(rows));
+			const [journal] = rawItems(exec.run, 'Journal');
+			const fileName = `journal-${String(created.id)}.csv`;
+			expect(journal.json).toEqual({ exportId: created.id, fileName, mimeType: 'text/csv', size: csv.length });
+			expect(journal.binary?.data).toMatchObject({ fileName, mimeType: 'text/csv' });
+			expect(binarySize(journal.binary!.data!)).toBe(csv.length);
 		});
 	});
 
@@ -602,8 +881,82 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(items(exec.run, 'Get Settlements of Every Company')).toHaveLength(active.reduce((n, c) => n + sim.data(c.id).settlements.length, 0));
 		});
 
+		it('export-payables-with-receipts.json: the receipts of the prepared payables as binary files, then those payables marked exported in bulk', async () => {
+			const prepared = active.flatMap((c) => sortedBy(sim.data(c.id).payables, (p) => p.createdAt).filter((p) => p.status === 'prepared').map((p) => ({ c, p })));
+			const withFiles = prepared.filter(({ p }) => sim.files.attachmentsOf(p.id).length > 0);
+			const without = prepared.filter(({ p }) => sim.files.attachmentsOf(p.id).length === 0);
+			expect(withFiles.length).toBeGreaterThan(0);
+			expect(without.length).toBeGreaterThan(0);
+			const before = new Map(prepared.map(({ p }) => [p.id, { version: p.version ?? 1, bookkeepingStatus: p.bookkeepingStatus }]));
+			const from = sim.log.length;
+
+			const exec = timedExecution(target, 'example: export payables with receipts', await execute(home, 'e2eExamplePayables', { env: INLINE_BINARY }));
+
+			// Every receipt arrived as a file: bytes, name and MIME type as stored in Spendesk.
+			const files = withFiles.flatMap(({ p }) => sim.files.attachmentsOf(p.id).map((f) => ({ payableId: p.id, f })));
+			const receipts = rawItems(exec.run, 'Get Receipts');
+			expect(receipts.map((r) => [r.json.payableId, r.json.id])).toEqual(files.map(({ payableId, f }) => [payableId, f.id]));
+			receipts.forEach((r, i) => {
+				expect(r.binary?.data).toMatchObject({ fileName: files[i].f.fileName, mimeType: files[i].f.mimeType });
+				expect(Buffer.from(r.binary!.data!.data ?? '', 'base64').equals(files[i].f.content)).toBe(true);
+			});
+			expect(items(exec.run, 'Send to Accounting System')).toHaveLength(files.length);
+			expect(rawItems(exec.run, 'Send to Accounting System').every((r) => r.binary?.data?.data)).toBe(true);
+
+			// Each payable with receipts marked exported once, at the version Get read; the others untouched.
+			expect(items(exec.run, 'Mark Exported in Spendesk')).toEqual(
+				withFiles.map(({ p }) => ({ id: p.id, status: 'updated', version: before.get(p.id)!.version + 1, bookkeepingStatus: 'exported' })),
+			);
+			for (const { p } of withFiles) expect(p).toMatchObject({ bookkeepingStatus: 'exported', version: before.get(p.id)!.version + 1 });
+			for (const { p } of without) expect({ version: p.version ?? 1, bookkeepingStatus: p.bookkeepingStatus }).toEqual(before.get(p.id));
+
+			// One bulk call per company (none has 100 such payables), each with that company's payables.
+			const log = sim.log.slice(from);
+			const calls = log.filter((r) => r.route === 'updateBookkeepingStatus');
+			const companies = [...new Set(withFiles.map(({ c }) => c.id))];
+			expect(calls.map((r) => r.companyId).sort()).toEqual([...companies].sort());
+			for (const call of calls) {
+				const sent = ((call.body as Json).payables as Json[]).map((e) => e.id);
+				expect(sent).toEqual(withFiles.filter(({ c }) => c.id === call.companyId).map(({ p }) => p.id));
+			}
+			expect(log.filter((r) => r.route === 'getPayable')).toHaveLength(prepared.length);
+			expect(log.filter((r) => r.route === 'fileDownload')).toHaveLength(files.length);
+			expectNoCredential(log.filter((r) => r.host === 'files'));
+		});
+
+		it('email-attachment-to-intake.json: an intake created from the mail with its attachment uploaded (company-level key)', async () => {
+			const example = JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples', 'email-attachment-to-intake.json'), 'utf8')) as Workflow;
+			const mailFields = (example.nodes.find((n) => n.name === 'Incoming Mail (Stand-in)')!.parameters.assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
+			const pdf = Buffer.from(mailFields.find((a) => a.name === 'attachmentBase64')!.value, 'base64');
+			const own = sim.credentials.companyKey.companyId!;
+			expect(COMPANY_LEVEL_EXAMPLES).toContain('email-attachment-to-intake.json'); // npm run dev gives it the company key too
+			const from = sim.log.length;
+
+			const exec = timedExecution(target, 'example: mail attachment to intake', await execute(home, 'e2eExampleMailIntake'));
+
+			const [file] = rawItems(exec.run, 'Attachment as File');
+			expect(file.binary?.attachment_0).toMatchObject({ fileName: 'INV-2026-0042.pdf', mimeType: 'application/pdf' });
+			const [created] = items(exec.run, 'Create Intake with the Attachment');
+			const upload = { fileName: 'INV-2026-0042.pdf', mimeType: 'application/pdf', size: pdf.length };
+			expect(created).toMatchObject({ supplierName: 'Example Supplies', description: 'Invoice INV-2026-0042', file: { intakeId: created.id, ...upload, status: 'uploaded' } });
+			const stored = sim.data(own).intakes.find((i) => i.id === created.id);
+			expect(stored).toMatchObject({ supplierName: 'Example Supplies', description: 'Invoice INV-2026-0042' });
+			expect(stored?.files).toEqual([{ fileId: (created.file as Json).fileId, ...upload }]);
+			expect(sim.files.uploads.get(String((created.file as Json).fileId))?.content?.equals(pdf)).toBe(true);
+			const log = sim.log.slice(from);
+			expect(log.filter((r) => r.route !== 'token').map((r) => r.route)).toEqual(['createIntake', 'startIntakeUpload', 'fileUpload', 'completeIntakeUpload']);
+			expect(log.find((r) => r.route === 'createIntake')?.path).toBe(`/v2/companies/${own}/intakes`);
+			expectNoCredential(log.filter((r) => r.host === 'files'));
+		});
+
 		it('the examples reference a placeholder credential, not a real one', () => {
-			for (const file of ['export-invoices-to-spreadsheet.json', 'new-invoice-notification.json', 'monthly-settlements-per-company.json']) {
+			for (const file of [
+				'export-invoices-to-spreadsheet.json',
+				'new-invoice-notification.json',
+				'monthly-settlements-per-company.json',
+				'export-payables-with-receipts.json',
+				'email-attachment-to-intake.json',
+			]) {
 				const wf = JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
 				const refs = wf.nodes.flatMap((n) => Object.values(n.credentials ?? {}));
 				expect(refs.length).toBeGreaterThan(0);
@@ -614,11 +967,28 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	});
 
 	it('one token per credential across all executions of this n8n home (token kept by n8n between runs)', () => {
-		// Three credentials made requests (org key, company key, limited key), over 7 executions.
+		// Three credentials made requests (org key, company key, limited key), over 9 executions.
 		expect(tokensAfterOrgRun).toBe(1);
 		expect(tokenRequests()).toBe(3);
 	});
 });
+
+/** Size of a binary property: n8n's `bytes` (file kept in its store) or the inline data's. */
+function binarySize(binary: BinaryRef): number {
+	if (typeof binary.bytes === 'number') return binary.bytes;
+	if (binary.data !== undefined) return Buffer.from(binary.data, 'base64').length;
+	throw new Error(`binary data without bytes or data: ${JSON.stringify(binary)}`);
+}
+
+/** Requests that carry no credential of any kind (bearer token, basic auth, company header, token in a header value). */
+function expectNoCredential(requests: LoggedRequest[]): void {
+	expect(requests.length).toBeGreaterThan(0);
+	for (const r of requests) {
+		expect(r.headers).not.toHaveProperty('authorization');
+		expect(r.headers).not.toHaveProperty('x-company-id');
+		for (const value of Object.values(r.headers)) expect(value).not.toMatch(/bearer|basic |sat_/i);
+	}
+}
 
 /** Whether n8n printed the message, as text or inside the run JSON it logs. */
 function printed(exec: Execution, message: string): boolean {

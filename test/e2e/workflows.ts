@@ -148,6 +148,36 @@ export function setNode(
 	};
 }
 
+/**
+ * Convert to File v1.1, "Move Base64 String to File": the base64 text of `sourceProperty`
+ * becomes a file (name and MIME type given) in the binary property `binaryPropertyName`; the
+ * output item's JSON is empty. Used to give a node a binary input item.
+ */
+export function convertToFileNode(
+	name: string,
+	file: { sourceProperty: string; binaryPropertyName?: string; fileName: string; mimeType: string },
+	position: [number, number] = [0, 0],
+): WorkflowNode {
+	return {
+		id: nodeId(),
+		name,
+		type: 'n8n-nodes-base.convertToFile',
+		typeVersion: 1.1,
+		position,
+		parameters: {
+			operation: 'toBinary',
+			sourceProperty: file.sourceProperty,
+			binaryPropertyName: file.binaryPropertyName ?? 'data',
+			options: { fileName: file.fileName, mimeType: file.mimeType },
+		},
+	};
+}
+
+/** Split Out v1: one item per entry of the list in `field` (no other fields kept). */
+export function splitOutNode(name: string, field: string, position: [number, number] = [0, 0]): WorkflowNode {
+	return { id: nodeId(), name, type: 'n8n-nodes-base.splitOut', typeVersion: 1, position, parameters: { fieldToSplitOut: field, include: 'noOtherFields', options: {} } };
+}
+
 /** A workflow of nodes and `[from, to]` edges (output 0 → input 0). */
 export function workflow(id: string, name: string, nodes: WorkflowNode[], edges: Array<[string, string]>): Workflow {
 	const names = new Set(nodes.map((n) => n.name));
@@ -185,6 +215,8 @@ export function batchWorkflow(id: string, name: string, branches: WorkflowNode[]
 // ---------------------------------------------------------------- examples/
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+/** Examples made for a company-level credential (Company left empty: the credential's own company); the others want an organisation-level one. */
+export const COMPANY_LEVEL_EXAMPLES: readonly string[] = ['email-attachment-to-intake.json'];
 
 /** An example workflow from examples/, with its placeholder credentials replaced. */
 export function loadExample(file: string, id: string, credential: CredentialRef): Workflow {
@@ -254,9 +286,21 @@ export async function importWorkflows(home: N8nHome, workflows: Array<Workflow |
 	for (const id of publish) await runN8nStep(home, ['publish:workflow', `--id=${id}`]);
 }
 
+/** A binary property as the run JSON shows it: the bytes inline (`data`, base64) or in n8n's store (`id`, with `bytes`). */
+export interface BinaryRef {
+	data?: string;
+	id?: string;
+	mimeType?: string;
+	fileName?: string;
+	fileExtension?: string;
+	fileSize?: string;
+	/** Size in bytes (n8n sets it when the file is kept in its store). */
+	bytes?: number;
+}
+
 export interface JsonItem {
 	json: Record<string, unknown>;
-	binary?: Record<string, { data?: string; id?: string; mimeType?: string; fileName?: string; fileExtension?: string; fileSize?: string }>;
+	binary?: Record<string, BinaryRef>;
 	[key: string]: unknown;
 }
 

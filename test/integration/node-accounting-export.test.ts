@@ -12,8 +12,8 @@ import type { CredentialKind } from '../support/fixtures';
 
 const create = { resource: 'accountingExport', operation: 'createAndWait', from: '2026-01-01T00:00:00.000Z', to: '2026-01-01T02:00:00.000Z', maxWait: 30 };
 
-async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, continueOnFail = false) {
-	const { context } = await contextFor(sim, kind, { parameters: { companyScope: 'one', ...parameters }, continueOnFail });
+async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, continueOnFail = false, timezone?: string) {
+	const { context } = await contextFor(sim, kind, { parameters: { companyScope: 'one', ...parameters }, continueOnFail, timezone });
 	sim.clearLog();
 	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
 	return out;
@@ -62,9 +62,16 @@ describe('accounting export', () => {
 		expect(sim.requestsTo('getJournal')[0].headers.accept).toBe('text/csv, application/json;q=0.5');
 	});
 
-	test('From and To are date fields: a date-time without zone is read as such and sent as an ISO instant', async () => {
+	test('From and To are date fields: a date-time without zone is read in the workflow\'s time zone and sent as an ISO instant', async () => {
+		await run(sim, 'orgKey', { ...create, company: 'cmp_001', from: '2026-01-01T00:00:00', to: '2026-07-31T23:59:59' }, false, 'Europe/Paris');
+		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({ from: '2025-12-31T23:00:00.000Z', to: '2026-07-31T21:59:59.000Z' });
 		await run(sim, 'orgKey', { ...create, company: 'cmp_001', from: '2026-01-01T00:00:00', to: '2026-01-31T23:59:59' });
-		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({ from: new Date('2026-01-01T00:00:00').toISOString(), to: new Date('2026-01-31T23:59:59').toISOString() });
+		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({ from: '2026-01-01T00:00:00.000Z', to: '2026-01-31T23:59:59.000Z' });
+	});
+
+	test('From and To with a zone, or as a date from an expression, are taken as they are', async () => {
+		await run(sim, 'orgKey', { ...create, company: 'cmp_001', from: '2026-01-01T00:00:00+01:00', to: new Date('2026-01-02T00:00:00Z') }, false, 'America/New_York');
+		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({ from: '2025-12-31T23:00:00.000Z', to: '2026-01-02T00:00:00.000Z' });
 	});
 
 	test.each([

@@ -35,8 +35,8 @@ function fromZone(localAsUtc: number, timeZone: string): number {
 	return localAsUtc - zoneOffset(first, timeZone);
 }
 
-/** The value of a dateTime field as ms since epoch, or NaN when it is no date. */
-function toEpoch(value: unknown, timeZone: string): number {
+/** The value of a dateTime field as ms since epoch (a value without a zone read in `timeZone`), or NaN when it is no date. */
+export function toEpoch(value: unknown, timeZone: string): number {
 	if (value instanceof Date) return value.getTime();
 	const toISO = (value as { toISO?: unknown } | null)?.toISO;
 	const text = typeof toISO === 'function' ? String((toISO as () => unknown).call(value)) : typeof value === 'string' ? value.trim() : '';

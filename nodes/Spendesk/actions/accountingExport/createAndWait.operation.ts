@@ -7,17 +7,21 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import { transportSettings } from '../../transport/settings';
+import { toEpoch } from '../dates';
 import type { SpendeskOperation } from '../types';
 
 const MAX_WAIT_SECONDS = 3600;
 const FIRST_PAUSE_MS = 500;
 const LONGEST_PAUSE_MS = 5000;
 
-/** A dateTime parameter as an ISO 8601 instant (n8n gives text, or a date object from an expression). */
+/**
+ * A dateTime parameter as an ISO 8601 instant (n8n gives text, or a date object from an
+ * expression); a value without a time zone, as the date picker gives it, is read in the
+ * workflow's time zone like the date filters of the lists.
+ */
 function readInstant(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const value = raw && typeof raw === 'object' && typeof (raw as { toISO?: unknown }).toISO === 'function' ? (raw as { toISO: () => string }).toISO() : raw;
-	const ms = value instanceof Date ? value.getTime() : typeof value === 'string' && value.trim() ? Date.parse(value.trim()) : Number.NaN;
+	const ms = toEpoch(raw, ctx.getTimezone());
 	if (!Number.isFinite(ms)) {
 		throw new NodeOperationError(ctx.getNode(), `${label} must be a date and time; got ${typeof raw === 'string' && raw.trim() ? `"${raw.trim()}"` : 'nothing'}`, {
 			description: 'Pick a date in the field, or give an ISO 8601 date-time from an expression, e.g. {{ $now.startOf("month").toISO() }}.',
