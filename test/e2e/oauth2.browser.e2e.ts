@@ -227,6 +227,30 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 		process.stderr.write(`[oauth2.e2e ${target}] companies listed, screenshot ${screenshot}, execution ${executionId} in ${Date.now() - started} ms\n`);
 	});
 
+	it('the record pickers (From List) list the chosen company\'s records through n8n\'s resource-locator endpoint', async () => {
+		expect(credentialId).toBeDefined();
+		const company = 'cmp_002';
+		const data = sim.data(company);
+		const pickers: Array<[string, string, string, string[]]> = [
+			['analyticalField', 'getValues', 'searchAnalyticalFields', data.analyticalFields.map((f) => f.id)],
+			['payable', 'get', 'searchPayables', data.payables.map((p) => p.id)],
+			['supplier', 'get', 'searchSuppliers', data.suppliers.map((p) => p.id)],
+			['user', 'get', 'searchUsers', data.users.map((p) => p.id)],
+			['intake', 'uploadFile', 'searchIntakeRecords', data.intakes.map((p) => p.id)],
+		];
+		for (const [resource, operation, methodName, expected] of pickers) {
+			const found = await session.post<{ results: Array<{ name: string; value: string }> }>('/dynamic-node-parameters/resource-locator-results', {
+				path: 'parameters.id',
+				nodeTypeAndVersion: { name: 'n8n-nodes-spendesk.spendesk', version: 1 },
+				methodName,
+				currentNodeParameters: { authentication: 'oAuth2', resource, operation, companyScope: 'one', company: { __rl: true, mode: 'list', value: company } },
+				credentials: { spendeskOAuth2Api: { id: credentialId, name: credentialName } },
+			});
+			expect({ methodName, values: found.results.map((r) => r.value) }).toEqual({ methodName, values: expected });
+		}
+		process.stderr.write(`[oauth2.e2e ${target}] ${pickers.length} record pickers listed ${company}'s records\n`);
+	});
+
 	it('keeps working across refreshes: client_id and client_secret in each refresh query, the refresh token rotated each time', async () => {
 		expect(workflowId).toBeDefined();
 		const client = sim.credentials.oauthClient;
