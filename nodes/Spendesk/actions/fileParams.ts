@@ -1,28 +1,9 @@
 /**
- * Parameters of the operations that move files: record IDs, the binary property, the largest
- * file to download, and the rule that a write never runs on All Companies.
+ * Parameters of the operations that move files: the binary property, the largest file to
+ * download, safe file names. (Record IDs: readRecordId in writeFields.ts.)
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-
-/** `.` or `..`, plain or percent-encoded: as a path segment it would move the call elsewhere. */
-const DOT_VALUE = /^(\.|%(25)*2e)(\.|%(25)*2e)?$/i;
-
-/** An ID parameter (plain or resource locator): trimmed, not empty, not "." or "..", one path segment. */
-export function readId(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number, hint: string): string {
-	const raw = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : '';
-	if (!id) {
-		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, { description: hint, itemIndex });
-	}
-	if (DOT_VALUE.test(id) || !/^[^\s/\\?#]{1,128}$/.test(id)) {
-		throw new NodeOperationError(ctx.getNode(), `${label} "${id.slice(0, 40)}" is not a valid ID`, {
-			description: `${label} is one word without spaces, slashes, "?" or "#", and not "." or "..". ${hint}`,
-			itemIndex,
-		});
-	}
-	return id;
-}
 
 /** The name of a binary property: not empty, without spaces or dots at the ends. */
 export function readBinaryPropertyName(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback = 'data'): string {

@@ -13,6 +13,7 @@ import type { EndpointName } from '../transport/endpoints';
 import { ENDPOINTS } from '../transport/endpoints';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
+import { isOneIdSegment } from '../transport/scoping';
 import type { SpendeskOperation } from './types';
 
 /** One ID: no spaces, slashes, "?" or "#", not "." or ".." (plain or URL-encoded), at most 128 characters. */
@@ -73,7 +74,7 @@ export function readId(ctx: IExecuteFunctions, itemIndex: number, options: Omit<
 			itemIndex,
 		});
 	}
-	if (!new RegExp(ID_PATTERN).test(id)) {
+	if (!isOneIdSegment(id)) {
 		throw new NodeOperationError(ctx.getNode(), `"${id.slice(0, 140)}" is not a valid ${options.label} ID`, {
 			description: `A ${options.label.toLowerCase()} ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". Check the expression that gives it.`,
 			itemIndex,

@@ -4,9 +4,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
-
-/** `.` or `..`, plain or percent-encoded. */
-const DOT_VALUE = /^(\.|%(25)*2e)(\.|%(25)*2e)?$/i;
+import { isOneIdSegment } from '../transport/scoping';
 
 function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string): never {
 	throw new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
@@ -18,7 +16,7 @@ export function readRecordId(ctx: IExecuteFunctions, name: string, label: string
 	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : undefined;
 	if (id === undefined) fail(ctx, itemIndex, `${label} must be an ID (text); got ${Array.isArray(raw) ? 'a list' : typeof raw}`, hint);
 	if (!id) fail(ctx, itemIndex, `${label} is empty`, hint);
-	if (!/^[^\s/\\?#]{1,128}$/.test(id) || DOT_VALUE.test(id)) {
+	if (!isOneIdSegment(id)) {
 		fail(ctx, itemIndex, `${label} "${id.slice(0, 60)}" is not a valid ID`, `An ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". ${hint}`);
 	}
 	return id;

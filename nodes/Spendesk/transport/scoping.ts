@@ -13,6 +13,14 @@ import { DOT_SEGMENT } from './environment';
 /** `.` or `..`, plain or percent-encoded (once or more): as a path segment it would move the call elsewhere. */
 const DOT_VALUE = /^(\.|%(25)*2e)(\.|%(25)*2e)?$/i;
 
+/**
+ * Whether a value can be a Spendesk ID: one path segment of at most 128 characters, without
+ * spaces, slashes, "?" or "#", and not "." or "..". The one rule for every ID a user gives.
+ */
+export function isOneIdSegment(value: string): boolean {
+	return /^[^\s/\\?#]{1,128}$/.test(value) && !DOT_VALUE.test(value);
+}
+
 /** What a call says about its company and where it goes. */
 export interface CallTarget {
 	/** Company to act on. Required for company-scoped calls with organisation-level credentials. */
@@ -50,7 +58,7 @@ export function applyScoping(node: INode, credential: ResolvedCredential, endpoi
 /** The company ID the call asks for, trimmed (undefined when empty); refuses what cannot be an ID. */
 function validCompanyId(node: INode, company: string | undefined, itemIndex?: number): string | undefined {
 	const requested = company?.trim() || undefined;
-	if (requested !== undefined && (!/^[^\s/\\?#]{1,128}$/.test(requested) || DOT_VALUE.test(requested))) {
+	if (requested !== undefined && !isOneIdSegment(requested)) {
 		throw new NodeOperationError(node, `"${requested}" is not a valid company ID`, {
 			description: 'A Spendesk company ID is one word without spaces or slashes, and not "." or "..". Pick the company from the list to avoid typos.',
 			itemIndex,

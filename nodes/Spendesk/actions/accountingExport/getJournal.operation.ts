@@ -1,7 +1,8 @@
 /** Accounting Export → Get Journal: the journal of a complete export, as a CSV file in binary data. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
-import { binaryPropertyField, readBinaryPropertyName, readId } from '../fileParams';
+import { binaryPropertyField, readBinaryPropertyName } from '../fileParams';
+import { readRecordId } from '../writeFields';
 import type { SpendeskOperation } from '../types';
 
 export const getJournal: SpendeskOperation = {
@@ -27,7 +28,7 @@ export const getJournal: SpendeskOperation = {
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const exportId = readId(this, 'exportId', 'Export ID', itemIndex, 'Give the ID of an export, e.g. from Accounting Export → Create and Wait.');
+		const exportId = readRecordId(this, 'exportId', 'Export ID', itemIndex, 'Give the ID of an export, e.g. from Accounting Export → Create and Wait.');
 		const property = readBinaryPropertyName(this, 'options.binaryPropertyName', itemIndex);
 		return async (company) => {
 			const { body } = await callSpendesk<Buffer>(this, 'getJournal', { company, pathParams: { exportId }, itemIndex });

@@ -1,6 +1,7 @@
 /** Intake → Upload File: the binary file of the input item, uploaded to an intake (start, pre-signed PUT, confirm). */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { binaryPropertyField, readBinaryPropertyName, readId, safeFileName } from '../fileParams';
+import { binaryPropertyField, readBinaryPropertyName, safeFileName } from '../fileParams';
+import { readRecordId } from '../writeFields';
 import type { SpendeskOperation } from '../types';
 import { uploadToIntake } from './upload';
 
@@ -37,7 +38,7 @@ export const uploadIntakeFile: SpendeskOperation = {
 		{ ...intakeBinaryField, required: true },
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const intakeId = readId(this, 'intakeId', 'Intake ID', itemIndex, 'Pick the intake from the list, or give its ID, e.g. from Intake → Create.');
+		const intakeId = readRecordId(this, 'intakeId', 'Intake ID', itemIndex, 'Pick the intake from the list, or give its ID, e.g. from Intake → Create.');
 		const file = readInputFile(this, itemIndex);
 		return async (company) => {
 			const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, file.property);

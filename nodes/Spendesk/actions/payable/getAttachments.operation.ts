@@ -8,7 +8,8 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflo
 import { bodyItems } from '../../transport/pagination/strategy';
 import { downloadPresigned, formatBytes, presignedUrl } from '../../transport/presigned';
 import { callSpendesk } from '../../transport/request';
-import { binaryPropertyField, DEFAULT_MAX_FILE_MB, readBinaryPropertyName, readId, readMaxBytes, safeFileName } from '../fileParams';
+import { binaryPropertyField, DEFAULT_MAX_FILE_MB, readBinaryPropertyName, readMaxBytes, safeFileName } from '../fileParams';
+import { readRecordId } from '../writeFields';
 import type { SpendeskOperation } from '../types';
 
 interface AttachmentOptions {
@@ -86,7 +87,7 @@ export const getPayableAttachments: SpendeskOperation = {
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const payableId = readId(this, 'payableId', 'Payable ID', itemIndex, 'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Search.');
+		const payableId = readRecordId(this, 'payableId', 'Payable ID', itemIndex, 'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Search.');
 		const options = readOptions(this, itemIndex);
 		return async (company) => {
 			const { body } = await callSpendesk<IDataObject>(this, 'listPayableAttachments', { company, pathParams: { payableId }, itemIndex });
