@@ -1,7 +1,6 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { reachableCompanies } from '../companies/select';
-import { collect } from '../transport/paginate';
+import { searchRecords } from './recordSearch';
 
 /** Company selector: every company of every page of Get Companies, filtered by name or ID. */
 export async function searchCompanies(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
@@ -29,18 +28,5 @@ export function labelOf(record: IDataObject): string {
  * company, so with All Companies there is no list: enter the ID.
  */
 export async function searchAnalyticalFields(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	if (this.getCurrentNodeParameter('companyScope') === 'all') {
-		throw new NodeOperationError(this.getNode(), 'Analytical fields belong to one company: choose One Company to pick from the list', {
-			description: 'With All Companies, enter the analytical field ID instead (By ID).',
-		});
-	}
-	const company = this.getCurrentNodeParameter('company', { extractValue: true });
-	const companyId = typeof company === 'string' && company.trim() ? company.trim() : undefined;
-	const fields = await collect(this, 'listAnalyticalFields', { company: companyId });
-	const needle = filter?.trim().toLowerCase() ?? '';
-	const results = fields
-		.map((f) => ({ id: String(f.id ?? ''), name: labelOf(f) }))
-		.filter((f) => f.id && (!needle || f.id.toLowerCase().includes(needle) || f.name.toLowerCase().includes(needle)))
-		.map((f) => ({ name: f.name ? `${f.name} (${f.id})` : f.id, value: f.id }));
-	return { results };
+	return await searchRecords(this, { endpoint: 'listAnalyticalFields', what: 'Analytical fields', label: labelOf }, filter);
 }
