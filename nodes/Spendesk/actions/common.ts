@@ -83,3 +83,20 @@ export function rejectPagingKeys(ctx: IExecuteFunctions, filters: IDataObject, l
 	}
 	return filters;
 }
+
+/** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */
+export const MAX_WAIT_SECONDS = 3600;
+
+/** Max Wait (Seconds): a number (or numeric text) from 1 to MAX_WAIT_SECONDS; `what` is being built. */
+export function readMaxWaitSeconds(ctx: IExecuteFunctions, itemIndex: number, what: string): number {
+	const raw = ctx.getNodeParameter('maxWait', itemIndex, 300) as unknown;
+	const seconds = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
+		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
+		throw new NodeOperationError(ctx.getNode(), `Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`, {
+			description: `Enter how long to wait for Spendesk to build the ${what}, e.g. 300. An expression must give a number.`,
+			itemIndex,
+		});
+	}
+	return seconds;
+}

@@ -3,16 +3,14 @@
  * then polls it (GET /v1/accounting/exports/{exportId}) until COMPLETE or ERROR, spaced like the
  * payables snapshot wait (pauses doubling from 0.5 s to 5 s) and bounded by Max Wait.
  */
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
-import { transportSettings } from '../../transport/settings';
+import { untilComplete } from '../../transport/statusPoll';
+import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../common';
 import { toEpoch } from '../dates';
 import type { SpendeskOperation } from '../types';
 
-const MAX_WAIT_SECONDS = 3600;
-const FIRST_PAUSE_MS = 500;
-const LONGEST_PAUSE_MS = 5000;
 
 /**
  * A dateTime parameter as an ISO 8601 instant (n8n gives text, or a date object from an
@@ -31,18 +29,6 @@ function readInstant(ctx: IExecuteFunctions, name: string, label: string, itemIn
 	return new Date(ms).toISOString();
 }
 
-function readMaxWaitSeconds(ctx: IExecuteFunctions, itemIndex: number): number {
-	const raw = ctx.getNodeParameter('maxWait', itemIndex, 300) as unknown;
-	const seconds = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
-		throw new NodeOperationError(ctx.getNode(), `Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${String(raw)}`, {
-			description: 'Enter how long to wait for Spendesk to build the export, e.g. 300.',
-			itemIndex,
-		});
-	}
-	return seconds;
-}
-
 interface ExportRequest {
 	company: string | undefined;
 	body: IDataObject;
@@ -53,28 +39,25 @@ interface ExportRequest {
 /** Polls the export until COMPLETE (its record) or ERROR or Max Wait (errors naming the export). */
 async function whenComplete(ctx: IExecuteFunctions, exportId: string, request: ExportRequest): Promise<IDataObject> {
 	const { company, maxWaitMs, itemIndex } = request;
-	const started = Date.now();
-	let pause = Math.max(transportSettings.snapshotMinPollMs, FIRST_PAUSE_MS);
-	for (;;) {
-		const { body } = await callSpendesk<IDataObject>(ctx, 'getAccountingExport', { company, pathParams: { exportId }, itemIndex });
-		const data = (body?.data ?? {}) as IDataObject;
-		if (data.status === 'COMPLETE') return data;
-		if (data.status === 'ERROR') {
-			throw new NodeOperationError(ctx.getNode(), `Spendesk could not build the accounting export ${exportId}`, {
+	return await untilComplete({
+		ask: async () => {
+			const { body } = await callSpendesk<IDataObject>(ctx, 'getAccountingExport', { company, pathParams: { exportId }, itemIndex });
+			const data = (body?.data ?? {}) as IDataObject;
+			return { status: String(data.status ?? ''), value: data };
+		},
+		started: Date.now(),
+		maxWaitMs,
+		failed: () =>
+			new NodeOperationError(ctx.getNode(), `Spendesk could not build the accounting export ${exportId}`, {
 				description: 'The export ended with status ERROR. Check the period and the template, then run the node again; if it fails again, contact Spendesk support.',
 				itemIndex,
-			});
-		}
-		const waited = Date.now() - started;
-		if (waited >= maxWaitMs) {
-			throw new NodeOperationError(ctx.getNode(), `The accounting export ${exportId} was not ready after ${Math.round(waited / 1000)} s`, {
+			}),
+		timedOut: (waited) =>
+			new NodeOperationError(ctx.getNode(), `The accounting export ${exportId} was not ready after ${Math.round(waited / 1000)} s`, {
 				description: `Spendesk is still building it. Get its journal later with Accounting Export → Get Journal and the export ID ${exportId}, rather than creating another export.`,
 				itemIndex,
-			});
-		}
-		await sleep(Math.max(transportSettings.snapshotMinPollMs, Math.min(pause, maxWaitMs - waited)));
-		pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
-	}
+			}),
+	});
 }
 
 export const createAndWaitExport: SpendeskOperation = {
@@ -101,7 +84,7 @@ export const createAndWaitExport: SpendeskOperation = {
 		}
 		const templateId = String(this.getNodeParameter('templateId', itemIndex, '') ?? '').trim();
 		const body: IDataObject = { from, to, ...(templateId ? { templateId } : {}) };
-		const maxWaitMs = readMaxWaitSeconds(this, itemIndex) * 1000;
+		const maxWaitMs = readMaxWaitSeconds(this, itemIndex, 'export') * 1000;
 		return async (company) => {
 			const { body: created } = await callSpendesk<IDataObject>(this, 'createAccountingExport', { company, body, itemIndex });
 			const exportId = String(((created?.data ?? {}) as IDataObject).id ?? '');

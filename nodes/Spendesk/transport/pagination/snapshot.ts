@@ -17,6 +17,7 @@ import type { Endpoint } from '../endpoints';
 import { flowControl, retryAfterMs } from '../limiter';
 import { callSpendesk } from '../request';
 import { transportSettings } from '../settings';
+import { FIRST_PAUSE_MS, LONGEST_PAUSE_MS, untilComplete } from '../statusPoll';
 import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
 import { readPages } from './page';
@@ -72,8 +73,6 @@ function keyOf(ctx: SpendeskContext, body: IDataObject | undefined, itemIndex: n
 
 const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
 const LONGEST_MAX_WAIT_MS = 3600_000;
-const FIRST_PAUSE_MS = 500;
-const LONGEST_PAUSE_MS = 5000;
 
 /** A number of milliseconds, or `fallback` when it is not a finite number. */
 const msOr = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
@@ -95,33 +94,27 @@ function waitBound(request: ListRequest): WaitBound {
 }
 
 /**
- * Polls the snapshot (its first page) until it is COMPLETE and returns that body. Pauses
- * double from `snapshotPollMs` up to 5 s, never shorter than `snapshotMinPollMs`; fails on
- * ERROR or once the bound's Max Wait has passed since the snapshot was started, so polling
- * is always bounded and spaced.
+ * Polls the snapshot (its first page) until it is COMPLETE and returns that body; fails on
+ * ERROR or once the bound's Max Wait has passed since the snapshot was started.
  */
 async function whenComplete(ctx: SpendeskContext, endpoint: Endpoint, call: ListRequest, qs: IDataObject, key: string | undefined, bound: WaitBound): Promise<IDataObject> {
-	const { maxWait, started } = bound;
-	const minPause = transportSettings.snapshotMinPollMs;
-	let pause = bound.firstPause;
-	for (;;) {
-		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...call, qs });
-		const status = String(body?.status ?? '');
-		if (status === 'COMPLETE') return body;
-		if (status === 'ERROR') {
-			throw new NodeOperationError(ctx.getNode(), `Spendesk could not build the payables snapshot (key ${String(key)})`, {
+	return await untilComplete({
+		ask: async () => {
+			const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...call, qs });
+			return { status: String(body?.status ?? ''), value: body };
+		},
+		started: bound.started,
+		maxWaitMs: bound.maxWait,
+		firstPauseMs: bound.firstPause,
+		failed: () =>
+			new NodeOperationError(ctx.getNode(), `Spendesk could not build the payables snapshot (key ${String(key)})`, {
 				description: 'The snapshot ended with status ERROR. Run the node again; if it fails again, narrow the filters or contact Spendesk support.',
 				itemIndex: call.itemIndex,
-			});
-		}
-		const waited = Date.now() - started;
-		if (waited >= maxWait) {
-			throw new NodeOperationError(ctx.getNode(), `The payables snapshot was not ready after ${Math.round(waited / 1000)} s`, {
+			}),
+		timedOut: (waited) =>
+			new NodeOperationError(ctx.getNode(), `The payables snapshot was not ready after ${Math.round(waited / 1000)} s`, {
 				description: 'Spendesk is still building it. Run the node again later: the same filters return the same snapshot for about 12 hours, so the wait is not lost.',
 				itemIndex: call.itemIndex,
-			});
-		}
-		await sleep(Math.max(minPause, Math.min(pause, maxWait - waited)));
-		pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
-	}
+			}),
+	});
 }
