@@ -17,6 +17,12 @@ export type Environment = keyof typeof ENVIRONMENT_URLS | 'custom';
 /** Hosts plain HTTP is accepted for. */
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
+/** Whether a URL may go in clear: HTTPS always, plain HTTP only to this machine. */
+export function isSecureOrLoopback(scheme: string, host: string): boolean {
+	const protocol = scheme.toLowerCase().replace(/:$/, '');
+	return protocol === 'https' || (protocol === 'http' && (LOOPBACK_HOSTS as readonly string[]).includes(host.toLowerCase()));
+}
+
 /**
  * A custom base URL: scheme, optional user info (dropped), host (name, IPv4 or bracketed
  * IPv6), optional port, optional path, optional query and fragment (dropped). No backslash
@@ -43,7 +49,7 @@ export function resolveBaseUrl(credentials: { environment?: unknown; baseUrl?: u
 	if (!parts || Number(port ?? 0) > 65535 || DOT_SEGMENT.test(path)) {
 		throw new BaseUrlError(`The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`);
 	}
-	if (scheme.toLowerCase() === 'http' && !(LOOPBACK_HOSTS as readonly string[]).includes(host.toLowerCase())) {
+	if (!isSecureOrLoopback(scheme, host)) {
 		throw new BaseUrlError(
 			`The custom base URL "${displayUrl(raw)}" must use HTTPS: plain HTTP is only accepted for localhost or 127.0.0.1 (a local test server such as the Spendesk simulator)`,
 		);

@@ -9,9 +9,8 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { isSecureOrLoopback } from './environment';
 import { transportSettings } from './settings';
-
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Where a link points, for messages: origin and path, without the query that holds the signature. */
 export function linkName(url: URL): string {
@@ -32,8 +31,7 @@ export function presignedUrl(ctx: IExecuteFunctions, raw: unknown, what: string,
 			itemIndex,
 		});
 	}
-	const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
-	if (!secure || url.username || url.password) {
+	if (!isSecureOrLoopback(url.protocol, url.hostname) || url.username || url.password) {
 		throw new NodeOperationError(ctx.getNode(), `Refusing the link for ${what}: only HTTPS links are followed (${url.protocol}//${url.host})`, {
 			description: 'A pre-signed link carries its own authorisation, so it is only used over HTTPS (plain HTTP is allowed on this machine only, for a local test server). Check the base URL of the credential; if Spendesk sent it, contact Spendesk support.',
 			itemIndex,
