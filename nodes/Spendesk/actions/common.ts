@@ -84,13 +84,18 @@ export function rejectPagingKeys(ctx: IExecuteFunctions, filters: IDataObject, l
 	return filters;
 }
 
+/** A number parameter as expressions may give it: a number, or numeric text; anything else is NaN. */
+export function numberOf(raw: unknown): number {
+	return typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+}
+
 /** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */
 export const MAX_WAIT_SECONDS = 3600;
 
 /** Max Wait (Seconds): a number (or numeric text) from 1 to MAX_WAIT_SECONDS; `what` is being built. */
 export function readMaxWaitSeconds(ctx: IExecuteFunctions, itemIndex: number, what: string): number {
 	const raw = ctx.getNodeParameter('maxWait', itemIndex, 300) as unknown;
-	const seconds = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+	const seconds = numberOf(raw);
 	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
 		throw new NodeOperationError(ctx.getNode(), `Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`, {

@@ -4,6 +4,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { numberOf } from './common';
 
 /** The name of a binary property: not empty, without spaces or dots at the ends. */
 export function readBinaryPropertyName(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback = 'data'): string {
@@ -24,7 +25,7 @@ const LARGEST_MAX_FILE_MB = 1024;
 /** Max File Size (MB) as bytes: a number from 0.01 to 1024. */
 export function readMaxBytes(ctx: IExecuteFunctions, name: string, itemIndex: number): number {
 	const raw = ctx.getNodeParameter(name, itemIndex, DEFAULT_MAX_FILE_MB) as unknown;
-	const mb = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+	const mb = numberOf(raw);
 	if (!Number.isFinite(mb) || mb < 0.01 || mb > LARGEST_MAX_FILE_MB) {
 		throw new NodeOperationError(ctx.getNode(), `Max File Size (MB) must be a number from 0.01 to ${LARGEST_MAX_FILE_MB}; got ${String(raw)}`, {
 			description: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,

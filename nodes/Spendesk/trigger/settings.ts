@@ -5,6 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { numberOf } from '../actions/common';
 import { time } from './state';
 import type { TriggerEvent } from './state';
 
@@ -26,8 +27,8 @@ function shown(value: unknown): string {
 
 function overlapMinutes(ctx: IPollFunctions, raw: unknown): number {
 	if (raw === undefined || raw === null) return DEFAULT_OVERLAP_MINUTES;
-	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_OVERLAP_MINUTES) {
+	const value = numberOf(raw);
+	if (!Number.isFinite(value) || value < 0 || value > MAX_OVERLAP_MINUTES) {
 		throw new NodeOperationError(ctx.getNode(), `Overlap Window (Minutes) must be a number of minutes from 0 to ${MAX_OVERLAP_MINUTES}; got ${shown(raw)}`, {
 			description: `Enter a number such as ${DEFAULT_OVERLAP_MINUTES} (an expression must return a number, without a unit).`,
 		});
