@@ -33,6 +33,8 @@ export const DEFAULT_SCOPES = [
 	'cost-center:read',
 	'payable-attachment:read',
 	'experimental:accounting-export:read',
+	'experimental:webhooks:read',
+	'experimental:webhooks:write',
 ] as const;
 
 /**

@@ -95,6 +95,27 @@ export const triggerCompanyProperties: INodeProperties[] = [
 ];
 
 /**
+ * The Webhook Trigger: one company, several by ID, or all. Instances are registered at
+ * activation, so All Companies means the companies the credential reaches then.
+ */
+export const webhookCompanyProperties: INodeProperties[] = triggerCompanyProperties.map((property) =>
+	property.name === 'companyScope'
+		? {
+				...property,
+				options: [
+					{ name: 'One Company', value: 'one' },
+					{ name: 'Several Companies', value: 'several' },
+					{
+						name: 'All Companies',
+						value: 'all',
+						description: 'Every company the credential reaches when the workflow is activated (activate again to include companies added later)',
+					},
+				],
+			}
+		: property,
+);
+
+/**
  * The node's Companies choice for operations that write: one company only, so a write never
  * runs once per company by mistake (the router refuses All Companies from a saved workflow).
  */

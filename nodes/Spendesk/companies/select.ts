@@ -5,7 +5,7 @@
  * caches it that long too).
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, IHookFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { collect } from '../transport/paginate';
 import { resolveCredential } from '../transport/credential';
 import type { SpendeskContext } from '../transport/request';
@@ -111,7 +111,7 @@ function companyIdsOf(ctx: SpendeskContext, value: unknown, itemIndex?: number):
 }
 
 /** Reads the Companies parameters of an item (node) or of the trigger (no item index). */
-export function readCompanyChoice(ctx: IExecuteFunctions | IPollFunctions, itemIndex?: number): CompanyChoice {
+export function readCompanyChoice(ctx: IExecuteFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions, itemIndex?: number): CompanyChoice {
 	const read = (name: string, fallback: unknown, options?: IGetNodeParameterOptions): unknown =>
 		itemIndex === undefined
 			? (ctx as IPollFunctions).getNodeParameter(name, fallback, options)

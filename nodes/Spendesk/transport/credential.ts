@@ -4,10 +4,10 @@
  * slots, its base URL and its access level.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { resolveBaseUrl } from './environment';
 
-export type SpendeskContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+export type SpendeskContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions;
 
 /** Credential type used for the node's Authentication choice. */
 export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {

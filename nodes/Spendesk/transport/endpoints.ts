@@ -395,6 +395,49 @@ export const ENDPOINTS = catalogue({
 		// The journal is a CSV file (decided here: text/csv, also accepted as application/csv).
 		contentType: 'text/csv',
 	},
+	// Webhook instances (the Webhook Trigger registers one per company on activation).
+	listWebhooks: {
+		label: 'List webhook instances',
+		method: 'GET',
+		path: '/v1/webhooks',
+		scoping: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'experimental:webhooks:read',
+		idempotent: true,
+	},
+	getWebhook: {
+		label: 'Get a webhook instance',
+		method: 'GET',
+		path: '/v1/webhooks/{webhookId}',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:webhooks:read',
+		idempotent: true,
+	},
+	createWebhook: {
+		label: 'Create a webhook instance',
+		method: 'POST',
+		path: '/v1/webhooks',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:webhooks:write',
+		// A replay would register a second instance: not repeated after a 5xx or a dropped
+		// connection (an instance created anyway is found by its URL on the next activation).
+		idempotent: false,
+	},
+	deleteWebhook: {
+		label: 'Delete a webhook instance',
+		method: 'DELETE',
+		path: '/v1/webhooks/{webhookId}',
+		scoping: 'header',
+		pagination: 'none',
+		scope: 'experimental:webhooks:write',
+		// Deleting twice leaves the same result (the second answers 404, read as done).
+		idempotent: true,
+		// 204 without a body.
+		mayAnswerEmpty: true,
+	},
 });
 
 export type EndpointName = keyof typeof ENDPOINTS;

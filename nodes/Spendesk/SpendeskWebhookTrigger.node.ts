@@ -1,0 +1,83 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { webhookCompanyProperties } from './companies/description';
+import { authenticationProperty, credentialDescriptions } from './descriptions';
+import { getCompanies } from './methods/loadOptions';
+import { searchCompanies } from './methods/listSearch';
+import { receiveDelivery } from './webhook/delivery';
+import { WEBHOOK_EVENTS } from './webhook/events';
+import { checkExists, create, remove } from './webhook/registration';
+
+export class SpendeskWebhookTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Spendesk Webhook Trigger',
+		name: 'spendeskWebhookTrigger',
+		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow the moment Spendesk creates or prepares a payable, or creates a settlement (experimental webhooks)',
+		defaults: { name: 'Spendesk Webhook Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: credentialDescriptions,
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		properties: [
+			{
+				displayName:
+					'Spendesk webhooks are experimental: your Spendesk customer success contact must enable them (scopes experimental:webhooks:read and experimental:webhooks:write) for your organisation first',
+				name: 'experimentalNotice',
+				type: 'notice',
+				default: '',
+			},
+			authenticationProperty,
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				options: WEBHOOK_EVENTS.map(({ name, value, description }) => ({ name, value, description })),
+				default: ['payables:created'],
+				description: 'The events that start the workflow',
+			},
+			...webhookCompanyProperties,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Fetch Full Object',
+						name: 'fetchFullObject',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to read the whole payable or settlement from Spendesk before the workflow starts, instead of passing on the event with its ID only (one more request per event; a settlement is looked up in its company\'s settlement list)',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch: { searchCompanies }, loadOptions: { getCompanies } };
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await remove.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receiveDelivery.call(this);
+	}
+}

@@ -1,0 +1,120 @@
+/**
+ * One delivery from Spendesk: checked, deduplicated, and turned into the execution's item.
+ * - The signature is checked over the raw body with the secret of the instance registered for
+ *   the company the body names; anything that cannot be checked is answered 401 and starts
+ *   nothing (the answer does not say why: the log does, at debug level).
+ * - A repeat of an event already handled is answered 200 and starts nothing.
+ * - Otherwise the execution starts with the delivery as Spendesk sent it, or, with Fetch Full
+ *   Object, with the payable or settlement read through the node's transport (rate limits,
+ *   retries, errors). n8n answers 200 when the execution starts.
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
+import { ENDPOINTS } from '../transport/endpoints';
+import { paginate } from '../transport/paginate';
+import { bodyItems } from '../transport/pagination/strategy';
+import { callSpendesk } from '../transport/request';
+import { isWebhookEvent } from './events';
+import { noteEvent } from './recent';
+import { isValidSignature, SIGNATURE_HEADER } from './signature';
+import { webhookState } from './state';
+import type { RegisteredInstance } from './state';
+
+/** A delivery's body, once its signature is checked. */
+interface Delivery {
+	data: { companyId: string; id: string; version?: unknown };
+	event: { id: string; eventType: string; entity?: unknown; timestamp?: unknown };
+}
+
+const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+function parse(raw: Buffer): Delivery | undefined {
+	let body: unknown;
+	try {
+		body = JSON.parse(raw.toString('utf8'));
+	} catch {
+		return undefined;
+	}
+	if (!isObject(body) || !isObject(body.data) || !isObject(body.event)) return undefined;
+	const { data, event } = body;
+	if (!isText(data.companyId) || !(isText(data.id) || typeof data.id === 'number') || !isText(event.id) || !isText(event.eventType)) return undefined;
+	return body as unknown as Delivery;
+}
+
+/** The raw bytes of the request body (n8n keeps them as `rawBody`). */
+function rawBodyOf(ctx: IWebhookFunctions): Buffer | undefined {
+	const raw = (ctx.getRequestObject() as { rawBody?: unknown }).rawBody;
+	if (Buffer.isBuffer(raw)) return raw;
+	return typeof raw === 'string' ? Buffer.from(raw, 'utf8') : undefined;
+}
+
+function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
+	ctx.logger.debug(`Spendesk Webhook Trigger: delivery refused (401): ${reason}`);
+	const res = ctx.getResponseObject();
+	res.status(401).json({ message: 'Invalid or missing signature' });
+	return { noWebhookResponse: true };
+}
+
+function companyText(instance: RegisteredInstance): string {
+	return `company "${instance.companyId}"`;
+}
+
+/** The payable of the event, read with Get a payable. */
+async function fetchPayable(ctx: IWebhookFunctions, instance: RegisteredInstance, id: string): Promise<IDataObject> {
+	const answer = await callSpendesk(ctx, 'getPayable', { company: instance.company, pathParams: { payableId: id }, allowNotFound: true });
+	if (answer.status === 404) throw notFound(ctx, 'Payable', 'getPayable', instance, id);
+	return bodyItems(answer.body)[0] ?? {};
+}
+
+/** The settlement of the event: Spendesk has no Get a settlement, so its list is read until the settlement shows up. */
+async function fetchSettlement(ctx: IWebhookFunctions, instance: RegisteredInstance, id: string): Promise<IDataObject> {
+	for await (const page of paginate(ctx, 'listSettlements', { company: instance.company })) {
+		const found = page.find((settlement) => String(settlement.id) === id);
+		if (found) return found;
+	}
+	throw notFound(ctx, 'Settlement', 'listSettlements', instance, id);
+}
+
+function notFound(ctx: IWebhookFunctions, label: string, endpoint: 'getPayable' | 'listSettlements', instance: RegisteredInstance, id: string): NodeApiError {
+	const { method, path } = ENDPOINTS[endpoint];
+	return new NodeApiError(ctx.getNode(), { status: 404, endpoint: `${method} ${path}`, companyId: instance.companyId } as JsonObject, {
+		message: `${label} "${id}" of a webhook event was not found in ${companyText(instance)}`,
+		description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyText(instance)} with the ${label === 'Payable' ? 'payable:read' : 'settlement:read'} scope, or turn off Fetch Full Object.`,
+		httpCode: '404',
+	});
+}
+
+/** Handles one delivery (the node's webhook method). */
+export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const raw = rawBodyOf(this);
+	if (!raw) return refuse(this, 'no request body');
+	const delivery = parse(raw);
+	if (!delivery) return refuse(this, 'the body is not a Spendesk webhook delivery');
+	const state = webhookState(this);
+	const instance = state.instances.find((i) => i.companyId === delivery.data.companyId);
+	if (!instance) return refuse(this, `no webhook of this trigger is registered for company "${delivery.data.companyId.slice(0, 128)}"`);
+	if (!isValidSignature(raw, this.getHeaderData()[SIGNATURE_HEADER], instance.secret)) return refuse(this, `the signature does not match the secret of company "${instance.companyId}"`);
+
+	const { event, data } = delivery;
+	if (!isWebhookEvent(event.eventType) || !instance.events.includes(event.eventType)) {
+		return { webhookResponse: { received: true, ignored: `event ${event.eventType.slice(0, 60)} is not one this trigger listens to` } };
+	}
+	const forget = noteEvent(this, state, event.id);
+	if (!forget) return { webhookResponse: { received: true, duplicate: true } };
+
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	if (!options.fetchFullObject) return { workflowData: [[{ json: delivery as unknown as IDataObject }]] };
+	const id = String(data.id);
+	let failure: unknown;
+	try {
+		const object = event.eventType === 'settlements:created' ? await fetchSettlement(this, instance, id) : await fetchPayable(this, instance, id);
+		return { workflowData: [[{ json: { ...object, companyId: instance.companyId, webhookEvent: { ...event } } }]] };
+	} catch (error) {
+		failure = error;
+	}
+	// Not handled: Spendesk's retry of this delivery may start it.
+	forget();
+	if (failure instanceof NodeApiError || failure instanceof NodeOperationError) throw failure;
+	throw new NodeOperationError(this.getNode(), failure as Error, { description: `While reading the object of event ${event.id} from ${companyText(instance)}.` });
+}

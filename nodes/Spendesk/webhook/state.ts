@@ -1,0 +1,49 @@
+/**
+ * What the Webhook Trigger keeps in the workflow's static data (node level): the instances it
+ * registered, one per company, with the secret it made for each, and the ids of the events it
+ * started executions for. n8n saves static data after activation, after deactivation and after
+ * each delivery. Read defensively: an entry that is not usable is dropped.
+ */
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+export interface RegisteredInstance {
+	/** The instance's id at Spendesk. */
+	id: string;
+	/** The company as the trigger named it in its calls; absent for a company-level credential's own company. */
+	company?: string;
+	/** The company Spendesk registered the instance for (from its answer): deliveries name it. */
+	companyId: string;
+	/** The secret Spendesk signs this instance's deliveries with. */
+	secret: string;
+	url: string;
+	events: string[];
+}
+
+export interface WebhookState {
+	instances: RegisteredInstance[];
+	/** Ids of the events that started an execution, oldest first (bounded, see recent.ts). */
+	recentEvents: string[];
+}
+
+function isInstance(value: unknown): value is RegisteredInstance {
+	const v = value as Partial<RegisteredInstance> | null;
+	return (
+		!!v &&
+		typeof v === 'object' &&
+		typeof v.id === 'string' &&
+		typeof v.companyId === 'string' &&
+		typeof v.secret === 'string' &&
+		v.secret.length > 0 &&
+		typeof v.url === 'string' &&
+		Array.isArray(v.events) &&
+		(v.company === undefined || typeof v.company === 'string')
+	);
+}
+
+/** The trigger's static data, with its two lists in shape (fixed in place, so n8n saves the fix). */
+export function webhookState(ctx: IHookFunctions | IWebhookFunctions): WebhookState {
+	const data = ctx.getWorkflowStaticData('node') as IDataObject & Partial<WebhookState>;
+	data.instances = Array.isArray(data.instances) ? data.instances.filter(isInstance) : [];
+	data.recentEvents = Array.isArray(data.recentEvents) ? data.recentEvents.filter((id): id is string => typeof id === 'string') : [];
+	return data as WebhookState;
+}
