@@ -1,0 +1,344 @@
+/**
+ * The Webhook Trigger against the simulator, over real HTTP both ways: registration,
+ * deletion, recovery of instances an unfinished activation left, the 50-per-company limit,
+ * signatures (valid, invalid, missing, another company's secret), repeated deliveries and
+ * Fetch Full Object.
+ */
+import { createHmac } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+import type { SpendeskSimulator } from '../simulator';
+import { webhooksOf } from '../simulator/webhooks';
+import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { startWebhookHarness } from '../support/webhook-harness';
+import type { WebhookHarness } from '../support/webhook-harness';
+import { MAX_RECENT_EVENTS } from '../../nodes/Spendesk/webhook/recent';
+
+const SIGNATURE = 'x-spendesk-webhook-signature';
+
+interface Kept {
+	id: string;
+	company?: string;
+	companyId: string;
+	secret: string;
+	url: string;
+	events: string[];
+}
+
+const kept = (h: WebhookHarness) => h.staticData.instances as Kept[];
+const secretOf = (h: WebhookHarness, companyId: string) => kept(h).find((i) => i.companyId === companyId)!.secret;
+
+let events = 0;
+function deliveryBody(companyId: string, id: string, eventType = 'payables:created', eventId = `evt_test_${++events}`): string {
+	const entity = eventType.startsWith('settlements') ? 'settlement' : 'payable';
+	return JSON.stringify({ data: { companyId, id, version: 1 }, event: { entity, eventType, id: eventId, timestamp: new Date().toISOString() } });
+}
+const hmac = (body: string, secret: string, encoding: 'hex' | 'base64' = 'hex') => createHmac('sha256', secret).update(body).digest(encoding);
+const signed = (body: string, secret: string, encoding: 'hex' | 'base64' = 'hex') => ({ [SIGNATURE]: hmac(body, secret, encoding) });
+
+describe('Spendesk Webhook Trigger', () => {
+	let sim: SpendeskSimulator;
+	const harnesses: WebhookHarness[] = [];
+	const start = async (parameters: IDataObject, options: Parameters<typeof startWebhookHarness>[2] = {}) => {
+		const h = await startWebhookHarness(sim, { events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: {}, ...parameters }, options);
+		harnesses.push(h);
+		return h;
+	};
+
+	beforeAll(async () => {
+		sim = await startSimulator({ seed: { companies: 4, sizes: { invoices: 5, payables: 12, settlements: 8 } } });
+	});
+	afterAll(async () => {
+		await Promise.all(harnesses.map(async (h) => await h.close()));
+		await sim.stop();
+	});
+	beforeEach(() => {
+		resetTransport();
+		sim.clearFaults();
+		for (const c of sim.companies()) webhooksOf(sim, c.id).length = 0;
+	});
+	const ours = (h: WebhookHarness, companyId: string) => webhooksOf(sim, companyId).filter((w) => w.url === h.url);
+
+	describe('registration', () => {
+		test('activation registers one instance for the company with a secret made by the node; checkExists then holds', async () => {
+			const h = await start({ events: ['payables:created', 'settlements:created'] });
+			expect(await h.checkExists()).toBe(false);
+			expect(await h.activate()).toBe(true);
+			const [instance] = ours(h, 'cmp_002');
+			expect(ours(h, 'cmp_002')).toHaveLength(1);
+			expect(instance.events).toEqual(['payables:created', 'settlements:created']);
+			expect(kept(h)).toEqual([{ id: instance.id, company: 'cmp_002', companyId: 'cmp_002', secret: instance.secret, url: h.url, events: instance.events }]);
+			expect(instance.secret).toMatch(/^[0-9a-f]{64}$/);
+			// The node sent its own secret: the one the simulator signs with.
+			const create = sim.requestsTo('createWebhook').at(-1)!;
+			expect((create.body as IDataObject).secret).toBe(instance.secret);
+			expect(await h.checkExists()).toBe(true);
+			expect(await h.activate()).toBe(false);
+			expect(webhooksOf(sim, 'cmp_002')).toHaveLength(1);
+			expect(JSON.stringify(h.logs)).not.toContain(instance.secret);
+		});
+
+		test('All Companies registers one instance per company the credential reaches; Several the ones given', async () => {
+			const all = await start({ companyScope: 'all' });
+			await all.activate();
+			const active = sim.companies().filter((c) => c.active).map((c) => c.id);
+			expect(active.length).toBeGreaterThan(1);
+			for (const id of active) expect(ours(all, id)).toHaveLength(1);
+			expect(kept(all).map((i) => i.companyId).sort()).toEqual([...active].sort());
+			expect(new Set(kept(all).map((i) => i.secret)).size).toBe(active.length);
+
+			const several = await start({ companyScope: 'several', companyIds: ['cmp_001', ' cmp_003 ', 'cmp_001'] });
+			await several.activate();
+			expect(kept(several).map((i) => i.companyId)).toEqual(['cmp_001', 'cmp_003']);
+			expect(ours(several, 'cmp_002')).toHaveLength(0);
+		});
+
+		test('a company-level credential registers for its own company', async () => {
+			const h = await start({ company: '' }, { kind: 'companyKey' });
+			await h.activate();
+			const own = sim.credentials.companyKey.companyId!;
+			expect(ours(h, own)).toHaveLength(1);
+			expect(kept(h)[0]).toMatchObject({ companyId: own });
+			expect(kept(h)[0].company).toBeUndefined();
+			expect(await h.checkExists()).toBe(true);
+			const body = deliveryBody(own, 'pay_x');
+			expect((await h.deliver(body, signed(body, secretOf(h, own)))).status).toBe(200);
+			expect(h.executions).toHaveLength(1);
+		});
+
+		test('deactivation deletes exactly the instances the trigger registered', async () => {
+			const other = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
+			await other.activate();
+			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
+			await h.activate();
+			expect(webhooksOf(sim, 'cmp_002')).toHaveLength(2);
+			expect(await h.deactivate()).toBe(true);
+			expect(ours(h, 'cmp_002')).toHaveLength(0);
+			expect(ours(h, 'cmp_003')).toHaveLength(0);
+			expect(ours(other, 'cmp_002')).toHaveLength(1);
+			expect(ours(other, 'cmp_003')).toHaveLength(1);
+			expect(kept(h)).toEqual([]);
+			expect(sim.requestsTo('deleteWebhook').length).toBeGreaterThanOrEqual(2);
+		});
+
+		test('deactivation succeeds when an instance is already gone at Spendesk', async () => {
+			const h = await start({});
+			await h.activate();
+			webhooksOf(sim, 'cmp_002').length = 0;
+			expect(await h.deactivate()).toBe(true);
+			expect(kept(h)).toEqual([]);
+		});
+
+		test('instances an unfinished activation left are found by URL and replaced, not piled up', async () => {
+			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
+			await h.activate();
+			const before = kept(h).map((i) => i.id);
+			// n8n stopped before it saved static data: the trigger remembers nothing.
+			h.staticData.instances = [];
+			expect(await h.checkExists()).toBe(false);
+			await h.activate();
+			for (const id of ['cmp_002', 'cmp_003']) expect(ours(h, id)).toHaveLength(1);
+			expect(kept(h).map((i) => i.id).some((id) => before.includes(id))).toBe(false);
+			// Deliveries are checked with the new secrets.
+			const body = deliveryBody('cmp_003', 'pay_1');
+			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_003')))).status).toBe(200);
+		});
+
+		test('changed events or an instance deleted at Spendesk make checkExists false, and activation registers again', async () => {
+			const h = await start({});
+			await h.activate();
+			webhooksOf(sim, 'cmp_002').length = 0;
+			expect(await h.checkExists()).toBe(false);
+			await h.activate();
+			expect(ours(h, 'cmp_002')).toHaveLength(1);
+
+			const changed = await startWebhookHarness(sim, { events: ['payables:prepared'], companyScope: 'one', company: 'cmp_002', options: {} }, { staticData: h.staticData });
+			harnesses.push(changed);
+			// Same static data, other URL and events: not this registration.
+			expect(await changed.checkExists()).toBe(false);
+		});
+
+		test('the 50-per-company limit is an error naming the company; what was registered for other companies is deleted again', async () => {
+			const full = webhooksOf(sim, 'cmp_003');
+			for (let i = 0; i < 50; i++) {
+				full.push({ id: `wh_full_${i}`, companyId: 'cmp_003', url: `https://elsewhere.example/${i}`, events: ['payables:created'], secret: 's', description: null, createdAt: '', updatedAt: '' });
+			}
+			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
+			const error = await failure(h.activate());
+			expect(error.message).toContain('cmp_003');
+			expect(error.message).toContain('50');
+			expect((error as { description?: string }).description).toMatch(/Delete webhook instances/);
+			expect(ours(h, 'cmp_002')).toHaveLength(0);
+			expect(webhooksOf(sim, 'cmp_003')).toHaveLength(50);
+			expect(kept(h)).toEqual([]);
+		});
+
+		test('no events chosen is refused before any request', async () => {
+			const h = await start({ events: [] });
+			sim.clearLog();
+			const error = await failure(h.activate());
+			expect(error.message).toBe('Choose at least one event');
+			expect(sim.requestsTo('createWebhook')).toHaveLength(0);
+		});
+
+		test('an organisation credential with no company chosen fails clearly', async () => {
+			const h = await start({ company: '' });
+			const error = await failure(h.activate());
+			expect(error.message).toMatch(/compan/i);
+			expect(webhooksOf(sim, 'cmp_002')).toHaveLength(0);
+		});
+	});
+
+	describe('signatures', () => {
+		let h: WebhookHarness;
+		beforeEach(async () => {
+			h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'], events: ['payables:created', 'settlements:created'] });
+			await h.activate();
+		});
+
+		test('a delivery signed with the company secret (hex or base64) starts one execution with the body', async () => {
+			const body = deliveryBody('cmp_002', 'pay_42');
+			const answer = await h.deliver(body, signed(body, secretOf(h, 'cmp_002')));
+			expect(answer.status).toBe(200);
+			expect(h.executions).toEqual([[JSON.parse(body)]]);
+			const second = deliveryBody('cmp_003', 'pay_43');
+			expect((await h.deliver(second, signed(second, secretOf(h, 'cmp_003'), 'base64'))).status).toBe(200);
+			expect(h.executions).toHaveLength(2);
+		});
+
+		test.each([
+			['no signature header', () => ({}) as Record<string, string>],
+			['a wrong signature', () => ({ [SIGNATURE]: 'a'.repeat(64) })],
+			['a signature neither hex nor base64', () => ({ [SIGNATURE]: 'not a signature' })],
+			["a signature made with another company's secret", (body: string, h: WebhookHarness) => signed(body, secretOf(h, 'cmp_003'))],
+		])('%s is answered 401 and starts nothing', async (_name, headers) => {
+			const body = deliveryBody('cmp_002', 'pay_42');
+			const answer = await h.deliver(body, headers(body, h));
+			expect(answer.status).toBe(401);
+			expect(h.executions).toHaveLength(0);
+			expect(JSON.stringify(answer.body)).not.toContain(secretOf(h, 'cmp_002'));
+		});
+
+		test('a body changed after signing, a company without an instance, and a body that is not a delivery are answered 401', async () => {
+			const body = deliveryBody('cmp_002', 'pay_42');
+			const tampered = body.replace('pay_42', 'pay_99');
+			expect((await h.deliver(tampered, signed(body, secretOf(h, 'cmp_002')))).status).toBe(401);
+			const elsewhere = deliveryBody('cmp_001', 'pay_1');
+			expect((await h.deliver(elsewhere, signed(elsewhere, secretOf(h, 'cmp_002')))).status).toBe(401);
+			expect((await h.deliver('not json', signed('not json', secretOf(h, 'cmp_002')))).status).toBe(401);
+			expect((await h.deliver('{}', signed('{}', secretOf(h, 'cmp_002')))).status).toBe(401);
+			expect(h.executions).toHaveLength(0);
+		});
+
+		test('an event the trigger does not listen to is answered 200 and starts nothing', async () => {
+			const body = deliveryBody('cmp_002', 'pay_1', 'payables:prepared');
+			const answer = await h.deliver(body, signed(body, secretOf(h, 'cmp_002')));
+			expect(answer.status).toBe(200);
+			expect(h.executions).toHaveLength(0);
+		});
+	});
+
+	describe('repeated deliveries', () => {
+		test('the same event delivered again starts no second execution, also when deliveries overlap', async () => {
+			const h = await start({});
+			await h.activate();
+			const body = deliveryBody('cmp_002', 'pay_7');
+			const headers = signed(body, secretOf(h, 'cmp_002'));
+			expect((await h.deliver(body, headers)).status).toBe(200);
+			const again = await h.deliver(body, headers);
+			expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
+			expect(h.executions.map((e) => (e[0].data as IDataObject).id)).toEqual(['pay_7']);
+		});
+
+		test('deliveries of one event that overlap (each with the static data as it was when it arrived) start one execution', async () => {
+			const h = await start({ options: { fetchFullObject: true } });
+			await h.activate();
+			// The read of the payable keeps the first delivery busy while the repeats arrive.
+			sim.injectFault({ route: 'getPayable', kind: 'latency', latencyMs: 300, times: 5 });
+			const payable = sim.data('cmp_002').payables[2];
+			const body = deliveryBody('cmp_002', payable.id);
+			const answers = await Promise.all(Array.from({ length: 5 }, async () => await h.deliver(body, signed(body, secretOf(h, 'cmp_002')))));
+			expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+			expect(answers.filter((a) => (a.body as IDataObject).duplicate === true)).toHaveLength(4);
+			expect(h.executions).toHaveLength(1);
+			expect(h.executions[0][0]).toMatchObject({ id: payable.id });
+		});
+
+		test('repeats are recognised after a restart (static data) and the memory stays bounded', async () => {
+			const h = await start({});
+			await h.activate();
+			const secret = secretOf(h, 'cmp_002');
+			const first = deliveryBody('cmp_002', 'pay_1', 'payables:created', 'evt_restart_1');
+			await h.deliver(first, signed(first, secret));
+			// Another n8n process (or n8n restarted): same static data, empty process memory.
+			const restarted = await startWebhookHarness(sim, { events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: {} }, { staticData: h.staticData });
+			harnesses.push(restarted);
+			expect(await restarted.deliver(first, signed(first, secret))).toEqual({ status: 200, body: { received: true, duplicate: true } });
+			expect(restarted.executions).toHaveLength(0);
+
+			for (let i = 0; i < MAX_RECENT_EVENTS + 5; i++) {
+				const body = deliveryBody('cmp_002', `pay_${i}`, 'payables:created', `evt_bound_${i}`);
+				await h.deliver(body, signed(body, secret));
+			}
+			const recent = h.staticData.recentEvents as string[];
+			expect(recent).toHaveLength(MAX_RECENT_EVENTS);
+			expect(recent.at(-1)).toBe(`evt_bound_${MAX_RECENT_EVENTS + 4}`);
+			expect(recent).not.toContain('evt_restart_1');
+		});
+	});
+
+	describe('Fetch Full Object', () => {
+		test('a payable event gives the payable as Get a payable reads it, tagged with company and event', async () => {
+			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'], options: { fetchFullObject: true } });
+			await h.activate();
+			const payable = sim.data('cmp_003').payables[3];
+			sim.clearLog();
+			const body = deliveryBody('cmp_003', payable.id, 'payables:created', 'evt_fetch_1');
+			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_003')))).status).toBe(200);
+			expect(h.executions).toHaveLength(1);
+			const [item] = h.executions[0];
+			expect(item).toMatchObject({ id: payable.id, description: payable.description, companyId: 'cmp_003' });
+			expect(item.version).toEqual(expect.any(Number));
+			expect(item.webhookEvent).toMatchObject({ id: 'evt_fetch_1', eventType: 'payables:created' });
+			const reads = sim.requestsTo('getPayable');
+			expect(reads).toHaveLength(1);
+			expect(reads[0].headers['x-company-id']).toBe('cmp_003');
+		});
+
+		test('a settlement event gives the settlement from its company list', async () => {
+			const h = await start({ events: ['settlements:created'], options: { fetchFullObject: true } });
+			await h.activate();
+			const settlement = sim.data('cmp_002').settlements.at(-1)!;
+			const body = deliveryBody('cmp_002', settlement.id, 'settlements:created');
+			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_002')))).status).toBe(200);
+			expect(h.executions[0][0]).toMatchObject({ id: settlement.id, amount: settlement.amount, companyId: 'cmp_002' });
+		});
+
+		test('a payable Spendesk does not show fails the delivery with an error naming it and the company; the retry can start it', async () => {
+			const h = await start({ options: { fetchFullObject: true } });
+			await h.activate();
+			const body = deliveryBody('cmp_002', 'pay_not_there', 'payables:created', 'evt_missing');
+			const answer = await h.deliver(body, signed(body, secretOf(h, 'cmp_002')));
+			expect(answer.status).toBe(500);
+			expect(h.executions).toHaveLength(0);
+			expect(h.errors[0].message).toBe('Payable "pay_not_there" of a webhook event was not found in company "cmp_002"');
+			expect((h.errors[0] as { description?: string }).description).toMatch(/payable:read/);
+			// The event was not taken as handled: the same delivery, once the payable exists, starts it.
+			const real = sim.data('cmp_002').payables[0];
+			const retried = deliveryBody('cmp_002', real.id, 'payables:created', 'evt_missing');
+			expect((await h.deliver(retried, signed(retried, secretOf(h, 'cmp_002')))).status).toBe(200);
+			expect(h.executions).toHaveLength(1);
+		});
+
+		test('the read goes through the transport: a 429 is waited out', async () => {
+			const h = await start({ options: { fetchFullObject: true } });
+			await h.activate();
+			sim.injectFault({ route: 'getPayable', kind: 'rateLimit', times: 1, retryAfterSeconds: 1 });
+			const payable = sim.data('cmp_002').payables[1];
+			sim.clearLog();
+			const body = deliveryBody('cmp_002', payable.id);
+			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_002')))).status).toBe(200);
+			expect(h.executions[0][0]).toMatchObject({ id: payable.id });
+			expect(sim.requestsTo('getPayable').map((r) => r.status)).toEqual([429, 200]);
+		});
+	});
+});
