@@ -11,6 +11,8 @@ import type { SortKey } from './paging';
 import { ROUTES } from './routes';
 export { pkceChallenge } from './routes';
 import type { RouteDef } from './routes';
+import { WebhookDeliveries } from './deliveries';
+import type { WebhookDeliveryAttempt, WebhookEvent, WebhookEventInput } from './deliveries';
 import { DEFAULT_SIZES, makeCompanyData, makeInvoice, ORGANISATION_ID, prng, seedWorld, companyId as seqCompanyId, companyName } from './seed';
 import type {
 	AccessLevel,
@@ -147,6 +149,8 @@ function resolveOptions(o: SimulatorOptions): Required<Omit<SimulatorOptions, Op
 		latencyMs: 0,
 		oauthDefaultUser: 'u_owner',
 		oauthDefaultConsent: 'organisation',
+		webhookTimeScale: 1,
+		webhookTimeoutMs: 10_000,
 		...o,
 	};
 }
@@ -181,6 +185,7 @@ export class SpendeskSimulator {
 	readonly files = new FileStore();
 	private fileServer?: http.Server;
 	private fileUrl = '';
+	private readonly deliveries = new WebhookDeliveries(this);
 
 	constructor(options: SimulatorOptions = {}) {
 		this.options = resolveOptions(options);
@@ -240,7 +245,9 @@ export class SpendeskSimulator {
 		return server;
 	}
 
+	/** Stops the servers; pending webhook deliveries are cancelled (none is attempted after). */
 	async stop(): Promise<void> {
+		await this.deliveries.stop();
 		const servers = [this.server, this.fileServer].filter((s): s is http.Server => s !== undefined);
 		if (servers.length === 0) return;
 		this.server = undefined;
@@ -399,6 +406,33 @@ export class SpendeskSimulator {
 
 	clearFaults(): void {
 		this.faults = [];
+	}
+
+	// ---------------------------------------------------------------- webhook events (deliveries.ts)
+
+	/** Emits an event: delivered to the company's instances subscribed to its type. */
+	emitWebhookEvent(input: WebhookEventInput): WebhookEvent {
+		return this.deliveries.emit(input);
+	}
+
+	/** Delivers an emitted event again on purpose: same event id, same body bytes. */
+	redeliverWebhookEvent(eventId: string): WebhookEvent {
+		return this.deliveries.redeliver(eventId);
+	}
+
+	/** The log of delivery attempts that are over, oldest first. */
+	webhookDeliveries(): WebhookDeliveryAttempt[] {
+		return this.deliveries.attempts();
+	}
+
+	/** Resolves when no delivery attempt is in flight or due at once; later scheduled retries may remain. */
+	whenWebhooksIdle(): Promise<void> {
+		return this.deliveries.whenIdle();
+	}
+
+	/** Resolves when no delivery attempt is in flight or scheduled at all (retries included). */
+	whenWebhooksSettled(): Promise<void> {
+		return this.deliveries.whenSettled();
 	}
 
 	// ---------------------------------------------------------------- used by routes

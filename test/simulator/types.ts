@@ -273,6 +273,13 @@ export interface SimulatorOptions {
 	fileUrlLifetimeSeconds?: number;
 	/** Number of GETs of a new accounting export that answer PENDING. Default 2. */
 	exportPendingPolls?: number;
+	/**
+	 * Multiplies every wait of the webhook retry schedule (immediate, every 10 minutes for an
+	 * hour, every 2 hours for 3 days). Default 1 (real time); 0.0001 makes 10 minutes 60 ms.
+	 */
+	webhookTimeScale?: number;
+	/** A webhook delivery attempt without a complete answer within this many ms fails. Default 10000. */
+	webhookTimeoutMs?: number;
 }
 
 /**
