@@ -327,6 +327,8 @@ export type RouteId =
 	| 'getWebhook'
 	| 'updateWebhook'
 	| 'deleteWebhook'
+	/** The simulator's control route POST /_simulator/webhooks/events (not a Spendesk endpoint). */
+	| 'simulatorWebhookEvent'
 	| 'notFound';
 
 export type FaultKind =
