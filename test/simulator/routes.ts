@@ -11,6 +11,7 @@ import type { AccessLevel, Intake, Payable, RouteId } from './types';
 import { createSuppliers, updateBookkeepingStatus, updateSettlementState, updateSupplier } from './writes';
 import { FILE_ROUTES } from './fileRoutes';
 import { WEBHOOK_ROUTES } from './webhooks';
+import { CONTROL_ROUTES } from './events';
 
 export interface RouteDef {
 	id: RouteId;
@@ -484,4 +485,6 @@ export const ROUTES: RouteDef[] = [
 	...FILE_ROUTES,
 	// Webhook instances (webhooks.ts).
 	...WEBHOOK_ROUTES,
+	// The simulator's own control route: emit a webhook event (events.ts).
+	...CONTROL_ROUTES,
 ];

@@ -11,6 +11,9 @@ import type { SortKey } from './paging';
 import { ROUTES } from './routes';
 export { pkceChallenge } from './routes';
 import type { RouteDef } from './routes';
+import { WebhookDeliveries } from './deliveries';
+import type { WebhookDeliveryAttempt, WebhookEvent, WebhookEventInput } from './deliveries';
+import { createPayable, createSettlement, preparePayable } from './events';
 import { DEFAULT_SIZES, makeCompanyData, makeInvoice, ORGANISATION_ID, prng, seedWorld, companyId as seqCompanyId, companyName } from './seed';
 import type {
 	AccessLevel,
@@ -23,8 +26,10 @@ import type {
 	Invoice,
 	LoggedRequest,
 	OAuthClient,
+	Payable,
 	RouteId,
 	SeededCredentials,
+	Settlement,
 	SimulatorOptions,
 	User,
 } from './types';
@@ -121,6 +126,9 @@ const PROXY_PAGE = '<!DOCTYPE html><html><head><title>Access denied</title></hea
 /** The Sunset date the `deprecated` fault announces when the test names none. */
 export const DEFAULT_SUNSET = 'Thu, 31 Dec 2026 23:59:59 GMT';
 const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set(['token', 'oauthAuthorize', 'oauthToken']);
+/** The simulator's own control routes (not Spendesk's): outside in-flight caps and '*' faults. */
+const CONTROL_ROUTES: ReadonlySet<RouteId> = new Set(['simulatorWebhookEvent']);
+const outsideApi = (route: RouteId) => TOKEN_ROUTES.has(route) || CONTROL_ROUTES.has(route);
 const SECRET_FIELDS = new Set(['client_secret', 'code_verifier', 'refresh_token', 'code', 'access_token']);
 const updatedKey = (i: Invoice): SortKey => [i.updatedAt, i.id];
 const createdKey = (i: Invoice): SortKey => [i.createdAt, i.id];
@@ -147,6 +155,8 @@ function resolveOptions(o: SimulatorOptions): Required<Omit<SimulatorOptions, Op
 		latencyMs: 0,
 		oauthDefaultUser: 'u_owner',
 		oauthDefaultConsent: 'organisation',
+		webhookTimeScale: 1,
+		webhookTimeoutMs: 10_000,
 		...o,
 	};
 }
@@ -181,6 +191,7 @@ export class SpendeskSimulator {
 	readonly files = new FileStore();
 	private fileServer?: http.Server;
 	private fileUrl = '';
+	private readonly deliveries = new WebhookDeliveries(this);
 
 	constructor(options: SimulatorOptions = {}) {
 		this.options = resolveOptions(options);
@@ -240,7 +251,9 @@ export class SpendeskSimulator {
 		return server;
 	}
 
+	/** Stops the servers; pending webhook deliveries are cancelled (none is attempted after). */
 	async stop(): Promise<void> {
+		await this.deliveries.stop();
 		const servers = [this.server, this.fileServer].filter((s): s is http.Server => s !== undefined);
 		if (servers.length === 0) return;
 		this.server = undefined;
@@ -401,6 +414,48 @@ export class SpendeskSimulator {
 		this.faults = [];
 	}
 
+	// ---------------------------------------------------------------- webhook events (deliveries.ts, events.ts)
+
+	/** Emits an event: delivered to the company's instances subscribed to its type. */
+	emitWebhookEvent(input: WebhookEventInput): WebhookEvent {
+		return this.deliveries.emit(input);
+	}
+
+	/** Delivers an emitted event again on purpose: same event id, same body bytes. */
+	redeliverWebhookEvent(eventId: string): WebhookEvent {
+		return this.deliveries.redeliver(eventId);
+	}
+
+	/** The log of delivery attempts that are over, oldest first. */
+	webhookDeliveries(): WebhookDeliveryAttempt[] {
+		return this.deliveries.attempts();
+	}
+
+	/** Resolves when no delivery attempt is in flight or due at once; later scheduled retries may remain. */
+	whenWebhooksIdle(): Promise<void> {
+		return this.deliveries.whenIdle();
+	}
+
+	/** Resolves when no delivery attempt is in flight or scheduled at all (retries included). */
+	whenWebhooksSettled(): Promise<void> {
+		return this.deliveries.whenSettled();
+	}
+
+	/** Inserts a new in_review payable (version 1, created now) and emits payables:created. */
+	createPayable(companyId: string, partial: Partial<Payable> = {}): { payable: Payable; event: WebhookEvent } {
+		return createPayable(this, companyId, partial);
+	}
+
+	/** Prepares an in_review payable (version + 1) and emits payables:prepared. */
+	preparePayable(companyId: string, payableId: string): { payable: Payable; event: WebhookEvent } {
+		return preparePayable(this, companyId, payableId);
+	}
+
+	/** Appends a new settlement (settled now) and emits settlements:created. */
+	createSettlement(companyId: string, partial: Partial<Settlement> = {}): { settlement: Settlement; event: WebhookEvent } {
+		return createSettlement(this, companyId, partial);
+	}
+
 	// ---------------------------------------------------------------- used by routes
 
 	issueAccessToken(info: Omit<TokenInfo, 'expiresAt'>): { access_token: string; token_type: 'Bearer'; expires_in: number } {
@@ -491,7 +546,7 @@ export class SpendeskSimulator {
 			status: 0,
 			...(host === 'files' ? { host } : {}),
 		};
-		const tracked = !TOKEN_ROUTES.has(route.id) && host === 'api';
+		const tracked = !outsideApi(route.id) && host === 'api';
 		const ctx: RequestContext = { sim: this, method, path: url.pathname, params, query, body: undefined, headers: req.headers };
 		let result: HandlerResult;
 
@@ -584,7 +639,7 @@ export class SpendeskSimulator {
 
 	private takeFault(route: RouteId): ActiveFault | undefined {
 		for (const fault of this.faults) {
-			const matches = fault.route === route || (fault.route === '*' && !TOKEN_ROUTES.has(route));
+			const matches = fault.route === route || (fault.route === '*' && !outsideApi(route));
 			if (!matches) continue;
 			if (fault.skip > 0) {
 				fault.skip--;

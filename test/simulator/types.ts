@@ -273,6 +273,13 @@ export interface SimulatorOptions {
 	fileUrlLifetimeSeconds?: number;
 	/** Number of GETs of a new accounting export that answer PENDING. Default 2. */
 	exportPendingPolls?: number;
+	/**
+	 * Multiplies every wait of the webhook retry schedule (immediate, every 10 minutes for an
+	 * hour, every 2 hours for 3 days). Default 1 (real time); 0.0001 makes 10 minutes 60 ms.
+	 */
+	webhookTimeScale?: number;
+	/** A webhook delivery attempt without a complete answer within this many ms fails. Default 10000. */
+	webhookTimeoutMs?: number;
 }
 
 /**
@@ -320,6 +327,8 @@ export type RouteId =
 	| 'getWebhook'
 	| 'updateWebhook'
 	| 'deleteWebhook'
+	/** The simulator's control route POST /_simulator/webhooks/events (not a Spendesk endpoint). */
+	| 'simulatorWebhookEvent'
 	| 'notFound';
 
 export type FaultKind =

@@ -4,7 +4,9 @@
  * the secret is shown only in the answer to the create; at most 50 instances per company.
  * Decided here where the catalogue is silent: the URL must be HTTPS (plain HTTP only for
  * loopback, as n8n's test webhooks on this machine need); a create without a secret gets one
- * generated; the list is page-based like the other v1 lists; DELETE answers 204.
+ * generated; the list is page-based like the other v1 lists; DELETE answers 204. An instance
+ * whose deliveries kept failing through the whole retry schedule is disabled (deliveries.ts):
+ * it shows `status: 'disabled'` and `disabled: true` and receives nothing more.
  */
 import { randomBytes } from 'node:crypto';
 import { pageOf, SimError } from './paging';
@@ -21,6 +23,9 @@ export interface WebhookInstance {
 	events: string[];
 	secret: string;
 	description: string | null;
+	/** 'disabled' once the retry schedule of a delivery ran out; nothing is delivered to it then. */
+	status: 'active' | 'disabled';
+	disabled: boolean;
 	createdAt: string;
 	updatedAt: string;
 }
@@ -33,7 +38,7 @@ function storeOf(sim: SpendeskSimulator) {
 	return store;
 }
 
-/** The webhook instances of a company (for tests and, later, deliveries). */
+/** The webhook instances of a company (for tests and deliveries). */
 export function webhooksOf(sim: SpendeskSimulator, companyId: string): WebhookInstance[] {
 	const store = storeOf(sim);
 	let list = store.byCompany.get(companyId);
@@ -91,11 +96,23 @@ function createWebhook(ctx: RequestContext): HandlerResult {
 		events: checkEvents(input.events),
 		secret,
 		description: optionalText(input.description, 'description'),
+		status: 'active',
+		disabled: false,
 		createdAt: now,
 		updatedAt: now,
 	};
 	list.push(instance);
 	return { status: 201, body: { data: instance } };
+}
+
+/** Still registered (not deleted) and not disabled: deliveries go to it. */
+export function isLive(sim: SpendeskSimulator, instance: WebhookInstance): boolean {
+	return !instance.disabled && webhooksOf(sim, instance.companyId).includes(instance);
+}
+
+/** The retry schedule of a delivery ran out: the instance receives nothing more. */
+export function disableWebhook(sim: SpendeskSimulator, instance: WebhookInstance): void {
+	Object.assign(instance, { status: 'disabled', disabled: true, updatedAt: sim.clock.iso() });
 }
 
 function instanceOf(ctx: RequestContext): WebhookInstance {
