@@ -9,7 +9,8 @@
  * 4. creates (if missing) the owner login, credentials against the simulator and example
  *    workflows, then prints what to try.
  *
- * Ctrl-C stops n8n and the simulator. Type `i` + Enter to add a new invoice (for the trigger).
+ * Ctrl-C stops n8n and the simulator. Type `i` + Enter to add a new invoice (for the polling
+ * trigger), `p` + Enter to create a payable (the simulator delivers its webhook at once).
  * Ports: SIMULATOR_PORT (default 8787) and DEV_N8N_PORT (default 5678). n8n's log goes to
  * .cache/dev-home/n8n.log (or to the console with --verbose). Delete .cache/dev-home to start over.
  */
@@ -17,6 +18,7 @@ import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFil
 import path from 'node:path';
 import readline from 'node:readline';
 import { SpendeskSimulator } from '../test/simulator';
+import { webhooksOf } from '../test/simulator/webhooks';
 import { CACHE_DIR, createHome, ensureN8n } from '../test/e2e/runtime';
 import { DEFAULT_OWNER, ensureOwner, portOpen, RestError, startN8n } from '../test/e2e/server';
 import type { N8nServer, RestSession } from '../test/e2e/server';
@@ -320,9 +322,12 @@ function printWelcome(server: N8nServer, sim: SpendeskSimulator, workflows: Name
 	say('  - add a Spendesk node to any workflow: pick a company from the Company list, change resources and operations');
 	say('  - "Spendesk: notify about new invoices": publish it, then type  i  + Enter here to add an invoice;');
 	say('    the next poll (every 5 minutes) starts an execution with it (Executions tab)');
+	say('  - "Spendesk: react to new payables (webhook)": publish it (it registers a webhook per company at the');
+	say('    simulator), then type  p  + Enter here: the simulator creates a payable and delivers the signed webhook,');
+	say('    and the workflow runs at once with the payable (Executions tab)');
 	say('  - the OAuth2 credential: Connect, then switch a Spendesk node to Authentication = OAuth2');
 	say();
-	say(`Commands: i [companyId] + Enter adds a new invoice (default cmp_001).  Ctrl-C stops n8n and the simulator.`);
+	say(`Commands: i [companyId] + Enter adds a new invoice, p [companyId] + Enter creates a payable (webhook), default cmp_001.  Ctrl-C stops n8n and the simulator.`);
 	say(`n8n log: ${VERBOSE ? 'console (--verbose)' : LOG_FILE}. Start over: rm -rf ${path.relative(process.cwd(), HOME_DIR) || HOME_DIR}`);
 }
 
@@ -340,8 +345,20 @@ function listenForCommands(sim: SpendeskSimulator): void {
 			} catch (error) {
 				step(`could not add an invoice to ${company}: ${(error as Error).message}`);
 			}
+		} else if (command === 'p' || command === 'payable') {
+			const company = arg ?? 'cmp_001';
+			try {
+				const { payable } = sim.createPayable(company);
+				const listening = webhooksOf(sim, company).filter((w) => w.events.includes('payables:created')).length;
+				step(
+					`created payable ${payable.id} (${payable.description}) in ${company}; ` +
+						(listening ? `webhook delivered to ${listening} registered URL(s)` : 'no webhook registered for this company: publish the webhook workflow first'),
+				);
+			} catch (error) {
+				step(`could not create a payable in ${company}: ${(error as Error).message}`);
+			}
 		} else {
-			step('commands: i [companyId] (add an invoice); Ctrl-C to stop');
+			step('commands: i [companyId] (add an invoice), p [companyId] (create a payable: webhook); Ctrl-C to stop');
 		}
 	});
 	// Without a terminal (stdin closed), keep running until a signal arrives.

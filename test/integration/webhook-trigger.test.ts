@@ -45,7 +45,7 @@ describe('Spendesk Webhook Trigger', () => {
 	};
 
 	beforeAll(async () => {
-		sim = await startSimulator({ seed: { companies: 4, sizes: { invoices: 5, payables: 12, settlements: 8 } } });
+		sim = await startSimulator({ seed: { companies: 4, sizes: { invoices: 5, payables: 12, settlements: 8 } }, webhookTimeScale: 0.0001 });
 	});
 	afterAll(async () => {
 		await Promise.all(harnesses.map(async (h) => await h.close()));
@@ -143,13 +143,20 @@ describe('Spendesk Webhook Trigger', () => {
 			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_003')))).status).toBe(200);
 		});
 
-		test('changed events or an instance deleted at Spendesk make checkExists false, and activation registers again', async () => {
+		test('changed events, an instance deleted or disabled at Spendesk make checkExists false, and activation registers again', async () => {
 			const h = await start({});
 			await h.activate();
 			webhooksOf(sim, 'cmp_002').length = 0;
 			expect(await h.checkExists()).toBe(false);
 			await h.activate();
 			expect(ours(h, 'cmp_002')).toHaveLength(1);
+
+			// Spendesk disabled the instance (its deliveries failed for 3 days): registered anew.
+			Object.assign(ours(h, 'cmp_002')[0], { status: 'disabled', disabled: true });
+			expect(await h.checkExists()).toBe(false);
+			await h.activate();
+			expect(ours(h, 'cmp_002')).toHaveLength(1);
+			expect(ours(h, 'cmp_002')[0].status).toBe('active');
 
 			const changed = await startWebhookHarness(sim, { events: ['payables:prepared'], companyScope: 'one', company: 'cmp_002', options: {} }, { staticData: h.staticData });
 			harnesses.push(changed);
@@ -160,7 +167,7 @@ describe('Spendesk Webhook Trigger', () => {
 		test('the 50-per-company limit is an error naming the company; what was registered for other companies is deleted again', async () => {
 			const full = webhooksOf(sim, 'cmp_003');
 			for (let i = 0; i < 50; i++) {
-				full.push({ id: `wh_full_${i}`, companyId: 'cmp_003', url: `https://elsewhere.example/${i}`, events: ['payables:created'], secret: 's', description: null, createdAt: '', updatedAt: '' });
+				full.push({ id: `wh_full_${i}`, companyId: 'cmp_003', url: `https://elsewhere.example/${i}`, events: ['payables:created'], secret: 's', description: null, createdAt: '', updatedAt: '', status: 'active', disabled: false });
 			}
 			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
 			const error = await failure(h.activate());
@@ -339,6 +346,49 @@ describe('Spendesk Webhook Trigger', () => {
 			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_002')))).status).toBe(200);
 			expect(h.executions[0][0]).toMatchObject({ id: payable.id });
 			expect(sim.requestsTo('getPayable').map((r) => r.status)).toEqual([429, 200]);
+		});
+	});
+
+	describe('deliveries made by the simulator', () => {
+		test('a payable created at Spendesk gives exactly one execution with it; a failed delivery is retried by Spendesk and then starts it once', async () => {
+			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'], events: ['payables:created', 'settlements:created'], options: { fetchFullObject: true } });
+			await h.activate();
+			const { payable } = sim.createPayable('cmp_003');
+			await sim.whenWebhooksSettled();
+			expect(h.executions).toHaveLength(1);
+			expect(h.executions[0][0]).toMatchObject({ id: payable.id, companyId: 'cmp_003', webhookEvent: { eventType: 'payables:created' } });
+
+			// The read of the next payable is refused once: the delivery is answered 500, Spendesk
+			// retries at once, and that retry starts the execution.
+			sim.injectFault({ route: 'getPayable', kind: 'status', status: 403, times: 1 });
+			const second = sim.createPayable('cmp_002').payable;
+			await sim.whenWebhooksSettled();
+			const attempts = sim.webhookDeliveries().filter((d) => d.url === h.url && d.companyId === 'cmp_002');
+			expect(attempts.map((d) => d.status)).toEqual([500, 200]);
+			expect(h.executions.map((e) => e[0].id)).toEqual([payable.id, second.id]);
+			expect(h.errors[0].message).toMatch(/403|denied/i);
+
+			// A settlement: the settlement itself, once.
+			const { settlement } = sim.createSettlement('cmp_002');
+			await sim.whenWebhooksSettled();
+			expect(h.executions.at(-1)![0]).toMatchObject({ id: settlement.id, companyId: 'cmp_002' });
+			expect(h.executions).toHaveLength(3);
+		});
+
+		test('a repeated delivery of the same event starts nothing more; after deactivation nothing is delivered', async () => {
+			const h = await start({});
+			await h.activate();
+			const { event } = sim.createPayable('cmp_002');
+			await sim.whenWebhooksSettled();
+			sim.redeliverWebhookEvent(event.id);
+			await sim.whenWebhooksSettled();
+			const attempts = sim.webhookDeliveries().filter((d) => d.url === h.url);
+			expect(attempts.map((d) => d.status)).toEqual([200, 200]);
+			expect(h.executions).toHaveLength(1);
+			await h.deactivate();
+			sim.createPayable('cmp_002');
+			await sim.whenWebhooksSettled();
+			expect(sim.webhookDeliveries().filter((d) => d.url === h.url)).toHaveLength(2);
 		});
 	});
 });

@@ -64,7 +64,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 		const answer = await callSpendesk(this, 'getWebhook', { company: kept.company, pathParams: { webhookId: kept.id }, allowNotFound: true });
 		if (answer.status === 404) return false;
 		const [remote] = bodyItems(answer.body);
-		if (remote?.url !== url || remote.disabled === true || !sameEvents(Array.isArray(remote.events) ? (remote.events as string[]) : [], events)) return false;
+		if (remote?.url !== url || remote.disabled === true || remote.status === 'disabled' || !sameEvents(Array.isArray(remote.events) ? (remote.events as string[]) : [], events)) return false;
 	}
 	return true;
 }

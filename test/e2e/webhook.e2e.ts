@@ -1,0 +1,118 @@
+/**
+ * The Spendesk Webhook Trigger in a real, running n8n (`n8n start`), with the example workflow
+ * examples/payable-created-webhook.json: published, it registers one instance per company at
+ * the simulator; a payable created at the simulator is delivered (signed) to n8n's production
+ * webhook URL and gives exactly one execution carrying that payable (Fetch Full Object); a
+ * repeat of the delivery and an unsigned POST start nothing; deactivating the workflow deletes
+ * the instances at the simulator.
+ */
+import { SpendeskSimulator } from '../simulator';
+import { webhooksOf } from '../simulator/webhooks';
+import { createHome, ensureN8n, parseTargets } from './runtime';
+import type { N8nHome } from './runtime';
+import { getExecution, listExecutions, setupOwner, startN8n, waitFor } from './server';
+import type { N8nServer, RestSession } from './server';
+import { apiKeyCredential, importCredentials, importWorkflows, items, loadExample } from './workflows';
+
+const EXAMPLE = 'payable-created-webhook.json';
+const WORKFLOW_ID = 'spendeskWebhookE2e';
+const TRIGGER = 'Spendesk Webhook Trigger';
+const COMPANY = 'cmp_002';
+const CREDENTIAL = { id: 'spendeskOrgKeyWebhook', name: 'Spendesk organisation key (simulator)' };
+
+jest.setTimeout(6 * 60_000);
+
+const pause = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', (target) => {
+	let sim: SpendeskSimulator;
+	let home: N8nHome;
+	let server: N8nServer | undefined;
+	let session: RestSession;
+	let webhookUrl: string;
+
+	beforeAll(async () => {
+		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 5, payables: 20 } } });
+		await sim.start();
+		const runtime = await ensureN8n(target);
+		home = await createHome(runtime);
+		await importCredentials(home, [apiKeyCredential(CREDENTIAL, sim.baseUrl, sim.credentials.orgKey)]);
+		// The example as a user imports it: All Companies, Payable Created, Fetch Full Object.
+		await importWorkflows(home, [loadExample(EXAMPLE, WORKFLOW_ID, CREDENTIAL)], [WORKFLOW_ID]);
+		server = await startN8n(home);
+		session = await setupOwner(server.baseUrl);
+		const trigger = loadExample(EXAMPLE, WORKFLOW_ID, CREDENTIAL).nodes.find((n) => n.name === TRIGGER) as { webhookId?: string };
+		webhookUrl = `${server.baseUrl}/webhook/${trigger.webhookId}/webhook`;
+	});
+
+	afterAll(async () => {
+		await server?.stop();
+		await sim?.stop();
+	});
+
+	it('registers one instance per company on activation, with the production webhook URL', async () => {
+		const active = sim.companies().filter((c) => c.active);
+		const registered = () => active.flatMap((c) => webhooksOf(sim, c.id));
+		await waitFor(() => registered().length >= active.length || undefined, { timeoutMs: 60_000, what: 'the webhook instances registered at activation' });
+		for (const c of active) {
+			expect(webhooksOf(sim, c.id)).toHaveLength(1);
+			expect(webhooksOf(sim, c.id)[0]).toMatchObject({ url: webhookUrl, events: ['payables:created'], companyId: c.id });
+		}
+		// Each instance's secret was made by the node (not left to Spendesk to generate), one per company.
+		const sent = sim.requestsTo('createWebhook').map((r) => (r.body as { secret?: unknown }).secret);
+		expect(sent.every((secret) => typeof secret === 'string' && /^[0-9a-f]{64}$/.test(secret))).toBe(true);
+		expect(new Set(sent).size).toBe(active.length);
+	});
+
+	it('a payable created at Spendesk gives exactly one execution carrying it; a repeat and an unsigned POST start nothing', async () => {
+		const { payable } = sim.createPayable(COMPANY);
+		const executions = await waitFor(
+			async () => {
+				const list = await listExecutions(session, WORKFLOW_ID);
+				return list.length > 0 && list.every((e) => e.status !== 'running' && e.status !== 'new') ? list : undefined;
+			},
+			{ timeoutMs: 60_000, intervalMs: 500, what: 'the execution of the delivery' },
+		);
+		expect(executions).toHaveLength(1);
+		expect(executions[0]).toMatchObject({ workflowId: WORKFLOW_ID, mode: 'webhook', status: 'success' });
+		const execution = await getExecution(session, home, executions[0].id);
+		const emitted = items(execution, TRIGGER);
+		expect(emitted).toHaveLength(1);
+		expect(emitted[0]).toMatchObject({ id: payable.id, description: payable.description, companyId: COMPANY });
+		expect(emitted[0].webhookEvent).toMatchObject({ eventType: 'payables:created' });
+		expect(items(execution, 'Format Message')).toEqual([
+			expect.objectContaining({ payableId: payable.id, companyId: COMPANY, title: `New payable in ${COMPANY}`, eventId: (emitted[0].webhookEvent as { id: string }).id }),
+		]);
+
+		const deliveries = sim.webhookDeliveries().filter((d) => d.url === webhookUrl);
+		expect(deliveries.map((d) => d.status)).toEqual([200]);
+		expect(sim.requestsTo('getPayable').filter((r) => r.path === `/v1/payables/${payable.id}`)).toHaveLength(1);
+
+		// Spendesk delivers the same event again: answered 200, no second execution.
+		sim.redeliverWebhookEvent(deliveries[0].eventId);
+		await waitFor(() => sim.webhookDeliveries().filter((d) => d.url === webhookUrl).length === 2 || undefined, { what: 'the repeated delivery' });
+		await sim.whenWebhooksIdle();
+		expect(sim.webhookDeliveries().filter((d) => d.url === webhookUrl).map((d) => d.status)).toEqual([200, 200]);
+
+		// Not signed by Spendesk: refused.
+		const forged = await fetch(webhookUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-spendesk-webhook-signature': '0'.repeat(64) },
+			body: JSON.stringify({ data: { companyId: COMPANY, id: payable.id, version: 1 }, event: { entity: 'payable', eventType: 'payables:created', id: 'evt_forged', timestamp: new Date().toISOString() } }),
+		});
+		expect(forged.status).toBe(401);
+
+		await pause(3_000);
+		expect((await listExecutions(session, WORKFLOW_ID)).map((e) => e.id)).toEqual([executions[0].id]);
+		const secret = webhooksOf(sim, COMPANY)[0].secret;
+		expect(server!.logs()).not.toContain(secret);
+	});
+
+	it('deactivating the workflow deletes the instances at Spendesk', async () => {
+		const active = sim.companies().filter((c) => c.active);
+		const ids = active.map((c) => webhooksOf(sim, c.id)[0].id);
+		await session.post(`/workflows/${WORKFLOW_ID}/deactivate`, {});
+		await waitFor(() => active.every((c) => webhooksOf(sim, c.id).length === 0) || undefined, { timeoutMs: 30_000, what: 'the instances deleted at deactivation' });
+		expect(sim.requestsTo('deleteWebhook').map((r) => [r.path, r.status]).sort()).toEqual(ids.map((id) => [`/v1/webhooks/${id}`, 204]).sort());
+	});
+});
