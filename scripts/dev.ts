@@ -352,7 +352,7 @@ function listenForCommands(sim: SpendeskSimulator): void {
 				const listening = webhooksOf(sim, company).filter((w) => w.events.includes('payables:created')).length;
 				step(
 					`created payable ${payable.id} (${payable.description}) in ${company}; ` +
-						(listening ? `webhook delivered to ${listening} registered URL(s)` : 'no webhook registered for this company: publish the webhook workflow first'),
+						(listening ? `delivering its webhook to ${listening} registered URL(s)` : 'no webhook registered for this company: publish the webhook workflow first'),
 				);
 			} catch (error) {
 				step(`could not create a payable in ${company}: ${(error as Error).message}`);
