@@ -2,7 +2,8 @@
  * `npm run simulator`: serves the Spendesk API simulator on 127.0.0.1 and prints its base
  * URL and ready-to-use credentials. Flags: --port N, --companies N, --invoices N, --seed N,
  * --rate-limit N (requests per minute per company), --latency MS, --max-in-flight N,
- * --token-lifetime SECONDS.
+ * --token-lifetime SECONDS, --webhook-time-scale X (multiplies the waits of the webhook retry
+ * schedule: 0.001 makes 10 minutes 0.6 s).
  */
 import { SpendeskSimulator } from './server';
 import type { SimulatorOptions } from './types';
@@ -24,6 +25,13 @@ function int(value: string | undefined, name: string): number | undefined {
 	return n;
 }
 
+function positive(value: string | undefined, name: string): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
+	return n;
+}
+
 async function main(): Promise<void> {
 	const f = flags(process.argv.slice(2));
 	const options: SimulatorOptions = {
@@ -37,6 +45,7 @@ async function main(): Promise<void> {
 		latencyMs: int(f.latency, 'latency'),
 		maxInFlight: int(f['max-in-flight'], 'max-in-flight'),
 		tokenLifetimeSeconds: int(f['token-lifetime'], 'token-lifetime'),
+		webhookTimeScale: positive(f['webhook-time-scale'], 'webhook-time-scale'),
 	};
 	for (const k of Object.keys(options) as (keyof SimulatorOptions)[]) if (options[k] === undefined) delete options[k];
 	const sim = new SpendeskSimulator(options);
@@ -60,6 +69,7 @@ async function main(): Promise<void> {
 		`  curl -s -X POST ${url}/v1/auth/token -u ${orgKey.clientId}:${orgKey.clientSecret} \\`,
 		`       -H 'content-type: application/json' -d '{"grant_type":"client_credentials"}'`,
 		`  curl -s ${url}/v2/companies -H "authorization: Bearer <access_token>"`,
+		`  curl -s -X POST ${url}/_simulator/webhooks/events -H 'content-type: application/json' -d '{"companyId":"${active[0]?.id ?? 'cmp_001'}","eventType":"payables:created"}'   # a webhook event, POSTed to the instances of POST /v1/webhooks`,
 		'',
 		'Ctrl-C stops it.',
 	];

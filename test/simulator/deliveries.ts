@@ -241,12 +241,22 @@ export class WebhookDeliveries {
 			return;
 		}
 		delivery.attempt++;
+		this.later(delivery, performance.now() + wait * this.sim.options.webhookTimeScale, wait === 0);
+	}
+
+	/**
+	 * Sends the delivery's next attempt at `due` (performance.now() time), never before: a Node
+	 * timer counts from the event loop's cached time and may fire early, so it is set again for
+	 * what is left.
+	 */
+	private later(delivery: Delivery, due: number, immediate: boolean): void {
 		const timer = setTimeout(() => {
 			this.timers.delete(timer);
-			this.send(delivery);
-		}, wait * this.sim.options.webhookTimeScale);
+			if (performance.now() < due) this.later(delivery, due, immediate);
+			else this.send(delivery);
+		}, Math.max(0, due - performance.now()));
 		timer.unref();
-		this.timers.set(timer, { delivery, immediate: wait === 0 });
+		this.timers.set(timer, { delivery, immediate });
 	}
 
 	private busy(settled: boolean): boolean {
