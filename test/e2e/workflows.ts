@@ -254,7 +254,7 @@ export async function runN8n(home: N8nHome, args: string[], options: { timeoutMs
 			(error, stdout, stderr) => {
 				const ms = Date.now() - started;
 				if (error && typeof (error as { code?: unknown }).code !== 'number') {
-					reject(new Error(`n8n ${args.join(' ')}: ${error.message}\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
+					reject(new Error(`n8n ${args.join(' ')}: ${error.message} (signal ${String((error as { signal?: unknown }).signal)}, code ${String((error as { code?: unknown }).code)}, after ${ms} ms)\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
 					return;
 				}
 				resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr, ms });
