@@ -145,9 +145,9 @@ describe.each(queueTargets())('The package in n8n queue mode: main + 2 workers +
 	let workers: QueueWorker[] = [];
 	let webhook: WebhookProcessor | undefined;
 	const report: Record<string, unknown> = {};
-	const setupStarted = Date.now();
 
 	beforeAll(async () => {
+		const setupStarted = Date.now();
 		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 250, payables: 20 } } });
 		await sim.start();
 		[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
