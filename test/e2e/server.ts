@@ -91,23 +91,26 @@ export async function waitFor<T>(
 	}
 }
 
-/** Starts `n8n start` for a home and resolves once its REST API answers and the editor is up. */
-export async function startN8n(home: N8nHome, options: StartOptions = {}): Promise<N8nServer> {
-	const port = options.port ?? (await freePort());
-	const baseUrl = `http://127.0.0.1:${port}`;
-	const env: NodeJS.ProcessEnv = {
-		...home.env,
-		N8N_PORT: String(port),
-		N8N_EDITOR_BASE_URL: baseUrl,
-		WEBHOOK_URL: `${baseUrl}/`,
-		// n8n's task broker listens on 5679 by default: a free port lets several n8n run side by side.
-		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-		...options.env,
-	};
+/** An n8n process (`n8n start`, `n8n worker`, `n8n webhook`, …) started by `spawnN8n`. */
+export interface N8nProcess {
+	process: ChildProcess;
+	/** Everything n8n printed so far (stdout and stderr). */
+	logs(): string;
+	/** Resolves when the process has exited. */
+	exited: Promise<void>;
+	/** `code N` or `signal S` once it has exited, else undefined. */
+	exitStatus(): string | undefined;
+	/** Stops n8n (SIGTERM, SIGKILL after `graceMs`) and resolves once it has exited. */
+	stop(graceMs?: number): Promise<void>;
+}
 
+/**
+ * Runs an n8n command (`start`, `worker`, `webhook`, …) for a home in its own process group,
+ * so that stop() ends n8n together with any task runner it forks.
+ */
+export function spawnN8n(home: N8nHome, args: string[], env: NodeJS.ProcessEnv, onOutput?: (chunk: string) => void): N8nProcess {
 	let output = '';
-	// Own process group, so stop() ends n8n together with any task runner it forks.
-	const child = spawn(home.runtime.nodeBin, [home.runtime.n8nBin, 'start'], {
+	const child = spawn(home.runtime.nodeBin, [home.runtime.n8nBin, ...args], {
 		cwd: home.dir,
 		env,
 		detached: true,
@@ -116,15 +119,13 @@ export async function startN8n(home: N8nHome, options: StartOptions = {}): Promi
 	const onData = (d: Buffer) => {
 		const text = d.toString();
 		output = (output + text).slice(-2_000_000);
-		options.onOutput?.(text);
+		onOutput?.(text);
 	};
 	child.stdout!.on('data', onData);
 	child.stderr!.on('data', onData);
-	let hasExited = false;
-	let exitStatus = '';
+	let exitStatus: string | undefined;
 	const exited = new Promise<void>((resolve) =>
 		child.once('exit', (code, signal) => {
-			hasExited = true;
 			exitStatus = signal ? `signal ${signal}` : `code ${code}`;
 			resolve();
 		}),
@@ -134,7 +135,7 @@ export async function startN8n(home: N8nHome, options: StartOptions = {}): Promi
 	});
 
 	const stop = async (graceMs = 20_000): Promise<void> => {
-		if (hasExited || child.pid === undefined) return;
+		if (exitStatus !== undefined || child.pid === undefined) return;
 		const signalGroup = (signal: NodeJS.Signals) => {
 			try {
 				process.kill(-child.pid!, signal);
@@ -149,26 +150,54 @@ export async function startN8n(home: N8nHome, options: StartOptions = {}): Promi
 		// Whatever n8n left in its group (a task runner that ignored SIGTERM).
 		signalGroup('SIGKILL');
 	};
+	return { process: child, logs: () => output, exited, exitStatus: () => exitStatus, stop };
+}
 
-	const server: N8nServer = { home, port, baseUrl, process: child, logs: () => output, stop };
+/**
+ * Waits until `ready()` holds for a process started by spawnN8n; fails at once if it exits
+ * first, and stops it when it does not become ready in time.
+ */
+export async function waitUntilReady(n8n: N8nProcess, ready: () => Promise<boolean> | boolean, what: string, timeoutMs = 180_000): Promise<void> {
 	try {
 		await waitFor(
 			async () => {
-				if (hasExited) throw new FatalWaitError(`n8n exited (${exitStatus}) before it was ready:\n${output.slice(-4000)}`);
-				if (!/Editor is now accessible via/.test(output)) return false;
-				const response = await fetch(`${baseUrl}/healthz/readiness`);
-				return response.ok;
+				const status = n8n.exitStatus();
+				if (status !== undefined) throw new FatalWaitError(`${what} exited (${status}) before it was ready:\n${n8n.logs().slice(-4000)}`);
+				return await ready();
 			},
-			{ timeoutMs: options.timeoutMs ?? 180_000, intervalMs: 300, what: `n8n on ${baseUrl}` },
+			{ timeoutMs, intervalMs: 300, what },
 		).catch((error: unknown) => {
 			if (error instanceof FatalWaitError) throw error;
-			throw new Error(`${(error as Error).message}\n--- n8n output ---\n${output.slice(-4000)}`);
+			throw new Error(`${(error as Error).message}\n--- n8n output ---\n${n8n.logs().slice(-4000)}`);
 		});
 	} catch (error) {
-		await stop(2_000);
+		await n8n.stop(2_000);
 		throw error;
 	}
-	return server;
+}
+
+/** Whether an n8n HTTP server on the port answers its readiness check. */
+export async function readinessOk(port: number): Promise<boolean> {
+	const response = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
+	return response.ok;
+}
+
+/** Starts `n8n start` for a home and resolves once its REST API answers and the editor is up. */
+export async function startN8n(home: N8nHome, options: StartOptions = {}): Promise<N8nServer> {
+	const port = options.port ?? (await freePort());
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const env: NodeJS.ProcessEnv = {
+		...home.env,
+		N8N_PORT: String(port),
+		N8N_EDITOR_BASE_URL: baseUrl,
+		WEBHOOK_URL: `${baseUrl}/`,
+		// n8n's task broker listens on 5679 by default: a free port lets several n8n run side by side.
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		...options.env,
+	};
+	const n8n = spawnN8n(home, ['start'], env, options.onOutput);
+	await waitUntilReady(n8n, async () => /Editor is now accessible via/.test(n8n.logs()) && (await readinessOk(port)), `n8n on ${baseUrl}`, options.timeoutMs);
+	return { home, port, baseUrl, process: n8n.process, logs: n8n.logs, stop: n8n.stop };
 }
 
 

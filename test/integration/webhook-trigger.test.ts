@@ -291,6 +291,56 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(recent.at(-1)).toBe(`evt_bound_${MAX_RECENT_EVENTS + 4}`);
 			expect(recent).not.toContain('evt_restart_1');
 		});
+
+		test('after deliveries of different events that overlap, every one of them is in the saved static data: repeats are recognised after a restart or by another process', async () => {
+			const h = await start({ options: { fetchFullObject: true } });
+			await h.activate();
+			const secret = secretOf(h, 'cmp_002');
+			// Each delivery works on the static data as it was when it arrived and saves when it ends
+			// (last save wins): the reads of the payables keep them overlapping, ending in another order.
+			sim.injectFault({ route: 'getPayable', kind: 'latency', latencyMs: 300, times: 4 });
+			const payables = sim.data('cmp_002').payables.slice(0, 8);
+			const bodies = payables.map((p, i) => deliveryBody('cmp_002', p.id, 'payables:created', `evt_overlap_${i}`));
+			const answers = await Promise.all(bodies.map(async (body) => await h.deliver(body, signed(body, secret))));
+			expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 200));
+			expect(h.executions).toHaveLength(8);
+			expect([...(h.staticData.recentEvents as string[])].sort()).toEqual(bodies.map((_, i) => `evt_overlap_${i}`).sort());
+
+			// Another n8n process (a second webhook processor, or this one restarted): every repeat is recognised.
+			const other = await startWebhookHarness(sim, { events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: { fetchFullObject: true } }, { staticData: h.staticData });
+			harnesses.push(other);
+			const repeats = await Promise.all(bodies.map(async (body) => await other.deliver(body, signed(body, secret))));
+			expect(repeats).toEqual(bodies.map(() => ({ status: 200, body: { received: true, duplicate: true } })));
+			expect(other.executions).toHaveLength(0);
+		});
+
+		test('an event whose delivery failed is never saved as handled, even when an overlapping delivery saves meanwhile: the retry starts it', async () => {
+			resetTransport({ maxRetries: 1, backoffBaseMs: 600, maxBackoffMs: 600 });
+			const parameters = { events: ['payables:created', 'settlements:created'], companyScope: 'one', company: 'cmp_002', options: { fetchFullObject: true } };
+			const h = await start(parameters);
+			await h.activate();
+			const secret = secretOf(h, 'cmp_002');
+			const payable = sim.data('cmp_002').payables[0];
+			const settlement = sim.data('cmp_002').settlements[0];
+			// The payable's read fails twice (a 500, retried once after 300–600 ms): its delivery fails
+			// after the settlement's delivery has ended and saved.
+			sim.injectFault({ route: 'getPayable', kind: 'status', status: 500, times: 2 });
+			const failing = deliveryBody('cmp_002', payable.id, 'payables:created', 'evt_fails_once');
+			const failed = h.deliver(failing, signed(failing, secret));
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			const fine = deliveryBody('cmp_002', settlement.id, 'settlements:created', 'evt_fine');
+			expect((await h.deliver(fine, signed(fine, secret))).status).toBe(200);
+			expect((await failed).status).toBe(500);
+			expect(h.staticData.recentEvents).toEqual(['evt_fine']);
+
+			// Spendesk's retry, to another process (or this one restarted) and to this one: each starts it.
+			const other = await startWebhookHarness(sim, parameters, { staticData: h.staticData });
+			harnesses.push(other);
+			expect((await other.deliver(failing, signed(failing, secret))).status).toBe(200);
+			expect(other.executions.map((e) => e[0].id)).toEqual([payable.id]);
+			expect((await h.deliver(failing, signed(failing, secret))).status).toBe(200);
+			expect(h.executions.map((e) => e[0].id)).toEqual([settlement.id, payable.id]);
+		});
 	});
 
 	describe('Fetch Full Object', () => {

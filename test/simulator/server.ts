@@ -628,6 +628,8 @@ export class SpendeskSimulator {
 	private async finish(res: http.ServerResponse, entry: LoggedRequest, result: HandlerResult, body?: string): Promise<void> {
 		if (body !== undefined) entry.body = redact(parseBody(body, undefined));
 		entry.status = result.status;
+		const code = result.status >= 400 ? (result.body as { errors?: Array<{ code?: unknown }> } | undefined)?.errors?.[0]?.code : undefined;
+		if (typeof code === 'string') entry.errorCode = code;
 		this.log.push(entry);
 		const headers: Record<string, string> = { ...result.headers };
 		if (result.body !== undefined) headers['content-type'] ??= 'application/json; charset=utf-8';

@@ -432,6 +432,8 @@ export interface LoggedRequest {
 	host?: 'files';
 	/** File host: bytes of the request body (the body itself is not logged). */
 	bytes?: number;
+	/** The `code` of an error answer (e.g. `rate_limit_exceeded`, `too_many_requests_in_flight`). */
+	errorCode?: string;
 }
 
 export interface SeededCredentials {

@@ -5,7 +5,8 @@
  * own answer when it sends one, or 500 when the method throws. Activation and deactivation
  * call checkExists / create / delete as n8n does. Static data as n8n handles it: each call
  * works on its own copy loaded when it starts (n8n reads the workflow from its database per
- * delivery), saved when the call succeeds (last save wins), not saved when it throws.
+ * delivery), saved when the call succeeds (last save wins; a copy, as n8n writes it to its
+ * database at that moment), not saved when it throws.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -123,7 +124,7 @@ export async function startWebhookHarness(sim: SpendeskSimulator, parameters: ID
 			send(500, { message: 'Error in workflow' });
 			return;
 		}
-		saved = working;
+		saved = structuredClone(working);
 		if (result.noWebhookResponse) {
 			if (!res.headersSent) send(500, { message: 'no answer sent' });
 			return;
@@ -144,7 +145,7 @@ export async function startWebhookHarness(sim: SpendeskSimulator, parameters: ID
 	async function hook(method: (this: never) => Promise<boolean>): Promise<boolean> {
 		const working = structuredClone(saved);
 		const result = await method.call(contextOf(working) as never);
-		saved = working;
+		saved = structuredClone(working);
 		return result;
 	}
 

@@ -100,21 +100,25 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!isWebhookEvent(event.eventType) || !instance.events.includes(event.eventType)) {
 		return { webhookResponse: { received: true, ignored: `event ${event.eventType.slice(0, 60)} is not one this trigger listens to` } };
 	}
-	const forget = noteEvent(this, state, event.id);
-	if (!forget) return { webhookResponse: { received: true, duplicate: true } };
+	const noted = noteEvent(this, state, event.id);
+	if (!noted) return { webhookResponse: { received: true, duplicate: true } };
 
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	if (!options.fetchFullObject) return { workflowData: [[{ json: delivery as unknown as IDataObject }]] };
+	if (!options.fetchFullObject) {
+		noted.handled();
+		return { workflowData: [[{ json: delivery as unknown as IDataObject }]] };
+	}
 	const id = String(data.id);
 	let failure: unknown;
 	try {
 		const object = event.eventType === 'settlements:created' ? await fetchSettlement(this, instance, id) : await fetchPayable(this, instance, id);
+		noted.handled();
 		return { workflowData: [[{ json: { ...object, companyId: instance.companyId, webhookEvent: { ...event } } }]] };
 	} catch (error) {
 		failure = error;
 	}
 	// Not handled: Spendesk's retry of this delivery may start it.
-	forget();
+	noted.forget();
 	if (failure instanceof NodeApiError || failure instanceof NodeOperationError) throw failure;
 	throw new NodeOperationError(this.getNode(), failure as Error, { description: `While reading the object of event ${event.id} from ${companyText(instance)}.` });
 }

@@ -4,27 +4,44 @@
  * - in this n8n process, keyed by workflow and node: catches a repeat that arrives while the
  *   first delivery is still being handled (n8n saves static data only after a delivery);
  * - in the workflow's static data: survives a restart, and reaches the other n8n processes
- *   that load the workflow after the save.
+ *   (webhook processors, main) that load the workflow after the save.
  * An event is noted before its execution starts and forgotten again when the delivery fails
- * (so Spendesk's retry can start it).
+ * (so Spendesk's retry can start it); it goes into static data only once it was handled.
+ *
+ * Every delivery works on its own copy of the static data, loaded when it arrived, and n8n
+ * saves that copy when the delivery ends: with deliveries that overlap, the last save wins.
+ * So each copy is given this process's whole list of handled events (what it read from static
+ * data plus what it handled since), which the save writes as it is at that moment: whichever
+ * delivery saves last, no event this process handled is lost from the database.
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
 import type { WebhookState } from './state';
 
 export const MAX_RECENT_EVENTS = 1000;
 
-const inProcess = new Map<string, string[]>();
+interface Memory {
+	/** Events being handled or handled here: a repeat of one of them starts nothing. */
+	noted: string[];
+	/** Events handled (here, or read from static data), oldest first: what every save writes. */
+	handled: string[];
+}
 
-function memoryOf(ctx: IWebhookFunctions): string[] {
+const inProcess = new Map<string, Memory>();
+
+function memoryOf(ctx: IWebhookFunctions): Memory {
 	const key = JSON.stringify([String(ctx.getWorkflow().id ?? ''), ctx.getNode().id]);
-	let ids = inProcess.get(key);
-	if (!ids) inProcess.set(key, (ids = []));
-	return ids;
+	let memory = inProcess.get(key);
+	if (!memory) inProcess.set(key, (memory = { noted: [], handled: [] }));
+	return memory;
+}
+
+function bound(ids: string[]): void {
+	if (ids.length > MAX_RECENT_EVENTS) ids.splice(0, ids.length - MAX_RECENT_EVENTS);
 }
 
 function remember(ids: string[], eventId: string): void {
 	ids.push(eventId);
-	if (ids.length > MAX_RECENT_EVENTS) ids.splice(0, ids.length - MAX_RECENT_EVENTS);
+	bound(ids);
 }
 
 function forget(ids: string[], eventId: string): void {
@@ -32,17 +49,30 @@ function forget(ids: string[], eventId: string): void {
 	if (at >= 0) ids.splice(at, 1);
 }
 
-/**
- * Notes the event; false when it was seen already (a repeat). The returned function forgets
- * it again.
- */
-export function noteEvent(ctx: IWebhookFunctions, state: WebhookState, eventId: string): false | (() => void) {
+/** What to do once the delivery is over: `handled` when its execution starts, `forget` when it failed. */
+export interface NotedEvent {
+	handled(): void;
+	forget(): void;
+}
+
+/** Notes the event; false when it was seen already (a repeat). */
+export function noteEvent(ctx: IWebhookFunctions, state: WebhookState, eventId: string): false | NotedEvent {
 	const memory = memoryOf(ctx);
-	if (memory.includes(eventId) || state.recentEvents.includes(eventId)) return false;
-	remember(memory, eventId);
-	remember(state.recentEvents, eventId);
-	return () => {
-		forget(memory, eventId);
-		forget(state.recentEvents, eventId);
+	if (memory.noted.includes(eventId) || state.recentEvents.includes(eventId)) return false;
+	// What other processes (or this one before a restart) saved joins the list, as older entries.
+	const known = new Set(memory.handled);
+	const read = state.recentEvents.filter((id) => !known.has(id));
+	if (read.length > 0) {
+		memory.handled.unshift(...read);
+		bound(memory.handled);
+	}
+	// This copy of the static data is saved with the list as it is when the save happens.
+	state.recentEvents = memory.handled;
+	remember(memory.noted, eventId);
+	return {
+		handled: () => {
+			if (!memory.handled.includes(eventId)) remember(memory.handled, eventId);
+		},
+		forget: () => forget(memory.noted, eventId),
 	};
 }

@@ -35,6 +35,27 @@ describe('request log', () => {
 		expect(c.seq).toBeGreaterThan(b.seq);
 	});
 
+	test('simulator: log entries of error answers carry the error code (which 429 it was); successes carry none', async () => {
+		const t = await token(sim, sim.credentials.orgKey);
+		sim.clearLog();
+		await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
+		await api(sim, t, '/v1/wallet-summary');
+		sim.injectFault({ route: 'walletSummary', kind: 'rateLimit' });
+		await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
+		sim.configure({ maxInFlight: 0 });
+		try {
+			await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
+		} finally {
+			sim.configure({ maxInFlight: undefined });
+		}
+		expect(sim.log.map((l) => [l.status, l.errorCode])).toEqual([
+			[200, undefined],
+			[400, 'missing_company_id'],
+			[429, 'rate_limit_exceeded'],
+			[429, 'too_many_requests_in_flight'],
+		]);
+	});
+
 	test('simulator: log entries carry the simulated clock time', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		sim.clearLog();
