@@ -8,6 +8,7 @@
  * the results back over IPC): it reads the warm-up company once, so that the code is warm and
  * the connection open as in a long-running n8n, then times `rounds` reads of the company.
  */
+import http from 'node:http';
 import type { ApiKeyCredential } from '../test/simulator';
 import type { StyleKey } from './n8n-workflows';
 
@@ -20,6 +21,11 @@ export interface BareJob {
 	rounds: number;
 	/** All Companies: companies read at once. */
 	cap?: number;
+	/**
+	 * A new connection for every request (node:http with a new Agent each time, which is what
+	 * n8n 2.8.4's request helpers do) instead of fetch's pooled, kept-alive connections.
+	 */
+	newConnections?: boolean;
 }
 
 export interface BareResult {
@@ -51,9 +57,29 @@ class Client {
 		const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
 		if (options.company) headers['x-company-id'] = options.company;
 		if (options.body !== undefined) headers['content-type'] = 'application/json';
-		const response = await fetch(url, { method: options.body === undefined ? 'GET' : 'POST', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+		const method = options.body === undefined ? 'GET' : 'POST';
+		const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+		if (this.job.newConnections) return await this.callOnNewConnection<T>(url, method, headers, body);
+		const response = await fetch(url, { method, headers, body });
 		if (response.status < 200 || response.status >= 300) throw new Error(`bare loop: ${path} answered HTTP ${response.status}`);
 		return (await response.json()) as T;
+	}
+
+	private async callOnNewConnection<T>(url: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<T> {
+		return await new Promise<T>((resolve, reject) => {
+			const request = http.request(url, { method, headers, agent: new http.Agent() }, (response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					const status = response.statusCode ?? 0;
+					if (status < 200 || status >= 300) reject(new Error(`bare loop: ${url.pathname} answered HTTP ${status}`));
+					else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T);
+				});
+				response.on('error', reject);
+			});
+			request.on('error', reject);
+			request.end(body);
+		});
 	}
 
 	async cursor(company: string, out: Item[]): Promise<void> {

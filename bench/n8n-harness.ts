@@ -9,13 +9,15 @@
  *   `executionTime` is kept too;
  * - memory: the peak resident set of the n8n process during the run, from
  *   /proc/<pid>/status `VmHWM` after resetting it (`echo 5 > /proc/<pid>/clear_refs`) just
- *   before the run; it includes n8n saving the execution. Task runners are off
- *   (N8N_RUNNERS_ENABLED=false, as in the end-to-end suite), so n8n is one process;
- *   processes it might start are checked and reported;
+ *   before the run, which follows a full garbage collection (through the inspector) so that
+ *   what earlier runs left behind weighs as little as it can; it includes n8n saving the
+ *   execution. Task runners are off (N8N_RUNNERS_ENABLED=false, as in the end-to-end suite),
+ *   so n8n is one process; processes it might start are checked and reported;
  * - output: the records' ids, read back from the saved execution.
  *
- * With `profile`, n8n listens for the inspector on a free loopback port and `runProfiled`
- * records a CPU profile of one run (Chrome DevTools format).
+ * n8n listens for the V8 inspector on a free loopback port (only this harness connects: it
+ * asks for garbage collections between runs and, in `runProfiled`, records a CPU profile of
+ * one run in Chrome DevTools format).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -110,19 +112,25 @@ export class BenchN8n {
 		readonly server: N8nServer,
 		readonly session: RestSession,
 		readonly version: string,
-		private readonly inspectorPort: number | undefined,
+		private readonly inspector: Inspector,
 	) {}
 
 	/** Installs (once, cached) and starts n8n 2.8.4 with the credentials and workflows given. */
-	static async start(options: { credentials: CredentialExport[]; workflows: Workflow[]; profile?: boolean }): Promise<BenchN8n> {
+	static async start(options: { credentials: CredentialExport[]; workflows: Workflow[] }): Promise<BenchN8n> {
 		const runtime = await ensureN8n('node20');
 		const home = await createHome(runtime);
 		await importCredentials(home, options.credentials);
 		await importWorkflows(home, options.workflows);
-		const inspectorPort = options.profile ? await freePort() : undefined;
-		const server = await startN8n(home, inspectorPort ? { env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` } } : {});
-		const session = await setupOwner(server.baseUrl);
-		return new BenchN8n(home, server, session, installedVersion(runtime), inspectorPort);
+		const inspectorPort = await freePort();
+		const server = await startN8n(home, { env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` } });
+		try {
+			const session = await setupOwner(server.baseUrl);
+			const inspector = await Inspector.connect(inspectorPort, n8nRequire(home));
+			return new BenchN8n(home, server, session, installedVersion(runtime), inspector);
+		} catch (error) {
+			await server.stop();
+			throw error;
+		}
 	}
 
 	get pid(): number {
@@ -158,6 +166,7 @@ export class BenchN8n {
 	 * is then the peak of all of them together.
 	 */
 	async runTogether(runs: Array<{ workflowId: string; output: OutputOf }>): Promise<RunResult[]> {
+		await this.collectGarbage();
 		const children = descendants(this.pid);
 		for (const pid of [this.pid, ...children]) resetPeak(pid);
 		const before = memoryOf(this.pid)?.rss ?? NaN;
@@ -187,39 +196,46 @@ export class BenchN8n {
 		return (await this.runTogether([{ workflowId, output }]))[0];
 	}
 
+	/** Full garbage collections in n8n's process (twice: objects freed by the first can hold others). */
+	async collectGarbage(): Promise<void> {
+		await this.inspector.send('HeapProfiler.collectGarbage');
+		await this.inspector.send('HeapProfiler.collectGarbage');
+	}
+
 	/**
 	 * One run with the CPU profiler of n8n's process on (sampling every 200 µs) from just
-	 * before the run is started until n8n has saved it. Needs `profile` at start.
+	 * before the run is started until n8n has saved it. `execution` is the part of the
+	 * profile between the execution's startedAt and stoppedAt (ms from the profile's start),
+	 * the rest being the REST call that starts it and the saving of the execution.
 	 */
-	async runProfiled(workflowId: string, output: OutputOf, file: string): Promise<{ result: RunResult; profile: CpuProfile }> {
-		if (!this.inspectorPort) throw new Error('n8n was started without the inspector (profile: true)');
-		const inspector = await Inspector.connect(this.inspectorPort, n8nRequire(this.home));
-		try {
-			await inspector.send('Profiler.enable');
-			await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
-			await inspector.send('Profiler.start');
-			const executionId = await this.start(workflowId);
-			const summary = await this.finished(workflowId, executionId);
-			const { profile } = (await inspector.send('Profiler.stop')) as { profile: CpuProfile };
-			writeFileSync(file, JSON.stringify(profile));
-			const execution = await getExecution(this.session, this.home, executionId);
-			const result: RunResult = {
-				workflowId,
-				executionId,
-				status: summary.status,
-				ms: Date.parse(summary.stoppedAt!) - Date.parse(summary.startedAt),
-				...readRun(execution, output),
-				rssBeforeBytes: NaN,
-				peakRssBytes: NaN,
-				childPeakBytes: NaN,
-			};
-			return { result, profile };
-		} finally {
-			inspector.close();
-		}
+	async runProfiled(workflowId: string, output: OutputOf, file: string): Promise<{ result: RunResult; profile: CpuProfile; execution: { fromMs: number; toMs: number } }> {
+		await this.collectGarbage();
+		await this.inspector.send('Profiler.enable');
+		await this.inspector.send('Profiler.setSamplingInterval', { interval: 200 });
+		await this.inspector.send('Profiler.start');
+		const profileStarted = Date.now();
+		const executionId = await this.start(workflowId);
+		const summary = await this.finished(workflowId, executionId);
+		const { profile } = (await this.inspector.send('Profiler.stop')) as { profile: CpuProfile };
+		await this.inspector.send('Profiler.disable');
+		writeFileSync(file, JSON.stringify(profile));
+		const execution = await getExecution(this.session, this.home, executionId);
+		const result: RunResult = {
+			workflowId,
+			executionId,
+			status: summary.status,
+			ms: Date.parse(summary.stoppedAt!) - Date.parse(summary.startedAt),
+			...readRun(execution, output),
+			rssBeforeBytes: NaN,
+			peakRssBytes: NaN,
+			childPeakBytes: NaN,
+		};
+		const window = { fromMs: Date.parse(summary.startedAt) - profileStarted, toMs: Date.parse(summary.stoppedAt!) - profileStarted };
+		return { result, profile, execution: window };
 	}
 
 	async stop(): Promise<void> {
+		this.inspector.close();
 		await this.server.stop();
 	}
 

@@ -49,12 +49,22 @@ const INCLUSIVE: Array<[string, RegExp]> = [
 	['saving the execution (flatted stringify)', /^stringify$/],
 ];
 
-export function summarizeProfile(profile: CpuProfile): ProfileSummary {
+/**
+ * The summary of a profile, or of the samples between `window.fromMs` and `window.toMs`
+ * (milliseconds from the profile's start).
+ */
+export function summarizeProfile(profile: CpuProfile, window?: { fromMs: number; toMs: number }): ProfileSummary {
 	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 	const parent = new Map<number, number>();
 	for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 	const selfUs = new Map<number, number>();
-	profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+	let at = 0;
+	profile.samples.forEach((id, i) => {
+		const delta = profile.timeDeltas[i] ?? 0;
+		at += delta;
+		if (window && (at / 1000 < window.fromMs || at / 1000 > window.toMs)) return;
+		selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+	});
 	let total = 0;
 	const groups = new Map<string, number>();
 	const inclusive = new Map<string, number>();

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
 						status: r.status,
 						companyId: r.companyId,
 						...(r.fault ? { fault: r.fault } : {}),
-						...(message.detail ? { query: r.query, body: r.body } : {}),
+						...(message.detail ? { query: r.query, body: r.body, connection: r.headers.connection } : {}),
 					}));
 					reply({ id: message.id, ok: true, result: requests });
 					return;

@@ -28,6 +28,8 @@ export interface WireRequest {
 	/** Query and JSON body as the simulator logged them (only with `requests({ detail: true })`). */
 	query?: Record<string, string>;
 	body?: unknown;
+	/** The request's Connection header (only with `detail`): "close" when the client opened a connection for it alone. */
+	connection?: string;
 }
 
 export interface SimReady {

@@ -179,6 +179,23 @@ interface TrapResult {
 	clients: TrapClient[];
 }
 
+/** `--profile`: the bare loop with a new connection per request, and how n8n's requests arrive. */
+interface ConnectionCheck {
+	bareNewConnectionsMs: number[];
+	nodeRequests: number;
+	/** Requests of the node that asked the server to close the connection after the answer. */
+	nodeConnectionClose: number;
+}
+
+/** A CPU profile of one run: the whole of it (start, execution, saving) and the execution alone. */
+interface ProfileRecord {
+	client: string;
+	whole: ProfileSummary;
+	execution: ProfileSummary;
+	file: string;
+	ms: number;
+}
+
 type AllCompaniesRun = ClientRun & { variant: string; status429: number };
 
 interface AllCompaniesResult {
@@ -243,7 +260,8 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 	const styleResults: StyleResult[] = [];
 	const traps: TrapResult[] = [];
 	let allCompanies: AllCompaniesResult | undefined;
-	const profiles: Array<{ client: string; summary: ProfileSummary; file: string; ms: number }> = [];
+	const profiles: ProfileRecord[] = [];
+	let connections: ConnectionCheck | undefined;
 	const started = Date.now();
 	const log = (message: string) => process.stdout.write(`  [n8n ${((Date.now() - started) / 1000).toFixed(0)} s] ${message}\n`);
 	try {
@@ -251,7 +269,6 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 		n8n = await BenchN8n.start({
 			credentials: [apiKeyCredential(credA, sim.url, orgKey), apiKeyCredential(credB, simAll.url, { ...simAll.orgKey, level: 'organisation' })],
 			workflows,
-			profile,
 		});
 		log(`n8n ${n8n.version} started (pid ${n8n.pid})`);
 		const server = n8n;
@@ -311,9 +328,15 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 			mkdirSync(dir, { recursive: true });
 			for (const [client, output] of [['node', out], ['http', httpOut]] as const) {
 				const file = path.join(dir, `n8n-${client}-cursor.cpuprofile`);
-				const { result, profile: cpu } = await server.runProfiled(`${client}-cursor`, output, file);
-				profiles.push({ client, summary: summarizeProfile(cpu), file: path.relative(process.cwd(), file), ms: result.ms });
+				const { result, profile: cpu, execution } = await server.runProfiled(`${client}-cursor`, output, file);
+				profiles.push({ client, whole: summarizeProfile(cpu), execution: summarizeProfile(cpu, execution), file: path.relative(process.cwd(), file), ms: result.ms });
 			}
+			const fresh = await bare({ url: sim.url, orgKey: sim.orgKey, style: 'cursor', company: cases.cursor.company, warmCompany: WARM, rounds: ROUNDS, newConnections: true });
+			await sim.clearLog();
+			await server.run('node-cursor', out);
+			const wire = await sim.requests({ detail: true });
+			const pages = wire.filter((r) => r.route === 'listInvoices');
+			connections = { bareNewConnectionsMs: fresh.map((b) => b.ms), nodeRequests: pages.length, nodeConnectionClose: pages.filter((r) => r.connection === 'close').length };
 			log('profiles recorded');
 		}
 
@@ -446,7 +469,7 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 		await Promise.all([sim.stop(), simAll.stop()]);
 	}
 
-	return summarize(styleResults, traps, allCompanies!, profiles, n8n!);
+	return summarize(styleResults, traps, allCompanies!, profiles, connections, n8n!);
 }
 
 /** The HTTP Request node as commonly set up for the trap lists (pagination as the n8n docs' examples). */
@@ -496,7 +519,8 @@ function summarize(
 	styles: StyleResult[],
 	traps: TrapResult[],
 	all: AllCompaniesResult,
-	profiles: Array<{ client: string; summary: ProfileSummary; file: string; ms: number }>,
+	profiles: ProfileRecord[],
+	connections: ConnectionCheck | undefined,
 	n8n: BenchN8n,
 ): { figures: Figure[]; details: unknown; report: string } {
 	const figures: Figure[] = [];
@@ -645,11 +669,22 @@ function summarize(
 		md(['List', 'Records', 'Node s', 'HTTP Request s', 'Bare loop s', 'Node ÷ HTTP', 'Node ÷ bare', 'Requests node / HTTP / min.', 'Peak RSS MiB (growth) node / HTTP', 'Records node / HTTP'], rows),
 		'',
 		md(['Trap', 'Spendesk node', 'HTTP Request (expert)', 'HTTP Request (common setting)'], trapRows),
-		...profiles.map((p) => `\n${formatProfile(`CPU profile, ${p.client === 'node' ? 'Spendesk node' : 'HTTP Request + Split Out'}, ${STYLE_INFO.cursor.label} (${p.file}, execution ${sec(p.ms)} s)`, p.summary, SIZES.cursor / 100)}`),
+		...(connections
+			? [
+					'',
+					`Bare loop with a new connection per request (as n8n's request helpers), ${STYLE_INFO.cursor.label}: median ${sec(median(connections.bareNewConnectionsMs))} s (runs ${connections.bareNewConnectionsMs.map(sec).join(' / ')}); ` +
+						`the node's requests in n8n: ${connections.nodeConnectionClose} of ${connections.nodeRequests} sent "Connection: close"`,
+				]
+			: []),
+		...profiles.map((p) => {
+			const who = `${p.client === 'node' ? 'Spendesk node' : 'HTTP Request + Split Out'}, ${STYLE_INFO.cursor.label}`;
+			const pages = SIZES.cursor / 100;
+			return `\n${formatProfile(`CPU profile, ${who}, execution alone (${sec(p.ms)} s)`, p.execution, pages)}\n${formatProfile(`CPU profile, ${who}, start to saved (${p.file})`, p.whole, pages)}`;
+		}),
 	].join('\n');
 	return {
 		figures,
-		details: { n8n: n8n.version, node: n8n.nodeVersion, httpRequestVersion: HTTP_REQUEST_VERSION, rounds: ROUNDS, styles, traps, allCompanies: all, profiles },
+		details: { n8n: n8n.version, node: n8n.nodeVersion, httpRequestVersion: HTTP_REQUEST_VERSION, rounds: ROUNDS, styles, traps, allCompanies: all, profiles, connections },
 		report,
 	};
 }
