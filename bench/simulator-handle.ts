@@ -88,6 +88,11 @@ export class SimulatorHandle {
 		await this.send({ cmd: 'configure', options });
 	}
 
+	/** Every access token issued so far expires now (as after Spendesk's 60 minutes). */
+	async expireTokens(): Promise<void> {
+		await this.send({ cmd: 'expireTokens' });
+	}
+
 	/** Every id of a company's list as the simulator holds it. */
 	async ids(company: string, list: ListName): Promise<string[]> {
 		return await this.send<string[]>({ cmd: 'ids', company, list });

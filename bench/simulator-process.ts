@@ -59,6 +59,10 @@ async function main(): Promise<void> {
 					sim.configure(message.options);
 					reply({ id: message.id, ok: true, result: null });
 					return;
+				case 'expireTokens':
+					sim.expireTokens();
+					reply({ id: message.id, ok: true, result: null });
+					return;
 				case 'ids': {
 					// Every id of the list, in the order the API serves it (invoices: by creation, ascending).
 					const data = sim.data(message.company);

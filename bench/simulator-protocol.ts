@@ -12,6 +12,7 @@ export type SimCommand =
 	| { id: number; cmd: 'injectFault'; fault: FaultSpec }
 	| { id: number; cmd: 'clearFaults' }
 	| { id: number; cmd: 'configure'; options: Partial<SimulatorOptions> }
+	| { id: number; cmd: 'expireTokens' }
 	| { id: number; cmd: 'ids'; company: string; list: ListName };
 
 export type SimReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };

@@ -116,6 +116,12 @@ function shorten(message: string): string {
 	return first.length > 110 ? `${first.slice(0, 107)}…` : first;
 }
 
+function failuresOf(log: WireRequest[]): string {
+	const by = new Map<number, number>();
+	for (const r of log) if (r.status >= 400) by.set(r.status, (by.get(r.status) ?? 0) + 1);
+	return [...by].map(([status, n]) => `${n} × ${status}`).join(', ');
+}
+
 function requestCounts(log: WireRequest[], routes: string[]) {
 	const api = log.filter((r) => !TOKEN_ROUTES.has(r.route));
 	return {
@@ -123,6 +129,8 @@ function requestCounts(log: WireRequest[], routes: string[]) {
 		api: api.length,
 		tokens: log.length - api.length,
 		status429: api.filter((r) => r.status === 429).length,
+		/** Error answers by status, e.g. "1 × 401". */
+		failures: failuresOf(api),
 		errors: api.filter((r) => r.status >= 400).length,
 	};
 }
@@ -169,6 +177,9 @@ interface TrapClient {
 	minimum: number;
 	ms: number;
 	status429?: number;
+	/** Error answers by status ("1 × 401"), and token requests. */
+	failures: string;
+	tokens: number;
 }
 
 interface TrapResult {
@@ -346,7 +357,7 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 			await before?.();
 			const m = await measure(sim, workflowId, output, c, expected);
 			await sim.clearFaults();
-			return { label, setting, outcome: m.outcome, requests: m.counts.list, minimum: minimumRequests(c, expected.length), ms: m.run.ms, status429: m.counts.status429 };
+			return { label, setting, outcome: m.outcome, requests: m.counts.list, minimum: minimumRequests(c, expected.length), ms: m.run.ms, status429: m.counts.status429, failures: m.counts.failures, tokens: m.counts.tokens };
 		};
 		const invoices = await sim.ids(TRAP, 'invoices');
 		const emptyPages = () => sim.injectFault({ route: 'listInvoices', kind: 'emptyPage', after: 5, times: 3 });
@@ -401,6 +412,19 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 			],
 		});
 		await sim.configure({ accountsMaxReturn: undefined });
+		// Not in the simulator's list of faults, but a fact of the API: tokens live 60 minutes, so
+		// the token n8n saved in the credential has expired when a workflow runs an hour later.
+		const expired = () => sim.expireTokens();
+		traps.push({
+			trap: 'expiredToken',
+			what: 'the token saved in the credential has expired (Spendesk tokens live 60 minutes)',
+			clients: [
+				await trapRun('node-trap-cursor', out, trapCursor, 'Spendesk node', 'Return All', invoices, expired),
+				await trapRun('http-trap-cursor', httpOut, trapCursor, 'HTTP Request (expert)', 'complete when hasNextPage is false', invoices, expired),
+			],
+		});
+		// A valid token in the credential again for what follows.
+		await server.run('node-cursor-warm', out);
 
 		// Rate limit: the three clients at once, each on a company of its own (budgets are per company).
 		await sim.configure({ rateLimit: RATE.limit, rateLimitWindowMs: RATE.windowMs });
@@ -426,7 +450,17 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 				c.routes,
 			);
 			const expected = await sim.ids(companyId, 'invoices');
-			rateClientsResults.push({ label, setting, outcome: outcomeOf(rateRuns[i], expected), requests: counts.list, minimum: minimumRequests(c, expected.length), ms: rateRuns[i].ms, status429: counts.status429 });
+			rateClientsResults.push({
+				label,
+				setting,
+				outcome: outcomeOf(rateRuns[i], expected),
+				requests: counts.list,
+				minimum: minimumRequests(c, expected.length),
+				ms: rateRuns[i].ms,
+				status429: counts.status429,
+				failures: counts.failures,
+				tokens: 0,
+			});
 		}
 		traps.push({ trap: 'rateLimit', what: `rate limit of ${RATE.limit} requests per minute (${RATE.invoices.toLocaleString('en')} invoices: ${RATE.invoices / 100} pages)`, clients: rateClientsResults });
 		log('traps done');
@@ -655,9 +689,10 @@ function summarize(
 			display: node.outcome.exact ? 'exact' : node.outcome.text.startsWith('error') ? 'error' : 'not exact',
 			target: t.expectError ? 'error, bounded' : 'exact',
 			pass: t.expectError ? failedClearly : node.outcome.exact,
-			note: t.clients.map((c) => `${c.label} (${c.setting}): ${c.outcome.text}, ${c.requests} requests (minimum ${c.minimum})${c.status429 ? `, ${c.status429} × 429` : ''}, ${sec(c.ms)} s`).join('; '),
+			note: t.clients.map((c) => `${c.label} (${c.setting}): ${c.outcome.text}, ${c.requests} requests (minimum ${c.minimum})${c.failures ? `, answered ${c.failures}` : ''}${c.tokens ? `, ${c.tokens} token requests` : ''}, ${sec(c.ms)} s`).join('; '),
 		});
-		const cell = (c: TrapClient | undefined) => (c ? `${c.outcome.text}; ${c.requests} req.${c.status429 ? `, ${c.status429} × 429` : ''}${t.trap === 'rateLimit' ? `; ${sec(c.ms)} s` : ''}` : '—');
+		const cell = (c: TrapClient | undefined) =>
+			c ? `${c.outcome.text}; ${c.requests} req.${c.failures ? ` (${c.failures})` : ''}${c.tokens ? `, ${c.tokens} token req.` : ''}${t.trap === 'rateLimit' ? `; ${sec(c.ms)} s` : ''}` : '—';
 		const common = t.clients.find((c) => c.label === 'HTTP Request (common)');
 		trapRows.push([t.what, cell(node), cell(t.clients.find((c) => c.label === 'HTTP Request (expert)')), common ? `${cell(common)} (${common.setting})` : 'same as expert']);
 	}
