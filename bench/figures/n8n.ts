@@ -158,6 +158,8 @@ interface ClientRun {
 	tokens: number;
 	peakRssBytes: number;
 	rssBeforeBytes: number;
+	/** Peak resident sets of processes under n8n (none expected: task runners are off). */
+	childPeakBytes: number;
 	outcome: Outcome;
 }
 
@@ -323,6 +325,7 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 						tokens: m.counts.tokens,
 						peakRssBytes: m.run.peakRssBytes,
 						rssBeforeBytes: m.run.rssBeforeBytes,
+						childPeakBytes: m.run.childPeakBytes,
 						outcome: m.outcome,
 					});
 				}
@@ -483,6 +486,7 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 				tokens: m.counts.tokens,
 				peakRssBytes: m.run.peakRssBytes,
 				rssBeforeBytes: m.run.rssBeforeBytes,
+				childPeakBytes: m.run.childPeakBytes,
 				outcome: m.outcome,
 				status429: m.counts.status429,
 			};
@@ -609,7 +613,9 @@ function summarize(
 				value: nodePeak / httpPeak,
 				display: ratio(nodePeak / httpPeak),
 				target: 'report',
-				note: `median peak node ${mib(nodePeak)} MiB (from ${mib(median(node.map((r) => r.rssBeforeBytes)))}), HTTP Request ${mib(httpPeak)} MiB (from ${mib(median(http.map((r) => r.rssBeforeBytes)))})`,
+				note:
+					`median peak node ${mib(nodePeak)} MiB (from ${mib(median(node.map((r) => r.rssBeforeBytes)))}), HTTP Request ${mib(httpPeak)} MiB (from ${mib(median(http.map((r) => r.rssBeforeBytes)))}); ` +
+					`processes under n8n: ${s.runs.some((r) => r.childPeakBytes > 0) ? `up to ${mib(Math.max(...s.runs.map((r) => r.childPeakBytes)))} MiB` : 'none'}`,
 			},
 		);
 		rows.push([
