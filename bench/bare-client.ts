@@ -30,6 +30,8 @@ export interface BareJob {
 
 export interface BareResult {
 	ms: number;
+	/** CPU time of this process during the read (user + system). */
+	cpuMs: number;
 	items: number;
 	uniqueIds: number;
 }
@@ -186,9 +188,11 @@ async function main(): Promise<void> {
 	const results: BareResult[] = [];
 	for (let round = 0; round < job.rounds; round++) {
 		const started = performance.now();
+		const cpu = process.cpuUsage();
 		const items = await client.read(job.company);
 		const ms = performance.now() - started;
-		results.push({ ms, items: items.length, uniqueIds: new Set(items.map((i) => i.id)).size });
+		const used = process.cpuUsage(cpu);
+		results.push({ ms, cpuMs: (used.user + used.system) / 1000, items: items.length, uniqueIds: new Set(items.map((i) => i.id)).size });
 	}
 	process.send!(results);
 }

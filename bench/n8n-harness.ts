@@ -47,6 +47,13 @@ export interface RunResult {
 	peakRssBytes: number;
 	/** Peak resident sets of other processes under n8n during the run (none expected). */
 	childPeakBytes: number;
+	/**
+	 * CPU time (user + system) of the n8n process between the execution's startedAt and
+	 * stoppedAt, from /proc/<pid>/stat sampled every 20 ms (so ± 20 ms): unlike wall time, it
+	 * hardly moves when other processes compete for the cores. With runs started together, it is
+	 * their common CPU time.
+	 */
+	cpuMs: number;
 }
 
 export interface OutputOf {
@@ -67,6 +74,35 @@ function memoryOf(pid: number): { rss: number; hwm: number } | undefined {
 	} catch {
 		return undefined;
 	}
+}
+
+/** CPU time (user + system, ms) of a process so far, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function cpuTimeOf(pid: number): number {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// Fields after the command name (which is in brackets and may hold spaces): utime is the 14th field, stime the 15th.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[11]) + Number(fields[12])) * 10;
+	} catch {
+		return NaN;
+	}
+}
+
+/** Samples a process's CPU time every `everyMs` until stopped; `at(t)` is the CPU time at wall-clock time t (ms). */
+function cpuSampler(pid: number, everyMs = 20) {
+	const samples: Array<[number, number]> = [[Date.now(), cpuTimeOf(pid)]];
+	const timer = setInterval(() => samples.push([Date.now(), cpuTimeOf(pid)]), everyMs);
+	return {
+		stop: () => {
+			clearInterval(timer);
+			samples.push([Date.now(), cpuTimeOf(pid)]);
+		},
+		at: (t: number) => {
+			let best = samples[0];
+			for (const sample of samples) if (Math.abs(sample[0] - t) < Math.abs(best[0] - t)) best = sample;
+			return best[1];
+		},
+	};
 }
 
 /** Resets the peak resident set (VmHWM) of a process to its current size. */
@@ -170,8 +206,10 @@ export class BenchN8n {
 		const children = descendants(this.pid);
 		for (const pid of [this.pid, ...children]) resetPeak(pid);
 		const before = memoryOf(this.pid)?.rss ?? NaN;
+		const cpu = cpuSampler(this.pid);
 		const started = await Promise.all(runs.map(async (r) => ({ ...r, executionId: await this.start(r.workflowId) })));
 		const summaries = await Promise.all(started.map(async (r) => await this.finished(r.workflowId, r.executionId)));
+		cpu.stop();
 		const peak = memoryOf(this.pid)?.hwm ?? NaN;
 		const childPeak = descendants(this.pid).reduce((sum, pid) => sum + (memoryOf(pid)?.hwm ?? 0), 0);
 		const results: RunResult[] = [];
@@ -187,6 +225,7 @@ export class BenchN8n {
 				rssBeforeBytes: before,
 				peakRssBytes: peak,
 				childPeakBytes: childPeak,
+				cpuMs: cpu.at(Date.parse(summary.stoppedAt!)) - cpu.at(Date.parse(summary.startedAt)),
 			});
 		}
 		return results;
@@ -229,6 +268,7 @@ export class BenchN8n {
 			rssBeforeBytes: NaN,
 			peakRssBytes: NaN,
 			childPeakBytes: NaN,
+			cpuMs: NaN,
 		};
 		const window = { fromMs: Date.parse(summary.startedAt) - profileStarted, toMs: Date.parse(summary.stoppedAt!) - profileStarted };
 		return { result, profile, execution: window };
