@@ -193,7 +193,7 @@ export class BenchN8n {
 				const found = page.results.find((e) => e.id === executionId);
 				return found && found.stoppedAt && !['new', 'running', 'waiting'].includes(found.status) ? found : undefined;
 			},
-			{ timeoutMs, intervalMs: 100, what: `execution ${executionId} of ${workflowId}` },
+			{ timeoutMs, intervalMs: 300, what: `execution ${executionId} of ${workflowId}` },
 		);
 	}
 

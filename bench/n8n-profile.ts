@@ -1,7 +1,8 @@
 /**
  * Where an n8n process spends its CPU during one run: a CPU profile (bench/n8n-harness.ts
- * `runProfiled`) summed up by who does the work. Each sample goes to the innermost frame
- * that belongs to a known package; frames of Node.js itself (sockets, streams, timers) are
+ * `runProfiled`) summed up by who does the work. A sample goes to n8n's credential handling
+ * or REST API when one of those is on its stack; otherwise to the innermost frame that
+ * belongs to a known package, frames of Node.js itself (sockets, streams, timers) being
  * looked through to the package that called them, or counted as Node.js internals.
  */
 import type { CpuProfile } from './n8n-harness';
@@ -11,11 +12,22 @@ const GROUPS: Array<[RegExp, string]> = [
 	[/n8n-nodes-spendesk/, 'Spendesk node (this package)'],
 	[/n8n-nodes-base/, 'n8n nodes (HTTP Request, Split Out…)'],
 	[/\/(axios|follow-redirects|proxy-from-env|form-data|agent-base|https-proxy-agent|http-proxy-agent)\//, "n8n's HTTP client (axios)"],
-	[/\/(@n8n\/typeorm|typeorm|sqlite3|@n8n\/db|tarn|reflect-metadata)\//, 'database (credentials read, execution saved)'],
+	[/\/(@n8n\/typeorm|typeorm|sqlite3|@n8n\/db|tarn|reflect-metadata)\//, 'database (queries answered asynchronously; the execution saved)'],
 	[/\/flatted\//, 'serialising the execution for saving (flatted)'],
 	[/\/(n8n-workflow|@n8n\/tournament|luxon|jmespath|@n8n\/expression-runtime|lodash)\//, 'n8n-workflow: expressions, parameters, deep copies'],
 	[/\/n8n-core\//, 'n8n-core: execution engine, request helpers'],
-	[/\/n8n\/dist\//, 'n8n server (credentials helper, hooks, REST, push)'],
+	[/\/n8n\/dist\//, 'n8n server (execution hooks, push, other)'],
+];
+
+/**
+ * Work done on behalf of something found further up the stack, whatever package does it:
+ * n8n's credential handling (read from the database, decrypt, resolve the credential's
+ * expressions, on every authenticated request) and n8n's REST API (the benchmark asking for
+ * the executions list while it waits).
+ */
+const CONTEXTS: Array<[RegExp, string]> = [
+	[/n8n\/dist\/credentials-helper\.js|n8n-core\/dist\/credentials\.js/, "n8n's credential handling per request (read, decrypt, resolve)"],
+	[/n8n\/dist\/(auth\/|executions\/|workflows\/workflow-sharing|controller)/, "n8n's REST API (the benchmark polling the executions)"],
 ];
 
 const NATIVE = new Map([
@@ -72,6 +84,10 @@ export function summarizeProfile(profile: CpuProfile, window?: { fromMs: number;
 		total += us;
 		const frame = byId.get(id)!.callFrame;
 		let group = NATIVE.get(frame.functionName);
+		for (let at: number | undefined = id; !group && at !== undefined; at = parent.get(at)) {
+			const url = byId.get(at)!.callFrame.url;
+			group = CONTEXTS.find(([pattern]) => pattern.test(url))?.[1];
+		}
 		for (let at: number | undefined = id; !group && at !== undefined; at = parent.get(at)) group = groupOf(byId.get(at)!.callFrame.url);
 		group ??= 'Node.js internals (sockets, streams, timers)';
 		groups.set(group, (groups.get(group) ?? 0) + us);
