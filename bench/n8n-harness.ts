@@ -11,8 +11,9 @@
  *   /proc/<pid>/status `VmHWM` after resetting it (`echo 5 > /proc/<pid>/clear_refs`) just
  *   before the run, which follows a full garbage collection (through the inspector) so that
  *   what earlier runs left behind weighs as little as it can; it includes n8n saving the
- *   execution. Task runners are off (N8N_RUNNERS_ENABLED=false, as in the end-to-end suite),
- *   so n8n is one process; processes it might start are checked and reported;
+ *   execution. The processes n8n starts (its JavaScript task runner, which n8n 2.8.4 starts
+ *   even with N8N_RUNNERS_ENABLED=false as in the end-to-end suite; idle here, as no workflow
+ *   has a Code node) are measured apart (`childPeakBytes`);
  * - output: the records' ids, read back from the saved execution.
  *
  * n8n listens for the V8 inspector on a free loopback port (only this harness connects: it
@@ -171,6 +172,19 @@ export class BenchN8n {
 
 	get pid(): number {
 		return this.server.process.pid!;
+	}
+
+	/** The processes n8n started (n8n 2.8.4 starts its JavaScript task runner even with N8N_RUNNERS_ENABLED=false). */
+	children(): Array<{ pid: number; command: string; rssBytes: number }> {
+		return descendants(this.pid).map((pid) => {
+			let command = '';
+			try {
+				command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+			} catch {
+				// gone
+			}
+			return { pid, command, rssBytes: memoryOf(pid)?.rss ?? NaN };
+		});
 	}
 
 	get nodeVersion(): string {

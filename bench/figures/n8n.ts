@@ -158,7 +158,7 @@ interface ClientRun {
 	tokens: number;
 	peakRssBytes: number;
 	rssBeforeBytes: number;
-	/** Peak resident sets of processes under n8n (none expected: task runners are off). */
+	/** Peak resident sets of processes under n8n (its idle task runner), measured apart. */
 	childPeakBytes: number;
 	/** CPU time of the n8n process during the execution. */
 	cpuMs: number;
@@ -285,7 +285,7 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 			credentials: [apiKeyCredential(credA, sim.url, orgKey), apiKeyCredential(credB, simAll.url, { ...simAll.orgKey, level: 'organisation' })],
 			workflows,
 		});
-		log(`n8n ${n8n.version} started (pid ${n8n.pid})`);
+		log(`n8n ${n8n.version} started (pid ${n8n.pid}); processes under it: ${n8n.children().map((c) => `${c.pid} ${c.command.slice(0, 120)} (${mib(c.rssBytes)} MiB)`).join('; ') || 'none'}`);
 		const server = n8n;
 
 		/** One run of a workflow, its requests counted on `handle`'s log. */
