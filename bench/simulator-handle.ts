@@ -2,8 +2,8 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { ApiKeyCredential, SimulatorOptions } from '../test/simulator';
-import type { SimCommand, SimReady, SimReply, WireRequest } from './simulator-protocol';
+import type { ApiKeyCredential, FaultSpec, SimulatorOptions } from '../test/simulator';
+import type { ListName, SimCommand, SimReady, SimReply, WireRequest } from './simulator-protocol';
 import { TOKEN_ROUTES } from './simulator-protocol';
 
 /** A command without its id (distributes over the union). */
@@ -52,9 +52,9 @@ export class SimulatorHandle {
 		});
 	}
 
-	/** The request log since the last clearLog, in arrival order. */
-	async requests(): Promise<WireRequest[]> {
-		return await this.send<WireRequest[]>({ cmd: 'requests' });
+	/** The request log since the last clearLog, in arrival order (`detail`: with each request's query and body). */
+	async requests(options: { detail?: boolean } = {}): Promise<WireRequest[]> {
+		return await this.send<WireRequest[]>({ cmd: 'requests', detail: options.detail });
 	}
 
 	/** API requests only (token endpoints left out). */
@@ -72,6 +72,35 @@ export class SimulatorHandle {
 
 	async resetStats(): Promise<void> {
 		await this.send({ cmd: 'resetStats' });
+	}
+
+	/** Fault injection, as SpendeskSimulator.injectFault (the next matching requests, whoever sends them). */
+	async injectFault(fault: FaultSpec): Promise<void> {
+		await this.send({ cmd: 'injectFault', fault });
+	}
+
+	async clearFaults(): Promise<void> {
+		await this.send({ cmd: 'clearFaults' });
+	}
+
+	/** Changes options of the running simulator (rate limit, latency, caps…). */
+	async configure(options: Partial<SimulatorOptions>): Promise<void> {
+		await this.send({ cmd: 'configure', options });
+	}
+
+	/** Every access token issued so far expires now (as after Spendesk's 60 minutes). */
+	async expireTokens(): Promise<void> {
+		await this.send({ cmd: 'expireTokens' });
+	}
+
+	/** Every id of a company's list as the simulator holds it. */
+	async ids(company: string, list: ListName): Promise<string[]> {
+		return await this.send<string[]>({ cmd: 'ids', company, list });
+	}
+
+	/** The process id of the simulator (for the record; it is not measured). */
+	get pid(): number | undefined {
+		return this.child.pid;
 	}
 
 	async stop(): Promise<void> {

@@ -5,7 +5,8 @@
  * Standalone: `npx tsx bench/simulator-process.ts '{"latencyMs":50}'` prints one JSON line
  * `{"url": …, "orgKey": {…}}` and serves until killed.
  * Forked by the benchmark (bench/simulator-handle.ts): it also answers commands over the
- * IPC channel (request log, stats, configure) and exits when the channel closes.
+ * IPC channel (request log, stats, faults, options, the ids of a list) and exits when the
+ * channel closes.
  */
 import { SpendeskSimulator } from '../test/simulator';
 import type { SimulatorOptions } from '../test/simulator';
@@ -24,7 +25,14 @@ async function main(): Promise<void> {
 		try {
 			switch (message.cmd) {
 				case 'requests': {
-					const requests: WireRequest[] = sim.log.map((r) => ({ at: r.at, route: r.route, status: r.status, companyId: r.companyId }));
+					const requests: WireRequest[] = sim.log.map((r) => ({
+						at: r.at,
+						route: r.route,
+						status: r.status,
+						companyId: r.companyId,
+						...(r.fault ? { fault: r.fault } : {}),
+						...(message.detail ? { query: r.query, body: r.body, connection: r.headers.connection } : {}),
+					}));
 					reply({ id: message.id, ok: true, result: requests });
 					return;
 				}
@@ -39,6 +47,29 @@ async function main(): Promise<void> {
 					sim.resetStats();
 					reply({ id: message.id, ok: true, result: null });
 					return;
+				case 'injectFault':
+					sim.injectFault(message.fault);
+					reply({ id: message.id, ok: true, result: null });
+					return;
+				case 'clearFaults':
+					sim.clearFaults();
+					reply({ id: message.id, ok: true, result: null });
+					return;
+				case 'configure':
+					sim.configure(message.options);
+					reply({ id: message.id, ok: true, result: null });
+					return;
+				case 'expireTokens':
+					sim.expireTokens();
+					reply({ id: message.id, ok: true, result: null });
+					return;
+				case 'ids': {
+					// Every id of the list, in the order the API serves it (invoices: by creation, ascending).
+					const data = sim.data(message.company);
+					const list = message.list === 'invoices' ? sim.invoicesSorted(message.company) : data[message.list];
+					reply({ id: message.id, ok: true, result: list.map((item) => item.id) });
+					return;
+				}
 			}
 		} catch (error) {
 			reply({ id: message.id, ok: false, error: String(error) });

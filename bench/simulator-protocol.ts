@@ -1,11 +1,19 @@
 /** Messages between the benchmark and bench/simulator-process.ts (Node IPC channel). */
-import type { ApiKeyCredential, RouteId } from '../test/simulator';
+import type { ApiKeyCredential, FaultSpec, RouteId, SimulatorOptions } from '../test/simulator';
+
+/** A list of one company whose ids the benchmark compares a client's output with. */
+export type ListName = 'invoices' | 'settlements' | 'accounts' | 'payables';
 
 export type SimCommand =
-	| { id: number; cmd: 'requests' }
+	| { id: number; cmd: 'requests'; detail?: boolean }
 	| { id: number; cmd: 'clearLog' }
 	| { id: number; cmd: 'stats' }
-	| { id: number; cmd: 'resetStats' };
+	| { id: number; cmd: 'resetStats' }
+	| { id: number; cmd: 'injectFault'; fault: FaultSpec }
+	| { id: number; cmd: 'clearFaults' }
+	| { id: number; cmd: 'configure'; options: Partial<SimulatorOptions> }
+	| { id: number; cmd: 'expireTokens' }
+	| { id: number; cmd: 'ids'; company: string; list: ListName };
 
 export type SimReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
 
@@ -16,6 +24,13 @@ export interface WireRequest {
 	route: RouteId;
 	status: number;
 	companyId?: string;
+	/** The fault injected into this request, if any. */
+	fault?: string;
+	/** Query and JSON body as the simulator logged them (only with `requests({ detail: true })`). */
+	query?: Record<string, string>;
+	body?: unknown;
+	/** The request's Connection header (only with `detail`): "close" when the client opened a connection for it alone. */
+	connection?: string;
 }
 
 export interface SimReady {
