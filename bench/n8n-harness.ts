@@ -20,7 +20,7 @@
  * asks for garbage collections between runs and, in `runProfiled`, records a CPU profile of
  * one run in Chrome DevTools format).
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { N8nHome } from '../test/e2e/runtime';
 import { createHome, ensureN8n, installedVersion } from '../test/e2e/runtime';
@@ -156,16 +156,18 @@ export class BenchN8n {
 	static async start(options: { credentials: CredentialExport[]; workflows: Workflow[] }): Promise<BenchN8n> {
 		const runtime = await ensureN8n('node20');
 		const home = await createHome(runtime);
-		await importCredentials(home, options.credentials);
-		await importWorkflows(home, options.workflows);
 		const inspectorPort = await freePort();
-		const server = await startN8n(home, { env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` } });
+		let server: N8nServer | undefined;
 		try {
+			await importCredentials(home, options.credentials);
+			await importWorkflows(home, options.workflows);
+			server = await startN8n(home, { env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` } });
 			const session = await setupOwner(server.baseUrl);
 			const inspector = await Inspector.connect(inspectorPort, n8nRequire(home));
 			return new BenchN8n(home, server, session, installedVersion(runtime), inspector);
 		} catch (error) {
-			await server.stop();
+			await server?.stop();
+			rmSync(home.dir, { recursive: true, force: true });
 			throw error;
 		}
 	}
@@ -288,9 +290,11 @@ export class BenchN8n {
 		return { result, profile, execution: window };
 	}
 
+	/** Stops n8n and removes its home (its database holds every execution: hundreds of MB). */
 	async stop(): Promise<void> {
 		this.inspector.close();
 		await this.server.stop();
+		rmSync(this.home.dir, { recursive: true, force: true });
 	}
 
 	/** Lets n8n settle between runs (its own timers, garbage collection). */

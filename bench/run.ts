@@ -28,7 +28,7 @@ const FIGURES: Array<{ name: string; run: FigureRun; optIn?: boolean }> = [
 	{ name: 'fanout', run: fanOut },
 	{ name: 'ratelimit', run: rateLimitBound },
 	{ name: 'trigger', run: idleTriggerPoll },
-	// The node against n8n's HTTP Request node inside a real n8n 2.8.4 (the end-to-end suite's install): about 8 minutes.
+	// The node against n8n's HTTP Request node inside a real n8n 2.8.4 (the end-to-end suite's install): 7–8 minutes.
 	{ name: 'n8n', run: n8nComparison, optIn: true },
 ];
 

@@ -1,7 +1,7 @@
 /**
  * Figures 7–9 — the node against what a user would build instead, inside a real n8n 2.8.4
- * (`npm run bench -- --only n8n`; not part of the default run, it takes several minutes and
- * the n8n install of the end-to-end suite).
+ * (`npm run bench -- --only n8n`; not part of the default run, it takes 7–8 minutes and the
+ * n8n install of the end-to-end suite).
  *
  * For each pagination style, one company's list read with Return All by (a) the Spendesk
  * node, (b) n8n's HTTP Request node set up as an expert would (bench/n8n-workflows.ts), each
@@ -724,6 +724,9 @@ function summarize(
 		`n8n ${n8n.version} on Node.js ${n8n.nodeVersion}, HTTP Request node version ${HTTP_REQUEST_VERSION}; times are medians of ${ROUNDS} executions (stoppedAt − startedAt), bare loop medians of ${ROUNDS} reads in a warm process; CPU: n8n's CPU time during the execution, the bare loop process's during its read`,
 		'',
 		md(['List', 'Records', 'Node s', 'HTTP Request s', 'Bare loop s', 'Node ÷ HTTP', 'Node ÷ bare', 'CPU: node ÷ HTTP / ÷ bare', 'Requests node / HTTP / min.', 'Peak RSS MiB (growth) node / HTTP', 'Records node / HTTP'], rows),
+		'',
+		'',
+		'Snapshot: the HTTP Request node cannot wait for the snapshot to be built (a PENDING answer would count as a page); the simulator answers COMPLETE at once.',
 		'',
 		md(['Trap', 'Spendesk node', 'HTTP Request (expert)', 'HTTP Request (common setting)'], trapRows),
 		...(connections
