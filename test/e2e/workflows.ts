@@ -253,6 +253,16 @@ export async function runN8n(home: N8nHome, args: string[], options: { timeoutMs
 			{ env, cwd: home.dir, timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 },
 			(error, stdout, stderr) => {
 				const ms = Date.now() - started;
+				const signal = (error as { signal?: unknown } | null)?.signal;
+				// n8n 2.41.1 on Node 24 was seen to die of SIGSEGV while shutting down after it had
+				// printed a finished run (twice, on a loaded machine, after a failed execution). The run
+				// is what the tests check: a finished one is taken, with its status as the exit code.
+				const finished = signal === 'SIGSEGV' && args[0] === 'execute' ? parseRun(stdout) : undefined;
+				if (finished?.status === 'success' || finished?.status === 'error') {
+					process.stderr.write(`[e2e] n8n ${args.join(' ')} died of SIGSEGV after printing its finished run (${finished.status}); taken as exit ${finished.status === 'success' ? 0 : 1}\n`);
+					resolve({ code: finished.status === 'success' ? 0 : 1, stdout, stderr, ms });
+					return;
+				}
 				if (error && typeof (error as { code?: unknown }).code !== 'number') {
 					reject(new Error(`n8n ${args.join(' ')}: ${error.message} (signal ${String((error as { signal?: unknown }).signal)}, code ${String((error as { code?: unknown }).code)}, after ${ms} ms)\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
 					return;
