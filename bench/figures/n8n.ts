@@ -165,6 +165,18 @@ interface ClientRun {
 	outcome: Outcome;
 }
 
+/** What one measured execution gives (the fields a ClientRun keeps). */
+interface Measured {
+	run: { ms: number; nodeMs: Record<string, number>; peakRssBytes: number; rssBeforeBytes: number; childPeakBytes: number; cpuMs: number };
+	counts: { list: number; api: number; tokens: number };
+	outcome: Outcome;
+}
+
+function clientRun(client: ClientRun['client'], round: number, m: Measured): ClientRun {
+	const { ms, nodeMs, peakRssBytes, rssBeforeBytes, childPeakBytes, cpuMs } = m.run;
+	return { client, round, ms, nodeMs, requests: m.counts.list, apiRequests: m.counts.api, tokens: m.counts.tokens, peakRssBytes, rssBeforeBytes, childPeakBytes, cpuMs, outcome: m.outcome };
+}
+
 interface StyleResult {
 	style: StyleKey;
 	items: number;
@@ -317,20 +329,7 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 				for (const client of order) {
 					await server.pause();
 					const m = await measure(sim, `${client}-${s}`, client === 'node' ? out : httpOut, c, expected);
-					result.runs.push({
-						client,
-						round,
-						ms: m.run.ms,
-						nodeMs: m.run.nodeMs,
-						requests: m.counts.list,
-						apiRequests: m.counts.api,
-						tokens: m.counts.tokens,
-						peakRssBytes: m.run.peakRssBytes,
-						rssBeforeBytes: m.run.rssBeforeBytes,
-						childPeakBytes: m.run.childPeakBytes,
-						cpuMs: m.run.cpuMs,
-						outcome: m.outcome,
-					});
+					result.runs.push(clientRun(client, round, m));
 				}
 			}
 			result.bare = await bare({ url: sim.url, orgKey: sim.orgKey, style: s, company: c.company, warmCompany: WARM, rounds: ROUNDS });
@@ -478,22 +477,7 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 		const allRun = async (workflowId: string, client: 'node' | 'http', variant: string, output: OutputOf, round: number): Promise<AllCompaniesRun> => {
 			await server.pause();
 			const m = await measure(simAll, workflowId, output, { routes: ['listInvoices', 'getCompanies'] }, allIds);
-			return {
-				client,
-				variant,
-				round,
-				ms: m.run.ms,
-				nodeMs: m.run.nodeMs,
-				requests: m.counts.list,
-				apiRequests: m.counts.api,
-				tokens: m.counts.tokens,
-				peakRssBytes: m.run.peakRssBytes,
-				rssBeforeBytes: m.run.rssBeforeBytes,
-				childPeakBytes: m.run.childPeakBytes,
-				cpuMs: m.run.cpuMs,
-				outcome: m.outcome,
-				status429: m.counts.status429,
-			};
+			return { ...clientRun(client, round, m), variant, status429: m.counts.status429 };
 		};
 		const loopOut: OutputOf = { node: 'Loop Over Items', output: 0 };
 		for (let round = 0; round < ROUNDS; round++) {

@@ -12,19 +12,11 @@ import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import { startWebhookHarness } from '../support/webhook-harness';
 import type { WebhookHarness } from '../support/webhook-harness';
 import { MAX_RECENT_EVENTS } from '../../nodes/Spendesk/webhook/recent';
+import type { RegisteredInstance } from '../../nodes/Spendesk/webhook/state';
 
 const SIGNATURE = 'x-spendesk-webhook-signature';
 
-interface Kept {
-	id: string;
-	company?: string;
-	companyId: string;
-	secret: string;
-	url: string;
-	events: string[];
-}
-
-const kept = (h: WebhookHarness) => h.staticData.instances as Kept[];
+const kept = (h: WebhookHarness) => h.staticData.instances as RegisteredInstance[];
 const secretOf = (h: WebhookHarness, companyId: string) => kept(h).find((i) => i.companyId === companyId)!.secret;
 
 let events = 0;
