@@ -12,9 +12,8 @@ import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import { startWebhookHarness } from '../support/webhook-harness';
 import type { WebhookHarness } from '../support/webhook-harness';
 import { MAX_RECENT_EVENTS } from '../../nodes/Spendesk/webhook/recent';
+import { SIGNATURE_HEADER as SIGNATURE } from '../../nodes/Spendesk/webhook/signature';
 import type { RegisteredInstance } from '../../nodes/Spendesk/webhook/state';
-
-const SIGNATURE = 'x-spendesk-webhook-signature';
 
 const kept = (h: WebhookHarness) => h.staticData.instances as RegisteredInstance[];
 const secretOf = (h: WebhookHarness, companyId: string) => kept(h).find((i) => i.companyId === companyId)!.secret;
