@@ -25,11 +25,7 @@ export default tseslint.config(
 	// Code shipped to n8n: same rule sets as @n8n/node-cli's config.
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
-		extends: [
-			js.configs.recommended,
-			tseslint.configs.recommended,
-			communityNodesRecommended,
-		],
+		extends: [js.configs.recommended, tseslint.configs.recommended, communityNodesRecommended],
 		rules: {
 			'prefer-spread': 'off',
 			'no-console': 'error',

@@ -44,41 +44,65 @@ class Client {
 	constructor(private readonly job: BareJob) {}
 
 	async authenticate(): Promise<void> {
-		const basic = Buffer.from(`${this.job.orgKey.clientId}:${this.job.orgKey.clientSecret}`).toString('base64');
+		const basic = Buffer.from(
+			`${this.job.orgKey.clientId}:${this.job.orgKey.clientSecret}`,
+		).toString('base64');
 		const response = await fetch(`${this.job.url}/v1/auth/token`, {
 			method: 'POST',
-			headers: { authorization: `Basic ${basic}`, 'content-type': 'application/json', accept: 'application/json' },
+			headers: {
+				authorization: `Basic ${basic}`,
+				'content-type': 'application/json',
+				accept: 'application/json',
+			},
 			body: JSON.stringify({ grant_type: 'client_credentials' }),
 		});
 		this.token = ((await response.json()) as { access_token: string }).access_token;
 	}
 
-	async call<T>(path: string, options: { company?: string; query?: Record<string, string | number>; body?: unknown } = {}): Promise<T> {
+	async call<T>(
+		path: string,
+		options: { company?: string; query?: Record<string, string | number>; body?: unknown } = {},
+	): Promise<T> {
 		const url = new URL(path, this.job.url);
 		for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
-		const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
+		const headers: Record<string, string> = {
+			authorization: `Bearer ${this.token}`,
+			accept: 'application/json',
+		};
 		if (options.company) headers['x-company-id'] = options.company;
 		if (options.body !== undefined) headers['content-type'] = 'application/json';
 		const method = options.body === undefined ? 'GET' : 'POST';
 		const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-		if (this.job.newConnections) return await this.callOnNewConnection<T>(url, method, headers, body);
+		if (this.job.newConnections)
+			return await this.callOnNewConnection<T>(url, method, headers, body);
 		const response = await fetch(url, { method, headers, body });
-		if (response.status < 200 || response.status >= 300) throw new Error(`bare loop: ${path} answered HTTP ${response.status}`);
+		if (response.status < 200 || response.status >= 300)
+			throw new Error(`bare loop: ${path} answered HTTP ${response.status}`);
 		return (await response.json()) as T;
 	}
 
-	private async callOnNewConnection<T>(url: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<T> {
+	private async callOnNewConnection<T>(
+		url: URL,
+		method: string,
+		headers: Record<string, string>,
+		body: string | undefined,
+	): Promise<T> {
 		return await new Promise<T>((resolve, reject) => {
-			const request = http.request(url, { method, headers, agent: new http.Agent() }, (response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => {
-					const status = response.statusCode ?? 0;
-					if (status < 200 || status >= 300) reject(new Error(`bare loop: ${url.pathname} answered HTTP ${status}`));
-					else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T);
-				});
-				response.on('error', reject);
-			});
+			const request = http.request(
+				url,
+				{ method, headers, agent: new http.Agent() },
+				(response) => {
+					const chunks: Buffer[] = [];
+					response.on('data', (chunk: Buffer) => chunks.push(chunk));
+					response.on('end', () => {
+						const status = response.statusCode ?? 0;
+						if (status < 200 || status >= 300)
+							reject(new Error(`bare loop: ${url.pathname} answered HTTP ${status}`));
+						else resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T);
+					});
+					response.on('error', reject);
+				},
+			);
 			request.on('error', reject);
 			request.end(body);
 		});
@@ -87,8 +111,16 @@ class Client {
 	async cursor(company: string, out: Item[]): Promise<void> {
 		let cursor: string | null = null;
 		for (;;) {
-			const query: Record<string, string | number> = { sortBy: 'updatedAt', sort: 'desc', limit: 100, ...(cursor ? { cursor } : {}) };
-			const body: { data: Item[]; meta: { pagination: { hasNextPage: boolean; nextCursor: string | null } } } = await this.call(`/v2/companies/${company}/invoices`, { query });
+			const query: Record<string, string | number> = {
+				sortBy: 'updatedAt',
+				sort: 'desc',
+				limit: 100,
+				...(cursor ? { cursor } : {}),
+			};
+			const body: {
+				data: Item[];
+				meta: { pagination: { hasNextPage: boolean; nextCursor: string | null } };
+			} = await this.call(`/v2/companies/${company}/invoices`, { query });
 			for (const item of body.data) out.push(item);
 			if (!body.meta.pagination.hasNextPage) return;
 			cursor = body.meta.pagination.nextCursor;
@@ -96,10 +128,25 @@ class Client {
 	}
 
 	/** Page lists (and a snapshot's result pages): until `total` says the last page was read. */
-	async pages(path: string, company: string | undefined, out: Item[], inResult = false, firstPage?: Record<string, unknown>): Promise<void> {
+	async pages(
+		path: string,
+		company: string | undefined,
+		out: Item[],
+		inResult = false,
+		firstPage?: Record<string, unknown>,
+	): Promise<void> {
 		for (let page = 1; ; page++) {
-			const answer = page === 1 && firstPage ? firstPage : await this.call<Record<string, unknown>>(path, { company, query: { page, pageSize: 30 } });
-			const list = (inResult ? answer.result : answer) as { data: Item[]; meta: { pagination: { total: number } } };
+			const answer =
+				page === 1 && firstPage
+					? firstPage
+					: await this.call<Record<string, unknown>>(path, {
+							company,
+							query: { page, pageSize: 30 },
+						});
+			const list = (inResult ? answer.result : answer) as {
+				data: Item[];
+				meta: { pagination: { total: number } };
+			};
 			for (const item of list.data) out.push(item);
 			if (list.data.length === 0 || page * 30 >= list.meta.pagination.total) return;
 		}
@@ -108,7 +155,10 @@ class Client {
 	async offset(company: string, out: Item[]): Promise<void> {
 		let offset = 0;
 		for (;;) {
-			const body = await this.call<{ data: Item[]; totalResults: number }>('/v1/accounts', { company, query: { offset, fetch: 100 } });
+			const body = await this.call<{ data: Item[]; totalResults: number }>('/v1/accounts', {
+				company,
+				query: { offset, fetch: 100 },
+			});
 			for (const item of body.data) out.push(item);
 			offset += body.data.length;
 			if (body.data.length === 0 || offset >= body.totalResults) return;
@@ -118,7 +168,10 @@ class Client {
 	async bodyCursor(company: string, out: Item[]): Promise<void> {
 		let cursor: string | null = null;
 		for (;;) {
-			const body: { data: Item[]; nextCursor: string | null } = await this.call('/v1/payables/search', { company, body: { limit: 100, ...(cursor ? { cursor } : {}) } });
+			const body: { data: Item[]; nextCursor: string | null } = await this.call(
+				'/v1/payables/search',
+				{ company, body: { limit: 100, ...(cursor ? { cursor } : {}) } },
+			);
 			for (const item of body.data) out.push(item);
 			if (!body.nextCursor) return;
 			cursor = body.nextCursor;
@@ -126,11 +179,17 @@ class Client {
 	}
 
 	async snapshot(company: string, out: Item[]): Promise<void> {
-		const { key } = await this.call<{ key: string }>('/v1/snapshots/payables', { company, body: {} });
+		const { key } = await this.call<{ key: string }>('/v1/snapshots/payables', {
+			company,
+			body: {},
+		});
 		const path = `/v1/snapshots/payables/${key}`;
 		for (;;) {
 			// Page 1 until the snapshot is COMPLETE; the COMPLETE answer is the first page.
-			const first = await this.call<{ status: string } & Record<string, unknown>>(path, { company, query: { page: 1, pageSize: 30 } });
+			const first = await this.call<{ status: string } & Record<string, unknown>>(path, {
+				company,
+				query: { page: 1, pageSize: 30 },
+			});
 			if (first.status === 'COMPLETE') return await this.pages(path, company, out, true, first);
 			if (first.status === 'ERROR') throw new Error('bare loop: snapshot ERROR');
 			await new Promise((resolve) => setTimeout(resolve, 200));
@@ -192,12 +251,19 @@ async function main(): Promise<void> {
 		const items = await client.read(job.company);
 		const ms = performance.now() - started;
 		const used = process.cpuUsage(cpu);
-		results.push({ ms, cpuMs: (used.user + used.system) / 1000, items: items.length, uniqueIds: new Set(items.map((i) => i.id)).size });
+		results.push({
+			ms,
+			cpuMs: (used.user + used.system) / 1000,
+			items: items.length,
+			uniqueIds: new Set(items.map((i) => i.id)).size,
+		});
 	}
 	process.send!(results);
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`bare-client: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`bare-client: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

@@ -51,7 +51,11 @@ async function bareDrain(job: DrainJob, company: string): Promise<Invoice[]> {
 	const basic = Buffer.from(`${job.orgKey.clientId}:${job.orgKey.clientSecret}`).toString('base64');
 	const tokenResponse = await fetch(`${job.url}/v1/auth/token`, {
 		method: 'POST',
-		headers: { authorization: `Basic ${basic}`, 'content-type': 'application/json', accept: 'application/json' },
+		headers: {
+			authorization: `Basic ${basic}`,
+			'content-type': 'application/json',
+			accept: 'application/json',
+		},
 		body: JSON.stringify({ grant_type: 'client_credentials' }),
 	});
 	const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
@@ -63,9 +67,14 @@ async function bareDrain(job: DrainJob, company: string): Promise<Invoice[]> {
 		url.searchParams.set('sort', 'desc');
 		url.searchParams.set('limit', '100');
 		if (cursor) url.searchParams.set('cursor', cursor);
-		const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+		const response = await fetch(url, {
+			headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+		});
 		if (response.status !== 200) throw new Error(`bare loop: HTTP ${response.status}`);
-		const body = (await response.json()) as { data: Invoice[]; meta: { pagination: { hasNextPage: boolean; nextCursor: string | null } } };
+		const body = (await response.json()) as {
+			data: Invoice[];
+			meta: { pagination: { hasNextPage: boolean; nextCursor: string | null } };
+		};
 		for (const item of body.data) items.push(item);
 		if (!body.meta.pagination.hasNextPage) return items;
 		cursor = body.meta.pagination.nextCursor;
@@ -107,17 +116,26 @@ async function main(): Promise<void> {
 	await DRAINS.bare(job, job.company);
 	const results: DrainResult[] = [];
 	for (let round = 0; round < 3; round++) {
-		for (const mode of round % 2 === 0 ? (['node', 'bare'] as const) : (['bare', 'node'] as const)) results.push(await measure(job, mode, false));
+		for (const mode of round % 2 === 0 ? (['node', 'bare'] as const) : (['bare', 'node'] as const))
+			results.push(await measure(job, mode, false));
 	}
 	process.send!(results, () => process.exit(0));
 }
 
-const DRAINS: Record<'node' | 'bare', (job: DrainJob, company: string) => Promise<unknown[]>> = { node: nodeDrain, bare: bareDrain };
+const DRAINS: Record<'node' | 'bare', (job: DrainJob, company: string) => Promise<unknown[]>> = {
+	node: nodeDrain,
+	bare: bareDrain,
+};
 
 /** One measured drain of the job's company (memory sampled when asked). */
-async function measure(job: DrainJob, mode: 'node' | 'bare', memory: boolean): Promise<DrainResult> {
+async function measure(
+	job: DrainJob,
+	mode: 'node' | 'bare',
+	memory: boolean,
+): Promise<DrainResult> {
 	const drain = DRAINS[mode];
-	const invoices = (held: unknown[]): Invoice[] => (mode === 'node' ? (held as INodeExecutionData[]).map((i) => i.json) : (held as Invoice[]));
+	const invoices = (held: unknown[]): Invoice[] =>
+		mode === 'node' ? (held as INodeExecutionData[]).map((i) => i.json) : (held as Invoice[]);
 	fullGc();
 	const baselineBytes = inUse();
 	let peak = baselineBytes;
@@ -153,11 +171,15 @@ async function measure(job: DrainJob, mode: 'node' | 'bare', memory: boolean): P
 		lastId: String(items[items.length - 1]?.id),
 		jsonBytes: Buffer.byteLength(JSON.stringify(items)),
 		baselineBytes,
-		...(memory ? { peakGrowthBytes: peak - baselineBytes, retainedGrowthBytes: retained, samples } : {}),
+		...(memory
+			? { peakGrowthBytes: peak - baselineBytes, retainedGrowthBytes: retained, samples }
+			: {}),
 	};
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`drain-client: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`drain-client: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

@@ -25,7 +25,14 @@ import path from 'node:path';
 import type { N8nHome } from '../test/e2e/runtime';
 import { createHome, ensureN8n, installedVersion } from '../test/e2e/runtime';
 import type { ExecutionSummary, N8nServer, RestSession } from '../test/e2e/server';
-import { freePort, getExecution, n8nRequire, setupOwner, startN8n, waitFor } from '../test/e2e/server';
+import {
+	freePort,
+	getExecution,
+	n8nRequire,
+	setupOwner,
+	startN8n,
+	waitFor,
+} from '../test/e2e/server';
 import type { CredentialExport, RunJson, Workflow } from '../test/e2e/workflows';
 import { importCredentials, importWorkflows } from '../test/e2e/workflows';
 
@@ -70,7 +77,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function memoryOf(pid: number): { rss: number; hwm: number } | undefined {
 	try {
 		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-		const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) * 1024;
+		const kb = (field: string) =>
+			Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) * 1024;
 		return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 	} catch {
 		return undefined;
@@ -100,7 +108,8 @@ function cpuSampler(pid: number, everyMs = 20) {
 		},
 		at: (t: number) => {
 			let best = samples[0];
-			for (const sample of samples) if (Math.abs(sample[0] - t) < Math.abs(best[0] - t)) best = sample;
+			for (const sample of samples)
+				if (Math.abs(sample[0] - t) < Math.abs(best[0] - t)) best = sample;
 			return best[1];
 		},
 	};
@@ -153,7 +162,10 @@ export class BenchN8n {
 	) {}
 
 	/** Installs (once, cached) and starts n8n 2.8.4 with the credentials and workflows given. */
-	static async start(options: { credentials: CredentialExport[]; workflows: Workflow[] }): Promise<BenchN8n> {
+	static async start(options: {
+		credentials: CredentialExport[];
+		workflows: Workflow[];
+	}): Promise<BenchN8n> {
 		const runtime = await ensureN8n('node20');
 		const home = await createHome(runtime);
 		const inspectorPort = await freePort();
@@ -161,7 +173,9 @@ export class BenchN8n {
 		try {
 			await importCredentials(home, options.credentials);
 			await importWorkflows(home, options.workflows);
-			server = await startN8n(home, { env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` } });
+			server = await startN8n(home, {
+				env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectorPort}` },
+			});
 			const session = await setupOwner(server.baseUrl);
 			const inspector = await Inspector.connect(inspectorPort, n8nRequire(home));
 			return new BenchN8n(home, server, session, installedVersion(runtime), inspector);
@@ -181,7 +195,10 @@ export class BenchN8n {
 		return descendants(this.pid).map((pid) => {
 			let command = '';
 			try {
-				command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+				command = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+					.split('\0')
+					.filter(Boolean)
+					.join(' ');
 			} catch {
 				// gone
 			}
@@ -190,24 +207,37 @@ export class BenchN8n {
 	}
 
 	get nodeVersion(): string {
-		return this.home.runtime.nodeBin === process.execPath ? process.version : this.home.runtime.nodeBin;
+		return this.home.runtime.nodeBin === process.execPath
+			? process.version
+			: this.home.runtime.nodeBin;
 	}
 
 	/** Starts a saved workflow (as the editor's "Execute workflow"); resolves with the execution id. */
 	async start(workflowId: string): Promise<string> {
 		const saved = await this.session.get<Record<string, unknown>>(`/workflows/${workflowId}`);
-		const { executionId } = await this.session.post<{ executionId: string }>(`/workflows/${workflowId}/run`, { workflowData: saved, triggerToStartFrom: { name: 'Start' } });
+		const { executionId } = await this.session.post<{ executionId: string }>(
+			`/workflows/${workflowId}/run`,
+			{ workflowData: saved, triggerToStartFrom: { name: 'Start' } },
+		);
 		return executionId;
 	}
 
 	/** Waits for an execution to end; returns its summary (startedAt, stoppedAt, status). */
-	async finished(workflowId: string, executionId: string, timeoutMs = 600_000): Promise<ExecutionSummary> {
+	async finished(
+		workflowId: string,
+		executionId: string,
+		timeoutMs = 600_000,
+	): Promise<ExecutionSummary> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 		return await waitFor(
 			async () => {
-				const page = await this.session.get<{ results: ExecutionSummary[] }>(`/executions?filter=${filter}&limit=20`);
+				const page = await this.session.get<{ results: ExecutionSummary[] }>(
+					`/executions?filter=${filter}&limit=20`,
+				);
 				const found = page.results.find((e) => e.id === executionId);
-				return found && found.stoppedAt && !['new', 'running', 'waiting'].includes(found.status) ? found : undefined;
+				return found && found.stoppedAt && !['new', 'running', 'waiting'].includes(found.status)
+					? found
+					: undefined;
 			},
 			{ timeoutMs, intervalMs: 300, what: `execution ${executionId} of ${workflowId}` },
 		);
@@ -223,11 +253,18 @@ export class BenchN8n {
 		for (const pid of [this.pid, ...children]) resetPeak(pid);
 		const before = memoryOf(this.pid)?.rss ?? NaN;
 		const cpu = cpuSampler(this.pid);
-		const started = await Promise.all(runs.map(async (r) => ({ ...r, executionId: await this.start(r.workflowId) })));
-		const summaries = await Promise.all(started.map(async (r) => await this.finished(r.workflowId, r.executionId)));
+		const started = await Promise.all(
+			runs.map(async (r) => ({ ...r, executionId: await this.start(r.workflowId) })),
+		);
+		const summaries = await Promise.all(
+			started.map(async (r) => await this.finished(r.workflowId, r.executionId)),
+		);
 		cpu.stop();
 		const peak = memoryOf(this.pid)?.hwm ?? NaN;
-		const childPeak = descendants(this.pid).reduce((sum, pid) => sum + (memoryOf(pid)?.hwm ?? 0), 0);
+		const childPeak = descendants(this.pid).reduce(
+			(sum, pid) => sum + (memoryOf(pid)?.hwm ?? 0),
+			0,
+		);
 		const results: RunResult[] = [];
 		for (const [i, r] of started.entries()) {
 			const summary = summaries[i];
@@ -263,7 +300,15 @@ export class BenchN8n {
 	 * profile between the execution's startedAt and stoppedAt (ms from the profile's start),
 	 * the rest being the REST call that starts it and the saving of the execution.
 	 */
-	async runProfiled(workflowId: string, output: OutputOf, file: string): Promise<{ result: RunResult; profile: CpuProfile; execution: { fromMs: number; toMs: number } }> {
+	async runProfiled(
+		workflowId: string,
+		output: OutputOf,
+		file: string,
+	): Promise<{
+		result: RunResult;
+		profile: CpuProfile;
+		execution: { fromMs: number; toMs: number };
+	}> {
 		await this.collectGarbage();
 		await this.inspector.send('Profiler.enable');
 		await this.inspector.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -286,7 +331,10 @@ export class BenchN8n {
 			childPeakBytes: NaN,
 			cpuMs: NaN,
 		};
-		const window = { fromMs: Date.parse(summary.startedAt) - profileStarted, toMs: Date.parse(summary.stoppedAt!) - profileStarted };
+		const window = {
+			fromMs: Date.parse(summary.startedAt) - profileStarted,
+			toMs: Date.parse(summary.stoppedAt!) - profileStarted,
+		};
 		return { result, profile, execution: window };
 	}
 
@@ -309,11 +357,17 @@ export class BenchN8n {
 }
 
 /** Items, errors and per-node times of a saved execution. */
-function readRun(execution: RunJson, output: OutputOf): Pick<RunResult, 'nodeMs' | 'error' | 'ids' | 'withoutId'> {
+function readRun(
+	execution: RunJson,
+	output: OutputOf,
+): Pick<RunResult, 'nodeMs' | 'error' | 'ids' | 'withoutId'> {
 	const runData = execution.data.resultData.runData;
 	const nodeMs: Record<string, number> = {};
 	for (const [name, tasks] of Object.entries(runData)) {
-		nodeMs[name] = tasks.reduce((sum, task) => sum + Number((task as { executionTime?: number }).executionTime ?? 0), 0);
+		nodeMs[name] = tasks.reduce(
+			(sum, task) => sum + Number((task as { executionTime?: number }).executionTime ?? 0),
+			0,
+		);
 	}
 	const ids: string[] = [];
 	let withoutId = 0;
@@ -325,7 +379,9 @@ function readRun(execution: RunJson, output: OutputOf): Pick<RunResult, 'nodeMs'
 		}
 	}
 	const error = execution.data.resultData.error;
-	const message = error ? `${error.message ?? 'error'}${error.description ? ` — ${error.description}` : ''}` : undefined;
+	const message = error
+		? `${error.message ?? 'error'}${error.description ? ` — ${error.description}` : ''}`
+		: undefined;
 	return { nodeMs, error: message, ids, withoutId };
 }
 
@@ -333,7 +389,11 @@ function readRun(execution: RunJson, output: OutputOf): Pick<RunResult, 'nodeMs'
 
 /** A CPU profile as the inspector's Profiler.stop returns it. */
 export interface CpuProfile {
-	nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+	nodes: Array<{
+		id: number;
+		callFrame: { functionName: string; url: string; lineNumber: number };
+		children?: number[];
+	}>;
 	samples: number[];
 	timeDeltas: number[];
 	startTime: number;
@@ -345,7 +405,13 @@ class Inspector {
 	private nextId = 1;
 	private readonly pending = new Map<number, (result: unknown) => void>();
 
-	private constructor(private readonly socket: { send(data: string): void; close(): void; on(event: string, listener: (data: Buffer) => void): void }) {
+	private constructor(
+		private readonly socket: {
+			send(data: string): void;
+			close(): void;
+			on(event: string, listener: (data: Buffer) => void): void;
+		},
+	) {
 		socket.on('message', (data) => {
 			const message = JSON.parse(data.toString()) as { id?: number; result?: unknown };
 			if (message.id !== undefined) {
@@ -356,8 +422,15 @@ class Inspector {
 	}
 
 	static async connect(port: number, load: NodeRequire): Promise<Inspector> {
-		const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ webSocketDebuggerUrl: string }>;
-		const WebSocket = load('ws') as new (url: string) => { send(data: string): void; close(): void; on(event: string, listener: (data: Buffer) => void): void; once(event: string, listener: (error?: Error) => void): void };
+		const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
+			webSocketDebuggerUrl: string;
+		}>;
+		const WebSocket = load('ws') as new (url: string) => {
+			send(data: string): void;
+			close(): void;
+			on(event: string, listener: (data: Buffer) => void): void;
+			once(event: string, listener: (error?: Error) => void): void;
+		};
 		const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
 		await new Promise<void>((resolve, reject) => {
 			socket.once('open', () => resolve());

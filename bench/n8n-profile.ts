@@ -11,10 +11,19 @@ import type { CpuProfile } from './n8n-harness';
 const GROUPS: Array<[RegExp, string]> = [
 	[/n8n-nodes-spendesk/, 'Spendesk node (this package)'],
 	[/n8n-nodes-base/, 'n8n nodes (HTTP Request, Split Out…)'],
-	[/\/(axios|follow-redirects|proxy-from-env|form-data|agent-base|https-proxy-agent|http-proxy-agent)\//, "n8n's HTTP client (axios)"],
-	[/\/(@n8n\/typeorm|typeorm|sqlite3|@n8n\/db|tarn|reflect-metadata)\//, 'database (queries answered asynchronously; the execution saved)'],
+	[
+		/\/(axios|follow-redirects|proxy-from-env|form-data|agent-base|https-proxy-agent|http-proxy-agent)\//,
+		"n8n's HTTP client (axios)",
+	],
+	[
+		/\/(@n8n\/typeorm|typeorm|sqlite3|@n8n\/db|tarn|reflect-metadata)\//,
+		'database (queries answered asynchronously; the execution saved)',
+	],
 	[/\/flatted\//, 'serialising the execution for saving (flatted)'],
-	[/\/(n8n-workflow|@n8n\/tournament|luxon|jmespath|@n8n\/expression-runtime|lodash)\//, 'n8n-workflow: expressions, parameters, deep copies'],
+	[
+		/\/(n8n-workflow|@n8n\/tournament|luxon|jmespath|@n8n\/expression-runtime|lodash)\//,
+		'n8n-workflow: expressions, parameters, deep copies',
+	],
 	[/\/n8n-core\//, 'n8n-core: execution engine, request helpers'],
 	[/\/n8n\/dist\//, 'n8n server (execution hooks, push, other)'],
 ];
@@ -26,8 +35,14 @@ const GROUPS: Array<[RegExp, string]> = [
  * the executions list while it waits).
  */
 const CONTEXTS: Array<[RegExp, string]> = [
-	[/n8n\/dist\/credentials-helper\.js|n8n-core\/dist\/credentials\.js/, "n8n's credential handling per request (read, decrypt, resolve)"],
-	[/n8n\/dist\/(auth\/|executions\/|workflows\/workflow-sharing|controller)/, "n8n's REST API (the benchmark polling the executions)"],
+	[
+		/n8n\/dist\/credentials-helper\.js|n8n-core\/dist\/credentials\.js/,
+		"n8n's credential handling per request (read, decrypt, resolve)",
+	],
+	[
+		/n8n\/dist\/(auth\/|executions\/|workflows\/workflow-sharing|controller)/,
+		"n8n's REST API (the benchmark polling the executions)",
+	],
 ];
 
 const NATIVE = new Map([
@@ -56,8 +71,14 @@ export interface ProfileSummary {
 /** Inclusive measures: a sample counts when any frame of its stack matches. */
 const INCLUSIVE: Array<[string, RegExp]> = [
 	['n8n reads and decrypts the credential (getCredentials)', /^getCredentials$/],
-	["n8n's authenticated request helper (httpRequestWithAuthentication / requestWithAuthentication)", /^(httpRequestWithAuthentication|requestWithAuthentication)$/],
-	['expressions and parameters (getNodeParameter, getParameterValue)', /^(getNodeParameter|getParameterValue)$/],
+	[
+		"n8n's authenticated request helper (httpRequestWithAuthentication / requestWithAuthentication)",
+		/^(httpRequestWithAuthentication|requestWithAuthentication)$/,
+	],
+	[
+		'expressions and parameters (getNodeParameter, getParameterValue)',
+		/^(getNodeParameter|getParameterValue)$/,
+	],
 	['saving the execution (flatted stringify)', /^stringify$/],
 ];
 
@@ -65,7 +86,10 @@ const INCLUSIVE: Array<[string, RegExp]> = [
  * The summary of a profile, or of the samples between `window.fromMs` and `window.toMs`
  * (milliseconds from the profile's start).
  */
-export function summarizeProfile(profile: CpuProfile, window?: { fromMs: number; toMs: number }): ProfileSummary {
+export function summarizeProfile(
+	profile: CpuProfile,
+	window?: { fromMs: number; toMs: number },
+): ProfileSummary {
 	const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 	const parent = new Map<number, number>();
 	for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -88,7 +112,8 @@ export function summarizeProfile(profile: CpuProfile, window?: { fromMs: number;
 			const url = byId.get(at)!.callFrame.url;
 			group = CONTEXTS.find(([pattern]) => pattern.test(url))?.[1];
 		}
-		for (let at: number | undefined = id; !group && at !== undefined; at = parent.get(at)) group = groupOf(byId.get(at)!.callFrame.url);
+		for (let at: number | undefined = id; !group && at !== undefined; at = parent.get(at))
+			group = groupOf(byId.get(at)!.callFrame.url);
 		group ??= 'Node.js internals (sockets, streams, timers)';
 		groups.set(group, (groups.get(group) ?? 0) + us);
 		const matched = new Set<string>();
@@ -100,15 +125,22 @@ export function summarizeProfile(profile: CpuProfile, window?: { fromMs: number;
 	}
 	return {
 		totalMs: total / 1000,
-		groups: [...groups].sort((a, b) => b[1] - a[1]).map(([group, us]) => ({ group, ms: us / 1000, share: us / total })),
+		groups: [...groups]
+			.sort((a, b) => b[1] - a[1])
+			.map(([group, us]) => ({ group, ms: us / 1000, share: us / total })),
 		inclusive: INCLUSIVE.map(([what]) => ({ what, ms: (inclusive.get(what) ?? 0) / 1000 })),
 	};
 }
 
 /** The summary as lines of text. */
 export function formatProfile(title: string, summary: ProfileSummary, pages: number): string {
-	const lines = [`${title}: ${summary.totalMs.toFixed(0)} ms of samples (${((summary.totalMs * 1000) / pages).toFixed(0)} µs per page)`];
-	for (const g of summary.groups) lines.push(`  ${g.ms.toFixed(0).padStart(6)} ms ${(100 * g.share).toFixed(1).padStart(5)} %  ${g.group}`);
+	const lines = [
+		`${title}: ${summary.totalMs.toFixed(0)} ms of samples (${((summary.totalMs * 1000) / pages).toFixed(0)} µs per page)`,
+	];
+	for (const g of summary.groups)
+		lines.push(
+			`  ${g.ms.toFixed(0).padStart(6)} ms ${(100 * g.share).toFixed(1).padStart(5)} %  ${g.group}`,
+		);
 	lines.push('  inclusive:');
 	for (const i of summary.inclusive) lines.push(`  ${i.ms.toFixed(0).padStart(6)} ms  ${i.what}`);
 	return lines.join('\n');

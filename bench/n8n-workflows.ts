@@ -33,12 +33,45 @@ export interface ListCase {
 	routes: string[];
 }
 
-export const STYLE_INFO: Record<StyleKey, { label: string; list: ListName; pageSize: number; extra: number; routes: string[] }> = {
-	cursor: { label: 'cursor (invoices)', list: 'invoices', pageSize: 100, extra: 0, routes: ['listInvoices'] },
-	page: { label: 'page (settlements)', list: 'settlements', pageSize: 30, extra: 0, routes: ['listSettlements'] },
-	offset: { label: 'offset (accounts)', list: 'accounts', pageSize: 100, extra: 0, routes: ['getAccounts'] },
-	bodyCursor: { label: 'body cursor (payables search)', list: 'payables', pageSize: 100, extra: 0, routes: ['searchPayables'] },
-	snapshot: { label: 'snapshot (payables snapshot)', list: 'payables', pageSize: 30, extra: 1, routes: ['createPayablesSnapshot', 'getPayablesSnapshot'] },
+export const STYLE_INFO: Record<
+	StyleKey,
+	{ label: string; list: ListName; pageSize: number; extra: number; routes: string[] }
+> = {
+	cursor: {
+		label: 'cursor (invoices)',
+		list: 'invoices',
+		pageSize: 100,
+		extra: 0,
+		routes: ['listInvoices'],
+	},
+	page: {
+		label: 'page (settlements)',
+		list: 'settlements',
+		pageSize: 30,
+		extra: 0,
+		routes: ['listSettlements'],
+	},
+	offset: {
+		label: 'offset (accounts)',
+		list: 'accounts',
+		pageSize: 100,
+		extra: 0,
+		routes: ['getAccounts'],
+	},
+	bodyCursor: {
+		label: 'body cursor (payables search)',
+		list: 'payables',
+		pageSize: 100,
+		extra: 0,
+		routes: ['searchPayables'],
+	},
+	snapshot: {
+		label: 'snapshot (payables snapshot)',
+		list: 'payables',
+		pageSize: 30,
+		extra: 1,
+		routes: ['createPayablesSnapshot', 'getPayablesSnapshot'],
+	},
 };
 
 export function listCase(style: StyleKey, companyId: string): ListCase {
@@ -55,14 +88,31 @@ let counter = 0;
 const nodeId = () => `bench-n8n-${++counter}`;
 
 /** The Spendesk node, Return All, for one list of one company. */
-export function spendeskListNode(c: ListCase, credential: CredentialRef, name = 'Spendesk'): WorkflowNode {
+export function spendeskListNode(
+	c: ListCase,
+	credential: CredentialRef,
+	name = 'Spendesk',
+): WorkflowNode {
 	const one = { companyScope: 'one', company: company(c.company), returnAll: true };
 	const parameters: Record<StyleKey, Record<string, unknown>> = {
 		cursor: { resource: 'invoice', operation: 'getAll', ...one, sortBy: 'updatedAt', sort: 'desc' },
 		page: { resource: 'settlement', operation: 'getAll', ...one },
 		offset: { resource: 'account', operation: 'getAll', ...one },
-		bodyCursor: { resource: 'payable', operation: 'search', ...one, filterMode: 'fields', filters: {} },
-		snapshot: { resource: 'payable', operation: 'getAllSnapshot', ...one, maxWait: 60, filterMode: 'fields', filters: {} },
+		bodyCursor: {
+			resource: 'payable',
+			operation: 'search',
+			...one,
+			filterMode: 'fields',
+			filters: {},
+		},
+		snapshot: {
+			resource: 'payable',
+			operation: 'getAllSnapshot',
+			...one,
+			maxWait: 60,
+			filterMode: 'fields',
+			filters: {},
+		},
 	};
 	return spendeskNode(name, parameters[c.style], credential, [250, 0]);
 }
@@ -87,18 +137,29 @@ interface HttpSettings {
 }
 
 /** An HTTP Request node authenticated by the Spendesk API-key credential (predefined credential type). */
-export function httpRequestNode(name: string, settings: HttpSettings, credential: CredentialRef, position: [number, number] = [250, 0]): WorkflowNode {
+export function httpRequestNode(
+	name: string,
+	settings: HttpSettings,
+	credential: CredentialRef,
+	position: [number, number] = [250, 0],
+): WorkflowNode {
 	const parameters: Record<string, unknown> = {
 		method: settings.method ?? 'GET',
 		url: settings.url,
 		authentication: 'predefinedCredentialType',
 		nodeCredentialType: 'spendeskApi',
 		sendQuery: settings.query !== undefined,
-		queryParameters: { parameters: Object.entries(settings.query ?? {}).map(([n, value]) => ({ name: n, value })) },
+		queryParameters: {
+			parameters: Object.entries(settings.query ?? {}).map(([n, value]) => ({ name: n, value })),
+		},
 		sendHeaders: settings.headers !== undefined,
-		headerParameters: { parameters: Object.entries(settings.headers ?? {}).map(([n, value]) => ({ name: n, value })) },
+		headerParameters: {
+			parameters: Object.entries(settings.headers ?? {}).map(([n, value]) => ({ name: n, value })),
+		},
 		sendBody: settings.jsonBody !== undefined,
-		...(settings.jsonBody !== undefined ? { contentType: 'json', specifyBody: 'json', jsonBody: settings.jsonBody } : {}),
+		...(settings.jsonBody !== undefined
+			? { contentType: 'json', specifyBody: 'json', jsonBody: settings.jsonBody }
+			: {}),
 		options: {},
 	};
 	const p = settings.pagination;
@@ -130,12 +191,19 @@ export function httpRequestNode(name: string, settings: HttpSettings, credential
 /** Cursor pagination of a v2 list: the next cursor from the previous page, until hasNextPage is false. */
 export const CURSOR_PAGINATION: PaginationSettings = {
 	paginationMode: 'updateAParameterInEachRequest',
-	parameters: [{ type: 'qs', name: 'cursor', value: '={{ $pageCount === 0 ? "" : $response.body.meta.pagination.nextCursor }}' }],
+	parameters: [
+		{
+			type: 'qs',
+			name: 'cursor',
+			value: '={{ $pageCount === 0 ? "" : $response.body.meta.pagination.nextCursor }}',
+		},
+	],
 	completeExpression: '={{ !$response.body.meta.pagination.hasNextPage }}',
 };
 
 /** Page pagination: page = pages so far + 1, until `total` says the last page was read (a 404 past the end also ends it). */
-const PAGE_COMPLETE = (meta: string) => `={{ $response.statusCode === 404 || ${meta}.page * ${meta}.pageSize >= ${meta}.total }}`;
+const PAGE_COMPLETE = (meta: string) =>
+	`={{ $response.statusCode === 404 || ${meta}.page * ${meta}.pageSize >= ${meta}.total }}`;
 const PAGE_PAGINATION = (meta: string): PaginationSettings => ({
 	paginationMode: 'updateAParameterInEachRequest',
 	parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
@@ -153,19 +221,42 @@ export interface HttpVariant {
  * The HTTP Request nodes (and Split Out) that read one list as an expert would, chained after
  * the trigger. The last node's output holds the records.
  */
-export function httpListNodes(c: ListCase, baseUrl: string, credential: CredentialRef, variant: HttpVariant = { summary: 'expert' }): WorkflowNode[] {
+export function httpListNodes(
+	c: ListCase,
+	baseUrl: string,
+	credential: CredentialRef,
+	variant: HttpVariant = { summary: 'expert' },
+): WorkflowNode[] {
 	const header = { 'X-Company-Id': c.company };
 	const interval = variant.requestInterval;
-	const withInterval = (p: PaginationSettings): PaginationSettings => (interval ? { ...p, requestInterval: interval } : p);
+	const withInterval = (p: PaginationSettings): PaginationSettings =>
+		interval ? { ...p, requestInterval: interval } : p;
 	switch (c.style) {
 		case 'cursor':
 			return [
-				httpRequestNode('HTTP Request', { url: `${baseUrl}/v2/companies/${c.company}/invoices`, query: { sortBy: 'updatedAt', sort: 'desc', limit: '100' }, pagination: withInterval(CURSOR_PAGINATION) }, credential),
+				httpRequestNode(
+					'HTTP Request',
+					{
+						url: `${baseUrl}/v2/companies/${c.company}/invoices`,
+						query: { sortBy: 'updatedAt', sort: 'desc', limit: '100' },
+						pagination: withInterval(CURSOR_PAGINATION),
+					},
+					credential,
+				),
 				splitOutNode('Split Out', 'data', [500, 0]),
 			];
 		case 'page':
 			return [
-				httpRequestNode('HTTP Request', { url: `${baseUrl}/v1/settlements`, query: { pageSize: '30' }, headers: header, pagination: withInterval(PAGE_PAGINATION('$response.body.meta.pagination')) }, credential),
+				httpRequestNode(
+					'HTTP Request',
+					{
+						url: `${baseUrl}/v1/settlements`,
+						query: { pageSize: '30' },
+						headers: header,
+						pagination: withInterval(PAGE_PAGINATION('$response.body.meta.pagination')),
+					},
+					credential,
+				),
 				splitOutNode('Split Out', 'data', [500, 0]),
 			];
 		case 'offset':
@@ -179,8 +270,16 @@ export function httpListNodes(c: ListCase, baseUrl: string, credential: Credenti
 						headers: header,
 						pagination: withInterval({
 							paginationMode: 'updateAParameterInEachRequest',
-							parameters: [{ type: 'qs', name: 'offset', value: '={{ $pageCount === 0 ? 0 : $response.body.currentOffset + $response.body.data.length }}' }],
-							completeExpression: '={{ $response.body.data.length === 0 || $response.body.currentOffset + $response.body.data.length >= $response.body.totalResults }}',
+							parameters: [
+								{
+									type: 'qs',
+									name: 'offset',
+									value:
+										'={{ $pageCount === 0 ? 0 : $response.body.currentOffset + $response.body.data.length }}',
+								},
+							],
+							completeExpression:
+								'={{ $response.body.data.length === 0 || $response.body.currentOffset + $response.body.data.length >= $response.body.totalResults }}',
 						}),
 					},
 					credential,
@@ -198,7 +297,13 @@ export function httpListNodes(c: ListCase, baseUrl: string, credential: Credenti
 						jsonBody: '{ "limit": 100 }',
 						pagination: withInterval({
 							paginationMode: 'updateAParameterInEachRequest',
-							parameters: [{ type: 'body', name: 'cursor', value: '={{ $pageCount === 0 ? null : $response.body.nextCursor }}' }],
+							parameters: [
+								{
+									type: 'body',
+									name: 'cursor',
+									value: '={{ $pageCount === 0 ? null : $response.body.nextCursor }}',
+								},
+							],
 							completeExpression: '={{ !$response.body.nextCursor }}',
 						}),
 					},
@@ -211,7 +316,16 @@ export function httpListNodes(c: ListCase, baseUrl: string, credential: Credenti
 			// request (a PENDING answer would count as a page): a workflow needs an IF + Wait loop
 			// between the two when the snapshot is not ready at once.
 			return [
-				httpRequestNode('Create Snapshot', { method: 'POST', url: `${baseUrl}/v1/snapshots/payables`, headers: header, jsonBody: '{}' }, credential),
+				httpRequestNode(
+					'Create Snapshot',
+					{
+						method: 'POST',
+						url: `${baseUrl}/v1/snapshots/payables`,
+						headers: header,
+						jsonBody: '{}',
+					},
+					credential,
+				),
 				httpRequestNode(
 					'HTTP Request',
 					{
@@ -233,31 +347,65 @@ export function chainWorkflow(id: string, name: string, nodes: WorkflowNode[]): 
 	const start = manualTrigger('Start', [0, 0]);
 	const all = [start, ...nodes];
 	const connections: Workflow['connections'] = {};
-	for (let i = 0; i + 1 < all.length; i++) connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	for (let i = 0; i + 1 < all.length; i++)
+		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
 	return { id, name, active: false, nodes: all, connections, settings: { executionOrder: 'v1' } };
 }
 
 /** The Spendesk node reading one list, Return All. */
 export function nodeWorkflow(id: string, c: ListCase, credential: CredentialRef): Workflow {
-	return chainWorkflow(id, `Spendesk node: ${STYLE_INFO[c.style].label} of ${c.company}`, [spendeskListNode(c, credential)]);
+	return chainWorkflow(id, `Spendesk node: ${STYLE_INFO[c.style].label} of ${c.company}`, [
+		spendeskListNode(c, credential),
+	]);
 }
 
 /** The HTTP Request node(s) reading one list. */
-export function httpWorkflow(id: string, c: ListCase, baseUrl: string, credential: CredentialRef, variant?: HttpVariant): Workflow {
-	return chainWorkflow(id, `HTTP Request: ${STYLE_INFO[c.style].label} of ${c.company}`, httpListNodes(c, baseUrl, credential, variant));
+export function httpWorkflow(
+	id: string,
+	c: ListCase,
+	baseUrl: string,
+	credential: CredentialRef,
+	variant?: HttpVariant,
+): Workflow {
+	return chainWorkflow(
+		id,
+		`HTTP Request: ${STYLE_INFO[c.style].label} of ${c.company}`,
+		httpListNodes(c, baseUrl, credential, variant),
+	);
 }
 
 // ---------------------------------------------------------------- All Companies
 
 /** The Spendesk node: invoices of every company in one step. */
 export function nodeAllCompaniesWorkflow(id: string, credential: CredentialRef): Workflow {
-	const node = spendeskNode('Spendesk', { resource: 'invoice', operation: 'getAll', companyScope: 'all', returnAll: true, sortBy: 'updatedAt', sort: 'desc' }, credential, [250, 0]);
+	const node = spendeskNode(
+		'Spendesk',
+		{
+			resource: 'invoice',
+			operation: 'getAll',
+			companyScope: 'all',
+			returnAll: true,
+			sortBy: 'updatedAt',
+			sort: 'desc',
+		},
+		credential,
+		[250, 0],
+	);
 	return chainWorkflow(id, 'Spendesk node: invoices of All Companies', [node]);
 }
 
 function companyListNodes(baseUrl: string, credential: CredentialRef): WorkflowNode[] {
 	return [
-		httpRequestNode('Companies', { url: `${baseUrl}/v2/companies`, query: { pageSize: '30' }, pagination: PAGE_PAGINATION('$response.body.meta.pagination') }, credential, [250, 0]),
+		httpRequestNode(
+			'Companies',
+			{
+				url: `${baseUrl}/v2/companies`,
+				query: { pageSize: '30' },
+				pagination: PAGE_PAGINATION('$response.body.meta.pagination'),
+			},
+			credential,
+			[250, 0],
+		),
 		splitOutNode('Split Companies', 'data', [500, 0]),
 	];
 }
@@ -266,7 +414,11 @@ function invoicesOfNodes(baseUrl: string, credential: CredentialRef, x: number):
 	return [
 		httpRequestNode(
 			'Invoices',
-			{ url: `=${baseUrl}/v2/companies/{{ $json.id }}/invoices`, query: { sortBy: 'updatedAt', sort: 'desc', limit: '100' }, pagination: CURSOR_PAGINATION },
+			{
+				url: `=${baseUrl}/v2/companies/{{ $json.id }}/invoices`,
+				query: { sortBy: 'updatedAt', sort: 'desc', limit: '100' },
+				pagination: CURSOR_PAGINATION,
+			},
 			credential,
 			[x, 0],
 		),
@@ -278,8 +430,15 @@ function invoicesOfNodes(baseUrl: string, credential: CredentialRef, x: number):
  * HTTP Request fed by the company list, every company at once: the node starts the paged
  * reads of all its input items together (one request in flight per company).
  */
-export function httpAllCompaniesAtOnceWorkflow(id: string, baseUrl: string, credential: CredentialRef): Workflow {
-	return chainWorkflow(id, 'HTTP Request: invoices of every listed company, all at once', [...companyListNodes(baseUrl, credential), ...invoicesOfNodes(baseUrl, credential, 750)]);
+export function httpAllCompaniesAtOnceWorkflow(
+	id: string,
+	baseUrl: string,
+	credential: CredentialRef,
+): Workflow {
+	return chainWorkflow(id, 'HTTP Request: invoices of every listed company, all at once', [
+		...companyListNodes(baseUrl, credential),
+		...invoicesOfNodes(baseUrl, credential, 750),
+	]);
 }
 
 /**
@@ -287,7 +446,12 @@ export function httpAllCompaniesAtOnceWorkflow(id: string, baseUrl: string, cred
  * (Spendesk allows 5 requests in flight per consumer). The records come out of the loop's
  * "done" output.
  */
-export function httpAllCompaniesLoopWorkflow(id: string, baseUrl: string, credential: CredentialRef, batch: number): Workflow {
+export function httpAllCompaniesLoopWorkflow(
+	id: string,
+	baseUrl: string,
+	credential: CredentialRef,
+	batch: number,
+): Workflow {
 	const start = manualTrigger('Start', [0, 0]);
 	const [companies, splitCompanies] = companyListNodes(baseUrl, credential);
 	const loop: WorkflowNode = {

@@ -37,7 +37,10 @@ function selected(): Array<{ name: string; run: FigureRun }> {
 	if (at < 0) return FIGURES.filter((f) => !f.optIn);
 	const names = (process.argv[at + 1] ?? '').split(',').filter(Boolean);
 	const unknown = names.filter((n) => !FIGURES.some((f) => f.name === n));
-	if (unknown.length) throw new Error(`Unknown figure(s) ${unknown.join(', ')}; known: ${FIGURES.map((f) => f.name).join(', ')}`);
+	if (unknown.length)
+		throw new Error(
+			`Unknown figure(s) ${unknown.join(', ')}; known: ${FIGURES.map((f) => f.name).join(', ')}`,
+		);
 	return FIGURES.filter((f) => names.includes(f.name));
 }
 
@@ -63,12 +66,19 @@ async function main(): Promise<void> {
 	const loadAtEnd = os.loadavg()[0];
 
 	const verdict = (f: Figure) => (f.pass === undefined ? 'info' : f.pass ? 'pass' : 'MISS');
-	process.stdout.write(`\n${table(['#', 'Figure', 'Value', 'Target', 'Result'], figures.map((f) => [f.id, f.figure, f.display, f.target, verdict(f)]))}\n\n`);
+	process.stdout.write(
+		`\n${table(
+			['#', 'Figure', 'Value', 'Target', 'Result'],
+			figures.map((f) => [f.id, f.figure, f.display, f.target, verdict(f)]),
+		)}\n\n`,
+	);
 	for (const f of figures) if (f.note) process.stdout.write(`${f.id}: ${f.note}\n`);
 	for (const report of reports) process.stdout.write(`\n${report}\n`);
 	const misses = figures.filter((f) => f.pass === false);
 	const cpus = os.cpus();
-	process.stdout.write(`\n${figures.length} figures, ${misses.length} missed; ${runtime.toFixed(1)} s on ${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, Node ${process.version}\n`);
+	process.stdout.write(
+		`\n${figures.length} figures, ${misses.length} missed; ${runtime.toFixed(1)} s on ${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, Node ${process.version}\n`,
+	);
 	if (loadAtStart > cpus.length / 2) {
 		process.stdout.write(
 			`Warning: the 1-minute load average was ${loadAtStart.toFixed(2)} before the benchmark started: other processes were busy, so the timing ratios (3-time, 4-speedup, 5-rate, and 7–9 of --only n8n) may be off. Run it again on an idle machine.\n`,
@@ -77,7 +87,13 @@ async function main(): Promise<void> {
 
 	const results = {
 		date: new Date().toISOString(),
-		machine: { cpus: cpus.length, model: cpus[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
+		machine: {
+			cpus: cpus.length,
+			model: cpus[0]?.model,
+			memoryGb: Math.round(os.totalmem() / 2 ** 30),
+			node: process.version,
+			platform: `${os.platform()} ${os.release()}`,
+		},
 		runtimeSeconds: runtime,
 		loadAverage: { start: loadAtStart, end: loadAtEnd },
 		timings,
@@ -88,6 +104,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

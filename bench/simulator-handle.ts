@@ -11,7 +11,10 @@ type Command = SimCommand extends infer C ? (C extends SimCommand ? Omit<C, 'id'
 
 export class SimulatorHandle {
 	private nextId = 1;
-	private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+	private readonly pending = new Map<
+		number,
+		{ resolve: (value: unknown) => void; reject: (error: Error) => void }
+	>();
 
 	private constructor(
 		private readonly child: ChildProcess,
@@ -33,7 +36,8 @@ export class SimulatorHandle {
 			stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 		});
 		const ready = await new Promise<SimReady>((resolve, reject) => {
-			const onExit = (code: number | null) => reject(new Error(`simulator process exited with code ${code} before it was ready`));
+			const onExit = (code: number | null) =>
+				reject(new Error(`simulator process exited with code ${code} before it was ready`));
 			child.once('exit', onExit);
 			child.once('message', (message: SimReply) => {
 				child.off('exit', onExit);

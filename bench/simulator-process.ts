@@ -31,7 +31,9 @@ async function main(): Promise<void> {
 						status: r.status,
 						companyId: r.companyId,
 						...(r.fault ? { fault: r.fault } : {}),
-						...(message.detail ? { query: r.query, body: r.body, connection: r.headers.connection } : {}),
+						...(message.detail
+							? { query: r.query, body: r.body, connection: r.headers.connection }
+							: {}),
 					}));
 					reply({ id: message.id, ok: true, result: requests });
 					return;
@@ -66,7 +68,8 @@ async function main(): Promise<void> {
 				case 'ids': {
 					// Every id of the list, in the order the API serves it (invoices: by creation, ascending).
 					const data = sim.data(message.company);
-					const list = message.list === 'invoices' ? sim.invoicesSorted(message.company) : data[message.list];
+					const list =
+						message.list === 'invoices' ? sim.invoicesSorted(message.company) : data[message.list];
 					reply({ id: message.id, ok: true, result: list.map((item) => item.id) });
 					return;
 				}
@@ -80,6 +83,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`simulator-process: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`simulator-process: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

@@ -15,7 +15,9 @@ export type SimCommand =
 	| { id: number; cmd: 'expireTokens' }
 	| { id: number; cmd: 'ids'; company: string; list: ListName };
 
-export type SimReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+export type SimReply =
+	| { id: number; ok: true; result: unknown }
+	| { id: number; ok: false; error: string };
 
 /** One entry of the simulator's request log, as much as the benchmark needs. */
 export interface WireRequest {

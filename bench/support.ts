@@ -3,7 +3,12 @@
  * execution-context double of test/support (real HTTP, n8n's authentication flow), with the
  * transport's production settings.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { flowControl } from '../nodes/Spendesk/transport/limiter';
 import { transportSettings } from '../nodes/Spendesk/transport/request';
 import { createContext } from '../test/support/n8n-context';
@@ -12,8 +17,10 @@ import type { CredentialStore } from '../test/support/n8n-context';
 // Under tsx, '…/Spendesk.node' resolves to Spendesk.node.json (Node tries .json before tsx's
 // .ts), so the node classes are required by their full file names.
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { Spendesk } = require('../nodes/Spendesk/Spendesk.node.ts') as typeof import('../nodes/Spendesk/Spendesk.node');
-const { SpendeskTrigger } = require('../nodes/Spendesk/SpendeskTrigger.node.ts') as typeof import('../nodes/Spendesk/SpendeskTrigger.node');
+const { Spendesk } =
+	require('../nodes/Spendesk/Spendesk.node.ts') as typeof import('../nodes/Spendesk/Spendesk.node');
+const { SpendeskTrigger } =
+	require('../nodes/Spendesk/SpendeskTrigger.node.ts') as typeof import('../nodes/Spendesk/SpendeskTrigger.node');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The transport's shipped settings, captured before anything changes them. */
@@ -31,21 +38,45 @@ export function freshTransport(overrides: Partial<typeof transportSettings> = {}
 export { apiKeyStore } from '../test/support/fixtures';
 
 /** One execution of the Spendesk node (a new execution context, as n8n builds for every run). */
-export async function executeNode(store: CredentialStore, parameters: IDataObject): Promise<INodeExecutionData[]> {
-	const { context } = createContext({ store, parameters: { authentication: 'apiKey', ...parameters } });
+export async function executeNode(
+	store: CredentialStore,
+	parameters: IDataObject,
+): Promise<INodeExecutionData[]> {
+	const { context } = createContext({
+		store,
+		parameters: { authentication: 'apiKey', ...parameters },
+	});
 	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
 	return out;
 }
 
 /** One poll of the Spendesk Trigger (a new context; the workflow's static data persists between polls). */
-export async function pollTrigger(store: CredentialStore, staticData: IDataObject, parameters: IDataObject): Promise<INodeExecutionData[][] | null> {
-	const { context } = createContext({ store, staticData, mode: 'trigger', parameters: { authentication: 'apiKey', ...parameters } });
+export async function pollTrigger(
+	store: CredentialStore,
+	staticData: IDataObject,
+	parameters: IDataObject,
+): Promise<INodeExecutionData[][] | null> {
+	const { context } = createContext({
+		store,
+		staticData,
+		mode: 'trigger',
+		parameters: { authentication: 'apiKey', ...parameters },
+	});
 	return await new SpendeskTrigger().poll.call(context as unknown as IPollFunctions);
 }
 
 /** Parameters of invoice → Get Many for one company, Return All. */
 export function invoiceGetAll(company: string): IDataObject {
-	return { resource: 'invoice', operation: 'getAll', companyScope: 'one', company, returnAll: true, sortBy: 'updatedAt', sort: 'desc', filters: '{}' };
+	return {
+		resource: 'invoice',
+		operation: 'getAll',
+		companyScope: 'one',
+		company,
+		returnAll: true,
+		sortBy: 'updatedAt',
+		sort: 'desc',
+		filters: '{}',
+	};
 }
 
 export function elapsed(startedAt: number): number {
@@ -70,11 +101,22 @@ export function ratio(value: number): string {
 }
 
 /** Seed sizes of a company that has only invoices (plus `invoices: N`). */
-export const INVOICES_ONLY = { accounts: 0, payables: 0, settlements: 0, analyticalFields: 0, expenseCategories: 0, intakes: 0 };
+export const INVOICES_ONLY = {
+	accounts: 0,
+	payables: 0,
+	settlements: 0,
+	analyticalFields: 0,
+	expenseCategories: 0,
+	intakes: 0,
+};
 
 /** A plain-text table with aligned columns. */
 export function table(headers: string[], rows: string[][]): string {
 	const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 	const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-	return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+	return [
+		line(headers),
+		`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+		...rows.map(line),
+	].join('\n');
 }

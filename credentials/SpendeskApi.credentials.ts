@@ -23,7 +23,10 @@ export class SpendeskApi implements ICredentialType {
 
 	displayName = 'Spendesk API';
 
-	icon: Icon = { light: 'file:../nodes/Spendesk/spendesk.svg', dark: 'file:../nodes/Spendesk/spendesk.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/Spendesk/spendesk.svg',
+		dark: 'file:../nodes/Spendesk/spendesk.dark.svg',
+	};
 
 	documentationUrl = 'https://developer.spendesk.com/docs/authentication';
 
@@ -42,7 +45,8 @@ export class SpendeskApi implements ICredentialType {
 			type: 'string',
 			required: true,
 			default: '',
-			description: 'Client ID of the API key, from Spendesk: Settings → Integrations → API access management',
+			description:
+				'Client ID of the API key, from Spendesk: Settings → Integrations → API access management',
 		},
 		{
 			displayName: 'Client Secret',
@@ -60,7 +64,10 @@ export class SpendeskApi implements ICredentialType {
 	 * endpoint does (n8n's `timeout` only limits silence): a token endpoint that never answers,
 	 * or answers byte by byte, fails the call as a timeout instead of holding it.
 	 */
-	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
 		const url = resolveBaseUrl(credentials) + ENDPOINTS.token.path;
 		const timeoutMs = transportSettings.tokenTimeoutMs;
 		const deadline = AbortSignal.timeout(timeoutMs);
@@ -69,7 +76,10 @@ export class SpendeskApi implements ICredentialType {
 			response = (await this.helpers.httpRequest({
 				method: 'POST',
 				url,
-				auth: { username: String(credentials.clientId ?? ''), password: String(credentials.clientSecret ?? '') },
+				auth: {
+					username: String(credentials.clientId ?? ''),
+					password: String(credentials.clientSecret ?? ''),
+				},
 				headers: { 'content-type': 'application/json', accept: 'application/json' },
 				body: { grant_type: 'client_credentials' },
 				json: true,
@@ -79,7 +89,12 @@ export class SpendeskApi implements ICredentialType {
 		} catch (error) {
 			if (!deadline.aborted) throw error;
 			// A network timeout for the retry rules and the "Could not reach Spendesk" error.
-			throw Object.assign(new Error(`Spendesk's token endpoint at ${url} did not answer within ${Math.ceil(timeoutMs / 1000)} s`), { code: 'ETIMEDOUT' });
+			throw Object.assign(
+				new Error(
+					`Spendesk's token endpoint at ${url} did not answer within ${Math.ceil(timeoutMs / 1000)} s`,
+				),
+				{ code: 'ETIMEDOUT' },
+			);
 		}
 		if (typeof response?.access_token !== 'string' || !response.access_token) {
 			throw new Error(`Spendesk answered the token request at ${url} without an access token`);
@@ -103,7 +118,11 @@ export class SpendeskApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseCode',
-				properties: { value: 401, message: 'Spendesk refused the Client ID / Client Secret. Check them and the environment.' },
+				properties: {
+					value: 401,
+					message:
+						'Spendesk refused the Client ID / Client Secret. Check them and the environment.',
+				},
 			},
 			{
 				type: 'responseCode',

@@ -1,5 +1,12 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
-import { accessLevelProperties, baseUrlExpression, DEFAULT_SCOPES, environmentProperties, OAUTH2_PATHS, tokenUrlExpression } from './common';
+import {
+	accessLevelProperties,
+	baseUrlExpression,
+	DEFAULT_SCOPES,
+	environmentProperties,
+	OAUTH2_PATHS,
+	tokenUrlExpression,
+} from './common';
 
 /**
  * Spendesk OAuth2 (authorization code with PKCE), for partners. On the consent screen the
@@ -12,7 +19,10 @@ export class SpendeskOAuth2Api implements ICredentialType {
 
 	displayName = 'Spendesk OAuth2 API';
 
-	icon: Icon = { light: 'file:../nodes/Spendesk/spendesk.svg', dark: 'file:../nodes/Spendesk/spendesk.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/Spendesk/spendesk.svg',
+		dark: 'file:../nodes/Spendesk/spendesk.dark.svg',
+	};
 
 	documentationUrl = 'https://developer.spendesk.com/docs/oauth2';
 
@@ -41,7 +51,12 @@ export class SpendeskOAuth2Api implements ICredentialType {
 			description:
 				'Space-separated scopes. Scopes starting with "experimental:" must be enabled for your organisation by your Spendesk customer success contact first.',
 		},
-		{ displayName: 'Auth URI Query Parameters', name: 'authQueryParameters', type: 'hidden', default: '' },
+		{
+			displayName: 'Auth URI Query Parameters',
+			name: 'authQueryParameters',
+			type: 'hidden',
+			default: '',
+		},
 		{ displayName: 'Authentication', name: 'authentication', type: 'hidden', default: 'header' },
 		...accessLevelProperties('connection'),
 	];

@@ -5,7 +5,12 @@
  * as the transport.
  */
 import type { INodeProperties } from 'n8n-workflow';
-import { BASE_URL_PATTERN, DOT_SEGMENT, ENVIRONMENT_URLS, LOOPBACK_HOSTS } from '../nodes/Spendesk/transport/environment';
+import {
+	BASE_URL_PATTERN,
+	DOT_SEGMENT,
+	ENVIRONMENT_URLS,
+	LOOPBACK_HOSTS,
+} from '../nodes/Spendesk/transport/environment';
 
 /** OAuth2 authorization-code (PKCE) endpoints, relative to the base URL. */
 export const OAUTH2_PATHS = {
@@ -96,7 +101,11 @@ export const environmentProperties: INodeProperties[] = [
 		options: [
 			{ name: 'Production', value: 'production', description: ENVIRONMENT_URLS.production },
 			{ name: 'Demo (Sandbox)', value: 'demo', description: ENVIRONMENT_URLS.demo },
-			{ name: 'Custom Base URL', value: 'custom', description: 'A self-hosted test server such as the Spendesk simulator' },
+			{
+				name: 'Custom Base URL',
+				value: 'custom',
+				description: 'A self-hosted test server such as the Spendesk simulator',
+			},
 		],
 		default: 'production',
 	},

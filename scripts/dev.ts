@@ -14,7 +14,14 @@
  * Ports: SIMULATOR_PORT (default 8787) and DEV_N8N_PORT (default 5678). n8n's log goes to
  * .cache/dev-home/n8n.log (or to the console with --verbose). Delete .cache/dev-home to start over.
  */
-import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	appendFileSync,
+	existsSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { SpendeskSimulator } from '../test/simulator';
@@ -22,7 +29,12 @@ import { webhooksOf } from '../test/simulator/webhooks';
 import { CACHE_DIR, createHome, ensureN8n } from '../test/e2e/runtime';
 import { DEFAULT_OWNER, ensureOwner, portOpen, RestError, startN8n } from '../test/e2e/server';
 import type { N8nServer, RestSession } from '../test/e2e/server';
-import { COMPANY_LEVEL_EXAMPLES, EXAMPLES_DIR, apiKeyCredential, loadExample } from '../test/e2e/workflows';
+import {
+	COMPANY_LEVEL_EXAMPLES,
+	EXAMPLES_DIR,
+	apiKeyCredential,
+	loadExample,
+} from '../test/e2e/workflows';
 
 const SIMULATOR_PORT = Number(process.env.SIMULATOR_PORT ?? 8787);
 const N8N_PORT = Number(process.env.DEV_N8N_PORT ?? 5678);
@@ -115,7 +127,10 @@ async function main(): Promise<void> {
 		[SIMULATOR_PORT, 'the simulator', 'SIMULATOR_PORT'],
 		[N8N_PORT, 'n8n', 'DEV_N8N_PORT'],
 	] as const) {
-		if (await portOpen(port)) throw new Error(`Port ${port} (for ${what}) is already in use: stop what runs there, or set ${variable}`);
+		if (await portOpen(port))
+			throw new Error(
+				`Port ${port} (for ${what}) is already in use: stop what runs there, or set ${variable}`,
+			);
 	}
 
 	let sim: SpendeskSimulator | undefined;
@@ -142,27 +157,42 @@ async function main(): Promise<void> {
 
 		step('building and packing the package, installing it into n8n…');
 		// The same version is packed every time: remove the previous copy so the new build is installed.
-		rmSync(path.join(HOME_DIR, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-spendesk'), { recursive: true, force: true });
+		rmSync(path.join(HOME_DIR, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-spendesk'), {
+			recursive: true,
+			force: true,
+		});
 		const home = await createHome(runtime, { dir: HOME_DIR });
 
 		sim = new SpendeskSimulator({
 			port: SIMULATOR_PORT,
-			seed: { companies: 6, sizes: { invoices: 250, payables: 120, settlements: 80, accounts: 60 } },
+			seed: {
+				companies: 6,
+				sizes: { invoices: 250, payables: 120, settlements: 80, accounts: 60 },
+			},
 		});
 		await sim.start();
 		step(`simulator listening on ${sim.baseUrl}`);
 
-		step(`starting n8n ${runtime.version} on http://127.0.0.1:${N8N_PORT} (log: ${VERBOSE ? 'console' : LOG_FILE})…`);
-		writeFileSync(LOG_FILE, `--- n8n ${runtime.version} started ${new Date().toISOString()} ---\n`, { flag: 'a' });
+		step(
+			`starting n8n ${runtime.version} on http://127.0.0.1:${N8N_PORT} (log: ${VERBOSE ? 'console' : LOG_FILE})…`,
+		);
+		writeFileSync(
+			LOG_FILE,
+			`--- n8n ${runtime.version} started ${new Date().toISOString()} ---\n`,
+			{ flag: 'a' },
+		);
 		server = await startN8n(home, {
 			port: N8N_PORT,
-			onOutput: (chunk) => (VERBOSE ? process.stdout.write(chunk) : appendFileSync(LOG_FILE, chunk)),
+			onOutput: (chunk) =>
+				VERBOSE ? process.stdout.write(chunk) : appendFileSync(LOG_FILE, chunk),
 		});
 		const n8n = server;
 		writeFileSync(PID_FILE, `${n8n.process.pid ?? ''}\n`);
 		n8n.process.once('exit', (code, signal) => {
 			if (stopping) return;
-			process.stderr.write(`[dev] n8n exited unexpectedly (${signal ?? code}); last output:\n${n8n.logs().slice(-3000)}\n`);
+			process.stderr.write(
+				`[dev] n8n exited unexpectedly (${signal ?? code}); last output:\n${n8n.logs().slice(-3000)}\n`,
+			);
 			void shutdown(1);
 		});
 
@@ -171,7 +201,9 @@ async function main(): Promise<void> {
 			session = await ensureOwner(n8n.baseUrl, DEFAULT_OWNER);
 		} catch (error) {
 			if (error instanceof RestError && error.status === 401) {
-				throw new Error(`The owner of ${HOME_DIR} no longer has the sandbox password. Log in with yours, or delete ${HOME_DIR} to start over.`);
+				throw new Error(
+					`The owner of ${HOME_DIR} no longer has the sandbox password. Log in with yours, or delete ${HOME_DIR} to start over.`,
+				);
 			}
 			throw error;
 		}
@@ -191,16 +223,28 @@ async function main(): Promise<void> {
  * simulator's URL or keys may have changed). The OAuth2 credential keeps its id, so workflows
  * using it keep working, but its token died with the previous simulator: Reconnect it.
  */
-async function ensureCredentials(session: RestSession, sim: SpendeskSimulator): Promise<Record<keyof typeof CREDENTIAL_NAMES, Named>> {
+async function ensureCredentials(
+	session: RestSession,
+	sim: SpendeskSimulator,
+): Promise<Record<keyof typeof CREDENTIAL_NAMES, Named>> {
 	const existing = await session.get<Named[]>('/credentials');
 	const { orgKey, companyKey, oauthClient } = sim.credentials;
-	const apiKey = (key: typeof orgKey) => ({ type: 'spendeskApi', data: apiKeyCredential({ id: '', name: '' }, sim.baseUrl, key).data });
+	const apiKey = (key: typeof orgKey) => ({
+		type: 'spendeskApi',
+		data: apiKeyCredential({ id: '', name: '' }, sim.baseUrl, key).data,
+	});
 	const wanted = {
 		org: apiKey(orgKey),
 		company: apiKey(companyKey),
 		oauth: {
 			type: 'spendeskOAuth2Api',
-			data: { environment: 'custom', baseUrl: sim.baseUrl, clientId: oauthClient.clientId, clientSecret: oauthClient.clientSecret, accessLevel: 'organisation' },
+			data: {
+				environment: 'custom',
+				baseUrl: sim.baseUrl,
+				clientId: oauthClient.clientId,
+				clientSecret: oauthClient.clientSecret,
+				accessLevel: 'organisation',
+			},
 		},
 	};
 	const result = {} as Record<keyof typeof CREDENTIAL_NAMES, Named>;
@@ -220,7 +264,13 @@ async function ensureCredentials(session: RestSession, sim: SpendeskSimulator): 
 
 interface WorkflowJson {
 	name: string;
-	nodes: Array<{ name: string; type: string; credentials?: Record<string, { id: string; name: string }> } & Record<string, unknown>>;
+	nodes: Array<
+		{
+			name: string;
+			type: string;
+			credentials?: Record<string, { id: string; name: string }>;
+		} & Record<string, unknown>
+	>;
 	connections: Record<string, unknown>;
 	settings?: Record<string, unknown>;
 	[key: string]: unknown;
@@ -232,14 +282,26 @@ function quickStart(credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>): 
 	return {
 		name: 'Spendesk sandbox: try me',
 		nodes: [
-			{ id: 'dev-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 100], parameters: {} },
+			{
+				id: 'dev-start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 100],
+				parameters: {},
+			},
 			{
 				id: 'dev-companies',
 				name: 'Get Companies (organisation key)',
 				type: 'n8n-nodes-spendesk.spendesk',
 				typeVersion: 1,
 				position: [260, 0],
-				parameters: { authentication: 'apiKey', resource: 'company', operation: 'getAll', returnAll: true },
+				parameters: {
+					authentication: 'apiKey',
+					resource: 'company',
+					operation: 'getAll',
+					returnAll: true,
+				},
 				credentials: ref(credentials.org),
 			},
 			{
@@ -277,12 +339,26 @@ function quickStart(credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>): 
 }
 
 /** The quick-start workflow and the workflows of examples/ (with the organisation key, or the company key for those made for one), created when missing. */
-async function ensureWorkflows(session: RestSession, credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>): Promise<Named[]> {
+async function ensureWorkflows(
+	session: RestSession,
+	credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>,
+): Promise<Named[]> {
 	const wanted: WorkflowJson[] = [quickStart(credentials)];
-	const files = existsSync(EXAMPLES_DIR) ? readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort() : [];
+	const files = existsSync(EXAMPLES_DIR)
+		? readdirSync(EXAMPLES_DIR)
+				.filter((f) => f.endsWith('.json'))
+				.sort()
+		: [];
 	for (const file of files) {
-		const credential = COMPANY_LEVEL_EXAMPLES.includes(file) ? credentials.company : credentials.org;
-		wanted.push(loadExample(file, '', { id: credential.id, name: credential.name }) as unknown as WorkflowJson);
+		const credential = COMPANY_LEVEL_EXAMPLES.includes(file)
+			? credentials.company
+			: credentials.org;
+		wanted.push(
+			loadExample(file, '', {
+				id: credential.id,
+				name: credential.name,
+			}) as unknown as WorkflowJson,
+		);
 	}
 	const existing = await session.get<Named[]>('/workflows');
 	const result: Named[] = [];
@@ -293,12 +369,27 @@ async function ensureWorkflows(session: RestSession, credentials: Record<keyof t
 			continue;
 		}
 		const { name, nodes, connections, settings, pinData, meta } = workflow;
-		result.push(await session.post<Named>('/workflows', { name, nodes, connections, settings: settings ?? {}, pinData, meta, active: false }));
+		result.push(
+			await session.post<Named>('/workflows', {
+				name,
+				nodes,
+				connections,
+				settings: settings ?? {},
+				pinData,
+				meta,
+				active: false,
+			}),
+		);
 	}
 	return result;
 }
 
-function printWelcome(server: N8nServer, sim: SpendeskSimulator, workflows: Named[], ms: number): void {
+function printWelcome(
+	server: N8nServer,
+	sim: SpendeskSimulator,
+	workflows: Named[],
+	ms: number,
+): void {
 	const active = sim.companies().filter((c) => c.active);
 	const invoices = active.reduce((sum, c) => sum + sim.data(c.id).invoices.length, 0);
 	const { orgKey, companyKey, oauthClient } = sim.credentials;
@@ -307,28 +398,47 @@ function printWelcome(server: N8nServer, sim: SpendeskSimulator, workflows: Name
 	say();
 	say(`  n8n        ${server.baseUrl}`);
 	say(`  login      ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}`);
-	say(`  simulator  ${sim.baseUrl}  (${active.length} active companies, ${invoices} invoices; ${sim.companies().length - active.length} deactivated)`);
+	say(
+		`  simulator  ${sim.baseUrl}  (${active.length} active companies, ${invoices} invoices; ${sim.companies().length - active.length} deactivated)`,
+	);
 	say();
 	say('Credentials in n8n (environment "Custom Base URL" = the simulator):');
 	say(`  ${CREDENTIAL_NAMES.org.padEnd(44)} API key ${orgKey.clientId} / ${orgKey.clientSecret}`);
-	say(`  ${CREDENTIAL_NAMES.company.padEnd(44)} API key ${companyKey.clientId} / ${companyKey.clientSecret}`);
-	say(`  ${CREDENTIAL_NAMES.oauth.padEnd(44)} OAuth2 client ${oauthClient.clientId}: open it, click Connect (or Reconnect after a restart)`);
+	say(
+		`  ${CREDENTIAL_NAMES.company.padEnd(44)} API key ${companyKey.clientId} / ${companyKey.clientSecret}`,
+	);
+	say(
+		`  ${CREDENTIAL_NAMES.oauth.padEnd(44)} OAuth2 client ${oauthClient.clientId}: open it, click Connect (or Reconnect after a restart)`,
+	);
 	say();
 	say('Workflows:');
-	for (const workflow of workflows) say(`  ${workflow.name.padEnd(60)} ${server.baseUrl}/workflow/${workflow.id}`);
+	for (const workflow of workflows)
+		say(`  ${workflow.name.padEnd(60)} ${server.baseUrl}/workflow/${workflow.id}`);
 	say();
 	say('Try:');
 	say('  - "Spendesk sandbox: try me": Execute workflow, see companies and the latest invoices');
-	say('  - add a Spendesk node to any workflow: pick a company from the Company list, change resources and operations');
-	say('  - "Spendesk: notify about new invoices": publish it, then type  i  + Enter here to add an invoice;');
+	say(
+		'  - add a Spendesk node to any workflow: pick a company from the Company list, change resources and operations',
+	);
+	say(
+		'  - "Spendesk: notify about new invoices": publish it, then type  i  + Enter here to add an invoice;',
+	);
 	say('    the next poll (every 5 minutes) starts an execution with it (Executions tab)');
-	say('  - "Spendesk: react to new payables (webhook)": publish it (it registers a webhook per company at the');
-	say('    simulator), then type  p  + Enter here: the simulator creates a payable and delivers the signed webhook,');
+	say(
+		'  - "Spendesk: react to new payables (webhook)": publish it (it registers a webhook per company at the',
+	);
+	say(
+		'    simulator), then type  p  + Enter here: the simulator creates a payable and delivers the signed webhook,',
+	);
 	say('    and the workflow runs at once with the payable (Executions tab)');
 	say('  - the OAuth2 credential: Connect, then switch a Spendesk node to Authentication = OAuth2');
 	say();
-	say(`Commands: i [companyId] + Enter adds a new invoice, p [companyId] + Enter creates a payable (webhook), default cmp_001.  Ctrl-C stops n8n and the simulator.`);
-	say(`n8n log: ${VERBOSE ? 'console (--verbose)' : LOG_FILE}. Start over: rm -rf ${path.relative(process.cwd(), HOME_DIR) || HOME_DIR}`);
+	say(
+		`Commands: i [companyId] + Enter adds a new invoice, p [companyId] + Enter creates a payable (webhook), default cmp_001.  Ctrl-C stops n8n and the simulator.`,
+	);
+	say(
+		`n8n log: ${VERBOSE ? 'console (--verbose)' : LOG_FILE}. Start over: rm -rf ${path.relative(process.cwd(), HOME_DIR) || HOME_DIR}`,
+	);
 }
 
 function listenForCommands(sim: SpendeskSimulator): void {
@@ -341,7 +451,9 @@ function listenForCommands(sim: SpendeskSimulator): void {
 			const company = arg ?? 'cmp_001';
 			try {
 				const invoice = sim.insertInvoice(company);
-				step(`added invoice ${invoice.id} (${invoice.supplierName}, ${invoice.amount} ${invoice.currency}) to ${company}`);
+				step(
+					`added invoice ${invoice.id} (${invoice.supplierName}, ${invoice.amount} ${invoice.currency}) to ${company}`,
+				);
 			} catch (error) {
 				step(`could not add an invoice to ${company}: ${(error as Error).message}`);
 			}
@@ -349,16 +461,22 @@ function listenForCommands(sim: SpendeskSimulator): void {
 			const company = arg ?? 'cmp_001';
 			try {
 				const { payable } = sim.createPayable(company);
-				const listening = webhooksOf(sim, company).filter((w) => w.events.includes('payables:created')).length;
+				const listening = webhooksOf(sim, company).filter((w) =>
+					w.events.includes('payables:created'),
+				).length;
 				step(
 					`created payable ${payable.id} (${payable.description}) in ${company}; ` +
-						(listening ? `delivering its webhook to ${listening} registered URL(s)` : 'no webhook registered for this company: publish the webhook workflow first'),
+						(listening
+							? `delivering its webhook to ${listening} registered URL(s)`
+							: 'no webhook registered for this company: publish the webhook workflow first'),
 				);
 			} catch (error) {
 				step(`could not create a payable in ${company}: ${(error as Error).message}`);
 			}
 		} else {
-			step('commands: i [companyId] (add an invoice), p [companyId] (create a payable: webhook); Ctrl-C to stop');
+			step(
+				'commands: i [companyId] (add an invoice), p [companyId] (create a payable: webhook); Ctrl-C to stop',
+			);
 		}
 	});
 	// Without a terminal (stdin closed), keep running until a signal arrives.

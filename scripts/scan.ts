@@ -11,7 +11,15 @@
  * Prints each leg's findings and a summary line; exits 1 when either leg has an error.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +27,14 @@ import { pathToFileURL } from 'node:url';
 const REPO_ROOT = path.resolve(__dirname, '..');
 const PIN_DIR = path.join(REPO_ROOT, 'scripts', 'scanner');
 const INSTALL_DIR = path.join(REPO_ROOT, '.cache', 'scanner');
-const SCANNER_MODULE = path.join(INSTALL_DIR, 'node_modules', '@n8n', 'scan-community-package', 'scanner', 'scanner.mjs');
+const SCANNER_MODULE = path.join(
+	INSTALL_DIR,
+	'node_modules',
+	'@n8n',
+	'scan-community-package',
+	'scanner',
+	'scanner.mjs',
+);
 
 interface ScanResult {
 	passed: boolean;
@@ -36,19 +51,32 @@ interface Scanner {
 function installScanner(): void {
 	const lock = readFileSync(path.join(PIN_DIR, 'package-lock.json'), 'utf8');
 	const installedLock = path.join(INSTALL_DIR, 'package-lock.json');
-	if (existsSync(SCANNER_MODULE) && existsSync(installedLock) && readFileSync(installedLock, 'utf8') === lock) return;
+	if (
+		existsSync(SCANNER_MODULE) &&
+		existsSync(installedLock) &&
+		readFileSync(installedLock, 'utf8') === lock
+	)
+		return;
 	console.log('scan: installing @n8n/scan-community-package (pinned) into .cache/scanner');
 	rmSync(INSTALL_DIR, { recursive: true, force: true });
 	mkdirSync(INSTALL_DIR, { recursive: true });
-	for (const file of ['package.json', 'package-lock.json']) copyFileSync(path.join(PIN_DIR, file), path.join(INSTALL_DIR, file));
-	execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: INSTALL_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+	for (const file of ['package.json', 'package-lock.json'])
+		copyFileSync(path.join(PIN_DIR, file), path.join(INSTALL_DIR, file));
+	execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+		cwd: INSTALL_DIR,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 }
 
 /** `npm pack` of the built package, unpacked; returns the package directory. */
 function packTarball(): string {
-	if (!existsSync(path.join(REPO_ROOT, 'dist'))) throw new Error('No dist/: run `npm run build` first (or `npm run scan`, which builds).');
+	if (!existsSync(path.join(REPO_ROOT, 'dist')))
+		throw new Error('No dist/: run `npm run build` first (or `npm run scan`, which builds).');
 	const dir = mkdtempSync(path.join(tmpdir(), 'spendesk-scan-'));
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+		cwd: REPO_ROOT,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
 	if (!tarball) throw new Error('npm pack made no tarball');
 	execFileSync('tar', ['xzf', tarball], { cwd: dir });

@@ -33,7 +33,11 @@ async function runClient(job: DrainJob): Promise<DrainResult[]> {
 	return await new Promise<DrainResult[]>((resolve, reject) => {
 		let result: DrainResult[] | undefined;
 		child.once('message', (message: DrainResult[]) => (result = message));
-		child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`drain client (${job.mode}) exited with code ${code}`))));
+		child.once('exit', (code) =>
+			result
+				? resolve(result)
+				: reject(new Error(`drain client (${job.mode}) exited with code ${code}`)),
+		);
 	});
 }
 
@@ -44,16 +48,31 @@ type Run = DrainResult & { pageRequests: number; tokenRequests: number; errors: 
 
 export async function drainThroughput(): Promise<{ figures: Figure[]; details: unknown }> {
 	const sim = await SimulatorHandle.start({
-		seed: { companies: [{ id: COMPANY, sizes: { ...INVOICES_ONLY, invoices: INVOICES } }, { id: WARM_COMPANY, sizes: { ...INVOICES_ONLY, invoices: 2_000 } }] },
+		seed: {
+			companies: [
+				{ id: COMPANY, sizes: { ...INVOICES_ONLY, invoices: INVOICES } },
+				{ id: WARM_COMPANY, sizes: { ...INVOICES_ONLY, invoices: 2_000 } },
+			],
+		},
 		// Throughput, not rate limits, is measured here: no budget runs out across the drains.
 		rateLimit: 1_000_000_000,
 	});
 	const runs: Run[] = [];
-	const job = (mode: DrainJob['mode'], memory: boolean): DrainJob => ({ url: sim.url, orgKey: sim.orgKey, mode, company: COMPANY, warmCompany: WARM_COMPANY, memory });
+	const job = (mode: DrainJob['mode'], memory: boolean): DrainJob => ({
+		url: sim.url,
+		orgKey: sim.orgKey,
+		mode,
+		company: COMPANY,
+		warmCompany: WARM_COMPANY,
+		memory,
+	});
 	try {
 		const plan: DrainJob[] = [];
 		for (let round = 0; round < ROUNDS; round++) {
-			for (const mode of round % 2 === 0 ? (['node', 'bare'] as const) : (['bare', 'node'] as const)) plan.push(job(mode, false));
+			for (const mode of round % 2 === 0
+				? (['node', 'bare'] as const)
+				: (['bare', 'node'] as const))
+				plan.push(job(mode, false));
 		}
 		plan.push(job('node', true), job('bare', true), job('warm', false));
 		for (const j of plan) {
@@ -64,8 +83,16 @@ export async function drainThroughput(): Promise<{ figures: Figure[]; details: u
 			const tokens = log.filter((r) => TOKEN_ROUTES.has(r.route)).length;
 			const errors = log.filter((r) => r.status >= 400).length;
 			for (const result of results) {
-				if (result.items !== INVOICES) throw new Error(`drain (${result.mode}): ${result.items} invoices instead of ${INVOICES}`);
-				runs.push({ ...result, pageRequests: pages / results.length, tokenRequests: tokens / results.length, errors });
+				if (result.items !== INVOICES)
+					throw new Error(
+						`drain (${result.mode}): ${result.items} invoices instead of ${INVOICES}`,
+					);
+				runs.push({
+					...result,
+					pageRequests: pages / results.length,
+					tokenRequests: tokens / results.length,
+					errors,
+				});
 			}
 			if (errors) throw new Error(`drain (${j.mode}): ${errors} error responses`);
 		}
@@ -74,13 +101,24 @@ export async function drainThroughput(): Promise<{ figures: Figure[]; details: u
 	}
 
 	const first = runs[0];
-	if (runs.some((r) => r.firstId !== first.firstId || r.lastId !== first.lastId || r.jsonBytes !== first.jsonBytes)) {
+	if (
+		runs.some(
+			(r) =>
+				r.firstId !== first.firstId || r.lastId !== first.lastId || r.jsonBytes !== first.jsonBytes,
+		)
+	) {
 		throw new Error('drain: the node and the bare loop did not return the same data');
 	}
-	const timed = (kind: DrainResult['process'], mode: string) => runs.filter((r) => r.process === kind && r.mode === mode && r.peakGrowthBytes === undefined);
-	const best = (kind: DrainResult['process'], mode: string) => Math.min(...timed(kind, mode).map((r) => r.ms));
-	const bestCpu = (kind: DrainResult['process'], mode: string) => Math.min(...timed(kind, mode).map((r) => r.cpuMs));
-	const list = (kind: DrainResult['process'], mode: string) => timed(kind, mode).map((r) => seconds(r.ms)).join(' / ');
+	const timed = (kind: DrainResult['process'], mode: string) =>
+		runs.filter((r) => r.process === kind && r.mode === mode && r.peakGrowthBytes === undefined);
+	const best = (kind: DrainResult['process'], mode: string) =>
+		Math.min(...timed(kind, mode).map((r) => r.ms));
+	const bestCpu = (kind: DrainResult['process'], mode: string) =>
+		Math.min(...timed(kind, mode).map((r) => r.cpuMs));
+	const list = (kind: DrainResult['process'], mode: string) =>
+		timed(kind, mode)
+			.map((r) => seconds(r.ms))
+			.join(' / ');
 	const timeFigure = (kind: DrainResult['process'], id: string, label: string): Figure => {
 		const node = best(kind, 'node');
 		const bare = best(kind, 'bare');

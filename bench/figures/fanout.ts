@@ -6,7 +6,15 @@
  */
 import { SimulatorHandle } from '../simulator-handle';
 import { TOKEN_ROUTES } from '../simulator-protocol';
-import { apiKeyStore, elapsed, executeNode, freshTransport, INVOICES_ONLY, invoiceGetAll, ratio } from '../support';
+import {
+	apiKeyStore,
+	elapsed,
+	executeNode,
+	freshTransport,
+	INVOICES_ONLY,
+	invoiceGetAll,
+	ratio,
+} from '../support';
 import type { Figure } from '../support';
 
 const COMPANIES = 10;
@@ -27,13 +35,20 @@ interface Run {
 
 export async function fanOut(): Promise<{ figures: Figure[]; details: unknown }> {
 	const sim = await SimulatorHandle.start({
-		seed: { companies: COMPANIES, deactivated: [], sizes: { ...INVOICES_ONLY, invoices: INVOICES } },
+		seed: {
+			companies: COMPANIES,
+			deactivated: [],
+			sizes: { ...INVOICES_ONLY, invoices: INVOICES },
+		},
 		latencyMs: LATENCY_MS,
 		rateLimit: 1_000_000_000,
 	});
 	const ids = Array.from({ length: COMPANIES }, (_, i) => `cmp_${String(i + 1).padStart(3, '0')}`);
 	const runs: Run[] = [];
-	const measure = async (mode: Run['mode'], body: (store: ReturnType<typeof apiKeyStore>) => Promise<number>) => {
+	const measure = async (
+		mode: Run['mode'],
+		body: (store: ReturnType<typeof apiKeyStore>) => Promise<number>,
+	) => {
 		freshTransport({ maxInFlight: CAP });
 		const store = apiKeyStore(sim.url, sim.orgKey);
 		await sim.clearLog();
@@ -52,11 +67,22 @@ export async function fanOut(): Promise<{ figures: Figure[]; details: unknown }>
 			rejected429: log.filter((r) => r.status === 429).length,
 			peakInFlight,
 		});
-		if (items !== COMPANIES * INVOICES) throw new Error(`fan-out (${mode}): ${items} items instead of ${COMPANIES * INVOICES}`);
+		if (items !== COMPANIES * INVOICES)
+			throw new Error(`fan-out (${mode}): ${items} items instead of ${COMPANIES * INVOICES}`);
 	};
 	try {
 		for (let i = 0; i < FANOUT_RUNS; i++) {
-			await measure('all companies', async (store) => (await executeNode(store, { ...invoiceGetAll(''), companyScope: 'all', company: undefined })).length);
+			await measure(
+				'all companies',
+				async (store) =>
+					(
+						await executeNode(store, {
+							...invoiceGetAll(''),
+							companyScope: 'all',
+							company: undefined,
+						})
+					).length,
+			);
 		}
 		await measure('serial', async (store) => {
 			let items = 0;

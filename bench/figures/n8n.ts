@@ -54,13 +54,44 @@ import { splitOutNode } from '../../test/e2e/workflows';
 const ROUNDS = 3;
 const STYLES: StyleKey[] = ['cursor', 'page', 'offset', 'bodyCursor', 'snapshot'];
 /** Records per style: 100,000 invoices; 500 pages of the other lists. */
-const SIZES: Record<StyleKey, number> = { cursor: 100_000, page: 15_000, offset: 50_000, bodyCursor: 50_000, snapshot: 15_000 };
+const SIZES: Record<StyleKey, number> = {
+	cursor: 100_000,
+	page: 15_000,
+	offset: 50_000,
+	bodyCursor: 50_000,
+	snapshot: 15_000,
+};
 const TIME_TARGET = 1.0;
 const FLOOR_TARGET = 1.2;
 
-const NOTHING = { invoices: 0, settlements: 0, accounts: 0, payables: 0, analyticalFields: 0, expenseCategories: 0, intakes: 0, suppliers: 0, users: 0, costCenters: 0, bankFees: 0, walletLoads: 0 };
-const STYLE_COMPANY: Record<StyleKey, string> = { cursor: 'cmp_cursor', page: 'cmp_page', offset: 'cmp_offset', bodyCursor: 'cmp_body', snapshot: 'cmp_snap' };
-const SIZE_FIELD: Record<StyleKey, keyof typeof NOTHING> = { cursor: 'invoices', page: 'settlements', offset: 'accounts', bodyCursor: 'payables', snapshot: 'payables' };
+const NOTHING = {
+	invoices: 0,
+	settlements: 0,
+	accounts: 0,
+	payables: 0,
+	analyticalFields: 0,
+	expenseCategories: 0,
+	intakes: 0,
+	suppliers: 0,
+	users: 0,
+	costCenters: 0,
+	bankFees: 0,
+	walletLoads: 0,
+};
+const STYLE_COMPANY: Record<StyleKey, string> = {
+	cursor: 'cmp_cursor',
+	page: 'cmp_page',
+	offset: 'cmp_offset',
+	bodyCursor: 'cmp_body',
+	snapshot: 'cmp_snap',
+};
+const SIZE_FIELD: Record<StyleKey, keyof typeof NOTHING> = {
+	cursor: 'invoices',
+	page: 'settlements',
+	offset: 'accounts',
+	bodyCursor: 'payables',
+	snapshot: 'payables',
+};
 const WARM = 'cmp_warm';
 const TRAP = 'cmp_trap';
 /** Trap sizes: 20 invoice pages, settlements an exact multiple of the page size, 1,000 accounts. */
@@ -91,7 +122,8 @@ interface Outcome {
 }
 
 function outcomeOf(run: RunResult, expected: readonly string[]): Outcome {
-	if (run.status !== 'success' || run.error) return { exact: false, text: `error: ${shorten(run.error ?? run.status)}` };
+	if (run.status !== 'success' || run.error)
+		return { exact: false, text: `error: ${shorten(run.error ?? run.status)}` };
 	const wanted = new Set(expected);
 	const seen = new Set<string>();
 	let duplicates = 0;
@@ -103,7 +135,9 @@ function outcomeOf(run: RunResult, expected: readonly string[]): Outcome {
 	}
 	const missing = expected.filter((id) => !seen.has(id)).length;
 	const parts = [
-		missing ? `${missing.toLocaleString('en')} of ${expected.length.toLocaleString('en')} missing` : '',
+		missing
+			? `${missing.toLocaleString('en')} of ${expected.length.toLocaleString('en')} missing`
+			: '',
 		duplicates ? `${duplicates.toLocaleString('en')} duplicates` : '',
 		foreign ? `${foreign} not in the list` : '',
 		run.withoutId ? `${run.withoutId} items without id` : '',
@@ -138,11 +172,18 @@ function requestCounts(log: WireRequest[], routes: string[]) {
 // ---------------------------------------------------------------- bare loop
 
 async function bare(job: BareJob): Promise<BareResult[]> {
-	const child = fork(path.join(__dirname, '..', 'bare-client.ts'), [JSON.stringify(job)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	const child = fork(path.join(__dirname, '..', 'bare-client.ts'), [JSON.stringify(job)], {
+		execArgv: ['--import', 'tsx'],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
 	return await new Promise<BareResult[]>((resolve, reject) => {
 		let result: BareResult[] | undefined;
 		child.once('message', (message: BareResult[]) => (result = message));
-		child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`bare loop (${job.style}) exited with code ${code}`))));
+		child.once('exit', (code) =>
+			result
+				? resolve(result)
+				: reject(new Error(`bare loop (${job.style}) exited with code ${code}`)),
+		);
 	});
 }
 
@@ -167,14 +208,34 @@ interface ClientRun {
 
 /** What one measured execution gives (the fields a ClientRun keeps). */
 interface Measured {
-	run: { ms: number; nodeMs: Record<string, number>; peakRssBytes: number; rssBeforeBytes: number; childPeakBytes: number; cpuMs: number };
+	run: {
+		ms: number;
+		nodeMs: Record<string, number>;
+		peakRssBytes: number;
+		rssBeforeBytes: number;
+		childPeakBytes: number;
+		cpuMs: number;
+	};
 	counts: { list: number; api: number; tokens: number };
 	outcome: Outcome;
 }
 
 function clientRun(client: ClientRun['client'], round: number, m: Measured): ClientRun {
 	const { ms, nodeMs, peakRssBytes, rssBeforeBytes, childPeakBytes, cpuMs } = m.run;
-	return { client, round, ms, nodeMs, requests: m.counts.list, apiRequests: m.counts.api, tokens: m.counts.tokens, peakRssBytes, rssBeforeBytes, childPeakBytes, cpuMs, outcome: m.outcome };
+	return {
+		client,
+		round,
+		ms,
+		nodeMs,
+		requests: m.counts.list,
+		apiRequests: m.counts.api,
+		tokens: m.counts.tokens,
+		peakRssBytes,
+		rssBeforeBytes,
+		childPeakBytes,
+		cpuMs,
+		outcome: m.outcome,
+	};
 }
 
 interface StyleResult {
@@ -234,27 +295,54 @@ interface AllCompaniesResult {
 	once?: AllCompaniesRun;
 }
 
-export async function n8nComparison(): Promise<{ figures: Figure[]; details: unknown; report: string }> {
+export async function n8nComparison(): Promise<{
+	figures: Figure[];
+	details: unknown;
+	report: string;
+}> {
 	const profile = process.argv.includes('--profile');
 	const companies: CompanySeed[] = [
-		...STYLES.map((s) => ({ id: STYLE_COMPANY[s], sizes: { ...NOTHING, [SIZE_FIELD[s]]: SIZES[s] } })),
-		{ id: WARM, sizes: { ...NOTHING, invoices: 2_000, settlements: 300, accounts: 1_000, payables: 1_000 } },
+		...STYLES.map((s) => ({
+			id: STYLE_COMPANY[s],
+			sizes: { ...NOTHING, [SIZE_FIELD[s]]: SIZES[s] },
+		})),
+		{
+			id: WARM,
+			sizes: { ...NOTHING, invoices: 2_000, settlements: 300, accounts: 1_000, payables: 1_000 },
+		},
 		{ id: TRAP, sizes: { ...NOTHING, ...TRAP_SIZES } },
-		...['cmp_rate_node', 'cmp_rate_http', 'cmp_rate_plain'].map((id) => ({ id, sizes: { ...NOTHING, invoices: RATE.invoices } })),
+		...['cmp_rate_node', 'cmp_rate_http', 'cmp_rate_plain'].map((id) => ({
+			id,
+			sizes: { ...NOTHING, invoices: RATE.invoices },
+		})),
 	];
 	const [sim, simAll] = await Promise.all([
 		// Throughput first: no rate limit until the rate-limit trap; snapshots COMPLETE at once.
-		SimulatorHandle.start({ seed: { companies }, rateLimit: 1_000_000_000, snapshotPendingPolls: 0 }),
 		SimulatorHandle.start({
-			seed: { companies: ALL.companies, deactivated: [], sizes: { ...NOTHING, invoices: ALL.invoices } },
+			seed: { companies },
+			rateLimit: 1_000_000_000,
+			snapshotPendingPolls: 0,
+		}),
+		SimulatorHandle.start({
+			seed: {
+				companies: ALL.companies,
+				deactivated: [],
+				sizes: { ...NOTHING, invoices: ALL.invoices },
+			},
 			latencyMs: ALL.latencyMs,
 			maxInFlight: ALL.cap,
 			rateLimit: 1_000_000_000,
 		}),
 	]);
 
-	const cases = Object.fromEntries(STYLES.map((s) => [s, listCase(s, STYLE_COMPANY[s])])) as Record<StyleKey, ListCase>;
-	const warmCases = Object.fromEntries(STYLES.map((s) => [s, listCase(s, WARM)])) as Record<StyleKey, ListCase>;
+	const cases = Object.fromEntries(STYLES.map((s) => [s, listCase(s, STYLE_COMPANY[s])])) as Record<
+		StyleKey,
+		ListCase
+	>;
+	const warmCases = Object.fromEntries(STYLES.map((s) => [s, listCase(s, WARM)])) as Record<
+		StyleKey,
+		ListCase
+	>;
 	const trapCursor = listCase('cursor', TRAP);
 	const trapPage = listCase('page', TRAP);
 	const trapOffset = listCase('offset', TRAP);
@@ -262,8 +350,14 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 
 	const workflows: Workflow[] = [];
 	for (const s of STYLES) {
-		workflows.push(nodeWorkflow(`node-${s}`, cases[s], credA), httpWorkflow(`http-${s}`, cases[s], sim.url, credA));
-		workflows.push(nodeWorkflow(`node-${s}-warm`, warmCases[s], credA), httpWorkflow(`http-${s}-warm`, warmCases[s], sim.url, credA));
+		workflows.push(
+			nodeWorkflow(`node-${s}`, cases[s], credA),
+			httpWorkflow(`http-${s}`, cases[s], sim.url, credA),
+		);
+		workflows.push(
+			nodeWorkflow(`node-${s}-warm`, warmCases[s], credA),
+			httpWorkflow(`http-${s}-warm`, warmCases[s], sim.url, credA),
+		);
 	}
 	workflows.push(
 		nodeWorkflow('node-trap-cursor', trapCursor, credA),
@@ -276,7 +370,10 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 		httpWorkflow('http-trap-offset', trapOffset, sim.url, credA),
 		commonWorkflow('common-trap-offset', trapOffset, sim.url),
 		nodeWorkflow('node-rate', rateCase('cmp_rate_node'), credA),
-		httpWorkflow('http-rate', rateCase('cmp_rate_http'), sim.url, credA, { summary: 'expert', requestInterval: Math.ceil(RATE.windowMs / RATE.limit) }),
+		httpWorkflow('http-rate', rateCase('cmp_rate_http'), sim.url, credA, {
+			summary: 'expert',
+			requestInterval: Math.ceil(RATE.windowMs / RATE.limit),
+		}),
 		httpWorkflow('common-rate', rateCase('cmp_rate_plain'), sim.url, credA),
 		nodeAllCompaniesWorkflow('node-all', credB),
 		httpAllCompaniesLoopWorkflow('http-all-loop', simAll.url, credB, ALL.cap),
@@ -290,18 +387,35 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 	const profiles: ProfileRecord[] = [];
 	let connections: ConnectionCheck | undefined;
 	const started = Date.now();
-	const log = (message: string) => process.stdout.write(`  [n8n ${((Date.now() - started) / 1000).toFixed(0)} s] ${message}\n`);
+	const log = (message: string) =>
+		process.stdout.write(`  [n8n ${((Date.now() - started) / 1000).toFixed(0)} s] ${message}\n`);
 	try {
 		const orgKey = { ...sim.orgKey, level: 'organisation' as const };
 		n8n = await BenchN8n.start({
-			credentials: [apiKeyCredential(credA, sim.url, orgKey), apiKeyCredential(credB, simAll.url, { ...simAll.orgKey, level: 'organisation' })],
+			credentials: [
+				apiKeyCredential(credA, sim.url, orgKey),
+				apiKeyCredential(credB, simAll.url, { ...simAll.orgKey, level: 'organisation' }),
+			],
 			workflows,
 		});
-		log(`n8n ${n8n.version} started (pid ${n8n.pid}); processes under it: ${n8n.children().map((c) => `${c.pid} ${c.command.slice(0, 120)} (${mib(c.rssBytes)} MiB)`).join('; ') || 'none'}`);
+		log(
+			`n8n ${n8n.version} started (pid ${n8n.pid}); processes under it: ${
+				n8n
+					.children()
+					.map((c) => `${c.pid} ${c.command.slice(0, 120)} (${mib(c.rssBytes)} MiB)`)
+					.join('; ') || 'none'
+			}`,
+		);
 		const server = n8n;
 
 		/** One run of a workflow, its requests counted on `handle`'s log. */
-		const measure = async (handle: SimulatorHandle, workflowId: string, output: OutputOf, c: { routes: string[] }, expected: readonly string[]) => {
+		const measure = async (
+			handle: SimulatorHandle,
+			workflowId: string,
+			output: OutputOf,
+			c: { routes: string[] },
+			expected: readonly string[],
+		) => {
 			await handle.clearLog();
 			const run = await server.run(workflowId, output);
 			const counts = requestCounts(await handle.requests(), c.routes);
@@ -312,8 +426,17 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 
 		// Warm-up: every workflow's code path once (n8n loads node code lazily), the token fetched.
 		for (const s of STYLES) {
-			for (const [id, output] of [[`node-${s}-warm`, out], [`http-${s}-warm`, httpOut]] as const) {
-				const result = await measure(sim, id, output, warmCases[s], await sim.ids(WARM, warmCases[s].list));
+			for (const [id, output] of [
+				[`node-${s}-warm`, out],
+				[`http-${s}-warm`, httpOut],
+			] as const) {
+				const result = await measure(
+					sim,
+					id,
+					output,
+					warmCases[s],
+					await sim.ids(WARM, warmCases[s].list),
+				);
 				if (!result.outcome.exact) throw new Error(`warm-up ${id}: ${result.outcome.text}`);
 			}
 		}
@@ -323,75 +446,198 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 		for (const s of STYLES) {
 			const c = cases[s];
 			const expected = await sim.ids(c.company, c.list);
-			const result: StyleResult = { style: s, items: expected.length, minimum: minimumRequests(c, expected.length), runs: [], bare: [] };
+			const result: StyleResult = {
+				style: s,
+				items: expected.length,
+				minimum: minimumRequests(c, expected.length),
+				runs: [],
+				bare: [],
+			};
 			for (let round = 0; round < ROUNDS; round++) {
 				const order: Array<'node' | 'http'> = round % 2 === 0 ? ['node', 'http'] : ['http', 'node'];
 				for (const client of order) {
 					await server.pause();
-					const m = await measure(sim, `${client}-${s}`, client === 'node' ? out : httpOut, c, expected);
+					const m = await measure(
+						sim,
+						`${client}-${s}`,
+						client === 'node' ? out : httpOut,
+						c,
+						expected,
+					);
 					result.runs.push(clientRun(client, round, m));
 				}
 			}
-			result.bare = await bare({ url: sim.url, orgKey: sim.orgKey, style: s, company: c.company, warmCompany: WARM, rounds: ROUNDS });
+			result.bare = await bare({
+				url: sim.url,
+				orgKey: sim.orgKey,
+				style: s,
+				company: c.company,
+				warmCompany: WARM,
+				rounds: ROUNDS,
+			});
 			styleResults.push(result);
 			const nodeRuns = result.runs.filter((r) => r.client === 'node').map((r) => sec(r.ms));
 			const httpRuns = result.runs.filter((r) => r.client === 'http').map((r) => sec(r.ms));
-			log(`${s}: node ${nodeRuns.join(' / ')} s, HTTP Request ${httpRuns.join(' / ')} s, bare ${result.bare.map((b) => sec(b.ms)).join(' / ')} s`);
+			log(
+				`${s}: node ${nodeRuns.join(' / ')} s, HTTP Request ${httpRuns.join(' / ')} s, bare ${result.bare.map((b) => sec(b.ms)).join(' / ')} s`,
+			);
 		}
 
 		if (profile) {
 			const dir = path.join(__dirname, '..', 'profiles');
 			mkdirSync(dir, { recursive: true });
-			for (const [client, output] of [['node', out], ['http', httpOut]] as const) {
+			for (const [client, output] of [
+				['node', out],
+				['http', httpOut],
+			] as const) {
 				const file = path.join(dir, `n8n-${client}-cursor.cpuprofile`);
-				const { result, profile: cpu, execution } = await server.runProfiled(`${client}-cursor`, output, file);
-				profiles.push({ client, whole: summarizeProfile(cpu), execution: summarizeProfile(cpu, execution), file: path.relative(process.cwd(), file), ms: result.ms });
+				const {
+					result,
+					profile: cpu,
+					execution,
+				} = await server.runProfiled(`${client}-cursor`, output, file);
+				profiles.push({
+					client,
+					whole: summarizeProfile(cpu),
+					execution: summarizeProfile(cpu, execution),
+					file: path.relative(process.cwd(), file),
+					ms: result.ms,
+				});
 			}
-			const fresh = await bare({ url: sim.url, orgKey: sim.orgKey, style: 'cursor', company: cases.cursor.company, warmCompany: WARM, rounds: ROUNDS, newConnections: true });
+			const fresh = await bare({
+				url: sim.url,
+				orgKey: sim.orgKey,
+				style: 'cursor',
+				company: cases.cursor.company,
+				warmCompany: WARM,
+				rounds: ROUNDS,
+				newConnections: true,
+			});
 			await sim.clearLog();
 			await server.run('node-cursor', out);
 			const wire = await sim.requests({ detail: true });
 			const pages = wire.filter((r) => r.route === 'listInvoices');
-			connections = { bareNewConnectionsMs: fresh.map((b) => b.ms), nodeRequests: pages.length, nodeConnectionClose: pages.filter((r) => r.connection === 'close').length };
+			connections = {
+				bareNewConnectionsMs: fresh.map((b) => b.ms),
+				nodeRequests: pages.length,
+				nodeConnectionClose: pages.filter((r) => r.connection === 'close').length,
+			};
 			log('profiles recorded');
 		}
 
 		// ---- the traps
-		const trapRun = async (workflowId: string, output: OutputOf, c: ListCase, label: string, setting: string, expected: readonly string[], before?: () => Promise<void>): Promise<TrapClient> => {
+		const trapRun = async (
+			workflowId: string,
+			output: OutputOf,
+			c: ListCase,
+			label: string,
+			setting: string,
+			expected: readonly string[],
+			before?: () => Promise<void>,
+		): Promise<TrapClient> => {
 			await sim.clearFaults();
 			await before?.();
 			const m = await measure(sim, workflowId, output, c, expected);
 			await sim.clearFaults();
-			return { label, setting, outcome: m.outcome, requests: m.counts.list, minimum: minimumRequests(c, expected.length), ms: m.run.ms, status429: m.counts.status429, failures: m.counts.failures, tokens: m.counts.tokens };
+			return {
+				label,
+				setting,
+				outcome: m.outcome,
+				requests: m.counts.list,
+				minimum: minimumRequests(c, expected.length),
+				ms: m.run.ms,
+				status429: m.counts.status429,
+				failures: m.counts.failures,
+				tokens: m.counts.tokens,
+			};
 		};
 		const invoices = await sim.ids(TRAP, 'invoices');
-		const emptyPages = () => sim.injectFault({ route: 'listInvoices', kind: 'emptyPage', after: 5, times: 3 });
+		const emptyPages = () =>
+			sim.injectFault({ route: 'listInvoices', kind: 'emptyPage', after: 5, times: 3 });
 		traps.push({
 			trap: 'emptyPage',
 			what: `empty cursor pages that say more follows (3 after page 5 of 20)`,
 			clients: [
-				await trapRun('node-trap-cursor', out, trapCursor, 'Spendesk node', 'Return All', invoices, emptyPages),
-				await trapRun('http-trap-cursor', httpOut, trapCursor, 'HTTP Request (expert)', 'complete when hasNextPage is false', invoices, emptyPages),
-				await trapRun('common-trap-cursor', httpOut, trapCursor, 'HTTP Request (common)', 'complete on a short page (fewer than 100)', invoices, emptyPages),
+				await trapRun(
+					'node-trap-cursor',
+					out,
+					trapCursor,
+					'Spendesk node',
+					'Return All',
+					invoices,
+					emptyPages,
+				),
+				await trapRun(
+					'http-trap-cursor',
+					httpOut,
+					trapCursor,
+					'HTTP Request (expert)',
+					'complete when hasNextPage is false',
+					invoices,
+					emptyPages,
+				),
+				await trapRun(
+					'common-trap-cursor',
+					httpOut,
+					trapCursor,
+					'HTTP Request (common)',
+					'complete on a short page (fewer than 100)',
+					invoices,
+					emptyPages,
+				),
 			],
 		});
-		const repeat = () => sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', after: 5, times: 1 });
+		const repeat = () =>
+			sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', after: 5, times: 1 });
 		traps.push({
 			trap: 'repeatCursor',
 			what: 'a repeated cursor (page 6 hands back its own cursor once)',
 			clients: [
-				await trapRun('node-trap-cursor', out, trapCursor, 'Spendesk node', 'Return All', invoices, repeat),
-				await trapRun('http-trap-cursor', httpOut, trapCursor, 'HTTP Request (expert)', 'complete when hasNextPage is false', invoices, repeat),
+				await trapRun(
+					'node-trap-cursor',
+					out,
+					trapCursor,
+					'Spendesk node',
+					'Return All',
+					invoices,
+					repeat,
+				),
+				await trapRun(
+					'http-trap-cursor',
+					httpOut,
+					trapCursor,
+					'HTTP Request (expert)',
+					'complete when hasNextPage is false',
+					invoices,
+					repeat,
+				),
 			],
 		});
-		const repeatAlways = () => sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', after: 5, times: 1_000 });
+		const repeatAlways = () =>
+			sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', after: 5, times: 1_000 });
 		traps.push({
 			trap: 'repeatCursorAlways',
 			what: 'a cursor repeated for good (from page 6 on, every page hands back its own cursor)',
 			expectError: true,
 			clients: [
-				await trapRun('node-trap-cursor', out, trapCursor, 'Spendesk node', 'Return All', invoices, repeatAlways),
-				await trapRun('http-trap-cursor', httpOut, trapCursor, 'HTTP Request (expert)', 'complete when hasNextPage is false', invoices, repeatAlways),
+				await trapRun(
+					'node-trap-cursor',
+					out,
+					trapCursor,
+					'Spendesk node',
+					'Return All',
+					invoices,
+					repeatAlways,
+				),
+				await trapRun(
+					'http-trap-cursor',
+					httpOut,
+					trapCursor,
+					'HTTP Request (expert)',
+					'complete when hasNextPage is false',
+					invoices,
+					repeatAlways,
+				),
 			],
 		});
 		const settlements = await sim.ids(TRAP, 'settlements');
@@ -400,8 +646,22 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 			what: `404 past the last page (${TRAP_SIZES.settlements} settlements: exactly ${TRAP_SIZES.settlements / 30} pages)`,
 			clients: [
 				await trapRun('node-trap-page', out, trapPage, 'Spendesk node', 'Return All', settlements),
-				await trapRun('http-trap-page', httpOut, trapPage, 'HTTP Request (expert)', 'complete when page × pageSize ≥ total, or on a 404', settlements),
-				await trapRun('common-trap-page', httpOut, trapPage, 'HTTP Request (common)', 'complete on a short page (fewer than 30)', settlements),
+				await trapRun(
+					'http-trap-page',
+					httpOut,
+					trapPage,
+					'HTTP Request (expert)',
+					'complete when page × pageSize ≥ total, or on a 404',
+					settlements,
+				),
+				await trapRun(
+					'common-trap-page',
+					httpOut,
+					trapPage,
+					'HTTP Request (common)',
+					'complete on a short page (fewer than 30)',
+					settlements,
+				),
 			],
 		});
 		const accounts = await sim.ids(TRAP, 'accounts');
@@ -412,8 +672,22 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 			what: `page sizes capped silently (fetch=100 asked, ${ACCOUNTS_SERVED} served; ${TRAP_SIZES.accounts.toLocaleString('en')} accounts)`,
 			clients: [
 				await trapRun('node-trap-offset', out, capped, 'Spendesk node', 'Return All', accounts),
-				await trapRun('http-trap-offset', httpOut, capped, 'HTTP Request (expert)', 'next offset = currentOffset + items received, until totalResults', accounts),
-				await trapRun('common-trap-offset', httpOut, capped, 'HTTP Request (common)', 'offset = pages × 100, complete on a short page', accounts),
+				await trapRun(
+					'http-trap-offset',
+					httpOut,
+					capped,
+					'HTTP Request (expert)',
+					'next offset = currentOffset + items received, until totalResults',
+					accounts,
+				),
+				await trapRun(
+					'common-trap-offset',
+					httpOut,
+					capped,
+					'HTTP Request (common)',
+					'offset = pages × 100, complete on a short page',
+					accounts,
+				),
 			],
 		});
 		await sim.configure({ accountsMaxReturn: undefined });
@@ -424,8 +698,24 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 			trap: 'expiredToken',
 			what: 'the token saved in the credential has expired (Spendesk tokens live 60 minutes)',
 			clients: [
-				await trapRun('node-trap-cursor', out, trapCursor, 'Spendesk node', 'Return All', invoices, expired),
-				await trapRun('http-trap-cursor', httpOut, trapCursor, 'HTTP Request (expert)', 'complete when hasNextPage is false', invoices, expired),
+				await trapRun(
+					'node-trap-cursor',
+					out,
+					trapCursor,
+					'Spendesk node',
+					'Return All',
+					invoices,
+					expired,
+				),
+				await trapRun(
+					'http-trap-cursor',
+					httpOut,
+					trapCursor,
+					'HTTP Request (expert)',
+					'complete when hasNextPage is false',
+					invoices,
+					expired,
+				),
 			],
 		});
 		// A valid token in the credential again for what follows.
@@ -444,7 +734,11 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 		await sim.configure({ rateLimit: 1_000_000_000, rateLimitWindowMs: 60_000 });
 		const rateClients: Array<[string, string, string]> = [
 			['cmp_rate_node', 'Spendesk node', 'Return All'],
-			['cmp_rate_http', 'HTTP Request (expert)', `Interval Between Requests ${interval} ms (${RATE.windowMs / 1000} s ÷ ${RATE.limit})`],
+			[
+				'cmp_rate_http',
+				'HTTP Request (expert)',
+				`Interval Between Requests ${interval} ms (${RATE.windowMs / 1000} s ÷ ${RATE.limit})`,
+			],
 			['cmp_rate_plain', 'HTTP Request (common)', 'no interval'],
 		];
 		const rateClientsResults: TrapClient[] = [];
@@ -467,28 +761,80 @@ export async function n8nComparison(): Promise<{ figures: Figure[]; details: unk
 				tokens: 0,
 			});
 		}
-		traps.push({ trap: 'rateLimit', what: `rate limit of ${RATE.limit} requests per minute (${RATE.invoices.toLocaleString('en')} invoices: ${RATE.invoices / 100} pages)`, clients: rateClientsResults });
+		traps.push({
+			trap: 'rateLimit',
+			what: `rate limit of ${RATE.limit} requests per minute (${RATE.invoices.toLocaleString('en')} invoices: ${RATE.invoices / 100} pages)`,
+			clients: rateClientsResults,
+		});
 		log('traps done');
 
 		// ---- All Companies
-		const allIds = (await Promise.all(Array.from({ length: ALL.companies }, (_, i) => simAll.ids(`cmp_${String(i + 1).padStart(3, '0')}`, 'invoices')))).flat();
+		const allIds = (
+			await Promise.all(
+				Array.from({ length: ALL.companies }, (_, i) =>
+					simAll.ids(`cmp_${String(i + 1).padStart(3, '0')}`, 'invoices'),
+				),
+			)
+		).flat();
 		const allMinimum = 1 + ALL.companies * Math.ceil(ALL.invoices / 100);
 		const allRuns: AllCompaniesRun[] = [];
-		const allRun = async (workflowId: string, client: 'node' | 'http', variant: string, output: OutputOf, round: number): Promise<AllCompaniesRun> => {
+		const allRun = async (
+			workflowId: string,
+			client: 'node' | 'http',
+			variant: string,
+			output: OutputOf,
+			round: number,
+		): Promise<AllCompaniesRun> => {
 			await server.pause();
-			const m = await measure(simAll, workflowId, output, { routes: ['listInvoices', 'getCompanies'] }, allIds);
+			const m = await measure(
+				simAll,
+				workflowId,
+				output,
+				{ routes: ['listInvoices', 'getCompanies'] },
+				allIds,
+			);
 			return { ...clientRun(client, round, m), variant, status429: m.counts.status429 };
 		};
 		const loopOut: OutputOf = { node: 'Loop Over Items', output: 0 };
 		for (let round = 0; round < ROUNDS; round++) {
 			const order = round % 2 === 0 ? (['node', 'http'] as const) : (['http', 'node'] as const);
 			for (const client of order) {
-				allRuns.push(client === 'node' ? await allRun('node-all', 'node', 'All Companies', out, round) : await allRun('http-all-loop', 'http', `Loop Over Items, ${ALL.cap} at a time`, loopOut, round));
+				allRuns.push(
+					client === 'node'
+						? await allRun('node-all', 'node', 'All Companies', out, round)
+						: await allRun(
+								'http-all-loop',
+								'http',
+								`Loop Over Items, ${ALL.cap} at a time`,
+								loopOut,
+								round,
+							),
+				);
 			}
 		}
-		const once = await allRun('http-all-once', 'http', 'every company at once', { node: 'Split Invoices' }, 0);
-		const bareAll = await bare({ url: simAll.url, orgKey: simAll.orgKey, style: 'allCompanies', company: '', warmCompany: '', rounds: ROUNDS, cap: ALL.cap });
-		allCompanies = { runs: allRuns, bare: bareAll, minimum: allMinimum, items: allIds.length, once };
+		const once = await allRun(
+			'http-all-once',
+			'http',
+			'every company at once',
+			{ node: 'Split Invoices' },
+			0,
+		);
+		const bareAll = await bare({
+			url: simAll.url,
+			orgKey: simAll.orgKey,
+			style: 'allCompanies',
+			company: '',
+			warmCompany: '',
+			rounds: ROUNDS,
+			cap: ALL.cap,
+		});
+		allCompanies = {
+			runs: allRuns,
+			bare: bareAll,
+			minimum: allMinimum,
+			items: allIds.length,
+			once,
+		};
 		log('All Companies done');
 	} finally {
 		await n8n?.stop();
@@ -509,7 +855,13 @@ function commonWorkflow(id: string, c: ListCase, baseUrl: string): Workflow {
 				query: { sortBy: 'updatedAt', sort: 'desc', limit: '100' },
 				pagination: {
 					paginationMode: 'updateAParameterInEachRequest',
-					parameters: [{ type: 'qs', name: 'cursor', value: '={{ $pageCount === 0 ? "" : $response.body.meta.pagination.nextCursor }}' }],
+					parameters: [
+						{
+							type: 'qs',
+							name: 'cursor',
+							value: '={{ $pageCount === 0 ? "" : $response.body.meta.pagination.nextCursor }}',
+						},
+					],
 					completeExpression: '={{ $response.body.data.length < 100 }}',
 				},
 			},
@@ -521,7 +873,11 @@ function commonWorkflow(id: string, c: ListCase, baseUrl: string): Workflow {
 				url: `${baseUrl}/v1/settlements`,
 				query: { pageSize: '30' },
 				headers: header,
-				pagination: { paginationMode: 'updateAParameterInEachRequest', parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }], completeExpression: '={{ $response.body.data.length < 30 }}' },
+				pagination: {
+					paginationMode: 'updateAParameterInEachRequest',
+					parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }],
+					completeExpression: '={{ $response.body.data.length < 30 }}',
+				},
 			},
 			credA,
 		),
@@ -531,12 +887,19 @@ function commonWorkflow(id: string, c: ListCase, baseUrl: string): Workflow {
 				url: `${baseUrl}/v1/accounts`,
 				query: { fetch: '100' },
 				headers: header,
-				pagination: { paginationMode: 'updateAParameterInEachRequest', parameters: [{ type: 'qs', name: 'offset', value: '={{ $pageCount * 100 }}' }], completeExpression: '={{ $response.body.data.length < 100 }}' },
+				pagination: {
+					paginationMode: 'updateAParameterInEachRequest',
+					parameters: [{ type: 'qs', name: 'offset', value: '={{ $pageCount * 100 }}' }],
+					completeExpression: '={{ $response.body.data.length < 100 }}',
+				},
 			},
 			credA,
 		),
 	} as Partial<Record<StyleKey, ReturnType<typeof httpRequestNode>>>;
-	return chainWorkflow(id, `HTTP Request (common setting): ${STYLE_INFO[c.style].label}`, [nodes[c.style]!, splitOutNode('Split Out', 'data', [500, 0])]);
+	return chainWorkflow(id, `HTTP Request (common setting): ${STYLE_INFO[c.style].label}`, [
+		nodes[c.style]!,
+		splitOutNode('Split Out', 'data', [500, 0]),
+	]);
 }
 
 // ---------------------------------------------------------------- the results
@@ -551,7 +914,8 @@ function summarize(
 ): { figures: Figure[]; details: unknown; report: string } {
 	const figures: Figure[] = [];
 	const rows: string[][] = [];
-	const of = (runs: ClientRun[], client: 'node' | 'http') => runs.filter((r) => r.client === client);
+	const of = (runs: ClientRun[], client: 'node' | 'http') =>
+		runs.filter((r) => r.client === client);
 	/** Median growth of the resident set during a run (peak − before). */
 	const growth = (runs: ClientRun[]) => median(runs.map((r) => r.peakRssBytes - r.rssBeforeBytes));
 	for (const s of styles) {
@@ -567,7 +931,10 @@ function summarize(
 		const httpReq = Math.max(...http.map((r) => r.requests));
 		const nodePeak = median(node.map((r) => r.peakRssBytes));
 		const httpPeak = median(http.map((r) => r.peakRssBytes));
-		const exact = (runs: ClientRun[]) => (runs.every((r) => r.outcome.exact) ? 'exact' : runs.find((r) => !r.outcome.exact)!.outcome.text);
+		const exact = (runs: ClientRun[]) =>
+			runs.every((r) => r.outcome.exact)
+				? 'exact'
+				: runs.find((r) => !r.outcome.exact)!.outcome.text;
 		const label = STYLE_INFO[s.style].label;
 		const bareExact = s.bare.every((b) => b.items === s.items && b.uniqueIds === s.items);
 		figures.push(
@@ -639,7 +1006,8 @@ function summarize(
 	const allBareCpu = median(all.bare.map((b) => b.cpuMs));
 	const allNodeReq = Math.max(...allNode.map((r) => r.apiRequests));
 	const allHttpReq = Math.max(...allHttp.map((r) => r.apiRequests));
-	const allExact = (runs: ClientRun[]) => (runs.every((r) => r.outcome.exact) ? 'exact' : runs.find((r) => !r.outcome.exact)!.outcome.text);
+	const allExact = (runs: ClientRun[]) =>
+		runs.every((r) => r.outcome.exact) ? 'exact' : runs.find((r) => !r.outcome.exact)!.outcome.text;
 	figures.push(
 		{
 			id: '9-all-time',
@@ -692,27 +1060,66 @@ function summarize(
 			id: `8-${t.trap}`,
 			figure: `n8n trap: ${t.what}: node`,
 			value: node.outcome.exact ? 1 : 0,
-			display: node.outcome.exact ? 'exact' : node.outcome.text.startsWith('error') ? 'error' : 'not exact',
+			display: node.outcome.exact
+				? 'exact'
+				: node.outcome.text.startsWith('error')
+					? 'error'
+					: 'not exact',
 			target: t.expectError ? 'error, bounded' : 'exact',
 			pass: t.expectError ? failedClearly : node.outcome.exact,
-			note: t.clients.map((c) => `${c.label} (${c.setting}): ${c.outcome.text}, ${c.requests} requests (minimum ${c.minimum})${c.failures ? `, answered ${c.failures}` : ''}${c.tokens ? `, ${c.tokens} token requests` : ''}, ${sec(c.ms)} s`).join('; '),
+			note: t.clients
+				.map(
+					(c) =>
+						`${c.label} (${c.setting}): ${c.outcome.text}, ${c.requests} requests (minimum ${c.minimum})${c.failures ? `, answered ${c.failures}` : ''}${c.tokens ? `, ${c.tokens} token requests` : ''}, ${sec(c.ms)} s`,
+				)
+				.join('; '),
 		});
 		const cell = (c: TrapClient | undefined) =>
-			c ? `${c.outcome.text}; ${c.requests} req.${c.failures ? ` (${c.failures})` : ''}${c.tokens ? `, ${c.tokens} token req.` : ''}${t.trap === 'rateLimit' ? `; ${sec(c.ms)} s` : ''}` : '—';
+			c
+				? `${c.outcome.text}; ${c.requests} req.${c.failures ? ` (${c.failures})` : ''}${c.tokens ? `, ${c.tokens} token req.` : ''}${t.trap === 'rateLimit' ? `; ${sec(c.ms)} s` : ''}`
+				: '—';
 		const common = t.clients.find((c) => c.label === 'HTTP Request (common)');
-		trapRows.push([t.what, cell(node), cell(t.clients.find((c) => c.label === 'HTTP Request (expert)')), common ? `${cell(common)} (${common.setting})` : 'same as expert']);
+		trapRows.push([
+			t.what,
+			cell(node),
+			cell(t.clients.find((c) => c.label === 'HTTP Request (expert)')),
+			common ? `${cell(common)} (${common.setting})` : 'same as expert',
+		]);
 	}
 
-	const md = (headers: string[], body: string[][]) => [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+	const md = (headers: string[], body: string[][]) =>
+		[
+			`| ${headers.join(' | ')} |`,
+			`|${headers.map(() => '---').join('|')}|`,
+			...body.map((r) => `| ${r.join(' | ')} |`),
+		].join('\n');
 	const report = [
 		`n8n ${n8n.version} on Node.js ${n8n.nodeVersion}, HTTP Request node version ${HTTP_REQUEST_VERSION}; times are medians of ${ROUNDS} executions (stoppedAt − startedAt), bare loop medians of ${ROUNDS} reads in a warm process; CPU: n8n's CPU time during the execution, the bare loop process's during its read`,
 		'',
-		md(['List', 'Records', 'Node s', 'HTTP Request s', 'Bare loop s', 'Node ÷ HTTP', 'Node ÷ bare', 'CPU: node ÷ HTTP / ÷ bare', 'Requests node / HTTP / min.', 'Peak RSS MiB (growth) node / HTTP', 'Records node / HTTP'], rows),
+		md(
+			[
+				'List',
+				'Records',
+				'Node s',
+				'HTTP Request s',
+				'Bare loop s',
+				'Node ÷ HTTP',
+				'Node ÷ bare',
+				'CPU: node ÷ HTTP / ÷ bare',
+				'Requests node / HTTP / min.',
+				'Peak RSS MiB (growth) node / HTTP',
+				'Records node / HTTP',
+			],
+			rows,
+		),
 		'',
 		'',
 		'Snapshot: the HTTP Request node cannot wait for the snapshot to be built (a PENDING answer would count as a page); the simulator answers COMPLETE at once.',
 		'',
-		md(['Trap', 'Spendesk node', 'HTTP Request (expert)', 'HTTP Request (common setting)'], trapRows),
+		md(
+			['Trap', 'Spendesk node', 'HTTP Request (expert)', 'HTTP Request (common setting)'],
+			trapRows,
+		),
 		...(connections
 			? [
 					'',
@@ -728,7 +1135,17 @@ function summarize(
 	].join('\n');
 	return {
 		figures,
-		details: { n8n: n8n.version, node: n8n.nodeVersion, httpRequestVersion: HTTP_REQUEST_VERSION, rounds: ROUNDS, styles, traps, allCompanies: all, profiles, connections },
+		details: {
+			n8n: n8n.version,
+			node: n8n.nodeVersion,
+			httpRequestVersion: HTTP_REQUEST_VERSION,
+			rounds: ROUNDS,
+			styles,
+			traps,
+			allCompanies: all,
+			profiles,
+			connections,
+		},
 		report,
 	};
 }

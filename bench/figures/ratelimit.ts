@@ -9,7 +9,14 @@
  * to R per window is then 1.00; anything above 1 would have been answered 429.
  */
 import { SimulatorHandle } from '../simulator-handle';
-import { apiKeyStore, executeNode, freshTransport, INVOICES_ONLY, invoiceGetAll, ratio } from '../support';
+import {
+	apiKeyStore,
+	executeNode,
+	freshTransport,
+	INVOICES_ONLY,
+	invoiceGetAll,
+	ratio,
+} from '../support';
 import type { Figure } from '../support';
 
 const RATE = 20;
@@ -76,7 +83,9 @@ export async function rateLimitBound(): Promise<{ figures: Figure[]; details: un
 				display: String(surfaced),
 				target: '0',
 				pass: surfaced === 0,
-				note: error ? `the node failed: ${error}` : `the node returned all ${items.toLocaleString('en')} invoices`,
+				note: error
+					? `the node failed: ${error}`
+					: `the node returned all ${items.toLocaleString('en')} invoices`,
 			},
 			{
 				id: '5-wire',
@@ -86,6 +95,13 @@ export async function rateLimitBound(): Promise<{ figures: Figure[]; details: un
 				target: 'report',
 			},
 		],
-		details: { requests: log.length, ok: ok.length, onWire429, spanMs: span, perWindow, arrivals: log.map((r) => ({ at: r.at - (log[0]?.at ?? 0), status: r.status })) },
+		details: {
+			requests: log.length,
+			ok: ok.length,
+			onWire429,
+			spanMs: span,
+			perWindow,
+			arrivals: log.map((r) => ({ at: r.at - (log[0]?.at ?? 0), status: r.status })),
+		},
 	};
 }

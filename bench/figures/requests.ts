@@ -29,7 +29,13 @@ const STYLES: Style[] = [
 		label: 'page (settlements)',
 		pageSize: 30,
 		extra: 0,
-		parameters: (company) => ({ resource: 'settlement', operation: 'getAll', companyScope: 'one', company, returnAll: true }),
+		parameters: (company) => ({
+			resource: 'settlement',
+			operation: 'getAll',
+			companyScope: 'one',
+			company,
+			returnAll: true,
+		}),
 		routes: ['listSettlements'],
 	},
 	{
@@ -45,7 +51,13 @@ const STYLES: Style[] = [
 		label: 'offset (accounts)',
 		pageSize: 100,
 		extra: 0,
-		parameters: (company) => ({ resource: 'account', operation: 'getAll', companyScope: 'one', company, returnAll: true }),
+		parameters: (company) => ({
+			resource: 'account',
+			operation: 'getAll',
+			companyScope: 'one',
+			company,
+			returnAll: true,
+		}),
 		routes: ['getAccounts'],
 	},
 	{
@@ -53,7 +65,14 @@ const STYLES: Style[] = [
 		label: 'body cursor (payables search)',
 		pageSize: 100,
 		extra: 0,
-		parameters: (company) => ({ resource: 'payable', operation: 'search', companyScope: 'one', company, returnAll: true, ...NO_FILTERS }),
+		parameters: (company) => ({
+			resource: 'payable',
+			operation: 'search',
+			companyScope: 'one',
+			company,
+			returnAll: true,
+			...NO_FILTERS,
+		}),
 		routes: ['searchPayables'],
 	},
 	{
@@ -61,7 +80,15 @@ const STYLES: Style[] = [
 		label: 'snapshot (payables snapshot)',
 		pageSize: 30,
 		extra: 1,
-		parameters: (company) => ({ resource: 'payable', operation: 'getAllSnapshot', companyScope: 'one', company, returnAll: true, maxWait: 300, ...NO_FILTERS }),
+		parameters: (company) => ({
+			resource: 'payable',
+			operation: 'getAllSnapshot',
+			companyScope: 'one',
+			company,
+			returnAll: true,
+			maxWait: 300,
+			...NO_FILTERS,
+		}),
 		routes: ['createPayablesSnapshot', 'getPayablesSnapshot'],
 	},
 ];
@@ -82,7 +109,15 @@ export async function requestMinimality(): Promise<{ figures: Figure[]; details:
 	const sizes = [...new Set(STYLES.flatMap(sizesOf))].sort((a, b) => a - b);
 	const companies: CompanySeed[] = sizes.map((n) => ({
 		id: companyFor(n),
-		sizes: { invoices: n, settlements: n, accounts: n, payables: n, analyticalFields: 0, expenseCategories: 0, intakes: 0 },
+		sizes: {
+			invoices: n,
+			settlements: n,
+			accounts: n,
+			payables: n,
+			analyticalFields: 0,
+			expenseCategories: 0,
+			intakes: 0,
+		},
 	}));
 	const sim = await SimulatorHandle.start({ seed: { companies }, snapshotPendingPolls: 0 });
 	const runs: RequestRun[] = [];
@@ -93,12 +128,23 @@ export async function requestMinimality(): Promise<{ figures: Figure[]; details:
 			for (const size of sizesOf(style)) {
 				await sim.clearLog();
 				const out = await executeNode(store, style.parameters(companyFor(size)));
-				if (out.length !== size) throw new Error(`${style.key} at ${size}: the node returned ${out.length} items`);
+				if (out.length !== size)
+					throw new Error(`${style.key} at ${size}: the node returned ${out.length} items`);
 				const log = await sim.apiRequests();
 				const other = log.filter((r) => !style.routes.includes(r.route));
-				if (other.length) throw new Error(`${style.key} at ${size}: unexpected requests ${other.map((r) => r.route).join(', ')}`);
+				if (other.length)
+					throw new Error(
+						`${style.key} at ${size}: unexpected requests ${other.map((r) => r.route).join(', ')}`,
+					);
 				const minimum = Math.max(1, Math.ceil(size / style.pageSize)) + style.extra;
-				runs.push({ style: style.key, size, items: out.length, requests: log.length, minimum, ratio: log.length / minimum });
+				runs.push({
+					style: style.key,
+					size,
+					items: out.length,
+					requests: log.length,
+					minimum,
+					ratio: log.length / minimum,
+				});
 			}
 		}
 	} finally {

@@ -13,8 +13,14 @@ const EXECUTIONS = 50;
 const COMPANIES = ['cmp_001', 'cmp_002', 'cmp_003'];
 
 export async function tokenReuse(): Promise<{ figures: Figure[]; details: unknown }> {
-	const sim = await SimulatorHandle.start({ seed: { companies: COMPANIES.length, deactivated: [] }, tokenLifetimeSeconds: 3600 });
-	const details: Record<string, { executions: number; tokenRequests: number; apiRequests: number; failures: number }> = {};
+	const sim = await SimulatorHandle.start({
+		seed: { companies: COMPANIES.length, deactivated: [] },
+		tokenLifetimeSeconds: 3600,
+	});
+	const details: Record<
+		string,
+		{ executions: number; tokenRequests: number; apiRequests: number; failures: number }
+	> = {};
 	try {
 		for (const mode of ['sequential', 'concurrent'] as const) {
 			freshTransport();
@@ -23,13 +29,31 @@ export async function tokenReuse(): Promise<{ figures: Figure[]; details: unknow
 			// Alternate a single-object call and a list, over several companies.
 			const parameters = (i: number) =>
 				i % 2 === 0
-					? { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: COMPANIES[i % COMPANIES.length] }
-					: { resource: 'settlement', operation: 'getAll', companyScope: 'one', company: COMPANIES[i % COMPANIES.length], returnAll: false, limit: 10 };
+					? {
+							resource: 'walletSummary',
+							operation: 'get',
+							companyScope: 'one',
+							company: COMPANIES[i % COMPANIES.length],
+						}
+					: {
+							resource: 'settlement',
+							operation: 'getAll',
+							companyScope: 'one',
+							company: COMPANIES[i % COMPANIES.length],
+							returnAll: false,
+							limit: 10,
+						};
 			let failures = 0;
 			if (mode === 'sequential') {
-				for (let i = 0; i < EXECUTIONS; i++) await executeNode(store, parameters(i)).catch(() => failures++);
+				for (let i = 0; i < EXECUTIONS; i++)
+					await executeNode(store, parameters(i)).catch(() => failures++);
 			} else {
-				await Promise.all(Array.from({ length: EXECUTIONS }, async (_, i) => await executeNode(store, parameters(i)).catch(() => failures++)));
+				await Promise.all(
+					Array.from(
+						{ length: EXECUTIONS },
+						async (_, i) => await executeNode(store, parameters(i)).catch(() => failures++),
+					),
+				);
 			}
 			const log = await sim.requests();
 			details[mode] = {
@@ -53,7 +77,10 @@ export async function tokenReuse(): Promise<{ figures: Figure[]; details: unknow
 		note: `${d.apiRequests} API requests, ${d.tokenRequests} token request(s)`,
 	});
 	return {
-		figures: [figure('2', 'one after the other', details.sequential), figure('2-concurrent', 'all 50 at once', details.concurrent)],
+		figures: [
+			figure('2', 'one after the other', details.sequential),
+			figure('2-concurrent', 'all 50 at once', details.concurrent),
+		],
 		details,
 	};
 }

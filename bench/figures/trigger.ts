@@ -49,7 +49,13 @@ export async function idleTriggerPoll(): Promise<{ figures: Figure[]; details: u
 				display: ratio(perCompany),
 				target: '1',
 				pass: perCompany <= 1 && idle.emitted === 0,
-				note: `${idle.api} API requests over ${IDLE_POLLS} idle polls (${Object.entries(idle.byRoute).map(([k, v]) => `${k} ${v}`).join(', ')}), ${idle.emitted} items emitted; first poll: ${first.api} (${[...new Set(first.routes)].join(', ')})`,
+				note: `${idle.api} API requests over ${IDLE_POLLS} idle polls (${Object.entries(
+					idle.byRoute,
+				)
+					.map(([k, v]) => `${k} ${v}`)
+					.join(
+						', ',
+					)}), ${idle.emitted} items emitted; first poll: ${first.api} (${[...new Set(first.routes)].join(', ')})`,
 			},
 		],
 		details: { first, idle },

@@ -1,10 +1,20 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { route } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialDescriptions } from './descriptions';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
-import { searchIntakeRecords, searchPayables, searchSuppliers, searchUsers } from './methods/recordSearch';
+import {
+	searchIntakeRecords,
+	searchPayables,
+	searchSuppliers,
+	searchUsers,
+} from './methods/recordSearch';
 
 export class Spendesk implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,7 +40,16 @@ export class Spendesk implements INodeType {
 		properties: [authenticationProperty, ...versionProperties],
 	};
 
-	methods = { listSearch: { searchCompanies, searchAnalyticalFields, searchPayables, searchSuppliers, searchUsers, searchIntakeRecords } };
+	methods = {
+		listSearch: {
+			searchCompanies,
+			searchAnalyticalFields,
+			searchPayables,
+			searchSuppliers,
+			searchUsers,
+			searchIntakeRecords,
+		},
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

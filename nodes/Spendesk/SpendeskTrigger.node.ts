@@ -1,6 +1,11 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { authenticationProperty, credentialDescriptions } from './descriptions';
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { triggerCompanyProperties } from './companies/description';
 import { getCompanies } from './methods/loadOptions';
 import { searchCompanies } from './methods/listSearch';
@@ -13,8 +18,10 @@ export class SpendeskTrigger implements INodeType {
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"] === "newInvoice" ? "New Invoice" : "New or Updated Invoice"}}',
-		description: 'Starts the workflow when Spendesk has new (or updated) invoices; each is emitted exactly once',
+		subtitle:
+			'={{$parameter["event"] === "newInvoice" ? "New Invoice" : "New or Updated Invoice"}}',
+		description:
+			'Starts the workflow when Spendesk has new (or updated) invoices; each is emitted exactly once',
 		defaults: { name: 'Spendesk Trigger' },
 		polling: true,
 		inputs: [],
@@ -27,8 +34,16 @@ export class SpendeskTrigger implements INodeType {
 				name: 'event',
 				type: 'options',
 				options: [
-					{ name: 'New Invoice', value: 'newInvoice', description: 'Each invoice once, when it first appears' },
-					{ name: 'New or Updated Invoice', value: 'newOrUpdatedInvoice', description: 'Each invoice again after every update' },
+					{
+						name: 'New Invoice',
+						value: 'newInvoice',
+						description: 'Each invoice once, when it first appears',
+					},
+					{
+						name: 'New or Updated Invoice',
+						value: 'newOrUpdatedInvoice',
+						description: 'Each invoice again after every update',
+					},
 				],
 				default: 'newInvoice',
 			},
@@ -38,8 +53,16 @@ export class SpendeskTrigger implements INodeType {
 				name: 'startFrom',
 				type: 'options',
 				options: [
-					{ name: 'Now', value: 'now', description: 'Emit only invoices that appear after activation' },
-					{ name: 'A Date', value: 'date', description: 'On first activation, also emit invoices updated since a date' },
+					{
+						name: 'Now',
+						value: 'now',
+						description: 'Emit only invoices that appear after activation',
+					},
+					{
+						name: 'A Date',
+						value: 'date',
+						description: 'On first activation, also emit invoices updated since a date',
+					},
 				],
 				default: 'now',
 			},
@@ -64,7 +87,8 @@ export class SpendeskTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 0, maxValue: 1440 },
 						default: 5,
-						description: 'How far behind the newest invoice each poll re-reads, to catch invoices that show up late. Larger is safer; the default suits most accounts.',
+						description:
+							'How far behind the newest invoice each poll re-reads, to catch invoices that show up late. Larger is safer; the default suits most accounts.',
 					},
 				],
 			},

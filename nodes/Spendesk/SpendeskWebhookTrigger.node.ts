@@ -1,5 +1,11 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { webhookCompanyProperties } from './companies/description';
 import { authenticationProperty, credentialDescriptions } from './descriptions';
 import { getCompanies } from './methods/loadOptions';
@@ -16,12 +22,15 @@ export class SpendeskWebhookTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow the moment Spendesk creates or prepares a payable, or creates a settlement (experimental webhooks)',
+		description:
+			'Starts the workflow the moment Spendesk creates or prepares a payable, or creates a settlement (experimental webhooks)',
 		defaults: { name: 'Spendesk Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: credentialDescriptions,
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
 		properties: [
 			{
 				displayName:
@@ -36,7 +45,11 @@ export class SpendeskWebhookTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				required: true,
-				options: WEBHOOK_EVENTS.map(({ name, value, description }) => ({ name, value, description })),
+				options: WEBHOOK_EVENTS.map(({ name, value, description }) => ({
+					name,
+					value,
+					description,
+				})),
 				default: ['payables:created'],
 				description: 'The events that start the workflow',
 			},
@@ -54,7 +67,7 @@ export class SpendeskWebhookTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to read the whole payable or settlement from Spendesk before the workflow starts, instead of passing on the event with its ID only (one more request per event; a settlement is looked up in its company\'s settlement list)',
+							"Whether to read the whole payable or settlement from Spendesk before the workflow starts, instead of passing on the event with its ID only (one more request per event; a settlement is looked up in its company's settlement list)",
 					},
 				],
 			},

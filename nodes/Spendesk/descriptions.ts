@@ -3,7 +3,11 @@ import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 /** The two credentials of the Spendesk node and trigger, chosen by the Authentication parameter. */
 export const credentialDescriptions: INodeCredentialDescription[] = [
 	{ name: 'spendeskApi', required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
-	{ name: 'spendeskOAuth2Api', required: true, displayOptions: { show: { authentication: ['oAuth2'] } } },
+	{
+		name: 'spendeskOAuth2Api',
+		required: true,
+		displayOptions: { show: { authentication: ['oAuth2'] } },
+	},
 ];
 
 export const authenticationProperty: INodeProperties = {

@@ -13,7 +13,14 @@ import { SpendeskSimulator } from '../simulator';
 import type { Company, CompanySeed, LoggedRequest } from '../simulator';
 import { journalCsv } from '../simulator/files';
 import { payableDetail } from '../simulator/routes-reads';
-import { createHome, ensureN8n, installedVersion, N8N_TARGETS, parseTargets, REPO_ROOT } from './runtime';
+import {
+	createHome,
+	ensureN8n,
+	installedVersion,
+	N8N_TARGETS,
+	parseTargets,
+	REPO_ROOT,
+} from './runtime';
 import type { N8nHome, N8nRuntime, N8nTarget } from './runtime';
 import {
 	apiKeyCredential,
@@ -44,7 +51,10 @@ type Json = Record<string, unknown>;
 /** The simulator's objects as they travel over JSON. */
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 /** Sorted like the simulator's keyset lists: by key, then id (string order). */
-function sortedBy<T extends { id: string }>(list: readonly T[], key: (item: T) => string = () => ''): T[] {
+function sortedBy<T extends { id: string }>(
+	list: readonly T[],
+	key: (item: T) => string = () => '',
+): T[] {
 	const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 	return [...list].sort((a, b) => cmp(key(a), key(b)) || cmp(a.id, b.id));
 }
@@ -61,7 +71,10 @@ const LOOP_PAYABLES = 250; // Update Bookkeeping Status: 100 a call, 3 calls
 /** The time zone of the workflows: date fields without a zone are read in it. */
 const WORKFLOW_TIMEZONE = 'Europe/Paris';
 /** A file that is not UTF-8 text (a NUL, 0xff 0xfe…): damaged visibly if any step reads it as text. */
-const SCAN = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0x0a, 0x7f, 0xc3, 0x25, 0x25, 0x45, 0x4f, 0x46, 0x0a]);
+const SCAN = Buffer.from([
+	0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0x0a, 0x7f, 0xc3,
+	0x25, 0x25, 0x45, 0x4f, 0x46, 0x0a,
+]);
 
 /** Every company small, except cmp_002 (more than one page of every list, whatever the style) and the loop's company. */
 function companySeeds(): CompanySeed[] {
@@ -123,7 +136,9 @@ afterAll(() => {
 	const dir = path.join(REPO_ROOT, 'test-output');
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(path.join(dir, 'e2e-cli-timings.json'), JSON.stringify(timings, null, 2));
-	const lines = timings.map((t) => `  ${t.target.padEnd(7)} ${t.step.padEnd(48)} ${(t.ms / 1000).toFixed(1).padStart(7)} s`);
+	const lines = timings.map(
+		(t) => `  ${t.target.padEnd(7)} ${t.step.padEnd(48)} ${(t.ms / 1000).toFixed(1).padStart(7)} s`,
+	);
 	process.stderr.write(`\nE2E (CLI) timings:\n${lines.join('\n')}\n`);
 });
 
@@ -139,7 +154,11 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	const org = { id: 'e2eOrgKey', name: 'Spendesk org key' };
 	const companyCred = { id: 'e2eCompanyKey', name: 'Spendesk company key' };
 	const limited = { id: 'e2eLimitedKey', name: 'Spendesk limited key' };
-	const revokedOAuth = { id: 'e2eRevokedOAuth', name: 'Spendesk revoked OAuth2', type: 'spendeskOAuth2Api' as const };
+	const revokedOAuth = {
+		id: 'e2eRevokedOAuth',
+		name: 'Spendesk revoked OAuth2',
+		type: 'spendeskOAuth2Api' as const,
+	};
 	const tokenRequests = () => sim.requestsTo('token').length;
 
 	// ------------------------------------------------------------ workflows
@@ -148,17 +167,85 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 
 	/** Every resource and operation, every pagination style past one page, list/expression/All Companies selection. */
 	function operationsWorkflow(): Workflow {
-		const s = (name: string, parameters: Json, extra: Partial<WorkflowNode> = {}) => spendeskNode(name, parameters, org, [0, 0], extra);
+		const s = (name: string, parameters: Json, extra: Partial<WorkflowNode> = {}) =>
+			spendeskNode(name, parameters, org, [0, 0], extra);
 		const wf = batchWorkflow('e2eOps', 'E2E every operation', [
 			[s('Companies', { resource: 'company', operation: 'getAll', returnAll: true })],
-			[s('Invoices', { resource: 'invoice', operation: 'getAll', company: company(BIG), sortBy: 'createdAt', sort: 'asc', returnAll: true })],
-			[s('Invoices From List', { resource: 'invoice', operation: 'getAll', company: company(OTHER, 'list'), returnAll: true })],
-			[s('Invoices Limit', { resource: 'invoice', operation: 'getAll', company: company(BIG), sortBy: 'createdAt', sort: 'desc', returnAll: false, limit: 7 })],
-			[s('Invoices Paid', { resource: 'invoice', operation: 'getAll', company: company(BIG), sortBy: 'createdAt', sort: 'asc', filters: '{"status": "paid"}', returnAll: true })],
-			[s('Invoices All Companies', { resource: 'invoice', operation: 'getAll', companyScope: 'all', sortBy: 'createdAt', sort: 'asc', returnAll: true })],
-			[s('Accounts', { resource: 'account', operation: 'getAll', company: company(BIG), returnAll: true })],
-			[s('Accounts All Companies Untagged', { resource: 'account', operation: 'getAll', companyScope: 'all', addCompanyFields: false, returnAll: true })],
-			[s('Payables Search', { resource: 'payable', operation: 'search', company: company(BIG), returnAll: true })],
+			[
+				s('Invoices', {
+					resource: 'invoice',
+					operation: 'getAll',
+					company: company(BIG),
+					sortBy: 'createdAt',
+					sort: 'asc',
+					returnAll: true,
+				}),
+			],
+			[
+				s('Invoices From List', {
+					resource: 'invoice',
+					operation: 'getAll',
+					company: company(OTHER, 'list'),
+					returnAll: true,
+				}),
+			],
+			[
+				s('Invoices Limit', {
+					resource: 'invoice',
+					operation: 'getAll',
+					company: company(BIG),
+					sortBy: 'createdAt',
+					sort: 'desc',
+					returnAll: false,
+					limit: 7,
+				}),
+			],
+			[
+				s('Invoices Paid', {
+					resource: 'invoice',
+					operation: 'getAll',
+					company: company(BIG),
+					sortBy: 'createdAt',
+					sort: 'asc',
+					filters: '{"status": "paid"}',
+					returnAll: true,
+				}),
+			],
+			[
+				s('Invoices All Companies', {
+					resource: 'invoice',
+					operation: 'getAll',
+					companyScope: 'all',
+					sortBy: 'createdAt',
+					sort: 'asc',
+					returnAll: true,
+				}),
+			],
+			[
+				s('Accounts', {
+					resource: 'account',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
+			[
+				s('Accounts All Companies Untagged', {
+					resource: 'account',
+					operation: 'getAll',
+					companyScope: 'all',
+					addCompanyFields: false,
+					returnAll: true,
+				}),
+			],
+			[
+				s('Payables Search', {
+					resource: 'payable',
+					operation: 'search',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
 			[
 				s('Payables Search Filtered', {
 					resource: 'payable',
@@ -169,19 +256,74 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					returnAll: true,
 				}),
 			],
-			[s('Payables Snapshot', { resource: 'payable', operation: 'getAllSnapshot', company: company(BIG), returnAll: true, maxWait: 60 })],
-			[s('Settlements', { resource: 'settlement', operation: 'getAll', company: company(BIG), returnAll: true })],
-			[s('Wallet Summary', { resource: 'walletSummary', operation: 'get', company: company(BIG, 'list') })],
-			[s('Analytical Fields', { resource: 'analyticalField', operation: 'getAll', company: company(BIG), returnAll: true })],
-			[s('Analytical Field Values', { resource: 'analyticalField', operation: 'getValues', company: company(BIG), fieldId: '__FIELD__', returnAll: true })],
-			[s('Expense Categories', { resource: 'expenseCategory', operation: 'getAll', company: company(BIG), returnAll: true })],
-			[s('Intakes', { resource: 'intake', operation: 'getAll', company: company(BIG), returnAll: true })],
+			[
+				s('Payables Snapshot', {
+					resource: 'payable',
+					operation: 'getAllSnapshot',
+					company: company(BIG),
+					returnAll: true,
+					maxWait: 60,
+				}),
+			],
+			[
+				s('Settlements', {
+					resource: 'settlement',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
+			[
+				s('Wallet Summary', {
+					resource: 'walletSummary',
+					operation: 'get',
+					company: company(BIG, 'list'),
+				}),
+			],
+			[
+				s('Analytical Fields', {
+					resource: 'analyticalField',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
+			[
+				s('Analytical Field Values', {
+					resource: 'analyticalField',
+					operation: 'getValues',
+					company: company(BIG),
+					fieldId: '__FIELD__',
+					returnAll: true,
+				}),
+			],
+			[
+				s('Expense Categories', {
+					resource: 'expenseCategory',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
+			[
+				s('Intakes', {
+					resource: 'intake',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
 			[
 				s('Create Intake', {
 					resource: 'intake',
 					operation: 'create',
 					company: company(OTHER),
-					intake: JSON.stringify({ supplierName: 'E2E Supplies', amount: 123.45, currency: 'EUR', description: 'created by the e2e suite' }),
+					intake: JSON.stringify({
+						supplierName: 'E2E Supplies',
+						amount: 123.45,
+						currency: 'EUR',
+						description: 'created by the e2e suite',
+					}),
 				}),
 			],
 			[
@@ -246,11 +388,39 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			],
 			[
 				setNode('Pick Company', { companyId: { value: OTHER } }),
-				s('Settlements By Expression', { resource: 'settlement', operation: 'getAll', company: company('={{ $json.companyId }}'), returnAll: true }),
+				s('Settlements By Expression', {
+					resource: 'settlement',
+					operation: 'getAll',
+					company: company('={{ $json.companyId }}'),
+					returnAll: true,
+				}),
 			],
-			[s('Foreign Company (continue)', { resource: 'settlement', operation: 'getAll', company: company('cmp_999'), returnAll: true }, continueOnFail)],
-			[s('Deactivated Company (continue)', { resource: 'walletSummary', operation: 'get', company: company(DEACTIVATED) }, continueOnFail)],
-			[s('No Company (continue)', { resource: 'walletSummary', operation: 'get', company: company('', 'list') }, continueOnFail)],
+			[
+				s(
+					'Foreign Company (continue)',
+					{
+						resource: 'settlement',
+						operation: 'getAll',
+						company: company('cmp_999'),
+						returnAll: true,
+					},
+					continueOnFail,
+				),
+			],
+			[
+				s(
+					'Deactivated Company (continue)',
+					{ resource: 'walletSummary', operation: 'get', company: company(DEACTIVATED) },
+					continueOnFail,
+				),
+			],
+			[
+				s(
+					'No Company (continue)',
+					{ resource: 'walletSummary', operation: 'get', company: company('', 'list') },
+					continueOnFail,
+				),
+			],
 			...accountingLoopBranches(s),
 		]);
 		wf.settings.timezone = WORKFLOW_TIMEZONE;
@@ -265,25 +435,71 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	 * This execution keeps n8n's default binary data mode (files in its store, `filesystem-v2`),
 	 * so the bytes are checked where they arrive; the examples run with the bytes inline.
 	 */
-	function accountingLoopBranches(s: (name: string, parameters: Json, extra?: Partial<WorkflowNode>) => WorkflowNode): WorkflowNode[][] {
+	function accountingLoopBranches(
+		s: (name: string, parameters: Json, extra?: Partial<WorkflowNode>) => WorkflowNode,
+	): WorkflowNode[][] {
 		const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 		const big = sim.data(BIG);
 		const loop = sim.data(LOOP);
 		const scan = (prefix: string, property: string) => [
 			setNode(`${prefix} Content`, { content: { value: SCAN.toString('base64') } }),
-			convertToFileNode(`${prefix} File`, { sourceProperty: 'content', binaryPropertyName: property, fileName: 'scan 03.pdf', mimeType: 'application/pdf' }),
+			convertToFileNode(`${prefix} File`, {
+				sourceProperty: 'content',
+				binaryPropertyName: property,
+				fileName: 'scan 03.pdf',
+				mimeType: 'application/pdf',
+			}),
 		];
 		return [
-			[s('Payable Get', { resource: 'payable', operation: 'get', company: company(BIG), payableId: byId(big.payables[7].id) })],
 			[
-				s('Payable Attachments', { resource: 'payable', operation: 'getAttachments', company: company(LOOP), payableId: byId('pay_005_000002') }),
-				s('Forward Attachments To Intake', { resource: 'intake', operation: 'uploadFile', company: company(LOOP), intakeId: byId(loop.intakes[0].id), binaryPropertyName: 'data' }),
+				s('Payable Get', {
+					resource: 'payable',
+					operation: 'get',
+					company: company(BIG),
+					payableId: byId(big.payables[7].id),
+				}),
 			],
-			[s('Payable Attachments None', { resource: 'payable', operation: 'getAttachments', company: company(LOOP), payableId: byId('pay_005_000003') })],
-			[s('Payable Attachments Metadata', { resource: 'payable', operation: 'getAttachments', company: company(LOOP), payableId: byId('pay_005_000004'), options: { metadataOnly: true } })],
+			[
+				s('Payable Attachments', {
+					resource: 'payable',
+					operation: 'getAttachments',
+					company: company(LOOP),
+					payableId: byId('pay_005_000002'),
+				}),
+				s('Forward Attachments To Intake', {
+					resource: 'intake',
+					operation: 'uploadFile',
+					company: company(LOOP),
+					intakeId: byId(loop.intakes[0].id),
+					binaryPropertyName: 'data',
+				}),
+			],
+			[
+				s('Payable Attachments None', {
+					resource: 'payable',
+					operation: 'getAttachments',
+					company: company(LOOP),
+					payableId: byId('pay_005_000003'),
+				}),
+			],
+			[
+				s('Payable Attachments Metadata', {
+					resource: 'payable',
+					operation: 'getAttachments',
+					company: company(LOOP),
+					payableId: byId('pay_005_000004'),
+					options: { metadataOnly: true },
+				}),
+			],
 			[
 				...scan('Scan', 'data'),
-				s('Upload Scan To Intake', { resource: 'intake', operation: 'uploadFile', company: company(LOOP), intakeId: byId(loop.intakes[1].id), binaryPropertyName: 'data' }),
+				s('Upload Scan To Intake', {
+					resource: 'intake',
+					operation: 'uploadFile',
+					company: company(LOOP),
+					intakeId: byId(loop.intakes[1].id),
+					binaryPropertyName: 'data',
+				}),
 			],
 			[
 				...scan('Mail Attachment', 'attachment_0'),
@@ -291,13 +507,23 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'intake',
 					operation: 'create',
 					company: company(LOOP),
-					intake: JSON.stringify({ supplierName: 'E2E Mail Supplier', amount: 42.5, currency: 'EUR', description: 'from a mail' }),
+					intake: JSON.stringify({
+						supplierName: 'E2E Mail Supplier',
+						amount: 42.5,
+						currency: 'EUR',
+						description: 'from a mail',
+					}),
 					attachFile: true,
 					binaryPropertyName: 'attachment_0',
 				}),
 			],
 			[
-				s('Payables To Mark', { resource: 'payable', operation: 'search', company: company(LOOP), returnAll: true }),
+				s('Payables To Mark', {
+					resource: 'payable',
+					operation: 'search',
+					company: company(LOOP),
+					returnAll: true,
+				}),
 				s('Mark Exported', {
 					resource: 'payable',
 					operation: 'updateBookkeepingStatus',
@@ -323,8 +549,23 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					continueOnFail,
 				),
 			],
-			[s('Settlement Update State', { resource: 'settlement', operation: 'updateState', company: company(LOOP), settlementId: loop.settlements[0].id, state: 'failedExport' })],
-			[s('Suppliers', { resource: 'supplier', operation: 'getAll', company: company(BIG), returnAll: true })],
+			[
+				s('Settlement Update State', {
+					resource: 'settlement',
+					operation: 'updateState',
+					company: company(LOOP),
+					settlementId: loop.settlements[0].id,
+					state: 'failedExport',
+				}),
+			],
+			[
+				s('Suppliers', {
+					resource: 'supplier',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
 			[
 				s('Suppliers Archived Since', {
 					resource: 'supplier',
@@ -334,16 +575,32 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					filters: { archived: 'archived', updatedAfter: '2026-01-20T00:00:00' },
 				}),
 			],
-			[s('Supplier Get', { resource: 'supplier', operation: 'get', company: company(BIG), supplierId: byId(big.suppliers[3].id) })],
 			[
-				setNode('Supplier Names', { names: { value: '={{ ["E2E Supplier A", "E2E Supplier B", "E2E Supplier C"] }}', type: 'array' } }),
+				s('Supplier Get', {
+					resource: 'supplier',
+					operation: 'get',
+					company: company(BIG),
+					supplierId: byId(big.suppliers[3].id),
+				}),
+			],
+			[
+				setNode('Supplier Names', {
+					names: {
+						value: '={{ ["E2E Supplier A", "E2E Supplier B", "E2E Supplier C"] }}',
+						type: 'array',
+					},
+				}),
 				splitOutNode('One Item per Supplier', 'names'),
 				s('Create Suppliers', {
 					resource: 'supplier',
 					operation: 'create',
 					company: company(LOOP),
 					name: '={{ $json.names }}',
-					additionalFields: { externalId: '={{ "e2e-" + $json.names.slice(-1) }}', iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'BNPAFRPP' },
+					additionalFields: {
+						externalId: '={{ "e2e-" + $json.names.slice(-1) }}',
+						iban: 'FR76 3000 6000 0112 3456 7890 189',
+						bic: 'BNPAFRPP',
+					},
 				}),
 				s('Update Suppliers', {
 					resource: 'supplier',
@@ -353,15 +610,71 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					updateFields: { vatNumber: 'fr 40303265045', isArchived: true },
 				}),
 			],
-			[s('Users', { resource: 'user', operation: 'getAll', company: company(BIG), returnAll: true })],
-			[s('User Get', { resource: 'user', operation: 'get', company: company(BIG), userId: byId(big.users[31].id) })],
-			[s('Cost Centers', { resource: 'costCenter', operation: 'getAll', company: company(BIG), returnAll: true })],
-			[s('Bank Fees Between', { resource: 'bankFee', operation: 'getAll', company: company(BIG), returnAll: true, filters: { from: '2026-01-03T01:00:00', to: '2026-01-09T13:00:00' } })],
-			[s('Wallet Loads', { resource: 'walletLoad', operation: 'getAll', company: company(BIG), returnAll: true })],
-			[s('Wallet Loads Since', { resource: 'walletLoad', operation: 'getAll', company: company(BIG), returnAll: true, filters: { from: '2026-01-16T01:00:00' } })],
 			[
-				s('Accounting Export', { resource: 'accountingExport', operation: 'createAndWait', company: company(BIG), from: '2026-01-01T03:00:00', to: '2026-01-01T06:00:00', maxWait: 60 }),
-				s('Journal', { resource: 'accountingExport', operation: 'getJournal', company: company(BIG), exportId: '={{ $json.id }}' }),
+				s('Users', {
+					resource: 'user',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
+			[
+				s('User Get', {
+					resource: 'user',
+					operation: 'get',
+					company: company(BIG),
+					userId: byId(big.users[31].id),
+				}),
+			],
+			[
+				s('Cost Centers', {
+					resource: 'costCenter',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
+			[
+				s('Bank Fees Between', {
+					resource: 'bankFee',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+					filters: { from: '2026-01-03T01:00:00', to: '2026-01-09T13:00:00' },
+				}),
+			],
+			[
+				s('Wallet Loads', {
+					resource: 'walletLoad',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+				}),
+			],
+			[
+				s('Wallet Loads Since', {
+					resource: 'walletLoad',
+					operation: 'getAll',
+					company: company(BIG),
+					returnAll: true,
+					filters: { from: '2026-01-16T01:00:00' },
+				}),
+			],
+			[
+				s('Accounting Export', {
+					resource: 'accountingExport',
+					operation: 'createAndWait',
+					company: company(BIG),
+					from: '2026-01-01T03:00:00',
+					to: '2026-01-01T06:00:00',
+					maxWait: 60,
+				}),
+				s('Journal', {
+					resource: 'accountingExport',
+					operation: 'getJournal',
+					company: company(BIG),
+					exportId: '={{ $json.id }}',
+				}),
 			],
 		];
 	}
@@ -369,24 +682,109 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	/** The company-level key (own company, no Company field) and the key without experimental scopes. */
 	function otherCredentialsWorkflow(): Workflow {
 		return batchWorkflow('e2eOtherKeys', 'E2E company-level and limited keys', [
-			[spendeskNode('Own Invoices', { resource: 'invoice', operation: 'getAll', company: company('', 'list'), sortBy: 'createdAt', sort: 'asc', returnAll: true }, companyCred)],
-			[spendeskNode('Own Wallet', { resource: 'walletSummary', operation: 'get', company: company('', 'list') }, companyCred)],
-			[spendeskNode('Own Intakes', { resource: 'intake', operation: 'getAll', company: company('', 'list'), returnAll: true }, companyCred)],
-			[spendeskNode('Companies With Company Key (continue)', { resource: 'company', operation: 'getAll', returnAll: true }, companyCred, [0, 0], continueOnFail)],
-			[spendeskNode('Other Company With Company Key (continue)', { resource: 'settlement', operation: 'getAll', company: company(BIG), returnAll: true }, companyCred, [0, 0], continueOnFail)],
-			[spendeskNode('Settlements With Limited Key', { resource: 'settlement', operation: 'getAll', company: company(BIG), returnAll: true }, limited)],
-			[spendeskNode('Invoices With Limited Key (continue)', { resource: 'invoice', operation: 'getAll', company: company(BIG), returnAll: true }, limited, [0, 0], continueOnFail)],
-			[spendeskNode('Wallet With Revoked OAuth2 (continue)', { resource: 'walletSummary', operation: 'get', company: company(BIG) }, revokedOAuth, [0, 0], continueOnFail)],
+			[
+				spendeskNode(
+					'Own Invoices',
+					{
+						resource: 'invoice',
+						operation: 'getAll',
+						company: company('', 'list'),
+						sortBy: 'createdAt',
+						sort: 'asc',
+						returnAll: true,
+					},
+					companyCred,
+				),
+			],
+			[
+				spendeskNode(
+					'Own Wallet',
+					{ resource: 'walletSummary', operation: 'get', company: company('', 'list') },
+					companyCred,
+				),
+			],
+			[
+				spendeskNode(
+					'Own Intakes',
+					{
+						resource: 'intake',
+						operation: 'getAll',
+						company: company('', 'list'),
+						returnAll: true,
+					},
+					companyCred,
+				),
+			],
+			[
+				spendeskNode(
+					'Companies With Company Key (continue)',
+					{ resource: 'company', operation: 'getAll', returnAll: true },
+					companyCred,
+					[0, 0],
+					continueOnFail,
+				),
+			],
+			[
+				spendeskNode(
+					'Other Company With Company Key (continue)',
+					{ resource: 'settlement', operation: 'getAll', company: company(BIG), returnAll: true },
+					companyCred,
+					[0, 0],
+					continueOnFail,
+				),
+			],
+			[
+				spendeskNode(
+					'Settlements With Limited Key',
+					{ resource: 'settlement', operation: 'getAll', company: company(BIG), returnAll: true },
+					limited,
+				),
+			],
+			[
+				spendeskNode(
+					'Invoices With Limited Key (continue)',
+					{ resource: 'invoice', operation: 'getAll', company: company(BIG), returnAll: true },
+					limited,
+					[0, 0],
+					continueOnFail,
+				),
+			],
+			[
+				spendeskNode(
+					'Wallet With Revoked OAuth2 (continue)',
+					{ resource: 'walletSummary', operation: 'get', company: company(BIG) },
+					revokedOAuth,
+					[0, 0],
+					continueOnFail,
+				),
+			],
 		]);
 	}
 
 	/** A node error that is not caught: the execution fails with the node's message. */
 	const failingWorkflows = (): Workflow[] => [
 		batchWorkflow('e2eFailForeign', 'E2E fails: foreign company', [
-			[spendeskNode('Invoices Of A Foreign Company', { resource: 'invoice', operation: 'getAll', company: company('cmp_999'), returnAll: true }, org)],
+			[
+				spendeskNode(
+					'Invoices Of A Foreign Company',
+					{
+						resource: 'invoice',
+						operation: 'getAll',
+						company: company('cmp_999'),
+						returnAll: true,
+					},
+					org,
+				),
+			],
 		]),
 		batchWorkflow('e2eFailCompanyKey', 'E2E fails: companies with a company key', [
-			[spendeskNode('Companies With Company Key', { resource: 'company', operation: 'getAll', returnAll: true }, companyCred)],
+			[
+				spendeskNode(
+					'Companies With Company Key',
+					{ resource: 'company', operation: 'getAll', returnAll: true },
+					companyCred,
+				),
+			],
 		]),
 	];
 
@@ -417,16 +815,27 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		);
 		const nodes = [start, standIn, ...wf.nodes.filter((n) => n !== trigger)];
 		const edges: Array<[string, string]> = [[start.name, standIn.name]];
-		for (const [from, { main }] of Object.entries(wf.connections)) for (const to of main[0]) edges.push([from, to.node]);
+		for (const [from, { main }] of Object.entries(wf.connections))
+			for (const to of main[0]) edges.push([from, to.node]);
 		return { wf: workflow(wf.id, wf.name, nodes, edges), trigger };
 	}
 
 	// ------------------------------------------------------------ setup
 
 	beforeAll(async () => {
-		runtime = await timed(target, `install n8n ${N8N_TARGETS[target].n8n} (cached after the first run)`, () => ensureN8n(target));
-		home = await timed(target, 'pack + install the package (createHome)', () => createHome(runtime));
-		sim = new SpendeskSimulator({ snapshotPendingPolls: 1, exportPendingPolls: 1, seed: { companies: companySeeds(), sizes: SMALL_SIZES } });
+		runtime = await timed(
+			target,
+			`install n8n ${N8N_TARGETS[target].n8n} (cached after the first run)`,
+			() => ensureN8n(target),
+		);
+		home = await timed(target, 'pack + install the package (createHome)', () =>
+			createHome(runtime),
+		);
+		sim = new SpendeskSimulator({
+			snapshotPendingPolls: 1,
+			exportPendingPolls: 1,
+			seed: { companies: companySeeds(), sizes: SMALL_SIZES },
+		});
 		await sim.start();
 		active = sim.companies().filter((c) => c.active);
 
@@ -448,7 +857,11 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 						accessLevel: 'organisation',
 						clientId: sim.credentials.oauthClient.clientId,
 						clientSecret: sim.credentials.oauthClient.clientSecret,
-						oauthTokenData: { access_token: 'revoked-access-token', refresh_token: 'revoked-refresh-token', token_type: 'Bearer' },
+						oauthTokenData: {
+							access_token: 'revoked-access-token',
+							refresh_token: 'revoked-refresh-token',
+							token_type: 'Bearer',
+						},
 					},
 				},
 			]),
@@ -479,7 +892,12 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 
 	it(`runs n8n ${N8N_TARGETS[target].n8n} with the packed package installed as a community package`, () => {
 		expect(installedVersion(runtime)).toBe(N8N_TARGETS[target].n8n);
-		const installed = JSON.parse(readFileSync(path.join(home.dir, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-spendesk', 'package.json'), 'utf8')) as Json;
+		const installed = JSON.parse(
+			readFileSync(
+				path.join(home.dir, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-spendesk', 'package.json'),
+				'utf8',
+			),
+		) as Json;
 		expect(installed.name).toBe('n8n-nodes-spendesk');
 	});
 
@@ -490,39 +908,59 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		beforeAll(async () => {
 			sim.clearLog();
 			sim.resetStats();
-			exec = timedExecution(target, 'every operation (51 Spendesk nodes)', await execute(home, 'e2eOps'));
+			exec = timedExecution(
+				target,
+				'every operation (51 Spendesk nodes)',
+				await execute(home, 'e2eOps'),
+			);
 			tokensAfterOrgRun = tokenRequests();
 		});
 
 		it('Company → Get Many: every active company over two pages (page style)', () => {
 			expect(active).toHaveLength(COMPANY_COUNT - 1);
 			expect(out('Companies')).toEqual(active.map(({ id, name }) => ({ id, name })));
-			expect(sim.requestsTo('getCompanies').filter((r) => r.query.page === '2').length).toBeGreaterThan(0);
+			expect(
+				sim.requestsTo('getCompanies').filter((r) => r.query.page === '2').length,
+			).toBeGreaterThan(0);
 		});
 
 		it('Invoice → Get Many: Return All over three cursor pages, sort, Limit and filters', () => {
 			expect(out('Invoices')).toEqual(plain(sim.invoicesSorted(BIG, 'createdAt', 'asc')));
 			expect(out('Invoices')).toHaveLength(230);
-			expect(out('Invoices Limit')).toEqual(plain(sim.invoicesSorted(BIG, 'createdAt', 'desc').slice(0, 7)));
+			expect(out('Invoices Limit')).toEqual(
+				plain(sim.invoicesSorted(BIG, 'createdAt', 'desc').slice(0, 7)),
+			);
 			const paid = sim.invoicesSorted(BIG, 'createdAt', 'asc').filter((i) => i.status === 'paid');
 			expect(paid.length).toBeGreaterThan(0);
 			expect(out('Invoices Paid')).toEqual(plain(paid));
-			const limited = sim.requestsTo('listInvoices').filter((r) => r.path.includes(BIG) && r.query.sort === 'desc');
+			const limited = sim
+				.requestsTo('listInvoices')
+				.filter((r) => r.path.includes(BIG) && r.query.sort === 'desc');
 			expect(limited.map((r) => r.query.limit)).toEqual(['7']);
 			// The Limit hint shows where results were really cut, and only there.
-			expect(nodeHints(exec.run, 'Invoices Limit')).toEqual(['Some results were cut off by the Limit. Turn on Return All to get every result.']);
+			expect(nodeHints(exec.run, 'Invoices Limit')).toEqual([
+				'Some results were cut off by the Limit. Turn on Return All to get every result.',
+			]);
 			expect(nodeHints(exec.run, 'Invoices')).toEqual([]);
 		});
 
 		it('a company chosen from the list (mode "list") and the default sort (updatedAt, newest first)', () => {
-			expect(out('Invoices From List')).toEqual(plain(sim.invoicesSorted(OTHER, 'updatedAt', 'desc')));
+			expect(out('Invoices From List')).toEqual(
+				plain(sim.invoicesSorted(OTHER, 'updatedAt', 'desc')),
+			);
 		});
 
 		it('All Companies: every active company, concurrently, each item tagged with companyId and companyName', () => {
-			const expected = active.flatMap((c) => sim.invoicesSorted(c.id, 'createdAt', 'asc').map((i) => ({ ...i, companyId: c.id, companyName: c.name })));
+			const expected = active.flatMap((c) =>
+				sim
+					.invoicesSorted(c.id, 'createdAt', 'asc')
+					.map((i) => ({ ...i, companyId: c.id, companyName: c.name })),
+			);
 			expect(out('Invoices All Companies')).toEqual(plain(expected));
 			expect(sim.requestsTo('listInvoices').some((r) => r.path.includes(DEACTIVATED))).toBe(false);
-			expect(out('Accounts All Companies Untagged')).toEqual(plain(active.flatMap((c) => sim.data(c.id).accounts)));
+			expect(out('Accounts All Companies Untagged')).toEqual(
+				plain(active.flatMap((c) => sim.data(c.id).accounts)),
+			);
 			// The transport's cap: at most 5 requests of a credential in flight, even across 34 companies.
 			expect(sim.stats.peakInFlight).toBeLessThanOrEqual(5);
 		});
@@ -536,7 +974,9 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			const payables = sortedBy(sim.data(BIG).payables, (p) => p.createdAt);
 			expect(out('Payables Search')).toEqual(plain(payables));
 			expect(out('Payables Search')).toHaveLength(130);
-			const filtered = payables.filter((p) => ['settled', 'prepared'].includes(p.status) && p.payableType === 'invoice');
+			const filtered = payables.filter(
+				(p) => ['settled', 'prepared'].includes(p.status) && p.payableType === 'invoice',
+			);
 			expect(filtered.length).toBeGreaterThan(0);
 			expect(out('Payables Search Filtered')).toEqual(plain(filtered));
 		});
@@ -558,7 +998,9 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 
 		it('Analytical Field → Get Many and Get Many Values (two pages of up to 1,000)', () => {
 			const fields = sim.data(BIG).analyticalFields;
-			expect(out('Analytical Fields')).toEqual(sortedBy(fields).map(({ id, name }) => ({ id, name })));
+			expect(out('Analytical Fields')).toEqual(
+				sortedBy(fields).map(({ id, name }) => ({ id, name })),
+			);
 			expect(out('Analytical Field Values')).toEqual(plain(sortedBy(fields[0].values)));
 			expect(out('Analytical Field Values')).toHaveLength(1100);
 		});
@@ -573,7 +1015,12 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		it('Intake → Create: the intake is created in the company and returned', () => {
 			const created = out('Create Intake');
 			expect(created).toHaveLength(1);
-			expect(created[0]).toMatchObject({ supplierName: 'E2E Supplies', amount: 123.45, currency: 'EUR', description: 'created by the e2e suite' });
+			expect(created[0]).toMatchObject({
+				supplierName: 'E2E Supplies',
+				amount: 123.45,
+				currency: 'EUR',
+				description: 'created by the e2e suite',
+			});
 			const stored = sim.data(OTHER).intakes.find((i) => i.id === created[0].id);
 			expect(created[0]).toEqual(plain(stored));
 			expect(sim.requestsTo('createIntake').filter((r) => r.companyId === OTHER)).toHaveLength(1);
@@ -583,9 +1030,13 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			// Without pagination the response's `data` is returned, like the built-in operations do.
 			expect(out('Custom Wallet')).toEqual([plain(sim.data('cmp_004').walletSummary)]);
 			expect(out('Custom Companies Page')).toEqual(active.map(({ id, name }) => ({ id, name })));
-			expect(out('Custom Invoices Cursor')).toEqual(plain(sim.invoicesSorted(BIG, 'updatedAt', 'asc')));
+			expect(out('Custom Invoices Cursor')).toEqual(
+				plain(sim.invoicesSorted(BIG, 'updatedAt', 'asc')),
+			);
 			expect(out('Custom Accounts Offset')).toEqual(plain(sim.data(BIG).accounts));
-			const cards = sortedBy(sim.data(BIG).payables, (p) => p.createdAt).filter((p) => p.payableType === 'card_purchase');
+			const cards = sortedBy(sim.data(BIG).payables, (p) => p.createdAt).filter(
+				(p) => p.payableType === 'card_purchase',
+			);
 			expect(out('Custom Payables Body Cursor')).toEqual(plain(cards));
 		});
 
@@ -595,10 +1046,19 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		});
 
 		it('§7 errors as items with Continue On Fail: foreign company, deactivated company, no company', () => {
-			expect(out('Foreign Company (continue)')).toEqual([expect.objectContaining({ error: 'Company "cmp_999" does not belong to your organisation' })]);
-			expect(out('Deactivated Company (continue)')).toEqual([expect.objectContaining({ error: `Company "${DEACTIVATED}" is deactivated` })]);
+			expect(out('Foreign Company (continue)')).toEqual([
+				expect.objectContaining({
+					error: 'Company "cmp_999" does not belong to your organisation',
+				}),
+			]);
+			expect(out('Deactivated Company (continue)')).toEqual([
+				expect.objectContaining({ error: `Company "${DEACTIVATED}" is deactivated` }),
+			]);
 			expect(out('No Company (continue)')).toEqual([
-				expect.objectContaining({ error: 'Choose a company: organisation-level credentials must name the company on this call' }),
+				expect.objectContaining({
+					error:
+						'Choose a company: organisation-level credentials must name the company on this call',
+				}),
 			]);
 		});
 
@@ -611,7 +1071,9 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		it('Payable → Get: the payable in full (version, bookkeeping status, supplier), one GET', () => {
 			const payable = sim.data(BIG).payables[7];
 			expect(out('Payable Get')).toEqual([plain(payableDetail(payable))]);
-			expect(sim.requestsTo('getPayable').map((r) => [r.path, r.companyId, r.status])).toEqual([[`/v1/payables/${payable.id}`, BIG, 200]]);
+			expect(sim.requestsTo('getPayable').map((r) => [r.path, r.companyId, r.status])).toEqual([
+				[`/v1/payables/${payable.id}`, BIG, 200],
+			]);
 		});
 
 		it('Payable → Get Attachments: one item per file, the file as n8n binary data (name, MIME type, size); none for a payable without files; Metadata Only downloads nothing', () => {
@@ -619,7 +1081,14 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(files.map((f) => f.mimeType)).toEqual(['application/pdf', 'image/png']);
 			const attachments = rawItems(exec.run, 'Payable Attachments');
 			expect(attachments.map((i) => i.json)).toEqual(
-				files.map((f) => ({ payableId: 'pay_005_000002', id: f.id, fileName: f.fileName, mimeType: f.mimeType, size: f.content.length, expiresAt: expect.any(String) })),
+				files.map((f) => ({
+					payableId: 'pay_005_000002',
+					id: f.id,
+					fileName: f.fileName,
+					mimeType: f.mimeType,
+					size: f.content.length,
+					expiresAt: expect.any(String),
+				})),
 			);
 			attachments.forEach((item, i) => {
 				const file = item.binary?.data;
@@ -629,73 +1098,155 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Payable Attachments None')).toEqual([]);
 			const [metadata] = sim.files.attachmentsOf('pay_005_000004');
 			expect(rawItems(exec.run, 'Payable Attachments Metadata')).toEqual([
-				expect.objectContaining({ json: { payableId: 'pay_005_000004', id: metadata.id, fileName: metadata.fileName, mimeType: metadata.mimeType, size: metadata.content.length, downloadUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/), expiresAt: expect.any(String) } }),
+				expect.objectContaining({
+					json: {
+						payableId: 'pay_005_000004',
+						id: metadata.id,
+						fileName: metadata.fileName,
+						mimeType: metadata.mimeType,
+						size: metadata.content.length,
+						downloadUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:/),
+						expiresAt: expect.any(String),
+					},
+				}),
 			]);
 			expect(rawItems(exec.run, 'Payable Attachments Metadata')[0].binary).toBeUndefined();
 			// Two files downloaded (the PDF and the PNG), each once, from the file host.
-			expect(sim.requestsTo('fileDownload').map((r) => [r.path, r.status, r.host])).toEqual(files.map((f) => [`/files/${f.id}`, 200, 'files']));
+			expect(sim.requestsTo('fileDownload').map((r) => [r.path, r.status, r.host])).toEqual(
+				files.map((f) => [`/files/${f.id}`, 200, 'files']),
+			);
 		});
 
-		it('Intake → Upload File: the files of Get Attachments uploaded byte for byte from n8n\'s binary data to an intake', () => {
+		it("Intake → Upload File: the files of Get Attachments uploaded byte for byte from n8n's binary data to an intake", () => {
 			const files = sim.files.attachmentsOf('pay_005_000002');
 			const intakeId = sim.data(LOOP).intakes[0].id;
 			const uploaded = out('Forward Attachments To Intake');
-			expect(uploaded).toEqual(files.map((f) => ({ intakeId, fileId: expect.any(String), fileName: f.fileName, mimeType: f.mimeType, size: f.content.length, status: 'uploaded' })));
-			uploaded.forEach((item, i) => expect(sim.files.uploads.get(String(item.fileId))?.content?.equals(files[i].content)).toBe(true));
-			expect(sim.data(LOOP).intakes[0].files).toEqual(uploaded.map(({ fileId, fileName, mimeType, size }) => ({ fileId, fileName, mimeType, size })));
+			expect(uploaded).toEqual(
+				files.map((f) => ({
+					intakeId,
+					fileId: expect.any(String),
+					fileName: f.fileName,
+					mimeType: f.mimeType,
+					size: f.content.length,
+					status: 'uploaded',
+				})),
+			);
+			uploaded.forEach((item, i) =>
+				expect(sim.files.uploads.get(String(item.fileId))?.content?.equals(files[i].content)).toBe(
+					true,
+				),
+			);
+			expect(sim.data(LOOP).intakes[0].files).toEqual(
+				uploaded.map(({ fileId, fileName, mimeType, size }) => ({
+					fileId,
+					fileName,
+					mimeType,
+					size,
+				})),
+			);
 		});
 
 		it('Intake → Upload File and Create with Attach File: a file made by Convert to File (binary input) reaches the intake unchanged', () => {
 			const scan = { fileName: 'scan 03.pdf', mimeType: 'application/pdf', size: SCAN.length };
 			const intakeId = sim.data(LOOP).intakes[1].id;
 			const [uploaded] = out('Upload Scan To Intake');
-			expect(uploaded).toEqual({ intakeId, fileId: expect.any(String), ...scan, status: 'uploaded' });
+			expect(uploaded).toEqual({
+				intakeId,
+				fileId: expect.any(String),
+				...scan,
+				status: 'uploaded',
+			});
 			expect(sim.files.uploads.get(String(uploaded.fileId))?.content?.equals(SCAN)).toBe(true);
 
 			const [created] = out('Create Intake With File');
-			expect(created).toMatchObject({ supplierName: 'E2E Mail Supplier', amount: 42.5, currency: 'EUR', description: 'from a mail', file: { intakeId: created.id, ...scan, status: 'uploaded' } });
+			expect(created).toMatchObject({
+				supplierName: 'E2E Mail Supplier',
+				amount: 42.5,
+				currency: 'EUR',
+				description: 'from a mail',
+				file: { intakeId: created.id, ...scan, status: 'uploaded' },
+			});
 			const stored = sim.data(LOOP).intakes.find((i) => i.id === created.id);
 			expect(stored?.files).toEqual([{ fileId: (created.file as Json).fileId, ...scan }]);
-			expect(sim.files.uploads.get(String((created.file as Json).fileId))?.content?.equals(SCAN)).toBe(true);
+			expect(
+				sim.files.uploads.get(String((created.file as Json).fileId))?.content?.equals(SCAN),
+			).toBe(true);
 		});
 
 		it('file transfers: the pre-signed links are used without the bearer token (nor any credential) on the file host', () => {
 			const onFiles = sim.log.filter((r) => r.host === 'files');
-			expect(onFiles.map((r) => r.route).sort()).toEqual(['fileDownload', 'fileDownload', 'fileUpload', 'fileUpload', 'fileUpload', 'fileUpload']);
+			expect(onFiles.map((r) => r.route).sort()).toEqual([
+				'fileDownload',
+				'fileDownload',
+				'fileUpload',
+				'fileUpload',
+				'fileUpload',
+				'fileUpload',
+			]);
 			expectNoCredential(onFiles);
 			for (const r of sim.requestsTo('fileUpload')) expect(r.status).toBe(200);
 			// The API calls around them carry the token as usual.
-			for (const route of ['listPayableAttachments', 'startIntakeUpload', 'completeIntakeUpload'] as const) {
-				for (const r of sim.requestsTo(route)) expect(r.headers.authorization).toBe('Bearer <redacted>');
+			for (const route of [
+				'listPayableAttachments',
+				'startIntakeUpload',
+				'completeIntakeUpload',
+			] as const) {
+				for (const r of sim.requestsTo(route))
+					expect(r.headers.authorization).toBe('Bearer <redacted>');
 			}
 		});
 
-		it('Payable → Update Bookkeeping Status: 250 items in 3 bulk calls (100, 100, 50), one result item per input item; a stale version is that item\'s error', () => {
+		it("Payable → Update Bookkeeping Status: 250 items in 3 bulk calls (100, 100, 50), one result item per input item; a stale version is that item's error", () => {
 			const payables = sim.data(LOOP).payables;
 			expect(payables).toHaveLength(LOOP_PAYABLES);
 			const marked = rawItems(exec.run, 'Mark Exported');
 			const searched = sortedBy(payables, (p) => p.createdAt);
-			expect(marked.map((i) => i.json)).toEqual(searched.map((p) => ({ id: p.id, status: 'updated', version: 2, bookkeepingStatus: 'exported' })));
+			expect(marked.map((i) => i.json)).toEqual(
+				searched.map((p) => ({
+					id: p.id,
+					status: 'updated',
+					version: 2,
+					bookkeepingStatus: 'exported',
+				})),
+			);
 			expect(marked.map((i) => i.pairedItem)).toEqual(searched.map((_, item) => ({ item })));
-			for (const p of payables) expect(p).toMatchObject({ bookkeepingStatus: 'exported', version: 2 });
+			for (const p of payables)
+				expect(p).toMatchObject({ bookkeepingStatus: 'exported', version: 2 });
 			const calls = sim.requestsTo('updateBookkeepingStatus');
 			const sizes = calls.map((r) => ((r.body as Json).payables as unknown[]).length);
 			expect(sizes).toEqual([100, 100, 50, 1]);
-			for (const r of calls) expect(r).toMatchObject({ method: 'PUT', companyId: LOOP, status: 200 });
+			for (const r of calls)
+				expect(r).toMatchObject({ method: 'PUT', companyId: LOOP, status: 200 });
 
-			expect(out('Mark Failed Export (continue)')).toEqual([expect.objectContaining({ error: 'Payable "pay_005_000010" has changed since it was read (conflict)' })]);
-			expect((calls[3].body as Json).payables).toEqual([{ id: 'pay_005_000010', version: 1, bookkeepingStatus: 'failedExport', failureReason: 'Unknown supplier account in the ledger' }]);
-			expect(payables.find((p) => p.id === 'pay_005_000010')).toMatchObject({ bookkeepingStatus: 'exported', version: 2 });
+			expect(out('Mark Failed Export (continue)')).toEqual([
+				expect.objectContaining({
+					error: 'Payable "pay_005_000010" has changed since it was read (conflict)',
+				}),
+			]);
+			expect((calls[3].body as Json).payables).toEqual([
+				{
+					id: 'pay_005_000010',
+					version: 1,
+					bookkeepingStatus: 'failedExport',
+					failureReason: 'Unknown supplier account in the ledger',
+				},
+			]);
+			expect(payables.find((p) => p.id === 'pay_005_000010')).toMatchObject({
+				bookkeepingStatus: 'exported',
+				version: 2,
+			});
 		});
 
 		it('Settlement → Update State', () => {
 			const settlement = sim.data(LOOP).settlements[0];
 			expect(settlement).toMatchObject({ state: 'failedExport' });
 			expect(out('Settlement Update State')).toEqual([plain(settlement)]);
-			expect(sim.requestsTo('updateSettlementState').map((r) => [r.method, r.path, r.body])).toEqual([['PUT', `/v1/settlements/${settlement.id}/state`, { state: 'failedExport' }]]);
+			expect(
+				sim.requestsTo('updateSettlementState').map((r) => [r.method, r.path, r.body]),
+			).toEqual([['PUT', `/v1/settlements/${settlement.id}/state`, { state: 'failedExport' }]]);
 		});
 
-		it('Supplier → Get Many (two pages; Archived and Updated After in the workflow\'s time zone) and Get', () => {
+		it("Supplier → Get Many (two pages; Archived and Updated After in the workflow's time zone) and Get", () => {
 			const suppliers = sim.data(BIG).suppliers;
 			expect(out('Suppliers')).toEqual(plain(suppliers));
 			expect(out('Suppliers')).toHaveLength(40);
@@ -703,8 +1254,13 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			const filtered = suppliers.filter((s) => s.isArchived && s.updatedAt > since);
 			expect(filtered.length).toBeGreaterThan(0);
 			expect(out('Suppliers Archived Since')).toEqual(plain(filtered));
-			const queries = sim.requestsTo('listSuppliers').filter((r) => r.companyId === BIG).map((r) => r.query);
-			expect(queries).toContainEqual(expect.objectContaining({ updatedAfter: since, isArchived: 'true' }));
+			const queries = sim
+				.requestsTo('listSuppliers')
+				.filter((r) => r.companyId === BIG)
+				.map((r) => r.query);
+			expect(queries).toContainEqual(
+				expect.objectContaining({ updatedAfter: since, isArchived: 'true' }),
+			);
 			expect(queries.filter((q) => q.page === '2').length).toBeGreaterThan(0);
 			expect(out('Supplier Get')).toEqual([plain(suppliers[3])]);
 		});
@@ -712,15 +1268,24 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		it('Supplier → Create (3 items, one bulk call) and → Update (each created supplier)', () => {
 			const names = ['E2E Supplier A', 'E2E Supplier B', 'E2E Supplier C'];
 			const created = out('Create Suppliers');
-			expect(created.map((s) => [s.name, s.externalId, s.iban, s.bic])).toEqual(names.map((n) => [n, `e2e-${n.slice(-1)}`, 'FR7630006000011234567890189', 'BNPAFRPP']));
+			expect(created.map((s) => [s.name, s.externalId, s.iban, s.bic])).toEqual(
+				names.map((n) => [n, `e2e-${n.slice(-1)}`, 'FR7630006000011234567890189', 'BNPAFRPP']),
+			);
 			const creates = sim.requestsTo('createSuppliers');
-			expect(creates.map((r) => ((r.body as Json).suppliers as Json[]).map((e) => e.name))).toEqual([names]);
+			expect(creates.map((r) => ((r.body as Json).suppliers as Json[]).map((e) => e.name))).toEqual(
+				[names],
+			);
 			const stored = sim.data(LOOP).suppliers.filter((s) => names.includes(s.name));
 			expect(stored.map((s) => s.id)).toEqual(created.map((s) => s.id));
 			expect(out('Update Suppliers')).toEqual(plain(stored));
-			for (const s of stored) expect(s).toMatchObject({ vatNumber: 'FR40303265045', isArchived: true });
+			for (const s of stored)
+				expect(s).toMatchObject({ vatNumber: 'FR40303265045', isArchived: true });
 			expect(sim.requestsTo('updateSupplier').map((r) => [r.method, r.path, r.body])).toEqual(
-				stored.map((s) => ['PATCH', `/v1/suppliers/${s.id}`, { vatNumber: 'FR40303265045', isArchived: true }]),
+				stored.map((s) => [
+					'PATCH',
+					`/v1/suppliers/${s.id}`,
+					{ vatNumber: 'FR40303265045', isArchived: true },
+				]),
 			);
 		});
 
@@ -732,7 +1297,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Cost Centers')).toEqual(plain(data.costCenters));
 		});
 
-		it('Bank Fee and Wallet Load → Get Many: From / To date fields read in the workflow\'s time zone, sent in UTC', () => {
+		it("Bank Fee and Wallet Load → Get Many: From / To date fields read in the workflow's time zone, sent in UTC", () => {
 			const data = sim.data(BIG);
 			const [from, to] = ['2026-01-03T00:00:00.000Z', '2026-01-09T12:00:00.000Z'];
 			const fees = data.bankFees.filter((f) => f.date >= from && f.date <= to);
@@ -741,7 +1306,9 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(sim.requestsTo('listBankFees')[0].query).toMatchObject({ from, to });
 			expect(out('Wallet Loads')).toEqual(plain(data.walletLoads));
 			const since = '2026-01-16T00:00:00.000Z';
-			expect(out('Wallet Loads Since')).toEqual(plain(data.walletLoads.filter((l) => l.date >= since)));
+			expect(out('Wallet Loads Since')).toEqual(
+				plain(data.walletLoads.filter((l) => l.date >= since)),
+			);
 			expect(sim.requestsTo('listWalletLoads').map((r) => r.query.from)).toContain(since);
 		});
 
@@ -756,7 +1323,12 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			const csv = Buffer.from(journalCsv(rows));
 			const [journal] = rawItems(exec.run, 'Journal');
 			const fileName = `journal-${String(created.id)}.csv`;
-			expect(journal.json).toEqual({ exportId: created.id, fileName, mimeType: 'text/csv', size: csv.length });
+			expect(journal.json).toEqual({
+				exportId: created.id,
+				fileName,
+				mimeType: 'text/csv',
+				size: csv.length,
+			});
 			expect(journal.binary?.data).toMatchObject({ fileName, mimeType: 'text/csv' });
 			expect(binarySize(journal.binary!.data!)).toBe(csv.length);
 		});
@@ -768,7 +1340,11 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		const own = () => sim.credentials.companyKey.companyId!;
 
 		beforeAll(async () => {
-			exec = timedExecution(target, 'company key, limited key, revoked OAuth2 (8 nodes)', await execute(home, 'e2eOtherKeys'));
+			exec = timedExecution(
+				target,
+				'company key, limited key, revoked OAuth2 (8 nodes)',
+				await execute(home, 'e2eOtherKeys'),
+			);
 		});
 
 		it('a company key works on its own company with the Company field left empty', () => {
@@ -779,40 +1355,67 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 
 		it('§7 errors of a company key: Get Companies and another company', () => {
 			expect(out('Companies With Company Key (continue)')).toEqual([
-				expect.objectContaining({ error: '"Get companies" needs an organisation-level credential; "Spendesk company key" is company-level' }),
+				expect.objectContaining({
+					error:
+						'"Get companies" needs an organisation-level credential; "Spendesk company key" is company-level',
+				}),
 			]);
 			expect(out('Other Company With Company Key (continue)')).toEqual([
-				expect.objectContaining({ error: `The company-level credential "Spendesk company key" cannot reach company "${BIG}"` }),
+				expect.objectContaining({
+					error: `The company-level credential "Spendesk company key" cannot reach company "${BIG}"`,
+				}),
 			]);
 		});
 
-		it('a revoked OAuth2 connection: n8n\'s refresh is refused and the error says to reconnect the credential', () => {
+		it("a revoked OAuth2 connection: n8n's refresh is refused and the error says to reconnect the credential", () => {
 			expect(out('Wallet With Revoked OAuth2 (continue)')).toEqual([
-				expect.objectContaining({ error: 'Reconnect the credential "Spendesk revoked OAuth2": Spendesk refused to renew its OAuth2 access' }),
+				expect.objectContaining({
+					error:
+						'Reconnect the credential "Spendesk revoked OAuth2": Spendesk refused to renew its OAuth2 access',
+				}),
 			]);
-			expect(sim.requestsTo('oauthToken').map((r) => [r.status, (r.body as Record<string, unknown>).grant_type])).toEqual([[400, 'refresh_token']]);
+			expect(
+				sim
+					.requestsTo('oauthToken')
+					.map((r) => [r.status, (r.body as Record<string, unknown>).grant_type]),
+			).toEqual([[400, 'refresh_token']]);
 		});
 
 		it('a key without experimental scopes: v1 endpoints work, v2 fail naming the missing scope', () => {
 			expect(out('Settlements With Limited Key')).toEqual(plain(sim.data(BIG).settlements));
 			const [error] = out('Invoices With Limited Key (continue)');
-			expect(String(error.error)).toContain('The credential "Spendesk limited key" lacks the scope "experimental:invoice:read"');
+			expect(String(error.error)).toContain(
+				'The credential "Spendesk limited key" lacks the scope "experimental:invoice:read"',
+			);
 		});
 	});
 
 	describe('an uncaught node error fails the execution with the node message', () => {
 		it('organisation key, company outside the organisation', async () => {
-			const exec = timedExecution(target, 'failing workflow (foreign company)', await execute(home, 'e2eFailForeign', { expectSuccess: false }));
+			const exec = timedExecution(
+				target,
+				'failing workflow (foreign company)',
+				await execute(home, 'e2eFailForeign', { expectSuccess: false }),
+			);
 			expect(exec.code).not.toBe(0);
-			expect(exec.run?.data.resultData.error?.message).toBe('Company "cmp_999" does not belong to your organisation');
-			expect(nodeError(exec.run, 'Invoices Of A Foreign Company')?.message).toBe('Company "cmp_999" does not belong to your organisation');
+			expect(exec.run?.data.resultData.error?.message).toBe(
+				'Company "cmp_999" does not belong to your organisation',
+			);
+			expect(nodeError(exec.run, 'Invoices Of A Foreign Company')?.message).toBe(
+				'Company "cmp_999" does not belong to your organisation',
+			);
 			expect(printed(exec, 'Company "cmp_999" does not belong to your organisation')).toBe(true);
 		});
 
 		it('company key on Get Companies', async () => {
-			const exec = timedExecution(target, 'failing workflow (company key)', await execute(home, 'e2eFailCompanyKey', { expectSuccess: false }));
+			const exec = timedExecution(
+				target,
+				'failing workflow (company key)',
+				await execute(home, 'e2eFailCompanyKey', { expectSuccess: false }),
+			);
 			expect(exec.code).not.toBe(0);
-			const message = '"Get companies" needs an organisation-level credential; "Spendesk company key" is company-level';
+			const message =
+				'"Get companies" needs an organisation-level credential; "Spendesk company key" is company-level';
 			expect(exec.run?.data.resultData.error?.message).toBe(message);
 			expect(printed(exec, message)).toBe(true);
 		});
@@ -820,7 +1423,11 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 
 	describe('examples/', () => {
 		it('export-invoices-to-spreadsheet.json: every invoice of every company as spreadsheet rows and a CSV file', async () => {
-			const exec = timedExecution(target, 'example: export invoices', await execute(home, 'e2eExampleExport', { env: INLINE_BINARY }));
+			const exec = timedExecution(
+				target,
+				'example: export invoices',
+				await execute(home, 'e2eExampleExport', { env: INLINE_BINARY }),
+			);
 			const expected = active.flatMap((c) =>
 				sim.invoicesSorted(c.id, 'createdAt', 'asc').map((i) => ({
 					'Company ID': c.id,
@@ -837,20 +1444,39 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			);
 			expect(items(exec.run, 'Spreadsheet Columns')).toEqual(expected);
 			const [file] = rawItems(exec.run, 'CSV File');
-			expect(file.binary?.data).toMatchObject({ fileName: 'spendesk-invoices.csv', mimeType: 'text/csv' });
+			expect(file.binary?.data).toMatchObject({
+				fileName: 'spendesk-invoices.csv',
+				mimeType: 'text/csv',
+			});
 			const csv = readBinary(home, file.binary!.data!);
 			const lines = csv.trim().split(/\r?\n/);
-			expect(lines[0]).toBe('Company ID,Company,Invoice ID,Invoice Number,Supplier,Amount,Currency,Status,Created At,Updated At');
+			expect(lines[0]).toBe(
+				'Company ID,Company,Invoice ID,Invoice Number,Supplier,Amount,Currency,Status,Created At,Updated At',
+			);
 			expect(lines).toHaveLength(expected.length + 1);
-			expect(lines[1].split(',').slice(0, 4)).toEqual([expected[0]['Company ID'], expected[0].Company, expected[0]['Invoice ID'], expected[0]['Invoice Number']]);
+			expect(lines[1].split(',').slice(0, 4)).toEqual([
+				expected[0]['Company ID'],
+				expected[0].Company,
+				expected[0]['Invoice ID'],
+				expected[0]['Invoice Number'],
+			]);
 		});
 
 		it('new-invoice-notification.json: a message per new invoice (trigger replaced by its manual-run equivalent, see notificationExample)', async () => {
-			const exec = timedExecution(target, 'example: notification', await execute(home, 'e2eExampleNotify'));
+			const exec = timedExecution(
+				target,
+				'example: notification',
+				await execute(home, 'e2eExampleNotify'),
+			);
 			const { trigger } = notificationExample();
 			expect(trigger.parameters).toMatchObject({ event: 'newInvoice', companyScope: 'all' });
-			const newest = active.map((c) => ({ c, i: sim.invoicesSorted(c.id, 'updatedAt', 'desc')[0] }));
-			expect(items(exec.run, trigger.name)).toEqual(plain(newest.map(({ c, i }) => ({ ...i, companyId: c.id, companyName: c.name }))));
+			const newest = active.map((c) => ({
+				c,
+				i: sim.invoicesSorted(c.id, 'updatedAt', 'desc')[0],
+			}));
+			expect(items(exec.run, trigger.name)).toEqual(
+				plain(newest.map(({ c, i }) => ({ ...i, companyId: c.id, companyName: c.name }))),
+			);
 			expect(items(exec.run, 'Format Notification')).toEqual(
 				newest.map(({ c, i }) => ({
 					title: `New invoice ${i.invoiceNumber} (${c.name})`,
@@ -862,7 +1488,11 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		});
 
 		it('monthly-settlements-per-company.json: settlement totals per company and month', async () => {
-			const exec = timedExecution(target, 'example: monthly settlements', await execute(home, 'e2eExampleMonthly'));
+			const exec = timedExecution(
+				target,
+				'example: monthly settlements',
+				await execute(home, 'e2eExampleMonthly'),
+			);
 			const expected: Json[] = [];
 			for (const c of active) {
 				const groups = new Map<string, { sum: number; count: number; currency: string }>();
@@ -874,41 +1504,86 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					groups.set(key, group);
 				}
 				for (const [key, g] of groups) {
-					expected.push({ 'Company ID': c.id, Company: c.name, Month: key.split('|')[0], Currency: g.currency, Settlements: g.count, Total: Math.round(g.sum * 100) / 100 });
+					expected.push({
+						'Company ID': c.id,
+						Company: c.name,
+						Month: key.split('|')[0],
+						Currency: g.currency,
+						Settlements: g.count,
+						Total: Math.round(g.sum * 100) / 100,
+					});
 				}
 			}
 			expect(items(exec.run, 'Report Lines')).toEqual(expected);
-			expect(items(exec.run, 'Get Settlements of Every Company')).toHaveLength(active.reduce((n, c) => n + sim.data(c.id).settlements.length, 0));
+			expect(items(exec.run, 'Get Settlements of Every Company')).toHaveLength(
+				active.reduce((n, c) => n + sim.data(c.id).settlements.length, 0),
+			);
 		});
 
 		it('export-payables-with-receipts.json: the receipts of the prepared payables as binary files, then those payables marked exported in bulk', async () => {
-			const prepared = active.flatMap((c) => sortedBy(sim.data(c.id).payables, (p) => p.createdAt).filter((p) => p.status === 'prepared').map((p) => ({ c, p })));
+			const prepared = active.flatMap((c) =>
+				sortedBy(sim.data(c.id).payables, (p) => p.createdAt)
+					.filter((p) => p.status === 'prepared')
+					.map((p) => ({ c, p })),
+			);
 			const withFiles = prepared.filter(({ p }) => sim.files.attachmentsOf(p.id).length > 0);
 			const without = prepared.filter(({ p }) => sim.files.attachmentsOf(p.id).length === 0);
 			expect(withFiles.length).toBeGreaterThan(0);
 			expect(without.length).toBeGreaterThan(0);
-			const before = new Map(prepared.map(({ p }) => [p.id, { version: p.version ?? 1, bookkeepingStatus: p.bookkeepingStatus }]));
+			const before = new Map(
+				prepared.map(({ p }) => [
+					p.id,
+					{ version: p.version ?? 1, bookkeepingStatus: p.bookkeepingStatus },
+				]),
+			);
 			const from = sim.log.length;
 
-			const exec = timedExecution(target, 'example: export payables with receipts', await execute(home, 'e2eExamplePayables', { env: INLINE_BINARY }));
+			const exec = timedExecution(
+				target,
+				'example: export payables with receipts',
+				await execute(home, 'e2eExamplePayables', { env: INLINE_BINARY }),
+			);
 
 			// Every receipt arrived as a file: bytes, name and MIME type as stored in Spendesk.
-			const files = withFiles.flatMap(({ p }) => sim.files.attachmentsOf(p.id).map((f) => ({ payableId: p.id, f })));
+			const files = withFiles.flatMap(({ p }) =>
+				sim.files.attachmentsOf(p.id).map((f) => ({ payableId: p.id, f })),
+			);
 			const receipts = rawItems(exec.run, 'Get Receipts');
-			expect(receipts.map((r) => [r.json.payableId, r.json.id])).toEqual(files.map(({ payableId, f }) => [payableId, f.id]));
+			expect(receipts.map((r) => [r.json.payableId, r.json.id])).toEqual(
+				files.map(({ payableId, f }) => [payableId, f.id]),
+			);
 			receipts.forEach((r, i) => {
-				expect(r.binary?.data).toMatchObject({ fileName: files[i].f.fileName, mimeType: files[i].f.mimeType });
-				expect(Buffer.from(r.binary!.data!.data ?? '', 'base64').equals(files[i].f.content)).toBe(true);
+				expect(r.binary?.data).toMatchObject({
+					fileName: files[i].f.fileName,
+					mimeType: files[i].f.mimeType,
+				});
+				expect(Buffer.from(r.binary!.data!.data ?? '', 'base64').equals(files[i].f.content)).toBe(
+					true,
+				);
 			});
 			expect(items(exec.run, 'Send to Accounting System')).toHaveLength(files.length);
-			expect(rawItems(exec.run, 'Send to Accounting System').every((r) => r.binary?.data?.data)).toBe(true);
+			expect(
+				rawItems(exec.run, 'Send to Accounting System').every((r) => r.binary?.data?.data),
+			).toBe(true);
 
 			// Each payable with receipts marked exported once, at the version Get read; the others untouched.
 			expect(items(exec.run, 'Mark Exported in Spendesk')).toEqual(
-				withFiles.map(({ p }) => ({ id: p.id, status: 'updated', version: before.get(p.id)!.version + 1, bookkeepingStatus: 'exported' })),
+				withFiles.map(({ p }) => ({
+					id: p.id,
+					status: 'updated',
+					version: before.get(p.id)!.version + 1,
+					bookkeepingStatus: 'exported',
+				})),
 			);
-			for (const { p } of withFiles) expect(p).toMatchObject({ bookkeepingStatus: 'exported', version: before.get(p.id)!.version + 1 });
-			for (const { p } of without) expect({ version: p.version ?? 1, bookkeepingStatus: p.bookkeepingStatus }).toEqual(before.get(p.id));
+			for (const { p } of withFiles)
+				expect(p).toMatchObject({
+					bookkeepingStatus: 'exported',
+					version: before.get(p.id)!.version + 1,
+				});
+			for (const { p } of without)
+				expect({ version: p.version ?? 1, bookkeepingStatus: p.bookkeepingStatus }).toEqual(
+					before.get(p.id),
+				);
 
 			// One bulk call per company (none has 100 such payables), each with that company's payables.
 			const log = sim.log.slice(from);
@@ -917,7 +1592,9 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(calls.map((r) => r.companyId).sort()).toEqual([...companies].sort());
 			for (const call of calls) {
 				const sent = ((call.body as Json).payables as Json[]).map((e) => e.id);
-				expect(sent).toEqual(withFiles.filter(({ c }) => c.id === call.companyId).map(({ p }) => p.id));
+				expect(sent).toEqual(
+					withFiles.filter(({ c }) => c.id === call.companyId).map(({ p }) => p.id),
+				);
 			}
 			expect(log.filter((r) => r.route === 'getPayable')).toHaveLength(prepared.length);
 			expect(log.filter((r) => r.route === 'fileDownload')).toHaveLength(files.length);
@@ -925,27 +1602,62 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		});
 
 		it('email-attachment-to-intake.json: an intake created from the mail with its attachment uploaded (company-level key)', async () => {
-			const example = JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples', 'email-attachment-to-intake.json'), 'utf8')) as Workflow;
-			const mailFields = (example.nodes.find((n) => n.name === 'Incoming Mail (Stand-in)')!.parameters.assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
-			const pdf = Buffer.from(mailFields.find((a) => a.name === 'attachmentBase64')!.value, 'base64');
+			const example = JSON.parse(
+				readFileSync(path.join(REPO_ROOT, 'examples', 'email-attachment-to-intake.json'), 'utf8'),
+			) as Workflow;
+			const mailFields = (
+				example.nodes.find((n) => n.name === 'Incoming Mail (Stand-in)')!.parameters
+					.assignments as { assignments: Array<{ name: string; value: string }> }
+			).assignments;
+			const pdf = Buffer.from(
+				mailFields.find((a) => a.name === 'attachmentBase64')!.value,
+				'base64',
+			);
 			const own = sim.credentials.companyKey.companyId!;
 			expect(COMPANY_LEVEL_EXAMPLES).toContain('email-attachment-to-intake.json'); // npm run dev gives it the company key too
 			const from = sim.log.length;
 
-			const exec = timedExecution(target, 'example: mail attachment to intake', await execute(home, 'e2eExampleMailIntake'));
+			const exec = timedExecution(
+				target,
+				'example: mail attachment to intake',
+				await execute(home, 'e2eExampleMailIntake'),
+			);
 
 			const [file] = rawItems(exec.run, 'Attachment as File');
-			expect(file.binary?.attachment_0).toMatchObject({ fileName: 'INV-2026-0042.pdf', mimeType: 'application/pdf' });
+			expect(file.binary?.attachment_0).toMatchObject({
+				fileName: 'INV-2026-0042.pdf',
+				mimeType: 'application/pdf',
+			});
 			const [created] = items(exec.run, 'Create Intake with the Attachment');
-			const upload = { fileName: 'INV-2026-0042.pdf', mimeType: 'application/pdf', size: pdf.length };
-			expect(created).toMatchObject({ supplierName: 'Example Supplies', description: 'Invoice INV-2026-0042', file: { intakeId: created.id, ...upload, status: 'uploaded' } });
+			const upload = {
+				fileName: 'INV-2026-0042.pdf',
+				mimeType: 'application/pdf',
+				size: pdf.length,
+			};
+			expect(created).toMatchObject({
+				supplierName: 'Example Supplies',
+				description: 'Invoice INV-2026-0042',
+				file: { intakeId: created.id, ...upload, status: 'uploaded' },
+			});
 			const stored = sim.data(own).intakes.find((i) => i.id === created.id);
-			expect(stored).toMatchObject({ supplierName: 'Example Supplies', description: 'Invoice INV-2026-0042' });
+			expect(stored).toMatchObject({
+				supplierName: 'Example Supplies',
+				description: 'Invoice INV-2026-0042',
+			});
 			expect(stored?.files).toEqual([{ fileId: (created.file as Json).fileId, ...upload }]);
-			expect(sim.files.uploads.get(String((created.file as Json).fileId))?.content?.equals(pdf)).toBe(true);
+			expect(
+				sim.files.uploads.get(String((created.file as Json).fileId))?.content?.equals(pdf),
+			).toBe(true);
 			const log = sim.log.slice(from);
-			expect(log.filter((r) => r.route !== 'token').map((r) => r.route)).toEqual(['createIntake', 'startIntakeUpload', 'fileUpload', 'completeIntakeUpload']);
-			expect(log.find((r) => r.route === 'createIntake')?.path).toBe(`/v2/companies/${own}/intakes`);
+			expect(log.filter((r) => r.route !== 'token').map((r) => r.route)).toEqual([
+				'createIntake',
+				'startIntakeUpload',
+				'fileUpload',
+				'completeIntakeUpload',
+			]);
+			expect(log.find((r) => r.route === 'createIntake')?.path).toBe(
+				`/v2/companies/${own}/intakes`,
+			);
 			expectNoCredential(log.filter((r) => r.host === 'files'));
 		});
 
@@ -957,7 +1669,9 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				'export-payables-with-receipts.json',
 				'email-attachment-to-intake.json',
 			]) {
-				const wf = JSON.parse(readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
+				const wf = JSON.parse(
+					readFileSync(path.join(REPO_ROOT, 'examples', file), 'utf8'),
+				) as Workflow;
 				const refs = wf.nodes.flatMap((n) => Object.values(n.credentials ?? {}));
 				expect(refs.length).toBeGreaterThan(0);
 				expect(refs.every((r) => r.id === EXAMPLE_CREDENTIAL_ID)).toBe(true);
@@ -1006,7 +1720,8 @@ const INLINE_BINARY = { N8N_DEFAULT_BINARY_DATA_MODE: 'default' };
 function readBinary(home: N8nHome, binary: { data?: string; id?: string }): string {
 	if (binary.id) {
 		const [mode, location] = binary.id.split(/:(.*)/s);
-		if (!mode.startsWith('filesystem')) throw new Error(`binary data mode ${mode} is not readable here`);
+		if (!mode.startsWith('filesystem'))
+			throw new Error(`binary data mode ${mode} is not readable here`);
 		return readFileSync(path.join(home.dir, '.n8n', 'binaryData', location), 'utf8');
 	}
 	return Buffer.from(binary.data ?? '', 'base64').toString('utf8');

@@ -21,7 +21,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
 import { REPO_ROOT, createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
-import { DEFAULT_OWNER, getCredential, getExecution, setupOwner, startN8n, waitFor } from './server';
+import {
+	DEFAULT_OWNER,
+	getCredential,
+	getExecution,
+	setupOwner,
+	startN8n,
+	waitFor,
+} from './server';
 import type { N8nServer, RestSession } from './server';
 import { items } from './workflows';
 
@@ -56,7 +63,10 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 	let workflowId: string;
 
 	beforeAll(async () => {
-		if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+		if (!existsSync(CHROMIUM))
+			throw new Error(
+				`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
+			);
 		mkdirSync(OUTPUT_DIR, { recursive: true });
 		selectors.setTestIdAttribute('data-test-id');
 		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 10 } } });
@@ -65,7 +75,11 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 		// Debug level: the secret-free check below covers everything n8n logs about OAuth2.
 		server = await startN8n(home, { env: { N8N_LOG_LEVEL: 'debug' } });
 		session = await setupOwner(server.baseUrl);
-		browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+		browser = await chromium.launch({
+			executablePath: CHROMIUM,
+			args: CHROMIUM_ARGS,
+			headless: true,
+		});
 		context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
 		context.setDefaultTimeout(UI_TIMEOUT);
 		page = await context.newPage();
@@ -84,7 +98,8 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 		} catch (error) {
 			const file = path.join(OUTPUT_DIR, `oauth2-failure-${target}-${name}.png`);
 			await page?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-			(error as Error).message += `\n(screenshot: ${file}; page: ${page?.url()})\n--- n8n output ---\n${server?.logs().slice(-3000)}`;
+			(error as Error).message +=
+				`\n(screenshot: ${file}; page: ${page?.url()})\n--- n8n output ---\n${server?.logs().slice(-3000)}`;
 			throw error;
 		}
 	}
@@ -106,8 +121,14 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			await page.getByRole('button', { name: 'Continue' }).click();
 			const modal = page.getByTestId('editCredential-modal');
 			// The default name ("Spendesk account") is kept: renaming inline raced with Save on n8n 2.41.
-			await modal.getByTestId('parameter-input-clientId').locator('input').fill(sim.credentials.oauthClient.clientId);
-			await modal.getByTestId('parameter-input-clientSecret').locator('input').fill(sim.credentials.oauthClient.clientSecret);
+			await modal
+				.getByTestId('parameter-input-clientId')
+				.locator('input')
+				.fill(sim.credentials.oauthClient.clientId);
+			await modal
+				.getByTestId('parameter-input-clientSecret')
+				.locator('input')
+				.fill(sim.credentials.oauthClient.clientSecret);
 			await modal.getByTestId('parameter-input-environment').click();
 			await page.getByRole('option', { name: /Custom Base URL/ }).click();
 			await modal.getByTestId('parameter-input-baseUrl').locator('input').fill(sim.baseUrl);
@@ -122,7 +143,8 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 		// Saving is asynchronous: the connect button can show before n8n has stored the credential.
 		const created = await waitFor(
 			async () => {
-				const list = await session.get<Array<{ id: string; name: string; type: string }>>('/credentials');
+				const list =
+					await session.get<Array<{ id: string; name: string; type: string }>>('/credentials');
 				const found = list.filter((c) => c.type === 'spendeskOAuth2Api');
 				return found.length ? found : undefined;
 			},
@@ -141,7 +163,9 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			// n8n's callback; n8n exchanges the code and the callback page closes itself.
 			const window = await popup;
 			await window.waitForEvent('close', { timeout: UI_TIMEOUT }).catch(async () => {
-				throw new Error(`The OAuth2 popup did not close; it shows ${window.url()}:\n${(await window.content()).slice(0, 2000)}`);
+				throw new Error(
+					`The OAuth2 popup did not close; it shows ${window.url()}:\n${(await window.content()).slice(0, 2000)}`,
+				);
 			});
 			await modal.getByText('Account connected').waitFor();
 		});
@@ -155,13 +179,25 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			redirect_uri: `${server!.baseUrl}/rest/oauth2-credential/callback`,
 			code_challenge_method: 'S256',
 		});
-		expect(authorize[0].query.scope.split(' ')).toEqual(expect.arrayContaining(['experimental:company:read', 'wallet-summary:read']));
-		expect(sim.requestsTo('oauthToken').map((r) => [r.status, (r.body as Record<string, unknown>)?.grant_type])).toEqual([[200, 'authorization_code']]);
+		expect(authorize[0].query.scope.split(' ')).toEqual(
+			expect.arrayContaining(['experimental:company:read', 'wallet-summary:read']),
+		);
+		expect(
+			sim
+				.requestsTo('oauthToken')
+				.map((r) => [r.status, (r.body as Record<string, unknown>)?.grant_type]),
+		).toEqual([[200, 'authorization_code']]);
 		const stored = await getCredential(session, credentialId);
-		expect(stored.data).toMatchObject({ environment: 'custom', baseUrl: sim.baseUrl, clientId: sim.credentials.oauthClient.clientId });
+		expect(stored.data).toMatchObject({
+			environment: 'custom',
+			baseUrl: sim.baseUrl,
+			clientId: sim.credentials.oauthClient.clientId,
+		});
 		// n8n's REST API reports a held token as `oauthTokenData: true` without revealing it.
 		expect(stored.data?.oauthTokenData).toBe(true);
-		process.stderr.write(`[oauth2.e2e ${target}] credential ${credentialId} connected in ${Date.now() - started} ms\n`);
+		process.stderr.write(
+			`[oauth2.e2e ${target}] credential ${credentialId} connected in ${Date.now() - started} ms\n`,
+		);
 	});
 
 	it('lists companies in the editor and runs a workflow with the connected credential', async () => {
@@ -171,14 +207,27 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			name: 'Spendesk OAuth2 wallet summary',
 			active: false,
 			nodes: [
-				{ id: 'b7c1d0a2-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'b7c1d0a2-0000-4000-8000-000000000001',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
 				{
 					id: 'b7c1d0a2-0000-4000-8000-000000000002',
 					name: 'Spendesk',
 					type: 'n8n-nodes-spendesk.spendesk',
 					typeVersion: 1,
 					position: [240, 0],
-					parameters: { authentication: 'oAuth2', resource: 'walletSummary', operation: 'get', companyScope: 'one', company: { __rl: true, mode: 'list', value: '' } },
+					parameters: {
+						authentication: 'oAuth2',
+						resource: 'walletSummary',
+						operation: 'get',
+						companyScope: 'one',
+						company: { __rl: true, mode: 'list', value: '' },
+					},
 					credentials: { spendeskOAuth2Api: { id: credentialId, name: credentialName } },
 				},
 			],
@@ -197,7 +246,8 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			await page.getByTestId('rlc-item').filter({ hasText: 'Acme France SAS' }).waitFor();
 			await page.getByTestId('rlc-item').filter({ hasText: 'Acme Deutschland GmbH' }).waitFor();
 			await page.screenshot({ path: screenshot });
-			if (target === targets[0]) copyFileSync(screenshot, path.join(OUTPUT_DIR, 'company-list.png'));
+			if (target === targets[0])
+				copyFileSync(screenshot, path.join(OUTPUT_DIR, 'company-list.png'));
 			const names = (await page.getByTestId('rlc-item').allInnerTexts()).map((t) => t.trim());
 			const active = sim.companies().filter((c) => c.active);
 			expect(names.sort()).toEqual(active.map((c) => `${c.name} (${c.id})`).sort());
@@ -207,48 +257,81 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			await page.keyboard.press('Control+s');
 			await waitFor(
 				async () => {
-					const saved = await session.get<{ nodes: Array<{ name: string; parameters: Record<string, unknown> }> }>(`/workflows/${workflow.id}`);
-					const company = saved.nodes.find((n) => n.name === 'Spendesk')?.parameters.company as { value?: string } | undefined;
+					const saved = await session.get<{
+						nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+					}>(`/workflows/${workflow.id}`);
+					const company = saved.nodes.find((n) => n.name === 'Spendesk')?.parameters.company as
+						| { value?: string }
+						| undefined;
 					return company?.value === 'cmp_002';
 				},
 				{ timeoutMs: UI_TIMEOUT, what: 'the workflow saved with company cmp_002' },
 			);
 		});
 		expect(sim.requestsTo('getCompanies').length).toBeGreaterThanOrEqual(1);
-		expect(sim.requestsTo('getCompanies').every((r) => r.status === 200 && r.clientId === sim.credentials.oauthClient.clientId)).toBe(true);
+		expect(
+			sim
+				.requestsTo('getCompanies')
+				.every((r) => r.status === 200 && r.clientId === sim.credentials.oauthClient.clientId),
+		).toBe(true);
 
 		workflowId = workflow.id;
 		const { executionId, execution } = await runWorkflow(workflow.id);
 		expect(execution.data.resultData.error).toBeUndefined();
 		expect(execution.status).toBe('success');
-		expect(items(execution, 'Spendesk')).toEqual([JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary))]);
+		expect(items(execution, 'Spendesk')).toEqual([
+			JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary)),
+		]);
 		const wallet = sim.requestsTo('walletSummary');
-		expect(wallet.map((r) => [r.status, r.companyId, r.clientId])).toEqual([[200, 'cmp_002', sim.credentials.oauthClient.clientId]]);
-		process.stderr.write(`[oauth2.e2e ${target}] companies listed, screenshot ${screenshot}, execution ${executionId} in ${Date.now() - started} ms\n`);
+		expect(wallet.map((r) => [r.status, r.companyId, r.clientId])).toEqual([
+			[200, 'cmp_002', sim.credentials.oauthClient.clientId],
+		]);
+		process.stderr.write(
+			`[oauth2.e2e ${target}] companies listed, screenshot ${screenshot}, execution ${executionId} in ${Date.now() - started} ms\n`,
+		);
 	});
 
-	it('the record pickers (From List) list the chosen company\'s records through n8n\'s resource-locator endpoint', async () => {
+	it("the record pickers (From List) list the chosen company's records through n8n's resource-locator endpoint", async () => {
 		expect(credentialId).toBeDefined();
 		const company = 'cmp_002';
 		const data = sim.data(company);
 		const pickers: Array<[string, string, string, string[]]> = [
-			['analyticalField', 'getValues', 'searchAnalyticalFields', data.analyticalFields.map((f) => f.id)],
+			[
+				'analyticalField',
+				'getValues',
+				'searchAnalyticalFields',
+				data.analyticalFields.map((f) => f.id),
+			],
 			['payable', 'get', 'searchPayables', data.payables.map((p) => p.id)],
 			['supplier', 'get', 'searchSuppliers', data.suppliers.map((p) => p.id)],
 			['user', 'get', 'searchUsers', data.users.map((p) => p.id)],
 			['intake', 'uploadFile', 'searchIntakeRecords', data.intakes.map((p) => p.id)],
 		];
 		for (const [resource, operation, methodName, expected] of pickers) {
-			const found = await session.post<{ results: Array<{ name: string; value: string }> }>('/dynamic-node-parameters/resource-locator-results', {
-				path: 'parameters.id',
-				nodeTypeAndVersion: { name: 'n8n-nodes-spendesk.spendesk', version: 1 },
+			const found = await session.post<{ results: Array<{ name: string; value: string }> }>(
+				'/dynamic-node-parameters/resource-locator-results',
+				{
+					path: 'parameters.id',
+					nodeTypeAndVersion: { name: 'n8n-nodes-spendesk.spendesk', version: 1 },
+					methodName,
+					currentNodeParameters: {
+						authentication: 'oAuth2',
+						resource,
+						operation,
+						companyScope: 'one',
+						company: { __rl: true, mode: 'list', value: company },
+					},
+					credentials: { spendeskOAuth2Api: { id: credentialId, name: credentialName } },
+				},
+			);
+			expect({ methodName, values: found.results.map((r) => r.value) }).toEqual({
 				methodName,
-				currentNodeParameters: { authentication: 'oAuth2', resource, operation, companyScope: 'one', company: { __rl: true, mode: 'list', value: company } },
-				credentials: { spendeskOAuth2Api: { id: credentialId, name: credentialName } },
+				values: expected,
 			});
-			expect({ methodName, values: found.results.map((r) => r.value) }).toEqual({ methodName, values: expected });
 		}
-		process.stderr.write(`[oauth2.e2e ${target}] ${pickers.length} record pickers listed ${company}'s records\n`);
+		process.stderr.write(
+			`[oauth2.e2e ${target}] ${pickers.length} record pickers listed ${company}'s records\n`,
+		);
 	});
 
 	it('keeps working across refreshes: client_id and client_secret in each refresh query, the refresh token rotated each time', async () => {
@@ -264,18 +347,25 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			const { execution } = await runWorkflow(workflowId);
 			expect(execution.data.resultData.error).toBeUndefined();
 			expect(execution.status).toBe('success');
-			expect(items(execution, 'Spendesk')).toEqual([JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary))]);
+			expect(items(execution, 'Spendesk')).toEqual([
+				JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary)),
+			]);
 		}
 		const refreshes = sim.requestsTo('oauthToken');
 		// One refresh per run, each accepted: the simulator takes a refresh token once only, so n8n
 		// stored the rotated one every time.
-		expect(refreshes.map((r) => [r.status, (r.body as Record<string, unknown>).grant_type])).toEqual(
-			Array.from({ length: runs }, () => [200, 'refresh_token']),
-		);
+		expect(
+			refreshes.map((r) => [r.status, (r.body as Record<string, unknown>).grant_type]),
+		).toEqual(Array.from({ length: runs }, () => [200, 'refresh_token']));
 		// The simulator's log keeps the query's names and redacts the secret's value.
-		for (const r of refreshes) expect(r.query).toEqual({ client_id: client.clientId, client_secret: '<redacted>' });
-		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual(Array.from({ length: runs }, () => [401, 401, 200]).flat());
-		process.stderr.write(`[oauth2.e2e ${target}] ${refreshes.length} refreshes with rotating refresh tokens\n`);
+		for (const r of refreshes)
+			expect(r.query).toEqual({ client_id: client.clientId, client_secret: '<redacted>' });
+		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual(
+			Array.from({ length: runs }, () => [401, 401, 200]).flat(),
+		);
+		process.stderr.write(
+			`[oauth2.e2e ${target}] ${refreshes.length} refreshes with rotating refresh tokens\n`,
+		);
 	});
 
 	it('a token endpoint that fails the refresh gives an error without the secret, and n8n never logs the secret', async () => {
@@ -330,11 +420,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** "Connect my account" (n8n 2.8) or the not-connected banner's "Connect" (n8n 2.41). */
 function connectButton(modal: ReturnType<Page['getByTestId']>) {
-	return modal.getByTestId('oauth-connect-button').or(modal.getByTestId('quick-connect-button')).filter({ visible: true }).first();
+	return modal
+		.getByTestId('oauth-connect-button')
+		.or(modal.getByTestId('quick-connect-button'))
+		.filter({ visible: true })
+		.first();
 }
 
 async function expectText(scope: ReturnType<Page['getByTestId']>, text: string): Promise<void> {
-	const inputs = await scope.locator('input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+	const inputs = await scope
+		.locator('input')
+		.evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
 	const body = await scope.innerText();
-	if (!body.includes(text) && !inputs.includes(text)) throw new Error(`"${text}" is not shown in the credential form`);
+	if (!body.includes(text) && !inputs.includes(text))
+		throw new Error(`"${text}" is not shown in the credential form`);
 }

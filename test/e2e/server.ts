@@ -71,7 +71,11 @@ export class FatalWaitError extends Error {}
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
 export async function waitFor<T>(
 	check: () => Promise<T | undefined | false> | T | undefined | false,
-	{ timeoutMs = 30_000, intervalMs = 250, what = 'condition' }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+	{
+		timeoutMs = 30_000,
+		intervalMs = 250,
+		what = 'condition',
+	}: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let lastError: unknown;
@@ -84,7 +88,9 @@ export async function waitFor<T>(
 			lastError = error;
 		}
 		if (Date.now() > deadline) {
-			const suffix = lastError ? ` (last error: ${(lastError as Error).message ?? String(lastError)})` : '';
+			const suffix = lastError
+				? ` (last error: ${(lastError as Error).message ?? String(lastError)})`
+				: '';
 			throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${suffix}`);
 		}
 		await sleep(intervalMs);
@@ -108,7 +114,12 @@ export interface N8nProcess {
  * Runs an n8n command (`start`, `worker`, `webhook`, …) for a home in its own process group,
  * so that stop() ends n8n together with any task runner it forks.
  */
-export function spawnN8n(home: N8nHome, args: string[], env: NodeJS.ProcessEnv, onOutput?: (chunk: string) => void): N8nProcess {
+export function spawnN8n(
+	home: N8nHome,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	onOutput?: (chunk: string) => void,
+): N8nProcess {
 	let output = '';
 	const child = spawn(home.runtime.nodeBin, [home.runtime.n8nBin, ...args], {
 		cwd: home.dir,
@@ -157,18 +168,28 @@ export function spawnN8n(home: N8nHome, args: string[], env: NodeJS.ProcessEnv, 
  * Waits until `ready()` holds for a process started by spawnN8n; fails at once if it exits
  * first, and stops it when it does not become ready in time.
  */
-export async function waitUntilReady(n8n: N8nProcess, ready: () => Promise<boolean> | boolean, what: string, timeoutMs = 180_000): Promise<void> {
+export async function waitUntilReady(
+	n8n: N8nProcess,
+	ready: () => Promise<boolean> | boolean,
+	what: string,
+	timeoutMs = 180_000,
+): Promise<void> {
 	try {
 		await waitFor(
 			async () => {
 				const status = n8n.exitStatus();
-				if (status !== undefined) throw new FatalWaitError(`${what} exited (${status}) before it was ready:\n${n8n.logs().slice(-4000)}`);
+				if (status !== undefined)
+					throw new FatalWaitError(
+						`${what} exited (${status}) before it was ready:\n${n8n.logs().slice(-4000)}`,
+					);
 				return await ready();
 			},
 			{ timeoutMs, intervalMs: 300, what },
 		).catch((error: unknown) => {
 			if (error instanceof FatalWaitError) throw error;
-			throw new Error(`${(error as Error).message}\n--- n8n output ---\n${n8n.logs().slice(-4000)}`);
+			throw new Error(
+				`${(error as Error).message}\n--- n8n output ---\n${n8n.logs().slice(-4000)}`,
+			);
 		});
 	} catch (error) {
 		await n8n.stop(2_000);
@@ -196,10 +217,14 @@ export async function startN8n(home: N8nHome, options: StartOptions = {}): Promi
 		...options.env,
 	};
 	const n8n = spawnN8n(home, ['start'], env, options.onOutput);
-	await waitUntilReady(n8n, async () => /Editor is now accessible via/.test(n8n.logs()) && (await readinessOk(port)), `n8n on ${baseUrl}`, options.timeoutMs);
+	await waitUntilReady(
+		n8n,
+		async () => /Editor is now accessible via/.test(n8n.logs()) && (await readinessOk(port)),
+		`n8n on ${baseUrl}`,
+		options.timeoutMs,
+	);
 	return { home, port, baseUrl, process: n8n.process, logs: n8n.logs, stop: n8n.stop };
 }
-
 
 export interface Owner {
 	email: string;
@@ -256,9 +281,17 @@ export class RestSession {
 			// not JSON
 		}
 		if (!response.ok) {
-			throw new RestError(`${method} /rest${route} answered ${response.status}: ${text.slice(0, 1000)}`, response.status, parsed);
+			throw new RestError(
+				`${method} /rest${route} answered ${response.status}: ${text.slice(0, 1000)}`,
+				response.status,
+				parsed,
+			);
 		}
-		return (parsed && typeof parsed === 'object' && 'data' in parsed ? (parsed as { data: T }).data : parsed) as T;
+		return (
+			parsed && typeof parsed === 'object' && 'data' in parsed
+				? (parsed as { data: T }).data
+				: parsed
+		) as T;
 	}
 
 	get<T = unknown>(route: string) {
@@ -278,7 +311,12 @@ async function authRequest(baseUrl: string, route: string, body: unknown): Promi
 		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
 		body: JSON.stringify(body),
 	});
-	if (!response.ok) throw new RestError(`POST /rest${route} answered ${response.status}: ${await response.text()}`, response.status, undefined);
+	if (!response.ok)
+		throw new RestError(
+			`POST /rest${route} answered ${response.status}: ${await response.text()}`,
+			response.status,
+			undefined,
+		);
 	const cookie = response.headers
 		.getSetCookie()
 		.map((c) => c.split(';')[0])
@@ -288,16 +326,28 @@ async function authRequest(baseUrl: string, route: string, body: unknown): Promi
 }
 
 /** Creates the owner account of a fresh n8n; resolves with a logged-in session. */
-export async function setupOwner(baseUrl: string, owner: Owner = DEFAULT_OWNER): Promise<RestSession> {
+export async function setupOwner(
+	baseUrl: string,
+	owner: Owner = DEFAULT_OWNER,
+): Promise<RestSession> {
 	return await authRequest(baseUrl, '/owner/setup', owner);
 }
 
-export async function login(baseUrl: string, owner: Pick<Owner, 'email' | 'password'> = DEFAULT_OWNER): Promise<RestSession> {
-	return await authRequest(baseUrl, '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+export async function login(
+	baseUrl: string,
+	owner: Pick<Owner, 'email' | 'password'> = DEFAULT_OWNER,
+): Promise<RestSession> {
+	return await authRequest(baseUrl, '/login', {
+		emailOrLdapLoginId: owner.email,
+		password: owner.password,
+	});
 }
 
 /** Logs in, setting the owner up first if n8n has none yet. */
-export async function ensureOwner(baseUrl: string, owner: Owner = DEFAULT_OWNER): Promise<RestSession> {
+export async function ensureOwner(
+	baseUrl: string,
+	owner: Owner = DEFAULT_OWNER,
+): Promise<RestSession> {
 	const settings = (await (await fetch(`${baseUrl}/rest/settings`)).json()) as {
 		data?: { userManagement?: { showSetupOnFirstLoad?: boolean } };
 	};
@@ -315,7 +365,9 @@ export interface CredentialSummary {
 
 /** A credential with its decrypted data (`oauthTokenData` is reported as `true` when a token is held). */
 export async function getCredential(session: RestSession, id: string) {
-	return await session.get<CredentialSummary & { data?: Record<string, unknown> }>(`/credentials/${id}?includeData=true`);
+	return await session.get<CredentialSummary & { data?: Record<string, unknown> }>(
+		`/credentials/${id}?includeData=true`,
+	);
 }
 
 export interface ExecutionSummary {
@@ -329,9 +381,14 @@ export interface ExecutionSummary {
 }
 
 /** Executions of a workflow, newest first. */
-export async function listExecutions(session: RestSession, workflowId: string): Promise<ExecutionSummary[]> {
+export async function listExecutions(
+	session: RestSession,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const page = await session.get<{ results: ExecutionSummary[]; count: number }>(`/executions?filter=${filter}&limit=100`);
+	const page = await session.get<{ results: ExecutionSummary[]; count: number }>(
+		`/executions?filter=${filter}&limit=100`,
+	);
 	return page.results;
 }
 
@@ -339,10 +396,19 @@ export async function listExecutions(session: RestSession, workflowId: string): 
  * One execution with its run data (n8n stores it `flatted`-encoded; parsed here with n8n's own
  * `flatted`), shaped like a CLI run so that `items()` of workflows.ts reads it.
  */
-export async function getExecution(session: RestSession, home: N8nHome, id: string): Promise<ExecutionSummary & RunJson> {
-	const execution = await session.get<ExecutionSummary & { data: string | RunJson['data'] }>(`/executions/${id}`);
+export async function getExecution(
+	session: RestSession,
+	home: N8nHome,
+	id: string,
+): Promise<ExecutionSummary & RunJson> {
+	const execution = await session.get<ExecutionSummary & { data: string | RunJson['data'] }>(
+		`/executions/${id}`,
+	);
 	const parse = (n8nRequire(home)('flatted') as { parse: (s: string) => RunJson['data'] }).parse;
-	return { ...execution, data: typeof execution.data === 'string' ? parse(execution.data) : execution.data };
+	return {
+		...execution,
+		data: typeof execution.data === 'string' ? parse(execution.data) : execution.data,
+	};
 }
 
 /** `require` resolving from the n8n installation of a home (for its `flatted`). */

@@ -9,7 +9,15 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+	chownSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -48,14 +56,20 @@ export function postgresBinDir(): string {
 				.filter((name) => existsSync(path.join(root, name, 'bin', 'initdb')))
 				.sort((a, b) => Number(b) - Number(a))
 		: [];
-	if (majors.length === 0) throw new Error(`PostgreSQL is not installed (no ${root}/<version>/bin/initdb): apt-get install postgresql, or set PG_BIN`);
+	if (majors.length === 0)
+		throw new Error(
+			`PostgreSQL is not installed (no ${root}/<version>/bin/initdb): apt-get install postgresql, or set PG_BIN`,
+		);
 	return path.join(root, majors[0], 'bin');
 }
 
 /** The redis-server program: REDIS_SERVER, else /usr/bin/redis-server. */
 export function redisServerBin(): string {
 	const bin = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-	if (!existsSync(bin)) throw new Error(`Redis is not installed (no ${bin}): apt-get install redis-server, or set REDIS_SERVER`);
+	if (!existsSync(bin))
+		throw new Error(
+			`Redis is not installed (no ${bin}): apt-get install redis-server, or set REDIS_SERVER`,
+		);
 	return bin;
 }
 
@@ -64,7 +78,10 @@ function systemUser(name: string): { uid: number; gid: number } {
 	const line = readFileSync('/etc/passwd', 'utf8')
 		.split('\n')
 		.find((l) => l.split(':')[0] === name);
-	if (!line) throw new Error(`PostgreSQL cannot run as root and there is no "${name}" user to run it (the postgresql package creates it; PG_USER names another)`);
+	if (!line)
+		throw new Error(
+			`PostgreSQL cannot run as root and there is no "${name}" user to run it (the postgresql package creates it; PG_USER names another)`,
+		);
 	const [, , uid, gid] = line.split(':');
 	return { uid: Number(uid), gid: Number(gid) };
 }
@@ -99,7 +116,11 @@ interface Daemon {
 function startDaemon(command: string, args: string[], options: SpawnOptions): Daemon {
 	let output = '';
 	let exited = false;
-	const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(command, args, {
+		...options,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	running.add(child);
 	const collect = (d: Buffer) => (output = (output + d.toString()).slice(-200_000));
 	child.stdout!.on('data', collect);
@@ -136,12 +157,18 @@ function startDaemon(command: string, args: string[], options: SpawnOptions): Da
 }
 
 /** Runs a program to completion, failing with its output. */
-async function runTool(command: string, args: string[], options: { uid?: number; gid?: number; env?: NodeJS.ProcessEnv } = {}): Promise<void> {
+async function runTool(
+	command: string,
+	args: string[],
+	options: { uid?: number; gid?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<void> {
 	try {
 		await exec(command, args, { ...options, timeout: 120_000 });
 	} catch (error) {
 		const e = error as { stdout?: string; stderr?: string; message: string };
-		throw new Error(`${path.basename(command)} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+		throw new Error(
+			`${path.basename(command)} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+		);
 	}
 }
 
@@ -167,7 +194,11 @@ export async function startPostgres(): Promise<Postgres> {
 	const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, LANG: 'C', LC_ALL: 'C' };
 	const as = identity ? { uid: identity.uid, gid: identity.gid } : {};
 	try {
-		await runTool(path.join(bin, 'initdb'), ['-D', data, '-U', user, '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'], { ...as, env });
+		await runTool(
+			path.join(bin, 'initdb'),
+			['-D', data, '-U', user, '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+			{ ...as, env },
+		);
 	} catch (error) {
 		rmSync(dir, { recursive: true, force: true });
 		throw error;
@@ -175,7 +206,24 @@ export async function startPostgres(): Promise<Postgres> {
 	const port = await freePort();
 	const daemon = startDaemon(
 		path.join(bin, 'postgres'),
-		['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', sockets, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+		[
+			'-D',
+			data,
+			'-p',
+			String(port),
+			'-c',
+			'listen_addresses=127.0.0.1',
+			'-k',
+			sockets,
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'max_connections=200',
+		],
 		{ ...as, env, cwd: dir },
 	);
 	const stop = async () => {
@@ -191,10 +239,16 @@ export async function startPostgres(): Promise<Postgres> {
 			},
 			{ timeoutMs: 60_000, intervalMs: 200, what: `PostgreSQL on port ${port}` },
 		);
-		await runTool(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', user, database], { env });
+		await runTool(
+			path.join(bin, 'createdb'),
+			['-h', '127.0.0.1', '-p', String(port), '-U', user, database],
+			{ env },
+		);
 	} catch (error) {
 		await stop();
-		throw new Error(`${(error as Error).message}\n--- postgres output ---\n${daemon.logs().slice(-3000)}`);
+		throw new Error(
+			`${(error as Error).message}\n--- postgres output ---\n${daemon.logs().slice(-3000)}`,
+		);
 	}
 	return {
 		port,
@@ -220,7 +274,22 @@ export async function startRedis(): Promise<Redis> {
 	const port = await freePort();
 	const daemon = startDaemon(
 		bin,
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', '--protected-mode', 'yes'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+			'--protected-mode',
+			'yes',
+		],
 		{ cwd: dir, env: { PATH: process.env.PATH } },
 	);
 	const stop = async () => {
@@ -230,7 +299,8 @@ export async function startRedis(): Promise<Redis> {
 	try {
 		await waitFor(
 			async () => {
-				if (daemon.hasExited()) throw new Error(`redis-server exited:\n${daemon.logs().slice(-3000)}`);
+				if (daemon.hasExited())
+					throw new Error(`redis-server exited:\n${daemon.logs().slice(-3000)}`);
 				return (await portOpen(port)) && /Ready to accept connections/i.test(daemon.logs());
 			},
 			{ timeoutMs: 30_000, intervalMs: 200, what: `Redis on port ${port}` },
@@ -249,7 +319,13 @@ export async function startRedis(): Promise<Redis> {
 
 /** Version line of the installed servers, for the test's report. */
 export async function serviceVersions(): Promise<{ postgres: string; redis: string }> {
-	const pg = await exec(path.join(postgresBinDir(), 'postgres'), ['--version']).then((r) => r.stdout.trim(), () => 'unknown');
-	const redis = await exec(redisServerBin(), ['--version']).then((r) => (/v=(\S+)/.exec(r.stdout)?.[1] ?? r.stdout.trim()), () => 'unknown');
+	const pg = await exec(path.join(postgresBinDir(), 'postgres'), ['--version']).then(
+		(r) => r.stdout.trim(),
+		() => 'unknown',
+	);
+	const redis = await exec(redisServerBin(), ['--version']).then(
+		(r) => /v=(\S+)/.exec(r.stdout)?.[1] ?? r.stdout.trim(),
+		() => 'unknown',
+	);
 	return { postgres: pg, redis };
 }

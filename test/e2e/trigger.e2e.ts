@@ -31,7 +31,13 @@ describe.each(parseTargets())('Spendesk Trigger in a running n8n (%s)', (target)
 		await sim.start();
 		const runtime = await ensureN8n(target);
 		home = await createHome(runtime);
-		await importCredentials(home, [apiKeyCredential({ id: 'spendeskOrgKey', name: 'Spendesk organisation key (simulator)' }, sim.baseUrl, sim.credentials.orgKey)]);
+		await importCredentials(home, [
+			apiKeyCredential(
+				{ id: 'spendeskOrgKey', name: 'Spendesk organisation key (simulator)' },
+				sim.baseUrl,
+				sim.credentials.orgKey,
+			),
+		]);
 		await importWorkflows(
 			home,
 			[
@@ -54,7 +60,12 @@ describe.each(parseTargets())('Spendesk Trigger in a running n8n (%s)', (target)
 								company: { __rl: true, mode: 'id', value: COMPANY },
 								startFrom: 'now',
 							},
-							credentials: { spendeskApi: { id: 'spendeskOrgKey', name: 'Spendesk organisation key (simulator)' } },
+							credentials: {
+								spendeskApi: {
+									id: 'spendeskOrgKey',
+									name: 'Spendesk organisation key (simulator)',
+								},
+							},
 						},
 					],
 					connections: {},
@@ -72,7 +83,8 @@ describe.each(parseTargets())('Spendesk Trigger in a running n8n (%s)', (target)
 		await sim?.stop();
 	});
 
-	const invoicePolls = () => sim.requestsTo('listInvoices').filter((r) => r.path === `/v2/companies/${COMPANY}/invoices`);
+	const invoicePolls = () =>
+		sim.requestsTo('listInvoices').filter((r) => r.path === `/v2/companies/${COMPANY}/invoices`);
 
 	it('emits one new invoice exactly once', async () => {
 		const started = Date.now();
@@ -81,13 +93,23 @@ describe.each(parseTargets())('Spendesk Trigger in a running n8n (%s)', (target)
 		// emits nothing, then n8n stores the trigger's state.
 		const active = await session.get<string[]>('/active-workflows');
 		if (!active.includes(WORKFLOW_ID)) {
-			const error = await session.get<unknown>(`/active-workflows/error/${WORKFLOW_ID}`).catch((e: Error) => e.message);
-			throw new Error(`Workflow not active (activation error: ${JSON.stringify(error)})\n--- n8n output ---\n${server!.logs().slice(-5000)}`);
+			const error = await session
+				.get<unknown>(`/active-workflows/error/${WORKFLOW_ID}`)
+				.catch((e: Error) => e.message);
+			throw new Error(
+				`Workflow not active (activation error: ${JSON.stringify(error)})\n--- n8n output ---\n${server!.logs().slice(-5000)}`,
+			);
 		}
-		await waitFor(() => invoicePolls().length >= 1, { timeoutMs: POLL_WAIT_MS, intervalMs: 500, what: 'the activation poll' });
+		await waitFor(() => invoicePolls().length >= 1, {
+			timeoutMs: POLL_WAIT_MS,
+			intervalMs: 500,
+			what: 'the activation poll',
+		});
 		const workflow = await waitFor(
 			async () => {
-				const wf = await session.get<{ staticData?: Record<string, { companies?: Record<string, unknown> }> }>(`/workflows/${WORKFLOW_ID}`);
+				const wf = await session.get<{
+					staticData?: Record<string, { companies?: Record<string, unknown> }>;
+				}>(`/workflows/${WORKFLOW_ID}`);
 				return wf.staticData?.[`node:${TRIGGER}`]?.companies?.[COMPANY] ? wf : undefined;
 			},
 			{ timeoutMs: 30_000, what: 'the trigger state saved at activation' },
@@ -101,23 +123,37 @@ describe.each(parseTargets())('Spendesk Trigger in a running n8n (%s)', (target)
 		const executions = await waitFor(
 			async () => {
 				const list = await listExecutions(session, WORKFLOW_ID);
-				return list.length > 0 && list.every((e) => e.status !== 'running' && e.status !== 'new') ? list : undefined;
+				return list.length > 0 && list.every((e) => e.status !== 'running' && e.status !== 'new')
+					? list
+					: undefined;
 			},
 			{ timeoutMs: POLL_WAIT_MS, intervalMs: 1_000, what: 'the execution of the next poll' },
 		);
 		const firstSeenAfterMs = Date.now() - started;
 		expect(executions).toHaveLength(1);
-		expect(executions[0]).toMatchObject({ workflowId: WORKFLOW_ID, mode: 'trigger', status: 'success' });
+		expect(executions[0]).toMatchObject({
+			workflowId: WORKFLOW_ID,
+			mode: 'trigger',
+			status: 'success',
+		});
 		expect(invoicePolls().length).toBeGreaterThan(pollsBefore);
 
 		const execution = await getExecution(session, home, executions[0].id);
 		const emitted = items(execution, TRIGGER);
 		expect(emitted.map((item) => item.id)).toEqual([invoice.id]);
-		expect(emitted[0]).toMatchObject({ id: invoice.id, companyId: COMPANY, invoiceNumber: invoice.invoiceNumber });
+		expect(emitted[0]).toMatchObject({
+			id: invoice.id,
+			companyId: COMPANY,
+			invoiceNumber: invoice.invoiceNumber,
+		});
 
 		// One more poll: nothing new, so no second execution.
 		const pollsAfterFirst = invoicePolls().length;
-		await waitFor(() => invoicePolls().length > pollsAfterFirst, { timeoutMs: POLL_WAIT_MS, intervalMs: 1_000, what: 'one more poll' });
+		await waitFor(() => invoicePolls().length > pollsAfterFirst, {
+			timeoutMs: POLL_WAIT_MS,
+			intervalMs: 1_000,
+			what: 'one more poll',
+		});
 		await new Promise((resolve) => setTimeout(resolve, 5_000));
 		const after = await listExecutions(session, WORKFLOW_ID);
 		expect(after.map((e) => e.id)).toEqual([executions[0].id]);

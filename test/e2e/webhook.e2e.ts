@@ -12,7 +12,13 @@ import { createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
 import { getExecution, listExecutions, setupOwner, startN8n, waitFor } from './server';
 import type { N8nServer, RestSession } from './server';
-import { apiKeyCredential, importCredentials, importWorkflows, items, loadExample } from './workflows';
+import {
+	apiKeyCredential,
+	importCredentials,
+	importWorkflows,
+	items,
+	loadExample,
+} from './workflows';
 
 const EXAMPLE = 'payable-created-webhook.json';
 const WORKFLOW_ID = 'spendeskWebhookE2e';
@@ -36,12 +42,16 @@ describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', 
 		await sim.start();
 		const runtime = await ensureN8n(target);
 		home = await createHome(runtime);
-		await importCredentials(home, [apiKeyCredential(CREDENTIAL, sim.baseUrl, sim.credentials.orgKey)]);
+		await importCredentials(home, [
+			apiKeyCredential(CREDENTIAL, sim.baseUrl, sim.credentials.orgKey),
+		]);
 		// The example as a user imports it: All Companies, Payable Created, Fetch Full Object.
 		await importWorkflows(home, [loadExample(EXAMPLE, WORKFLOW_ID, CREDENTIAL)], [WORKFLOW_ID]);
 		server = await startN8n(home);
 		session = await setupOwner(server.baseUrl);
-		const trigger = loadExample(EXAMPLE, WORKFLOW_ID, CREDENTIAL).nodes.find((n) => n.name === TRIGGER) as { webhookId?: string };
+		const trigger = loadExample(EXAMPLE, WORKFLOW_ID, CREDENTIAL).nodes.find(
+			(n) => n.name === TRIGGER,
+		) as { webhookId?: string };
 		webhookUrl = `${server.baseUrl}/webhook/${trigger.webhookId}/webhook`;
 	});
 
@@ -53,14 +63,25 @@ describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', 
 	it('registers one instance per company on activation, with the production webhook URL', async () => {
 		const active = sim.companies().filter((c) => c.active);
 		const registered = () => active.flatMap((c) => webhooksOf(sim, c.id));
-		await waitFor(() => registered().length >= active.length || undefined, { timeoutMs: 60_000, what: 'the webhook instances registered at activation' });
+		await waitFor(() => registered().length >= active.length || undefined, {
+			timeoutMs: 60_000,
+			what: 'the webhook instances registered at activation',
+		});
 		for (const c of active) {
 			expect(webhooksOf(sim, c.id)).toHaveLength(1);
-			expect(webhooksOf(sim, c.id)[0]).toMatchObject({ url: webhookUrl, events: ['payables:created'], companyId: c.id });
+			expect(webhooksOf(sim, c.id)[0]).toMatchObject({
+				url: webhookUrl,
+				events: ['payables:created'],
+				companyId: c.id,
+			});
 		}
 		// Each instance's secret was made by the node (not left to Spendesk to generate), one per company.
-		const sent = sim.requestsTo('createWebhook').map((r) => (r.body as { secret?: unknown }).secret);
-		expect(sent.every((secret) => typeof secret === 'string' && /^[0-9a-f]{64}$/.test(secret))).toBe(true);
+		const sent = sim
+			.requestsTo('createWebhook')
+			.map((r) => (r.body as { secret?: unknown }).secret);
+		expect(
+			sent.every((secret) => typeof secret === 'string' && /^[0-9a-f]{64}$/.test(secret)),
+		).toBe(true);
 		expect(new Set(sent).size).toBe(active.length);
 	});
 
@@ -69,41 +90,79 @@ describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', 
 		const executions = await waitFor(
 			async () => {
 				const list = await listExecutions(session, WORKFLOW_ID);
-				return list.length > 0 && list.every((e) => e.status !== 'running' && e.status !== 'new') ? list : undefined;
+				return list.length > 0 && list.every((e) => e.status !== 'running' && e.status !== 'new')
+					? list
+					: undefined;
 			},
 			{ timeoutMs: 60_000, intervalMs: 500, what: 'the execution of the delivery' },
 		);
 		expect(executions).toHaveLength(1);
-		expect(executions[0]).toMatchObject({ workflowId: WORKFLOW_ID, mode: 'webhook', status: 'success' });
+		expect(executions[0]).toMatchObject({
+			workflowId: WORKFLOW_ID,
+			mode: 'webhook',
+			status: 'success',
+		});
 		const execution = await getExecution(session, home, executions[0].id);
 		const emitted = items(execution, TRIGGER);
 		expect(emitted).toHaveLength(1);
-		expect(emitted[0]).toMatchObject({ id: payable.id, description: payable.description, companyId: COMPANY });
+		expect(emitted[0]).toMatchObject({
+			id: payable.id,
+			description: payable.description,
+			companyId: COMPANY,
+		});
 		expect(emitted[0].webhookEvent).toMatchObject({ eventType: 'payables:created' });
 		expect(items(execution, 'Format Message')).toEqual([
-			expect.objectContaining({ payableId: payable.id, companyId: COMPANY, title: `New payable in ${COMPANY}`, eventId: (emitted[0].webhookEvent as { id: string }).id }),
+			expect.objectContaining({
+				payableId: payable.id,
+				companyId: COMPANY,
+				title: `New payable in ${COMPANY}`,
+				eventId: (emitted[0].webhookEvent as { id: string }).id,
+			}),
 		]);
 
 		const deliveries = sim.webhookDeliveries().filter((d) => d.url === webhookUrl);
 		expect(deliveries.map((d) => d.status)).toEqual([200]);
-		expect(sim.requestsTo('getPayable').filter((r) => r.path === `/v1/payables/${payable.id}`)).toHaveLength(1);
+		expect(
+			sim.requestsTo('getPayable').filter((r) => r.path === `/v1/payables/${payable.id}`),
+		).toHaveLength(1);
 
 		// Spendesk delivers the same event again: answered 200, no second execution.
 		sim.redeliverWebhookEvent(deliveries[0].eventId);
-		await waitFor(() => sim.webhookDeliveries().filter((d) => d.url === webhookUrl).length === 2 || undefined, { what: 'the repeated delivery' });
+		await waitFor(
+			() => sim.webhookDeliveries().filter((d) => d.url === webhookUrl).length === 2 || undefined,
+			{ what: 'the repeated delivery' },
+		);
 		await sim.whenWebhooksIdle();
-		expect(sim.webhookDeliveries().filter((d) => d.url === webhookUrl).map((d) => d.status)).toEqual([200, 200]);
+		expect(
+			sim
+				.webhookDeliveries()
+				.filter((d) => d.url === webhookUrl)
+				.map((d) => d.status),
+		).toEqual([200, 200]);
 
 		// Not signed by Spendesk: refused.
 		const forged = await fetch(webhookUrl, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-spendesk-webhook-signature': '0'.repeat(64) },
-			body: JSON.stringify({ data: { companyId: COMPANY, id: payable.id, version: 1 }, event: { entity: 'payable', eventType: 'payables:created', id: 'evt_forged', timestamp: new Date().toISOString() } }),
+			headers: {
+				'content-type': 'application/json',
+				'x-spendesk-webhook-signature': '0'.repeat(64),
+			},
+			body: JSON.stringify({
+				data: { companyId: COMPANY, id: payable.id, version: 1 },
+				event: {
+					entity: 'payable',
+					eventType: 'payables:created',
+					id: 'evt_forged',
+					timestamp: new Date().toISOString(),
+				},
+			}),
 		});
 		expect(forged.status).toBe(401);
 
 		await pause(3_000);
-		expect((await listExecutions(session, WORKFLOW_ID)).map((e) => e.id)).toEqual([executions[0].id]);
+		expect((await listExecutions(session, WORKFLOW_ID)).map((e) => e.id)).toEqual([
+			executions[0].id,
+		]);
 		const secret = webhooksOf(sim, COMPANY)[0].secret;
 		expect(server!.logs()).not.toContain(secret);
 	});
@@ -112,7 +171,15 @@ describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', 
 		const active = sim.companies().filter((c) => c.active);
 		const ids = active.map((c) => webhooksOf(sim, c.id)[0].id);
 		await session.post(`/workflows/${WORKFLOW_ID}/deactivate`, {});
-		await waitFor(() => active.every((c) => webhooksOf(sim, c.id).length === 0) || undefined, { timeoutMs: 30_000, what: 'the instances deleted at deactivation' });
-		expect(sim.requestsTo('deleteWebhook').map((r) => [r.path, r.status]).sort()).toEqual(ids.map((id) => [`/v1/webhooks/${id}`, 204]).sort());
+		await waitFor(() => active.every((c) => webhooksOf(sim, c.id).length === 0) || undefined, {
+			timeoutMs: 30_000,
+			what: 'the instances deleted at deactivation',
+		});
+		expect(
+			sim
+				.requestsTo('deleteWebhook')
+				.map((r) => [r.path, r.status])
+				.sort(),
+		).toEqual(ids.map((id) => [`/v1/webhooks/${id}`, 204]).sort());
 	});
 });

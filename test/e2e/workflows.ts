@@ -37,7 +37,12 @@ export interface CredentialRef {
 export function apiKeyCredential(
 	ref: CredentialRef,
 	baseUrl: string,
-	key: { clientId: string; clientSecret: string; level: 'organisation' | 'company'; companyId?: string },
+	key: {
+		clientId: string;
+		clientSecret: string;
+		level: 'organisation' | 'company';
+		companyId?: string;
+	},
 ): CredentialExport {
 	return {
 		id: ref.id,
@@ -91,7 +96,14 @@ let nodeCounter = 0;
 const nodeId = () => `e2e-node-${++nodeCounter}`;
 
 export function manualTrigger(name = 'Start', position: [number, number] = [0, 0]): WorkflowNode {
-	return { id: nodeId(), name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position, parameters: {} };
+	return {
+		id: nodeId(),
+		name,
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position,
+		parameters: {},
+	};
 }
 
 /** Resource locator value of a company field. */
@@ -115,7 +127,9 @@ export function spendeskNode(
 		typeVersion: 1,
 		position,
 		parameters: { authentication: oauth ? 'oAuth2' : 'apiKey', ...parameters },
-		credentials: { [oauth ? 'spendeskOAuth2Api' : 'spendeskApi']: { id: credential.id, name: credential.name } },
+		credentials: {
+			[oauth ? 'spendeskOAuth2Api' : 'spendeskApi']: { id: credential.id, name: credential.name },
+		},
 		...extra,
 	};
 }
@@ -123,7 +137,10 @@ export function spendeskNode(
 /** Edit Fields (Set) v3.4, manual mapping: `fields` maps a name to a value or `={{ expression }}`. */
 export function setNode(
 	name: string,
-	fields: Record<string, { value: unknown; type?: 'string' | 'number' | 'boolean' | 'object' | 'array' }>,
+	fields: Record<
+		string,
+		{ value: unknown; type?: 'string' | 'number' | 'boolean' | 'object' | 'array' }
+	>,
 	position: [number, number] = [0, 0],
 ): WorkflowNode {
 	return {
@@ -174,16 +191,33 @@ export function convertToFileNode(
 }
 
 /** Split Out v1: one item per entry of the list in `field` (no other fields kept). */
-export function splitOutNode(name: string, field: string, position: [number, number] = [0, 0]): WorkflowNode {
-	return { id: nodeId(), name, type: 'n8n-nodes-base.splitOut', typeVersion: 1, position, parameters: { fieldToSplitOut: field, include: 'noOtherFields', options: {} } };
+export function splitOutNode(
+	name: string,
+	field: string,
+	position: [number, number] = [0, 0],
+): WorkflowNode {
+	return {
+		id: nodeId(),
+		name,
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		position,
+		parameters: { fieldToSplitOut: field, include: 'noOtherFields', options: {} },
+	};
 }
 
 /** A workflow of nodes and `[from, to]` edges (output 0 → input 0). */
-export function workflow(id: string, name: string, nodes: WorkflowNode[], edges: Array<[string, string]>): Workflow {
+export function workflow(
+	id: string,
+	name: string,
+	nodes: WorkflowNode[],
+	edges: Array<[string, string]>,
+): Workflow {
 	const names = new Set(nodes.map((n) => n.name));
 	const connections: Workflow['connections'] = {};
 	for (const [from, to] of edges) {
-		if (!names.has(from) || !names.has(to)) throw new Error(`workflow ${id}: edge ${from} → ${to} names an unknown node`);
+		if (!names.has(from) || !names.has(to))
+			throw new Error(`workflow ${id}: edge ${from} → ${to} names an unknown node`);
 		connections[from] ??= { main: [[]] };
 		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
 	}
@@ -223,7 +257,8 @@ export function loadExample(file: string, id: string, credential: CredentialRef)
 	const example = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Workflow;
 	for (const node of example.nodes) {
 		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
-			if (ref.id !== EXAMPLE_CREDENTIAL_ID) throw new Error(`${file}: node "${node.name}" does not use the placeholder credential id`);
+			if (ref.id !== EXAMPLE_CREDENTIAL_ID)
+				throw new Error(`${file}: node "${node.name}" does not use the placeholder credential id`);
 			node.credentials![type] = credential;
 		}
 	}
@@ -240,11 +275,19 @@ interface CliResult {
 }
 
 /** Runs an n8n CLI command and resolves with its exit code and output (never rejects on a non-zero exit). */
-export async function runN8n(home: N8nHome, args: string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export async function runN8n(
+	home: N8nHome,
+	args: string[],
+	options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
 	const timeoutMs = options.timeoutMs ?? 300_000;
 	// `n8n execute` starts a task broker (default port 5679): give each its own port so that it
 	// never collides with another n8n on this machine (a running `n8n start`, a parallel run).
-	const env = { ...home.env, ...(args[0] === 'execute' ? { N8N_RUNNERS_BROKER_PORT: String(await freePort()) } : {}), ...options.env };
+	const env = {
+		...home.env,
+		...(args[0] === 'execute' ? { N8N_RUNNERS_BROKER_PORT: String(await freePort()) } : {}),
+		...options.env,
+	};
 	const started = Date.now();
 	return await new Promise<CliResult>((resolve, reject) => {
 		execFile(
@@ -257,17 +300,29 @@ export async function runN8n(home: N8nHome, args: string[], options: { timeoutMs
 				// n8n 2.41.1 on Node 24 was seen to die of SIGSEGV while shutting down after it had
 				// printed a finished run (twice, on a loaded machine, after a failed execution). The run
 				// is what the tests check: a finished one is taken, with its status as the exit code.
-				const finished = signal === 'SIGSEGV' && args[0] === 'execute' ? parseRun(stdout) : undefined;
+				const finished =
+					signal === 'SIGSEGV' && args[0] === 'execute' ? parseRun(stdout) : undefined;
 				if (finished?.status === 'success' || finished?.status === 'error') {
-					process.stderr.write(`[e2e] n8n ${args.join(' ')} died of SIGSEGV after printing its finished run (${finished.status}); taken as exit ${finished.status === 'success' ? 0 : 1}\n`);
+					process.stderr.write(
+						`[e2e] n8n ${args.join(' ')} died of SIGSEGV after printing its finished run (${finished.status}); taken as exit ${finished.status === 'success' ? 0 : 1}\n`,
+					);
 					resolve({ code: finished.status === 'success' ? 0 : 1, stdout, stderr, ms });
 					return;
 				}
 				if (error && typeof (error as { code?: unknown }).code !== 'number') {
-					reject(new Error(`n8n ${args.join(' ')}: ${error.message} (signal ${String((error as { signal?: unknown }).signal)}, code ${String((error as { code?: unknown }).code)}, after ${ms} ms)\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
+					reject(
+						new Error(
+							`n8n ${args.join(' ')}: ${error.message} (signal ${String((error as { signal?: unknown }).signal)}, code ${String((error as { code?: unknown }).code)}, after ${ms} ms)\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+						),
+					);
 					return;
 				}
-				resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr, ms });
+				resolve({
+					code: error ? Number((error as { code?: number }).code) : 0,
+					stdout,
+					stderr,
+					ms,
+				});
 			},
 		);
 	});
@@ -276,22 +331,37 @@ export async function runN8n(home: N8nHome, args: string[], options: { timeoutMs
 /** Runs an n8n CLI command that must succeed (import, publish). */
 async function runN8nStep(home: N8nHome, args: string[]): Promise<void> {
 	const result = await runN8n(home, args);
-	if (result.code !== 0) throw new Error(`n8n ${args.join(' ')} failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`);
+	if (result.code !== 0)
+		throw new Error(
+			`n8n ${args.join(' ')} failed (${result.code}):\n${result.stdout.slice(-3000)}\n${result.stderr.slice(-3000)}`,
+		);
 }
 
 let fileCounter = 0;
-async function importFile(home: N8nHome, command: string, kind: string, content: unknown): Promise<void> {
+async function importFile(
+	home: N8nHome,
+	command: string,
+	kind: string,
+	content: unknown,
+): Promise<void> {
 	const file = path.join(home.dir, `${kind}-${process.pid}-${++fileCounter}.json`);
 	writeFileSync(file, JSON.stringify(content, null, 2));
 	await runN8nStep(home, [command, `--input=${file}`]);
 }
 
-export async function importCredentials(home: N8nHome, credentials: CredentialExport[]): Promise<void> {
+export async function importCredentials(
+	home: N8nHome,
+	credentials: CredentialExport[],
+): Promise<void> {
 	await importFile(home, 'import:credentials', 'credentials', credentials);
 }
 
 /** Imports workflows, then publishes (activates) the ids in `publish`; n8n must not be running. */
-export async function importWorkflows(home: N8nHome, workflows: Array<Workflow | (Record<string, unknown> & { id: string })>, publish: string[] = []): Promise<void> {
+export async function importWorkflows(
+	home: N8nHome,
+	workflows: Array<Workflow | (Record<string, unknown> & { id: string })>,
+	publish: string[] = [],
+): Promise<void> {
 	await importFile(home, 'import:workflow', 'workflows', workflows);
 	for (const id of publish) await runN8nStep(home, ['publish:workflow', `--id=${id}`]);
 }
@@ -327,7 +397,12 @@ export interface RunJson {
 	data: {
 		resultData: {
 			runData: Record<string, TaskData[]>;
-			error?: { message?: string; description?: string | null; node?: { name?: string }; [key: string]: unknown };
+			error?: {
+				message?: string;
+				description?: string | null;
+				node?: { name?: string };
+				[key: string]: unknown;
+			};
 			lastNodeExecuted?: string;
 		};
 	};
@@ -374,28 +449,50 @@ export interface ExecuteOptions {
 }
 
 /** `n8n execute --id=<id> --rawOutput`; returns the run. */
-export async function execute(home: N8nHome, workflowId: string, options: ExecuteOptions = {}): Promise<Execution> {
-	const result = await runN8n(home, ['execute', `--id=${workflowId}`, '--rawOutput'], { env: options.env });
+export async function execute(
+	home: N8nHome,
+	workflowId: string,
+	options: ExecuteOptions = {},
+): Promise<Execution> {
+	const result = await runN8n(home, ['execute', `--id=${workflowId}`, '--rawOutput'], {
+		env: options.env,
+	});
 	// n8n's output of every execution, for a look after the run (test-output/ is not committed).
 	const logDir = path.join(REPO_ROOT, 'test-output', 'e2e-cli');
 	mkdirSync(logDir, { recursive: true });
-	writeFileSync(path.join(logDir, `${home.runtime.target}-${workflowId}.log`), `exit ${result.code}, ${result.ms} ms\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}\n`);
+	writeFileSync(
+		path.join(logDir, `${home.runtime.target}-${workflowId}.log`),
+		`exit ${result.code}, ${result.ms} ms\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}\n`,
+	);
 	const run = parseRun(result.stdout) ?? parseRun(`${result.stdout}\n${result.stderr}`);
-	const execution: Execution = { ...result, ok: result.code === 0 && !run?.data.resultData.error, run };
+	const execution: Execution = {
+		...result,
+		ok: result.code === 0 && !run?.data.resultData.error,
+		run,
+	};
 	if ((options.expectSuccess ?? true) && !execution.ok) {
 		const error = run?.data.resultData.error;
 		throw new Error(
 			`n8n execute --id=${workflowId} failed (exit ${result.code})` +
-				(error ? `: ${error.message ?? ''} ${error.description ?? ''} [node ${error.node?.name ?? '?'}]` : '') +
+				(error
+					? `: ${error.message ?? ''} ${error.description ?? ''} [node ${error.node?.name ?? '?'}]`
+					: '') +
 				`\n--- stdout (end)\n${result.stdout.slice(-4000)}\n--- stderr (end)\n${result.stderr.slice(-4000)}`,
 		);
 	}
-	if ((options.expectSuccess ?? true) && !run) throw new Error(`n8n execute --id=${workflowId}: no run JSON in the output\n${result.stdout.slice(-4000)}`);
+	if ((options.expectSuccess ?? true) && !run)
+		throw new Error(
+			`n8n execute --id=${workflowId}: no run JSON in the output\n${result.stdout.slice(-4000)}`,
+		);
 	return execution;
 }
 
 /** Items (json only) of a node's first output in its first run. */
-export function items(run: RunJson | undefined, nodeName: string, output = 0): Array<Record<string, unknown>> {
+export function items(
+	run: RunJson | undefined,
+	nodeName: string,
+	output = 0,
+): Array<Record<string, unknown>> {
 	return rawItems(run, nodeName, output).map((item) => item.json);
 }
 
@@ -405,12 +502,18 @@ export function rawItems(run: RunJson | undefined, nodeName: string, output = 0)
 		const ran = Object.keys(run?.data.resultData.runData ?? {}).join(', ');
 		throw new Error(`node "${nodeName}" did not run (nodes that ran: ${ran || 'none'})`);
 	}
-	if (task.error) throw new Error(`node "${nodeName}" failed: ${task.error.message ?? ''} ${task.error.description ?? ''}`);
+	if (task.error)
+		throw new Error(
+			`node "${nodeName}" failed: ${task.error.message ?? ''} ${task.error.description ?? ''}`,
+		);
 	return task.data?.main[output] ?? [];
 }
 
 /** The error a node ended with, if any. */
-export function nodeError(run: RunJson | undefined, nodeName: string): TaskData['error'] | undefined {
+export function nodeError(
+	run: RunJson | undefined,
+	nodeName: string,
+): TaskData['error'] | undefined {
 	return run?.data.resultData.runData[nodeName]?.[0]?.error;
 }
 

@@ -3,7 +3,15 @@
  * can make the package do with the credential. Each case is named after its point.
  */
 import { NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
-import type { ICredentialType, IDataObject, IExecuteFunctions, INode, INodeParameters, INodeProperties, INodeTypes } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeParameters,
+	INodeProperties,
+	INodeTypes,
+} from 'n8n-workflow';
 import { testBaseUrl } from '../../credentials/common';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
@@ -15,14 +23,28 @@ import type { Endpoint } from '../../nodes/Spendesk/transport/endpoints';
 import { resolveBaseUrl } from '../../nodes/Spendesk/transport/environment';
 import { applyScoping } from '../../nodes/Spendesk/transport/scoping';
 import type { SpendeskSimulator } from '../simulator';
-import { apiKeyStore, contextFor, failure, resetTransport, startSimulator, storeFor } from '../support/fixtures';
+import {
+	apiKeyStore,
+	contextFor,
+	failure,
+	resetTransport,
+	startSimulator,
+	storeFor,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
 import type { ContextOptions } from '../support/n8n-context';
 
 // ---------------------------------------------------------------- n8n's side of a credential
 
-const MOCK_NODE: INode = { id: 'mock', name: 'mock', type: 'mock', typeVersion: 1, position: [0, 0], parameters: {} };
+const MOCK_NODE: INode = {
+	id: 'mock',
+	name: 'mock',
+	type: 'mock',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 const NODE_TYPES = {
 	getByName: () => ({ description: { properties: [] } }),
 	getByNameAndVersion: () => ({ description: { properties: [] } }),
@@ -34,15 +56,40 @@ const NODE_TYPES = {
  * property defaults, then every `={{ … }}` evaluated by n8n-workflow's own expression engine
  * with the data itself as `$self`.
  */
-function resolveLikeN8n(credential: ICredentialType, data: IDataObject, extra: INodeProperties[] = []): IDataObject {
+function resolveLikeN8n(
+	credential: ICredentialType,
+	data: IDataObject,
+	extra: INodeProperties[] = [],
+): IDataObject {
 	const properties = [...credential.properties, ...extra];
 	// n8n adds the properties of the type a credential extends (oAuth2Api: Client ID and Secret).
 	for (const name of ['clientId', 'clientSecret']) {
-		if (!properties.some((p) => p.name === name)) properties.push({ displayName: name, name, type: 'string', default: '' });
+		if (!properties.some((p) => p.name === name))
+			properties.push({ displayName: name, name, type: 'string', default: '' });
 	}
-	const withDefaults = NodeHelpers.getNodeParameters(properties, data as INodeParameters, true, false, null, null) as IDataObject;
-	const workflow = new Workflow({ nodes: [MOCK_NODE], connections: {}, active: false, nodeTypes: NODE_TYPES });
-	return workflow.expression.getComplexParameterValue(MOCK_NODE, withDefaults as INodeParameters, 'manual', {} as never, undefined, undefined, withDefaults as never) as IDataObject;
+	const withDefaults = NodeHelpers.getNodeParameters(
+		properties,
+		data as INodeParameters,
+		true,
+		false,
+		null,
+		null,
+	) as IDataObject;
+	const workflow = new Workflow({
+		nodes: [MOCK_NODE],
+		connections: {},
+		active: false,
+		nodeTypes: NODE_TYPES,
+	});
+	return workflow.expression.getComplexParameterValue(
+		MOCK_NODE,
+		withDefaults as INodeParameters,
+		'manual',
+		{} as never,
+		undefined,
+		undefined,
+		withDefaults as never,
+	) as IDataObject;
 }
 
 /**
@@ -55,7 +102,9 @@ function n8nOAuthUrlRefusal(url: string): string | undefined {
 	if (!trimmed) return undefined;
 	if (!URL.canParse(trimmed)) return 'OAuth url is not a valid URL.';
 	const { protocol } = new URL(trimmed);
-	return ['http:', 'https:'].includes(protocol) ? undefined : `OAuth url must use HTTP or HTTPS protocol. Invalid protocol: ${protocol}`;
+	return ['http:', 'https:'].includes(protocol)
+		? undefined
+		: `OAuth url must use HTTP or HTTPS protocol. Invalid protocol: ${protocol}`;
 }
 
 const OAUTH2 = new SpendeskOAuth2Api();
@@ -63,23 +112,46 @@ const API_KEY = new SpendeskApi();
 const SECRET = 's3cr&t/Zz+9';
 
 function oauthUrls(baseUrl: string): { authUrl: string; accessTokenUrl: string } {
-	const resolved = resolveLikeN8n(OAUTH2, { environment: 'custom', baseUrl, clientId: 'app-1', clientSecret: SECRET });
+	const resolved = resolveLikeN8n(OAUTH2, {
+		environment: 'custom',
+		baseUrl,
+		clientId: 'app-1',
+		clientSecret: SECRET,
+	});
 	return { authUrl: String(resolved.authUrl), accessTokenUrl: String(resolved.accessTokenUrl) };
 }
 
 /** The base URL the credential test request of the API key goes to, as n8n resolves it. */
 function expressionBaseUrl(baseUrl: string): string {
-	const probe: INodeProperties = { displayName: 'Probe', name: 'probe', type: 'hidden', default: testBaseUrl };
-	const resolved = resolveLikeN8n(API_KEY, { environment: 'custom', baseUrl, clientId: 'k', clientSecret: SECRET }, [probe]);
+	const probe: INodeProperties = {
+		displayName: 'Probe',
+		name: 'probe',
+		type: 'hidden',
+		default: testBaseUrl,
+	};
+	const resolved = resolveLikeN8n(
+		API_KEY,
+		{ environment: 'custom', baseUrl, clientId: 'k', clientSecret: SECRET },
+		[probe],
+	);
 	return String(resolved.probe);
 }
 
 // ---------------------------------------------------------------- the node
 
-async function prepare(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}) {
+async function prepare(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+) {
 	const built = await contextFor(sim, kind, { ...extra, parameters });
 	sim.clearLog();
-	return { ...built, execute: async () => await new Spendesk().execute.call(built.context as unknown as IExecuteFunctions) };
+	return {
+		...built,
+		execute: async () =>
+			await new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
+	};
 }
 
 /** The requests that reached the API (token requests left out). */
@@ -87,7 +159,13 @@ function apiRequests(sim: SpendeskSimulator) {
 	return sim.log.filter((r) => r.route !== 'token' && r.route !== 'oauthToken');
 }
 
-const walletSummary = (more: IDataObject = {}): IDataObject => ({ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_001', ...more });
+const walletSummary = (more: IDataObject = {}): IDataObject => ({
+	resource: 'walletSummary',
+	operation: 'get',
+	companyScope: 'one',
+	company: 'cmp_001',
+	...more,
+});
 const invoices = (company: string | IDataObject): IDataObject => ({
 	resource: 'invoice',
 	operation: 'getAll',
@@ -129,19 +207,35 @@ describe('fault matrix: security', () => {
 				expect(url).not.toContain(encodeURIComponent(SECRET));
 				expect(url).not.toContain('pw');
 				// What the user sees when clicking Connect: n8n's refusal, naming the reason.
-				expect(n8nOAuthUrlRefusal(url)).toBe('OAuth url must use HTTP or HTTPS protocol. Invalid protocol: spendesk-custom-base-url-needs-https-except-localhost:');
+				expect(n8nOAuthUrlRefusal(url)).toBe(
+					'OAuth url must use HTTP or HTTPS protocol. Invalid protocol: spendesk-custom-base-url-needs-https-except-localhost:',
+				);
 			}
 		}
 		// A value that is not a URL at all is refused too, never left empty (n8n lets an empty URL pass).
-		for (const baseUrl of ['', '   ', 'example.com', 'ftp://example.com', 'https://exa mple.com', 'https://example.com:99999', 'http://example.com\\@localhost', 'https://h.example/a/%2E%2e/b']) {
+		for (const baseUrl of [
+			'',
+			'   ',
+			'example.com',
+			'ftp://example.com',
+			'https://exa mple.com',
+			'https://example.com:99999',
+			'http://example.com\\@localhost',
+			'https://h.example/a/%2E%2e/b',
+		]) {
 			for (const url of Object.values(oauthUrls(baseUrl))) {
-				expect(n8nOAuthUrlRefusal(url)).toBe('OAuth url must use HTTP or HTTPS protocol. Invalid protocol: spendesk-custom-base-url-is-not-a-valid-url:');
+				expect(n8nOAuthUrlRefusal(url)).toBe(
+					'OAuth url must use HTTP or HTTPS protocol. Invalid protocol: spendesk-custom-base-url-is-not-a-valid-url:',
+				);
 			}
 		}
 
 		// The node refuses such a credential before any request.
 		const store = await storeFor(sim, 'oauthOrg');
-		store.set('spendeskOAuth2Api', { ...store.get('spendeskOAuth2Api'), baseUrl: 'http://example.com' });
+		store.set('spendeskOAuth2Api', {
+			...store.get('spendeskOAuth2Api'),
+			baseUrl: 'http://example.com',
+		});
 		const { execute } = await prepare(sim, 'oauthOrg', walletSummary(), { store });
 		const error = await failure(execute());
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -162,14 +256,30 @@ describe('fault matrix: security', () => {
 		});
 		expect(oauthUrls('http://[::1]:8787?x').authUrl).toBe('http://[::1]:8787/oauth2/authorize');
 		// Production and Demo are untouched.
-		const production = resolveLikeN8n(OAUTH2, { environment: 'production', clientId: 'app-1', clientSecret: SECRET });
+		const production = resolveLikeN8n(OAUTH2, {
+			environment: 'production',
+			clientId: 'app-1',
+			clientSecret: SECRET,
+		});
 		expect(production.authUrl).toBe('https://public-api.spendesk.com/oauth2/authorize');
 		// The same resolution in the execution-context double of the tests.
 		const store = new CredentialStore();
-		store.set('spendeskOAuth2Api', { environment: 'custom', baseUrl: 'https://u:p@h.example/x/?q#f', clientId: 'app-1', clientSecret: SECRET });
+		store.set('spendeskOAuth2Api', {
+			environment: 'custom',
+			baseUrl: 'https://u:p@h.example/x/?q#f',
+			clientId: 'app-1',
+			clientSecret: SECRET,
+		});
 		expect(store.get('spendeskOAuth2Api').authUrl).toBe('https://h.example/x/oauth2/authorize');
-		store.set('spendeskOAuth2Api', { environment: 'custom', baseUrl: 'http://example.com', clientId: 'app-1', clientSecret: SECRET });
-		expect(String(store.get('spendeskOAuth2Api').accessTokenUrl)).toBe('spendesk-custom-base-url-needs-https-except-localhost:');
+		store.set('spendeskOAuth2Api', {
+			environment: 'custom',
+			baseUrl: 'http://example.com',
+			clientId: 'app-1',
+			clientSecret: SECRET,
+		});
+		expect(String(store.get('spendeskOAuth2Api').accessTokenUrl)).toBe(
+			'spendesk-custom-base-url-needs-https-except-localhost:',
+		);
 	});
 
 	test('12.10 the credential expressions and the node agree on every base URL: the same URL, or both refuse', () => {
@@ -202,7 +312,10 @@ describe('fault matrix: security', () => {
 				expected = 'refused';
 			}
 			const resolved = expressionBaseUrl(baseUrl);
-			expect([baseUrl, resolved.startsWith('spendesk-custom-base-url-') ? 'refused' : resolved]).toEqual([baseUrl, expected]);
+			expect([
+				baseUrl,
+				resolved.startsWith('spendesk-custom-base-url-') ? 'refused' : resolved,
+			]).toEqual([baseUrl, expected]);
 		}
 	});
 
@@ -222,19 +335,46 @@ describe('fault matrix: security', () => {
 
 	test('12.11 "." and ".." as an analytical field ID are refused naming the field, before any request', async () => {
 		for (const fieldId of ['..', '.', '%2E%2E', '%2e']) {
-			const { execute } = await prepare(sim, 'orgKey', { resource: 'analyticalField', operation: 'getValues', companyScope: 'one', company: 'cmp_001', fieldId, returnAll: true });
+			const { execute } = await prepare(sim, 'orgKey', {
+				resource: 'analyticalField',
+				operation: 'getValues',
+				companyScope: 'one',
+				company: 'cmp_001',
+				fieldId,
+				returnAll: true,
+			});
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(`"List analytical field values": the Analytical Field ID "${fieldId}" is not a valid ID`);
+			expect(error.message).toBe(
+				`"List analytical field values": the Analytical Field ID "${fieldId}" is not a valid ID`,
+			);
 			expect(apiRequests(sim)).toEqual([]);
 		}
 	});
 
 	test('12.11 a Custom API Call path with dot segments, plain or URL-encoded, is refused before any request', async () => {
 		const store = await storeFor(sim, 'oauthOrg');
-		store.set('spendeskOAuth2Api', { ...store.get('spendeskOAuth2Api'), baseUrl: `${sim.baseUrl}/api` });
-		for (const path of ['/v1/%2e%2e/%2e%2e/v1/wallet-summary', '/v1/.%2E/v2/companies', '/%2E/v1/wallet-summary', '/v1/./wallet-summary']) {
-			const params = { resource: 'customApiCall', operation: 'request', companyScope: 'one', company: 'cmp_001', method: 'GET', path, scoping: 'header', pagination: 'none', query: '{}' };
+		store.set('spendeskOAuth2Api', {
+			...store.get('spendeskOAuth2Api'),
+			baseUrl: `${sim.baseUrl}/api`,
+		});
+		for (const path of [
+			'/v1/%2e%2e/%2e%2e/v1/wallet-summary',
+			'/v1/.%2E/v2/companies',
+			'/%2E/v1/wallet-summary',
+			'/v1/./wallet-summary',
+		]) {
+			const params = {
+				resource: 'customApiCall',
+				operation: 'request',
+				companyScope: 'one',
+				company: 'cmp_001',
+				method: 'GET',
+				path,
+				scoping: 'header',
+				pagination: 'none',
+				query: '{}',
+			};
 			const { execute } = await prepare(sim, 'oauthOrg', params, { store });
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
@@ -250,7 +390,9 @@ describe('fault matrix: security', () => {
 			paged.injectFault({ route: 'listInvoices', kind: 'reroutingNextUrl' });
 			const { execute } = await prepare(paged, 'orgKey', invoices('cmp_001'));
 			const error = await failure(execute());
-			expect(error.message).toBe('Refusing to follow a link of "List invoices" to another path (/v1/accounts)');
+			expect(error.message).toBe(
+				'Refusing to follow a link of "List invoices" to another path (/v1/accounts)',
+			);
 			expect(apiRequests(paged).map((r) => r.route)).toEqual(['listInvoices']);
 		} finally {
 			await paged.stop();
@@ -267,19 +409,51 @@ describe('fault matrix: security', () => {
 			level: 'organisation',
 		};
 		const node = MOCK_NODE;
-		const scoped = (target: Parameters<typeof applyScoping>[3], endpoint: Endpoint = ENDPOINTS.getPayablesSnapshot) => () => applyScoping(node, credential, endpoint, target);
-		expect(scoped({ company: 'cmp_001', pathParams: { key: 'snap_1' } })().url).toBe('https://proxy.example.com/spendesk/v1/snapshots/payables/snap_1');
+		const scoped =
+			(
+				target: Parameters<typeof applyScoping>[3],
+				endpoint: Endpoint = ENDPOINTS.getPayablesSnapshot,
+			) =>
+			() =>
+				applyScoping(node, credential, endpoint, target);
+		expect(scoped({ company: 'cmp_001', pathParams: { key: 'snap_1' } })().url).toBe(
+			'https://proxy.example.com/spendesk/v1/snapshots/payables/snap_1',
+		);
 		for (const key of ['..', '.', '%2e%2e']) {
-			expect(scoped({ company: 'cmp_001', pathParams: { key } })).toThrow(`"Get a payables snapshot": the snapshot key "${key}" is not a valid ID`);
+			expect(scoped({ company: 'cmp_001', pathParams: { key } })).toThrow(
+				`"Get a payables snapshot": the snapshot key "${key}" is not a valid ID`,
+			);
 		}
 		const list = ENDPOINTS.listInvoices;
-		expect(scoped({ company: 'cmp_001', url: 'https://proxy.example.com/spendesk/v2/companies/cmp_001/invoices?cursor=c' }, list)().url).toBe(
-			'https://proxy.example.com/spendesk/v2/companies/cmp_001/invoices?cursor=c',
-		);
-		expect(scoped({ company: 'cmp_001', url: 'https://proxy.example.com/v2/companies/cmp_001/invoices?cursor=c' }, list)).toThrow(
+		expect(
+			scoped(
+				{
+					company: 'cmp_001',
+					url: 'https://proxy.example.com/spendesk/v2/companies/cmp_001/invoices?cursor=c',
+				},
+				list,
+			)().url,
+		).toBe('https://proxy.example.com/spendesk/v2/companies/cmp_001/invoices?cursor=c');
+		expect(
+			scoped(
+				{
+					company: 'cmp_001',
+					url: 'https://proxy.example.com/v2/companies/cmp_001/invoices?cursor=c',
+				},
+				list,
+			),
+		).toThrow(
 			'Refusing to follow a link of "List invoices" to another path (/v2/companies/cmp_001/invoices)',
 		);
-		expect(scoped({ company: 'cmp_001', url: 'https://proxy.example.com/spendesk/v2/companies/cmp_001/../cmp_002/invoices?cursor=c' }, list)).toThrow(
+		expect(
+			scoped(
+				{
+					company: 'cmp_001',
+					url: 'https://proxy.example.com/spendesk/v2/companies/cmp_001/../cmp_002/invoices?cursor=c',
+				},
+				list,
+			),
+		).toThrow(
 			'Refusing to follow a link of "List invoices" to another path (/spendesk/v2/companies/cmp_002/invoices)',
 		);
 	});
@@ -291,19 +465,30 @@ describe('fault matrix: security', () => {
 			for (const fault of ['echoRequest', 'echoRequestText'] as const) {
 				const store = await storeFor(sim, kind);
 				sim.injectFault({ route: 'walletSummary', kind: fault, times: 2 });
-				const thrown = await failure((await prepare(sim, kind, walletSummary(), { store })).execute());
-				const out = await (await prepare(sim, kind, walletSummary(), { store, continueOnFail: true })).execute();
+				const thrown = await failure(
+					(await prepare(sim, kind, walletSummary(), { store })).execute(),
+				);
+				const out = await (
+					await prepare(sim, kind, walletSummary(), { store, continueOnFail: true })
+				).execute();
 				const item = out[0][0].json;
 				const tokens = tokensOf(store, kind);
 				expect(tokens.length).toBeGreaterThan(0);
-				for (const text of [JSON.stringify(thrown), thrown.message, (thrown as { description?: string }).description ?? '', JSON.stringify(item)]) {
+				for (const text of [
+					JSON.stringify(thrown),
+					thrown.message,
+					(thrown as { description?: string }).description ?? '',
+					JSON.stringify(item),
+				]) {
 					for (const token of tokens) expect(text).not.toContain(token);
 					expect(text).not.toMatch(/Bearer [A-Za-z0-9]/);
 				}
 				// What the server said is still there, minus the token.
 				expect(String(item.description)).toContain('Bearer [redacted]');
 				expect(String(item.description)).toContain('/v1/wallet-summary');
-				expect(item.error).toBe('Spendesk rejected "Get wallet summary" for company "cmp_001" (400)');
+				expect(item.error).toBe(
+					'Spendesk rejected "Get wallet summary" for company "cmp_001" (400)',
+				);
 			}
 		}
 	});
@@ -317,7 +502,9 @@ describe('fault matrix: security', () => {
 			status: 400,
 			detail: `bad client ${apiKey.clientId} secret ${apiKey.clientSecret} (${encodeURIComponent(apiKey.clientSecret)}); authorization: Basic ${basic}`,
 		});
-		const out = await (await prepare(sim, 'orgKey', walletSummary(), { continueOnFail: true })).execute();
+		const out = await (
+			await prepare(sim, 'orgKey', walletSummary(), { continueOnFail: true })
+		).execute();
 		const text = JSON.stringify(out);
 		expect(text).not.toContain(apiKey.clientSecret);
 		expect(text).not.toContain(encodeURIComponent(apiKey.clientSecret));
@@ -325,7 +512,10 @@ describe('fault matrix: security', () => {
 		expect(text).toContain(`bad client ${apiKey.clientId} secret [redacted]`);
 
 		const store = await storeFor(sim, 'oauthOrg');
-		const tokenData = store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string; refresh_token: string };
+		const tokenData = store.get('spendeskOAuth2Api').oauthTokenData as {
+			access_token: string;
+			refresh_token: string;
+		};
 		const client = sim.credentials.oauthClient;
 		sim.injectFault({
 			route: 'walletSummary',
@@ -333,54 +523,103 @@ describe('fault matrix: security', () => {
 			status: 422,
 			detail: `token ${tokenData.access_token} refreshed by ${tokenData.refresh_token} for client_secret=${client.clientSecret}; {"access_token":"opaque-value-1"}`,
 		});
-		const thrown = await failure((await prepare(sim, 'oauthOrg', walletSummary(), { store })).execute());
-		for (const text of [JSON.stringify(thrown), (thrown as { description?: string }).description ?? '']) {
-			for (const secret of [tokenData.access_token, tokenData.refresh_token, client.clientSecret, 'opaque-value-1']) expect(text).not.toContain(secret);
+		const thrown = await failure(
+			(await prepare(sim, 'oauthOrg', walletSummary(), { store })).execute(),
+		);
+		for (const text of [
+			JSON.stringify(thrown),
+			(thrown as { description?: string }).description ?? '',
+		]) {
+			for (const secret of [
+				tokenData.access_token,
+				tokenData.refresh_token,
+				client.clientSecret,
+				'opaque-value-1',
+			])
+				expect(text).not.toContain(secret);
 		}
-		expect((thrown as { description?: string }).description).toContain('token [redacted] refreshed by [redacted]');
+		expect((thrown as { description?: string }).description).toContain(
+			'token [redacted] refreshed by [redacted]',
+		);
 	});
 
 	test('12.12 a token quoted bare is redacted, also one n8n fetched or renewed during the run', async () => {
 		// API key: the token n8n fetches for the first request of the run.
 		const keyStore = apiKeyStore(sim.baseUrl, sim.credentials.orgKey);
 		sim.injectFault({ route: 'walletSummary', kind: 'echoToken' });
-		const fetched = await (await prepare(sim, 'orgKey', walletSummary(), { store: keyStore, continueOnFail: true })).execute();
+		const fetched = await (
+			await prepare(sim, 'orgKey', walletSummary(), { store: keyStore, continueOnFail: true })
+		).execute();
 		const sessionToken = String(keyStore.get('spendeskApi').sessionToken);
 		expect(sessionToken).toMatch(/^sat_/);
 		expect(JSON.stringify(fetched)).not.toContain(sessionToken);
-		expect(fetched[0][0].json.description).toBe('Spendesk said: The token [redacted] is not valid for /v1/wallet-summary');
+		expect(fetched[0][0].json.description).toBe(
+			'Spendesk said: The token [redacted] is not valid for /v1/wallet-summary',
+		);
 
 		// OAuth2: the access token n8n renews after a 401, then quoted by the retried call.
 		const store = await storeFor(sim, 'oauthOrg');
-		const before = (store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string }).access_token;
+		const before = (store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string })
+			.access_token;
 		sim.expireTokens();
 		// The first call and n8n's retry meet the expired token (401); the call after the refresh gets the fault.
 		sim.injectFault({ route: 'walletSummary', kind: 'echoToken', after: 2 });
-		const renewed = await (await prepare(sim, 'oauthOrg', walletSummary(), { store, continueOnFail: true })).execute();
-		const after = (store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string }).access_token;
+		const renewed = await (
+			await prepare(sim, 'oauthOrg', walletSummary(), { store, continueOnFail: true })
+		).execute();
+		const after = (store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string })
+			.access_token;
 		expect(after).not.toBe(before);
 		expect(JSON.stringify(renewed)).not.toContain(after);
-		expect(renewed[0][0].json.description).toBe('Spendesk said: The token [redacted] is not valid for /v1/wallet-summary');
+		expect(renewed[0][0].json.description).toBe(
+			'Spendesk said: The token [redacted] is not valid for /v1/wallet-summary',
+		);
 	});
 
 	test('12.12 "Choose a company" comes from the error source only, not from a detail that mentions the header', async () => {
-		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 400, detail: 'X-Company-Id header value does not match the company of the wallet', source: 'body.walletId' });
+		sim.injectFault({
+			route: 'walletSummary',
+			kind: 'status',
+			status: 400,
+			detail: 'X-Company-Id header value does not match the company of the wallet',
+			source: 'body.walletId',
+		});
 		const error = await failure((await prepare(sim, 'orgKey', walletSummary())).execute());
-		expect(error.message).toBe('Spendesk rejected "Get wallet summary" for company "cmp_001" (400)');
-		expect((error as { description?: string }).description).toBe('Spendesk said: X-Company-Id header value does not match the company of the wallet (body.walletId)');
+		expect(error.message).toBe(
+			'Spendesk rejected "Get wallet summary" for company "cmp_001" (400)',
+		);
+		expect((error as { description?: string }).description).toBe(
+			'Spendesk said: X-Company-Id header value does not match the company of the wallet (body.walletId)',
+		);
 
-		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 400, detail: 'Missing company', source: 'headers.x-company-id' });
+		sim.injectFault({
+			route: 'walletSummary',
+			kind: 'status',
+			status: 400,
+			detail: 'Missing company',
+			source: 'headers.x-company-id',
+		});
 		const bySource = await failure((await prepare(sim, 'orgKey', walletSummary())).execute());
-		expect(bySource.message).toBe('Choose a company: organisation-level credentials must name the company on this call');
+		expect(bySource.message).toBe(
+			'Choose a company: organisation-level credentials must name the company on this call',
+		);
 	});
 
 	test('12.12 a refused base URL is echoed without its user info or query', async () => {
 		for (const kind of ['orgKey', 'oauthOrg'] as const) {
-			const store = kind === 'orgKey' ? apiKeyStore(sim.baseUrl, sim.credentials.orgKey) : await storeFor(sim, kind);
+			const store =
+				kind === 'orgKey'
+					? apiKeyStore(sim.baseUrl, sim.credentials.orgKey)
+					: await storeFor(sim, kind);
 			const type = kind === 'orgKey' ? 'spendeskApi' : 'spendeskOAuth2Api';
-			for (const baseUrl of ['http://admin:hunter2@example.com/x?token=abc123#f', 'not a url with hunter2@ in it?token=abc123']) {
+			for (const baseUrl of [
+				'http://admin:hunter2@example.com/x?token=abc123#f',
+				'not a url with hunter2@ in it?token=abc123',
+			]) {
 				store.set(type, { ...store.get(type), baseUrl });
-				const error = await failure((await prepare(sim, kind, walletSummary(), { store })).execute());
+				const error = await failure(
+					(await prepare(sim, kind, walletSummary(), { store })).execute(),
+				);
 				expect(error).toBeInstanceOf(NodeOperationError);
 				for (const text of [error.message, JSON.stringify(error)]) {
 					expect(text).not.toContain('hunter2');
@@ -397,19 +636,30 @@ describe('fault matrix: security', () => {
 	test('12.14 Company By ID left empty: no parameter issue in the editor, the company-level credential uses its own company', async () => {
 		const company = nodeCompanyProperties.find((p) => p.name === 'company')!;
 		const issues = (value: string) =>
-			NodeHelpers.getParameterIssues(company, { companyScope: 'one', company: { __rl: true, mode: 'id', value } } as INodeParameters, '', MOCK_NODE, null).parameters?.company;
+			NodeHelpers.getParameterIssues(
+				company,
+				{ companyScope: 'one', company: { __rl: true, mode: 'id', value } } as INodeParameters,
+				'',
+				MOCK_NODE,
+				null,
+			).parameters?.company;
 		expect(issues('')).toBeUndefined();
 		expect(issues('cmp_001')).toBeUndefined();
-		const message = 'Enter one company ID (no spaces, slashes, "?" or "#", not "." or ".."), or leave it empty to use the company of a company-level credential';
+		const message =
+			'Enter one company ID (no spaces, slashes, "?" or "#", not "." or ".."), or leave it empty to use the company of a company-level credential';
 		for (const bad of ['a b', 'a/b', '..', '.']) expect(issues(bad)).toEqual([message]);
 
 		const emptyById = invoices({ __rl: true, mode: 'id', value: '' });
-		const out = await (await prepare(sim, 'companyKey', { ...emptyById, returnAll: false, limit: 3 })).execute();
+		const out = await (
+			await prepare(sim, 'companyKey', { ...emptyById, returnAll: false, limit: 3 })
+		).execute();
 		expect(out[0]).toHaveLength(3);
 		expect(apiRequests(sim).map((r) => r.path)).toEqual(['/v2/companies/cmp_001/invoices']);
 
 		const error = await failure((await prepare(sim, 'orgKey', emptyById)).execute());
-		expect(error.message).toBe('Choose a company: organisation-level credentials must name the company on this call');
+		expect(error.message).toBe(
+			'Choose a company: organisation-level credentials must name the company on this call',
+		);
 		expect(apiRequests(sim)).toEqual([]);
 	});
 });
@@ -417,6 +667,9 @@ describe('fault matrix: security', () => {
 /** The access token (and refresh token) the credential holds after the runs. */
 function tokensOf(store: CredentialStore, kind: 'orgKey' | 'oauthOrg'): string[] {
 	if (kind === 'orgKey') return [String(store.get('spendeskApi').sessionToken)].filter(Boolean);
-	const data = store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string; refresh_token: string };
+	const data = store.get('spendeskOAuth2Api').oauthTokenData as {
+		access_token: string;
+		refresh_token: string;
+	};
 	return [data.access_token, data.refresh_token];
 }

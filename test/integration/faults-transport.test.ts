@@ -19,12 +19,21 @@ import type { ListRequest } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { apiKeyStore, contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import {
+	apiKeyStore,
+	contextFor,
+	failure,
+	resetTransport,
+	startSimulator,
+} from '../support/fixtures';
 import { createContext } from '../support/n8n-context';
 
 const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
 
-async function orgContext(sim: SpendeskSimulator, extra: Parameters<typeof contextFor>[2] = {}): Promise<SpendeskContext> {
+async function orgContext(
+	sim: SpendeskSimulator,
+	extra: Parameters<typeof contextFor>[2] = {},
+): Promise<SpendeskContext> {
 	return (await contextFor(sim, 'orgKey', extra)).context as unknown as SpendeskContext;
 }
 
@@ -32,7 +41,12 @@ async function orgContext(sim: SpendeskSimulator, extra: Parameters<typeof conte
  * Drains page by page but gives up after maxPages, so a list that loops forever makes the
  * test fail at once instead of at the test timeout. Returns the error the drain ended with.
  */
-async function drainBounded(ctx: SpendeskContext, name: EndpointName, request: ListRequest, maxPages = 40): Promise<{ error?: unknown; pages: number }> {
+async function drainBounded(
+	ctx: SpendeskContext,
+	name: EndpointName,
+	request: ListRequest,
+	maxPages = 40,
+): Promise<{ error?: unknown; pages: number }> {
 	let pages = 0;
 	try {
 		for await (const page of paginate(ctx, name, request)) {
@@ -46,7 +60,11 @@ async function drainBounded(ctx: SpendeskContext, name: EndpointName, request: L
 }
 
 /** Runs the Spendesk node with these parameters; returns its items or the error it stopped with. */
-async function runNode(sim: SpendeskSimulator, parameters: IDataObject, extra: { continueOnFail?: boolean } = {}) {
+async function runNode(
+	sim: SpendeskSimulator,
+	parameters: IDataObject,
+	extra: { continueOnFail?: boolean } = {},
+) {
 	const { context } = await contextFor(sim, 'orgKey', { parameters, ...extra });
 	try {
 		const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
@@ -61,7 +79,13 @@ async function runNode(sim: SpendeskSimulator, parameters: IDataObject, extra: {
 describe('12.6 lists that never end', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
-		sim = await startSimulator({ seed: { companies: 3, deactivated: [], sizes: { invoices: 90, accounts: 250, settlements: 75, payables: 60 } } });
+		sim = await startSimulator({
+			seed: {
+				companies: 3,
+				deactivated: [],
+				sizes: { invoices: 90, accounts: 250, settlements: 75, payables: 60 },
+			},
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
@@ -72,34 +96,53 @@ describe('12.6 lists that never end', () => {
 
 	test('12.6 lists that never end: ever-new cursors over the same items stop with a clear error', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'ignorePosition', after: 1, times: 100_000 });
-		const { error, pages } = await drainBounded(await orgContext(sim), 'listInvoices', { company: 'cmp_001', pageSize: 20 });
+		const { error, pages } = await drainBounded(await orgContext(sim), 'listInvoices', {
+			company: 'cmp_001',
+			pageSize: 20,
+		});
 		expect(pages).toBeLessThan(40);
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as Error).message).toBe('Spendesk sent the same items again for "List invoices": the list is not moving forward');
+		expect((error as Error).message).toBe(
+			'Spendesk sent the same items again for "List invoices": the list is not moving forward',
+		);
 		expect(sim.requestsTo('listInvoices')).toHaveLength(2);
 	});
 
 	test('12.6 lists that never end: empty cursor pages forever stop after a bounded number of pages', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'emptyPage', after: 1, times: 100_000 });
-		const { error, pages } = await drainBounded(await orgContext(sim), 'listInvoices', { company: 'cmp_001', pageSize: 20 });
+		const { error, pages } = await drainBounded(await orgContext(sim), 'listInvoices', {
+			company: 'cmp_001',
+			pageSize: 20,
+		});
 		expect(pages).toBeLessThan(40);
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as Error).message).toBe('Spendesk sent 10 empty pages in a row for "List invoices" while saying more would follow');
+		expect((error as Error).message).toBe(
+			'Spendesk sent 10 empty pages in a row for "List invoices" while saying more would follow',
+		);
 		// The first page, then the bound of empty pages.
 		expect(sim.requestsTo('listInvoices')).toHaveLength(11);
 	});
 
 	test('12.6 lists that never end: an offset list that does not advance stops instead of repeating items', async () => {
 		sim.injectFault({ route: 'getAccounts', kind: 'ignorePosition', after: 1, times: 100_000 });
-		const error = await failure(collect(await orgContext(sim), 'getAccounts', { company: 'cmp_001' }));
-		expect(error.message).toBe('Spendesk sent the same items again for "Get accounts": the list is not moving forward');
+		const error = await failure(
+			collect(await orgContext(sim), 'getAccounts', { company: 'cmp_001' }),
+		);
+		expect(error.message).toBe(
+			'Spendesk sent the same items again for "Get accounts": the list is not moving forward',
+		);
 		expect(sim.requestsTo('getAccounts').map((r) => r.query.offset)).toEqual(['0', '100']);
 	});
 
 	test('12.6 lists that never end: a body-cursor list handing out new cursors over the same items stops', async () => {
 		sim.injectFault({ route: 'searchPayables', kind: 'ignorePosition', after: 1, times: 100_000 });
-		const { error } = await drainBounded(await orgContext(sim), 'searchPayables', { company: 'cmp_001', pageSize: 20 });
-		expect((error as Error).message).toBe('Spendesk sent the same items again for "Search payables": the list is not moving forward');
+		const { error } = await drainBounded(await orgContext(sim), 'searchPayables', {
+			company: 'cmp_001',
+			pageSize: 20,
+		});
+		expect((error as Error).message).toBe(
+			'Spendesk sent the same items again for "Search payables": the list is not moving forward',
+		);
 		expect(sim.requestsTo('searchPayables')).toHaveLength(2);
 	});
 
@@ -116,7 +159,9 @@ describe('12.6 lists that never end', () => {
 			returnAll: true,
 		});
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error!.message).toMatch(/^Spendesk sent the same items again for "Custom API call GET \/v2\/companies\/\{companyId\}\/invoices"/);
+		expect(error!.message).toMatch(
+			/^Spendesk sent the same items again for "Custom API call GET \/v2\/companies\/\{companyId\}\/invoices"/,
+		);
 		expect(error!.description).toMatch(/Pagination/);
 		expect(sim.requestsTo('listInvoices')).toHaveLength(2);
 	});
@@ -134,7 +179,9 @@ describe('12.6 lists that never end', () => {
 			returnAll: true,
 		});
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error!.message).toMatch(/^Spendesk sent the same items again for "Custom API call GET \/v2\/expense-categories"/);
+		expect(error!.message).toMatch(
+			/^Spendesk sent the same items again for "Custom API call GET \/v2\/expense-categories"/,
+		);
 		expect(sim.requestsTo('listExpenseCategories')).toHaveLength(2);
 	});
 
@@ -170,9 +217,13 @@ describe('12.7 waits that poison the limiter', () => {
 	test('12.7 waits that poison the limiter: a 429 with Retry-After 100000000 fails saying when to retry, and the next call is sent', async () => {
 		const ctx = await orgContext(sim);
 		sim.injectFault({ route: 'walletSummary', kind: 'rateLimit', retryAfterSeconds: 100_000_000 });
-		const error = (await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }))) as NodeApiError;
+		const error = (await failure(
+			callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }),
+		)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('Spendesk rate limit reached for company "cmp_001" and did not reset in time');
+		expect(error.message).toBe(
+			'Spendesk rate limit reached for company "cmp_001" and did not reset in time',
+		);
 		const retryAt = new Date(Date.now() + 100_000_000_000).toISOString().slice(0, 10);
 		expect(error.description).toContain(`Spendesk asked to wait until ${retryAt}`);
 
@@ -184,7 +235,11 @@ describe('12.7 waits that poison the limiter', () => {
 
 	test('12.7 waits that poison the limiter: a 200 with remaining 0 and a reset years ahead does not block the next call', async () => {
 		const ctx = await orgContext(sim);
-		sim.injectFault({ route: 'walletSummary', kind: 'spentBudget', retryAfterSeconds: 3 * 365 * 24 * 3600 });
+		sim.injectFault({
+			route: 'walletSummary',
+			kind: 'spentBudget',
+			retryAfterSeconds: 3 * 365 * 24 * 3600,
+		});
 		expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })).status).toBe(200);
 		expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })).status).toBe(200);
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200, 200]);
@@ -201,7 +256,9 @@ interface Loopback {
 }
 
 /** A loopback server answering with `handle`; close() drops every open connection. */
-async function loopback(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Loopback> {
+async function loopback(
+	handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<Loopback> {
 	const seen: string[] = [];
 	const server = http.createServer((req, res) => {
 		seen.push(`${req.method} ${req.url}`);
@@ -219,9 +276,18 @@ async function loopback(handle: (req: http.IncomingMessage, res: http.ServerResp
 	};
 }
 
-const TOKEN_BODY = JSON.stringify({ access_token: 'loopback-token', token_type: 'Bearer', expires_in: 3600 });
+const TOKEN_BODY = JSON.stringify({
+	access_token: 'loopback-token',
+	token_type: 'Bearer',
+	expires_in: 3600,
+});
 const WALLET_BODY = JSON.stringify({ data: { companyId: 'cmp_001', currency: 'EUR', balance: 1 } });
-const LOOPBACK_KEY = { clientId: 'loop-client', clientSecret: 'loop-secret', level: 'organisation' as const, scopes: [] };
+const LOOPBACK_KEY = {
+	clientId: 'loop-client',
+	clientSecret: 'loop-secret',
+	level: 'organisation' as const,
+	scopes: [],
+};
 
 describe('12.8 slots held forever', () => {
 	const servers: Loopback[] = [];
@@ -244,13 +310,21 @@ describe('12.8 slots held forever', () => {
 		});
 		servers.push(server);
 		const ctx = contextOn(server.url);
-		const error = (await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }))) as NodeApiError;
+		const error = (await failure(
+			callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }),
+		)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(`Could not reach Spendesk at ${server.url} for "Get wallet summary" (timed out)`);
+		expect(error.message).toBe(
+			`Could not reach Spendesk at ${server.url} for "Get wallet summary" (timed out)`,
+		);
 
 		// Nothing is left holding the credential: once the token endpoint answers, calls go through.
 		answerToken = true;
-		const results = await Promise.all([1, 2, 3, 4, 5, 6].map(async () => await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })));
+		const results = await Promise.all(
+			[1, 2, 3, 4, 5, 6].map(
+				async () => await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }),
+			),
+		);
 		expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
 	});
 
@@ -285,19 +359,27 @@ describe('12.8 slots held forever', () => {
 		const ctx = contextOn(server.url);
 		await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }); // token and a warm credential
 
-		const slow = [1, 2, 3, 4, 5].map(async () => await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_slow' })));
+		const slow = [1, 2, 3, 4, 5].map(
+			async () => await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_slow' })),
+		);
 		// Every slot of the credential is taken by a trickling response; this call still gets one.
 		const quick = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
 		expect(quick.status).toBe(200);
 		for (const error of await Promise.all(slow)) {
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error.message).toBe(`Could not reach Spendesk at ${server.url} for "Get wallet summary" (timed out)`);
+			expect(error.message).toBe(
+				`Could not reach Spendesk at ${server.url} for "Get wallet summary" (timed out)`,
+			);
 		}
 		// The requests were aborted, not just abandoned: the client closed all five connections.
 		await fiveDropped;
 		expect(dropped).toHaveLength(5);
 		// And every slot came back.
-		const after = await Promise.all([1, 2, 3, 4, 5].map(async () => await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' })));
+		const after = await Promise.all(
+			[1, 2, 3, 4, 5].map(
+				async () => await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' }),
+			),
+		);
 		expect(after.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
 	});
 
@@ -305,14 +387,21 @@ describe('12.8 slots held forever', () => {
 		const sim = await startSimulator({ latencyMs: 2 });
 		try {
 			const store = apiKeyStore(sim.baseUrl, sim.credentials.orgKey);
-			const busy = (await contextFor(sim, 'orgKey', { store, executionId: 'busy' })).context as unknown as SpendeskContext;
-			const other = (await contextFor(sim, 'orgKey', { store, executionId: 'other' })).context as unknown as SpendeskContext;
+			const busy = (await contextFor(sim, 'orgKey', { store, executionId: 'busy' }))
+				.context as unknown as SpendeskContext;
+			const other = (await contextFor(sim, 'orgKey', { store, executionId: 'other' }))
+				.context as unknown as SpendeskContext;
 			// Both executions have read the credential and hold a token.
 			await callSpendesk(busy, 'walletSummary', { company: 'cmp_001' });
 			await callSpendesk(other, 'walletSummary', { company: 'cmp_001' });
 			sim.clearLog();
 
-			const many = Promise.all(Array.from({ length: 200 }, async () => await callSpendesk(busy, 'walletSummary', { company: 'cmp_001' })));
+			const many = Promise.all(
+				Array.from(
+					{ length: 200 },
+					async () => await callSpendesk(busy, 'walletSummary', { company: 'cmp_001' }),
+				),
+			);
 			const single = callSpendesk(other, 'walletSummary', { company: 'cmp_002' });
 			await Promise.all([many, single]);
 
@@ -330,7 +419,8 @@ describe('12.8 slots held forever', () => {
 /** An execution context whose API-key credential points at a loopback server. */
 function createLoopbackContext(url: string): SpendeskContext {
 	const store = apiKeyStore(url, LOOPBACK_KEY);
-	return createContext({ store, parameters: { authentication: 'apiKey' } }).context as unknown as SpendeskContext;
+	return createContext({ store, parameters: { authentication: 'apiKey' } })
+		.context as unknown as SpendeskContext;
 }
 
 // ------------------------------------------------------------------------- 12.9 snapshot wait
@@ -338,7 +428,9 @@ function createLoopbackContext(url: string): SpendeskContext {
 describe('12.9 snapshot wait', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
-		sim = await startSimulator({ seed: { companies: 2, deactivated: [], sizes: { payables: 10 } } });
+		sim = await startSimulator({
+			seed: { companies: 2, deactivated: [], sizes: { payables: 10 } },
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
@@ -361,7 +453,9 @@ describe('12.9 snapshot wait', () => {
 			returnAll: true,
 		});
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error!.message).toBe('Max Wait (Seconds) must be a number of seconds from 1 to 3600; got "abc"');
+		expect(error!.message).toBe(
+			'Max Wait (Seconds) must be a number of seconds from 1 to 3600; got "abc"',
+		);
 		expect(sim.log.filter((r) => !TOKEN_ROUTES.has(r.route))).toEqual([]);
 	});
 
@@ -370,7 +464,13 @@ describe('12.9 snapshot wait', () => {
 		const ctx = await orgContext(sim);
 		for (const snapshotPollMs of [0, Number.NaN]) {
 			sim.clearLog();
-			const error = await failure(collect(ctx, 'getPayablesSnapshot', { company: 'cmp_001', snapshotMaxWaitMs: 1000, snapshotPollMs }));
+			const error = await failure(
+				collect(ctx, 'getPayablesSnapshot', {
+					company: 'cmp_001',
+					snapshotMaxWaitMs: 1000,
+					snapshotPollMs,
+				}),
+			);
 			expect(error.message).toMatch(/^The payables snapshot was not ready after \d+ s$/);
 			// Polls at least 200 ms apart within a 1 s wait: the first and at most five more.
 			expect(sim.requestsTo('getPayablesSnapshot').length).toBeLessThanOrEqual(7);
@@ -394,9 +494,16 @@ describe('12.13 a 200 whose body is not JSON', () => {
 
 	test('12.13 a 200 whose body is not JSON: an HTML page from a proxy fails naming the endpoint and the content type', async () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'htmlBody' });
-		const { error } = await runNode(sim, { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_001' });
+		const { error } = await runNode(sim, {
+			resource: 'walletSummary',
+			operation: 'get',
+			companyScope: 'one',
+			company: 'cmp_001',
+		});
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error!.message).toBe('Spendesk answered "Get wallet summary" for company "cmp_001" with text/html instead of JSON (200)');
+		expect(error!.message).toBe(
+			'Spendesk answered "Get wallet summary" for company "cmp_001" with text/html instead of JSON (200)',
+		);
 		expect(error!.description).toMatch(/proxy/);
 	});
 
@@ -434,13 +541,19 @@ describe('12.13 a 200 whose body is not JSON', () => {
 
 		sim.injectFault({ route: 'walletSummary', kind: 'noContent' });
 		const got = await runNode(sim, call('GET'));
-		expect(got.error!.message).toBe('Spendesk answered "Custom API call GET /v1/wallet-summary" for company "cmp_001" with no content instead of JSON (204)');
+		expect(got.error!.message).toBe(
+			'Spendesk answered "Custom API call GET /v1/wallet-summary" for company "cmp_001" with no content instead of JSON (204)',
+		);
 	});
 
 	test('12.13 a 200 whose body is not JSON: a 204 with no body on a list fails naming the endpoint', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'noContent' });
-		const error = await failure(collect(await orgContext(sim), 'listInvoices', { company: 'cmp_001' }));
+		const error = await failure(
+			collect(await orgContext(sim), 'listInvoices', { company: 'cmp_001' }),
+		);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('Spendesk answered "List invoices" for company "cmp_001" with no content instead of JSON (204)');
+		expect(error.message).toBe(
+			'Spendesk answered "List invoices" for company "cmp_001" with no content instead of JSON (204)',
+		);
 	});
 });

@@ -11,7 +11,14 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { MAX_SEEN } from '../../nodes/Spendesk/trigger/state';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, failure, pollItems, resetTransport, startSimulator, triggerFor } from '../support/fixtures';
+import {
+	contextFor,
+	failure,
+	pollItems,
+	resetTransport,
+	startSimulator,
+	triggerFor,
+} from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
 
 const EVENTS: TriggerEvent[] = ['newInvoice', 'newOrUpdatedInvoice'];
@@ -34,7 +41,8 @@ interface SavedCompany {
 const savedCompanies = (data: IDataObject) => data.companies as Record<string, SavedCompany>;
 
 /** Logs that quote a secret of the credential or a bearer token: none may. */
-const leaks = (logs: Array<{ message: string }>) => logs.filter((log) => SECRETS.some((secret) => log.message.includes(secret)));
+const leaks = (logs: Array<{ message: string }>) =>
+	logs.filter((log) => SECRETS.some((secret) => log.message.includes(secret)));
 
 let sim: SpendeskSimulator;
 afterEach(async () => {
@@ -55,37 +63,55 @@ const one = (event: TriggerEvent, more: IDataObject = {}): IDataObject => ({
 describe('Spendesk Trigger faults: overlapping polls', () => {
 	beforeEach(async () => {
 		resetTransport();
-		sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: 20 } }, tokenLifetimeSeconds: 30 * 24 * 3600 });
+		sim = await startSimulator({
+			seed: { companies: 1, deactivated: [], sizes: { invoices: 20 } },
+			tokenLifetimeSeconds: 30 * 24 * 3600,
+		});
 	});
 
-	test.each(EVENTS)('12.1 overlapping polls: a poll that starts while the previous one runs emits nothing and changes nothing (%s)', async (event) => {
-		const t = await triggerFor(sim, one(event), { workflowId: 'wf-overlap' });
-		expect(await t.poll()).toEqual([]); // activation
+	test.each(EVENTS)(
+		'12.1 overlapping polls: a poll that starts while the previous one runs emits nothing and changes nothing (%s)',
+		async (event) => {
+			const t = await triggerFor(sim, one(event), { workflowId: 'wf-overlap' });
+			expect(await t.poll()).toEqual([]); // activation
 
-		sim.clock.advance(30_000);
-		const added = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001')];
-		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
-		const slow = t.raw();
-		await until(() => sim.stats.inFlight > 0); // the slow poll is waiting for its page
+			sim.clock.advance(30_000);
+			const added = [
+				sim.insertInvoice('cmp_001'),
+				sim.insertInvoice('cmp_001'),
+				sim.insertInvoice('cmp_001'),
+			];
+			sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
+			const slow = t.raw();
+			await until(() => sim.stats.inFlight > 0); // the slow poll is waiting for its page
 
-		const before = clone(t.staticData);
-		const requests = sim.log.length;
-		const overlapping = await t.raw(); // the next scheduled poll, on the same context and static data
-		expect(overlapping).toBeNull();
-		expect(t.staticData).toEqual(before);
-		expect(sim.log.length).toBe(requests); // not a single request
-		expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([expect.stringContaining('previous poll')]);
+			const before = clone(t.staticData);
+			const requests = sim.log.length;
+			const overlapping = await t.raw(); // the next scheduled poll, on the same context and static data
+			expect(overlapping).toBeNull();
+			expect(t.staticData).toEqual(before);
+			expect(sim.log.length).toBe(requests); // not a single request
+			expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([
+				expect.stringContaining('previous poll'),
+			]);
 
-		expect(ids(pollItems(await slow))).toEqual(added.map((invoice) => invoice.id));
-		sim.clock.advance(30_000);
-		expect(await t.poll()).toEqual([]);
-		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
-	});
+			expect(ids(pollItems(await slow))).toEqual(added.map((invoice) => invoice.id));
+			sim.clock.advance(30_000);
+			expect(await t.poll()).toEqual([]);
+			expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+		},
+	);
 
 	test('12.1 overlapping polls: two poll contexts of one trigger (same workflow and node) sharing its static data emit each invoice once', async () => {
 		const staticData: IDataObject = {};
-		const a = await triggerFor(sim, one('newInvoice'), { staticData, workflowId: 'wf-two-contexts' });
-		const b = await triggerFor(sim, one('newInvoice'), { staticData, workflowId: 'wf-two-contexts' });
+		const a = await triggerFor(sim, one('newInvoice'), {
+			staticData,
+			workflowId: 'wf-two-contexts',
+		});
+		const b = await triggerFor(sim, one('newInvoice'), {
+			staticData,
+			workflowId: 'wf-two-contexts',
+		});
 		expect(await a.poll()).toEqual([]);
 
 		sim.clock.advance(30_000);
@@ -124,62 +150,79 @@ describe('Spendesk Trigger faults: overlapping polls', () => {
 describe('Spendesk Trigger faults: timestamps from the future', () => {
 	beforeEach(async () => {
 		resetTransport();
-		sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: 20 } } });
+		sim = await startSimulator({
+			seed: { companies: 1, deactivated: [], sizes: { invoices: 20 } },
+		});
 	});
 
-	test.each(EVENTS)('12.2 timestamps from the future: an invoice dated 30 days ahead does not hide the invoices after it (%s)', async (event) => {
-		const t = await triggerFor(sim, one(event));
-		expect(await t.poll()).toEqual([]);
+	test.each(EVENTS)(
+		'12.2 timestamps from the future: an invoice dated 30 days ahead does not hide the invoices after it (%s)',
+		async (event) => {
+			const t = await triggerFor(sim, one(event));
+			expect(await t.poll()).toEqual([]);
 
-		sim.clock.advance(30_000);
-		const future = sim.insertInvoice('cmp_001', { updatedAt: iso(sim.clock.now() + 30 * DAY) });
-		expect(ids(await t.poll())).toEqual([future.id]);
+			sim.clock.advance(30_000);
+			const future = sim.insertInvoice('cmp_001', { updatedAt: iso(sim.clock.now() + 30 * DAY) });
+			expect(ids(await t.poll())).toEqual([future.id]);
 
-		for (let i = 0; i < 3; i++) {
+			for (let i = 0; i < 3; i++) {
+				sim.clock.advance(60_000);
+				const next = sim.insertInvoice('cmp_001');
+				expect(ids(await t.poll())).toEqual([next.id]);
+			}
 			sim.clock.advance(60_000);
+			expect(await t.poll()).toEqual([]);
+			// The cursor stays with the server's clock (the Date header), not 30 days ahead.
+			expect(Date.parse(savedCompanies(t.staticData).cmp_001.cursor!)).toBeLessThanOrEqual(
+				sim.clock.now() + 5 * 60_000,
+			);
+			expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+		},
+	);
+
+	test.each(EVENTS)(
+		'12.2 timestamps from the future: a saved cursor 30 days ahead (a clock stepped back) is brought back to the present (%s)',
+		async (event) => {
+			const t = await triggerFor(sim, one(event));
+			expect(await t.poll()).toEqual([]);
+			savedCompanies(t.staticData).cmp_001.cursor = iso(sim.clock.now() + 30 * DAY);
+
+			sim.clock.advance(30_000);
 			const next = sim.insertInvoice('cmp_001');
 			expect(ids(await t.poll())).toEqual([next.id]);
-		}
-		sim.clock.advance(60_000);
-		expect(await t.poll()).toEqual([]);
-		// The cursor stays with the server's clock (the Date header), not 30 days ahead.
-		expect(Date.parse(savedCompanies(t.staticData).cmp_001.cursor!)).toBeLessThanOrEqual(sim.clock.now() + 5 * 60_000);
-		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
-	});
+			expect(Date.parse(savedCompanies(t.staticData).cmp_001.cursor!)).toBeLessThanOrEqual(
+				sim.clock.now() + 5 * 60_000,
+			);
+			expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([
+				expect.stringContaining('cmp_001'),
+			]);
+			sim.clock.advance(30_000);
+			expect(await t.poll()).toEqual([]);
+		},
+	);
 
-	test.each(EVENTS)('12.2 timestamps from the future: a saved cursor 30 days ahead (a clock stepped back) is brought back to the present (%s)', async (event) => {
-		const t = await triggerFor(sim, one(event));
-		expect(await t.poll()).toEqual([]);
-		savedCompanies(t.staticData).cmp_001.cursor = iso(sim.clock.now() + 30 * DAY);
+	test.each(EVENTS)(
+		'12.2 timestamps from the future: an updatedAt that is not a date is skipped with a warning, not taken as the end of the list (%s)',
+		async (event) => {
+			const t = await triggerFor(sim, one(event));
+			expect(await t.poll()).toEqual([]);
 
-		sim.clock.advance(30_000);
-		const next = sim.insertInvoice('cmp_001');
-		expect(ids(await t.poll())).toEqual([next.id]);
-		expect(Date.parse(savedCompanies(t.staticData).cmp_001.cursor!)).toBeLessThanOrEqual(sim.clock.now() + 5 * 60_000);
-		expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([expect.stringContaining('cmp_001')]);
-		sim.clock.advance(30_000);
-		expect(await t.poll()).toEqual([]);
-	});
+			sim.clock.advance(30_000);
+			// 'not a date' sorts above every ISO date: the first invoice the trigger reads.
+			const broken = sim.insertInvoice('cmp_001', { updatedAt: 'not a date' });
+			expect(sim.invoicesSorted('cmp_001', 'updatedAt', 'desc')[0].id).toBe(broken.id);
+			const after = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001')];
+			expect(ids(await t.poll())).toEqual(after.map((invoice) => invoice.id));
+			const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message);
+			expect(warnings).toEqual([expect.stringContaining(broken.id)]);
+			expect(warnings[0]).toContain('updatedAt');
 
-	test.each(EVENTS)('12.2 timestamps from the future: an updatedAt that is not a date is skipped with a warning, not taken as the end of the list (%s)', async (event) => {
-		const t = await triggerFor(sim, one(event));
-		expect(await t.poll()).toEqual([]);
-
-		sim.clock.advance(30_000);
-		// 'not a date' sorts above every ISO date: the first invoice the trigger reads.
-		const broken = sim.insertInvoice('cmp_001', { updatedAt: 'not a date' });
-		expect(sim.invoicesSorted('cmp_001', 'updatedAt', 'desc')[0].id).toBe(broken.id);
-		const after = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001')];
-		expect(ids(await t.poll())).toEqual(after.map((invoice) => invoice.id));
-		const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message);
-		expect(warnings).toEqual([expect.stringContaining(broken.id)]);
-		expect(warnings[0]).toContain('updatedAt');
-
-		sim.clock.advance(30_000);
-		expect(await t.poll()).toEqual([]);
-		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
-		expect(leaks(t.logs)).toEqual([]);
-	});
+			sim.clock.advance(30_000);
+			expect(await t.poll()).toEqual([]);
+			expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+			expect(leaks(t.logs)).toEqual([]);
+		},
+	);
 });
 
 describe('Spendesk Trigger faults: bulk updates', () => {
@@ -191,7 +234,10 @@ describe('Spendesk Trigger faults: bulk updates', () => {
 			resetTransport();
 			// New Invoice: 10,100 invoices created at once; New or Updated Invoice: 10,100 existing invoices updated at once.
 			const existing = event === 'newInvoice' ? 20 : BULK;
-			sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: existing } }, rateLimit: 1_000_000 });
+			sim = await startSimulator({
+				seed: { companies: 1, deactivated: [], sizes: { invoices: existing } },
+				rateLimit: 1_000_000,
+			});
 			const t = await triggerFor(sim, one(event));
 			expect(await t.poll()).toEqual([]);
 
@@ -199,8 +245,13 @@ describe('Spendesk Trigger faults: bulk updates', () => {
 			const at = iso(sim.clock.now());
 			const bulk =
 				event === 'newInvoice'
-					? Array.from({ length: BULK }, () => sim.insertInvoice('cmp_001', { createdAt: at, updatedAt: at }).id)
-					: sim.invoicesSorted('cmp_001', 'createdAt', 'asc').map((invoice) => sim.updateInvoice('cmp_001', invoice.id, { updatedAt: at }).id);
+					? Array.from(
+							{ length: BULK },
+							() => sim.insertInvoice('cmp_001', { createdAt: at, updatedAt: at }).id,
+						)
+					: sim
+							.invoicesSorted('cmp_001', 'createdAt', 'asc')
+							.map((invoice) => sim.updateInvoice('cmp_001', invoice.id, { updatedAt: at }).id);
 			expect(bulk).toHaveLength(BULK);
 
 			const first = await t.poll();
@@ -233,7 +284,9 @@ describe('Spendesk Trigger faults: bulk updates', () => {
 describe('Spendesk Trigger faults: parameters from expressions', () => {
 	beforeEach(async () => {
 		resetTransport();
-		sim = await startSimulator({ seed: { companies: 3, deactivated: [], sizes: { invoices: 20 } } });
+		sim = await startSimulator({
+			seed: { companies: 3, deactivated: [], sizes: { invoices: 20 } },
+		});
 	});
 
 	test.each<[string, unknown]>([
@@ -243,15 +296,18 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		['NaN', NaN],
 		['an object', { minutes: 5 }],
 		['true', true],
-	])('12.4 parameters from expressions: Overlap Window %s is refused with an error naming the field, before any request', async (_, overlapMinutes) => {
-		const t = await triggerFor(sim, one('newInvoice', { options: { overlapMinutes } }));
-		sim.clearLog();
-		const error = await failure(t.poll());
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toContain('Overlap Window (Minutes)');
-		expect(sim.log).toEqual([]);
-		expect(t.staticData).toEqual({});
-	});
+	])(
+		'12.4 parameters from expressions: Overlap Window %s is refused with an error naming the field, before any request',
+		async (_, overlapMinutes) => {
+			const t = await triggerFor(sim, one('newInvoice', { options: { overlapMinutes } }));
+			sim.clearLog();
+			const error = await failure(t.poll());
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toContain('Overlap Window (Minutes)');
+			expect(sim.log).toEqual([]);
+			expect(t.staticData).toEqual({});
+		},
+	);
 
 	test('12.4 parameters from expressions: an Event that is neither choice is refused with an error naming the field', async () => {
 		const t = await triggerFor(sim, one('newInvoices' as TriggerEvent));
@@ -270,24 +326,55 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
 	});
 
-	test.each(EVENTS)('12.4 parameters from expressions: Several Companies " cmp_001", "cmp_001", "cmp_002 " and empty entries are two companies, each invoice emitted once (%s)', async (event) => {
-		const t = await triggerFor(sim, { event, companyScope: 'several', companyIds: [' cmp_001', 'cmp_001', 'cmp_002 ', '', '  ', null], startFrom: 'now', options: {} });
-		expect(await t.poll()).toEqual([]);
-		expect(Object.keys(t.staticData.companies as IDataObject).sort()).toEqual(['cmp_001', 'cmp_002']);
+	test.each(EVENTS)(
+		'12.4 parameters from expressions: Several Companies " cmp_001", "cmp_001", "cmp_002 " and empty entries are two companies, each invoice emitted once (%s)',
+		async (event) => {
+			const t = await triggerFor(sim, {
+				event,
+				companyScope: 'several',
+				companyIds: [' cmp_001', 'cmp_001', 'cmp_002 ', '', '  ', null],
+				startFrom: 'now',
+				options: {},
+			});
+			expect(await t.poll()).toEqual([]);
+			expect(Object.keys(t.staticData.companies as IDataObject).sort()).toEqual([
+				'cmp_001',
+				'cmp_002',
+			]);
 
-		sim.clock.advance(30_000);
-		const added = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_002')];
-		sim.clearLog();
-		const items = await t.poll();
-		expect(items.map((i) => [i.companyId, i.id]).sort()).toEqual(added.map((i) => [i.companyId, i.id]).sort());
-		expect(sim.requestsTo('listInvoices').map((r) => r.path).sort()).toEqual(['/v2/companies/cmp_001/invoices', '/v2/companies/cmp_002/invoices']);
-		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
-	});
+			sim.clock.advance(30_000);
+			const added = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_002')];
+			sim.clearLog();
+			const items = await t.poll();
+			expect(items.map((i) => [i.companyId, i.id]).sort()).toEqual(
+				added.map((i) => [i.companyId, i.id]).sort(),
+			);
+			expect(
+				sim
+					.requestsTo('listInvoices')
+					.map((r) => r.path)
+					.sort(),
+			).toEqual(['/v2/companies/cmp_001/invoices', '/v2/companies/cmp_002/invoices']);
+			expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+		},
+	);
 
 	test('12.4 parameters from expressions: a numeric company id (4242) is used as its text form, in Several Companies and in One Company', async () => {
 		sim.createCompany({ id: '4242', name: 'Numbers Inc' });
-		const several = await triggerFor(sim, { event: 'newInvoice', companyScope: 'several', companyIds: [4242, 'cmp_001'], startFrom: 'now', options: {} });
-		const single = await triggerFor(sim, { event: 'newInvoice', companyScope: 'one', company: 4242, startFrom: 'now', options: {} });
+		const several = await triggerFor(sim, {
+			event: 'newInvoice',
+			companyScope: 'several',
+			companyIds: [4242, 'cmp_001'],
+			startFrom: 'now',
+			options: {},
+		});
+		const single = await triggerFor(sim, {
+			event: 'newInvoice',
+			companyScope: 'one',
+			company: 4242,
+			startFrom: 'now',
+			options: {},
+		});
 		expect(await several.poll()).toEqual([]);
 		expect(await single.poll()).toEqual([]);
 
@@ -295,28 +382,55 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		const added = sim.insertInvoice('4242');
 		expect((await several.poll()).map((i) => [i.companyId, i.id])).toEqual([['4242', added.id]]);
 		expect(ids(await single.poll())).toEqual([added.id]);
-		for (const t of [several, single]) expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+		for (const t of [several, single])
+			expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
 	});
 
 	test.each<[string, IDataObject, string]>([
-		['an object in Several Companies', { companyScope: 'several', companyIds: ['cmp_001', { id: 'cmp_002' }] }, 'Company Names or IDs'],
-		['a boolean in Several Companies', { companyScope: 'several', companyIds: [true] }, 'Company Names or IDs'],
+		[
+			'an object in Several Companies',
+			{ companyScope: 'several', companyIds: ['cmp_001', { id: 'cmp_002' }] },
+			'Company Names or IDs',
+		],
+		[
+			'a boolean in Several Companies',
+			{ companyScope: 'several', companyIds: [true] },
+			'Company Names or IDs',
+		],
 		['an object as One Company', { companyScope: 'one', company: { id: 'cmp_001' } }, 'Company'],
-	])('12.4 parameters from expressions: %s is refused with an error naming the field, not "trim is not a function"', async (_, scope, field) => {
-		const t = await triggerFor(sim, { event: 'newInvoice', ...scope, startFrom: 'now', options: {} });
-		sim.clearLog();
-		const error = await failure(t.poll());
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toContain(field);
-		expect(error.message).not.toContain('trim');
-		expect(sim.requestsTo('listInvoices')).toEqual([]);
-	});
+	])(
+		'12.4 parameters from expressions: %s is refused with an error naming the field, not "trim is not a function"',
+		async (_, scope, field) => {
+			const t = await triggerFor(sim, {
+				event: 'newInvoice',
+				...scope,
+				startFrom: 'now',
+				options: {},
+			});
+			sim.clearLog();
+			const error = await failure(t.poll());
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toContain(field);
+			expect(error.message).not.toContain('trim');
+			expect(sim.requestsTo('listInvoices')).toEqual([]);
+		},
+	);
 
 	test('12.4 parameters from expressions: the Spendesk node reads a numeric Company id as its text form, and refuses an object naming the field', async () => {
 		sim.createCompany({ id: '4242', name: 'Numbers Inc' });
 		const run = async (company: IDataObject[string]) => {
 			const { context } = await contextFor(sim, 'orgKey', {
-				parameters: { resource: 'invoice', operation: 'getAll', companyScope: 'one', company, returnAll: false, limit: 5, sortBy: 'updatedAt', sort: 'desc', filters: '{}' },
+				parameters: {
+					resource: 'invoice',
+					operation: 'getAll',
+					companyScope: 'one',
+					company,
+					returnAll: false,
+					limit: 5,
+					sortBy: 'updatedAt',
+					sort: 'desc',
+					filters: '{}',
+				},
 			});
 			return await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
 		};
@@ -332,42 +446,63 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 	beforeEach(async () => {
 		resetTransport();
-		sim = await startSimulator({ seed: { companies: 4, deactivated: [], sizes: { invoices: 20 } } });
+		sim = await startSimulator({
+			seed: { companies: 4, deactivated: [], sizes: { invoices: 20 } },
+		});
 	});
 
-	test.each(EVENTS)('12.5 saved state from elsewhere: company states missing a field or holding garbage are dropped with a warning and start fresh; the others go on (%s)', async (event) => {
-		const companyIds = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
-		const parameters: IDataObject = { event, companyScope: 'several', companyIds, startFrom: 'now', options: {} };
-		const staticData: IDataObject = {};
-		expect(await (await triggerFor(sim, parameters, { staticData })).poll()).toEqual([]);
+	test.each(EVENTS)(
+		'12.5 saved state from elsewhere: company states missing a field or holding garbage are dropped with a warning and start fresh; the others go on (%s)',
+		async (event) => {
+			const companyIds = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
+			const parameters: IDataObject = {
+				event,
+				companyScope: 'several',
+				companyIds,
+				startFrom: 'now',
+				options: {},
+			};
+			const staticData: IDataObject = {};
+			expect(await (await triggerFor(sim, parameters, { staticData })).poll()).toEqual([]);
 
-		// An older version's, or a hand-edited, state, reloaded by n8n.
-		const saved = clone(staticData);
-		const companies = saved.companies as Record<string, unknown>;
-		delete (companies.cmp_001 as IDataObject).seen; // a field missing
-		(companies.cmp_002 as IDataObject).cursor = 'last tuesday'; // not a date
-		companies.cmp_003 = 'garbage'; // not a state at all
-		saved.pending = { cmp_004: 'soon' };
-		saved.absent = 'never';
-		const t = await triggerFor(sim, parameters, { staticData: saved });
-		expect(await t.poll()).toEqual([]); // no history: they start as a new company would
-		const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message).join('\n');
-		for (const company of ['cmp_001', 'cmp_002', 'cmp_003']) expect(warnings).toContain(company);
-		expect(warnings).not.toContain('cmp_004');
-		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+			// An older version's, or a hand-edited, state, reloaded by n8n.
+			const saved = clone(staticData);
+			const companies = saved.companies as Record<string, unknown>;
+			delete (companies.cmp_001 as IDataObject).seen; // a field missing
+			(companies.cmp_002 as IDataObject).cursor = 'last tuesday'; // not a date
+			companies.cmp_003 = 'garbage'; // not a state at all
+			saved.pending = { cmp_004: 'soon' };
+			saved.absent = 'never';
+			const t = await triggerFor(sim, parameters, { staticData: saved });
+			expect(await t.poll()).toEqual([]); // no history: they start as a new company would
+			const warnings = t.logs
+				.filter((log) => log.level === 'warn')
+				.map((log) => log.message)
+				.join('\n');
+			for (const company of ['cmp_001', 'cmp_002', 'cmp_003']) expect(warnings).toContain(company);
+			expect(warnings).not.toContain('cmp_004');
+			expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
 
-		sim.clock.advance(30_000);
-		const added = companyIds.map((company) => sim.insertInvoice(company));
-		expect((await t.poll()).map((i) => [i.companyId, i.id]).sort()).toEqual(added.map((i) => [i.companyId, i.id]).sort());
-		sim.clock.advance(30_000);
-		expect(await t.poll()).toEqual([]);
-		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
-		expect(leaks(t.logs)).toEqual([]);
-	});
+			sim.clock.advance(30_000);
+			const added = companyIds.map((company) => sim.insertInvoice(company));
+			expect((await t.poll()).map((i) => [i.companyId, i.id]).sort()).toEqual(
+				added.map((i) => [i.companyId, i.id]).sort(),
+			);
+			sim.clock.advance(30_000);
+			expect(await t.poll()).toEqual([]);
+			expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+			expect(leaks(t.logs)).toEqual([]);
+		},
+	);
 
 	test('12.5 saved state from elsewhere: a cached company list dated in the future is read again', async () => {
 		const staticData: IDataObject = {};
-		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		const parameters: IDataObject = {
+			event: 'newInvoice',
+			companyScope: 'all',
+			startFrom: 'now',
+			options: {},
+		};
 		expect(await (await triggerFor(sim, parameters, { staticData })).poll()).toEqual([]);
 
 		const saved = clone(staticData);
@@ -376,13 +511,23 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 		sim.clearLog();
 		expect(await t.poll()).toEqual([]);
 		expect(sim.requestsTo('getCompanies')).toHaveLength(1);
-		expect(sim.requestsTo('listInvoices').map((r) => r.path.split('/')[3]).sort()).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+		expect(
+			sim
+				.requestsTo('listInvoices')
+				.map((r) => r.path.split('/')[3])
+				.sort(),
+		).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
 		expect((saved.companyList as { at: number }).at).toBeLessThanOrEqual(Date.now());
 	});
 
 	test('12.5 saved state from elsewhere: a cached company list that is not a list is dropped with a warning and read again', async () => {
 		const staticData: IDataObject = {};
-		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		const parameters: IDataObject = {
+			event: 'newInvoice',
+			companyScope: 'all',
+			startFrom: 'now',
+			options: {},
+		};
 		expect(await (await triggerFor(sim, parameters, { staticData })).poll()).toEqual([]);
 
 		const saved = clone(staticData);
@@ -392,11 +537,18 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 		expect(await t.poll()).toEqual([]);
 		expect(sim.requestsTo('getCompanies')).toHaveLength(1);
 		expect(sim.requestsTo('listInvoices')).toHaveLength(4);
-		expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([expect.stringContaining('company list')]);
+		expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([
+			expect.stringContaining('company list'),
+		]);
 	});
 
 	test('12.5 saved state from elsewhere: an expired company list is read again, although n8n keeps one poll context for every poll', async () => {
-		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		const parameters: IDataObject = {
+			event: 'newInvoice',
+			companyScope: 'all',
+			startFrom: 'now',
+			options: {},
+		};
 		const t = await triggerFor(sim, parameters);
 		expect(await t.poll()).toEqual([]);
 

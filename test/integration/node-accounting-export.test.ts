@@ -10,21 +10,41 @@ import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 
-const create = { resource: 'accountingExport', operation: 'createAndWait', from: '2026-01-01T00:00:00.000Z', to: '2026-01-01T02:00:00.000Z', maxWait: 30 };
+const create = {
+	resource: 'accountingExport',
+	operation: 'createAndWait',
+	from: '2026-01-01T00:00:00.000Z',
+	to: '2026-01-01T02:00:00.000Z',
+	maxWait: 30,
+};
 
-async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, continueOnFail = false, timezone?: string) {
-	const { context } = await contextFor(sim, kind, { parameters: { companyScope: 'one', ...parameters }, continueOnFail, timezone });
+async function run(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	continueOnFail = false,
+	timezone?: string,
+) {
+	const { context } = await contextFor(sim, kind, {
+		parameters: { companyScope: 'one', ...parameters },
+		continueOnFail,
+		timezone,
+	});
 	sim.clearLog();
 	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
 	return out;
 }
 
-const apiRoutes = (sim: SpendeskSimulator) => sim.log.map((r) => r.route).filter((r) => !['token', 'oauthToken'].includes(r));
+const apiRoutes = (sim: SpendeskSimulator) =>
+	sim.log.map((r) => r.route).filter((r) => !['token', 'oauthToken'].includes(r));
 
 describe('accounting export', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
-		sim = await startSimulator({ exportPendingPolls: 1, seed: { sizes: { invoices: 3, payables: 30 } } });
+		sim = await startSimulator({
+			exportPendingPolls: 1,
+			seed: { sizes: { invoices: 3, payables: 30 } },
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
@@ -38,46 +58,110 @@ describe('accounting export', () => {
 		['oauthOrg', 'cmp_003', 'cmp_003'],
 		['companyKey', '', 'cmp_001'],
 		['oauthCompany', '', 'cmp_001'],
-	] as const)('%s: Create and Wait polls until COMPLETE; Get Journal gives the CSV as binary data', async (kind, company, target) => {
-		const out = await run(sim, kind, { ...create, company, templateId: ' tpl_default ' });
-		expect(out).toHaveLength(1);
-		expect(out[0].pairedItem).toEqual({ item: 0 });
-		const exportId = String(out[0].json.id);
-		expect(out[0].json).toEqual({ id: exportId, status: 'COMPLETE', from: create.from, to: create.to, templateId: 'tpl_default' });
-		expect(apiRoutes(sim)).toEqual(['createAccountingExport', 'getAccountingExport', 'getAccountingExport']);
-		expect(sim.requestsTo('createAccountingExport')[0]).toMatchObject({ companyId: target, body: { from: create.from, to: create.to, templateId: 'tpl_default' } });
+	] as const)(
+		'%s: Create and Wait polls until COMPLETE; Get Journal gives the CSV as binary data',
+		async (kind, company, target) => {
+			const out = await run(sim, kind, { ...create, company, templateId: ' tpl_default ' });
+			expect(out).toHaveLength(1);
+			expect(out[0].pairedItem).toEqual({ item: 0 });
+			const exportId = String(out[0].json.id);
+			expect(out[0].json).toEqual({
+				id: exportId,
+				status: 'COMPLETE',
+				from: create.from,
+				to: create.to,
+				templateId: 'tpl_default',
+			});
+			expect(apiRoutes(sim)).toEqual([
+				'createAccountingExport',
+				'getAccountingExport',
+				'getAccountingExport',
+			]);
+			expect(sim.requestsTo('createAccountingExport')[0]).toMatchObject({
+				companyId: target,
+				body: { from: create.from, to: create.to, templateId: 'tpl_default' },
+			});
 
-		const journal = await run(sim, kind, { resource: 'accountingExport', operation: 'getJournal', company, exportId });
-		expect(journal).toHaveLength(1);
-		expect(journal[0].pairedItem).toEqual({ item: 0 });
-		const file = journal[0].binary!.data;
-		expect(file).toMatchObject({ fileName: `journal-${exportId}.csv`, mimeType: 'text/csv' });
-		const csv = Buffer.from(file.data, 'base64').toString('utf8');
-		const lines = csv.trim().split('\r\n');
-		expect(lines[0]).toBe('date,payableId,description,amount,currency');
-		const expected = sim.data(target).payables.filter((p) => p.createdAt >= create.from && p.createdAt < create.to);
-		expect(expected.length).toBeGreaterThan(0);
-		expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(expected.map((p) => p.id));
-		expect(journal[0].json).toEqual({ exportId, fileName: `journal-${exportId}.csv`, mimeType: 'text/csv', size: Buffer.byteLength(csv) });
-		expect(sim.requestsTo('getJournal')[0].headers.accept).toBe('text/csv, application/json;q=0.5');
-	});
+			const journal = await run(sim, kind, {
+				resource: 'accountingExport',
+				operation: 'getJournal',
+				company,
+				exportId,
+			});
+			expect(journal).toHaveLength(1);
+			expect(journal[0].pairedItem).toEqual({ item: 0 });
+			const file = journal[0].binary!.data;
+			expect(file).toMatchObject({ fileName: `journal-${exportId}.csv`, mimeType: 'text/csv' });
+			const csv = Buffer.from(file.data, 'base64').toString('utf8');
+			const lines = csv.trim().split('\r\n');
+			expect(lines[0]).toBe('date,payableId,description,amount,currency');
+			const expected = sim
+				.data(target)
+				.payables.filter((p) => p.createdAt >= create.from && p.createdAt < create.to);
+			expect(expected.length).toBeGreaterThan(0);
+			expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(expected.map((p) => p.id));
+			expect(journal[0].json).toEqual({
+				exportId,
+				fileName: `journal-${exportId}.csv`,
+				mimeType: 'text/csv',
+				size: Buffer.byteLength(csv),
+			});
+			expect(sim.requestsTo('getJournal')[0].headers.accept).toBe(
+				'text/csv, application/json;q=0.5',
+			);
+		},
+	);
 
-	test('From and To are date fields: a date-time without zone is read in the workflow\'s time zone and sent as an ISO instant', async () => {
-		await run(sim, 'orgKey', { ...create, company: 'cmp_001', from: '2026-01-01T00:00:00', to: '2026-07-31T23:59:59' }, false, 'Europe/Paris');
-		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({ from: '2025-12-31T23:00:00.000Z', to: '2026-07-31T21:59:59.000Z' });
-		await run(sim, 'orgKey', { ...create, company: 'cmp_001', from: '2026-01-01T00:00:00', to: '2026-01-31T23:59:59' });
-		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({ from: '2026-01-01T00:00:00.000Z', to: '2026-01-31T23:59:59.000Z' });
+	test("From and To are date fields: a date-time without zone is read in the workflow's time zone and sent as an ISO instant", async () => {
+		await run(
+			sim,
+			'orgKey',
+			{ ...create, company: 'cmp_001', from: '2026-01-01T00:00:00', to: '2026-07-31T23:59:59' },
+			false,
+			'Europe/Paris',
+		);
+		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
+			from: '2025-12-31T23:00:00.000Z',
+			to: '2026-07-31T21:59:59.000Z',
+		});
+		await run(sim, 'orgKey', {
+			...create,
+			company: 'cmp_001',
+			from: '2026-01-01T00:00:00',
+			to: '2026-01-31T23:59:59',
+		});
+		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
+			from: '2026-01-01T00:00:00.000Z',
+			to: '2026-01-31T23:59:59.000Z',
+		});
 	});
 
 	test('From and To with a zone, or as a date from an expression, are taken as they are', async () => {
-		await run(sim, 'orgKey', { ...create, company: 'cmp_001', from: '2026-01-01T00:00:00+01:00', to: new Date('2026-01-02T00:00:00Z') }, false, 'America/New_York');
-		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({ from: '2025-12-31T23:00:00.000Z', to: '2026-01-02T00:00:00.000Z' });
+		await run(
+			sim,
+			'orgKey',
+			{
+				...create,
+				company: 'cmp_001',
+				from: '2026-01-01T00:00:00+01:00',
+				to: new Date('2026-01-02T00:00:00Z'),
+			},
+			false,
+			'America/New_York',
+		);
+		expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
+			from: '2025-12-31T23:00:00.000Z',
+			to: '2026-01-02T00:00:00.000Z',
+		});
 	});
 
 	test.each([
 		[{ from: '' }, 'From must be a date and time; got nothing'],
 		[{ to: 'next week' }, 'To must be a date and time; got "next week"'],
-		[{ from: '2026-02-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z' }, 'From (2026-02-01T00:00:00.000Z) is after To (2026-01-01T00:00:00.000Z)'],
+		[
+			{ from: '2026-02-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z' },
+			'From (2026-02-01T00:00:00.000Z) is after To (2026-01-01T00:00:00.000Z)',
+		],
 		[{ maxWait: 0 }, 'Max Wait (Seconds) must be a number of seconds from 1 to 3600; got 0'],
 	])('bad input %j fails before any request', async (params, message) => {
 		const error = await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001', ...params }));
@@ -94,7 +178,9 @@ describe('accounting export', () => {
 
 	test('Max Wait bounds the wait; the error says to get the journal later rather than create another export', async () => {
 		sim.configure({ exportPendingPolls: 1000 });
-		const error = (await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001', maxWait: 1 }))) as NodeOperationError;
+		const error = (await failure(
+			run(sim, 'orgKey', { ...create, company: 'cmp_001', maxWait: 1 }),
+		)) as NodeOperationError;
 		expect(error.message).toMatch(/^The accounting export (exp_\d+) was not ready after 1 s$/);
 		expect(error.description).toContain('Accounting Export → Get Journal');
 		const polls = sim.requestsTo('getAccountingExport');
@@ -114,31 +200,58 @@ describe('accounting export', () => {
 		sim.configure({ exportPendingPolls: 1000 });
 		await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001', maxWait: 1 }));
 		const exportId = sim.requestsTo('getAccountingExport')[0].path.split('/').pop()!;
-		const params = { resource: 'accountingExport', operation: 'getJournal', company: 'cmp_001', exportId };
+		const params = {
+			resource: 'accountingExport',
+			operation: 'getJournal',
+			company: 'cmp_001',
+			exportId,
+		};
 		const error = await failure(run(sim, 'orgKey', params));
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(`Spendesk rejected "Get the journal of an accounting export" for company "cmp_001" (409)`);
+		expect(error.message).toBe(
+			`Spendesk rejected "Get the journal of an accounting export" for company "cmp_001" (409)`,
+		);
 		const out = await run(sim, 'orgKey', params, true);
-		expect(out).toEqual([{ json: expect.objectContaining({ error: error.message }), pairedItem: { item: 0 } }]);
+		expect(out).toEqual([
+			{ json: expect.objectContaining({ error: error.message }), pairedItem: { item: 0 } },
+		]);
 	});
 
 	test('the CSV is accepted only as text/csv: a proxy page (text/html) on the journal is refused, naming what came', async () => {
 		const created = await run(sim, 'orgKey', { ...create, company: 'cmp_001' });
 		sim.injectFault({ route: 'getJournal', kind: 'htmlBody' });
-		const error = await failure(run(sim, 'orgKey', { resource: 'accountingExport', operation: 'getJournal', company: 'cmp_001', exportId: created[0].json.id }));
+		const error = await failure(
+			run(sim, 'orgKey', {
+				resource: 'accountingExport',
+				operation: 'getJournal',
+				company: 'cmp_001',
+				exportId: created[0].json.id,
+			}),
+		);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(`Spendesk answered "Get the journal of an accounting export" for company "cmp_001" with text/html instead of text/csv (200)`);
+		expect(error.message).toBe(
+			`Spendesk answered "Get the journal of an accounting export" for company "cmp_001" with text/html instead of text/csv (200)`,
+		);
 	});
 
 	test('JSON endpoints of the same resource still refuse what is not JSON', async () => {
 		sim.injectFault({ route: 'getAccountingExport', kind: 'htmlBody' });
 		const error = await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001' }));
-		expect(error.message).toBe(`Spendesk answered "Get an accounting export" for company "cmp_001" with text/html instead of JSON (200)`);
+		expect(error.message).toBe(
+			`Spendesk answered "Get an accounting export" for company "cmp_001" with text/html instead of JSON (200)`,
+		);
 	});
 
 	test('Export ID is checked before any request', async () => {
 		for (const exportId of ['', '..', 'a b']) {
-			const error = await failure(run(sim, 'orgKey', { resource: 'accountingExport', operation: 'getJournal', company: 'cmp_001', exportId }));
+			const error = await failure(
+				run(sim, 'orgKey', {
+					resource: 'accountingExport',
+					operation: 'getJournal',
+					company: 'cmp_001',
+					exportId,
+				}),
+			);
 			expect(error.message).toMatch(/^Export ID (is empty|".*" is not a valid ID)$/);
 		}
 		expect(sim.log).toHaveLength(0);
@@ -146,7 +259,10 @@ describe('accounting export', () => {
 
 	test('All Companies: an export is made in every company (an export changes no data)', async () => {
 		const out = await run(sim, 'orgKey', { ...create, companyScope: 'all' });
-		const active = sim.companies().filter((c) => c.active).map((c) => c.id);
+		const active = sim
+			.companies()
+			.filter((c) => c.active)
+			.map((c) => c.id);
 		expect(out.map((o) => o.json.companyId)).toEqual(active);
 		for (const item of out) expect(item.json.status).toBe('COMPLETE');
 	});

@@ -14,8 +14,16 @@ import type { CredentialKind } from '../support/fixtures';
 
 const base = { resource: 'payable', operation: 'getAttachments', companyScope: 'one' };
 
-async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: { continueOnFail?: boolean; items?: INodeExecutionData[] } = {}) {
-	const { context } = await contextFor(sim, kind, { parameters: { ...base, ...parameters }, ...extra });
+async function run(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: { continueOnFail?: boolean; items?: INodeExecutionData[] } = {},
+) {
+	const { context } = await contextFor(sim, kind, {
+		parameters: { ...base, ...parameters },
+		...extra,
+	});
 	sim.clearLog();
 	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
 	return out;
@@ -50,31 +58,47 @@ describe('payable getAttachments', () => {
 		['oauthOrg', 'cmp_003', 'cmp_003'],
 		['companyKey', '', 'cmp_001'],
 		['oauthCompany', '', 'cmp_001'],
-	] as const)('%s: one item per attachment, the file as binary data (bytes, name and type kept), the token never on the file host', async (kind, company, target) => {
-		const payableId = `pay_${target.slice(4)}_000002`;
-		const out = await run(sim, kind, { company, payableId: locator(payableId) });
-		const files = sim.files.attachmentsOf(payableId);
-		expect(files).toHaveLength(2);
-		expect(out).toHaveLength(2);
-		out.forEach((item, i) => {
-			expect(item.pairedItem).toEqual({ item: 0 });
-			expect(item.json).toEqual({ payableId, id: files[i].id, fileName: files[i].fileName, mimeType: files[i].mimeType, size: files[i].content.length, expiresAt: expect.any(String) });
-			const binary = item.binary!.data;
-			expect(Buffer.from(binary.data, 'base64').equals(files[i].content)).toBe(true);
-			expect(binary).toMatchObject({ fileName: files[i].fileName, mimeType: files[i].mimeType });
-		});
-		const api = sim.log.filter((r) => r.host === undefined && r.route === 'listPayableAttachments');
-		expect(api).toHaveLength(1);
-		expect(api[0].headers.authorization).toBe('Bearer <redacted>');
-		expect(api[0].companyId).toBe(target);
-		const downloads = sim.log.filter((r) => r.route === 'fileDownload');
-		expect(downloads).toHaveLength(2);
-		for (const d of downloads) expect(d).toMatchObject({ host: 'files', status: 200 });
-		expectNoCredentialOnFileHost(sim);
-	});
+	] as const)(
+		'%s: one item per attachment, the file as binary data (bytes, name and type kept), the token never on the file host',
+		async (kind, company, target) => {
+			const payableId = `pay_${target.slice(4)}_000002`;
+			const out = await run(sim, kind, { company, payableId: locator(payableId) });
+			const files = sim.files.attachmentsOf(payableId);
+			expect(files).toHaveLength(2);
+			expect(out).toHaveLength(2);
+			out.forEach((item, i) => {
+				expect(item.pairedItem).toEqual({ item: 0 });
+				expect(item.json).toEqual({
+					payableId,
+					id: files[i].id,
+					fileName: files[i].fileName,
+					mimeType: files[i].mimeType,
+					size: files[i].content.length,
+					expiresAt: expect.any(String),
+				});
+				const binary = item.binary!.data;
+				expect(Buffer.from(binary.data, 'base64').equals(files[i].content)).toBe(true);
+				expect(binary).toMatchObject({ fileName: files[i].fileName, mimeType: files[i].mimeType });
+			});
+			const api = sim.log.filter(
+				(r) => r.host === undefined && r.route === 'listPayableAttachments',
+			);
+			expect(api).toHaveLength(1);
+			expect(api[0].headers.authorization).toBe('Bearer <redacted>');
+			expect(api[0].companyId).toBe(target);
+			const downloads = sim.log.filter((r) => r.route === 'fileDownload');
+			expect(downloads).toHaveLength(2);
+			for (const d of downloads) expect(d).toMatchObject({ host: 'files', status: 200 });
+			expectNoCredentialOnFileHost(sim);
+		},
+	);
 
 	test('Metadata Only: the attachments with their links, no file downloaded', async () => {
-		const out = await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000005'), options: { metadataOnly: true } });
+		const out = await run(sim, 'orgKey', {
+			company: 'cmp_001',
+			payableId: locator('pay_001_000005'),
+			options: { metadataOnly: true },
+		});
 		expect(out).toHaveLength(2);
 		for (const item of out) {
 			expect(item.binary).toBeUndefined();
@@ -84,10 +108,16 @@ describe('payable getAttachments', () => {
 	});
 
 	test('Binary Property: the file goes under the name given; a payable without attachments gives no item', async () => {
-		const out = await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000004'), options: { binaryPropertyName: 'receipt' } });
+		const out = await run(sim, 'orgKey', {
+			company: 'cmp_001',
+			payableId: locator('pay_001_000004'),
+			options: { binaryPropertyName: 'receipt' },
+		});
 		expect(out).toHaveLength(1);
 		expect(Object.keys(out[0].binary!)).toEqual(['receipt']);
-		expect(await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000003') })).toEqual([]);
+		expect(
+			await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000003') }),
+		).toEqual([]);
 	});
 
 	describe('Max File Size', () => {
@@ -95,30 +125,78 @@ describe('payable getAttachments', () => {
 		afterEach(() => sim.files.setAttachments('pay_001_000007', []));
 
 		test('an attachment listed above the limit fails before its download', async () => {
-			sim.files.setAttachments('pay_001_000007', [{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big }]);
-			const error = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000007'), options: { maxFileSize: 1 } }));
+			sim.files.setAttachments('pay_001_000007', [
+				{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big },
+			]);
+			const error = await failure(
+				run(sim, 'orgKey', {
+					company: 'cmp_001',
+					payableId: locator('pay_001_000007'),
+					options: { maxFileSize: 1 },
+				}),
+			);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe('The file of attachment "big.pdf" of the payable is larger than Max File Size (2.0 MB; the limit is 1.0 MB)');
+			expect(error.message).toBe(
+				'The file of attachment "big.pdf" of the payable is larger than Max File Size (2.0 MB; the limit is 1.0 MB)',
+			);
 			expect(sim.log.filter((r) => r.host === 'files')).toHaveLength(0);
 		});
 
 		test('a listing that understates: the Content-Length above the limit stops the download', async () => {
-			sim.files.setAttachments('pay_001_000007', [{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big, listedSize: 10 }]);
-			const error = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000007'), options: { maxFileSize: 1 } }));
-			expect(error.message).toBe('The file of attachment "big.pdf" of the payable is larger than Max File Size (2.0 MB; the limit is 1.0 MB)');
+			sim.files.setAttachments('pay_001_000007', [
+				{
+					id: 'att_big',
+					fileName: 'big.pdf',
+					mimeType: 'application/pdf',
+					content: big,
+					listedSize: 10,
+				},
+			]);
+			const error = await failure(
+				run(sim, 'orgKey', {
+					company: 'cmp_001',
+					payableId: locator('pay_001_000007'),
+					options: { maxFileSize: 1 },
+				}),
+			);
+			expect(error.message).toBe(
+				'The file of attachment "big.pdf" of the payable is larger than Max File Size (2.0 MB; the limit is 1.0 MB)',
+			);
 		});
 
 		test('no Content-Length either: the bytes received are counted and the download stops past the limit', async () => {
-			sim.files.setAttachments('pay_001_000007', [{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big, listedSize: 10 }]);
+			sim.files.setAttachments('pay_001_000007', [
+				{
+					id: 'att_big',
+					fileName: 'big.pdf',
+					mimeType: 'application/pdf',
+					content: big,
+					listedSize: 10,
+				},
+			]);
 			sim.injectFault({ route: 'fileDownload', kind: 'chunkedFile' });
-			const error = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000007'), options: { maxFileSize: 1 } }));
-			expect(error.message).toBe('The file of attachment "big.pdf" of the payable is larger than Max File Size (more than 1.0 MB received; the limit is 1.0 MB)');
+			const error = await failure(
+				run(sim, 'orgKey', {
+					company: 'cmp_001',
+					payableId: locator('pay_001_000007'),
+					options: { maxFileSize: 1 },
+				}),
+			);
+			expect(error.message).toBe(
+				'The file of attachment "big.pdf" of the payable is larger than Max File Size (more than 1.0 MB received; the limit is 1.0 MB)',
+			);
 		});
 
 		test('a file at the limit is downloaded whole without Content-Length', async () => {
-			sim.files.setAttachments('pay_001_000007', [{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big }]);
+			sim.files.setAttachments('pay_001_000007', [
+				{ id: 'att_big', fileName: 'big.pdf', mimeType: 'application/pdf', content: big },
+			]);
 			sim.injectFault({ route: 'fileDownload', kind: 'chunkedFile' });
-			const out = await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000007'), options: { maxFileSize: 2 } });
+			const out = await run(sim, 'orgKey', {
+				company: 'cmp_001',
+				payableId: locator('pay_001_000007'),
+				options: { maxFileSize: 2 },
+			});
 			expect(Buffer.from(out[0].binary!.data.data, 'base64').equals(big)).toBe(true);
 		});
 	});
@@ -128,9 +206,14 @@ describe('payable getAttachments', () => {
 		const params = { company: 'cmp_001', payableId: locator('pay_001_000004') };
 		const error = await failure(run(sim, 'orgKey', params));
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('The link for attachment "receipt-pay_001_000004.pdf" of the payable has expired or is not valid (403 AccessDenied)');
+		expect(error.message).toBe(
+			'The link for attachment "receipt-pay_001_000004.pdf" of the payable has expired or is not valid (403 AccessDenied)',
+		);
 		expect(JSON.stringify(error)).not.toContain('signature=');
-		const out = await run(sim, 'orgKey', params, { continueOnFail: true, items: [{ json: {} }, { json: {} }] });
+		const out = await run(sim, 'orgKey', params, {
+			continueOnFail: true,
+			items: [{ json: {} }, { json: {} }],
+		});
 		expect(out).toHaveLength(2);
 		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(out[0].json.error).toContain('has expired or is not valid');
@@ -138,11 +221,15 @@ describe('payable getAttachments', () => {
 	});
 
 	test('an unknown payable is a 404 naming the call; IDs are checked before any request', async () => {
-		const error = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_999999') }));
+		const error = await failure(
+			run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_999999') }),
+		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(`Not found: "List a payable's attachments" for company "cmp_001"`);
 		for (const bad of ['', '  ', '.', '..', 'a/b']) {
-			const refused = await failure(run(sim, 'orgKey', { company: 'cmp_001', payableId: locator(bad) }));
+			const refused = await failure(
+				run(sim, 'orgKey', { company: 'cmp_001', payableId: locator(bad) }),
+			);
 			expect(refused).toBeInstanceOf(NodeOperationError);
 			expect(refused.message).toMatch(/^Payable ID (is empty|".*" is not a valid ID)$/);
 			expect(sim.log).toHaveLength(0);
@@ -152,12 +239,22 @@ describe('payable getAttachments', () => {
 	test('a link is followed over HTTPS only (plain HTTP on loopback only), never with user info', async () => {
 		const { context } = await contextFor(sim, 'orgKey');
 		const ctx = context as unknown as IExecuteFunctions;
-		expect(presignedUrl(ctx, 'https://files.example.com/a?sig=1', 'a file', 0).host).toBe('files.example.com');
+		expect(presignedUrl(ctx, 'https://files.example.com/a?sig=1', 'a file', 0).host).toBe(
+			'files.example.com',
+		);
 		expect(presignedUrl(ctx, 'http://127.0.0.1:9/a', 'a file', 0).port).toBe('9');
 		expect(presignedUrl(ctx, 'http://localhost:9/a', 'a file', 0).hostname).toBe('localhost');
-		for (const bad of ['http://files.example.com/a', 'ftp://127.0.0.1/a', 'https://user:pw@files.example.com/a', 'not a url', '']) {
+		for (const bad of [
+			'http://files.example.com/a',
+			'ftp://127.0.0.1/a',
+			'https://user:pw@files.example.com/a',
+			'not a url',
+			'',
+		]) {
 			expect(() => presignedUrl(ctx, bad, 'a file', 0)).toThrow(NodeOperationError);
 		}
-		expect(() => presignedUrl(ctx, 'http://files.example.com/a', 'a file', 0)).toThrow('Refusing the link for a file: only HTTPS links are followed (http://files.example.com)');
+		expect(() => presignedUrl(ctx, 'http://files.example.com/a', 'a file', 0)).toThrow(
+			'Refusing the link for a file: only HTTPS links are followed (http://files.example.com)',
+		);
 	});
 });

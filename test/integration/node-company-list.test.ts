@@ -10,7 +10,11 @@ import type { Company, SpendeskSimulator } from '../simulator';
 import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 
-async function search(sim: SpendeskSimulator, kind: CredentialKind, filter?: string): Promise<INodeListSearchResult> {
+async function search(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const { context } = await contextFor(sim, kind);
 	sim.clearLog();
 	return await searchCompanies.call(context as unknown as ILoadOptionsFunctions, filter);
@@ -23,7 +27,16 @@ describe('node: company selector (searchCompanies)', () => {
 		sim = await startSimulator({
 			seed: {
 				companies: 35,
-				sizes: { invoices: 1, accounts: 1, payables: 1, settlements: 1, analyticalFields: 1, analyticalFieldValues: 1, expenseCategories: 1, intakes: 1 },
+				sizes: {
+					invoices: 1,
+					accounts: 1,
+					payables: 1,
+					settlements: 1,
+					analyticalFields: 1,
+					analyticalFieldValues: 1,
+					expenseCategories: 1,
+					intakes: 1,
+				},
 			},
 		});
 		active = sim.companies().filter((c) => c.active);
@@ -32,7 +45,13 @@ describe('node: company selector (searchCompanies)', () => {
 	beforeEach(() => resetTransport());
 
 	const matching = (needle: string) =>
-		active.filter((c) => c.id.toLowerCase().includes(needle.toLowerCase()) || c.name.toLowerCase().includes(needle.toLowerCase())).map((c) => c.id);
+		active
+			.filter(
+				(c) =>
+					c.id.toLowerCase().includes(needle.toLowerCase()) ||
+					c.name.toLowerCase().includes(needle.toLowerCase()),
+			)
+			.map((c) => c.id);
 
 	test('the seed has 34 active companies (cmp_035 deactivated)', () => {
 		expect(active).toHaveLength(34);
@@ -43,47 +62,70 @@ describe('node: company selector (searchCompanies)', () => {
 		expect(new Spendesk().methods.listSearch.searchCompanies).toBe(searchCompanies);
 	});
 
-	test.each(['orgKey', 'oauthOrg'] as const)('%s: every page is drained: 34 companies from page 1 and page 2 of Get Companies', async (kind) => {
-		const { results } = await search(sim, kind);
-		expect(results.map((r) => r.value)).toEqual(active.map((c) => c.id));
-		results.forEach((r, i) => {
-			expect(r.name).toContain(active[i].name);
-			expect(r.name).toContain(active[i].id);
-		});
-		const calls = sim.requestsTo('getCompanies');
-		expect(calls).toHaveLength(2);
-		expect(calls.map((r) => r.query.page)).toEqual(['1', '2']);
-		for (const r of calls) {
-			expect(r.status).toBe(200);
-			expect(Number(r.query.pageSize)).toBe(30);
-		}
-	});
+	test.each(['orgKey', 'oauthOrg'] as const)(
+		'%s: every page is drained: 34 companies from page 1 and page 2 of Get Companies',
+		async (kind) => {
+			const { results } = await search(sim, kind);
+			expect(results.map((r) => r.value)).toEqual(active.map((c) => c.id));
+			results.forEach((r, i) => {
+				expect(r.name).toContain(active[i].name);
+				expect(r.name).toContain(active[i].id);
+			});
+			const calls = sim.requestsTo('getCompanies');
+			expect(calls).toHaveLength(2);
+			expect(calls.map((r) => r.query.page)).toEqual(['1', '2']);
+			for (const r of calls) {
+				expect(r.status).toBe(200);
+				expect(Number(r.query.pageSize)).toBe(30);
+			}
+		},
+	);
 
 	test.each([
 		['Deutschland', ['cmp_002']],
 		['acme uk', ['cmp_003']],
 		['Subsidiary 03', ['cmp_030', 'cmp_031', 'cmp_032', 'cmp_033', 'cmp_034']],
-		['cmp_01', ['cmp_010', 'cmp_011', 'cmp_012', 'cmp_013', 'cmp_014', 'cmp_015', 'cmp_016', 'cmp_017', 'cmp_018', 'cmp_019']],
+		[
+			'cmp_01',
+			[
+				'cmp_010',
+				'cmp_011',
+				'cmp_012',
+				'cmp_013',
+				'cmp_014',
+				'cmp_015',
+				'cmp_016',
+				'cmp_017',
+				'cmp_018',
+				'cmp_019',
+			],
+		],
 		['CMP_007', ['cmp_007']],
 		['cmp_035', []],
 		['no such company', []],
-	] as const)('orgKey: filter %j returns exactly the matching companies', async (filter, expected) => {
-		const { results } = await search(sim, 'orgKey', filter);
-		expect(results.map((r) => r.value)).toEqual(expected);
-		expect(results.map((r) => r.value)).toEqual(matching(filter));
-		// Filtering still drains every page: a match on page 2 is found.
-		expect(sim.requestsTo('getCompanies')).toHaveLength(2);
-	});
+	] as const)(
+		'orgKey: filter %j returns exactly the matching companies',
+		async (filter, expected) => {
+			const { results } = await search(sim, 'orgKey', filter);
+			expect(results.map((r) => r.value)).toEqual(expected);
+			expect(results.map((r) => r.value)).toEqual(matching(filter));
+			// Filtering still drains every page: a match on page 2 is found.
+			expect(sim.requestsTo('getCompanies')).toHaveLength(2);
+		},
+	);
 
 	test('oauthOrg: filter on a company of the second page (cmp_033)', async () => {
 		const { results } = await search(sim, 'oauthOrg', 'cmp_033');
 		expect(results.map((r) => r.value)).toEqual(['cmp_033']);
 	});
 
-	test.each(['companyKey', 'oauthCompany'] as const)('%s: a company-level credential gets just its own company, without listing companies', async (kind) => {
-		const { results } = await search(sim, kind);
-		expect(results.map((r) => r.value)).toEqual(['cmp_001']);
-		expect(results[0].name).toContain('cmp_001');
-		expect(sim.requestsTo('getCompanies')).toHaveLength(0);
-	});
+	test.each(['companyKey', 'oauthCompany'] as const)(
+		'%s: a company-level credential gets just its own company, without listing companies',
+		async (kind) => {
+			const { results } = await search(sim, kind);
+			expect(results.map((r) => r.value)).toEqual(['cmp_001']);
+			expect(results[0].name).toContain('cmp_001');
+			expect(sim.requestsTo('getCompanies')).toHaveLength(0);
+		},
+	);
 });

@@ -13,24 +13,41 @@ import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
 
 const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] => sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
+const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
+	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
 const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
-const SEED = { companies: 6, sizes: { invoices: 25, settlements: 35, accounts: 12, payables: 10, intakes: 3 } };
+const SEED = {
+	companies: 6,
+	sizes: { invoices: 25, settlements: 35, accounts: 12, payables: 10, intakes: 3 },
+};
 
-async function prepare(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}) {
+async function prepare(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+) {
 	const built = await contextFor(sim, kind, { ...extra, parameters });
 	sim.clearLog();
-	return { ...built, execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions) };
+	return {
+		...built,
+		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
+	};
 }
 
-async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}): Promise<INodeExecutionData[]> {
+async function run(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+): Promise<INodeExecutionData[]> {
 	const { execute } = await prepare(sim, kind, parameters, extra);
 	const [out] = await execute();
 	return out;
 }
 
-
-const tagged = (c: Company, items: unknown[]) => plain(items).map((i) => ({ ...i, companyId: c.id, companyName: c.name }));
+const tagged = (c: Company, items: unknown[]) =>
+	plain(items).map((i) => ({ ...i, companyId: c.id, companyName: c.name }));
 
 describe('node: All Companies fan-out', () => {
 	let sim: SpendeskSimulator;
@@ -46,14 +63,30 @@ describe('node: All Companies fan-out', () => {
 	});
 
 	test('the seed has 5 active companies and cmp_006 deactivated', () => {
-		expect(active.map((c) => c.id)).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', 'cmp_005']);
+		expect(active.map((c) => c.id)).toEqual([
+			'cmp_001',
+			'cmp_002',
+			'cmp_003',
+			'cmp_004',
+			'cmp_005',
+		]);
 		expect(sim.companies().find((c) => c.id === 'cmp_006')?.active).toBe(false);
 	});
 
 	describe.each(['orgKey', 'oauthOrg'] as const)('%s', (kind) => {
 		test('invoices, Return All: the union of every active company, tagged with companyId and companyName', async () => {
-			const out = await run(sim, kind, { resource: 'invoice', operation: 'getAll', companyScope: 'all', returnAll: true, sortBy: 'updatedAt', sort: 'desc', filters: '{}' });
-			expect(out.map((o) => o.json)).toEqual(active.flatMap((c) => tagged(c, sim.invoicesSorted(c.id, 'updatedAt', 'desc'))));
+			const out = await run(sim, kind, {
+				resource: 'invoice',
+				operation: 'getAll',
+				companyScope: 'all',
+				returnAll: true,
+				sortBy: 'updatedAt',
+				sort: 'desc',
+				filters: '{}',
+			});
+			expect(out.map((o) => o.json)).toEqual(
+				active.flatMap((c) => tagged(c, sim.invoicesSorted(c.id, 'updatedAt', 'desc'))),
+			);
 			expect(out.every((o) => (o.pairedItem as { item: number }).item === 0)).toBe(true);
 			const requests = apiRequests(sim);
 			expect(requests.filter((r) => r.route === 'getCompanies')).toHaveLength(1);
@@ -64,7 +97,16 @@ describe('node: All Companies fan-out', () => {
 		});
 
 		test('invoices, Limit 4: the Limit applies to each company', async () => {
-			const out = await run(sim, kind, { resource: 'invoice', operation: 'getAll', companyScope: 'all', returnAll: false, limit: 4, sortBy: 'createdAt', sort: 'asc', filters: '{"status":"to_review"}' });
+			const out = await run(sim, kind, {
+				resource: 'invoice',
+				operation: 'getAll',
+				companyScope: 'all',
+				returnAll: false,
+				limit: 4,
+				sortBy: 'createdAt',
+				sort: 'asc',
+				filters: '{"status":"to_review"}',
+			});
 			expect(out.map((o) => o.json)).toEqual(
 				active.flatMap((c) =>
 					tagged(
@@ -79,14 +121,30 @@ describe('node: All Companies fan-out', () => {
 		});
 
 		test('settlements (header-scoped, page-based): union tagged; each company named in x-company-id', async () => {
-			const out = await run(sim, kind, { resource: 'settlement', operation: 'getAll', companyScope: 'all', returnAll: true });
-			expect(out.map((o) => o.json)).toEqual(active.flatMap((c) => tagged(c, sim.data(c.id).settlements)));
-			for (const r of apiRequests(sim).filter((x) => x.route === 'listSettlements')) expect(r.headers['x-company-id']).toBe(r.companyId);
+			const out = await run(sim, kind, {
+				resource: 'settlement',
+				operation: 'getAll',
+				companyScope: 'all',
+				returnAll: true,
+			});
+			expect(out.map((o) => o.json)).toEqual(
+				active.flatMap((c) => tagged(c, sim.data(c.id).settlements)),
+			);
+			for (const r of apiRequests(sim).filter((x) => x.route === 'listSettlements'))
+				expect(r.headers['x-company-id']).toBe(r.companyId);
 		});
 
 		test('Add Company Fields off: the union without companyId/companyName', async () => {
-			const out = await run(sim, kind, { resource: 'settlement', operation: 'getAll', companyScope: 'all', addCompanyFields: false, returnAll: true });
-			expect(out.map((o) => o.json)).toEqual(active.flatMap((c) => plain(sim.data(c.id).settlements)));
+			const out = await run(sim, kind, {
+				resource: 'settlement',
+				operation: 'getAll',
+				companyScope: 'all',
+				addCompanyFields: false,
+				returnAll: true,
+			});
+			expect(out.map((o) => o.json)).toEqual(
+				active.flatMap((c) => plain(sim.data(c.id).settlements)),
+			);
 			for (const o of out) {
 				expect(o.json).not.toHaveProperty('companyId');
 				expect(o.json).not.toHaveProperty('companyName');
@@ -94,8 +152,14 @@ describe('node: All Companies fan-out', () => {
 		});
 
 		test('wallet summary: one tagged summary per active company', async () => {
-			const out = await run(sim, kind, { resource: 'walletSummary', operation: 'get', companyScope: 'all' });
-			expect(out.map((o) => o.json)).toEqual(active.flatMap((c) => tagged(c, [sim.data(c.id).walletSummary])));
+			const out = await run(sim, kind, {
+				resource: 'walletSummary',
+				operation: 'get',
+				companyScope: 'all',
+			});
+			expect(out.map((o) => o.json)).toEqual(
+				active.flatMap((c) => tagged(c, [sim.data(c.id).walletSummary])),
+			);
 		});
 
 		test('custom API call GET /v1/accounts (offset): union tagged', async () => {
@@ -110,16 +174,25 @@ describe('node: All Companies fan-out', () => {
 				query: '{}',
 				returnAll: true,
 			});
-			expect(out.map((o) => o.json)).toEqual(active.flatMap((c) => tagged(c, sim.data(c.id).accounts)));
+			expect(out.map((o) => o.json)).toEqual(
+				active.flatMap((c) => tagged(c, sim.data(c.id).accounts)),
+			);
 		});
 
 		test('companies run concurrently without exceeding the in-flight cap (latency 40 ms, server cap 5)', async () => {
 			sim.configure({ latencyMs: 40, maxInFlight: 5 });
 			try {
-				const { execute } = await prepare(sim, kind, { resource: 'settlement', operation: 'getAll', companyScope: 'all', returnAll: true });
+				const { execute } = await prepare(sim, kind, {
+					resource: 'settlement',
+					operation: 'getAll',
+					companyScope: 'all',
+					returnAll: true,
+				});
 				sim.resetStats();
 				const [out] = await execute();
-				expect(out.map((o) => o.json)).toEqual(active.flatMap((c) => tagged(c, sim.data(c.id).settlements)));
+				expect(out.map((o) => o.json)).toEqual(
+					active.flatMap((c) => tagged(c, sim.data(c.id).settlements)),
+				);
 				expect(sim.log.filter((r) => r.status === 429)).toEqual([]);
 				expect(sim.stats.peakInFlight).toBeGreaterThan(1);
 				expect(sim.stats.peakInFlight).toBeLessThanOrEqual(5);
@@ -129,13 +202,21 @@ describe('node: All Companies fan-out', () => {
 		});
 	});
 
-	test.each(['companyKey', 'oauthCompany'] as const)('%s: All Companies runs on the credential\'s own company only', async (kind) => {
-		const out = await run(sim, kind, { resource: 'settlement', operation: 'getAll', companyScope: 'all', returnAll: true });
-		const own = plain(sim.data('cmp_001').settlements);
-		expect(out).toHaveLength(own.length);
-		out.forEach((o, i) => expect(o.json).toMatchObject({ ...own[i], companyId: 'cmp_001' }));
-		expect(sim.requestsTo('getCompanies')).toHaveLength(0);
-	});
+	test.each(['companyKey', 'oauthCompany'] as const)(
+		"%s: All Companies runs on the credential's own company only",
+		async (kind) => {
+			const out = await run(sim, kind, {
+				resource: 'settlement',
+				operation: 'getAll',
+				companyScope: 'all',
+				returnAll: true,
+			});
+			const own = plain(sim.data('cmp_001').settlements);
+			expect(out).toHaveLength(own.length);
+			out.forEach((o, i) => expect(o.json).toMatchObject({ ...own[i], companyId: 'cmp_001' }));
+			expect(sim.requestsTo('getCompanies')).toHaveLength(0);
+		},
+	);
 
 	describe('one company failing', () => {
 		let failSim: SpendeskSimulator;
@@ -144,15 +225,28 @@ describe('node: All Companies fan-out', () => {
 		});
 		afterEach(async () => failSim.stop());
 
-		const settlementsAll = { resource: 'settlement', operation: 'getAll', companyScope: 'all', returnAll: true };
+		const settlementsAll = {
+			resource: 'settlement',
+			operation: 'getAll',
+			companyScope: 'all',
+			returnAll: true,
+		};
 
 		/** Lists the companies once so the Get Companies cache (20 min) holds the list from before the change. */
 		async function primeCompanyList(kind: CredentialKind): Promise<void> {
-			const out = await run(failSim, kind, { resource: 'company', operation: 'getAll', returnAll: true });
+			const out = await run(failSim, kind, {
+				resource: 'company',
+				operation: 'getAll',
+				returnAll: true,
+			});
 			expect(out).toHaveLength(5);
 		}
 
-		function expectOthersPlusOneError(out: INodeExecutionData[], failing: string, detail: RegExp): void {
+		function expectOthersPlusOneError(
+			out: INodeExecutionData[],
+			failing: string,
+			detail: RegExp,
+		): void {
 			const companies = failSim.companies().filter((c) => c.id !== 'cmp_006');
 			const errors = out.filter((o) => 'error' in o.json);
 			expect(errors).toHaveLength(1);
@@ -164,7 +258,9 @@ describe('node: All Companies fan-out', () => {
 			expect(String(error.json.error)).toMatch(detail);
 			// The others' items, exactly, in company order, with the error item in the failing company's place.
 			expect(out.map((o) => o.json)).toEqual(
-				companies.flatMap((c) => (c.id === failing ? [error.json] : tagged(c, failSim.data(c.id).settlements))),
+				companies.flatMap((c) =>
+					c.id === failing ? [error.json] : tagged(c, failSim.data(c.id).settlements),
+				),
 			);
 			for (const o of out) expect(o.pairedItem).toEqual({ item: 0 });
 		}
@@ -176,7 +272,9 @@ describe('node: All Companies fan-out', () => {
 			expectOthersPlusOneError(out, 'cmp_003', /not a member/);
 			const refused = apiRequests(failSim).filter((r) => r.status === 403);
 			// The simulator logs companyId only for calls it accepted: the refused one is named by its header.
-			expect(refused.map((r) => [r.route, r.headers['x-company-id']])).toEqual([['listSettlements', 'cmp_003']]);
+			expect(refused.map((r) => [r.route, r.headers['x-company-id']])).toEqual([
+				['listSettlements', 'cmp_003'],
+			]);
 		});
 
 		test('OAuth2 organisation credential whose user left cmp_003: without continueOnFail the node throws naming the company', async () => {
@@ -210,10 +308,16 @@ describe('node: All Companies fan-out', () => {
 			const { execute } = await prepare(failSim, 'orgKey', settlementsAll);
 			const error = (await failure(execute())) as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error.message).toMatch(/^Company "[^"]+" \(cmp_004\): Company "cmp_004" is deactivated$/);
+			expect(error.message).toMatch(
+				/^Company "[^"]+" \(cmp_004\): Company "cmp_004" is deactivated$/,
+			);
 			expect(error.httpCode).toBe('403');
 			expect(error.context.itemIndex).toBe(0);
-			expect(error.errorResponse).toMatchObject({ status: 403, endpoint: 'GET /v1/settlements', companyId: 'cmp_004' });
+			expect(error.errorResponse).toMatchObject({
+				status: 403,
+				endpoint: 'GET /v1/settlements',
+				companyId: 'cmp_004',
+			});
 			expect(typeof error.errorResponse?.detail).toBe('string');
 			expect(String(error.errorResponse?.detail)).toMatch(/deactivated/i);
 			expect(error.errorResponse).toHaveProperty('apiCode');

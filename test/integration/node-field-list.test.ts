@@ -10,8 +10,15 @@ import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 
-async function search(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, filter?: string) {
-	const { context } = await contextFor(sim, kind, { parameters: { resource: 'analyticalField', operation: 'getValues', ...parameters } });
+async function search(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	filter?: string,
+) {
+	const { context } = await contextFor(sim, kind, {
+		parameters: { resource: 'analyticalField', operation: 'getValues', ...parameters },
+	});
 	sim.clearLog();
 	return await searchAnalyticalFields.call(context as unknown as ILoadOptionsFunctions, filter);
 }
@@ -22,13 +29,18 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
 		// 130 fields per company: two pages of the list (100 per page).
-		sim = await startSimulator({ seed: { sizes: { analyticalFields: 130, analyticalFieldValues: 1 } } });
+		sim = await startSimulator({
+			seed: { sizes: { analyticalFields: 130, analyticalFieldValues: 1 } },
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => resetTransport());
 
 	test('lists every field of the chosen company, over every page, as "name (id)"', async () => {
-		const { results } = await search(sim, 'orgKey', { companyScope: 'one', company: fromList('cmp_002') });
+		const { results } = await search(sim, 'orgKey', {
+			companyScope: 'one',
+			company: fromList('cmp_002'),
+		});
 		const fields = sim.data('cmp_002').analyticalFields;
 		expect(fields).toHaveLength(130);
 		expect(results).toEqual(fields.map((f) => ({ name: `${f.name} (${f.id})`, value: f.id })));
@@ -41,27 +53,52 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 
 	test('filters by part of the name or the ID', async () => {
 		const field = sim.data('cmp_001').analyticalFields[42];
-		const byId = await search(sim, 'orgKey', { companyScope: 'one', company: fromList('cmp_001') }, field.id.toUpperCase());
+		const byId = await search(
+			sim,
+			'orgKey',
+			{ companyScope: 'one', company: fromList('cmp_001') },
+			field.id.toUpperCase(),
+		);
 		expect(byId.results.map((r) => r.value)).toContain(field.id);
-		expect(byId.results.every((r) => String(r.value).toLowerCase().includes(field.id.toLowerCase()))).toBe(true);
-		const byName = await search(sim, 'orgKey', { companyScope: 'one', company: fromList('cmp_001') }, field.name);
+		expect(
+			byId.results.every((r) => String(r.value).toLowerCase().includes(field.id.toLowerCase())),
+		).toBe(true);
+		const byName = await search(
+			sim,
+			'orgKey',
+			{ companyScope: 'one', company: fromList('cmp_001') },
+			field.name,
+		);
 		expect(byName.results.map((r) => r.value)).toContain(field.id);
 	});
 
 	test('a company-level credential with Company left empty lists its own company', async () => {
-		const { results } = await search(sim, 'companyKey', { companyScope: 'one', company: fromList('') });
-		expect(results.map((r) => r.value)).toEqual(sim.data('cmp_001').analyticalFields.map((f) => f.id));
-		expect(sim.requestsTo('listAnalyticalFields').every((r) => r.companyId === 'cmp_001')).toBe(true);
+		const { results } = await search(sim, 'companyKey', {
+			companyScope: 'one',
+			company: fromList(''),
+		});
+		expect(results.map((r) => r.value)).toEqual(
+			sim.data('cmp_001').analyticalFields.map((f) => f.id),
+		);
+		expect(sim.requestsTo('listAnalyticalFields').every((r) => r.companyId === 'cmp_001')).toBe(
+			true,
+		);
 	});
 
 	test('with All Companies there is no list: a clear error, no request', async () => {
 		const error = await failure(search(sim, 'orgKey', { companyScope: 'all' }));
-		expect(error.message).toBe('Analytical fields belong to one company: choose One Company to pick from the list');
+		expect(error.message).toBe(
+			'Analytical fields belong to one company: choose One Company to pick from the list',
+		);
 		expect(sim.requestsTo('listAnalyticalFields')).toHaveLength(0);
 	});
 
 	test('an organisation credential with no company chosen gets the "Choose a company" error', async () => {
-		const error = await failure(search(sim, 'orgKey', { companyScope: 'one', company: fromList('') }));
-		expect(error.message).toBe('Choose a company: organisation-level credentials must name the company on this call');
+		const error = await failure(
+			search(sim, 'orgKey', { companyScope: 'one', company: fromList('') }),
+		);
+		expect(error.message).toBe(
+			'Choose a company: organisation-level credentials must name the company on this call',
+		);
 	});
 });

@@ -12,15 +12,33 @@ import { contextFor, failure, resetTransport, startSimulator } from '../support/
 import type { CredentialKind } from '../support/fixtures';
 
 /** Bytes that are not UTF-8 text, so a client reading them as text would damage them. */
-const CONTENT = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0xfe, 0x80, 0x0a, 0x7f, 0xc3]);
+const CONTENT = Buffer.from([
+	0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0xfe, 0x80, 0x0a, 0x7f, 0xc3,
+]);
 
 const fileItem = (content = CONTENT, property = 'data'): INodeExecutionData => ({
 	json: { subject: 'Invoice attached' },
-	binary: { [property]: { data: content.toString('base64'), mimeType: 'application/pdf', fileName: 'invoice march.pdf', fileExtension: 'pdf' } },
+	binary: {
+		[property]: {
+			data: content.toString('base64'),
+			mimeType: 'application/pdf',
+			fileName: 'invoice march.pdf',
+			fileExtension: 'pdf',
+		},
+	},
 });
 
-async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: { continueOnFail?: boolean; items?: INodeExecutionData[] } = {}) {
-	const { context } = await contextFor(sim, kind, { items: [fileItem()], ...extra, parameters: { companyScope: 'one', ...parameters } });
+async function run(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: { continueOnFail?: boolean; items?: INodeExecutionData[] } = {},
+) {
+	const { context } = await contextFor(sim, kind, {
+		items: [fileItem()],
+		...extra,
+		parameters: { companyScope: 'one', ...parameters },
+	});
 	sim.clearLog();
 	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
 	return out;
@@ -54,56 +72,129 @@ describe('intake files', () => {
 		['oauthOrg', 'cmp_003', 'cmp_003'],
 		['companyKey', '', 'cmp_001'],
 		['oauthCompany', '', 'cmp_001'],
-	] as const)('%s: Upload File sends the binary file (start, PUT without the token, confirm) and the intake holds it', async (kind, company, target) => {
-		const intakeId = `int_${target.slice(4)}_000003`;
-		const out = await run(sim, kind, { ...upload, company, intakeId: intake(intakeId), binaryPropertyName: 'data' });
-		expect(out).toHaveLength(1);
-		expect(out[0].pairedItem).toEqual({ item: 0 });
-		const fileId = String(out[0].json.fileId);
-		expect(out[0].json).toEqual({ intakeId, fileId, fileName: 'invoice march.pdf', mimeType: 'application/pdf', size: CONTENT.length, status: 'uploaded' });
-		expect(sim.files.uploads.get(fileId)!.content!.equals(CONTENT)).toBe(true);
-		const stored = sim.data(target).intakes.find((i) => i.id === intakeId)!;
-		expect(stored.files).toContainEqual({ fileId, fileName: 'invoice march.pdf', mimeType: 'application/pdf', size: CONTENT.length });
-		expect(sim.log.map((r) => r.route).filter((r) => !['token', 'oauthToken'].includes(r))).toEqual(['startIntakeUpload', 'fileUpload', 'completeIntakeUpload']);
-		const start = sim.requestsTo('startIntakeUpload')[0];
-		expect(start).toMatchObject({ path: `/v2/companies/${target}/intakes/${intakeId}/files`, body: { fileName: 'invoice march.pdf', mimeType: 'application/pdf', size: CONTENT.length } });
-		expect(start.headers.authorization).toBe('Bearer <redacted>');
-		expect(sim.requestsTo('fileUpload')[0]).toMatchObject({ host: 'files', status: 200, bytes: CONTENT.length });
-		expectNoCredentialOnFileHost(sim);
-	});
+	] as const)(
+		'%s: Upload File sends the binary file (start, PUT without the token, confirm) and the intake holds it',
+		async (kind, company, target) => {
+			const intakeId = `int_${target.slice(4)}_000003`;
+			const out = await run(sim, kind, {
+				...upload,
+				company,
+				intakeId: intake(intakeId),
+				binaryPropertyName: 'data',
+			});
+			expect(out).toHaveLength(1);
+			expect(out[0].pairedItem).toEqual({ item: 0 });
+			const fileId = String(out[0].json.fileId);
+			expect(out[0].json).toEqual({
+				intakeId,
+				fileId,
+				fileName: 'invoice march.pdf',
+				mimeType: 'application/pdf',
+				size: CONTENT.length,
+				status: 'uploaded',
+			});
+			expect(sim.files.uploads.get(fileId)!.content!.equals(CONTENT)).toBe(true);
+			const stored = sim.data(target).intakes.find((i) => i.id === intakeId)!;
+			expect(stored.files).toContainEqual({
+				fileId,
+				fileName: 'invoice march.pdf',
+				mimeType: 'application/pdf',
+				size: CONTENT.length,
+			});
+			expect(
+				sim.log.map((r) => r.route).filter((r) => !['token', 'oauthToken'].includes(r)),
+			).toEqual(['startIntakeUpload', 'fileUpload', 'completeIntakeUpload']);
+			const start = sim.requestsTo('startIntakeUpload')[0];
+			expect(start).toMatchObject({
+				path: `/v2/companies/${target}/intakes/${intakeId}/files`,
+				body: { fileName: 'invoice march.pdf', mimeType: 'application/pdf', size: CONTENT.length },
+			});
+			expect(start.headers.authorization).toBe('Bearer <redacted>');
+			expect(sim.requestsTo('fileUpload')[0]).toMatchObject({
+				host: 'files',
+				status: 200,
+				bytes: CONTENT.length,
+			});
+			expectNoCredentialOnFileHost(sim);
+		},
+	);
 
 	test('Create with Attach File: the intake is created, then the file uploaded to it, in the same run', async () => {
-		const out = await run(sim, 'orgKey', { resource: 'intake', operation: 'create', company: 'cmp_001', intake: '{"supplierName":"Mail","amount":12,"currency":"EUR"}', attachFile: true, binaryPropertyName: 'data' });
+		const out = await run(sim, 'orgKey', {
+			resource: 'intake',
+			operation: 'create',
+			company: 'cmp_001',
+			intake: '{"supplierName":"Mail","amount":12,"currency":"EUR"}',
+			attachFile: true,
+			binaryPropertyName: 'data',
+		});
 		expect(out).toHaveLength(1);
 		const created = sim.data('cmp_001').intakes.find((i) => i.id === out[0].json.id)!;
-		expect(created).toMatchObject({ supplierName: 'Mail', files: [{ fileName: 'invoice march.pdf', size: CONTENT.length }] });
+		expect(created).toMatchObject({
+			supplierName: 'Mail',
+			files: [{ fileName: 'invoice march.pdf', size: CONTENT.length }],
+		});
 		expect(out[0].json.file).toMatchObject({ intakeId: created.id, status: 'uploaded' });
-		expect(sim.log.map((r) => r.route).filter((r) => r !== 'token')).toEqual(['createIntake', 'startIntakeUpload', 'fileUpload', 'completeIntakeUpload']);
+		expect(sim.log.map((r) => r.route).filter((r) => r !== 'token')).toEqual([
+			'createIntake',
+			'startIntakeUpload',
+			'fileUpload',
+			'completeIntakeUpload',
+		]);
 		expectNoCredentialOnFileHost(sim);
 	});
 
 	test.each([
-		[{ ...upload, intakeId: intake('int_001_000001'), binaryPropertyName: 'data' }, 'Intake → Upload File'],
-		[{ resource: 'intake', operation: 'create', intake: '{"supplierName":"X"}' }, 'Intake → Create'],
+		[
+			{ ...upload, intakeId: intake('int_001_000001'), binaryPropertyName: 'data' },
+			'Intake → Upload File',
+		],
+		[
+			{ resource: 'intake', operation: 'create', intake: '{"supplierName":"X"}' },
+			'Intake → Create',
+		],
 	])('All Companies is refused before any request (%#)', async (params, action) => {
 		const error = await failure(run(sim, 'orgKey', { ...params, companyScope: 'all' }));
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(`${action} writes to one company at a time: All Companies is not allowed`);
+		expect(error.message).toBe(
+			`${action} writes to one company at a time: All Companies is not allowed`,
+		);
 		expect(sim.log).toHaveLength(0);
 	});
 
 	test('a missing binary property fails before any request, naming it', async () => {
-		const error = await failure(run(sim, 'orgKey', { ...upload, company: 'cmp_001', intakeId: intake('int_001_000001'), binaryPropertyName: 'attachment' }));
+		const error = await failure(
+			run(sim, 'orgKey', {
+				...upload,
+				company: 'cmp_001',
+				intakeId: intake('int_001_000001'),
+				binaryPropertyName: 'attachment',
+			}),
+		);
 		expect(error.message).toContain("binary file 'attachment'");
 		expect(sim.log).toHaveLength(0);
-		const empty = await failure(run(sim, 'orgKey', { ...upload, company: 'cmp_001', intakeId: intake(' '), binaryPropertyName: 'data' }));
+		const empty = await failure(
+			run(sim, 'orgKey', {
+				...upload,
+				company: 'cmp_001',
+				intakeId: intake(' '),
+				binaryPropertyName: 'data',
+			}),
+		);
 		expect(empty.message).toBe('Intake ID is empty');
 		expect(sim.log).toHaveLength(0);
 	});
 
 	test('a 500 on the start is not retried, and the error says no file was sent', async () => {
 		sim.injectFault({ route: 'startIntakeUpload', kind: 'status', status: 500 });
-		const error = (await failure(run(sim, 'orgKey', { ...upload, company: 'cmp_001', intakeId: intake('int_001_000001'), binaryPropertyName: 'data' }))) as NodeApiError;
+		const error = (await failure(
+			run(sim, 'orgKey', {
+				...upload,
+				company: 'cmp_001',
+				intakeId: intake('int_001_000001'),
+				binaryPropertyName: 'data',
+			}),
+		)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.description).toMatch(/^No file was sent: the upload did not start/);
 		expect(sim.requestsTo('startIntakeUpload')).toHaveLength(1);
@@ -112,9 +203,20 @@ describe('intake files', () => {
 
 	test('a refused PUT on the file host stops before the confirm, saying the file was not stored', async () => {
 		sim.injectFault({ route: 'fileUpload', kind: 'status', status: 503 });
-		const error = (await failure(run(sim, 'orgKey', { ...upload, company: 'cmp_001', intakeId: intake('int_001_000001'), binaryPropertyName: 'data' }))) as NodeApiError;
-		expect(error.message).toBe('The file host ' + sim.fileBaseUrl + ' answered 503 for the upload of "invoice march.pdf"');
-		expect(error.description).toMatch(/^The file was not stored \(upload fil_\d+ stays unconfirmed/);
+		const error = (await failure(
+			run(sim, 'orgKey', {
+				...upload,
+				company: 'cmp_001',
+				intakeId: intake('int_001_000001'),
+				binaryPropertyName: 'data',
+			}),
+		)) as NodeApiError;
+		expect(error.message).toBe(
+			'The file host ' + sim.fileBaseUrl + ' answered 503 for the upload of "invoice march.pdf"',
+		);
+		expect(error.description).toMatch(
+			/^The file was not stored \(upload fil_\d+ stays unconfirmed/,
+		);
 		expect(sim.requestsTo('fileUpload')).toHaveLength(1);
 		expect(sim.requestsTo('completeIntakeUpload')).toHaveLength(0);
 		expectNoCredentialOnFileHost(sim);
@@ -122,24 +224,59 @@ describe('intake files', () => {
 
 	test('a dropped connection on the confirm is retried (the API makes a repeated confirm safe)', async () => {
 		sim.injectFault({ route: 'completeIntakeUpload', kind: 'reset' });
-		const out = await run(sim, 'orgKey', { ...upload, company: 'cmp_001', intakeId: intake('int_001_000002'), binaryPropertyName: 'data' });
+		const out = await run(sim, 'orgKey', {
+			...upload,
+			company: 'cmp_001',
+			intakeId: intake('int_001_000002'),
+			binaryPropertyName: 'data',
+		});
 		expect(out[0].json.status).toBe('uploaded');
 		expect(sim.requestsTo('completeIntakeUpload').map((r) => r.status)).toEqual([0, 200]);
-		expect(sim.data('cmp_001').intakes.find((i) => i.id === 'int_001_000002')!.files).toHaveLength(1);
+		expect(sim.data('cmp_001').intakes.find((i) => i.id === 'int_001_000002')!.files).toHaveLength(
+			1,
+		);
 	});
 
 	test('Create with Attach File whose upload fails: the error names the created intake and says not to run Create again', async () => {
-		sim.injectFault({ route: 'startIntakeUpload', kind: 'status', status: 400, detail: 'fileName is not allowed' });
+		sim.injectFault({
+			route: 'startIntakeUpload',
+			kind: 'status',
+			status: 400,
+			detail: 'fileName is not allowed',
+		});
 		const before = sim.data('cmp_001').intakes.length;
-		const error = (await failure(run(sim, 'orgKey', { resource: 'intake', operation: 'create', company: 'cmp_001', intake: '{"supplierName":"Mail"}', attachFile: true, binaryPropertyName: 'data' }))) as NodeApiError;
+		const error = (await failure(
+			run(sim, 'orgKey', {
+				resource: 'intake',
+				operation: 'create',
+				company: 'cmp_001',
+				intake: '{"supplierName":"Mail"}',
+				attachFile: true,
+				binaryPropertyName: 'data',
+			}),
+		)) as NodeApiError;
 		const created = sim.data('cmp_001').intakes;
 		expect(created).toHaveLength(before + 1);
-		expect(error.description).toMatch(new RegExp(`^The intake ${created[before].id} was created, but its file was not attached\\. To attach it, use Intake → Upload File`));
+		expect(error.description).toMatch(
+			new RegExp(
+				`^The intake ${created[before].id} was created, but its file was not attached\\. To attach it, use Intake → Upload File`,
+			),
+		);
 	});
 
 	test('Continue On Fail: an item without its file becomes an error item; the others are uploaded', async () => {
 		const items = [fileItem(), { json: {} }, fileItem(Buffer.from('second'))];
-		const out = await run(sim, 'orgKey', { ...upload, company: 'cmp_001', intakeId: intake('int_001_000004'), binaryPropertyName: 'data' }, { items, continueOnFail: true });
+		const out = await run(
+			sim,
+			'orgKey',
+			{
+				...upload,
+				company: 'cmp_001',
+				intakeId: intake('int_001_000004'),
+				binaryPropertyName: 'data',
+			},
+			{ items, continueOnFail: true },
+		);
 		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(out[0].json.status).toBe('uploaded');
 		expect(String(out[1].json.error)).toContain("binary file 'data'");

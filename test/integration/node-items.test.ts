@@ -12,24 +12,38 @@ import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
 
 const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] => sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
+const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
+	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
 const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
 const TWO_ITEMS: INodeExecutionData[] = [{ json: { n: 0 } }, { json: { n: 1 } }];
 
-async function prepare(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}) {
+async function prepare(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+) {
 	const built = await contextFor(sim, kind, { ...extra, parameters });
 	sim.clearLog();
-	return { ...built, execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions) };
+	return {
+		...built,
+		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
+	};
 }
 
-async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}) {
+async function run(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+) {
 	const { execute, hints } = await prepare(sim, kind, parameters, extra);
 	const [out] = await execute();
 	return { out, hints };
 }
 
-
-const CHOOSE_COMPANY = 'Choose a company: organisation-level credentials must name the company on this call';
+const CHOOSE_COMPANY =
+	'Choose a company: organisation-level credentials must name the company on this call';
 
 describe('node: input items, errors and hints', () => {
 	let sim: SpendeskSimulator;
@@ -48,21 +62,46 @@ describe('node: input items, errors and hints', () => {
 			['oauthOrg', 'cmp_003', 'cmp_003'],
 			['companyKey', '', 'cmp_001'],
 			['oauthCompany', '', 'cmp_001'],
-		] as const)('%s: invoices Limit 3 with 2 input items give 2 × 3 items paired with item 0 and item 1', async (kind, company, target) => {
-			const { out } = await run(
-				sim,
-				kind,
-				{ resource: 'invoice', operation: 'getAll', companyScope: 'one', company, returnAll: false, limit: 3, sortBy: 'updatedAt', sort: 'desc', filters: '{}' },
-				{ items: TWO_ITEMS },
-			);
-			const top3 = plain(sim.invoicesSorted(target, 'updatedAt', 'desc').slice(0, 3));
-			expect(out.map((o) => o.json)).toEqual([...top3, ...top3]);
-			expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }, { item: 1 }]);
-			expect(apiRequests(sim).filter((r) => r.route === 'listInvoices')).toHaveLength(2);
-		});
+		] as const)(
+			'%s: invoices Limit 3 with 2 input items give 2 × 3 items paired with item 0 and item 1',
+			async (kind, company, target) => {
+				const { out } = await run(
+					sim,
+					kind,
+					{
+						resource: 'invoice',
+						operation: 'getAll',
+						companyScope: 'one',
+						company,
+						returnAll: false,
+						limit: 3,
+						sortBy: 'updatedAt',
+						sort: 'desc',
+						filters: '{}',
+					},
+					{ items: TWO_ITEMS },
+				);
+				const top3 = plain(sim.invoicesSorted(target, 'updatedAt', 'desc').slice(0, 3));
+				expect(out.map((o) => o.json)).toEqual([...top3, ...top3]);
+				expect(out.map((o) => o.pairedItem)).toEqual([
+					{ item: 0 },
+					{ item: 0 },
+					{ item: 0 },
+					{ item: 1 },
+					{ item: 1 },
+					{ item: 1 },
+				]);
+				expect(apiRequests(sim).filter((r) => r.route === 'listInvoices')).toHaveLength(2);
+			},
+		);
 
 		test('wallet summary with 2 input items gives one summary per item', async () => {
-			const { out } = await run(sim, 'orgKey', { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_004' }, { items: TWO_ITEMS });
+			const { out } = await run(
+				sim,
+				'orgKey',
+				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_004' },
+				{ items: TWO_ITEMS },
+			);
 			const summary = plain(sim.data('cmp_004').walletSummary);
 			expect(out).toEqual([
 				{ json: summary, pairedItem: { item: 0 } },
@@ -75,7 +114,13 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await run(
 				sim,
 				'orgKey',
-				{ resource: 'intake', operation: 'create', companyScope: 'one', company: 'cmp_002', intake: '{"supplierName":"Per item","amount":1,"currency":"EUR"}' },
+				{
+					resource: 'intake',
+					operation: 'create',
+					companyScope: 'one',
+					company: 'cmp_002',
+					intake: '{"supplierName":"Per item","amount":1,"currency":"EUR"}',
+				},
 				{ items: TWO_ITEMS },
 			);
 			expect(out).toHaveLength(2);
@@ -90,13 +135,28 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await run(
 				sim,
 				'orgKey',
-				{ resource: 'settlement', operation: 'getAll', companyScope: 'all', returnAll: false, limit: 2 },
+				{
+					resource: 'settlement',
+					operation: 'getAll',
+					companyScope: 'all',
+					returnAll: false,
+					limit: 2,
+				},
 				{ items: TWO_ITEMS },
 			);
 			const active = sim.companies().filter((c) => c.active);
-			const once = active.flatMap((c) => plain(sim.data(c.id).settlements.slice(0, 2)).map((s) => ({ ...s, companyId: c.id, companyName: c.name })));
+			const once = active.flatMap((c) =>
+				plain(sim.data(c.id).settlements.slice(0, 2)).map((s) => ({
+					...s,
+					companyId: c.id,
+					companyName: c.name,
+				})),
+			);
 			expect(out.map((o) => o.json)).toEqual([...once, ...once]);
-			expect(out.map((o) => o.pairedItem)).toEqual([...once.map(() => ({ item: 0 })), ...once.map(() => ({ item: 1 }))]);
+			expect(out.map((o) => o.pairedItem)).toEqual([
+				...once.map(() => ({ item: 0 })),
+				...once.map(() => ({ item: 1 })),
+			]);
 			expect(sim.requestsTo('getCompanies')).toHaveLength(1);
 		});
 	});
@@ -106,19 +166,37 @@ describe('node: input items, errors and hints', () => {
 			['invoice', 'getAll', { sortBy: 'updatedAt', sort: 'desc', filters: '{}', returnAll: true }],
 			['walletSummary', 'get', {}],
 			['settlement', 'getAll', { returnAll: true }],
-		] as const)('organisation key without a company (%s %s): the error propagates with the transport message', async (resource, operation, more) => {
-			const { execute } = await prepare(sim, 'orgKey', { resource, operation, companyScope: 'one', company: '', ...more });
-			const error = await failure(execute());
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(CHOOSE_COMPANY);
-			expect(sim.log).toHaveLength(0);
-		});
+		] as const)(
+			'organisation key without a company (%s %s): the error propagates with the transport message',
+			async (resource, operation, more) => {
+				const { execute } = await prepare(sim, 'orgKey', {
+					resource,
+					operation,
+					companyScope: 'one',
+					company: '',
+					...more,
+				});
+				const error = await failure(execute());
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error.message).toBe(CHOOSE_COMPANY);
+				expect(sim.log).toHaveLength(0);
+			},
+		);
 
 		test('organisation key without a company, continueOnFail: one error item paired with the input item', async () => {
 			const { out } = await run(
 				sim,
 				'orgKey',
-				{ resource: 'invoice', operation: 'getAll', companyScope: 'one', company: '', returnAll: true, sortBy: 'updatedAt', sort: 'desc', filters: '{}' },
+				{
+					resource: 'invoice',
+					operation: 'getAll',
+					companyScope: 'one',
+					company: '',
+					returnAll: true,
+					sortBy: 'updatedAt',
+					sort: 'desc',
+					filters: '{}',
+				},
 				{ continueOnFail: true },
 			);
 			expect(out).toHaveLength(1);
@@ -140,7 +218,13 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('a company outside the organisation (403): NodeApiError naming the company, or an error item with companyId', async () => {
-			const params = { resource: 'settlement', operation: 'getAll', companyScope: 'one', company: 'cmp_999', returnAll: true };
+			const params = {
+				resource: 'settlement',
+				operation: 'getAll',
+				companyScope: 'one',
+				company: 'cmp_999',
+				returnAll: true,
+			};
 			const { execute } = await prepare(sim, 'orgKey', params);
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeApiError);
@@ -150,30 +234,57 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await run(sim, 'orgKey', params, { continueOnFail: true });
 			expect(out).toHaveLength(1);
 			expect(out[0].pairedItem).toEqual({ item: 0 });
-			expect(out[0].json).toMatchObject({ error: 'Company "cmp_999" does not belong to your organisation', companyId: 'cmp_999' });
+			expect(out[0].json).toMatchObject({
+				error: 'Company "cmp_999" does not belong to your organisation',
+				companyId: 'cmp_999',
+			});
 			expect(apiRequests(sim).map((r) => [r.route, r.status])).toEqual([['listSettlements', 403]]);
 		});
 
 		test('a deactivated company (403): the message says it is deactivated', async () => {
 			const deactivated = sim.companies().find((c) => !c.active)!.id;
-			const { out } = await run(sim, 'oauthOrg', { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: deactivated }, { continueOnFail: true });
+			const { out } = await run(
+				sim,
+				'oauthOrg',
+				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: deactivated },
+				{ continueOnFail: true },
+			);
 			expect(out).toHaveLength(1);
 			expect(out[0].pairedItem).toEqual({ item: 0 });
-			expect(out[0].json).toMatchObject({ error: `Company "${deactivated}" is deactivated`, companyId: deactivated });
+			expect(out[0].json).toMatchObject({
+				error: `Company "${deactivated}" is deactivated`,
+				companyId: deactivated,
+			});
 		});
 
 		test('continueOnFail with 2 items where the first call fails: error item for item 0, data for item 1', async () => {
 			sim.injectFault({ route: 'walletSummary', kind: 'status', status: 404, times: 1 });
-			const { out } = await run(sim, 'orgKey', { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' }, { continueOnFail: true, items: TWO_ITEMS });
+			const { out } = await run(
+				sim,
+				'orgKey',
+				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
+				{ continueOnFail: true, items: TWO_ITEMS },
+			);
 			expect(out).toHaveLength(2);
 			expect(out[0].pairedItem).toEqual({ item: 0 });
-			expect(out[0].json).toMatchObject({ error: 'Not found: "Get wallet summary" for company "cmp_002"', companyId: 'cmp_002' });
-			expect(out[1]).toEqual({ json: plain(sim.data('cmp_002').walletSummary), pairedItem: { item: 1 } });
+			expect(out[0].json).toMatchObject({
+				error: 'Not found: "Get wallet summary" for company "cmp_002"',
+				companyId: 'cmp_002',
+			});
+			expect(out[1]).toEqual({
+				json: plain(sim.data('cmp_002').walletSummary),
+				pairedItem: { item: 1 },
+			});
 		});
 
 		test('without continueOnFail, a failing first item stops the node with the API error', async () => {
 			sim.injectFault({ route: 'walletSummary', kind: 'status', status: 404, times: 1 });
-			const { execute } = await prepare(sim, 'orgKey', { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' }, { items: TWO_ITEMS });
+			const { execute } = await prepare(
+				sim,
+				'orgKey',
+				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
+				{ items: TWO_ITEMS },
+			);
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toBe('Not found: "Get wallet summary" for company "cmp_002"');
@@ -183,7 +294,15 @@ describe('node: input items, errors and hints', () => {
 	});
 
 	describe('the Limit hint', () => {
-		const invoices = { resource: 'invoice', operation: 'getAll', companyScope: 'one', company: 'cmp_001', sortBy: 'updatedAt', sort: 'desc', filters: '{}' };
+		const invoices = {
+			resource: 'invoice',
+			operation: 'getAll',
+			companyScope: 'one',
+			company: 'cmp_001',
+			sortBy: 'updatedAt',
+			sort: 'desc',
+			filters: '{}',
+		};
 
 		test('a Limit that cuts the results adds a hint', async () => {
 			const { out, hints } = await run(sim, 'orgKey', { ...invoices, returnAll: false, limit: 5 });
@@ -193,7 +312,14 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('a Limit that cuts on a page-based list adds a hint too (company-level OAuth2)', async () => {
-			const { out, hints } = await run(sim, 'oauthCompany', { resource: 'settlement', operation: 'getAll', companyScope: 'one', company: '', returnAll: false, limit: 12 });
+			const { out, hints } = await run(sim, 'oauthCompany', {
+				resource: 'settlement',
+				operation: 'getAll',
+				companyScope: 'one',
+				company: '',
+				returnAll: false,
+				limit: 12,
+			});
 			expect(out.map((o) => o.json)).toEqual(plain(sim.data('cmp_001').settlements.slice(0, 12)));
 			expect(hints.length).toBeGreaterThan(0);
 		});
@@ -205,9 +331,17 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('a Limit above the number of results cuts nothing and adds no hint', async () => {
-			const paid = sim.invoicesSorted('cmp_001', 'updatedAt', 'desc').filter((i) => i.status === 'paid');
+			const paid = sim
+				.invoicesSorted('cmp_001', 'updatedAt', 'desc')
+				.filter((i) => i.status === 'paid');
 			expect(paid.length).toBeLessThan(100);
-			const { out, hints } = await run(sim, 'companyKey', { ...invoices, company: '', filters: '{"status":"paid"}', returnAll: false, limit: 100 });
+			const { out, hints } = await run(sim, 'companyKey', {
+				...invoices,
+				company: '',
+				filters: '{"status":"paid"}',
+				returnAll: false,
+				limit: 100,
+			});
 			expect(out.map((o) => o.json)).toEqual(plain(paid));
 			expect(hints).toEqual([]);
 		});
@@ -241,13 +375,22 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('All Companies with a Limit that cuts adds one hint', async () => {
-			const { out, hints } = await run(sim, 'oauthOrg', { ...invoices, companyScope: 'all', returnAll: false, limit: 2 });
+			const { out, hints } = await run(sim, 'oauthOrg', {
+				...invoices,
+				companyScope: 'all',
+				returnAll: false,
+				limit: 2,
+			});
 			expect(out).toHaveLength(2 * sim.companies().filter((c) => c.active).length);
 			expect(hints).toHaveLength(1);
 		});
 
 		test('All Companies with Return All adds no hint', async () => {
-			const { hints } = await run(sim, 'orgKey', { resource: 'walletSummary', operation: 'get', companyScope: 'all' });
+			const { hints } = await run(sim, 'orgKey', {
+				resource: 'walletSummary',
+				operation: 'get',
+				companyScope: 'all',
+			});
 			expect(hints).toEqual([]);
 		});
 	});

@@ -12,19 +12,24 @@ import { contextFor, resetTransport, startSimulator, failure } from '../support/
 import type { CredentialKind } from '../support/fixtures';
 
 const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] => sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
+const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
+	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
 
 /** A JSON round trip: what the node receives over HTTP. */
 const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
-const byId = <T extends { id: string }>(list: T[]): T[] => [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const byId = <T extends { id: string }>(list: T[]): T[] =>
+	[...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
-async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject): Promise<{ out: INodeExecutionData[]; hints: Array<{ message: string }> }> {
+async function run(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+): Promise<{ out: INodeExecutionData[]; hints: Array<{ message: string }> }> {
 	const { context, hints } = await contextFor(sim, kind, { parameters });
 	sim.clearLog();
 	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
 	return { out, hints };
 }
-
 
 interface Kind {
 	kind: CredentialKind;
@@ -52,7 +57,15 @@ interface Case {
 const CASES: Case[] = [
 	{
 		name: 'invoice getAll: sortBy updatedAt desc, filters {"status":"paid"} passed through, Limit 10',
-		params: () => ({ resource: 'invoice', operation: 'getAll', returnAll: false, limit: 10, sortBy: 'updatedAt', sort: 'desc', filters: '{"status":"paid"}' }),
+		params: () => ({
+			resource: 'invoice',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 10,
+			sortBy: 'updatedAt',
+			sort: 'desc',
+			filters: '{"status":"paid"}',
+		}),
 		expected: (sim, t) =>
 			sim
 				.invoicesSorted(t, 'updatedAt', 'desc')
@@ -61,22 +74,43 @@ const CASES: Case[] = [
 		log: (log, _sim, t) => {
 			expect(log).toHaveLength(1);
 			expect(log[0].path).toBe(`/v2/companies/${t}/invoices`);
-			expect(log[0].query).toEqual({ status: 'paid', sortBy: 'updatedAt', sort: 'desc', limit: '10' });
+			expect(log[0].query).toEqual({
+				status: 'paid',
+				sortBy: 'updatedAt',
+				sort: 'desc',
+				limit: '10',
+			});
 		},
 	},
 	{
 		name: 'invoice getAll: sortBy createdAt asc, Return All (several cursor pages)',
-		params: () => ({ resource: 'invoice', operation: 'getAll', returnAll: true, sortBy: 'createdAt', sort: 'asc', filters: '{}' }),
+		params: () => ({
+			resource: 'invoice',
+			operation: 'getAll',
+			returnAll: true,
+			sortBy: 'createdAt',
+			sort: 'asc',
+			filters: '{}',
+		}),
 		expected: (sim, t) => sim.invoicesSorted(t, 'createdAt', 'asc'),
 		log: (log) => {
 			expect(log.length).toBeGreaterThanOrEqual(2);
-			for (const entry of log) expect(entry.query).toMatchObject({ sortBy: 'createdAt', sort: 'asc' });
+			for (const entry of log)
+				expect(entry.query).toMatchObject({ sortBy: 'createdAt', sort: 'asc' });
 		},
 	},
 	{
 		name: 'invoice getAll: sortBy updatedAt desc, filter to_pay, Return All',
-		params: () => ({ resource: 'invoice', operation: 'getAll', returnAll: true, sortBy: 'updatedAt', sort: 'desc', filters: '{"status":"to_pay"}' }),
-		expected: (sim, t) => sim.invoicesSorted(t, 'updatedAt', 'desc').filter((i) => i.status === 'to_pay'),
+		params: () => ({
+			resource: 'invoice',
+			operation: 'getAll',
+			returnAll: true,
+			sortBy: 'updatedAt',
+			sort: 'desc',
+			filters: '{"status":"to_pay"}',
+		}),
+		expected: (sim, t) =>
+			sim.invoicesSorted(t, 'updatedAt', 'desc').filter((i) => i.status === 'to_pay'),
 	},
 	{
 		name: 'account getAll: Return All (offset pages)',
@@ -101,15 +135,31 @@ const CASES: Case[] = [
 			filters: { status: ['settled', 'prepared'], payableType: ['invoice'] },
 			returnAll: true,
 		}),
-		expected: (sim, t) => sim.data(t).payables.filter((p) => ['settled', 'prepared'].includes(p.status) && p.payableType === 'invoice'),
+		expected: (sim, t) =>
+			sim
+				.data(t)
+				.payables.filter(
+					(p) => ['settled', 'prepared'].includes(p.status) && p.payableType === 'invoice',
+				),
 		log: (log) => {
 			expect(log.length).toBeGreaterThanOrEqual(1);
-			for (const entry of log) expect(entry.body).toMatchObject({ status: ['settled', 'prepared'], payableType: ['invoice'] });
+			for (const entry of log)
+				expect(entry.body).toMatchObject({
+					status: ['settled', 'prepared'],
+					payableType: ['invoice'],
+				});
 		},
 	},
 	{
 		name: 'payable search: JSON mode {"status":"in_review"}, Limit 5',
-		params: () => ({ resource: 'payable', operation: 'search', filterMode: 'json', filtersJson: '{"status":"in_review"}', returnAll: false, limit: 5 }),
+		params: () => ({
+			resource: 'payable',
+			operation: 'search',
+			filterMode: 'json',
+			filtersJson: '{"status":"in_review"}',
+			returnAll: false,
+			limit: 5,
+		}),
 		expected: (sim, t) =>
 			sim
 				.data(t)
@@ -122,7 +172,13 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'payable search: JSON mode, Return All (body cursor pages)',
-		params: () => ({ resource: 'payable', operation: 'search', filterMode: 'json', filtersJson: '{}', returnAll: true }),
+		params: () => ({
+			resource: 'payable',
+			operation: 'search',
+			filterMode: 'json',
+			filtersJson: '{}',
+			returnAll: true,
+		}),
 		expected: (sim, t) => sim.data(t).payables,
 		log: (log) => {
 			expect(log.length).toBeGreaterThanOrEqual(2);
@@ -132,7 +188,14 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'payable getAllSnapshot: waits for the snapshot (one PENDING poll) and returns every page',
-		params: () => ({ resource: 'payable', operation: 'getAllSnapshot', filterMode: 'fields', filters: { payableType: ['card_purchase'] }, maxWait: 10, returnAll: true }),
+		params: () => ({
+			resource: 'payable',
+			operation: 'getAllSnapshot',
+			filterMode: 'fields',
+			filters: { payableType: ['card_purchase'] },
+			maxWait: 10,
+			returnAll: true,
+		}),
 		expected: (sim, t) => sim.data(t).payables.filter((p) => p.payableType === 'card_purchase'),
 		log: (log) => {
 			const created = log.filter((r) => r.route === 'createPayablesSnapshot');
@@ -167,15 +230,28 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'analyticalField getValues (fieldId of the second field), Return All',
-		params: (sim, t) => ({ resource: 'analyticalField', operation: 'getValues', fieldId: sim.data(t).analyticalFields[1].id, returnAll: true }),
+		params: (sim, t) => ({
+			resource: 'analyticalField',
+			operation: 'getValues',
+			fieldId: sim.data(t).analyticalFields[1].id,
+			returnAll: true,
+		}),
 		expected: (sim, t) => sim.data(t).analyticalFields[1].values,
 		log: (log, sim, t) => {
-			expect(log[0].path).toBe(`/v2/analytical-fields/${sim.data(t).analyticalFields[1].id}/values`);
+			expect(log[0].path).toBe(
+				`/v2/analytical-fields/${sim.data(t).analyticalFields[1].id}/values`,
+			);
 		},
 	},
 	{
 		name: 'analyticalField getValues, Limit 4',
-		params: (sim, t) => ({ resource: 'analyticalField', operation: 'getValues', fieldId: sim.data(t).analyticalFields[0].id, returnAll: false, limit: 4 }),
+		params: (sim, t) => ({
+			resource: 'analyticalField',
+			operation: 'getValues',
+			fieldId: sim.data(t).analyticalFields[0].id,
+			returnAll: false,
+			limit: 4,
+		}),
 		expected: (sim, t) => sim.data(t).analyticalFields[0].values.slice(0, 4),
 	},
 	{
@@ -193,7 +269,16 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'customApiCall GET /v1/settlements, scoping header, pagination page, Return All',
-		params: () => ({ resource: 'customApiCall', operation: 'request', method: 'GET', path: '/v1/settlements', scoping: 'header', pagination: 'page', query: '{}', returnAll: true }),
+		params: () => ({
+			resource: 'customApiCall',
+			operation: 'request',
+			method: 'GET',
+			path: '/v1/settlements',
+			scoping: 'header',
+			pagination: 'page',
+			query: '{}',
+			returnAll: true,
+		}),
 		expected: (sim, t) => sim.data(t).settlements,
 		log: (log) => expect(log.map((r) => r.query.page)).toEqual(['1', '2']),
 	},
@@ -238,13 +323,30 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'customApiCall GET /v1/accounts, pagination offset, Return All',
-		params: () => ({ resource: 'customApiCall', operation: 'request', method: 'GET', path: '/v1/accounts', scoping: 'header', pagination: 'offset', query: '{}', returnAll: true }),
+		params: () => ({
+			resource: 'customApiCall',
+			operation: 'request',
+			method: 'GET',
+			path: '/v1/accounts',
+			scoping: 'header',
+			pagination: 'offset',
+			query: '{}',
+			returnAll: true,
+		}),
 		expected: (sim, t) => sim.data(t).accounts,
 		log: (log) => expect(log.length).toBeGreaterThanOrEqual(2),
 	},
 	{
 		name: 'customApiCall GET /v1/wallet-summary, pagination none',
-		params: () => ({ resource: 'customApiCall', operation: 'request', method: 'GET', path: '/v1/wallet-summary', scoping: 'header', pagination: 'none', query: '{}' }),
+		params: () => ({
+			resource: 'customApiCall',
+			operation: 'request',
+			method: 'GET',
+			path: '/v1/wallet-summary',
+			scoping: 'header',
+			pagination: 'none',
+			query: '{}',
+		}),
 		expected: (sim, t) => [sim.data(t).walletSummary],
 		log: (log) => expect(log).toHaveLength(1),
 	},
@@ -256,7 +358,16 @@ describe('node: every operation with every credential kind', () => {
 		sim = await startSimulator({
 			snapshotPendingPolls: 1,
 			// Lists longer than one page of their maximum page size, so Return All pages.
-			seed: { sizes: { invoices: 130, accounts: 110, payables: 120, settlements: 45, expenseCategories: 105, intakes: 7 } },
+			seed: {
+				sizes: {
+					invoices: 130,
+					accounts: 110,
+					payables: 120,
+					settlements: 45,
+					expenseCategories: 105,
+					intakes: 7,
+				},
+			},
 		});
 	});
 	afterAll(async () => sim.stop());
@@ -267,7 +378,11 @@ describe('node: every operation with every credential kind', () => {
 
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
-			const { out } = await run(sim, kind, { companyScope: 'one', company, ...params(sim, target) });
+			const { out } = await run(sim, kind, {
+				companyScope: 'one',
+				company,
+				...params(sim, target),
+			});
 			const want = plain(expected(sim, target));
 			expect(want.length).toBeGreaterThan(0);
 			expect(out.map((o) => o.json)).toEqual(want);
@@ -282,9 +397,20 @@ describe('node: every operation with every credential kind', () => {
 		});
 
 		test('intake create: the created intake is returned and stored in the company', async () => {
-			const intake = { supplierName: `Supplier of ${kind}`, amount: 123.45, currency: 'EUR', description: 'integration test' };
+			const intake = {
+				supplierName: `Supplier of ${kind}`,
+				amount: 123.45,
+				currency: 'EUR',
+				description: 'integration test',
+			};
 			const before = sim.data(target).intakes.length;
-			const { out } = await run(sim, kind, { resource: 'intake', operation: 'create', companyScope: 'one', company, intake: JSON.stringify(intake) });
+			const { out } = await run(sim, kind, {
+				resource: 'intake',
+				operation: 'create',
+				companyScope: 'one',
+				company,
+				intake: JSON.stringify(intake),
+			});
 			expect(out).toHaveLength(1);
 			expect(out[0].pairedItem).toEqual({ item: 0 });
 			const created = out[0].json;
@@ -295,7 +421,12 @@ describe('node: every operation with every credential kind', () => {
 			expect(plain([stored.find((i) => i.id === created.id)])).toEqual([created]);
 			const requests = apiRequests(sim);
 			expect(requests).toHaveLength(1);
-			expect(requests[0]).toMatchObject({ method: 'POST', path: `/v2/companies/${target}/intakes`, status: 201, body: intake });
+			expect(requests[0]).toMatchObject({
+				method: 'POST',
+				path: `/v2/companies/${target}/intakes`,
+				status: 201,
+				body: intake,
+			});
 		});
 	});
 
@@ -305,10 +436,21 @@ describe('node: every operation with every credential kind', () => {
 		test('a snapshot still PENDING after Max Wait (1 s) fails with a clear error instead of waiting 300 s', async () => {
 			sim.configure({ snapshotPendingPolls: 1000 });
 			const { context } = await contextFor(sim, 'orgKey', {
-				parameters: { resource: 'payable', operation: 'getAllSnapshot', companyScope: 'one', company: 'cmp_004', filterMode: 'json', filtersJson: '{"status":"settled"}', maxWait: 1, returnAll: true },
+				parameters: {
+					resource: 'payable',
+					operation: 'getAllSnapshot',
+					companyScope: 'one',
+					company: 'cmp_004',
+					filterMode: 'json',
+					filtersJson: '{"status":"settled"}',
+					maxWait: 1,
+					returnAll: true,
+				},
 			});
 			sim.clearLog();
-			const error = await failure(new Spendesk().execute.call(context as unknown as IExecuteFunctions));
+			const error = await failure(
+				new Spendesk().execute.call(context as unknown as IExecuteFunctions),
+			);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe('The payables snapshot was not ready after 1 s');
 			const polls = sim.requestsTo('getPayablesSnapshot');
@@ -318,33 +460,59 @@ describe('node: every operation with every credential kind', () => {
 	});
 
 	describe('company getAll', () => {
-		test.each(['orgKey', 'oauthOrg'] as const)('%s: Return All lists every active company', async (kind) => {
-			const { out } = await run(sim, kind, { resource: 'company', operation: 'getAll', returnAll: true });
-			const active = sim.companies().filter((c) => c.active);
-			expect(active).toHaveLength(4);
-			expect(out.map((o) => o.json)).toEqual(active.map(({ id, name }) => ({ id, name })));
-			expect(out.every((o) => (o.pairedItem as { item: number }).item === 0)).toBe(true);
-			const requests = apiRequests(sim);
-			expect(requests.map((r) => r.route)).toEqual(['getCompanies']);
-			expect(requests[0].headers).not.toHaveProperty('x-company-id');
-		});
+		test.each(['orgKey', 'oauthOrg'] as const)(
+			'%s: Return All lists every active company',
+			async (kind) => {
+				const { out } = await run(sim, kind, {
+					resource: 'company',
+					operation: 'getAll',
+					returnAll: true,
+				});
+				const active = sim.companies().filter((c) => c.active);
+				expect(active).toHaveLength(4);
+				expect(out.map((o) => o.json)).toEqual(active.map(({ id, name }) => ({ id, name })));
+				expect(out.every((o) => (o.pairedItem as { item: number }).item === 0)).toBe(true);
+				const requests = apiRequests(sim);
+				expect(requests.map((r) => r.route)).toEqual(['getCompanies']);
+				expect(requests[0].headers).not.toHaveProperty('x-company-id');
+			},
+		);
 
-		test.each(['orgKey', 'oauthOrg'] as const)('%s: Limit 2 returns the first two companies', async (kind) => {
-			const { out } = await run(sim, kind, { resource: 'company', operation: 'getAll', returnAll: false, limit: 2 });
-			const active = sim.companies().filter((c) => c.active);
-			expect(out.map((o) => o.json)).toEqual(active.slice(0, 2).map(({ id, name }) => ({ id, name })));
-		});
+		test.each(['orgKey', 'oauthOrg'] as const)(
+			'%s: Limit 2 returns the first two companies',
+			async (kind) => {
+				const { out } = await run(sim, kind, {
+					resource: 'company',
+					operation: 'getAll',
+					returnAll: false,
+					limit: 2,
+				});
+				const active = sim.companies().filter((c) => c.active);
+				expect(out.map((o) => o.json)).toEqual(
+					active.slice(0, 2).map(({ id, name }) => ({ id, name })),
+				);
+			},
+		);
 
 		test.each([
 			['companyKey', 'Spendesk API key'],
 			['oauthCompany', 'Spendesk OAuth2'],
-		] as const)('%s: a company-level credential gets a clear error and no request is sent', async (kind, credentialName) => {
-			const { context } = await contextFor(sim, kind, { parameters: { resource: 'company', operation: 'getAll', returnAll: true } });
-			sim.clearLog();
-			const error = await failure(new Spendesk().execute.call(context as unknown as IExecuteFunctions));
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(`"Get companies" needs an organisation-level credential; "${credentialName}" is company-level`);
-			expect(sim.log).toHaveLength(0);
-		});
+		] as const)(
+			'%s: a company-level credential gets a clear error and no request is sent',
+			async (kind, credentialName) => {
+				const { context } = await contextFor(sim, kind, {
+					parameters: { resource: 'company', operation: 'getAll', returnAll: true },
+				});
+				sim.clearLog();
+				const error = await failure(
+					new Spendesk().execute.call(context as unknown as IExecuteFunctions),
+				);
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error.message).toBe(
+					`"Get companies" needs an organisation-level credential; "${credentialName}" is company-level`,
+				);
+				expect(sim.log).toHaveLength(0);
+			},
+		);
 	});
 });

@@ -6,7 +6,11 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
-import { searchPayables, searchSuppliers, searchUsers } from '../../nodes/Spendesk/methods/recordSearch';
+import {
+	searchPayables,
+	searchSuppliers,
+	searchUsers,
+} from '../../nodes/Spendesk/methods/recordSearch';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
@@ -15,17 +19,31 @@ import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
 
 const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] => sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
+const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
+	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
 const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
 const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
-async function prepare(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}) {
+async function prepare(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+) {
 	const built = await contextFor(sim, kind, { ...extra, parameters });
 	sim.clearLog();
-	return { ...built, execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions) };
+	return {
+		...built,
+		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
+	};
 }
 
-async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}) {
+async function run(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+) {
 	const { execute, hints } = await prepare(sim, kind, parameters, extra);
 	const [out] = await execute();
 	return { out, hints };
@@ -47,38 +65,80 @@ interface Case {
 const CASES: Case[] = [
 	{
 		name: 'payable get: By ID gives the payable in full, one GET /v1/payables/{payableId}',
-		params: (sim, t) => ({ resource: 'payable', operation: 'get', payableId: byId(` ${sim.data(t).payables[7].id} `) }),
+		params: (sim, t) => ({
+			resource: 'payable',
+			operation: 'get',
+			payableId: byId(` ${sim.data(t).payables[7].id} `),
+		}),
 		expected: (sim, t) => [payableDetail(sim.data(t).payables[7])],
-		log: (log, sim, t) => expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/payables/${sim.data(t).payables[7].id}`]),
+		log: (log, sim, t) =>
+			expect(log.map((r) => `${r.method} ${r.path}`)).toEqual([
+				`GET /v1/payables/${sim.data(t).payables[7].id}`,
+			]),
 	},
 	{
 		name: 'payable get: From List value (as the editor stores it)',
-		params: (sim, t) => ({ resource: 'payable', operation: 'get', payableId: { __rl: true, mode: 'list', value: sim.data(t).payables[0].id } }),
+		params: (sim, t) => ({
+			resource: 'payable',
+			operation: 'get',
+			payableId: { __rl: true, mode: 'list', value: sim.data(t).payables[0].id },
+		}),
 		expected: (sim, t) => [payableDetail(sim.data(t).payables[0])],
 	},
 	{
 		name: 'supplier getAll: Return All (page-based, 2 pages)',
 		params: () => ({ resource: 'supplier', operation: 'getAll', returnAll: true }),
 		expected: (sim, t) => sim.data(t).suppliers,
-		log: (log) => expect(log.map((r) => [r.query.page, r.query.pageSize])).toEqual([['1', '30'], ['2', '30']]),
+		log: (log) =>
+			expect(log.map((r) => [r.query.page, r.query.pageSize])).toEqual([
+				['1', '30'],
+				['2', '30'],
+			]),
 	},
 	{
 		name: 'supplier getAll: Updated After (date field) and Archived: Active Only become updatedAfter and isArchived=false',
-		params: () => ({ resource: 'supplier', operation: 'getAll', returnAll: true, filters: { updatedAfter: '2026-01-20T00:00:00', archived: 'active' } }),
-		expected: (sim, t) => sim.data(t).suppliers.filter((s) => s.updatedAt > '2026-01-20T00:00:00.000Z' && !s.isArchived),
+		params: () => ({
+			resource: 'supplier',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { updatedAfter: '2026-01-20T00:00:00', archived: 'active' },
+		}),
+		expected: (sim, t) =>
+			sim
+				.data(t)
+				.suppliers.filter((s) => s.updatedAt > '2026-01-20T00:00:00.000Z' && !s.isArchived),
 		log: (log) => {
-			for (const entry of log) expect(entry.query).toMatchObject({ updatedAfter: '2026-01-20T00:00:00.000Z', isArchived: 'false' });
+			for (const entry of log)
+				expect(entry.query).toMatchObject({
+					updatedAfter: '2026-01-20T00:00:00.000Z',
+					isArchived: 'false',
+				});
 		},
 	},
 	{
 		name: 'supplier getAll: Archived Only, Limit 3',
-		params: () => ({ resource: 'supplier', operation: 'getAll', returnAll: false, limit: 3, filters: { archived: 'archived' } }),
-		expected: (sim, t) => sim.data(t).suppliers.filter((s) => s.isArchived).slice(0, 3),
-		log: (log) => expect(log.map((r) => r.query)).toEqual([{ page: '1', pageSize: '3', isArchived: 'true' }]),
+		params: () => ({
+			resource: 'supplier',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 3,
+			filters: { archived: 'archived' },
+		}),
+		expected: (sim, t) =>
+			sim
+				.data(t)
+				.suppliers.filter((s) => s.isArchived)
+				.slice(0, 3),
+		log: (log) =>
+			expect(log.map((r) => r.query)).toEqual([{ page: '1', pageSize: '3', isArchived: 'true' }]),
 	},
 	{
 		name: 'supplier get: By ID',
-		params: (sim, t) => ({ resource: 'supplier', operation: 'get', supplierId: byId(sim.data(t).suppliers[12].id) }),
+		params: (sim, t) => ({
+			resource: 'supplier',
+			operation: 'get',
+			supplierId: byId(sim.data(t).suppliers[12].id),
+		}),
 		expected: (sim, t) => [sim.data(t).suppliers[12]],
 	},
 	{
@@ -93,7 +153,11 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'user get: By ID',
-		params: (sim, t) => ({ resource: 'user', operation: 'get', userId: byId(sim.data(t).users[31].id) }),
+		params: (sim, t) => ({
+			resource: 'user',
+			operation: 'get',
+			userId: byId(sim.data(t).users[31].id),
+		}),
 		expected: (sim, t) => [sim.data(t).users[31]],
 		log: (log, sim, t) => expect(log[0].path).toBe(`/v1/users/${sim.data(t).users[31].id}`),
 	},
@@ -104,9 +168,23 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'bankFee getAll: From and To (date fields) become from and to in UTC',
-		params: () => ({ resource: 'bankFee', operation: 'getAll', returnAll: true, filters: { from: '2026-01-03T00:00:00', to: '2026-01-09T12:00:00' } }),
-		expected: (sim, t) => sim.data(t).bankFees.filter((f) => f.date >= '2026-01-03T00:00:00.000Z' && f.date <= '2026-01-09T12:00:00.000Z'),
-		log: (log) => expect(log[0].query).toMatchObject({ from: '2026-01-03T00:00:00.000Z', to: '2026-01-09T12:00:00.000Z' }),
+		params: () => ({
+			resource: 'bankFee',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { from: '2026-01-03T00:00:00', to: '2026-01-09T12:00:00' },
+		}),
+		expected: (sim, t) =>
+			sim
+				.data(t)
+				.bankFees.filter(
+					(f) => f.date >= '2026-01-03T00:00:00.000Z' && f.date <= '2026-01-09T12:00:00.000Z',
+				),
+		log: (log) =>
+			expect(log[0].query).toMatchObject({
+				from: '2026-01-03T00:00:00.000Z',
+				to: '2026-01-09T12:00:00.000Z',
+			}),
 	},
 	{
 		name: 'bankFee getAll: Return All without filters (2 pages)',
@@ -115,8 +193,14 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'walletLoad getAll: From only, with a time zone offset in the value',
-		params: () => ({ resource: 'walletLoad', operation: 'getAll', returnAll: true, filters: { from: '2026-01-16T01:00:00+01:00' } }),
-		expected: (sim, t) => sim.data(t).walletLoads.filter((l) => l.date >= '2026-01-16T00:00:00.000Z'),
+		params: () => ({
+			resource: 'walletLoad',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { from: '2026-01-16T01:00:00+01:00' },
+		}),
+		expected: (sim, t) =>
+			sim.data(t).walletLoads.filter((l) => l.date >= '2026-01-16T00:00:00.000Z'),
 		log: (log) => expect(log[0].query.from).toBe('2026-01-16T00:00:00.000Z'),
 	},
 ];
@@ -124,7 +208,9 @@ const CASES: Case[] = [
 describe('node: Second catalogue reads', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 3, accounts: 2, settlements: 2, payables: 20 } } });
+		sim = await startSimulator({
+			seed: { sizes: { invoices: 3, accounts: 2, settlements: 2, payables: 20 } },
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
@@ -134,7 +220,11 @@ describe('node: Second catalogue reads', () => {
 
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
-			const { out } = await run(sim, kind, { companyScope: 'one', company, ...params(sim, target) });
+			const { out } = await run(sim, kind, {
+				companyScope: 'one',
+				company,
+				...params(sim, target),
+			});
 			const want = plain(expected(sim, target));
 			expect(want.length).toBeGreaterThan(0);
 			expect(out.map((o) => o.json)).toEqual(want);
@@ -150,7 +240,13 @@ describe('node: Second catalogue reads', () => {
 
 	describe('Get by ID: not found', () => {
 		test('One Company: an unknown payable is a 404 error naming the payable and the company', async () => {
-			const { execute } = await prepare(sim, 'orgKey', { resource: 'payable', operation: 'get', companyScope: 'one', company: 'cmp_002', payableId: byId('pay_unknown') });
+			const { execute } = await prepare(sim, 'orgKey', {
+				resource: 'payable',
+				operation: 'get',
+				companyScope: 'one',
+				company: 'cmp_002',
+				payableId: byId('pay_unknown'),
+			});
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toBe('Payable "pay_unknown" was not found in company "cmp_002"');
@@ -158,10 +254,18 @@ describe('node: Second catalogue reads', () => {
 			expect((error as NodeApiError).httpCode).toBe('404');
 		});
 
-		test('company-level credential: the message names the credential\'s company', async () => {
-			const { execute } = await prepare(sim, 'companyKey', { resource: 'supplier', operation: 'get', companyScope: 'one', company: '', supplierId: byId('sup_unknown') });
+		test("company-level credential: the message names the credential's company", async () => {
+			const { execute } = await prepare(sim, 'companyKey', {
+				resource: 'supplier',
+				operation: 'get',
+				companyScope: 'one',
+				company: '',
+				supplierId: byId('sup_unknown'),
+			});
 			const error = await failure(execute());
-			expect(error.message).toBe('Supplier "sup_unknown" was not found in the credential\'s company');
+			expect(error.message).toBe(
+				'Supplier "sup_unknown" was not found in the credential\'s company',
+			);
 		});
 
 		test('Continue On Fail: the unknown user is an error item paired with its input item, the known one is returned', async () => {
@@ -169,8 +273,18 @@ describe('node: Second catalogue reads', () => {
 			const { out } = await run(
 				sim,
 				'orgKey',
-				{ resource: 'user', operation: 'get', companyScope: 'one', company: 'cmp_002', userId: byId(known.id) },
-				{ continueOnFail: true, items: [{ json: {} }, { json: {} }], itemParameters: [{}, { userId: byId('usr_unknown') }] },
+				{
+					resource: 'user',
+					operation: 'get',
+					companyScope: 'one',
+					company: 'cmp_002',
+					userId: byId(known.id),
+				},
+				{
+					continueOnFail: true,
+					items: [{ json: {} }, { json: {} }],
+					itemParameters: [{}, { userId: byId('usr_unknown') }],
+				},
 			);
 			expect(out).toHaveLength(2);
 			expect(out[0]).toEqual({ json: plain([known])[0], pairedItem: { item: 0 } });
@@ -178,19 +292,37 @@ describe('node: Second catalogue reads', () => {
 			expect(out[1].json.error).toBe('User "usr_unknown" was not found in company "cmp_002"');
 		});
 
-		test('All Companies: the payable comes from the company that holds it (tagged), the other companies\' 404s are empty results', async () => {
+		test("All Companies: the payable comes from the company that holds it (tagged), the other companies' 404s are empty results", async () => {
 			const payable = sim.data('cmp_003').payables[4];
-			const { out } = await run(sim, 'orgKey', { resource: 'payable', operation: 'get', companyScope: 'all', payableId: byId(payable.id) });
+			const { out } = await run(sim, 'orgKey', {
+				resource: 'payable',
+				operation: 'get',
+				companyScope: 'all',
+				payableId: byId(payable.id),
+			});
 			expect(out).toHaveLength(1);
-			expect(out[0].json).toMatchObject({ ...plain([payableDetail(payable)])[0], companyId: 'cmp_003' });
+			expect(out[0].json).toMatchObject({
+				...plain([payableDetail(payable)])[0],
+				companyId: 'cmp_003',
+			});
 			expect(out[0].pairedItem).toEqual({ item: 0 });
 			const gets = sim.requestsTo('getPayable');
-			expect(gets.map((r) => r.companyId).sort()).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+			expect(gets.map((r) => r.companyId).sort()).toEqual([
+				'cmp_001',
+				'cmp_002',
+				'cmp_003',
+				'cmp_004',
+			]);
 			expect(gets.filter((r) => r.status === 404)).toHaveLength(3);
 		});
 
 		test('All Companies: a payable no company holds gives no item and no error', async () => {
-			const { out } = await run(sim, 'orgKey', { resource: 'payable', operation: 'get', companyScope: 'all', payableId: byId('pay_nowhere') });
+			const { out } = await run(sim, 'orgKey', {
+				resource: 'payable',
+				operation: 'get',
+				companyScope: 'all',
+				payableId: byId('pay_nowhere'),
+			});
 			expect(out).toEqual([]);
 		});
 	});
@@ -203,26 +335,54 @@ describe('node: Second catalogue reads', () => {
 			['"%2e%2e"', '%2e%2e', '"%2e%2e" is not a valid Payable ID'],
 			['a slash', 'pay/../../v1/accounts', '"pay/../../v1/accounts" is not a valid Payable ID'],
 			['a space inside', 'pay 1', '"pay 1" is not a valid Payable ID'],
-		])('payable get with %s fails naming the field, nothing is sent', async (_what, value, message) => {
-			const { execute } = await prepare(sim, 'orgKey', { resource: 'payable', operation: 'get', companyScope: 'one', company: 'cmp_002', payableId: byId(value) });
-			const error = await failure(execute());
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(message);
-			expect(sim.log).toHaveLength(0);
-		});
+		])(
+			'payable get with %s fails naming the field, nothing is sent',
+			async (_what, value, message) => {
+				const { execute } = await prepare(sim, 'orgKey', {
+					resource: 'payable',
+					operation: 'get',
+					companyScope: 'one',
+					company: 'cmp_002',
+					payableId: byId(value),
+				});
+				const error = await failure(execute());
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error.message).toBe(message);
+				expect(sim.log).toHaveLength(0);
+			},
+		);
 
 		test('an ID from an expression that is not text (an object) is refused as empty', async () => {
-			const { execute } = await prepare(sim, 'orgKey', { resource: 'supplier', operation: 'get', companyScope: 'one', company: 'cmp_002', supplierId: { __rl: true, mode: 'id', value: { id: 1 } } });
-			expect((await failure(execute())).message).toBe('Choose a supplier: the Supplier field is empty');
+			const { execute } = await prepare(sim, 'orgKey', {
+				resource: 'supplier',
+				operation: 'get',
+				companyScope: 'one',
+				company: 'cmp_002',
+				supplierId: { __rl: true, mode: 'id', value: { id: 1 } },
+			});
+			expect((await failure(execute())).message).toBe(
+				'Choose a supplier: the Supplier field is empty',
+			);
 			expect(sim.log).toHaveLength(0);
 		});
 
 		test.each([
 			['bankFee', { from: 'yesterday' }, 'From is not a date: got "yesterday"'],
 			['walletLoad', { to: '2026-13-45' }, 'To is not a date: got "2026-13-45"'],
-			['walletLoad', { from: '2026-02-01T00:00:00', to: '2026-01-01T00:00:00' }, 'From (2026-02-01T00:00:00.000Z) is after To (2026-01-01T00:00:00.000Z)'],
+			[
+				'walletLoad',
+				{ from: '2026-02-01T00:00:00', to: '2026-01-01T00:00:00' },
+				'From (2026-02-01T00:00:00.000Z) is after To (2026-01-01T00:00:00.000Z)',
+			],
 		])('%s getAll with filters %j fails before any request', async (resource, filters, message) => {
-			const { execute } = await prepare(sim, 'orgKey', { resource, operation: 'getAll', companyScope: 'one', company: 'cmp_002', returnAll: true, filters });
+			const { execute } = await prepare(sim, 'orgKey', {
+				resource,
+				operation: 'getAll',
+				companyScope: 'one',
+				company: 'cmp_002',
+				returnAll: true,
+				filters,
+			});
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(message);
@@ -230,8 +390,17 @@ describe('node: Second catalogue reads', () => {
 		});
 
 		test('supplier getAll: Updated After that is not a date fails naming the field', async () => {
-			const { execute } = await prepare(sim, 'orgKey', { resource: 'supplier', operation: 'getAll', companyScope: 'one', company: 'cmp_002', returnAll: true, filters: { updatedAfter: 'last week' } });
-			expect((await failure(execute())).message).toBe('Updated After is not a date: got "last week"');
+			const { execute } = await prepare(sim, 'orgKey', {
+				resource: 'supplier',
+				operation: 'getAll',
+				companyScope: 'one',
+				company: 'cmp_002',
+				returnAll: true,
+				filters: { updatedAfter: 'last week' },
+			});
+			expect((await failure(execute())).message).toBe(
+				'Updated After is not a date: got "last week"',
+			);
 			expect(sim.log).toHaveLength(0);
 		});
 
@@ -239,25 +408,70 @@ describe('node: Second catalogue reads', () => {
 			const { out } = await run(
 				sim,
 				'orgKey',
-				{ resource: 'walletLoad', operation: 'getAll', companyScope: 'one', company: 'cmp_002', returnAll: true, filters: {} },
-				{ continueOnFail: true, items: [{ json: {} }, { json: {} }], itemParameters: [{}, { filters: { from: 'soon' } }] },
+				{
+					resource: 'walletLoad',
+					operation: 'getAll',
+					companyScope: 'one',
+					company: 'cmp_002',
+					returnAll: true,
+					filters: {},
+				},
+				{
+					continueOnFail: true,
+					items: [{ json: {} }, { json: {} }],
+					itemParameters: [{}, { filters: { from: 'soon' } }],
+				},
 			);
 			const loads = plain(sim.data('cmp_002').walletLoads);
 			expect(out.slice(0, loads.length).map((o) => o.json)).toEqual(loads);
-			expect(out.slice(0, loads.length).every((o) => (o.pairedItem as { item: number }).item === 0)).toBe(true);
-			expect(out[loads.length]).toEqual({ json: { error: 'From is not a date: got "soon"', description: expect.any(String) }, pairedItem: { item: 1 } });
+			expect(
+				out.slice(0, loads.length).every((o) => (o.pairedItem as { item: number }).item === 0),
+			).toBe(true);
+			expect(out[loads.length]).toEqual({
+				json: { error: 'From is not a date: got "soon"', description: expect.any(String) },
+				pairedItem: { item: 1 },
+			});
 		});
 	});
 
-	describe('dates: a value without a time zone is read in the workflow\'s time zone', () => {
+	describe("dates: a value without a time zone is read in the workflow's time zone", () => {
 		test('Europe/Paris: Updated After 2026-01-15T00:00:00 is sent as 2026-01-14T23:00:00.000Z', async () => {
-			await run(sim, 'orgKey', { resource: 'supplier', operation: 'getAll', companyScope: 'one', company: 'cmp_002', returnAll: false, limit: 1, filters: { updatedAfter: '2026-01-15T00:00:00' } }, { timezone: 'Europe/Paris' });
+			await run(
+				sim,
+				'orgKey',
+				{
+					resource: 'supplier',
+					operation: 'getAll',
+					companyScope: 'one',
+					company: 'cmp_002',
+					returnAll: false,
+					limit: 1,
+					filters: { updatedAfter: '2026-01-15T00:00:00' },
+				},
+				{ timezone: 'Europe/Paris' },
+			);
 			expect(apiRequests(sim)[0].query.updatedAfter).toBe('2026-01-14T23:00:00.000Z');
 		});
 
 		test('America/New_York in summer time: From 2026-07-01 is sent as 2026-07-01T04:00:00.000Z; a Date object is taken as it is', async () => {
-			await run(sim, 'orgKey', { resource: 'bankFee', operation: 'getAll', companyScope: 'one', company: 'cmp_002', returnAll: false, limit: 1, filters: { from: '2026-07-01', to: new Date(Date.UTC(2026, 7, 1)) as unknown as string } }, { timezone: 'America/New_York' });
-			expect(apiRequests(sim)[0].query).toMatchObject({ from: '2026-07-01T04:00:00.000Z', to: '2026-08-01T00:00:00.000Z' });
+			await run(
+				sim,
+				'orgKey',
+				{
+					resource: 'bankFee',
+					operation: 'getAll',
+					companyScope: 'one',
+					company: 'cmp_002',
+					returnAll: false,
+					limit: 1,
+					filters: { from: '2026-07-01', to: new Date(Date.UTC(2026, 7, 1)) as unknown as string },
+				},
+				{ timezone: 'America/New_York' },
+			);
+			expect(apiRequests(sim)[0].query).toMatchObject({
+				from: '2026-07-01T04:00:00.000Z',
+				to: '2026-08-01T00:00:00.000Z',
+			});
 		});
 	});
 
@@ -268,18 +482,26 @@ describe('node: Second catalogue reads', () => {
 		}
 
 		test('suppliers of the chosen company, filtered by name', async () => {
-			const ctx = await search('orgKey', { companyScope: 'one', company: { __rl: true, mode: 'list', value: 'cmp_002' } });
+			const ctx = await search('orgKey', {
+				companyScope: 'one',
+				company: { __rl: true, mode: 'list', value: 'cmp_002' },
+			});
 			const { results } = await searchSuppliers.call(ctx, 'slack');
-			const want = sim.data('cmp_002').suppliers.filter((s) => s.name.toLowerCase().includes('slack'));
+			const want = sim
+				.data('cmp_002')
+				.suppliers.filter((s) => s.name.toLowerCase().includes('slack'));
 			expect(results).toEqual(want.map((s) => ({ name: `${s.name} (${s.id})`, value: s.id })));
 		});
 
-		test('users of a company-level credential\'s own company, by name and email; payables by description', async () => {
+		test("users of a company-level credential's own company, by name and email; payables by description", async () => {
 			const ctx = await search('companyKey', { companyScope: 'one', company: '' });
 			const users = (await searchUsers.call(ctx)).results;
 			expect(users).toHaveLength(35);
 			const first = sim.data('cmp_001').users[0];
-			expect(users[0]).toEqual({ name: `${first.firstName} ${first.lastName}, ${first.email} (${first.id})`, value: first.id });
+			expect(users[0]).toEqual({
+				name: `${first.firstName} ${first.lastName}, ${first.email} (${first.id})`,
+				value: first.id,
+			});
 			const payables = (await searchPayables.call(ctx, sim.data('cmp_001').payables[3].id)).results;
 			expect(payables.map((p) => p.value)).toEqual([sim.data('cmp_001').payables[3].id]);
 		});
@@ -287,7 +509,9 @@ describe('node: Second catalogue reads', () => {
 		test('with All Companies there is no list: a clear error says to enter the ID', async () => {
 			const ctx = await search('orgKey', { companyScope: 'all' });
 			const error = await failure(searchSuppliers.call(ctx));
-			expect(error.message).toBe('Suppliers belong to one company: choose One Company to pick from the list');
+			expect(error.message).toBe(
+				'Suppliers belong to one company: choose One Company to pick from the list',
+			);
 		});
 	});
 });

@@ -12,10 +12,21 @@ import type { CredentialKind } from '../support/fixtures';
 
 type Method = typeof searchIntakeRecords | typeof searchPayables;
 
-async function search(sim: SpendeskSimulator, method: Method, kind: CredentialKind, parameters: IDataObject, filter?: string, token?: string) {
+async function search(
+	sim: SpendeskSimulator,
+	method: Method,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	filter?: string,
+	token?: string,
+) {
 	const { context } = await contextFor(sim, kind, { parameters });
 	sim.clearLog();
-	return await (method as typeof searchIntakeRecords).call(context as unknown as ILoadOptionsFunctions, filter, token);
+	return await (method as typeof searchIntakeRecords).call(
+		context as unknown as ILoadOptionsFunctions,
+		filter,
+		token,
+	);
 }
 
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
@@ -29,25 +40,49 @@ describe('node: payable and intake selectors', () => {
 	beforeEach(() => resetTransport());
 
 	test('payables: every page up to 200, as "description, amount currency (id)"', async () => {
-		const { results } = await search(sim, searchPayables, 'orgKey', { companyScope: 'one', company: fromList('cmp_002') });
+		const { results } = await search(sim, searchPayables, 'orgKey', {
+			companyScope: 'one',
+			company: fromList('cmp_002'),
+		});
 		const payables = sim.data('cmp_002').payables;
 		expect(payables).toHaveLength(130);
-		expect(results[0]).toEqual({ name: `${payables[0].description}, ${payables[0].amount} ${payables[0].currency} (${payables[0].id})`, value: payables[0].id });
+		expect(results[0]).toEqual({
+			name: `${payables[0].description}, ${payables[0].amount} ${payables[0].currency} (${payables[0].id})`,
+			value: payables[0].id,
+		});
 		expect(results.map((r) => r.value)).toEqual(payables.map((p) => p.id));
 		expect(sim.requestsTo('searchPayables').every((r) => r.companyId === 'cmp_002')).toBe(true);
 	});
 
 	test('payables filtered by ID; intakes of a company-level credential own company', async () => {
-		const { results } = await search(sim, searchPayables, 'orgKey', { companyScope: 'one', company: fromList('cmp_001') }, 'PAY_001_000007');
+		const { results } = await search(
+			sim,
+			searchPayables,
+			'orgKey',
+			{ companyScope: 'one', company: fromList('cmp_001') },
+			'PAY_001_000007',
+		);
 		expect(results.map((r) => r.value)).toEqual(['pay_001_000007']);
-		const intakes = await search(sim, searchIntakeRecords, 'companyKey', { companyScope: 'one', company: fromList('') });
-		expect(intakes.results.map((r) => r.value)).toEqual(sim.data('cmp_001').intakes.map((i) => i.id));
-		expect(sim.requestsTo('listIntakes')[0]).toMatchObject({ path: '/v2/companies/cmp_001/intakes', query: { limit: '100' } });
+		const intakes = await search(sim, searchIntakeRecords, 'companyKey', {
+			companyScope: 'one',
+			company: fromList(''),
+		});
+		expect(intakes.results.map((r) => r.value)).toEqual(
+			sim.data('cmp_001').intakes.map((i) => i.id),
+		);
+		expect(sim.requestsTo('listIntakes')[0]).toMatchObject({
+			path: '/v2/companies/cmp_001/intakes',
+			query: { limit: '100' },
+		});
 	});
 
 	test('no list with All Companies: records belong to one company', async () => {
-		const error = await failure(search(sim, searchIntakeRecords, 'orgKey', { companyScope: 'all' }));
-		expect(error.message).toBe('Intakes belong to one company: choose One Company to pick from the list');
+		const error = await failure(
+			search(sim, searchIntakeRecords, 'orgKey', { companyScope: 'all' }),
+		);
+		expect(error.message).toBe(
+			'Intakes belong to one company: choose One Company to pick from the list',
+		);
 		expect(sim.log).toHaveLength(0);
 	});
 });

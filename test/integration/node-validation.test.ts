@@ -10,12 +10,19 @@ import { contextFor, resetTransport, startSimulator, failure } from '../support/
 import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
 
-async function prepare(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}) {
+async function prepare(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+) {
 	const built = await contextFor(sim, kind, { ...extra, parameters });
 	sim.clearLog();
-	return { ...built, execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions) };
+	return {
+		...built,
+		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
+	};
 }
-
 
 const invoices = (more: IDataObject): IDataObject => ({
 	resource: 'invoice',
@@ -40,9 +47,30 @@ const custom = (more: IDataObject): IDataObject => ({
 	query: '{}',
 	...more,
 });
-const payables = (more: IDataObject): IDataObject => ({ resource: 'payable', operation: 'search', companyScope: 'one', company: 'cmp_002', returnAll: true, filterMode: 'json', ...more });
-const intake = (json: string): IDataObject => ({ resource: 'intake', operation: 'create', companyScope: 'one', company: 'cmp_002', intake: json });
-const values = (fieldId: string): IDataObject => ({ resource: 'analyticalField', operation: 'getValues', companyScope: 'one', company: 'cmp_002', fieldId, returnAll: true });
+const payables = (more: IDataObject): IDataObject => ({
+	resource: 'payable',
+	operation: 'search',
+	companyScope: 'one',
+	company: 'cmp_002',
+	returnAll: true,
+	filterMode: 'json',
+	...more,
+});
+const intake = (json: string): IDataObject => ({
+	resource: 'intake',
+	operation: 'create',
+	companyScope: 'one',
+	company: 'cmp_002',
+	intake: json,
+});
+const values = (fieldId: string): IDataObject => ({
+	resource: 'analyticalField',
+	operation: 'getValues',
+	companyScope: 'one',
+	company: 'cmp_002',
+	fieldId,
+	returnAll: true,
+});
 
 interface BadInput {
 	name: string;
@@ -54,36 +82,229 @@ interface BadInput {
 }
 
 const CASES: BadInput[] = [
-	{ name: 'invoices Limit 0', kind: 'orgKey', params: invoices({ limit: 0 }), message: 'Limit must be a whole number from 1 to 100; got 0', route: 'listInvoices' },
-	{ name: 'invoices Limit 101', kind: 'orgKey', params: invoices({ limit: 101 }), message: 'Limit must be a whole number from 1 to 100; got 101', route: 'listInvoices' },
-	{ name: 'invoices Limit 101 (OAuth2 company-level)', kind: 'oauthCompany', params: invoices({ company: '', limit: 101 }), message: 'Limit must be a whole number from 1 to 100; got 101', route: 'listInvoices' },
-	{ name: 'invoices Limit 2.5', kind: 'companyKey', params: invoices({ company: '', limit: 2.5 }), message: 'Limit must be a whole number from 1 to 100; got 2.5', route: 'listInvoices' },
-	{ name: 'settlements Limit 0', kind: 'oauthOrg', params: { resource: 'settlement', operation: 'getAll', companyScope: 'one', company: 'cmp_002', returnAll: false, limit: 0 }, message: 'Limit must be a whole number from 1 to any size; got 0', route: 'listSettlements' },
-	{ name: 'company id "cmp 1" (path route)', kind: 'orgKey', params: invoices({ company: 'cmp 1' }), message: '"cmp 1" is not a valid company ID', route: 'listInvoices' },
-	{ name: 'company id "a/b" (path route)', kind: 'oauthOrg', params: invoices({ company: 'a/b' }), message: '"a/b" is not a valid company ID', route: 'listInvoices' },
-	{ name: 'company id "a/b" (header route)', kind: 'orgKey', params: { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'a/b' }, message: '"a/b" is not a valid company ID', route: 'walletSummary' },
-	{ name: 'company id "cmp 1" with a company-level key', kind: 'companyKey', params: { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp 1' }, message: '"cmp 1" is not a valid company ID', route: 'walletSummary' },
-	{ name: 'company id "cmp?1" (intake create)', kind: 'orgKey', params: { ...intake('{"supplierName":"x"}'), company: 'cmp?1' }, message: '"cmp?1" is not a valid company ID', route: 'createIntake' },
-	{ name: 'custom path with ".."', kind: 'orgKey', params: custom({ path: '/v1/../v2/companies' }), message: 'Path "/v1/../v2/companies" is not a valid API path', route: 'getCompanies' },
-	{ name: 'custom path with "//"', kind: 'orgKey', params: custom({ path: '//evil.example/v1/settlements' }), message: 'Path "//evil.example/v1/settlements" is not a valid API path', route: 'listSettlements' },
-	{ name: 'custom path with "//" inside', kind: 'oauthOrg', params: custom({ path: '/v1//settlements' }), message: 'Path "/v1//settlements" is not a valid API path', route: 'listSettlements' },
-	{ name: 'custom path "http://…"', kind: 'orgKey', params: custom({ path: 'http://evil.example/v1/settlements' }), message: 'Path "http://evil.example/v1/settlements" is not a valid API path', route: 'listSettlements' },
-	{ name: 'custom path without a leading slash', kind: 'companyKey', params: custom({ company: '', path: 'v1/settlements' }), message: 'Path "v1/settlements" is not a valid API path', route: 'listSettlements' },
-	{ name: 'custom path with a query string', kind: 'orgKey', params: custom({ path: '/v1/settlements?page=2' }), message: 'Path "/v1/settlements?page=2" is not a valid API path', route: 'listSettlements' },
-	{ name: 'custom path with {companyId} but header scoping', kind: 'orgKey', params: custom({ path: '/v2/companies/{companyId}/invoices' }), message: 'The path contains {companyId} but Company Scoping is not "Company in Path"', route: 'listInvoices' },
-	{ name: 'custom path scoping "path" without {companyId}', kind: 'orgKey', params: custom({ path: '/v1/settlements', scoping: 'path' }), message: 'Company Scoping is "Company in Path" but the path has no {companyId}', route: 'listSettlements' },
-	{ name: 'custom query not JSON', kind: 'orgKey', params: custom({ path: '/v1/settlements', query: '{page: 2' }), message: 'Query Parameters (JSON) is not valid JSON', route: 'listSettlements' },
-	{ name: 'custom body not JSON', kind: 'orgKey', params: custom({ method: 'POST', path: '/v1/payables/search', pagination: 'bodyCursor', returnAll: true, body: '{"status": settled}' }), message: 'Body (JSON) is not valid JSON', route: 'searchPayables' },
-	{ name: 'invoice filters not JSON', kind: 'orgKey', params: invoices({ filters: '{"status": "paid"' }), message: 'Filters (JSON) is not valid JSON', route: 'listInvoices' },
-	{ name: 'invoice filters a JSON array', kind: 'oauthCompany', params: invoices({ company: '', filters: '["paid"]' }), message: 'Filters (JSON) must be a JSON object', route: 'listInvoices' },
-	{ name: 'invoice filters setting "cursor"', kind: 'orgKey', params: invoices({ filters: '{"cursor":"abc"}' }), message: 'Filters (JSON) must not set "cursor"', route: 'listInvoices' },
-	{ name: 'payable filters not JSON', kind: 'orgKey', params: payables({ filtersJson: 'status=settled' }), message: 'Filters (JSON) is not valid JSON', route: 'searchPayables' },
-	{ name: 'payable filters setting "limit"', kind: 'companyKey', params: payables({ company: '', filtersJson: '{"limit":5}' }), message: 'Filters (JSON) must not set "limit"', route: 'searchPayables' },
-	{ name: 'intake JSON {}', kind: 'orgKey', params: intake('{}'), message: 'Intake (JSON) is empty', route: 'createIntake' },
-	{ name: 'intake JSON blank', kind: 'oauthOrg', params: intake('   '), message: 'Intake (JSON) is empty', route: 'createIntake' },
-	{ name: 'intake JSON not JSON', kind: 'companyKey', params: { ...intake('supplier: x'), company: '' }, message: 'Intake (JSON) is not valid JSON', route: 'createIntake' },
-	{ name: 'analytical field id empty', kind: 'orgKey', params: values(''), message: 'Choose an analytical field', route: 'listAnalyticalFieldValues' },
-	{ name: 'analytical field id blank (OAuth2 company-level)', kind: 'oauthCompany', params: { ...values('   '), company: '' }, message: 'Choose an analytical field', route: 'listAnalyticalFieldValues' },
+	{
+		name: 'invoices Limit 0',
+		kind: 'orgKey',
+		params: invoices({ limit: 0 }),
+		message: 'Limit must be a whole number from 1 to 100; got 0',
+		route: 'listInvoices',
+	},
+	{
+		name: 'invoices Limit 101',
+		kind: 'orgKey',
+		params: invoices({ limit: 101 }),
+		message: 'Limit must be a whole number from 1 to 100; got 101',
+		route: 'listInvoices',
+	},
+	{
+		name: 'invoices Limit 101 (OAuth2 company-level)',
+		kind: 'oauthCompany',
+		params: invoices({ company: '', limit: 101 }),
+		message: 'Limit must be a whole number from 1 to 100; got 101',
+		route: 'listInvoices',
+	},
+	{
+		name: 'invoices Limit 2.5',
+		kind: 'companyKey',
+		params: invoices({ company: '', limit: 2.5 }),
+		message: 'Limit must be a whole number from 1 to 100; got 2.5',
+		route: 'listInvoices',
+	},
+	{
+		name: 'settlements Limit 0',
+		kind: 'oauthOrg',
+		params: {
+			resource: 'settlement',
+			operation: 'getAll',
+			companyScope: 'one',
+			company: 'cmp_002',
+			returnAll: false,
+			limit: 0,
+		},
+		message: 'Limit must be a whole number from 1 to any size; got 0',
+		route: 'listSettlements',
+	},
+	{
+		name: 'company id "cmp 1" (path route)',
+		kind: 'orgKey',
+		params: invoices({ company: 'cmp 1' }),
+		message: '"cmp 1" is not a valid company ID',
+		route: 'listInvoices',
+	},
+	{
+		name: 'company id "a/b" (path route)',
+		kind: 'oauthOrg',
+		params: invoices({ company: 'a/b' }),
+		message: '"a/b" is not a valid company ID',
+		route: 'listInvoices',
+	},
+	{
+		name: 'company id "a/b" (header route)',
+		kind: 'orgKey',
+		params: { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'a/b' },
+		message: '"a/b" is not a valid company ID',
+		route: 'walletSummary',
+	},
+	{
+		name: 'company id "cmp 1" with a company-level key',
+		kind: 'companyKey',
+		params: { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp 1' },
+		message: '"cmp 1" is not a valid company ID',
+		route: 'walletSummary',
+	},
+	{
+		name: 'company id "cmp?1" (intake create)',
+		kind: 'orgKey',
+		params: { ...intake('{"supplierName":"x"}'), company: 'cmp?1' },
+		message: '"cmp?1" is not a valid company ID',
+		route: 'createIntake',
+	},
+	{
+		name: 'custom path with ".."',
+		kind: 'orgKey',
+		params: custom({ path: '/v1/../v2/companies' }),
+		message: 'Path "/v1/../v2/companies" is not a valid API path',
+		route: 'getCompanies',
+	},
+	{
+		name: 'custom path with "//"',
+		kind: 'orgKey',
+		params: custom({ path: '//evil.example/v1/settlements' }),
+		message: 'Path "//evil.example/v1/settlements" is not a valid API path',
+		route: 'listSettlements',
+	},
+	{
+		name: 'custom path with "//" inside',
+		kind: 'oauthOrg',
+		params: custom({ path: '/v1//settlements' }),
+		message: 'Path "/v1//settlements" is not a valid API path',
+		route: 'listSettlements',
+	},
+	{
+		name: 'custom path "http://…"',
+		kind: 'orgKey',
+		params: custom({ path: 'http://evil.example/v1/settlements' }),
+		message: 'Path "http://evil.example/v1/settlements" is not a valid API path',
+		route: 'listSettlements',
+	},
+	{
+		name: 'custom path without a leading slash',
+		kind: 'companyKey',
+		params: custom({ company: '', path: 'v1/settlements' }),
+		message: 'Path "v1/settlements" is not a valid API path',
+		route: 'listSettlements',
+	},
+	{
+		name: 'custom path with a query string',
+		kind: 'orgKey',
+		params: custom({ path: '/v1/settlements?page=2' }),
+		message: 'Path "/v1/settlements?page=2" is not a valid API path',
+		route: 'listSettlements',
+	},
+	{
+		name: 'custom path with {companyId} but header scoping',
+		kind: 'orgKey',
+		params: custom({ path: '/v2/companies/{companyId}/invoices' }),
+		message: 'The path contains {companyId} but Company Scoping is not "Company in Path"',
+		route: 'listInvoices',
+	},
+	{
+		name: 'custom path scoping "path" without {companyId}',
+		kind: 'orgKey',
+		params: custom({ path: '/v1/settlements', scoping: 'path' }),
+		message: 'Company Scoping is "Company in Path" but the path has no {companyId}',
+		route: 'listSettlements',
+	},
+	{
+		name: 'custom query not JSON',
+		kind: 'orgKey',
+		params: custom({ path: '/v1/settlements', query: '{page: 2' }),
+		message: 'Query Parameters (JSON) is not valid JSON',
+		route: 'listSettlements',
+	},
+	{
+		name: 'custom body not JSON',
+		kind: 'orgKey',
+		params: custom({
+			method: 'POST',
+			path: '/v1/payables/search',
+			pagination: 'bodyCursor',
+			returnAll: true,
+			body: '{"status": settled}',
+		}),
+		message: 'Body (JSON) is not valid JSON',
+		route: 'searchPayables',
+	},
+	{
+		name: 'invoice filters not JSON',
+		kind: 'orgKey',
+		params: invoices({ filters: '{"status": "paid"' }),
+		message: 'Filters (JSON) is not valid JSON',
+		route: 'listInvoices',
+	},
+	{
+		name: 'invoice filters a JSON array',
+		kind: 'oauthCompany',
+		params: invoices({ company: '', filters: '["paid"]' }),
+		message: 'Filters (JSON) must be a JSON object',
+		route: 'listInvoices',
+	},
+	{
+		name: 'invoice filters setting "cursor"',
+		kind: 'orgKey',
+		params: invoices({ filters: '{"cursor":"abc"}' }),
+		message: 'Filters (JSON) must not set "cursor"',
+		route: 'listInvoices',
+	},
+	{
+		name: 'payable filters not JSON',
+		kind: 'orgKey',
+		params: payables({ filtersJson: 'status=settled' }),
+		message: 'Filters (JSON) is not valid JSON',
+		route: 'searchPayables',
+	},
+	{
+		name: 'payable filters setting "limit"',
+		kind: 'companyKey',
+		params: payables({ company: '', filtersJson: '{"limit":5}' }),
+		message: 'Filters (JSON) must not set "limit"',
+		route: 'searchPayables',
+	},
+	{
+		name: 'intake JSON {}',
+		kind: 'orgKey',
+		params: intake('{}'),
+		message: 'Intake (JSON) is empty',
+		route: 'createIntake',
+	},
+	{
+		name: 'intake JSON blank',
+		kind: 'oauthOrg',
+		params: intake('   '),
+		message: 'Intake (JSON) is empty',
+		route: 'createIntake',
+	},
+	{
+		name: 'intake JSON not JSON',
+		kind: 'companyKey',
+		params: { ...intake('supplier: x'), company: '' },
+		message: 'Intake (JSON) is not valid JSON',
+		route: 'createIntake',
+	},
+	{
+		name: 'analytical field id empty',
+		kind: 'orgKey',
+		params: values(''),
+		message: 'Choose an analytical field',
+		route: 'listAnalyticalFieldValues',
+	},
+	{
+		name: 'analytical field id blank (OAuth2 company-level)',
+		kind: 'oauthCompany',
+		params: { ...values('   '), company: '' },
+		message: 'Choose an analytical field',
+		route: 'listAnalyticalFieldValues',
+	},
 ];
 
 describe('node: bad input fails before any request', () => {
@@ -104,17 +325,30 @@ describe('node: bad input fails before any request', () => {
 	});
 
 	test('a company-level credential naming another company fails before any request', async () => {
-		const { execute } = await prepare(sim, 'companyKey', { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' });
+		const { execute } = await prepare(sim, 'companyKey', {
+			resource: 'walletSummary',
+			operation: 'get',
+			companyScope: 'one',
+			company: 'cmp_002',
+		});
 		const error = await failure(execute());
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe('The company-level credential "Spendesk API key" cannot reach company "cmp_002"');
+		expect(error.message).toBe(
+			'The company-level credential "Spendesk API key" cannot reach company "cmp_002"',
+		);
 		expect(sim.log).toHaveLength(0);
 	});
 
 	test('with continueOnFail, bad input gives an error item paired with its input item, still without any request', async () => {
-		const { execute } = await prepare(sim, 'orgKey', invoices({ limit: 0 }), { continueOnFail: true, items: [{ json: {} }, { json: {} }] });
+		const { execute } = await prepare(sim, 'orgKey', invoices({ limit: 0 }), {
+			continueOnFail: true,
+			items: [{ json: {} }, { json: {} }],
+		});
 		const [out] = await execute();
-		expect(out.map((o) => o.json.error)).toEqual(['Limit must be a whole number from 1 to 100; got 0', 'Limit must be a whole number from 1 to 100; got 0']);
+		expect(out.map((o) => o.json.error)).toEqual([
+			'Limit must be a whole number from 1 to 100; got 0',
+			'Limit must be a whole number from 1 to 100; got 0',
+		]);
 		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(sim.log).toHaveLength(0);
 	});

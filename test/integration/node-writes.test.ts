@@ -13,16 +13,27 @@ import { contextFor, failure, resetTransport, startSimulator } from '../support/
 import type { CredentialKind } from '../support/fixtures';
 
 const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] => sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
+const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
+	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
 const plain = <T>(value: T): IDataObject => JSON.parse(JSON.stringify(value)) as IDataObject;
 
-async function execute(sim: SpendeskSimulator, parameters: IDataObject, options: { items?: INodeExecutionData[]; continueOnFail?: boolean; kind?: CredentialKind } = {}) {
-	const { context } = await contextFor(sim, options.kind ?? 'orgKey', { parameters, items: options.items, continueOnFail: options.continueOnFail });
+async function execute(
+	sim: SpendeskSimulator,
+	parameters: IDataObject,
+	options: { items?: INodeExecutionData[]; continueOnFail?: boolean; kind?: CredentialKind } = {},
+) {
+	const { context } = await contextFor(sim, options.kind ?? 'orgKey', {
+		parameters,
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
 	sim.clearLog();
-	return async () => (await new Spendesk().execute.call(context as unknown as IExecuteFunctions))[0];
+	return async () =>
+		(await new Spendesk().execute.call(context as unknown as IExecuteFunctions))[0];
 }
 
-const payable = (sim: SpendeskSimulator, company: string, index: number) => sim.data(company).payables[index] as BookkeptPayable;
+const payable = (sim: SpendeskSimulator, company: string, index: number) =>
+	sim.data(company).payables[index] as BookkeptPayable;
 const versionOf = (p: BookkeptPayable) => p.version ?? 1;
 
 /** Marks payables of `company`: one input item per payable, ID and version from the item. */
@@ -36,7 +47,12 @@ const MARK: IDataObject = {
 	bookkeepingStatus: 'exported',
 };
 
-function markItems(sim: SpendeskSimulator, company: string, from: number, count: number): INodeExecutionData[] {
+function markItems(
+	sim: SpendeskSimulator,
+	company: string,
+	from: number,
+	count: number,
+): INodeExecutionData[] {
 	return Array.from({ length: count }, (_, i) => {
 		const p = payable(sim, company, from + i);
 		return { json: { companyId: company, id: p.id, version: versionOf(p) } };
@@ -46,7 +62,9 @@ function markItems(sim: SpendeskSimulator, company: string, from: number, count:
 describe('node: write operations', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
-		sim = await startSimulator({ seed: { companies: 5, sizes: { invoices: 5, payables: 700, settlements: 5, intakes: 1 } } });
+		sim = await startSimulator({
+			seed: { companies: 5, sizes: { invoices: 5, payables: 700, settlements: 5, intakes: 1 } },
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
@@ -59,16 +77,40 @@ describe('node: write operations', () => {
 			const items = markItems(sim, 'cmp_002', 0, 250);
 			const out = await (await execute(sim, MARK, { items }))();
 			const calls = apiRequests(sim);
-			expect(calls.map((r) => r.route)).toEqual(['updateBookkeepingStatus', 'updateBookkeepingStatus', 'updateBookkeepingStatus']);
-			expect(calls.map((r) => ((r.body as { payables: unknown[] }).payables).length)).toEqual([100, 100, 50]);
-			for (const call of calls) expect(call).toMatchObject({ method: 'PUT', path: '/v1/payables/bookkeeping-status', companyId: 'cmp_002', status: 200 });
-			expect((calls[0].body as { payables: IDataObject[] }).payables[0]).toEqual({ id: items[0].json.id, version: 1, bookkeepingStatus: 'exported' });
+			expect(calls.map((r) => r.route)).toEqual([
+				'updateBookkeepingStatus',
+				'updateBookkeepingStatus',
+				'updateBookkeepingStatus',
+			]);
+			expect(calls.map((r) => (r.body as { payables: unknown[] }).payables.length)).toEqual([
+				100, 100, 50,
+			]);
+			for (const call of calls)
+				expect(call).toMatchObject({
+					method: 'PUT',
+					path: '/v1/payables/bookkeeping-status',
+					companyId: 'cmp_002',
+					status: 200,
+				});
+			expect((calls[0].body as { payables: IDataObject[] }).payables[0]).toEqual({
+				id: items[0].json.id,
+				version: 1,
+				bookkeepingStatus: 'exported',
+			});
 			expect(out).toHaveLength(250);
 			out.forEach((o, i) => {
 				expect(o.pairedItem).toEqual({ item: i });
-				expect(o.json).toEqual({ id: items[i].json.id, status: 'updated', version: 2, bookkeepingStatus: 'exported' });
+				expect(o.json).toEqual({
+					id: items[i].json.id,
+					status: 'updated',
+					version: 2,
+					bookkeepingStatus: 'exported',
+				});
 			});
-			expect(payable(sim, 'cmp_002', 249)).toMatchObject({ version: 2, bookkeepingStatus: 'exported' });
+			expect(payable(sim, 'cmp_002', 249)).toMatchObject({
+				version: 2,
+				bookkeepingStatus: 'exported',
+			});
 			expect(payable(sim, 'cmp_002', 250).version).toBeUndefined();
 		});
 
@@ -76,16 +118,39 @@ describe('node: write operations', () => {
 			const a = markItems(sim, 'cmp_003', 0, 3);
 			const b = markItems(sim, 'cmp_004', 0, 3);
 			const items = [a[0], b[0], a[1], b[1], b[2], a[2]];
-			const out = await (await execute(sim, { ...MARK, bookkeepingStatus: 'failedExport', failureReason: '  Unknown ledger account  ' }, { items }))();
+			const out = await (
+				await execute(
+					sim,
+					{
+						...MARK,
+						bookkeepingStatus: 'failedExport',
+						failureReason: '  Unknown ledger account  ',
+					},
+					{ items },
+				)
+			)();
 			const calls = apiRequests(sim);
-			expect(calls.map((r) => [r.companyId, (r.body as { payables: IDataObject[] }).payables.map((p) => p.id)])).toEqual([
+			expect(
+				calls.map((r) => [
+					r.companyId,
+					(r.body as { payables: IDataObject[] }).payables.map((p) => p.id),
+				]),
+			).toEqual([
 				['cmp_003', [a[0], a[1], a[2]].map((i) => i.json.id)],
 				['cmp_004', [b[0], b[1], b[2]].map((i) => i.json.id)],
 			]);
 			expect(out.map((o) => o.json.id)).toEqual(items.map((i) => i.json.id));
 			expect(out.map((o) => o.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
-			for (const o of out) expect(o.json).toMatchObject({ status: 'updated', bookkeepingStatus: 'failedExport', failureReason: 'Unknown ledger account' });
-			expect(payable(sim, 'cmp_004', 2)).toMatchObject({ bookkeepingStatus: 'failedExport', failureReason: 'Unknown ledger account' });
+			for (const o of out)
+				expect(o.json).toMatchObject({
+					status: 'updated',
+					bookkeepingStatus: 'failedExport',
+					failureReason: 'Unknown ledger account',
+				});
+			expect(payable(sim, 'cmp_004', 2)).toMatchObject({
+				bookkeepingStatus: 'failedExport',
+				failureReason: 'Unknown ledger account',
+			});
 		});
 
 		/** 10 payables of cmp_001 from `from`: item 3 with a stale version, item 6 an unknown payable. */
@@ -102,10 +167,13 @@ describe('node: write operations', () => {
 			expect(apiRequests(sim)).toHaveLength(1);
 			expect(out).toHaveLength(10);
 			expect(out.map((o) => o.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
-			expect(out[3].json.error).toBe(`Payable "${String(items[3].json.id)}" has changed since it was read (conflict)`);
+			expect(out[3].json.error).toBe(
+				`Payable "${String(items[3].json.id)}" has changed since it was read (conflict)`,
+			);
 			expect(out[3].json.description).toContain('Its current version is 1.');
 			expect(out[6].json.error).toBe('Payable "pay_unknown" was not found in company "cmp_001"');
-			for (const i of [0, 1, 2, 4, 5, 7, 8, 9]) expect(out[i].json).toMatchObject({ id: items[i].json.id, status: 'updated', version: 2 });
+			for (const i of [0, 1, 2, 4, 5, 7, 8, 9])
+				expect(out[i].json).toMatchObject({ id: items[i].json.id, status: 'updated', version: 2 });
 			expect(payable(sim, 'cmp_001', 3).version).toBeUndefined();
 		});
 
@@ -113,12 +181,17 @@ describe('node: write operations', () => {
 			const items = withConflictAndUnknown(20);
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(`Input item 3: Payable "${String(items[3].json.id)}" has changed since it was read (conflict)`);
+			expect(error.message).toBe(
+				`Input item 3: Payable "${String(items[3].json.id)}" has changed since it was read (conflict)`,
+			);
 			const { description } = error as NodeOperationError;
 			expect(description).toContain('Also refused in the same call: item 6.');
 			expect(description).toContain('Applied: items 0–2, 4–5, 7–9.');
 			expect((error as NodeOperationError).context.itemIndex).toBe(3);
-			expect(payable(sim, 'cmp_001', 20)).toMatchObject({ version: 2, bookkeepingStatus: 'exported' });
+			expect(payable(sim, 'cmp_001', 20)).toMatchObject({
+				version: 2,
+				bookkeepingStatus: 'exported',
+			});
 		});
 
 		test('without Continue On Fail: a refused item stops the node before the next bulk call, which is said not sent', async () => {
@@ -126,7 +199,9 @@ describe('node: write operations', () => {
 			items[3] = { json: { ...items[3].json, version: 7 } };
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(apiRequests(sim)).toHaveLength(1);
-			expect((error as NodeOperationError).description).toContain('Applied: items 0–2, 4–99. Not sent: 50 later items.');
+			expect((error as NodeOperationError).description).toContain(
+				'Applied: items 0–2, 4–99. Not sent: 50 later items.',
+			);
 			expect(payable(sim, 'cmp_001', 200).version).toBeUndefined();
 		});
 
@@ -136,10 +211,16 @@ describe('node: write operations', () => {
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(apiRequests(sim).map((r) => r.status)).toEqual([503]);
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error.message).toBe('Spendesk had a server error (503) on "Update bookkeeping status" for company "cmp_002" (bulk call for items 0–99, may have been applied)');
+			expect(error.message).toBe(
+				'Spendesk had a server error (503) on "Update bookkeeping status" for company "cmp_002" (bulk call for items 0–99, may have been applied)',
+			);
 			const { description } = error as NodeApiError;
-			expect(description).toContain('This bulk call carried items 0–99 and was not retried: Spendesk may have applied some or all of them.');
-			expect(description).toContain('Running the items again is safe: a payable already updated answers "conflict"');
+			expect(description).toContain(
+				'This bulk call carried items 0–99 and was not retried: Spendesk may have applied some or all of them.',
+			);
+			expect(description).toContain(
+				'Running the items again is safe: a payable already updated answers "conflict"',
+			);
 			expect(description).toContain('Nothing was applied. Not sent: 50 later items.');
 		});
 
@@ -153,15 +234,24 @@ describe('node: write operations', () => {
 				expect(out[i].pairedItem).toEqual({ item: i });
 				expect(out[i].json.error).toContain('(bulk call for items 0–99, may have been applied)');
 			}
-			for (let i = 100; i < 150; i++) expect(out[i].json).toMatchObject({ id: items[i].json.id, status: 'updated' });
+			for (let i = 100; i < 150; i++)
+				expect(out[i].json).toMatchObject({ id: items[i].json.id, status: 'updated' });
 		});
 
 		test('a 4xx on a bulk call says nothing of it was applied', async () => {
-			sim.injectFault({ route: 'updateBookkeepingStatus', kind: 'status', status: 400, detail: 'Bad entry', source: 'body.payables[0].id' });
+			sim.injectFault({
+				route: 'updateBookkeepingStatus',
+				kind: 'status',
+				status: 400,
+				detail: 'Bad entry',
+				source: 'body.payables[0].id',
+			});
 			const items = markItems(sim, 'cmp_003', 10, 2);
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(error.message).toContain('(bulk call for items 0–1, not applied)');
-			expect((error as NodeApiError).description).toContain('Nothing of this bulk call (items 0–1) was applied');
+			expect((error as NodeApiError).description).toContain(
+				'Nothing of this bulk call (items 0–1) was applied',
+			);
 		});
 
 		test('bad input fails before any request; with Continue On Fail only its item is an error and the others are sent', async () => {
@@ -172,12 +262,19 @@ describe('node: write operations', () => {
 			expect(error.message).toBe('Payable ID is empty');
 			expect(sim.log).toHaveLength(0);
 			const out = await (await execute(sim, MARK, { items, continueOnFail: true }))();
-			expect(out.map((o) => o.json.error ?? o.json.status)).toEqual(['updated', 'updated', 'Payable ID is empty', 'Version must be a whole number from 0; got "two"']);
+			expect(out.map((o) => o.json.error ?? o.json.status)).toEqual([
+				'updated',
+				'updated',
+				'Payable ID is empty',
+				'Version must be a whole number from 0; got "two"',
+			]);
 			expect((apiRequests(sim)[0].body as { payables: unknown[] }).payables).toHaveLength(2);
 		});
 
 		test('a company-level credential marks payables of its own company', async () => {
-			const items = markItems(sim, 'cmp_001', 400, 2).map((i) => ({ json: { ...i.json, companyId: '' } }));
+			const items = markItems(sim, 'cmp_001', 400, 2).map((i) => ({
+				json: { ...i.json, companyId: '' },
+			}));
 			const out = await (await execute(sim, MARK, { items, kind: 'companyKey' }))();
 			expect(out.map((o) => o.json.status)).toEqual(['updated', 'updated']);
 			expect(apiRequests(sim)[0].companyId).toBe('cmp_001');
@@ -186,38 +283,91 @@ describe('node: write operations', () => {
 
 	describe('All Companies is refused for every write, before any request', () => {
 		const WRITES: Array<[string, IDataObject]> = [
-			['Payable → Update Bookkeeping Status', { resource: 'payable', operation: 'updateBookkeepingStatus', payableId: 'pay_001_000001', version: 1 }],
-			['Settlement → Update State', { resource: 'settlement', operation: 'updateState', settlementId: 'stl_001_000001', state: 'exported' }],
+			[
+				'Payable → Update Bookkeeping Status',
+				{
+					resource: 'payable',
+					operation: 'updateBookkeepingStatus',
+					payableId: 'pay_001_000001',
+					version: 1,
+				},
+			],
+			[
+				'Settlement → Update State',
+				{
+					resource: 'settlement',
+					operation: 'updateState',
+					settlementId: 'stl_001_000001',
+					state: 'exported',
+				},
+			],
 			['Supplier → Create', { resource: 'supplier', operation: 'create', name: 'Acme' }],
-			['Supplier → Update', { resource: 'supplier', operation: 'update', supplierId: 'sup_001_0001', updateFields: { name: 'Acme' } }],
-			['Intake → Create', { resource: 'intake', operation: 'create', intake: '{"supplierName":"x","amount":1,"currency":"EUR"}' }],
+			[
+				'Supplier → Update',
+				{
+					resource: 'supplier',
+					operation: 'update',
+					supplierId: 'sup_001_0001',
+					updateFields: { name: 'Acme' },
+				},
+			],
+			[
+				'Intake → Create',
+				{
+					resource: 'intake',
+					operation: 'create',
+					intake: '{"supplierName":"x","amount":1,"currency":"EUR"}',
+				},
+			],
 		];
-		test.each(WRITES)('%s with All Companies fails (even with Continue On Fail) and sends nothing', async (title, params) => {
-			for (const continueOnFail of [false, true]) {
-				const run = await execute(sim, { ...params, companyScope: 'all' }, { continueOnFail, items: [{ json: {} }, { json: {} }] });
-				const error = await failure(run());
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(`${title} writes to one company at a time: All Companies is not allowed`);
-				expect(sim.log).toHaveLength(0);
-			}
-		});
+		test.each(WRITES)(
+			'%s with All Companies fails (even with Continue On Fail) and sends nothing',
+			async (title, params) => {
+				for (const continueOnFail of [false, true]) {
+					const run = await execute(
+						sim,
+						{ ...params, companyScope: 'all' },
+						{ continueOnFail, items: [{ json: {} }, { json: {} }] },
+					);
+					const error = await failure(run());
+					expect(error).toBeInstanceOf(NodeOperationError);
+					expect(error.message).toBe(
+						`${title} writes to one company at a time: All Companies is not allowed`,
+					);
+					expect(sim.log).toHaveLength(0);
+				}
+			},
+		);
 
 		test('the Companies choice of every write operation offers One Company only; reads keep All Companies', () => {
-			const properties = new Spendesk().description.properties.filter((p) => p.name === 'companyScope');
+			const properties = new Spendesk().description.properties.filter(
+				(p) => p.name === 'companyScope',
+			);
 			const shown = (resource: string, operation: string) =>
 				properties.filter((p) => {
 					const show = p.displayOptions?.show ?? {};
-					return (show.resource as string[]).includes(resource) && (!show.operation || (show.operation as string[]).includes(operation));
+					return (
+						(show.resource as string[]).includes(resource) &&
+						(!show.operation || (show.operation as string[]).includes(operation))
+					);
 				});
 			for (const [, params] of WRITES) {
 				const selectors = shown(String(params.resource), String(params.operation));
 				expect(selectors).toHaveLength(1);
 				expect(selectors[0].options?.map((o) => (o as { value: string }).value)).toEqual(['one']);
 			}
-			for (const [resource, operation] of [['payable', 'search'], ['settlement', 'getAll'], ['intake', 'getAll'], ['invoice', 'getAll']]) {
+			for (const [resource, operation] of [
+				['payable', 'search'],
+				['settlement', 'getAll'],
+				['intake', 'getAll'],
+				['invoice', 'getAll'],
+			]) {
 				const selectors = shown(resource, operation);
 				expect(selectors).toHaveLength(1);
-				expect(selectors[0].options?.map((o) => (o as { value: string }).value)).toEqual(['one', 'all']);
+				expect(selectors[0].options?.map((o) => (o as { value: string }).value)).toEqual([
+					'one',
+					'all',
+				]);
 			}
 		});
 	});
@@ -228,13 +378,42 @@ describe('node: write operations', () => {
 			['companyKey', '', 'cmp_001'],
 		] as const)('%s: sets the state and returns the settlement', async (kind, company, target) => {
 			const settlement = sim.data(target).settlements[1];
-			const out = await (await execute(sim, { resource: 'settlement', operation: 'updateState', companyScope: 'one', company, settlementId: ` ${settlement.id} `, state: 'failedExport' }, { kind }))();
-			expect(out).toEqual([{ json: plain({ ...settlement, state: 'failedExport' }), pairedItem: { item: 0 } }]);
-			expect(apiRequests(sim)).toMatchObject([{ method: 'PUT', path: `/v1/settlements/${settlement.id}/state`, body: { state: 'failedExport' }, companyId: target }]);
+			const out = await (
+				await execute(
+					sim,
+					{
+						resource: 'settlement',
+						operation: 'updateState',
+						companyScope: 'one',
+						company,
+						settlementId: ` ${settlement.id} `,
+						state: 'failedExport',
+					},
+					{ kind },
+				)
+			)();
+			expect(out).toEqual([
+				{ json: plain({ ...settlement, state: 'failedExport' }), pairedItem: { item: 0 } },
+			]);
+			expect(apiRequests(sim)).toMatchObject([
+				{
+					method: 'PUT',
+					path: `/v1/settlements/${settlement.id}/state`,
+					body: { state: 'failedExport' },
+					companyId: target,
+				},
+			]);
 		});
 
 		test('an unknown settlement is a clear 404; with Continue On Fail an error item', async () => {
-			const params = { resource: 'settlement', operation: 'updateState', companyScope: 'one', company: 'cmp_002', settlementId: 'stl_nope', state: 'exported' };
+			const params = {
+				resource: 'settlement',
+				operation: 'updateState',
+				companyScope: 'one',
+				company: 'cmp_002',
+				settlementId: 'stl_nope',
+				state: 'exported',
+			};
 			const error = await failure((await execute(sim, params))());
 			expect(error.message).toBe('Not found: "Update a settlement\'s state" for company "cmp_002"');
 			const out = await (await execute(sim, params, { continueOnFail: true }))();
@@ -244,13 +423,33 @@ describe('node: write operations', () => {
 		test('safe to repeat: a 503 is retried and the state set', async () => {
 			sim.injectFault({ route: 'updateSettlementState', kind: 'status', status: 503 });
 			const settlement = sim.data('cmp_003').settlements[0];
-			const out = await (await execute(sim, { resource: 'settlement', operation: 'updateState', companyScope: 'one', company: 'cmp_003', settlementId: settlement.id, state: 'exported' }))();
+			const out = await (
+				await execute(sim, {
+					resource: 'settlement',
+					operation: 'updateState',
+					companyScope: 'one',
+					company: 'cmp_003',
+					settlementId: settlement.id,
+					state: 'exported',
+				})
+			)();
 			expect(apiRequests(sim).map((r) => r.status)).toEqual([503, 200]);
 			expect(out[0].json.state).toBe('exported');
 		});
 
 		test('an ID of ".." fails before any request', async () => {
-			const error = await failure((await execute(sim, { resource: 'settlement', operation: 'updateState', companyScope: 'one', company: 'cmp_002', settlementId: '..', state: 'exported' }))());
+			const error = await failure(
+				(
+					await execute(sim, {
+						resource: 'settlement',
+						operation: 'updateState',
+						companyScope: 'one',
+						company: 'cmp_002',
+						settlementId: '..',
+						state: 'exported',
+					})
+				)(),
+			);
 			expect(error.message).toBe('Settlement ID ".." is not a valid ID');
 			expect(sim.log).toHaveLength(0);
 		});
@@ -263,16 +462,24 @@ describe('node: write operations', () => {
 			companyScope: 'one',
 			company: 'cmp_004',
 			name: '={{ $json.name }}',
-			additionalFields: { externalId: '={{ $json.externalId }}', iban: 'FR76 3000 6000 0112 3456 7890 189', bic: 'bnpafrpp' },
+			additionalFields: {
+				externalId: '={{ $json.externalId }}',
+				iban: 'FR76 3000 6000 0112 3456 7890 189',
+				bic: 'bnpafrpp',
+			},
 		};
 		const suppliers = (from: number, count: number): INodeExecutionData[] =>
-			Array.from({ length: count }, (_, i) => ({ json: { name: `Supplier ${from + i}`, externalId: `acc-${from + i}` } }));
+			Array.from({ length: count }, (_, i) => ({
+				json: { name: `Supplier ${from + i}`, externalId: `acc-${from + i}` },
+			}));
 
 		test('250 items → 3 bulk calls of 100, 100 and 50; each item gets the supplier created for it', async () => {
 			const items = suppliers(0, 250);
 			const before = sim.data('cmp_004').suppliers.length;
 			const out = await (await execute(sim, CREATE, { items }))();
-			expect(apiRequests(sim).map((r) => (r.body as { suppliers: unknown[] }).suppliers.length)).toEqual([100, 100, 50]);
+			expect(
+				apiRequests(sim).map((r) => (r.body as { suppliers: unknown[] }).suppliers.length),
+			).toEqual([100, 100, 50]);
 			expect((apiRequests(sim)[0].body as { suppliers: IDataObject[] }).suppliers[0]).toEqual({
 				name: 'Supplier 0',
 				externalId: 'acc-0',
@@ -295,7 +502,11 @@ describe('node: write operations', () => {
 			expect(error.message).toBe('IBAN "FR760000" is not a valid IBAN');
 			expect(sim.log).toHaveLength(0);
 			const out = await (await execute(sim, params, { items, continueOnFail: true }))();
-			expect(out.map((o) => o.json.error ?? o.json.name)).toEqual(['Supplier 300', 'IBAN "FR760000" is not a valid IBAN', 'Supplier 302']);
+			expect(out.map((o) => o.json.error ?? o.json.name)).toEqual([
+				'Supplier 300',
+				'IBAN "FR760000" is not a valid IBAN',
+				'Supplier 302',
+			]);
 		});
 
 		test('a refused bulk call (duplicate external ID) creates nothing and says so for each of its items', async () => {
@@ -317,19 +528,52 @@ describe('node: write operations', () => {
 		test('Update: changes the fields given, clears a field left empty, returns the supplier', async () => {
 			const supplier = sim.data('cmp_002').suppliers[0];
 			const out = await (
-				await execute(sim, { resource: 'supplier', operation: 'update', companyScope: 'one', company: 'cmp_002', supplierId: supplier.id, updateFields: { name: ' Renamed ', vatNumber: 'fr 40303265045', externalId: '', isArchived: true } })
+				await execute(sim, {
+					resource: 'supplier',
+					operation: 'update',
+					companyScope: 'one',
+					company: 'cmp_002',
+					supplierId: supplier.id,
+					updateFields: {
+						name: ' Renamed ',
+						vatNumber: 'fr 40303265045',
+						externalId: '',
+						isArchived: true,
+					},
+				})
 			)();
-			expect(apiRequests(sim)).toMatchObject([{ method: 'PATCH', path: `/v1/suppliers/${supplier.id}`, body: { name: 'Renamed', vatNumber: 'FR40303265045', externalId: null, isArchived: true } }]);
-			expect(out[0].json).toMatchObject({ id: supplier.id, name: 'Renamed', vatNumber: 'FR40303265045', externalId: null, isArchived: true });
+			expect(apiRequests(sim)).toMatchObject([
+				{
+					method: 'PATCH',
+					path: `/v1/suppliers/${supplier.id}`,
+					body: { name: 'Renamed', vatNumber: 'FR40303265045', externalId: null, isArchived: true },
+				},
+			]);
+			expect(out[0].json).toMatchObject({
+				id: supplier.id,
+				name: 'Renamed',
+				vatNumber: 'FR40303265045',
+				externalId: null,
+				isArchived: true,
+			});
 			expect(out[0].pairedItem).toEqual({ item: 0 });
 		});
 
 		test('Update: nothing to change fails before any request; an unknown supplier is a 404', async () => {
-			const base = { resource: 'supplier', operation: 'update', companyScope: 'one', company: 'cmp_002' };
-			const empty = await failure((await execute(sim, { ...base, supplierId: 'sup_002_0001', updateFields: {} }))());
+			const base = {
+				resource: 'supplier',
+				operation: 'update',
+				companyScope: 'one',
+				company: 'cmp_002',
+			};
+			const empty = await failure(
+				(await execute(sim, { ...base, supplierId: 'sup_002_0001', updateFields: {} }))(),
+			);
 			expect(empty.message).toBe('Nothing to update: add at least one field to Update Fields');
 			expect(sim.log).toHaveLength(0);
-			const unknown = await failure((await execute(sim, { ...base, supplierId: 'sup_nope', updateFields: { name: 'x' } }))());
+			const unknown = await failure(
+				(await execute(sim, { ...base, supplierId: 'sup_nope', updateFields: { name: 'x' } }))(),
+			);
 			expect(unknown.message).toBe('Not found: "Update a supplier" for company "cmp_002"');
 		});
 	});

@@ -17,7 +17,13 @@ import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import { collect, paginate } from '../../nodes/Spendesk/transport/paginate';
 import type { ListRequest } from '../../nodes/Spendesk/transport/paginate';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
-import type { CompanySeed, DataSizes, LoggedRequest, RouteId, SpendeskSimulator } from '../simulator';
+import type {
+	CompanySeed,
+	DataSizes,
+	LoggedRequest,
+	RouteId,
+	SpendeskSimulator,
+} from '../simulator';
 import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 
@@ -79,7 +85,12 @@ const ids = (items: ReadonlyArray<{ id?: unknown }>) => items.map((item) => item
 const asContext = (context: TestContext) => context as unknown as SpendeskContext;
 
 /** Drains a list with a fresh execution context; the request log holds only this drain afterwards. */
-async function drain(sim: SpendeskSimulator, kind: CredentialKind, name: EndpointName, request: ListRequest): Promise<IDataObject[]> {
+async function drain(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	name: EndpointName,
+	request: ListRequest,
+): Promise<IDataObject[]> {
 	const { context } = await contextFor(sim, kind);
 	sim.clearLog();
 	return await collect(asContext(context), name, request);
@@ -96,9 +107,21 @@ interface Exchange {
 function recordExchanges(context: TestContext): Exchange[] {
 	const exchanges: Exchange[] = [];
 	const original = context.helpers.httpRequestWithAuthentication;
-	context.helpers.httpRequestWithAuthentication = async function (this: unknown, type: string, options: IHttpRequestOptions) {
-		const response = (await original.call(this, type, options)) as { statusCode: number; body: IDataObject };
-		exchanges.push({ url: options.url, qs: options.qs, status: response.statusCode, body: response.body });
+	context.helpers.httpRequestWithAuthentication = async function (
+		this: unknown,
+		type: string,
+		options: IHttpRequestOptions,
+	) {
+		const response = (await original.call(this, type, options)) as {
+			statusCode: number;
+			body: IDataObject;
+		};
+		exchanges.push({
+			url: options.url,
+			qs: options.qs,
+			status: response.statusCode,
+			body: response.body,
+		});
 		return response;
 	};
 	return exchanges;
@@ -179,7 +202,10 @@ describe('page style: List settlements (pageSize max 30)', () => {
 		sim = await startSimulator({
 			seed: {
 				sizes: NOTHING,
-				companies: [...companySeeds(cases, (n) => ({ settlements: n })), { id: SHRINKING, sizes: { settlements: 45 } }],
+				companies: [
+					...companySeeds(cases, (n) => ({ settlements: n })),
+					{ id: SHRINKING, sizes: { settlements: 45 } },
+				],
 			},
 		});
 	});
@@ -189,15 +215,18 @@ describe('page style: List settlements (pageSize max 30)', () => {
 		sim.clearFaults();
 	});
 
-	test.each(cases)('Return All, $label ($n): exactly the settlements, in order, in the fewest pages', async ({ n, company }) => {
-		const items = await drain(sim, 'orgKey', 'listSettlements', { company });
-		expect(items).toHaveLength(n);
-		expect(items).toEqual(sim.data(company).settlements);
-		const requests = sim.requestsTo('listSettlements');
-		expectAllOk(requests);
-		expectFullPages(requests, n, MAX);
-		for (const r of requests) expect(r.headers['x-company-id']).toBe(company);
-	});
+	test.each(cases)(
+		'Return All, $label ($n): exactly the settlements, in order, in the fewest pages',
+		async ({ n, company }) => {
+			const items = await drain(sim, 'orgKey', 'listSettlements', { company });
+			expect(items).toHaveLength(n);
+			expect(items).toEqual(sim.data(company).settlements);
+			const requests = sim.requestsTo('listSettlements');
+			expectAllOk(requests);
+			expectFullPages(requests, n, MAX);
+			for (const r of requests) expect(r.headers['x-company-id']).toBe(company);
+		},
+	);
 
 	test('Return All with a company-level API key (no company named)', async () => {
 		const items = await drain(sim, 'companyKey', 'listSettlements', {});
@@ -211,13 +240,16 @@ describe('page style: List settlements (pageSize max 30)', () => {
 		}
 	});
 
-	test.each([7, 30, 45])('Limit %i: the first N settlements, fewest pages, nothing asked beyond need', async (limit) => {
-		const items = await drain(sim, 'orgKey', 'listSettlements', { company: 'cmp_001', limit });
-		expect(ids(items)).toEqual(ids(sim.data('cmp_001').settlements.slice(0, limit)));
-		const requests = sim.requestsTo('listSettlements');
-		expectAllOk(requests);
-		expectLimitedPages(requests, limit, MAX);
-	});
+	test.each([7, 30, 45])(
+		'Limit %i: the first N settlements, fewest pages, nothing asked beyond need',
+		async (limit) => {
+			const items = await drain(sim, 'orgKey', 'listSettlements', { company: 'cmp_001', limit });
+			expect(ids(items)).toEqual(ids(sim.data('cmp_001').settlements.slice(0, limit)));
+			const requests = sim.requestsTo('listSettlements');
+			expectAllOk(requests);
+			expectLimitedPages(requests, limit, MAX);
+		},
+	);
 
 	test('a 404 on a later page ends the list cleanly (items deleted between pages)', async () => {
 		const { context } = await contextFor(sim, 'orgKey');
@@ -225,7 +257,9 @@ describe('page style: List settlements (pageSize max 30)', () => {
 		const firstPage = settlements.slice(0, 30);
 		sim.clearLog();
 		const pages: IDataObject[][] = [];
-		for await (const page of paginate(asContext(context), 'listSettlements', { company: SHRINKING })) {
+		for await (const page of paginate(asContext(context), 'listSettlements', {
+			company: SHRINKING,
+		})) {
 			pages.push(page);
 			// Page 1 said total 45; 15 settlements disappear before page 2 is asked: page 2 is now past the end.
 			if (pages.length === 1) settlements.splice(30);
@@ -251,7 +285,9 @@ describe('page style: List settlements (pageSize max 30)', () => {
 
 	test('a 404 on page 1 is an error naming the endpoint, and is not retried', async () => {
 		sim.injectFault({ route: 'listSettlements', kind: 'status', status: 404 });
-		await expect(drain(sim, 'orgKey', 'listSettlements', { company: 'cmp_001' })).rejects.toThrow(/List settlements/);
+		await expect(drain(sim, 'orgKey', 'listSettlements', { company: 'cmp_001' })).rejects.toThrow(
+			/List settlements/,
+		);
 		const requests = sim.requestsTo('listSettlements');
 		expect(requests.map((r) => [r.query.page ?? '1', r.status])).toEqual([['1', 404]]);
 	});
@@ -262,28 +298,31 @@ describe('page style: Get companies (pageSize max 30, organisation-level)', () =
 	const cases = sizeCases(MAX).map(({ label, n }) => ({ label, n }));
 	beforeEach(() => resetTransport());
 
-	test.each(cases)('Return All, $label ($n active companies): exactly the companies, in order, in the fewest pages', async ({ n }) => {
-		const sim = await startSimulator({
-			seed: {
-				sizes: NOTHING,
-				// No active company at all still needs one company for the seeded company key.
-				companies: n === 0 ? [{ id: 'cmp_001', active: false }] : n,
-				deactivated: [],
-			},
-		});
-		try {
-			const items = await drain(sim, 'orgKey', 'getCompanies', {});
-			const active = sim.companies().filter((c) => c.active);
-			expect(active).toHaveLength(n);
-			expect(items).toEqual(active.map(({ id, name }) => ({ id, name })));
-			const requests = sim.requestsTo('getCompanies');
-			expectAllOk(requests);
-			expectFullPages(requests, n, MAX);
-			for (const r of requests) expect(r.headers['x-company-id']).toBeUndefined();
-		} finally {
-			await sim.stop();
-		}
-	});
+	test.each(cases)(
+		'Return All, $label ($n active companies): exactly the companies, in order, in the fewest pages',
+		async ({ n }) => {
+			const sim = await startSimulator({
+				seed: {
+					sizes: NOTHING,
+					// No active company at all still needs one company for the seeded company key.
+					companies: n === 0 ? [{ id: 'cmp_001', active: false }] : n,
+					deactivated: [],
+				},
+			});
+			try {
+				const items = await drain(sim, 'orgKey', 'getCompanies', {});
+				const active = sim.companies().filter((c) => c.active);
+				expect(active).toHaveLength(n);
+				expect(items).toEqual(active.map(({ id, name }) => ({ id, name })));
+				const requests = sim.requestsTo('getCompanies');
+				expectAllOk(requests);
+				expectFullPages(requests, n, MAX);
+				for (const r of requests) expect(r.headers['x-company-id']).toBeUndefined();
+			} finally {
+				await sim.stop();
+			}
+		},
+	);
 });
 
 // ----------------------------------------------------------------------------- cursor style
@@ -295,7 +334,9 @@ describe('cursor style: List invoices (limit max 100)', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ invoices: n })) } });
+		sim = await startSimulator({
+			seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ invoices: n })) },
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
@@ -305,29 +346,37 @@ describe('cursor style: List invoices (limit max 100)', () => {
 	});
 
 	/** Cursor requests of one drain: same sort and filters, limit as planned, cursor only after page 1, each cursor new. */
-	function expectCursorRequests(requests: LoggedRequest[], limits: number[], filters: Record<string, string>) {
+	function expectCursorRequests(
+		requests: LoggedRequest[],
+		limits: number[],
+		filters: Record<string, string>,
+	) {
 		expect(requests.map((r) => Number(r.query.limit))).toEqual(limits);
-		for (const r of requests) for (const [k, v] of Object.entries(filters)) expect(r.query[k]).toBe(v);
+		for (const r of requests)
+			for (const [k, v] of Object.entries(filters)) expect(r.query[k]).toBe(v);
 		expect(requests[0].query.cursor).toBeUndefined();
 		const cursors = requests.slice(1).map((r) => r.query.cursor);
 		for (const c of cursors) expect(typeof c === 'string' && c.length > 0).toBe(true);
 		expect(new Set(cursors).size).toBe(cursors.length);
 	}
 
-	test.each(cases)('Return All, $label ($n): exactly the invoices in sort order, in the fewest requests', async ({ n, company }) => {
-		const items = await drain(sim, 'orgKey', 'listInvoices', { company, qs: { ...SORT } });
-		expect(items).toHaveLength(n);
-		expect(items).toEqual(sim.invoicesSorted(company, SORT.sortBy, SORT.sort));
-		const requests = sim.requestsTo('listInvoices');
-		expectAllOk(requests);
-		expect(requests).toHaveLength(minimumRequests(n, MAX));
-		expectCursorRequests(
-			requests,
-			requests.map(() => MAX),
-			SORT,
-		);
-		for (const r of requests) expect(r.path).toBe(`/v2/companies/${company}/invoices`);
-	});
+	test.each(cases)(
+		'Return All, $label ($n): exactly the invoices in sort order, in the fewest requests',
+		async ({ n, company }) => {
+			const items = await drain(sim, 'orgKey', 'listInvoices', { company, qs: { ...SORT } });
+			expect(items).toHaveLength(n);
+			expect(items).toEqual(sim.invoicesSorted(company, SORT.sortBy, SORT.sort));
+			const requests = sim.requestsTo('listInvoices');
+			expectAllOk(requests);
+			expect(requests).toHaveLength(minimumRequests(n, MAX));
+			expectCursorRequests(
+				requests,
+				requests.map(() => MAX),
+				SORT,
+			);
+			for (const r of requests) expect(r.path).toBe(`/v2/companies/${company}/invoices`);
+		},
+	);
 
 	test('Return All with a company-level API key (company from the credential)', async () => {
 		const items = await drain(sim, 'companyKey', 'listInvoices', { qs: { ...SORT } });
@@ -346,8 +395,14 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		[100, [100]],
 		[150, [100, 50]],
 	])('Limit %i: the first N invoices, asking limit=%j', async (limit, limits) => {
-		const items = await drain(sim, 'orgKey', 'listInvoices', { company: 'cmp_001', qs: { ...SORT }, limit });
-		expect(ids(items)).toEqual(ids(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort).slice(0, limit)));
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+			limit,
+		});
+		expect(ids(items)).toEqual(
+			ids(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort).slice(0, limit)),
+		);
 		const requests = sim.requestsTo('listInvoices');
 		expectAllOk(requests);
 		expect(requests).toHaveLength(Math.ceil(limit / MAX));
@@ -357,9 +412,15 @@ describe('cursor style: List invoices (limit max 100)', () => {
 
 	test('sortBy, sort and a status filter are identical on every page', async () => {
 		const filters = { sortBy: 'createdAt', sort: 'asc', status: 'to_pay' } as const;
-		const expected = sim.invoicesSorted('cmp_001', filters.sortBy, filters.sort).filter((i) => i.status === filters.status);
+		const expected = sim
+			.invoicesSorted('cmp_001', filters.sortBy, filters.sort)
+			.filter((i) => i.status === filters.status);
 		expect(expected.length).toBeGreaterThan(40);
-		const items = await drain(sim, 'orgKey', 'listInvoices', { company: 'cmp_001', qs: { ...filters }, pageSize: 20 });
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...filters },
+			pageSize: 20,
+		});
 		expect(items).toEqual(expected);
 		const requests = sim.requestsTo('listInvoices');
 		expectAllOk(requests);
@@ -375,7 +436,10 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		const { context } = await contextFor(sim, 'orgKey');
 		const exchanges = recordExchanges(context);
 		sim.clearLog();
-		const items = await collect(asContext(context), 'listInvoices', { company: 'cmp_001', qs: { ...SORT } });
+		const items = await collect(asContext(context), 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
 		expect(ids(items)).toEqual(ids(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort)));
 		const requests = sim.requestsTo('listInvoices');
 		expect(requests).toHaveLength(3);
@@ -386,7 +450,9 @@ describe('cursor style: List invoices (limit max 100)', () => {
 			expect(nextUrl.origin).toBe(sim.baseUrl);
 			const asked = new URL(exchanges[i + 1].url);
 			expect(asked.origin + asked.pathname).toBe(nextUrl.origin + nextUrl.pathname);
-			expect(Object.fromEntries(asked.searchParams)).toEqual(Object.fromEntries(nextUrl.searchParams));
+			expect(Object.fromEntries(asked.searchParams)).toEqual(
+				Object.fromEntries(nextUrl.searchParams),
+			);
 			expect(requests[i + 1].query.cursor).toBe(pagination.nextCursor);
 			expect(requests[i + 1].query).toMatchObject(SORT);
 		}
@@ -397,7 +463,10 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		const { context } = await contextFor(sim, 'orgKey');
 		const exchanges = recordExchanges(context);
 		sim.clearLog();
-		const items = await collect(asContext(context), 'listInvoices', { company: 'cmp_001', qs: { ...SORT } });
+		const items = await collect(asContext(context), 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
 		expect(ids(items)).toEqual(ids(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort)));
 		const requests = sim.requestsTo('listInvoices');
 		expectAllOk(requests);
@@ -418,12 +487,20 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		const trap = http.createServer((req, res) => {
 			hits.push(`${req.method} ${req.url} ${req.headers.authorization ? 'with credential' : ''}`);
 			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ data: [], meta: { pagination: { hasNextPage: false, nextCursor: null, nextUrl: null } } }));
+			res.end(
+				JSON.stringify({
+					data: [],
+					meta: { pagination: { hasNextPage: false, nextCursor: null, nextUrl: null } },
+				}),
+			);
 		});
 		await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
 		try {
 			sim.configure({ nextUrlOrigin: `http://127.0.0.1:${(trap.address() as AddressInfo).port}` });
-			const items = await drain(sim, 'orgKey', 'listInvoices', { company: 'cmp_001', qs: { ...SORT } });
+			const items = await drain(sim, 'orgKey', 'listInvoices', {
+				company: 'cmp_001',
+				qs: { ...SORT },
+			});
 			expect(ids(items)).toEqual(ids(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort)));
 			expect(hits).toEqual([]);
 			const requests = sim.requestsTo('listInvoices');
@@ -438,11 +515,20 @@ describe('cursor style: List invoices (limit max 100)', () => {
 
 	test('injected empty pages (hasNextPage true) are followed through and the items stay exact', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'emptyPage', after: 1, times: 2 });
-		const items = await drain(sim, 'orgKey', 'listInvoices', { company: 'cmp_001', qs: { ...SORT } });
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
 		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
 		const requests = sim.requestsTo('listInvoices');
 		expectAllOk(requests);
-		expect(requests.map((r) => r.fault)).toEqual([undefined, 'emptyPage', 'emptyPage', undefined, undefined]);
+		expect(requests.map((r) => r.fault)).toEqual([
+			undefined,
+			'emptyPage',
+			'emptyPage',
+			undefined,
+			undefined,
+		]);
 		expectCursorRequests(
 			requests,
 			requests.map(() => MAX),
@@ -452,7 +538,10 @@ describe('cursor style: List invoices (limit max 100)', () => {
 
 	test('a repeating cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', times: 1000 });
-		const { error, pages } = await drainBounded(sim, 'listInvoices', { company: 'cmp_001', qs: { ...SORT } });
+		const { error, pages } = await drainBounded(sim, 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
 		expect(pages).toBeLessThan(10);
 		expect(error).toBeInstanceOf(Error);
 		expect((error as Error).message).toMatch(/List invoices/);
@@ -469,7 +558,10 @@ describe('cursor style: List analytical field values (limit max 1000, fieldId in
 
 	beforeAll(async () => {
 		sim = await startSimulator({
-			seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ analyticalFields: 1, analyticalFieldValues: n })) },
+			seed: {
+				sizes: NOTHING,
+				companies: companySeeds(cases, (n) => ({ analyticalFields: 1, analyticalFieldValues: n })),
+			},
 		});
 	});
 	afterAll(async () => sim.stop());
@@ -477,22 +569,28 @@ describe('cursor style: List analytical field values (limit max 1000, fieldId in
 
 	const fieldOf = (company: string) => sim.data(company).analyticalFields[0];
 
-	test.each(cases)('Return All, $label ($n): exactly the values, in order, in the fewest requests', async ({ n, company }) => {
-		const field = fieldOf(company);
-		const items = await drain(sim, 'orgKey', 'listAnalyticalFieldValues', { company, pathParams: { fieldId: field.id } });
-		expect(items).toHaveLength(n);
-		expect(items).toEqual(field.values);
-		const requests = sim.requestsTo('listAnalyticalFieldValues');
-		expectAllOk(requests);
-		expect(requests).toHaveLength(minimumRequests(n, MAX));
-		for (const r of requests) {
-			expect(r.path).toBe(`/v2/analytical-fields/${field.id}/values`);
-			expect(r.query.limit).toBe(String(MAX));
-			expect(r.headers['x-company-id']).toBe(company);
-		}
-		expect(requests[0].query.cursor).toBeUndefined();
-		for (const r of requests.slice(1)) expect(r.query.cursor).toBeTruthy();
-	});
+	test.each(cases)(
+		'Return All, $label ($n): exactly the values, in order, in the fewest requests',
+		async ({ n, company }) => {
+			const field = fieldOf(company);
+			const items = await drain(sim, 'orgKey', 'listAnalyticalFieldValues', {
+				company,
+				pathParams: { fieldId: field.id },
+			});
+			expect(items).toHaveLength(n);
+			expect(items).toEqual(field.values);
+			const requests = sim.requestsTo('listAnalyticalFieldValues');
+			expectAllOk(requests);
+			expect(requests).toHaveLength(minimumRequests(n, MAX));
+			for (const r of requests) {
+				expect(r.path).toBe(`/v2/analytical-fields/${field.id}/values`);
+				expect(r.query.limit).toBe(String(MAX));
+				expect(r.headers['x-company-id']).toBe(company);
+			}
+			expect(requests[0].query.cursor).toBeUndefined();
+			for (const r of requests.slice(1)) expect(r.query.cursor).toBeTruthy();
+		},
+	);
 
 	test.each([
 		[7, [7]],
@@ -500,7 +598,11 @@ describe('cursor style: List analytical field values (limit max 1000, fieldId in
 		[1500, [1000, 500]],
 	])('Limit %i: the first N values, asking limit=%j', async (limit, limits) => {
 		const field = fieldOf('cmp_001');
-		const items = await drain(sim, 'orgKey', 'listAnalyticalFieldValues', { company: 'cmp_001', pathParams: { fieldId: field.id }, limit });
+		const items = await drain(sim, 'orgKey', 'listAnalyticalFieldValues', {
+			company: 'cmp_001',
+			pathParams: { fieldId: field.id },
+			limit,
+		});
 		expect(ids(items)).toEqual(ids(field.values.slice(0, limit)));
 		const requests = sim.requestsTo('listAnalyticalFieldValues');
 		expectAllOk(requests);
@@ -517,7 +619,9 @@ describe('offset style: Get accounts (fetch max 100)', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ accounts: n })) } });
+		sim = await startSimulator({
+			seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ accounts: n })) },
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
@@ -540,20 +644,23 @@ describe('offset style: Get accounts (fetch max 100)', () => {
 		}
 	}
 
-	test.each(cases)('Return All, $label ($n): exactly the accounts, in order, in the fewest requests', async ({ n, company }) => {
-		const items = await drain(sim, 'orgKey', 'getAccounts', { company });
-		expect(items).toHaveLength(n);
-		expect(items).toEqual(sim.data(company).accounts);
-		const requests = sim.requestsTo('getAccounts');
-		expectAllOk(requests);
-		expect(requests).toHaveLength(minimumRequests(n, MAX));
-		const received = n === 0 ? [0] : chunks(n, MAX);
-		expectOffsetRequests(
-			requests,
-			requests.map(() => MAX),
-			received,
-		);
-	});
+	test.each(cases)(
+		'Return All, $label ($n): exactly the accounts, in order, in the fewest requests',
+		async ({ n, company }) => {
+			const items = await drain(sim, 'orgKey', 'getAccounts', { company });
+			expect(items).toHaveLength(n);
+			expect(items).toEqual(sim.data(company).accounts);
+			const requests = sim.requestsTo('getAccounts');
+			expectAllOk(requests);
+			expect(requests).toHaveLength(minimumRequests(n, MAX));
+			const received = n === 0 ? [0] : chunks(n, MAX);
+			expectOffsetRequests(
+				requests,
+				requests.map(() => MAX),
+				received,
+			);
+		},
+	);
 
 	test.each(cases)(
 		'server returning at most 8 per response, $label ($n): advances by what it received, every account once, stops at totalResults',
@@ -606,7 +713,9 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ payables: n })) } });
+		sim = await startSimulator({
+			seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ payables: n })) },
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
@@ -617,7 +726,11 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 	const bodyOf = (r: LoggedRequest) => (r.body ?? {}) as Record<string, unknown>;
 
 	/** Body cursor requests: limit as planned, filters unchanged, cursor only after the first, each cursor new. */
-	function expectBodyRequests(requests: LoggedRequest[], limits: number[], filters: Record<string, unknown> = {}) {
+	function expectBodyRequests(
+		requests: LoggedRequest[],
+		limits: number[],
+		filters: Record<string, unknown> = {},
+	) {
 		expect(requests.map((r) => bodyOf(r).limit)).toEqual(limits);
 		for (const r of requests) {
 			expect(r.method).toBe('POST');
@@ -631,18 +744,21 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		expect(new Set(cursors).size).toBe(cursors.length);
 	}
 
-	test.each(cases)('Return All, $label ($n): exactly the payables, in order, in the fewest requests', async ({ n, company }) => {
-		const items = await drain(sim, 'orgKey', 'searchPayables', { company });
-		expect(items).toHaveLength(n);
-		expect(items).toEqual(sim.data(company).payables);
-		const requests = sim.requestsTo('searchPayables');
-		expectAllOk(requests);
-		expect(requests).toHaveLength(minimumRequests(n, MAX));
-		expectBodyRequests(
-			requests,
-			requests.map(() => MAX),
-		);
-	});
+	test.each(cases)(
+		'Return All, $label ($n): exactly the payables, in order, in the fewest requests',
+		async ({ n, company }) => {
+			const items = await drain(sim, 'orgKey', 'searchPayables', { company });
+			expect(items).toHaveLength(n);
+			expect(items).toEqual(sim.data(company).payables);
+			const requests = sim.requestsTo('searchPayables');
+			expectAllOk(requests);
+			expect(requests).toHaveLength(minimumRequests(n, MAX));
+			expectBodyRequests(
+				requests,
+				requests.map(() => MAX),
+			);
+		},
+	);
 
 	test.each([
 		[7, [7]],
@@ -660,7 +776,11 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 	test('a body filter stays the same on every request', async () => {
 		const expected = sim.data('cmp_001').payables.filter((p) => p.status === 'prepared');
 		expect(expected.length).toBeGreaterThan(40);
-		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001', body: { status: 'prepared' }, pageSize: 20 });
+		const items = await drain(sim, 'orgKey', 'searchPayables', {
+			company: 'cmp_001',
+			body: { status: 'prepared' },
+			pageSize: 20,
+		});
 		expect(items).toEqual(expected);
 		const requests = sim.requestsTo('searchPayables');
 		expectAllOk(requests);
@@ -720,33 +840,53 @@ describe('snapshot style: Get a payables snapshot (result pages of max 30)', () 
 		expect(gets).toHaveLength(pending + pages);
 		for (const g of gets.slice(0, pending)) expect(Number(g.query.page ?? 1)).toBe(1);
 		// Nothing but the snapshot calls (and the token) was requested.
-		expect(sim.log.filter((r) => r.route !== 'token' && !snapshotRoutes.includes(r.route))).toEqual([]);
+		expect(sim.log.filter((r) => r.route !== 'token' && !snapshotRoutes.includes(r.route))).toEqual(
+			[],
+		);
 		return gets.slice(pending);
 	}
 
-	test.each(cases)('Return All, $label ($n): exactly the payables, one create + 1 pending poll + the fewest pages', async ({ n, company }) => {
-		const items = await drain(sim, 'orgKey', 'getPayablesSnapshot', { company, snapshotPollMs: 1 });
-		expect(items).toHaveLength(n);
-		expect(items).toEqual(sim.data(company).payables);
-		const pages = expectSnapshotRequests(PENDING, minimumRequests(n, MAX));
-		expectFullPages(pages, n, MAX);
-		for (const r of sim.log.filter((l) => snapshotRoutes.includes(l.route))) expect(r.headers['x-company-id']).toBe(company);
-	});
+	test.each(cases)(
+		'Return All, $label ($n): exactly the payables, one create + 1 pending poll + the fewest pages',
+		async ({ n, company }) => {
+			const items = await drain(sim, 'orgKey', 'getPayablesSnapshot', {
+				company,
+				snapshotPollMs: 1,
+			});
+			expect(items).toHaveLength(n);
+			expect(items).toEqual(sim.data(company).payables);
+			const pages = expectSnapshotRequests(PENDING, minimumRequests(n, MAX));
+			expectFullPages(pages, n, MAX);
+			for (const r of sim.log.filter((l) => snapshotRoutes.includes(l.route)))
+				expect(r.headers['x-company-id']).toBe(company);
+		},
+	);
 
 	test('with no pending poll (snapshot ready at once): one create + the fewest pages', async () => {
 		sim.configure({ snapshotPendingPolls: 0 });
-		const items = await drain(sim, 'orgKey', 'getPayablesSnapshot', { company: 'cmp_001', snapshotPollMs: 1 });
+		const items = await drain(sim, 'orgKey', 'getPayablesSnapshot', {
+			company: 'cmp_001',
+			snapshotPollMs: 1,
+		});
 		expect(ids(items)).toEqual(ids(sim.data('cmp_001').payables));
 		const pages = expectSnapshotRequests(0, 3);
 		expectFullPages(pages, 75, MAX);
 	});
 
-	test.each([7, 30, 45])('Limit %i: the first N payables, fewest pages, nothing asked beyond need', async (limit) => {
-		const items = await drain(sim, 'orgKey', 'getPayablesSnapshot', { company: 'cmp_001', snapshotPollMs: 1, limit });
-		expect(ids(items)).toEqual(ids(sim.data('cmp_001').payables.slice(0, limit)));
-		const pages = expectSnapshotRequests(PENDING, Math.ceil(limit / MAX));
-		expectLimitedPages(pages, limit, MAX);
-		const gets = sim.requestsTo('getPayablesSnapshot');
-		for (const g of gets.slice(0, PENDING)) expect(Number(g.query.pageSize ?? MAX)).toBeLessThanOrEqual(Math.min(MAX, limit));
-	});
+	test.each([7, 30, 45])(
+		'Limit %i: the first N payables, fewest pages, nothing asked beyond need',
+		async (limit) => {
+			const items = await drain(sim, 'orgKey', 'getPayablesSnapshot', {
+				company: 'cmp_001',
+				snapshotPollMs: 1,
+				limit,
+			});
+			expect(ids(items)).toEqual(ids(sim.data('cmp_001').payables.slice(0, limit)));
+			const pages = expectSnapshotRequests(PENDING, Math.ceil(limit / MAX));
+			expectLimitedPages(pages, limit, MAX);
+			const gets = sim.requestsTo('getPayablesSnapshot');
+			for (const g of gets.slice(0, PENDING))
+				expect(Number(g.query.pageSize ?? MAX)).toBeLessThanOrEqual(Math.min(MAX, limit));
+		},
+	);
 });

@@ -19,36 +19,72 @@ import type { ContextOptions } from '../support/n8n-context';
 
 const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
 
-async function prepare(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}) {
+async function prepare(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+) {
 	const built = await contextFor(sim, kind, { ...extra, parameters });
-	return { ...built, execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions) };
+	return {
+		...built,
+		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
+	};
 }
 
-async function run(sim: SpendeskSimulator, kind: CredentialKind, parameters: IDataObject, extra: Partial<ContextOptions> = {}) {
+async function run(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+	extra: Partial<ContextOptions> = {},
+) {
 	const { execute, hints } = await prepare(sim, kind, parameters, extra);
 	sim.clearLog();
 	const [out] = await execute();
 	return { out, hints };
 }
 
-const SNAPSHOT = { resource: 'payable', operation: 'getAllSnapshot', companyScope: 'one', company: 'cmp_002', filterMode: 'fields', maxWait: 20, returnAll: true };
+const SNAPSHOT = {
+	resource: 'payable',
+	operation: 'getAllSnapshot',
+	companyScope: 'one',
+	company: 'cmp_002',
+	filterMode: 'fields',
+	maxWait: 20,
+	returnAll: true,
+};
 
 describe('node: real-world variations', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
-		sim = await startSimulator({ snapshotPendingPolls: 1, seed: { sizes: { invoices: 3, payables: 130, analyticalFieldValues: 70 } } });
+		sim = await startSimulator({
+			snapshotPendingPolls: 1,
+			seed: { sizes: { invoices: 3, payables: 130, analyticalFieldValues: 70 } },
+		});
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
 		resetTransport({ snapshotMinPollMs: 20 });
 		sim.clearFaults();
-		sim.configure({ analyticalValuesMaxReturn: undefined, snapshotBuildConflict: undefined, snapshotPendingPolls: 1 });
+		sim.configure({
+			analyticalValuesMaxReturn: undefined,
+			snapshotBuildConflict: undefined,
+			snapshotPendingPolls: 1,
+		});
 	});
 
 	describe('(a) payables search answering { payables, nextCursor }', () => {
 		test('Return All reads every page under payables (2 pages of 100)', async () => {
 			sim.injectFault({ route: 'searchPayables', kind: 'payablesEnvelope', times: 10 });
-			const { out } = await run(sim, 'orgKey', { resource: 'payable', operation: 'search', companyScope: 'one', company: 'cmp_002', filterMode: 'json', filtersJson: '{}', returnAll: true });
+			const { out } = await run(sim, 'orgKey', {
+				resource: 'payable',
+				operation: 'search',
+				companyScope: 'one',
+				company: 'cmp_002',
+				filterMode: 'json',
+				filtersJson: '{}',
+				returnAll: true,
+			});
 			expect(out.map((o) => o.json)).toEqual(plain(sim.data('cmp_002').payables));
 			const pages = sim.requestsTo('searchPayables');
 			expect(pages.map((r) => r.fault)).toEqual(['payablesEnvelope', 'payablesEnvelope']);
@@ -56,9 +92,21 @@ describe('node: real-world variations', () => {
 
 		test('one page under data and the next under payables still gives every payable once, Limit 110 stops there', async () => {
 			sim.injectFault({ route: 'searchPayables', kind: 'payablesEnvelope', after: 1 });
-			const { out } = await run(sim, 'companyKey', { resource: 'payable', operation: 'search', companyScope: 'one', company: '', filterMode: 'json', filtersJson: '{}', returnAll: false, limit: 110 });
+			const { out } = await run(sim, 'companyKey', {
+				resource: 'payable',
+				operation: 'search',
+				companyScope: 'one',
+				company: '',
+				filterMode: 'json',
+				filtersJson: '{}',
+				returnAll: false,
+				limit: 110,
+			});
 			expect(out.map((o) => o.json)).toEqual(plain(sim.data('cmp_001').payables.slice(0, 110)));
-			expect(sim.requestsTo('searchPayables').map((r) => r.fault)).toEqual([undefined, 'payablesEnvelope']);
+			expect(sim.requestsTo('searchPayables').map((r) => r.fault)).toEqual([
+				undefined,
+				'payablesEnvelope',
+			]);
 		});
 	});
 
@@ -67,8 +115,17 @@ describe('node: real-world variations', () => {
 			sim.configure({ analyticalValuesMaxReturn: 30 });
 			sim.injectFault({ route: 'listAnalyticalFieldValues', kind: 'valueLabels', times: 10 });
 			const field = sim.data('cmp_002').analyticalFields[0];
-			const { out } = await run(sim, 'orgKey', { resource: 'analyticalField', operation: 'getValues', companyScope: 'one', company: 'cmp_002', fieldId: field.id, returnAll: true });
-			expect(out.map((o) => o.json)).toEqual(field.values.map(({ id, name }) => ({ id, value: name, name })));
+			const { out } = await run(sim, 'orgKey', {
+				resource: 'analyticalField',
+				operation: 'getValues',
+				companyScope: 'one',
+				company: 'cmp_002',
+				fieldId: field.id,
+				returnAll: true,
+			});
+			expect(out.map((o) => o.json)).toEqual(
+				field.values.map(({ id, name }) => ({ id, value: name, name })),
+			);
 			const pages = sim.requestsTo('listAnalyticalFieldValues');
 			expect(pages.map((r) => r.query.limit)).toEqual(['1000', '1000', '1000']);
 		});
@@ -76,17 +133,38 @@ describe('node: real-world variations', () => {
 		test('Get Many Values, Limit 45: reads what it got (30), asks for the 15 left, and stops at 45', async () => {
 			sim.configure({ analyticalValuesMaxReturn: 30 });
 			const field = sim.data('cmp_002').analyticalFields[1];
-			const { out, hints } = await run(sim, 'orgKey', { resource: 'analyticalField', operation: 'getValues', companyScope: 'one', company: 'cmp_002', fieldId: field.id, returnAll: false, limit: 45 });
+			const { out, hints } = await run(sim, 'orgKey', {
+				resource: 'analyticalField',
+				operation: 'getValues',
+				companyScope: 'one',
+				company: 'cmp_002',
+				fieldId: field.id,
+				returnAll: false,
+				limit: 45,
+			});
 			expect(out.map((o) => o.json)).toEqual(plain(field.values.slice(0, 45)));
-			expect(sim.requestsTo('listAnalyticalFieldValues').map((r) => r.query.limit)).toEqual(['45', '15']);
-			expect(hints.map((h) => h.message)).toEqual(['Some results were cut off by the Limit. Turn on Return All to get every result.']);
+			expect(sim.requestsTo('listAnalyticalFieldValues').map((r) => r.query.limit)).toEqual([
+				'45',
+				'15',
+			]);
+			expect(hints.map((h) => h.message)).toEqual([
+				'Some results were cut off by the Limit. Turn on Return All to get every result.',
+			]);
 		});
 
 		test('the Analytical Field selector shows the labels given as value', async () => {
 			sim.injectFault({ route: 'listAnalyticalFields', kind: 'valueLabels' });
-			const { context } = await contextFor(sim, 'orgKey', { parameters: { companyScope: 'one', company: 'cmp_002' } });
-			const { results } = await searchAnalyticalFields.call(context as unknown as ILoadOptionsFunctions);
-			expect(results).toEqual(sim.data('cmp_002').analyticalFields.map((f) => ({ name: `${f.name} (${f.id})`, value: f.id })));
+			const { context } = await contextFor(sim, 'orgKey', {
+				parameters: { companyScope: 'one', company: 'cmp_002' },
+			});
+			const { results } = await searchAnalyticalFields.call(
+				context as unknown as ILoadOptionsFunctions,
+			);
+			expect(results).toEqual(
+				sim
+					.data('cmp_002')
+					.analyticalFields.map((f) => ({ name: `${f.name} (${f.id})`, value: f.id })),
+			);
 		});
 	});
 
@@ -94,12 +172,20 @@ describe('node: real-world variations', () => {
 		test('two 409s are waited out and the create retried: the snapshot is returned, no error', async () => {
 			sim.injectFault({ route: 'createPayablesSnapshot', kind: 'snapshotConflict', times: 2 });
 			const { out } = await run(sim, 'orgKey', { ...SNAPSHOT, filters: { status: ['settled'] } });
-			expect(out.map((o) => o.json)).toEqual(plain(sim.data('cmp_002').payables.filter((p) => p.status === 'settled')));
-			expect(sim.requestsTo('createPayablesSnapshot').map((r) => r.status)).toEqual([409, 409, 201]);
+			expect(out.map((o) => o.json)).toEqual(
+				plain(sim.data('cmp_002').payables.filter((p) => p.status === 'settled')),
+			);
+			expect(sim.requestsTo('createPayablesSnapshot').map((r) => r.status)).toEqual([
+				409, 409, 201,
+			]);
 		});
 
 		test('a Retry-After on the 409 is honoured', async () => {
-			sim.injectFault({ route: 'createPayablesSnapshot', kind: 'snapshotConflict', retryAfterSeconds: 1 });
+			sim.injectFault({
+				route: 'createPayablesSnapshot',
+				kind: 'snapshotConflict',
+				retryAfterSeconds: 1,
+			});
 			await run(sim, 'orgKey', { ...SNAPSHOT, filters: { status: ['prepared'] } });
 			const [conflict, created] = sim.requestsTo('createPayablesSnapshot');
 			expect(conflict.status).toBe(409);
@@ -108,22 +194,38 @@ describe('node: real-world variations', () => {
 
 		test('a 409 that lasts past Max Wait fails saying another snapshot of the company is being built', async () => {
 			sim.injectFault({ route: 'createPayablesSnapshot', kind: 'snapshotConflict', times: 1000 });
-			const { execute } = await prepare(sim, 'orgKey', { ...SNAPSHOT, maxWait: 1, filters: { status: ['in_review'] } });
+			const { execute } = await prepare(sim, 'orgKey', {
+				...SNAPSHOT,
+				maxWait: 1,
+				filters: { status: ['in_review'] },
+			});
 			sim.clearLog();
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe('Another payables snapshot of company "cmp_002" was still being built after 1 s');
+			expect(error.message).toBe(
+				'Another payables snapshot of company "cmp_002" was still being built after 1 s',
+			);
 			expect(sim.requestsTo('getPayablesSnapshot')).toHaveLength(0);
 		});
 
 		test('two executions asking snapshots of one company at once: built one after the other, the server never answers 409', async () => {
 			sim.configure({ snapshotBuildConflict: true, snapshotPendingPolls: 2 });
-			const first = await prepare(sim, 'orgKey', { ...SNAPSHOT, filters: { payableType: ['invoice'] } });
-			const second = await prepare(sim, 'orgKey', { ...SNAPSHOT, filters: { payableType: ['expense_claim'] } });
+			const first = await prepare(sim, 'orgKey', {
+				...SNAPSHOT,
+				filters: { payableType: ['invoice'] },
+			});
+			const second = await prepare(sim, 'orgKey', {
+				...SNAPSHOT,
+				filters: { payableType: ['expense_claim'] },
+			});
 			sim.clearLog();
 			const [[a], [b]] = await Promise.all([first.execute(), second.execute()]);
-			expect(a.map((o) => o.json)).toEqual(plain(sim.data('cmp_002').payables.filter((p) => p.payableType === 'invoice')));
-			expect(b.map((o) => o.json)).toEqual(plain(sim.data('cmp_002').payables.filter((p) => p.payableType === 'expense_claim')));
+			expect(a.map((o) => o.json)).toEqual(
+				plain(sim.data('cmp_002').payables.filter((p) => p.payableType === 'invoice')),
+			);
+			expect(b.map((o) => o.json)).toEqual(
+				plain(sim.data('cmp_002').payables.filter((p) => p.payableType === 'expense_claim')),
+			);
 			const creates = sim.requestsTo('createPayablesSnapshot');
 			expect(creates.map((r) => r.status)).toEqual([201, 201]);
 			// The second create comes after the first snapshot was polled COMPLETE.
@@ -134,10 +236,22 @@ describe('node: real-world variations', () => {
 
 		test('snapshots of different companies are not held up by each other (All Companies)', async () => {
 			sim.configure({ snapshotBuildConflict: true, snapshotPendingPolls: 2 });
-			const { out } = await run(sim, 'orgKey', { ...SNAPSHOT, companyScope: 'all', filters: { payableType: ['card_purchase'] } });
+			const { out } = await run(sim, 'orgKey', {
+				...SNAPSHOT,
+				companyScope: 'all',
+				filters: { payableType: ['card_purchase'] },
+			});
 			const active = sim.companies().filter((c) => c.active);
-			expect(out).toHaveLength(active.reduce((n, c) => n + sim.data(c.id).payables.filter((p) => p.payableType === 'card_purchase').length, 0));
-			expect(sim.requestsTo('createPayablesSnapshot').map((r) => r.status)).toEqual([201, 201, 201, 201]);
+			expect(out).toHaveLength(
+				active.reduce(
+					(n, c) =>
+						n + sim.data(c.id).payables.filter((p) => p.payableType === 'card_purchase').length,
+					0,
+				),
+			);
+			expect(sim.requestsTo('createPayablesSnapshot').map((r) => r.status)).toEqual([
+				201, 201, 201, 201,
+			]);
 			const creates = sim.requestsTo('createPayablesSnapshot').map((r) => r.seq);
 			const polls = sim.requestsTo('getPayablesSnapshot').map((r) => r.seq);
 			// Each snapshot needs 3 polls: all four creates went out before the fourth poll, not one company after the other.
@@ -153,11 +267,19 @@ describe('node: real-world variations', () => {
 			const { out, hints } = await run(
 				sim,
 				'orgKey',
-				{ resource: 'supplier', operation: 'getAll', companyScope: 'one', company: 'cmp_002', returnAll: true },
+				{
+					resource: 'supplier',
+					operation: 'getAll',
+					companyScope: 'one',
+					company: 'cmp_002',
+					returnAll: true,
+				},
 				{ items: [{ json: {} }, { json: {} }] },
 			);
 			expect(out).toHaveLength(2 * sim.data('cmp_002').suppliers.length);
-			expect(sim.requestsTo('listSuppliers').filter((r) => r.fault === 'deprecated')).toHaveLength(4);
+			expect(sim.requestsTo('listSuppliers').filter((r) => r.fault === 'deprecated')).toHaveLength(
+				4,
+			);
 			expect(hints).toEqual([{ message: HINT, type: 'warning', location: 'outputPane' }]);
 		});
 
@@ -166,10 +288,28 @@ describe('node: real-world variations', () => {
 			const { hints } = await run(
 				sim,
 				'orgKey',
-				{ resource: 'supplier', operation: 'getAll', companyScope: 'one', company: 'cmp_002', returnAll: false, limit: 1 },
+				{
+					resource: 'supplier',
+					operation: 'getAll',
+					companyScope: 'one',
+					company: 'cmp_002',
+					returnAll: false,
+					limit: 1,
+				},
 				{
 					items: [{ json: {} }, { json: {} }],
-					itemParameters: [{}, { resource: 'customApiCall', operation: 'request', method: 'GET', path: '/v1/accounts', scoping: 'header', pagination: 'none', query: '{"limit":2}' }],
+					itemParameters: [
+						{},
+						{
+							resource: 'customApiCall',
+							operation: 'request',
+							method: 'GET',
+							path: '/v1/accounts',
+							scoping: 'header',
+							pagination: 'none',
+							query: '{"limit":2}',
+						},
+					],
 				},
 			);
 			expect(hints.map((h) => h.message)).toEqual([
@@ -180,10 +320,24 @@ describe('node: real-world variations', () => {
 		});
 
 		test('the next run hints again; a run without the headers has no hint', async () => {
-			sim.injectFault({ route: 'listUsers', kind: 'deprecated', sunset: 'Fri, 01 Jan 2027 00:00:00 GMT' });
-			const params = { resource: 'user', operation: 'getAll', companyScope: 'one', company: 'cmp_002', returnAll: true };
+			sim.injectFault({
+				route: 'listUsers',
+				kind: 'deprecated',
+				sunset: 'Fri, 01 Jan 2027 00:00:00 GMT',
+			});
+			const params = {
+				resource: 'user',
+				operation: 'getAll',
+				companyScope: 'one',
+				company: 'cmp_002',
+				returnAll: true,
+			};
 			const { hints } = await run(sim, 'orgKey', params);
-			expect(hints.map((h) => h.message)).toEqual([expect.stringContaining('"List users" (GET /v1/users) as deprecated; it stops working on Fri, 01 Jan 2027 00:00:00 GMT.')]);
+			expect(hints.map((h) => h.message)).toEqual([
+				expect.stringContaining(
+					'"List users" (GET /v1/users) as deprecated; it stops working on Fri, 01 Jan 2027 00:00:00 GMT.',
+				),
+			]);
 			expect((await run(sim, 'orgKey', params)).hints).toEqual([]);
 		});
 	});

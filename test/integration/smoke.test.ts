@@ -13,8 +13,13 @@ describe('smoke', () => {
 	test('drains invoices', async () => {
 		const { context } = await contextFor(sim, 'orgKey');
 		sim.clearLog();
-		const items = await collect(context as never, 'listInvoices', { company: 'cmp_002', qs: { sortBy: 'updatedAt', sort: 'desc' } });
-		expect(items.map((i) => i.id)).toEqual(sim.invoicesSorted('cmp_002', 'updatedAt', 'desc').map((i) => i.id));
+		const items = await collect(context as never, 'listInvoices', {
+			company: 'cmp_002',
+			qs: { sortBy: 'updatedAt', sort: 'desc' },
+		});
+		expect(items.map((i) => i.id)).toEqual(
+			sim.invoicesSorted('cmp_002', 'updatedAt', 'desc').map((i) => i.id),
+		);
 		expect(sim.requestsTo('listInvoices')).toHaveLength(3);
 		expect(sim.requestsTo('token')).toHaveLength(1);
 	});

@@ -11,8 +11,6 @@ import type { SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, storeFor, ctxFor, failure } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
 
-
-
 describe('transport: tokens', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
@@ -51,7 +49,11 @@ describe('transport: tokens', () => {
 		const ctx = await ctxFor(sim, 'orgKey');
 		sim.clearLog();
 		const companies = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', 'cmp_005'];
-		const results = await Promise.all(companies.map(async (company) => await callSpendesk<IDataObject>(ctx, 'walletSummary', { company })));
+		const results = await Promise.all(
+			companies.map(
+				async (company) => await callSpendesk<IDataObject>(ctx, 'walletSummary', { company }),
+			),
+		);
 		expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
 		expect(results.map((r) => (r.body.data as IDataObject).companyId)).toEqual(companies);
 		expect(sim.requestsTo('token')).toHaveLength(1);
@@ -60,10 +62,16 @@ describe('transport: tokens', () => {
 
 	test('5 concurrent executions sharing a fresh store make ONE token request', async () => {
 		const store = await storeFor(sim, 'orgKey');
-		const contexts = await Promise.all([1, 2, 3, 4, 5].map(async () => await ctxFor(sim, 'orgKey', { store })));
+		const contexts = await Promise.all(
+			[1, 2, 3, 4, 5].map(async () => await ctxFor(sim, 'orgKey', { store })),
+		);
 		sim.clearLog();
 		const companies = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', 'cmp_005'];
-		await Promise.all(contexts.map(async (ctx, i) => await callSpendesk(ctx, 'walletSummary', { company: companies[i] })));
+		await Promise.all(
+			contexts.map(
+				async (ctx, i) => await callSpendesk(ctx, 'walletSummary', { company: companies[i] }),
+			),
+		);
 		expect(sim.requestsTo('token')).toHaveLength(1);
 		expect(sim.requestsTo('walletSummary').filter((r) => r.status === 200)).toHaveLength(5);
 		expect(sim.log.filter((r) => r.status === 401)).toHaveLength(0);
@@ -78,7 +86,9 @@ describe('transport: tokens', () => {
 			sim.expireTokens();
 			sim.clearLog();
 			const companies = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', 'cmp_001'];
-			const results = await Promise.all(companies.map(async (company) => await callSpendesk(ctx, 'walletSummary', { company })));
+			const results = await Promise.all(
+				companies.map(async (company) => await callSpendesk(ctx, 'walletSummary', { company })),
+			);
 			expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
 			expect(sim.requestsTo('token')).toHaveLength(1);
 		},
@@ -88,49 +98,59 @@ describe('transport: tokens', () => {
 		// The transport reads every status itself, then asks again letting the 401 throw so n8n renews: one extra 401.
 		['2.8' as const, [200, 401, 401, 200, 200]],
 		['2.9' as const, [200, 401, 401, 200, 200]],
-	])('n8n %s: a token expired mid-drain is renewed exactly once and the drain returns the exact items', async (n8nVersion, statuses) => {
-		const ctx = await ctxFor(sim, 'orgKey', { n8nVersion });
-		sim.clearLog();
-		const pages: IDataObject[][] = [];
-		for await (const page of paginate(ctx, 'listInvoices', { company: 'cmp_002', pageSize: 20, qs: { sortBy: 'updatedAt', sort: 'desc' } })) {
-			pages.push(page);
-			if (pages.length === 1) sim.expireTokens();
-		}
-		const expected = sim.invoicesSorted('cmp_002', 'updatedAt', 'desc').map((i) => i.id);
-		expect(expected).toHaveLength(50);
-		expect(pages.map((p) => p.length)).toEqual([20, 20, 10]);
-		expect(pages.flat().map((i) => i.id)).toEqual(expected);
-		expect(sim.requestsTo('token')).toHaveLength(2);
-		expect(sim.requestsTo('listInvoices').map((r) => r.status)).toEqual(statuses);
-	});
+	])(
+		'n8n %s: a token expired mid-drain is renewed exactly once and the drain returns the exact items',
+		async (n8nVersion, statuses) => {
+			const ctx = await ctxFor(sim, 'orgKey', { n8nVersion });
+			sim.clearLog();
+			const pages: IDataObject[][] = [];
+			for await (const page of paginate(ctx, 'listInvoices', {
+				company: 'cmp_002',
+				pageSize: 20,
+				qs: { sortBy: 'updatedAt', sort: 'desc' },
+			})) {
+				pages.push(page);
+				if (pages.length === 1) sim.expireTokens();
+			}
+			const expected = sim.invoicesSorted('cmp_002', 'updatedAt', 'desc').map((i) => i.id);
+			expect(expected).toHaveLength(50);
+			expect(pages.map((p) => p.length)).toEqual([20, 20, 10]);
+			expect(pages.flat().map((i) => i.id)).toEqual(expected);
+			expect(sim.requestsTo('token')).toHaveLength(2);
+			expect(sim.requestsTo('listInvoices').map((r) => r.status)).toEqual(statuses);
+		},
+	);
 
 	test.each([
 		['2.8' as const, [401, 401, 200]],
 		['2.9' as const, [401, 401, 200]],
-	])('n8n %s: OAuth2 organisation credential refreshes once (refresh_token grant) after expiry and the call succeeds', async (n8nVersion, statuses) => {
-		const store = await storeFor(sim, 'oauthOrg');
-		const before = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
-		const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
-		sim.clearLog();
-		sim.expireTokens();
-		const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
-		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ data: sim.data('cmp_001').walletSummary });
-		const refresh = sim.requestsTo('oauthToken');
-		expect(refresh).toHaveLength(1);
-		expect(refresh[0].status).toBe(200);
-		expect((refresh[0].body as IDataObject).grant_type).toBe('refresh_token');
-		expect(sim.requestsTo('token')).toHaveLength(0);
-		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual(statuses);
-		const after = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
-		expect(after.access_token).not.toBe(before.access_token);
+	])(
+		'n8n %s: OAuth2 organisation credential refreshes once (refresh_token grant) after expiry and the call succeeds',
+		async (n8nVersion, statuses) => {
+			const store = await storeFor(sim, 'oauthOrg');
+			const before = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
+			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
+			sim.clearLog();
+			sim.expireTokens();
+			const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+			expect(res.status).toBe(200);
+			expect(res.body).toEqual({ data: sim.data('cmp_001').walletSummary });
+			const refresh = sim.requestsTo('oauthToken');
+			expect(refresh).toHaveLength(1);
+			expect(refresh[0].status).toBe(200);
+			expect((refresh[0].body as IDataObject).grant_type).toBe('refresh_token');
+			expect(sim.requestsTo('token')).toHaveLength(0);
+			expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual(statuses);
+			const after = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
+			expect(after.access_token).not.toBe(before.access_token);
 
-		// The refreshed token is kept: the next call needs no refresh.
-		sim.clearLog();
-		await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' });
-		expect(sim.requestsTo('oauthToken')).toHaveLength(0);
-		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200]);
-	});
+			// The refreshed token is kept: the next call needs no refresh.
+			sim.clearLog();
+			await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' });
+			expect(sim.requestsTo('oauthToken')).toHaveLength(0);
+			expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200]);
+		},
+	);
 
 	test.each(['2.8' as const, '2.9' as const])(
 		'n8n %s: OAuth2 keeps working an hour later and an hour after that: two refreshes, each with client_id and client_secret in the query, each with the rotated refresh token',
@@ -138,19 +158,28 @@ describe('transport: tokens', () => {
 			const store = await storeFor(sim, 'oauthOrg');
 			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
 			const client = sim.credentials.oauthClient;
-			const refreshTokens = [String((store.get('spendeskOAuth2Api').oauthTokenData as IDataObject).refresh_token)];
+			const refreshTokens = [
+				String((store.get('spendeskOAuth2Api').oauthTokenData as IDataObject).refresh_token),
+			];
 			for (const company of ['cmp_001', 'cmp_002']) {
 				sim.clearLog();
 				sim.clock.advance(61 * 60_000);
 				const res = await callSpendesk(ctx, 'walletSummary', { company });
 				expect(res.body).toEqual({ data: sim.data(company).walletSummary });
 				const refresh = sim.requestsTo('oauthToken');
-				expect(refresh.map((r) => [r.status, (r.body as IDataObject).grant_type])).toEqual([[200, 'refresh_token']]);
+				expect(refresh.map((r) => [r.status, (r.body as IDataObject).grant_type])).toEqual([
+					[200, 'refresh_token'],
+				]);
 				// Both in the query (the log redacts the secret's value, not its presence).
-				expect(refresh[0].query).toEqual({ client_id: client.clientId, client_secret: '<redacted>' });
+				expect(refresh[0].query).toEqual({
+					client_id: client.clientId,
+					client_secret: '<redacted>',
+				});
 				// Asked, refused (401), asked again letting the 401 throw so that n8n refreshes, then 200.
 				expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([401, 401, 200]);
-				refreshTokens.push(String((store.get('spendeskOAuth2Api').oauthTokenData as IDataObject).refresh_token));
+				refreshTokens.push(
+					String((store.get('spendeskOAuth2Api').oauthTokenData as IDataObject).refresh_token),
+				);
 			}
 			// Rotated at each refresh; the used ones are dead.
 			expect(new Set(refreshTokens).size).toBe(3);
@@ -181,13 +210,20 @@ describe('transport: tokens', () => {
 		async (n8nVersion) => {
 			const store = await storeFor(sim, 'oauthOrg');
 			const tokens = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
-			store.set('spendeskOAuth2Api', { ...store.get('spendeskOAuth2Api'), oauthTokenData: { ...tokens, refresh_token: 'revoked-refresh-token' } });
+			store.set('spendeskOAuth2Api', {
+				...store.get('spendeskOAuth2Api'),
+				oauthTokenData: { ...tokens, refresh_token: 'revoked-refresh-token' },
+			});
 			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
 			sim.clearLog();
 			sim.expireTokens();
-			const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_002', itemIndex: 3 }));
+			const error = await failure(
+				callSpendesk(ctx, 'walletSummary', { company: 'cmp_002', itemIndex: 3 }),
+			);
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error.message).toBe('Reconnect the credential "Spendesk OAuth2": Spendesk refused to renew its OAuth2 access');
+			expect(error.message).toBe(
+				'Reconnect the credential "Spendesk OAuth2": Spendesk refused to renew its OAuth2 access',
+			);
 			const description = (error as NodeApiError).description ?? '';
 			expect(description).toContain('"Get wallet summary" for company "cmp_002"');
 			expect(description).toContain('click "Reconnect"');

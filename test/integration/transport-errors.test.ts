@@ -13,7 +13,6 @@ import type { SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, storeFor, ctxFor } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
 
-
 async function apiFailure(promise: Promise<unknown>): Promise<NodeApiError> {
 	try {
 		await promise;
@@ -29,7 +28,12 @@ function expectNoSecrets(sim: SpendeskSimulator, error: NodeApiError): void {
 	const { orgKey, companyKey, orgKeyNoExperimental, oauthClient } = sim.credentials;
 	const texts = [JSON.stringify(error), error.description ?? '', error.message];
 	for (const text of texts) {
-		for (const secret of [orgKey.clientSecret, companyKey.clientSecret, orgKeyNoExperimental.clientSecret, oauthClient.clientSecret]) {
+		for (const secret of [
+			orgKey.clientSecret,
+			companyKey.clientSecret,
+			orgKeyNoExperimental.clientSecret,
+			oauthClient.clientSecret,
+		]) {
 			expect(text).not.toContain(secret);
 		}
 		expect(text).not.toContain('sat_');
@@ -86,7 +90,9 @@ describe('transport: §7 errors', () => {
 			sim.clearLog();
 			for (const name of ['walletSummary', 'listInvoices'] as const) {
 				const error = await apiFailure(callSpendesk(ctx, name, { company: 'cmp_002' }));
-				expect(error.message).toBe('The user who approved the OAuth2 connection is not a member of company "cmp_002"');
+				expect(error.message).toBe(
+					'The user who approved the OAuth2 connection is not a member of company "cmp_002"',
+				);
 				expect(error.description).toBe(
 					'An organisation-level OAuth2 connection acts as the user who approved it. Ask an admin to add that user back to the company, or reconnect the credential as a user who is a member of every company you need.',
 				);
@@ -103,13 +109,15 @@ describe('transport: §7 errors', () => {
 		}
 	});
 
-	test('403 company-level token on another company\'s path (credential without company id, no pre-check)', async () => {
+	test("403 company-level token on another company's path (credential without company id, no pre-check)", async () => {
 		const store = await storeFor(sim, 'companyKey');
 		store.set('spendeskApi', { ...store.get('spendeskApi'), companyId: '' });
 		const ctx = await ctxFor(sim, 'companyKey', { store });
 		sim.clearLog();
 		const error = await apiFailure(callSpendesk(ctx, 'listInvoices', { company: 'cmp_002' }));
-		expect(error.message).toBe('The company-level credential "Spendesk API key" cannot reach company "cmp_002"');
+		expect(error.message).toBe(
+			'The company-level credential "Spendesk API key" cannot reach company "cmp_002"',
+		);
 		expect(error.description).toBe(
 			'A company-level credential reaches only its own company. Leave the Company field empty, or use an organisation-level credential to work across companies.',
 		);
@@ -122,11 +130,17 @@ describe('transport: §7 errors', () => {
 
 	test('403 company-level token on Get Companies (credential wrongly set to organisation level)', async () => {
 		const store = await storeFor(sim, 'companyKey');
-		store.set('spendeskApi', { ...store.get('spendeskApi'), accessLevel: 'organisation', companyId: '' });
+		store.set('spendeskApi', {
+			...store.get('spendeskApi'),
+			accessLevel: 'organisation',
+			companyId: '',
+		});
 		const ctx = await ctxFor(sim, 'companyKey', { store });
 		sim.clearLog();
 		const error = await apiFailure(callSpendesk(ctx, 'getCompanies'));
-		expect(error.message).toBe('"Get companies" needs an organisation-level credential; "Spendesk API key" is company-level');
+		expect(error.message).toBe(
+			'"Get companies" needs an organisation-level credential; "Spendesk API key" is company-level',
+		);
 		expect(error.httpCode).toBe('403');
 		expect(sim.requestsTo('getCompanies').map((r) => r.status)).toEqual([403]);
 		expectNoSecrets(sim, error);
@@ -146,7 +160,9 @@ describe('transport: §7 errors', () => {
 		const ctx = await ctxFor(sim, 'orgKey', { store });
 		sim.clearLog();
 		const error = await apiFailure(callSpendesk(ctx, 'listInvoices', { company: 'cmp_001' }));
-		expect(error.message).toBe('The credential "Spendesk API key" lacks the scope "experimental:invoice:read" needed for "List invoices"');
+		expect(error.message).toBe(
+			'The credential "Spendesk API key" lacks the scope "experimental:invoice:read" needed for "List invoices"',
+		);
 		expect(error.description).toBe(
 			'Scopes starting with "experimental:" must first be enabled for your organisation by your Spendesk customer success contact. Then add "experimental:invoice:read" to the API key\'s scopes (or to the OAuth2 credential\'s scopes and reconnect).',
 		);
@@ -173,19 +189,32 @@ describe('transport: §7 errors', () => {
 	});
 
 	test('404 names the operation and the company', async () => {
-		const error = await apiFailure(callSpendesk(org, 'getPayablesSnapshot', { company: 'cmp_001', pathParams: { key: 'no-such-snapshot' } }));
+		const error = await apiFailure(
+			callSpendesk(org, 'getPayablesSnapshot', {
+				company: 'cmp_001',
+				pathParams: { key: 'no-such-snapshot' },
+			}),
+		);
 		expect(error.message).toBe('Not found: "Get a payables snapshot" for company "cmp_001"');
-		expect(error.description).toBe('Spendesk said: Snapshot not found. Check the IDs given to this operation, and the base URL of the credential.');
+		expect(error.description).toBe(
+			'Spendesk said: Snapshot not found. Check the IDs given to this operation, and the base URL of the credential.',
+		);
 		expect(error.httpCode).toBe('404');
 		expect(sim.requestsTo('getPayablesSnapshot').map((r) => r.status)).toEqual([404]);
 		expectNoSecrets(sim, error);
 	});
 
 	test('404 on a later page of a page-based list is an error unless allowed', async () => {
-		const error = await apiFailure(callSpendesk(org, 'listSettlements', { company: 'cmp_001', qs: { page: 9, pageSize: 30 } }));
+		const error = await apiFailure(
+			callSpendesk(org, 'listSettlements', { company: 'cmp_001', qs: { page: 9, pageSize: 30 } }),
+		);
 		expect(error.message).toBe('Not found: "List settlements" for company "cmp_001"');
 		expect(error.httpCode).toBe('404');
-		const allowed = await callSpendesk(org, 'listSettlements', { company: 'cmp_001', qs: { page: 9, pageSize: 30 }, allowNotFound: true });
+		const allowed = await callSpendesk(org, 'listSettlements', {
+			company: 'cmp_001',
+			qs: { page: 9, pageSize: 30 },
+			allowNotFound: true,
+		});
 		expect(allowed.status).toBe(404);
 		expectNoSecrets(sim, error);
 	});
@@ -194,12 +223,17 @@ describe('transport: §7 errors', () => {
 		const call = {
 			endpoint: ENDPOINTS.walletSummary,
 			status: 400,
-			error: { code: 'missing_company_id', detail: 'X-Company-Id header is required for organisation tokens', source: 'headers.x-company-id' },
+			error: {
+				code: 'missing_company_id',
+				detail: 'X-Company-Id header is required for organisation tokens',
+				source: 'headers.x-company-id',
+			},
 			level: 'organisation' as const,
 			credentialName: 'Spendesk API key',
 		};
 		expect(describeFailure(call)).toEqual({
-			message: 'Choose a company: organisation-level credentials must name the company on this call',
+			message:
+				'Choose a company: organisation-level credentials must name the company on this call',
 			description:
 				'"Get wallet summary" works on one company at a time. Set the Company field (from the list, by ID, or All Companies). Spendesk said: X-Company-Id header is required for organisation tokens',
 		});
@@ -207,10 +241,19 @@ describe('transport: §7 errors', () => {
 		expect(describeFailure({ ...call, error: { source: 'headers.x-company-id' } }).message).toBe(
 			'Choose a company: organisation-level credentials must name the company on this call',
 		);
-		const node: INode = { id: 'n', name: 'Spendesk', type: 'n8n-nodes-spendesk.spendesk', typeVersion: 1, position: [0, 0], parameters: {} };
+		const node: INode = {
+			id: 'n',
+			name: 'Spendesk',
+			type: 'n8n-nodes-spendesk.spendesk',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
 		const error = apiError(node, call);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('Choose a company: organisation-level credentials must name the company on this call');
+		expect(error.message).toBe(
+			'Choose a company: organisation-level credentials must name the company on this call',
+		);
 		expect(error.httpCode).toBe('400');
 		expectNoSecrets(sim, error);
 	});

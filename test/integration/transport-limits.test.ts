@@ -42,9 +42,12 @@ describe('transport: proactive rate budget', () => {
 		expect(a.map((i) => i.id)).toEqual(sim.invoicesSorted('cmp_001').map((i) => i.id));
 		expect(b.map((i) => i.id)).toEqual(sim.invoicesSorted('cmp_002').map((i) => i.id));
 		for (const company of ['cmp_001', 'cmp_002']) {
-			expect(sim.requestsTo('listInvoices').filter((r) => r.companyId === company).map((r) => r.status)).toEqual([
-				200, 200, 200, 200, 200, 200, 200, 200,
-			]);
+			expect(
+				sim
+					.requestsTo('listInvoices')
+					.filter((r) => r.companyId === company)
+					.map((r) => r.status),
+			).toEqual([200, 200, 200, 200, 200, 200, 200, 200]);
 		}
 		expect(sim.log.filter((r) => r.status === 429)).toHaveLength(0);
 	});
@@ -55,7 +58,8 @@ describe('transport: proactive rate budget', () => {
 		await start({ rateLimit: 5, rateLimitWindowMs: 60_000 });
 		resetTransport({ maxWaitMs: 1000 });
 		const ctx = await orgContext(sim);
-		for (let i = 0; i < 5; i++) expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })).status).toBe(200);
+		for (let i = 0; i < 5; i++)
+			expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })).status).toBe(200);
 
 		let error: unknown;
 		try {
@@ -64,13 +68,20 @@ describe('transport: proactive rate budget', () => {
 			error = e;
 		}
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect((error as NodeApiError).message).toBe('Spendesk rate limit reached for company "cmp_001" and did not reset in time');
+		expect((error as NodeApiError).message).toBe(
+			'Spendesk rate limit reached for company "cmp_001" and did not reset in time',
+		);
 
-		for (let i = 0; i < 5; i++) expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' })).status).toBe(200);
+		for (let i = 0; i < 5; i++)
+			expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' })).status).toBe(200);
 
 		const log = sim.requestsTo('walletSummary');
-		expect(log.filter((r) => r.companyId === 'cmp_001').map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-		expect(log.filter((r) => r.companyId === 'cmp_002').map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+		expect(log.filter((r) => r.companyId === 'cmp_001').map((r) => r.status)).toEqual([
+			200, 200, 200, 200, 200,
+		]);
+		expect(log.filter((r) => r.companyId === 'cmp_002').map((r) => r.status)).toEqual([
+			200, 200, 200, 200, 200,
+		]);
 		expect(sim.log.filter((r) => r.status === 429)).toHaveLength(0);
 		expect(sim.requestsTo('token')).toHaveLength(1);
 	});
@@ -91,7 +102,9 @@ describe('transport: requests in flight', () => {
 	const twentyCalls = async (ctx: SpendeskContext) => {
 		const companies = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
 		const calls = Array.from({ length: 20 }, (_, i) => companies[i % 4]);
-		return await Promise.all(calls.map(async (company) => await callSpendesk(ctx, 'walletSummary', { company })));
+		return await Promise.all(
+			calls.map(async (company) => await callSpendesk(ctx, 'walletSummary', { company })),
+		);
 	};
 
 	test('20 concurrent calls across 4 companies: at most 5 in flight and no 429', async () => {
@@ -118,7 +131,10 @@ describe('transport: requests in flight', () => {
 	test('the cap holds across several executions sharing the credential', async () => {
 		const store = await storeFor(sim, 'orgKey');
 		const contexts = await Promise.all(
-			[1, 2, 3, 4].map(async () => (await contextFor(sim, 'orgKey', { store })).context as unknown as SpendeskContext),
+			[1, 2, 3, 4].map(
+				async () =>
+					(await contextFor(sim, 'orgKey', { store })).context as unknown as SpendeskContext,
+			),
 		);
 		const results = await Promise.all(contexts.map(async (ctx) => await twentyCalls(ctx)));
 		expect(results.flat()).toHaveLength(80);

@@ -47,7 +47,13 @@ describe('transport: retries', () => {
 	const statuses = () => sim.requestsTo('listInvoices').map((r) => r.status);
 
 	test('a burst of 429s mid-drain is waited out: exact items, no duplicate, both 429s retried', async () => {
-		sim.injectFault({ route: 'listInvoices', kind: 'rateLimit', retryAfterSeconds: 1, times: 2, after: 1 });
+		sim.injectFault({
+			route: 'listInvoices',
+			kind: 'rateLimit',
+			retryAfterSeconds: 1,
+			times: 2,
+			after: 1,
+		});
 		const items = await drain();
 		const ids = items.map((i) => i.id);
 		expect(ids).toEqual(expected);
@@ -79,8 +85,12 @@ describe('transport: retries', () => {
 	test('a POST that is not idempotent (createIntake) is NOT retried after a 503', async () => {
 		sim.injectFault({ route: 'createIntake', kind: 'status', status: 503, times: 2 });
 		const before = sim.data('cmp_001').intakes.length;
-		const error = await apiFailure(callSpendesk(ctx, 'createIntake', { company: 'cmp_001', body: { description: 'Taxi' } }));
-		expect(error.message).toBe('Spendesk had a server error (503) on "Create an intake" for company "cmp_001"');
+		const error = await apiFailure(
+			callSpendesk(ctx, 'createIntake', { company: 'cmp_001', body: { description: 'Taxi' } }),
+		);
+		expect(error.message).toBe(
+			'Spendesk had a server error (503) on "Create an intake" for company "cmp_001"',
+		);
 		expect(error.message).toContain('server error');
 		expect(error.description).toContain('not safe to repeat');
 		expect(error.httpCode).toBe('503');
@@ -90,12 +100,16 @@ describe('transport: retries', () => {
 
 	test('a POST that is not idempotent (createIntake) is NOT retried after a connection reset', async () => {
 		sim.injectFault({ route: 'createIntake', kind: 'reset', times: 2 });
-		const error = await apiFailure(callSpendesk(ctx, 'createIntake', { company: 'cmp_001', body: { description: 'Taxi' } }));
+		const error = await apiFailure(
+			callSpendesk(ctx, 'createIntake', { company: 'cmp_001', body: { description: 'Taxi' } }),
+		);
 		expect(sim.requestsTo('createIntake')).toHaveLength(1);
 		expect(error.description).toBe(
 			'This call is not safe to repeat, so it was not retried. It may have reached Spendesk and been applied: check in Spendesk before running it again. Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again. (ECONNRESET)',
 		);
-		expect(error.message).toBe(`Could not reach Spendesk at ${sim.baseUrl} for "Create an intake" (connection reset)`);
+		expect(error.message).toBe(
+			`Could not reach Spendesk at ${sim.baseUrl} for "Create an intake" (connection reset)`,
+		);
 	});
 
 	test('an idempotent POST (searchPayables) is retried after a 503', async () => {
@@ -105,7 +119,9 @@ describe('transport: retries', () => {
 			sim
 				.data('cmp_001')
 				.payables.slice()
-				.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1))
+				.sort((a, b) =>
+					a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+				)
 				.map((p) => p.id),
 		);
 		expect(sim.requestsTo('searchPayables').map((r) => r.status)).toEqual([503, 200]);
@@ -114,7 +130,9 @@ describe('transport: retries', () => {
 	test('a server that never recovers gives a clear error after exactly maxRetries+1 attempts', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'status', status: 503, times: 100 });
 		const error = await apiFailure(drain());
-		expect(error.message).toBe('Spendesk had a server error (503) on "List invoices" for company "cmp_002"');
+		expect(error.message).toBe(
+			'Spendesk had a server error (503) on "List invoices" for company "cmp_002"',
+		);
 		expect(error.httpCode).toBe('503');
 		expect(transportSettings.maxRetries).toBe(4);
 		expect(statuses()).toEqual([503, 503, 503, 503, 503]);
@@ -124,7 +142,9 @@ describe('transport: retries', () => {
 		resetTransport({ maxRetries: 2 });
 		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 500, times: 100 });
 		const error = await apiFailure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_003' }));
-		expect(error.message).toBe('Spendesk had a server error (500) on "Get wallet summary" for company "cmp_003"');
+		expect(error.message).toBe(
+			'Spendesk had a server error (500) on "Get wallet summary" for company "cmp_003"',
+		);
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([500, 500, 500]);
 	});
 
@@ -135,14 +155,18 @@ describe('transport: retries', () => {
 		expect(error.description).toBe(
 			'The node tried 5 times. Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again. (ECONNRESET)',
 		);
-		expect(error.message).toBe(`Could not reach Spendesk at ${sim.baseUrl} for "List invoices" (connection reset)`);
+		expect(error.message).toBe(
+			`Could not reach Spendesk at ${sim.baseUrl} for "List invoices" (connection reset)`,
+		);
 	});
 
 	test('a never-ending 429 gives the rate-limit error within maxWaitMs (attempts counted, not time)', async () => {
 		resetTransport({ maxWaitMs: 2500 });
 		sim.injectFault({ route: 'listInvoices', kind: 'rateLimit', retryAfterSeconds: 1, times: 100 });
 		const error = await apiFailure(drain());
-		expect(error.message).toBe('Spendesk rate limit reached for company "cmp_002" and did not reset in time');
+		expect(error.message).toBe(
+			'Spendesk rate limit reached for company "cmp_002" and did not reset in time',
+		);
 		expect(error.httpCode).toBe('429');
 		// Attempts at ~0 s, ~1 s and ~2 s; the next one (~3 s) would pass the 2.5 s bound.
 		expect(statuses()).toEqual([429, 429, 429]);

@@ -12,8 +12,6 @@ import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import type { LoggedRequest, RouteId, SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, ctxFor, failure } from '../support/fixtures';
 
-
-
 const HEADER_ROUTES: EndpointName[] = [
 	'walletSummary',
 	'listSettlements',
@@ -23,7 +21,8 @@ const HEADER_ROUTES: EndpointName[] = [
 	'listExpenseCategories',
 ];
 
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] => sim.log.filter((r) => r.route !== 'token' && r.route !== 'oauthToken');
+const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
+	sim.log.filter((r) => r.route !== 'token' && r.route !== 'oauthToken');
 
 describe('transport: company scoping', () => {
 	let sim: SpendeskSimulator;
@@ -56,15 +55,20 @@ describe('transport: company scoping', () => {
 			expect(log[0].companyId).toBe('cmp_002');
 		});
 
-		test.each(['listInvoices', 'listIntakes'] as const)('%s puts the company in the path and never sends x-company-id', async (name) => {
-			const res = await callSpendesk(org, name, { company: 'cmp_003' });
-			expect(res.status).toBe(200);
-			const log = sim.requestsTo(name);
-			expect(log).toHaveLength(1);
-			expect(log[0].path).toBe(`/v2/companies/cmp_003/${name === 'listInvoices' ? 'invoices' : 'intakes'}`);
-			expect(log[0].headers).not.toHaveProperty('x-company-id');
-			expect(log[0].companyId).toBe('cmp_003');
-		});
+		test.each(['listInvoices', 'listIntakes'] as const)(
+			'%s puts the company in the path and never sends x-company-id',
+			async (name) => {
+				const res = await callSpendesk(org, name, { company: 'cmp_003' });
+				expect(res.status).toBe(200);
+				const log = sim.requestsTo(name);
+				expect(log).toHaveLength(1);
+				expect(log[0].path).toBe(
+					`/v2/companies/cmp_003/${name === 'listInvoices' ? 'invoices' : 'intakes'}`,
+				);
+				expect(log[0].headers).not.toHaveProperty('x-company-id');
+				expect(log[0].companyId).toBe('cmp_003');
+			},
+		);
 
 		test('a drain of a path route never sends x-company-id on any page', async () => {
 			const items = await collect(org, 'listInvoices', { company: 'cmp_003', pageSize: 20 });
@@ -97,19 +101,24 @@ describe('transport: company scoping', () => {
 			async (name) => {
 				const error = await failure(callSpendesk(org, name, {}));
 				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe('Choose a company: organisation-level credentials must name the company on this call');
+				expect(error.message).toBe(
+					'Choose a company: organisation-level credentials must name the company on this call',
+				);
 				expect(sim.log).toHaveLength(0);
 			},
 		);
 
-		test.each(['cmp 1/x', 'cmp/1', 'cmp 1', 'cmp?1', 'cmp#1'])('the company id %j is refused before any request', async (company) => {
-			for (const name of ['listInvoices', 'walletSummary'] as const) {
-				const error = await failure(callSpendesk(org, name, { company }));
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(`"${company}" is not a valid company ID`);
-			}
-			expect(sim.log).toHaveLength(0);
-		});
+		test.each(['cmp 1/x', 'cmp/1', 'cmp 1', 'cmp?1', 'cmp#1'])(
+			'the company id %j is refused before any request',
+			async (company) => {
+				for (const name of ['listInvoices', 'walletSummary'] as const) {
+					const error = await failure(callSpendesk(org, name, { company }));
+					expect(error).toBeInstanceOf(NodeOperationError);
+					expect(error.message).toBe(`"${company}" is not a valid company ID`);
+				}
+				expect(sim.log).toHaveLength(0);
+			},
+		);
 	});
 
 	describe('company-level credential', () => {
@@ -129,33 +138,48 @@ describe('transport: company scoping', () => {
 			expect(log[0].companyId).toBe('cmp_001');
 		});
 
-		test.each(HEADER_ROUTES)('%s naming its own company still sends no x-company-id', async (name) => {
-			await callSpendesk(company, name, { company: 'cmp_001' });
-			const log = sim.requestsTo(name as RouteId);
-			expect(log).toHaveLength(1);
-			expect(log[0].headers).not.toHaveProperty('x-company-id');
-		});
+		test.each(HEADER_ROUTES)(
+			'%s naming its own company still sends no x-company-id',
+			async (name) => {
+				await callSpendesk(company, name, { company: 'cmp_001' });
+				const log = sim.requestsTo(name as RouteId);
+				expect(log).toHaveLength(1);
+				expect(log[0].headers).not.toHaveProperty('x-company-id');
+			},
+		);
 
-		test.each(['listInvoices', 'listIntakes'] as const)('%s uses the credential\'s own company in the path', async (name) => {
-			const res = await callSpendesk(company, name);
-			expect(res.status).toBe(200);
-			const log = sim.requestsTo(name);
-			expect(log).toHaveLength(1);
-			expect(log[0].path).toBe(`/v2/companies/cmp_001/${name === 'listInvoices' ? 'invoices' : 'intakes'}`);
-			expect(log[0].headers).not.toHaveProperty('x-company-id');
-		});
+		test.each(['listInvoices', 'listIntakes'] as const)(
+			"%s uses the credential's own company in the path",
+			async (name) => {
+				const res = await callSpendesk(company, name);
+				expect(res.status).toBe(200);
+				const log = sim.requestsTo(name);
+				expect(log).toHaveLength(1);
+				expect(log[0].path).toBe(
+					`/v2/companies/cmp_001/${name === 'listInvoices' ? 'invoices' : 'intakes'}`,
+				);
+				expect(log[0].headers).not.toHaveProperty('x-company-id');
+			},
+		);
 
-		test.each(['walletSummary', 'listInvoices'] as const)('%s naming another company fails before any request', async (name) => {
-			const error = await failure(callSpendesk(company, name, { company: 'cmp_002' }));
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe('The company-level credential "Spendesk API key" cannot reach company "cmp_002"');
-			expect(sim.log).toHaveLength(0);
-		});
+		test.each(['walletSummary', 'listInvoices'] as const)(
+			'%s naming another company fails before any request',
+			async (name) => {
+				const error = await failure(callSpendesk(company, name, { company: 'cmp_002' }));
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error.message).toBe(
+					'The company-level credential "Spendesk API key" cannot reach company "cmp_002"',
+				);
+				expect(sim.log).toHaveLength(0);
+			},
+		);
 
 		test('getCompanies fails with a clear error before any request', async () => {
 			const error = await failure(callSpendesk(company, 'getCompanies'));
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe('"Get companies" needs an organisation-level credential; "Spendesk API key" is company-level');
+			expect(error.message).toBe(
+				'"Get companies" needs an organisation-level credential; "Spendesk API key" is company-level',
+			);
 			expect(sim.log).toHaveLength(0);
 		});
 	});
@@ -190,7 +214,9 @@ describe('transport: path ids are URL-encoded', () => {
 		const ctx = await ctxFor(sim, 'orgKey');
 		sim.clearLog();
 		const items = await collect(ctx, 'listInvoices', { company: 'cmp_é' });
-		expect(items.map((i: IDataObject) => i.id)).toEqual(sim.invoicesSorted('cmp_é').map((i) => i.id));
+		expect(items.map((i: IDataObject) => i.id)).toEqual(
+			sim.invoicesSorted('cmp_é').map((i) => i.id),
+		);
 		const log = sim.requestsTo('listInvoices');
 		expect(log).toHaveLength(1);
 		expect(log[0].path).toBe('/v2/companies/cmp_%C3%A9/invoices');

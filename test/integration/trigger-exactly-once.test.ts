@@ -93,7 +93,10 @@ interface FuzzReport {
 }
 
 /** One randomized run; returns the violations of the exactly-once contract. */
-async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions): Promise<FuzzReport> {
+async function fuzz(
+	sim: SpendeskSimulator,
+	{ event, scope, seed }: FuzzOptions,
+): Promise<FuzzReport> {
 	const rng = mulberry32(seed);
 	const chance = (p: number) => rng() < p;
 	const int = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
@@ -122,7 +125,9 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 	const recent: Record<string, string[]> = Object.fromEntries(COMPANIES.map((c) => [c, []]));
 	const everyId: Record<string, string[]> = Object.fromEntries(COMPANIES.map((c) => [c, []]));
 	/** Invoices inserted one by one (not in a batch), with the clock time of the insert. */
-	const singles: Record<string, Array<{ id: string; at: number }>> = Object.fromEntries(COMPANIES.map((c) => [c, []]));
+	const singles: Record<string, Array<{ id: string; at: number }>> = Object.fromEntries(
+		COMPANIES.map((c) => [c, []]),
+	);
 	let step = 0;
 	let phase = 'setup';
 
@@ -141,7 +146,13 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 			if (previous.updatedAt === invoice.updatedAt) return;
 			previous.to = tick;
 		}
-		const version: Version = { company: invoice.companyId, id: invoice.id, updatedAt: invoice.updatedAt, from: tick, to: Infinity };
+		const version: Version = {
+			company: invoice.companyId,
+			id: invoice.id,
+			updatedAt: invoice.updatedAt,
+			from: tick,
+			to: Infinity,
+		};
 		versions.set(`${key}|${invoice.updatedAt}`, version);
 		current.set(key, version);
 	}
@@ -149,7 +160,13 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 	for (const company of COMPANIES) {
 		for (const invoice of sim.invoicesSorted(company, 'updatedAt', 'asc')) {
 			const key = `${company}|${invoice.id}`;
-			const version: Version = { company, id: invoice.id, updatedAt: invoice.updatedAt, from: 0, to: Infinity };
+			const version: Version = {
+				company,
+				id: invoice.id,
+				updatedAt: invoice.updatedAt,
+				from: 0,
+				to: Infinity,
+			};
 			versions.set(`${key}|${invoice.updatedAt}`, version);
 			current.set(key, version);
 			preexisting.add(key);
@@ -220,7 +237,8 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 				// More than one page (the trigger asks 100) sharing one updatedAt.
 				stats.bursts++;
 				const at = stamp(0.5);
-				for (let i = int(101, 230); i > 0; i--) insert(company, at, 'insert (burst, shared timestamp)');
+				for (let i = int(101, 230); i > 0; i--)
+					insert(company, at, 'insert (burst, shared timestamp)');
 			}
 			for (let i = int(0, 2); i > 0; i--) update(company, someInvoice(company), stamp(), 'update');
 			if (chance(0.15)) {
@@ -233,7 +251,8 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 			if (chance(0.05)) {
 				// Several invoices updated to one shared updatedAt.
 				const at = stamp(0.3);
-				for (let i = int(2, 8); i > 0; i--) update(company, someInvoice(company), at, 'update (shared timestamp)');
+				for (let i = int(2, 8); i > 0; i--)
+					update(company, someInvoice(company), at, 'update (shared timestamp)');
 			}
 		}
 	}
@@ -292,7 +311,8 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		const succeeded = new Set<string>();
 		for (const company of COMPANIES) {
 			const mine = requests.filter((r) => r.path === `/v2/companies/${company}/invoices`);
-			if (threw === undefined && mine.length > 0 && mine.every((r) => r.status === 200 && !r.fault)) succeeded.add(company);
+			if (threw === undefined && mine.length > 0 && mine.every((r) => r.status === 200 && !r.fault))
+				succeeded.add(company);
 			else stats.failedCompanyPolls++;
 		}
 		if (threw !== undefined) {
@@ -300,7 +320,10 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		}
 		for (const item of pollItems(result)) {
 			const company = String(item.companyId);
-			const key = event === 'newInvoice' ? `${company}|${String(item.id)}` : `${company}|${String(item.id)}|${String(item.updatedAt)}`;
+			const key =
+				event === 'newInvoice'
+					? `${company}|${String(item.id)}`
+					: `${company}|${String(item.id)}|${String(item.updatedAt)}`;
 			emittedCount.set(key, (emittedCount.get(key) ?? 0) + 1);
 			note(`${company}|${String(item.id)}`, `emitted with updatedAt=${String(item.updatedAt)}`);
 			stats.emitted++;
@@ -343,11 +366,22 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		writes();
 		if (chance(0.06)) {
 			stats.faults++;
-			sim.injectFault({ route: 'listInvoices', kind: 'status', status: pick([500, 502, 503]), times: int(1, 3), after: chance(0.3) ? int(1, 3) : 0 });
+			sim.injectFault({
+				route: 'listInvoices',
+				kind: 'status',
+				status: pick([500, 502, 503]),
+				times: int(1, 3),
+				after: chance(0.3) ? int(1, 3) : 0,
+			});
 		}
 		if (chance(0.03)) {
 			stats.faults++;
-			sim.injectFault({ route: 'listInvoices', kind: 'reset', times: 1, after: chance(0.3) ? int(1, 3) : 0 });
+			sim.injectFault({
+				route: 'listInvoices',
+				kind: 'reset',
+				times: 1,
+				after: chance(0.3) ? int(1, 3) : 0,
+			});
 		}
 		// A catch-up poll after a pause reads more pages, so writes during it are likelier.
 		const concurrent = pause || chance(0.3);
@@ -379,7 +413,8 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		step++;
 		sim.clock.advance(5_000);
 		const last = await poll();
-		if (last.succeeded.size !== COMPANIES.length) violations.push(`final quiet poll ${i + 1} failed`);
+		if (last.succeeded.size !== COMPANIES.length)
+			violations.push(`final quiet poll ${i + 1} failed`);
 	}
 
 	// ------------------------------------------------------------ the contract
@@ -406,8 +441,12 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		limited('emitted ids that are not invoices', unknown);
 		limited('invoices inserted after activation but never emitted', missing);
 		if (missingKeys.length) {
-			const midPoll = missingKeys.filter((key) => (history.get(key) ?? []).some((line) => line.includes('update during a poll')));
-			violations.push(`  (${midPoll.length} of the ${missingKeys.length} were updated while a poll was paging)`);
+			const midPoll = missingKeys.filter((key) =>
+				(history.get(key) ?? []).some((line) => line.includes('update during a poll')),
+			);
+			violations.push(
+				`  (${midPoll.length} of the ${missingKeys.length} were updated while a poll was paging)`,
+			);
 		}
 	} else {
 		const duplicates: string[] = [];
@@ -416,12 +455,17 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		for (const [key, count] of emittedCount) {
 			const [company, id] = key.split('|');
 			const version = versions.get(key);
-			if (count > 1) duplicates.push(`${key} emitted ${count} times — ${historyOf(`${company}|${id}`)}`);
-			if (!version) unreal.push(`${key} was never a version of the invoice — ${historyOf(`${company}|${id}`)}`);
-			else if (version.from <= activationTick) old.push(`${key} was current at activation — ${historyOf(`${company}|${id}`)}`);
+			if (count > 1)
+				duplicates.push(`${key} emitted ${count} times — ${historyOf(`${company}|${id}`)}`);
+			if (!version)
+				unreal.push(`${key} was never a version of the invoice — ${historyOf(`${company}|${id}`)}`);
+			else if (version.from <= activationTick)
+				old.push(`${key} was current at activation — ${historyOf(`${company}|${id}`)}`);
 		}
 		// Successful polls per company, in order.
-		const byCompany = new Map<string, PollRecord[]>(COMPANIES.map((c) => [c, polls.filter((p) => p.succeeded.has(c))]));
+		const byCompany = new Map<string, PollRecord[]>(
+			COMPANIES.map((c) => [c, polls.filter((p) => p.succeeded.has(c))]),
+		);
 		const missing: string[] = [];
 		let required = 0;
 		for (const [key, version] of versions) {
@@ -439,7 +483,9 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 			if (!first || first.endTick >= version.to) continue;
 			required++;
 			if (!emittedCount.has(key)) {
-				missing.push(`${key} (current during the successful poll of step ${first.step}) never emitted — ${historyOf(`${version.company}|${version.id}`)}`);
+				missing.push(
+					`${key} (current during the successful poll of step ${first.step}) never emitted — ${historyOf(`${version.company}|${version.id}`)}`,
+				);
 			}
 		}
 		stats.requiredVersions = required;
@@ -449,13 +495,19 @@ async function fuzz(sim: SpendeskSimulator, { event, scope, seed }: FuzzOptions)
 		limited('versions current through a successful poll but never emitted', missing);
 		// Each invoice's final version is current at the start and end of the final quiet polls.
 		for (const version of current.values()) {
-			if (version.from > activationTick && !emittedCount.has(`${version.company}|${version.id}|${version.updatedAt}`)) {
-				violations.push(`final version ${version.company}|${version.id}|${version.updatedAt} never emitted`);
+			if (
+				version.from > activationTick &&
+				!emittedCount.has(`${version.company}|${version.id}|${version.updatedAt}`)
+			) {
+				violations.push(
+					`final version ${version.company}|${version.id}|${version.updatedAt} never emitted`,
+				);
 				break;
 			}
 		}
 	}
-	if (violations.length) violations.unshift(`reproduce with TRIGGER_FUZZ_SEED=${seed} (${event}, ${scope})`);
+	if (violations.length)
+		violations.unshift(`reproduce with TRIGGER_FUZZ_SEED=${seed} (${event}, ${scope})`);
 	if (process.env.TRIGGER_FUZZ_STATS) console.log(JSON.stringify({ seed, stats }));
 	return { seed, violations, stats };
 }
@@ -479,11 +531,18 @@ describe('Spendesk Trigger: exactly once under a randomized workload (1,000+ pol
 	test(
 		'New Invoice, several companies: each invoice inserted after activation exactly once, none that existed before',
 		async () => {
-			const report = await fuzz(sim, { event: 'newInvoice', scope: 'several', seed: seedFor(20261122) });
+			const report = await fuzz(sim, {
+				event: 'newInvoice',
+				scope: 'several',
+				seed: seedFor(20261122),
+			});
 			expect(report.stats.polls).toBeGreaterThanOrEqual(POLLS);
 			expect(report.stats.failedCompanyPolls).toBeGreaterThan(0);
 			expect(report.stats.restarts).toBeGreaterThan(0);
-			expect({ seed: report.seed, violations: report.violations }).toEqual({ seed: report.seed, violations: [] });
+			expect({ seed: report.seed, violations: report.violations }).toEqual({
+				seed: report.seed,
+				violations: [],
+			});
 		},
 		FUZZ_TIMEOUT_MS,
 	);
@@ -491,12 +550,19 @@ describe('Spendesk Trigger: exactly once under a randomized workload (1,000+ pol
 	test(
 		'New or Updated Invoice, all companies: each version once, every version that lived through a successful poll emitted',
 		async () => {
-			const report = await fuzz(sim, { event: 'newOrUpdatedInvoice', scope: 'all', seed: seedFor(4242) });
+			const report = await fuzz(sim, {
+				event: 'newOrUpdatedInvoice',
+				scope: 'all',
+				seed: seedFor(4242),
+			});
 			expect(report.stats.polls).toBeGreaterThanOrEqual(POLLS);
 			expect(report.stats.failedCompanyPolls).toBeGreaterThan(0);
 			expect(report.stats.restarts).toBeGreaterThan(0);
 			expect(report.stats.requiredVersions).toBeGreaterThan(1_000);
-			expect({ seed: report.seed, violations: report.violations }).toEqual({ seed: report.seed, violations: [] });
+			expect({ seed: report.seed, violations: report.violations }).toEqual({
+				seed: report.seed,
+				violations: [],
+			});
 		},
 		FUZZ_TIMEOUT_MS,
 	);
@@ -515,7 +581,9 @@ describe('Spendesk Trigger: an invoice updated while a catch-up poll pages', () 
 	let sim: SpendeskSimulator;
 	beforeEach(async () => {
 		resetTransport();
-		sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: 20 } } });
+		sim = await startSimulator({
+			seed: { companies: 1, deactivated: [], sizes: { invoices: 20 } },
+		});
 	});
 	afterEach(async () => {
 		await sim.stop();
@@ -523,7 +591,13 @@ describe('Spendesk Trigger: an invoice updated while a catch-up poll pages', () 
 	});
 
 	async function scenario(event: TriggerEvent) {
-		const { raw, poll } = await triggerFor(sim, { event, companyScope: 'one', company: 'cmp_001', startFrom: 'now', options: { overlapMinutes: 1 } });
+		const { raw, poll } = await triggerFor(sim, {
+			event,
+			companyScope: 'one',
+			company: 'cmp_001',
+			startFrom: 'now',
+			options: { overlapMinutes: 1 },
+		});
 		expect(await poll()).toEqual([]); // activation
 
 		const late = sim.insertInvoice('cmp_001'); // created after activation
@@ -554,7 +628,10 @@ describe('Spendesk Trigger: an invoice updated while a catch-up poll pages', () 
 
 	test('New or Updated Invoice: its new version is emitted once, by the catch-up poll itself', async () => {
 		const { updated, others, catchUp, next } = await scenario('newOrUpdatedInvoice');
-		expect(catchUp.map((i) => [i.id, i.updatedAt])).toEqual([...others.map((id) => [id, expect.any(String)]), [updated.id, updated.updatedAt]]);
+		expect(catchUp.map((i) => [i.id, i.updatedAt])).toEqual([
+			...others.map((id) => [id, expect.any(String)]),
+			[updated.id, updated.updatedAt],
+		]);
 		expect(next).toEqual([]);
 	});
 });

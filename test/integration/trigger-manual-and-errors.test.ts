@@ -26,7 +26,11 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		resetTransport();
 	});
 
-	const node = async (mode: 'manual' | 'trigger', parameters: IDataObject, staticData: IDataObject = {}) => await triggerFor(sim, parameters, { mode, staticData });
+	const node = async (
+		mode: 'manual' | 'trigger',
+		parameters: IDataObject,
+		staticData: IDataObject = {},
+	) => await triggerFor(sim, parameters, { mode, staticData });
 
 	const newest = (company: string) => sim.invoicesSorted(company, 'updatedAt', 'desc')[0];
 
@@ -46,10 +50,18 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 			sim.clock.advance(30_000);
 			const latest = sim.insertInvoice('cmp_001');
 			const before = clone(staticData);
-			const t = await node('manual', { event, companyScope: 'one', company: 'cmp_001', startFrom: 'now', options: {} }, staticData);
+			const t = await node(
+				'manual',
+				{ event, companyScope: 'one', company: 'cmp_001', startFrom: 'now', options: {} },
+				staticData,
+			);
 			expect(await t.poll()).toEqual([latest]);
 			expect(staticData).toEqual(before);
-			expect(sim.requestsTo('listInvoices').at(-1)?.query).toEqual({ sortBy: 'updatedAt', sort: 'desc', limit: '1' });
+			expect(sim.requestsTo('listInvoices').at(-1)?.query).toEqual({
+				sortBy: 'updatedAt',
+				sort: 'desc',
+				limit: '1',
+			});
 		});
 
 		test('several companies: the newest invoice of each, tagged with its company; the saved state is unchanged', async () => {
@@ -58,7 +70,11 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 			sim.clock.advance(30_000);
 			sim.updateInvoice('cmp_003', sim.invoicesSorted('cmp_003')[4].id); // the newest is now an older invoice, updated
 			const before = clone(staticData);
-			const t = await node('manual', { event, ...scope, startFrom: 'now', options: {} }, staticData);
+			const t = await node(
+				'manual',
+				{ event, ...scope, startFrom: 'now', options: {} },
+				staticData,
+			);
 			const items = await t.poll();
 			expect(items.map((i) => [i.companyId, i.id, i.updatedAt])).toEqual(
 				['cmp_001', 'cmp_003'].map((c) => [c, newest(c).id, newest(c).updatedAt]),
@@ -68,7 +84,11 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 
 		test('all companies: the newest invoice of each active company; nothing saved, not even the company list', async () => {
 			const staticData: IDataObject = {};
-			const t = await node('manual', { event, companyScope: 'all', startFrom: 'now', options: {} }, staticData);
+			const t = await node(
+				'manual',
+				{ event, companyScope: 'all', startFrom: 'now', options: {} },
+				staticData,
+			);
 			const items = await t.poll();
 			expect(items.map((i) => [i.companyId, i.id])).toEqual(ACTIVE.map((c) => [c, newest(c).id]));
 			expect(staticData).toEqual({});
@@ -77,20 +97,45 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		test('an API error is thrown (company outside the organisation → 403), and the state is unchanged', async () => {
 			const staticData = await activeState(event, { companyScope: 'one', company: 'cmp_001' });
 			const before = clone(staticData);
-			const one = await node('manual', { event, companyScope: 'one', company: 'cmp_999', startFrom: 'now', options: {} }, staticData);
-			await expect(one.raw()).rejects.toThrow('Company "cmp_999" does not belong to your organisation');
-			const several = await node(
+			const one = await node(
 				'manual',
-				{ event, companyScope: 'several', companyIds: ['cmp_001', 'cmp_999'], startFrom: 'now', options: {} },
+				{ event, companyScope: 'one', company: 'cmp_999', startFrom: 'now', options: {} },
 				staticData,
 			);
-			await expect(several.raw()).rejects.toThrow('Company "cmp_999" does not belong to your organisation');
-			expect(sim.requestsTo('listInvoices').filter((r) => r.path.includes('cmp_999')).map((r) => r.status)).toEqual([403, 403]);
+			await expect(one.raw()).rejects.toThrow(
+				'Company "cmp_999" does not belong to your organisation',
+			);
+			const several = await node(
+				'manual',
+				{
+					event,
+					companyScope: 'several',
+					companyIds: ['cmp_001', 'cmp_999'],
+					startFrom: 'now',
+					options: {},
+				},
+				staticData,
+			);
+			await expect(several.raw()).rejects.toThrow(
+				'Company "cmp_999" does not belong to your organisation',
+			);
+			expect(
+				sim
+					.requestsTo('listInvoices')
+					.filter((r) => r.path.includes('cmp_999'))
+					.map((r) => r.status),
+			).toEqual([403, 403]);
 			expect(staticData).toEqual(before);
 		});
 
 		test('a server error is thrown too', async () => {
-			const t = await node('manual', { event, companyScope: 'one', company: 'cmp_002', startFrom: 'now', options: {} });
+			const t = await node('manual', {
+				event,
+				companyScope: 'one',
+				company: 'cmp_002',
+				startFrom: 'now',
+				options: {},
+			});
 			sim.injectFault({ route: 'listInvoices', kind: 'status', status: 500 });
 			await expect(t.raw()).rejects.toThrow();
 			expect(t.staticData).toEqual({});
@@ -99,7 +144,13 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 
 	describe.each(EVENTS)('%s, active workflow', (event) => {
 		test('one failing company (cmp_999) does not stop the other: logged, no state for it, retried every poll', async () => {
-			const t = await node('trigger', { event, companyScope: 'several', companyIds: ['cmp_001', 'cmp_999'], startFrom: 'now', options: {} });
+			const t = await node('trigger', {
+				event,
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_999'],
+				startFrom: 'now',
+				options: {},
+			});
 			expect(await t.raw()).toBeNull();
 			const errors = () => t.logs.filter((l) => l.level === 'error');
 			expect(errors()).toHaveLength(1);
@@ -114,7 +165,9 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 			expect(errors()).toHaveLength(2);
 			const companies = t.staticData.companies as IDataObject;
 			expect(Object.keys(companies)).toEqual(['cmp_001']);
-			expect(sim.requestsTo('listInvoices').filter((r) => r.path.includes('cmp_999'))).toHaveLength(2);
+			expect(sim.requestsTo('listInvoices').filter((r) => r.path.includes('cmp_999'))).toHaveLength(
+				2,
+			);
 
 			sim.clock.advance(30_000);
 			expect(await t.raw()).toBeNull();
@@ -123,16 +176,36 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 
 		test('Start From A Date: the failing company does not hold back the backlog of the other', async () => {
 			const since = '2000-01-01T00:00:00.000Z';
-			const t = await node('trigger', { event, companyScope: 'several', companyIds: ['cmp_999', 'cmp_002'], startFrom: 'date', since, options: {} });
+			const t = await node('trigger', {
+				event,
+				companyScope: 'several',
+				companyIds: ['cmp_999', 'cmp_002'],
+				startFrom: 'date',
+				since,
+				options: {},
+			});
 			const items = await t.poll();
-			expect(items.map((i) => i.id)).toEqual(sim.invoicesSorted('cmp_002', 'updatedAt', 'asc').map((i) => i.id));
+			expect(items.map((i) => i.id)).toEqual(
+				sim.invoicesSorted('cmp_002', 'updatedAt', 'asc').map((i) => i.id),
+			);
 			expect(items.every((i) => i.companyId === 'cmp_002')).toBe(true);
-			expect(t.logs.filter((l) => l.level === 'error').map((l) => l.message).join()).toContain('cmp_999');
+			expect(
+				t.logs
+					.filter((l) => l.level === 'error')
+					.map((l) => l.message)
+					.join(),
+			).toContain('cmp_999');
 			expect(Object.keys(t.staticData.companies as IDataObject)).toEqual(['cmp_002']);
 		});
 
 		test('a company whose poll fails keeps its old position: what arrived meanwhile is emitted once it recovers', async () => {
-			const t = await node('trigger', { event, companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'], startFrom: 'now', options: {} });
+			const t = await node('trigger', {
+				event,
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_002'],
+				startFrom: 'now',
+				options: {},
+			});
 			expect(await t.raw()).toBeNull();
 			const saved = clone((t.staticData.companies as IDataObject).cmp_002);
 
@@ -143,28 +216,46 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 			sim.clearLog();
 			sim.injectFault({ route: 'listInvoices', kind: 'status', status: 503, times: 1 });
 			const failedPoll = await t.poll();
-			const failed = sim.requestsTo('listInvoices').find((r) => r.status === 503)!.path.split('/')[3];
+			const failed = sim
+				.requestsTo('listInvoices')
+				.find((r) => r.status === 503)!
+				.path.split('/')[3];
 			const ok = failed === 'cmp_001' ? 'cmp_002' : 'cmp_001';
 			expect(failedPoll.map((i) => i.companyId)).toEqual([ok]);
 			expect(t.logs.filter((l) => l.level === 'error').at(-1)?.message).toContain(failed);
-			if (failed === 'cmp_002') expect((t.staticData.companies as IDataObject).cmp_002).toEqual(saved);
+			if (failed === 'cmp_002')
+				expect((t.staticData.companies as IDataObject).cmp_002).toEqual(saved);
 
 			sim.clock.advance(30_000);
 			const recovered = await t.poll();
-			expect(recovered.map((i) => [i.companyId, i.id])).toEqual([[failed, failed === 'cmp_002' ? first.id : other.id]]);
+			expect(recovered.map((i) => [i.companyId, i.id])).toEqual([
+				[failed, failed === 'cmp_002' ? first.id : other.id],
+			]);
 			sim.clock.advance(30_000);
 			expect(await t.raw()).toBeNull();
 		});
 
 		test('every company failing on activation: the activation fails (throws) and nothing is saved', async () => {
-			const t = await node('trigger', { event, companyScope: 'one', company: 'cmp_999', startFrom: 'now', options: {} });
+			const t = await node('trigger', {
+				event,
+				companyScope: 'one',
+				company: 'cmp_999',
+				startFrom: 'now',
+				options: {},
+			});
 			await expect(t.raw()).rejects.toThrow('cmp_999');
 			expect(t.staticData.companies ?? {}).toEqual({});
 			expect(t.staticData.initialized).toBeUndefined();
 		});
 
 		test('every company failing after activation: logged, not thrown, nothing emitted, state kept', async () => {
-			const t = await node('trigger', { event, companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'], startFrom: 'now', options: {} });
+			const t = await node('trigger', {
+				event,
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_002'],
+				startFrom: 'now',
+				options: {},
+			});
 			expect(await t.raw()).toBeNull();
 			const saved = clone(t.staticData);
 			sim.clock.advance(30_000);
@@ -178,11 +269,20 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 
 		// A company whose very first poll (the activation) fails has no saved position yet.
 		test('a company whose activation poll failed: invoices created after activation are emitted once it recovers', async () => {
-			const t = await node('trigger', { event, companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'], startFrom: 'now', options: {} });
+			const t = await node('trigger', {
+				event,
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_002'],
+				startFrom: 'now',
+				options: {},
+			});
 			sim.clearLog();
 			sim.injectFault({ route: 'listInvoices', kind: 'status', status: 500, times: 1 });
 			expect(await t.raw()).toBeNull(); // activation succeeds: one company is polled
-			const failed = sim.requestsTo('listInvoices').find((r) => r.status === 500)!.path.split('/')[3];
+			const failed = sim
+				.requestsTo('listInvoices')
+				.find((r) => r.status === 500)!
+				.path.split('/')[3];
 			expect(Object.keys(t.staticData.companies as IDataObject)).not.toContain(failed);
 
 			sim.clock.advance(30_000);
@@ -195,13 +295,25 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 
 		test('Start From A Date, a company whose activation poll failed: its backlog since the date is emitted once it recovers', async () => {
 			const since = '2000-01-01T00:00:00.000Z';
-			const t = await node('trigger', { event, companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'], startFrom: 'date', since, options: {} });
+			const t = await node('trigger', {
+				event,
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_002'],
+				startFrom: 'date',
+				since,
+				options: {},
+			});
 			sim.clearLog();
 			sim.injectFault({ route: 'listInvoices', kind: 'status', status: 500, times: 1 });
 			const activation = await t.poll();
-			const failed = sim.requestsTo('listInvoices').find((r) => r.status === 500)!.path.split('/')[3];
+			const failed = sim
+				.requestsTo('listInvoices')
+				.find((r) => r.status === 500)!
+				.path.split('/')[3];
 			const ok = failed === 'cmp_001' ? 'cmp_002' : 'cmp_001';
-			expect(activation.map((i) => i.id)).toEqual(sim.invoicesSorted(ok, 'updatedAt', 'asc').map((i) => i.id));
+			expect(activation.map((i) => i.id)).toEqual(
+				sim.invoicesSorted(ok, 'updatedAt', 'asc').map((i) => i.id),
+			);
 
 			sim.clock.advance(30_000);
 			const recovered = await t.poll();

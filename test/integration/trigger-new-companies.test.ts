@@ -35,8 +35,8 @@ const reload = (data: IDataObject) => {
 };
 
 describe('Spendesk Trigger: companies that appear later', () => {
-
-	const trigger = async (parameters: IDataObject, staticData: IDataObject) => await triggerFor(sim, parameters, { staticData });
+	const trigger = async (parameters: IDataObject, staticData: IDataObject) =>
+		await triggerFor(sim, parameters, { staticData });
 
 	const polledCompanies = () =>
 		sim
@@ -61,7 +61,10 @@ describe('Spendesk Trigger: companies that appear later', () => {
 			const staticData: IDataObject = {};
 			let t = await trigger(parameters, staticData);
 			const activation = await t.poll();
-			const backlog = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'].reduce((n, c) => n + sim.invoicesSorted(c).length, 0);
+			const backlog = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'].reduce(
+				(n, c) => n + sim.invoicesSorted(c).length,
+				0,
+			);
 			expect(activation).toHaveLength(startFrom === 'date' ? backlog : 0);
 
 			const created = sim.createCompany();
@@ -101,7 +104,9 @@ describe('Spendesk Trigger: companies that appear later', () => {
 				sim.clock.advance(30_000);
 				const old = sim.invoicesSorted(created.id, 'createdAt', 'asc')[0];
 				const updated = sim.updateInvoice(created.id, old.id);
-				expect((await t.poll()).map((i) => [i.companyId, i.id, i.updatedAt])).toEqual([[created.id, updated.id, updated.updatedAt]]);
+				expect((await t.poll()).map((i) => [i.companyId, i.id, i.updatedAt])).toEqual([
+					[created.id, updated.id, updated.updatedAt],
+				]);
 			}
 
 			sim.clock.advance(30_000);
@@ -127,7 +132,6 @@ describe('Spendesk Trigger: companies that appear later', () => {
 });
 
 describe('Spendesk Trigger: companies that leave', () => {
-
 	const poll = async (staticData: IDataObject, parameters: IDataObject) => {
 		const t = await triggerFor(sim, parameters, { staticData });
 		return { items: await t.poll(), logs: t.logs };
@@ -135,7 +139,12 @@ describe('Spendesk Trigger: companies that leave', () => {
 	const saved = (data: IDataObject) => Object.keys((data.companies ?? {}) as IDataObject).sort();
 
 	test('a deactivated company is marked absent, kept for a week, then forgotten; the others go on', async () => {
-		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		const parameters: IDataObject = {
+			event: 'newInvoice',
+			companyScope: 'all',
+			startFrom: 'now',
+			options: {},
+		};
 		let data: IDataObject = {};
 		await poll(data, parameters);
 		expect(saved(data)).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
@@ -170,7 +179,13 @@ describe('Spendesk Trigger: companies that leave', () => {
 	});
 
 	test('a company that comes back within the week resumes from its saved position, and is no longer marked absent', async () => {
-		const parameters: IDataObject = { event: 'newInvoice', companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'], startFrom: 'now', options: {} };
+		const parameters: IDataObject = {
+			event: 'newInvoice',
+			companyScope: 'several',
+			companyIds: ['cmp_001', 'cmp_002'],
+			startFrom: 'now',
+			options: {},
+		};
 		let data: IDataObject = {};
 		await poll(data, parameters);
 		data = reload(data);

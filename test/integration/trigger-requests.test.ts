@@ -12,8 +12,16 @@ import type { TriggerEvent } from '../support/fixtures';
 const ACTIVE = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
 
 const SCOPES: Array<{ name: string; scope: IDataObject; companies: string[] }> = [
-	{ name: 'one company', scope: { companyScope: 'one', company: 'cmp_002' }, companies: ['cmp_002'] },
-	{ name: 'several companies', scope: { companyScope: 'several', companyIds: ['cmp_001', 'cmp_003'] }, companies: ['cmp_001', 'cmp_003'] },
+	{
+		name: 'one company',
+		scope: { companyScope: 'one', company: 'cmp_002' },
+		companies: ['cmp_002'],
+	},
+	{
+		name: 'several companies',
+		scope: { companyScope: 'several', companyIds: ['cmp_001', 'cmp_003'] },
+		companies: ['cmp_001', 'cmp_003'],
+	},
 	{ name: 'all companies', scope: { companyScope: 'all' }, companies: ACTIVE },
 ];
 
@@ -29,40 +37,48 @@ describe('Spendesk Trigger: requests per poll', () => {
 	});
 
 	describe.each<TriggerEvent>(['newInvoice', 'newOrUpdatedInvoice'])('%s', (event) => {
-		test.each(SCOPES)('$name: an idle poll makes exactly one request per company, for 19 minutes of idle polls', async ({ scope, companies }) => {
-			const { poll } = await triggerFor(sim, { event, ...scope, startFrom: 'now' });
+		test.each(SCOPES)(
+			'$name: an idle poll makes exactly one request per company, for 19 minutes of idle polls',
+			async ({ scope, companies }) => {
+				const { poll } = await triggerFor(sim, { event, ...scope, startFrom: 'now' });
 
-			expect(await poll()).toEqual([]); // activation
-			expect(sim.requestsTo('getCompanies')).toHaveLength(scope.companyScope === 'all' ? 1 : 0);
+				expect(await poll()).toEqual([]); // activation
+				expect(sim.requestsTo('getCompanies')).toHaveLength(scope.companyScope === 'all' ? 1 : 0);
 
-			for (let minute = 1; minute <= 19; minute++) {
-				sim.clock.advance(60_000);
+				for (let minute = 1; minute <= 19; minute++) {
+					sim.clock.advance(60_000);
+					sim.clearLog();
+					expect(await poll()).toEqual([]);
+					// Nothing else: no company list, no token, no second page.
+					expect(sim.log.map((r) => r.route)).toEqual(companies.map(() => 'listInvoices'));
+					expect(sim.log.map((r) => r.path).sort()).toEqual(
+						companies.map((c) => `/v2/companies/${c}/invoices`).sort(),
+					);
+					for (const request of sim.log) {
+						expect(request.query).toEqual({ sortBy: 'updatedAt', sort: 'desc', limit: '100' });
+						expect(request.status).toBe(200);
+					}
+				}
+			},
+		);
+
+		test.each(SCOPES)(
+			'$name: after emitting, the next idle poll is one request per company again',
+			async ({ scope, companies }) => {
+				const { poll } = await triggerFor(sim, { event, ...scope, startFrom: 'now' });
+				expect(await poll()).toEqual([]);
+
+				sim.clock.advance(30_000);
+				const added = companies.map((c) => sim.insertInvoice(c));
+				sim.clearLog();
+				expect((await poll()).map((i) => i.id).sort()).toEqual(added.map((i) => i.id).sort());
+				expect(sim.requestsTo('listInvoices')).toHaveLength(companies.length);
+
+				sim.clock.advance(30_000);
 				sim.clearLog();
 				expect(await poll()).toEqual([]);
-				// Nothing else: no company list, no token, no second page.
 				expect(sim.log.map((r) => r.route)).toEqual(companies.map(() => 'listInvoices'));
-				expect(sim.log.map((r) => r.path).sort()).toEqual(companies.map((c) => `/v2/companies/${c}/invoices`).sort());
-				for (const request of sim.log) {
-					expect(request.query).toEqual({ sortBy: 'updatedAt', sort: 'desc', limit: '100' });
-					expect(request.status).toBe(200);
-				}
-			}
-		});
-
-		test.each(SCOPES)('$name: after emitting, the next idle poll is one request per company again', async ({ scope, companies }) => {
-			const { poll } = await triggerFor(sim, { event, ...scope, startFrom: 'now' });
-			expect(await poll()).toEqual([]);
-
-			sim.clock.advance(30_000);
-			const added = companies.map((c) => sim.insertInvoice(c));
-			sim.clearLog();
-			expect((await poll()).map((i) => i.id).sort()).toEqual(added.map((i) => i.id).sort());
-			expect(sim.requestsTo('listInvoices')).toHaveLength(companies.length);
-
-			sim.clock.advance(30_000);
-			sim.clearLog();
-			expect(await poll()).toEqual([]);
-			expect(sim.log.map((r) => r.route)).toEqual(companies.map(() => 'listInvoices'));
-		});
+			},
+		);
 	});
 });

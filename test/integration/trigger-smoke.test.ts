@@ -10,7 +10,13 @@ describe('trigger smoke', () => {
 	beforeEach(() => resetTransport());
 
 	test('first poll emits nothing, then a new invoice once, idle poll one request', async () => {
-		const { raw } = await triggerFor(sim, { event: 'newInvoice', companyScope: 'one', company: 'cmp_002', startFrom: 'now', options: {} });
+		const { raw } = await triggerFor(sim, {
+			event: 'newInvoice',
+			companyScope: 'one',
+			company: 'cmp_002',
+			startFrom: 'now',
+			options: {},
+		});
 		expect(await raw()).toBeNull();
 		const inv = sim.insertInvoice('cmp_002');
 		const out = await raw();

@@ -23,7 +23,8 @@ describe('Spendesk Trigger: first activation', () => {
 		resetTransport();
 	});
 
-	const trigger = async (parameters: IDataObject, staticData: IDataObject = {}) => await triggerFor(sim, parameters, { staticData });
+	const trigger = async (parameters: IDataObject, staticData: IDataObject = {}) =>
+		await triggerFor(sim, parameters, { staticData });
 
 	/** The ids the API lists for updatedAt >= since, oldest first (ties by id). */
 	const expectedSince = (company: string, since: string) =>
@@ -36,7 +37,11 @@ describe('Spendesk Trigger: first activation', () => {
 	function sharedTimestamp(company: string): string {
 		const list = sim.invoicesSorted(company, 'updatedAt', 'asc');
 		for (let i = Math.floor(list.length / 2); i < list.length - 1; i++) {
-			if (list[i].updatedAt === list[i + 1].updatedAt && list[i - 1].updatedAt !== list[i].updatedAt) return list[i].updatedAt;
+			if (
+				list[i].updatedAt === list[i + 1].updatedAt &&
+				list[i - 1].updatedAt !== list[i].updatedAt
+			)
+				return list[i].updatedAt;
 		}
 		throw new Error('the seed has no shared updatedAt in the second half');
 	}
@@ -44,14 +49,26 @@ describe('Spendesk Trigger: first activation', () => {
 	describe.each(EVENTS)('%s', (event) => {
 		test('Start From Now: the first poll returns null although invoices exist, and so does the next', async () => {
 			expect(sim.invoicesSorted('cmp_001')).toHaveLength(120);
-			const t = await trigger({ event, companyScope: 'one', company: 'cmp_001', startFrom: 'now', options: {} });
+			const t = await trigger({
+				event,
+				companyScope: 'one',
+				company: 'cmp_001',
+				startFrom: 'now',
+				options: {},
+			});
 			expect(await t.raw()).toBeNull();
 			sim.clock.advance(60_000);
 			expect(await t.raw()).toBeNull();
 		});
 
 		test('Start From Now, several companies: nothing on activation, then only what is new', async () => {
-			const t = await trigger({ event, companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'], startFrom: 'now', options: {} });
+			const t = await trigger({
+				event,
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_002'],
+				startFrom: 'now',
+				options: {},
+			});
 			expect(await t.raw()).toBeNull();
 			sim.clock.advance(60_000);
 			const fresh = sim.insertInvoice('cmp_002');
@@ -63,7 +80,14 @@ describe('Spendesk Trigger: first activation', () => {
 			const expected = expectedSince('cmp_001', since);
 			expect(expected.length).toBeGreaterThan(1);
 			expect(expected.length).toBeLessThan(120);
-			const t = await trigger({ event, companyScope: 'one', company: 'cmp_001', startFrom: 'date', since, options: {} });
+			const t = await trigger({
+				event,
+				companyScope: 'one',
+				company: 'cmp_001',
+				startFrom: 'date',
+				since,
+				options: {},
+			});
 			expect((await t.poll()).map((i) => i.id)).toEqual(expected);
 			sim.clock.advance(60_000);
 			expect(await t.raw()).toBeNull();
@@ -75,21 +99,41 @@ describe('Spendesk Trigger: first activation', () => {
 
 		test('Start From A Date far in the past: the whole backlog (two pages), oldest first, then nothing', async () => {
 			const since = '2000-01-01T00:00:00.000Z';
-			const t = await trigger({ event, companyScope: 'one', company: 'cmp_003', startFrom: 'date', since, options: {} });
+			const t = await trigger({
+				event,
+				companyScope: 'one',
+				company: 'cmp_003',
+				startFrom: 'date',
+				since,
+				options: {},
+			});
 			const items = await t.poll();
-			expect(items.map((i) => i.id)).toEqual(sim.invoicesSorted('cmp_003', 'updatedAt', 'asc').map((i) => i.id));
+			expect(items.map((i) => i.id)).toEqual(
+				sim.invoicesSorted('cmp_003', 'updatedAt', 'asc').map((i) => i.id),
+			);
 			expect(items).toHaveLength(120);
 			expect(await t.raw()).toBeNull();
 		});
 
 		test('Start From A Date, several companies: each company its own invoices since, oldest first, tagged with the company', async () => {
 			const since = sharedTimestamp('cmp_002');
-			const t = await trigger({ event, companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'], startFrom: 'date', since, options: {} });
+			const t = await trigger({
+				event,
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_002'],
+				startFrom: 'date',
+				since,
+				options: {},
+			});
 			const items = await t.poll();
 			for (const company of ['cmp_001', 'cmp_002']) {
-				expect(items.filter((i) => i.companyId === company).map((i) => i.id)).toEqual(expectedSince(company, since));
+				expect(items.filter((i) => i.companyId === company).map((i) => i.id)).toEqual(
+					expectedSince(company, since),
+				);
 			}
-			expect(items).toHaveLength(expectedSince('cmp_001', since).length + expectedSince('cmp_002', since).length);
+			expect(items).toHaveLength(
+				expectedSince('cmp_001', since).length + expectedSince('cmp_002', since).length,
+			);
 			expect(await t.raw()).toBeNull();
 		});
 
@@ -98,7 +142,14 @@ describe('Spendesk Trigger: first activation', () => {
 			const newest = sim.invoicesSorted('cmp_001', 'updatedAt', 'desc')[0];
 			const since = new Date(sim.clock.now() - 24 * 3600_000).toISOString();
 			expect(Date.parse(newest.updatedAt)).toBeLessThan(Date.parse(since));
-			const t = await trigger({ event, companyScope: 'one', company: 'cmp_001', startFrom: 'date', since, options: {} });
+			const t = await trigger({
+				event,
+				companyScope: 'one',
+				company: 'cmp_001',
+				startFrom: 'date',
+				since,
+				options: {},
+			});
 			expect(await t.raw()).toBeNull();
 			sim.clock.advance(60_000);
 			expect(await t.raw()).toBeNull();
@@ -108,7 +159,13 @@ describe('Spendesk Trigger: first activation', () => {
 		});
 
 		test('Overlap Window 0 with Start From Now: the next poll does not emit the existing invoices', async () => {
-			const t = await trigger({ event, companyScope: 'one', company: 'cmp_001', startFrom: 'now', options: { overlapMinutes: 0 } });
+			const t = await trigger({
+				event,
+				companyScope: 'one',
+				company: 'cmp_001',
+				startFrom: 'now',
+				options: { overlapMinutes: 0 },
+			});
 			expect(await t.raw()).toBeNull();
 			sim.clock.advance(60_000);
 			expect(await t.raw()).toBeNull();
@@ -116,7 +173,14 @@ describe('Spendesk Trigger: first activation', () => {
 	});
 
 	test('Start From A Date with an invalid Since: the activation fails with a clear message', async () => {
-		const t = await trigger({ event: 'newInvoice', companyScope: 'one', company: 'cmp_001', startFrom: 'date', since: 'not a date', options: {} });
+		const t = await trigger({
+			event: 'newInvoice',
+			companyScope: 'one',
+			company: 'cmp_001',
+			startFrom: 'date',
+			since: 'not a date',
+			options: {},
+		});
 		await expect(t.raw()).rejects.toThrow('Since is not a valid date');
 		expect(t.staticData.companies).toBeUndefined();
 	});

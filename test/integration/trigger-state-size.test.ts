@@ -102,7 +102,11 @@ describe('Spendesk Trigger: state size after 100,000 invoices', () => {
 			const seenCounts: number[] = [];
 			for (let i = 1; i <= 50; i++) {
 				sim.clock.advance(20_000);
-				const fresh = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001')];
+				const fresh = [
+					sim.insertInvoice('cmp_001'),
+					sim.insertInvoice('cmp_001'),
+					sim.insertInvoice('cmp_001'),
+				];
 				const older = sim.invoicesSorted('cmp_001', 'createdAt', 'asc');
 				sim.updateInvoice('cmp_001', older[i * 997].id);
 				sim.updateInvoice('cmp_001', older[i * 1999].id);

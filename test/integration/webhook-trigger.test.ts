@@ -16,27 +16,55 @@ import { SIGNATURE_HEADER as SIGNATURE } from '../../nodes/Spendesk/webhook/sign
 import type { RegisteredInstance } from '../../nodes/Spendesk/webhook/state';
 
 const kept = (h: WebhookHarness) => h.staticData.instances as RegisteredInstance[];
-const secretOf = (h: WebhookHarness, companyId: string) => kept(h).find((i) => i.companyId === companyId)!.secret;
+const secretOf = (h: WebhookHarness, companyId: string) =>
+	kept(h).find((i) => i.companyId === companyId)!.secret;
 
 let events = 0;
-function deliveryBody(companyId: string, id: string, eventType = 'payables:created', eventId = `evt_test_${++events}`): string {
+function deliveryBody(
+	companyId: string,
+	id: string,
+	eventType = 'payables:created',
+	eventId = `evt_test_${++events}`,
+): string {
 	const entity = eventType.startsWith('settlements') ? 'settlement' : 'payable';
-	return JSON.stringify({ data: { companyId, id, version: 1 }, event: { entity, eventType, id: eventId, timestamp: new Date().toISOString() } });
+	return JSON.stringify({
+		data: { companyId, id, version: 1 },
+		event: { entity, eventType, id: eventId, timestamp: new Date().toISOString() },
+	});
 }
-const hmac = (body: string, secret: string, encoding: 'hex' | 'base64' = 'hex') => createHmac('sha256', secret).update(body).digest(encoding);
-const signed = (body: string, secret: string, encoding: 'hex' | 'base64' = 'hex') => ({ [SIGNATURE]: hmac(body, secret, encoding) });
+const hmac = (body: string, secret: string, encoding: 'hex' | 'base64' = 'hex') =>
+	createHmac('sha256', secret).update(body).digest(encoding);
+const signed = (body: string, secret: string, encoding: 'hex' | 'base64' = 'hex') => ({
+	[SIGNATURE]: hmac(body, secret, encoding),
+});
 
 describe('Spendesk Webhook Trigger', () => {
 	let sim: SpendeskSimulator;
 	const harnesses: WebhookHarness[] = [];
-	const start = async (parameters: IDataObject, options: Parameters<typeof startWebhookHarness>[2] = {}) => {
-		const h = await startWebhookHarness(sim, { events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: {}, ...parameters }, options);
+	const start = async (
+		parameters: IDataObject,
+		options: Parameters<typeof startWebhookHarness>[2] = {},
+	) => {
+		const h = await startWebhookHarness(
+			sim,
+			{
+				events: ['payables:created'],
+				companyScope: 'one',
+				company: 'cmp_002',
+				options: {},
+				...parameters,
+			},
+			options,
+		);
 		harnesses.push(h);
 		return h;
 	};
 
 	beforeAll(async () => {
-		sim = await startSimulator({ seed: { companies: 4, sizes: { invoices: 5, payables: 12, settlements: 8 } }, webhookTimeScale: 0.0001 });
+		sim = await startSimulator({
+			seed: { companies: 4, sizes: { invoices: 5, payables: 12, settlements: 8 } },
+			webhookTimeScale: 0.0001,
+		});
 	});
 	afterAll(async () => {
 		await Promise.all(harnesses.map(async (h) => await h.close()));
@@ -47,7 +75,8 @@ describe('Spendesk Webhook Trigger', () => {
 		sim.clearFaults();
 		for (const c of sim.companies()) webhooksOf(sim, c.id).length = 0;
 	});
-	const ours = (h: WebhookHarness, companyId: string) => webhooksOf(sim, companyId).filter((w) => w.url === h.url);
+	const ours = (h: WebhookHarness, companyId: string) =>
+		webhooksOf(sim, companyId).filter((w) => w.url === h.url);
 
 	describe('registration', () => {
 		test('activation registers one instance for the company with a secret made by the node; checkExists then holds', async () => {
@@ -57,7 +86,16 @@ describe('Spendesk Webhook Trigger', () => {
 			const [instance] = ours(h, 'cmp_002');
 			expect(ours(h, 'cmp_002')).toHaveLength(1);
 			expect(instance.events).toEqual(['payables:created', 'settlements:created']);
-			expect(kept(h)).toEqual([{ id: instance.id, company: 'cmp_002', companyId: 'cmp_002', secret: instance.secret, url: h.url, events: instance.events }]);
+			expect(kept(h)).toEqual([
+				{
+					id: instance.id,
+					company: 'cmp_002',
+					companyId: 'cmp_002',
+					secret: instance.secret,
+					url: h.url,
+					events: instance.events,
+				},
+			]);
 			expect(instance.secret).toMatch(/^[0-9a-f]{64}$/);
 			// The node sent its own secret: the one the simulator signs with.
 			const create = sim.requestsTo('createWebhook').at(-1)!;
@@ -71,13 +109,23 @@ describe('Spendesk Webhook Trigger', () => {
 		test('All Companies registers one instance per company the credential reaches; Several the ones given', async () => {
 			const all = await start({ companyScope: 'all' });
 			await all.activate();
-			const active = sim.companies().filter((c) => c.active).map((c) => c.id);
+			const active = sim
+				.companies()
+				.filter((c) => c.active)
+				.map((c) => c.id);
 			expect(active.length).toBeGreaterThan(1);
 			for (const id of active) expect(ours(all, id)).toHaveLength(1);
-			expect(kept(all).map((i) => i.companyId).sort()).toEqual([...active].sort());
+			expect(
+				kept(all)
+					.map((i) => i.companyId)
+					.sort(),
+			).toEqual([...active].sort());
 			expect(new Set(kept(all).map((i) => i.secret)).size).toBe(active.length);
 
-			const several = await start({ companyScope: 'several', companyIds: ['cmp_001', ' cmp_003 ', 'cmp_001'] });
+			const several = await start({
+				companyScope: 'several',
+				companyIds: ['cmp_001', ' cmp_003 ', 'cmp_001'],
+			});
 			await several.activate();
 			expect(kept(several).map((i) => i.companyId)).toEqual(['cmp_001', 'cmp_003']);
 			expect(ours(several, 'cmp_002')).toHaveLength(0);
@@ -128,7 +176,11 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(await h.checkExists()).toBe(false);
 			await h.activate();
 			for (const id of ['cmp_002', 'cmp_003']) expect(ours(h, id)).toHaveLength(1);
-			expect(kept(h).map((i) => i.id).some((id) => before.includes(id))).toBe(false);
+			expect(
+				kept(h)
+					.map((i) => i.id)
+					.some((id) => before.includes(id)),
+			).toBe(false);
 			// Deliveries are checked with the new secrets.
 			const body = deliveryBody('cmp_003', 'pay_1');
 			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_003')))).status).toBe(200);
@@ -149,7 +201,11 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(ours(h, 'cmp_002')).toHaveLength(1);
 			expect(ours(h, 'cmp_002')[0].status).toBe('active');
 
-			const changed = await startWebhookHarness(sim, { events: ['payables:prepared'], companyScope: 'one', company: 'cmp_002', options: {} }, { staticData: h.staticData });
+			const changed = await startWebhookHarness(
+				sim,
+				{ events: ['payables:prepared'], companyScope: 'one', company: 'cmp_002', options: {} },
+				{ staticData: h.staticData },
+			);
 			harnesses.push(changed);
 			// Same static data, other URL and events: not this registration.
 			expect(await changed.checkExists()).toBe(false);
@@ -158,7 +214,18 @@ describe('Spendesk Webhook Trigger', () => {
 		test('the 50-per-company limit is an error naming the company; what was registered for other companies is deleted again', async () => {
 			const full = webhooksOf(sim, 'cmp_003');
 			for (let i = 0; i < 50; i++) {
-				full.push({ id: `wh_full_${i}`, companyId: 'cmp_003', url: `https://elsewhere.example/${i}`, events: ['payables:created'], secret: 's', description: null, createdAt: '', updatedAt: '', status: 'active', disabled: false });
+				full.push({
+					id: `wh_full_${i}`,
+					companyId: 'cmp_003',
+					url: `https://elsewhere.example/${i}`,
+					events: ['payables:created'],
+					secret: 's',
+					description: null,
+					createdAt: '',
+					updatedAt: '',
+					status: 'active',
+					disabled: false,
+				});
 			}
 			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
 			const error = await failure(h.activate());
@@ -189,7 +256,11 @@ describe('Spendesk Webhook Trigger', () => {
 	describe('signatures', () => {
 		let h: WebhookHarness;
 		beforeEach(async () => {
-			h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'], events: ['payables:created', 'settlements:created'] });
+			h = await start({
+				companyScope: 'several',
+				companyIds: ['cmp_002', 'cmp_003'],
+				events: ['payables:created', 'settlements:created'],
+			});
 			await h.activate();
 		});
 
@@ -199,7 +270,9 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(answer.status).toBe(200);
 			expect(h.executions).toEqual([[JSON.parse(body)]]);
 			const second = deliveryBody('cmp_003', 'pay_43');
-			expect((await h.deliver(second, signed(second, secretOf(h, 'cmp_003'), 'base64'))).status).toBe(200);
+			expect(
+				(await h.deliver(second, signed(second, secretOf(h, 'cmp_003'), 'base64'))).status,
+			).toBe(200);
 			expect(h.executions).toHaveLength(2);
 		});
 
@@ -207,7 +280,10 @@ describe('Spendesk Webhook Trigger', () => {
 			['no signature header', () => ({}) as Record<string, string>],
 			['a wrong signature', () => ({ [SIGNATURE]: 'a'.repeat(64) })],
 			['a signature neither hex nor base64', () => ({ [SIGNATURE]: 'not a signature' })],
-			["a signature made with another company's secret", (body: string, h: WebhookHarness) => signed(body, secretOf(h, 'cmp_003'))],
+			[
+				"a signature made with another company's secret",
+				(body: string, h: WebhookHarness) => signed(body, secretOf(h, 'cmp_003')),
+			],
 		])('%s is answered 401 and starts nothing', async (_name, headers) => {
 			const body = deliveryBody('cmp_002', 'pay_42');
 			const answer = await h.deliver(body, headers(body, h));
@@ -221,8 +297,12 @@ describe('Spendesk Webhook Trigger', () => {
 			const tampered = body.replace('pay_42', 'pay_99');
 			expect((await h.deliver(tampered, signed(body, secretOf(h, 'cmp_002')))).status).toBe(401);
 			const elsewhere = deliveryBody('cmp_001', 'pay_1');
-			expect((await h.deliver(elsewhere, signed(elsewhere, secretOf(h, 'cmp_002')))).status).toBe(401);
-			expect((await h.deliver('not json', signed('not json', secretOf(h, 'cmp_002')))).status).toBe(401);
+			expect((await h.deliver(elsewhere, signed(elsewhere, secretOf(h, 'cmp_002')))).status).toBe(
+				401,
+			);
+			expect((await h.deliver('not json', signed('not json', secretOf(h, 'cmp_002')))).status).toBe(
+				401,
+			);
 			expect((await h.deliver('{}', signed('{}', secretOf(h, 'cmp_002')))).status).toBe(401);
 			expect(h.executions).toHaveLength(0);
 		});
@@ -254,7 +334,12 @@ describe('Spendesk Webhook Trigger', () => {
 			sim.injectFault({ route: 'getPayable', kind: 'latency', latencyMs: 300, times: 5 });
 			const payable = sim.data('cmp_002').payables[2];
 			const body = deliveryBody('cmp_002', payable.id);
-			const answers = await Promise.all(Array.from({ length: 5 }, async () => await h.deliver(body, signed(body, secretOf(h, 'cmp_002')))));
+			const answers = await Promise.all(
+				Array.from(
+					{ length: 5 },
+					async () => await h.deliver(body, signed(body, secretOf(h, 'cmp_002'))),
+				),
+			);
 			expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
 			expect(answers.filter((a) => (a.body as IDataObject).duplicate === true)).toHaveLength(4);
 			expect(h.executions).toHaveLength(1);
@@ -268,9 +353,16 @@ describe('Spendesk Webhook Trigger', () => {
 			const first = deliveryBody('cmp_002', 'pay_1', 'payables:created', 'evt_restart_1');
 			await h.deliver(first, signed(first, secret));
 			// Another n8n process (or n8n restarted): same static data, empty process memory.
-			const restarted = await startWebhookHarness(sim, { events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: {} }, { staticData: h.staticData });
+			const restarted = await startWebhookHarness(
+				sim,
+				{ events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: {} },
+				{ staticData: h.staticData },
+			);
 			harnesses.push(restarted);
-			expect(await restarted.deliver(first, signed(first, secret))).toEqual({ status: 200, body: { received: true, duplicate: true } });
+			expect(await restarted.deliver(first, signed(first, secret))).toEqual({
+				status: 200,
+				body: { received: true, duplicate: true },
+			});
 			expect(restarted.executions).toHaveLength(0);
 
 			for (let i = 0; i < MAX_RECENT_EVENTS + 5; i++) {
@@ -291,23 +383,47 @@ describe('Spendesk Webhook Trigger', () => {
 			// (last save wins): the reads of the payables keep them overlapping, ending in another order.
 			sim.injectFault({ route: 'getPayable', kind: 'latency', latencyMs: 300, times: 4 });
 			const payables = sim.data('cmp_002').payables.slice(0, 8);
-			const bodies = payables.map((p, i) => deliveryBody('cmp_002', p.id, 'payables:created', `evt_overlap_${i}`));
-			const answers = await Promise.all(bodies.map(async (body) => await h.deliver(body, signed(body, secret))));
+			const bodies = payables.map((p, i) =>
+				deliveryBody('cmp_002', p.id, 'payables:created', `evt_overlap_${i}`),
+			);
+			const answers = await Promise.all(
+				bodies.map(async (body) => await h.deliver(body, signed(body, secret))),
+			);
 			expect(answers.map((a) => a.status)).toEqual(bodies.map(() => 200));
 			expect(h.executions).toHaveLength(8);
-			expect([...(h.staticData.recentEvents as string[])].sort()).toEqual(bodies.map((_, i) => `evt_overlap_${i}`).sort());
+			expect([...(h.staticData.recentEvents as string[])].sort()).toEqual(
+				bodies.map((_, i) => `evt_overlap_${i}`).sort(),
+			);
 
 			// Another n8n process (a second webhook processor, or this one restarted): every repeat is recognised.
-			const other = await startWebhookHarness(sim, { events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: { fetchFullObject: true } }, { staticData: h.staticData });
+			const other = await startWebhookHarness(
+				sim,
+				{
+					events: ['payables:created'],
+					companyScope: 'one',
+					company: 'cmp_002',
+					options: { fetchFullObject: true },
+				},
+				{ staticData: h.staticData },
+			);
 			harnesses.push(other);
-			const repeats = await Promise.all(bodies.map(async (body) => await other.deliver(body, signed(body, secret))));
-			expect(repeats).toEqual(bodies.map(() => ({ status: 200, body: { received: true, duplicate: true } })));
+			const repeats = await Promise.all(
+				bodies.map(async (body) => await other.deliver(body, signed(body, secret))),
+			);
+			expect(repeats).toEqual(
+				bodies.map(() => ({ status: 200, body: { received: true, duplicate: true } })),
+			);
 			expect(other.executions).toHaveLength(0);
 		});
 
 		test('an event whose delivery failed is never saved as handled, even when an overlapping delivery saves meanwhile: the retry starts it', async () => {
 			resetTransport({ maxRetries: 1, backoffBaseMs: 600, maxBackoffMs: 600 });
-			const parameters = { events: ['payables:created', 'settlements:created'], companyScope: 'one', company: 'cmp_002', options: { fetchFullObject: true } };
+			const parameters = {
+				events: ['payables:created', 'settlements:created'],
+				companyScope: 'one',
+				company: 'cmp_002',
+				options: { fetchFullObject: true },
+			};
 			const h = await start(parameters);
 			await h.activate();
 			const secret = secretOf(h, 'cmp_002');
@@ -336,7 +452,11 @@ describe('Spendesk Webhook Trigger', () => {
 
 	describe('Fetch Full Object', () => {
 		test('a payable event gives the payable as Get a payable reads it, tagged with company and event', async () => {
-			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'], options: { fetchFullObject: true } });
+			const h = await start({
+				companyScope: 'several',
+				companyIds: ['cmp_002', 'cmp_003'],
+				options: { fetchFullObject: true },
+			});
 			await h.activate();
 			const payable = sim.data('cmp_003').payables[3];
 			sim.clearLog();
@@ -344,7 +464,11 @@ describe('Spendesk Webhook Trigger', () => {
 			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_003')))).status).toBe(200);
 			expect(h.executions).toHaveLength(1);
 			const [item] = h.executions[0];
-			expect(item).toMatchObject({ id: payable.id, description: payable.description, companyId: 'cmp_003' });
+			expect(item).toMatchObject({
+				id: payable.id,
+				description: payable.description,
+				companyId: 'cmp_003',
+			});
 			expect(item.version).toEqual(expect.any(Number));
 			expect(item.webhookEvent).toMatchObject({ id: 'evt_fetch_1', eventType: 'payables:created' });
 			const reads = sim.requestsTo('getPayable');
@@ -353,12 +477,19 @@ describe('Spendesk Webhook Trigger', () => {
 		});
 
 		test('a settlement event gives the settlement from its company list', async () => {
-			const h = await start({ events: ['settlements:created'], options: { fetchFullObject: true } });
+			const h = await start({
+				events: ['settlements:created'],
+				options: { fetchFullObject: true },
+			});
 			await h.activate();
 			const settlement = sim.data('cmp_002').settlements.at(-1)!;
 			const body = deliveryBody('cmp_002', settlement.id, 'settlements:created');
 			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_002')))).status).toBe(200);
-			expect(h.executions[0][0]).toMatchObject({ id: settlement.id, amount: settlement.amount, companyId: 'cmp_002' });
+			expect(h.executions[0][0]).toMatchObject({
+				id: settlement.id,
+				amount: settlement.amount,
+				companyId: 'cmp_002',
+			});
 		});
 
 		test('a payable Spendesk does not show fails the delivery with an error naming it and the company; the retry can start it', async () => {
@@ -368,7 +499,9 @@ describe('Spendesk Webhook Trigger', () => {
 			const answer = await h.deliver(body, signed(body, secretOf(h, 'cmp_002')));
 			expect(answer.status).toBe(500);
 			expect(h.executions).toHaveLength(0);
-			expect(h.errors[0].message).toBe('Payable "pay_not_there" of a webhook event was not found in company "cmp_002"');
+			expect(h.errors[0].message).toBe(
+				'Payable "pay_not_there" of a webhook event was not found in company "cmp_002"',
+			);
 			expect((h.errors[0] as { description?: string }).description).toMatch(/payable:read/);
 			// The event was not taken as handled: the same delivery, once the payable exists, starts it.
 			const real = sim.data('cmp_002').payables[0];
@@ -392,19 +525,30 @@ describe('Spendesk Webhook Trigger', () => {
 
 	describe('deliveries made by the simulator', () => {
 		test('a payable created at Spendesk gives exactly one execution with it; a failed delivery is retried by Spendesk and then starts it once', async () => {
-			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'], events: ['payables:created', 'settlements:created'], options: { fetchFullObject: true } });
+			const h = await start({
+				companyScope: 'several',
+				companyIds: ['cmp_002', 'cmp_003'],
+				events: ['payables:created', 'settlements:created'],
+				options: { fetchFullObject: true },
+			});
 			await h.activate();
 			const { payable } = sim.createPayable('cmp_003');
 			await sim.whenWebhooksSettled();
 			expect(h.executions).toHaveLength(1);
-			expect(h.executions[0][0]).toMatchObject({ id: payable.id, companyId: 'cmp_003', webhookEvent: { eventType: 'payables:created' } });
+			expect(h.executions[0][0]).toMatchObject({
+				id: payable.id,
+				companyId: 'cmp_003',
+				webhookEvent: { eventType: 'payables:created' },
+			});
 
 			// The read of the next payable is refused once: the delivery is answered 500, Spendesk
 			// retries at once, and that retry starts the execution.
 			sim.injectFault({ route: 'getPayable', kind: 'status', status: 403, times: 1 });
 			const second = sim.createPayable('cmp_002').payable;
 			await sim.whenWebhooksSettled();
-			const attempts = sim.webhookDeliveries().filter((d) => d.url === h.url && d.companyId === 'cmp_002');
+			const attempts = sim
+				.webhookDeliveries()
+				.filter((d) => d.url === h.url && d.companyId === 'cmp_002');
 			expect(attempts.map((d) => d.status)).toEqual([500, 200]);
 			expect(h.executions.map((e) => e[0].id)).toEqual([payable.id, second.id]);
 			expect(h.errors[0].message).toMatch(/403|denied/i);

@@ -39,7 +39,12 @@ async function main(): Promise<void> {
 		seed: {
 			seed: int(f.seed, 'seed'),
 			companies: int(f.companies, 'companies') ?? 6,
-			sizes: { invoices: int(f.invoices, 'invoices') ?? 250, payables: 120, settlements: 80, accounts: 60 },
+			sizes: {
+				invoices: int(f.invoices, 'invoices') ?? 250,
+				payables: 120,
+				settlements: 80,
+				accounts: 60,
+			},
 		},
 		rateLimit: int(f['rate-limit'], 'rate-limit'),
 		latencyMs: int(f.latency, 'latency'),
@@ -47,7 +52,8 @@ async function main(): Promise<void> {
 		tokenLifetimeSeconds: int(f['token-lifetime'], 'token-lifetime'),
 		webhookTimeScale: positive(f['webhook-time-scale'], 'webhook-time-scale'),
 	};
-	for (const k of Object.keys(options) as (keyof SimulatorOptions)[]) if (options[k] === undefined) delete options[k];
+	for (const k of Object.keys(options) as (keyof SimulatorOptions)[])
+		if (options[k] === undefined) delete options[k];
 	const sim = new SpendeskSimulator(options);
 	const url = await sim.start();
 	const { orgKey, companyKey, oauthClient } = sim.credentials;

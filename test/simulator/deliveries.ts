@@ -75,7 +75,11 @@ export const WEBHOOK_USER_AGENT = 'Spendesk-Webhooks/1.0 (simulator)';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 /** The wait before attempt n + 1 once attempt n failed, at index n - 1 (before the time scale). */
-export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [0, ...new Array<number>(6).fill(10 * MINUTE), ...new Array<number>(36).fill(2 * HOUR)];
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+	0,
+	...new Array<number>(6).fill(10 * MINUTE),
+	...new Array<number>(36).fill(2 * HOUR),
+];
 
 interface StoredEvent {
 	event: WebhookEvent;
@@ -115,11 +119,17 @@ export class WebhookDeliveries {
 	/** Records the event and starts its deliveries. Throws on an unknown company or event type. */
 	emit(input: WebhookEventInput): WebhookEvent {
 		if (!(WEBHOOK_EVENTS as readonly string[]).includes(input.eventType)) {
-			throw new Error(`Unknown webhook event type ${input.eventType} (one of ${WEBHOOK_EVENTS.join(', ')})`);
+			throw new Error(
+				`Unknown webhook event type ${input.eventType} (one of ${WEBHOOK_EVENTS.join(', ')})`,
+			);
 		}
-		if (!this.sim.company(input.companyId)) throw new Error(`No company ${input.companyId} in the simulator`);
+		if (!this.sim.company(input.companyId))
+			throw new Error(`No company ${input.companyId} in the simulator`);
 		const entity = input.eventType.startsWith('payables:') ? 'payable' : 'settlement';
-		const payable = entity === 'payable' ? this.sim.data(input.companyId).payables.find((p) => p.id === input.id) : undefined;
+		const payable =
+			entity === 'payable'
+				? this.sim.data(input.companyId).payables.find((p) => p.id === input.id)
+				: undefined;
 		const version = input.version ?? payable?.version ?? 1;
 		const event: WebhookEvent = {
 			id: `evt_${randomBytes(12).toString('hex')}`,
@@ -131,7 +141,12 @@ export class WebhookDeliveries {
 		const body = Buffer.from(
 			JSON.stringify({
 				data: event.data,
-				event: { entity: event.entity, eventType: event.eventType, id: event.id, timestamp: event.timestamp },
+				event: {
+					entity: event.entity,
+					eventType: event.eventType,
+					id: event.id,
+					timestamp: event.timestamp,
+				},
 			}),
 		);
 		const stored = { event, body };
@@ -250,11 +265,14 @@ export class WebhookDeliveries {
 	 * what is left.
 	 */
 	private later(delivery: Delivery, due: number, immediate: boolean): void {
-		const timer = setTimeout(() => {
-			this.timers.delete(timer);
-			if (performance.now() < due) this.later(delivery, due, immediate);
-			else this.send(delivery);
-		}, Math.max(0, due - performance.now()));
+		const timer = setTimeout(
+			() => {
+				this.timers.delete(timer);
+				if (performance.now() < due) this.later(delivery, due, immediate);
+				else this.send(delivery);
+			},
+			Math.max(0, due - performance.now()),
+		);
 		timer.unref();
 		this.timers.set(timer, { delivery, immediate });
 	}
@@ -283,12 +301,21 @@ function copyOf(event: WebhookEvent): WebhookEvent {
 }
 
 /** POSTs the body; `answer` is the receiver's status once its whole answer is in. */
-function post(url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number): { answer: Promise<number>; cancel: (reason: string) => void } {
+function post(
+	url: string,
+	body: Buffer,
+	headers: Record<string, string>,
+	timeoutMs: number,
+): { answer: Promise<number>; cancel: (reason: string) => void } {
 	let cancel: (reason: string) => void = () => undefined;
 	const answer = new Promise<number>((resolve, reject) => {
 		const target = new URL(url);
 		// A connection of its own per attempt (no keep-alive pool outliving the simulator).
-		const req = (target.protocol === 'https:' ? https : http).request(target, { method: 'POST', headers, agent: false });
+		const req = (target.protocol === 'https:' ? https : http).request(target, {
+			method: 'POST',
+			headers,
+			agent: false,
+		});
 		// The first outcome wins: a timeout or a cancellation is not reported as the reset it causes.
 		const fail = (error: unknown) => {
 			clearTimeout(timer);

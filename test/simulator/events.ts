@@ -35,7 +35,11 @@ function freshId(prefix: string, companyId: string, taken: ReadonlyArray<{ id: s
  * A new payable, status in_review at version 1, created now (simulator's clock), unless
  * `partial` says otherwise; kept in createdAt order as the payables search reads them.
  */
-export function createPayable(sim: SpendeskSimulator, companyId: string, partial: Partial<Payable> = {}): { payable: Payable; event: WebhookEvent } {
+export function createPayable(
+	sim: SpendeskSimulator,
+	companyId: string,
+	partial: Partial<Payable> = {},
+): { payable: Payable; event: WebhookEvent } {
 	const payables = sim.data(companyId).payables;
 	const now = sim.clock.iso();
 	const payable: Payable = {
@@ -50,26 +54,48 @@ export function createPayable(sim: SpendeskSimulator, companyId: string, partial
 		...partial,
 	};
 	payable.updatedAt = partial.updatedAt ?? payable.createdAt;
-	if (payables.some((p) => p.id === payable.id)) throw new Error(`Payable ${payable.id} already exists`);
+	if (payables.some((p) => p.id === payable.id))
+		throw new Error(`Payable ${payable.id} already exists`);
 	payables.splice(searchIndex(payables, byCreated(payable), byCreated, true), 0, payable);
-	const event = sim.emitWebhookEvent({ companyId, eventType: 'payables:created', id: payable.id, version: payable.version ?? 1 });
+	const event = sim.emitWebhookEvent({
+		companyId,
+		eventType: 'payables:created',
+		id: payable.id,
+		version: payable.version ?? 1,
+	});
 	return { payable, event };
 }
 
 /** An in_review payable becomes prepared: its version moves on by one, updatedAt is now. */
-export function preparePayable(sim: SpendeskSimulator, companyId: string, payableId: string): { payable: Payable; event: WebhookEvent } {
+export function preparePayable(
+	sim: SpendeskSimulator,
+	companyId: string,
+	payableId: string,
+): { payable: Payable; event: WebhookEvent } {
 	const payable = sim.data(companyId).payables.find((p) => p.id === payableId);
 	if (!payable) throw new Error(`No payable ${payableId} in company ${companyId}`);
-	if (payable.status !== 'in_review') throw new Error(`Payable ${payableId} is ${payable.status}: only an in_review payable can be prepared`);
+	if (payable.status !== 'in_review')
+		throw new Error(
+			`Payable ${payableId} is ${payable.status}: only an in_review payable can be prepared`,
+		);
 	payable.status = 'prepared';
 	payable.version = (payable.version ?? 1) + 1;
 	payable.updatedAt = sim.clock.iso();
-	const event = sim.emitWebhookEvent({ companyId, eventType: 'payables:prepared', id: payable.id, version: payable.version });
+	const event = sim.emitWebhookEvent({
+		companyId,
+		eventType: 'payables:prepared',
+		id: payable.id,
+		version: payable.version,
+	});
 	return { payable, event };
 }
 
 /** A new settlement, settled now, of the company's newest payable unless `partial` says otherwise. */
-export function createSettlement(sim: SpendeskSimulator, companyId: string, partial: Partial<Settlement> = {}): { settlement: Settlement; event: WebhookEvent } {
+export function createSettlement(
+	sim: SpendeskSimulator,
+	companyId: string,
+	partial: Partial<Settlement> = {},
+): { settlement: Settlement; event: WebhookEvent } {
 	const data = sim.data(companyId);
 	const settlement: Settlement = {
 		id: freshId('stl', companyId, data.settlements),
@@ -79,33 +105,55 @@ export function createSettlement(sim: SpendeskSimulator, companyId: string, part
 		settledAt: sim.clock.iso(),
 		...partial,
 	};
-	if (data.settlements.some((s) => s.id === settlement.id)) throw new Error(`Settlement ${settlement.id} already exists`);
+	if (data.settlements.some((s) => s.id === settlement.id))
+		throw new Error(`Settlement ${settlement.id} already exists`);
 	data.settlements.push(settlement);
-	const event = sim.emitWebhookEvent({ companyId, eventType: 'settlements:created', id: settlement.id, version: 1 });
+	const event = sim.emitWebhookEvent({
+		companyId,
+		eventType: 'settlements:created',
+		id: settlement.id,
+		version: 1,
+	});
 	return { settlement, event };
 }
 
 /** The newest in_review payable of a company (createdAt order), if any. */
 function newestInReview(payables: readonly Payable[]): Payable | undefined {
-	for (let i = payables.length - 1; i >= 0; i--) if (payables[i].status === 'in_review') return payables[i];
+	for (let i = payables.length - 1; i >= 0; i--)
+		if (payables[i].status === 'in_review') return payables[i];
 	return undefined;
 }
 
 function emitEvent(ctx: RequestContext): HandlerResult {
 	const body = ctx.body;
-	if (!body || typeof body !== 'object' || Array.isArray(body)) throw new SimError(400, 'invalid_body', 'The request body must be a JSON object', 'body');
+	if (!body || typeof body !== 'object' || Array.isArray(body))
+		throw new SimError(400, 'invalid_body', 'The request body must be a JSON object', 'body');
 	const { companyId, eventType, id } = body as Record<string, unknown>;
-	if (typeof companyId !== 'string' || !ctx.sim.company(companyId)) throw new SimError(404, 'not_found', 'Company not found', 'body.companyId');
+	if (typeof companyId !== 'string' || !ctx.sim.company(companyId))
+		throw new SimError(404, 'not_found', 'Company not found', 'body.companyId');
 	if (!(WEBHOOK_EVENTS as readonly unknown[]).includes(eventType)) {
-		throw new SimError(400, 'invalid_parameter', `eventType must be one of ${WEBHOOK_EVENTS.join(', ')}`, 'body.eventType');
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			`eventType must be one of ${WEBHOOK_EVENTS.join(', ')}`,
+			'body.eventType',
+		);
 	}
 	const type = eventType as WebhookEventType;
 	const data = ctx.sim.data(companyId);
 	let event: WebhookEvent;
 	if (id !== undefined) {
-		if (typeof id !== 'string' || id === '') throw new SimError(400, 'invalid_parameter', 'id must be a non-empty string', 'body.id');
-		const records: ReadonlyArray<{ id: string }> = type === 'settlements:created' ? data.settlements : data.payables;
-		if (!records.some((r) => r.id === id)) throw new SimError(404, 'not_found', `${type === 'settlements:created' ? 'Settlement' : 'Payable'} not found`, 'body.id');
+		if (typeof id !== 'string' || id === '')
+			throw new SimError(400, 'invalid_parameter', 'id must be a non-empty string', 'body.id');
+		const records: ReadonlyArray<{ id: string }> =
+			type === 'settlements:created' ? data.settlements : data.payables;
+		if (!records.some((r) => r.id === id))
+			throw new SimError(
+				404,
+				'not_found',
+				`${type === 'settlements:created' ? 'Settlement' : 'Payable'} not found`,
+				'body.id',
+			);
 		event = ctx.sim.emitWebhookEvent({ companyId, eventType: type, id });
 	} else if (type === 'payables:created') {
 		event = ctx.sim.createPayable(companyId).event;
@@ -113,12 +161,24 @@ function emitEvent(ctx: RequestContext): HandlerResult {
 		event = ctx.sim.createSettlement(companyId).event;
 	} else {
 		const payable = newestInReview(data.payables);
-		if (!payable) throw new SimError(409, 'no_payable_to_prepare', 'The company has no in_review payable to prepare', 'body.companyId');
+		if (!payable)
+			throw new SimError(
+				409,
+				'no_payable_to_prepare',
+				'The company has no in_review payable to prepare',
+				'body.companyId',
+			);
 		event = ctx.sim.preparePayable(companyId, payable.id).event;
 	}
 	return { status: 201, body: { data: event } };
 }
 
 export const CONTROL_ROUTES: RouteDef[] = [
-	{ id: 'simulatorWebhookEvent', method: 'POST', pattern: /^\/_simulator\/webhooks\/events$/, scoping: 'public', handler: emitEvent },
+	{
+		id: 'simulatorWebhookEvent',
+		method: 'POST',
+		pattern: /^\/_simulator\/webhooks\/events$/,
+		scoping: 'public',
+		handler: emitEvent,
+	},
 ];

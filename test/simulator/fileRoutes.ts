@@ -21,28 +21,50 @@ function bodyObject(ctx: RequestContext): Record<string, unknown> {
 }
 
 /** A pre-signed URL on the file host for `method` and `path`, valid for the configured lifetime. */
-function presign(ctx: RequestContext, method: string, path: string): { url: string; expiresAt: string } {
+function presign(
+	ctx: RequestContext,
+	method: string,
+	path: string,
+): { url: string; expiresAt: string } {
 	const lifetime = ctx.sim.options.fileUrlLifetimeSeconds ?? DEFAULT_URL_LIFETIME_SECONDS;
 	const expiresAtMs = ctx.sim.clock.now() + lifetime * 1000;
-	return { url: `${ctx.sim.fileBaseUrl}${path}?${ctx.sim.files.signedQuery(method, path, expiresAtMs)}`, expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString() };
+	return {
+		url: `${ctx.sim.fileBaseUrl}${path}?${ctx.sim.files.signedQuery(method, path, expiresAtMs)}`,
+		expiresAt: new Date(Math.floor(expiresAtMs / 1000) * 1000).toISOString(),
+	};
 }
 
 /** Refuses a pre-signed request whose signature is wrong or expired (403, storage format). */
 function checkSignature(ctx: RequestContext): void {
 	const verdict = ctx.sim.files.verify(ctx.method, ctx.path, ctx.query, ctx.sim.clock.now());
 	if (verdict === 'ok') return;
-	const body = verdict === 'expired' ? storageError('AccessDenied', 'Request has expired') : storageError('SignatureDoesNotMatch', 'The request signature does not match');
-	throw Object.assign(new SimError(403, verdict === 'expired' ? 'AccessDenied' : 'SignatureDoesNotMatch', body), { storage: true });
+	const body =
+		verdict === 'expired'
+			? storageError('AccessDenied', 'Request has expired')
+			: storageError('SignatureDoesNotMatch', 'The request signature does not match');
+	throw Object.assign(
+		new SimError(403, verdict === 'expired' ? 'AccessDenied' : 'SignatureDoesNotMatch', body),
+		{ storage: true },
+	);
 }
 
 /** The file host's answers: storage errors are XML, not the API's JSON error body. */
-function fileHost(handler: (ctx: RequestContext) => HandlerResult): (ctx: RequestContext) => HandlerResult {
+function fileHost(
+	handler: (ctx: RequestContext) => HandlerResult,
+): (ctx: RequestContext) => HandlerResult {
 	return (ctx) => {
 		try {
 			checkSignature(ctx);
 			return handler(ctx);
 		} catch (error) {
-			if (error instanceof SimError) return { status: error.status, body: (error as { storage?: boolean }).storage ? error.detail : storageError(error.code, error.detail), headers: { 'content-type': 'application/xml' } };
+			if (error instanceof SimError)
+				return {
+					status: error.status,
+					body: (error as { storage?: boolean }).storage
+						? error.detail
+						: storageError(error.code, error.detail),
+					headers: { 'content-type': 'application/xml' },
+				};
 			throw error;
 		}
 	};
@@ -53,14 +75,26 @@ function listAttachments(ctx: RequestContext): HandlerResult {
 	if (!payable) throw new SimError(404, 'not_found', 'Payable not found', 'path.payableId');
 	const data = ctx.sim.files.attachmentsOf(payable.id).map((file) => {
 		const { url, expiresAt } = presign(ctx, 'GET', `/files/${encodeURIComponent(file.id)}`);
-		return { id: file.id, fileName: file.fileName, mimeType: file.mimeType, size: file.listedSize ?? file.content.length, downloadUrl: url, expiresAt };
+		return {
+			id: file.id,
+			fileName: file.fileName,
+			mimeType: file.mimeType,
+			size: file.listedSize ?? file.content.length,
+			downloadUrl: url,
+			expiresAt,
+		};
 	});
 	return ok({ data });
 }
 
 function download(ctx: RequestContext): HandlerResult {
 	const file = ctx.sim.files.blob(ctx.params.fileId);
-	if (!file) return { status: 404, body: storageError('NoSuchKey', 'The specified key does not exist'), headers: { 'content-type': 'application/xml' } };
+	if (!file)
+		return {
+			status: 404,
+			body: storageError('NoSuchKey', 'The specified key does not exist'),
+			headers: { 'content-type': 'application/xml' },
+		};
 	const headers: Record<string, string> = {
 		'content-type': file.mimeType,
 		'content-disposition': `attachment; filename="${file.fileName.replace(/"/g, '')}"`,
@@ -80,29 +114,92 @@ function startUpload(ctx: RequestContext): HandlerResult {
 	const intake = intakeOf(ctx);
 	const body = bodyObject(ctx);
 	const { fileName, mimeType, size } = body;
-	if (typeof fileName !== 'string' || !fileName.trim() || fileName.length > 255 || /[/\\]/.test(fileName)) {
-		throw new SimError(400, 'invalid_parameter', 'fileName must be a file name of 1 to 255 characters without slashes', 'body.fileName');
+	if (
+		typeof fileName !== 'string' ||
+		!fileName.trim() ||
+		fileName.length > 255 ||
+		/[/\\]/.test(fileName)
+	) {
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			'fileName must be a file name of 1 to 255 characters without slashes',
+			'body.fileName',
+		);
 	}
-	if (typeof mimeType !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(mimeType)) throw new SimError(400, 'invalid_parameter', 'mimeType must be a MIME type such as application/pdf', 'body.mimeType');
-	if (typeof size !== 'number' || !Number.isInteger(size) || size < 1) throw new SimError(400, 'invalid_parameter', 'size must be the file size in bytes (at least 1)', 'body.size');
-	if (size > MAX_UPLOAD_BYTES) throw new SimError(400, 'file_too_large', `Files are limited to ${MAX_UPLOAD_BYTES} bytes`, 'body.size');
+	if (typeof mimeType !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(mimeType))
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			'mimeType must be a MIME type such as application/pdf',
+			'body.mimeType',
+		);
+	if (typeof size !== 'number' || !Number.isInteger(size) || size < 1)
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			'size must be the file size in bytes (at least 1)',
+			'body.size',
+		);
+	if (size > MAX_UPLOAD_BYTES)
+		throw new SimError(
+			400,
+			'file_too_large',
+			`Files are limited to ${MAX_UPLOAD_BYTES} bytes`,
+			'body.size',
+		);
 	const fileId = ctx.sim.files.nextUploadId();
-	ctx.sim.files.uploads.set(fileId, { fileId, companyId: ctx.companyId!, intakeId: intake.id, fileName, mimeType, size, status: 'pending' });
+	ctx.sim.files.uploads.set(fileId, {
+		fileId,
+		companyId: ctx.companyId!,
+		intakeId: intake.id,
+		fileName,
+		mimeType,
+		size,
+		status: 'pending',
+	});
 	const { url, expiresAt } = presign(ctx, 'PUT', `/uploads/${fileId}`);
-	return ok({ data: { fileId, uploadUrl: url, method: 'PUT', headers: { 'content-type': mimeType }, expiresAt } }, 201);
+	return ok(
+		{
+			data: {
+				fileId,
+				uploadUrl: url,
+				method: 'PUT',
+				headers: { 'content-type': mimeType },
+				expiresAt,
+			},
+		},
+		201,
+	);
 }
 
 function receiveUpload(ctx: RequestContext): HandlerResult {
 	const upload = ctx.sim.files.uploads.get(ctx.params.fileId);
 	if (!upload) throw new SimError(404, 'NoSuchUpload', 'The specified upload does not exist');
-	if (upload.status === 'uploaded') throw new SimError(409, 'AlreadyConfirmed', 'The upload is already confirmed');
+	if (upload.status === 'uploaded')
+		throw new SimError(409, 'AlreadyConfirmed', 'The upload is already confirmed');
 	// The content type is part of what was signed: another one is a signature mismatch.
 	const contentType = String(ctx.headers['content-type'] ?? '');
 	if (contentType.split(';')[0].trim().toLowerCase() !== upload.mimeType.toLowerCase()) {
-		throw Object.assign(new SimError(403, 'SignatureDoesNotMatch', storageError('SignatureDoesNotMatch', `The content type must be ${upload.mimeType}, as declared`)), { storage: true });
+		throw Object.assign(
+			new SimError(
+				403,
+				'SignatureDoesNotMatch',
+				storageError(
+					'SignatureDoesNotMatch',
+					`The content type must be ${upload.mimeType}, as declared`,
+				),
+			),
+			{ storage: true },
+		);
 	}
 	const bytes = ctx.rawBody ?? Buffer.alloc(0);
-	if (bytes.length !== upload.size) throw new SimError(400, 'IncompleteBody', `The body has ${bytes.length} bytes; ${upload.size} were declared`);
+	if (bytes.length !== upload.size)
+		throw new SimError(
+			400,
+			'IncompleteBody',
+			`The body has ${bytes.length} bytes; ${upload.size} were declared`,
+		);
 	upload.content = bytes;
 	upload.status = 'received';
 	return { status: 200, headers: { etag: `"${upload.fileId}"` } };
@@ -111,20 +208,44 @@ function receiveUpload(ctx: RequestContext): HandlerResult {
 function completeUpload(ctx: RequestContext): HandlerResult {
 	const intake = intakeOf(ctx);
 	const upload = ctx.sim.files.uploads.get(ctx.params.fileId);
-	if (!upload || upload.companyId !== ctx.companyId || upload.intakeId !== intake.id) throw new SimError(404, 'not_found', 'File not found', 'path.fileId');
-	if (upload.status === 'pending') throw new SimError(409, 'upload_incomplete', 'The file was not uploaded to its upload URL yet', 'path.fileId');
+	if (!upload || upload.companyId !== ctx.companyId || upload.intakeId !== intake.id)
+		throw new SimError(404, 'not_found', 'File not found', 'path.fileId');
+	if (upload.status === 'pending')
+		throw new SimError(
+			409,
+			'upload_incomplete',
+			'The file was not uploaded to its upload URL yet',
+			'path.fileId',
+		);
 	// A second confirm answers the same (api-decisions: confirming is safe to repeat).
 	if (upload.status === 'received') {
 		upload.status = 'uploaded';
 		const files = (Array.isArray(intake.files) ? intake.files : []) as unknown[];
-		intake.files = [...files, { fileId: upload.fileId, fileName: upload.fileName, mimeType: upload.mimeType, size: upload.size }];
+		intake.files = [
+			...files,
+			{
+				fileId: upload.fileId,
+				fileName: upload.fileName,
+				mimeType: upload.mimeType,
+				size: upload.size,
+			},
+		];
 	}
 	return ok({ data: { fileId: upload.fileId, status: 'uploaded' } });
 }
 
 function isoParam(value: unknown, name: string): string {
-	if (typeof value !== 'string' || Number.isNaN(Date.parse(value)) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
-		throw new SimError(400, 'invalid_parameter', `${name} must be an ISO 8601 date-time`, `body.${name}`);
+	if (
+		typeof value !== 'string' ||
+		Number.isNaN(Date.parse(value)) ||
+		!/^\d{4}-\d{2}-\d{2}/.test(value)
+	) {
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			`${name} must be an ISO 8601 date-time`,
+			`body.${name}`,
+		);
 	}
 	return new Date(value).toISOString();
 }
@@ -133,37 +254,87 @@ function createExport(ctx: RequestContext): HandlerResult {
 	const body = bodyObject(ctx);
 	const from = isoParam(body.from, 'from');
 	const to = isoParam(body.to, 'to');
-	if (from > to) throw new SimError(400, 'invalid_parameter', 'from must not be after to', 'body.from');
-	if (body.templateId !== undefined && (typeof body.templateId !== 'string' || !body.templateId.trim())) {
-		throw new SimError(400, 'invalid_parameter', 'templateId must be a template ID', 'body.templateId');
+	if (from > to)
+		throw new SimError(400, 'invalid_parameter', 'from must not be after to', 'body.from');
+	if (
+		body.templateId !== undefined &&
+		(typeof body.templateId !== 'string' || !body.templateId.trim())
+	) {
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			'templateId must be a template ID',
+			'body.templateId',
+		);
 	}
 	const id = ctx.sim.files.nextExportId();
-	const exp = { id, companyId: ctx.companyId!, status: 'PENDING' as const, from, to, templateId: body.templateId as string | undefined, createdAt: ctx.sim.clock.iso(), polls: 0 };
+	const exp = {
+		id,
+		companyId: ctx.companyId!,
+		status: 'PENDING' as const,
+		from,
+		to,
+		templateId: body.templateId as string | undefined,
+		createdAt: ctx.sim.clock.iso(),
+		polls: 0,
+	};
 	ctx.sim.files.exports.set(id, exp);
-	return ok({ data: { id, status: exp.status, from, to, ...(exp.templateId ? { templateId: exp.templateId } : {}) } }, 201);
+	return ok(
+		{
+			data: {
+				id,
+				status: exp.status,
+				from,
+				to,
+				...(exp.templateId ? { templateId: exp.templateId } : {}),
+			},
+		},
+		201,
+	);
 }
 
 function exportOf(ctx: RequestContext) {
 	const exp = ctx.sim.files.exports.get(ctx.params.exportId);
-	if (!exp || exp.companyId !== ctx.companyId) throw new SimError(404, 'not_found', 'Accounting export not found', 'path.exportId');
+	if (!exp || exp.companyId !== ctx.companyId)
+		throw new SimError(404, 'not_found', 'Accounting export not found', 'path.exportId');
 	return exp;
 }
 
 function getExport(ctx: RequestContext): HandlerResult {
 	const exp = exportOf(ctx);
 	if (ctx.fault === 'exportError') exp.status = 'ERROR';
-	if (exp.status === 'PENDING' && ++exp.polls > (ctx.sim.options.exportPendingPolls ?? 2)) exp.status = 'COMPLETE';
-	return ok({ data: { id: exp.id, status: exp.status, from: exp.from, to: exp.to, ...(exp.templateId ? { templateId: exp.templateId } : {}) } });
+	if (exp.status === 'PENDING' && ++exp.polls > (ctx.sim.options.exportPendingPolls ?? 2))
+		exp.status = 'COMPLETE';
+	return ok({
+		data: {
+			id: exp.id,
+			status: exp.status,
+			from: exp.from,
+			to: exp.to,
+			...(exp.templateId ? { templateId: exp.templateId } : {}),
+		},
+	});
 }
 
 function journal(ctx: RequestContext): HandlerResult {
 	const exp = exportOf(ctx);
-	if (exp.status !== 'COMPLETE') throw new SimError(409, 'export_not_ready', `The export is ${exp.status}; its journal exists once it is COMPLETE`, 'path.exportId');
-	const rows = ctx.sim.data(exp.companyId).payables.filter((p) => p.createdAt >= exp.from && p.createdAt < exp.to);
+	if (exp.status !== 'COMPLETE')
+		throw new SimError(
+			409,
+			'export_not_ready',
+			`The export is ${exp.status}; its journal exists once it is COMPLETE`,
+			'path.exportId',
+		);
+	const rows = ctx.sim
+		.data(exp.companyId)
+		.payables.filter((p) => p.createdAt >= exp.from && p.createdAt < exp.to);
 	return {
 		status: 200,
 		body: journalCsv(rows),
-		headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="journal-${exp.id}.csv"` },
+		headers: {
+			'content-type': 'text/csv; charset=utf-8',
+			'content-disposition': `attachment; filename="journal-${exp.id}.csv"`,
+		},
 	};
 }
 
@@ -179,7 +350,14 @@ export const FILE_ROUTES: RouteDef[] = [
 		scope: 'payable-attachment:read',
 		handler: listAttachments,
 	},
-	{ id: 'fileDownload', method: 'GET', pattern: /^\/files\/(?<fileId>[^/]+)$/, scoping: 'public', host: 'files', handler: fileHost(download) },
+	{
+		id: 'fileDownload',
+		method: 'GET',
+		pattern: /^\/files\/(?<fileId>[^/]+)$/,
+		scoping: 'public',
+		host: 'files',
+		handler: fileHost(download),
+	},
 	{
 		id: 'startIntakeUpload',
 		method: 'POST',
@@ -188,11 +366,19 @@ export const FILE_ROUTES: RouteDef[] = [
 		scope: 'experimental:intake:write',
 		handler: startUpload,
 	},
-	{ id: 'fileUpload', method: 'PUT', pattern: /^\/uploads\/(?<fileId>[^/]+)$/, scoping: 'public', host: 'files', handler: fileHost(receiveUpload) },
+	{
+		id: 'fileUpload',
+		method: 'PUT',
+		pattern: /^\/uploads\/(?<fileId>[^/]+)$/,
+		scoping: 'public',
+		host: 'files',
+		handler: fileHost(receiveUpload),
+	},
 	{
 		id: 'completeIntakeUpload',
 		method: 'POST',
-		pattern: /^\/v2\/companies\/(?<companyId>[^/]+)\/intakes\/(?<intakeId>[^/]+)\/files\/(?<fileId>[^/]+)\/complete$/,
+		pattern:
+			/^\/v2\/companies\/(?<companyId>[^/]+)\/intakes\/(?<intakeId>[^/]+)\/files\/(?<fileId>[^/]+)\/complete$/,
 		scoping: 'path',
 		scope: 'experimental:intake:write',
 		handler: completeUpload,

@@ -53,13 +53,23 @@ export function seededAttachments(payableId: string): StoredFile[] {
 	const files: StoredFile[] = [];
 	if (n % 3 >= 1) {
 		const pdf = `%PDF-1.4\n% Receipt for ${payableId}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`;
-		files.push({ id: `att_${suffix}_1`, fileName: `receipt-${payableId}.pdf`, mimeType: 'application/pdf', content: Buffer.from(pdf, 'latin1') });
+		files.push({
+			id: `att_${suffix}_1`,
+			fileName: `receipt-${payableId}.pdf`,
+			mimeType: 'application/pdf',
+			content: Buffer.from(pdf, 'latin1'),
+		});
 	}
 	if (n % 3 === 2) {
 		// Every byte value, so a client that reads the file as text damages it visibly.
 		const bytes = Buffer.alloc(512);
 		for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + n) % 256;
-		files.push({ id: `att_${suffix}_2`, fileName: `photo ${payableId} (2).png`, mimeType: 'image/png', content: Buffer.concat([PNG_SIGNATURE, bytes]) });
+		files.push({
+			id: `att_${suffix}_2`,
+			fileName: `photo ${payableId} (2).png`,
+			mimeType: 'image/png',
+			content: Buffer.concat([PNG_SIGNATURE, bytes]),
+		});
 	}
 	return files;
 }
@@ -110,7 +120,12 @@ export class FileStore {
 	}
 
 	/** Checks a pre-signed request: 'ok', 'expired' or 'bad' (missing, wrong, or for another method or path). */
-	verify(method: string, path: string, query: Record<string, string>, nowMs: number): 'ok' | 'expired' | 'bad' {
+	verify(
+		method: string,
+		path: string,
+		query: Record<string, string>,
+		nowMs: number,
+	): 'ok' | 'expired' | 'bad' {
 		const expires = Number(query.expires);
 		const given = query.signature ?? '';
 		if (!Number.isInteger(expires) || !/^[0-9a-f]{64}$/.test(given)) return 'bad';
@@ -136,8 +151,21 @@ function csvField(value: unknown): string {
 }
 
 /** The journal of an export: one line per payable created in [from, to). */
-export function journalCsv(rows: Array<{ id: string; description: string; amount: number; currency: string; createdAt: string }>): string {
+export function journalCsv(
+	rows: Array<{
+		id: string;
+		description: string;
+		amount: number;
+		currency: string;
+		createdAt: string;
+	}>,
+): string {
 	const lines = ['date,payableId,description,amount,currency'];
-	for (const row of rows) lines.push([row.createdAt.slice(0, 10), row.id, row.description, row.amount.toFixed(2), row.currency].map(csvField).join(','));
+	for (const row of rows)
+		lines.push(
+			[row.createdAt.slice(0, 10), row.id, row.description, row.amount.toFixed(2), row.currency]
+				.map(csvField)
+				.join(','),
+		);
 	return `${lines.join('\r\n')}\r\n`;
 }

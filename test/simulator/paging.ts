@@ -16,7 +16,11 @@ export class SimError extends Error {
 	}
 
 	body() {
-		return { errors: [{ code: this.code, detail: this.detail, ...(this.source ? { source: this.source } : {}) }] };
+		return {
+			errors: [
+				{ code: this.code, detail: this.detail, ...(this.source ? { source: this.source } : {}) },
+			],
+		};
 	}
 }
 
@@ -32,7 +36,12 @@ export function intParam(
 	if (raw === undefined || raw === null || raw === '') return def;
 	const n = typeof raw === 'number' ? raw : Number(raw);
 	if (!Number.isInteger(n) || n < min || n > max) {
-		throw new SimError(400, 'invalid_parameter', `${name} must be an integer between ${min} and ${max}`, `${source}.${name}`);
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			`${name} must be an integer between ${min} and ${max}`,
+			`${source}.${name}`,
+		);
 	}
 	return n;
 }
@@ -46,13 +55,20 @@ export interface PageFault {
 }
 
 /** Page-based style: page 1 always answers; a later page without results is a 404. */
-export function pageOf<T>(items: readonly T[], query: Record<string, string>, fault: PageFault = {}) {
+export function pageOf<T>(
+	items: readonly T[],
+	query: Record<string, string>,
+	fault: PageFault = {},
+) {
 	const page = intParam(query.page, 'page', 'query', 1, 1, Number.MAX_SAFE_INTEGER);
 	const pageSize = intParam(query.pageSize, 'pageSize', 'query', PAGE_SIZE_MAX, 1, PAGE_SIZE_MAX);
 	const start = fault.ignorePage ? 0 : (page - 1) * pageSize;
 	if (page > 1 && start >= items.length) throw new SimError(404, 'not_found', 'Page not found');
 	const total = fault.total ?? items.length;
-	return { data: items.slice(start, start + pageSize), meta: { pagination: { page, pageSize, total } } };
+	return {
+		data: items.slice(start, start + pageSize),
+		meta: { pagination: { page, pageSize, total } },
+	};
 }
 
 export type SortKey = readonly [string, string];
@@ -64,7 +80,12 @@ export function compareKeys(a: SortKey, b: SortKey): number {
 }
 
 /** First index whose key is >= key (strict: > key). `items` is sorted ascending by keyOf. */
-export function searchIndex<T>(items: readonly T[], key: SortKey, keyOf: (item: T) => SortKey, strict: boolean): number {
+export function searchIndex<T>(
+	items: readonly T[],
+	key: SortKey,
+	keyOf: (item: T) => SortKey,
+	strict: boolean,
+): number {
 	let lo = 0;
 	let hi = items.length;
 	while (lo < hi) {
@@ -96,18 +117,32 @@ export function encodeCursor(state: CursorState): string {
 	return Buffer.from(JSON.stringify(state)).toString('base64url');
 }
 
-export function decodeCursor(raw: string, expectedFingerprint: string, source: string): CursorState {
+export function decodeCursor(
+	raw: string,
+	expectedFingerprint: string,
+	source: string,
+): CursorState {
 	let state: CursorState;
 	try {
 		state = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as CursorState;
 	} catch {
 		throw new SimError(400, 'invalid_cursor', 'The cursor is not valid', source);
 	}
-	if (!state || typeof state !== 'object' || typeof state.f !== 'string' || typeof state.n !== 'number') {
+	if (
+		!state ||
+		typeof state !== 'object' ||
+		typeof state.f !== 'string' ||
+		typeof state.n !== 'number'
+	) {
 		throw new SimError(400, 'invalid_cursor', 'The cursor is not valid', source);
 	}
 	if (state.f !== expectedFingerprint) {
-		throw new SimError(400, 'invalid_cursor', 'The cursor does not match the filters and sort of the first request', source);
+		throw new SimError(
+			400,
+			'invalid_cursor',
+			'The cursor does not match the filters and sort of the first request',
+			source,
+		);
 	}
 	return state;
 }
@@ -145,7 +180,10 @@ export function keysetPage<T>(opts: {
 
 	let i: number;
 	if (position === null) i = desc ? items.length - 1 : 0;
-	else i = desc ? searchIndex(items, position, keyOf, false) - 1 : searchIndex(items, position, keyOf, true);
+	else
+		i = desc
+			? searchIndex(items, position, keyOf, false) - 1
+			: searchIndex(items, position, keyOf, true);
 	const step = desc ? -1 : 1;
 
 	if (opts.emptyPage) {

@@ -8,7 +8,12 @@ import { READ_ROUTES } from './routes-reads';
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { AccessLevel, Intake, Payable, RouteId } from './types';
-import { createSuppliers, updateBookkeepingStatus, updateSettlementState, updateSupplier } from './writes';
+import {
+	createSuppliers,
+	updateBookkeepingStatus,
+	updateSettlementState,
+	updateSupplier,
+} from './writes';
 import { FILE_ROUTES } from './fileRoutes';
 import { WEBHOOK_ROUTES } from './webhooks';
 import { CONTROL_ROUTES } from './events';
@@ -44,7 +49,10 @@ export function pkceChallenge(verifier: string): string {
 const SNAPSHOT_REUSE_MS = 12 * 3600 * 1000;
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
 const byId = <T extends { id: string }>(item: T): SortKey => ['', item.id];
-const byCreated = <T extends { id: string; createdAt: string }>(item: T): SortKey => [item.createdAt, item.id];
+const byCreated = <T extends { id: string; createdAt: string }>(item: T): SortKey => [
+	item.createdAt,
+	item.id,
+];
 const ok = (body: unknown, status = 200): HandlerResult => ({ status, body });
 
 function bodyObject(ctx: RequestContext): Record<string, unknown> {
@@ -56,7 +64,10 @@ function bodyObject(ctx: RequestContext): Record<string, unknown> {
 }
 
 /** Basic client authentication, or client_id/client_secret in the body. */
-function clientCredentials(ctx: RequestContext, body: Record<string, unknown>): { id: string; secret: string } | undefined {
+function clientCredentials(
+	ctx: RequestContext,
+	body: Record<string, unknown>,
+): { id: string; secret: string } | undefined {
 	const match = /^Basic\s+(\S+)$/i.exec(ctx.headers.authorization ?? '');
 	if (match) {
 		const decoded = Buffer.from(match[1], 'base64').toString('utf8');
@@ -76,7 +87,12 @@ function cursorList<T>(
 	route: keyof typeof CURSOR_LIMITS,
 	items: readonly T[],
 	keyOf: (item: T) => SortKey,
-	opts: { desc?: boolean; match?: (item: T) => boolean; filters?: Record<string, unknown>; maxReturn?: number } = {},
+	opts: {
+		desc?: boolean;
+		match?: (item: T) => boolean;
+		filters?: Record<string, unknown>;
+		maxReturn?: number;
+	} = {},
 ): HandlerResult {
 	const [def, max] = CURSOR_LIMITS[route];
 	const limit = intParam(ctx.query.limit, 'limit', 'query', def, 1, max);
@@ -96,13 +112,26 @@ function cursorList<T>(
 	});
 	let nextUrl: string | null = null;
 	if (page.nextCursor) {
-		const origin = ctx.fault === 'foreignNextUrl' ? 'http://evil.example.invalid' : (ctx.sim.options.nextUrlOrigin ?? ctx.sim.baseUrl);
+		const origin =
+			ctx.fault === 'foreignNextUrl'
+				? 'http://evil.example.invalid'
+				: (ctx.sim.options.nextUrlOrigin ?? ctx.sim.baseUrl);
 		const url = new URL(ctx.fault === 'reroutingNextUrl' ? '/v1/accounts' : ctx.path, origin);
 		for (const [k, v] of Object.entries(ctx.query)) if (k !== 'cursor') url.searchParams.set(k, v);
 		url.searchParams.set('cursor', page.nextCursor);
 		nextUrl = url.toString();
 	}
-	return ok({ data: page.data, meta: { pagination: { limit, hasNextPage: page.nextCursor !== null, nextCursor: page.nextCursor, nextUrl } } });
+	return ok({
+		data: page.data,
+		meta: {
+			pagination: {
+				limit,
+				hasNextPage: page.nextCursor !== null,
+				nextCursor: page.nextCursor,
+				nextUrl,
+			},
+		},
+	});
 }
 
 /** The page-list faults of this request. */
@@ -115,12 +144,15 @@ function pageFault(ctx: RequestContext): PageFault {
 }
 
 function payableFilters(source: Record<string, unknown>) {
-	const asList = (v: unknown) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(String));
+	const asList = (v: unknown) =>
+		v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(String);
 	const status = asList(source.status);
 	const payableType = asList(source.payableType);
 	return {
 		filters: { status: status ?? null, payableType: payableType ?? null },
-		match: (p: Payable) => (!status || status.includes(p.status)) && (!payableType || payableType.includes(p.payableType)),
+		match: (p: Payable) =>
+			(!status || status.includes(p.status)) &&
+			(!payableType || payableType.includes(p.payableType)),
 	};
 }
 
@@ -129,24 +161,61 @@ function tokenGrant(ctx: RequestContext): HandlerResult {
 	const client = clientCredentials(ctx, body);
 	const key = client ? ctx.sim.apiKey(client.id) : undefined;
 	if (!client || !key || key.clientSecret !== client.secret) {
-		throw new SimError(401, 'invalid_client', 'Invalid client credentials', 'headers.authorization');
+		throw new SimError(
+			401,
+			'invalid_client',
+			'Invalid client credentials',
+			'headers.authorization',
+		);
 	}
 	if (body.grant_type !== 'client_credentials') {
-		throw new SimError(400, 'unsupported_grant_type', 'grant_type must be client_credentials', 'body.grant_type');
+		throw new SimError(
+			400,
+			'unsupported_grant_type',
+			'grant_type must be client_credentials',
+			'body.grant_type',
+		);
 	}
-	return ok(ctx.sim.issueAccessToken({ kind: 'apiKey', clientId: key.clientId, level: key.level, companyId: key.companyId, scopes: key.scopes }));
+	return ok(
+		ctx.sim.issueAccessToken({
+			kind: 'apiKey',
+			clientId: key.clientId,
+			level: key.level,
+			companyId: key.companyId,
+			scopes: key.scopes,
+		}),
+	);
 }
 
 function authorize(ctx: RequestContext): HandlerResult {
 	const q = ctx.query;
 	const client = ctx.sim.oauthClient(q.client_id ?? '');
 	if (!client) throw new SimError(400, 'invalid_client', 'Unknown client_id', 'query.client_id');
-	if (!q.redirect_uri || (client.redirectUris.length && !client.redirectUris.includes(q.redirect_uri))) {
-		throw new SimError(400, 'invalid_request', 'redirect_uri is missing or not registered', 'query.redirect_uri');
+	if (
+		!q.redirect_uri ||
+		(client.redirectUris.length && !client.redirectUris.includes(q.redirect_uri))
+	) {
+		throw new SimError(
+			400,
+			'invalid_request',
+			'redirect_uri is missing or not registered',
+			'query.redirect_uri',
+		);
 	}
-	if (q.response_type !== 'code') throw new SimError(400, 'unsupported_response_type', 'response_type must be code', 'query.response_type');
+	if (q.response_type !== 'code')
+		throw new SimError(
+			400,
+			'unsupported_response_type',
+			'response_type must be code',
+			'query.response_type',
+		);
 	if (!q.code_challenge || q.code_challenge_method !== 'S256') {
-		throw new SimError(400, 'invalid_request', 'PKCE with code_challenge_method S256 is required', 'query.code_challenge');
+		throw new SimError(
+			400,
+			'invalid_request',
+			'PKCE with code_challenge_method S256 is required',
+			'query.code_challenge',
+		);
 	}
 	const redirect = new URL(q.redirect_uri);
 	if (q.state !== undefined) redirect.searchParams.set('state', q.state);
@@ -158,12 +227,22 @@ function authorize(ctx: RequestContext): HandlerResult {
 	const user = ctx.sim.user(q.user ?? ctx.sim.options.oauthDefaultUser);
 	if (!user) return refuse('Unknown user');
 	const level = (q.consent ?? ctx.sim.options.oauthDefaultConsent) as AccessLevel;
-	if (level !== 'organisation' && level !== 'company') throw new SimError(400, 'invalid_request', 'consent must be organisation or company', 'query.consent');
-	if (level === 'organisation' && user.role === 'requester') return refuse('A requester cannot approve organisation-level access');
+	if (level !== 'organisation' && level !== 'company')
+		throw new SimError(
+			400,
+			'invalid_request',
+			'consent must be organisation or company',
+			'query.consent',
+		);
+	if (level === 'organisation' && user.role === 'requester')
+		return refuse('A requester cannot approve organisation-level access');
 	const companyId = level === 'company' ? (q.company ?? user.companyIds[0]) : undefined;
-	if (level === 'company' && (!companyId || !user.companyIds.includes(companyId))) return refuse('The user is not a member of that company');
+	if (level === 'company' && (!companyId || !user.companyIds.includes(companyId)))
+		return refuse('The user is not a member of that company');
 	const requested = (q.scope ?? '').split(/[\s+]+/).filter(Boolean);
-	const scopes = requested.length ? requested.filter((s) => client.scopes.includes(s)) : client.scopes;
+	const scopes = requested.length
+		? requested.filter((s) => client.scopes.includes(s))
+		: client.scopes;
 	const code = ctx.sim.saveCode({
 		clientId: client.clientId,
 		redirectUri: q.redirect_uri,
@@ -184,10 +263,18 @@ function authorize(ctx: RequestContext): HandlerResult {
  * `client_secret` are mandatory QUERY parameters of the refresh POST, whatever else
  * authenticates the client. Missing: 400; not the client's: 401.
  */
-function requireClientQuery(ctx: RequestContext, client: { clientId: string; clientSecret: string }): void {
+function requireClientQuery(
+	ctx: RequestContext,
+	client: { clientId: string; clientSecret: string },
+): void {
 	for (const name of ['client_id', 'client_secret']) {
 		if (!ctx.query[name]) {
-			throw new SimError(400, 'invalid_request', `A refresh_token grant needs ${name} as a query parameter of the POST`, `query.${name}`);
+			throw new SimError(
+				400,
+				'invalid_request',
+				`A refresh_token grant needs ${name} as a query parameter of the POST`,
+				`query.${name}`,
+			);
 		}
 	}
 	if (ctx.query.client_id !== client.clientId || ctx.query.client_secret !== client.clientSecret) {
@@ -200,17 +287,27 @@ function oauthToken(ctx: RequestContext): HandlerResult {
 	const creds = clientCredentials(ctx, body);
 	const client = creds ? ctx.sim.oauthClient(creds.id) : undefined;
 	if (!creds || !client || client.clientSecret !== creds.secret) {
-		throw new SimError(401, 'invalid_client', 'Invalid client credentials', 'headers.authorization');
+		throw new SimError(
+			401,
+			'invalid_client',
+			'Invalid client credentials',
+			'headers.authorization',
+		);
 	}
 	const invalidGrant = (detail: string) => new SimError(400, 'invalid_grant', detail);
 	let grant: { userId: string; level: AccessLevel; companyId?: string; scopes: string[] };
 	if (body.grant_type === 'authorization_code') {
 		const code = ctx.sim.takeCode(String(body.code ?? ''));
-		if (!code || code.clientId !== client.clientId) throw invalidGrant('Unknown authorization code');
+		if (!code || code.clientId !== client.clientId)
+			throw invalidGrant('Unknown authorization code');
 		if (code.used) throw invalidGrant('Authorization code already used');
 		if (code.expiresAt <= ctx.sim.clock.now()) throw invalidGrant('Authorization code expired');
-		if (body.redirect_uri !== undefined && body.redirect_uri !== code.redirectUri) throw invalidGrant('redirect_uri does not match');
-		if (typeof body.code_verifier !== 'string' || pkceChallenge(body.code_verifier) !== code.challenge) {
+		if (body.redirect_uri !== undefined && body.redirect_uri !== code.redirectUri)
+			throw invalidGrant('redirect_uri does not match');
+		if (
+			typeof body.code_verifier !== 'string' ||
+			pkceChallenge(body.code_verifier) !== code.challenge
+		) {
 			throw invalidGrant('code_verifier does not match the code_challenge');
 		}
 		code.used = true;
@@ -218,10 +315,16 @@ function oauthToken(ctx: RequestContext): HandlerResult {
 	} else if (body.grant_type === 'refresh_token') {
 		requireClientQuery(ctx, client);
 		const previous = ctx.sim.consumeRefreshToken(String(body.refresh_token ?? ''));
-		if (!previous || previous.clientId !== client.clientId) throw invalidGrant('Invalid or already used refresh token');
+		if (!previous || previous.clientId !== client.clientId)
+			throw invalidGrant('Invalid or already used refresh token');
 		grant = previous;
 	} else {
-		throw new SimError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token', 'body.grant_type');
+		throw new SimError(
+			400,
+			'unsupported_grant_type',
+			'grant_type must be authorization_code or refresh_token',
+			'body.grant_type',
+		);
 	}
 	const access = ctx.sim.issueAccessToken({ kind: 'oauth2', clientId: client.clientId, ...grant });
 	const refresh = ctx.sim.issueRefreshToken({ clientId: client.clientId, ...grant });
@@ -237,21 +340,43 @@ function createSnapshot(ctx: RequestContext): HandlerResult {
 		.digest('hex')
 		.slice(0, 24);
 	const now = ctx.sim.clock.now();
-	if (ctx.fault === 'snapshotConflict' || (ctx.sim.options.snapshotBuildConflict && anotherBuilding(ctx, key, companyId, now))) {
+	if (
+		ctx.fault === 'snapshotConflict' ||
+		(ctx.sim.options.snapshotBuildConflict && anotherBuilding(ctx, key, companyId, now))
+	) {
 		const retry = ctx.faultSpec?.retryAfterSeconds;
-		throw new SimError(409, 'snapshot_in_progress', 'Another payables snapshot of this company is being built; retry when it is complete', undefined, retry === undefined ? {} : { 'retry-after': String(retry) });
+		throw new SimError(
+			409,
+			'snapshot_in_progress',
+			'Another payables snapshot of this company is being built; retry when it is complete',
+			undefined,
+			retry === undefined ? {} : { 'retry-after': String(retry) },
+		);
 	}
 	const existing = ctx.sim.snapshots.get(key);
 	if (!existing || now - existing.createdAt >= SNAPSHOT_REUSE_MS) {
-		ctx.sim.snapshots.set(key, { key, companyId, createdAt: now, polls: 0, items: ctx.sim.data(companyId).payables.filter(match) });
+		ctx.sim.snapshots.set(key, {
+			key,
+			companyId,
+			createdAt: now,
+			polls: 0,
+			items: ctx.sim.data(companyId).payables.filter(match),
+		});
 	}
 	return ok({ key, status: 'PENDING' }, 201);
 }
 
 /** Real-world rule (option snapshotBuildConflict): another snapshot of the company is still PENDING. */
-function anotherBuilding(ctx: RequestContext, key: string, companyId: string, now: number): boolean {
+function anotherBuilding(
+	ctx: RequestContext,
+	key: string,
+	companyId: string,
+	now: number,
+): boolean {
 	for (const snapshot of ctx.sim.snapshots.values()) {
-		const pending = snapshot.polls <= ctx.sim.options.snapshotPendingPolls && now - snapshot.createdAt < SNAPSHOT_REUSE_MS;
+		const pending =
+			snapshot.polls <= ctx.sim.options.snapshotPendingPolls &&
+			now - snapshot.createdAt < SNAPSHOT_REUSE_MS;
 		if (snapshot.key !== key && snapshot.companyId === companyId && pending) return true;
 	}
 	return false;
@@ -259,24 +384,56 @@ function anotherBuilding(ctx: RequestContext, key: string, companyId: string, no
 
 function getSnapshot(ctx: RequestContext): HandlerResult {
 	const snapshot = ctx.sim.snapshots.get(ctx.params.key);
-	if (!snapshot || snapshot.companyId !== ctx.companyId) throw new SimError(404, 'not_found', 'Snapshot not found', 'path.key');
-	if (ctx.fault === 'snapshotError') return ok({ key: snapshot.key, status: 'ERROR', result: null });
+	if (!snapshot || snapshot.companyId !== ctx.companyId)
+		throw new SimError(404, 'not_found', 'Snapshot not found', 'path.key');
+	if (ctx.fault === 'snapshotError')
+		return ok({ key: snapshot.key, status: 'ERROR', result: null });
 	snapshot.polls++;
-	if (snapshot.polls <= ctx.sim.options.snapshotPendingPolls) return ok({ key: snapshot.key, status: 'PENDING', result: null });
-	return ok({ key: snapshot.key, status: 'COMPLETE', result: pageOf(snapshot.items, ctx.query, pageFault(ctx)) });
+	if (snapshot.polls <= ctx.sim.options.snapshotPendingPolls)
+		return ok({ key: snapshot.key, status: 'PENDING', result: null });
+	return ok({
+		key: snapshot.key,
+		status: 'COMPLETE',
+		result: pageOf(snapshot.items, ctx.query, pageFault(ctx)),
+	});
 }
 
 export const ROUTES: RouteDef[] = [
-	{ id: 'token', method: 'POST', pattern: /^\/v1\/auth\/token$/, scoping: 'public', handler: tokenGrant },
-	{ id: 'oauthAuthorize', method: 'GET', pattern: /^\/oauth2\/authorize$/, scoping: 'public', handler: authorize },
-	{ id: 'oauthToken', method: 'POST', pattern: /^\/oauth2\/token$/, scoping: 'public', handler: oauthToken },
+	{
+		id: 'token',
+		method: 'POST',
+		pattern: /^\/v1\/auth\/token$/,
+		scoping: 'public',
+		handler: tokenGrant,
+	},
+	{
+		id: 'oauthAuthorize',
+		method: 'GET',
+		pattern: /^\/oauth2\/authorize$/,
+		scoping: 'public',
+		handler: authorize,
+	},
+	{
+		id: 'oauthToken',
+		method: 'POST',
+		pattern: /^\/oauth2\/token$/,
+		scoping: 'public',
+		handler: oauthToken,
+	},
 	{
 		id: 'getCompanies',
 		method: 'GET',
 		pattern: /^\/v2\/companies$/,
 		scoping: 'organisation',
 		scope: 'experimental:company:read',
-		handler: (ctx) => ok(pageOf(ctx.sim.listedCompanies(ctx.token!).map(({ id, name }) => ({ id, name })), ctx.query, pageFault(ctx))),
+		handler: (ctx) =>
+			ok(
+				pageOf(
+					ctx.sim.listedCompanies(ctx.token!).map(({ id, name }) => ({ id, name })),
+					ctx.query,
+					pageFault(ctx),
+				),
+			),
 	},
 	{
 		id: 'walletSummary',
@@ -292,7 +449,8 @@ export const ROUTES: RouteDef[] = [
 		pattern: /^\/v1\/settlements$/,
 		scoping: 'header',
 		scope: 'settlement:read',
-		handler: (ctx) => ok(pageOf(ctx.sim.data(ctx.companyId!).settlements, ctx.query, pageFault(ctx))),
+		handler: (ctx) =>
+			ok(pageOf(ctx.sim.data(ctx.companyId!).settlements, ctx.query, pageFault(ctx))),
 	},
 	{
 		id: 'listInvoices',
@@ -304,15 +462,27 @@ export const ROUTES: RouteDef[] = [
 			const sortBy = ctx.query.sortBy || 'createdAt';
 			const sort = ctx.query.sort || 'asc';
 			if (sortBy !== 'updatedAt' && sortBy !== 'createdAt') {
-				throw new SimError(400, 'invalid_parameter', 'sortBy must be updatedAt or createdAt', 'query.sortBy');
+				throw new SimError(
+					400,
+					'invalid_parameter',
+					'sortBy must be updatedAt or createdAt',
+					'query.sortBy',
+				);
 			}
-			if (sort !== 'asc' && sort !== 'desc') throw new SimError(400, 'invalid_parameter', 'sort must be asc or desc', 'query.sort');
+			if (sort !== 'asc' && sort !== 'desc')
+				throw new SimError(400, 'invalid_parameter', 'sort must be asc or desc', 'query.sort');
 			const status = ctx.query.status;
-			return cursorList(ctx, 'listInvoices', ctx.sim.invoiceList(ctx.companyId!, sortBy), (i) => [i[sortBy], i.id], {
-				desc: sort === 'desc',
-				match: status ? (i) => i.status === status : undefined,
-				filters: { sortBy, sort, status: status ?? null },
-			});
+			return cursorList(
+				ctx,
+				'listInvoices',
+				ctx.sim.invoiceList(ctx.companyId!, sortBy),
+				(i) => [i[sortBy], i.id],
+				{
+					desc: sort === 'desc',
+					match: status ? (i) => i.status === status : undefined,
+					filters: { sortBy, sort, status: status ?? null },
+				},
+			);
 		},
 	},
 	{
@@ -332,9 +502,18 @@ export const ROUTES: RouteDef[] = [
 		handler: (ctx) => {
 			const body = bodyObject(ctx);
 			if (ctx.body === undefined || Object.keys(body).length === 0) {
-				throw new SimError(400, 'invalid_body', 'The request body must be a non-empty JSON object', 'body');
+				throw new SimError(
+					400,
+					'invalid_body',
+					'The request body must be a non-empty JSON object',
+					'body',
+				);
 			}
-			const intake: Intake = { ...body, id: ctx.sim.nextIntakeId(ctx.companyId!), createdAt: ctx.sim.clock.iso() };
+			const intake: Intake = {
+				...body,
+				id: ctx.sim.nextIntakeId(ctx.companyId!),
+				createdAt: ctx.sim.clock.iso(),
+			};
 			ctx.sim.data(ctx.companyId!).intakes.push(intake);
 			return ok({ data: intake }, 201);
 		},
@@ -350,7 +529,11 @@ export const ROUTES: RouteDef[] = [
 				ctx,
 				'listAnalyticalFields',
 				// valueLabels: the label under `value` here too, as for the values.
-				ctx.sim.data(ctx.companyId!).analyticalFields.map(({ id, name }) => (ctx.fault === 'valueLabels' ? { id, value: name } : { id, name })),
+				ctx.sim
+					.data(ctx.companyId!)
+					.analyticalFields.map(({ id, name }) =>
+						ctx.fault === 'valueLabels' ? { id, value: name } : { id, name },
+					),
 				byId,
 			),
 	},
@@ -361,11 +544,19 @@ export const ROUTES: RouteDef[] = [
 		scoping: 'header',
 		scope: 'experimental:analytical-field:read',
 		handler: (ctx) => {
-			const field = ctx.sim.data(ctx.companyId!).analyticalFields.find((f) => f.id === ctx.params.fieldId);
-			if (!field) throw new SimError(404, 'not_found', 'Analytical field not found', 'path.fieldId');
+			const field = ctx.sim
+				.data(ctx.companyId!)
+				.analyticalFields.find((f) => f.id === ctx.params.fieldId);
+			if (!field)
+				throw new SimError(404, 'not_found', 'Analytical field not found', 'path.fieldId');
 			// Real-world variations: labels under `value` instead of `name`; pages capped whatever the limit asked.
-			const values: Array<{ id: string }> = ctx.fault === 'valueLabels' ? field.values.map(({ id, name }) => ({ id, value: name })) : field.values;
-			return cursorList(ctx, 'listAnalyticalFieldValues', values, byId, { maxReturn: ctx.sim.options.analyticalValuesMaxReturn });
+			const values: Array<{ id: string }> =
+				ctx.fault === 'valueLabels'
+					? field.values.map(({ id, name }) => ({ id, value: name }))
+					: field.values;
+			return cursorList(ctx, 'listAnalyticalFieldValues', values, byId, {
+				maxReturn: ctx.sim.options.analyticalValuesMaxReturn,
+			});
 		},
 	},
 	{
@@ -374,7 +565,13 @@ export const ROUTES: RouteDef[] = [
 		pattern: /^\/v2\/expense-categories$/,
 		scoping: 'header',
 		scope: 'experimental:expense-category:read',
-		handler: (ctx) => cursorList(ctx, 'listExpenseCategories', ctx.sim.data(ctx.companyId!).expenseCategories, byId),
+		handler: (ctx) =>
+			cursorList(
+				ctx,
+				'listExpenseCategories',
+				ctx.sim.data(ctx.companyId!).expenseCategories,
+				byId,
+			),
 	},
 	{
 		id: 'getAccounts',
@@ -390,13 +587,22 @@ export const ROUTES: RouteDef[] = [
 			ctx.deprecatedLimit = usesLimit;
 			const fetchParam = ctx.query.fetch !== undefined ? 'fetch' : usesLimit ? 'limit' : 'fetch';
 			// api-decisions.md: the maximum of fetch is unknown, so a larger fetch is capped, not refused.
-			let count = Math.min(max, intParam(ctx.query[fetchParam], fetchParam, 'query', def, 1, Number.MAX_SAFE_INTEGER));
-			if (ctx.sim.options.accountsMaxReturn !== undefined) count = Math.min(count, ctx.sim.options.accountsMaxReturn);
+			let count = Math.min(
+				max,
+				intParam(ctx.query[fetchParam], fetchParam, 'query', def, 1, Number.MAX_SAFE_INTEGER),
+			);
+			if (ctx.sim.options.accountsMaxReturn !== undefined)
+				count = Math.min(count, ctx.sim.options.accountsMaxReturn);
 			const accounts = ctx.sim.data(ctx.companyId!).accounts;
 			const data = accounts.slice(offset, offset + count);
 			return {
 				status: 200,
-				body: { data, totalResults: accounts.length, currentOffset: offset, currentFetch: data.length },
+				body: {
+					data,
+					totalResults: accounts.length,
+					currentOffset: offset,
+					currentFetch: data.length,
+				},
 				headers: usesLimit ? { deprecation: 'true' } : undefined,
 			};
 		},
@@ -428,7 +634,8 @@ export const ROUTES: RouteDef[] = [
 				ignorePosition: ctx.fault === 'ignorePosition',
 			});
 			// Real-world variation: some answers name the list `payables` instead of `data`.
-			if (ctx.fault === 'payablesEnvelope') return ok({ payables: page.data, nextCursor: page.nextCursor });
+			if (ctx.fault === 'payablesEnvelope')
+				return ok({ payables: page.data, nextCursor: page.nextCursor });
 			return ok({ data: page.data, nextCursor: page.nextCursor });
 		},
 	},

@@ -54,8 +54,30 @@ const COMPANY_NAMES = [
 	'Acme Belgique SA',
 	'Acme Portugal Lda',
 ];
-const SUPPLIERS = ['Office Depot', 'AWS', 'Slack', 'Uber', 'SNCF', 'Google Cloud', 'Notion', 'Zoom', 'Hiscox', 'WeWork'];
-const CATEGORIES = ['Travel', 'Meals', 'Software', 'Hardware', 'Office', 'Marketing', 'Training', 'Legal', 'Rent', 'Utilities'];
+const SUPPLIERS = [
+	'Office Depot',
+	'AWS',
+	'Slack',
+	'Uber',
+	'SNCF',
+	'Google Cloud',
+	'Notion',
+	'Zoom',
+	'Hiscox',
+	'WeWork',
+];
+const CATEGORIES = [
+	'Travel',
+	'Meals',
+	'Software',
+	'Hardware',
+	'Office',
+	'Marketing',
+	'Training',
+	'Legal',
+	'Rent',
+	'Utilities',
+];
 const FIELD_NAMES = ['Cost center', 'Project', 'Region', 'Team', 'Product line'];
 const CURRENCIES = ['EUR', 'EUR', 'EUR', 'GBP', 'USD'];
 
@@ -85,7 +107,13 @@ export function companyName(index: number): string {
 }
 
 /** Generates one invoice; `n` is its 1-based number inside its company. */
-export function makeInvoice(company: string, n: number, createdAtMs: number, updatedAtMs: number, rng: () => number): Invoice {
+export function makeInvoice(
+	company: string,
+	n: number,
+	createdAtMs: number,
+	updatedAtMs: number,
+	rng: () => number,
+): Invoice {
 	return {
 		id: `inv_${company.slice(4)}_${pad(n, 6)}`,
 		invoiceNumber: `INV-${company.slice(4)}-${pad(n, 6)}`,
@@ -99,7 +127,12 @@ export function makeInvoice(company: string, n: number, createdAtMs: number, upd
 	};
 }
 
-export function makeCompanyData(company: string, sizes: DataSizes, seed: number, invoicesPerTimestamp: number): CompanyData {
+export function makeCompanyData(
+	company: string,
+	sizes: DataSizes,
+	seed: number,
+	invoicesPerTimestamp: number,
+): CompanyData {
 	const rng = prng(seed);
 	const suffix = company.slice(4);
 
@@ -154,16 +187,25 @@ export function makeCompanyData(company: string, sizes: DataSizes, seed: number,
 		const fieldId = `af_${suffix}_${pad(f, 3)}`;
 		const values = [];
 		for (let v = 1; v <= sizes.analyticalFieldValues; v++) {
-			values.push({ id: `afv_${suffix}_${pad(f, 3)}_${pad(v, 5)}`, name: `${FIELD_NAMES[(f - 1) % FIELD_NAMES.length]} ${v}` });
+			values.push({
+				id: `afv_${suffix}_${pad(f, 3)}_${pad(v, 5)}`,
+				name: `${FIELD_NAMES[(f - 1) % FIELD_NAMES.length]} ${v}`,
+			});
 		}
-		analyticalFields.push({ id: fieldId, name: FIELD_NAMES[(f - 1) % FIELD_NAMES.length] + (f > FIELD_NAMES.length ? ` ${f}` : ''), values });
+		analyticalFields.push({
+			id: fieldId,
+			name: FIELD_NAMES[(f - 1) % FIELD_NAMES.length] + (f > FIELD_NAMES.length ? ` ${f}` : ''),
+			values,
+		});
 	}
 
 	const expenseCategories: ExpenseCategory[] = [];
 	for (let n = 1; n <= sizes.expenseCategories; n++) {
 		expenseCategories.push({
 			id: `ec_${suffix}_${pad(n, 4)}`,
-			name: CATEGORIES[(n - 1) % CATEGORIES.length] + (n > CATEGORIES.length ? ` ${Math.ceil(n / CATEGORIES.length)}` : ''),
+			name:
+				CATEGORIES[(n - 1) % CATEGORIES.length] +
+				(n > CATEGORIES.length ? ` ${Math.ceil(n / CATEGORIES.length)}` : ''),
 		});
 	}
 
@@ -197,8 +239,30 @@ export function makeCompanyData(company: string, sizes: DataSizes, seed: number,
 	};
 }
 
-const FIRST_NAMES = ['Alice', 'Bruno', 'Chloé', 'David', 'Emma', 'Farid', 'Giulia', 'Hugo', 'Inès', 'Jonas'];
-const LAST_NAMES = ['Martin', 'Bernard', 'Dubois', 'Schmidt', 'Rossi', 'Garcia', 'Smith', 'Jansen', 'Silva', 'Moreau'];
+const FIRST_NAMES = [
+	'Alice',
+	'Bruno',
+	'Chloé',
+	'David',
+	'Emma',
+	'Farid',
+	'Giulia',
+	'Hugo',
+	'Inès',
+	'Jonas',
+];
+const LAST_NAMES = [
+	'Martin',
+	'Bernard',
+	'Dubois',
+	'Schmidt',
+	'Rossi',
+	'Garcia',
+	'Smith',
+	'Jansen',
+	'Silva',
+	'Moreau',
+];
 const COST_CENTERS = ['Engineering', 'Sales', 'Marketing', 'Finance', 'Operations', 'People'];
 const DAY_MS = 24 * 60 * MINUTE;
 /** Minor units (cents), as the Second catalogue's endpoints answer amounts. */
@@ -235,20 +299,41 @@ function secondCatalogueData(company: string, sizes: DataSizes, seed: number) {
 			id: `usr_${suffix}_${pad(n, 5)}`,
 			firstName,
 			lastName,
-			email: `${firstName.toLowerCase().normalize('NFD').replace(/[^a-z]/g, '')}.${lastName.toLowerCase()}.${n}@example.com`,
-			role: n === 1 ? 'owner' : pick(rng, ['admin', 'controller', 'requester', 'requester'] as const),
+			email: `${firstName
+				.toLowerCase()
+				.normalize('NFD')
+				.replace(/[^a-z]/g, '')}.${lastName.toLowerCase()}.${n}@example.com`,
+			role:
+				n === 1 ? 'owner' : pick(rng, ['admin', 'controller', 'requester', 'requester'] as const),
 			createdAt: iso(BASE_TIME + n * 17 * MINUTE),
 		});
 	}
 	const costCenters: CostCenter[] = [];
 	for (let n = 1; n <= size('costCenters'); n++) {
-		const name = COST_CENTERS[(n - 1) % COST_CENTERS.length] + (n > COST_CENTERS.length ? ` ${Math.ceil(n / COST_CENTERS.length)}` : '');
-		costCenters.push({ id: `cc_${suffix}_${pad(n, 4)}`, name, ownerId: users.length ? users[Math.floor(rng() * users.length)].id : null });
+		const name =
+			COST_CENTERS[(n - 1) % COST_CENTERS.length] +
+			(n > COST_CENTERS.length ? ` ${Math.ceil(n / COST_CENTERS.length)}` : '');
+		costCenters.push({
+			id: `cc_${suffix}_${pad(n, 4)}`,
+			name,
+			ownerId: users.length ? users[Math.floor(rng() * users.length)].id : null,
+		});
 	}
-	const movements = (prefix: string, count: number, everyMs: number, label: string): WalletMovement[] => {
+	const movements = (
+		prefix: string,
+		count: number,
+		everyMs: number,
+		label: string,
+	): WalletMovement[] => {
 		const list: WalletMovement[] = [];
 		for (let n = 1; n <= count; n++) {
-			list.push({ id: `${prefix}_${suffix}_${pad(n, 6)}`, amount: cents(rng), currency: 'EUR', date: iso(BASE_TIME + n * everyMs), description: `${label} ${n}` });
+			list.push({
+				id: `${prefix}_${suffix}_${pad(n, 6)}`,
+				amount: cents(rng),
+				currency: 'EUR',
+				date: iso(BASE_TIME + n * everyMs),
+				description: `${label} ${n}`,
+			});
 		}
 		return list;
 	};
@@ -273,7 +358,8 @@ function companySeeds(options: SeedOptions): CompanySeed[] {
 	const count = options.companies ?? 5;
 	const deactivated = options.deactivated ?? (count > 1 ? [companyId(count)] : []);
 	const seeds: CompanySeed[] = [];
-	for (let i = 1; i <= count; i++) seeds.push({ id: companyId(i), active: !deactivated.includes(companyId(i)) });
+	for (let i = 1; i <= count; i++)
+		seeds.push({ id: companyId(i), active: !deactivated.includes(companyId(i)) });
 	return seeds;
 }
 
@@ -291,7 +377,10 @@ export function seedWorld(options: SeedOptions = {}): SeededWorld {
 		};
 		companies.push(company);
 		const sizes = { ...DEFAULT_SIZES, ...options.sizes, ...cs.sizes };
-		data.set(company.id, makeCompanyData(company.id, sizes, seed * 1000 + index, options.invoicesPerTimestamp ?? 3));
+		data.set(
+			company.id,
+			makeCompanyData(company.id, sizes, seed * 1000 + index, options.invoicesPerTimestamp ?? 3),
+		);
 	});
 	const ids = companies.map((c) => c.id);
 	const users: User[] = [

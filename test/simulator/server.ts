@@ -14,7 +14,16 @@ import type { RouteDef } from './routes';
 import { WebhookDeliveries } from './deliveries';
 import type { WebhookDeliveryAttempt, WebhookEvent, WebhookEventInput } from './deliveries';
 import { createPayable, createSettlement, preparePayable } from './events';
-import { DEFAULT_SIZES, makeCompanyData, makeInvoice, ORGANISATION_ID, prng, seedWorld, companyId as seqCompanyId, companyName } from './seed';
+import {
+	DEFAULT_SIZES,
+	makeCompanyData,
+	makeInvoice,
+	ORGANISATION_ID,
+	prng,
+	seedWorld,
+	companyId as seqCompanyId,
+	companyName,
+} from './seed';
 import type {
 	AccessLevel,
 	ApiKeyCredential,
@@ -122,14 +131,21 @@ export interface HandlerResult {
 
 const DAY = 24 * 3600 * 1000;
 /** What a proxy or captive portal in front of the API answers (fault htmlBody). */
-const PROXY_PAGE = '<!DOCTYPE html><html><head><title>Access denied</title></head><body><h1>Access denied</h1><p>Your request was blocked by the network proxy.</p></body></html>';
+const PROXY_PAGE =
+	'<!DOCTYPE html><html><head><title>Access denied</title></head><body><h1>Access denied</h1><p>Your request was blocked by the network proxy.</p></body></html>';
 /** The Sunset date the `deprecated` fault announces when the test names none. */
 export const DEFAULT_SUNSET = 'Thu, 31 Dec 2026 23:59:59 GMT';
 const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set(['token', 'oauthAuthorize', 'oauthToken']);
 /** The simulator's own control routes (not Spendesk's): outside in-flight caps and '*' faults. */
 const CONTROL_ROUTES: ReadonlySet<RouteId> = new Set(['simulatorWebhookEvent']);
 const outsideApi = (route: RouteId) => TOKEN_ROUTES.has(route) || CONTROL_ROUTES.has(route);
-const SECRET_FIELDS = new Set(['client_secret', 'code_verifier', 'refresh_token', 'code', 'access_token']);
+const SECRET_FIELDS = new Set([
+	'client_secret',
+	'code_verifier',
+	'refresh_token',
+	'code',
+	'access_token',
+]);
 const updatedKey = (i: Invoice): SortKey => [i.updatedAt, i.id];
 const createdKey = (i: Invoice): SortKey => [i.createdAt, i.id];
 
@@ -143,7 +159,9 @@ type OptionalOption =
 	| 'fileUrlLifetimeSeconds'
 	| 'exportPendingPolls';
 
-function resolveOptions(o: SimulatorOptions): Required<Omit<SimulatorOptions, OptionalOption>> & Pick<SimulatorOptions, OptionalOption> {
+function resolveOptions(
+	o: SimulatorOptions,
+): Required<Omit<SimulatorOptions, OptionalOption>> & Pick<SimulatorOptions, OptionalOption> {
 	return {
 		port: 0,
 		seed: {},
@@ -204,15 +222,31 @@ export class SpendeskSimulator {
 		const all = [...ALL_SCOPES];
 		const first = this.companyList[0]?.id;
 		this.credentials = {
-			orgKey: { clientId: 'sim-org-client', clientSecret: 'sim-org-secret', level: 'organisation', scopes: all },
-			companyKey: { clientId: 'sim-company-client', clientSecret: 'sim-company-secret', level: 'company', companyId: first, scopes: all },
+			orgKey: {
+				clientId: 'sim-org-client',
+				clientSecret: 'sim-org-secret',
+				level: 'organisation',
+				scopes: all,
+			},
+			companyKey: {
+				clientId: 'sim-company-client',
+				clientSecret: 'sim-company-secret',
+				level: 'company',
+				companyId: first,
+				scopes: all,
+			},
 			orgKeyNoExperimental: {
 				clientId: 'sim-org-limited-client',
 				clientSecret: 'sim-org-limited-secret',
 				level: 'organisation',
 				scopes: all.filter((s) => !s.startsWith('experimental:')),
 			},
-			oauthClient: { clientId: 'sim-oauth-client', clientSecret: 'sim-oauth-secret', scopes: all, redirectUris: [] },
+			oauthClient: {
+				clientId: 'sim-oauth-client',
+				clientSecret: 'sim-oauth-secret',
+				scopes: all,
+				redirectUris: [],
+			},
 		};
 		this.addApiKey(this.credentials.orgKey);
 		this.addApiKey(this.credentials.companyKey);
@@ -226,10 +260,12 @@ export class SpendeskSimulator {
 		if (this.server) return this.url;
 		const server = await this.listen(this.options.port, 'api');
 		// The file host: pre-signed URLs live on another origin, as object storage does.
-		const fileServer = await this.listen(this.options.filePort ?? 0, 'files').catch(async (error: unknown) => {
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-			throw error;
-		});
+		const fileServer = await this.listen(this.options.filePort ?? 0, 'files').catch(
+			async (error: unknown) => {
+				await new Promise<void>((resolve) => server.close(() => resolve()));
+				throw error;
+			},
+		);
 		this.server = server;
 		this.fileServer = fileServer;
 		this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -259,7 +295,9 @@ export class SpendeskSimulator {
 		this.server = undefined;
 		this.fileServer = undefined;
 		for (const socket of this.sockets) socket.destroy();
-		await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+		await Promise.all(
+			servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+		);
 	}
 
 	get baseUrl(): string {
@@ -300,7 +338,11 @@ export class SpendeskSimulator {
 	}
 
 	/** Invoices in the order the API lists them for sortBy/sort (ties broken by id). */
-	invoicesSorted(companyId: string, sortBy: 'updatedAt' | 'createdAt' = 'createdAt', sort: 'asc' | 'desc' = 'asc'): Invoice[] {
+	invoicesSorted(
+		companyId: string,
+		sortBy: 'updatedAt' | 'createdAt' = 'createdAt',
+		sort: 'asc' | 'desc' = 'asc',
+	): Invoice[] {
 		const list = this.invoiceList(companyId, sortBy).slice();
 		return sort === 'desc' ? list.reverse() : list;
 	}
@@ -350,11 +392,20 @@ export class SpendeskSimulator {
 			companyId,
 		};
 		if (partial.createdAt && !partial.updatedAt) invoice.updatedAt = partial.createdAt;
-		if (data.invoices.some((i) => i.id === invoice.id)) throw new Error(`Invoice ${invoice.id} already exists`);
+		if (data.invoices.some((i) => i.id === invoice.id))
+			throw new Error(`Invoice ${invoice.id} already exists`);
 		data.invoices.push(invoice);
 		const index = this.invoiceIndex.get(companyId)!;
-		index.byUpdated.splice(searchIndex(index.byUpdated, updatedKey(invoice), updatedKey, false), 0, invoice);
-		index.byCreated.splice(searchIndex(index.byCreated, createdKey(invoice), createdKey, false), 0, invoice);
+		index.byUpdated.splice(
+			searchIndex(index.byUpdated, updatedKey(invoice), updatedKey, false),
+			0,
+			invoice,
+		);
+		index.byCreated.splice(
+			searchIndex(index.byCreated, createdKey(invoice), createdKey, false),
+			0,
+			invoice,
+		);
 		return invoice;
 	}
 
@@ -366,7 +417,11 @@ export class SpendeskSimulator {
 		index.byUpdated.splice(at, 1);
 		Object.assign(invoice, { ...patch, id: invoice.id, companyId, createdAt: invoice.createdAt });
 		invoice.updatedAt = patch.updatedAt ?? this.clock.iso();
-		index.byUpdated.splice(searchIndex(index.byUpdated, updatedKey(invoice), updatedKey, false), 0, invoice);
+		index.byUpdated.splice(
+			searchIndex(index.byUpdated, updatedKey(invoice), updatedKey, false),
+			0,
+			invoice,
+		);
 		return invoice;
 	}
 
@@ -382,7 +437,10 @@ export class SpendeskSimulator {
 		this.companyList.push(company);
 		const sizes = { ...DEFAULT_SIZES, ...this.options.seed.sizes, ...seed.sizes };
 		const seedNumber = (this.options.seed.seed ?? 42) * 1000 + index;
-		this.companyData.set(company.id, makeCompanyData(company.id, sizes, seedNumber, this.options.seed.invoicesPerTimestamp ?? 3));
+		this.companyData.set(
+			company.id,
+			makeCompanyData(company.id, sizes, seedNumber, this.options.seed.invoicesPerTimestamp ?? 3),
+		);
 		this.indexInvoices(company.id);
 		for (const u of this.userList) if (u.role === 'owner') u.companyIds.push(company.id);
 		return company;
@@ -442,7 +500,10 @@ export class SpendeskSimulator {
 	}
 
 	/** Inserts a new in_review payable (version 1, created now) and emits payables:created. */
-	createPayable(companyId: string, partial: Partial<Payable> = {}): { payable: Payable; event: WebhookEvent } {
+	createPayable(
+		companyId: string,
+		partial: Partial<Payable> = {},
+	): { payable: Payable; event: WebhookEvent } {
 		return createPayable(this, companyId, partial);
 	}
 
@@ -452,13 +513,20 @@ export class SpendeskSimulator {
 	}
 
 	/** Appends a new settlement (settled now) and emits settlements:created. */
-	createSettlement(companyId: string, partial: Partial<Settlement> = {}): { settlement: Settlement; event: WebhookEvent } {
+	createSettlement(
+		companyId: string,
+		partial: Partial<Settlement> = {},
+	): { settlement: Settlement; event: WebhookEvent } {
 		return createSettlement(this, companyId, partial);
 	}
 
 	// ---------------------------------------------------------------- used by routes
 
-	issueAccessToken(info: Omit<TokenInfo, 'expiresAt'>): { access_token: string; token_type: 'Bearer'; expires_in: number } {
+	issueAccessToken(info: Omit<TokenInfo, 'expiresAt'>): {
+		access_token: string;
+		token_type: 'Bearer';
+		expires_in: number;
+	} {
 		const token = `sat_${randomBytes(24).toString('hex')}`;
 		const lifetime = this.options.tokenLifetimeSeconds;
 		this.tokens.set(token, { ...info, expiresAt: this.clock.now() + lifetime * 1000 });
@@ -502,10 +570,13 @@ export class SpendeskSimulator {
 		const viewer = token.kind === 'oauth2' ? `user:${token.userId}` : `apiKey:${token.clientId}`;
 		const now = this.clock.now();
 		const cached = this.companiesCache.get(viewer);
-		if (cached && now - cached.at < this.options.companiesCacheSeconds * 1000) return cached.companies;
+		if (cached && now - cached.at < this.options.companiesCacheSeconds * 1000)
+			return cached.companies;
 		const user = token.userId ? this.user(token.userId) : undefined;
 		const companies = this.companyList
-			.filter((c) => c.active && (token.kind !== 'oauth2' || (user?.companyIds.includes(c.id) ?? false)))
+			.filter(
+				(c) => c.active && (token.kind !== 'oauth2' || (user?.companyIds.includes(c.id) ?? false)),
+			)
 			.map((c) => ({ ...c }));
 		this.companiesCache.set(viewer, { at: now, companies });
 		return companies;
@@ -527,7 +598,11 @@ export class SpendeskSimulator {
 		});
 	}
 
-	private async handle(req: http.IncomingMessage, res: http.ServerResponse, host: 'api' | 'files' = 'api'): Promise<void> {
+	private async handle(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		host: 'api' | 'files' = 'api',
+	): Promise<void> {
 		const arrived = this.clock.now();
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		const method = (req.method ?? 'GET').toUpperCase();
@@ -547,13 +622,38 @@ export class SpendeskSimulator {
 			...(host === 'files' ? { host } : {}),
 		};
 		const tracked = !outsideApi(route.id) && host === 'api';
-		const ctx: RequestContext = { sim: this, method, path: url.pathname, params, query, body: undefined, headers: req.headers };
+		const ctx: RequestContext = {
+			sim: this,
+			method,
+			path: url.pathname,
+			params,
+			query,
+			body: undefined,
+			headers: req.headers,
+		};
 		let result: HandlerResult;
 
-		if (tracked && this.options.maxInFlight !== undefined && this.stats.inFlight >= this.options.maxInFlight) {
+		if (
+			tracked &&
+			this.options.maxInFlight !== undefined &&
+			this.stats.inFlight >= this.options.maxInFlight
+		) {
 			// Rejected on arrival, before it counts as in flight.
-			result = errorResult(new SimError(429, 'too_many_requests_in_flight', `At most ${this.options.maxInFlight} requests may be in flight`, undefined, { 'retry-after': '1' }));
-			await this.finish(res, entry, result, (await readBody(req).catch(() => undefined))?.toString('utf8'));
+			result = errorResult(
+				new SimError(
+					429,
+					'too_many_requests_in_flight',
+					`At most ${this.options.maxInFlight} requests may be in flight`,
+					undefined,
+					{ 'retry-after': '1' },
+				),
+			);
+			await this.finish(
+				res,
+				entry,
+				result,
+				(await readBody(req).catch(() => undefined))?.toString('utf8'),
+			);
 			return;
 		}
 		if (tracked) {
@@ -575,7 +675,8 @@ export class SpendeskSimulator {
 				ctx.fault = fault.kind;
 				ctx.faultSpec = fault;
 			}
-			const latency = this.options.latencyMs + (fault?.kind === 'latency' ? (fault.latencyMs ?? 100) : 0);
+			const latency =
+				this.options.latencyMs + (fault?.kind === 'latency' ? (fault.latencyMs ?? 100) : 0);
 			if (latency > 0) await delay(latency);
 			if (fault?.kind === 'reset') {
 				this.log.push(entry);
@@ -584,38 +685,74 @@ export class SpendeskSimulator {
 			}
 			if (fault?.kind === 'status') {
 				const status = fault.status ?? 500;
-				result = errorResult(new SimError(status, status >= 500 ? 'internal_error' : 'injected_error', fault.detail ?? `Injected failure (${status})`, fault.source));
+				result = errorResult(
+					new SimError(
+						status,
+						status >= 500 ? 'internal_error' : 'injected_error',
+						fault.detail ?? `Injected failure (${status})`,
+						fault.source,
+					),
+				);
 			} else if (fault?.kind === 'echoRequest' || fault?.kind === 'echoRequestText') {
 				result = echoResult(fault, method, req);
 			} else if (fault?.kind === 'echoToken') {
 				const token = (req.headers.authorization ?? '').replace(/^\S+\s+/, '');
-				result = errorResult(new SimError(fault.status ?? 400, 'invalid_token_scope', `The token ${token} is not valid for ${url.pathname}`));
+				result = errorResult(
+					new SimError(
+						fault.status ?? 400,
+						'invalid_token_scope',
+						`The token ${token} is not valid for ${url.pathname}`,
+					),
+				);
 			} else if (fault?.kind === 'rateLimit') {
 				const s = String(fault.retryAfterSeconds ?? 1);
 				result = errorResult(
-					new SimError(429, 'rate_limit_exceeded', `Rate limit exceeded, retry in ${s} seconds`, undefined, {
-						'retry-after': s,
-						'x-ratelimit-limit': String(this.options.rateLimit),
-						'x-ratelimit-remaining': '0',
-						'x-ratelimit-reset': s,
-					}),
+					new SimError(
+						429,
+						'rate_limit_exceeded',
+						`Rate limit exceeded, retry in ${s} seconds`,
+						undefined,
+						{
+							'retry-after': s,
+							'x-ratelimit-limit': String(this.options.rateLimit),
+							'x-ratelimit-remaining': '0',
+							'x-ratelimit-reset': s,
+						},
+					),
 				);
 			} else if (fault?.kind === 'htmlBody') {
-				result = { status: 200, body: PROXY_PAGE, headers: { 'content-type': 'text/html; charset=utf-8' } };
+				result = {
+					status: 200,
+					body: PROXY_PAGE,
+					headers: { 'content-type': 'text/html; charset=utf-8' },
+				};
 			} else if (fault?.kind === 'noContent') {
 				result = { status: 204 };
 			} else {
 				result = await this.dispatch(route, ctx);
 				if (fault?.kind === 'spentBudget') {
 					const s = String(fault.retryAfterSeconds ?? 1);
-					result = { ...result, headers: { ...result.headers, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': s } };
+					result = {
+						...result,
+						headers: { ...result.headers, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': s },
+					};
 				}
 				if (fault?.kind === 'deprecated') {
-					result = { ...result, headers: { ...result.headers, deprecation: 'true', sunset: fault.sunset ?? DEFAULT_SUNSET } };
+					result = {
+						...result,
+						headers: {
+							...result.headers,
+							deprecation: 'true',
+							sunset: fault.sunset ?? DEFAULT_SUNSET,
+						},
+					};
 				}
 			}
 		} catch (error) {
-			result = error instanceof SimError ? errorResult(error) : errorResult(new SimError(500, 'internal_error', String(error)));
+			result =
+				error instanceof SimError
+					? errorResult(error)
+					: errorResult(new SimError(500, 'internal_error', String(error)));
 		} finally {
 			if (tracked) this.stats.inFlight--;
 		}
@@ -625,10 +762,18 @@ export class SpendeskSimulator {
 		await this.finish(res, entry, result);
 	}
 
-	private async finish(res: http.ServerResponse, entry: LoggedRequest, result: HandlerResult, body?: string): Promise<void> {
+	private async finish(
+		res: http.ServerResponse,
+		entry: LoggedRequest,
+		result: HandlerResult,
+		body?: string,
+	): Promise<void> {
 		if (body !== undefined) entry.body = redact(parseBody(body, undefined));
 		entry.status = result.status;
-		const code = result.status >= 400 ? (result.body as { errors?: Array<{ code?: unknown }> } | undefined)?.errors?.[0]?.code : undefined;
+		const code =
+			result.status >= 400
+				? (result.body as { errors?: Array<{ code?: unknown }> } | undefined)?.errors?.[0]?.code
+				: undefined;
 		if (typeof code === 'string') entry.errorCode = code;
 		this.log.push(entry);
 		const headers: Record<string, string> = { ...result.headers };
@@ -636,7 +781,13 @@ export class SpendeskSimulator {
 		// The server's clock, as every HTTP server sends it (RFC 9110 §6.6.1), from the simulated clock.
 		headers.date ??= new Date(this.clock.now()).toUTCString();
 		res.writeHead(result.status, headers);
-		res.end(result.body === undefined ? undefined : typeof result.body === 'string' || Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body));
+		res.end(
+			result.body === undefined
+				? undefined
+				: typeof result.body === 'string' || Buffer.isBuffer(result.body)
+					? result.body
+					: JSON.stringify(result.body),
+		);
 	}
 
 	private takeFault(route: RouteId): ActiveFault | undefined {
@@ -689,7 +840,12 @@ export class SpendeskSimulator {
 		const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
 		const token = match ? this.tokens.get(match[1]) : undefined;
 		if (!token || token.expiresAt <= this.clock.now()) {
-			throw new SimError(401, 'unauthorized', 'Invalid or expired access token', 'headers.authorization');
+			throw new SimError(
+				401,
+				'unauthorized',
+				'Invalid or expired access token',
+				'headers.authorization',
+			);
 		}
 		return token;
 	}
@@ -711,13 +867,19 @@ export class SpendeskSimulator {
 			const header = ctx.headers['x-company-id'];
 			const value = Array.isArray(header) ? header[0] : header;
 			if (!value) {
-				throw new SimError(400, 'missing_company_id', 'X-Company-Id header is required for organisation tokens', 'headers.x-company-id');
+				throw new SimError(
+					400,
+					'missing_company_id',
+					'X-Company-Id header is required for organisation tokens',
+					'headers.x-company-id',
+				);
 			}
 			target = value;
 			source = 'headers.x-company-id';
 		}
 		const company = this.company(target);
-		if (!company) throw new SimError(403, 'forbidden', 'Company does not belong to organisation', source);
+		if (!company)
+			throw new SimError(403, 'forbidden', 'Company does not belong to organisation', source);
 		if (!company.active) throw new SimError(403, 'forbidden', 'Company is deactivated', source);
 		if (token.kind === 'oauth2' && token.level === 'organisation') {
 			const user = token.userId ? this.user(token.userId) : undefined;
@@ -739,12 +901,18 @@ export class SpendeskSimulator {
 		}
 		const reset = String(Math.max(1, Math.ceil((window.start + rateLimitWindowMs - now) / 1000)));
 		if (window.count >= rateLimit) {
-			throw new SimError(429, 'rate_limit_exceeded', `Rate limit exceeded, retry in ${reset} seconds`, undefined, {
-				'retry-after': reset,
-				'x-ratelimit-limit': String(rateLimit),
-				'x-ratelimit-remaining': '0',
-				'x-ratelimit-reset': reset,
-			});
+			throw new SimError(
+				429,
+				'rate_limit_exceeded',
+				`Rate limit exceeded, retry in ${reset} seconds`,
+				undefined,
+				{
+					'retry-after': reset,
+					'x-ratelimit-limit': String(rateLimit),
+					'x-ratelimit-remaining': '0',
+					'x-ratelimit-reset': reset,
+				},
+			);
 		}
 		window.count++;
 		return {
@@ -755,7 +923,11 @@ export class SpendeskSimulator {
 	}
 }
 
-function matchRoute(method: string, path: string, host: 'api' | 'files'): { route: RouteDef; params: Record<string, string> } {
+function matchRoute(
+	method: string,
+	path: string,
+	host: 'api' | 'files',
+): { route: RouteDef; params: Record<string, string> } {
 	for (const route of ROUTES) {
 		if (route.method !== method || (route.host ?? 'api') !== host) continue;
 		const m = route.pattern.exec(path);
@@ -786,12 +958,19 @@ const NOT_FOUND: RouteDef = {
 /** The request as it arrived (request line and every header), quoted back in a 400. */
 function echoResult(fault: FaultSpec, method: string, req: http.IncomingMessage): HandlerResult {
 	const lines = [`${method} ${req.url ?? '/'} HTTP/${req.httpVersion}`];
-	for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+	for (let i = 0; i < req.rawHeaders.length; i += 2)
+		lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
 	const status = fault.status ?? 400;
 	if (fault.kind === 'echoRequestText') {
-		return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `Bad request. The request was:\n${lines.join('\n')}\n` };
+		return {
+			status,
+			headers: { 'content-type': 'text/plain; charset=utf-8' },
+			body: `Bad request. The request was:\n${lines.join('\n')}\n`,
+		};
 	}
-	return errorResult(new SimError(status, 'invalid_request', `Could not process the request: ${lines.join(' | ')}`));
+	return errorResult(
+		new SimError(status, 'invalid_request', `Could not process the request: ${lines.join(' | ')}`),
+	);
 }
 
 function errorResult(error: SimError): HandlerResult {

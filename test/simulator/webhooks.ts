@@ -13,7 +13,11 @@ import { pageOf, SimError } from './paging';
 import type { RouteDef } from './routes';
 import type { SpendeskSimulator, HandlerResult, RequestContext } from './server';
 
-export const WEBHOOK_EVENTS = ['payables:created', 'payables:prepared', 'settlements:created'] as const;
+export const WEBHOOK_EVENTS = [
+	'payables:created',
+	'payables:prepared',
+	'settlements:created',
+] as const;
 export const MAX_WEBHOOKS_PER_COMPANY = 50;
 
 export interface WebhookInstance {
@@ -30,7 +34,10 @@ export interface WebhookInstance {
 	updatedAt: string;
 }
 
-const stores = new WeakMap<SpendeskSimulator, { seq: number; byCompany: Map<string, WebhookInstance[]> }>();
+const stores = new WeakMap<
+	SpendeskSimulator,
+	{ seq: number; byCompany: Map<string, WebhookInstance[]> }
+>();
 
 function storeOf(sim: SpendeskSimulator) {
 	let store = stores.get(sim);
@@ -54,7 +61,8 @@ function shown(instance: WebhookInstance): Omit<WebhookInstance, 'secret'> {
 }
 
 function body(ctx: RequestContext): Record<string, unknown> {
-	if (!ctx.body || typeof ctx.body !== 'object' || Array.isArray(ctx.body)) throw new SimError(400, 'invalid_body', 'The request body must be a JSON object', 'body');
+	if (!ctx.body || typeof ctx.body !== 'object' || Array.isArray(ctx.body))
+		throw new SimError(400, 'invalid_body', 'The request body must be a JSON object', 'body');
 	return ctx.body as Record<string, unknown>;
 }
 
@@ -62,22 +70,36 @@ function checkUrl(value: unknown): string {
 	const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
 	const loopback = url && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 	if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))) {
-		throw new SimError(400, 'invalid_parameter', 'url must be an HTTPS URL (plain HTTP only for localhost)', 'body.url');
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			'url must be an HTTPS URL (plain HTTP only for localhost)',
+			'body.url',
+		);
 	}
 	return url.href;
 }
 
 function checkEvents(value: unknown): string[] {
 	const events = Array.isArray(value) ? value : [];
-	if (events.length === 0 || events.some((e) => !(WEBHOOK_EVENTS as readonly unknown[]).includes(e))) {
-		throw new SimError(400, 'invalid_parameter', `events must be a non-empty list of ${WEBHOOK_EVENTS.join(', ')}`, 'body.events');
+	if (
+		events.length === 0 ||
+		events.some((e) => !(WEBHOOK_EVENTS as readonly unknown[]).includes(e))
+	) {
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			`events must be a non-empty list of ${WEBHOOK_EVENTS.join(', ')}`,
+			'body.events',
+		);
 	}
 	return [...new Set(events as string[])];
 }
 
 function optionalText(value: unknown, name: string): string | null {
 	if (value === undefined || value === null) return null;
-	if (typeof value !== 'string') throw new SimError(400, 'invalid_parameter', `${name} must be a string`, `body.${name}`);
+	if (typeof value !== 'string')
+		throw new SimError(400, 'invalid_parameter', `${name} must be a string`, `body.${name}`);
 	return value;
 }
 
@@ -85,7 +107,12 @@ function createWebhook(ctx: RequestContext): HandlerResult {
 	const input = body(ctx);
 	const list = webhooksOf(ctx.sim, ctx.companyId!);
 	if (list.length >= MAX_WEBHOOKS_PER_COMPANY) {
-		throw new SimError(400, 'too_many_webhooks', `A company has at most ${MAX_WEBHOOKS_PER_COMPANY} webhook instances`, 'body');
+		throw new SimError(
+			400,
+			'too_many_webhooks',
+			`A company has at most ${MAX_WEBHOOKS_PER_COMPANY} webhook instances`,
+			'body',
+		);
 	}
 	const now = ctx.sim.clock.iso();
 	const secret = optionalText(input.secret, 'secret') || randomBytes(24).toString('hex');
@@ -143,16 +170,47 @@ const READ = 'experimental:webhooks:read';
 const ONE = /^\/v1\/webhooks\/(?<webhookId>[^/]+)$/;
 
 export const WEBHOOK_ROUTES: RouteDef[] = [
-	{ id: 'createWebhook', method: 'POST', pattern: /^\/v1\/webhooks$/, scoping: 'header', scope: WRITE, handler: createWebhook },
+	{
+		id: 'createWebhook',
+		method: 'POST',
+		pattern: /^\/v1\/webhooks$/,
+		scoping: 'header',
+		scope: WRITE,
+		handler: createWebhook,
+	},
 	{
 		id: 'listWebhooks',
 		method: 'GET',
 		pattern: /^\/v1\/webhooks$/,
 		scoping: 'header',
 		scope: READ,
-		handler: (ctx) => ({ status: 200, body: pageOf(webhooksOf(ctx.sim, ctx.companyId!).map(shown), ctx.query) }),
+		handler: (ctx) => ({
+			status: 200,
+			body: pageOf(webhooksOf(ctx.sim, ctx.companyId!).map(shown), ctx.query),
+		}),
 	},
-	{ id: 'getWebhook', method: 'GET', pattern: ONE, scoping: 'header', scope: READ, handler: (ctx) => ({ status: 200, body: { data: shown(instanceOf(ctx)) } }) },
-	{ id: 'updateWebhook', method: 'PATCH', pattern: ONE, scoping: 'header', scope: WRITE, handler: updateWebhook },
-	{ id: 'deleteWebhook', method: 'DELETE', pattern: ONE, scoping: 'header', scope: WRITE, handler: deleteWebhook },
+	{
+		id: 'getWebhook',
+		method: 'GET',
+		pattern: ONE,
+		scoping: 'header',
+		scope: READ,
+		handler: (ctx) => ({ status: 200, body: { data: shown(instanceOf(ctx)) } }),
+	},
+	{
+		id: 'updateWebhook',
+		method: 'PATCH',
+		pattern: ONE,
+		scoping: 'header',
+		scope: WRITE,
+		handler: updateWebhook,
+	},
+	{
+		id: 'deleteWebhook',
+		method: 'DELETE',
+		pattern: ONE,
+		scoping: 'header',
+		scope: WRITE,
+		handler: deleteWebhook,
+	},
 ];

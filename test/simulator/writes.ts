@@ -16,7 +16,12 @@ import type { HandlerResult, RequestContext } from './server';
 import type { Payable, Settlement, Supplier } from './types';
 
 /** What the bookkeeping-status write keeps on a payable. */
-export type BookkeptPayable = Payable & { version?: number; bookkeepingStatus?: string; failureReason?: string; updatedAt?: string };
+export type BookkeptPayable = Payable & {
+	version?: number;
+	bookkeepingStatus?: string;
+	failureReason?: string;
+	updatedAt?: string;
+};
 
 const BULK_MAX = 100;
 const STATES = ['exported', 'failedExport'];
@@ -31,27 +36,50 @@ function bodyOf(ctx: RequestContext): Record<string, unknown> {
 function bulkList(body: Record<string, unknown>, key: string): Array<Record<string, unknown>> {
 	const list = body[key];
 	if (!Array.isArray(list) || list.length < 1 || list.length > BULK_MAX) {
-		throw new SimError(400, 'invalid_body', `${key} must be a list of 1 to ${BULK_MAX} entries`, `body.${key}`);
+		throw new SimError(
+			400,
+			'invalid_body',
+			`${key} must be a list of 1 to ${BULK_MAX} entries`,
+			`body.${key}`,
+		);
 	}
 	list.forEach((entry, i) => {
-		if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw new SimError(400, 'invalid_body', 'Each entry must be an object', `body.${key}[${i}]`);
+		if (!entry || typeof entry !== 'object' || Array.isArray(entry))
+			throw new SimError(400, 'invalid_body', 'Each entry must be an object', `body.${key}[${i}]`);
 	});
 	return list as Array<Record<string, unknown>>;
 }
 
 function checkBookkeepingEntry(entry: Record<string, unknown>, i: number): void {
 	const at = (field: string) => `body.payables[${i}].${field}`;
-	if (typeof entry.id !== 'string' || !entry.id.trim()) throw new SimError(400, 'invalid_body', 'id must be a non-empty string', at('id'));
+	if (typeof entry.id !== 'string' || !entry.id.trim())
+		throw new SimError(400, 'invalid_body', 'id must be a non-empty string', at('id'));
 	if (typeof entry.version !== 'number' || !Number.isInteger(entry.version) || entry.version < 0) {
 		throw new SimError(400, 'invalid_body', 'version must be a whole number', at('version'));
 	}
 	if (!STATES.includes(entry.bookkeepingStatus as string)) {
-		throw new SimError(400, 'invalid_body', 'bookkeepingStatus must be exported or failedExport', at('bookkeepingStatus'));
+		throw new SimError(
+			400,
+			'invalid_body',
+			'bookkeepingStatus must be exported or failedExport',
+			at('bookkeepingStatus'),
+		);
 	}
 	if (entry.failureReason !== undefined) {
-		if (entry.bookkeepingStatus !== 'failedExport') throw new SimError(400, 'invalid_body', 'failureReason is only for failedExport', at('failureReason'));
+		if (entry.bookkeepingStatus !== 'failedExport')
+			throw new SimError(
+				400,
+				'invalid_body',
+				'failureReason is only for failedExport',
+				at('failureReason'),
+			);
 		if (typeof entry.failureReason !== 'string' || entry.failureReason.length > 1000) {
-			throw new SimError(400, 'invalid_body', 'failureReason must be a string of at most 1000 characters', at('failureReason'));
+			throw new SimError(
+				400,
+				'invalid_body',
+				'failureReason must be a string of at most 1000 characters',
+				at('failureReason'),
+			);
 		}
 	}
 }
@@ -79,9 +107,15 @@ export function updateBookkeepingStatus(ctx: RequestContext): HandlerResult {
 /** PUT /v1/settlements/{settlementId}/state */
 export function updateSettlementState(ctx: RequestContext): HandlerResult {
 	const body = bodyOf(ctx);
-	if (!STATES.includes(body.state as string)) throw new SimError(400, 'invalid_body', 'state must be exported or failedExport', 'body.state');
-	const settlement = ctx.sim.data(ctx.companyId!).settlements.find((s) => s.id === ctx.params.settlementId) as (Settlement & { state?: string }) | undefined;
-	if (!settlement) throw new SimError(404, 'not_found', 'Settlement not found', 'path.settlementId');
+	if (!STATES.includes(body.state as string))
+		throw new SimError(400, 'invalid_body', 'state must be exported or failedExport', 'body.state');
+	const settlement = ctx.sim
+		.data(ctx.companyId!)
+		.settlements.find((s) => s.id === ctx.params.settlementId) as
+		| (Settlement & { state?: string })
+		| undefined;
+	if (!settlement)
+		throw new SimError(404, 'not_found', 'Settlement not found', 'path.settlementId');
 	settlement.state = body.state as string;
 	return { status: 200, body: { data: settlement } };
 }
@@ -96,30 +130,58 @@ const OPTIONAL_TEXT: Record<string, { max: number; pattern?: RegExp }> = {
 };
 
 /** Checks the supplier fields of `entry`; `source` names where they are in the body. */
-function checkSupplierFields(entry: Record<string, unknown>, source: string, nameRequired: boolean): void {
+function checkSupplierFields(
+	entry: Record<string, unknown>,
+	source: string,
+	nameRequired: boolean,
+): void {
 	for (const key of Object.keys(entry)) {
-		if (key !== 'name' && key !== 'isArchived' && !(key in OPTIONAL_TEXT)) throw new SimError(400, 'invalid_body', `Unknown field ${key}`, `${source}.${key}`);
+		if (key !== 'name' && key !== 'isArchived' && !(key in OPTIONAL_TEXT))
+			throw new SimError(400, 'invalid_body', `Unknown field ${key}`, `${source}.${key}`);
 	}
 	if (nameRequired || 'name' in entry) {
 		if (typeof entry.name !== 'string' || !entry.name.trim() || entry.name.length > 200) {
-			throw new SimError(400, 'invalid_body', 'name must be a non-empty string of at most 200 characters', `${source}.name`);
+			throw new SimError(
+				400,
+				'invalid_body',
+				'name must be a non-empty string of at most 200 characters',
+				`${source}.name`,
+			);
 		}
 	}
-	if ('isArchived' in entry && typeof entry.isArchived !== 'boolean') throw new SimError(400, 'invalid_body', 'isArchived must be a boolean', `${source}.isArchived`);
+	if ('isArchived' in entry && typeof entry.isArchived !== 'boolean')
+		throw new SimError(400, 'invalid_body', 'isArchived must be a boolean', `${source}.isArchived`);
 	for (const [key, rule] of Object.entries(OPTIONAL_TEXT)) {
 		const value = entry[key];
 		if (value === undefined || value === null) continue;
-		if (typeof value !== 'string' || value.length > rule.max || (rule.pattern && !rule.pattern.test(value))) {
+		if (
+			typeof value !== 'string' ||
+			value.length > rule.max ||
+			(rule.pattern && !rule.pattern.test(value))
+		) {
 			throw new SimError(400, 'invalid_body', `${key} is not valid`, `${source}.${key}`);
 		}
 	}
 }
 
-function checkExternalIds(suppliers: Supplier[], entries: Array<Record<string, unknown>>, source: (i: number) => string, exceptId?: string): void {
-	const used = new Set(suppliers.filter((s) => s.id !== exceptId && s.externalId).map((s) => s.externalId));
+function checkExternalIds(
+	suppliers: Supplier[],
+	entries: Array<Record<string, unknown>>,
+	source: (i: number) => string,
+	exceptId?: string,
+): void {
+	const used = new Set(
+		suppliers.filter((s) => s.id !== exceptId && s.externalId).map((s) => s.externalId),
+	);
 	entries.forEach((entry, i) => {
 		if (typeof entry.externalId !== 'string') return;
-		if (used.has(entry.externalId)) throw new SimError(400, 'duplicate_external_id', `externalId ${entry.externalId} is already used`, source(i));
+		if (used.has(entry.externalId))
+			throw new SimError(
+				400,
+				'duplicate_external_id',
+				`externalId ${entry.externalId} is already used`,
+				source(i),
+			);
 		used.add(entry.externalId);
 	});
 }
@@ -153,7 +215,8 @@ export function createSuppliers(ctx: RequestContext): HandlerResult {
 /** PATCH /v1/suppliers/{supplierId} */
 export function updateSupplier(ctx: RequestContext): HandlerResult {
 	const body = bodyOf(ctx);
-	if (Object.keys(body).length === 0) throw new SimError(400, 'invalid_body', 'Give at least one field to change', 'body');
+	if (Object.keys(body).length === 0)
+		throw new SimError(400, 'invalid_body', 'Give at least one field to change', 'body');
 	checkSupplierFields(body, 'body', false);
 	const suppliers = ctx.sim.data(ctx.companyId!).suppliers;
 	const supplier = suppliers.find((s) => s.id === ctx.params.supplierId);

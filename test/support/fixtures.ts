@@ -16,7 +16,12 @@ const DEFAULT_SETTINGS = { ...transportSettings };
 /** Fresh transport state and fast retries for a test. */
 export function resetTransport(overrides: Partial<typeof transportSettings> = {}): void {
 	flowControl.reset();
-	Object.assign(transportSettings, DEFAULT_SETTINGS, { backoffBaseMs: 5, maxBackoffMs: 20 }, overrides);
+	Object.assign(
+		transportSettings,
+		DEFAULT_SETTINGS,
+		{ backoffBaseMs: 5, maxBackoffMs: 20 },
+		overrides,
+	);
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SpendeskSimulator> {
@@ -26,7 +31,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Sp
 }
 
 /** Runs the OAuth2 PKCE flow against the simulator, as n8n's editor does, and returns the token data. */
-export async function oauthTokens(sim: SpendeskSimulator, consent: 'organisation' | 'company', user = 'u_owner', company?: string) {
+export async function oauthTokens(
+	sim: SpendeskSimulator,
+	consent: 'organisation' | 'company',
+	user = 'u_owner',
+	company?: string,
+) {
 	const { createHash, randomBytes } = await import('node:crypto');
 	const verifier = randomBytes(32).toString('base64url');
 	const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -53,7 +63,12 @@ export async function oauthTokens(sim: SpendeskSimulator, consent: 'organisation
 			'content-type': 'application/x-www-form-urlencoded',
 			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
 		},
-		body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier }),
+		body: new URLSearchParams({
+			grant_type: 'authorization_code',
+			code,
+			redirect_uri: redirect,
+			code_verifier: verifier,
+		}),
 	});
 	return (await token.json()) as { access_token: string; refresh_token: string };
 }
@@ -73,8 +88,12 @@ export function apiKeyStore(baseUrl: string, key: ApiKeyCredential): CredentialS
 }
 
 /** A credential store holding one credential of the given kind against the simulator. */
-export async function storeFor(sim: SpendeskSimulator, kind: CredentialKind): Promise<CredentialStore> {
-	if (kind === 'orgKey' || kind === 'companyKey') return apiKeyStore(sim.baseUrl, sim.credentials[kind]);
+export async function storeFor(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+): Promise<CredentialStore> {
+	if (kind === 'orgKey' || kind === 'companyKey')
+		return apiKeyStore(sim.baseUrl, sim.credentials[kind]);
 	const level = kind === 'oauthOrg' ? 'organisation' : 'company';
 	const client = sim.credentials.oauthClient;
 	const store = new CredentialStore();
@@ -95,13 +114,25 @@ export function authenticationOf(kind: CredentialKind): 'apiKey' | 'oAuth2' {
 }
 
 /** An execution context using the given credential kind. */
-export async function contextFor(sim: SpendeskSimulator, kind: CredentialKind, extra: Partial<ContextOptions> = {}) {
+export async function contextFor(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	extra: Partial<ContextOptions> = {},
+) {
 	const store = extra.store ?? (await storeFor(sim, kind));
-	return createContext({ ...extra, store, parameters: { authentication: authenticationOf(kind), ...extra.parameters } });
+	return createContext({
+		...extra,
+		store,
+		parameters: { authentication: authenticationOf(kind), ...extra.parameters },
+	});
 }
 
 /** An execution context of the given credential kind, typed as the transport's context. */
-export async function ctxFor(sim: SpendeskSimulator, kind: CredentialKind, extra: Partial<ContextOptions> = {}): Promise<SpendeskContext> {
+export async function ctxFor(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	extra: Partial<ContextOptions> = {},
+): Promise<SpendeskContext> {
 	const { context } = await contextFor(sim, kind, extra);
 	return context as unknown as SpendeskContext;
 }
@@ -136,9 +167,19 @@ export async function triggerFor(
 		mode = 'trigger',
 		kind = 'orgKey',
 		workflowId,
-	}: { staticData?: IDataObject; mode?: 'manual' | 'trigger'; kind?: CredentialKind; workflowId?: string } = {},
+	}: {
+		staticData?: IDataObject;
+		mode?: 'manual' | 'trigger';
+		kind?: CredentialKind;
+		workflowId?: string;
+	} = {},
 ) {
-	const { context, logs } = await contextFor(sim, kind, { mode, staticData, parameters, workflowId });
+	const { context, logs } = await contextFor(sim, kind, {
+		mode,
+		staticData,
+		parameters,
+		workflowId,
+	});
 	const trigger = new SpendeskTrigger();
 	const raw = async () => (await trigger.poll.call(context as never)) as PollResult;
 	return { staticData, logs, context, raw, poll: async () => pollItems(await raw()) };

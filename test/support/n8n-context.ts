@@ -34,7 +34,12 @@ export class AxiosError extends Error {
 	constructor(
 		message: string,
 		readonly code?: string,
-		readonly response?: { status: number; statusText: string; headers: Record<string, string>; data: unknown },
+		readonly response?: {
+			status: number;
+			statusText: string;
+			headers: Record<string, string>;
+			data: unknown;
+		},
 	) {
 		super(message);
 	}
@@ -69,10 +74,14 @@ export class CredentialStore {
 }
 
 /** Applies property defaults and resolves `={{ … }}` expressions over `$self`, like n8n does for credentials. */
-function withDefaults(type: string, value: ICredentialDataDecryptedObject): ICredentialDataDecryptedObject {
+function withDefaults(
+	type: string,
+	value: ICredentialDataDecryptedObject,
+): ICredentialDataDecryptedObject {
 	const cls = CREDENTIAL_CLASSES[type];
 	const out: ICredentialDataDecryptedObject = {};
-	for (const p of cls?.properties ?? []) if (p.default !== undefined) out[p.name] = p.default as never;
+	for (const p of cls?.properties ?? [])
+		if (p.default !== undefined) out[p.name] = p.default as never;
 	Object.assign(out, value);
 	for (const [k, v] of Object.entries(out)) {
 		if (typeof v === 'string' && v.startsWith('={{') && v.endsWith('}}')) {
@@ -84,17 +93,23 @@ function withDefaults(type: string, value: ICredentialDataDecryptedObject): ICre
 
 function resolveTemplate(template: string, credentials: IDataObject): string {
 	const body = template.startsWith('=') ? template.slice(1) : template;
-	return body.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) => String(credentials[name] ?? ''));
+	return body.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, name: string) =>
+		String(credentials[name] ?? ''),
+	);
 }
 
 /** n8n-core's httpRequest over fetch: axios-like options, results and errors. */
-export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nVersion = '2.8'): Promise<unknown> {
+export async function httpRequest(
+	options: IHttpRequestOptions,
+	n8nVersion: N8nVersion = '2.8',
+): Promise<unknown> {
 	const url = new URL(options.url, options.baseURL);
 	for (const [k, v] of Object.entries(options.qs ?? {})) {
 		if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
 	}
 	const headers: Record<string, string> = {};
-	for (const [k, v] of Object.entries(options.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = String(v);
+	for (const [k, v] of Object.entries(options.headers ?? {}))
+		if (v !== undefined) headers[k.toLowerCase()] = String(v);
 	if (options.json && !headers.accept) headers.accept = 'application/json';
 	if (options.auth) {
 		headers.authorization = `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`;
@@ -105,7 +120,11 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 	if (Buffer.isBuffer(options.body)) {
 		// axios sends a Buffer as it is (n8n-core drops an empty one: no body).
 		if (method !== 'GET' && options.body.length > 0) bytes = options.body;
-	} else if (method !== 'GET' && options.body !== undefined && !(typeof options.body === 'object' && Object.keys(options.body as object).length === 0)) {
+	} else if (
+		method !== 'GET' &&
+		options.body !== undefined &&
+		!(typeof options.body === 'object' && Object.keys(options.body as object).length === 0)
+	) {
 		if (typeof options.body === 'string' || options.body instanceof URLSearchParams) {
 			body = String(options.body);
 		} else {
@@ -123,10 +142,22 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 		// until the headers, a body that keeps trickling is never cut).
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<never>((_, reject) => {
-			timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), options.timeout ?? 60_000);
+			timer = setTimeout(
+				() => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' })),
+				options.timeout ?? 60_000,
+			);
 		});
 		try {
-			res = await Promise.race([fetch(url, { method, headers, body: bytes ? new Uint8Array(bytes) : body, redirect: 'manual', signal }), timeout]);
+			res = await Promise.race([
+				fetch(url, {
+					method,
+					headers,
+					body: bytes ? new Uint8Array(bytes) : body,
+					redirect: 'manual',
+					signal,
+				}),
+				timeout,
+			]);
 		} finally {
 			clearTimeout(timer);
 		}
@@ -135,13 +166,22 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 		// axios reports a dropped socket as ECONNRESET ("socket hang up"); undici calls it UND_ERR_SOCKET.
 		const cause = (error as { cause?: { code?: string } }).cause;
 		const timedOut = (error as Error).name === 'TimeoutError';
-		const code = timedOut ? 'ECONNABORTED' : cause?.code && !cause.code.startsWith('UND_ERR') ? cause.code : 'ECONNRESET';
-		throw new AxiosError(code === 'ECONNRESET' ? 'socket hang up' : String((error as Error).message), code);
+		const code = timedOut
+			? 'ECONNABORTED'
+			: cause?.code && !cause.code.startsWith('UND_ERR')
+				? cause.code
+				: 'ECONNRESET';
+		throw new AxiosError(
+			code === 'ECONNRESET' ? 'socket hang up' : String((error as Error).message),
+			code,
+		);
 	}
 	let data: unknown;
 	if (options.encoding === 'stream') {
 		// axios' responseType 'stream': the body as a Node stream, read (or destroyed) by the caller.
-		data = res.body ? Readable.fromWeb(res.body as import('node:stream/web').ReadableStream) : Readable.from([]);
+		data = res.body
+			? Readable.fromWeb(res.body as import('node:stream/web').ReadableStream)
+			: Readable.from([]);
 	} else {
 		let raw: Buffer;
 		try {
@@ -170,7 +210,12 @@ export async function httpRequest(options: IHttpRequestOptions, n8nVersion: N8nV
 		});
 	}
 	if (options.returnFullResponse) {
-		return { body: data as IN8nHttpFullResponse["body"], headers: responseHeaders, statusCode: res.status, statusMessage: res.statusText } satisfies IN8nHttpFullResponse;
+		return {
+			body: data as IN8nHttpFullResponse['body'],
+			headers: responseHeaders,
+			statusCode: res.status,
+			statusMessage: res.statusText,
+		} satisfies IN8nHttpFullResponse;
 	}
 	return data;
 }
@@ -185,7 +230,11 @@ function parseText(text: string): unknown {
 }
 
 /** n8n's prepareBinaryData in its default (in-memory) mode: the bytes in base64, name and type kept. */
-async function prepareBinaryData(data: Buffer, filePath?: string, mimeType?: string): Promise<IBinaryData> {
+async function prepareBinaryData(
+	data: Buffer,
+	filePath?: string,
+	mimeType?: string,
+): Promise<IBinaryData> {
 	const fileName = filePath ? path.parse(filePath).base : undefined;
 	const fileExtension = fileName ? path.parse(fileName).ext.slice(1) || undefined : undefined;
 	return {
@@ -229,12 +278,19 @@ let executions = 0;
  * item's JSON, keeping its type.
  */
 function itemExpression(value: unknown, item: INodeExecutionData | undefined): unknown {
-	if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype && !(value as IDataObject).__rl) {
+	if (
+		value &&
+		typeof value === 'object' &&
+		Object.getPrototypeOf(value) === Object.prototype &&
+		!(value as IDataObject).__rl
+	) {
 		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, itemExpression(v, item)]));
 	}
 	const match = typeof value === 'string' ? /^=\{\{\s*\$json\.([\w.]+)\s*\}\}$/.exec(value) : null;
 	if (!match) return value;
-	return match[1].split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], item?.json);
+	return match[1]
+		.split('.')
+		.reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], item?.json);
 }
 
 /** Builds an execution context whose helpers do real HTTP with n8n 2.8's authentication flow. */
@@ -258,22 +314,38 @@ export function createContext(options: ContextOptions) {
 	const request = (opts: IHttpRequestOptions) => httpRequest(opts, n8nVersion);
 
 	/** CredentialsHelper.preAuthentication of n8n 2.8. */
-	async function preAuthentication(type: string, credentials: ICredentialDataDecryptedObject, expired: boolean) {
+	async function preAuthentication(
+		type: string,
+		credentials: ICredentialDataDecryptedObject,
+		expired: boolean,
+	) {
 		const cls = CREDENTIAL_CLASSES[type];
-		const expirable = cls.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		const expirable = cls.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
 		if (!expirable || !cls.preAuthentication) return undefined;
 		if (credentials[expirable.name] !== '' && !expired) return undefined;
-		const output = await cls.preAuthentication.call({ helpers: { httpRequest: request } } as never, credentials);
+		const output = await cls.preAuthentication.call(
+			{ helpers: { httpRequest: request } } as never,
+			credentials,
+		);
 		if (output[expirable.name] === undefined) return undefined;
 		Object.assign(credentials, output);
 		options.store.update(type, credentials);
 		return credentials;
 	}
 
-	function authenticate(type: string, credentials: ICredentialDataDecryptedObject, opts: IHttpRequestOptions): IHttpRequestOptions {
-		const auth = CREDENTIAL_CLASSES[type].authenticate as { properties: { headers?: Record<string, string> } } | undefined;
+	function authenticate(
+		type: string,
+		credentials: ICredentialDataDecryptedObject,
+		opts: IHttpRequestOptions,
+	): IHttpRequestOptions {
+		const auth = CREDENTIAL_CLASSES[type].authenticate as
+			| { properties: { headers?: Record<string, string> } }
+			| undefined;
 		const headers = { ...(opts.headers ?? {}) } as Record<string, string>;
-		for (const [k, v] of Object.entries(auth?.properties.headers ?? {})) headers[k] = resolveTemplate(v, credentials);
+		for (const [k, v] of Object.entries(auth?.properties.headers ?? {}))
+			headers[k] = resolveTemplate(v, credentials);
 		return { ...opts, headers };
 	}
 
@@ -290,12 +362,28 @@ export function createContext(options: ContextOptions) {
 				'content-type': 'application/x-www-form-urlencoded',
 				accept: 'application/json',
 			},
-			body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }).toString(),
+			body: new URLSearchParams({
+				grant_type: 'refresh_token',
+				refresh_token: refreshToken,
+			}).toString(),
 		});
-		const body = (await res.json().catch(() => ({}))) as { error?: string; error_description?: string; access_token: string; refresh_token?: string };
+		const body = (await res.json().catch(() => ({}))) as {
+			error?: string;
+			error_description?: string;
+			access_token: string;
+			refresh_token?: string;
+		};
 		if (res.status >= 400) {
-			if (typeof body.error === 'string') throw Object.assign(new Error(body.error_description ?? body.error), { code: 'EAUTH', body });
-			throw Object.assign(new Error(`HTTP status ${res.status}`), { code: 'ESTATUS', status: res.status, body });
+			if (typeof body.error === 'string')
+				throw Object.assign(new Error(body.error_description ?? body.error), {
+					code: 'EAUTH',
+					body,
+				});
+			throw Object.assign(new Error(`HTTP status ${res.status}`), {
+				code: 'ESTATUS',
+				status: res.status,
+				body,
+			});
 		}
 		return body;
 	}
@@ -303,9 +391,15 @@ export function createContext(options: ContextOptions) {
 	/** requestOAuth2 of n8n-core 2.8.1 (n8n request flavour): refresh after a thrown 401, retry once. */
 	async function requestOAuth2(type: string, opts: IHttpRequestOptions) {
 		const credentials = options.store.get(type);
-		const tokenData = credentials.oauthTokenData as { access_token: string; refresh_token?: string } | undefined;
-		if (!tokenData?.access_token) throw new Error('OAuth2 credential has no token: connect it first');
-		const sign = (token: string) => ({ ...opts, headers: { ...(opts.headers ?? {}), Authorization: `Bearer ${token}` } });
+		const tokenData = credentials.oauthTokenData as
+			| { access_token: string; refresh_token?: string }
+			| undefined;
+		if (!tokenData?.access_token)
+			throw new Error('OAuth2 credential has no token: connect it first');
+		const sign = (token: string) => ({
+			...opts,
+			headers: { ...(opts.headers ?? {}), Authorization: `Bearer ${token}` },
+		});
 		try {
 			return await request(sign(tokenData.access_token));
 		} catch (error) {
@@ -318,11 +412,17 @@ export function createContext(options: ContextOptions) {
 	}
 
 	/** httpRequestWithAuthentication of n8n-core 2.8.1 (and 2.41.1). */
-	async function httpRequestWithAuthentication(this: unknown, type: string, opts: IHttpRequestOptions) {
+	async function httpRequestWithAuthentication(
+		this: unknown,
+		type: string,
+		opts: IHttpRequestOptions,
+	) {
 		// As n8n-core: the execution's cancel signal replaces any abortSignal of the request
 		// when the helper is called on an execute context (`this`).
 		if (this && typeof this === 'object' && 'getExecutionCancelSignal' in this) {
-			opts.abortSignal = (this as { getExecutionCancelSignal: () => AbortSignal | undefined }).getExecutionCancelSignal();
+			opts.abortSignal = (
+				this as { getExecutionCancelSignal: () => AbortSignal | undefined }
+			).getExecutionCancelSignal();
 		}
 		let credentials: ICredentialDataDecryptedObject | undefined;
 		let requestOptions = opts;
@@ -353,22 +453,47 @@ export function createContext(options: ContextOptions) {
 
 	const executionId = options.executionId ?? String(++executions);
 	const cancelSignal = options.cancelSignal ?? new AbortController().signal;
-	const executeOnly = options.mode === 'trigger' ? {} : { getExecutionCancelSignal: () => cancelSignal };
+	const executeOnly =
+		options.mode === 'trigger' ? {} : { getExecutionCancelSignal: () => cancelSignal };
 
 	const context = {
 		...executeOnly,
 		getExecutionId: () => executionId,
 		getNode: () => node,
-		getWorkflow: () => ({ id: options.workflowId, name: 'Spendesk workflow', active: options.mode === 'trigger' }),
+		getWorkflow: () => ({
+			id: options.workflowId,
+			name: 'Spendesk workflow',
+			active: options.mode === 'trigger',
+		}),
 		getCredentials: async (type: string) => options.store.get(type),
-		getNodeParameter(name: string, itemIndexOrFallback?: unknown, fallback?: unknown, nodeOptions?: { extractValue?: boolean }) {
-			const own = typeof itemIndexOrFallback === 'number' ? options.itemParameters?.[itemIndexOrFallback] : undefined;
+		getNodeParameter(
+			name: string,
+			itemIndexOrFallback?: unknown,
+			fallback?: unknown,
+			nodeOptions?: { extractValue?: boolean },
+		) {
+			const own =
+				typeof itemIndexOrFallback === 'number'
+					? options.itemParameters?.[itemIndexOrFallback]
+					: undefined;
 			const source = own ? { ...parameters, ...own } : parameters;
-			const raw = name.split('.').reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], source);
-			const value = typeof itemIndexOrFallback === 'number' ? itemExpression(raw, items[itemIndexOrFallback]) : raw;
-			if (value === undefined) return typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
+			const raw = name
+				.split('.')
+				.reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], source);
+			const value =
+				typeof itemIndexOrFallback === 'number'
+					? itemExpression(raw, items[itemIndexOrFallback])
+					: raw;
+			if (value === undefined)
+				return typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
 			// As n8n does: extractValue gives a resource locator's value, not the locator.
-			if (nodeOptions?.extractValue && value && typeof value === 'object' && (value as IDataObject).__rl) return (value as IDataObject).value;
+			if (
+				nodeOptions?.extractValue &&
+				value &&
+				typeof value === 'object' &&
+				(value as IDataObject).__rl
+			)
+				return (value as IDataObject).value;
 			return value;
 		},
 		// Load-options contexts: the node's parameters as the editor holds them.
@@ -393,7 +518,11 @@ export function createContext(options: ContextOptions) {
 			assertBinaryData(itemIndex: number, propertyName: string): IBinaryData {
 				const binary = items[itemIndex]?.binary?.[propertyName];
 				if (!binary) {
-					throw new NodeOperationError(node, `This operation expects the node's input data to contain a binary file '${propertyName}', but none was found [item ${itemIndex}]`, { itemIndex });
+					throw new NodeOperationError(
+						node,
+						`This operation expects the node's input data to contain a binary file '${propertyName}', but none was found [item ${itemIndex}]`,
+						{ itemIndex },
+					);
 				}
 				return binary;
 			},
@@ -404,9 +533,12 @@ export function createContext(options: ContextOptions) {
 			},
 			httpRequest: request,
 			httpRequestWithAuthentication,
-			returnJsonArray: (data: IDataObject | IDataObject[]) => (Array.isArray(data) ? data : [data]).map((json) => ({ json })),
-			constructExecutionMetaData: (data: INodeExecutionData[], meta: { itemData: { item: number } }) =>
-				data.map((d) => ({ ...d, pairedItem: meta.itemData })),
+			returnJsonArray: (data: IDataObject | IDataObject[]) =>
+				(Array.isArray(data) ? data : [data]).map((json) => ({ json })),
+			constructExecutionMetaData: (
+				data: INodeExecutionData[],
+				meta: { itemData: { item: number } },
+			) => data.map((d) => ({ ...d, pairedItem: meta.itemData })),
 		},
 	};
 	return { context, node, hints, logs, staticData };

@@ -53,7 +53,11 @@ export interface HarnessOptions {
 	workflowId?: string;
 }
 
-export async function startWebhookHarness(sim: SpendeskSimulator, parameters: IDataObject, options: HarnessOptions = {}): Promise<WebhookHarness> {
+export async function startWebhookHarness(
+	sim: SpendeskSimulator,
+	parameters: IDataObject,
+	options: HarnessOptions = {},
+): Promise<WebhookHarness> {
 	const kind = options.kind ?? 'orgKey';
 	const store = options.store ?? (await storeFor(sim, kind));
 	let saved: IDataObject = options.staticData ?? {};
@@ -85,7 +89,11 @@ export async function startWebhookHarness(sim: SpendeskSimulator, parameters: ID
 		req.on('end', () => void handle(req, res, Buffer.concat(chunks)));
 	});
 
-	async function handle(req: http.IncomingMessage, res: http.ServerResponse, rawBody: Buffer): Promise<void> {
+	async function handle(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		rawBody: Buffer,
+	): Promise<void> {
 		const send = (status: number, body: unknown) => {
 			if (res.headersSent) return;
 			res.writeHead(status, { 'content-type': 'application/json' });
@@ -166,7 +174,11 @@ export async function startWebhookHarness(sim: SpendeskSimulator, parameters: ID
 		},
 		deactivate: async () => await hook(methods.delete),
 		async deliver(body, headers = {}) {
-			const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+			const answer = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body,
+			});
 			const text = await answer.text();
 			let parsedAnswer: unknown = text;
 			try {

@@ -4,7 +4,12 @@
  * resource, every parameter has a default, and n8n's injected "Custom API Call" option cannot
  * appear next to the node's own.
  */
-import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
 import { RESOURCES } from '../../nodes/Spendesk/actions/resources';
@@ -14,9 +19,12 @@ import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 const node = new Spendesk().description;
 const trigger = new SpendeskTrigger().description;
 const options = (p: INodeProperties) => (p.options ?? []) as INodePropertyOptions[];
-const resources = options(node.properties.find((p) => p.name === 'resource')!).map((o) => String(o.value));
+const resources = options(node.properties.find((p) => p.name === 'resource')!).map((o) =>
+	String(o.value),
+);
 const operationLists = node.properties.filter((p) => p.name === 'operation');
-const shownFor = (p: INodeProperties, name: string) => (p.displayOptions?.show?.[name] ?? []) as unknown[];
+const shownFor = (p: INodeProperties, name: string) =>
+	(p.displayOptions?.show?.[name] ?? []) as unknown[];
 
 /**
  * n8n's rule (LoadNodesAndCredentials.injectCustomApiCallOptions): a node whose credential
@@ -26,9 +34,14 @@ const shownFor = (p: INodeProperties, name: string) => (p.displayOptions?.show?.
  */
 function n8nWouldInject(description: INodeTypeDescription): boolean {
 	const proxyAuth = ([new SpendeskApi(), new SpendeskOAuth2Api()] as ICredentialType[]).some(
-		(c) => (c as { authenticate?: unknown }).authenticate !== undefined || (c.extends ?? []).includes('oAuth2Api'),
+		(c) =>
+			(c as { authenticate?: unknown }).authenticate !== undefined ||
+			(c.extends ?? []).includes('oAuth2Api'),
 	);
-	return proxyAuth && (description.defaultVersion === undefined || description.defaultVersion === description.version);
+	return (
+		proxyAuth &&
+		(description.defaultVersion === undefined || description.defaultVersion === description.version)
+	);
 }
 
 describe('node description', () => {
@@ -81,12 +94,23 @@ describe('node description', () => {
 
 	test('every parameter of the node and the trigger has a default', () => {
 		for (const description of [node, trigger]) {
-			for (const p of description.properties) expect({ name: p.name, hasDefault: 'default' in p && p.default !== undefined }).toEqual({ name: p.name, hasDefault: true });
+			for (const p of description.properties)
+				expect({ name: p.name, hasDefault: 'default' in p && p.default !== undefined }).toEqual({
+					name: p.name,
+					hasDefault: true,
+				});
 		}
 	});
 
 	test('each operation field is shown for its own resource and operation only', () => {
-		const selectors = new Set(['authentication', 'resource', 'operation', 'companyScope', 'company', 'addCompanyFields']);
+		const selectors = new Set([
+			'authentication',
+			'resource',
+			'operation',
+			'companyScope',
+			'company',
+			'addCompanyFields',
+		]);
 		for (const p of node.properties.filter((q) => !selectors.has(q.name))) {
 			const [resource] = shownFor(p, 'resource');
 			const operations = shownFor(p, 'operation');

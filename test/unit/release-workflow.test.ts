@@ -42,7 +42,13 @@ describe('release workflow', () => {
 
 	test('installs, builds, lints, tests and runs the scanner before it publishes', () => {
 		const publish = indexOf(/\bnpm publish\b/);
-		const before = [/^npm ci$/, /^npm run build$/, /^npm run lint$/, /^npm test$/, /scripts\/scan\.ts|npm run scan/];
+		const before = [
+			/^npm ci$/,
+			/^npm run build$/,
+			/^npm run lint$/,
+			/^npm test$/,
+			/scripts\/scan\.ts|npm run scan/,
+		];
 		const positions = before.map((pattern) => indexOf(pattern));
 		for (const position of positions) expect(position).toBeGreaterThanOrEqual(0);
 		expect(positions).toEqual([...positions].sort((a, b) => a - b));

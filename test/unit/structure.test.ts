@@ -19,7 +19,12 @@ function sources(dir: string): string[] {
 
 /** Every function-like node of a file with its line count. */
 function functionLengths(file: string): Array<{ where: string; lines: number }> {
-	const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+	const source = ts.createSourceFile(
+		file,
+		readFileSync(file, 'utf8'),
+		ts.ScriptTarget.Latest,
+		true,
+	);
 	const found: Array<{ where: string; lines: number }> = [];
 	const visit = (node: ts.Node) => {
 		if (ts.isFunctionLike(node) && 'body' in node && node.body) {

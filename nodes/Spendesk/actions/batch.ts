@@ -38,27 +38,48 @@ function itemsPhrase(indexes: number[]): string {
 
 /** What was applied before a failure and what was not sent, for the error that stops the node. */
 function standing(progress: Progress): string {
-	const applied = progress.applied.length ? `Applied: ${itemsPhrase(progress.applied)}.` : 'Nothing was applied.';
-	const unsent = progress.unsent ? ` Not sent: ${progress.unsent} later item${progress.unsent === 1 ? '' : 's'}.` : '';
+	const applied = progress.applied.length
+		? `Applied: ${itemsPhrase(progress.applied)}.`
+		: 'Nothing was applied.';
+	const unsent = progress.unsent
+		? ` Not sent: ${progress.unsent} later item${progress.unsent === 1 ? '' : 's'}.`
+		: '';
 	return `${applied}${unsent} (Item numbers count from 0, as n8n's item index.)`;
 }
 
 /** The same error with more said: its message and description extended, its kind and details kept. */
-function extended(ctx: IExecuteFunctions, error: unknown, itemIndex: number, message: string, description: string): NodeApiError | NodeOperationError {
+function extended(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	message: string,
+	description: string,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError) {
 		const response = (error.errorResponse ?? {}) as JsonObject;
-		return new NodeApiError(ctx.getNode(), response, { message, description, httpCode: error.httpCode ?? undefined, itemIndex });
+		return new NodeApiError(ctx.getNode(), response, {
+			message,
+			description,
+			httpCode: error.httpCode ?? undefined,
+			itemIndex,
+		});
 	}
 	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
 }
 
 /** Reads every item's entry and company; a bad item fails before any request (or becomes its error item). */
-async function prepareAll(ctx: IExecuteFunctions, spec: BatchSpec, progress: Progress): Promise<Map<string, BatchEntry[]>> {
+async function prepareAll(
+	ctx: IExecuteFunctions,
+	spec: BatchSpec,
+	progress: Progress,
+): Promise<Map<string, BatchEntry[]>> {
 	const groups = new Map<string, BatchEntry[]>();
 	for (let itemIndex = 0; itemIndex < progress.slots.length; itemIndex++) {
 		try {
 			const entry = spec.prepareEntry.call(ctx, itemIndex);
-			const selection = await selectCompanies(ctx, readCompanyChoice(ctx, itemIndex), { itemIndex });
+			const selection = await selectCompanies(ctx, readCompanyChoice(ctx, itemIndex), {
+				itemIndex,
+			});
 			const key = selection.targets[0]?.id ?? '';
 			groups.set(key, [...(groups.get(key) ?? []), entry]);
 		} catch (error) {
@@ -86,7 +107,12 @@ export function mayHaveApplied(error: unknown): boolean {
 }
 
 /** The error of a whole bulk call, for the items it carried: what happened, and whether they may have been applied. */
-function bulkCallError(ctx: IExecuteFunctions, spec: BatchSpec, error: unknown, chunk: BatchEntry[]): NodeApiError | NodeOperationError {
+function bulkCallError(
+	ctx: IExecuteFunctions,
+	spec: BatchSpec,
+	error: unknown,
+	chunk: BatchEntry[],
+): NodeApiError | NodeOperationError {
 	const indexes = chunk.map((e) => e.itemIndex);
 	const e = error as { message?: string; description?: string | null };
 	const maybe = mayHaveApplied(error);
@@ -98,30 +124,65 @@ function bulkCallError(ctx: IExecuteFunctions, spec: BatchSpec, error: unknown, 
 }
 
 /** One entry's own error, as the error that stops the node: the item, then what was applied. */
-function entryStop(ctx: IExecuteFunctions, error: Error, entry: BatchEntry, progress: Progress, refused: number[]): Error {
+function entryStop(
+	ctx: IExecuteFunctions,
+	error: Error,
+	entry: BatchEntry,
+	progress: Progress,
+	refused: number[],
+): Error {
 	const e = error as { description?: string | null };
-	const others = refused.length > 1 ? ` Also refused in the same call: ${itemsPhrase(refused.filter((i) => i !== entry.itemIndex))}.` : '';
-	const description = [e.description, `${others} ${standing(progress)}`.trim()].filter(Boolean).join(' ');
-	return extended(ctx, error, entry.itemIndex, `Input item ${entry.itemIndex}: ${error.message}`, description);
+	const others =
+		refused.length > 1
+			? ` Also refused in the same call: ${itemsPhrase(refused.filter((i) => i !== entry.itemIndex))}.`
+			: '';
+	const description = [e.description, `${others} ${standing(progress)}`.trim()]
+		.filter(Boolean)
+		.join(' ');
+	return extended(
+		ctx,
+		error,
+		entry.itemIndex,
+		`Input item ${entry.itemIndex}: ${error.message}`,
+		description,
+	);
 }
 
 /** Sends one bulk call and files each entry's result in its item's slot. */
-async function sendChunk(ctx: IExecuteFunctions, spec: BatchSpec, company: string, chunk: BatchEntry[], progress: Progress): Promise<void> {
+async function sendChunk(
+	ctx: IExecuteFunctions,
+	spec: BatchSpec,
+	company: string,
+	chunk: BatchEntry[],
+	progress: Progress,
+): Promise<void> {
 	progress.unsent -= chunk.length;
 	let results: EntryResult[];
 	try {
 		results = await spec.send.call(ctx, company || undefined, chunk);
 	} catch (error) {
 		const failure = bulkCallError(ctx, spec, error, chunk);
-		if (!ctx.continueOnFail()) throw extended(ctx, failure, chunk[0].itemIndex, failure.message, `${failure.description ?? ''} ${standing(progress)}`.trim());
-		for (const entry of chunk) progress.slots[entry.itemIndex] = [errorItem(failure, entry.itemIndex)];
+		if (!ctx.continueOnFail())
+			throw extended(
+				ctx,
+				failure,
+				chunk[0].itemIndex,
+				failure.message,
+				`${failure.description ?? ''} ${standing(progress)}`.trim(),
+			);
+		for (const entry of chunk)
+			progress.slots[entry.itemIndex] = [errorItem(failure, entry.itemIndex)];
 		return;
 	}
 	const refused = chunk.filter((_, i) => !results[i].ok).map((entry) => entry.itemIndex);
 	chunk.forEach((entry, i) => {
 		const result = results[i];
 		if (result.ok) progress.applied.push(entry.itemIndex);
-		progress.slots[entry.itemIndex] = [result.ok ? { json: result.json, pairedItem: { item: entry.itemIndex } } : errorItem(result.error, entry.itemIndex)];
+		progress.slots[entry.itemIndex] = [
+			result.ok
+				? { json: result.json, pairedItem: { item: entry.itemIndex } }
+				: errorItem(result.error, entry.itemIndex),
+		];
 	});
 	if (refused.length && !ctx.continueOnFail()) {
 		const first = chunk.find((entry) => entry.itemIndex === refused[0])!;
@@ -131,9 +192,17 @@ async function sendChunk(ctx: IExecuteFunctions, spec: BatchSpec, company: strin
 }
 
 /** Runs a batched operation over every input item; the output follows input order. */
-export async function runBatched(ctx: IExecuteFunctions, operation: BatchedOperation, count: number): Promise<INodeExecutionData[]> {
+export async function runBatched(
+	ctx: IExecuteFunctions,
+	operation: BatchedOperation,
+	count: number,
+): Promise<INodeExecutionData[]> {
 	const { batch } = operation;
-	const progress: Progress = { slots: Array.from({ length: count }, () => []), applied: [], unsent: 0 };
+	const progress: Progress = {
+		slots: Array.from({ length: count }, () => []),
+		applied: [],
+		unsent: 0,
+	};
 	const groups = await prepareAll(ctx, batch, progress);
 	for (const [company, entries] of groups) {
 		for (let start = 0; start < entries.length; start += batch.size) {

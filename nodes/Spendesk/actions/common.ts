@@ -34,21 +34,36 @@ export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
 }
 
 /** Reads Return All + Limit; undefined means Return All. A Limit out of range fails before any request. */
-export function readLimit(ctx: IExecuteFunctions, itemIndex: number, maxLimit?: number): number | undefined {
+export function readLimit(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	maxLimit?: number,
+): number | undefined {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
 	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as number;
 	const max = maxLimit ?? Number.MAX_SAFE_INTEGER;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > max) {
-		throw new NodeOperationError(ctx.getNode(), `Limit must be a whole number from 1 to ${maxLimit ?? 'any size'}; got ${String(limit)}`, {
-			description: maxLimit ? `Spendesk returns at most ${maxLimit} here per call. Use Return All to get everything.` : 'Use Return All to get everything.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Limit must be a whole number from 1 to ${maxLimit ?? 'any size'}; got ${String(limit)}`,
+			{
+				description: maxLimit
+					? `Spendesk returns at most ${maxLimit} here per call. Use Return All to get everything.`
+					: 'Use Return All to get everything.',
+				itemIndex,
+			},
+		);
 	}
 	return limit;
 }
 
 /** Parses a JSON parameter (object expected); names the field on error. */
-export function readJsonObject(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): IDataObject {
+export function readJsonObject(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): IDataObject {
 	const raw = ctx.getNodeParameter(name, itemIndex, '{}') as unknown;
 	if (raw && typeof raw === 'object' && !Array.isArray(raw)) return raw as IDataObject;
 	const text = typeof raw === 'string' ? raw.trim() : '';
@@ -72,7 +87,12 @@ export function readJsonObject(ctx: IExecuteFunctions, name: string, label: stri
 }
 
 /** Filters given as JSON must leave paging to the node. */
-export function rejectPagingKeys(ctx: IExecuteFunctions, filters: IDataObject, label: string, itemIndex: number): IDataObject {
+export function rejectPagingKeys(
+	ctx: IExecuteFunctions,
+	filters: IDataObject,
+	label: string,
+	itemIndex: number,
+): IDataObject {
 	for (const reserved of ['limit', 'cursor']) {
 		if (reserved in filters) {
 			throw new NodeOperationError(ctx.getNode(), `${label} must not set "${reserved}"`, {
@@ -86,22 +106,34 @@ export function rejectPagingKeys(ctx: IExecuteFunctions, filters: IDataObject, l
 
 /** A number parameter as expressions may give it: a number, or numeric text; anything else is NaN. */
 export function numberOf(raw: unknown): number {
-	return typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+	return typeof raw === 'number'
+		? raw
+		: typeof raw === 'string' && raw.trim() !== ''
+			? Number(raw)
+			: Number.NaN;
 }
 
 /** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */
 export const MAX_WAIT_SECONDS = 3600;
 
 /** Max Wait (Seconds): a number (or numeric text) from 1 to MAX_WAIT_SECONDS; `what` is being built. */
-export function readMaxWaitSeconds(ctx: IExecuteFunctions, itemIndex: number, what: string): number {
+export function readMaxWaitSeconds(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	what: string,
+): number {
 	const raw = ctx.getNodeParameter('maxWait', itemIndex, 300) as unknown;
 	const seconds = numberOf(raw);
 	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
-		throw new NodeOperationError(ctx.getNode(), `Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`, {
-			description: `Enter how long to wait for Spendesk to build the ${what}, e.g. 300. An expression must give a number.`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
+			{
+				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. 300. An expression must give a number.`,
+				itemIndex,
+			},
+		);
 	}
 	return seconds;
 }

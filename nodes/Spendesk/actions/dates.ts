@@ -6,7 +6,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-const ISO_LIKE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
+const ISO_LIKE =
+	/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** Offset of `timeZone` from UTC at `utcMs`, in ms (0 when the zone is unknown). */
 function zoneOffset(utcMs: number, timeZone: string): number {
@@ -22,7 +23,14 @@ function zoneOffset(utcMs: number, timeZone: string): number {
 			second: '2-digit',
 		}).formatToParts(new Date(utcMs));
 		const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-		const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+		const asUtc = Date.UTC(
+			get('year'),
+			get('month') - 1,
+			get('day'),
+			get('hour'),
+			get('minute'),
+			get('second'),
+		);
 		return asUtc - Math.floor(utcMs / 1000) * 1000;
 	} catch {
 		return 0;
@@ -39,18 +47,31 @@ function fromZone(localAsUtc: number, timeZone: string): number {
 export function toEpoch(value: unknown, timeZone: string): number {
 	if (value instanceof Date) return value.getTime();
 	const toISO = (value as { toISO?: unknown } | null)?.toISO;
-	const text = typeof toISO === 'function' ? String((toISO as () => unknown).call(value)) : typeof value === 'string' ? value.trim() : '';
+	const text =
+		typeof toISO === 'function'
+			? String((toISO as () => unknown).call(value))
+			: typeof value === 'string'
+				? value.trim()
+				: '';
 	const match = ISO_LIKE.exec(text);
 	if (!match) return Number.NaN;
 	const [, day, time, zone] = match;
 	const local = Date.parse(`${day}T${time ?? '00:00:00'}Z`);
 	if (Number.isNaN(local)) return Number.NaN;
-	if (zone) return Date.parse(`${day}T${time ?? '00:00:00'}${zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
+	if (zone)
+		return Date.parse(
+			`${day}T${time ?? '00:00:00'}${zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`,
+		);
 	return fromZone(local, timeZone);
 }
 
 /** One date filter of a collection, as ISO 8601 in UTC (undefined when empty); anything else fails naming the field. */
-export function readDateFilter(ctx: IExecuteFunctions, itemIndex: number, value: unknown, label: string): string | undefined {
+export function readDateFilter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const at = toEpoch(value, ctx.getTimezone());
 	if (Number.isNaN(at)) {
@@ -72,8 +93,20 @@ export function fromToFilters(what: string): INodeProperties {
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{ displayName: 'From', name: 'from', type: 'dateTime', default: '', description: `Only ${what} on or after this date` },
-			{ displayName: 'To', name: 'to', type: 'dateTime', default: '', description: `Only ${what} on or before this date` },
+			{
+				displayName: 'From',
+				name: 'from',
+				type: 'dateTime',
+				default: '',
+				description: `Only ${what} on or after this date`,
+			},
+			{
+				displayName: 'To',
+				name: 'to',
+				type: 'dateTime',
+				default: '',
+				description: `Only ${what} on or before this date`,
+			},
 		],
 	};
 }

@@ -6,7 +6,11 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import type { CompanyTarget } from '../companies/select';
 import { redact } from '../transport/errors';
 
-export function errorItem(error: unknown, itemIndex: number, company?: CompanyTarget): INodeExecutionData {
+export function errorItem(
+	error: unknown,
+	itemIndex: number,
+	company?: CompanyTarget,
+): INodeExecutionData {
 	const e = error as { message?: string; description?: string | null };
 	return {
 		json: {

@@ -7,14 +7,24 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { numberOf } from './common';
 
 /** The name of a binary property: not empty, without spaces or dots at the ends. */
-export function readBinaryPropertyName(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback = 'data'): string {
+export function readBinaryPropertyName(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback = 'data',
+): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
 	const value = typeof raw === 'string' ? raw.trim() : '';
 	if (!value || /\s/.test(value)) {
-		throw new NodeOperationError(ctx.getNode(), `Binary Property must be a name without spaces, e.g. "data"; got ${value ? `"${value}"` : 'nothing'}`, {
-			description: 'Enter the name of the binary property that holds (or will hold) the file, as n8n shows it in the Binary tab.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Binary Property must be a name without spaces, e.g. "data"; got ${value ? `"${value}"` : 'nothing'}`,
+			{
+				description:
+					'Enter the name of the binary property that holds (or will hold) the file, as n8n shows it in the Binary tab.',
+				itemIndex,
+			},
+		);
 	}
 	return value;
 }
@@ -27,10 +37,14 @@ export function readMaxBytes(ctx: IExecuteFunctions, name: string, itemIndex: nu
 	const raw = ctx.getNodeParameter(name, itemIndex, DEFAULT_MAX_FILE_MB) as unknown;
 	const mb = numberOf(raw);
 	if (!Number.isFinite(mb) || mb < 0.01 || mb > LARGEST_MAX_FILE_MB) {
-		throw new NodeOperationError(ctx.getNode(), `Max File Size (MB) must be a number from 0.01 to ${LARGEST_MAX_FILE_MB}; got ${String(raw)}`, {
-			description: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Max File Size (MB) must be a number from 0.01 to ${LARGEST_MAX_FILE_MB}; got ${String(raw)}`,
+			{
+				description: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
+				itemIndex,
+			},
+		);
 	}
 	return Math.floor(mb * 1024 * 1024);
 }
@@ -48,7 +62,14 @@ export function binaryPropertyField(description: string): INodeProperties {
 
 /** A file name safe to hand to n8n: no path separators or control characters, not empty. */
 export function safeFileName(name: unknown, fallback: string): string {
-	const unsafe = (c: string) => c === '/' || c === '\\' || c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127;
-	const text = typeof name === 'string' ? [...name].map((c) => (unsafe(c) ? '_' : c)).join('').trim() : '';
+	const unsafe = (c: string) =>
+		c === '/' || c === '\\' || c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127;
+	const text =
+		typeof name === 'string'
+			? [...name]
+					.map((c) => (unsafe(c) ? '_' : c))
+					.join('')
+					.trim()
+			: '';
 	return text && text !== '.' && text !== '..' ? text.slice(0, 255) : fallback;
 }

@@ -56,7 +56,10 @@ export function idLocator(options: Omit<GetByIdOptions, 'endpoint'>): INodePrope
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: ID_PATTERN, errorMessage: `Enter one ${lower} ID (no spaces, slashes, "?" or "#", not "." or "..")` },
+						properties: {
+							regex: ID_PATTERN,
+							errorMessage: `Enter one ${lower} ID (no spaces, slashes, "?" or "#", not "." or "..")`,
+						},
 					},
 				],
 			},
@@ -65,33 +68,59 @@ export function idLocator(options: Omit<GetByIdOptions, 'endpoint'>): INodePrope
 }
 
 /** The item's ID, trimmed and checked before any request. */
-export function readId(ctx: IExecuteFunctions, itemIndex: number, options: Omit<GetByIdOptions, 'endpoint' | 'searchListMethod' | 'placeholder'>): string {
+export function readId(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: Omit<GetByIdOptions, 'endpoint' | 'searchListMethod' | 'placeholder'>,
+): string {
 	const raw = ctx.getNodeParameter(options.param, itemIndex, '', { extractValue: true }) as unknown;
 	const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
 	if (!id) {
-		throw new NodeOperationError(ctx.getNode(), `Choose a ${options.label.toLowerCase()}: the ${options.label} field is empty`, {
-			description: `Pick the ${options.label.toLowerCase()} from the list, or enter its ID (${options.source}). An expression must give the ID as text.`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Choose a ${options.label.toLowerCase()}: the ${options.label} field is empty`,
+			{
+				description: `Pick the ${options.label.toLowerCase()} from the list, or enter its ID (${options.source}). An expression must give the ID as text.`,
+				itemIndex,
+			},
+		);
 	}
 	if (!isOneIdSegment(id)) {
-		throw new NodeOperationError(ctx.getNode(), `"${id.slice(0, 140)}" is not a valid ${options.label} ID`, {
-			description: `A ${options.label.toLowerCase()} ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". Check the expression that gives it.`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"${id.slice(0, 140)}" is not a valid ${options.label} ID`,
+			{
+				description: `A ${options.label.toLowerCase()} ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". Check the expression that gives it.`,
+				itemIndex,
+			},
+		);
 	}
 	return id;
 }
 
-function notFound(ctx: IExecuteFunctions, options: GetByIdOptions, id: string, company: string | undefined, itemIndex: number): NodeApiError {
+function notFound(
+	ctx: IExecuteFunctions,
+	options: GetByIdOptions,
+	id: string,
+	company: string | undefined,
+	itemIndex: number,
+): NodeApiError {
 	const where = company ? `company "${company}"` : "the credential's company";
 	const endpoint = ENDPOINTS[options.endpoint];
-	return new NodeApiError(ctx.getNode(), { status: 404, endpoint: `${endpoint.method} ${endpoint.path}`, ...(company ? { companyId: company } : {}) } as JsonObject, {
-		message: `${options.label} "${id}" was not found in ${where}`,
-		description: `Check the ${options.label} ID and the company: IDs belong to one company. To look in every company, choose All Companies.`,
-		httpCode: '404',
-		itemIndex,
-	});
+	return new NodeApiError(
+		ctx.getNode(),
+		{
+			status: 404,
+			endpoint: `${endpoint.method} ${endpoint.path}`,
+			...(company ? { companyId: company } : {}),
+		} as JsonObject,
+		{
+			message: `${options.label} "${id}" was not found in ${where}`,
+			description: `Check the ${options.label} ID and the company: IDs belong to one company. To look in every company, choose All Companies.`,
+			httpCode: '404',
+			itemIndex,
+		},
+	);
 }
 
 export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
@@ -103,7 +132,12 @@ export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
 			const id = readId(this, itemIndex, options);
 			const oneCompany = this.getNodeParameter('companyScope', itemIndex, 'one') === 'one';
 			return async (company) => {
-				const response = await callSpendesk(this, options.endpoint, { company, itemIndex, pathParams: { [options.param]: id }, allowNotFound: true });
+				const response = await callSpendesk(this, options.endpoint, {
+					company,
+					itemIndex,
+					pathParams: { [options.param]: id },
+					allowNotFound: true,
+				});
 				if (response.status === 404) {
 					if (oneCompany) throw notFound(this, options, id, company, itemIndex);
 					return { items: [] };

@@ -26,7 +26,12 @@ export function listOperation(options: {
 			const extra = options.request?.(this, itemIndex) ?? {};
 			const limit = readLimit(this, itemIndex, options.maxLimit);
 			return async (company) => {
-				const result = await collectList(this, options.endpoint, { ...extra, company, itemIndex, limit });
+				const result = await collectList(this, options.endpoint, {
+					...extra,
+					company,
+					itemIndex,
+					limit,
+				});
 				return options.mapItem ? { ...result, items: result.items.map(options.mapItem) } : result;
 			};
 		},

@@ -34,7 +34,11 @@ function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOpera
 	if (operation) return operation;
 	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	throw new NodeOperationError(ctx.getNode(), `The operation "${name}" of "${resource}" is not supported`, { itemIndex });
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The operation "${name}" of "${resource}" is not supported`,
+		{ itemIndex },
+	);
 }
 
 /** `Payable → Update Bookkeeping Status`: the operation as the editor names it. */
@@ -55,11 +59,15 @@ function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void
 		if (!operation?.write || !operation.companyScoped) continue;
 		const { mode } = readCompanyChoice(ctx, itemIndex);
 		if (mode === 'one') continue;
-		throw new NodeOperationError(ctx.getNode(), `${operationTitle(ctx, itemIndex)} writes to one company at a time: All Companies is not allowed`, {
-			description:
-				'Nothing was sent. Set Companies to One Company and pick the company (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${operationTitle(ctx, itemIndex)} writes to one company at a time: All Companies is not allowed`,
+			{
+				description:
+					'Nothing was sent. Set Companies to One Company and pick the company (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.',
+				itemIndex,
+			},
+		);
 	}
 }
 
@@ -71,22 +79,31 @@ async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemR
 	const selection: CompanySelection = operation.companyScoped
 		? await selectCompanies(ctx, readCompanyChoice(ctx, itemIndex), { itemIndex })
 		: { listed: false, targets: [{}] };
-	const tag = selection.listed && (ctx.getNodeParameter('addCompanyFields', itemIndex, true) as boolean);
+	const tag =
+		selection.listed && (ctx.getNodeParameter('addCompanyFields', itemIndex, true) as boolean);
 	const outcomes = await forEachCompany(selection.targets, async (target) => await run(target.id));
 
 	const result: ItemResult = { items: [], truncated: false };
 	for (const outcome of outcomes) {
 		if (!outcome.ok) {
-			const error = selection.listed ? companyError(ctx.getNode(), outcome.error, outcome.target, itemIndex) : outcome.error;
+			const error = selection.listed
+				? companyError(ctx.getNode(), outcome.error, outcome.target, itemIndex)
+				: outcome.error;
 			if (!ctx.continueOnFail()) throw error;
 			result.items.push(errorItem(error, itemIndex, outcome.target));
 			continue;
 		}
 		if (outcome.value.truncated) result.truncated = true;
-		const json = tag ? outcome.value.items.map((item) => tagItem(item, outcome.target)) : outcome.value.items;
+		const json = tag
+			? outcome.value.items.map((item) => tagItem(item, outcome.target))
+			: outcome.value.items;
 		const binary = outcome.value.binary;
-		const data = binary ? json.map((item, i) => ({ json: item, ...(binary[i] ? { binary: binary[i] } : {}) })) : ctx.helpers.returnJsonArray(json);
-		result.items.push(...ctx.helpers.constructExecutionMetaData(data, { itemData: { item: itemIndex } }));
+		const data = binary
+			? json.map((item, i) => ({ json: item, ...(binary[i] ? { binary: binary[i] } : {}) }))
+			: ctx.helpers.returnJsonArray(json);
+		result.items.push(
+			...ctx.helpers.constructExecutionMetaData(data, { itemData: { item: itemIndex } }),
+		);
 	}
 	return result;
 }
@@ -97,7 +114,8 @@ function stopWith(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Er
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 	}
 	// Both constructors hand back an existing error of their kind unchanged.
-	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+	if (error instanceof NodeApiError)
+		return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 

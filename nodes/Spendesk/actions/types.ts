@@ -59,7 +59,11 @@ export interface BatchSpec {
 	/** Reads and checks one item's parameters (before any request) and returns its entry. */
 	prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry;
 	/** One bulk call for one company: a result per entry, in the order of the entries. */
-	send(this: IExecuteFunctions, company: string | undefined, entries: BatchEntry[]): Promise<EntryResult[]>;
+	send(
+		this: IExecuteFunctions,
+		company: string | undefined,
+		entries: BatchEntry[],
+	): Promise<EntryResult[]>;
 	/** What running the items of a failed bulk call again does (said in the error when the call may have been applied). */
 	replayNote: string;
 }

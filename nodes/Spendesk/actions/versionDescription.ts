@@ -16,7 +16,11 @@ function resourceProperty(): INodeProperties {
 		type: 'options',
 		noDataExpression: true,
 		// Sorted by name, whatever order the resources are registered in.
-		options: RESOURCES.map((r) => ({ name: r.name, value: r.value, description: r.description })).sort((a, b) => a.name.localeCompare(b.name)),
+		options: RESOURCES.map((r) => ({
+			name: r.name,
+			value: r.value,
+			description: r.description,
+		})).sort((a, b) => a.name.localeCompare(b.name)),
 		default: 'invoice',
 	};
 }
@@ -30,7 +34,10 @@ function operationProperties(): INodeProperties[] {
 function operationFields(): INodeProperties[] {
 	return RESOURCES.flatMap((resource) =>
 		resource.operations.flatMap((operation) =>
-			updateDisplayOptions({ show: { resource: [resource.value], operation: [operation.value] } }, operation.properties),
+			updateDisplayOptions(
+				{ show: { resource: [resource.value], operation: [operation.value] } },
+				operation.properties,
+			),
 		),
 	);
 }
@@ -49,14 +56,23 @@ function companyProperties(): INodeProperties[] {
 		const reads = resource.operations.filter((o) => !o.write).map((o) => o.value);
 		const writes = resource.operations.filter((o) => o.write).map((o) => o.value);
 		return [
-			...(reads.length ? updateDisplayOptions({ show: { resource: [resource.value], operation: reads } }, [selector]) : []),
-			...updateDisplayOptions({ show: { resource: [resource.value], operation: writes } }, [nodeWriteCompanyScope]),
+			...(reads.length
+				? updateDisplayOptions({ show: { resource: [resource.value], operation: reads } }, [
+						selector,
+					])
+				: []),
+			...updateDisplayOptions({ show: { resource: [resource.value], operation: writes } }, [
+				nodeWriteCompanyScope,
+			]),
 		];
 	});
 	return [
 		...updateDisplayOptions({ show: { resource: readOnly.map((r) => r.value) } }, [selector]),
 		...split,
-		...updateDisplayOptions({ show: { resource: companyScopedResources.map((r) => r.value) } }, rest),
+		...updateDisplayOptions(
+			{ show: { resource: companyScopedResources.map((r) => r.value) } },
+			rest,
+		),
 	];
 }
 

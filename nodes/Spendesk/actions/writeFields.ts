@@ -6,18 +6,45 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { isOneIdSegment } from '../transport/scoping';
 
-function fail(ctx: IExecuteFunctions, itemIndex: number, message: string, description: string): never {
+function fail(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description: string,
+): never {
 	throw new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
 }
 
 /** A record ID: text or a number, trimmed, not empty, one word, not "." or "..". */
-export function readRecordId(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number, hint: string): string {
+export function readRecordId(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+	hint: string,
+): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : undefined;
-	if (id === undefined) fail(ctx, itemIndex, `${label} must be an ID (text); got ${Array.isArray(raw) ? 'a list' : typeof raw}`, hint);
+	const id =
+		typeof raw === 'string'
+			? raw.trim()
+			: typeof raw === 'number' && Number.isFinite(raw)
+				? String(raw)
+				: undefined;
+	if (id === undefined)
+		fail(
+			ctx,
+			itemIndex,
+			`${label} must be an ID (text); got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
+			hint,
+		);
 	if (!id) fail(ctx, itemIndex, `${label} is empty`, hint);
 	if (!isOneIdSegment(id)) {
-		fail(ctx, itemIndex, `${label} "${id.slice(0, 60)}" is not a valid ID`, `An ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". ${hint}`);
+		fail(
+			ctx,
+			itemIndex,
+			`${label} "${id.slice(0, 60)}" is not a valid ID`,
+			`An ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". ${hint}`,
+		);
 	}
 	return id;
 }
@@ -38,11 +65,24 @@ export function readVersion(ctx: IExecuteFunctions, itemIndex: number): number {
 }
 
 /** Optional text: trimmed; empty gives undefined; longer than `max` fails. */
-export function readText(ctx: IExecuteFunctions, value: unknown, label: string, max: number, itemIndex: number): string | undefined {
+export function readText(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	max: number,
+	itemIndex: number,
+): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'string' && typeof value !== 'number') fail(ctx, itemIndex, `${label} must be text`, `Enter ${label} as text.`);
+	if (typeof value !== 'string' && typeof value !== 'number')
+		fail(ctx, itemIndex, `${label} must be text`, `Enter ${label} as text.`);
 	const text = String(value).trim();
-	if (text.length > max) fail(ctx, itemIndex, `${label} is too long (${text.length} characters; at most ${max})`, `Shorten ${label}.`);
+	if (text.length > max)
+		fail(
+			ctx,
+			itemIndex,
+			`${label} is too long (${text.length} characters; at most ${max})`,
+			`Shorten ${label}.`,
+		);
 	return text || undefined;
 }
 
@@ -58,21 +98,39 @@ function ibanChecksumOk(iban: string): boolean {
 }
 
 /** An IBAN without spaces, in capitals, with a valid checksum. */
-export function readIban(ctx: IExecuteFunctions, value: unknown, itemIndex: number): string | undefined {
+export function readIban(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	itemIndex: number,
+): string | undefined {
 	const text = readText(ctx, value, 'IBAN', 64, itemIndex)?.replace(/\s+/g, '').toUpperCase();
 	if (text === undefined) return undefined;
 	if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(text) || !ibanChecksumOk(text)) {
-		fail(ctx, itemIndex, `IBAN "${text.slice(0, 40)}" is not a valid IBAN`, 'Check the IBAN: two letters for the country, two check digits, then the account number (spaces are allowed).');
+		fail(
+			ctx,
+			itemIndex,
+			`IBAN "${text.slice(0, 40)}" is not a valid IBAN`,
+			'Check the IBAN: two letters for the country, two check digits, then the account number (spaces are allowed).',
+		);
 	}
 	return text;
 }
 
 /** A BIC (SWIFT code): 8 or 11 letters and digits, in capitals. */
-export function readBic(ctx: IExecuteFunctions, value: unknown, itemIndex: number): string | undefined {
+export function readBic(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	itemIndex: number,
+): string | undefined {
 	const text = readText(ctx, value, 'BIC', 16, itemIndex)?.replace(/\s+/g, '').toUpperCase();
 	if (text === undefined) return undefined;
 	if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(text)) {
-		fail(ctx, itemIndex, `BIC "${text}" is not a valid BIC`, 'A BIC (SWIFT code) has 8 or 11 characters, e.g. BNPAFRPP or BNPAFRPPXXX.');
+		fail(
+			ctx,
+			itemIndex,
+			`BIC "${text}" is not a valid BIC`,
+			'A BIC (SWIFT code) has 8 or 11 characters, e.g. BNPAFRPP or BNPAFRPPXXX.',
+		);
 	}
 	return text;
 }

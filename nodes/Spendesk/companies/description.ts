@@ -28,7 +28,8 @@ const companyLocator: INodeProperties = {
 					// Empty is allowed: a company-level credential then acts on its own company.
 					properties: {
 						regex: '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{0,128}$',
-						errorMessage: 'Enter one company ID (no spaces, slashes, "?" or "#", not "." or ".."), or leave it empty to use the company of a company-level credential',
+						errorMessage:
+							'Enter one company ID (no spaces, slashes, "?" or "#", not "." or ".."), or leave it empty to use the company of a company-level credential',
 					},
 				},
 			],
@@ -52,7 +53,8 @@ export const nodeCompanyProperties: INodeProperties[] = [
 			{
 				name: 'All Companies',
 				value: 'all',
-				description: 'Run on every company the credential reaches and tag each item with companyId and companyName',
+				description:
+					'Run on every company the credential reaches and tag each item with companyId and companyName',
 			},
 		],
 		default: 'one',
@@ -63,7 +65,8 @@ export const nodeCompanyProperties: INodeProperties[] = [
 		name: 'addCompanyFields',
 		type: 'boolean',
 		default: true,
-		description: 'Whether to add companyId and companyName to every item when running on all companies',
+		description:
+			'Whether to add companyId and companyName to every item when running on all companies',
 		displayOptions: { show: { companyScope: ['all'] } },
 	},
 ];
@@ -78,7 +81,11 @@ export const triggerCompanyProperties: INodeProperties[] = [
 		options: [
 			{ name: 'One Company', value: 'one' },
 			{ name: 'Several Companies', value: 'several' },
-			{ name: 'All Companies', value: 'all', description: 'Every company the credential reaches, including companies added later' },
+			{
+				name: 'All Companies',
+				value: 'all',
+				description: 'Every company the credential reaches, including companies added later',
+			},
 		],
 		default: 'one',
 	},
@@ -89,7 +96,8 @@ export const triggerCompanyProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod: 'getCompanies' },
 		default: [],
-		description: 'Companies to watch. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description:
+			'Companies to watch. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: { show: { companyScope: ['several'] } },
 	},
 ];
@@ -98,21 +106,23 @@ export const triggerCompanyProperties: INodeProperties[] = [
  * The Webhook Trigger: one company, several by ID, or all. Instances are registered at
  * activation, so All Companies means the companies the credential reaches then.
  */
-export const webhookCompanyProperties: INodeProperties[] = triggerCompanyProperties.map((property) =>
-	property.name === 'companyScope'
-		? {
-				...property,
-				options: [
-					{ name: 'One Company', value: 'one' },
-					{ name: 'Several Companies', value: 'several' },
-					{
-						name: 'All Companies',
-						value: 'all',
-						description: 'Every company the credential reaches when the workflow is activated (activate again to include companies added later)',
-					},
-				],
-			}
-		: property,
+export const webhookCompanyProperties: INodeProperties[] = triggerCompanyProperties.map(
+	(property) =>
+		property.name === 'companyScope'
+			? {
+					...property,
+					options: [
+						{ name: 'One Company', value: 'one' },
+						{ name: 'Several Companies', value: 'several' },
+						{
+							name: 'All Companies',
+							value: 'all',
+							description:
+								'Every company the credential reaches when the workflow is activated (activate again to include companies added later)',
+						},
+					],
+				}
+			: property,
 );
 
 /**
@@ -124,6 +134,13 @@ export const nodeWriteCompanyScope: INodeProperties = {
 	name: 'companyScope',
 	type: 'options',
 	noDataExpression: true,
-	options: [{ name: 'One Company', value: 'one', description: 'Write to the company chosen below; this operation runs on one company at a time' }],
+	options: [
+		{
+			name: 'One Company',
+			value: 'one',
+			description:
+				'Write to the company chosen below; this operation runs on one company at a time',
+		},
+	],
 	default: 'one',
 };

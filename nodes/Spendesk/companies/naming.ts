@@ -5,7 +5,7 @@ import type { CompanyTarget } from './select';
 
 /** `company "Acme" (cmp_1)`, `company "cmp_1"`, or the credential's own company. */
 export function companyLabel(target: CompanyTarget): string {
-	if (!target.id) return 'the credential\'s own company';
+	if (!target.id) return "the credential's own company";
 	return target.name ? `company "${target.name}" (${target.id})` : `company "${target.id}"`;
 }
 
@@ -18,14 +18,23 @@ export function tagItem(json: IDataObject, target: CompanyTarget): IDataObject {
  * The error of one company among several, its message prefixed with the company. An API
  * error keeps what the API said (endpoint, status, API code, detail) and gains the company.
  */
-export function companyError(node: INode, error: unknown, target: CompanyTarget, itemIndex?: number): NodeApiError | NodeOperationError {
+export function companyError(
+	node: INode,
+	error: unknown,
+	target: CompanyTarget,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
 	const e = error as { message?: string; description?: string | null; httpCode?: string | null };
 	const text = `${companyLabel(target)}: ${e.message ?? String(error)}`;
 	const message = text.charAt(0).toUpperCase() + text.slice(1);
 	const options = { message, description: e.description ?? undefined, itemIndex };
 	if (error instanceof NodeApiError) {
 		const original = (error.errorResponse ?? {}) as JsonObject;
-		const response: JsonObject = { ...original, companyId: target.id ?? null, httpCode: e.httpCode ?? null };
+		const response: JsonObject = {
+			...original,
+			companyId: target.id ?? null,
+			httpCode: e.httpCode ?? null,
+		};
 		return new NodeApiError(node, response, { ...options, httpCode: e.httpCode ?? undefined });
 	}
 	return new NodeOperationError(node, message, options);

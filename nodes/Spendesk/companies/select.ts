@@ -5,7 +5,14 @@
  * caches it that long too).
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions, IHookFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IGetNodeParameterOptions,
+	IHookFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { collect } from '../transport/paginate';
 import { resolveCredential } from '../transport/credential';
 import type { SpendeskContext } from '../transport/request';
@@ -58,7 +65,10 @@ async function listCompanies(ctx: SpendeskContext): Promise<CompanyTarget[]> {
 	const credential = await resolveCredential(ctx);
 	if (credential.level === 'company') return [{ id: credential.ownCompanyId }];
 	const items = await collect(ctx, 'getCompanies');
-	return items.map((c: IDataObject) => ({ id: String(c.id), name: typeof c.name === 'string' ? c.name : undefined }));
+	return items.map((c: IDataObject) => ({
+		id: String(c.id),
+		name: typeof c.name === 'string' ? c.name : undefined,
+	}));
 }
 
 /**
@@ -66,14 +76,20 @@ async function listCompanies(ctx: SpendeskContext): Promise<CompanyTarget[]> {
  * there). A list dated in the future (a clock stepped back) is read again. n8n keeps one poll
  * context for every poll of a trigger, so the list is read afresh, not from the context's.
  */
-async function keptCompanies(ctx: SpendeskContext, kept: KeptCompanyList): Promise<CompanyTarget[]> {
+async function keptCompanies(
+	ctx: SpendeskContext,
+	kept: KeptCompanyList,
+): Promise<CompanyTarget[]> {
 	const list = kept.companyList;
 	const age = list ? Date.now() - list.at : Infinity;
 	if (list && age >= 0 && age < COMPANY_LIST_TTL_MS) {
 		return list.companies.map(([id, name]) => ({ id, name: name ?? undefined }));
 	}
 	const companies = await listCompanies(ctx);
-	kept.companyList = { at: Date.now(), companies: companies.map((c) => [c.id ?? '', c.name ?? null]) };
+	kept.companyList = {
+		at: Date.now(),
+		companies: companies.map((c) => [c.id ?? '', c.name ?? null]),
+	};
 	return companies;
 }
 
@@ -89,19 +105,37 @@ function kindOf(value: unknown): string {
  * A company ID from a parameter (expressions may give any value): text is trimmed, a number
  * becomes its text, empty gives undefined; anything else fails naming the field.
  */
-function companyIdOf(ctx: SpendeskContext, value: unknown, field: string, itemIndex?: number): string | undefined {
+function companyIdOf(
+	ctx: SpendeskContext,
+	value: unknown,
+	field: string,
+	itemIndex?: number,
+): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') return value.trim() || undefined;
-	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') return String(value);
-	throw new NodeOperationError(ctx.getNode(), `${field} must be a company ID (text); got ${kindOf(value)}`, {
-		description: 'Pick the company from the list, or give its ID; an expression must return the ID itself, e.g. {{ $json.companyId }}.',
-		itemIndex,
-	});
+	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
+		return String(value);
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${field} must be a company ID (text); got ${kindOf(value)}`,
+		{
+			description:
+				'Pick the company from the list, or give its ID; an expression must return the ID itself, e.g. {{ $json.companyId }}.',
+			itemIndex,
+		},
+	);
 }
 
 /** Several Companies: IDs trimmed, without empty entries or duplicates (a text is read as IDs separated by commas). */
 function companyIdsOf(ctx: SpendeskContext, value: unknown, itemIndex?: number): string[] {
-	const entries = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? (value as unknown[]) : value === undefined || value === null ? [] : [value];
+	const entries =
+		typeof value === 'string'
+			? value.split(',')
+			: Array.isArray(value)
+				? (value as unknown[])
+				: value === undefined || value === null
+					? []
+					: [value];
 	const ids = new Set<string>();
 	entries.forEach((entry, index) => {
 		const id = companyIdOf(ctx, entry, `Company Names or IDs (entry ${index + 1})`, itemIndex);
@@ -111,7 +145,10 @@ function companyIdsOf(ctx: SpendeskContext, value: unknown, itemIndex?: number):
 }
 
 /** Reads the Companies parameters of an item (node) or of the trigger (no item index). */
-export function readCompanyChoice(ctx: IExecuteFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions, itemIndex?: number): CompanyChoice {
+export function readCompanyChoice(
+	ctx: IExecuteFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions,
+	itemIndex?: number,
+): CompanyChoice {
 	const read = (name: string, fallback: unknown, options?: IGetNodeParameterOptions): unknown =>
 		itemIndex === undefined
 			? (ctx as IPollFunctions).getNodeParameter(name, fallback, options)
@@ -132,7 +169,12 @@ export async function selectCompanies(
 	options: { kept?: KeptCompanyList; itemIndex?: number } = {},
 ): Promise<CompanySelection> {
 	if (choice.mode === 'all') {
-		return { listed: true, targets: options.kept ? await keptCompanies(ctx, options.kept) : await reachableCompanies(ctx) };
+		return {
+			listed: true,
+			targets: options.kept
+				? await keptCompanies(ctx, options.kept)
+				: await reachableCompanies(ctx),
+		};
 	}
 	if (choice.mode === 'several') {
 		const ids = companyIdsOf(ctx, choice.companyIds, options.itemIndex);
@@ -144,5 +186,8 @@ export async function selectCompanies(
 		}
 		return { listed: true, targets: ids.map((id) => ({ id })) };
 	}
-	return { listed: false, targets: [{ id: companyIdOf(ctx, choice.company, 'Company', options.itemIndex) }] };
+	return {
+		listed: false,
+		targets: [{ id: companyIdOf(ctx, choice.company, 'Company', options.itemIndex) }],
+	};
 }

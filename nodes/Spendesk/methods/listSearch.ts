@@ -3,12 +3,20 @@ import { reachableCompanies } from '../companies/select';
 import { searchRecords } from './recordSearch';
 
 /** Company selector: every company of every page of Get Companies, filtered by name or ID. */
-export async function searchCompanies(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchCompanies(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const companies = await reachableCompanies(this);
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const results = companies
 		.filter((c) => c.id !== undefined)
-		.filter((c) => !needle || c.id!.toLowerCase().includes(needle) || (c.name ?? '').toLowerCase().includes(needle))
+		.filter(
+			(c) =>
+				!needle ||
+				c.id!.toLowerCase().includes(needle) ||
+				(c.name ?? '').toLowerCase().includes(needle),
+		)
 		.map((c) => ({ name: c.name ? `${c.name} (${c.id})` : `Own company (${c.id})`, value: c.id! }));
 	return { results };
 }
@@ -27,6 +35,13 @@ export function labelOf(record: IDataObject): string {
  * company-level credential's own company), filtered by name or ID. Fields belong to one
  * company, so with All Companies there is no list: enter the ID.
  */
-export async function searchAnalyticalFields(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return await searchRecords(this, { endpoint: 'listAnalyticalFields', what: 'Analytical fields', label: labelOf }, filter);
+export async function searchAnalyticalFields(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	return await searchRecords(
+		this,
+		{ endpoint: 'listAnalyticalFields', what: 'Analytical fields', label: labelOf },
+		filter,
+	);
 }

@@ -20,41 +20,69 @@ interface RecordList {
 	body?: IDataObject;
 }
 
-const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+const text = (value: unknown): string =>
+	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 
 /** The company the node is set to, for a list of its records; refused unless One Company is chosen. */
 function chosenCompany(ctx: ILoadOptionsFunctions, what: string): string | undefined {
 	const scope = ctx.getCurrentNodeParameter('companyScope');
 	if (scope !== 'one' && scope !== undefined) {
-		throw new NodeOperationError(ctx.getNode(), `${what} belong to one company: choose One Company to pick from the list`, {
-			description: 'With Several or All Companies, enter the ID instead (By ID), e.g. from an expression.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${what} belong to one company: choose One Company to pick from the list`,
+			{
+				description:
+					'With Several or All Companies, enter the ID instead (By ID), e.g. from an expression.',
+			},
+		);
 	}
 	const company = ctx.getCurrentNodeParameter('company', { extractValue: true });
 	return typeof company === 'string' && company.trim() ? company.trim() : undefined;
 }
 
 /** The records whose ID or label holds the text typed, as "label (id)". */
-function matching(records: IDataObject[], filter: string | undefined, label: (r: IDataObject) => string): INodeListSearchResult['results'] {
+function matching(
+	records: IDataObject[],
+	filter: string | undefined,
+	label: (r: IDataObject) => string,
+): INodeListSearchResult['results'] {
 	const needle = filter?.trim().toLowerCase() ?? '';
 	return records
 		.map((record) => ({ id: text(record.id), name: label(record) }))
-		.filter((r) => r.id && (!needle || r.id.toLowerCase().includes(needle) || r.name.toLowerCase().includes(needle)))
+		.filter(
+			(r) =>
+				r.id &&
+				(!needle || r.id.toLowerCase().includes(needle) || r.name.toLowerCase().includes(needle)),
+		)
 		.map((r) => ({ name: r.name ? `${r.name} (${r.id})` : r.id, value: r.id }));
 }
 
 /** The records of the chosen company (up to `limit`), filtered by the text typed. */
-export async function searchRecords(ctx: ILoadOptionsFunctions, list: RecordList, filter?: string): Promise<INodeListSearchResult> {
+export async function searchRecords(
+	ctx: ILoadOptionsFunctions,
+	list: RecordList,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const company = chosenCompany(ctx, list.what);
-	const records = await collect(ctx, list.endpoint, { company, limit: list.limit, ...(list.body ? { body: list.body } : {}) });
+	const records = await collect(ctx, list.endpoint, {
+		company,
+		limit: list.limit,
+		...(list.body ? { body: list.body } : {}),
+	});
 	return { results: matching(records, filter, list.label) };
 }
 
 /** A record's amount and currency, for its label. */
-const amountOf = (r: IDataObject) => (r.amount !== undefined ? `${String(r.amount)} ${typeof r.currency === 'string' ? r.currency : ''}`.trim() : '');
+const amountOf = (r: IDataObject) =>
+	r.amount !== undefined
+		? `${String(r.amount)} ${typeof r.currency === 'string' ? r.currency : ''}`.trim()
+		: '';
 
 /** The first 200 payables of the company (search order). */
-export async function searchPayables(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchPayables(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await searchRecords(
 		this,
 		{
@@ -68,30 +96,56 @@ export async function searchPayables(this: ILoadOptionsFunctions, filter?: strin
 	);
 }
 
-export async function searchSuppliers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return await searchRecords(this, { endpoint: 'listSuppliers', what: 'Suppliers', limit: 1000, label: (s) => text(s.name) }, filter);
+export async function searchSuppliers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	return await searchRecords(
+		this,
+		{ endpoint: 'listSuppliers', what: 'Suppliers', limit: 1000, label: (s) => text(s.name) },
+		filter,
+	);
 }
 
-export async function searchUsers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchUsers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await searchRecords(
 		this,
 		{
 			endpoint: 'listUsers',
 			what: 'Users',
 			limit: 1000,
-			label: (u) => [[text(u.firstName), text(u.lastName)].filter(Boolean).join(' ') || text(u.name), text(u.email)].filter(Boolean).join(', '),
+			label: (u) =>
+				[
+					[text(u.firstName), text(u.lastName)].filter(Boolean).join(' ') || text(u.name),
+					text(u.email),
+				]
+					.filter(Boolean)
+					.join(', '),
 		},
 		filter,
 	);
 }
 
 /** Intakes of the chosen company, 100 a page (GET /v2/companies/{companyId}/intakes), filtered by supplier or ID. */
-export async function searchIntakeRecords(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchIntakeRecords(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const company = chosenCompany(this, 'Intakes');
-	const { body } = await callSpendesk<IDataObject>(this, 'listIntakes', { company, qs: { limit: 100, cursor: paginationToken } });
+	const { body } = await callSpendesk<IDataObject>(this, 'listIntakes', {
+		company,
+		qs: { limit: 100, cursor: paginationToken },
+	});
 	const list = (Array.isArray(body?.data) ? body.data : []) as IDataObject[];
 	const label = (r: IDataObject) => [text(r.supplierName), amountOf(r)].filter(Boolean).join(', ');
 	const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-	const next = pagination.hasNextPage && typeof pagination.nextCursor === 'string' ? pagination.nextCursor : undefined;
+	const next =
+		pagination.hasNextPage && typeof pagination.nextCursor === 'string'
+			? pagination.nextCursor
+			: undefined;
 	return { results: matching(list, filter, label), paginationToken: next };
 }

@@ -4,10 +4,22 @@
  * slots, its base URL and its access level.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { resolveBaseUrl } from './environment';
 
-export type SpendeskContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions;
+export type SpendeskContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
 
 /** Credential type used for the node's Authentication choice. */
 export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {
@@ -49,12 +61,16 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 		baseUrl = resolveBaseUrl(credentials);
 	} catch (error) {
 		throw new NodeOperationError(node, (error as Error).message, {
-			description: 'Edit the credential: choose Production or Demo, or a Custom base URL that uses HTTPS.',
+			description:
+				'Edit the credential: choose Production or Demo, or a Custom base URL that uses HTTPS.',
 		});
 	}
 	const reference = node.credentials?.[credentialType];
 	const level = credentials.accessLevel === 'company' ? 'company' : 'organisation';
-	const ownCompanyId = typeof credentials.companyId === 'string' && credentials.companyId.trim() ? credentials.companyId.trim() : undefined;
+	const ownCompanyId =
+		typeof credentials.companyId === 'string' && credentials.companyId.trim()
+			? credentials.companyId.trim()
+			: undefined;
 	const credential: ResolvedCredential = {
 		credentialType,
 		credentialName: reference?.name ?? credentialType,
@@ -77,12 +93,21 @@ export function credentialSecrets(credential: ResolvedCredential): string[] {
 	return [...(secrets.get(credential) ?? [])];
 }
 
-function noteSecrets(credential: ResolvedCredential, credentials: ICredentialDataDecryptedObject): void {
+function noteSecrets(
+	credential: ResolvedCredential,
+	credentials: ICredentialDataDecryptedObject,
+): void {
 	const known = secrets.get(credential);
 	if (!known) return;
 	const tokens = (credentials.oauthTokenData ?? {}) as Record<string, unknown>;
 	const clientSecret = typeof credentials.clientSecret === 'string' ? credentials.clientSecret : '';
-	const values = [clientSecret, credentials.sessionToken, tokens.access_token, tokens.refresh_token, tokens.id_token];
+	const values = [
+		clientSecret,
+		credentials.sessionToken,
+		tokens.access_token,
+		tokens.refresh_token,
+		tokens.id_token,
+	];
 	if (clientSecret) {
 		// As it travels: URL-encoded in the token URL, inside HTTP Basic with the client ID.
 		const basic = new TextEncoder().encode(`${String(credentials.clientId ?? '')}:${clientSecret}`);
@@ -92,7 +117,10 @@ function noteSecrets(credential: ResolvedCredential, credentials: ICredentialDat
 }
 
 /** Reads the credential again and remembers its tokens (a token n8n fetched or renewed since it was resolved). */
-export async function rememberSecrets(ctx: SpendeskContext, credential: ResolvedCredential): Promise<void> {
+export async function rememberSecrets(
+	ctx: SpendeskContext,
+	credential: ResolvedCredential,
+): Promise<void> {
 	try {
 		noteSecrets(credential, await ctx.getCredentials(credential.credentialType));
 	} catch {

@@ -16,17 +16,24 @@ function headerText(headers: Record<string, unknown>, name: string): string | un
 	const raw = headers[name];
 	const value = Array.isArray(raw) ? raw[0] : raw;
 	if (value === undefined || value === null || value === '') return undefined;
-	const printable = [...String(value)].filter((c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127);
+	const printable = [...String(value)].filter(
+		(c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127,
+	);
 	return printable.join('').slice(0, 100);
 }
 
 /** The hint for a deprecated endpoint, or undefined when the answer carries neither header. */
-export function deprecationHint(endpoint: Endpoint, headers: Record<string, unknown>): NodeExecutionHint | undefined {
+export function deprecationHint(
+	endpoint: Endpoint,
+	headers: Record<string, unknown>,
+): NodeExecutionHint | undefined {
 	const deprecation = headerText(headers, 'deprecation');
 	const sunset = headerText(headers, 'sunset');
 	if (deprecation === undefined && sunset === undefined) return undefined;
 	// A Custom API Call's label names its method and path already.
-	const name = endpoint.label.includes(endpoint.path) ? `"${endpoint.label}"` : `"${endpoint.label}" (${endpoint.method} ${endpoint.path})`;
+	const name = endpoint.label.includes(endpoint.path)
+		? `"${endpoint.label}"`
+		: `"${endpoint.label}" (${endpoint.method} ${endpoint.path})`;
 	const when = sunset ? `; it stops working on ${sunset}` : '';
 	return {
 		message: `Spendesk marks ${name} as deprecated${when}. It still works for now: update the Spendesk node (or the Custom API Call's path) before then.`,
@@ -36,7 +43,11 @@ export function deprecationHint(endpoint: Endpoint, headers: Record<string, unkn
 }
 
 /** Surfaces a deprecated endpoint once per run context. */
-export function noteDeprecation(ctx: SpendeskContext, endpoint: Endpoint, headers: Record<string, unknown>): void {
+export function noteDeprecation(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	headers: Record<string, unknown>,
+): void {
 	const hint = deprecationHint(endpoint, headers);
 	if (!hint) return;
 	const key = `${endpoint.method} ${endpoint.path}`;
@@ -47,7 +58,8 @@ export function noteDeprecation(ctx: SpendeskContext, endpoint: Endpoint, header
 	}
 	if (seen.has(key)) return;
 	seen.add(key);
-	const add = (ctx as { addExecutionHints?: (...hints: NodeExecutionHint[]) => void }).addExecutionHints;
+	const add = (ctx as { addExecutionHints?: (...hints: NodeExecutionHint[]) => void })
+		.addExecutionHints;
 	if (typeof add === 'function') add.call(ctx, hint);
 	else ctx.logger?.warn(hint.message, { node: ctx.getNode().name });
 }

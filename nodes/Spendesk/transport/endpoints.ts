@@ -52,7 +52,9 @@ export interface Endpoint {
 type CatalogueEntry<Name> = Omit<Endpoint, 'snapshotCreate'> & { readonly snapshotCreate?: Name };
 
 /** Checks the catalogue at compile time (shape of each entry, names it refers to) and keeps its literal types. */
-function catalogue<const T extends { readonly [K in keyof T]: CatalogueEntry<keyof T> }>(entries: T): T {
+function catalogue<const T extends { readonly [K in keyof T]: CatalogueEntry<keyof T> }>(
+	entries: T,
+): T {
 	return entries;
 }
 

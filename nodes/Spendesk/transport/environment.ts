@@ -20,7 +20,10 @@ export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 /** Whether a URL may go in clear: HTTPS always, plain HTTP only to this machine. */
 export function isSecureOrLoopback(scheme: string, host: string): boolean {
 	const protocol = scheme.toLowerCase().replace(/:$/, '');
-	return protocol === 'https' || (protocol === 'http' && (LOOPBACK_HOSTS as readonly string[]).includes(host.toLowerCase()));
+	return (
+		protocol === 'https' ||
+		(protocol === 'http' && (LOOPBACK_HOSTS as readonly string[]).includes(host.toLowerCase()))
+	);
 }
 
 /**
@@ -28,7 +31,8 @@ export function isSecureOrLoopback(scheme: string, host: string): boolean {
  * IPv6), optional port, optional path, optional query and fragment (dropped). No backslash
  * or whitespace before the query. Written without `{}` so it can sit in an n8n expression.
  */
-export const BASE_URL_PATTERN = /^(https?):\/\/(?:[^/?#@\\\s]*@)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]+))?((?:\/[^?#\\\s]*)?)(?:\?[^#]*)?(?:#.*)?$/i;
+export const BASE_URL_PATTERN =
+	/^(https?):\/\/(?:[^/?#@\\\s]*@)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]+))?((?:\/[^?#\\\s]*)?)(?:\?[^#]*)?(?:#.*)?$/i;
 
 /** A `.` or `..` path segment, plain or percent-encoded (URLs resolve them, leaving the path). */
 export const DOT_SEGMENT = /(^|\/)(\.|%2e)(\.|%2e)?(\/|$)/i;
@@ -47,7 +51,9 @@ export function resolveBaseUrl(credentials: { environment?: unknown; baseUrl?: u
 	const parts = BASE_URL_PATTERN.exec(raw);
 	const [, scheme = '', host = '', port, path = ''] = parts ?? [];
 	if (!parts || Number(port ?? 0) > 65535 || DOT_SEGMENT.test(path)) {
-		throw new BaseUrlError(`The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`);
+		throw new BaseUrlError(
+			`The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`,
+		);
 	}
 	if (!isSecureOrLoopback(scheme, host)) {
 		throw new BaseUrlError(
@@ -55,7 +61,10 @@ export function resolveBaseUrl(credentials: { environment?: unknown; baseUrl?: u
 		);
 	}
 	const base = `${scheme.toLowerCase()}://${host.toLowerCase()}${port === undefined ? '' : `:${port}`}${path.replace(/\/+$/, '')}`;
-	if (!URL.canParse(base)) throw new BaseUrlError(`The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`);
+	if (!URL.canParse(base))
+		throw new BaseUrlError(
+			`The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`,
+		);
 	return base;
 }
 

@@ -39,10 +39,14 @@ const QUOTE_MAX = 300;
  */
 export function redact(text: string, secrets: readonly string[] = []): string {
 	let out = text;
-	for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret) out = out.split(secret).join(REDACTED);
+	for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+		if (secret) out = out.split(secret).join(REDACTED);
 	return out
 		.replace(/\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]+/gi, `$1$2${REDACTED}`)
-		.replace(/\b(access_token|refresh_token|id_token|client_secret|code_verifier|sessionToken|password)(["']?\s*[:=]\s*["']?)[^\s"'&,;]+/gi, `$1$2${REDACTED}`);
+		.replace(
+			/\b(access_token|refresh_token|id_token|client_secret|code_verifier|sessionToken|password)(["']?\s*[:=]\s*["']?)[^\s"'&,;]+/gi,
+			`$1$2${REDACTED}`,
+		);
 }
 
 /** Server text to quote: redacted, then cut to QUOTE_MAX characters. */
@@ -55,7 +59,13 @@ function quote(text: string | undefined, secrets?: readonly string[]): string | 
 /** The API's error body, safe to quote. */
 function quotedError(call: FailedCall): ApiErrorBody | undefined {
 	const { error, secrets } = call;
-	return error && { code: quote(error.code, secrets), detail: quote(error.detail, secrets), source: quote(error.source, secrets) };
+	return (
+		error && {
+			code: quote(error.code, secrets),
+			detail: quote(error.detail, secrets),
+			source: quote(error.source, secrets),
+		}
+	);
 }
 
 /** Reads `{ errors: [ { code, detail, source } ] }` (or a bare message) from a response body. */
@@ -76,7 +86,8 @@ export function readErrorBody(body: unknown): ApiErrorBody | undefined {
 		const { code, detail, source, message } = first as Record<string, unknown>;
 		return {
 			code: typeof code === 'string' ? code : undefined,
-			detail: typeof detail === 'string' ? detail : typeof message === 'string' ? message : undefined,
+			detail:
+				typeof detail === 'string' ? detail : typeof message === 'string' ? message : undefined,
 			source: typeof source === 'string' ? source : undefined,
 		};
 	}
@@ -96,7 +107,8 @@ export function describeFailure(call: FailedCall): { message: string; descriptio
 
 	if (status === 400 && error?.source === 'headers.x-company-id') {
 		return {
-			message: 'Choose a company: organisation-level credentials must name the company on this call',
+			message:
+				'Choose a company: organisation-level credentials must name the company on this call',
 			description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies). Spendesk said: ${detail || 'X-Company-Id header is required'}`,
 		};
 	}
@@ -129,12 +141,18 @@ export function describeFailure(call: FailedCall): { message: string; descriptio
 	}
 	return {
 		message: `Spendesk rejected "${endpoint.label}" for ${company} (${status})`,
-		description: detail ? `Spendesk said: ${detail}${error?.source ? ` (${error.source})` : ''}` : 'Check the parameters of this operation.',
+		description: detail
+			? `Spendesk said: ${detail}${error?.source ? ` (${error.source})` : ''}`
+			: 'Check the parameters of this operation.',
 	};
 }
 
 /** The cases of a 403: organisation-level only, foreign or deactivated company, user not a member, missing scope. */
-function describeForbidden(call: FailedCall, detail: string, company: string): { message: string; description: string } {
+function describeForbidden(
+	call: FailedCall,
+	detail: string,
+	company: string,
+): { message: string; description: string } {
 	const { endpoint, error, companyId, level, credentialName } = call;
 	const scope = endpoint.scope;
 	if (/requires an organisation-level token/i.test(detail)) {
@@ -147,7 +165,8 @@ function describeForbidden(call: FailedCall, detail: string, company: string): {
 	if (/does not belong to organisation/i.test(detail)) {
 		return {
 			message: `Company "${companyId ?? '?'}" does not belong to your organisation`,
-			description: 'Check the company ID, or pick the company from the list in the Company field. Newly created companies can take up to 20 minutes to become visible.',
+			description:
+				'Check the company ID, or pick the company from the list in the Company field. Newly created companies can take up to 20 minutes to become visible.',
 		};
 	}
 	if (/user does not belong/i.test(detail)) {
@@ -160,7 +179,8 @@ function describeForbidden(call: FailedCall, detail: string, company: string): {
 	if (/deactivated/i.test(detail)) {
 		return {
 			message: `${capitalise(company)} is deactivated`,
-			description: 'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
+			description:
+				'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
 		};
 	}
 	if (error?.code === 'insufficient_scope' || /scope/i.test(detail)) {
@@ -175,12 +195,14 @@ function describeForbidden(call: FailedCall, detail: string, company: string): {
 	if (level === 'company' && endpoint.scoping === 'path') {
 		return {
 			message: `The company-level credential "${credentialName}" cannot reach ${company}`,
-			description: 'A company-level credential reaches only its own company. Leave the Company field empty, or use an organisation-level credential to work across companies.',
+			description:
+				'A company-level credential reaches only its own company. Leave the Company field empty, or use an organisation-level credential to work across companies.',
 		};
 	}
 	return {
 		message: `Spendesk denied access to "${endpoint.label}" for ${company} (403)`,
-		description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the credential's access level and scopes${scope ? ` (this call needs "${scope}")` : ''}. ${scope?.startsWith('experimental:') ? EXPERIMENTAL_HELP : ''}`.trim(),
+		description:
+			`${detail ? `Spendesk said: ${detail}. ` : ''}Check the credential's access level and scopes${scope ? ` (this call needs "${scope}")` : ''}. ${scope?.startsWith('experimental:') ? EXPERIMENTAL_HELP : ''}`.trim(),
 	};
 }
 
@@ -191,9 +213,16 @@ export function apiError(node: INode, call: FailedCall): NodeApiError {
 		status: call.status,
 		endpoint: `${call.endpoint.method} ${call.endpoint.path}`,
 		...(call.companyId ? { companyId: call.companyId } : {}),
-		...(error ? { apiCode: error.code ?? null, detail: error.detail ?? null, source: error.source ?? null } : {}),
+		...(error
+			? { apiCode: error.code ?? null, detail: error.detail ?? null, source: error.source ?? null }
+			: {}),
 	};
-	return new NodeApiError(node, response, { message, description, httpCode: String(call.status), itemIndex: call.itemIndex });
+	return new NodeApiError(node, response, {
+		message,
+		description,
+		httpCode: String(call.status),
+		itemIndex: call.itemIndex,
+	});
 }
 
 /** n8n could not renew the OAuth2 access token: the connection must be made again in the credential. */
@@ -204,7 +233,11 @@ export function renewalRefusedError(
 	const forCompany = call.companyId ? ` for company "${call.companyId}"` : '';
 	return new NodeApiError(
 		node,
-		{ endpoint: `${call.endpoint.method} ${call.endpoint.path}`, ...(call.companyId ? { companyId: call.companyId } : {}), reason: 'oauth2-refresh-refused' },
+		{
+			endpoint: `${call.endpoint.method} ${call.endpoint.path}`,
+			...(call.companyId ? { companyId: call.companyId } : {}),
+			reason: 'oauth2-refresh-refused',
+		},
 		{
 			message: `Reconnect the credential "${call.credentialName}": Spendesk refused to renew its OAuth2 access`,
 			description: `"${call.endpoint.label}"${forCompany} needed a new access token and Spendesk refused the refresh: the connection was revoked in Spendesk, the refresh token expired (30 days), or the app's Client ID or Client Secret changed. Open the credential in n8n, check the Client ID and Client Secret, click "Reconnect" and approve access again, then run the workflow again.`,
@@ -233,7 +266,10 @@ export function unreachableError(
 ): NodeApiError {
 	const { origin, endpoint, code, retries } = call;
 	// Not under the key `code`: NodeApiError would swap our message for its generic one for ECONNRESET & co.
-	const response: JsonObject = { networkError: code ?? null, endpoint: `${endpoint.method} ${endpoint.path}` };
+	const response: JsonObject = {
+		networkError: code ?? null,
+		endpoint: `${endpoint.method} ${endpoint.path}`,
+	};
 	// The code goes in the description: NodeApiError replaces any message that contains it.
 	return new NodeApiError(node, response, {
 		message: `Could not reach Spendesk at ${origin} for "${endpoint.label}" (${NETWORK_WORDS[code ?? ''] ?? 'connection failed'})`,
@@ -243,11 +279,20 @@ export function unreachableError(
 }
 
 /** Network failures where the request never left: nothing can have been applied. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NEVER_SENT = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 /** A write that failed on the network: not retried, and whether Spendesk may have applied it. */
 function notRetried(code: string | undefined): string {
-	const applied = code && NEVER_SENT.has(code) ? 'It did not reach Spendesk, so nothing was applied. ' : 'It may have reached Spendesk and been applied: check in Spendesk before running it again. ';
+	const applied =
+		code && NEVER_SENT.has(code)
+			? 'It did not reach Spendesk, so nothing was applied. '
+			: 'It may have reached Spendesk and been applied: check in Spendesk before running it again. ';
 	return `This call is not safe to repeat, so it was not retried. ${applied}`;
 }
 
@@ -270,14 +315,25 @@ function duration(ms: number): string {
  */
 export function rateLimitWaitError(
 	node: INode,
-	call: { endpoint: Endpoint; companyId?: string; waitMs: number; maxWaitMs: number; itemIndex?: number },
+	call: {
+		endpoint: Endpoint;
+		companyId?: string;
+		waitMs: number;
+		maxWaitMs: number;
+		itemIndex?: number;
+	},
 ): NodeApiError {
 	const { endpoint, companyId, waitMs, maxWaitMs } = call;
 	const company = companyId ? `company "${companyId}"` : 'the company';
 	const retryAt = new Date(Date.now() + waitMs).toISOString();
 	return new NodeApiError(
 		node,
-		{ status: 429, endpoint: `${endpoint.method} ${endpoint.path}`, ...(companyId ? { companyId } : {}), retryAt },
+		{
+			status: 429,
+			endpoint: `${endpoint.method} ${endpoint.path}`,
+			...(companyId ? { companyId } : {}),
+			retryAt,
+		},
 		{
 			message: `Spendesk rate limit reached for ${company} and did not reset in time`,
 			description: `Spendesk asked to wait until ${retryAt} (${duration(waitMs)}) before the next request on "${endpoint.label}", longer than a call may wait (${duration(maxWaitMs)} in all). Run the workflow again after that time, lower the number of items, or use Return All instead of many small calls.`,
@@ -301,14 +357,26 @@ function describeBody(body: unknown, contentType: string | undefined): string {
  */
 export function notJsonError(
 	node: INode,
-	call: { endpoint: Endpoint; status: number; body: unknown; contentType?: string; companyId?: string; itemIndex?: number },
+	call: {
+		endpoint: Endpoint;
+		status: number;
+		body: unknown;
+		contentType?: string;
+		companyId?: string;
+		itemIndex?: number;
+	},
 ): NodeApiError {
 	const { endpoint, status, companyId } = call;
 	const what = describeBody(call.body, call.contentType);
 	const forCompany = companyId ? ` for company "${companyId}"` : '';
 	return new NodeApiError(
 		node,
-		{ status, endpoint: `${endpoint.method} ${endpoint.path}`, ...(companyId ? { companyId } : {}), contentType: call.contentType ?? null },
+		{
+			status,
+			endpoint: `${endpoint.method} ${endpoint.path}`,
+			...(companyId ? { companyId } : {}),
+			contentType: call.contentType ?? null,
+		},
 		{
 			message: `Spendesk answered "${endpoint.label}"${forCompany} with ${what} instead of JSON (${status})`,
 			description:
@@ -325,14 +393,26 @@ export function notJsonError(
  */
 export function notFileError(
 	node: INode,
-	call: { endpoint: Endpoint; status: number; expected: string; contentType?: string; companyId?: string; itemIndex?: number },
+	call: {
+		endpoint: Endpoint;
+		status: number;
+		expected: string;
+		contentType?: string;
+		companyId?: string;
+		itemIndex?: number;
+	},
 ): NodeApiError {
 	const { endpoint, status, companyId } = call;
 	const what = call.contentType?.split(';')[0].trim().toLowerCase() || 'no content type';
 	const forCompany = companyId ? ` for company "${companyId}"` : '';
 	return new NodeApiError(
 		node,
-		{ status, endpoint: `${endpoint.method} ${endpoint.path}`, ...(companyId ? { companyId } : {}), contentType: call.contentType ?? null },
+		{
+			status,
+			endpoint: `${endpoint.method} ${endpoint.path}`,
+			...(companyId ? { companyId } : {}),
+			contentType: call.contentType ?? null,
+		},
 		{
 			message: `Spendesk answered "${endpoint.label}"${forCompany} with ${what} instead of ${call.expected} (${status})`,
 			description:

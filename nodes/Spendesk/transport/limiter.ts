@@ -141,7 +141,12 @@ export class FlowControl {
 	 * Learns the budget from a response's rate-limit headers. A reset further away than
 	 * `longestWaitMs` is not believed: nothing is recorded, so it cannot hold back later calls.
 	 */
-	observe(budgetKey: string, headers: Record<string, unknown>, longestWaitMs: number, now = Date.now()): void {
+	observe(
+		budgetKey: string,
+		headers: Record<string, unknown>,
+		longestWaitMs: number,
+		now = Date.now(),
+	): void {
 		const remaining = numberHeader(headers, 'x-ratelimit-remaining');
 		const reset = numberHeader(headers, 'x-ratelimit-reset');
 		if (remaining === undefined || reset === undefined || reset * 1000 > longestWaitMs) return;
@@ -196,7 +201,10 @@ export function numberHeader(headers: Record<string, unknown>, name: string): nu
 }
 
 /** Seconds of a Retry-After header (delta-seconds or HTTP date). */
-export function retryAfterMs(headers: Record<string, unknown>, now = Date.now()): number | undefined {
+export function retryAfterMs(
+	headers: Record<string, unknown>,
+	now = Date.now(),
+): number | undefined {
 	const seconds = numberHeader(headers, 'retry-after');
 	if (seconds !== undefined) return seconds * 1000;
 	const raw = headers['retry-after'];

@@ -18,16 +18,37 @@ export type Outcome =
 	/** n8n could not renew the OAuth2 token: the token endpoint refused the refresh. */
 	| { kind: 'renewalRefused' };
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENOTFOUND',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 /** Reads an error thrown by n8n's request helper: its HTTP status, or its network error code. */
 export function classifyThrown(error: unknown): Thrown {
-	const e = error as { httpCode?: unknown; code?: unknown; message?: unknown; cause?: { code?: unknown } };
+	const e = error as {
+		httpCode?: unknown;
+		code?: unknown;
+		message?: unknown;
+		cause?: { code?: unknown };
+	};
 	const httpCode = typeof e?.httpCode === 'string' ? e.httpCode : undefined;
-	if (httpCode && /^\d{3}$/.test(httpCode)) return { kind: 'thrown', status: Number(httpCode), error };
-	const code = [httpCode, e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string' && NETWORK_CODES.has(c));
+	if (httpCode && /^\d{3}$/.test(httpCode))
+		return { kind: 'thrown', status: Number(httpCode), error };
+	const code = [httpCode, e?.code, e?.cause?.code].find(
+		(c): c is string => typeof c === 'string' && NETWORK_CODES.has(c),
+	);
 	if (code) return { kind: 'thrown', code, error };
-	if (typeof e?.message === 'string' && /socket hang up|ECONNRESET|network|timeout/i.test(e.message)) {
+	if (
+		typeof e?.message === 'string' &&
+		/socket hang up|ECONNRESET|network|timeout/i.test(e.message)
+	) {
 		return { kind: 'thrown', code: 'ECONNRESET', error };
 	}
 	return { kind: 'thrown', error };

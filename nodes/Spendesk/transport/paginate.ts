@@ -34,7 +34,11 @@ const STRATEGIES: Record<PaginationStyle, PageStrategy> = {
 };
 
 /** Async iterator over pages of items of a list endpoint. */
-export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request: ListRequest = {}): AsyncGenerator<Page> {
+export async function* paginate(
+	ctx: SpendeskContext,
+	name: EndpointRef,
+	request: ListRequest = {},
+): AsyncGenerator<Page> {
 	const endpoint = endpointOf(name);
 	const limit = itemLimit(request.limit, request.progress);
 	if (limit.max <= 0) return;
@@ -42,7 +46,11 @@ export async function* paginate(ctx: SpendeskContext, name: EndpointRef, request
 }
 
 /** Drains a list into one array (respecting the Limit). */
-export async function collect(ctx: SpendeskContext, name: EndpointRef, request: ListRequest = {}): Promise<IDataObject[]> {
+export async function collect(
+	ctx: SpendeskContext,
+	name: EndpointRef,
+	request: ListRequest = {},
+): Promise<IDataObject[]> {
 	return (await collectList(ctx, name, request)).items;
 }
 

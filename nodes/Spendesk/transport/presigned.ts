@@ -8,7 +8,12 @@
  * its query (the signature).
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
 import { isSecureOrLoopback } from './environment';
 import { transportSettings } from './settings';
 
@@ -18,7 +23,12 @@ export function linkName(url: URL): string {
 }
 
 /** A pre-signed link as given by the API: an absolute HTTPS URL (HTTP only on loopback), without user info. */
-export function presignedUrl(ctx: IExecuteFunctions, raw: unknown, what: string, itemIndex: number): URL {
+export function presignedUrl(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	what: string,
+	itemIndex: number,
+): URL {
 	let url: URL | undefined;
 	try {
 		url = typeof raw === 'string' && raw ? new URL(raw) : undefined;
@@ -27,15 +37,21 @@ export function presignedUrl(ctx: IExecuteFunctions, raw: unknown, what: string,
 	}
 	if (!url) {
 		throw new NodeOperationError(ctx.getNode(), `Spendesk gave no valid link for ${what}`, {
-			description: 'The answer lacked the pre-signed URL or it was not an absolute URL. Run the node again; if it persists, contact Spendesk support.',
+			description:
+				'The answer lacked the pre-signed URL or it was not an absolute URL. Run the node again; if it persists, contact Spendesk support.',
 			itemIndex,
 		});
 	}
 	if (!isSecureOrLoopback(url.protocol, url.hostname) || url.username || url.password) {
-		throw new NodeOperationError(ctx.getNode(), `Refusing the link for ${what}: only HTTPS links are followed (${url.protocol}//${url.host})`, {
-			description: 'A pre-signed link carries its own authorisation, so it is only used over HTTPS (plain HTTP is allowed on this machine only, for a local test server). Check the base URL of the credential; if Spendesk sent it, contact Spendesk support.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Refusing the link for ${what}: only HTTPS links are followed (${url.protocol}//${url.host})`,
+			{
+				description:
+					'A pre-signed link carries its own authorisation, so it is only used over HTTPS (plain HTTP is allowed on this machine only, for a local test server). Check the base URL of the credential; if Spendesk sent it, contact Spendesk support.',
+				itemIndex,
+			},
+		);
 	}
 	return url;
 }
@@ -43,12 +59,19 @@ export function presignedUrl(ctx: IExecuteFunctions, raw: unknown, what: string,
 /** The execution's cancel signal joined with a deadline of `timeoutMs`. */
 function deadline(ctx: IExecuteFunctions): AbortSignal {
 	const timeout = AbortSignal.timeout(transportSettings.timeoutMs);
-	const cancel = typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+	const cancel =
+		typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
 	return cancel ? AbortSignal.any([timeout, cancel]) : timeout;
 }
 
 /** One request to a pre-signed link with n8n's plain helper: no credential, no redirects, every status returned. */
-async function send(ctx: IExecuteFunctions, request: Omit<IHttpRequestOptions, 'url'>, url: URL, what: string, itemIndex: number): Promise<IN8nHttpFullResponse> {
+async function send(
+	ctx: IExecuteFunctions,
+	request: Omit<IHttpRequestOptions, 'url'>,
+	url: URL,
+	what: string,
+	itemIndex: number,
+): Promise<IN8nHttpFullResponse> {
 	try {
 		return (await ctx.helpers.httpRequest({
 			...request,
@@ -74,12 +97,18 @@ async function send(ctx: IExecuteFunctions, request: Omit<IHttpRequestOptions, '
 }
 
 /** The bytes of a body as n8n gives it: a stream (read up to `maxBytes` + 1), a Buffer or text. */
-async function readBytes(body: unknown, maxBytes: number): Promise<{ bytes: Buffer; over: boolean }> {
+async function readBytes(
+	body: unknown,
+	maxBytes: number,
+): Promise<{ bytes: Buffer; over: boolean }> {
 	if (Buffer.isBuffer(body)) return { bytes: body, over: body.length > maxBytes };
 	if (typeof body === 'string') return readBytes(Buffer.from(body, 'utf8'), maxBytes);
 	if (body instanceof ArrayBuffer) return readBytes(Buffer.from(body), maxBytes);
-	const stream = body as (AsyncIterable<Uint8Array | string> & { destroy?: () => void }) | undefined;
-	if (!stream || typeof stream[Symbol.asyncIterator] !== 'function') return { bytes: Buffer.alloc(0), over: false };
+	const stream = body as
+		| (AsyncIterable<Uint8Array | string> & { destroy?: () => void })
+		| undefined;
+	if (!stream || typeof stream[Symbol.asyncIterator] !== 'function')
+		return { bytes: Buffer.alloc(0), over: false };
 	const chunks: Buffer[] = [];
 	let total = 0;
 	for await (const chunk of stream) {
@@ -105,7 +134,14 @@ function storageCode(text: string): string | undefined {
 }
 
 /** The refusal of a pre-signed link: expired or invalid (403), gone (404), or another status. */
-function transferError(ctx: IExecuteFunctions, response: IN8nHttpFullResponse, text: string, url: URL, what: string, itemIndex: number): NodeApiError {
+function transferError(
+	ctx: IExecuteFunctions,
+	response: IN8nHttpFullResponse,
+	text: string,
+	url: URL,
+	what: string,
+	itemIndex: number,
+): NodeApiError {
 	const status = response.statusCode;
 	const code = storageCode(text);
 	const said = code ? ` ${code}` : '';
@@ -119,7 +155,10 @@ function transferError(ctx: IExecuteFunctions, response: IN8nHttpFullResponse, t
 		ctx.getNode(),
 		{ status, host: url.origin, ...(code ? { storageCode: code } : {}) },
 		{
-			message: status === 403 ? `The link for ${what} has expired or is not valid (403${said})` : `The file host ${url.origin} answered ${status}${said} for ${what}`,
+			message:
+				status === 403
+					? `The link for ${what} has expired or is not valid (403${said})`
+					: `The file host ${url.origin} answered ${status}${said} for ${what}`,
 			description,
 			httpCode: String(status),
 			itemIndex,
@@ -127,11 +166,22 @@ function transferError(ctx: IExecuteFunctions, response: IN8nHttpFullResponse, t
 	);
 }
 
-function tooLarge(ctx: IExecuteFunctions, what: string, size: string, maxBytes: number, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `The file of ${what} is larger than Max File Size (${size}; the limit is ${formatBytes(maxBytes)})`, {
-		description: 'Raise Max File Size (MB) in the options to download it, or turn on Metadata Only to get the links without the files.',
-		itemIndex,
-	});
+function tooLarge(
+	ctx: IExecuteFunctions,
+	what: string,
+	size: string,
+	maxBytes: number,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The file of ${what} is larger than Max File Size (${size}; the limit is ${formatBytes(maxBytes)})`,
+		{
+			description:
+				'Raise Max File Size (MB) in the options to download it, or turn on Metadata Only to get the links without the files.',
+			itemIndex,
+		},
+	);
 }
 
 export function formatBytes(bytes: number): string {
@@ -150,7 +200,13 @@ export async function downloadPresigned(
 	options: { what: string; maxBytes: number; itemIndex: number },
 ): Promise<{ bytes: Buffer; contentType?: string }> {
 	const { what, maxBytes, itemIndex } = options;
-	const response = await send(ctx, { method: 'GET', encoding: 'stream', json: false }, url, what, itemIndex);
+	const response = await send(
+		ctx,
+		{ method: 'GET', encoding: 'stream', json: false },
+		url,
+		what,
+		itemIndex,
+	);
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		const { bytes } = await readBytes(response.body, 4096);
 		throw transferError(ctx, response, bytes.toString('utf8'), url, what, itemIndex);
@@ -161,7 +217,8 @@ export async function downloadPresigned(
 		throw tooLarge(ctx, what, formatBytes(declared), maxBytes, itemIndex);
 	}
 	const { bytes, over } = await readBytes(response.body, maxBytes);
-	if (over) throw tooLarge(ctx, what, `more than ${formatBytes(maxBytes)} received`, maxBytes, itemIndex);
+	if (over)
+		throw tooLarge(ctx, what, `more than ${formatBytes(maxBytes)} received`, maxBytes, itemIndex);
 	return { bytes, contentType: header(response, 'content-type') };
 }
 
@@ -172,7 +229,13 @@ export async function uploadPresigned(
 	options: { what: string; bytes: Buffer; headers: Record<string, string>; itemIndex: number },
 ): Promise<void> {
 	const { what, bytes, headers, itemIndex } = options;
-	const response = await send(ctx, { method: 'PUT', body: bytes, headers, json: false }, url, what, itemIndex);
+	const response = await send(
+		ctx,
+		{ method: 'PUT', body: bytes, headers, json: false },
+		url,
+		what,
+		itemIndex,
+	);
 	if (response.statusCode >= 200 && response.statusCode < 300) return;
 	const { bytes: answer } = await readBytes(response.body, 4096);
 	throw transferError(ctx, response, answer.toString('utf8'), url, what, itemIndex);
@@ -184,7 +247,12 @@ export function uploadHeaders(given: unknown, mimeType: string): Record<string, 
 	if (given && typeof given === 'object' && !Array.isArray(given)) {
 		for (const [name, value] of Object.entries(given as IDataObject)) {
 			const key = name.toLowerCase();
-			if (/^(authorization|proxy-authorization|cookie|host|content-length|transfer-encoding|connection)$/.test(key)) continue;
+			if (
+				/^(authorization|proxy-authorization|cookie|host|content-length|transfer-encoding|connection)$/.test(
+					key,
+				)
+			)
+				continue;
 			if (typeof value === 'string' || typeof value === 'number') headers[key] = String(value);
 		}
 	}

@@ -16,11 +16,15 @@ import type { Outcome } from './outcome';
 import { transportSettings } from './settings';
 
 /** The OAuth2 access token n8n holds now (undefined for other credentials or when unreadable). */
-async function heldAccessToken(ctx: SpendeskContext, credential: ResolvedCredential): Promise<string | undefined> {
+async function heldAccessToken(
+	ctx: SpendeskContext,
+	credential: ResolvedCredential,
+): Promise<string | undefined> {
 	if (credential.credentialType !== 'spendeskOAuth2Api') return undefined;
 	try {
 		const credentials = await ctx.getCredentials(credential.credentialType);
-		const token = (credentials.oauthTokenData as { access_token?: unknown } | undefined)?.access_token;
+		const token = (credentials.oauthTokenData as { access_token?: unknown } | undefined)
+			?.access_token;
 		return typeof token === 'string' ? token : undefined;
 	} catch {
 		return undefined;
@@ -29,7 +33,8 @@ async function heldAccessToken(ctx: SpendeskContext, credential: ResolvedCredent
 
 /** The execution's cancel signal, when the context has one (node executions do, polls do not). */
 function cancelSignalOf(ctx: SpendeskContext): AbortSignal | undefined {
-	const get = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal;
+	const get = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined })
+		.getExecutionCancelSignal;
 	return typeof get === 'function' ? get.call(ctx) : undefined;
 }
 
@@ -65,15 +70,31 @@ function attemptDeadline(cancel: AbortSignal | undefined) {
  * the attempt is given up at the deadline even if the request lingers: a network timeout
  * for the retry rules.
  */
-async function exchange(ctx: SpendeskContext, credential: ResolvedCredential, request: IHttpRequestOptions): Promise<Outcome> {
+async function exchange(
+	ctx: SpendeskContext,
+	credential: ResolvedCredential,
+	request: IHttpRequestOptions,
+): Promise<Outcome> {
 	const cancel = cancelSignalOf(ctx);
 	const attempt = attemptDeadline(cancel);
-	const receiver = 'getExecutionCancelSignal' in ctx ? Object.create(ctx, { getExecutionCancelSignal: { value: () => attempt.signal } }) : ctx;
+	const receiver =
+		'getExecutionCancelSignal' in ctx
+			? Object.create(ctx, { getExecutionCancelSignal: { value: () => attempt.signal } })
+			: ctx;
 	try {
-		const sent = ctx.helpers.httpRequestWithAuthentication.call(receiver, credential.credentialType, { ...request, abortSignal: attempt.signal });
-		return { kind: 'response', response: (await Promise.race([sent, attempt.timedOut])) as IN8nHttpFullResponse };
+		const sent = ctx.helpers.httpRequestWithAuthentication.call(
+			receiver,
+			credential.credentialType,
+			{ ...request, abortSignal: attempt.signal },
+		);
+		return {
+			kind: 'response',
+			response: (await Promise.race([sent, attempt.timedOut])) as IN8nHttpFullResponse,
+		};
 	} catch (error) {
-		return attempt.expired() && !cancel?.aborted ? { kind: 'thrown', code: 'ETIMEDOUT', error } : classifyThrown(error);
+		return attempt.expired() && !cancel?.aborted
+			? { kind: 'thrown', code: 'ETIMEDOUT', error }
+			: classifyThrown(error);
 	} finally {
 		attempt.done();
 	}
@@ -83,7 +104,11 @@ async function exchange(ctx: SpendeskContext, credential: ResolvedCredential, re
 const tokensRead = new WeakSet<ResolvedCredential>();
 
 /** Sends the request; after a 401, asks once more so that n8n renews the token. */
-export async function sendWithRenewal(ctx: SpendeskContext, credential: ResolvedCredential, request: IHttpRequestOptions): Promise<Outcome> {
+export async function sendWithRenewal(
+	ctx: SpendeskContext,
+	credential: ResolvedCredential,
+	request: IHttpRequestOptions,
+): Promise<Outcome> {
 	const first = await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors: true });
 	// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
 	if (!tokensRead.has(credential)) {
@@ -97,7 +122,10 @@ export async function sendWithRenewal(ctx: SpendeskContext, credential: Resolved
 	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
 		const before = await heldAccessToken(ctx, credential);
 		try {
-			const outcome = await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors: false });
+			const outcome = await exchange(ctx, credential, {
+				...request,
+				ignoreHttpStatusErrors: false,
+			});
 			if (outcome.kind !== 'thrown') return outcome;
 			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
 			// the API answering the retried call. Read from the credential, whatever error shape

@@ -12,7 +12,15 @@ import type { ResolvedCredential, SpendeskContext } from './credential';
 import { noteDeprecation } from './deprecation';
 import { endpointOf } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
-import { apiError, notFileError, notJsonError, rateLimitWaitError, readErrorBody, renewalRefusedError, unreachableError } from './errors';
+import {
+	apiError,
+	notFileError,
+	notJsonError,
+	rateLimitWaitError,
+	readErrorBody,
+	renewalRefusedError,
+	unreachableError,
+} from './errors';
 import { flowControl, numberHeader, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './renewal';
@@ -64,12 +72,24 @@ interface Failure {
 type Attempt = { result: CallResult<unknown> } | { failure: Failure };
 
 /** Calls one catalogue endpoint. Resolves with the response of a 2xx (or of a 404 when allowed). */
-export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: EndpointRef, options: CallOptions = {}): Promise<CallResult<T>> {
+export async function callSpendesk<T = unknown>(
+	ctx: SpendeskContext,
+	ref: EndpointRef,
+	options: CallOptions = {},
+): Promise<CallResult<T>> {
 	const endpoint = endpointOf(ref);
 	const credential = await resolveCredential(ctx);
 	const scoped = applyScoping(ctx.getNode(), credential, endpoint, options);
 	const request = httpRequest(endpoint, scoped, options);
-	const call: Call = { ctx, endpoint, credential, scoped, options, started: Date.now(), retries: 0 };
+	const call: Call = {
+		ctx,
+		endpoint,
+		credential,
+		scoped,
+		options,
+		started: Date.now(),
+		retries: 0,
+	};
 	const owner = executionOf(ctx);
 	for (;;) {
 		const hold = flowControl.reserve(scoped.budgetKey);
@@ -78,7 +98,12 @@ export async function callSpendesk<T = unknown>(ctx: SpendeskContext, ref: Endpo
 			await waitWithin(call, hold, () => rateLimitError(call, hold));
 			continue;
 		}
-		const outcome = await flowControl.gated(credential.key, transportSettings.maxInFlight, owner, async () => await sendWithRenewal(ctx, credential, request));
+		const outcome = await flowControl.gated(
+			credential.key,
+			transportSettings.maxInFlight,
+			owner,
+			async () => await sendWithRenewal(ctx, credential, request),
+		);
 		const attempt = readOutcome(call, outcome);
 		if ('result' in attempt) {
 			noteDeprecation(ctx, endpoint, attempt.result.headers);
@@ -96,7 +121,11 @@ function executionOf(ctx: SpendeskContext): unknown {
 	return typeof id === 'string' && id ? id : ctx;
 }
 
-function httpRequest(endpoint: Endpoint, scoped: ScopedCall, options: CallOptions): IHttpRequestOptions {
+function httpRequest(
+	endpoint: Endpoint,
+	scoped: ScopedCall,
+	options: CallOptions,
+): IHttpRequestOptions {
 	const request: IHttpRequestOptions = {
 		method: endpoint.method as IHttpRequestMethods,
 		url: scoped.url,
@@ -111,7 +140,10 @@ function httpRequest(endpoint: Endpoint, scoped: ScopedCall, options: CallOption
 		// A file endpoint: its bytes as they come (errors are still the API's JSON body).
 		request.json = false;
 		request.encoding = 'arraybuffer';
-		request.headers = { ...scoped.headers, accept: `${endpoint.contentType}, application/json;q=0.5` };
+		request.headers = {
+			...scoped.headers,
+			accept: `${endpoint.contentType}, application/json;q=0.5`,
+		};
 	}
 	return request;
 }
@@ -120,7 +152,12 @@ function httpRequest(endpoint: Endpoint, scoped: ScopedCall, options: CallOption
 function readOutcome(call: Call, outcome: Outcome): Attempt {
 	const { ctx, endpoint, credential, scoped, options } = call;
 	if (outcome.kind === 'renewalRefused') {
-		throw renewalRefusedError(ctx.getNode(), { credentialName: credential.credentialName, endpoint, companyId: scoped.companyId, itemIndex: options.itemIndex });
+		throw renewalRefusedError(ctx.getNode(), {
+			credentialName: credential.credentialName,
+			endpoint,
+			companyId: scoped.companyId,
+			itemIndex: options.itemIndex,
+		});
 	}
 	if (outcome.kind === 'thrown') return readThrown(call, outcome);
 	const status = outcome.response.statusCode;
@@ -128,10 +165,13 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	const body: unknown = outcome.response.body;
 	flowControl.observe(scoped.budgetKey, headers, transportSettings.longestRememberedWaitMs);
 	if (status >= 200 && status < 300) {
-		const read = call.endpoint.contentType ? fileBody(call, status, headers, body) : jsonBody(call, status, headers, body);
+		const read = call.endpoint.contentType
+			? fileBody(call, status, headers, body)
+			: jsonBody(call, status, headers, body);
 		return { result: { status, headers, body: read } };
 	}
-	if ((status === 404 && options.allowNotFound) || options.acceptStatus?.includes(status)) return { result: { status, headers, body } };
+	if ((status === 404 && options.allowNotFound) || options.acceptStatus?.includes(status))
+		return { result: { status, headers, body } };
 	return { failure: { status, headers, body: textOf(body) } };
 }
 
@@ -147,14 +187,33 @@ function textOf(body: unknown): unknown {
  * type (text/csv also as application/csv); anything else (a proxy's HTML page, JSON) is an
  * error naming the endpoint and what came, as for JSON endpoints.
  */
-function fileBody(call: Call, status: number, headers: Record<string, unknown>, body: unknown): Buffer {
-	const contentType = typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined;
+function fileBody(
+	call: Call,
+	status: number,
+	headers: Record<string, unknown>,
+	body: unknown,
+): Buffer {
+	const contentType =
+		typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined;
 	const type = contentType?.split(';')[0].trim().toLowerCase();
 	const expected = call.endpoint.contentType!;
 	const accepted = type === expected || (expected === 'text/csv' && type === 'application/csv');
-	const bytes = Buffer.isBuffer(body) ? body : body instanceof ArrayBuffer ? Buffer.from(body) : typeof body === 'string' ? Buffer.from(body, 'utf8') : undefined;
+	const bytes = Buffer.isBuffer(body)
+		? body
+		: body instanceof ArrayBuffer
+			? Buffer.from(body)
+			: typeof body === 'string'
+				? Buffer.from(body, 'utf8')
+				: undefined;
 	if (accepted && bytes) return bytes;
-	throw notFileError(call.ctx.getNode(), { endpoint: call.endpoint, status, expected, contentType, companyId: call.scoped.companyId, itemIndex: call.options.itemIndex });
+	throw notFileError(call.ctx.getNode(), {
+		endpoint: call.endpoint,
+		status,
+		expected,
+		contentType,
+		companyId: call.scoped.companyId,
+		itemIndex: call.options.itemIndex,
+	});
 }
 
 /**
@@ -162,7 +221,12 @@ function fileBody(call: Call, status: number, headers: Record<string, unknown>, 
  * is an error naming the endpoint and what came, never items made of characters; only an
  * endpoint that may answer with no content (a Custom API Call other than GET) gets `{}`.
  */
-function jsonBody(call: Call, status: number, headers: Record<string, unknown>, body: unknown): unknown {
+function jsonBody(
+	call: Call,
+	status: number,
+	headers: Record<string, unknown>,
+	body: unknown,
+): unknown {
 	if (body !== null && typeof body === 'object') return body;
 	if (typeof body === 'string' && /^\s*[[{]/.test(body)) {
 		try {
@@ -171,7 +235,8 @@ function jsonBody(call: Call, status: number, headers: Record<string, unknown>, 
 			// not JSON after all: the error below
 		}
 	}
-	if ((body === undefined || body === null || body === '') && call.endpoint.mayAnswerEmpty) return {};
+	if ((body === undefined || body === null || body === '') && call.endpoint.mayAnswerEmpty)
+		return {};
 	const contentType = headers['content-type'];
 	throw notJsonError(call.ctx.getNode(), {
 		endpoint: call.endpoint,
@@ -188,12 +253,24 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 	const { status, code, error } = thrown;
 	if (status === undefined && code === undefined) {
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
-		throw new NodeOperationError(call.ctx.getNode(), (error as Error)?.message ?? String(error), { itemIndex: call.options.itemIndex });
+		throw new NodeOperationError(call.ctx.getNode(), (error as Error)?.message ?? String(error), {
+			itemIndex: call.options.itemIndex,
+		});
 	}
-	if (status !== undefined && ((status === 404 && call.options.allowNotFound) || call.options.acceptStatus?.includes(status))) {
+	if (
+		status !== undefined &&
+		((status === 404 && call.options.allowNotFound) || call.options.acceptStatus?.includes(status))
+	) {
 		return { result: { status, headers: {}, body: undefined } };
 	}
-	return { failure: { status, headers: {}, body: textOf((error as { context?: { data?: unknown } })?.context?.data), code } };
+	return {
+		failure: {
+			status,
+			headers: {},
+			body: textOf((error as { context?: { data?: unknown } })?.context?.data),
+			code,
+		},
+	};
 }
 
 /**
@@ -210,7 +287,8 @@ async function waitBeforeRetry(call: Call, failure: Failure): Promise<void> {
 		return;
 	}
 	const retryable = failure.status === undefined || failure.status >= 500;
-	if (!retryable || !call.endpoint.idempotent || call.retries >= transportSettings.maxRetries) throw callError(call, failure);
+	if (!retryable || !call.endpoint.idempotent || call.retries >= transportSettings.maxRetries)
+		throw callError(call, failure);
 	const wait = backoff(call.retries++);
 	await waitWithin(call, wait, () => callError(call, failure));
 }
@@ -236,14 +314,26 @@ function backoff(attempt: number): number {
 /** The call cannot wait `waitMs` for the rate limit: when to retry. */
 function rateLimitError(call: Call, waitMs: number): NodeApiError {
 	const { ctx, endpoint, scoped, options } = call;
-	return rateLimitWaitError(ctx.getNode(), { endpoint, companyId: scoped.companyId, waitMs, maxWaitMs: transportSettings.maxWaitMs, itemIndex: options.itemIndex });
+	return rateLimitWaitError(ctx.getNode(), {
+		endpoint,
+		companyId: scoped.companyId,
+		waitMs,
+		maxWaitMs: transportSettings.maxWaitMs,
+		itemIndex: options.itemIndex,
+	});
 }
 
 /** The error a failure ends the call with: the API's answer, or Spendesk unreachable. */
 function callError(call: Call, failure: Failure): NodeApiError {
 	const { ctx, endpoint, credential, scoped, options } = call;
 	if (failure.status === undefined) {
-		return unreachableError(ctx.getNode(), { origin: credential.origin, endpoint, code: failure.code, retries: call.retries, itemIndex: options.itemIndex });
+		return unreachableError(ctx.getNode(), {
+			origin: credential.origin,
+			endpoint,
+			code: failure.code,
+			retries: call.retries,
+			itemIndex: options.itemIndex,
+		});
 	}
 	return apiError(ctx.getNode(), {
 		endpoint,
@@ -259,6 +349,7 @@ function callError(call: Call, failure: Failure): NodeApiError {
 
 function dropUndefined(qs: IDataObject): IDataObject {
 	const out: IDataObject = {};
-	for (const [k, v] of Object.entries(qs)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+	for (const [k, v] of Object.entries(qs))
+		if (v !== undefined && v !== null && v !== '') out[k] = v;
 	return out;
 }

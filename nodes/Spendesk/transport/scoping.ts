@@ -42,25 +42,42 @@ export interface ScopedCall {
 }
 
 /** Applies the catalogue entry's company scoping; fails before any request when the call cannot be made. */
-export function applyScoping(node: INode, credential: ResolvedCredential, endpoint: Endpoint, target: CallTarget): ScopedCall {
+export function applyScoping(
+	node: INode,
+	credential: ResolvedCredential,
+	endpoint: Endpoint,
+	target: CallTarget,
+): ScopedCall {
 	const { itemIndex } = target;
 	const requested = validCompanyId(node, target.company, itemIndex);
 	const companyId = companyOfCall(node, credential, endpoint, requested, itemIndex);
 	const headers: Record<string, string> = { accept: 'application/json' };
-	if (endpoint.scoping === 'header' && credential.level === 'organisation' && companyId) headers['x-company-id'] = companyId;
+	if (endpoint.scoping === 'header' && credential.level === 'organisation' && companyId)
+		headers['x-company-id'] = companyId;
 	const path = fillPath(node, endpoint, { ...target.pathParams, companyId }, itemIndex);
 	const url = underBaseUrl(node, credential, endpoint, path, itemIndex);
 	if (target.url) samePath(node, credential, endpoint, target.url, url, itemIndex);
-	const budgetCompany = companyId ?? (endpoint.scoping === 'organisation' ? 'organisation' : 'none');
-	return { url: target.url ?? url, headers, companyId, budgetKey: `${credential.key}|${budgetCompany}` };
+	const budgetCompany =
+		companyId ?? (endpoint.scoping === 'organisation' ? 'organisation' : 'none');
+	return {
+		url: target.url ?? url,
+		headers,
+		companyId,
+		budgetKey: `${credential.key}|${budgetCompany}`,
+	};
 }
 
 /** The company ID the call asks for, trimmed (undefined when empty); refuses what cannot be an ID. */
-function validCompanyId(node: INode, company: string | undefined, itemIndex?: number): string | undefined {
+function validCompanyId(
+	node: INode,
+	company: string | undefined,
+	itemIndex?: number,
+): string | undefined {
 	const requested = company?.trim() || undefined;
 	if (requested !== undefined && !isOneIdSegment(requested)) {
 		throw new NodeOperationError(node, `"${requested}" is not a valid company ID`, {
-			description: 'A Spendesk company ID is one word without spaces or slashes, and not "." or "..". Pick the company from the list to avoid typos.',
+			description:
+				'A Spendesk company ID is one word without spaces or slashes, and not "." or "..". Pick the company from the list to avoid typos.',
 			itemIndex,
 		});
 	}
@@ -78,16 +95,23 @@ function companyOfCall(
 	switch (endpoint.scoping) {
 		case 'organisation':
 			if (credential.level === 'company') {
-				throw new NodeOperationError(node, `"${endpoint.label}" needs an organisation-level credential; "${credential.credentialName}" is company-level`, {
-					description: 'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
-					itemIndex,
-				});
+				throw new NodeOperationError(
+					node,
+					`"${endpoint.label}" needs an organisation-level credential; "${credential.credentialName}" is company-level`,
+					{
+						description:
+							'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
+						itemIndex,
+					},
+				);
 			}
 			return undefined;
 		case 'header':
 		case 'path': {
 			const companyId =
-				credential.level === 'company' ? ownCompany(node, credential, requested, itemIndex) : namedCompany(node, endpoint, requested, itemIndex);
+				credential.level === 'company'
+					? ownCompany(node, credential, requested, itemIndex)
+					: namedCompany(node, endpoint, requested, itemIndex);
 			if (endpoint.scoping === 'path' && !companyId) {
 				throw new NodeOperationError(node, `"${endpoint.label}" needs the company ID`, {
 					description: `Set the Company field, or enter the company ID of this company-level key in the credential "${credential.credentialName}".`,
@@ -102,23 +126,41 @@ function companyOfCall(
 }
 
 /** A company-level credential reaches its own company only: the one asked for must be it. */
-function ownCompany(node: INode, credential: ResolvedCredential, requested: string | undefined, itemIndex?: number): string | undefined {
+function ownCompany(
+	node: INode,
+	credential: ResolvedCredential,
+	requested: string | undefined,
+	itemIndex?: number,
+): string | undefined {
 	if (requested && credential.ownCompanyId && requested !== credential.ownCompanyId) {
-		throw new NodeOperationError(node, `The company-level credential "${credential.credentialName}" cannot reach company "${requested}"`, {
-			description: `It reaches only its own company "${credential.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			node,
+			`The company-level credential "${credential.credentialName}" cannot reach company "${requested}"`,
+			{
+				description: `It reaches only its own company "${credential.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
+				itemIndex,
+			},
+		);
 	}
 	return requested ?? credential.ownCompanyId;
 }
 
 /** An organisation-level credential must name the company of a company-scoped call. */
-function namedCompany(node: INode, endpoint: Endpoint, requested: string | undefined, itemIndex?: number): string {
+function namedCompany(
+	node: INode,
+	endpoint: Endpoint,
+	requested: string | undefined,
+	itemIndex?: number,
+): string {
 	if (!requested) {
-		throw new NodeOperationError(node, 'Choose a company: organisation-level credentials must name the company on this call', {
-			description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies).`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			node,
+			'Choose a company: organisation-level credentials must name the company on this call',
+			{
+				description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies).`,
+				itemIndex,
+			},
+		);
 	}
 	return requested;
 }
@@ -134,32 +176,55 @@ const PATH_VALUE_NAMES: Record<string, string> = {
 };
 
 /** The catalogue path with its `{placeholders}` filled in (URL-encoded); each must have a value that stays one segment. */
-function fillPath(node: INode, endpoint: Endpoint, params: Record<string, string | undefined>, itemIndex?: number): string {
+function fillPath(
+	node: INode,
+	endpoint: Endpoint,
+	params: Record<string, string | undefined>,
+	itemIndex?: number,
+): string {
 	return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = params[name];
 		if (value === undefined || value === '') {
-			throw new NodeOperationError(node, `"${endpoint.label}" needs a value for ${name}`, { itemIndex });
-		}
-		if (DOT_VALUE.test(value)) {
-			throw new NodeOperationError(node, `"${endpoint.label}": the ${PATH_VALUE_NAMES[name] ?? name} "${value}" is not a valid ID`, {
-				description: '"." and ".." (or their URL-encoded forms) would point the call at another path. Enter the ID as Spendesk gives it.',
+			throw new NodeOperationError(node, `"${endpoint.label}" needs a value for ${name}`, {
 				itemIndex,
 			});
+		}
+		if (DOT_VALUE.test(value)) {
+			throw new NodeOperationError(
+				node,
+				`"${endpoint.label}": the ${PATH_VALUE_NAMES[name] ?? name} "${value}" is not a valid ID`,
+				{
+					description:
+						'"." and ".." (or their URL-encoded forms) would point the call at another path. Enter the ID as Spendesk gives it.',
+					itemIndex,
+				},
+			);
 		}
 		return encodeURIComponent(value);
 	});
 }
 
 /** The URL of a catalogue path under the base URL; refuses a path that would resolve outside it. */
-function underBaseUrl(node: INode, credential: ResolvedCredential, endpoint: Endpoint, path: string, itemIndex?: number): string {
+function underBaseUrl(
+	node: INode,
+	credential: ResolvedCredential,
+	endpoint: Endpoint,
+	path: string,
+	itemIndex?: number,
+): string {
 	const url = `${credential.baseUrl}${path}`;
 	const basePath = new URL(credential.baseUrl).pathname.replace(/\/+$/, '');
 	const { pathname } = new URL(url);
 	if (DOT_SEGMENT.test(path) || (pathname !== basePath && !pathname.startsWith(`${basePath}/`))) {
-		throw new NodeOperationError(node, `Refusing to call "${endpoint.label}" outside the base URL (${pathname})`, {
-			description: 'The path must stay under the base URL of the credential: no "." or ".." segments, plain or URL-encoded.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			node,
+			`Refusing to call "${endpoint.label}" outside the base URL (${pathname})`,
+			{
+				description:
+					'The path must stay under the base URL of the credential: no "." or ".." segments, plain or URL-encoded.',
+				itemIndex,
+			},
+		);
 	}
 	return url;
 }
@@ -168,16 +233,32 @@ function underBaseUrl(node: INode, credential: ResolvedCredential, endpoint: End
  * An absolute URL given by the API (a next-page link) to call instead of the catalogue path:
  * the credential goes to the configured origin only, and the link must name the same path.
  */
-function samePath(node: INode, credential: ResolvedCredential, endpoint: Endpoint, link: string, expected: string, itemIndex?: number): void {
+function samePath(
+	node: INode,
+	credential: ResolvedCredential,
+	endpoint: Endpoint,
+	link: string,
+	expected: string,
+	itemIndex?: number,
+): void {
 	const url = new URL(link);
 	if (url.origin !== credential.origin) {
-		throw new NodeOperationError(node, `Refusing to send the credential to another host (${url.origin})`, { itemIndex });
+		throw new NodeOperationError(
+			node,
+			`Refusing to send the credential to another host (${url.origin})`,
+			{ itemIndex },
+		);
 	}
 	if (decodedPath(url.pathname) !== decodedPath(new URL(expected).pathname)) {
-		throw new NodeOperationError(node, `Refusing to follow a link of "${endpoint.label}" to another path (${url.pathname})`, {
-			description: 'Spendesk answered with a next-page link that leads elsewhere. Run the node again; if it persists, contact Spendesk support.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			node,
+			`Refusing to follow a link of "${endpoint.label}" to another path (${url.pathname})`,
+			{
+				description:
+					'Spendesk answered with a next-page link that leads elsewhere. Run the node again; if it persists, contact Spendesk support.',
+				itemIndex,
+			},
+		);
 	}
 }
 

@@ -45,7 +45,8 @@ interface Reader {
 }
 
 const updatedAt = (invoice: IDataObject): number => time(invoice.updatedAt) ?? -Infinity;
-const version = (invoice: IDataObject): string => `${String(invoice.id)}@${String(invoice.updatedAt)}`;
+const version = (invoice: IDataObject): string =>
+	`${String(invoice.id)}@${String(invoice.updatedAt)}`;
 
 function reader(ctx: IPollFunctions, target: CompanyTarget, onAnswer?: () => void): Reader {
 	let serverNow: number | undefined;
@@ -83,7 +84,11 @@ async function scan(from: Reader, past: Past): Promise<{ read: IDataObject[]; pa
  * below the newest invoice (not above the server's clock). Decided at the first invoice, once
  * the first answer has told the server's time.
  */
-function stopAt(previous: () => CompanyState | undefined, { overlapMs, since }: PollSettings, latest: () => number): Past {
+function stopAt(
+	previous: () => CompanyState | undefined,
+	{ overlapMs, since }: PollSettings,
+	latest: () => number,
+): Past {
 	let past: Past | undefined;
 	const decide = (newest: number): Past => {
 		const state = previous();
@@ -107,7 +112,12 @@ function stopAt(previous: () => CompanyState | undefined, { overlapMs, since }: 
  * skipped by this poll and taken for handled by the next. A one-page read is one answer,
  * so nothing can move during it; an idle poll stays one request.
  */
-async function readCompany(from: Reader, past: Past, overlapMs: number, latest: () => number): Promise<IDataObject[]> {
+async function readCompany(
+	from: Reader,
+	past: Past,
+	overlapMs: number,
+	latest: () => number,
+): Promise<IDataObject[]> {
 	let { read, pages } = await scan(from, past);
 	const known = new Set(read.map(version));
 	// Bounded: a company changing faster than it can be read is caught up by the next polls.
@@ -136,7 +146,11 @@ function latestVersions(read: IDataObject[]): IDataObject[] {
 }
 
 /** The saved state, its cursor brought back within the clock (checked once, when the server's time is known). */
-function savedState(from: Reader, saved: CompanyState | undefined, overlapMs: number): () => CompanyState | undefined {
+function savedState(
+	from: Reader,
+	saved: CompanyState | undefined,
+	overlapMs: number,
+): () => CompanyState | undefined {
 	let checked: CompanyState | undefined;
 	return () => {
 		if (!saved || checked) return checked;
@@ -154,19 +168,27 @@ function savedState(from: Reader, saved: CompanyState | undefined, overlapMs: nu
 function warnSkipped(from: Reader): void {
 	if (from.skipped.size === 0) return;
 	const named = [...from.skipped].slice(0, NAMED_IN_WARNING).map((id) => `"${id.slice(0, 64)}"`);
-	const more = from.skipped.size > named.length ? ` and ${from.skipped.size - named.length} more` : '';
+	const more =
+		from.skipped.size > named.length ? ` and ${from.skipped.size - named.length} more` : '';
 	from.ctx.logger.warn(
 		`Spendesk Trigger skipped ${from.skipped.size} invoice(s) of ${companyLabel(from.target)} whose updatedAt is not a date: ${named.join(', ')}${more}. They are not emitted; the other invoices are.`,
 		{ node: from.ctx.getNode().name },
 	);
 }
 
-export async function pollCompany(ctx: IPollFunctions, target: CompanyTarget, saved: CompanyState | undefined, settings: PollSettings): Promise<CompanyPoll> {
+export async function pollCompany(
+	ctx: IPollFunctions,
+	target: CompanyTarget,
+	saved: CompanyState | undefined,
+	settings: PollSettings,
+): Promise<CompanyPoll> {
 	const { event, overlapMs, since } = settings;
 	const from = reader(ctx, target, settings.onAnswer);
 	const latest = () => from.now() + clockTolerance(overlapMs);
 	const previousState = savedState(from, saved, overlapMs);
-	const invoices = latestVersions(await readCompany(from, stopAt(previousState, settings, latest), overlapMs, latest));
+	const invoices = latestVersions(
+		await readCompany(from, stopAt(previousState, settings, latest), overlapMs, latest),
+	);
 	const previous = previousState();
 	warnSkipped(from);
 
@@ -177,7 +199,13 @@ export async function pollCompany(ctx: IPollFunctions, target: CompanyTarget, sa
 	let state = advance(previous ?? emptyState(), invoices, event, overlapMs, latest());
 	if (!previous && since !== undefined && (time(state.cursor) ?? -Infinity) < since) {
 		// Nothing changed since the date: start the cursor there, not at the beginning of time.
-		state = advance(emptyState(new Date(since).toISOString()), invoices, event, overlapMs, latest());
+		state = advance(
+			emptyState(new Date(since).toISOString()),
+			invoices,
+			event,
+			overlapMs,
+			latest(),
+		);
 	}
 	// Oldest first, as they happened.
 	return { emit: emit.reverse(), state };

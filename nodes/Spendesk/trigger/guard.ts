@@ -31,10 +31,18 @@ interface Slot {
 function slotOf(ctx: IPollFunctions, data: object): Slot {
 	const workflowId = ctx.getWorkflow().id;
 	if (workflowId === undefined || workflowId === '') {
-		return { get: () => byStaticData.get(data), set: (lease) => byStaticData.set(data, lease), clear: () => byStaticData.delete(data) };
+		return {
+			get: () => byStaticData.get(data),
+			set: (lease) => byStaticData.set(data, lease),
+			clear: () => byStaticData.delete(data),
+		};
 	}
 	const key = JSON.stringify([String(workflowId), ctx.getNode().id]);
-	return { get: () => byTrigger.get(key), set: (lease) => byTrigger.set(key, lease), clear: () => byTrigger.delete(key) };
+	return {
+		get: () => byTrigger.get(key),
+		set: (lease) => byTrigger.set(key, lease),
+		clear: () => byTrigger.delete(key),
+	};
 }
 
 /** Starts a poll, or returns undefined when the trigger's previous poll is still running. */

@@ -26,17 +26,30 @@ import type { TriggerStaticData } from './staticData';
 export { FORGET_AFTER_MS } from './staticData';
 
 /** The companies watched: a company-level credential watches its own company, whatever the selector says. */
-async function watchedCompanies(ctx: IPollFunctions, kept?: KeptCompanyList): Promise<CompanySelection> {
+async function watchedCompanies(
+	ctx: IPollFunctions,
+	kept?: KeptCompanyList,
+): Promise<CompanySelection> {
 	const credential = await resolveCredential(ctx);
-	const choice: CompanyChoice = credential.level === 'company' ? { mode: 'one', company: credential.ownCompanyId } : readCompanyChoice(ctx);
+	const choice: CompanyChoice =
+		credential.level === 'company'
+			? { mode: 'one', company: credential.ownCompanyId }
+			: readCompanyChoice(ctx);
 	return await selectCompanies(ctx, choice, { kept });
 }
 
 /** "Fetch test event": the newest invoice of each company. */
-async function newestInvoices(ctx: IPollFunctions, { listed, targets }: CompanySelection): Promise<IDataObject[]> {
+async function newestInvoices(
+	ctx: IPollFunctions,
+	{ listed, targets }: CompanySelection,
+): Promise<IDataObject[]> {
 	const newest = await Promise.all(
 		targets.map(async (target) => {
-			const items = await collect(ctx, 'listInvoices', { company: target.id, qs: INVOICE_QUERY, limit: 1 });
+			const items = await collect(ctx, 'listInvoices', {
+				company: target.id,
+				qs: INVOICE_QUERY,
+				limit: 1,
+			});
 			return listed ? items.map((invoice) => tagItem(invoice, target)) : items;
 		}),
 	);
@@ -53,7 +66,12 @@ interface PollRun {
 }
 
 /** Polls every selected company; changes nothing in the static data. */
-async function pollCompanies(ctx: IPollFunctions, data: TriggerStaticData, settings: TriggerSettings, lease: PollLease): Promise<PollRun> {
+async function pollCompanies(
+	ctx: IPollFunctions,
+	data: TriggerStaticData,
+	settings: TriggerSettings,
+	lease: PollLease,
+): Promise<PollRun> {
 	const { start, fromDate } = firstPollStart(ctx, data.initialized === true);
 	const kept: KeptCompanyList = { companyList: data.companyList };
 	const selection = await watchedCompanies(ctx, kept);
@@ -67,13 +85,21 @@ async function pollCompanies(ctx: IPollFunctions, data: TriggerStaticData, setti
 		// First poll of a company: at activation from the date (or from the data, for "now");
 		// later, from its pending start if its activation poll failed, else from the data (new company).
 		const since = companies[key] || (!data.initialized && !fromDate) ? undefined : pending[key];
-		return await pollCompany(ctx, target, companies[key], { ...settings, since, onAnswer: () => touch(lease) });
+		return await pollCompany(ctx, target, companies[key], {
+			...settings,
+			since,
+			onAnswer: () => touch(lease),
+		});
 	});
 	return { selection, outcomes, pending, kept };
 }
 
 /** Saves the state of the companies that succeeded and returns what to emit. */
-function applyPoll(ctx: IPollFunctions, data: TriggerStaticData, { selection, outcomes, pending, kept }: PollRun): IDataObject[] {
+function applyPoll(
+	ctx: IPollFunctions,
+	data: TriggerStaticData,
+	{ selection, outcomes, pending, kept }: PollRun,
+): IDataObject[] {
 	if (kept.companyList !== data.companyList) data.companyList = kept.companyList;
 	const companies = (data.companies ??= {});
 	data.pending = pending;
@@ -87,7 +113,8 @@ function applyPoll(ctx: IPollFunctions, data: TriggerStaticData, { selection, ou
 		}
 		companies[key] = outcome.value.state;
 		delete pending[key];
-		for (const invoice of outcome.value.emit) emitted.push(selection.listed ? tagItem(invoice, outcome.target) : invoice);
+		for (const invoice of outcome.value.emit)
+			emitted.push(selection.listed ? tagItem(invoice, outcome.target) : invoice);
 	}
 	reportFailures(ctx, data, failures, selection.targets.length);
 	if (failures.length < selection.targets.length) data.initialized = true;
@@ -99,11 +126,18 @@ function applyPoll(ctx: IPollFunctions, data: TriggerStaticData, { selection, ou
  * Failed companies are retried from their saved position next poll, so a failure is logged;
  * only a first poll where every company failed stops the activation.
  */
-function reportFailures(ctx: IPollFunctions, data: TriggerStaticData, failures: string[], total: number): void {
+function reportFailures(
+	ctx: IPollFunctions,
+	data: TriggerStaticData,
+	failures: string[],
+	total: number,
+): void {
 	if (!failures.length) return;
 	const message = `Spendesk Trigger could not poll ${failures.length} of ${total} companies; they are retried from their saved position next time. ${failures.join(' | ')}`;
 	if (failures.length === total && !data.initialized) {
-		throw new NodeOperationError(ctx.getNode(), message, { description: 'Check the credential and the selected companies.' });
+		throw new NodeOperationError(ctx.getNode(), message, {
+			description: 'Check the credential and the selected companies.',
+		});
 	}
 	ctx.logger.error(message, { node: ctx.getNode().name });
 }
@@ -114,7 +148,10 @@ async function pollActive(ctx: IPollFunctions, settings: TriggerSettings): Promi
 	const node = { node: ctx.getNode().name };
 	const lease = beginPoll(ctx, data);
 	if (!lease) {
-		ctx.logger.warn('Spendesk Trigger skipped a poll: the previous poll of this trigger is still running. Nothing is lost, the next poll goes on from the saved position; if this happens often, poll less often.', node);
+		ctx.logger.warn(
+			'Spendesk Trigger skipped a poll: the previous poll of this trigger is still running. Nothing is lost, the next poll goes on from the saved position; if this happens often, poll less often.',
+			node,
+		);
 		return [];
 	}
 	try {
@@ -128,6 +165,9 @@ async function pollActive(ctx: IPollFunctions, settings: TriggerSettings): Promi
 
 export async function pollInvoices(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readTriggerSettings(this);
-	const items = this.getMode() === 'manual' ? await newestInvoices(this, await watchedCompanies(this)) : await pollActive(this, settings);
+	const items =
+		this.getMode() === 'manual'
+			? await newestInvoices(this, await watchedCompanies(this))
+			: await pollActive(this, settings);
 	return items.length ? [this.helpers.returnJsonArray(items)] : null;
 }

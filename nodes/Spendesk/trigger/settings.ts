@@ -19,19 +19,26 @@ export const MAX_OVERLAP_MINUTES = 1_440;
 
 /** A parameter value as a message may show it: short, and never more than the user typed. */
 function shown(value: unknown): string {
-	if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+	if (typeof value === 'string')
+		return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	if (value === null) return 'null';
-	return Array.isArray(value) ? 'a list' : `${typeof value === 'object' ? 'an object' : typeof value}`;
+	return Array.isArray(value)
+		? 'a list'
+		: `${typeof value === 'object' ? 'an object' : typeof value}`;
 }
 
 function overlapMinutes(ctx: IPollFunctions, raw: unknown): number {
 	if (raw === undefined || raw === null) return DEFAULT_OVERLAP_MINUTES;
 	const value = numberOf(raw);
 	if (!Number.isFinite(value) || value < 0 || value > MAX_OVERLAP_MINUTES) {
-		throw new NodeOperationError(ctx.getNode(), `Overlap Window (Minutes) must be a number of minutes from 0 to ${MAX_OVERLAP_MINUTES}; got ${shown(raw)}`, {
-			description: `Enter a number such as ${DEFAULT_OVERLAP_MINUTES} (an expression must return a number, without a unit).`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Overlap Window (Minutes) must be a number of minutes from 0 to ${MAX_OVERLAP_MINUTES}; got ${shown(raw)}`,
+			{
+				description: `Enter a number such as ${DEFAULT_OVERLAP_MINUTES} (an expression must return a number, without a unit).`,
+			},
+		);
 	}
 	return value;
 }
@@ -40,12 +47,18 @@ function overlapMinutes(ctx: IPollFunctions, raw: unknown): number {
 export function readTriggerSettings(ctx: IPollFunctions): TriggerSettings {
 	const event = ctx.getNodeParameter('event', 'newInvoice') as unknown;
 	if (event !== 'newInvoice' && event !== 'newOrUpdatedInvoice') {
-		throw new NodeOperationError(ctx.getNode(), `Event must be "New Invoice" or "New or Updated Invoice"; got ${shown(event)}`, {
-			description: 'Choose the event from the list; an expression must return newInvoice or newOrUpdatedInvoice.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Event must be "New Invoice" or "New or Updated Invoice"; got ${shown(event)}`,
+			{
+				description:
+					'Choose the event from the list; an expression must return newInvoice or newOrUpdatedInvoice.',
+			},
+		);
 	}
 	const options = ctx.getNodeParameter('options', {}) as unknown;
-	const raw = options && typeof options === 'object' ? (options as IDataObject).overlapMinutes : undefined;
+	const raw =
+		options && typeof options === 'object' ? (options as IDataObject).overlapMinutes : undefined;
 	return { event, overlapMs: overlapMinutes(ctx, raw) * 60_000 };
 }
 
@@ -53,22 +66,36 @@ export function readTriggerSettings(ctx: IPollFunctions): TriggerSettings {
  * Where the first poll of each company starts, read while the trigger is not yet activated
  * (see TriggerStaticData.pending): the Since date (Start From: A Date), or now.
  */
-export function firstPollStart(ctx: IPollFunctions, initialized: boolean): { start: number; fromDate: boolean } {
+export function firstPollStart(
+	ctx: IPollFunctions,
+	initialized: boolean,
+): { start: number; fromDate: boolean } {
 	const startFrom = initialized ? 'now' : (ctx.getNodeParameter('startFrom', 'now') as unknown);
 	if (startFrom !== 'now' && startFrom !== 'date') {
-		throw new NodeOperationError(ctx.getNode(), `Start From must be "Now" or "A Date"; got ${shown(startFrom)}`, {
-			description: 'Choose Start From from the list; an expression must return now or date.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Start From must be "Now" or "A Date"; got ${shown(startFrom)}`,
+			{
+				description: 'Choose Start From from the list; an expression must return now or date.',
+			},
+		);
 	}
 	if (startFrom === 'now') return { start: Date.now(), fromDate: false };
 	const start = time(ctx.getNodeParameter('since', '') as unknown);
 	if (start === undefined) {
-		throw new NodeOperationError(ctx.getNode(), 'Since is not a valid date', { description: 'Enter the date from which invoices are emitted.' });
+		throw new NodeOperationError(ctx.getNode(), 'Since is not a valid date', {
+			description: 'Enter the date from which invoices are emitted.',
+		});
 	}
 	if (start > Date.now()) {
-		throw new NodeOperationError(ctx.getNode(), `Since lies in the future (${new Date(start).toISOString()})`, {
-			description: 'Enter a date in the past. To emit only the invoices that appear after activation, choose Start From: Now.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Since lies in the future (${new Date(start).toISOString()})`,
+			{
+				description:
+					'Enter a date in the past. To emit only the invoices that appear after activation, choose Start From: Now.',
+			},
+		);
 	}
 	return { start, fromDate: true };
 }

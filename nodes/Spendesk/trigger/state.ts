@@ -54,11 +54,17 @@ function compare(a: Position, b: Position): number {
 }
 
 /** New Invoice orders by creation (by update when the API gives no createdAt), New or Updated Invoice by update. */
-function positionOf(event: TriggerEvent, id: string, created: number | null | undefined, updated: number): Position {
+function positionOf(
+	event: TriggerEvent,
+	id: string,
+	created: number | null | undefined,
+	updated: number,
+): Position {
 	return event === 'newOrUpdatedInvoice' ? [updated, id] : [created ?? updated, id];
 }
 
-const atOrBelow = (floor: Position | undefined, position: Position): boolean => floor !== undefined && compare(position, floor) <= 0;
+const atOrBelow = (floor: Position | undefined, position: Position): boolean =>
+	floor !== undefined && compare(position, floor) <= 0;
 
 /** The oldest `updatedAt` a poll must still read (exclusive horizon), or -Infinity to read everything. */
 export function horizon(state: CompanyState, overlapMs: number): number {
@@ -67,7 +73,12 @@ export function horizon(state: CompanyState, overlapMs: number): number {
 }
 
 /** Whether an invoice read by this poll has been handled before. */
-export function handled(state: CompanyState, invoice: IDataObject, event: TriggerEvent, overlapMs: number): boolean {
+export function handled(
+	state: CompanyState,
+	invoice: IDataObject,
+	event: TriggerEvent,
+	overlapMs: number,
+): boolean {
 	const id = String(invoice.id);
 	const updated = time(invoice.updatedAt) ?? -Infinity;
 	const created = time(invoice.createdAt);
@@ -101,7 +112,13 @@ export function withinClock(state: CompanyState, now: number, overlapMs: number)
  * cursor follows the data but never goes past `latest` (the server's clock plus the tolerance):
  * an invoice dated in the future is emitted, without hiding the invoices that follow it.
  */
-export function advance(state: CompanyState, invoices: IDataObject[], event: TriggerEvent, overlapMs: number, latest = Infinity): CompanyState {
+export function advance(
+	state: CompanyState,
+	invoices: IDataObject[],
+	event: TriggerEvent,
+	overlapMs: number,
+	latest = Infinity,
+): CompanyState {
 	let cursor = time(state.cursor) ?? -Infinity;
 	let cursorText = state.cursor;
 	const seen: CompanyState['seen'] = { ...state.seen };
@@ -112,20 +129,29 @@ export function advance(state: CompanyState, invoices: IDataObject[], event: Tri
 		const position = Math.min(updated, latest);
 		if (position > cursor) {
 			cursor = position;
-			cursorText = position === updated ? String(invoice.updatedAt) : new Date(position).toISOString();
+			cursorText =
+				position === updated ? String(invoice.updatedAt) : new Date(position).toISOString();
 		}
 	}
 	return bounded(cursorText, seen, state.floor, cursor - overlapMs, event);
 }
 
 /** Forgets what lies below the horizon `limit` (later polls take it as handled) and keeps at most MAX_SEEN ids. */
-function bounded(cursor: string | null, all: CompanyState['seen'], previousFloor: Position | undefined, limit: number, event: TriggerEvent): CompanyState {
+function bounded(
+	cursor: string | null,
+	all: CompanyState['seen'],
+	previousFloor: Position | undefined,
+	limit: number,
+	event: TriggerEvent,
+): CompanyState {
 	// A floor below the horizon says nothing the horizon does not say already.
 	let floor = previousFloor !== undefined && previousFloor[0] > limit ? previousFloor : undefined;
-	const position = ([id, [created, updated]]: [string, [number | null, number]]) => positionOf(event, id, created, updated);
+	const position = ([id, [created, updated]]: [string, [number | null, number]]) =>
+		positionOf(event, id, created, updated);
 	let entries = Object.entries(all).filter((entry) => {
 		const [created, updated] = entry[1];
-		const inside = event === 'newOrUpdatedInvoice' ? updated > limit : created === null || created > limit;
+		const inside =
+			event === 'newOrUpdatedInvoice' ? updated > limit : created === null || created > limit;
 		return inside && !atOrBelow(floor, position(entry));
 	});
 	if (entries.length > MAX_SEEN) {

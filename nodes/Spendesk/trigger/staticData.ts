@@ -31,8 +31,10 @@ export const FORGET_AFTER_MS = 7 * 24 * 3_600_000;
 
 type Warn = (message: string) => void;
 
-const isRecord = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isMs = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isRecord = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+const isMs = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isFinite(value);
 
 /** A company key as a warning may show it (keys are company ids; anything else is not quoted). */
 function companyOfKey(key: string): string {
@@ -47,19 +49,32 @@ function usableState(value: unknown): value is CompanyState {
 	if (cursor !== null && (typeof cursor !== 'string' || time(cursor) === undefined)) return false;
 	if (!isRecord(seen)) return false;
 	for (const entry of Object.values(seen)) {
-		if (!Array.isArray(entry) || entry.length !== 2 || !(entry[0] === null || isMs(entry[0])) || !isMs(entry[1])) return false;
+		if (
+			!Array.isArray(entry) ||
+			entry.length !== 2 ||
+			!(entry[0] === null || isMs(entry[0])) ||
+			!isMs(entry[1])
+		)
+			return false;
 	}
-	return floor === undefined || (Array.isArray(floor) && floor.length === 2 && isMs(floor[0]) && typeof floor[1] === 'string');
+	return (
+		floor === undefined ||
+		(Array.isArray(floor) && floor.length === 2 && isMs(floor[0]) && typeof floor[1] === 'string')
+	);
 }
 
 function checkCompanies(data: IDataObject, warn: Warn): void {
 	if (data.companies === undefined) return;
 	if (!isRecord(data.companies)) {
 		delete data.companies;
-		warn('Spendesk Trigger could not read the saved positions of its companies: every company starts afresh, as a new company does (the invoices that appear from now on are emitted).');
+		warn(
+			'Spendesk Trigger could not read the saved positions of its companies: every company starts afresh, as a new company does (the invoices that appear from now on are emitted).',
+		);
 		return;
 	}
-	const dropped = Object.keys(data.companies).filter((key) => !usableState((data.companies as IDataObject)[key]));
+	const dropped = Object.keys(data.companies).filter(
+		(key) => !usableState((data.companies as IDataObject)[key]),
+	);
 	if (dropped.length === 0) return;
 	for (const key of dropped) delete data.companies[key];
 	warn(
@@ -76,7 +91,9 @@ function checkTimes(data: IDataObject, field: 'pending' | 'absent', warn: Warn):
 	const kept = entries.filter(([, ms]) => isMs(ms));
 	if (isRecord(value) && kept.length === entries.length) return;
 	data[field] = Object.fromEntries(kept);
-	warn(`Spendesk Trigger dropped unreadable entries of its saved "${field}" list; the companies concerned are handled as if they had none.`);
+	warn(
+		`Spendesk Trigger dropped unreadable entries of its saved "${field}" list; the companies concerned are handled as if they had none.`,
+	);
 }
 
 function checkCompanyList(data: IDataObject, warn: Warn): void {
@@ -87,10 +104,18 @@ function checkCompanyList(data: IDataObject, warn: Warn): void {
 		isMs(list.at) &&
 		list.at <= Date.now() &&
 		Array.isArray(list.companies) &&
-		list.companies.every((entry) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && (entry[1] === null || typeof entry[1] === 'string'));
+		list.companies.every(
+			(entry) =>
+				Array.isArray(entry) &&
+				entry.length === 2 &&
+				typeof entry[0] === 'string' &&
+				(entry[1] === null || typeof entry[1] === 'string'),
+		);
 	if (usable) return;
 	delete data.companyList;
-	warn('Spendesk Trigger dropped its saved company list (not readable, or dated in the future): the company list is read again.');
+	warn(
+		'Spendesk Trigger dropped its saved company list (not readable, or dated in the future): the company list is read again.',
+	);
 }
 
 /**
@@ -107,7 +132,9 @@ export function checkStaticData(data: TriggerStaticData, warn: Warn): void {
 	if (raw.initialized !== undefined && typeof raw.initialized !== 'boolean') {
 		// Saved positions mean the trigger was activated: never replay Start From over them.
 		raw.initialized = Object.keys(data.companies ?? {}).length > 0;
-		warn('Spendesk Trigger could not read whether it was activated before; it goes on from its saved positions.');
+		warn(
+			'Spendesk Trigger could not read whether it was activated before; it goes on from its saved positions.',
+		);
 	}
 }
 
@@ -127,5 +154,6 @@ export function forgetAbsent(data: TriggerStaticData, selected: Set<string>): vo
 			delete absent[key];
 		}
 	}
-	for (const key of Object.keys(data.pending ?? {})) if (!selected.has(key)) delete data.pending![key];
+	for (const key of Object.keys(data.pending ?? {}))
+		if (!selected.has(key)) delete data.pending![key];
 }

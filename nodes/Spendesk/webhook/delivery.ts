@@ -9,7 +9,12 @@
  *   retries, errors). n8n answers 200 when the execution starts.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IWebhookFunctions,
+	IWebhookResponseData,
+	JsonObject,
+} from 'n8n-workflow';
 import { ENDPOINTS } from '../transport/endpoints';
 import { paginate } from '../transport/paginate';
 import { bodyItems } from '../transport/pagination/strategy';
@@ -26,7 +31,8 @@ interface Delivery {
 	event: { id: string; eventType: string; entity?: unknown; timestamp?: unknown };
 }
 
-const isObject = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is IDataObject =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 function parse(raw: Buffer): Delivery | undefined {
@@ -38,7 +44,13 @@ function parse(raw: Buffer): Delivery | undefined {
 	}
 	if (!isObject(body) || !isObject(body.data) || !isObject(body.event)) return undefined;
 	const { data, event } = body;
-	if (!isText(data.companyId) || !(isText(data.id) || typeof data.id === 'number') || !isText(event.id) || !isText(event.eventType)) return undefined;
+	if (
+		!isText(data.companyId) ||
+		!(isText(data.id) || typeof data.id === 'number') ||
+		!isText(event.id) ||
+		!isText(event.eventType)
+	)
+		return undefined;
 	return body as unknown as Delivery;
 }
 
@@ -61,14 +73,26 @@ function companyText(instance: RegisteredInstance): string {
 }
 
 /** The payable of the event, read with Get a payable. */
-async function fetchPayable(ctx: IWebhookFunctions, instance: RegisteredInstance, id: string): Promise<IDataObject> {
-	const answer = await callSpendesk(ctx, 'getPayable', { company: instance.company, pathParams: { payableId: id }, allowNotFound: true });
+async function fetchPayable(
+	ctx: IWebhookFunctions,
+	instance: RegisteredInstance,
+	id: string,
+): Promise<IDataObject> {
+	const answer = await callSpendesk(ctx, 'getPayable', {
+		company: instance.company,
+		pathParams: { payableId: id },
+		allowNotFound: true,
+	});
 	if (answer.status === 404) throw notFound(ctx, 'Payable', 'getPayable', instance, id);
 	return bodyItems(answer.body)[0] ?? {};
 }
 
 /** The settlement of the event: Spendesk has no Get a settlement, so its list is read until the settlement shows up. */
-async function fetchSettlement(ctx: IWebhookFunctions, instance: RegisteredInstance, id: string): Promise<IDataObject> {
+async function fetchSettlement(
+	ctx: IWebhookFunctions,
+	instance: RegisteredInstance,
+	id: string,
+): Promise<IDataObject> {
 	for await (const page of paginate(ctx, 'listSettlements', { company: instance.company })) {
 		const found = page.find((settlement) => String(settlement.id) === id);
 		if (found) return found;
@@ -76,13 +100,23 @@ async function fetchSettlement(ctx: IWebhookFunctions, instance: RegisteredInsta
 	throw notFound(ctx, 'Settlement', 'listSettlements', instance, id);
 }
 
-function notFound(ctx: IWebhookFunctions, label: string, endpoint: 'getPayable' | 'listSettlements', instance: RegisteredInstance, id: string): NodeApiError {
+function notFound(
+	ctx: IWebhookFunctions,
+	label: string,
+	endpoint: 'getPayable' | 'listSettlements',
+	instance: RegisteredInstance,
+	id: string,
+): NodeApiError {
 	const { method, path } = ENDPOINTS[endpoint];
-	return new NodeApiError(ctx.getNode(), { status: 404, endpoint: `${method} ${path}`, companyId: instance.companyId } as JsonObject, {
-		message: `${label} "${id}" of a webhook event was not found in ${companyText(instance)}`,
-		description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyText(instance)} with the ${label === 'Payable' ? 'payable:read' : 'settlement:read'} scope, or turn off Fetch Full Object.`,
-		httpCode: '404',
-	});
+	return new NodeApiError(
+		ctx.getNode(),
+		{ status: 404, endpoint: `${method} ${path}`, companyId: instance.companyId } as JsonObject,
+		{
+			message: `${label} "${id}" of a webhook event was not found in ${companyText(instance)}`,
+			description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyText(instance)} with the ${label === 'Payable' ? 'payable:read' : 'settlement:read'} scope, or turn off Fetch Full Object.`,
+			httpCode: '404',
+		},
+	);
 }
 
 /** Handles one delivery (the node's webhook method). */
@@ -93,12 +127,25 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!delivery) return refuse(this, 'the body is not a Spendesk webhook delivery');
 	const state = webhookState(this);
 	const instance = state.instances.find((i) => i.companyId === delivery.data.companyId);
-	if (!instance) return refuse(this, `no webhook of this trigger is registered for company "${delivery.data.companyId.slice(0, 128)}"`);
-	if (!isValidSignature(raw, this.getHeaderData()[SIGNATURE_HEADER], instance.secret)) return refuse(this, `the signature does not match the secret of company "${instance.companyId}"`);
+	if (!instance)
+		return refuse(
+			this,
+			`no webhook of this trigger is registered for company "${delivery.data.companyId.slice(0, 128)}"`,
+		);
+	if (!isValidSignature(raw, this.getHeaderData()[SIGNATURE_HEADER], instance.secret))
+		return refuse(
+			this,
+			`the signature does not match the secret of company "${instance.companyId}"`,
+		);
 
 	const { event, data } = delivery;
 	if (!isWebhookEvent(event.eventType) || !instance.events.includes(event.eventType)) {
-		return { webhookResponse: { received: true, ignored: `event ${event.eventType.slice(0, 60)} is not one this trigger listens to` } };
+		return {
+			webhookResponse: {
+				received: true,
+				ignored: `event ${event.eventType.slice(0, 60)} is not one this trigger listens to`,
+			},
+		};
 	}
 	const noted = noteEvent(this, state, event.id);
 	if (!noted) return { webhookResponse: { received: true, duplicate: true } };
@@ -111,14 +158,23 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const id = String(data.id);
 	let failure: unknown;
 	try {
-		const object = event.eventType === 'settlements:created' ? await fetchSettlement(this, instance, id) : await fetchPayable(this, instance, id);
+		const object =
+			event.eventType === 'settlements:created'
+				? await fetchSettlement(this, instance, id)
+				: await fetchPayable(this, instance, id);
 		noted.handled();
-		return { workflowData: [[{ json: { ...object, companyId: instance.companyId, webhookEvent: { ...event } } }]] };
+		return {
+			workflowData: [
+				[{ json: { ...object, companyId: instance.companyId, webhookEvent: { ...event } } }],
+			],
+		};
 	} catch (error) {
 		failure = error;
 	}
 	// Not handled: Spendesk's retry of this delivery may start it.
 	noted.forget();
 	if (failure instanceof NodeApiError || failure instanceof NodeOperationError) throw failure;
-	throw new NodeOperationError(this.getNode(), failure as Error, { description: `While reading the object of event ${event.id} from ${companyText(instance)}.` });
+	throw new NodeOperationError(this.getNode(), failure as Error, {
+		description: `While reading the object of event ${event.id} from ${companyText(instance)}.`,
+	});
 }

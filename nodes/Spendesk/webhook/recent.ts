@@ -56,7 +56,11 @@ export interface NotedEvent {
 }
 
 /** Notes the event; false when it was seen already (a repeat). */
-export function noteEvent(ctx: IWebhookFunctions, state: WebhookState, eventId: string): false | NotedEvent {
+export function noteEvent(
+	ctx: IWebhookFunctions,
+	state: WebhookState,
+	eventId: string,
+): false | NotedEvent {
 	const memory = memoryOf(ctx);
 	if (memory.noted.includes(eventId) || state.recentEvents.includes(eventId)) return false;
 	// What other processes (or this one before a restart) saved joins the list, as older entries.

@@ -29,12 +29,20 @@ export const MAX_INSTANCES_PER_COMPANY = 50;
 /** The events chosen in the node, checked. */
 export function readEvents(ctx: IHookFunctions): WebhookEventType[] {
 	const raw = ctx.getNodeParameter('events', []) as unknown;
-	const chosen = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : []).map((e) => String(e).trim()).filter(Boolean);
+	const chosen = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [])
+		.map((e) => String(e).trim())
+		.filter(Boolean);
 	const unknown = chosen.filter((e) => !isWebhookEvent(e));
 	if (chosen.length === 0 || unknown.length > 0) {
-		throw new NodeOperationError(ctx.getNode(), chosen.length === 0 ? 'Choose at least one event' : `Unknown event "${unknown[0].slice(0, 60)}"`, {
-			description: `The trigger listens to ${WEBHOOK_EVENTS.map((e) => `${e.name} (${e.value})`).join(', ')}.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			chosen.length === 0
+				? 'Choose at least one event'
+				: `Unknown event "${unknown[0].slice(0, 60)}"`,
+			{
+				description: `The trigger listens to ${WEBHOOK_EVENTS.map((e) => `${e.name} (${e.value})`).join(', ')}.`,
+			},
+		);
 	}
 	return [...new Set(chosen as WebhookEventType[])];
 }
@@ -48,7 +56,8 @@ function companyText(company: string | undefined): string {
 	return company ? `company "${company}"` : "the credential's company";
 }
 
-const sameEvents = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((e) => b.includes(e));
+const sameEvents = (a: readonly string[], b: readonly string[]) =>
+	a.length === b.length && a.every((e) => b.includes(e));
 
 /** Whether every chosen company has this trigger's instance at Spendesk, with this URL and these events. */
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
@@ -61,27 +70,50 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	for (const target of targets) {
 		const kept = state.instances.find((i) => i.company === target.id);
 		if (!kept || kept.url !== url || !sameEvents(kept.events, events)) return false;
-		const answer = await callSpendesk(this, 'getWebhook', { company: kept.company, pathParams: { webhookId: kept.id }, allowNotFound: true });
+		const answer = await callSpendesk(this, 'getWebhook', {
+			company: kept.company,
+			pathParams: { webhookId: kept.id },
+			allowNotFound: true,
+		});
 		if (answer.status === 404) return false;
 		const [remote] = bodyItems(answer.body);
-		if (remote?.url !== url || remote.disabled === true || remote.status === 'disabled' || !sameEvents(Array.isArray(remote.events) ? (remote.events as string[]) : [], events)) return false;
+		if (
+			remote?.url !== url ||
+			remote.disabled === true ||
+			remote.status === 'disabled' ||
+			!sameEvents(Array.isArray(remote.events) ? (remote.events as string[]) : [], events)
+		)
+			return false;
 	}
 	return true;
 }
 
 /** Deletes one instance; a 404 (already gone) counts as deleted. */
-async function deleteInstance(ctx: IHookFunctions, company: string | undefined, webhookId: string): Promise<void> {
-	await callSpendesk(ctx, 'deleteWebhook', { company, pathParams: { webhookId }, allowNotFound: true });
+async function deleteInstance(
+	ctx: IHookFunctions,
+	company: string | undefined,
+	webhookId: string,
+): Promise<void> {
+	await callSpendesk(ctx, 'deleteWebhook', {
+		company,
+		pathParams: { webhookId },
+		allowNotFound: true,
+	});
 }
 
 /** Deletes what `instances` lists at Spendesk; gives back those that could not be deleted (logged). */
-async function deleteAll(ctx: IHookFunctions, instances: RegisteredInstance[]): Promise<RegisteredInstance[]> {
+async function deleteAll(
+	ctx: IHookFunctions,
+	instances: RegisteredInstance[],
+): Promise<RegisteredInstance[]> {
 	const left: RegisteredInstance[] = [];
 	for (const instance of instances) {
 		try {
 			await deleteInstance(ctx, instance.company, instance.id);
 		} catch (error) {
-			ctx.logger.warn(`Spendesk Webhook Trigger: could not delete webhook instance ${instance.id} of ${companyText(instance.company)}: ${(error as Error).message}`);
+			ctx.logger.warn(
+				`Spendesk Webhook Trigger: could not delete webhook instance ${instance.id} of ${companyText(instance.company)}: ${(error as Error).message}`,
+			);
 			left.push(instance);
 		}
 	}
@@ -89,16 +121,25 @@ async function deleteAll(ctx: IHookFunctions, instances: RegisteredInstance[]): 
 }
 
 /** Registers one company's instance (after deleting what an unfinished activation left there). */
-async function registerCompany(ctx: IHookFunctions, target: CompanyTarget, url: string, events: WebhookEventType[]): Promise<RegisteredInstance> {
+async function registerCompany(
+	ctx: IHookFunctions,
+	target: CompanyTarget,
+	url: string,
+	events: WebhookEventType[],
+): Promise<RegisteredInstance> {
 	const company = target.id;
 	const existing = await collect(ctx, 'listWebhooks', { company });
 	const leftovers = existing.filter((instance) => instance.url === url);
 	for (const leftover of leftovers) await deleteInstance(ctx, company, String(leftover.id));
 	const name = target.name ? `"${target.name}" (${company})` : companyText(company);
 	if (existing.length - leftovers.length >= MAX_INSTANCES_PER_COMPANY) {
-		throw new NodeOperationError(ctx.getNode(), `Spendesk allows ${MAX_INSTANCES_PER_COMPANY} webhook instances per company, and ${name} has ${existing.length - leftovers.length} already`, {
-			description: `Delete webhook instances of ${name} that are no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Spendesk allows ${MAX_INSTANCES_PER_COMPANY} webhook instances per company, and ${name} has ${existing.length - leftovers.length} already`,
+			{
+				description: `Delete webhook instances of ${name} that are no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`,
+			},
+		);
 	}
 	const workflow = ctx.getWorkflow();
 	const secret = randomBytes(32).toString('hex');
@@ -106,24 +147,45 @@ async function registerCompany(ctx: IHookFunctions, target: CompanyTarget, url: 
 	try {
 		answer = await callSpendesk(ctx, 'createWebhook', {
 			company,
-			body: { url, events, secret, description: `n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`.slice(0, 250) },
+			body: {
+				url,
+				events,
+				secret,
+				description:
+					`n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`.slice(
+						0,
+						250,
+					),
+			},
 		});
 	} catch (error) {
 		const cause = error as Error & { description?: string };
-		throw new NodeOperationError(ctx.getNode(), `Could not register the webhook for ${name}: ${cause.message}`, {
-			description: cause.description ?? undefined,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not register the webhook for ${name}: ${cause.message}`,
+			{
+				description: cause.description ?? undefined,
+			},
+		);
 	}
 	const [created] = bodyItems(answer.body) as IDataObject[];
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
-		throw new NodeOperationError(ctx.getNode(), `Spendesk registered a webhook for ${name} but did not say its id`, {
-			description: 'Try to activate again; if it keeps failing, check the base URL of the credential.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Spendesk registered a webhook for ${name} but did not say its id`,
+			{
+				description:
+					'Try to activate again; if it keeps failing, check the base URL of the credential.',
+			},
+		);
 	}
 	return {
 		id: String(created.id),
 		...(company ? { company } : {}),
-		companyId: typeof created.companyId === 'string' && created.companyId ? created.companyId : (company ?? (await resolveCredential(ctx)).ownCompanyId ?? ''),
+		companyId:
+			typeof created.companyId === 'string' && created.companyId
+				? created.companyId
+				: (company ?? (await resolveCredential(ctx)).ownCompanyId ?? ''),
 		// Spendesk signs with the secret it answers, when it answers one (it may ignore ours).
 		secret: typeof created.secret === 'string' && created.secret ? created.secret : secret,
 		url,
@@ -139,7 +201,8 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const targets = await companiesOf(this);
 	if (targets.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'The credential reaches no company to listen to', {
-			description: 'Check that the credential is the right one and that its companies are active in Spendesk.',
+			description:
+				'Check that the credential is the right one and that its companies are active in Spendesk.',
 		});
 	}
 	// Instances of an earlier registration (other companies or events) go first.

@@ -17,7 +17,10 @@ function digestOf(header: string): Buffer | undefined {
 	const value = header.trim().replace(/^sha256=/i, '');
 	if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
 	if (/^[A-Za-z0-9+/]{43}=?$/.test(value) || /^[A-Za-z0-9_-]{43}$/.test(value)) {
-		const bytes = Buffer.from(value, value.includes('-') || value.includes('_') ? 'base64url' : 'base64');
+		const bytes = Buffer.from(
+			value,
+			value.includes('-') || value.includes('_') ? 'base64url' : 'base64',
+		);
 		return bytes.length === 32 ? bytes : undefined;
 	}
 	return undefined;

@@ -44,6 +44,8 @@ function isInstance(value: unknown): value is RegisteredInstance {
 export function webhookState(ctx: IHookFunctions | IWebhookFunctions): WebhookState {
 	const data = ctx.getWorkflowStaticData('node') as IDataObject & Partial<WebhookState>;
 	data.instances = Array.isArray(data.instances) ? data.instances.filter(isInstance) : [];
-	data.recentEvents = Array.isArray(data.recentEvents) ? data.recentEvents.filter((id): id is string => typeof id === 'string') : [];
+	data.recentEvents = Array.isArray(data.recentEvents)
+		? data.recentEvents.filter((id): id is string => typeof id === 'string')
+		: [];
 	return data as WebhookState;
 }

@@ -35,20 +35,29 @@ describe('auth: token endpoint and bearer tokens', () => {
 	});
 
 	test('§5 token: wrong client secret is 401 invalid_client', async () => {
-		const res = await tokenResponse(sim, { clientId: sim.credentials.orgKey.clientId, clientSecret: 'wrong' });
+		const res = await tokenResponse(sim, {
+			clientId: sim.credentials.orgKey.clientId,
+			clientSecret: 'wrong',
+		});
 		expect(res.status).toBe(401);
 		expect(err(res).code).toBe('invalid_client');
 		expect(res.body.access_token).toBeUndefined();
 	});
 
 	test('§5 token: unknown client id is 401 invalid_client', async () => {
-		const res = await tokenResponse(sim, { clientId: 'nobody', clientSecret: sim.credentials.orgKey.clientSecret });
+		const res = await tokenResponse(sim, {
+			clientId: 'nobody',
+			clientSecret: sim.credentials.orgKey.clientSecret,
+		});
 		expect(res.status).toBe(401);
 		expect(err(res).code).toBe('invalid_client');
 	});
 
 	test('§5 token: missing Basic authorization header is 401 invalid_client', async () => {
-		const res = await request(sim, '/v1/auth/token', { method: 'POST', body: { grant_type: 'client_credentials' } });
+		const res = await request(sim, '/v1/auth/token', {
+			method: 'POST',
+			body: { grant_type: 'client_credentials' },
+		});
 		expect(res.status).toBe(401);
 		expect(err(res).code).toBe('invalid_client');
 	});
@@ -88,7 +97,12 @@ describe('auth: token endpoint and bearer tokens', () => {
 	test('§5 token carries the level of its credential: organisation key reaches Get Companies, company key gets 403', async () => {
 		const org = await api(sim, await token(sim, sim.credentials.orgKey), '/v2/companies');
 		expect(org.status).toBe(200);
-		expect(org.body.data.map((c: { id: string }) => c.id)).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+		expect(org.body.data.map((c: { id: string }) => c.id)).toEqual([
+			'cmp_001',
+			'cmp_002',
+			'cmp_003',
+			'cmp_004',
+		]);
 		const comp = await api(sim, await token(sim, sim.credentials.companyKey), '/v2/companies');
 		expect(comp.status).toBe(403);
 		expect(err(comp).detail).toBe('This endpoint requires an organisation-level token');
@@ -109,12 +123,19 @@ describe('auth: token endpoint and bearer tokens', () => {
 			scopes: ['payable:read'],
 		});
 		const t = await token(sim, { clientId: 'k-payables-only', clientSecret: 'k-payables-secret' });
-		const ok = await api(sim, t, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 5 } });
+		const ok = await api(sim, t, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: { limit: 5 },
+		});
 		expect(ok.status).toBe(200);
 		expect(ok.body.data).toHaveLength(5);
 		const refused = await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
 		expect(refused.status).toBe(403);
-		expect(err(refused)).toMatchObject({ code: 'insufficient_scope', detail: 'Missing scope: wallet-summary:read' });
+		expect(err(refused)).toMatchObject({
+			code: 'insufficient_scope',
+			detail: 'Missing scope: wallet-summary:read',
+		});
 	});
 
 	test('decisions: sim.expireTokens() makes issued tokens 401 while a new token works', async () => {

@@ -16,7 +16,11 @@ describe('Get Companies with 35 companies', () => {
 		await sim.stop();
 	});
 
-	const active = (): string[] => sim.companies().filter((c) => c.active).map((c) => c.id);
+	const active = (): string[] =>
+		sim
+			.companies()
+			.filter((c) => c.active)
+			.map((c) => c.id);
 
 	test('§4 Get Companies rule 1: API key lists every active company (deactivated cmp_035 left out)', async () => {
 		const p1 = await api(sim, org, '/v2/companies');
@@ -33,9 +37,9 @@ describe('Get Companies with 35 companies', () => {
 		const p1 = await api(sim, org, '/v2/companies?pageSize=5');
 		expect(p1.status).toBe(200);
 		const expected = sim.companies().slice(0, 5);
-		expect(p1.body.data.map((c: { id: string; name: string }) => ({ id: c.id, name: c.name }))).toEqual(
-			expected.map((c) => ({ id: c.id, name: c.name })),
-		);
+		expect(
+			p1.body.data.map((c: { id: string; name: string }) => ({ id: c.id, name: c.name })),
+		).toEqual(expected.map((c) => ({ id: c.id, name: c.name })));
 	});
 
 	test('§4 page-based: pageSize defaults to 30 and meta reports page, pageSize and total', async () => {

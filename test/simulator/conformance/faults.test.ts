@@ -6,7 +6,9 @@ describe('fault injection', () => {
 	let org: string;
 
 	beforeAll(async () => {
-		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 30, accounts: 5, payables: 30, settlements: 5 } } });
+		sim = new SpendeskSimulator({
+			seed: { sizes: { invoices: 30, accounts: 5, payables: 30, settlements: 5 } },
+		});
 		await sim.start();
 		org = await token(sim, sim.credentials.orgKey);
 	});
@@ -30,7 +32,10 @@ describe('fault injection', () => {
 	});
 
 	test('simulator: every answer carries a Date header from the simulated clock (errors too)', async () => {
-		const ahead = new SpendeskSimulator({ seed: { companies: 1, deactivated: [] }, tokenLifetimeSeconds: 30 * 24 * 3600 });
+		const ahead = new SpendeskSimulator({
+			seed: { companies: 1, deactivated: [] },
+			tokenLifetimeSeconds: 30 * 24 * 3600,
+		});
 		await ahead.start();
 		try {
 			const key = await token(ahead, ahead.credentials.orgKey);
@@ -125,14 +130,24 @@ describe('fault injection', () => {
 		const first = await api(sim, org, '/v2/companies/cmp_001/invoices?limit=5');
 		const cursor = first.body.meta.pagination.nextCursor as string;
 		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor' });
-		const second = await api(sim, org, `/v2/companies/cmp_001/invoices?limit=5&cursor=${encodeURIComponent(cursor)}`);
+		const second = await api(
+			sim,
+			org,
+			`/v2/companies/cmp_001/invoices?limit=5&cursor=${encodeURIComponent(cursor)}`,
+		);
 		expect(second.status).toBe(200);
 		expect(second.body.meta.pagination.nextCursor).toBe(cursor);
-		expect(ids(second.body.data)).toEqual(ids(sim.invoicesSorted('cmp_001', 'createdAt', 'asc')).slice(5, 10));
+		expect(ids(second.body.data)).toEqual(
+			ids(sim.invoicesSorted('cmp_001', 'createdAt', 'asc')).slice(5, 10),
+		);
 	});
 
 	test('simulator: repeatCursor fault on payables search repeats the body cursor', async () => {
-		const first = await api(sim, org, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 5 } });
+		const first = await api(sim, org, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: { limit: 5 },
+		});
 		const cursor = first.body.nextCursor as string;
 		expect(typeof cursor).toBe('string');
 		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor' });
@@ -157,7 +172,11 @@ describe('fault injection', () => {
 		const first = await api(sim, org, '/v2/companies/cmp_001/invoices?limit=5');
 		const cursor = first.body.meta.pagination.nextCursor as string;
 		sim.injectFault({ route: 'listInvoices', kind: 'ignorePosition' });
-		const second = await api(sim, org, `/v2/companies/cmp_001/invoices?limit=5&cursor=${encodeURIComponent(cursor)}`);
+		const second = await api(
+			sim,
+			org,
+			`/v2/companies/cmp_001/invoices?limit=5&cursor=${encodeURIComponent(cursor)}`,
+		);
 		expect(second.status).toBe(200);
 		expect(ids(second.body.data)).toEqual(ids(first.body.data));
 		expect(second.body.meta.pagination.hasNextPage).toBe(true);
@@ -169,14 +188,24 @@ describe('fault injection', () => {
 		const accounts = await api(sim, org, '/v1/accounts?offset=2&fetch=2', { companyId: 'cmp_001' });
 		expect(ids(accounts.body.data)).toEqual(ids(sim.data('cmp_001').accounts.slice(0, 2)));
 
-		const first = await api(sim, org, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 5 } });
+		const first = await api(sim, org, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: { limit: 5 },
+		});
 		sim.injectFault({ route: 'searchPayables', kind: 'ignorePosition' });
-		const again = await api(sim, org, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 5, cursor: first.body.nextCursor } });
+		const again = await api(sim, org, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: { limit: 5, cursor: first.body.nextCursor },
+		});
 		expect(ids(again.body.data)).toEqual(ids(first.body.data));
 		expect(typeof again.body.nextCursor).toBe('string');
 
 		sim.injectFault({ route: 'listSettlements', kind: 'ignorePosition' });
-		const page2 = await api(sim, org, '/v1/settlements?page=2&pageSize=2', { companyId: 'cmp_001' });
+		const page2 = await api(sim, org, '/v1/settlements?page=2&pageSize=2', {
+			companyId: 'cmp_001',
+		});
 		expect(ids(page2.body.data)).toEqual(ids(sim.data('cmp_001').settlements.slice(0, 2)));
 		expect(page2.body.meta.pagination.page).toBe(2);
 	});
@@ -187,7 +216,10 @@ describe('fault injection', () => {
 		expect(res.body.meta.pagination.total).toBe(1);
 		expect(res.body.data).toHaveLength(2);
 		sim.injectFault({ route: 'listSettlements', kind: 'understatedTotal' });
-		expect((await api(sim, org, '/v1/settlements?pageSize=2', { companyId: 'cmp_001' })).body.meta.pagination.total).toBe(2);
+		expect(
+			(await api(sim, org, '/v1/settlements?pageSize=2', { companyId: 'cmp_001' })).body.meta
+				.pagination.total,
+		).toBe(2);
 	});
 
 	test('simulator: htmlBody fault answers 200 with an HTML page; noContent answers 204 without a body', async () => {

@@ -79,7 +79,8 @@ export async function tokenResponse(sim: SpendeskSimulator, cred: Cred): Promise
 /** Access token of an API-key credential (fails the test if the token call fails). */
 export async function token(sim: SpendeskSimulator, cred: Cred): Promise<string> {
 	const res = await tokenResponse(sim, cred);
-	if (res.status !== 200) throw new Error(`token call answered ${res.status}: ${JSON.stringify(res.body)}`);
+	if (res.status !== 200)
+		throw new Error(`token call answered ${res.status}: ${JSON.stringify(res.body)}`);
 	return res.body.access_token as string;
 }
 
@@ -117,9 +118,11 @@ export async function drainCursor(
 	let cursor: string | null = null;
 	for (let i = 0; i < maxPages; i++) {
 		const sep = path.includes('?') ? '&' : '?';
-		const url: string = cursor === null ? path : `${path}${sep}cursor=${encodeURIComponent(cursor)}`;
+		const url: string =
+			cursor === null ? path : `${path}${sep}cursor=${encodeURIComponent(cursor)}`;
 		const res = await api(sim, accessToken, url, init);
-		if (res.status !== 200) throw new Error(`page ${i + 1} answered ${res.status}: ${JSON.stringify(res.body)}`);
+		if (res.status !== 200)
+			throw new Error(`page ${i + 1} answered ${res.status}: ${JSON.stringify(res.body)}`);
 		pages.push(res);
 		items.push(...res.body.data);
 		const p = res.body.meta.pagination;
@@ -169,7 +172,9 @@ export async function authorize(
 	if (opts.user) q.set('user', opts.user);
 	if (opts.consent) q.set('consent', opts.consent);
 	if (opts.company) q.set('company', opts.company);
-	const res = await fetch(`${sim.baseUrl}/oauth2/authorize?${q.toString()}`, { redirect: 'manual' });
+	const res = await fetch(`${sim.baseUrl}/oauth2/authorize?${q.toString()}`, {
+		redirect: 'manual',
+	});
 	const loc = res.headers.get('location');
 	const body = await res.text();
 	return { status: res.status, location: loc ? new URL(loc) : null, verifier, body };
@@ -207,8 +212,16 @@ export function clientQuery(sim: SpendeskSimulator): Record<string, string> {
 }
 
 /** A refresh_token grant as the vendor documents it: client in the body and in the query. */
-export async function oauthRefreshCall(sim: SpendeskSimulator, refreshToken: string): Promise<ApiResponse> {
-	return await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: refreshToken }, true, clientQuery(sim));
+export async function oauthRefreshCall(
+	sim: SpendeskSimulator,
+	refreshToken: string,
+): Promise<ApiResponse> {
+	return await oauthTokenCall(
+		sim,
+		{ grant_type: 'refresh_token', refresh_token: refreshToken },
+		true,
+		clientQuery(sim),
+	);
 }
 
 /** Full authorize + code exchange; returns the token response body. */
@@ -219,14 +232,16 @@ export async function oauthLogin(
 ): Promise<any> {
 	const a = await authorize(sim, opts);
 	const code = a.location?.searchParams.get('code');
-	if (a.status !== 302 || !code) throw new Error(`authorize answered ${a.status} ${a.location} ${a.body}`);
+	if (a.status !== 302 || !code)
+		throw new Error(`authorize answered ${a.status} ${a.location} ${a.body}`);
 	const res = await oauthTokenCall(sim, {
 		grant_type: 'authorization_code',
 		code,
 		redirect_uri: REDIRECT_URI,
 		code_verifier: a.verifier,
 	});
-	if (res.status !== 200) throw new Error(`oauth token answered ${res.status}: ${JSON.stringify(res.body)}`);
+	if (res.status !== 200)
+		throw new Error(`oauth token answered ${res.status}: ${JSON.stringify(res.body)}`);
 	return res.body;
 }
 

@@ -126,8 +126,12 @@ describe('request log', () => {
 			expect(dump.includes(secret)).toBe(false);
 		}
 		// the scheme may be kept ('Bearer <redacted>'); the credential part must be replaced
-		expect(sim.log.find((l) => l.route === 'getCompanies')!.headers.authorization).toMatch(/^(Bearer )?<redacted>$/);
-		expect(sim.log.find((l) => l.route === 'token')!.headers.authorization).toMatch(/^(Basic )?<redacted>$/);
+		expect(sim.log.find((l) => l.route === 'getCompanies')!.headers.authorization).toMatch(
+			/^(Bearer )?<redacted>$/,
+		);
+		expect(sim.log.find((l) => l.route === 'token')!.headers.authorization).toMatch(
+			/^(Basic )?<redacted>$/,
+		);
 	});
 });
 
@@ -150,8 +154,16 @@ describe('seed determinism', () => {
 		expect(a.data('cmp_002')).toEqual(b.data('cmp_002'));
 		const ta = await token(a, a.credentials.orgKey);
 		const tb = await token(b, b.credentials.orgKey);
-		const ra = await api(a, ta, '/v2/companies/cmp_002/invoices?limit=100&sortBy=updatedAt&sort=desc');
-		const rb = await api(b, tb, '/v2/companies/cmp_002/invoices?limit=100&sortBy=updatedAt&sort=desc');
+		const ra = await api(
+			a,
+			ta,
+			'/v2/companies/cmp_002/invoices?limit=100&sortBy=updatedAt&sort=desc',
+		);
+		const rb = await api(
+			b,
+			tb,
+			'/v2/companies/cmp_002/invoices?limit=100&sortBy=updatedAt&sort=desc',
+		);
 		expect(ra.status).toBe(200);
 		expect(ra.body.data).toEqual(rb.body.data);
 		expect(ra.body.data).toHaveLength(25);
@@ -182,12 +194,23 @@ describe('seed determinism', () => {
 			['cmp_005', false],
 		]);
 		const users = Object.fromEntries(s.users().map((u) => [u.id, u]));
-		expect(users.u_owner.companyIds).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', 'cmp_005']);
+		expect(users.u_owner.companyIds).toEqual([
+			'cmp_001',
+			'cmp_002',
+			'cmp_003',
+			'cmp_004',
+			'cmp_005',
+		]);
 		expect(users.u_admin.companyIds).toEqual(['cmp_001', 'cmp_002']);
 		expect(users.u_requester).toMatchObject({ role: 'requester', companyIds: ['cmp_001'] });
 		const t = await token(s, s.credentials.orgKey);
 		const res = await api(s, t, '/v2/companies');
-		expect(res.body.data.map((c: { id: string }) => c.id)).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+		expect(res.body.data.map((c: { id: string }) => c.id)).toEqual([
+			'cmp_001',
+			'cmp_002',
+			'cmp_003',
+			'cmp_004',
+		]);
 	});
 
 	test('simulator: default sizes per company (invoices 50, accounts 45, payables 45, settlements 45, 3 fields × 40 values, 25 categories, 5 intakes)', async () => {
@@ -234,7 +257,11 @@ describe('100,000 invoices in one company', () => {
 		const expected = ids(sim.invoicesSorted('cmp_001', 'updatedAt', 'desc'));
 		expect(expected).toHaveLength(100_000);
 		expect(new Set(expected).size).toBe(100_000);
-		const p1 = await api(sim, t, '/v2/companies/cmp_001/invoices?sortBy=updatedAt&sort=desc&limit=100');
+		const p1 = await api(
+			sim,
+			t,
+			'/v2/companies/cmp_001/invoices?sortBy=updatedAt&sort=desc&limit=100',
+		);
 		expect(p1.status).toBe(200);
 		expect(ids(p1.body.data)).toEqual(expected.slice(0, 100));
 		const p2 = await api(sim, t, p1.body.meta.pagination.nextUrl);
@@ -255,7 +282,11 @@ describe('100,000 invoices in one company', () => {
 		const desc = ids(sim.invoicesSorted('cmp_001', 'updatedAt', 'desc'));
 		const asc = ids(sim.invoicesSorted('cmp_001', 'updatedAt', 'asc'));
 		expect(asc).toEqual([...desc].reverse());
-		const res = await api(sim, t, '/v2/companies/cmp_001/invoices?sortBy=updatedAt&sort=asc&limit=100');
+		const res = await api(
+			sim,
+			t,
+			'/v2/companies/cmp_001/invoices?sortBy=updatedAt&sort=asc&limit=100',
+		);
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data)).toEqual(asc.slice(0, 100));
 		expect(ids(res.body.data).reverse()).toEqual(desc.slice(-100));

@@ -1,5 +1,16 @@
 import { SpendeskSimulator } from '../server';
-import { api, authorize, basic, clientQuery, err, oauthLogin, oauthRefreshCall, oauthTokenCall, REDIRECT_URI, request } from './helpers';
+import {
+	api,
+	authorize,
+	basic,
+	clientQuery,
+	err,
+	oauthLogin,
+	oauthRefreshCall,
+	oauthTokenCall,
+	REDIRECT_URI,
+	request,
+} from './helpers';
 
 describe('OAuth2 authorization code with PKCE', () => {
 	let sim: SpendeskSimulator;
@@ -7,7 +18,12 @@ describe('OAuth2 authorization code with PKCE', () => {
 	beforeAll(async () => {
 		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 12 } } });
 		await sim.start();
-		sim.addUser({ id: 'u_controller', name: 'Controller', role: 'controller', companyIds: ['cmp_002', 'cmp_003'] });
+		sim.addUser({
+			id: 'u_controller',
+			name: 'Controller',
+			role: 'controller',
+			companyIds: ['cmp_002', 'cmp_003'],
+		});
 		sim.addUser({ id: 'u_lonely', name: 'Lonely', role: 'admin', companyIds: ['cmp_005'] });
 	});
 	afterAll(async () => {
@@ -135,35 +151,66 @@ describe('OAuth2 authorization code with PKCE', () => {
 		['no query at all', {}, 'query.client_id'],
 		['client_id only', { client_id: 'sim-oauth-client' }, 'query.client_secret'],
 		['client_secret only', { client_secret: 'x' }, 'query.client_id'],
-	])('real-world: a refresh with %s is 400 with the API error body, even with the client in the Basic header', async (_, query, source) => {
-		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
-		const res = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, false, query);
-		expect(res.status).toBe(400);
-		expect(res.body).toEqual({ errors: [{ code: 'invalid_request', detail: expect.stringContaining('query parameter'), source }] });
-		// The refused refresh did not use up the refresh token.
-		expect((await oauthRefreshCall(sim, first.refresh_token)).status).toBe(200);
-	});
+	])(
+		'real-world: a refresh with %s is 400 with the API error body, even with the client in the Basic header',
+		async (_, query, source) => {
+			const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
+			const res = await oauthTokenCall(
+				sim,
+				{ grant_type: 'refresh_token', refresh_token: first.refresh_token },
+				false,
+				query,
+			);
+			expect(res.status).toBe(400);
+			expect(res.body).toEqual({
+				errors: [
+					{ code: 'invalid_request', detail: expect.stringContaining('query parameter'), source },
+				],
+			});
+			// The refused refresh did not use up the refresh token.
+			expect((await oauthRefreshCall(sim, first.refresh_token)).status).toBe(200);
+		},
+	);
 
 	test('real-world: a refresh whose query names a wrong client secret is 401 invalid_client', async () => {
 		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
-		const res = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, false, {
-			...clientQuery(sim),
-			client_secret: 'not-the-secret',
-		});
+		const res = await oauthTokenCall(
+			sim,
+			{ grant_type: 'refresh_token', refresh_token: first.refresh_token },
+			false,
+			{
+				...clientQuery(sim),
+				client_secret: 'not-the-secret',
+			},
+		);
 		expect(res.status).toBe(401);
 		expect(err(res).code).toBe('invalid_client');
 	});
 
 	test('real-world: the refresh with client_id and client_secret in the query and the Basic header (as n8n sends it) succeeds', async () => {
 		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
-		const res = await oauthTokenCall(sim, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, false, clientQuery(sim));
+		const res = await oauthTokenCall(
+			sim,
+			{ grant_type: 'refresh_token', refresh_token: first.refresh_token },
+			false,
+			clientQuery(sim),
+		);
 		expect(res.status).toBe(200);
 		expect(res.body.refresh_token).not.toBe(first.refresh_token);
 	});
 
 	test('real-world: the code exchange needs no query parameters', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation' });
-		const res = await oauthTokenCall(sim, { grant_type: 'authorization_code', code: a.location!.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: a.verifier }, false);
+		const res = await oauthTokenCall(
+			sim,
+			{
+				grant_type: 'authorization_code',
+				code: a.location!.searchParams.get('code')!,
+				redirect_uri: REDIRECT_URI,
+				code_verifier: a.verifier,
+			},
+			false,
+		);
 		expect(res.status).toBe(200);
 	});
 
@@ -173,11 +220,20 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(refreshed.status).toBe(200);
 		const res = await api(sim, refreshed.body.access_token, '/v2/companies');
 		expect(res.status).toBe(200);
-		expect(res.body.data.map((c: { id: string }) => c.id)).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
+		expect(res.body.data.map((c: { id: string }) => c.id)).toEqual([
+			'cmp_001',
+			'cmp_002',
+			'cmp_003',
+			'cmp_004',
+		]);
 	});
 
 	test('§5 organisation consent by a requester is refused (302 with error=access_denied)', async () => {
-		const a = await authorize(sim, { user: 'u_requester', consent: 'organisation', state: 's-req' });
+		const a = await authorize(sim, {
+			user: 'u_requester',
+			consent: 'organisation',
+			state: 's-req',
+		});
 		expect(a.status).toBe(302);
 		expect(a.location!.searchParams.get('error')).toBe('access_denied');
 		expect(a.location!.searchParams.get('code')).toBeNull();
@@ -247,7 +303,12 @@ describe('OAuth2 authorization code with PKCE', () => {
 	});
 
 	test('§5 OAuth2 organisation token is refused with 403 after sim.removeUserFromCompany (path and header)', async () => {
-		sim.addUser({ id: 'u_leaver', name: 'Leaver', role: 'admin', companyIds: ['cmp_001', 'cmp_002'] });
+		sim.addUser({
+			id: 'u_leaver',
+			name: 'Leaver',
+			role: 'admin',
+			companyIds: ['cmp_001', 'cmp_002'],
+		});
 		const t = await oauthLogin(sim, { user: 'u_leaver', consent: 'organisation' });
 		expect((await api(sim, t.access_token, '/v2/companies/cmp_002/invoices')).status).toBe(200);
 		sim.removeUserFromCompany('u_leaver', 'cmp_002');
@@ -262,7 +323,11 @@ describe('OAuth2 authorization code with PKCE', () => {
 	});
 
 	test('decisions: OAuth2 token granted a subset of scopes is refused the others (403 insufficient_scope)', async () => {
-		const t = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation', scope: 'experimental:company:read' });
+		const t = await oauthLogin(sim, {
+			user: 'u_owner',
+			consent: 'organisation',
+			scope: 'experimental:company:read',
+		});
 		expect((await api(sim, t.access_token, '/v2/companies')).status).toBe(200);
 		const res = await api(sim, t.access_token, '/v2/companies/cmp_001/invoices');
 		expect(res.status).toBe(403);
@@ -278,7 +343,10 @@ describe('OAuth2 authorization code with PKCE', () => {
 			method: 'POST',
 			headers: {
 				'content-type': 'application/x-www-form-urlencoded',
-				authorization: basic({ clientId: sim.credentials.oauthClient.clientId, clientSecret: 'nope' }),
+				authorization: basic({
+					clientId: sim.credentials.oauthClient.clientId,
+					clientSecret: 'nope',
+				}),
 			},
 			body: new URLSearchParams({
 				grant_type: 'authorization_code',

@@ -18,13 +18,16 @@ describe('body-cursor pagination (Search payables)', () => {
 	const search = (body: Record<string, unknown>, companyId = C): Promise<ApiResponse> =>
 		api(sim, org, '/v1/payables/search', { method: 'POST', companyId, body });
 
-	async function drain(filters: Record<string, unknown>): Promise<{ items: string[]; calls: ApiResponse[] }> {
+	async function drain(
+		filters: Record<string, unknown>,
+	): Promise<{ items: string[]; calls: ApiResponse[] }> {
 		const items: string[] = [];
 		const calls: ApiResponse[] = [];
 		let cursor: string | null = null;
 		for (let i = 0; i < 100; i++) {
 			const res = await search(cursor === null ? { ...filters } : { ...filters, cursor });
-			if (res.status !== 200) throw new Error(`search answered ${res.status}: ${JSON.stringify(res.body)}`);
+			if (res.status !== 200)
+				throw new Error(`search answered ${res.status}: ${JSON.stringify(res.body)}`);
 			calls.push(res);
 			items.push(...ids(res.body.data));
 			cursor = res.body.nextCursor;
@@ -72,7 +75,9 @@ describe('body-cursor pagination (Search payables)', () => {
 		expect([...items].sort()).toEqual(ids(expected).sort());
 		const type = sim.data(C).payables[0].payableType;
 		const both = await drain({ limit: 4, status, payableType: type });
-		const expectedBoth = sim.data(C).payables.filter((p) => p.status === status && p.payableType === type);
+		const expectedBoth = sim
+			.data(C)
+			.payables.filter((p) => p.status === status && p.payableType === type);
 		expect(expectedBoth.length).toBeGreaterThan(0);
 		expect([...both.items].sort()).toEqual(ids(expectedBoth).sort());
 	});
@@ -81,7 +86,9 @@ describe('body-cursor pagination (Search payables)', () => {
 		const res = await search({ limit: 100, status: 'settled' });
 		expect(res.status).toBe(200);
 		expect(res.body.data.every((p: { status: string }) => p.status === 'settled')).toBe(true);
-		expect(res.body.data).toHaveLength(sim.data(C).payables.filter((p) => p.status === 'settled').length);
+		expect(res.body.data).toHaveLength(
+			sim.data(C).payables.filter((p) => p.status === 'settled').length,
+		);
 		expect(res.body.nextCursor).toBeNull();
 	});
 

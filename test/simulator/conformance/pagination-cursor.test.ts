@@ -9,7 +9,14 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 
 	beforeAll(async () => {
 		sim = new SpendeskSimulator({
-			seed: { sizes: { invoices: 45, analyticalFields: 2, analyticalFieldValues: 1005, expenseCategories: 25 } },
+			seed: {
+				sizes: {
+					invoices: 45,
+					analyticalFields: 2,
+					analyticalFieldValues: 1005,
+					expenseCategories: 25,
+				},
+			},
 		});
 		await sim.start();
 		org = await token(sim, sim.credentials.orgKey);
@@ -34,7 +41,12 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		const res = await api(sim, org, `${INV}?limit=100`);
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(45);
-		expect(res.body.meta.pagination).toEqual({ limit: 100, hasNextPage: false, nextCursor: null, nextUrl: null });
+		expect(res.body.meta.pagination).toEqual({
+			limit: 100,
+			hasNextPage: false,
+			nextCursor: null,
+			nextUrl: null,
+		});
 	});
 
 	test('§8 invoices limit 101 is 400 invalid_parameter with source query.limit', async () => {
@@ -50,7 +62,11 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 	});
 
 	test('§4 cursor-based: draining sortBy=updatedAt&sort=desc equals sim.invoicesSorted exactly', async () => {
-		const { items, pages } = await drainCursor(sim, org, `${INV}?sortBy=updatedAt&sort=desc&limit=7`);
+		const { items, pages } = await drainCursor(
+			sim,
+			org,
+			`${INV}?sortBy=updatedAt&sort=desc&limit=7`,
+		);
 		expect(pages).toHaveLength(7);
 		expect(ids(items)).toEqual(ids(sim.invoicesSorted(C, 'updatedAt', 'desc')));
 	});
@@ -65,7 +81,12 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(pages).toHaveLength(3);
 		const last = pages[2].body;
 		expect(last.data).toHaveLength(5);
-		expect(last.meta.pagination).toEqual({ limit: 20, hasNextPage: false, nextCursor: null, nextUrl: null });
+		expect(last.meta.pagination).toEqual({
+			limit: 20,
+			hasNextPage: false,
+			nextCursor: null,
+			nextUrl: null,
+		});
 		expect(pages[1].body.meta.pagination.hasNextPage).toBe(true);
 	});
 
@@ -90,7 +111,11 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 	});
 
 	test('§4 cursor-based: status filter is kept over every page (drain equals filtered sim data)', async () => {
-		const { items } = await drainCursor(sim, org, `${INV}?status=to_pay&sortBy=updatedAt&sort=asc&limit=4`);
+		const { items } = await drainCursor(
+			sim,
+			org,
+			`${INV}?status=to_pay&sortBy=updatedAt&sort=asc&limit=4`,
+		);
 		const expected = sim.invoicesSorted(C, 'updatedAt', 'asc').filter((i) => i.status === 'to_pay');
 		expect(expected.length).toBeGreaterThan(0);
 		expect(ids(items)).toEqual(ids(expected));
@@ -126,7 +151,11 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 
 	test('§4 cursor-based rule 4: an empty page (emptyPage fault) has hasNextPage true and draining continues to the full list', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'emptyPage', after: 1, times: 1 });
-		const { items, pages } = await drainCursor(sim, org, `${INV}?sortBy=updatedAt&sort=desc&limit=10`);
+		const { items, pages } = await drainCursor(
+			sim,
+			org,
+			`${INV}?sortBy=updatedAt&sort=desc&limit=10`,
+		);
 		expect(pages[1].body.data).toEqual([]);
 		expect(pages[1].body.meta.pagination.hasNextPage).toBe(true);
 		expect(typeof pages[1].body.meta.pagination.nextCursor).toBe('string');
@@ -154,7 +183,11 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		const all = [...ids(first.body.data), ...ids(rest.items)];
 		expect(all).toEqual(before);
 		for (const inv of inserted) expect(all).not.toContain(inv.id);
-		expect(ids(sim.invoicesSorted(C, 'updatedAt', 'desc')).slice(0, 3).sort()).toEqual(ids(inserted).sort());
+		expect(
+			ids(sim.invoicesSorted(C, 'updatedAt', 'desc'))
+				.slice(0, 3)
+				.sort(),
+		).toEqual(ids(inserted).sort());
 	});
 
 	test('§8 analytical field values: default limit 30', async () => {
@@ -169,7 +202,9 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 
 	test('§8 analytical field values: limit 1000 accepted, 1001 is 400 invalid_parameter', async () => {
 		const field = sim.data(C).analyticalFields[1];
-		const ok = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=1000`, { companyId: C });
+		const ok = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=1000`, {
+			companyId: C,
+		});
 		expect(ok.status).toBe(200);
 		expect(ok.body.data).toHaveLength(1000);
 		expect(ok.body.meta.pagination.limit).toBe(1000);
@@ -179,7 +214,9 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(rest.body.data).toHaveLength(5);
 		expect(rest.body.meta.pagination.hasNextPage).toBe(false);
 		expect([...ids(ok.body.data), ...ids(rest.body.data)].sort()).toEqual(ids(field.values).sort());
-		const over = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=1001`, { companyId: C });
+		const over = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=1001`, {
+			companyId: C,
+		});
 		expect(over.status).toBe(400);
 		expect(err(over)).toMatchObject({ code: 'invalid_parameter', source: 'query.limit' });
 	});
@@ -189,7 +226,9 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(first.status).toBe(200);
 		expect(first.body.data).toHaveLength(20);
 		expect(first.body.meta.pagination.limit).toBe(20);
-		const { items } = await drainCursor(sim, org, '/v2/expense-categories', { companyId: 'cmp_002' });
+		const { items } = await drainCursor(sim, org, '/v2/expense-categories', {
+			companyId: 'cmp_002',
+		});
 		expect(items).toHaveLength(25);
 		expect(ids(items).sort()).toEqual(ids(sim.data('cmp_002').expenseCategories).sort());
 	});
@@ -200,7 +239,9 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(url.origin).toBe(sim.baseUrl);
 		expect(url.pathname).toBe('/v2/expense-categories');
 		expect(url.searchParams.get('limit')).toBe('15');
-		const second = await api(sim, org, first.body.meta.pagination.nextUrl, { companyId: 'cmp_003' });
+		const second = await api(sim, org, first.body.meta.pagination.nextUrl, {
+			companyId: 'cmp_003',
+		});
 		expect(second.status).toBe(200);
 		expect(second.body.data).toHaveLength(10);
 		expect([...ids(first.body.data), ...ids(second.body.data)].sort()).toEqual(

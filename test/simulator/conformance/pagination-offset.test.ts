@@ -25,7 +25,9 @@ describe('offset-based pagination (Get accounts)', () => {
 	});
 
 	test('decisions: fetch above 100 is capped at 100, fetch 0 is 400', async () => {
-		const big = new SpendeskSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: 1, accounts: 130 } } });
+		const big = new SpendeskSimulator({
+			seed: { companies: 1, deactivated: [], sizes: { invoices: 1, accounts: 130 } },
+		});
 		await big.start();
 		try {
 			const t = await token(big, big.credentials.orgKey);
@@ -36,7 +38,10 @@ describe('offset-based pagination (Get accounts)', () => {
 			expect(res.body.totalResults).toBe(130);
 			const zero = await api(big, t, '/v1/accounts?fetch=0', { companyId: 'cmp_001' });
 			expect(zero.status).toBe(400);
-			expect(zero.body.errors[0]).toMatchObject({ code: 'invalid_parameter', source: 'query.fetch' });
+			expect(zero.body.errors[0]).toMatchObject({
+				code: 'invalid_parameter',
+				source: 'query.fetch',
+			});
 		} finally {
 			await big.stop();
 		}
@@ -101,7 +106,10 @@ describe('offset-based pagination with accountsMaxReturn', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
-		sim = new SpendeskSimulator({ accountsMaxReturn: 8, seed: { sizes: { invoices: 3, accounts: 45 } } });
+		sim = new SpendeskSimulator({
+			accountsMaxReturn: 8,
+			seed: { sizes: { invoices: 3, accounts: 45 } },
+		});
 		await sim.start();
 	});
 	afterAll(async () => {
@@ -124,7 +132,9 @@ describe('offset-based pagination with accountsMaxReturn', () => {
 		let offset = 0;
 		let calls = 0;
 		for (;;) {
-			const res = await api(sim, org, `/v1/accounts?offset=${offset}&fetch=20`, { companyId: 'cmp_001' });
+			const res = await api(sim, org, `/v1/accounts?offset=${offset}&fetch=20`, {
+				companyId: 'cmp_001',
+			});
 			expect(res.status).toBe(200);
 			calls++;
 			if (res.body.data.length === 0) break;

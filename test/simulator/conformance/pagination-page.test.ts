@@ -73,7 +73,9 @@ describe('page-based pagination (settlements)', () => {
 		const seen: string[] = [];
 		let page = 1;
 		for (;;) {
-			const res = await api(sim, org, `/v1/settlements?page=${page}&pageSize=7`, { companyId: 'cmp_001' });
+			const res = await api(sim, org, `/v1/settlements?page=${page}&pageSize=7`, {
+				companyId: 'cmp_001',
+			});
 			if (res.status === 404) break;
 			expect(res.status).toBe(200);
 			expect(res.body.meta.pagination).toEqual({ page, pageSize: 7, total: 45 });

@@ -148,7 +148,9 @@ describe('requests in flight', () => {
 		sim.resetStats();
 		try {
 			const results = await Promise.all(
-				['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'].map((c) => api(sim, t, '/v1/wallet-summary', { companyId: c })),
+				['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'].map((c) =>
+					api(sim, t, '/v1/wallet-summary', { companyId: c }),
+				),
 			);
 			const statuses = results.map((r) => r.status).sort();
 			expect(statuses).toEqual([200, 200, 429, 429]);

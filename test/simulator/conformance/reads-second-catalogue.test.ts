@@ -12,11 +12,18 @@ describe('Second catalogue: reads', () => {
 	let limited: string;
 
 	beforeAll(async () => {
-		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 2, accounts: 2, settlements: 2, payables: 12 } } });
+		sim = new SpendeskSimulator({
+			seed: { sizes: { invoices: 2, accounts: 2, settlements: 2, payables: 12 } },
+		});
 		await sim.start();
 		org = await token(sim, sim.credentials.orgKey);
 		company = await token(sim, sim.credentials.companyKey);
-		sim.addApiKey({ clientId: 'no-reads', clientSecret: 'no-reads-secret', level: 'organisation', scopes: ['payable:read'] });
+		sim.addApiKey({
+			clientId: 'no-reads',
+			clientSecret: 'no-reads-secret',
+			level: 'organisation',
+			scopes: ['payable:read'],
+		});
 		limited = await token(sim, { clientId: 'no-reads', clientSecret: 'no-reads-secret' });
 	});
 	afterAll(async () => sim.stop());
@@ -26,7 +33,14 @@ describe('Second catalogue: reads', () => {
 			const payable = sim.data('cmp_002').payables[3];
 			const res = await api(sim, org, `/v1/payables/${payable.id}`, { companyId: 'cmp_002' });
 			expect(res.status).toBe(200);
-			expect(res.body.data).toMatchObject({ id: payable.id, amount: payable.amount, currency: payable.currency, description: payable.description, version: 1, bookkeepingStatus: 'notExported' });
+			expect(res.body.data).toMatchObject({
+				id: payable.id,
+				amount: payable.amount,
+				currency: payable.currency,
+				description: payable.description,
+				version: 1,
+				bookkeepingStatus: 'notExported',
+			});
 			expect(res.body.data.supplier).toEqual({ id: expect.any(String), name: expect.any(String) });
 			expect(res.body.data.updatedAt).toBe(payable.createdAt);
 		});
@@ -59,8 +73,12 @@ describe('Second catalogue: reads', () => {
 			expect(p1.body.data).toHaveLength(30);
 			expect(p1.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 40 });
 			const p2 = await api(sim, org, '/v1/suppliers?page=2', { companyId: 'cmp_001' });
-			expect([...ids(p1.body.data), ...ids(p2.body.data)]).toEqual(ids(sim.data('cmp_001').suppliers));
-			expect((await api(sim, org, '/v1/suppliers?page=3', { companyId: 'cmp_001' })).status).toBe(404);
+			expect([...ids(p1.body.data), ...ids(p2.body.data)]).toEqual(
+				ids(sim.data('cmp_001').suppliers),
+			);
+			expect((await api(sim, org, '/v1/suppliers?page=3', { companyId: 'cmp_001' })).status).toBe(
+				404,
+			);
 			const tooBig = await api(sim, org, '/v1/suppliers?pageSize=31', { companyId: 'cmp_001' });
 			expect(tooBig.status).toBe(400);
 			expect(err(tooBig).source).toBe('query.pageSize');
@@ -69,17 +87,26 @@ describe('Second catalogue: reads', () => {
 		test('updatedAfter keeps the suppliers updated strictly after the date-time; isArchived keeps archived or active ones', async () => {
 			const all = sim.data('cmp_001').suppliers;
 			const after = all[10].updatedAt;
-			const res = await api(sim, org, `/v1/suppliers?pageSize=30&updatedAfter=${encodeURIComponent(after)}&isArchived=false`, { companyId: 'cmp_001' });
+			const res = await api(
+				sim,
+				org,
+				`/v1/suppliers?pageSize=30&updatedAfter=${encodeURIComponent(after)}&isArchived=false`,
+				{ companyId: 'cmp_001' },
+			);
 			expect(res.status).toBe(200);
 			const want = all.filter((s) => s.updatedAt > after && !s.isArchived);
 			expect(res.body.meta.pagination.total).toBe(want.length);
 			expect(ids(res.body.data)).toEqual(ids(want).slice(0, 30));
-			const archived = await api(sim, org, '/v1/suppliers?isArchived=true', { companyId: 'cmp_001' });
+			const archived = await api(sim, org, '/v1/suppliers?isArchived=true', {
+				companyId: 'cmp_001',
+			});
 			expect(ids(archived.body.data)).toEqual(ids(all.filter((s) => s.isArchived)));
 		});
 
 		test('a filter that is not a date or not true/false is a 400 naming it', async () => {
-			const date = await api(sim, org, '/v1/suppliers?updatedAfter=yesterday', { companyId: 'cmp_001' });
+			const date = await api(sim, org, '/v1/suppliers?updatedAfter=yesterday', {
+				companyId: 'cmp_001',
+			});
 			expect(date.status).toBe(400);
 			expect(err(date).source).toBe('query.updatedAfter');
 			const flag = await api(sim, org, '/v1/suppliers?isArchived=yes', { companyId: 'cmp_001' });
@@ -108,41 +135,69 @@ describe('Second catalogue: reads', () => {
 			const p1 = await api(sim, org, '/v1/users', { companyId: 'cmp_002' });
 			expect(p1.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 35 });
 			const user = sim.data('cmp_002').users[33];
-			expect((await api(sim, org, `/v1/users/${user.id}`, { companyId: 'cmp_002' })).body).toEqual({ data: user });
-			expect((await api(sim, org, `/v1/users/${user.id}`, { companyId: 'cmp_001' })).status).toBe(404);
+			expect((await api(sim, org, `/v1/users/${user.id}`, { companyId: 'cmp_002' })).body).toEqual({
+				data: user,
+			});
+			expect((await api(sim, org, `/v1/users/${user.id}`, { companyId: 'cmp_001' })).status).toBe(
+				404,
+			);
 		});
 
 		test('users need user:read, cost centers cost-center:read', async () => {
-			expect(err(await api(sim, limited, '/v1/users', { companyId: 'cmp_001' })).detail).toBe('Missing scope: user:read');
-			expect(err(await api(sim, limited, '/v1/users/usr_001_00001', { companyId: 'cmp_001' })).detail).toBe('Missing scope: user:read');
-			expect(err(await api(sim, limited, '/v1/cost-centers', { companyId: 'cmp_001' })).detail).toBe('Missing scope: cost-center:read');
+			expect(err(await api(sim, limited, '/v1/users', { companyId: 'cmp_001' })).detail).toBe(
+				'Missing scope: user:read',
+			);
+			expect(
+				err(await api(sim, limited, '/v1/users/usr_001_00001', { companyId: 'cmp_001' })).detail,
+			).toBe('Missing scope: user:read');
+			expect(
+				err(await api(sim, limited, '/v1/cost-centers', { companyId: 'cmp_001' })).detail,
+			).toBe('Missing scope: cost-center:read');
 		});
 
 		test('GET /v1/cost-centers lists the cost centers on one page', async () => {
 			const res = await api(sim, org, '/v1/cost-centers', { companyId: 'cmp_001' });
-			expect(res.body).toEqual({ data: sim.data('cmp_001').costCenters, meta: { pagination: { page: 1, pageSize: 30, total: 12 } } });
+			expect(res.body).toEqual({
+				data: sim.data('cmp_001').costCenters,
+				meta: { pagination: { page: 1, pageSize: 30, total: 12 } },
+			});
 		});
 	});
 
 	describe('bank fees and wallet loads', () => {
-		test.each(['bank-fees', 'wallet-loads'] as const)('GET /v1/%s: from and to (both inclusive) filter on the date; amounts in cents', async (path) => {
-			const list = path === 'bank-fees' ? sim.data('cmp_001').bankFees : sim.data('cmp_001').walletLoads;
-			const from = list[2].date;
-			const to = list[6].date;
-			const res = await api(sim, org, `/v1/${path}?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { companyId: 'cmp_001' });
-			expect(res.status).toBe(200);
-			expect(res.body.data).toEqual(list.slice(2, 7));
-			for (const item of res.body.data) expect(Number.isInteger(item.amount)).toBe(true);
-		});
+		test.each(['bank-fees', 'wallet-loads'] as const)(
+			'GET /v1/%s: from and to (both inclusive) filter on the date; amounts in cents',
+			async (path) => {
+				const list =
+					path === 'bank-fees' ? sim.data('cmp_001').bankFees : sim.data('cmp_001').walletLoads;
+				const from = list[2].date;
+				const to = list[6].date;
+				const res = await api(
+					sim,
+					org,
+					`/v1/${path}?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+					{ companyId: 'cmp_001' },
+				);
+				expect(res.status).toBe(200);
+				expect(res.body.data).toEqual(list.slice(2, 7));
+				for (const item of res.body.data) expect(Number.isInteger(item.amount)).toBe(true);
+			},
+		);
 
 		test('a date-only from is read as midnight UTC', async () => {
-			const res = await api(sim, org, '/v1/bank-fees?from=2026-01-10&pageSize=30', { companyId: 'cmp_001' });
-			expect(res.body.data.every((f: { date: string }) => f.date >= '2026-01-10T00:00:00.000Z')).toBe(true);
+			const res = await api(sim, org, '/v1/bank-fees?from=2026-01-10&pageSize=30', {
+				companyId: 'cmp_001',
+			});
+			expect(
+				res.body.data.every((f: { date: string }) => f.date >= '2026-01-10T00:00:00.000Z'),
+			).toBe(true);
 			expect(res.body.data[0].date).toBe('2026-01-10T00:00:00.000Z');
 		});
 
 		test('from after to, or a value that is not a date, is a 400', async () => {
-			const order = await api(sim, org, '/v1/wallet-loads?from=2026-02-01&to=2026-01-01', { companyId: 'cmp_001' });
+			const order = await api(sim, org, '/v1/wallet-loads?from=2026-02-01&to=2026-01-01', {
+				companyId: 'cmp_001',
+			});
 			expect(order.status).toBe(400);
 			expect(err(order).source).toBe('query.from');
 			const bad = await api(sim, org, '/v1/bank-fees?to=soon', { companyId: 'cmp_001' });
@@ -151,8 +206,12 @@ describe('Second catalogue: reads', () => {
 		});
 
 		test('bank fees and wallet loads need settlement:read', async () => {
-			expect(err(await api(sim, limited, '/v1/bank-fees', { companyId: 'cmp_001' })).detail).toBe('Missing scope: settlement:read');
-			expect(err(await api(sim, limited, '/v1/wallet-loads', { companyId: 'cmp_001' })).detail).toBe('Missing scope: settlement:read');
+			expect(err(await api(sim, limited, '/v1/bank-fees', { companyId: 'cmp_001' })).detail).toBe(
+				'Missing scope: settlement:read',
+			);
+			expect(
+				err(await api(sim, limited, '/v1/wallet-loads', { companyId: 'cmp_001' })).detail,
+			).toBe('Missing scope: settlement:read');
 		});
 	});
 });

@@ -10,7 +10,9 @@ describe('real-world variations', () => {
 	let org: string;
 
 	beforeAll(async () => {
-		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 2, payables: 12, analyticalFieldValues: 70 } } });
+		sim = new SpendeskSimulator({
+			seed: { sizes: { invoices: 2, payables: 12, analyticalFieldValues: 70 } },
+		});
 		await sim.start();
 		org = await token(sim, sim.credentials.orgKey);
 	});
@@ -22,40 +24,63 @@ describe('real-world variations', () => {
 
 	test('payablesEnvelope: the payables search answers { payables, nextCursor } instead of { data, nextCursor }', async () => {
 		sim.injectFault({ route: 'searchPayables', kind: 'payablesEnvelope' });
-		const res = await api(sim, org, '/v1/payables/search', { companyId: 'cmp_001', body: { limit: 5 } });
+		const res = await api(sim, org, '/v1/payables/search', {
+			companyId: 'cmp_001',
+			body: { limit: 5 },
+		});
 		expect(res.status).toBe(200);
 		expect(res.body).not.toHaveProperty('data');
 		expect(ids(res.body.payables)).toEqual(ids(sim.data('cmp_001').payables.slice(0, 5)));
 		expect(typeof res.body.nextCursor).toBe('string');
-		const next = await api(sim, org, '/v1/payables/search', { companyId: 'cmp_001', body: { limit: 5, cursor: res.body.nextCursor } });
+		const next = await api(sim, org, '/v1/payables/search', {
+			companyId: 'cmp_001',
+			body: { limit: 5, cursor: res.body.nextCursor },
+		});
 		expect(ids(next.body.data)).toEqual(ids(sim.data('cmp_001').payables.slice(5, 10)));
 	});
 
 	test('valueLabels: analytical values carry their label as value instead of name', async () => {
 		const field = sim.data('cmp_001').analyticalFields[0];
 		sim.injectFault({ route: 'listAnalyticalFieldValues', kind: 'valueLabels' });
-		const res = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=3`, { companyId: 'cmp_001' });
-		expect(res.body.data).toEqual(field.values.slice(0, 3).map(({ id, name }) => ({ id, value: name })));
+		const res = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=3`, {
+			companyId: 'cmp_001',
+		});
+		expect(res.body.data).toEqual(
+			field.values.slice(0, 3).map(({ id, name }) => ({ id, value: name })),
+		);
 	});
 
 	test('valueLabels: the analytical fields list carries the labels as value too', async () => {
 		sim.injectFault({ route: 'listAnalyticalFields', kind: 'valueLabels' });
 		const res = await api(sim, org, '/v2/analytical-fields', { companyId: 'cmp_001' });
-		expect(res.body.data).toEqual(sim.data('cmp_001').analyticalFields.map(({ id, name }) => ({ id, value: name })));
+		expect(res.body.data).toEqual(
+			sim.data('cmp_001').analyticalFields.map(({ id, name }) => ({ id, value: name })),
+		);
 	});
 
 	test('analyticalValuesMaxReturn 30: a values page holds 30 whatever the limit asked, and the cursor goes on from there', async () => {
 		sim.configure({ analyticalValuesMaxReturn: 30 });
 		const field = sim.data('cmp_001').analyticalFields[1];
-		const res = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=1000`, { companyId: 'cmp_001' });
+		const res = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=1000`, {
+			companyId: 'cmp_001',
+		});
 		expect(res.body.data).toHaveLength(30);
 		expect(res.body.meta.pagination).toMatchObject({ limit: 1000, hasNextPage: true });
-		const next = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=1000&cursor=${res.body.meta.pagination.nextCursor}`, { companyId: 'cmp_001' });
+		const next = await api(
+			sim,
+			org,
+			`/v2/analytical-fields/${field.id}/values?limit=1000&cursor=${res.body.meta.pagination.nextCursor}`,
+			{ companyId: 'cmp_001' },
+		);
 		expect(ids(next.body.data)).toEqual(ids(field.values.slice(30, 60)));
 	});
 
 	test('snapshotConflict: creating a payables snapshot answers 409 with the error body (and Retry-After when asked)', async () => {
-		sim.injectFault({ route: 'createPayablesSnapshot', kind: 'snapshotConflict', retryAfterSeconds: 2 });
+		sim.injectFault({
+			route: 'createPayablesSnapshot',
+			kind: 'snapshotConflict',
+			retryAfterSeconds: 2,
+		});
 		const res = await api(sim, org, '/v1/snapshots/payables', { companyId: 'cmp_001', body: {} });
 		expect(res.status).toBe(409);
 		expect(err(res).code).toBe('snapshot_in_progress');
@@ -64,15 +89,49 @@ describe('real-world variations', () => {
 
 	test('snapshotBuildConflict: while a snapshot of the company is PENDING, another one is a 409; other companies and the same key are not held up', async () => {
 		sim.configure({ snapshotBuildConflict: true, snapshotPendingPolls: 1 });
-		const first = await api(sim, org, '/v1/snapshots/payables', { companyId: 'cmp_002', body: { status: 'settled' } });
+		const first = await api(sim, org, '/v1/snapshots/payables', {
+			companyId: 'cmp_002',
+			body: { status: 'settled' },
+		});
 		expect(first.status).toBe(201);
-		expect((await api(sim, org, '/v1/snapshots/payables', { companyId: 'cmp_002', body: { status: 'in_review' } })).status).toBe(409);
-		expect((await api(sim, org, '/v1/snapshots/payables', { companyId: 'cmp_002', body: { status: 'settled' } })).status).toBe(201);
-		expect((await api(sim, org, '/v1/snapshots/payables', { companyId: 'cmp_003', body: { status: 'in_review' } })).status).toBe(201);
+		expect(
+			(
+				await api(sim, org, '/v1/snapshots/payables', {
+					companyId: 'cmp_002',
+					body: { status: 'in_review' },
+				})
+			).status,
+		).toBe(409);
+		expect(
+			(
+				await api(sim, org, '/v1/snapshots/payables', {
+					companyId: 'cmp_002',
+					body: { status: 'settled' },
+				})
+			).status,
+		).toBe(201);
+		expect(
+			(
+				await api(sim, org, '/v1/snapshots/payables', {
+					companyId: 'cmp_003',
+					body: { status: 'in_review' },
+				})
+			).status,
+		).toBe(201);
 		// Polled past PENDING, the first snapshot is built: the other one may start.
 		await api(sim, org, `/v1/snapshots/payables/${first.body.key}`, { companyId: 'cmp_002' });
-		expect((await api(sim, org, `/v1/snapshots/payables/${first.body.key}`, { companyId: 'cmp_002' })).body.status).toBe('COMPLETE');
-		expect((await api(sim, org, '/v1/snapshots/payables', { companyId: 'cmp_002', body: { status: 'in_review' } })).status).toBe(201);
+		expect(
+			(await api(sim, org, `/v1/snapshots/payables/${first.body.key}`, { companyId: 'cmp_002' }))
+				.body.status,
+		).toBe('COMPLETE');
+		expect(
+			(
+				await api(sim, org, '/v1/snapshots/payables', {
+					companyId: 'cmp_002',
+					body: { status: 'in_review' },
+				})
+			).status,
+		).toBe(201);
 	});
 
 	test('deprecated: a normal answer with Deprecation: true and a Sunset date', async () => {

@@ -17,13 +17,19 @@ describe('scopes', () => {
 	test('§5 organisation key without experimental scopes gets 403 naming experimental:invoice:read on invoices', async () => {
 		const res = await api(sim, limited, '/v2/companies/cmp_001/invoices');
 		expect(res.status).toBe(403);
-		expect(err(res)).toMatchObject({ code: 'insufficient_scope', detail: 'Missing scope: experimental:invoice:read' });
+		expect(err(res)).toMatchObject({
+			code: 'insufficient_scope',
+			detail: 'Missing scope: experimental:invoice:read',
+		});
 	});
 
 	test('§5 organisation key without experimental scopes gets 403 naming experimental:company:read on Get Companies', async () => {
 		const res = await api(sim, limited, '/v2/companies');
 		expect(res.status).toBe(403);
-		expect(err(res)).toMatchObject({ code: 'insufficient_scope', detail: 'Missing scope: experimental:company:read' });
+		expect(err(res)).toMatchObject({
+			code: 'insufficient_scope',
+			detail: 'Missing scope: experimental:company:read',
+		});
 	});
 
 	test('§9 v2 analytical fields need experimental:analytical-field:read', async () => {
@@ -40,7 +46,11 @@ describe('scopes', () => {
 	});
 
 	test('§4 v1 payables search requires payable:read and the limited key has it', async () => {
-		const res = await api(sim, limited, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 100 } });
+		const res = await api(sim, limited, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: { limit: 100 },
+		});
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data).sort()).toEqual(ids(sim.data('cmp_001').payables).sort());
 	});
@@ -53,9 +63,16 @@ describe('scopes', () => {
 			scopes: ['settlement:read'],
 		});
 		const t = await token(sim, { clientId: 'k-settlements', clientSecret: 's-settlements' });
-		const res = await api(sim, t, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: {} });
+		const res = await api(sim, t, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: {},
+		});
 		expect(res.status).toBe(403);
-		expect(err(res)).toMatchObject({ code: 'insufficient_scope', detail: 'Missing scope: payable:read' });
+		expect(err(res)).toMatchObject({
+			code: 'insufficient_scope',
+			detail: 'Missing scope: payable:read',
+		});
 		expect((await api(sim, t, '/v1/settlements', { companyId: 'cmp_001' })).status).toBe(200);
 	});
 
@@ -67,7 +84,10 @@ describe('scopes', () => {
 			companyId: 'cmp_002',
 			scopes: ['account:read'],
 		});
-		const t = await token(sim, { clientId: 'k-company-accounts', clientSecret: 's-company-accounts' });
+		const t = await token(sim, {
+			clientId: 'k-company-accounts',
+			clientSecret: 's-company-accounts',
+		});
 		const denied = await api(sim, t, '/v1/wallet-summary');
 		expect(denied.status).toBe(403);
 		expect(err(denied).detail).toBe('Missing scope: wallet-summary:read');

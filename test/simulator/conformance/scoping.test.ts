@@ -9,7 +9,9 @@ describe('company scoping', () => {
 	let comp: string;
 
 	beforeAll(async () => {
-		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 8, settlements: 5, accounts: 5, payables: 5 } } });
+		sim = new SpendeskSimulator({
+			seed: { sizes: { invoices: 8, settlements: 5, accounts: 5, payables: 5 } },
+		});
 		await sim.start();
 		org = await token(sim, sim.credentials.orgKey);
 		comp = await token(sim, sim.credentials.companyKey);
@@ -39,13 +41,21 @@ describe('company scoping', () => {
 	test('§7 organisation token on v1 settlements without X-Company-Id is 400 missing_company_id', async () => {
 		const res = await api(sim, org, '/v1/settlements');
 		expect(res.status).toBe(400);
-		expect(err(res)).toMatchObject({ code: 'missing_company_id', detail: MISSING, source: 'headers.x-company-id' });
+		expect(err(res)).toMatchObject({
+			code: 'missing_company_id',
+			detail: MISSING,
+			source: 'headers.x-company-id',
+		});
 	});
 
 	test('§7 v2 endpoint without company in path (analytical fields) needs X-Company-Id: 400 without it', async () => {
 		const res = await api(sim, org, '/v2/analytical-fields');
 		expect(res.status).toBe(400);
-		expect(err(res)).toMatchObject({ code: 'missing_company_id', detail: MISSING, source: 'headers.x-company-id' });
+		expect(err(res)).toMatchObject({
+			code: 'missing_company_id',
+			detail: MISSING,
+			source: 'headers.x-company-id',
+		});
 		const ok = await api(sim, org, '/v2/analytical-fields', { companyId: 'cmp_002' });
 		expect(ok.status).toBe(200);
 		expect(ids(ok.body.data).sort()).toEqual(ids(sim.data('cmp_002').analyticalFields).sort());
@@ -135,7 +145,10 @@ describe('company scoping', () => {
 	});
 
 	test('decisions: create intake with a non-object JSON body is 400', async () => {
-		const res = await api(sim, org, '/v2/companies/cmp_004/intakes', { method: 'POST', body: '[1,2]' });
+		const res = await api(sim, org, '/v2/companies/cmp_004/intakes', {
+			method: 'POST',
+			body: '[1,2]',
+		});
 		expect(res.status).toBe(400);
 		expect(Array.isArray(res.body.errors)).toBe(true);
 	});

@@ -40,7 +40,11 @@ describe('payables snapshots', () => {
 		expect(third.body.status).toBe('COMPLETE');
 		const expected = sim.data(C).payables.filter((p) => p.status === 'prepared');
 		expect(ids(third.body.result.data).sort()).toEqual(ids(expected).sort());
-		expect(third.body.result.meta.pagination).toEqual({ page: 1, pageSize: 30, total: expected.length });
+		expect(third.body.result.meta.pagination).toEqual({
+			page: 1,
+			pageSize: 30,
+			total: expected.length,
+		});
 	});
 
 	test('decisions: snapshot result is page-based: page 2 holds the rest, page 3 is 404', async () => {
@@ -64,7 +68,8 @@ describe('payables snapshots', () => {
 	test('decisions: snapshot result honours pageSize', async () => {
 		const { body } = await create({});
 		let res = await get(body.key, '?pageSize=10&page=5');
-		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++) res = await get(body.key, '?pageSize=10&page=5');
+		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++)
+			res = await get(body.key, '?pageSize=10&page=5');
 		expect(res.status).toBe(200);
 		expect(res.body.result.data).toHaveLength(5);
 		expect(res.body.result.meta.pagination).toEqual({ page: 5, pageSize: 10, total: 45 });
@@ -131,7 +136,10 @@ describe('payables snapshots with snapshotPendingPolls 4', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
-		sim = new SpendeskSimulator({ snapshotPendingPolls: 4, seed: { sizes: { invoices: 3, payables: 12 } } });
+		sim = new SpendeskSimulator({
+			snapshotPendingPolls: 4,
+			seed: { sizes: { invoices: 3, payables: 12 } },
+		});
 		await sim.start();
 	});
 	afterAll(async () => {
@@ -140,13 +148,22 @@ describe('payables snapshots with snapshotPendingPolls 4', () => {
 
 	test('simulator: snapshot is PENDING for exactly the configured number of polls, then COMPLETE', async () => {
 		const org = await token(sim, sim.credentials.orgKey);
-		const created = await api(sim, org, '/v1/snapshots/payables', { method: 'POST', companyId: 'cmp_001', body: {} });
+		const created = await api(sim, org, '/v1/snapshots/payables', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: {},
+		});
 		expect(created.status).toBe(201);
 		const statuses: string[] = [];
 		for (let i = 0; i < 6; i++) {
-			const res = await api(sim, org, `/v1/snapshots/payables/${encodeURIComponent(created.body.key)}`, {
-				companyId: 'cmp_001',
-			});
+			const res = await api(
+				sim,
+				org,
+				`/v1/snapshots/payables/${encodeURIComponent(created.body.key)}`,
+				{
+					companyId: 'cmp_001',
+				},
+			);
 			expect(res.status).toBe(200);
 			statuses.push(res.body.status);
 			if (res.body.status === 'COMPLETE') {

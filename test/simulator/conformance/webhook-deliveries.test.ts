@@ -39,7 +39,12 @@ async function receiver(answer: Answer = () => 200): Promise<Receiver> {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
-			const hit: Hit = { path: req.url ?? '', at: performance.now(), headers: req.headers, raw: Buffer.concat(chunks) };
+			const hit: Hit = {
+				path: req.url ?? '',
+				at: performance.now(),
+				headers: req.headers,
+				raw: Buffer.concat(chunks),
+			};
 			hits.push(hit);
 			const status = answer(hit.path, on(hit.path).length);
 			if (status === 'hang') return;
@@ -60,7 +65,8 @@ async function receiver(answer: Answer = () => 200): Promise<Receiver> {
 	};
 }
 
-const hmac = (secret: string, raw: Buffer) => createHmac('sha256', secret).update(raw).digest('hex');
+const hmac = (secret: string, raw: Buffer) =>
+	createHmac('sha256', secret).update(raw).digest('hex');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = (hit: Hit): any => JSON.parse(hit.raw.toString('utf8'));
 
@@ -70,8 +76,13 @@ describe('webhook deliveries', () => {
 		while (open.length) await open.pop()!();
 	});
 
-	async function start(options: SimulatorOptions = {}): Promise<{ sim: SpendeskSimulator; org: string }> {
-		const sim = new SpendeskSimulator({ seed: { sizes: { invoices: 1, payables: 3, settlements: 3 } }, ...options });
+	async function start(
+		options: SimulatorOptions = {},
+	): Promise<{ sim: SpendeskSimulator; org: string }> {
+		const sim = new SpendeskSimulator({
+			seed: { sizes: { invoices: 1, payables: 3, settlements: 3 } },
+			...options,
+		});
 		await sim.start();
 		open.push(() => sim.stop());
 		return { sim, org: await token(sim, sim.credentials.orgKey) };
@@ -84,8 +95,13 @@ describe('webhook deliveries', () => {
 	}
 
 	/** Registers an instance through the API; the answer holds its secret. */
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
-	async function register(sim: SpendeskSimulator, org: string, companyId: string, body: Record<string, unknown>): Promise<any> {
+	async function register(
+		sim: SpendeskSimulator,
+		org: string,
+		companyId: string,
+		body: Record<string, unknown>,
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	): Promise<any> {
 		const res = await api(sim, org, '/v1/webhooks', { method: 'POST', companyId, body });
 		expect(res.status).toBe(201);
 		return res.body.data;
@@ -94,7 +110,11 @@ describe('webhook deliveries', () => {
 	test('a new payable is POSTed to the instance: the event as JSON, signed with HMAC-SHA256 (hex) of the raw body and the secret', async () => {
 		const { sim, org } = await start();
 		const rx = await listen();
-		const hook = await register(sim, org, 'cmp_001', { url: rx.url('/a'), events: ['payables:created'], secret: 'whsec-one' });
+		const hook = await register(sim, org, 'cmp_001', {
+			url: rx.url('/a'),
+			events: ['payables:created'],
+			secret: 'whsec-one',
+		});
 		sim.clock.advance(DAY);
 
 		const { payable, event } = sim.createPayable('cmp_001');
@@ -108,7 +128,12 @@ describe('webhook deliveries', () => {
 		expect(hit.headers['user-agent']).toMatch(/^Spendesk-Webhooks\/1\.0 /);
 		expect(json(hit)).toEqual({
 			data: { companyId: 'cmp_001', id: payable.id, version: 1 },
-			event: { entity: 'payable', eventType: 'payables:created', id: event.id, timestamp: event.timestamp },
+			event: {
+				entity: 'payable',
+				eventType: 'payables:created',
+				id: event.id,
+				timestamp: event.timestamp,
+			},
 		});
 		expect(event.id).toMatch(/^evt_\w+$/);
 		// The timestamp comes from the simulator's clock, a day ahead of the wall clock.
@@ -135,39 +160,72 @@ describe('webhook deliveries', () => {
 	test('the records behind the events show in the API: Get a payable, the payables search, the settlements list', async () => {
 		const { sim, org } = await start();
 		const rx = await listen();
-		await register(sim, org, 'cmp_001', { url: rx.url('/all'), events: ['payables:created', 'payables:prepared', 'settlements:created'] });
+		await register(sim, org, 'cmp_001', {
+			url: rx.url('/all'),
+			events: ['payables:created', 'payables:prepared', 'settlements:created'],
+		});
 
 		const created = sim.createPayable('cmp_001', { description: 'Slack software', amount: 42 });
 		expect(created.payable.id).toBe('pay_001_000004');
 		const got = await api(sim, org, `/v1/payables/${created.payable.id}`, { companyId: 'cmp_001' });
 		expect(got.status).toBe(200);
-		expect(got.body.data).toMatchObject({ id: created.payable.id, status: 'in_review', version: 1, description: 'Slack software', amount: 42 });
-		const search = await api(sim, org, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { limit: 100 } });
+		expect(got.body.data).toMatchObject({
+			id: created.payable.id,
+			status: 'in_review',
+			version: 1,
+			description: 'Slack software',
+			amount: 42,
+		});
+		const search = await api(sim, org, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: { limit: 100 },
+		});
 		expect(ids(search.body.data)).toContain(created.payable.id);
-		const inReview = await api(sim, org, '/v1/payables/search', { method: 'POST', companyId: 'cmp_001', body: { status: 'in_review' } });
+		const inReview = await api(sim, org, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: { status: 'in_review' },
+		});
 		expect(ids(inReview.body.data)).toContain(created.payable.id);
 
 		const prepared = sim.preparePayable('cmp_001', created.payable.id);
-		const after = await api(sim, org, `/v1/payables/${created.payable.id}`, { companyId: 'cmp_001' });
+		const after = await api(sim, org, `/v1/payables/${created.payable.id}`, {
+			companyId: 'cmp_001',
+		});
 		expect(after.body.data).toMatchObject({ status: 'prepared', version: 2 });
-		expect(() => sim.preparePayable('cmp_001', created.payable.id)).toThrow(/only an in_review payable/);
+		expect(() => sim.preparePayable('cmp_001', created.payable.id)).toThrow(
+			/only an in_review payable/,
+		);
 
 		const settled = sim.createSettlement('cmp_001', { payableId: created.payable.id });
 		const list = await api(sim, org, '/v1/settlements', { companyId: 'cmp_001' });
 		expect(list.status).toBe(200);
 		expect(ids(list.body.data)).toContain(settled.settlement.id);
-		expect(list.body.data.find((s: { id: string }) => s.id === settled.settlement.id)).toMatchObject({ payableId: created.payable.id });
+		expect(
+			list.body.data.find((s: { id: string }) => s.id === settled.settlement.id),
+		).toMatchObject({ payableId: created.payable.id });
 
 		await sim.whenWebhooksIdle();
 		const byType = (t: string) => rx.hits.map(json).find((b) => b.event.eventType === t);
 		expect(rx.hits).toHaveLength(3);
 		expect(byType('payables:prepared')).toEqual({
 			data: { companyId: 'cmp_001', id: created.payable.id, version: 2 },
-			event: { entity: 'payable', eventType: 'payables:prepared', id: prepared.event.id, timestamp: prepared.event.timestamp },
+			event: {
+				entity: 'payable',
+				eventType: 'payables:prepared',
+				id: prepared.event.id,
+				timestamp: prepared.event.timestamp,
+			},
 		});
 		expect(byType('settlements:created')).toEqual({
 			data: { companyId: 'cmp_001', id: settled.settlement.id, version: 1 },
-			event: { entity: 'settlement', eventType: 'settlements:created', id: settled.event.id, timestamp: settled.event.timestamp },
+			event: {
+				entity: 'settlement',
+				eventType: 'settlements:created',
+				id: settled.event.id,
+				timestamp: settled.event.timestamp,
+			},
 		});
 		expect(new Set([created.event.id, prepared.event.id, settled.event.id]).size).toBe(3);
 	});
@@ -184,10 +242,22 @@ describe('webhook deliveries', () => {
 	test("only the instances of the event's company subscribed to its type receive it", async () => {
 		const { sim, org } = await start();
 		const rx = await listen();
-		await register(sim, org, 'cmp_001', { url: rx.url('/created-1'), events: ['payables:created'] });
-		await register(sim, org, 'cmp_001', { url: rx.url('/settlements-1'), events: ['settlements:created'] });
-		const generated = await register(sim, org, 'cmp_001', { url: rx.url('/both-1'), events: ['payables:prepared', 'payables:created'] });
-		await register(sim, org, 'cmp_002', { url: rx.url('/created-2'), events: ['payables:created'] });
+		await register(sim, org, 'cmp_001', {
+			url: rx.url('/created-1'),
+			events: ['payables:created'],
+		});
+		await register(sim, org, 'cmp_001', {
+			url: rx.url('/settlements-1'),
+			events: ['settlements:created'],
+		});
+		const generated = await register(sim, org, 'cmp_001', {
+			url: rx.url('/both-1'),
+			events: ['payables:prepared', 'payables:created'],
+		});
+		await register(sim, org, 'cmp_002', {
+			url: rx.url('/created-2'),
+			events: ['payables:created'],
+		});
 
 		const one = sim.createPayable('cmp_001').event;
 		const settlement = sim.createSettlement('cmp_001').event;
@@ -209,7 +279,10 @@ describe('webhook deliveries', () => {
 		const scale = 0.001; // 10 minutes = 600 ms
 		const { sim, org } = await start({ webhookTimeScale: scale });
 		const rx = await listen((_, n) => (n === 1 ? 500 : 200));
-		const hook = await register(sim, org, 'cmp_001', { url: rx.url('/flaky'), events: ['payables:created'] });
+		const hook = await register(sim, org, 'cmp_001', {
+			url: rx.url('/flaky'),
+			events: ['payables:created'],
+		});
 
 		const { event } = sim.createPayable('cmp_001');
 		await sim.whenWebhooksSettled();
@@ -256,7 +329,10 @@ describe('webhook deliveries', () => {
 		const scale = 0.000003; // 10 minutes = 1.8 ms, 2 hours = 21.6 ms: about 0.8 s in all
 		const { sim, org } = await start({ webhookTimeScale: scale });
 		const rx = await listen(() => 503);
-		const hook = await register(sim, org, 'cmp_001', { url: rx.url('/gone'), events: ['payables:created', 'settlements:created'] });
+		const hook = await register(sim, org, 'cmp_001', {
+			url: rx.url('/gone'),
+			events: ['payables:created', 'settlements:created'],
+		});
 
 		const started = performance.now();
 		const { event } = sim.createPayable('cmp_001');
@@ -283,7 +359,9 @@ describe('webhook deliveries', () => {
 		const shown = await api(sim, org, `/v1/webhooks/${hook.id}`, { companyId: 'cmp_001' });
 		expect(shown.body.data).toMatchObject({ status: 'disabled', disabled: true });
 		const listed = await api(sim, org, '/v1/webhooks', { companyId: 'cmp_001' });
-		expect(listed.body.data.find((w: { id: string }) => w.id === hook.id)).toMatchObject({ status: 'disabled' });
+		expect(listed.body.data.find((w: { id: string }) => w.id === hook.id)).toMatchObject({
+			status: 'disabled',
+		});
 
 		sim.createSettlement('cmp_001');
 		sim.redeliverWebhookEvent(event.id);
@@ -349,10 +427,20 @@ describe('webhook deliveries', () => {
 		const scale = 0.0005; // 10 minutes = 300 ms
 		const { sim, org } = await start({ webhookTimeScale: scale });
 		const rx = await listen((path) => (path === '/failing' ? 500 : 200));
-		const removed = await register(sim, org, 'cmp_001', { url: rx.url('/removed'), events: ['payables:created'] });
+		const removed = await register(sim, org, 'cmp_001', {
+			url: rx.url('/removed'),
+			events: ['payables:created'],
+		});
 		await register(sim, org, 'cmp_001', { url: rx.url('/kept'), events: ['payables:created'] });
-		const failing = await register(sim, org, 'cmp_001', { url: rx.url('/failing'), events: ['payables:created'] });
-		const remove = async (id: string) => expect((await api(sim, org, `/v1/webhooks/${id}`, { method: 'DELETE', companyId: 'cmp_001' })).status).toBe(204);
+		const failing = await register(sim, org, 'cmp_001', {
+			url: rx.url('/failing'),
+			events: ['payables:created'],
+		});
+		const remove = async (id: string) =>
+			expect(
+				(await api(sim, org, `/v1/webhooks/${id}`, { method: 'DELETE', companyId: 'cmp_001' }))
+					.status,
+			).toBe(204);
 
 		await remove(removed.id);
 		sim.createPayable('cmp_001');
@@ -370,31 +458,49 @@ describe('webhook deliveries', () => {
 	test('POST /_simulator/webhooks/events (no token) makes the change, emits the event and answers 201 { data: event }', async () => {
 		const { sim, org } = await start();
 		const rx = await listen();
-		await register(sim, org, 'cmp_001', { url: rx.url('/ctl'), events: ['payables:created', 'payables:prepared', 'settlements:created'] });
-		const control = (body: unknown) => request(sim, '/_simulator/webhooks/events', { method: 'POST', body });
+		await register(sim, org, 'cmp_001', {
+			url: rx.url('/ctl'),
+			events: ['payables:created', 'payables:prepared', 'settlements:created'],
+		});
+		const control = (body: unknown) =>
+			request(sim, '/_simulator/webhooks/events', { method: 'POST', body });
 		sim.injectFault({ route: '*', kind: 'status', status: 503, times: 10 });
 
 		const created = await control({ companyId: 'cmp_001', eventType: 'payables:created' });
 		expect(created.status).toBe(201);
-		expect(created.body.data).toMatchObject({ entity: 'payable', eventType: 'payables:created', data: { companyId: 'cmp_001', version: 1 } });
+		expect(created.body.data).toMatchObject({
+			entity: 'payable',
+			eventType: 'payables:created',
+			data: { companyId: 'cmp_001', version: 1 },
+		});
 		expect(created.body.data.id).toMatch(/^evt_/);
 		sim.clearFaults();
 		const payableId = created.body.data.data.id;
-		expect((await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body.data).toMatchObject({ status: 'in_review', version: 1 });
+		expect(
+			(await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body.data,
+		).toMatchObject({ status: 'in_review', version: 1 });
 
 		const prepared = await control({ companyId: 'cmp_001', eventType: 'payables:prepared' });
 		expect(prepared.status).toBe(201);
 		expect(prepared.body.data.data).toEqual({ companyId: 'cmp_001', id: payableId, version: 2 });
-		expect((await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body.data).toMatchObject({ status: 'prepared', version: 2 });
+		expect(
+			(await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body.data,
+		).toMatchObject({ status: 'prepared', version: 2 });
 
 		const settled = await control({ companyId: 'cmp_001', eventType: 'settlements:created' });
 		expect(settled.status).toBe(201);
 		expect(settled.body.data).toMatchObject({ entity: 'settlement', data: { version: 1 } });
-		expect(ids((await api(sim, org, '/v1/settlements', { companyId: 'cmp_001' })).body.data)).toContain(settled.body.data.data.id);
+		expect(
+			ids((await api(sim, org, '/v1/settlements', { companyId: 'cmp_001' })).body.data),
+		).toContain(settled.body.data.data.id);
 
 		const seeded = sim.data('cmp_001').payables[0];
 		const before = { ...seeded };
-		const announced = await control({ companyId: 'cmp_001', eventType: 'payables:created', id: seeded.id });
+		const announced = await control({
+			companyId: 'cmp_001',
+			eventType: 'payables:created',
+			id: seeded.id,
+		});
 		expect(announced.status).toBe(201);
 		expect(announced.body.data.data).toEqual({ companyId: 'cmp_001', id: seeded.id, version: 1 });
 		expect(sim.data('cmp_001').payables[0]).toEqual(before);
@@ -408,7 +514,8 @@ describe('webhook deliveries', () => {
 
 	test('POST /_simulator/webhooks/events: a wrong company, event type or id is refused, as is preparing with no in_review payable', async () => {
 		const { sim } = await start();
-		const control = (body: unknown) => request(sim, '/_simulator/webhooks/events', { method: 'POST', body });
+		const control = (body: unknown) =>
+			request(sim, '/_simulator/webhooks/events', { method: 'POST', body });
 
 		const badType = await control({ companyId: 'cmp_001', eventType: 'payables:deleted' });
 		expect(badType.status).toBe(400);
@@ -416,11 +523,16 @@ describe('webhook deliveries', () => {
 		const badCompany = await control({ companyId: 'cmp_999', eventType: 'payables:created' });
 		expect(badCompany.status).toBe(404);
 		expect(err(badCompany).source).toBe('body.companyId');
-		const badId = await control({ companyId: 'cmp_001', eventType: 'settlements:created', id: 'stl_001_999999' });
+		const badId = await control({
+			companyId: 'cmp_001',
+			eventType: 'settlements:created',
+			id: 'stl_001_999999',
+		});
 		expect(badId.status).toBe(404);
 		expect(err(badId).source).toBe('body.id');
 
-		for (const p of sim.data('cmp_003').payables.filter((x) => x.status === 'in_review')) sim.preparePayable('cmp_003', p.id);
+		for (const p of sim.data('cmp_003').payables.filter((x) => x.status === 'in_review'))
+			sim.preparePayable('cmp_003', p.id);
 		const nothing = await control({ companyId: 'cmp_003', eventType: 'payables:prepared' });
 		expect(nothing.status).toBe(409);
 		expect(err(nothing).code).toBe('no_payable_to_prepare');

@@ -11,20 +11,29 @@ import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../common';
 import { toEpoch } from '../dates';
 import type { SpendeskOperation } from '../types';
 
-
 /**
  * A dateTime parameter as an ISO 8601 instant (n8n gives text, or a date object from an
  * expression); a value without a time zone, as the date picker gives it, is read in the
  * workflow's time zone like the date filters of the lists.
  */
-function readInstant(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+function readInstant(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	const ms = toEpoch(raw, ctx.getTimezone());
 	if (!Number.isFinite(ms)) {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be a date and time; got ${typeof raw === 'string' && raw.trim() ? `"${raw.trim()}"` : 'nothing'}`, {
-			description: 'Pick a date in the field, or give an ISO 8601 date-time from an expression, e.g. {{ $now.startOf("month").toISO() }}.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} must be a date and time; got ${typeof raw === 'string' && raw.trim() ? `"${raw.trim()}"` : 'nothing'}`,
+			{
+				description:
+					'Pick a date in the field, or give an ISO 8601 date-time from an expression, e.g. {{ $now.startOf("month").toISO() }}.',
+				itemIndex,
+			},
+		);
 	}
 	return new Date(ms).toISOString();
 }
@@ -37,26 +46,43 @@ interface ExportRequest {
 }
 
 /** Polls the export until COMPLETE (its record) or ERROR or Max Wait (errors naming the export). */
-async function whenComplete(ctx: IExecuteFunctions, exportId: string, request: ExportRequest): Promise<IDataObject> {
+async function whenComplete(
+	ctx: IExecuteFunctions,
+	exportId: string,
+	request: ExportRequest,
+): Promise<IDataObject> {
 	const { company, maxWaitMs, itemIndex } = request;
 	return await untilComplete({
 		ask: async () => {
-			const { body } = await callSpendesk<IDataObject>(ctx, 'getAccountingExport', { company, pathParams: { exportId }, itemIndex });
+			const { body } = await callSpendesk<IDataObject>(ctx, 'getAccountingExport', {
+				company,
+				pathParams: { exportId },
+				itemIndex,
+			});
 			const data = (body?.data ?? {}) as IDataObject;
 			return { status: String(data.status ?? ''), value: data };
 		},
 		started: Date.now(),
 		maxWaitMs,
 		failed: () =>
-			new NodeOperationError(ctx.getNode(), `Spendesk could not build the accounting export ${exportId}`, {
-				description: 'The export ended with status ERROR. Check the period and the template, then run the node again; if it fails again, contact Spendesk support.',
-				itemIndex,
-			}),
+			new NodeOperationError(
+				ctx.getNode(),
+				`Spendesk could not build the accounting export ${exportId}`,
+				{
+					description:
+						'The export ended with status ERROR. Check the period and the template, then run the node again; if it fails again, contact Spendesk support.',
+					itemIndex,
+				},
+			),
 		timedOut: (waited) =>
-			new NodeOperationError(ctx.getNode(), `The accounting export ${exportId} was not ready after ${Math.round(waited / 1000)} s`, {
-				description: `Spendesk is still building it. Get its journal later with Accounting Export → Get Journal and the export ID ${exportId}, rather than creating another export.`,
-				itemIndex,
-			}),
+			new NodeOperationError(
+				ctx.getNode(),
+				`The accounting export ${exportId} was not ready after ${Math.round(waited / 1000)} s`,
+				{
+					description: `Spendesk is still building it. Get its journal later with Accounting Export → Get Journal and the export ID ${exportId}, rather than creating another export.`,
+					itemIndex,
+				},
+			),
 	});
 }
 
@@ -64,9 +90,30 @@ export const createAndWaitExport: SpendeskOperation = {
 	value: 'createAndWait',
 	companyScoped: true,
 	properties: [
-		{ displayName: 'From', name: 'from', type: 'dateTime', required: true, default: '', description: 'Start of the period to export (included)' },
-		{ displayName: 'To', name: 'to', type: 'dateTime', required: true, default: '', description: 'End of the period to export (excluded)' },
-		{ displayName: 'Template ID', name: 'templateId', type: 'string', default: '', description: 'ID of the export template to use; empty for the default template of the company' },
+		{
+			displayName: 'From',
+			name: 'from',
+			type: 'dateTime',
+			required: true,
+			default: '',
+			description: 'Start of the period to export (included)',
+		},
+		{
+			displayName: 'To',
+			name: 'to',
+			type: 'dateTime',
+			required: true,
+			default: '',
+			description: 'End of the period to export (excluded)',
+		},
+		{
+			displayName: 'Template ID',
+			name: 'templateId',
+			type: 'string',
+			default: '',
+			description:
+				'ID of the export template to use; empty for the default template of the company',
+		},
 		{
 			displayName: 'Max Wait (Seconds)',
 			name: 'maxWait',
@@ -80,18 +127,31 @@ export const createAndWaitExport: SpendeskOperation = {
 		const from = readInstant(this, 'from', 'From', itemIndex);
 		const to = readInstant(this, 'to', 'To', itemIndex);
 		if (from > to) {
-			throw new NodeOperationError(this.getNode(), `From (${from}) is after To (${to})`, { description: 'Enter a period whose start comes before its end.', itemIndex });
+			throw new NodeOperationError(this.getNode(), `From (${from}) is after To (${to})`, {
+				description: 'Enter a period whose start comes before its end.',
+				itemIndex,
+			});
 		}
 		const templateId = String(this.getNodeParameter('templateId', itemIndex, '') ?? '').trim();
 		const body: IDataObject = { from, to, ...(templateId ? { templateId } : {}) };
 		const maxWaitMs = readMaxWaitSeconds(this, itemIndex, 'export') * 1000;
 		return async (company) => {
-			const { body: created } = await callSpendesk<IDataObject>(this, 'createAccountingExport', { company, body, itemIndex });
+			const { body: created } = await callSpendesk<IDataObject>(this, 'createAccountingExport', {
+				company,
+				body,
+				itemIndex,
+			});
 			const exportId = String(((created?.data ?? {}) as IDataObject).id ?? '');
 			if (!exportId) {
-				throw new NodeOperationError(this.getNode(), 'Spendesk did not return the ID of the accounting export', { description: 'Run the node again later.', itemIndex });
+				throw new NodeOperationError(
+					this.getNode(),
+					'Spendesk did not return the ID of the accounting export',
+					{ description: 'Run the node again later.', itemIndex },
+				);
 			}
-			return { items: [await whenComplete(this, exportId, { company, body, maxWaitMs, itemIndex })] };
+			return {
+				items: [await whenComplete(this, exportId, { company, body, maxWaitMs, itemIndex })],
+			};
 		};
 	},
 };

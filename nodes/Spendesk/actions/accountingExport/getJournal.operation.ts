@@ -24,17 +24,32 @@ export const getJournal: SpendeskOperation = {
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			options: [binaryPropertyField('Name of the binary property the output item puts the CSV file in')],
+			options: [
+				binaryPropertyField('Name of the binary property the output item puts the CSV file in'),
+			],
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const exportId = readRecordId(this, 'exportId', 'Export ID', itemIndex, 'Give the ID of an export, e.g. from Accounting Export → Create and Wait.');
+		const exportId = readRecordId(
+			this,
+			'exportId',
+			'Export ID',
+			itemIndex,
+			'Give the ID of an export, e.g. from Accounting Export → Create and Wait.',
+		);
 		const property = readBinaryPropertyName(this, 'options.binaryPropertyName', itemIndex);
 		return async (company) => {
-			const { body } = await callSpendesk<Buffer>(this, 'getJournal', { company, pathParams: { exportId }, itemIndex });
+			const { body } = await callSpendesk<Buffer>(this, 'getJournal', {
+				company,
+				pathParams: { exportId },
+				itemIndex,
+			});
 			const fileName = `journal-${exportId}.csv`;
 			const json: IDataObject = { exportId, fileName, mimeType: 'text/csv', size: body.length };
-			return { items: [json], binary: [{ [property]: await this.helpers.prepareBinaryData(body, fileName, 'text/csv') }] };
+			return {
+				items: [json],
+				binary: [{ [property]: await this.helpers.prepareBinaryData(body, fileName, 'text/csv') }],
+			};
 		};
 	},
 };

@@ -29,7 +29,8 @@ export const getAnalyticalFieldValues = listOperation({
 							type: 'regex',
 							properties: {
 								regex: '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$',
-								errorMessage: 'Enter one analytical field ID (no spaces, slashes, "?" or "#", not "." or "..")',
+								errorMessage:
+									'Enter one analytical field ID (no spaces, slashes, "?" or "#", not "." or "..")',
 							},
 						},
 					],
@@ -38,15 +39,21 @@ export const getAnalyticalFieldValues = listOperation({
 		},
 	],
 	request: (ctx, itemIndex) => {
-		const fieldId = String(ctx.getNodeParameter('fieldId', itemIndex, '', { extractValue: true }) ?? '').trim();
+		const fieldId = String(
+			ctx.getNodeParameter('fieldId', itemIndex, '', { extractValue: true }) ?? '',
+		).trim();
 		if (!fieldId) {
 			throw new NodeOperationError(ctx.getNode(), 'Choose an analytical field', {
-				description: 'Pick the analytical field from the list, or enter its ID (Analytical Field → Get Many lists them).',
+				description:
+					'Pick the analytical field from the list, or enter its ID (Analytical Field → Get Many lists them).',
 				itemIndex,
 			});
 		}
 		return { pathParams: { fieldId } };
 	},
 	// Some answers carry a value's label as `value` instead of `name`: it is given as `name` too, so workflows read one field.
-	mapItem: (item) => (item.name === undefined && typeof item.value === 'string' ? { ...item, name: item.value } : item),
+	mapItem: (item) =>
+		item.name === undefined && typeof item.value === 'string'
+			? { ...item, name: item.value }
+			: item,
 });

@@ -24,7 +24,8 @@ export const analyticalFieldResource: SpendeskResource = {
 				name: 'Get Many Values',
 				value: 'getValues',
 				action: 'Get many values of an analytical field',
-				description: 'List the values of one analytical field (GET /v2/analytical-fields/{fieldId}/values, up to 1,000 per page)',
+				description:
+					'List the values of one analytical field (GET /v2/analytical-fields/{fieldId}/values, up to 1,000 per page)',
 			},
 		],
 		default: 'getAll',

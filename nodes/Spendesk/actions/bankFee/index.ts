@@ -17,7 +17,8 @@ export const bankFeeResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many bank fees',
-				description: 'List the bank fees of a company (amounts in cents), optionally from and to a date (GET /v1/bank-fees)',
+				description:
+					'List the bank fees of a company (amounts in cents), optionally from and to a date (GET /v1/bank-fees)',
 			},
 		],
 		default: 'getAll',

@@ -17,7 +17,8 @@ export const customApiCallResource: SpendeskResource = {
 				name: 'Make an API Call',
 				value: 'request',
 				action: 'Make a custom API call',
-				description: 'Call any Spendesk endpoint under the credential base URL, with company scoping and pagination handled',
+				description:
+					'Call any Spendesk endpoint under the credential base URL, with company scoping and pagination handled',
 			},
 		],
 		default: 'request',

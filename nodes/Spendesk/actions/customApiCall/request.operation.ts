@@ -1,6 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { CompanyScoping, Endpoint, PageSize, PaginationStyle } from '../../transport/endpoints';
+import type {
+	CompanyScoping,
+	Endpoint,
+	PageSize,
+	PaginationStyle,
+} from '../../transport/endpoints';
 import { DOT_SEGMENT } from '../../transport/environment';
 import { collectList } from '../../transport/paginate';
 import { readJsonObject, readLimit, returnAllOrLimit } from '../common';
@@ -33,14 +38,20 @@ export const customApiCall: SpendeskOperation = {
 			required: true,
 			default: '',
 			placeholder: 'e.g. /v1/wallet-summary or /v2/companies/{companyId}/invoices',
-			description: 'Path under the base URL of the credential; write {companyId} where the company goes in the path',
+			description:
+				'Path under the base URL of the credential; write {companyId} where the company goes in the path',
 		},
 		{
 			displayName: 'Company Scoping',
 			name: 'scoping',
 			type: 'options',
 			options: [
-				{ name: 'X-Company-ID Header', value: 'header', description: 'Version 1 endpoints, and version 2 endpoints without the company in the path' },
+				{
+					name: 'X-Company-ID Header',
+					value: 'header',
+					description:
+						'Version 1 endpoints, and version 2 endpoints without the company in the path',
+				},
 				{ name: 'Company in Path', value: 'path', description: 'Paths containing {companyId}' },
 				{ name: 'None', value: 'none', description: 'The endpoint is not company-scoped' },
 			],
@@ -80,21 +91,38 @@ export const customApiCall: SpendeskOperation = {
 		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
 		const scoping = this.getNodeParameter('scoping', itemIndex, 'header') as CompanyScoping;
 		const pagination = this.getNodeParameter('pagination', itemIndex, 'none') as PaginationStyle;
-		const fail = (message: string, description: string) => new NodeOperationError(this.getNode(), message, { description, itemIndex });
+		const fail = (message: string, description: string) =>
+			new NodeOperationError(this.getNode(), message, { description, itemIndex });
 
-		if (!/^\/[^\s?#]*$/.test(path) || path.includes('..') || DOT_SEGMENT.test(path) || path.includes('//') || path.includes('\\')) {
+		if (
+			!/^\/[^\s?#]*$/.test(path) ||
+			path.includes('..') ||
+			DOT_SEGMENT.test(path) ||
+			path.includes('//') ||
+			path.includes('\\')
+		) {
 			throw fail(
 				`Path "${path}" is not a valid API path`,
 				'Start with a slash and stay under the base URL: no "." or ".." segments (plain or URL-encoded), "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
 			);
 		}
 		const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-		if (placeholders.some((p) => p !== 'companyId')) throw fail(`Path "${path}" has an unknown placeholder`, 'Only {companyId} is filled in by the node.');
+		if (placeholders.some((p) => p !== 'companyId'))
+			throw fail(
+				`Path "${path}" has an unknown placeholder`,
+				'Only {companyId} is filled in by the node.',
+			);
 		if (scoping === 'path' && !placeholders.includes('companyId')) {
-			throw fail('Company Scoping is "Company in Path" but the path has no {companyId}', 'Write {companyId} where the company ID goes, e.g. /v2/companies/{companyId}/invoices.');
+			throw fail(
+				'Company Scoping is "Company in Path" but the path has no {companyId}',
+				'Write {companyId} where the company ID goes, e.g. /v2/companies/{companyId}/invoices.',
+			);
 		}
 		if (scoping !== 'path' && placeholders.includes('companyId')) {
-			throw fail('The path contains {companyId} but Company Scoping is not "Company in Path"', 'Set Company Scoping to "Company in Path".');
+			throw fail(
+				'The path contains {companyId} but Company Scoping is not "Company in Path"',
+				'Set Company Scoping to "Company in Path".',
+			);
 		}
 
 		const endpoint: Endpoint = {
@@ -108,8 +136,10 @@ export const customApiCall: SpendeskOperation = {
 			mayAnswerEmpty: method !== 'GET',
 		};
 		const qs = readJsonObject(this, 'query', 'Query Parameters (JSON)', itemIndex);
-		const body = method === 'GET' ? undefined : readJsonObject(this, 'body', 'Body (JSON)', itemIndex);
+		const body =
+			method === 'GET' ? undefined : readJsonObject(this, 'body', 'Body (JSON)', itemIndex);
 		const limit = pagination === 'none' ? undefined : readLimit(this, itemIndex);
-		return async (company) => await collectList(this, endpoint, { company, itemIndex, qs, body, limit });
+		return async (company) =>
+			await collectList(this, endpoint, { company, itemIndex, qs, body, limit });
 	},
 };

@@ -25,24 +25,44 @@ export const createIntake: SpendeskOperation = {
 			name: 'attachFile',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to upload the binary file of the input item to the new intake in the same run',
+			description:
+				'Whether to upload the binary file of the input item to the new intake in the same run',
 		},
 		{ ...intakeBinaryField, displayOptions: { show: { attachFile: [true] } } },
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const body = readJsonObject(this, 'intake', 'Intake (JSON)', itemIndex);
 		if (Object.keys(body).length === 0) {
-			throw new NodeOperationError(this.getNode(), 'Intake (JSON) is empty', { description: 'Enter the fields of the intake to create.', itemIndex });
+			throw new NodeOperationError(this.getNode(), 'Intake (JSON) is empty', {
+				description: 'Enter the fields of the intake to create.',
+				itemIndex,
+			});
 		}
-		const file = this.getNodeParameter('attachFile', itemIndex, false) === true ? readInputFile(this, itemIndex) : undefined;
+		const file =
+			this.getNodeParameter('attachFile', itemIndex, false) === true
+				? readInputFile(this, itemIndex)
+				: undefined;
 		return async (company) => {
-			const bytes = file ? await this.helpers.getBinaryDataBuffer(itemIndex, file.property) : undefined;
-			const { body: response } = await callSpendesk<IDataObject>(this, 'createIntake', { company, body, itemIndex });
+			const bytes = file
+				? await this.helpers.getBinaryDataBuffer(itemIndex, file.property)
+				: undefined;
+			const { body: response } = await callSpendesk<IDataObject>(this, 'createIntake', {
+				company,
+				body,
+				itemIndex,
+			});
 			const items = bodyItems(response);
 			if (!file || !bytes) return { items };
 			const intakeId = String(items[0]?.id ?? '');
 			try {
-				const uploaded = await uploadToIntake(this, { company, intakeId, bytes, fileName: file.fileName, mimeType: file.mimeType, itemIndex });
+				const uploaded = await uploadToIntake(this, {
+					company,
+					intakeId,
+					bytes,
+					fileName: file.fileName,
+					mimeType: file.mimeType,
+					itemIndex,
+				});
 				return { items: [{ ...items[0], file: uploaded }] };
 			} catch (error) {
 				throw withState(

@@ -19,7 +19,8 @@ export const intakeResource: SpendeskResource = {
 				name: 'Create',
 				value: 'create',
 				action: 'Create an intake',
-				description: 'Create an intake in a company, optionally with the binary file of the input item attached (POST /v2/companies/{companyId}/intakes)',
+				description:
+					'Create an intake in a company, optionally with the binary file of the input item attached (POST /v2/companies/{companyId}/intakes)',
 			},
 			{
 				name: 'Get Many',

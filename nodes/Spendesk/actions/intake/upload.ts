@@ -36,15 +36,23 @@ async function step<T>(run: () => Promise<T>, state: string): Promise<T> {
 }
 
 /** The start step's answer: the file ID and a PUT link. */
-function readSlot(ctx: IExecuteFunctions, body: IDataObject | undefined, file: IntakeFile): { fileId: string; url: URL; headers: IDataObject | undefined } {
+function readSlot(
+	ctx: IExecuteFunctions,
+	body: IDataObject | undefined,
+	file: IntakeFile,
+): { fileId: string; url: URL; headers: IDataObject | undefined } {
 	const data = (body?.data ?? {}) as IDataObject;
 	const fileId = typeof data.fileId === 'string' ? data.fileId : '';
 	const method = typeof data.method === 'string' ? data.method.toUpperCase() : 'PUT';
 	if (!fileId || method !== 'PUT') {
-		throw new NodeOperationError(ctx.getNode(), `Spendesk did not open an upload for "${file.fileName}" as expected`, {
-			description: `The answer lacked the file ID or asked for ${method} instead of PUT. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
-			itemIndex: file.itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Spendesk did not open an upload for "${file.fileName}" as expected`,
+			{
+				description: `The answer lacked the file ID or asked for ${method} instead of PUT. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
+				itemIndex: file.itemIndex,
+			},
+		);
 	}
 	const what = `the upload of "${file.fileName}"`;
 	const url = presignedUrl(ctx, data.uploadUrl, what, file.itemIndex);
@@ -52,25 +60,56 @@ function readSlot(ctx: IExecuteFunctions, body: IDataObject | undefined, file: I
 }
 
 /** Start, PUT, confirm: the uploaded file's record. */
-export async function uploadToIntake(ctx: IExecuteFunctions, file: IntakeFile): Promise<IDataObject> {
+export async function uploadToIntake(
+	ctx: IExecuteFunctions,
+	file: IntakeFile,
+): Promise<IDataObject> {
 	const { company, intakeId, bytes, fileName, mimeType, itemIndex } = file;
 	if (bytes.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `The file "${fileName}" is empty`, { description: 'Spendesk accepts files of at least one byte. Check the binary data of the input item.', itemIndex });
+		throw new NodeOperationError(ctx.getNode(), `The file "${fileName}" is empty`, {
+			description:
+				'Spendesk accepts files of at least one byte. Check the binary data of the input item.',
+			itemIndex,
+		});
 	}
 	const pathParams = { intakeId };
 	const started = await step(
-		async () => await callSpendesk<IDataObject>(ctx, 'startIntakeUpload', { company, pathParams, body: { fileName, mimeType, size: bytes.length }, itemIndex }),
+		async () =>
+			await callSpendesk<IDataObject>(ctx, 'startIntakeUpload', {
+				company,
+				pathParams,
+				body: { fileName, mimeType, size: bytes.length },
+				itemIndex,
+			}),
 		'No file was sent: the upload did not start (if Spendesk opened an upload slot, it stays empty and unused), so running again is safe.',
 	);
 	const slot = readSlot(ctx, started.body, file);
 	await step(
-		async () => await uploadPresigned(ctx, slot.url, { what: `the upload of "${fileName}"`, bytes, headers: uploadHeaders(slot.headers, mimeType), itemIndex }),
+		async () =>
+			await uploadPresigned(ctx, slot.url, {
+				what: `the upload of "${fileName}"`,
+				bytes,
+				headers: uploadHeaders(slot.headers, mimeType),
+				itemIndex,
+			}),
 		`The file was not stored (upload ${slot.fileId} stays unconfirmed and is not attached to the intake), so running again is safe.`,
 	);
 	const confirmed = await step(
-		async () => await callSpendesk<IDataObject>(ctx, 'completeIntakeUpload', { company, pathParams: { ...pathParams, fileId: slot.fileId }, itemIndex }),
+		async () =>
+			await callSpendesk<IDataObject>(ctx, 'completeIntakeUpload', {
+				company,
+				pathParams: { ...pathParams, fileId: slot.fileId },
+				itemIndex,
+			}),
 		`The file was uploaded (file ID ${slot.fileId}) but its confirmation failed, so it may not be attached to intake ${intakeId}. Check the intake before running again.`,
 	);
 	const data = (confirmed.body?.data ?? {}) as IDataObject;
-	return { intakeId, fileId: slot.fileId, fileName, mimeType, size: bytes.length, status: typeof data.status === 'string' ? data.status : 'uploaded' };
+	return {
+		intakeId,
+		fileId: slot.fileId,
+		fileName,
+		mimeType,
+		size: bytes.length,
+		status: typeof data.status === 'string' ? data.status : 'uploaded',
+	};
 }

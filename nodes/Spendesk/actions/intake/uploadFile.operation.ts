@@ -11,12 +11,17 @@ export function readInputFile(ctx: IExecuteFunctions, itemIndex: number) {
 	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
 	return {
 		property,
-		fileName: safeFileName(binary.fileName, `file${binary.fileExtension ? `.${binary.fileExtension}` : ''}`),
+		fileName: safeFileName(
+			binary.fileName,
+			`file${binary.fileExtension ? `.${binary.fileExtension}` : ''}`,
+		),
 		mimeType: binary.mimeType || 'application/octet-stream',
 	};
 }
 
-export const intakeBinaryField: INodeProperties = binaryPropertyField('Name of the binary property of the input item that holds the file to upload');
+export const intakeBinaryField: INodeProperties = binaryPropertyField(
+	'Name of the binary property of the input item that holds the file to upload',
+);
 
 export const uploadIntakeFile: SpendeskOperation = {
 	value: 'uploadFile',
@@ -29,20 +34,43 @@ export const uploadIntakeFile: SpendeskOperation = {
 			type: 'resourceLocator',
 			required: true,
 			default: { mode: 'list', value: '' },
-			description: 'The intake to attach the file to; usually its ID taken by an expression from the previous node',
+			description:
+				'The intake to attach the file to; usually its ID taken by an expression from the previous node',
 			modes: [
-				{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchIntakeRecords', searchable: true } },
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					typeOptions: { searchListMethod: 'searchIntakeRecords', searchable: true },
+				},
 				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. int_001_000001' },
 			],
 		},
 		{ ...intakeBinaryField, required: true },
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const intakeId = readRecordId(this, 'intakeId', 'Intake ID', itemIndex, 'Pick the intake from the list, or give its ID, e.g. from Intake → Create.');
+		const intakeId = readRecordId(
+			this,
+			'intakeId',
+			'Intake ID',
+			itemIndex,
+			'Pick the intake from the list, or give its ID, e.g. from Intake → Create.',
+		);
 		const file = readInputFile(this, itemIndex);
 		return async (company) => {
 			const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, file.property);
-			return { items: [await uploadToIntake(this, { company, intakeId, bytes, fileName: file.fileName, mimeType: file.mimeType, itemIndex })] };
+			return {
+				items: [
+					await uploadToIntake(this, {
+						company,
+						intakeId,
+						bytes,
+						fileName: file.fileName,
+						mimeType: file.mimeType,
+						itemIndex,
+					}),
+				],
+			};
 		};
 	},
 };

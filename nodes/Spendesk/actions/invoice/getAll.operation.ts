@@ -30,11 +30,17 @@ export const getAllInvoices = listOperation({
 			name: 'filters',
 			type: 'json',
 			default: '{}',
-			description: 'Further query filters passed to Spendesk as they are, e.g. {"status": "to_pay"}',
+			description:
+				'Further query filters passed to Spendesk as they are, e.g. {"status": "to_pay"}',
 		},
 	],
 	request: (ctx, itemIndex) => {
-		const filters = rejectPagingKeys(ctx, readJsonObject(ctx, 'filters', 'Filters (JSON)', itemIndex), 'Filters (JSON)', itemIndex);
+		const filters = rejectPagingKeys(
+			ctx,
+			readJsonObject(ctx, 'filters', 'Filters (JSON)', itemIndex),
+			'Filters (JSON)',
+			itemIndex,
+		);
 		return {
 			qs: {
 				...filters,

@@ -57,12 +57,18 @@ export const payableFilterProperties: INodeProperties[] = [
 
 export function readPayableFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if (ctx.getNodeParameter('filterMode', itemIndex, 'fields') === 'json') {
-		return rejectPagingKeys(ctx, readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex), 'Filters (JSON)', itemIndex);
+		return rejectPagingKeys(
+			ctx,
+			readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex),
+			'Filters (JSON)',
+			itemIndex,
+		);
 	}
 	const fields = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const [key, value] of Object.entries(fields)) {
-		if (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '') body[key] = value;
+		if (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '')
+			body[key] = value;
 	}
 	return body;
 }

@@ -8,7 +8,13 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflo
 import { bodyItems } from '../../transport/pagination/strategy';
 import { downloadPresigned, formatBytes, presignedUrl } from '../../transport/presigned';
 import { callSpendesk } from '../../transport/request';
-import { binaryPropertyField, DEFAULT_MAX_FILE_MB, readBinaryPropertyName, readMaxBytes, safeFileName } from '../fileParams';
+import {
+	binaryPropertyField,
+	DEFAULT_MAX_FILE_MB,
+	readBinaryPropertyName,
+	readMaxBytes,
+	safeFileName,
+} from '../fileParams';
 import { readRecordId } from '../writeFields';
 import type { SpendeskOperation } from '../types';
 
@@ -28,20 +34,39 @@ function readOptions(ctx: IExecuteFunctions, itemIndex: number): AttachmentOptio
 }
 
 /** One attachment with its file: the link checked, the declared size checked, then the download. */
-async function withFile(ctx: IExecuteFunctions, attachment: IDataObject, options: AttachmentOptions, itemIndex: number): Promise<IBinaryKeyData> {
+async function withFile(
+	ctx: IExecuteFunctions,
+	attachment: IDataObject,
+	options: AttachmentOptions,
+	itemIndex: number,
+): Promise<IBinaryKeyData> {
 	const fileName = safeFileName(attachment.fileName, String(attachment.id ?? 'attachment'));
 	const what = `attachment "${fileName}" of the payable`;
 	const url = presignedUrl(ctx, attachment.downloadUrl, what, itemIndex);
 	const declared = typeof attachment.size === 'number' ? attachment.size : undefined;
 	if (declared !== undefined && declared > options.maxBytes) {
-		throw new NodeOperationError(ctx.getNode(), `The file of ${what} is larger than Max File Size (${formatBytes(declared)}; the limit is ${formatBytes(options.maxBytes)})`, {
-			description: 'Raise Max File Size (MB) in the options to download it, or turn on Metadata Only to get the links without the files.',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The file of ${what} is larger than Max File Size (${formatBytes(declared)}; the limit is ${formatBytes(options.maxBytes)})`,
+			{
+				description:
+					'Raise Max File Size (MB) in the options to download it, or turn on Metadata Only to get the links without the files.',
+				itemIndex,
+			},
+		);
 	}
-	const { bytes, contentType } = await downloadPresigned(ctx, url, { what, maxBytes: options.maxBytes, itemIndex });
-	const mimeType = typeof attachment.mimeType === 'string' && attachment.mimeType ? attachment.mimeType : (contentType?.split(';')[0].trim() || 'application/octet-stream');
-	return { [options.binaryPropertyName]: await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType) };
+	const { bytes, contentType } = await downloadPresigned(ctx, url, {
+		what,
+		maxBytes: options.maxBytes,
+		itemIndex,
+	});
+	const mimeType =
+		typeof attachment.mimeType === 'string' && attachment.mimeType
+			? attachment.mimeType
+			: contentType?.split(';')[0].trim() || 'application/octet-stream';
+	return {
+		[options.binaryPropertyName]: await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType),
+	};
 }
 
 export const getPayableAttachments: SpendeskOperation = {
@@ -54,9 +79,15 @@ export const getPayableAttachments: SpendeskOperation = {
 			type: 'resourceLocator',
 			required: true,
 			default: { mode: 'list', value: '' },
-			description: 'The payable whose attachments (receipts, invoices) to get; usually its ID taken by an expression from the previous node',
+			description:
+				'The payable whose attachments (receipts, invoices) to get; usually its ID taken by an expression from the previous node',
 			modes: [
-				{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchPayables', searchable: true } },
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					typeOptions: { searchListMethod: 'searchPayables', searchable: true },
+				},
 				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. pay_001_000002' },
 			],
 		},
@@ -74,23 +105,35 @@ export const getPayableAttachments: SpendeskOperation = {
 					type: 'number',
 					typeOptions: { minValue: 0.01, maxValue: 1024, numberPrecision: 2 },
 					default: DEFAULT_MAX_FILE_MB,
-					description: 'Largest file to download; a larger attachment fails the item instead of filling the memory of n8n',
+					description:
+						'Largest file to download; a larger attachment fails the item instead of filling the memory of n8n',
 				},
 				{
 					displayName: 'Metadata Only',
 					name: 'metadataOnly',
 					type: 'boolean',
 					default: false,
-					description: 'Whether to return the attachments without their files (name, type, size, and the short-lived download link)',
+					description:
+						'Whether to return the attachments without their files (name, type, size, and the short-lived download link)',
 				},
 			],
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const payableId = readRecordId(this, 'payableId', 'Payable ID', itemIndex, 'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Search.');
+		const payableId = readRecordId(
+			this,
+			'payableId',
+			'Payable ID',
+			itemIndex,
+			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Search.',
+		);
 		const options = readOptions(this, itemIndex);
 		return async (company) => {
-			const { body } = await callSpendesk<IDataObject>(this, 'listPayableAttachments', { company, pathParams: { payableId }, itemIndex });
+			const { body } = await callSpendesk<IDataObject>(this, 'listPayableAttachments', {
+				company,
+				pathParams: { payableId },
+				itemIndex,
+			});
 			const attachments = Array.isArray(body?.data) ? bodyItems(body) : [];
 			if (options.metadataOnly) return { items: attachments.map((a) => ({ payableId, ...a })) };
 			const items: IDataObject[] = [];

@@ -29,13 +29,14 @@ export const payableResource: SpendeskResource = {
 				value: 'getAttachments',
 				action: 'Get attachments of a payable',
 				description:
-					"Get the attachments (receipts, invoices) of one payable: one item each, with the file as binary data, or its metadata only; needs the payable ID (GET /v1/payables/{payableId}/attachments)",
+					'Get the attachments (receipts, invoices) of one payable: one item each, with the file as binary data, or its metadata only; needs the payable ID (GET /v1/payables/{payableId}/attachments)',
 			},
 			{
 				name: 'Get Many (Snapshot)',
 				value: 'getAllSnapshot',
 				action: 'Get many payables via a snapshot',
-				description: 'Build a payables snapshot, wait until it is complete, and return its pages (POST then GET /v1/snapshots/payables)',
+				description:
+					'Build a payables snapshot, wait until it is complete, and return its pages (POST then GET /v1/snapshots/payables)',
 			},
 			{
 				name: 'Search',
@@ -53,5 +54,11 @@ export const payableResource: SpendeskResource = {
 		],
 		default: 'search',
 	},
-	operations: [searchPayables, getAllPayablesSnapshot, getPayable, getPayableAttachments, updateBookkeepingStatus],
+	operations: [
+		searchPayables,
+		getAllPayablesSnapshot,
+		getPayable,
+		getPayableAttachments,
+		updateBookkeepingStatus,
+	],
 };

@@ -10,20 +10,33 @@ import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { readRecordId, readText, readVersion } from '../writeFields';
 
-const ID_HINT = 'Give the ID of the payable, usually from an expression such as {{ $json.id }} (Payable → Search lists them).';
+const ID_HINT =
+	'Give the ID of the payable, usually from an expression such as {{ $json.id }} (Payable → Search lists them).';
 
 function companyPhrase(company: string | undefined): string {
 	return company ? `company "${company}"` : "the credential's own company";
 }
 
 /** What Spendesk answered for one payable, as its item's result or its error. */
-function resultOf(ctx: IExecuteFunctions, entry: BatchEntry, answer: IDataObject | undefined, company: string | undefined): EntryResult {
+function resultOf(
+	ctx: IExecuteFunctions,
+	entry: BatchEntry,
+	answer: IDataObject | undefined,
+	company: string | undefined,
+): EntryResult {
 	const sent = entry.body;
 	const node = ctx.getNode();
 	const { itemIndex } = entry;
 	if (!answer || answer.id !== sent.id) {
-		const description = 'The answer did not list this payable: check its bookkeeping status in Spendesk; running it again is safe.';
-		return { ok: false, error: new NodeOperationError(node, `Spendesk gave no result for ${entry.label}`, { description, itemIndex }) };
+		const description =
+			'The answer did not list this payable: check its bookkeeping status in Spendesk; running it again is safe.';
+		return {
+			ok: false,
+			error: new NodeOperationError(node, `Spendesk gave no result for ${entry.label}`, {
+				description,
+				itemIndex,
+			}),
+		};
 	}
 	if (answer.status === 'updated') {
 		const json: IDataObject = { ...answer, bookkeepingStatus: sent.bookkeepingStatus };
@@ -31,16 +44,38 @@ function resultOf(ctx: IExecuteFunctions, entry: BatchEntry, answer: IDataObject
 		return { ok: true, json };
 	}
 	if (answer.status === 'conflict') {
-		const current = typeof answer.version === 'number' ? ` Its current version is ${answer.version}.` : '';
+		const current =
+			typeof answer.version === 'number' ? ` Its current version is ${answer.version}.` : '';
 		const description = `Spendesk did not update it: the payable changed after version ${String(sent.version)} was read.${current} Read the payable again (Payable → Get) and send its current version; if an earlier run already marked it, there is nothing to do.`;
-		return { ok: false, error: new NodeOperationError(node, `${capitalised(entry.label)} has changed since it was read (conflict)`, { description, itemIndex }) };
+		return {
+			ok: false,
+			error: new NodeOperationError(
+				node,
+				`${capitalised(entry.label)} has changed since it was read (conflict)`,
+				{ description, itemIndex },
+			),
+		};
 	}
 	if (answer.status === 'not_found') {
 		const description = `Check the Payable ID (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.`;
-		return { ok: false, error: new NodeOperationError(node, `${capitalised(entry.label)} was not found in ${companyPhrase(company)}`, { description, itemIndex }) };
+		return {
+			ok: false,
+			error: new NodeOperationError(
+				node,
+				`${capitalised(entry.label)} was not found in ${companyPhrase(company)}`,
+				{ description, itemIndex },
+			),
+		};
 	}
 	const description = 'Spendesk did not update it. Check the payable in Spendesk.';
-	return { ok: false, error: new NodeOperationError(node, `Spendesk answered "${String(answer.status)}" for ${entry.label}`, { description, itemIndex }) };
+	return {
+		ok: false,
+		error: new NodeOperationError(
+			node,
+			`Spendesk answered "${String(answer.status)}" for ${entry.label}`,
+			{ description, itemIndex },
+		),
+	};
 }
 
 function capitalised(text: string): string {
@@ -52,22 +87,41 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const version = readVersion(this, itemIndex);
 	const status = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
 	if (status !== 'exported' && status !== 'failedExport') {
-		throw new NodeOperationError(this.getNode(), `Bookkeeping Status must be Exported or Failed Export; got "${String(status).slice(0, 40)}"`, {
-			description: 'Choose Exported or Failed Export (an expression must give "exported" or "failedExport").',
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Bookkeeping Status must be Exported or Failed Export; got "${String(status).slice(0, 40)}"`,
+			{
+				description:
+					'Choose Exported or Failed Export (an expression must give "exported" or "failedExport").',
+				itemIndex,
+			},
+		);
 	}
 	const body: IDataObject = { id, version, bookkeepingStatus: status };
 	if (status === 'failedExport') {
-		const reason = readText(this, this.getNodeParameter('failureReason', itemIndex, ''), 'Failure Reason', 1000, itemIndex);
+		const reason = readText(
+			this,
+			this.getNodeParameter('failureReason', itemIndex, ''),
+			'Failure Reason',
+			1000,
+			itemIndex,
+		);
 		if (reason !== undefined) body.failureReason = reason;
 	}
 	return { itemIndex, body, label: `payable "${id}"` };
 }
 
-async function send(this: IExecuteFunctions, company: string | undefined, entries: BatchEntry[]): Promise<EntryResult[]> {
+async function send(
+	this: IExecuteFunctions,
+	company: string | undefined,
+	entries: BatchEntry[],
+): Promise<EntryResult[]> {
 	const payables = entries.map((entry) => entry.body);
-	const { body } = await callSpendesk<IDataObject>(this, 'updateBookkeepingStatus', { company, body: { payables }, itemIndex: entries[0].itemIndex });
+	const { body } = await callSpendesk<IDataObject>(this, 'updateBookkeepingStatus', {
+		company,
+		body: { payables },
+		itemIndex: entries[0].itemIndex,
+	});
 	const answers = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
 	// One answer per payable sent, in the order sent.
 	return entries.map((entry, index) => resultOf(this, entry, answers[index], company));
@@ -85,7 +139,8 @@ export const updateBookkeepingStatus: BatchedOperation = {
 			required: true,
 			default: '',
 			placeholder: 'e.g. pay_001_000123',
-			description: 'ID of the payable to mark, usually from an expression. Each input item marks one payable.',
+			description:
+				'ID of the payable to mark, usually from an expression. Each input item marks one payable.',
 		},
 		{
 			displayName: 'Version',
@@ -102,8 +157,16 @@ export const updateBookkeepingStatus: BatchedOperation = {
 			name: 'bookkeepingStatus',
 			type: 'options',
 			options: [
-				{ name: 'Exported', value: 'exported', description: 'The payable is in the accounting system' },
-				{ name: 'Failed Export', value: 'failedExport', description: 'The export to the accounting system failed' },
+				{
+					name: 'Exported',
+					value: 'exported',
+					description: 'The payable is in the accounting system',
+				},
+				{
+					name: 'Failed Export',
+					value: 'failedExport',
+					description: 'The export to the accounting system failed',
+				},
 			],
 			default: 'exported',
 			description: 'The bookkeeping status to set',
@@ -122,6 +185,7 @@ export const updateBookkeepingStatus: BatchedOperation = {
 		size: 100,
 		prepareEntry,
 		send,
-		replayNote: 'Running the items again is safe: a payable already updated answers "conflict" (its version moved on) and is not changed twice.',
+		replayNote:
+			'Running the items again is safe: a payable already updated answers "conflict" (its version moved on) and is not changed twice.',
 	},
 };

@@ -6,7 +6,8 @@ import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
 import { readRecordId } from '../writeFields';
 
-const ID_HINT = 'Give the ID of the settlement, usually from an expression such as {{ $json.id }} (Settlement → Get Many lists them).';
+const ID_HINT =
+	'Give the ID of the settlement, usually from an expression such as {{ $json.id }} (Settlement → Get Many lists them).';
 
 export const updateSettlementState: SingleOperation = {
 	value: 'updateState',
@@ -27,8 +28,16 @@ export const updateSettlementState: SingleOperation = {
 			name: 'state',
 			type: 'options',
 			options: [
-				{ name: 'Exported', value: 'exported', description: 'The settlement is in the accounting system' },
-				{ name: 'Failed Export', value: 'failedExport', description: 'The export to the accounting system failed' },
+				{
+					name: 'Exported',
+					value: 'exported',
+					description: 'The settlement is in the accounting system',
+				},
+				{
+					name: 'Failed Export',
+					value: 'failedExport',
+					description: 'The export to the accounting system failed',
+				},
 			],
 			default: 'exported',
 			description: 'The state to set',
@@ -38,13 +47,23 @@ export const updateSettlementState: SingleOperation = {
 		const settlementId = readRecordId(this, 'settlementId', 'Settlement ID', itemIndex, ID_HINT);
 		const state = this.getNodeParameter('state', itemIndex, 'exported') as string;
 		if (state !== 'exported' && state !== 'failedExport') {
-			throw new NodeOperationError(this.getNode(), `State must be Exported or Failed Export; got "${String(state).slice(0, 40)}"`, {
-				description: 'Choose Exported or Failed Export (an expression must give "exported" or "failedExport").',
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`State must be Exported or Failed Export; got "${String(state).slice(0, 40)}"`,
+				{
+					description:
+						'Choose Exported or Failed Export (an expression must give "exported" or "failedExport").',
+					itemIndex,
+				},
+			);
 		}
 		return async (company) => {
-			const { body } = await callSpendesk<IDataObject>(this, 'updateSettlementState', { company, pathParams: { settlementId }, body: { state }, itemIndex });
+			const { body } = await callSpendesk<IDataObject>(this, 'updateSettlementState', {
+				company,
+				pathParams: { settlementId },
+				body: { state },
+				itemIndex,
+			});
 			return { items: bodyItems(body) };
 		};
 	},

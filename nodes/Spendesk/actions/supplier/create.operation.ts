@@ -12,14 +12,25 @@ import { readSupplierFields, supplierFieldOptions } from './fields';
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const name = readText(this, this.getNodeParameter('name', itemIndex, ''), 'Name', 200, itemIndex);
 	if (!name) {
-		throw new NodeOperationError(this.getNode(), 'Name is empty', { description: 'Give the supplier\'s name, e.g. {{ $json.supplierName }}.', itemIndex });
+		throw new NodeOperationError(this.getNode(), 'Name is empty', {
+			description: "Give the supplier's name, e.g. {{ $json.supplierName }}.",
+			itemIndex,
+		});
 	}
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	return { itemIndex, body: { name, ...readSupplierFields(this, fields, itemIndex, false) }, label: `supplier "${name}"` };
+	return {
+		itemIndex,
+		body: { name, ...readSupplierFields(this, fields, itemIndex, false) },
+		label: `supplier "${name}"`,
+	};
 }
 
 /** The suppliers Spendesk created, one per entry in the order sent; another count is an error of the call. */
-function createdOf(ctx: IExecuteFunctions, body: IDataObject, entries: BatchEntry[]): IDataObject[] {
+function createdOf(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	entries: BatchEntry[],
+): IDataObject[] {
 	const created = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
 	if (created.length === entries.length) return created;
 	throw new NodeApiError(
@@ -27,16 +38,25 @@ function createdOf(ctx: IExecuteFunctions, body: IDataObject, entries: BatchEntr
 		{ endpoint: 'POST /v1/suppliers', sent: entries.length, answered: created.length },
 		{
 			message: `Spendesk answered ${created.length} suppliers for the ${entries.length} sent, so the node cannot tell which item each belongs to`,
-			description: 'Some or all suppliers may have been created: check the suppliers in Spendesk before running again.',
+			description:
+				'Some or all suppliers may have been created: check the suppliers in Spendesk before running again.',
 			httpCode: '500',
 			itemIndex: entries[0].itemIndex,
 		},
 	);
 }
 
-async function send(this: IExecuteFunctions, company: string | undefined, entries: BatchEntry[]): Promise<EntryResult[]> {
+async function send(
+	this: IExecuteFunctions,
+	company: string | undefined,
+	entries: BatchEntry[],
+): Promise<EntryResult[]> {
 	const suppliers = entries.map((entry) => entry.body);
-	const { body } = await callSpendesk<IDataObject>(this, 'createSuppliers', { company, body: { suppliers }, itemIndex: entries[0].itemIndex });
+	const { body } = await callSpendesk<IDataObject>(this, 'createSuppliers', {
+		company,
+		body: { suppliers },
+		itemIndex: entries[0].itemIndex,
+	});
 	return createdOf(this, body, entries).map((json) => ({ ok: true, json }));
 }
 
@@ -67,6 +87,7 @@ export const createSupplier: BatchedOperation = {
 		size: 100,
 		prepareEntry,
 		send,
-		replayNote: 'Running the items again may create the same suppliers twice: check the suppliers in Spendesk first (an External ID makes them easy to find).',
+		replayNote:
+			'Running the items again may create the same suppliers twice: check the suppliers in Spendesk first (an External ID makes them easy to find).',
 	},
 };

@@ -27,11 +27,16 @@ export const getAllSuppliers = listOperation({
 					name: 'archived',
 					type: 'options',
 					options: [
-						{ name: 'Active Only', value: 'active', description: 'Suppliers that are not archived' },
+						{
+							name: 'Active Only',
+							value: 'active',
+							description: 'Suppliers that are not archived',
+						},
 						{ name: 'Archived Only', value: 'archived', description: 'Archived suppliers' },
 					],
 					default: 'active',
-					description: 'Whether to list archived or active suppliers (both when this filter is not added)',
+					description:
+						'Whether to list archived or active suppliers (both when this filter is not added)',
 				},
 				{
 					displayName: 'Updated After',

@@ -27,19 +27,22 @@ export const supplierResource: SpendeskResource = {
 				name: 'Get',
 				value: 'get',
 				action: 'Get a supplier',
-				description: 'Get one supplier of a company by its ID: name, bank details, VAT number, archived or not (GET /v1/suppliers/{supplierId})',
+				description:
+					'Get one supplier of a company by its ID: name, bank details, VAT number, archived or not (GET /v1/suppliers/{supplierId})',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many suppliers',
-				description: 'List the suppliers of a company, optionally only those updated after a date or archived or not (GET /v1/suppliers)',
+				description:
+					'List the suppliers of a company, optionally only those updated after a date or archived or not (GET /v1/suppliers)',
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a supplier',
-				description: 'Change the fields given of one supplier, by its ID. Returns the updated supplier (PATCH /v1/suppliers/{supplierId}).',
+				description:
+					'Change the fields given of one supplier, by its ID. Returns the updated supplier (PATCH /v1/suppliers/{supplierId}).',
 			},
 		],
 		default: 'getAll',

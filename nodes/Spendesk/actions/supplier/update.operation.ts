@@ -15,12 +15,21 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const changes = readSupplierFields(ctx, fields, itemIndex, true);
 	if ('name' in fields) {
 		const name = readText(ctx, fields.name, 'Name', 200, itemIndex);
-		if (!name) throw new NodeOperationError(ctx.getNode(), 'Name is empty', { description: 'A supplier keeps a name: enter the new name, or remove Name from Update Fields.', itemIndex });
+		if (!name)
+			throw new NodeOperationError(ctx.getNode(), 'Name is empty', {
+				description:
+					'A supplier keeps a name: enter the new name, or remove Name from Update Fields.',
+				itemIndex,
+			});
 		changes.name = name;
 	}
 	if (typeof fields.isArchived === 'boolean') changes.isArchived = fields.isArchived;
 	if (Object.keys(changes).length === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'Nothing to update: add at least one field to Update Fields', { description: 'Choose the fields of the supplier to change.', itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Nothing to update: add at least one field to Update Fields',
+			{ description: 'Choose the fields of the supplier to change.', itemIndex },
+		);
 	}
 	return changes;
 }
@@ -48,8 +57,20 @@ export const updateSupplier: SingleOperation = {
 			description: 'The fields to change; a field added and left empty is cleared (except Name)',
 			options: [
 				...supplierFieldOptions,
-				{ displayName: 'Is Archived', name: 'isArchived', type: 'boolean', default: false, description: 'Whether the supplier is archived (hidden from new payments)' },
-				{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'New name of the supplier' },
+				{
+					displayName: 'Is Archived',
+					name: 'isArchived',
+					type: 'boolean',
+					default: false,
+					description: 'Whether the supplier is archived (hidden from new payments)',
+				},
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					description: 'New name of the supplier',
+				},
 			],
 		},
 	],
@@ -57,7 +78,12 @@ export const updateSupplier: SingleOperation = {
 		const supplierId = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
 		const body = changesOf(this, itemIndex);
 		return async (company) => {
-			const { body: response } = await callSpendesk<IDataObject>(this, 'updateSupplier', { company, pathParams: { supplierId }, body, itemIndex });
+			const { body: response } = await callSpendesk<IDataObject>(this, 'updateSupplier', {
+				company,
+				pathParams: { supplierId },
+				body,
+				itemIndex,
+			});
 			return { items: bodyItems(response) };
 		};
 	},

@@ -17,7 +17,8 @@ export const walletLoadResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many wallet loads',
-				description: 'List the wallet loads of a company (amounts in cents), optionally from and to a date (GET /v1/wallet-loads)',
+				description:
+					'List the wallet loads of a company (amounts in cents), optionally from and to a date (GET /v1/wallet-loads)',
 			},
 		],
 		default: 'getAll',

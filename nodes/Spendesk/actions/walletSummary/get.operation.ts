@@ -9,7 +9,10 @@ export const getWalletSummary: SpendeskOperation = {
 	properties: [],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		return async (company) => {
-			const { body } = await callSpendesk<IDataObject>(this, 'walletSummary', { company, itemIndex });
+			const { body } = await callSpendesk<IDataObject>(this, 'walletSummary', {
+				company,
+				itemIndex,
+			});
 			return { items: bodyItems(body) };
 		};
 	},

@@ -18,13 +18,21 @@ function listOf(body: IDataObject | undefined): unknown {
 	return body?.payables;
 }
 
-export async function* bodyCursorStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
+export async function* bodyCursorStrategy(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	request: ListRequest,
+	limit: ItemLimit,
+): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
 	const seen = new Set<string>();
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | undefined;
 	while (limit.left() > 0) {
-		const body: IDataObject = { ...request.body, [size.param]: nextPageSize(size, request, limit.left()) };
+		const body: IDataObject = {
+			...request.body,
+			[size.param]: nextPageSize(size, request, limit.left()),
+		};
 		if (cursor !== undefined) body.cursor = cursor;
 		const response = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, body });
 		const items = asItems(listOf(response.body));

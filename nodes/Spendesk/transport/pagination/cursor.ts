@@ -14,7 +14,12 @@ import type { ItemLimit } from './limit';
 import { asItems, progressGuard, repeatedCursor } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
-export async function* cursorStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
+export async function* cursorStrategy(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	request: ListRequest,
+	limit: ItemLimit,
+): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
 	const { origin } = await resolveCredential(ctx);
 	const seen = new Set<string>();
@@ -31,10 +36,17 @@ export async function* cursorStrategy(ctx: SpendeskContext, endpoint: Endpoint, 
 		} else if (cursor !== undefined) {
 			qs.cursor = cursor;
 		}
-		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, qs: url ? undefined : qs, url });
+		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {
+			...request,
+			qs: url ? undefined : qs,
+			url,
+		});
 		const items = asItems(body?.data);
 		const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-		const nextCursor = typeof pagination.nextCursor === 'string' && pagination.nextCursor ? pagination.nextCursor : undefined;
+		const nextCursor =
+			typeof pagination.nextCursor === 'string' && pagination.nextCursor
+				? pagination.nextCursor
+				: undefined;
 		const more = pagination.hasNextPage === true && nextCursor !== undefined;
 		if (more) progress(items);
 		yield limit.take(items);
@@ -43,7 +55,10 @@ export async function* cursorStrategy(ctx: SpendeskContext, endpoint: Endpoint, 
 		seen.add(nextCursor);
 		cursor = nextCursor;
 		const link = parseUrl(pagination.nextUrl);
-		nextUrl = link && link.origin === origin && link.searchParams.get('cursor') === nextCursor ? link : undefined;
+		nextUrl =
+			link && link.origin === origin && link.searchParams.get('cursor') === nextCursor
+				? link
+				: undefined;
 	}
 	// The loop ended on the Limit while the API still had pages.
 	limit.truncated();

@@ -38,7 +38,11 @@ export function itemLimit(limit: number | undefined, progress?: { truncated: boo
 }
 
 /** Size of the next page: the endpoint maximum, or just what the Limit still needs. */
-export function nextPageSize(size: PageSize, request: { pageSize?: number }, remaining: number): number {
+export function nextPageSize(
+	size: PageSize,
+	request: { pageSize?: number },
+	remaining: number,
+): number {
 	const cap = Math.min(size.max, request.pageSize ?? size.max);
 	return Math.max(1, Math.min(cap, remaining));
 }

@@ -11,7 +11,12 @@ import type { ItemLimit } from './limit';
 import { asItems, progressGuard } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
-export async function* offsetStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
+export async function* offsetStrategy(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	request: ListRequest,
+	limit: ItemLimit,
+): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let offset = Number(request.qs?.offset ?? 0);

@@ -13,7 +13,12 @@ import type { ItemLimit } from './limit';
 import { asItems, progressGuard } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
-export async function* pageStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
+export async function* pageStrategy(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	request: ListRequest,
+	limit: ItemLimit,
+): AsyncGenerator<Page> {
 	yield* readPages(ctx, endpoint, request, limit, (body) => body);
 }
 
@@ -39,7 +44,11 @@ export async function* readPages(
 			body = firstBody;
 		} else {
 			const qs = { ...request.qs, page, [size.param]: pageSize };
-			const response = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, qs, allowNotFound: page > 1 });
+			const response = await callSpendesk<IDataObject>(ctx, endpoint, {
+				...request,
+				qs,
+				allowNotFound: page > 1,
+			});
 			if (response.status === 404) return;
 			body = response.body;
 		}
@@ -48,7 +57,9 @@ export async function* readPages(
 		const pagination = ((content.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 		received += items.length;
 		const served = Number(pagination.pageSize) || pageSize;
-		const end = items.length === 0 || lastPage(Number(pagination.total), page * served, received, items.length < served);
+		const end =
+			items.length === 0 ||
+			lastPage(Number(pagination.total), page * served, received, items.length < served);
 		if (!end) progress(items);
 		yield limit.take(items);
 		if (end) return;

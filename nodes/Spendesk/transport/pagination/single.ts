@@ -7,7 +7,12 @@ import type { ItemLimit } from './limit';
 import { bodyItems } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
-export async function* singleStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
+export async function* singleStrategy(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	request: ListRequest,
+	limit: ItemLimit,
+): AsyncGenerator<Page> {
 	const { body } = await callSpendesk<IDataObject>(ctx, endpoint, request);
 	yield limit.take(bodyItems(body));
 }

@@ -23,44 +23,98 @@ import type { ItemLimit } from './limit';
 import { readPages } from './page';
 import type { ListRequest, Page } from './strategy';
 
-export async function* snapshotStrategy(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit): AsyncGenerator<Page> {
+export async function* snapshotStrategy(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	request: ListRequest,
+	limit: ItemLimit,
+): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
 	const pageSize = pagePlan(size, request, limit.max);
 	const credential = await resolveCredential(ctx);
 	const company = request.company?.trim() || credential.ownCompanyId || '';
-	const { key, first } = await flowControl.exclusive(`snapshot|${credential.key}|${company}`, async () => {
-		// Max Wait counts from when this snapshot's turn comes.
-		const bound = waitBound(request);
-		const built = await snapshotKey(ctx, endpoint, request, company, bound);
-		const call = { ...request, body: undefined, pathParams: { ...request.pathParams, ...(typeof built === 'string' ? { key: built } : {}) } };
-		return { key: built, first: await whenComplete(ctx, endpoint, call, { ...request.qs, page: 1, [size.param]: pageSize }, built, bound) };
-	});
-	const call = { ...request, body: undefined, pathParams: { ...request.pathParams, ...(typeof key === 'string' ? { key } : {}) } };
-	yield* readPages(ctx, endpoint, { ...call, pageSize }, limit, (b) => (b.result ?? {}) as IDataObject, first);
+	const { key, first } = await flowControl.exclusive(
+		`snapshot|${credential.key}|${company}`,
+		async () => {
+			// Max Wait counts from when this snapshot's turn comes.
+			const bound = waitBound(request);
+			const built = await snapshotKey(ctx, endpoint, request, company, bound);
+			const call = {
+				...request,
+				body: undefined,
+				pathParams: { ...request.pathParams, ...(typeof built === 'string' ? { key: built } : {}) },
+			};
+			return {
+				key: built,
+				first: await whenComplete(
+					ctx,
+					endpoint,
+					call,
+					{ ...request.qs, page: 1, [size.param]: pageSize },
+					built,
+					bound,
+				),
+			};
+		},
+	);
+	const call = {
+		...request,
+		body: undefined,
+		pathParams: { ...request.pathParams, ...(typeof key === 'string' ? { key } : {}) },
+	};
+	yield* readPages(
+		ctx,
+		endpoint,
+		{ ...call, pageSize },
+		limit,
+		(b) => (b.result ?? {}) as IDataObject,
+		first,
+	);
 }
 
 /** The snapshot's key: from the create step (a 409 waited out), or (no create step) the one in the path parameters. */
-async function snapshotKey(ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, company: string, bound: WaitBound): Promise<string | undefined> {
+async function snapshotKey(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	request: ListRequest,
+	company: string,
+	bound: WaitBound,
+): Promise<string | undefined> {
 	if (!endpoint.snapshotCreate) return request.pathParams?.key;
 	let pause = bound.firstPause;
 	for (;;) {
-		const created = await callSpendesk<IDataObject>(ctx, endpoint.snapshotCreate, { ...request, qs: undefined, body: request.body ?? {}, acceptStatus: [409] });
+		const created = await callSpendesk<IDataObject>(ctx, endpoint.snapshotCreate, {
+			...request,
+			qs: undefined,
+			body: request.body ?? {},
+			acceptStatus: [409],
+		});
 		if (created.status !== 409) return keyOf(ctx, created.body, request.itemIndex);
 		const waited = Date.now() - bound.started;
 		if (waited >= bound.maxWait) {
-			throw new NodeOperationError(ctx.getNode(), `Another payables snapshot of company "${company || '?'}" was still being built after ${Math.round(waited / 1000)} s`, {
-				description:
-					'Spendesk builds one payables snapshot per company at a time and answered 409 until Max Wait ran out. Run the node again later, or raise Max Wait (Seconds).',
-				itemIndex: request.itemIndex,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Another payables snapshot of company "${company || '?'}" was still being built after ${Math.round(waited / 1000)} s`,
+				{
+					description:
+						'Spendesk builds one payables snapshot per company at a time and answered 409 until Max Wait ran out. Run the node again later, or raise Max Wait (Seconds).',
+					itemIndex: request.itemIndex,
+				},
+			);
 		}
 		const asked = retryAfterMs(created.headers) ?? pause;
-		await sleep(Math.max(transportSettings.snapshotMinPollMs, Math.min(asked, bound.maxWait - waited)));
+		await sleep(
+			Math.max(transportSettings.snapshotMinPollMs, Math.min(asked, bound.maxWait - waited)),
+		);
 		pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
 	}
 }
 
-function keyOf(ctx: SpendeskContext, body: IDataObject | undefined, itemIndex: number | undefined): string {
+function keyOf(
+	ctx: SpendeskContext,
+	body: IDataObject | undefined,
+	itemIndex: number | undefined,
+): string {
 	const key = body?.key;
 	if (typeof key !== 'string' || !key) {
 		throw new NodeOperationError(ctx.getNode(), 'Spendesk did not return a snapshot key', {
@@ -75,7 +129,8 @@ const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
 const LONGEST_MAX_WAIT_MS = 3600_000;
 
 /** A number of milliseconds, or `fallback` when it is not a finite number. */
-const msOr = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+const msOr = (value: unknown, fallback: number): number =>
+	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 
 /** How long a snapshot may take (create, 409s and polls together), from when it started. */
 interface WaitBound {
@@ -88,8 +143,14 @@ interface WaitBound {
 function waitBound(request: ListRequest): WaitBound {
 	return {
 		started: Date.now(),
-		maxWait: Math.min(Math.max(0, msOr(request.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)), LONGEST_MAX_WAIT_MS),
-		firstPause: Math.max(transportSettings.snapshotMinPollMs, msOr(request.snapshotPollMs, FIRST_PAUSE_MS)),
+		maxWait: Math.min(
+			Math.max(0, msOr(request.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)),
+			LONGEST_MAX_WAIT_MS,
+		),
+		firstPause: Math.max(
+			transportSettings.snapshotMinPollMs,
+			msOr(request.snapshotPollMs, FIRST_PAUSE_MS),
+		),
 	};
 }
 
@@ -97,7 +158,14 @@ function waitBound(request: ListRequest): WaitBound {
  * Polls the snapshot (its first page) until it is COMPLETE and returns that body; fails on
  * ERROR or once the bound's Max Wait has passed since the snapshot was started.
  */
-async function whenComplete(ctx: SpendeskContext, endpoint: Endpoint, call: ListRequest, qs: IDataObject, key: string | undefined, bound: WaitBound): Promise<IDataObject> {
+async function whenComplete(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	call: ListRequest,
+	qs: IDataObject,
+	key: string | undefined,
+	bound: WaitBound,
+): Promise<IDataObject> {
 	return await untilComplete({
 		ask: async () => {
 			const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...call, qs });
@@ -107,14 +175,24 @@ async function whenComplete(ctx: SpendeskContext, endpoint: Endpoint, call: List
 		maxWaitMs: bound.maxWait,
 		firstPauseMs: bound.firstPause,
 		failed: () =>
-			new NodeOperationError(ctx.getNode(), `Spendesk could not build the payables snapshot (key ${String(key)})`, {
-				description: 'The snapshot ended with status ERROR. Run the node again; if it fails again, narrow the filters or contact Spendesk support.',
-				itemIndex: call.itemIndex,
-			}),
+			new NodeOperationError(
+				ctx.getNode(),
+				`Spendesk could not build the payables snapshot (key ${String(key)})`,
+				{
+					description:
+						'The snapshot ended with status ERROR. Run the node again; if it fails again, narrow the filters or contact Spendesk support.',
+					itemIndex: call.itemIndex,
+				},
+			),
 		timedOut: (waited) =>
-			new NodeOperationError(ctx.getNode(), `The payables snapshot was not ready after ${Math.round(waited / 1000)} s`, {
-				description: 'Spendesk is still building it. Run the node again later: the same filters return the same snapshot for about 12 hours, so the wait is not lost.',
-				itemIndex: call.itemIndex,
-			}),
+			new NodeOperationError(
+				ctx.getNode(),
+				`The payables snapshot was not ready after ${Math.round(waited / 1000)} s`,
+				{
+					description:
+						'Spendesk is still building it. Run the node again later: the same filters return the same snapshot for about 12 hours, so the wait is not lost.',
+					itemIndex: call.itemIndex,
+				},
+			),
 	});
 }

@@ -26,9 +26,15 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> 
 export type Page = IDataObject[];
 
 /** One list style: the pages of `endpoint` for `request`, read until the list or the Limit ends. */
-export type PageStrategy = (ctx: SpendeskContext, endpoint: Endpoint, request: ListRequest, limit: ItemLimit) => AsyncGenerator<Page>;
+export type PageStrategy = (
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	request: ListRequest,
+	limit: ItemLimit,
+) => AsyncGenerator<Page>;
 
-const isObject = (value: unknown): value is IDataObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** An API value as an item: an object as it is, anything else under `value` (never spread into characters). */
 export function asItem(value: unknown): IDataObject {
@@ -76,22 +82,43 @@ function identity(item: IDataObject): unknown {
  * way): a page holding only items already received is an error at once, and so are
  * `maxEmptyPages` empty pages in a row. Call it with each page's items before asking the next.
  */
-export function progressGuard(ctx: SpendeskContext, endpoint: Endpoint, itemIndex?: number): (items: Page) => void {
+export function progressGuard(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	itemIndex?: number,
+): (items: Page) => void {
 	const seen = new Set<unknown>();
 	let empty = 0;
 	return (items) => {
 		if (items.length === 0) {
-			if (++empty >= transportSettings.maxEmptyPages) throw endlessList(ctx, endpoint, itemIndex, `sent ${empty} empty pages in a row for "${endpoint.label}" while saying more would follow`);
+			if (++empty >= transportSettings.maxEmptyPages)
+				throw endlessList(
+					ctx,
+					endpoint,
+					itemIndex,
+					`sent ${empty} empty pages in a row for "${endpoint.label}" while saying more would follow`,
+				);
 			return;
 		}
 		empty = 0;
 		const before = seen.size;
 		for (const item of items) seen.add(identity(item));
-		if (seen.size === before) throw endlessList(ctx, endpoint, itemIndex, `sent the same items again for "${endpoint.label}": the list is not moving forward`);
+		if (seen.size === before)
+			throw endlessList(
+				ctx,
+				endpoint,
+				itemIndex,
+				`sent the same items again for "${endpoint.label}": the list is not moving forward`,
+			);
 	};
 }
 
-function endlessList(ctx: SpendeskContext, endpoint: Endpoint, itemIndex: number | undefined, what: string): NodeOperationError {
+function endlessList(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	itemIndex: number | undefined,
+	what: string,
+): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), `Spendesk ${what}`, {
 		description:
 			'Reading on would never end, so the node stopped. With a Custom API Call, check that Pagination matches how the endpoint pages (page, cursor, offset or body cursor, or None). Otherwise run the node again; if it happens every time, report it to Spendesk support with the endpoint name.',
@@ -99,9 +126,18 @@ function endlessList(ctx: SpendeskContext, endpoint: Endpoint, itemIndex: number
 	});
 }
 
-export function repeatedCursor(ctx: SpendeskContext, endpoint: Endpoint, itemIndex?: number): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Spendesk sent the same page cursor twice for "${endpoint.label}"`, {
-		description: 'The list would never end, so the node stopped. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.',
-		itemIndex,
-	});
+export function repeatedCursor(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	itemIndex?: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Spendesk sent the same page cursor twice for "${endpoint.label}"`,
+		{
+			description:
+				'The list would never end, so the node stopped. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.',
+			itemIndex,
+		},
+	);
 }
