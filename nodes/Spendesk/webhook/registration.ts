@@ -120,6 +120,38 @@ async function deleteAll(
 	return left;
 }
 
+/** POSTs one instance; a refusal names the company. */
+async function postInstance(
+	ctx: IHookFunctions,
+	company: string | undefined,
+	name: string,
+	fields: { url: string; events: WebhookEventType[]; secret: string },
+) {
+	const workflow = ctx.getWorkflow();
+	try {
+		return await callSpendesk(ctx, 'createWebhook', {
+			company,
+			body: {
+				...fields,
+				description:
+					`n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`.slice(
+						0,
+						250,
+					),
+			},
+		});
+	} catch (error) {
+		const cause = error as Error & { description?: string };
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not register the webhook for ${name}: ${cause.message}`,
+			{
+				description: cause.description ?? undefined,
+			},
+		);
+	}
+}
+
 /** Registers one company's instance (after deleting what an unfinished activation left there). */
 async function registerCompany(
 	ctx: IHookFunctions,
@@ -141,33 +173,8 @@ async function registerCompany(
 			},
 		);
 	}
-	const workflow = ctx.getWorkflow();
 	const secret = randomBytes(32).toString('hex');
-	let answer;
-	try {
-		answer = await callSpendesk(ctx, 'createWebhook', {
-			company,
-			body: {
-				url,
-				events,
-				secret,
-				description:
-					`n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`.slice(
-						0,
-						250,
-					),
-			},
-		});
-	} catch (error) {
-		const cause = error as Error & { description?: string };
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Could not register the webhook for ${name}: ${cause.message}`,
-			{
-				description: cause.description ?? undefined,
-			},
-		);
-	}
+	const answer = await postInstance(ctx, company, name, { url, events, secret });
 	const [created] = bodyItems(answer.body) as IDataObject[];
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
 		throw new NodeOperationError(
