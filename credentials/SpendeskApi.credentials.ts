@@ -113,7 +113,7 @@ export class SpendeskApi implements ICredentialType {
 		request: {
 			baseURL: testBaseUrl,
 			// An organisation key lists companies; a company key reads its own invoices.
-			url: `={{ $credentials.accessLevel === "company" ? "/v2/companies/" + encodeURIComponent($credentials.companyId) + "/invoices?limit=1" : "${ENDPOINTS.getCompanies.path}?pageSize=1" }}`,
+			url: `={{ $credentials.accessLevel === "company" ? "${ENDPOINTS.listInvoices.path.split('{companyId}')[0]}" + encodeURIComponent($credentials.companyId) + "${ENDPOINTS.listInvoices.path.split('{companyId}')[1]}?limit=1" : "${ENDPOINTS.getCompanies.path}?pageSize=1" }}`,
 		},
 		rules: [
 			{

@@ -11,36 +11,16 @@ import {
 	ENVIRONMENT_URLS,
 	LOOPBACK_HOSTS,
 } from '../nodes/Spendesk/transport/environment';
+import { CATALOGUE_SCOPES, ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
 
-/** OAuth2 authorization-code (PKCE) endpoints, relative to the base URL. */
+/** OAuth2 authorization-code (PKCE) endpoints, relative to the base URL (from the catalogue). */
 export const OAUTH2_PATHS = {
-	consentPage: '/oauth2/authorize',
-	codeExchange: '/oauth2/token',
+	consentPage: ENDPOINTS.oauth2Authorize.path,
+	codeExchange: ENDPOINTS.oauth2Token.path,
 } as const;
 
-/** Scopes requested by default: everything the node and trigger use. */
-export const DEFAULT_SCOPES = [
-	'experimental:company:read',
-	'experimental:invoice:read',
-	'experimental:intake:read',
-	'experimental:intake:write',
-	'experimental:analytical-field:read',
-	'experimental:expense-category:read',
-	'wallet-summary:read',
-	'settlement:read',
-	'account:read',
-	'payable:read',
-	'experimental:accounting:update',
-	'experimental:settlement:update',
-	'experimental:supplier:manage',
-	'supplier:read',
-	'user:read',
-	'cost-center:read',
-	'payable-attachment:read',
-	'experimental:accounting-export:read',
-	'experimental:webhooks:read',
-	'experimental:webhooks:write',
-] as const;
+/** Scopes requested by default: everything the node and triggers use (docs/api.md#scopes). */
+export const DEFAULT_SCOPES = CATALOGUE_SCOPES;
 
 /**
  * What the OAuth2 URLs become when the custom base URL is refused. n8n checks both URLs when

@@ -38,6 +38,13 @@ export interface Endpoint {
 	readonly snapshotCreate?: EndpointName;
 	/** Human name used in error messages. */
 	readonly label: string;
+	/**
+	 * Who calls it, as the user sees it ("Resource → Operation", a trigger or the credential):
+	 * the README operations table and docs/api.md are generated from this (`npm run docs`).
+	 */
+	readonly operations?: readonly string[];
+	/** Where its facts come from: the specification, the vendor's documentation, or a decision of this project (docs/api.md#sources). */
+	readonly source?: string;
 	/** A 2xx without a body is a success, read as `{}` (a Custom API Call other than GET); otherwise it is an error. */
 	readonly mayAnswerEmpty?: boolean;
 	/**
@@ -49,7 +56,11 @@ export interface Endpoint {
 }
 
 /** A catalogue entry as written: its `snapshotCreate` must name an entry of the same catalogue. */
-type CatalogueEntry<Name> = Omit<Endpoint, 'snapshotCreate'> & { readonly snapshotCreate?: Name };
+type CatalogueEntry<Name> = Omit<Endpoint, 'snapshotCreate' | 'operations' | 'source'> & {
+	readonly snapshotCreate?: Name;
+	readonly operations: readonly string[];
+	readonly source: string;
+};
 
 /** Checks the catalogue at compile time (shape of each entry, names it refers to) and keeps its literal types. */
 function catalogue<const T extends { readonly [K in keyof T]: CatalogueEntry<keyof T> }>(
@@ -64,14 +75,40 @@ const CURSOR_100: PageSize = { param: 'limit', default: 20, max: 100 };
 export const ENDPOINTS = catalogue({
 	token: {
 		label: 'Get access token',
+		operations: ['Credential: API key (every call)'],
+		source: 'Path, Basic client authentication and body: the specification (#authentication).',
 		method: 'POST',
 		path: '/v1/auth/token',
 		scoping: 'none',
 		pagination: 'none',
 		idempotent: false,
 	},
+	oauth2Authorize: {
+		label: 'OAuth2 consent page',
+		operations: ['Credential: OAuth2 (connect)'],
+		source: 'Authorization code with PKCE (S256): the specification; path: decided here (#oauth2).',
+		method: 'GET',
+		path: '/oauth2/authorize',
+		scoping: 'none',
+		pagination: 'none',
+		idempotent: false,
+	},
+	oauth2Token: {
+		label: 'OAuth2 token',
+		operations: ['Credential: OAuth2 (connect, refresh)'],
+		source:
+			'Rotating refresh tokens and the client ID and secret as query parameters of a refresh: vendor documentation; path and one URL for both grants: decided here (#oauth2).',
+		method: 'POST',
+		path: '/oauth2/token',
+		scoping: 'none',
+		pagination: 'none',
+		idempotent: false,
+	},
 	getCompanies: {
 		label: 'Get companies',
+		operations: ['Company → Get Many', 'Companies: All Companies, company list'],
+		source:
+			'Path, organisation-only placement, page size and scope: the specification (#companies).',
 		method: 'GET',
 		path: '/v2/companies',
 		scoping: 'organisation',
@@ -82,6 +119,8 @@ export const ENDPOINTS = catalogue({
 	},
 	walletSummary: {
 		label: 'Get wallet summary',
+		operations: ['Wallet Summary → Get'],
+		source: 'Path and placement: the specification; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/wallet-summary',
 		scoping: 'header',
@@ -91,6 +130,8 @@ export const ENDPOINTS = catalogue({
 	},
 	listSettlements: {
 		label: 'List settlements',
+		operations: ['Settlement → Get Many', 'Webhook Trigger: Fetch Full Object (settlements)'],
+		source: 'Path and page style: the specification; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/settlements',
 		scoping: 'header',
@@ -101,6 +142,8 @@ export const ENDPOINTS = catalogue({
 	},
 	listInvoices: {
 		label: 'List invoices',
+		operations: ['Invoice → Get Many', 'Spendesk Trigger (polling)'],
+		source: 'Path, placement, limit 1–100, sort and scope: the specification.',
 		method: 'GET',
 		path: '/v2/companies/{companyId}/invoices',
 		scoping: 'path',
@@ -111,6 +154,9 @@ export const ENDPOINTS = catalogue({
 	},
 	listIntakes: {
 		label: 'List intakes',
+		operations: ['Intake → Get Many'],
+		source:
+			'Placement and cursor style: the specification; path, page-size maximum and scope: decided here, by analogy with invoices.',
 		method: 'GET',
 		path: '/v2/companies/{companyId}/intakes',
 		scoping: 'path',
@@ -121,6 +167,8 @@ export const ENDPOINTS = catalogue({
 	},
 	createIntake: {
 		label: 'Create an intake',
+		operations: ['Intake → Create'],
+		source: 'Placement: the specification; path, body and scope: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes',
 		scoping: 'path',
@@ -130,6 +178,9 @@ export const ENDPOINTS = catalogue({
 	},
 	listAnalyticalFields: {
 		label: 'List analytical fields',
+		operations: ['Analytical Field → Get Many'],
+		source:
+			'Header placement and cursor style: the specification; path, page-size maximum and scope: decided here.',
 		method: 'GET',
 		path: '/v2/analytical-fields',
 		scoping: 'header',
@@ -143,6 +194,9 @@ export const ENDPOINTS = catalogue({
 		// goes on from what was received. A value's label may come as `value` instead of `name`:
 		// the operation adds `name` then (see analyticalField/getValues.operation.ts).
 		label: 'List analytical field values',
+		operations: ['Analytical Field → Get Many Values'],
+		source:
+			'Cursor style, default 30 and maximum 1,000: the specification; path and scope: decided here.',
 		method: 'GET',
 		path: '/v2/analytical-fields/{fieldId}/values',
 		scoping: 'header',
@@ -153,6 +207,9 @@ export const ENDPOINTS = catalogue({
 	},
 	listExpenseCategories: {
 		label: 'List expense categories',
+		operations: ['Expense Category → Get Many'],
+		source:
+			'Header placement and cursor style: the specification; path, page-size maximum and scope: decided here.',
 		method: 'GET',
 		path: '/v2/expense-categories',
 		scoping: 'header',
@@ -163,6 +220,9 @@ export const ENDPOINTS = catalogue({
 	},
 	getAccounts: {
 		label: 'Get accounts',
+		operations: ['Account → Get Many'],
+		source:
+			'Offset style (`offset`, `fetch`): the specification; path, maximum of `fetch` (100) and scope: decided here.',
 		method: 'GET',
 		path: '/v1/accounts',
 		scoping: 'header',
@@ -174,6 +234,8 @@ export const ENDPOINTS = catalogue({
 	searchPayables: {
 		// Real world: the list may come as `payables` instead of `data` (pagination/bodyCursor.ts reads both).
 		label: 'Search payables',
+		operations: ['Payable → Search'],
+		source: 'Cursor in the JSON body: the specification; path, filters and scope: decided here.',
 		method: 'POST',
 		path: '/v1/payables/search',
 		scoping: 'header',
@@ -184,6 +246,8 @@ export const ENDPOINTS = catalogue({
 	},
 	createPayablesSnapshot: {
 		label: 'Create a payables snapshot',
+		operations: ['Payable → Get Many (Snapshot)'],
+		source: 'Path and polling: vendor documentation; placement: the specification (v1 rule).',
 		method: 'POST',
 		path: '/v1/snapshots/payables',
 		scoping: 'header',
@@ -196,6 +260,9 @@ export const ENDPOINTS = catalogue({
 	},
 	getPayablesSnapshot: {
 		label: 'Get a payables snapshot',
+		operations: ['Payable → Get Many (Snapshot)'],
+		source:
+			'Path and pages inside `result`: vendor documentation; page size: decided here (as page lists).',
 		method: 'GET',
 		path: '/v1/snapshots/payables/{key}',
 		scoping: 'header',
@@ -207,6 +274,8 @@ export const ENDPOINTS = catalogue({
 	},
 	updateBookkeepingStatus: {
 		label: 'Update bookkeeping status',
+		operations: ['Payable → Update Bookkeeping Status'],
+		source: 'Path, bulk body (1–100) and per-payable answer: decided here.',
 		method: 'PUT',
 		path: '/v1/payables/bookkeeping-status',
 		scoping: 'header',
@@ -219,6 +288,8 @@ export const ENDPOINTS = catalogue({
 	},
 	updateSettlementState: {
 		label: "Update a settlement's state",
+		operations: ['Settlement → Update State'],
+		source: 'Path, body and scope: decided here.',
 		method: 'PUT',
 		path: '/v1/settlements/{settlementId}/state',
 		scoping: 'header',
@@ -229,6 +300,8 @@ export const ENDPOINTS = catalogue({
 	},
 	createSuppliers: {
 		label: 'Create suppliers',
+		operations: ['Supplier → Create'],
+		source: 'Path: vendor listings; bulk body (1–100) and answer: decided here.',
 		method: 'POST',
 		path: '/v1/suppliers',
 		scoping: 'header',
@@ -239,6 +312,8 @@ export const ENDPOINTS = catalogue({
 	},
 	updateSupplier: {
 		label: 'Update a supplier',
+		operations: ['Supplier → Update'],
+		source: 'Path: vendor listings; body: decided here.',
 		method: 'PATCH',
 		path: '/v1/suppliers/{supplierId}',
 		scoping: 'header',
@@ -254,6 +329,8 @@ export const ENDPOINTS = catalogue({
 		// `{ data: Payable }`; a 404 is the item's error with One Company, and that company's
 		// empty result with Several or All Companies (actions/getById.ts).
 		label: 'Get a payable',
+		operations: ['Payable → Get', 'Webhook Trigger: Fetch Full Object (payables)'],
+		source: 'Path and scope: vendor documentation; `{data}` wrapper: decided here.',
 		method: 'GET',
 		path: '/v1/payables/{payableId}',
 		scoping: 'header',
@@ -264,6 +341,8 @@ export const ENDPOINTS = catalogue({
 	listSuppliers: {
 		// Filters: `updatedAfter` (ISO 8601 date-time, strictly after) and `isArchived` ("true" or "false").
 		label: 'List suppliers',
+		operations: ['Supplier → Get Many'],
+		source: 'Path and scope: vendor documentation; page style and filters: decided here.',
 		method: 'GET',
 		path: '/v1/suppliers',
 		scoping: 'header',
@@ -274,6 +353,8 @@ export const ENDPOINTS = catalogue({
 	},
 	getSupplier: {
 		label: 'Get a supplier',
+		operations: ['Supplier → Get'],
+		source: 'Path and scope: vendor documentation; `{data}` wrapper: decided here.',
 		method: 'GET',
 		path: '/v1/suppliers/{supplierId}',
 		scoping: 'header',
@@ -284,6 +365,8 @@ export const ENDPOINTS = catalogue({
 	listUsers: {
 		// The members of the company: `{ id, firstName, lastName, email, role, createdAt }`.
 		label: 'List users',
+		operations: ['User → Get Many'],
+		source: 'Path and scope: vendor documentation; page style: decided here.',
 		method: 'GET',
 		path: '/v1/users',
 		scoping: 'header',
@@ -294,6 +377,8 @@ export const ENDPOINTS = catalogue({
 	},
 	getUser: {
 		label: 'Get a user',
+		operations: ['User → Get'],
+		source: 'Path and scope: vendor documentation; `{data}` wrapper: decided here.',
 		method: 'GET',
 		path: '/v1/users/{userId}',
 		scoping: 'header',
@@ -304,6 +389,8 @@ export const ENDPOINTS = catalogue({
 	listCostCenters: {
 		// `{ id, name, ownerId }`.
 		label: 'List cost centers',
+		operations: ['Cost Center → Get Many'],
+		source: 'Path and scope: vendor documentation; page style: decided here.',
 		method: 'GET',
 		path: '/v1/cost-centers',
 		scoping: 'header',
@@ -316,6 +403,8 @@ export const ENDPOINTS = catalogue({
 		// Filters `from` and `to`: ISO 8601 in UTC, both inclusive, on the record's `date`;
 		// records `{ id, amount, currency, date, description }`. The same for wallet loads.
 		label: 'List bank fees',
+		operations: ['Bank Fee → Get Many'],
+		source: 'Path: vendor listings; page style, filters and scope: decided here.',
 		method: 'GET',
 		path: '/v1/bank-fees',
 		scoping: 'header',
@@ -326,6 +415,8 @@ export const ENDPOINTS = catalogue({
 	},
 	listWalletLoads: {
 		label: 'List wallet loads',
+		operations: ['Wallet Load → Get Many'],
+		source: 'Path: vendor listings; page style, filters and scope: decided here.',
 		method: 'GET',
 		path: '/v1/wallet-loads',
 		scoping: 'header',
@@ -336,6 +427,8 @@ export const ENDPOINTS = catalogue({
 	},
 	listPayableAttachments: {
 		label: "List a payable's attachments",
+		operations: ['Payable → Get Attachments'],
+		source: 'Path and scope: vendor documentation; item shape: decided here.',
 		method: 'GET',
 		path: '/v1/payables/{payableId}/attachments',
 		scoping: 'header',
@@ -347,6 +440,8 @@ export const ENDPOINTS = catalogue({
 	},
 	startIntakeUpload: {
 		label: 'Start an intake file upload',
+		operations: ['Intake → Upload File', 'Intake → Create (Attach File)'],
+		source: 'Placement: the specification; path and pre-signed upload: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files',
 		scoping: 'path',
@@ -357,6 +452,8 @@ export const ENDPOINTS = catalogue({
 	},
 	completeIntakeUpload: {
 		label: 'Confirm an intake file upload',
+		operations: ['Intake → Upload File', 'Intake → Create (Attach File)'],
+		source: 'Placement: the specification; path and safe repeat: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files/{fileId}/complete',
 		scoping: 'path',
@@ -368,6 +465,8 @@ export const ENDPOINTS = catalogue({
 	},
 	createAccountingExport: {
 		label: 'Create an accounting export',
+		operations: ['Accounting Export → Create and Wait'],
+		source: 'Path: vendor listings; body, polling and scope: decided here.',
 		method: 'POST',
 		path: '/v1/accounting/exports',
 		scoping: 'header',
@@ -379,6 +478,8 @@ export const ENDPOINTS = catalogue({
 	},
 	getAccountingExport: {
 		label: 'Get an accounting export',
+		operations: ['Accounting Export → Create and Wait'],
+		source: 'Path: vendor listings; status values: decided here.',
 		method: 'GET',
 		path: '/v1/accounting/exports/{exportId}',
 		scoping: 'header',
@@ -388,6 +489,8 @@ export const ENDPOINTS = catalogue({
 	},
 	getJournal: {
 		label: 'Get the journal of an accounting export',
+		operations: ['Accounting Export → Get Journal'],
+		source: 'Path: vendor listings; CSV content type: decided here.',
 		method: 'GET',
 		path: '/v1/accounting/journal/{exportId}/content',
 		scoping: 'header',
@@ -400,6 +503,9 @@ export const ENDPOINTS = catalogue({
 	// Webhook instances (the Webhook Trigger registers one per company on activation).
 	listWebhooks: {
 		label: 'List webhook instances',
+		operations: ['Webhook Trigger: activation'],
+		source:
+			'Path and scope: vendor documentation (webhooks guide); page style and the 50-instance limit: decided here.',
 		method: 'GET',
 		path: '/v1/webhooks',
 		scoping: 'header',
@@ -410,6 +516,8 @@ export const ENDPOINTS = catalogue({
 	},
 	getWebhook: {
 		label: 'Get a webhook instance',
+		operations: ['Webhook Trigger: activation check'],
+		source: 'Path and scope: vendor documentation (webhooks guide).',
 		method: 'GET',
 		path: '/v1/webhooks/{webhookId}',
 		scoping: 'header',
@@ -419,6 +527,8 @@ export const ENDPOINTS = catalogue({
 	},
 	createWebhook: {
 		label: 'Create a webhook instance',
+		operations: ['Webhook Trigger: activation'],
+		source: 'Path and scope: vendor documentation (webhooks guide); answer shape: decided here.',
 		method: 'POST',
 		path: '/v1/webhooks',
 		scoping: 'header',
@@ -430,6 +540,8 @@ export const ENDPOINTS = catalogue({
 	},
 	deleteWebhook: {
 		label: 'Delete a webhook instance',
+		operations: ['Webhook Trigger: activation, deactivation'],
+		source: 'Path and scope: vendor documentation (webhooks guide).',
 		method: 'DELETE',
 		path: '/v1/webhooks/{webhookId}',
 		scoping: 'header',
@@ -443,6 +555,27 @@ export const ENDPOINTS = catalogue({
 });
 
 export type EndpointName = keyof typeof ENDPOINTS;
+
+/** The page size of each list style in the catalogue, for endpoints outside it (Custom API Call). */
+export const STYLE_PAGE_SIZES: Readonly<Record<Exclude<PaginationStyle, 'none'>, PageSize>> = {
+	page: ENDPOINTS.listSettlements.pageSize,
+	cursor: ENDPOINTS.listInvoices.pageSize,
+	offset: ENDPOINTS.getAccounts.pageSize,
+	bodyCursor: ENDPOINTS.searchPayables.pageSize,
+	snapshot: ENDPOINTS.getPayablesSnapshot.pageSize,
+};
+
+/**
+ * Every OAuth scope the catalogue names, in catalogue order: what the OAuth2 credential asks
+ * for by default, and docs/api.md's scope list.
+ */
+export const CATALOGUE_SCOPES: readonly string[] = [
+	...new Set(
+		Object.values(ENDPOINTS as Record<string, Endpoint>)
+			.map((e) => e.scope)
+			.filter((scope): scope is string => scope !== undefined),
+	),
+];
 
 /** A catalogue entry by name, or an ad-hoc endpoint (Custom API Call). */
 export type EndpointRef = EndpointName | Endpoint;

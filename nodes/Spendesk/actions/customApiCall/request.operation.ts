@@ -3,22 +3,16 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type {
 	CompanyScoping,
 	Endpoint,
-	PageSize,
 	PaginationStyle,
 } from '../../transport/endpoints';
+import { ENDPOINTS, STYLE_PAGE_SIZES } from '../../transport/endpoints';
 import { DOT_SEGMENT } from '../../transport/environment';
 import { collectList } from '../../transport/paginate';
 import { readJsonObject, readLimit, returnAllOrLimit } from '../common';
 import type { SpendeskOperation } from '../types';
 
 /** Page sizes assumed for each style when calling an endpoint outside the catalogue. */
-const PAGE_SIZES: Record<Exclude<PaginationStyle, 'none'>, PageSize> = {
-	page: { param: 'pageSize', default: 30, max: 30 },
-	cursor: { param: 'limit', default: 20, max: 100 },
-	offset: { param: 'fetch', default: 20, max: 100 },
-	bodyCursor: { param: 'limit', default: 20, max: 100 },
-	snapshot: { param: 'pageSize', default: 30, max: 30 },
-};
+const PAGE_SIZES = STYLE_PAGE_SIZES;
 
 export const customApiCall: SpendeskOperation = {
 	value: 'request',
@@ -37,7 +31,7 @@ export const customApiCall: SpendeskOperation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. /v1/wallet-summary or /v2/companies/{companyId}/invoices',
+			placeholder: `e.g. ${ENDPOINTS.walletSummary.path} or ${ENDPOINTS.listInvoices.path}`,
 			description:
 				'Path under the base URL of the credential; write {companyId} where the company goes in the path',
 		},
@@ -115,7 +109,7 @@ export const customApiCall: SpendeskOperation = {
 		if (scoping === 'path' && !placeholders.includes('companyId')) {
 			throw fail(
 				'Company Scoping is "Company in Path" but the path has no {companyId}',
-				'Write {companyId} where the company ID goes, e.g. /v2/companies/{companyId}/invoices.',
+				`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
 			);
 		}
 		if (scoping !== 'path' && placeholders.includes('companyId')) {

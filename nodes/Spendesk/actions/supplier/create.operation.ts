@@ -3,6 +3,7 @@
  * (POST /v1/suppliers). Each item gets the supplier created for it.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { ENDPOINTS } from '../../transport/endpoints';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
@@ -35,7 +36,11 @@ function createdOf(
 	if (created.length === entries.length) return created;
 	throw new NodeApiError(
 		ctx.getNode(),
-		{ endpoint: 'POST /v1/suppliers', sent: entries.length, answered: created.length },
+		{
+			endpoint: `${ENDPOINTS.createSuppliers.method} ${ENDPOINTS.createSuppliers.path}`,
+			sent: entries.length,
+			answered: created.length,
+		},
 		{
 			message: `Spendesk answered ${created.length} suppliers for the ${entries.length} sent, so the node cannot tell which item each belongs to`,
 			description:
