@@ -17,7 +17,7 @@ export const accountResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many accounts',
-				description: 'List the accounts of a company (GET /v1/accounts, offset-based)',
+				description: 'List the accounts of a company',
 			},
 		],
 		default: 'getAll',

@@ -19,14 +19,14 @@ export const accountingExportResource: SpendeskResource = {
 				value: 'createAndWait',
 				action: 'Create an accounting export and wait for it',
 				description:
-					'Start an accounting export of a period, wait until Spendesk has built it, and return the export (its ID and status); needs From and To (POST /v1/accounting/exports, then GET /v1/accounting/exports/{exportId})',
+					'Start an accounting export of a period, wait until Spendesk has built it, and return the export (its ID and status); needs From and To',
 			},
 			{
 				name: 'Get Journal',
 				value: 'getJournal',
 				action: 'Get the journal of an accounting export',
 				description:
-					'Get the journal of a complete accounting export as a CSV file in binary data; needs the export ID (GET /v1/accounting/journal/{exportId}/content)',
+					'Get the journal of a complete accounting export as a CSV file in binary data; needs the export ID',
 			},
 		],
 		default: 'createAndWait',

@@ -18,14 +18,13 @@ export const analyticalFieldResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many analytical fields',
-				description: 'List the analytical fields of a company (GET /v2/analytical-fields)',
+				description: 'List the analytical fields of a company',
 			},
 			{
 				name: 'Get Many Values',
 				value: 'getValues',
 				action: 'Get many values of an analytical field',
-				description:
-					'List the values of one analytical field (GET /v2/analytical-fields/{fieldId}/values, up to 1,000 per page)',
+				description: 'List the values of one analytical field',
 			},
 		],
 		default: 'getAll',

@@ -17,8 +17,7 @@ export const companyResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many companies',
-				description:
-					'List the active companies an organisation-level credential reaches (GET /v2/companies)',
+				description: 'List the active companies an organisation-level credential reaches',
 			},
 		],
 		default: 'getAll',

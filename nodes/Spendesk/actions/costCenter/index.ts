@@ -17,8 +17,7 @@ export const costCenterResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many cost centers',
-				description:
-					'List the cost centers of a company with their name and owner (GET /v1/cost-centers)',
+				description: 'List the cost centers of a company with their name and owner',
 			},
 		],
 		default: 'getAll',

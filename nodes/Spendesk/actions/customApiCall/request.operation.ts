@@ -1,10 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type {
-	CompanyScoping,
-	Endpoint,
-	PaginationStyle,
-} from '../../transport/endpoints';
+import type { CompanyScoping, Endpoint, PaginationStyle } from '../../transport/endpoints';
 import { ENDPOINTS, STYLE_PAGE_SIZES } from '../../transport/endpoints';
 import { DOT_SEGMENT } from '../../transport/environment';
 import { collectList } from '../../transport/paginate';

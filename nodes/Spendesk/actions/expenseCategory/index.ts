@@ -17,7 +17,7 @@ export const expenseCategoryResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many expense categories',
-				description: 'List the expense categories of a company (GET /v2/expense-categories)',
+				description: 'List the expense categories of a company',
 			},
 		],
 		default: 'getAll',

@@ -20,20 +20,20 @@ export const intakeResource: SpendeskResource = {
 				value: 'create',
 				action: 'Create an intake',
 				description:
-					'Create an intake in a company, optionally with the binary file of the input item attached (POST /v2/companies/{companyId}/intakes)',
+					'Create an intake in a company, optionally with the binary file of the input item attached',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many intakes',
-				description: 'List the intakes of a company (GET /v2/companies/{companyId}/intakes)',
+				description: 'List the intakes of a company',
 			},
 			{
 				name: 'Upload File',
 				value: 'uploadFile',
 				action: 'Upload a file to an intake',
 				description:
-					'Upload the binary file of the input item to an intake and return the file record; needs the intake ID and the binary property (POST /v2/companies/{companyId}/intakes/{intakeId}/files, then the pre-signed upload, then …/complete)',
+					'Upload the binary file of the input item to an intake and return the file record; needs the intake ID and the binary property',
 			},
 		],
 		default: 'getAll',

@@ -17,8 +17,7 @@ export const invoiceResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many invoices',
-				description:
-					'List the invoices of a company, sorted by update or creation date (GET /v2/companies/{companyId}/invoices)',
+				description: 'List the invoices of a company, sorted by update or creation date',
 			},
 		],
 		default: 'getAll',

@@ -22,34 +22,33 @@ export const payableResource: SpendeskResource = {
 				value: 'get',
 				action: 'Get a payable',
 				description:
-					'Get one payable in full by its ID: amount, currency, supplier, bookkeeping status and the version that updates need (GET /v1/payables/{payableId})',
+					'Get one payable in full by its ID: amount, currency, supplier, bookkeeping status and the version that updates need',
 			},
 			{
 				name: 'Get Attachments',
 				value: 'getAttachments',
 				action: 'Get attachments of a payable',
 				description:
-					'Get the attachments (receipts, invoices) of one payable: one item each, with the file as binary data, or its metadata only; needs the payable ID (GET /v1/payables/{payableId}/attachments)',
+					'Get the attachments (receipts, invoices) of one payable: one item each, with the file as binary data, or its metadata only; needs the payable ID',
 			},
 			{
 				name: 'Get Many (Snapshot)',
 				value: 'getAllSnapshot',
 				action: 'Get many payables via a snapshot',
-				description:
-					'Build a payables snapshot, wait until it is complete, and return its pages (POST then GET /v1/snapshots/payables)',
+				description: 'Build a payables snapshot, wait until it is complete, and return its pages',
 			},
 			{
 				name: 'Search',
 				value: 'search',
 				action: 'Search payables',
-				description: 'Search the payables of a company with filters (POST /v1/payables/search)',
+				description: 'Search the payables of a company with filters',
 			},
 			{
 				name: 'Update Bookkeeping Status',
 				value: 'updateBookkeepingStatus',
 				action: 'Update the bookkeeping status of payables',
 				description:
-					'Mark payables Exported or Failed Export, each input item one payable given by its ID and version; items are sent 100 per call. Returns one item per payable: its ID, new version and status (PUT /v1/payables/bookkeeping-status).',
+					'Mark payables Exported or Failed Export, each input item one payable given by its ID and version; items are sent 100 per call. Returns one item per payable: its ID, new version and status.',
 			},
 		],
 		default: 'search',

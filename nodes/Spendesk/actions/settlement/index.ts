@@ -18,14 +18,14 @@ export const settlementResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many settlements',
-				description: 'List the settlements of a company (GET /v1/settlements)',
+				description: 'List the settlements of a company',
 			},
 			{
 				name: 'Update State',
 				value: 'updateState',
 				action: 'Update the state of a settlement',
 				description:
-					'Mark one settlement, given by its ID, Exported or Failed Export. Returns the updated settlement (PUT /v1/settlements/{settlementId}/state).',
+					'Mark one settlement, given by its ID, Exported or Failed Export. Returns the updated settlement.',
 			},
 		],
 		default: 'getAll',

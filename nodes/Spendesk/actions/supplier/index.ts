@@ -21,28 +21,28 @@ export const supplierResource: SpendeskResource = {
 				value: 'create',
 				action: 'Create suppliers',
 				description:
-					'Create one supplier per input item from its name and optional IBAN, BIC, VAT number and external ID; items are sent 100 per call. Returns each created supplier with its ID (POST /v1/suppliers).',
+					'Create one supplier per input item from its name and optional IBAN, BIC, VAT number and external ID; items are sent 100 per call. Returns each created supplier with its ID.',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				action: 'Get a supplier',
 				description:
-					'Get one supplier of a company by its ID: name, bank details, VAT number, archived or not (GET /v1/suppliers/{supplierId})',
+					'Get one supplier of a company by its ID: name, bank details, VAT number, archived or not',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many suppliers',
 				description:
-					'List the suppliers of a company, optionally only those updated after a date or archived or not (GET /v1/suppliers)',
+					'List the suppliers of a company, optionally only those updated after a date or archived or not',
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update a supplier',
 				description:
-					'Change the fields given of one supplier, by its ID. Returns the updated supplier (PATCH /v1/suppliers/{supplierId}).',
+					'Change the fields given of one supplier, by its ID. Returns the updated supplier.',
 			},
 		],
 		default: 'getAll',

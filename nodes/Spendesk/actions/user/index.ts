@@ -18,15 +18,13 @@ export const userResource: SpendeskResource = {
 				name: 'Get',
 				value: 'get',
 				action: 'Get a user',
-				description:
-					'Get one member of a company by its ID: name, email, role (GET /v1/users/{userId})',
+				description: 'Get one member of a company by its ID: name, email, role',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many users',
-				description:
-					'List the members of a company with their name, email and role (GET /v1/users)',
+				description: 'List the members of a company with their name, email and role',
 			},
 		],
 		default: 'getAll',

@@ -18,7 +18,7 @@ export const walletLoadResource: SpendeskResource = {
 				value: 'getAll',
 				action: 'Get many wallet loads',
 				description:
-					'List the wallet loads of a company (amounts in cents), optionally from and to a date (GET /v1/wallet-loads)',
+					'List the wallet loads of a company (amounts in cents), optionally from and to a date',
 			},
 		],
 		default: 'getAll',

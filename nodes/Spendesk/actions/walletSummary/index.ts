@@ -17,7 +17,7 @@ export const walletSummaryResource: SpendeskResource = {
 				name: 'Get',
 				value: 'get',
 				action: 'Get the wallet summary',
-				description: 'Get the wallet summary of a company (GET /v1/wallet-summary)',
+				description: 'Get the wallet summary of a company',
 			},
 		],
 		default: 'get',
