@@ -27,6 +27,7 @@ export default tseslint.config(
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 		extends: [js.configs.recommended, tseslint.configs.recommended, communityNodesRecommended],
 		rules: {
+			// Off in node-cli's config: n8n helpers are called with `.apply(this, args)` to keep their context.
 			'prefer-spread': 'off',
 			'no-console': 'error',
 		},
@@ -49,7 +50,9 @@ export default tseslint.config(
 		files: ['credentials/**/*.ts'],
 		rules: {
 			...n8nNodesBase.configs.credentials.rules,
+			// Off in node-cli's config: the rule wants an n8n docs slug; a community credential links a full URL.
 			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+			// Off in node-cli's config: it guesses secrets from field names; secret fields here set `password` themselves.
 			'n8n-nodes-base/cred-class-field-type-options-password-missing': 'off',
 		},
 	},
@@ -57,8 +60,11 @@ export default tseslint.config(
 		files: ['nodes/**/*.ts'],
 		rules: {
 			...n8nNodesBase.configs.nodes.rules,
+			// Off in node-cli's config: it wants the string 'main'; n8n's typed NodeConnectionTypes.Main is the same value.
 			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			// Off in node-cli's config: as above, for outputs.
 			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+			// Off in node-cli's config: it demands a maxValue on every Limit; lists here page on to any size.
 			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
 		},
 	},
