@@ -13,7 +13,7 @@ import type { EndpointName } from '../transport/endpoints';
 import { ENDPOINTS } from '../transport/endpoints';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
-import { isOneIdSegment } from '../transport/scoping';
+import { isOneIdSegment } from '../transport/placement';
 import type { SpendeskOperation } from './types';
 
 /** One ID: no spaces, slashes, "?" or "#", not "." or ".." (plain or URL-encoded), at most 128 characters. */
@@ -126,7 +126,7 @@ function notFound(
 export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
 	return {
 		value: 'get',
-		companyScoped: true,
+		perCompany: true,
 		properties: [idLocator(options)],
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const id = readId(this, itemIndex, options);

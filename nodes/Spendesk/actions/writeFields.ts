@@ -4,7 +4,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { isOneIdSegment } from '../transport/scoping';
+import { isOneIdSegment } from '../transport/placement';
 
 function fail(
 	ctx: IExecuteFunctions,

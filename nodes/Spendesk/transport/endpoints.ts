@@ -1,17 +1,17 @@
 /**
  * THE endpoint catalogue: every Spendesk API call the package makes is described here, and
  * only here. Operations name an entry; the transport derives the method, path, company
- * scoping, pagination and required scope from it. Correcting a path is a one-line change.
+ * placement, pagination and required scope from it. Correcting a path is a one-line change.
  */
 
 /**
  * How a call names its company when the credential is organisation-level.
- * - none: the call is not company-scoped (token endpoint).
+ * - none: the call names no company (token endpoint).
  * - organisation: organisation-level tokens only, no company (Get Companies).
  * - header: `X-Company-Id` header (v1 and v2 endpoints without company in the path).
  * - path: `/v2/companies/{companyId}/…`; the header is never sent.
  */
-export type CompanyScoping = 'none' | 'organisation' | 'header' | 'path';
+export type CompanyPlacement = 'none' | 'organisation' | 'header' | 'path';
 
 /** The five list styles of the API, plus `none` for single-object endpoints. */
 export type PaginationStyle = 'none' | 'page' | 'cursor' | 'offset' | 'bodyCursor' | 'snapshot';
@@ -27,7 +27,7 @@ export interface Endpoint {
 	readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 	/** Path relative to the base URL; `{name}` placeholders are URL-encoded path parameters. */
 	readonly path: string;
-	readonly scoping: CompanyScoping;
+	readonly placement: CompanyPlacement;
 	readonly pagination: PaginationStyle;
 	readonly pageSize?: PageSize;
 	/** OAuth scope the token needs; a 403 for it names this scope. */
@@ -66,7 +66,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get access token',
 		method: 'POST',
 		path: '/v1/auth/token',
-		scoping: 'none',
+		placement: 'none',
 		pagination: 'none',
 		idempotent: false,
 	},
@@ -74,7 +74,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get companies',
 		method: 'GET',
 		path: '/v2/companies',
-		scoping: 'organisation',
+		placement: 'organisation',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'experimental:company:read',
@@ -84,7 +84,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get wallet summary',
 		method: 'GET',
 		path: '/v1/wallet-summary',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'wallet-summary:read',
 		idempotent: true,
@@ -93,7 +93,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List settlements',
 		method: 'GET',
 		path: '/v1/settlements',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'settlement:read',
@@ -103,7 +103,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List invoices',
 		method: 'GET',
 		path: '/v2/companies/{companyId}/invoices',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'cursor',
 		pageSize: CURSOR_100,
 		scope: 'experimental:invoice:read',
@@ -113,7 +113,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List intakes',
 		method: 'GET',
 		path: '/v2/companies/{companyId}/intakes',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'cursor',
 		pageSize: CURSOR_100,
 		scope: 'experimental:intake:read',
@@ -123,7 +123,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Create an intake',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'none',
 		scope: 'experimental:intake:write',
 		idempotent: false,
@@ -132,7 +132,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List analytical fields',
 		method: 'GET',
 		path: '/v2/analytical-fields',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'cursor',
 		pageSize: CURSOR_100,
 		scope: 'experimental:analytical-field:read',
@@ -145,7 +145,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List analytical field values',
 		method: 'GET',
 		path: '/v2/analytical-fields/{fieldId}/values',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'cursor',
 		pageSize: { param: 'limit', default: 30, max: 1000 },
 		scope: 'experimental:analytical-field:read',
@@ -155,7 +155,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List expense categories',
 		method: 'GET',
 		path: '/v2/expense-categories',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'cursor',
 		pageSize: CURSOR_100,
 		scope: 'experimental:expense-category:read',
@@ -165,7 +165,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get accounts',
 		method: 'GET',
 		path: '/v1/accounts',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'offset',
 		pageSize: { param: 'fetch', default: 20, max: 100 },
 		scope: 'account:read',
@@ -176,7 +176,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Search payables',
 		method: 'POST',
 		path: '/v1/payables/search',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'bodyCursor',
 		pageSize: CURSOR_100,
 		scope: 'payable:read',
@@ -186,7 +186,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Create a payables snapshot',
 		method: 'POST',
 		path: '/v1/snapshots/payables',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'payable:read',
 		// Same parameters give the same snapshot key, so a retry is harmless. A 409 (another
@@ -198,7 +198,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a payables snapshot',
 		method: 'GET',
 		path: '/v1/snapshots/payables/{key}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'snapshot',
 		pageSize: PAGE,
 		scope: 'payable:read',
@@ -209,7 +209,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Update bookkeeping status',
 		method: 'PUT',
 		path: '/v1/payables/bookkeeping-status',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:accounting:update',
 		// Not retried: a replay of an applied update answers `conflict` (its version moved on),
@@ -221,7 +221,7 @@ export const ENDPOINTS = catalogue({
 		label: "Update a settlement's state",
 		method: 'PUT',
 		path: '/v1/settlements/{settlementId}/state',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:settlement:update',
 		// Sets an absolute state: a replay leaves the settlement as the first call did.
@@ -231,7 +231,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Create suppliers',
 		method: 'POST',
 		path: '/v1/suppliers',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:supplier:manage',
 		// A replay creates the suppliers again.
@@ -241,7 +241,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Update a supplier',
 		method: 'PATCH',
 		path: '/v1/suppliers/{supplierId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:supplier:manage',
 		// Sets absolute field values: a replay leaves the supplier as the first call did.
@@ -256,7 +256,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a payable',
 		method: 'GET',
 		path: '/v1/payables/{payableId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'payable:read',
 		idempotent: true,
@@ -266,7 +266,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List suppliers',
 		method: 'GET',
 		path: '/v1/suppliers',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'supplier:read',
@@ -276,7 +276,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a supplier',
 		method: 'GET',
 		path: '/v1/suppliers/{supplierId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'supplier:read',
 		idempotent: true,
@@ -286,7 +286,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List users',
 		method: 'GET',
 		path: '/v1/users',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'user:read',
@@ -296,7 +296,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a user',
 		method: 'GET',
 		path: '/v1/users/{userId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'user:read',
 		idempotent: true,
@@ -306,7 +306,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List cost centers',
 		method: 'GET',
 		path: '/v1/cost-centers',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'cost-center:read',
@@ -318,7 +318,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List bank fees',
 		method: 'GET',
 		path: '/v1/bank-fees',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'settlement:read',
@@ -328,7 +328,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List wallet loads',
 		method: 'GET',
 		path: '/v1/wallet-loads',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'settlement:read',
@@ -338,7 +338,7 @@ export const ENDPOINTS = catalogue({
 		label: "List a payable's attachments",
 		method: 'GET',
 		path: '/v1/payables/{payableId}/attachments',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'payable-attachment:read',
 		// Each `downloadUrl` is pre-signed and short-lived, possibly on another host: it is fetched
@@ -349,7 +349,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Start an intake file upload',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'none',
 		scope: 'experimental:intake:write',
 		// Opens an upload slot: a write, never repeated after a 5xx or a dropped connection.
@@ -359,7 +359,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Confirm an intake file upload',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files/{fileId}/complete',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'none',
 		scope: 'experimental:intake:write',
 		// Decided here: confirming a file already confirmed answers the same and attaches it once,
@@ -370,7 +370,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Create an accounting export',
 		method: 'POST',
 		path: '/v1/accounting/exports',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
 		// Each call starts a new export: not repeated after a 5xx or a dropped connection. Decided
@@ -381,7 +381,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get an accounting export',
 		method: 'GET',
 		path: '/v1/accounting/exports/{exportId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
 		idempotent: true,
@@ -390,7 +390,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get the journal of an accounting export',
 		method: 'GET',
 		path: '/v1/accounting/journal/{exportId}/content',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
 		idempotent: true,
@@ -402,7 +402,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List webhook instances',
 		method: 'GET',
 		path: '/v1/webhooks',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'experimental:webhooks:read',
@@ -412,7 +412,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a webhook instance',
 		method: 'GET',
 		path: '/v1/webhooks/{webhookId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:webhooks:read',
 		idempotent: true,
@@ -421,7 +421,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Create a webhook instance',
 		method: 'POST',
 		path: '/v1/webhooks',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:webhooks:write',
 		// A replay would register a second instance: not repeated after a 5xx or a dropped
@@ -432,7 +432,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Delete a webhook instance',
 		method: 'DELETE',
 		path: '/v1/webhooks/{webhookId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:webhooks:write',
 		// Deleting twice leaves the same result (the second answers 404, read as done).

@@ -192,7 +192,7 @@ function describeForbidden(
 				: `Edit the API key in Spendesk to grant "${missing}" (or add it to the OAuth2 credential's scopes and reconnect).`,
 		};
 	}
-	if (level === 'company' && endpoint.scoping === 'path') {
+	if (level === 'company' && endpoint.placement === 'path') {
 		return {
 			message: `The company-level credential "${credentialName}" cannot reach ${company}`,
 			description:

@@ -88,7 +88,7 @@ async function whenComplete(
 
 export const createAndWaitExport: SpendeskOperation = {
 	value: 'createAndWait',
-	companyScoped: true,
+	perCompany: true,
 	properties: [
 		{
 			displayName: 'From',

@@ -7,7 +7,7 @@ import type { SpendeskOperation } from '../types';
 
 export const getJournal: SpendeskOperation = {
 	value: 'getJournal',
-	companyScoped: true,
+	perCompany: true,
 	properties: [
 		{
 			displayName: 'Export ID',

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type {
-	CompanyScoping,
+	CompanyPlacement,
 	Endpoint,
 	PageSize,
 	PaginationStyle,
@@ -22,7 +22,7 @@ const PAGE_SIZES: Record<Exclude<PaginationStyle, 'none'>, PageSize> = {
 
 export const customApiCall: SpendeskOperation = {
 	value: 'request',
-	companyScoped: true,
+	perCompany: true,
 	properties: [
 		{
 			displayName: 'Method',
@@ -43,6 +43,7 @@ export const customApiCall: SpendeskOperation = {
 		},
 		{
 			displayName: 'Company Scoping',
+			// `scoping` is the name saved workflows hold: it stays.
 			name: 'scoping',
 			type: 'options',
 			options: [
@@ -89,7 +90,8 @@ export const customApiCall: SpendeskOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const method = this.getNodeParameter('method', itemIndex) as Endpoint['method'];
 		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
-		const scoping = this.getNodeParameter('scoping', itemIndex, 'header') as CompanyScoping;
+		// Saved workflows hold the company placement under the parameter name `scoping`.
+		const placement = this.getNodeParameter('scoping', itemIndex, 'header') as CompanyPlacement;
 		const pagination = this.getNodeParameter('pagination', itemIndex, 'none') as PaginationStyle;
 		const fail = (message: string, description: string) =>
 			new NodeOperationError(this.getNode(), message, { description, itemIndex });
@@ -112,13 +114,13 @@ export const customApiCall: SpendeskOperation = {
 				`Path "${path}" has an unknown placeholder`,
 				'Only {companyId} is filled in by the node.',
 			);
-		if (scoping === 'path' && !placeholders.includes('companyId')) {
+		if (placement === 'path' && !placeholders.includes('companyId')) {
 			throw fail(
 				'Company Scoping is "Company in Path" but the path has no {companyId}',
 				'Write {companyId} where the company ID goes, e.g. /v2/companies/{companyId}/invoices.',
 			);
 		}
-		if (scoping !== 'path' && placeholders.includes('companyId')) {
+		if (placement !== 'path' && placeholders.includes('companyId')) {
 			throw fail(
 				'The path contains {companyId} but Company Scoping is not "Company in Path"',
 				'Set Company Scoping to "Company in Path".',
@@ -129,7 +131,7 @@ export const customApiCall: SpendeskOperation = {
 			label: `Custom API call ${method} ${path}`,
 			method,
 			path,
-			scoping,
+			placement,
 			pagination,
 			pageSize: pagination === 'none' ? undefined : PAGE_SIZES[pagination],
 			idempotent: method === 'GET',

@@ -9,7 +9,7 @@ import { intakeBinaryField, readInputFile } from './uploadFile.operation';
 
 export const createIntake: SpendeskOperation = {
 	value: 'create',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

@@ -25,7 +25,7 @@ export const intakeBinaryField: INodeProperties = binaryPropertyField(
 
 export const uploadIntakeFile: SpendeskOperation = {
 	value: 'uploadFile',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

@@ -71,7 +71,7 @@ async function withFile(
 
 export const getPayableAttachments: SpendeskOperation = {
 	value: 'getAttachments',
-	companyScoped: true,
+	perCompany: true,
 	properties: [
 		{
 			displayName: 'Payable',

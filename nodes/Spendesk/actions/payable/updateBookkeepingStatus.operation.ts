@@ -129,7 +129,7 @@ async function send(
 
 export const updateBookkeepingStatus: BatchedOperation = {
 	value: 'updateBookkeepingStatus',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

@@ -11,7 +11,7 @@ const ID_HINT =
 
 export const updateSettlementState: SingleOperation = {
 	value: 'updateState',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

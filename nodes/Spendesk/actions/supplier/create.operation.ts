@@ -62,7 +62,7 @@ async function send(
 
 export const createSupplier: BatchedOperation = {
 	value: 'create',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

@@ -36,7 +36,7 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 export const updateSupplier: SingleOperation = {
 	value: 'update',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{
