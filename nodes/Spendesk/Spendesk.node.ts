@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { route } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
-import { authenticationProperty, credentialDescriptions } from './descriptions';
+import { authenticationProperty, credentialDescriptions } from './authentication';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
 import {
 	searchIntakeRecords,

@@ -4,7 +4,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { numberOf } from './common';
+import { numberOf } from './sharedParams';
 
 /** The name of a binary property: not empty, without spaces or dots at the ends. */
 export function readBinaryPropertyName(

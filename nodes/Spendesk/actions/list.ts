@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { EndpointName } from '../transport/endpoints';
 import { collectList } from '../transport/paginate';
 import type { ListRequest } from '../transport/paginate';
-import { readLimit, returnAllOrLimit } from './common';
+import { readLimit, returnAllOrLimit } from './sharedParams';
 import type { SpendeskOperation } from './types';
 
 export function listOperation(options: {

@@ -23,7 +23,7 @@ import {
 } from './errors';
 import { flowControl, numberHeader, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
-import { sendWithRenewal } from './renewal';
+import { sendWithRenewal } from './exchange';
 import { applyPlacement } from './placement';
 import type { CallTarget, PlacedCall } from './placement';
 import { transportSettings } from './settings';

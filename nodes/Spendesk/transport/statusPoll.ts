@@ -1,7 +1,7 @@
 /**
  * Waiting for something Spendesk builds in the background (a payables snapshot, an accounting
  * export): ask for its status until COMPLETE, pausing between asks (doubling from the first
- * pause up to 5 s, never under `snapshotMinPollMs`), failing on ERROR or once Max Wait has
+ * pause up to 5 s, never under `statusPollMinMs`), failing on ERROR or once Max Wait has
  * passed. Always bounded and spaced, whatever the inputs.
  */
 import { sleep } from 'n8n-workflow';
@@ -24,7 +24,7 @@ export interface StatusPoll<T> {
 }
 
 export async function untilComplete<T>(poll: StatusPoll<T>): Promise<T> {
-	const minPause = transportSettings.snapshotMinPollMs;
+	const minPause = transportSettings.statusPollMinMs;
 	let pause = Math.max(minPause, poll.firstPauseMs ?? FIRST_PAUSE_MS);
 	for (;;) {
 		const { status, value } = await poll.ask();

@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { KeptCompanyList } from '../companies/select';
-import { time } from './state';
-import type { CompanyState } from './state';
+import { time } from './cursorState';
+import type { CompanyState } from './cursorState';
 
 export interface TriggerStaticData extends KeptCompanyList {
 	/** Per-company cursor state, keyed by company id ('' = a company-level credential's own company). */

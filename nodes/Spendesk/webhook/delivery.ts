@@ -22,8 +22,8 @@ import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';
 import { isValidSignature, SIGNATURE_HEADER } from './signature';
-import { webhookState } from './state';
-import type { RegisteredInstance } from './state';
+import { webhookStaticData } from './staticData';
+import type { RegisteredInstance } from './staticData';
 
 /** A delivery's body, once its signature is checked. */
 interface Delivery {
@@ -125,7 +125,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!raw) return refuse(this, 'no request body');
 	const delivery = parse(raw);
 	if (!delivery) return refuse(this, 'the body is not a Spendesk webhook delivery');
-	const state = webhookState(this);
+	const state = webhookStaticData(this);
 	const instance = state.instances.find((i) => i.companyId === delivery.data.companyId);
 	if (!instance)
 		return refuse(

@@ -20,8 +20,8 @@ import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
 import { isWebhookEvent, WEBHOOK_EVENTS } from './events';
 import type { WebhookEventType } from './events';
-import { webhookState } from './state';
-import type { RegisteredInstance } from './state';
+import { webhookStaticData } from './staticData';
+import type { RegisteredInstance } from './staticData';
 
 /** Spendesk's limit of webhook instances per company. */
 export const MAX_INSTANCES_PER_COMPANY = 50;
@@ -61,7 +61,7 @@ const sameEvents = (a: readonly string[], b: readonly string[]) =>
 
 /** Whether every chosen company has this trigger's instance at Spendesk, with this URL and these events. */
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	const state = webhookState(this);
+	const state = webhookStaticData(this);
 	if (state.instances.length === 0) return false;
 	const url = this.getNodeWebhookUrl('default');
 	const events = readEvents(this);
@@ -195,7 +195,7 @@ async function registerCompany(
 
 /** Registers one instance per chosen company. On a failure, what was registered is deleted again. */
 export async function create(this: IHookFunctions): Promise<boolean> {
-	const state = webhookState(this);
+	const state = webhookStaticData(this);
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	const events = readEvents(this);
 	const targets = await companiesOf(this);
@@ -225,7 +225,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 
 /** Deletes the instances this trigger registered; those that could not be deleted stay listed (and are deleted on the next activation). */
 export async function remove(this: IHookFunctions): Promise<boolean> {
-	const state = webhookState(this);
+	const state = webhookStaticData(this);
 	state.instances = await deleteAll(this, state.instances);
 	return state.instances.length === 0;
 }

@@ -8,7 +8,7 @@ import type {
 } from '../../transport/endpoints';
 import { DOT_SEGMENT } from '../../transport/environment';
 import { collectList } from '../../transport/paginate';
-import { readJsonObject, readLimit, returnAllOrLimit } from '../common';
+import { readJsonObject, readLimit, returnAllOrLimit } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
 
 /** Page sizes assumed for each style when calling an endpoint outside the catalogue. */

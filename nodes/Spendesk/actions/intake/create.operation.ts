@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { readJsonObject } from '../common';
+import { readJsonObject } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
 import { uploadToIntake, withState } from './upload';
 import { intakeBinaryField, readInputFile } from './uploadFile.operation';

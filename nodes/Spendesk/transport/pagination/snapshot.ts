@@ -104,7 +104,7 @@ async function snapshotKey(
 		}
 		const asked = retryAfterMs(created.headers) ?? pause;
 		await sleep(
-			Math.max(transportSettings.snapshotMinPollMs, Math.min(asked, bound.maxWait - waited)),
+			Math.max(transportSettings.statusPollMinMs, Math.min(asked, bound.maxWait - waited)),
 		);
 		pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
 	}
@@ -148,7 +148,7 @@ function waitBound(request: ListRequest): WaitBound {
 			LONGEST_MAX_WAIT_MS,
 		),
 		firstPause: Math.max(
-			transportSettings.snapshotMinPollMs,
+			transportSettings.statusPollMinMs,
 			msOr(request.snapshotPollMs, FIRST_PAUSE_MS),
 		),
 	};
