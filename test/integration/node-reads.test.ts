@@ -264,7 +264,7 @@ describe('node: Second catalogue reads', () => {
 			});
 			const error = await failure(execute());
 			expect(error.message).toBe(
-				'Supplier "sup_unknown" was not found in the credential\'s company',
+				'Supplier "sup_unknown" was not found in the credential\'s own company',
 			);
 		});
 

@@ -15,6 +15,7 @@ import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
 import { isOneIdSegment } from '../transport/placement';
 import type { SpendeskOperation } from './types';
+import { companyLabel } from '../companies/naming';
 
 /** One ID: no spaces, slashes, "?" or "#", not "." or ".." (plain or URL-encoded), at most 128 characters. */
 const ID_PATTERN = '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$';
@@ -105,7 +106,6 @@ function notFound(
 	company: string | undefined,
 	itemIndex: number,
 ): NodeApiError {
-	const where = company ? `company "${company}"` : "the credential's company";
 	const endpoint = ENDPOINTS[options.endpoint];
 	return new NodeApiError(
 		ctx.getNode(),
@@ -115,7 +115,7 @@ function notFound(
 			...(company ? { companyId: company } : {}),
 		} as JsonObject,
 		{
-			message: `${options.label} "${id}" was not found in ${where}`,
+			message: `${options.label} "${id}" was not found in ${companyLabel(company)}`,
 			description: `Check the ${options.label} ID and the company: IDs belong to one company. To look in every company, choose All Companies.`,
 			httpCode: '404',
 			itemIndex,

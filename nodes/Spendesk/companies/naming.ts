@@ -3,9 +3,20 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import type { CompanyTarget } from './select';
 
-/** `company "Acme" (cmp_1)`, `company "cmp_1"`, or the credential's own company. */
-export function companyLabel(target: CompanyTarget): string {
-	if (!target.id) return "the credential's own company";
+/** How messages name a call that names no company: the credential's own company. */
+export const OWN_COMPANY = "the credential's own company";
+
+/**
+ * How every message names a company: `company "Acme" (cmp_1)` (with its name when known),
+ * `company "cmp_1"`, or `unnamed` when there is no company ID (by default the credential's
+ * own company).
+ */
+export function companyLabel(
+	company: CompanyTarget | string | undefined,
+	unnamed: string = OWN_COMPANY,
+): string {
+	const target: CompanyTarget = typeof company === 'string' ? { id: company } : (company ?? {});
+	if (!target.id) return unnamed;
 	return target.name ? `company "${target.name}" (${target.id})` : `company "${target.id}"`;
 }
 

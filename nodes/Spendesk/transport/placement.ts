@@ -9,6 +9,7 @@ import type { INode } from 'n8n-workflow';
 import type { ResolvedCredential } from './credential';
 import type { Endpoint } from './endpoints';
 import { DOT_SEGMENT } from './environment';
+import { companyLabel } from '../companies/naming';
 
 /** `.` or `..`, plain or percent-encoded (once or more): as a path segment it would move the call elsewhere. */
 const DOT_VALUE = /^(\.|%(25)*2e)(\.|%(25)*2e)?$/i;
@@ -135,7 +136,7 @@ function ownCompany(
 	if (requested && credential.ownCompanyId && requested !== credential.ownCompanyId) {
 		throw new NodeOperationError(
 			node,
-			`The company-level credential "${credential.credentialName}" cannot reach company "${requested}"`,
+			`The company-level credential "${credential.credentialName}" cannot reach ${companyLabel(requested)}`,
 			{
 				description: `It reaches only its own company "${credential.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
 				itemIndex,

@@ -22,6 +22,7 @@ import { isWebhookEvent, WEBHOOK_EVENTS } from './events';
 import type { WebhookEventType } from './events';
 import { webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
+import { companyLabel } from '../companies/naming';
 
 /** Spendesk's limit of webhook instances per company. */
 export const MAX_INSTANCES_PER_COMPANY = 50;
@@ -50,10 +51,6 @@ export function readEvents(ctx: IHookFunctions): WebhookEventType[] {
 /** The companies the trigger registers for, as the node's Companies choice gives them (read at activation). */
 async function companiesOf(ctx: IHookFunctions): Promise<CompanyTarget[]> {
 	return (await selectCompanies(ctx, readCompanyChoice(ctx))).targets;
-}
-
-function companyText(company: string | undefined): string {
-	return company ? `company "${company}"` : "the credential's company";
 }
 
 const sameEvents = (a: readonly string[], b: readonly string[]) =>
@@ -112,7 +109,7 @@ async function deleteAll(
 			await deleteInstance(ctx, instance.company, instance.id);
 		} catch (error) {
 			ctx.logger.warn(
-				`Spendesk Webhook Trigger: could not delete webhook instance ${instance.id} of ${companyText(instance.company)}: ${(error as Error).message}`,
+				`Spendesk Webhook Trigger: could not delete webhook instance ${instance.id} of ${companyLabel(instance.company)}: ${(error as Error).message}`,
 			);
 			left.push(instance);
 		}
@@ -131,7 +128,7 @@ async function registerCompany(
 	const existing = await collect(ctx, 'listWebhooks', { company });
 	const leftovers = existing.filter((instance) => instance.url === url);
 	for (const leftover of leftovers) await deleteInstance(ctx, company, String(leftover.id));
-	const name = target.name ? `"${target.name}" (${company})` : companyText(company);
+	const name = companyLabel(target);
 	if (existing.length - leftovers.length >= MAX_INSTANCES_PER_COMPANY) {
 		throw new NodeOperationError(
 			ctx.getNode(),

@@ -9,13 +9,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { readRecordId, readText, readVersion } from '../writeFields';
+import { companyLabel } from '../../companies/naming';
 
 const ID_HINT =
 	'Give the ID of the payable, usually from an expression such as {{ $json.id }} (Payable → Search lists them).';
-
-function companyPhrase(company: string | undefined): string {
-	return company ? `company "${company}"` : "the credential's own company";
-}
 
 /** What Spendesk answered for one payable, as its item's result or its error. */
 function resultOf(
@@ -62,7 +59,7 @@ function resultOf(
 			ok: false,
 			error: new NodeOperationError(
 				node,
-				`${capitalised(entry.label)} was not found in ${companyPhrase(company)}`,
+				`${capitalised(entry.label)} was not found in ${companyLabel(company)}`,
 				{ description, itemIndex },
 			),
 		};

@@ -22,6 +22,7 @@ import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
 import { readPages } from './page';
 import type { ListRequest, Page } from './strategy';
+import { companyLabel } from '../../companies/naming';
 
 export async function* snapshotStrategy(
 	ctx: SpendeskContext,
@@ -94,7 +95,7 @@ async function snapshotKey(
 		if (waited >= bound.maxWait) {
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`Another payables snapshot of company "${company || '?'}" was still being built after ${Math.round(waited / 1000)} s`,
+				`Another payables snapshot of ${companyLabel(company)} was still being built after ${Math.round(waited / 1000)} s`,
 				{
 					description:
 						'Spendesk builds one payables snapshot per company at a time and answered 409 until Max Wait ran out. Run the node again later, or raise Max Wait (Seconds).',
