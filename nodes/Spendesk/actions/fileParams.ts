@@ -1,6 +1,6 @@
 /**
  * Parameters of the operations that move files: the binary property, the largest file to
- * download, safe file names. (Record IDs: readRecordId in writeFields.ts.)
+ * download, safe file names. (Record IDs: recordId.ts.)
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';

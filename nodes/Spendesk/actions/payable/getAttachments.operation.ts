@@ -15,7 +15,7 @@ import {
 	readMaxBytes,
 	safeFileName,
 } from '../fileParams';
-import { readRecordId } from '../writeFields';
+import { readRecordId } from '../recordId';
 import type { SpendeskOperation } from '../types';
 
 interface AttachmentOptions {

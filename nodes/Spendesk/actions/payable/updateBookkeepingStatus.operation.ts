@@ -8,7 +8,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { readRecordId, readText, readVersion } from '../writeFields';
+import { readRecordId } from '../recordId';
+import { readText, readVersion } from '../writeFields';
 import { companyLabel } from '../../companies/naming';
 
 const ID_HINT =
