@@ -9,13 +9,13 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import type { EndpointName } from '../transport/endpoints';
 import { ENDPOINTS } from '../transport/endpoints';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
 import { ID_PATTERN, readRecordId } from './recordId';
 import type { SpendeskOperation } from './types';
-import { companyLabel } from '../companies/naming';
 
 export interface GetByIdOptions {
 	endpoint: EndpointName;

@@ -69,10 +69,7 @@ function companyProperties(): INodeProperties[] {
 	return [
 		...updateDisplayOptions({ show: { resource: readOnly.map((r) => r.value) } }, [selector]),
 		...split,
-		...updateDisplayOptions(
-			{ show: { resource: perCompanyResources.map((r) => r.value) } },
-			rest,
-		),
+		...updateDisplayOptions({ show: { resource: perCompanyResources.map((r) => r.value) } }, rest),
 	];
 }
 

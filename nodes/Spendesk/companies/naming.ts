@@ -1,6 +1,7 @@
 /** How a company appears to the user: in messages, on errors and on the items of a listed selection. */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { restated } from '../transport/restate';
 import type { CompanyTarget } from './select';
 
 /** How messages name a call that names no company: the credential's own company. */
@@ -37,16 +38,10 @@ export function companyError(
 ): NodeApiError | NodeOperationError {
 	const e = error as { message?: string; description?: string | null; httpCode?: string | null };
 	const text = `${companyLabel(target)}: ${e.message ?? String(error)}`;
-	const message = text.charAt(0).toUpperCase() + text.slice(1);
-	const options = { message, description: e.description ?? undefined, itemIndex };
-	if (error instanceof NodeApiError) {
-		const original = (error.errorResponse ?? {}) as JsonObject;
-		const response: JsonObject = {
-			...original,
-			companyId: target.id ?? null,
-			httpCode: e.httpCode ?? null,
-		};
-		return new NodeApiError(node, response, { ...options, httpCode: e.httpCode ?? undefined });
-	}
-	return new NodeOperationError(node, message, options);
+	return restated(node, error, {
+		message: text.charAt(0).toUpperCase() + text.slice(1),
+		description: e.description ?? undefined,
+		itemIndex,
+		response: { companyId: target.id ?? null, httpCode: e.httpCode ?? null },
+	});
 }

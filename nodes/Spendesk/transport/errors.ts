@@ -7,8 +7,8 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
-import type { Endpoint } from './endpoints';
 import { companyLabel } from '../companies/naming';
+import type { Endpoint } from './endpoints';
 
 export interface ApiErrorBody {
 	code?: string;

@@ -6,7 +6,15 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { companyLabel } from '../companies/naming';
 import type { CompanyTarget } from '../companies/select';
 import { paginate } from '../transport/paginate';
-import { advance, clockTolerance, emptyState, handled, horizon, time, withinClock } from './cursorState';
+import {
+	advance,
+	clockTolerance,
+	emptyState,
+	handled,
+	horizon,
+	time,
+	withinClock,
+} from './cursorState';
 import type { CompanyState, TriggerEvent } from './cursorState';
 
 export interface PollParameters {

@@ -3,10 +3,10 @@
  * what it finds there on load, and the housekeeping that keeps it small.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import type { KeptCompanyList } from '../companies/select';
 import { time } from './cursorState';
 import type { CompanyState } from './cursorState';
-import { companyLabel } from '../companies/naming';
 
 export interface TriggerStaticData extends KeptCompanyList {
 	/** Per-company cursor state, keyed by company id ('' = a company-level credential's own company). */

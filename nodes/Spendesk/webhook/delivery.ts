@@ -15,6 +15,7 @@ import type {
 	IWebhookResponseData,
 	JsonObject,
 } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import { ENDPOINTS } from '../transport/endpoints';
 import { paginate } from '../transport/paginate';
 import { bodyItems } from '../transport/pagination/strategy';
@@ -24,7 +25,6 @@ import { noteEvent } from './recent';
 import { isValidSignature, SIGNATURE_HEADER } from './signature';
 import { webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
-import { companyLabel } from '../companies/naming';
 
 /** A delivery's body, once its signature is checked. */
 interface Delivery {

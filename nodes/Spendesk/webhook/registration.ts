@@ -12,17 +12,18 @@
 import { randomBytes } from 'node:crypto';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyTarget } from '../companies/select';
 import { resolveCredential } from '../transport/credential';
 import { collect } from '../transport/paginate';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
+import { restated } from '../transport/restate';
 import { isWebhookEvent, WEBHOOK_EVENTS } from './events';
 import type { WebhookEventType } from './events';
 import { webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
-import { companyLabel } from '../companies/naming';
 
 /** Spendesk's limit of webhook instances per company. */
 export const MAX_INSTANCES_PER_COMPANY = 50;
@@ -117,6 +118,29 @@ async function deleteAll(
 	return left;
 }
 
+/** POST the instance to Spendesk; a failure says which company it was for. */
+async function createAtSpendesk(
+	ctx: IHookFunctions,
+	company: string | undefined,
+	name: string,
+	instance: { url: string; events: WebhookEventType[]; secret: string },
+) {
+	const workflow = ctx.getWorkflow();
+	const label = `n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`;
+	try {
+		return await callSpendesk(ctx, 'createWebhook', {
+			company,
+			body: { ...instance, description: label.slice(0, 250) },
+		});
+	} catch (error) {
+		const cause = error as Error & { description?: string | null };
+		throw restated(ctx.getNode(), error, {
+			message: `Could not register the webhook for ${name}: ${cause.message}`,
+			description: cause.description ?? undefined,
+		});
+	}
+}
+
 /** Registers one company's instance (after deleting what an unfinished activation left there). */
 async function registerCompany(
 	ctx: IHookFunctions,
@@ -138,33 +162,8 @@ async function registerCompany(
 			},
 		);
 	}
-	const workflow = ctx.getWorkflow();
 	const secret = randomBytes(32).toString('hex');
-	let answer;
-	try {
-		answer = await callSpendesk(ctx, 'createWebhook', {
-			company,
-			body: {
-				url,
-				events,
-				secret,
-				description:
-					`n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`.slice(
-						0,
-						250,
-					),
-			},
-		});
-	} catch (error) {
-		const cause = error as Error & { description?: string };
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Could not register the webhook for ${name}: ${cause.message}`,
-			{
-				description: cause.description ?? undefined,
-			},
-		);
-	}
+	const answer = await createAtSpendesk(ctx, company, name, { url, events, secret });
 	const [created] = bodyItems(answer.body) as IDataObject[];
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
 		throw new NodeOperationError(

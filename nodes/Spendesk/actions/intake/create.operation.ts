@@ -66,8 +66,10 @@ export const createIntake: SpendeskOperation = {
 				return { items: [{ ...items[0], file: uploaded }] };
 			} catch (error) {
 				throw withState(
+					this,
 					error,
 					`The intake ${intakeId} was created, but its file was not attached. To attach it, use Intake → Upload File with this intake ID; running Create again would create a second intake.`,
+					itemIndex,
 				);
 			}
 		};

@@ -6,11 +6,11 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { callSpendesk } from '../../transport/request';
-import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { readRecordId } from '../recordId';
-import { readText, readVersion } from '../writeFields';
 import { companyLabel } from '../../companies/naming';
+import { callSpendesk } from '../../transport/request';
+import { readRecordId } from '../recordId';
+import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
+import { readText, readVersion } from '../writeFields';
 
 const ID_HINT =
 	'Give the ID of the payable, usually from an expression such as {{ $json.id }} (Payable → Search lists them).';

@@ -11,6 +11,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
+import { companyLabel } from '../../companies/naming';
 import { resolveCredential } from '../credential';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
@@ -22,7 +23,6 @@ import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
 import { readPages } from './page';
 import type { ListRequest, Page } from './strategy';
-import { companyLabel } from '../../companies/naming';
 
 export async function* snapshotStrategy(
 	ctx: SpendeskContext,
