@@ -247,7 +247,7 @@ export const ENDPOINTS = catalogue({
 		// Sets absolute field values: a replay leaves the supplier as the first call did.
 		idempotent: true,
 	},
-	// Second catalogue (api-decisions.md): reads. Decided here where it is silent: page lists
+	// Second catalogue (docs/api.md#endpoints): reads. Decided here where it is silent: page lists
 	// answer `{ data, meta: { pagination: { page, pageSize, total } } }` as settlements do;
 	// amounts are in cents with a `currency`.
 	getPayable: {

@@ -99,7 +99,7 @@ export function readErrorBody(body: unknown): ApiErrorBody | undefined {
 const EXPERIMENTAL_HELP =
 	'Scopes starting with "experimental:" must first be enabled for your organisation by your Spendesk customer success contact.';
 
-/** Message and description for a failed call, following the cases of the specification's §7. */
+/** Message and description for a failed call, following the cases of docs/api.md#errors. */
 export function describeFailure(call: FailedCall): { message: string; description: string } {
 	const { endpoint, status, companyId, credentialName } = call;
 	const error = quotedError(call);
