@@ -115,7 +115,7 @@ export function renderEndpointTable(): string {
 			row([
 				`${e.label} (\`${e.name}\`)`,
 				call(e),
-				PLACEMENT_WORDS[e.scoping] ?? e.scoping,
+				PLACEMENT_WORDS[e.placement] ?? e.placement,
 				e.pagination === 'none' ? '—' : pages(e).replace(/ \(.*\)$/, ''),
 				size,
 				e.scope ? `\`${e.scope}\`` : '—',

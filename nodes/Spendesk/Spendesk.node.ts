@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { route } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
-import { authenticationProperty, credentialDescriptions } from './descriptions';
+import { authenticationProperty, credentialDescriptions } from './authentication';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
 import {
 	searchIntakeRecords,
@@ -24,7 +24,7 @@ export class Spendesk implements INodeType {
 		group: ['transform'],
 		// An array on purpose: n8n adds its own "Custom API Call" entry (__CUSTOM_API_CALL__) to
 		// every Resource and Operation list of a node whose `version` equals its `defaultVersion`.
-		// The node has a Custom API Call of its own (company scoping and pagination included), so
+		// The node has a Custom API Call of its own (company placement and pagination included), so
 		// the injected one must not appear, and `[1]` is not equal to `1`. Pinned by
 		// test/integration/node-description.test.ts.
 		version: [1],

@@ -1,5 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { authenticationProperty, credentialDescriptions } from './descriptions';
+import { authenticationProperty, credentialDescriptions } from './authentication';
 import type {
 	INodeExecutionData,
 	INodeType,

@@ -7,7 +7,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { webhookCompanyProperties } from './companies/description';
-import { authenticationProperty, credentialDescriptions } from './descriptions';
+import { authenticationProperty, credentialDescriptions } from './authentication';
 import { getCompanies } from './methods/loadOptions';
 import { searchCompanies } from './methods/listSearch';
 import { receiveDelivery } from './webhook/delivery';

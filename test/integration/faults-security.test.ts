@@ -21,7 +21,7 @@ import type { ResolvedCredential } from '../../nodes/Spendesk/transport/credenti
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import type { Endpoint } from '../../nodes/Spendesk/transport/endpoints';
 import { resolveBaseUrl } from '../../nodes/Spendesk/transport/environment';
-import { applyScoping } from '../../nodes/Spendesk/transport/scoping';
+import { applyPlacement } from '../../nodes/Spendesk/transport/placement';
 import type { SpendeskSimulator } from '../simulator';
 import {
 	apiKeyStore,
@@ -411,11 +411,11 @@ describe('fault matrix: security', () => {
 		const node = MOCK_NODE;
 		const scoped =
 			(
-				target: Parameters<typeof applyScoping>[3],
+				target: Parameters<typeof applyPlacement>[3],
 				endpoint: Endpoint = ENDPOINTS.getPayablesSnapshot,
 			) =>
 			() =>
-				applyScoping(node, credential, endpoint, target);
+				applyPlacement(node, credential, endpoint, target);
 		expect(scoped({ company: 'cmp_001', pathParams: { key: 'snap_1' } })().url).toBe(
 			'https://proxy.example.com/spendesk/v1/snapshots/payables/snap_1',
 		);

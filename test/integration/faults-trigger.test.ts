@@ -9,7 +9,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
-import { MAX_SEEN } from '../../nodes/Spendesk/trigger/state';
+import { MAX_SEEN } from '../../nodes/Spendesk/trigger/cursorState';
 import type { SpendeskSimulator } from '../simulator';
 import {
 	contextFor,

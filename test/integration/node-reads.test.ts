@@ -264,7 +264,7 @@ describe('node: Second catalogue reads', () => {
 			});
 			const error = await failure(execute());
 			expect(error.message).toBe(
-				'Supplier "sup_unknown" was not found in the credential\'s company',
+				'Supplier "sup_unknown" was not found in the credential\'s own company',
 			);
 		});
 
@@ -329,12 +329,12 @@ describe('node: Second catalogue reads', () => {
 
 	describe('validation before any request', () => {
 		test.each([
-			['an empty ID', '', 'Choose a payable: the Payable field is empty'],
-			['spaces only', '   ', 'Choose a payable: the Payable field is empty'],
-			['".."', '..', '".." is not a valid Payable ID'],
-			['"%2e%2e"', '%2e%2e', '"%2e%2e" is not a valid Payable ID'],
-			['a slash', 'pay/../../v1/accounts', '"pay/../../v1/accounts" is not a valid Payable ID'],
-			['a space inside', 'pay 1', '"pay 1" is not a valid Payable ID'],
+			['an empty ID', '', 'Payable ID is empty'],
+			['spaces only', '   ', 'Payable ID is empty'],
+			['".."', '..', 'Payable ID ".." is not a valid ID'],
+			['"%2e%2e"', '%2e%2e', 'Payable ID "%2e%2e" is not a valid ID'],
+			['a slash', 'pay/../../v1/accounts', 'Payable ID "pay/../../v1/accounts" is not a valid ID'],
+			['a space inside', 'pay 1', 'Payable ID "pay 1" is not a valid ID'],
 		])(
 			'payable get with %s fails naming the field, nothing is sent',
 			async (_what, value, message) => {
@@ -361,7 +361,7 @@ describe('node: Second catalogue reads', () => {
 				supplierId: { __rl: true, mode: 'id', value: { id: 1 } },
 			});
 			expect((await failure(execute())).message).toBe(
-				'Choose a supplier: the Supplier field is empty',
+				'Supplier ID must be an ID (text); got object',
 			);
 			expect(sim.log).toHaveLength(0);
 		});

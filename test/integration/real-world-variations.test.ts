@@ -64,7 +64,7 @@ describe('node: real-world variations', () => {
 	});
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
-		resetTransport({ snapshotMinPollMs: 20 });
+		resetTransport({ statusPollMinMs: 20 });
 		sim.clearFaults();
 		sim.configure({
 			analyticalValuesMaxReturn: undefined,

@@ -13,7 +13,7 @@ import { startWebhookHarness } from '../support/webhook-harness';
 import type { WebhookHarness } from '../support/webhook-harness';
 import { MAX_RECENT_EVENTS } from '../../nodes/Spendesk/webhook/recent';
 import { SIGNATURE_HEADER as SIGNATURE } from '../../nodes/Spendesk/webhook/signature';
-import type { RegisteredInstance } from '../../nodes/Spendesk/webhook/state';
+import type { RegisteredInstance } from '../../nodes/Spendesk/webhook/staticData';
 
 const kept = (h: WebhookHarness) => h.staticData.instances as RegisteredInstance[];
 const secretOf = (h: WebhookHarness, companyId: string) =>

@@ -7,8 +7,9 @@
  * stops the node, saying which items were applied and which were not sent.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
+import { restated } from '../transport/restate';
 import { errorItem } from './errorItem';
 import type { BatchEntry, BatchedOperation, BatchSpec, EntryResult } from './types';
 
@@ -47,7 +48,7 @@ function standing(progress: Progress): string {
 	return `${applied}${unsent} (Item numbers count from 0, as n8n's item index.)`;
 }
 
-/** The same error with more said: its message and description extended, its kind and details kept. */
+/** The same error with more said (its kind and details kept), for item `itemIndex`. */
 function extended(
 	ctx: IExecuteFunctions,
 	error: unknown,
@@ -55,16 +56,7 @@ function extended(
 	message: string,
 	description: string,
 ): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError) {
-		const response = (error.errorResponse ?? {}) as JsonObject;
-		return new NodeApiError(ctx.getNode(), response, {
-			message,
-			description,
-			httpCode: error.httpCode ?? undefined,
-			itemIndex,
-		});
-	}
-	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+	return restated(ctx.getNode(), error, { message, description, itemIndex });
 }
 
 /** Reads every item's entry and company; a bad item fails before any request (or becomes its error item). */

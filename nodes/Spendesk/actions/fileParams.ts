@@ -1,10 +1,10 @@
 /**
  * Parameters of the operations that move files: the binary property, the largest file to
- * download, safe file names. (Record IDs: readRecordId in writeFields.ts.)
+ * download, safe file names. (Record IDs: recordId.ts.)
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { numberOf } from './common';
+import { numberOf } from './sharedParams';
 
 /** The name of a binary property: not empty, without spaces or dots at the ends. */
 export function readBinaryPropertyName(

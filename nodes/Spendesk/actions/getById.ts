@@ -7,17 +7,15 @@
  * result: the item returns the record from the company that holds it (tagged with it), and
  * no item when none does.
  */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import type { EndpointName } from '../transport/endpoints';
 import { ENDPOINTS } from '../transport/endpoints';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
-import { isOneIdSegment } from '../transport/scoping';
+import { ID_PATTERN, readRecordId } from './recordId';
 import type { SpendeskOperation } from './types';
-
-/** One ID: no spaces, slashes, "?" or "#", not "." or ".." (plain or URL-encoded), at most 128 characters. */
-const ID_PATTERN = '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$';
 
 export interface GetByIdOptions {
 	endpoint: EndpointName;
@@ -67,37 +65,6 @@ export function idLocator(options: Omit<GetByIdOptions, 'endpoint'>): INodePrope
 	};
 }
 
-/** The item's ID, trimmed and checked before any request. */
-export function readId(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	options: Omit<GetByIdOptions, 'endpoint' | 'searchListMethod' | 'placeholder'>,
-): string {
-	const raw = ctx.getNodeParameter(options.param, itemIndex, '', { extractValue: true }) as unknown;
-	const id = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
-	if (!id) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Choose a ${options.label.toLowerCase()}: the ${options.label} field is empty`,
-			{
-				description: `Pick the ${options.label.toLowerCase()} from the list, or enter its ID (${options.source}). An expression must give the ID as text.`,
-				itemIndex,
-			},
-		);
-	}
-	if (!isOneIdSegment(id)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`"${id.slice(0, 140)}" is not a valid ${options.label} ID`,
-			{
-				description: `A ${options.label.toLowerCase()} ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". Check the expression that gives it.`,
-				itemIndex,
-			},
-		);
-	}
-	return id;
-}
-
 function notFound(
 	ctx: IExecuteFunctions,
 	options: GetByIdOptions,
@@ -105,7 +72,6 @@ function notFound(
 	company: string | undefined,
 	itemIndex: number,
 ): NodeApiError {
-	const where = company ? `company "${company}"` : "the credential's company";
 	const endpoint = ENDPOINTS[options.endpoint];
 	return new NodeApiError(
 		ctx.getNode(),
@@ -115,7 +81,7 @@ function notFound(
 			...(company ? { companyId: company } : {}),
 		} as JsonObject,
 		{
-			message: `${options.label} "${id}" was not found in ${where}`,
+			message: `${options.label} "${id}" was not found in ${companyLabel(company)}`,
 			description: `Check the ${options.label} ID and the company: IDs belong to one company. To look in every company, choose All Companies.`,
 			httpCode: '404',
 			itemIndex,
@@ -126,10 +92,16 @@ function notFound(
 export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
 	return {
 		value: 'get',
-		companyScoped: true,
+		perCompany: true,
 		properties: [idLocator(options)],
 		prepare(this: IExecuteFunctions, itemIndex: number) {
-			const id = readId(this, itemIndex, options);
+			const id = readRecordId(
+				this,
+				options.param,
+				`${options.label} ID`,
+				itemIndex,
+				`Pick the ${options.label.toLowerCase()} from the list, or enter its ID (${options.source}).`,
+			);
 			const oneCompany = this.getNodeParameter('companyScope', itemIndex, 'one') === 'one';
 			return async (company) => {
 				const response = await callSpendesk(this, options.endpoint, {

@@ -3,13 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { EndpointName } from '../transport/endpoints';
 import { collectList } from '../transport/paginate';
 import type { ListRequest } from '../transport/paginate';
-import { readLimit, returnAllOrLimit } from './common';
+import { readLimit, returnAllOrLimit } from './sharedParams';
 import type { SpendeskOperation } from './types';
 
 export function listOperation(options: {
 	value?: string;
 	endpoint: EndpointName;
-	companyScoped?: boolean;
+	perCompany?: boolean;
 	/** Largest Limit accepted (bad input beyond it fails before any request). */
 	maxLimit?: number;
 	properties?: INodeProperties[];
@@ -20,7 +20,7 @@ export function listOperation(options: {
 }): SpendeskOperation {
 	return {
 		value: options.value ?? 'getAll',
-		companyScoped: options.companyScoped ?? true,
+		perCompany: options.perCompany ?? true,
 		properties: [...(options.properties ?? []), ...returnAllOrLimit(options.maxLimit)],
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const extra = options.request?.(this, itemIndex) ?? {};

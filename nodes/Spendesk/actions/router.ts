@@ -56,7 +56,7 @@ function operationTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void {
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const operation = lookupOperation(ctx, itemIndex);
-		if (!operation?.write || !operation.companyScoped) continue;
+		if (!operation?.write || !operation.perCompany) continue;
 		const { mode } = readCompanyChoice(ctx, itemIndex);
 		if (mode === 'one') continue;
 		throw new NodeOperationError(
@@ -76,7 +76,7 @@ async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemR
 	// route() hands batched operations to runBatched: this one runs item by item.
 	const operation = findOperation(ctx, itemIndex) as SingleOperation;
 	const run = operation.prepare.call(ctx, itemIndex);
-	const selection: CompanySelection = operation.companyScoped
+	const selection: CompanySelection = operation.perCompany
 		? await selectCompanies(ctx, readCompanyChoice(ctx, itemIndex), { itemIndex })
 		: { listed: false, targets: [{}] };
 	const tag =

@@ -15,12 +15,12 @@ export interface OperationResult {
  */
 export type OperationRun = (company: string | undefined) => Promise<OperationResult>;
 
-/** What every operation has: its value, company scoping and parameters. */
+/** What every operation has: its value, whether it acts per company, and its parameters. */
 interface OperationBase {
 	/** Operation value inside its resource. */
 	value: string;
 	/** False only for operations that take no company (Get Companies). */
-	companyScoped: boolean;
+	perCompany: boolean;
 	/**
 	 * True for operations that create or change data: they run on one company only (All
 	 * Companies is not offered, and refused before any request when a workflow holds it).

@@ -1,7 +1,7 @@
 /**
  * The parameters the editor shows for the Spendesk node (Spendesk.node.ts holds the rest of
  * its description). Resource and Operation lists come from RESOURCES (each resource's Operation parameter is a literal in its index.ts); each operation's own fields are shown
- * for its resource and operation only; the company selector for company-scoped resources
+ * for its resource and operation only; the company selector for the resources that act per company
  * (without All Companies for operations that write).
  */
 import { updateDisplayOptions } from 'n8n-workflow';
@@ -42,7 +42,7 @@ function operationFields(): INodeProperties[] {
 	);
 }
 
-const companyScopedResources = RESOURCES.filter((r) => r.operations.some((o) => o.companyScoped));
+const perCompanyResources = RESOURCES.filter((r) => r.operations.some((o) => o.perCompany));
 
 /**
  * The company selector: reads offer All Companies; operations that write offer one company
@@ -50,8 +50,8 @@ const companyScopedResources = RESOURCES.filter((r) => r.operations.some((o) => 
  */
 function companyProperties(): INodeProperties[] {
 	const [selector, ...rest] = nodeCompanyProperties;
-	const readOnly = companyScopedResources.filter((r) => !r.operations.some((o) => o.write));
-	const withWrites = companyScopedResources.filter((r) => r.operations.some((o) => o.write));
+	const readOnly = perCompanyResources.filter((r) => !r.operations.some((o) => o.write));
+	const withWrites = perCompanyResources.filter((r) => r.operations.some((o) => o.write));
 	const split = withWrites.flatMap((resource) => {
 		const reads = resource.operations.filter((o) => !o.write).map((o) => o.value);
 		const writes = resource.operations.filter((o) => o.write).map((o) => o.value);
@@ -69,10 +69,7 @@ function companyProperties(): INodeProperties[] {
 	return [
 		...updateDisplayOptions({ show: { resource: readOnly.map((r) => r.value) } }, [selector]),
 		...split,
-		...updateDisplayOptions(
-			{ show: { resource: companyScopedResources.map((r) => r.value) } },
-			rest,
-		),
+		...updateDisplayOptions({ show: { resource: perCompanyResources.map((r) => r.value) } }, rest),
 	];
 }
 

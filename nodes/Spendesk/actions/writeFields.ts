@@ -1,52 +1,18 @@
 /**
- * Reading and checking the fields of write operations (IDs, versions, bank details, texts):
+ * Reading and checking the fields of write operations (versions, bank details, texts; record
+ * IDs: recordId.ts):
  * bad input fails here, before any request, naming the field and the item.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { isOneIdSegment } from '../transport/scoping';
 
-function fail(
+export function fail(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	message: string,
 	description: string,
 ): never {
 	throw new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
-}
-
-/** A record ID: text or a number, trimmed, not empty, one word, not "." or "..". */
-export function readRecordId(
-	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
-	itemIndex: number,
-	hint: string,
-): string {
-	const raw = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	const id =
-		typeof raw === 'string'
-			? raw.trim()
-			: typeof raw === 'number' && Number.isFinite(raw)
-				? String(raw)
-				: undefined;
-	if (id === undefined)
-		fail(
-			ctx,
-			itemIndex,
-			`${label} must be an ID (text); got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
-			hint,
-		);
-	if (!id) fail(ctx, itemIndex, `${label} is empty`, hint);
-	if (!isOneIdSegment(id)) {
-		fail(
-			ctx,
-			itemIndex,
-			`${label} "${id.slice(0, 60)}" is not a valid ID`,
-			`An ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". ${hint}`,
-		);
-	}
-	return id;
 }
 
 /** A payable's version: a whole number from 0 (a number, or its digits as text from an expression). */

@@ -1,11 +1,23 @@
 /** How a company appears to the user: in messages, on errors and on the items of a listed selection. */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { restated } from '../transport/restate';
 import type { CompanyTarget } from './select';
 
-/** `company "Acme" (cmp_1)`, `company "cmp_1"`, or the credential's own company. */
-export function companyLabel(target: CompanyTarget): string {
-	if (!target.id) return "the credential's own company";
+/** How messages name a call that names no company: the credential's own company. */
+export const OWN_COMPANY = "the credential's own company";
+
+/**
+ * How every message names a company: `company "Acme" (cmp_1)` (with its name when known),
+ * `company "cmp_1"`, or `unnamed` when there is no company ID (by default the credential's
+ * own company).
+ */
+export function companyLabel(
+	company: CompanyTarget | string | undefined,
+	unnamed: string = OWN_COMPANY,
+): string {
+	const target: CompanyTarget = typeof company === 'string' ? { id: company } : (company ?? {});
+	if (!target.id) return unnamed;
 	return target.name ? `company "${target.name}" (${target.id})` : `company "${target.id}"`;
 }
 
@@ -26,16 +38,10 @@ export function companyError(
 ): NodeApiError | NodeOperationError {
 	const e = error as { message?: string; description?: string | null; httpCode?: string | null };
 	const text = `${companyLabel(target)}: ${e.message ?? String(error)}`;
-	const message = text.charAt(0).toUpperCase() + text.slice(1);
-	const options = { message, description: e.description ?? undefined, itemIndex };
-	if (error instanceof NodeApiError) {
-		const original = (error.errorResponse ?? {}) as JsonObject;
-		const response: JsonObject = {
-			...original,
-			companyId: target.id ?? null,
-			httpCode: e.httpCode ?? null,
-		};
-		return new NodeApiError(node, response, { ...options, httpCode: e.httpCode ?? undefined });
-	}
-	return new NodeOperationError(node, message, options);
+	return restated(node, error, {
+		message: text.charAt(0).toUpperCase() + text.slice(1),
+		description: e.description ?? undefined,
+		itemIndex,
+		response: { companyId: target.id ?? null, httpCode: e.httpCode ?? null },
+	});
 }

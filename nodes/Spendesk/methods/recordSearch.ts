@@ -25,8 +25,8 @@ const text = (value: unknown): string =>
 
 /** The company the node is set to, for a list of its records; refused unless One Company is chosen. */
 function chosenCompany(ctx: ILoadOptionsFunctions, what: string): string | undefined {
-	const scope = ctx.getCurrentNodeParameter('companyScope');
-	if (scope !== 'one' && scope !== undefined) {
+	const mode = ctx.getCurrentNodeParameter('companyScope');
+	if (mode !== 'one' && mode !== undefined) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`${what} belong to one company: choose One Company to pick from the list`,

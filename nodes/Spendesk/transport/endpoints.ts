@@ -1,17 +1,17 @@
 /**
  * THE endpoint catalogue: every Spendesk API call the package makes is described here, and
  * only here. Operations name an entry; the transport derives the method, path, company
- * scoping, pagination and required scope from it. Correcting a path is a one-line change.
+ * placement, pagination and required scope from it. Correcting a path is a one-line change.
  */
 
 /**
  * How a call names its company when the credential is organisation-level.
- * - none: the call is not company-scoped (token endpoint).
+ * - none: the call names no company (token endpoint).
  * - organisation: organisation-level tokens only, no company (Get Companies).
  * - header: `X-Company-Id` header (v1 and v2 endpoints without company in the path).
  * - path: `/v2/companies/{companyId}/…`; the header is never sent.
  */
-export type CompanyScoping = 'none' | 'organisation' | 'header' | 'path';
+export type CompanyPlacement = 'none' | 'organisation' | 'header' | 'path';
 
 /** The five list styles of the API, plus `none` for single-object endpoints. */
 export type PaginationStyle = 'none' | 'page' | 'cursor' | 'offset' | 'bodyCursor' | 'snapshot';
@@ -27,7 +27,7 @@ export interface Endpoint {
 	readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 	/** Path relative to the base URL; `{name}` placeholders are URL-encoded path parameters. */
 	readonly path: string;
-	readonly scoping: CompanyScoping;
+	readonly placement: CompanyPlacement;
 	readonly pagination: PaginationStyle;
 	readonly pageSize?: PageSize;
 	/** OAuth scope the token needs; a 403 for it names this scope. */
@@ -79,7 +79,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path, Basic client authentication and body: the specification (#authentication).',
 		method: 'POST',
 		path: '/v1/auth/token',
-		scoping: 'none',
+		placement: 'none',
 		pagination: 'none',
 		idempotent: false,
 	},
@@ -89,7 +89,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Authorization code with PKCE (S256): the specification; path: decided here (#oauth2).',
 		method: 'GET',
 		path: '/oauth2/authorize',
-		scoping: 'none',
+		placement: 'none',
 		pagination: 'none',
 		idempotent: false,
 	},
@@ -100,7 +100,7 @@ export const ENDPOINTS = catalogue({
 			'Rotating refresh tokens and the client ID and secret as query parameters of a refresh: vendor documentation; path and one URL for both grants: decided here (#oauth2).',
 		method: 'POST',
 		path: '/oauth2/token',
-		scoping: 'none',
+		placement: 'none',
 		pagination: 'none',
 		idempotent: false,
 	},
@@ -111,7 +111,7 @@ export const ENDPOINTS = catalogue({
 			'Path, organisation-only placement, page size and scope: the specification (#companies).',
 		method: 'GET',
 		path: '/v2/companies',
-		scoping: 'organisation',
+		placement: 'organisation',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'experimental:company:read',
@@ -123,7 +123,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and placement: the specification; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/wallet-summary',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'wallet-summary:read',
 		idempotent: true,
@@ -134,7 +134,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and page style: the specification; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/settlements',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'settlement:read',
@@ -146,7 +146,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path, placement, limit 1–100, sort and scope: the specification.',
 		method: 'GET',
 		path: '/v2/companies/{companyId}/invoices',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'cursor',
 		pageSize: CURSOR_100,
 		scope: 'experimental:invoice:read',
@@ -159,7 +159,7 @@ export const ENDPOINTS = catalogue({
 			'Placement and cursor style: the specification; path, page-size maximum and scope: decided here, by analogy with invoices.',
 		method: 'GET',
 		path: '/v2/companies/{companyId}/intakes',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'cursor',
 		pageSize: CURSOR_100,
 		scope: 'experimental:intake:read',
@@ -171,7 +171,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Placement: the specification; path, body and scope: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'none',
 		scope: 'experimental:intake:write',
 		idempotent: false,
@@ -183,7 +183,7 @@ export const ENDPOINTS = catalogue({
 			'Header placement and cursor style: the specification; path, page-size maximum and scope: decided here.',
 		method: 'GET',
 		path: '/v2/analytical-fields',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'cursor',
 		pageSize: CURSOR_100,
 		scope: 'experimental:analytical-field:read',
@@ -199,7 +199,7 @@ export const ENDPOINTS = catalogue({
 			'Cursor style, default 30 and maximum 1,000: the specification; path and scope: decided here.',
 		method: 'GET',
 		path: '/v2/analytical-fields/{fieldId}/values',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'cursor',
 		pageSize: { param: 'limit', default: 30, max: 1000 },
 		scope: 'experimental:analytical-field:read',
@@ -212,7 +212,7 @@ export const ENDPOINTS = catalogue({
 			'Header placement and cursor style: the specification; path, page-size maximum and scope: decided here.',
 		method: 'GET',
 		path: '/v2/expense-categories',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'cursor',
 		pageSize: CURSOR_100,
 		scope: 'experimental:expense-category:read',
@@ -225,7 +225,7 @@ export const ENDPOINTS = catalogue({
 			'Offset style (`offset`, `fetch`): the specification; path, maximum of `fetch` (100) and scope: decided here.',
 		method: 'GET',
 		path: '/v1/accounts',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'offset',
 		pageSize: { param: 'fetch', default: 20, max: 100 },
 		scope: 'account:read',
@@ -238,7 +238,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Cursor in the JSON body: the specification; path, filters and scope: decided here.',
 		method: 'POST',
 		path: '/v1/payables/search',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'bodyCursor',
 		pageSize: CURSOR_100,
 		scope: 'payable:read',
@@ -250,7 +250,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and polling: vendor documentation; placement: the specification (v1 rule).',
 		method: 'POST',
 		path: '/v1/snapshots/payables',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'payable:read',
 		// Same parameters give the same snapshot key, so a retry is harmless. A 409 (another
@@ -265,7 +265,7 @@ export const ENDPOINTS = catalogue({
 			'Path and pages inside `result`: vendor documentation; page size: decided here (as page lists).',
 		method: 'GET',
 		path: '/v1/snapshots/payables/{key}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'snapshot',
 		pageSize: PAGE,
 		scope: 'payable:read',
@@ -278,7 +278,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path, bulk body (1–100) and per-payable answer: decided here.',
 		method: 'PUT',
 		path: '/v1/payables/bookkeeping-status',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:accounting:update',
 		// Not retried: a replay of an applied update answers `conflict` (its version moved on),
@@ -292,7 +292,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path, body and scope: decided here.',
 		method: 'PUT',
 		path: '/v1/settlements/{settlementId}/state',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:settlement:update',
 		// Sets an absolute state: a replay leaves the settlement as the first call did.
@@ -304,7 +304,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path: vendor listings; bulk body (1–100) and answer: decided here.',
 		method: 'POST',
 		path: '/v1/suppliers',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:supplier:manage',
 		// A replay creates the suppliers again.
@@ -316,13 +316,13 @@ export const ENDPOINTS = catalogue({
 		source: 'Path: vendor listings; body: decided here.',
 		method: 'PATCH',
 		path: '/v1/suppliers/{supplierId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:supplier:manage',
 		// Sets absolute field values: a replay leaves the supplier as the first call did.
 		idempotent: true,
 	},
-	// Second catalogue (api-decisions.md): reads. Decided here where it is silent: page lists
+	// Second catalogue (docs/api.md#endpoints): reads. Decided here where it is silent: page lists
 	// answer `{ data, meta: { pagination: { page, pageSize, total } } }` as settlements do;
 	// amounts are in cents with a `currency`.
 	getPayable: {
@@ -333,7 +333,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation; `{data}` wrapper: decided here.',
 		method: 'GET',
 		path: '/v1/payables/{payableId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'payable:read',
 		idempotent: true,
@@ -345,7 +345,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation; page style and filters: decided here.',
 		method: 'GET',
 		path: '/v1/suppliers',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'supplier:read',
@@ -357,7 +357,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation; `{data}` wrapper: decided here.',
 		method: 'GET',
 		path: '/v1/suppliers/{supplierId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'supplier:read',
 		idempotent: true,
@@ -369,7 +369,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation; page style: decided here.',
 		method: 'GET',
 		path: '/v1/users',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'user:read',
@@ -381,7 +381,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation; `{data}` wrapper: decided here.',
 		method: 'GET',
 		path: '/v1/users/{userId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'user:read',
 		idempotent: true,
@@ -393,7 +393,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation; page style: decided here.',
 		method: 'GET',
 		path: '/v1/cost-centers',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'cost-center:read',
@@ -407,7 +407,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path: vendor listings; page style, filters and scope: decided here.',
 		method: 'GET',
 		path: '/v1/bank-fees',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'settlement:read',
@@ -419,7 +419,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path: vendor listings; page style, filters and scope: decided here.',
 		method: 'GET',
 		path: '/v1/wallet-loads',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'settlement:read',
@@ -431,7 +431,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation; item shape: decided here.',
 		method: 'GET',
 		path: '/v1/payables/{payableId}/attachments',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'payable-attachment:read',
 		// Each `downloadUrl` is pre-signed and short-lived, possibly on another host: it is fetched
@@ -444,7 +444,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Placement: the specification; path and pre-signed upload: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'none',
 		scope: 'experimental:intake:write',
 		// Opens an upload slot: a write, never repeated after a 5xx or a dropped connection.
@@ -456,7 +456,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Placement: the specification; path and safe repeat: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files/{fileId}/complete',
-		scoping: 'path',
+		placement: 'path',
 		pagination: 'none',
 		scope: 'experimental:intake:write',
 		// Decided here: confirming a file already confirmed answers the same and attaches it once,
@@ -469,7 +469,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path: vendor listings; body, polling and scope: decided here.',
 		method: 'POST',
 		path: '/v1/accounting/exports',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
 		// Each call starts a new export: not repeated after a 5xx or a dropped connection. Decided
@@ -482,7 +482,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path: vendor listings; status values: decided here.',
 		method: 'GET',
 		path: '/v1/accounting/exports/{exportId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
 		idempotent: true,
@@ -493,7 +493,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path: vendor listings; CSV content type: decided here.',
 		method: 'GET',
 		path: '/v1/accounting/journal/{exportId}/content',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
 		idempotent: true,
@@ -508,7 +508,7 @@ export const ENDPOINTS = catalogue({
 			'Path and scope: vendor documentation (webhooks guide); page style and the 50-instance limit: decided here.',
 		method: 'GET',
 		path: '/v1/webhooks',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
 		scope: 'experimental:webhooks:read',
@@ -520,7 +520,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation (webhooks guide).',
 		method: 'GET',
 		path: '/v1/webhooks/{webhookId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:webhooks:read',
 		idempotent: true,
@@ -531,7 +531,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation (webhooks guide); answer shape: decided here.',
 		method: 'POST',
 		path: '/v1/webhooks',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:webhooks:write',
 		// A replay would register a second instance: not repeated after a 5xx or a dropped
@@ -544,7 +544,7 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation (webhooks guide).',
 		method: 'DELETE',
 		path: '/v1/webhooks/{webhookId}',
-		scoping: 'header',
+		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:webhooks:write',
 		// Deleting twice leaves the same result (the second answers 404, read as done).

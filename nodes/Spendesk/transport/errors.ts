@@ -7,6 +7,7 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import type { Endpoint } from './endpoints';
 
 export interface ApiErrorBody {
@@ -98,12 +99,12 @@ export function readErrorBody(body: unknown): ApiErrorBody | undefined {
 const EXPERIMENTAL_HELP =
 	'Scopes starting with "experimental:" must first be enabled for your organisation by your Spendesk customer success contact.';
 
-/** Message and description for a failed call, following the cases of the specification's §7. */
+/** Message and description for a failed call, following the cases of docs/api.md#errors. */
 export function describeFailure(call: FailedCall): { message: string; description: string } {
 	const { endpoint, status, companyId, credentialName } = call;
 	const error = quotedError(call);
 	const detail = error?.detail ?? '';
-	const company = companyId ? `company "${companyId}"` : 'the company';
+	const company = companyLabel(companyId, 'the company');
 
 	if (status === 400 && error?.source === 'headers.x-company-id') {
 		return {
@@ -153,7 +154,7 @@ function describeForbidden(
 	detail: string,
 	company: string,
 ): { message: string; description: string } {
-	const { endpoint, error, companyId, level, credentialName } = call;
+	const { endpoint, error, level, credentialName } = call;
 	const scope = endpoint.scope;
 	if (/requires an organisation-level token/i.test(detail)) {
 		return {
@@ -164,7 +165,7 @@ function describeForbidden(
 	}
 	if (/does not belong to organisation/i.test(detail)) {
 		return {
-			message: `Company "${companyId ?? '?'}" does not belong to your organisation`,
+			message: `${capitalise(company)} does not belong to your organisation`,
 			description:
 				'Check the company ID, or pick the company from the list in the Company field. Newly created companies can take up to 20 minutes to become visible.',
 		};
@@ -192,7 +193,7 @@ function describeForbidden(
 				: `Edit the API key in Spendesk to grant "${missing}" (or add it to the OAuth2 credential's scopes and reconnect).`,
 		};
 	}
-	if (level === 'company' && endpoint.scoping === 'path') {
+	if (level === 'company' && endpoint.placement === 'path') {
 		return {
 			message: `The company-level credential "${credentialName}" cannot reach ${company}`,
 			description:
@@ -230,7 +231,7 @@ export function renewalRefusedError(
 	node: INode,
 	call: { credentialName: string; endpoint: Endpoint; companyId?: string; itemIndex?: number },
 ): NodeApiError {
-	const forCompany = call.companyId ? ` for company "${call.companyId}"` : '';
+	const forCompany = call.companyId ? ` for ${companyLabel(call.companyId)}` : '';
 	return new NodeApiError(
 		node,
 		{
@@ -324,7 +325,7 @@ export function rateLimitWaitError(
 	},
 ): NodeApiError {
 	const { endpoint, companyId, waitMs, maxWaitMs } = call;
-	const company = companyId ? `company "${companyId}"` : 'the company';
+	const company = companyLabel(companyId, 'the company');
 	const retryAt = new Date(Date.now() + waitMs).toISOString();
 	return new NodeApiError(
 		node,
@@ -368,7 +369,7 @@ export function notJsonError(
 ): NodeApiError {
 	const { endpoint, status, companyId } = call;
 	const what = describeBody(call.body, call.contentType);
-	const forCompany = companyId ? ` for company "${companyId}"` : '';
+	const forCompany = companyId ? ` for ${companyLabel(companyId)}` : '';
 	return new NodeApiError(
 		node,
 		{
@@ -404,7 +405,7 @@ export function notFileError(
 ): NodeApiError {
 	const { endpoint, status, companyId } = call;
 	const what = call.contentType?.split(';')[0].trim().toLowerCase() || 'no content type';
-	const forCompany = companyId ? ` for company "${companyId}"` : '';
+	const forCompany = companyId ? ` for ${companyLabel(companyId)}` : '';
 	return new NodeApiError(
 		node,
 		{

@@ -1,7 +1,7 @@
 /**
  * Every Spendesk call of the package goes through `callSpendesk`. A call names an entry of
  * the endpoint catalogue; `callSpendesk` resolves the credential the node is set to,
- * applies the entry's company scoping, keeps within the rate budget and the in-flight cap,
+ * applies the entry's company placement, keeps within the rate budget and the in-flight cap,
  * retries what is safe to retry, and turns failures into errors that say what happened and
  * what to do.
  */
@@ -23,9 +23,9 @@ import {
 } from './errors';
 import { flowControl, numberHeader, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
-import { sendWithRenewal } from './renewal';
-import { applyScoping } from './scoping';
-import type { CallTarget, ScopedCall } from './scoping';
+import { sendWithRenewal } from './exchange';
+import { applyPlacement } from './placement';
+import type { CallTarget, PlacedCall } from './placement';
 import { transportSettings } from './settings';
 
 export type { SpendeskContext } from './credential';
@@ -53,7 +53,7 @@ interface Call {
 	ctx: SpendeskContext;
 	endpoint: Endpoint;
 	credential: ResolvedCredential;
-	scoped: ScopedCall;
+	placed: PlacedCall;
 	options: CallOptions;
 	/** When the call started: all its waits together stay within transportSettings.maxWaitMs. */
 	started: number;
@@ -79,20 +79,20 @@ export async function callSpendesk<T = unknown>(
 ): Promise<CallResult<T>> {
 	const endpoint = endpointOf(ref);
 	const credential = await resolveCredential(ctx);
-	const scoped = applyScoping(ctx.getNode(), credential, endpoint, options);
-	const request = httpRequest(endpoint, scoped, options);
+	const placed = applyPlacement(ctx.getNode(), credential, endpoint, options);
+	const request = httpRequest(endpoint, placed, options);
 	const call: Call = {
 		ctx,
 		endpoint,
 		credential,
-		scoped,
+		placed,
 		options,
 		started: Date.now(),
 		retries: 0,
 	};
 	const owner = executionOf(ctx);
 	for (;;) {
-		const hold = flowControl.reserve(scoped.budgetKey);
+		const hold = flowControl.reserve(placed.budgetKey);
 		if (hold > 0) {
 			// The rate budget is spent: wait for its window to reset.
 			await waitWithin(call, hold, () => rateLimitError(call, hold));
@@ -123,13 +123,13 @@ function executionOf(ctx: SpendeskContext): unknown {
 
 function httpRequest(
 	endpoint: Endpoint,
-	scoped: ScopedCall,
+	placed: PlacedCall,
 	options: CallOptions,
 ): IHttpRequestOptions {
 	const request: IHttpRequestOptions = {
 		method: endpoint.method as IHttpRequestMethods,
-		url: scoped.url,
-		headers: scoped.headers,
+		url: placed.url,
+		headers: placed.headers,
 		json: true,
 		returnFullResponse: true,
 		timeout: transportSettings.timeoutMs,
@@ -141,7 +141,7 @@ function httpRequest(
 		request.json = false;
 		request.encoding = 'arraybuffer';
 		request.headers = {
-			...scoped.headers,
+			...placed.headers,
 			accept: `${endpoint.contentType}, application/json;q=0.5`,
 		};
 	}
@@ -150,12 +150,12 @@ function httpRequest(
 
 /** A 2xx (or an allowed 404) is the result; any other answer is a failure for the retry rules. */
 function readOutcome(call: Call, outcome: Outcome): Attempt {
-	const { ctx, endpoint, credential, scoped, options } = call;
+	const { ctx, endpoint, credential, placed, options } = call;
 	if (outcome.kind === 'renewalRefused') {
 		throw renewalRefusedError(ctx.getNode(), {
 			credentialName: credential.credentialName,
 			endpoint,
-			companyId: scoped.companyId,
+			companyId: placed.companyId,
 			itemIndex: options.itemIndex,
 		});
 	}
@@ -163,7 +163,7 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	const status = outcome.response.statusCode;
 	const headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
 	const body: unknown = outcome.response.body;
-	flowControl.observe(scoped.budgetKey, headers, transportSettings.longestRememberedWaitMs);
+	flowControl.observe(placed.budgetKey, headers, transportSettings.longestRememberedWaitMs);
 	if (status >= 200 && status < 300) {
 		const read = call.endpoint.contentType
 			? fileBody(call, status, headers, body)
@@ -211,7 +211,7 @@ function fileBody(
 		status,
 		expected,
 		contentType,
-		companyId: call.scoped.companyId,
+		companyId: call.placed.companyId,
 		itemIndex: call.options.itemIndex,
 	});
 }
@@ -243,7 +243,7 @@ function jsonBody(
 		status,
 		body,
 		contentType: typeof contentType === 'string' ? contentType : undefined,
-		companyId: call.scoped.companyId,
+		companyId: call.placed.companyId,
 		itemIndex: call.options.itemIndex,
 	});
 }
@@ -282,7 +282,7 @@ async function waitBeforeRetry(call: Call, failure: Failure): Promise<void> {
 	if (failure.status === 429) {
 		const wait = rateLimitWait(failure.headers);
 		// A wait past longestRememberedWaitMs is not remembered: a server asking for days blocks no later call.
-		flowControl.exhausted(call.scoped.budgetKey, wait, transportSettings.longestRememberedWaitMs);
+		flowControl.exhausted(call.placed.budgetKey, wait, transportSettings.longestRememberedWaitMs);
 		await waitWithin(call, wait, () => rateLimitError(call, wait));
 		return;
 	}
@@ -313,10 +313,10 @@ function backoff(attempt: number): number {
 
 /** The call cannot wait `waitMs` for the rate limit: when to retry. */
 function rateLimitError(call: Call, waitMs: number): NodeApiError {
-	const { ctx, endpoint, scoped, options } = call;
+	const { ctx, endpoint, placed, options } = call;
 	return rateLimitWaitError(ctx.getNode(), {
 		endpoint,
-		companyId: scoped.companyId,
+		companyId: placed.companyId,
 		waitMs,
 		maxWaitMs: transportSettings.maxWaitMs,
 		itemIndex: options.itemIndex,
@@ -325,7 +325,7 @@ function rateLimitError(call: Call, waitMs: number): NodeApiError {
 
 /** The error a failure ends the call with: the API's answer, or Spendesk unreachable. */
 function callError(call: Call, failure: Failure): NodeApiError {
-	const { ctx, endpoint, credential, scoped, options } = call;
+	const { ctx, endpoint, credential, placed, options } = call;
 	if (failure.status === undefined) {
 		return unreachableError(ctx.getNode(), {
 			origin: credential.origin,
@@ -339,7 +339,7 @@ function callError(call: Call, failure: Failure): NodeApiError {
 		endpoint,
 		status: failure.status,
 		error: readErrorBody(failure.body),
-		companyId: scoped.companyId,
+		companyId: placed.companyId,
 		level: credential.level,
 		credentialName: credential.credentialName,
 		itemIndex: options.itemIndex,

@@ -29,6 +29,6 @@ export const transportSettings = {
 	tokenTimeoutMs: 30_000,
 	/** Lists: empty pages in a row, each saying more follows, before the list is taken for endless. */
 	maxEmptyPages: 10,
-	/** Payables snapshot: shortest pause between two status polls. */
-	snapshotMinPollMs: 200,
+	/** Shortest pause between two status polls (payables snapshots, accounting exports). */
+	statusPollMinMs: 200,
 };

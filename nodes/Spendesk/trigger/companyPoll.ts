@@ -6,10 +6,18 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { companyLabel } from '../companies/naming';
 import type { CompanyTarget } from '../companies/select';
 import { paginate } from '../transport/paginate';
-import { advance, clockTolerance, emptyState, handled, horizon, time, withinClock } from './state';
-import type { CompanyState, TriggerEvent } from './state';
+import {
+	advance,
+	clockTolerance,
+	emptyState,
+	handled,
+	horizon,
+	time,
+	withinClock,
+} from './cursorState';
+import type { CompanyState, TriggerEvent } from './cursorState';
 
-export interface PollSettings {
+export interface PollParameters {
 	event: TriggerEvent;
 	overlapMs: number;
 	/** First poll of the company from this date (ms); undefined: from its saved state, or from now. */
@@ -86,7 +94,7 @@ async function scan(from: Reader, past: Past): Promise<{ read: IDataObject[]; pa
  */
 function stopAt(
 	previous: () => CompanyState | undefined,
-	{ overlapMs, since }: PollSettings,
+	{ overlapMs, since }: PollParameters,
 	latest: () => number,
 ): Past {
 	let past: Past | undefined;
@@ -180,14 +188,14 @@ export async function pollCompany(
 	ctx: IPollFunctions,
 	target: CompanyTarget,
 	saved: CompanyState | undefined,
-	settings: PollSettings,
+	params: PollParameters,
 ): Promise<CompanyPoll> {
-	const { event, overlapMs, since } = settings;
-	const from = reader(ctx, target, settings.onAnswer);
+	const { event, overlapMs, since } = params;
+	const from = reader(ctx, target, params.onAnswer);
 	const latest = () => from.now() + clockTolerance(overlapMs);
 	const previousState = savedState(from, saved, overlapMs);
 	const invoices = latestVersions(
-		await readCompany(from, stopAt(previousState, settings, latest), overlapMs, latest),
+		await readCompany(from, stopAt(previousState, params, latest), overlapMs, latest),
 	);
 	const previous = previousState();
 	warnSkipped(from);

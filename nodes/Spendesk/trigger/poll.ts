@@ -2,7 +2,7 @@
  * One poll of the invoice trigger: check the parameters and the saved state, select the
  * companies, poll each (companyPoll.ts), emit what was not handled before, and advance a
  * company's state only when its poll succeeded. One poll runs at a time per trigger
- * (guard.ts). "Fetch test event" (manual mode) shows the newest invoice of each company and
+ * (pollLease.ts). "Fetch test event" (manual mode) shows the newest invoice of each company and
  * leaves the saved state alone.
  */
 import { NodeOperationError } from 'n8n-workflow';
@@ -16,10 +16,10 @@ import { collect } from '../transport/paginate';
 import { resolveCredential } from '../transport/credential';
 import { INVOICE_QUERY, pollCompany } from './companyPoll';
 import type { CompanyPoll } from './companyPoll';
-import { beginPoll, endPoll, holds, touch } from './guard';
-import type { PollLease } from './guard';
-import { firstPollStart, readTriggerSettings } from './settings';
-import type { TriggerSettings } from './settings';
+import { beginPoll, endPoll, holds, touch } from './pollLease';
+import type { PollLease } from './pollLease';
+import { firstPollStart, readTriggerParameters } from './parameters';
+import type { TriggerParameters } from './parameters';
 import { checkStaticData, forgetAbsent } from './staticData';
 import type { TriggerStaticData } from './staticData';
 
@@ -69,7 +69,7 @@ interface PollRun {
 async function pollCompanies(
 	ctx: IPollFunctions,
 	data: TriggerStaticData,
-	settings: TriggerSettings,
+	params: TriggerParameters,
 	lease: PollLease,
 ): Promise<PollRun> {
 	const { start, fromDate } = firstPollStart(ctx, data.initialized === true);
@@ -86,7 +86,7 @@ async function pollCompanies(
 		// later, from its pending start if its activation poll failed, else from the data (new company).
 		const since = companies[key] || (!data.initialized && !fromDate) ? undefined : pending[key];
 		return await pollCompany(ctx, target, companies[key], {
-			...settings,
+			...params,
 			since,
 			onAnswer: () => touch(lease),
 		});
@@ -143,7 +143,7 @@ function reportFailures(
 }
 
 /** One poll of an active trigger: nothing when the previous poll still runs, or when this one was taken over as stuck. */
-async function pollActive(ctx: IPollFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
+async function pollActive(ctx: IPollFunctions, params: TriggerParameters): Promise<IDataObject[]> {
 	const data = ctx.getWorkflowStaticData('node') as TriggerStaticData;
 	const node = { node: ctx.getNode().name };
 	const lease = beginPoll(ctx, data);
@@ -156,7 +156,7 @@ async function pollActive(ctx: IPollFunctions, settings: TriggerSettings): Promi
 	}
 	try {
 		checkStaticData(data, (message) => ctx.logger.warn(message, node));
-		const run = await pollCompanies(ctx, data, settings, lease);
+		const run = await pollCompanies(ctx, data, params, lease);
 		return holds(ctx, data, lease) ? applyPoll(ctx, data, run) : [];
 	} finally {
 		endPoll(ctx, data, lease);
@@ -164,10 +164,10 @@ async function pollActive(ctx: IPollFunctions, settings: TriggerSettings): Promi
 }
 
 export async function pollInvoices(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const settings = readTriggerSettings(this);
+	const params = readTriggerParameters(this);
 	const items =
 		this.getMode() === 'manual'
 			? await newestInvoices(this, await watchedCompanies(this))
-			: await pollActive(this, settings);
+			: await pollActive(this, params);
 	return items.length ? [this.helpers.returnJsonArray(items)] : null;
 }

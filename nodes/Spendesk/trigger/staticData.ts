@@ -3,9 +3,10 @@
  * what it finds there on load, and the housekeeping that keeps it small.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import type { KeptCompanyList } from '../companies/select';
-import { time } from './state';
-import type { CompanyState } from './state';
+import { time } from './cursorState';
+import type { CompanyState } from './cursorState';
 
 export interface TriggerStaticData extends KeptCompanyList {
 	/** Per-company cursor state, keyed by company id ('' = a company-level credential's own company). */
@@ -38,8 +39,8 @@ const isMs = (value: unknown): value is number =>
 
 /** A company key as a warning may show it (keys are company ids; anything else is not quoted). */
 function companyOfKey(key: string): string {
-	if (key === '') return "the credential's own company";
-	return /^[\w.:-]{1,128}$/.test(key) ? `company "${key}"` : 'a company with an unreadable id';
+	if (key !== '' && !/^[\w.:-]{1,128}$/.test(key)) return 'a company with an unreadable id';
+	return companyLabel(key);
 }
 
 /** Whether a saved company state can be used: a cursor that is a date (or null), seen entries of numbers, an optional floor. */

@@ -15,6 +15,7 @@ import type {
 	IWebhookResponseData,
 	JsonObject,
 } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import { ENDPOINTS } from '../transport/endpoints';
 import { paginate } from '../transport/paginate';
 import { bodyItems } from '../transport/pagination/strategy';
@@ -22,8 +23,8 @@ import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';
 import { isValidSignature, SIGNATURE_HEADER } from './signature';
-import { webhookState } from './state';
-import type { RegisteredInstance } from './state';
+import { webhookStaticData } from './staticData';
+import type { RegisteredInstance } from './staticData';
 
 /** A delivery's body, once its signature is checked. */
 interface Delivery {
@@ -68,10 +69,6 @@ function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
 	return { noWebhookResponse: true };
 }
 
-function companyText(instance: RegisteredInstance): string {
-	return `company "${instance.companyId}"`;
-}
-
 /** The payable of the event, read with Get a payable. */
 async function fetchPayable(
 	ctx: IWebhookFunctions,
@@ -112,8 +109,8 @@ function notFound(
 		ctx.getNode(),
 		{ status: 404, endpoint: `${method} ${path}`, companyId: instance.companyId } as JsonObject,
 		{
-			message: `${label} "${id}" of a webhook event was not found in ${companyText(instance)}`,
-			description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyText(instance)} with the ${label === 'Payable' ? 'payable:read' : 'settlement:read'} scope, or turn off Fetch Full Object.`,
+			message: `${label} "${id}" of a webhook event was not found in ${companyLabel(instance.companyId)}`,
+			description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyLabel(instance.companyId)} with the ${label === 'Payable' ? 'payable:read' : 'settlement:read'} scope, or turn off Fetch Full Object.`,
 			httpCode: '404',
 		},
 	);
@@ -125,17 +122,17 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (!raw) return refuse(this, 'no request body');
 	const delivery = parse(raw);
 	if (!delivery) return refuse(this, 'the body is not a Spendesk webhook delivery');
-	const state = webhookState(this);
+	const state = webhookStaticData(this);
 	const instance = state.instances.find((i) => i.companyId === delivery.data.companyId);
 	if (!instance)
 		return refuse(
 			this,
-			`no webhook of this trigger is registered for company "${delivery.data.companyId.slice(0, 128)}"`,
+			`no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`,
 		);
 	if (!isValidSignature(raw, this.getHeaderData()[SIGNATURE_HEADER], instance.secret))
 		return refuse(
 			this,
-			`the signature does not match the secret of company "${instance.companyId}"`,
+			`the signature does not match the secret of ${companyLabel(instance.companyId)}`,
 		);
 
 	const { event, data } = delivery;
@@ -175,6 +172,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	noted.forget();
 	if (failure instanceof NodeApiError || failure instanceof NodeOperationError) throw failure;
 	throw new NodeOperationError(this.getNode(), failure as Error, {
-		description: `While reading the object of event ${event.id} from ${companyText(instance)}.`,
+		description: `While reading the object of event ${event.id} from ${companyLabel(instance.companyId)}.`,
 	});
 }

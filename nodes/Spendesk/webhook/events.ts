@@ -1,4 +1,4 @@
-/** The webhook events Spendesk delivers (api-decisions.md, "Webhook deliveries"). */
+/** The webhook events Spendesk delivers (docs/api.md#webhooks). */
 export const WEBHOOK_EVENTS = [
 	{
 		value: 'payables:created',

@@ -15,7 +15,7 @@
  * delivery saves last, no event this process handled is lost from the database.
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
-import type { WebhookState } from './state';
+import type { WebhookStaticData } from './staticData';
 
 export const MAX_RECENT_EVENTS = 1000;
 
@@ -58,7 +58,7 @@ export interface NotedEvent {
 /** Notes the event; false when it was seen already (a repeat). */
 export function noteEvent(
 	ctx: IWebhookFunctions,
-	state: WebhookState,
+	state: WebhookStaticData,
 	eventId: string,
 ): false | NotedEvent {
 	const memory = memoryOf(ctx);

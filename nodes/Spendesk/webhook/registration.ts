@@ -12,16 +12,18 @@
 import { randomBytes } from 'node:crypto';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyTarget } from '../companies/select';
 import { resolveCredential } from '../transport/credential';
 import { collect } from '../transport/paginate';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
+import { restated } from '../transport/restate';
 import { isWebhookEvent, WEBHOOK_EVENTS } from './events';
 import type { WebhookEventType } from './events';
-import { webhookState } from './state';
-import type { RegisteredInstance } from './state';
+import { webhookStaticData } from './staticData';
+import type { RegisteredInstance } from './staticData';
 
 /** Spendesk's limit of webhook instances per company. */
 export const MAX_INSTANCES_PER_COMPANY = 50;
@@ -52,16 +54,12 @@ async function companiesOf(ctx: IHookFunctions): Promise<CompanyTarget[]> {
 	return (await selectCompanies(ctx, readCompanyChoice(ctx))).targets;
 }
 
-function companyText(company: string | undefined): string {
-	return company ? `company "${company}"` : "the credential's company";
-}
-
 const sameEvents = (a: readonly string[], b: readonly string[]) =>
 	a.length === b.length && a.every((e) => b.includes(e));
 
 /** Whether every chosen company has this trigger's instance at Spendesk, with this URL and these events. */
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	const state = webhookState(this);
+	const state = webhookStaticData(this);
 	if (state.instances.length === 0) return false;
 	const url = this.getNodeWebhookUrl('default');
 	const events = readEvents(this);
@@ -112,7 +110,7 @@ async function deleteAll(
 			await deleteInstance(ctx, instance.company, instance.id);
 		} catch (error) {
 			ctx.logger.warn(
-				`Spendesk Webhook Trigger: could not delete webhook instance ${instance.id} of ${companyText(instance.company)}: ${(error as Error).message}`,
+				`Spendesk Webhook Trigger: could not delete webhook instance ${instance.id} of ${companyLabel(instance.company)}: ${(error as Error).message}`,
 			);
 			left.push(instance);
 		}
@@ -120,35 +118,26 @@ async function deleteAll(
 	return left;
 }
 
-/** POSTs one instance; a refusal names the company. */
-async function postInstance(
+/** POST the instance to Spendesk; a failure says which company it was for. */
+async function createAtSpendesk(
 	ctx: IHookFunctions,
 	company: string | undefined,
 	name: string,
-	fields: { url: string; events: WebhookEventType[]; secret: string },
+	instance: { url: string; events: WebhookEventType[]; secret: string },
 ) {
 	const workflow = ctx.getWorkflow();
+	const label = `n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`;
 	try {
 		return await callSpendesk(ctx, 'createWebhook', {
 			company,
-			body: {
-				...fields,
-				description:
-					`n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`.slice(
-						0,
-						250,
-					),
-			},
+			body: { ...instance, description: label.slice(0, 250) },
 		});
 	} catch (error) {
-		const cause = error as Error & { description?: string };
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Could not register the webhook for ${name}: ${cause.message}`,
-			{
-				description: cause.description ?? undefined,
-			},
-		);
+		const cause = error as Error & { description?: string | null };
+		throw restated(ctx.getNode(), error, {
+			message: `Could not register the webhook for ${name}: ${cause.message}`,
+			description: cause.description ?? undefined,
+		});
 	}
 }
 
@@ -163,7 +152,7 @@ async function registerCompany(
 	const existing = await collect(ctx, 'listWebhooks', { company });
 	const leftovers = existing.filter((instance) => instance.url === url);
 	for (const leftover of leftovers) await deleteInstance(ctx, company, String(leftover.id));
-	const name = target.name ? `"${target.name}" (${company})` : companyText(company);
+	const name = companyLabel(target);
 	if (existing.length - leftovers.length >= MAX_INSTANCES_PER_COMPANY) {
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -174,7 +163,7 @@ async function registerCompany(
 		);
 	}
 	const secret = randomBytes(32).toString('hex');
-	const answer = await postInstance(ctx, company, name, { url, events, secret });
+	const answer = await createAtSpendesk(ctx, company, name, { url, events, secret });
 	const [created] = bodyItems(answer.body) as IDataObject[];
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
 		throw new NodeOperationError(
@@ -202,7 +191,7 @@ async function registerCompany(
 
 /** Registers one instance per chosen company. On a failure, what was registered is deleted again. */
 export async function create(this: IHookFunctions): Promise<boolean> {
-	const state = webhookState(this);
+	const state = webhookStaticData(this);
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	const events = readEvents(this);
 	const targets = await companiesOf(this);
@@ -232,7 +221,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 
 /** Deletes the instances this trigger registered; those that could not be deleted stay listed (and are deleted on the next activation). */
 export async function remove(this: IHookFunctions): Promise<boolean> {
-	const state = webhookState(this);
+	const state = webhookStaticData(this);
 	state.instances = await deleteAll(this, state.instances);
 	return state.instances.length === 0;
 }

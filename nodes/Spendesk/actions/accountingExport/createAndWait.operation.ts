@@ -7,7 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import { untilComplete } from '../../transport/statusPoll';
-import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../common';
+import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../sharedParams';
 import { toEpoch } from '../dates';
 import type { SpendeskOperation } from '../types';
 
@@ -88,7 +88,7 @@ async function whenComplete(
 
 export const createAndWaitExport: SpendeskOperation = {
 	value: 'createAndWait',
-	companyScoped: true,
+	perCompany: true,
 	properties: [
 		{
 			displayName: 'From',

@@ -2,12 +2,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import { binaryPropertyField, readBinaryPropertyName } from '../fileParams';
-import { readRecordId } from '../writeFields';
+import { readRecordId } from '../recordId';
 import type { SpendeskOperation } from '../types';
 
 export const getJournal: SpendeskOperation = {
 	value: 'getJournal',
-	companyScoped: true,
+	perCompany: true,
 	properties: [
 		{
 			displayName: 'Export ID',

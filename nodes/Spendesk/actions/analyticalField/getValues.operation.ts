@@ -1,5 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import { listOperation } from '../list';
+import { ID_PATTERN } from '../recordId';
 
 export const getAnalyticalFieldValues = listOperation({
 	value: 'getValues',
@@ -28,7 +29,7 @@ export const getAnalyticalFieldValues = listOperation({
 						{
 							type: 'regex',
 							properties: {
-								regex: '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$',
+								regex: ID_PATTERN,
 								errorMessage:
 									'Enter one analytical field ID (no spaces, slashes, "?" or "#", not "." or "..")',
 							},

@@ -2,5 +2,5 @@ import { listOperation } from '../list';
 
 export const getAllCompanies = listOperation({
 	endpoint: 'getCompanies',
-	companyScoped: false,
+	perCompany: false,
 });

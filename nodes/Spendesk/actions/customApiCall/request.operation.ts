@@ -1,10 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { CompanyScoping, Endpoint, PaginationStyle } from '../../transport/endpoints';
+import type { CompanyPlacement, Endpoint, PaginationStyle } from '../../transport/endpoints';
 import { ENDPOINTS, STYLE_PAGE_SIZES } from '../../transport/endpoints';
 import { DOT_SEGMENT } from '../../transport/environment';
 import { collectList } from '../../transport/paginate';
-import { readJsonObject, readLimit, returnAllOrLimit } from '../common';
+import { readJsonObject, readLimit, returnAllOrLimit } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
 
 /** Page sizes assumed for each style when calling an endpoint outside the catalogue. */
@@ -12,7 +12,7 @@ const PAGE_SIZES = STYLE_PAGE_SIZES;
 
 export const customApiCall: SpendeskOperation = {
 	value: 'request',
-	companyScoped: true,
+	perCompany: true,
 	properties: [
 		{
 			displayName: 'Method',
@@ -33,6 +33,7 @@ export const customApiCall: SpendeskOperation = {
 		},
 		{
 			displayName: 'Company Scoping',
+			// `scoping` is the name saved workflows hold: it stays.
 			name: 'scoping',
 			type: 'options',
 			options: [
@@ -79,7 +80,8 @@ export const customApiCall: SpendeskOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const method = this.getNodeParameter('method', itemIndex) as Endpoint['method'];
 		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
-		const scoping = this.getNodeParameter('scoping', itemIndex, 'header') as CompanyScoping;
+		// Saved workflows hold the company placement under the parameter name `scoping`.
+		const placement = this.getNodeParameter('scoping', itemIndex, 'header') as CompanyPlacement;
 		const pagination = this.getNodeParameter('pagination', itemIndex, 'none') as PaginationStyle;
 		const fail = (message: string, description: string) =>
 			new NodeOperationError(this.getNode(), message, { description, itemIndex });
@@ -102,13 +104,13 @@ export const customApiCall: SpendeskOperation = {
 				`Path "${path}" has an unknown placeholder`,
 				'Only {companyId} is filled in by the node.',
 			);
-		if (scoping === 'path' && !placeholders.includes('companyId')) {
+		if (placement === 'path' && !placeholders.includes('companyId')) {
 			throw fail(
 				'Company Scoping is "Company in Path" but the path has no {companyId}',
 				`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
 			);
 		}
-		if (scoping !== 'path' && placeholders.includes('companyId')) {
+		if (placement !== 'path' && placeholders.includes('companyId')) {
 			throw fail(
 				'The path contains {companyId} but Company Scoping is not "Company in Path"',
 				'Set Company Scoping to "Company in Path".',
@@ -119,7 +121,7 @@ export const customApiCall: SpendeskOperation = {
 			label: `Custom API call ${method} ${path}`,
 			method,
 			path,
-			scoping,
+			placement,
 			pagination,
 			pageSize: pagination === 'none' ? undefined : PAGE_SIZES[pagination],
 			idempotent: method === 'GET',

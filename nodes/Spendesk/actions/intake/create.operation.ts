@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { readJsonObject } from '../common';
+import { readJsonObject } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
 import { uploadToIntake, withState } from './upload';
 import { intakeBinaryField, readInputFile } from './uploadFile.operation';
 
 export const createIntake: SpendeskOperation = {
 	value: 'create',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{
@@ -66,8 +66,10 @@ export const createIntake: SpendeskOperation = {
 				return { items: [{ ...items[0], file: uploaded }] };
 			} catch (error) {
 				throw withState(
+					this,
 					error,
 					`The intake ${intakeId} was created, but its file was not attached. To attach it, use Intake → Upload File with this intake ID; running Create again would create a second intake.`,
+					itemIndex,
 				);
 			}
 		};

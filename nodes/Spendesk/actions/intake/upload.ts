@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { presignedUrl, uploadHeaders, uploadPresigned } from '../../transport/presigned';
 import { callSpendesk } from '../../transport/request';
+import { restated } from '../../transport/restate';
 
 export interface IntakeFile {
 	company: string | undefined;
@@ -18,20 +19,31 @@ export interface IntakeFile {
 	itemIndex: number;
 }
 
-/** Puts what happened so far in front of an error's description, and passes the error on. */
-export function withState(error: unknown, state: string): unknown {
-	if (error instanceof Error && 'description' in error) {
-		const e = error as Error & { description?: string | null };
-		e.description = `${state}${e.description ? ` ${e.description}` : ''}`;
-	}
-	return error;
+/** The error with what happened so far put in front of its description (restated). */
+export function withState(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	state: string,
+	itemIndex: number,
+) {
+	const e = error as { message?: string; description?: string | null };
+	return restated(ctx.getNode(), error, {
+		message: e.message ?? String(error),
+		description: `${state}${e.description ? ` ${e.description}` : ''}`,
+		itemIndex,
+	});
 }
 
-async function step<T>(run: () => Promise<T>, state: string): Promise<T> {
+async function step<T>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: () => Promise<T>,
+	state: string,
+): Promise<T> {
 	try {
 		return await run();
 	} catch (error) {
-		throw withState(error, state);
+		throw withState(ctx, error, state, itemIndex);
 	}
 }
 
@@ -74,6 +86,8 @@ export async function uploadToIntake(
 	}
 	const pathParams = { intakeId };
 	const started = await step(
+		ctx,
+		itemIndex,
 		async () =>
 			await callSpendesk<IDataObject>(ctx, 'startIntakeUpload', {
 				company,
@@ -85,6 +99,8 @@ export async function uploadToIntake(
 	);
 	const slot = readSlot(ctx, started.body, file);
 	await step(
+		ctx,
+		itemIndex,
 		async () =>
 			await uploadPresigned(ctx, slot.url, {
 				what: `the upload of "${fileName}"`,
@@ -95,6 +111,8 @@ export async function uploadToIntake(
 		`The file was not stored (upload ${slot.fileId} stays unconfirmed and is not attached to the intake), so running again is safe.`,
 	);
 	const confirmed = await step(
+		ctx,
+		itemIndex,
 		async () =>
 			await callSpendesk<IDataObject>(ctx, 'completeIntakeUpload', {
 				company,

@@ -1,7 +1,7 @@
 /** Intake → Upload File: the binary file of the input item, uploaded to an intake (start, pre-signed PUT, confirm). */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { binaryPropertyField, readBinaryPropertyName, safeFileName } from '../fileParams';
-import { readRecordId } from '../writeFields';
+import { readRecordId } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { uploadToIntake } from './upload';
 
@@ -25,7 +25,7 @@ export const intakeBinaryField: INodeProperties = binaryPropertyField(
 
 export const uploadIntakeFile: SpendeskOperation = {
 	value: 'uploadFile',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

@@ -1,4 +1,4 @@
-import { readJsonObject, rejectPagingKeys } from '../common';
+import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 import { listOperation } from '../list';
 
 export const getAllInvoices = listOperation({

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { readJsonObject, rejectPagingKeys } from '../common';
+import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 
 /** Payable filters, as fields or as a JSON body. */
 export const payableFilterProperties: INodeProperties[] = [

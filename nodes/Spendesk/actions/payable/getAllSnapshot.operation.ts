@@ -1,4 +1,4 @@
-import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../common';
+import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../sharedParams';
 import { listOperation } from '../list';
 import { payableFilterProperties, readPayableFilters } from './filters';
 

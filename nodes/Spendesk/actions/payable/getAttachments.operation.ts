@@ -15,7 +15,7 @@ import {
 	readMaxBytes,
 	safeFileName,
 } from '../fileParams';
-import { readRecordId } from '../writeFields';
+import { readRecordId } from '../recordId';
 import type { SpendeskOperation } from '../types';
 
 interface AttachmentOptions {
@@ -71,7 +71,7 @@ async function withFile(
 
 export const getPayableAttachments: SpendeskOperation = {
 	value: 'getAttachments',
-	companyScoped: true,
+	perCompany: true,
 	properties: [
 		{
 			displayName: 'Payable',

@@ -6,16 +6,14 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { companyLabel } from '../../companies/naming';
 import { callSpendesk } from '../../transport/request';
+import { readRecordId } from '../recordId';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { readRecordId, readText, readVersion } from '../writeFields';
+import { readText, readVersion } from '../writeFields';
 
 const ID_HINT =
 	'Give the ID of the payable, usually from an expression such as {{ $json.id }} (Payable → Search lists them).';
-
-function companyPhrase(company: string | undefined): string {
-	return company ? `company "${company}"` : "the credential's own company";
-}
 
 /** What Spendesk answered for one payable, as its item's result or its error. */
 function resultOf(
@@ -62,7 +60,7 @@ function resultOf(
 			ok: false,
 			error: new NodeOperationError(
 				node,
-				`${capitalised(entry.label)} was not found in ${companyPhrase(company)}`,
+				`${capitalised(entry.label)} was not found in ${companyLabel(company)}`,
 				{ description, itemIndex },
 			),
 		};
@@ -129,7 +127,7 @@ async function send(
 
 export const updateBookkeepingStatus: BatchedOperation = {
 	value: 'updateBookkeepingStatus',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

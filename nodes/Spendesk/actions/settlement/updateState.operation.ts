@@ -4,14 +4,14 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
-import { readRecordId } from '../writeFields';
+import { readRecordId } from '../recordId';
 
 const ID_HINT =
 	'Give the ID of the settlement, usually from an expression such as {{ $json.id }} (Settlement → Get Many lists them).';
 
 export const updateSettlementState: SingleOperation = {
 	value: 'updateState',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

@@ -67,7 +67,7 @@ async function send(
 
 export const createSupplier: BatchedOperation = {
 	value: 'create',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

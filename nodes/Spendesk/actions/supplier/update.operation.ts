@@ -4,7 +4,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
-import { readRecordId, readText } from '../writeFields';
+import { readRecordId } from '../recordId';
+import { readText } from '../writeFields';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 
 const ID_HINT = 'Give the ID of the supplier, usually from an expression such as {{ $json.id }}.';
@@ -36,7 +37,7 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 export const updateSupplier: SingleOperation = {
 	value: 'update',
-	companyScoped: true,
+	perCompany: true,
 	write: true,
 	properties: [
 		{

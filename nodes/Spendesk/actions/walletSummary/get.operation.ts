@@ -5,7 +5,7 @@ import type { SpendeskOperation } from '../types';
 
 export const getWalletSummary: SpendeskOperation = {
 	value: 'get',
-	companyScoped: true,
+	perCompany: true,
 	properties: [],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		return async (company) => {

@@ -9,15 +9,16 @@
  * (an exclusive section from create to COMPLETE), and a 409 (another client's snapshot) is
  * waited out and retried within the same Max Wait, never surfaced while time is left.
  */
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
+import { companyLabel } from '../../companies/naming';
 import { resolveCredential } from '../credential';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { flowControl, retryAfterMs } from '../limiter';
 import { callSpendesk } from '../request';
 import { transportSettings } from '../settings';
-import { FIRST_PAUSE_MS, LONGEST_PAUSE_MS, untilComplete } from '../statusPoll';
+import { FIRST_PAUSE_MS, untilComplete } from '../statusPoll';
 import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
 import { readPages } from './page';
@@ -81,33 +82,33 @@ async function snapshotKey(
 	bound: WaitBound,
 ): Promise<string | undefined> {
 	if (!endpoint.snapshotCreate) return request.pathParams?.key;
-	let pause = bound.firstPause;
-	for (;;) {
-		const created = await callSpendesk<IDataObject>(ctx, endpoint.snapshotCreate, {
-			...request,
-			qs: undefined,
-			body: request.body ?? {},
-			acceptStatus: [409],
-		});
-		if (created.status !== 409) return keyOf(ctx, created.body, request.itemIndex);
-		const waited = Date.now() - bound.started;
-		if (waited >= bound.maxWait) {
-			throw new NodeOperationError(
+	const create = endpoint.snapshotCreate;
+	return await untilComplete({
+		ask: async () => {
+			const created = await callSpendesk<IDataObject>(ctx, create, {
+				...request,
+				qs: undefined,
+				body: request.body ?? {},
+				acceptStatus: [409],
+			});
+			// 409: another snapshot of the company is being built; ask again when it may be done.
+			if (created.status === 409) return { status: 'BUSY', pauseMs: retryAfterMs(created.headers) };
+			return { status: 'COMPLETE', value: keyOf(ctx, created.body, request.itemIndex) };
+		},
+		started: bound.started,
+		maxWaitMs: bound.maxWait,
+		firstPauseMs: bound.firstPause,
+		timedOut: (waited) =>
+			new NodeOperationError(
 				ctx.getNode(),
-				`Another payables snapshot of company "${company || '?'}" was still being built after ${Math.round(waited / 1000)} s`,
+				`Another payables snapshot of ${companyLabel(company)} was still being built after ${Math.round(waited / 1000)} s`,
 				{
 					description:
 						'Spendesk builds one payables snapshot per company at a time and answered 409 until Max Wait ran out. Run the node again later, or raise Max Wait (Seconds).',
 					itemIndex: request.itemIndex,
 				},
-			);
-		}
-		const asked = retryAfterMs(created.headers) ?? pause;
-		await sleep(
-			Math.max(transportSettings.snapshotMinPollMs, Math.min(asked, bound.maxWait - waited)),
-		);
-		pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
-	}
+			),
+	});
 }
 
 function keyOf(
@@ -148,7 +149,7 @@ function waitBound(request: ListRequest): WaitBound {
 			LONGEST_MAX_WAIT_MS,
 		),
 		firstPause: Math.max(
-			transportSettings.snapshotMinPollMs,
+			transportSettings.statusPollMinMs,
 			msOr(request.snapshotPollMs, FIRST_PAUSE_MS),
 		),
 	};

@@ -17,7 +17,7 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> 
 	pageSize?: number;
 	/** Payables snapshot: how long to wait for the snapshot to be built. */
 	snapshotMaxWaitMs?: number;
-	/** Payables snapshot: first pause between status polls (doubles up to 5 s; never under transportSettings.snapshotMinPollMs). */
+	/** Payables snapshot: first pause between status polls (doubles up to 5 s; never under transportSettings.statusPollMinMs). */
 	snapshotPollMs?: number;
 	/** Set to true when the Limit left results unread. */
 	progress?: { truncated: boolean };

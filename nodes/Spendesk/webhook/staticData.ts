@@ -19,7 +19,7 @@ export interface RegisteredInstance {
 	events: string[];
 }
 
-export interface WebhookState {
+export interface WebhookStaticData {
 	instances: RegisteredInstance[];
 	/** Ids of the events that started an execution, oldest first (bounded, see recent.ts). */
 	recentEvents: string[];
@@ -41,11 +41,11 @@ function isInstance(value: unknown): value is RegisteredInstance {
 }
 
 /** The trigger's static data, with its two lists in shape (fixed in place, so n8n saves the fix). */
-export function webhookState(ctx: IHookFunctions | IWebhookFunctions): WebhookState {
-	const data = ctx.getWorkflowStaticData('node') as IDataObject & Partial<WebhookState>;
+export function webhookStaticData(ctx: IHookFunctions | IWebhookFunctions): WebhookStaticData {
+	const data = ctx.getWorkflowStaticData('node') as IDataObject & Partial<WebhookStaticData>;
 	data.instances = Array.isArray(data.instances) ? data.instances.filter(isInstance) : [];
 	data.recentEvents = Array.isArray(data.recentEvents)
 		? data.recentEvents.filter((id): id is string => typeof id === 'string')
 		: [];
-	return data as WebhookState;
+	return data as WebhookStaticData;
 }

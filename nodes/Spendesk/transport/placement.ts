@@ -1,11 +1,12 @@
 /**
- * Company scoping: where a call names its company (the `X-Company-Id` header, the path, or
+ * Company placement: where a call names its company (the `X-Company-Id` header, the path, or
  * nowhere), per the catalogue entry and the credential's access level. Decides the URL and
  * headers of the call and the rate budget it counts against, and fails before any request
  * when the call cannot be made.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
+import { companyLabel } from '../companies/naming';
 import type { ResolvedCredential } from './credential';
 import type { Endpoint } from './endpoints';
 import { DOT_SEGMENT } from './environment';
@@ -23,7 +24,7 @@ export function isOneIdSegment(value: string): boolean {
 
 /** What a call says about its company and where it goes. */
 export interface CallTarget {
-	/** Company to act on. Required for company-scoped calls with organisation-level credentials. */
+	/** Company to act on. Required with organisation-level credentials when the call names a company (header or path). */
 	company?: string;
 	/** Values of `{placeholders}` in the catalogue path (URL-encoded here). */
 	pathParams?: Record<string, string>;
@@ -32,7 +33,7 @@ export interface CallTarget {
 	itemIndex?: number;
 }
 
-export interface ScopedCall {
+export interface PlacedCall {
 	url: string;
 	headers: Record<string, string>;
 	/** Company named by the call (header or path), or the credential's own. */
@@ -41,24 +42,24 @@ export interface ScopedCall {
 	budgetKey: string;
 }
 
-/** Applies the catalogue entry's company scoping; fails before any request when the call cannot be made. */
-export function applyScoping(
+/** Applies the catalogue entry's company placement; fails before any request when the call cannot be made. */
+export function applyPlacement(
 	node: INode,
 	credential: ResolvedCredential,
 	endpoint: Endpoint,
 	target: CallTarget,
-): ScopedCall {
+): PlacedCall {
 	const { itemIndex } = target;
 	const requested = validCompanyId(node, target.company, itemIndex);
 	const companyId = companyOfCall(node, credential, endpoint, requested, itemIndex);
 	const headers: Record<string, string> = { accept: 'application/json' };
-	if (endpoint.scoping === 'header' && credential.level === 'organisation' && companyId)
+	if (endpoint.placement === 'header' && credential.level === 'organisation' && companyId)
 		headers['x-company-id'] = companyId;
 	const path = fillPath(node, endpoint, { ...target.pathParams, companyId }, itemIndex);
 	const url = underBaseUrl(node, credential, endpoint, path, itemIndex);
 	if (target.url) samePath(node, credential, endpoint, target.url, url, itemIndex);
 	const budgetCompany =
-		companyId ?? (endpoint.scoping === 'organisation' ? 'organisation' : 'none');
+		companyId ?? (endpoint.placement === 'organisation' ? 'organisation' : 'none');
 	return {
 		url: target.url ?? url,
 		headers,
@@ -84,7 +85,7 @@ function validCompanyId(
 	return requested;
 }
 
-/** The company the call acts on, per the endpoint's scoping (undefined: the call names none). */
+/** The company the call acts on, per the endpoint's placement (undefined: the call names none). */
 function companyOfCall(
 	node: INode,
 	credential: ResolvedCredential,
@@ -92,7 +93,7 @@ function companyOfCall(
 	requested: string | undefined,
 	itemIndex?: number,
 ): string | undefined {
-	switch (endpoint.scoping) {
+	switch (endpoint.placement) {
 		case 'organisation':
 			if (credential.level === 'company') {
 				throw new NodeOperationError(
@@ -112,7 +113,7 @@ function companyOfCall(
 				credential.level === 'company'
 					? ownCompany(node, credential, requested, itemIndex)
 					: namedCompany(node, endpoint, requested, itemIndex);
-			if (endpoint.scoping === 'path' && !companyId) {
+			if (endpoint.placement === 'path' && !companyId) {
 				throw new NodeOperationError(node, `"${endpoint.label}" needs the company ID`, {
 					description: `Set the Company field, or enter the company ID of this company-level key in the credential "${credential.credentialName}".`,
 					itemIndex,
@@ -135,7 +136,7 @@ function ownCompany(
 	if (requested && credential.ownCompanyId && requested !== credential.ownCompanyId) {
 		throw new NodeOperationError(
 			node,
-			`The company-level credential "${credential.credentialName}" cannot reach company "${requested}"`,
+			`The company-level credential "${credential.credentialName}" cannot reach ${companyLabel(requested)}`,
 			{
 				description: `It reaches only its own company "${credential.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
 				itemIndex,
@@ -145,7 +146,7 @@ function ownCompany(
 	return requested ?? credential.ownCompanyId;
 }
 
-/** An organisation-level credential must name the company of a company-scoped call. */
+/** An organisation-level credential must name the company of a call placed in the header or the path. */
 function namedCompany(
 	node: INode,
 	endpoint: Endpoint,

@@ -5,11 +5,11 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { numberOf } from '../actions/common';
-import { time } from './state';
-import type { TriggerEvent } from './state';
+import { numberOf } from '../actions/sharedParams';
+import { time } from './cursorState';
+import type { TriggerEvent } from './cursorState';
 
-export interface TriggerSettings {
+export interface TriggerParameters {
 	event: TriggerEvent;
 	overlapMs: number;
 }
@@ -44,7 +44,7 @@ function overlapMinutes(ctx: IPollFunctions, raw: unknown): number {
 }
 
 /** Event and overlap window, checked. */
-export function readTriggerSettings(ctx: IPollFunctions): TriggerSettings {
+export function readTriggerParameters(ctx: IPollFunctions): TriggerParameters {
 	const event = ctx.getNodeParameter('event', 'newInvoice') as unknown;
 	if (event !== 'newInvoice' && event !== 'newOrUpdatedInvoice') {
 		throw new NodeOperationError(
