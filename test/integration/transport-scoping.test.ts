@@ -9,8 +9,9 @@ import { collect } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
-import type { LoggedRequest, RouteId, SpendeskSimulator } from '../simulator';
+import type { RouteId, SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, ctxFor, failure } from '../support/fixtures';
+import { apiRequests } from '../support/node';
 
 const HEADER_ROUTES: EndpointName[] = [
 	'walletSummary',
@@ -20,9 +21,6 @@ const HEADER_ROUTES: EndpointName[] = [
 	'listAnalyticalFields',
 	'listExpenseCategories',
 ];
-
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
-	sim.log.filter((r) => r.route !== 'token' && r.route !== 'oauthToken');
 
 describe('transport: company scoping', () => {
 	let sim: SpendeskSimulator;
