@@ -91,7 +91,7 @@ describe('node: All Companies fan-out', () => {
 			);
 		});
 
-		test('settlements (header-scoped, page-based): union tagged; each company named in x-company-id', async () => {
+		test('settlements (company in the header, page list): union tagged; each company named in x-company-id', async () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'settlement',
 				operation: 'getAll',

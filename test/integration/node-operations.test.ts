@@ -252,7 +252,7 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'customApiCall GET /v1/settlements, scoping header, pagination page, Return All',
+		name: 'customApiCall GET /v1/settlements, placement header, pagination page, Return All',
 		params: () => ({
 			resource: 'customApiCall',
 			operation: 'request',
@@ -267,7 +267,7 @@ const CASES: Case[] = [
 		log: (log) => expect(log.map((r) => r.query.page)).toEqual(['1', '2']),
 	},
 	{
-		name: 'customApiCall GET /v2/companies/{companyId}/invoices, scoping path, pagination cursor, Return All',
+		name: 'customApiCall GET /v2/companies/{companyId}/invoices, placement path, pagination cursor, Return All',
 		params: () => ({
 			resource: 'customApiCall',
 			operation: 'request',

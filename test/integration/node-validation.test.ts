@@ -187,14 +187,14 @@ const CASES: BadInput[] = [
 		route: 'listSettlements',
 	},
 	{
-		name: 'custom path with {companyId} but header scoping',
+		name: 'custom path with {companyId} but header placement',
 		kind: 'orgKey',
 		params: custom({ path: '/v2/companies/{companyId}/invoices' }),
 		message: 'The path contains {companyId} but Company Scoping is not "Company in Path"',
 		route: 'listInvoices',
 	},
 	{
-		name: 'custom path scoping "path" without {companyId}',
+		name: 'custom path placement "path" without {companyId}',
 		kind: 'orgKey',
 		params: custom({ path: '/v1/settlements', scoping: 'path' }),
 		message: 'Company Scoping is "Company in Path" but the path has no {companyId}',

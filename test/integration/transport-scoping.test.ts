@@ -1,7 +1,7 @@
 /**
- * Transport core, company scoping: `x-company-id` on header routes only, the company in the
- * (URL-encoded) path on path routes, company-level credentials, and the calls refused
- * before any request.
+ * Transport core, company placement (docs/api.md#levels-and-company-placement): `x-company-id`
+ * on header routes only, the company in the (URL-encoded) path on path routes, company-level
+ * credentials, and the calls refused before any request.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -22,7 +22,7 @@ const HEADER_ROUTES: EndpointName[] = [
 	'listExpenseCategories',
 ];
 
-describe('transport: company scoping', () => {
+describe('transport: company placement (docs/api.md#levels-and-company-placement)', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
 		sim = await startSimulator();
@@ -182,7 +182,7 @@ describe('transport: company scoping', () => {
 		});
 	});
 
-	test('OAuth2 organisation credential scopes the same way (header route vs path route)', async () => {
+	test('an OAuth2 organisation credential places the company the same way (header route vs path route)', async () => {
 		const ctx = await ctxFor(sim, 'oauthOrg');
 		sim.clearLog();
 		await callSpendesk(ctx, 'listSettlements', { company: 'cmp_002' });

@@ -112,7 +112,7 @@ export interface RequestContext {
 	body: unknown;
 	headers: http.IncomingHttpHeaders;
 	token?: TokenInfo;
-	/** The company the call is scoped to (header, path or company token). */
+	/** The company of the call, wherever it was placed (header, path) or the company token's own. */
 	companyId?: string;
 	fault?: FaultKind;
 	/** The whole fault applied to this request (its options), if any. */
@@ -805,7 +805,7 @@ export class SpendeskSimulator {
 		return undefined;
 	}
 
-	/** Authentication, scope, company scoping and rate limit, then the route's handler. */
+	/** Authentication, OAuth scope, company placement and rate limit, then the route's handler. */
 	private async dispatch(route: RouteDef, ctx: RequestContext): Promise<HandlerResult> {
 		if (route.scoping === 'public') return route.handler(ctx);
 

@@ -422,7 +422,7 @@ export interface LoggedRequest {
 	status: number;
 	/** Credential client id, if the request was authenticated. */
 	clientId?: string;
-	/** Company the request was scoped to (header, path or token), if any. */
+	/** Company of the request, wherever it was placed (header, path) or the token's own, if any. */
 	companyId?: string;
 	/** The fault applied to this request, if any. */
 	fault?: FaultKind;

@@ -46,7 +46,7 @@ describe('reads of payables, suppliers, users, cost centers, bank fees, wallet l
 			expect(res.body.data.updatedAt).toBe(payable.createdAt);
 		});
 
-		test('a payable of another company is a 404 (payables are company-scoped by X-Company-Id)', async () => {
+		test('a payable of another company is a 404 (the company of payables is placed in X-Company-Id)', async () => {
 			const payable = sim.data('cmp_002').payables[0];
 			const res = await api(sim, org, `/v1/payables/${payable.id}`, { companyId: 'cmp_003' });
 			expect(res.status).toBe(404);

@@ -153,7 +153,7 @@ describe('company placement (docs/api.md#levels-and-company-placement)', () => {
 		expect(Array.isArray(res.body.errors)).toBe(true);
 	});
 
-	test('simulator: request log records the company a request was scoped to (header, path, token)', async () => {
+	test('simulator: the request log records the company of each request, wherever it was placed (header, path, token)', async () => {
 		sim.clearLog();
 		await api(sim, org, '/v1/wallet-summary', { companyId: 'cmp_002' });
 		await api(sim, org, '/v2/companies/cmp_003/invoices', { companyId: 'cmp_004' });
