@@ -1,5 +1,5 @@
 /**
- * Node, the reads of docs/api.md#endpoints' second catalogue over real HTTP to the simulator: Payable → Get,
+ * Node, reads over real HTTP to the simulator (docs/api.md#endpoints): Payable → Get,
  * Supplier → Get / Get Many, User → Get / Get Many, Cost Center, Bank Fee and Wallet Load →
  * Get Many; their validation before any request, their errors with and without Continue On
  * Fail, Get by ID with All Companies, and the From List searches of the Get operations.
