@@ -13,6 +13,7 @@ import { SpendeskSimulator } from '../simulator';
 import type { Company, CompanySeed, LoggedRequest } from '../simulator';
 import { journalCsv } from '../simulator/files';
 import { payableDetail } from '../simulator/routes-reads';
+import { plain } from '../support/values';
 import {
 	createHome,
 	ensureN8n,
@@ -48,8 +49,6 @@ import type { BinaryRef, Execution, Workflow, WorkflowNode } from './workflows';
 
 type Json = Record<string, unknown>;
 
-/** The simulator's objects as they travel over JSON. */
-const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 /** Sorted like the simulator's keyset lists: by key, then id (string order). */
 function sortedBy<T extends { id: string }>(
 	list: readonly T[],
@@ -1045,7 +1044,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Settlements By Expression')).toEqual(plain(sim.data(OTHER).settlements));
 		});
 
-		it('§7 errors as items with Continue On Fail: foreign company, deactivated company, no company', () => {
+		it('errors (docs/api.md#errors) as items with Continue On Fail: foreign company, deactivated company, no company', () => {
 			expect(out('Foreign Company (continue)')).toEqual([
 				expect.objectContaining({
 					error: 'Company "cmp_999" does not belong to your organisation',
@@ -1353,7 +1352,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Own Intakes')).toEqual(plain(sortedBy(sim.data(own()).intakes)));
 		});
 
-		it('§7 errors of a company key: Get Companies and another company', () => {
+		it('errors (docs/api.md#errors) of a company key: Get Companies and another company', () => {
 			expect(out('Companies With Company Key (continue)')).toEqual([
 				expect.objectContaining({
 					error:

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { chromium, selectors } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
+import { sleep } from '../support/time';
 import { REPO_ROOT, createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
 import {
@@ -415,8 +416,6 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 		return { executionId, execution };
 	}
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** "Connect my account" (n8n 2.8) or the not-connected banner's "Connect" (n8n 2.41). */
 function connectButton(modal: ReturnType<Page['getByTestId']>) {

@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+import { sleep } from '../support/time';
 import type { N8nHome } from './runtime';
 import type { RunJson } from './workflows';
 
@@ -37,8 +38,6 @@ export interface StartOptions {
 	/** Called with every chunk n8n prints (e.g. to forward the log). */
 	onOutput?: (chunk: string) => void;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
 export async function freePort(): Promise<number> {

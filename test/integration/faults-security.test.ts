@@ -6,7 +6,6 @@ import { NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
 import type {
 	ICredentialType,
 	IDataObject,
-	IExecuteFunctions,
 	INode,
 	INodeParameters,
 	INodeProperties,
@@ -15,7 +14,6 @@ import type {
 import { testBaseUrl } from '../../credentials/common';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { nodeCompanyProperties } from '../../nodes/Spendesk/companies/description';
 import type { ResolvedCredential } from '../../nodes/Spendesk/transport/credential';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
@@ -25,15 +23,13 @@ import { applyPlacement } from '../../nodes/Spendesk/transport/placement';
 import type { SpendeskSimulator } from '../simulator';
 import {
 	apiKeyStore,
-	contextFor,
 	failure,
 	resetTransport,
 	startSimulator,
 	storeFor,
 } from '../support/fixtures';
-import type { CredentialKind } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
-import type { ContextOptions } from '../support/n8n-context';
+import { apiRequests, prepareNode } from '../support/node';
 
 // ---------------------------------------------------------------- n8n's side of a credential
 
@@ -139,26 +135,6 @@ function expressionBaseUrl(baseUrl: string): string {
 
 // ---------------------------------------------------------------- the node
 
-async function prepare(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-) {
-	const built = await contextFor(sim, kind, { ...extra, parameters });
-	sim.clearLog();
-	return {
-		...built,
-		execute: async () =>
-			await new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
-	};
-}
-
-/** The requests that reached the API (token requests left out). */
-function apiRequests(sim: SpendeskSimulator) {
-	return sim.log.filter((r) => r.route !== 'token' && r.route !== 'oauthToken');
-}
-
 const walletSummary = (more: IDataObject = {}): IDataObject => ({
 	resource: 'walletSummary',
 	operation: 'get',
@@ -191,7 +167,7 @@ describe('fault matrix: security', () => {
 
 	// ------------------------------------------------------------ 10
 
-	test('12.10 a plain-HTTP custom base URL: n8n refuses the OAuth2 URLs on Connect, they carry no secret, and the node refuses the credential', async () => {
+	test('a plain-HTTP custom base URL: n8n refuses the OAuth2 URLs on Connect, they carry no secret, and the node refuses the credential', async () => {
 		const refused = [
 			'http://example.com',
 			'http://example.com/',
@@ -236,7 +212,7 @@ describe('fault matrix: security', () => {
 			...store.get('spendeskOAuth2Api'),
 			baseUrl: 'http://example.com',
 		});
-		const { execute } = await prepare(sim, 'oauthOrg', walletSummary(), { store });
+		const { execute } = await prepareNode(sim, 'oauthOrg', walletSummary(), { store });
 		const error = await failure(execute());
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
@@ -245,7 +221,7 @@ describe('fault matrix: security', () => {
 		expect(apiRequests(sim)).toEqual([]);
 	});
 
-	test('12.10 the OAuth2 URLs use the normalised base URL: no user info, query, fragment or trailing slash', () => {
+	test('the OAuth2 URLs use the normalised base URL: no user info, query, fragment or trailing slash', () => {
 		expect(oauthUrls('https://user:pw@Api.Example.com/base//?x=1#frag')).toEqual({
 			authUrl: 'https://api.example.com/base/oauth2/authorize',
 			accessTokenUrl: `https://api.example.com/base/oauth2/token?client_id=app-1&client_secret=${encodeURIComponent(SECRET)}`,
@@ -282,7 +258,7 @@ describe('fault matrix: security', () => {
 		);
 	});
 
-	test('12.10 the credential expressions and the node agree on every base URL: the same URL, or both refuse', () => {
+	test('the credential expressions and the node agree on every base URL: the same URL, or both refuse', () => {
 		const cases = [
 			'https://public-api.spendesk.com',
 			'https://public-api.spendesk.com/',
@@ -321,10 +297,10 @@ describe('fault matrix: security', () => {
 
 	// ------------------------------------------------------------ 11
 
-	test('12.11 "." and ".." (plain or URL-encoded) as a company ID are refused naming the field, before any request', async () => {
+	test('"." and ".." (plain or URL-encoded) as a company ID are refused naming the field, before any request', async () => {
 		for (const company of ['..', '.', '%2e%2e', '%2E.', '.%2e', '%2e']) {
 			for (const params of [invoices(company), walletSummary({ company })]) {
-				const { execute } = await prepare(sim, 'orgKey', params);
+				const { execute } = await prepareNode(sim, 'orgKey', params);
 				const error = await failure(execute());
 				expect(error).toBeInstanceOf(NodeOperationError);
 				expect(error.message).toBe(`"${company}" is not a valid company ID`);
@@ -333,9 +309,9 @@ describe('fault matrix: security', () => {
 		}
 	});
 
-	test('12.11 "." and ".." as an analytical field ID are refused naming the field, before any request', async () => {
+	test('"." and ".." as an analytical field ID are refused naming the field, before any request', async () => {
 		for (const fieldId of ['..', '.', '%2E%2E', '%2e']) {
-			const { execute } = await prepare(sim, 'orgKey', {
+			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getValues',
 				companyScope: 'one',
@@ -352,7 +328,7 @@ describe('fault matrix: security', () => {
 		}
 	});
 
-	test('12.11 a Custom API Call path with dot segments, plain or URL-encoded, is refused before any request', async () => {
+	test('a Custom API Call path with dot segments, plain or URL-encoded, is refused before any request', async () => {
 		const store = await storeFor(sim, 'oauthOrg');
 		store.set('spendeskOAuth2Api', {
 			...store.get('spendeskOAuth2Api'),
@@ -375,7 +351,7 @@ describe('fault matrix: security', () => {
 				pagination: 'none',
 				query: '{}',
 			};
-			const { execute } = await prepare(sim, 'oauthOrg', params, { store });
+			const { execute } = await prepareNode(sim, 'oauthOrg', params, { store });
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(`Path "${path}" is not a valid API path`);
@@ -383,12 +359,12 @@ describe('fault matrix: security', () => {
 		}
 	});
 
-	test('12.11 a next-page link to another endpoint of the same host is not followed', async () => {
+	test('a next-page link to another endpoint of the same host is not followed', async () => {
 		// More invoices than one page holds, so the first page links to a second.
 		const paged = await startSimulator({ seed: { sizes: { invoices: 150 } } });
 		try {
 			paged.injectFault({ route: 'listInvoices', kind: 'reroutingNextUrl' });
-			const { execute } = await prepare(paged, 'orgKey', invoices('cmp_001'));
+			const { execute } = await prepareNode(paged, 'orgKey', invoices('cmp_001'));
 			const error = await failure(execute());
 			expect(error.message).toBe(
 				'Refusing to follow a link of "List invoices" to another path (/v1/accounts)',
@@ -399,7 +375,7 @@ describe('fault matrix: security', () => {
 		}
 	});
 
-	test('12.11 the final URL stays under the base URL path: a snapshot key ".." and a link outside the base path are refused', () => {
+	test('the final URL stays under the base URL path: a snapshot key ".." and a link outside the base path are refused', () => {
 		const credential: ResolvedCredential = {
 			credentialType: 'spendeskApi',
 			credentialName: 'key',
@@ -460,16 +436,16 @@ describe('fault matrix: security', () => {
 
 	// ------------------------------------------------------------ 12
 
-	test('12.12 a 400 that echoes the request: no bearer token in the error or in the Continue On Fail item (API key and OAuth2)', async () => {
+	test('a 400 that echoes the request: no bearer token in the error or in the Continue On Fail item (API key and OAuth2)', async () => {
 		for (const kind of ['orgKey', 'oauthOrg'] as const) {
 			for (const fault of ['echoRequest', 'echoRequestText'] as const) {
 				const store = await storeFor(sim, kind);
 				sim.injectFault({ route: 'walletSummary', kind: fault, times: 2 });
 				const thrown = await failure(
-					(await prepare(sim, kind, walletSummary(), { store })).execute(),
+					(await prepareNode(sim, kind, walletSummary(), { store })).execute(),
 				);
 				const out = await (
-					await prepare(sim, kind, walletSummary(), { store, continueOnFail: true })
+					await prepareNode(sim, kind, walletSummary(), { store, continueOnFail: true })
 				).execute();
 				const item = out[0][0].json;
 				const tokens = tokensOf(store, kind);
@@ -493,7 +469,7 @@ describe('fault matrix: security', () => {
 		}
 	});
 
-	test("12.12 the credential's client secret and OAuth2 tokens quoted by the server are redacted", async () => {
+	test("the credential's client secret and OAuth2 tokens quoted by the server are redacted", async () => {
 		const apiKey = sim.credentials.orgKey;
 		const basic = Buffer.from(`${apiKey.clientId}:${apiKey.clientSecret}`).toString('base64');
 		sim.injectFault({
@@ -503,7 +479,7 @@ describe('fault matrix: security', () => {
 			detail: `bad client ${apiKey.clientId} secret ${apiKey.clientSecret} (${encodeURIComponent(apiKey.clientSecret)}); authorization: Basic ${basic}`,
 		});
 		const out = await (
-			await prepare(sim, 'orgKey', walletSummary(), { continueOnFail: true })
+			await prepareNode(sim, 'orgKey', walletSummary(), { continueOnFail: true })
 		).execute();
 		const text = JSON.stringify(out);
 		expect(text).not.toContain(apiKey.clientSecret);
@@ -524,7 +500,7 @@ describe('fault matrix: security', () => {
 			detail: `token ${tokenData.access_token} refreshed by ${tokenData.refresh_token} for client_secret=${client.clientSecret}; {"access_token":"opaque-value-1"}`,
 		});
 		const thrown = await failure(
-			(await prepare(sim, 'oauthOrg', walletSummary(), { store })).execute(),
+			(await prepareNode(sim, 'oauthOrg', walletSummary(), { store })).execute(),
 		);
 		for (const text of [
 			JSON.stringify(thrown),
@@ -543,12 +519,12 @@ describe('fault matrix: security', () => {
 		);
 	});
 
-	test('12.12 a token quoted bare is redacted, also one n8n fetched or renewed during the run', async () => {
+	test('a token quoted bare is redacted, also one n8n fetched or renewed during the run', async () => {
 		// API key: the token n8n fetches for the first request of the run.
 		const keyStore = apiKeyStore(sim.baseUrl, sim.credentials.orgKey);
 		sim.injectFault({ route: 'walletSummary', kind: 'echoToken' });
 		const fetched = await (
-			await prepare(sim, 'orgKey', walletSummary(), { store: keyStore, continueOnFail: true })
+			await prepareNode(sim, 'orgKey', walletSummary(), { store: keyStore, continueOnFail: true })
 		).execute();
 		const sessionToken = String(keyStore.get('spendeskApi').sessionToken);
 		expect(sessionToken).toMatch(/^sat_/);
@@ -565,7 +541,7 @@ describe('fault matrix: security', () => {
 		// The first call and n8n's retry meet the expired token (401); the call after the refresh gets the fault.
 		sim.injectFault({ route: 'walletSummary', kind: 'echoToken', after: 2 });
 		const renewed = await (
-			await prepare(sim, 'oauthOrg', walletSummary(), { store, continueOnFail: true })
+			await prepareNode(sim, 'oauthOrg', walletSummary(), { store, continueOnFail: true })
 		).execute();
 		const after = (store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string })
 			.access_token;
@@ -576,7 +552,7 @@ describe('fault matrix: security', () => {
 		);
 	});
 
-	test('12.12 "Choose a company" comes from the error source only, not from a detail that mentions the header', async () => {
+	test('"Choose a company" comes from the error source only, not from a detail that mentions the header', async () => {
 		sim.injectFault({
 			route: 'walletSummary',
 			kind: 'status',
@@ -584,7 +560,7 @@ describe('fault matrix: security', () => {
 			detail: 'X-Company-Id header value does not match the company of the wallet',
 			source: 'body.walletId',
 		});
-		const error = await failure((await prepare(sim, 'orgKey', walletSummary())).execute());
+		const error = await failure((await prepareNode(sim, 'orgKey', walletSummary())).execute());
 		expect(error.message).toBe(
 			'Spendesk rejected "Get wallet summary" for company "cmp_001" (400)',
 		);
@@ -599,13 +575,13 @@ describe('fault matrix: security', () => {
 			detail: 'Missing company',
 			source: 'headers.x-company-id',
 		});
-		const bySource = await failure((await prepare(sim, 'orgKey', walletSummary())).execute());
+		const bySource = await failure((await prepareNode(sim, 'orgKey', walletSummary())).execute());
 		expect(bySource.message).toBe(
 			'Choose a company: organisation-level credentials must name the company on this call',
 		);
 	});
 
-	test('12.12 a refused base URL is echoed without its user info or query', async () => {
+	test('a refused base URL is echoed without its user info or query', async () => {
 		for (const kind of ['orgKey', 'oauthOrg'] as const) {
 			const store =
 				kind === 'orgKey'
@@ -618,7 +594,7 @@ describe('fault matrix: security', () => {
 			]) {
 				store.set(type, { ...store.get(type), baseUrl });
 				const error = await failure(
-					(await prepare(sim, kind, walletSummary(), { store })).execute(),
+					(await prepareNode(sim, kind, walletSummary(), { store })).execute(),
 				);
 				expect(error).toBeInstanceOf(NodeOperationError);
 				for (const text of [error.message, JSON.stringify(error)]) {
@@ -633,7 +609,7 @@ describe('fault matrix: security', () => {
 
 	// ------------------------------------------------------------ 14
 
-	test('12.14 Company By ID left empty: no parameter issue in the editor, the company-level credential uses its own company', async () => {
+	test('Company By ID left empty: no parameter issue in the editor, the company-level credential uses its own company', async () => {
 		const company = nodeCompanyProperties.find((p) => p.name === 'company')!;
 		const issues = (value: string) =>
 			NodeHelpers.getParameterIssues(
@@ -651,12 +627,12 @@ describe('fault matrix: security', () => {
 
 		const emptyById = invoices({ __rl: true, mode: 'id', value: '' });
 		const out = await (
-			await prepare(sim, 'companyKey', { ...emptyById, returnAll: false, limit: 3 })
+			await prepareNode(sim, 'companyKey', { ...emptyById, returnAll: false, limit: 3 })
 		).execute();
 		expect(out[0]).toHaveLength(3);
 		expect(apiRequests(sim).map((r) => r.path)).toEqual(['/v2/companies/cmp_001/invoices']);
 
-		const error = await failure((await prepare(sim, 'orgKey', emptyById)).execute());
+		const error = await failure((await prepareNode(sim, 'orgKey', emptyById)).execute());
 		expect(error.message).toBe(
 			'Choose a company: organisation-level credentials must name the company on this call',
 		);

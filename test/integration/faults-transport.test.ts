@@ -13,54 +13,24 @@ import type { AddressInfo } from 'node:net';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
-import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
-import { collect, paginate } from '../../nodes/Spendesk/transport/paginate';
-import type { ListRequest } from '../../nodes/Spendesk/transport/paginate';
+import { collect } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
 import {
 	apiKeyStore,
 	contextFor,
+	ctxFor,
 	failure,
 	resetTransport,
 	startSimulator,
 } from '../support/fixtures';
+import { drainBounded } from '../support/lists';
 import { createContext } from '../support/n8n-context';
-
-const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-
-async function orgContext(
-	sim: SpendeskSimulator,
-	extra: Parameters<typeof contextFor>[2] = {},
-): Promise<SpendeskContext> {
-	return (await contextFor(sim, 'orgKey', extra)).context as unknown as SpendeskContext;
-}
-
-/**
- * Drains page by page but gives up after maxPages, so a list that loops forever makes the
- * test fail at once instead of at the test timeout. Returns the error the drain ended with.
- */
-async function drainBounded(
-	ctx: SpendeskContext,
-	name: EndpointName,
-	request: ListRequest,
-	maxPages = 40,
-): Promise<{ error?: unknown; pages: number }> {
-	let pages = 0;
-	try {
-		for await (const page of paginate(ctx, name, request)) {
-			void page;
-			if (++pages >= maxPages) break;
-		}
-	} catch (error) {
-		return { error, pages };
-	}
-	return { pages };
-}
+import { apiRequests } from '../support/node';
 
 /** Runs the Spendesk node with these parameters; returns its items or the error it stopped with. */
-async function runNode(
+async function runNodeSettled(
 	sim: SpendeskSimulator,
 	parameters: IDataObject,
 	extra: { continueOnFail?: boolean } = {},
@@ -74,9 +44,9 @@ async function runNode(
 	}
 }
 
-// ------------------------------------------------------------------------ 12.6 lists that never end
+// ------------------------------------------------------------------------ lists that never end
 
-describe('12.6 lists that never end', () => {
+describe('transport faults: lists that never end', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
 		sim = await startSimulator({
@@ -94,9 +64,9 @@ describe('12.6 lists that never end', () => {
 		sim.clearLog();
 	});
 
-	test('12.6 lists that never end: ever-new cursors over the same items stop with a clear error', async () => {
+	test('ever-new cursors over the same items stop with a clear error', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'ignorePosition', after: 1, times: 100_000 });
-		const { error, pages } = await drainBounded(await orgContext(sim), 'listInvoices', {
+		const { error, pages } = await drainBounded(await ctxFor(sim, 'orgKey'), 'listInvoices', {
 			company: 'cmp_001',
 			pageSize: 20,
 		});
@@ -108,9 +78,9 @@ describe('12.6 lists that never end', () => {
 		expect(sim.requestsTo('listInvoices')).toHaveLength(2);
 	});
 
-	test('12.6 lists that never end: empty cursor pages forever stop after a bounded number of pages', async () => {
+	test('empty cursor pages forever stop after a bounded number of pages', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'emptyPage', after: 1, times: 100_000 });
-		const { error, pages } = await drainBounded(await orgContext(sim), 'listInvoices', {
+		const { error, pages } = await drainBounded(await ctxFor(sim, 'orgKey'), 'listInvoices', {
 			company: 'cmp_001',
 			pageSize: 20,
 		});
@@ -123,10 +93,10 @@ describe('12.6 lists that never end', () => {
 		expect(sim.requestsTo('listInvoices')).toHaveLength(11);
 	});
 
-	test('12.6 lists that never end: an offset list that does not advance stops instead of repeating items', async () => {
+	test('an offset list that does not advance stops instead of repeating items', async () => {
 		sim.injectFault({ route: 'getAccounts', kind: 'ignorePosition', after: 1, times: 100_000 });
 		const error = await failure(
-			collect(await orgContext(sim), 'getAccounts', { company: 'cmp_001' }),
+			collect(await ctxFor(sim, 'orgKey'), 'getAccounts', { company: 'cmp_001' }),
 		);
 		expect(error.message).toBe(
 			'Spendesk sent the same items again for "Get accounts": the list is not moving forward',
@@ -134,9 +104,9 @@ describe('12.6 lists that never end', () => {
 		expect(sim.requestsTo('getAccounts').map((r) => r.query.offset)).toEqual(['0', '100']);
 	});
 
-	test('12.6 lists that never end: a body-cursor list handing out new cursors over the same items stops', async () => {
+	test('a body-cursor list handing out new cursors over the same items stops', async () => {
 		sim.injectFault({ route: 'searchPayables', kind: 'ignorePosition', after: 1, times: 100_000 });
-		const { error } = await drainBounded(await orgContext(sim), 'searchPayables', {
+		const { error } = await drainBounded(await ctxFor(sim, 'orgKey'), 'searchPayables', {
 			company: 'cmp_001',
 			pageSize: 20,
 		});
@@ -146,8 +116,8 @@ describe('12.6 lists that never end', () => {
 		expect(sim.requestsTo('searchPayables')).toHaveLength(2);
 	});
 
-	test('12.6 lists that never end: a Custom API Call with Page style on a cursor endpoint (pages never empty) stops', async () => {
-		const { error } = await runNode(sim, {
+	test('a Custom API Call with Page style on a cursor endpoint (pages never empty) stops', async () => {
+		const { error } = await runNodeSettled(sim, {
 			resource: 'customApiCall',
 			operation: 'request',
 			companyScope: 'one',
@@ -166,8 +136,8 @@ describe('12.6 lists that never end', () => {
 		expect(sim.requestsTo('listInvoices')).toHaveLength(2);
 	});
 
-	test('12.6 lists that never end: a Custom API Call with Offset style on a list that ignores the offset stops', async () => {
-		const { error } = await runNode(sim, {
+	test('a Custom API Call with Offset style on a list that ignores the offset stops', async () => {
+		const { error } = await runNodeSettled(sim, {
 			resource: 'customApiCall',
 			operation: 'request',
 			companyScope: 'one',
@@ -185,8 +155,8 @@ describe('12.6 lists that never end', () => {
 		expect(sim.requestsTo('listExpenseCategories')).toHaveLength(2);
 	});
 
-	test('12.6 lists that never end: a page list whose total is wrong but whose pages are full keeps going', async () => {
-		const ctx = await orgContext(sim);
+	test('a page list whose total is wrong but whose pages are full keeps going', async () => {
+		const ctx = await ctxFor(sim, 'orgKey');
 		sim.injectFault({ route: 'listSettlements', kind: 'understatedTotal', total: 45, times: 100 });
 		const items = await collect(ctx, 'listSettlements', { company: 'cmp_001' });
 		expect(items.map((s) => s.id)).toEqual(sim.data('cmp_001').settlements.map((s) => s.id));
@@ -200,9 +170,9 @@ describe('12.6 lists that never end', () => {
 	});
 });
 
-// ------------------------------------------------------------- 12.7 waits that poison the limiter
+// ------------------------------------------------------------- waits that poison the limiter
 
-describe('12.7 waits that poison the limiter', () => {
+describe('transport faults: waits that poison the limiter', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
 		sim = await startSimulator();
@@ -214,8 +184,8 @@ describe('12.7 waits that poison the limiter', () => {
 		sim.clearLog();
 	});
 
-	test('12.7 waits that poison the limiter: a 429 with Retry-After 100000000 fails saying when to retry, and the next call is sent', async () => {
-		const ctx = await orgContext(sim);
+	test('a 429 with Retry-After 100000000 fails saying when to retry, and the next call is sent', async () => {
+		const ctx = await ctxFor(sim, 'orgKey');
 		sim.injectFault({ route: 'walletSummary', kind: 'rateLimit', retryAfterSeconds: 100_000_000 });
 		const error = (await failure(
 			callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }),
@@ -233,8 +203,8 @@ describe('12.7 waits that poison the limiter', () => {
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([429, 200]);
 	});
 
-	test('12.7 waits that poison the limiter: a 200 with remaining 0 and a reset years ahead does not block the next call', async () => {
-		const ctx = await orgContext(sim);
+	test('a 200 with remaining 0 and a reset years ahead does not block the next call', async () => {
+		const ctx = await ctxFor(sim, 'orgKey');
 		sim.injectFault({
 			route: 'walletSummary',
 			kind: 'spentBudget',
@@ -246,7 +216,7 @@ describe('12.7 waits that poison the limiter', () => {
 	});
 });
 
-// ------------------------------------------------------------------ 12.8 slots held forever
+// ------------------------------------------------------------------ slots held forever
 
 interface Loopback {
 	url: string;
@@ -289,7 +259,7 @@ const LOOPBACK_KEY = {
 	scopes: [],
 };
 
-describe('12.8 slots held forever', () => {
+describe('transport faults: slots held forever', () => {
 	const servers: Loopback[] = [];
 	const timers: NodeJS.Timeout[] = [];
 	beforeEach(() => resetTransport({ maxRetries: 0 }));
@@ -300,7 +270,7 @@ describe('12.8 slots held forever', () => {
 
 	const contextOn = (url: string) => createLoopbackContext(url);
 
-	test('12.8 slots held forever: a token endpoint that never answers fails with a clear error and frees the credential', async () => {
+	test('a token endpoint that never answers fails with a clear error and frees the credential', async () => {
 		resetTransport({ maxRetries: 0, tokenTimeoutMs: 300 });
 		let answerToken = false;
 		const server = await loopback((req, res) => {
@@ -328,7 +298,7 @@ describe('12.8 slots held forever', () => {
 		expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
 	});
 
-	test('12.8 slots held forever: five responses trickling one byte every 200 ms lose their slots at the attempt deadline', async () => {
+	test('five responses trickling one byte every 200 ms lose their slots at the attempt deadline', async () => {
 		resetTransport({ maxRetries: 0, timeoutMs: 1000 });
 		const dropped: string[] = [];
 		let allDropped = () => {};
@@ -383,7 +353,7 @@ describe('12.8 slots held forever', () => {
 		expect(after.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
 	});
 
-	test("12.8 slots held forever: one execution's 200 queued calls do not put another execution's single call last", async () => {
+	test("one execution's 200 queued calls do not put another execution's single call last", async () => {
 		const sim = await startSimulator({ latencyMs: 2 });
 		try {
 			const store = apiKeyStore(sim.baseUrl, sim.credentials.orgKey);
@@ -405,7 +375,7 @@ describe('12.8 slots held forever', () => {
 			const single = callSpendesk(other, 'walletSummary', { company: 'cmp_002' });
 			await Promise.all([many, single]);
 
-			const order = sim.log.filter((r) => !TOKEN_ROUTES.has(r.route)).map((r) => r.companyId);
+			const order = apiRequests(sim).map((r) => r.companyId);
 			expect(order).toHaveLength(201);
 			// The single call is served as soon as a slot frees after it queued: within the first
 			// rounds of 5, not after the other execution's 200.
@@ -423,9 +393,9 @@ function createLoopbackContext(url: string): SpendeskContext {
 		.context as unknown as SpendeskContext;
 }
 
-// ------------------------------------------------------------------------- 12.9 snapshot wait
+// ------------------------------------------------------------------------- snapshot wait
 
-describe('12.9 snapshot wait', () => {
+describe('transport faults: snapshot wait', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
 		sim = await startSimulator({
@@ -441,8 +411,8 @@ describe('12.9 snapshot wait', () => {
 		sim.clock.advance(13 * 3600 * 1000);
 	});
 
-	test('12.9 snapshot wait: Max Wait "abc" fails naming the field, before any request', async () => {
-		const { error } = await runNode(sim, {
+	test('Max Wait "abc" fails naming the field, before any request', async () => {
+		const { error } = await runNodeSettled(sim, {
 			resource: 'payable',
 			operation: 'getAllSnapshot',
 			companyScope: 'one',
@@ -456,12 +426,12 @@ describe('12.9 snapshot wait', () => {
 		expect(error!.message).toBe(
 			'Max Wait (Seconds) must be a number of seconds from 1 to 3600; got "abc"',
 		);
-		expect(sim.log.filter((r) => !TOKEN_ROUTES.has(r.route))).toEqual([]);
+		expect(apiRequests(sim)).toEqual([]);
 	});
 
-	test('12.9 snapshot wait: status polls are spaced even with a zero or broken pause, and the wait is bounded', async () => {
+	test('status polls are spaced even with a zero or broken pause, and the wait is bounded', async () => {
 		sim.configure({ snapshotPendingPolls: 1_000_000 });
-		const ctx = await orgContext(sim);
+		const ctx = await ctxFor(sim, 'orgKey');
 		for (const snapshotPollMs of [0, Number.NaN]) {
 			sim.clearLog();
 			const error = await failure(
@@ -478,9 +448,9 @@ describe('12.9 snapshot wait', () => {
 	});
 });
 
-// ----------------------------------------------------------------- 12.13 bodies that are not JSON
+// ----------------------------------------------------------------- bodies that are not JSON
 
-describe('12.13 a 200 whose body is not JSON', () => {
+describe('transport faults: a 200 whose body is not JSON', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
 		sim = await startSimulator({ seed: { companies: 3, deactivated: [] } });
@@ -492,9 +462,9 @@ describe('12.13 a 200 whose body is not JSON', () => {
 		sim.clearLog();
 	});
 
-	test('12.13 a 200 whose body is not JSON: an HTML page from a proxy fails naming the endpoint and the content type', async () => {
+	test('an HTML page from a proxy fails naming the endpoint and the content type', async () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'htmlBody' });
-		const { error } = await runNode(sim, {
+		const { error } = await runNodeSettled(sim, {
 			resource: 'walletSummary',
 			operation: 'get',
 			companyScope: 'one',
@@ -507,9 +477,9 @@ describe('12.13 a 200 whose body is not JSON', () => {
 		expect(error!.description).toMatch(/proxy/);
 	});
 
-	test('12.13 a 200 whose body is not JSON: with All Companies the HTML page is one error item, never characters spread into fields', async () => {
+	test('with All Companies the HTML page is one error item, never characters spread into fields', async () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'htmlBody' });
-		const { out, error } = await runNode(
+		const { out, error } = await runNodeSettled(
 			sim,
 			{ resource: 'walletSummary', operation: 'get', companyScope: 'all' },
 			{ continueOnFail: true },
@@ -522,7 +492,7 @@ describe('12.13 a 200 whose body is not JSON', () => {
 		for (const item of out) expect(item.json).not.toHaveProperty('0');
 	});
 
-	test('12.13 a 200 whose body is not JSON: a Custom API Call other than GET answered 204 gives one empty item, a GET fails', async () => {
+	test('a Custom API Call other than GET answered 204 gives one empty item, a GET fails', async () => {
 		const call = (method: string) => ({
 			resource: 'customApiCall',
 			operation: 'request',
@@ -535,21 +505,21 @@ describe('12.13 a 200 whose body is not JSON', () => {
 			body: '{"supplierName":"ACME"}',
 		});
 		sim.injectFault({ route: 'createIntake', kind: 'noContent' });
-		const posted = await runNode(sim, call('POST'));
+		const posted = await runNodeSettled(sim, call('POST'));
 		expect(posted.error).toBeUndefined();
 		expect(posted.out.map((item) => item.json)).toEqual([{}]);
 
 		sim.injectFault({ route: 'walletSummary', kind: 'noContent' });
-		const got = await runNode(sim, call('GET'));
+		const got = await runNodeSettled(sim, call('GET'));
 		expect(got.error!.message).toBe(
 			'Spendesk answered "Custom API call GET /v1/wallet-summary" for company "cmp_001" with no content instead of JSON (204)',
 		);
 	});
 
-	test('12.13 a 200 whose body is not JSON: a 204 with no body on a list fails naming the endpoint', async () => {
+	test('a 204 with no body on a list fails naming the endpoint', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'noContent' });
 		const error = await failure(
-			collect(await orgContext(sim), 'listInvoices', { company: 'cmp_001' }),
+			collect(await ctxFor(sim, 'orgKey'), 'listInvoices', { company: 'cmp_001' }),
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(

@@ -20,15 +20,14 @@ import {
 	triggerFor,
 } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
+import { ids } from '../support/values';
+import { iso, sleep } from '../support/time';
 
 const EVENTS: TriggerEvent[] = ['newInvoice', 'newOrUpdatedInvoice'];
 const DAY = 24 * 3_600_000;
 const SECRETS = ['sim-org-secret', 'sat_'];
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-const ids = (items: IDataObject[]) => items.map((item) => item.id);
-const sleep = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => boolean): Promise<void> {
 	while (!condition()) await sleep(2);
@@ -70,7 +69,7 @@ describe('Spendesk Trigger faults: overlapping polls', () => {
 	});
 
 	test.each(EVENTS)(
-		'12.1 overlapping polls: a poll that starts while the previous one runs emits nothing and changes nothing (%s)',
+		'a poll that starts while the previous one runs emits nothing and changes nothing (%s)',
 		async (event) => {
 			const t = await triggerFor(sim, one(event), { workflowId: 'wf-overlap' });
 			expect(await t.poll()).toEqual([]); // activation
@@ -102,7 +101,7 @@ describe('Spendesk Trigger faults: overlapping polls', () => {
 		},
 	);
 
-	test('12.1 overlapping polls: two poll contexts of one trigger (same workflow and node) sharing its static data emit each invoice once', async () => {
+	test('two poll contexts of one trigger (same workflow and node) sharing its static data emit each invoice once', async () => {
 		const staticData: IDataObject = {};
 		const a = await triggerFor(sim, one('newInvoice'), {
 			staticData,
@@ -124,7 +123,7 @@ describe('Spendesk Trigger faults: overlapping polls', () => {
 		expect(await b.poll()).toEqual([]);
 	});
 
-	test('12.1 overlapping polls: a poll still running after an hour is taken over; when it ends at last it emits nothing and saves nothing', async () => {
+	test('a poll still running after an hour is taken over; when it ends at last it emits nothing and saves nothing', async () => {
 		const t = await triggerFor(sim, one('newInvoice'), { workflowId: 'wf-stuck' });
 		expect(await t.poll()).toEqual([]);
 
@@ -156,7 +155,7 @@ describe('Spendesk Trigger faults: timestamps from the future', () => {
 	});
 
 	test.each(EVENTS)(
-		'12.2 timestamps from the future: an invoice dated 30 days ahead does not hide the invoices after it (%s)',
+		'an invoice dated 30 days ahead does not hide the invoices after it (%s)',
 		async (event) => {
 			const t = await triggerFor(sim, one(event));
 			expect(await t.poll()).toEqual([]);
@@ -181,7 +180,7 @@ describe('Spendesk Trigger faults: timestamps from the future', () => {
 	);
 
 	test.each(EVENTS)(
-		'12.2 timestamps from the future: a saved cursor 30 days ahead (a clock stepped back) is brought back to the present (%s)',
+		'a saved cursor 30 days ahead (a clock stepped back) is brought back to the present (%s)',
 		async (event) => {
 			const t = await triggerFor(sim, one(event));
 			expect(await t.poll()).toEqual([]);
@@ -202,7 +201,7 @@ describe('Spendesk Trigger faults: timestamps from the future', () => {
 	);
 
 	test.each(EVENTS)(
-		'12.2 timestamps from the future: an updatedAt that is not a date is skipped with a warning, not taken as the end of the list (%s)',
+		'an updatedAt that is not a date is skipped with a warning, not taken as the end of the list (%s)',
 		async (event) => {
 			const t = await triggerFor(sim, one(event));
 			expect(await t.poll()).toEqual([]);
@@ -229,7 +228,7 @@ describe('Spendesk Trigger faults: bulk updates', () => {
 	const BULK = 10_100;
 
 	test.each(EVENTS)(
-		'12.3 bulk updates: 10,100 invoices sharing one updatedAt are emitted exactly once, idle polls emit nothing, the state stays bounded (%s)',
+		'a burst of 10,100 invoices sharing one updatedAt is emitted exactly once, idle polls emit nothing, the state stays bounded (%s)',
 		async (event) => {
 			resetTransport();
 			// New Invoice: 10,100 invoices created at once; New or Updated Invoice: 10,100 existing invoices updated at once.
@@ -297,7 +296,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		['an object', { minutes: 5 }],
 		['true', true],
 	])(
-		'12.4 parameters from expressions: Overlap Window %s is refused with an error naming the field, before any request',
+		'Overlap Window %s is refused with an error naming the field, before any request',
 		async (_, overlapMinutes) => {
 			const t = await triggerFor(sim, one('newInvoice', { options: { overlapMinutes } }));
 			sim.clearLog();
@@ -309,7 +308,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		},
 	);
 
-	test('12.4 parameters from expressions: an Event that is neither choice is refused with an error naming the field', async () => {
+	test('an Event that is neither choice is refused with an error naming the field', async () => {
 		const t = await triggerFor(sim, one('newInvoices' as TriggerEvent));
 		const error = await failure(t.poll());
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -327,7 +326,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 	});
 
 	test.each(EVENTS)(
-		'12.4 parameters from expressions: Several Companies " cmp_001", "cmp_001", "cmp_002 " and empty entries are two companies, each invoice emitted once (%s)',
+		'Several Companies " cmp_001", "cmp_001", "cmp_002 " and empty entries are two companies, each invoice emitted once (%s)',
 		async (event) => {
 			const t = await triggerFor(sim, {
 				event,
@@ -359,7 +358,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		},
 	);
 
-	test('12.4 parameters from expressions: a numeric company id (4242) is used as its text form, in Several Companies and in One Company', async () => {
+	test('a numeric company id (4242) is used as its text form, in Several Companies and in One Company', async () => {
 		sim.createCompany({ id: '4242', name: 'Numbers Inc' });
 		const several = await triggerFor(sim, {
 			event: 'newInvoice',
@@ -399,7 +398,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		],
 		['an object as One Company', { companyScope: 'one', company: { id: 'cmp_001' } }, 'Company'],
 	])(
-		'12.4 parameters from expressions: %s is refused with an error naming the field, not "trim is not a function"',
+		'%s is refused with an error naming the field, not "trim is not a function"',
 		async (_, scope, field) => {
 			const t = await triggerFor(sim, {
 				event: 'newInvoice',
@@ -416,7 +415,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		},
 	);
 
-	test('12.4 parameters from expressions: the Spendesk node reads a numeric Company id as its text form, and refuses an object naming the field', async () => {
+	test('the Spendesk node reads a numeric Company id as its text form, and refuses an object naming the field', async () => {
 		sim.createCompany({ id: '4242', name: 'Numbers Inc' });
 		const run = async (company: IDataObject[string]) => {
 			const { context } = await contextFor(sim, 'orgKey', {
@@ -452,7 +451,7 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 	});
 
 	test.each(EVENTS)(
-		'12.5 saved state from elsewhere: company states missing a field or holding garbage are dropped with a warning and start fresh; the others go on (%s)',
+		'company states missing a field or holding garbage are dropped with a warning and start fresh; the others go on (%s)',
 		async (event) => {
 			const companyIds = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
 			const parameters: IDataObject = {
@@ -495,7 +494,7 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 		},
 	);
 
-	test('12.5 saved state from elsewhere: a cached company list dated in the future is read again', async () => {
+	test('a cached company list dated in the future is read again', async () => {
 		const staticData: IDataObject = {};
 		const parameters: IDataObject = {
 			event: 'newInvoice',
@@ -520,7 +519,7 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 		expect((saved.companyList as { at: number }).at).toBeLessThanOrEqual(Date.now());
 	});
 
-	test('12.5 saved state from elsewhere: a cached company list that is not a list is dropped with a warning and read again', async () => {
+	test('a cached company list that is not a list is dropped with a warning and read again', async () => {
 		const staticData: IDataObject = {};
 		const parameters: IDataObject = {
 			event: 'newInvoice',
@@ -542,7 +541,7 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 		]);
 	});
 
-	test('12.5 saved state from elsewhere: an expired company list is read again, although n8n keeps one poll context for every poll', async () => {
+	test('an expired company list is read again, although n8n keeps one poll context for every poll', async () => {
 		const parameters: IDataObject = {
 			event: 'newInvoice',
 			companyScope: 'all',

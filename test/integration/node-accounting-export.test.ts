@@ -4,11 +4,11 @@
  * data, the CSV accepted only on the journal endpoint (a proxy's HTML page is refused).
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
+import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import { apiRequests, runNode } from '../support/node';
 
 const create = {
 	resource: 'accountingExport',
@@ -25,18 +25,16 @@ async function run(
 	continueOnFail = false,
 	timezone?: string,
 ) {
-	const { context } = await contextFor(sim, kind, {
-		parameters: { companyScope: 'one', ...parameters },
-		continueOnFail,
-		timezone,
-	});
-	sim.clearLog();
-	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
+	const { out } = await runNode(
+		sim,
+		kind,
+		{ companyScope: 'one', ...parameters },
+		{ continueOnFail, timezone },
+	);
 	return out;
 }
 
-const apiRoutes = (sim: SpendeskSimulator) =>
-	sim.log.map((r) => r.route).filter((r) => !['token', 'oauthToken'].includes(r));
+const apiRoutes = (sim: SpendeskSimulator) => apiRequests(sim).map((r) => r.route);
 
 describe('accounting export', () => {
 	let sim: SpendeskSimulator;

@@ -6,11 +6,12 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { presignedUrl } from '../../nodes/Spendesk/transport/presigned';
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import { expectNoCredentialOnFileHost, runNode } from '../support/node';
+import { locatorById } from '../support/values';
 
 const base = { resource: 'payable', operation: 'getAttachments', companyScope: 'one' };
 
@@ -20,25 +21,8 @@ async function run(
 	parameters: IDataObject,
 	extra: { continueOnFail?: boolean; items?: INodeExecutionData[] } = {},
 ) {
-	const { context } = await contextFor(sim, kind, {
-		parameters: { ...base, ...parameters },
-		...extra,
-	});
-	sim.clearLog();
-	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
+	const { out } = await runNode(sim, kind, { ...base, ...parameters }, extra);
 	return out;
-}
-
-const locator = (value: string) => ({ __rl: true, mode: 'id', value });
-
-/** Every request that reached the file host carried no credential of any kind. */
-function expectNoCredentialOnFileHost(sim: SpendeskSimulator): void {
-	const onFiles = sim.log.filter((r) => r.host === 'files');
-	for (const entry of onFiles) {
-		expect(entry.headers).not.toHaveProperty('authorization');
-		expect(entry.headers).not.toHaveProperty('x-company-id');
-		for (const value of Object.values(entry.headers)) expect(value).not.toMatch(/bearer|sat_/i);
-	}
 }
 
 describe('payable getAttachments', () => {
@@ -62,7 +46,7 @@ describe('payable getAttachments', () => {
 		'%s: one item per attachment, the file as binary data (bytes, name and type kept), the token never on the file host',
 		async (kind, company, target) => {
 			const payableId = `pay_${target.slice(4)}_000002`;
-			const out = await run(sim, kind, { company, payableId: locator(payableId) });
+			const out = await run(sim, kind, { company, payableId: locatorById(payableId) });
 			const files = sim.files.attachmentsOf(payableId);
 			expect(files).toHaveLength(2);
 			expect(out).toHaveLength(2);
@@ -96,7 +80,7 @@ describe('payable getAttachments', () => {
 	test('Metadata Only: the attachments with their links, no file downloaded', async () => {
 		const out = await run(sim, 'orgKey', {
 			company: 'cmp_001',
-			payableId: locator('pay_001_000005'),
+			payableId: locatorById('pay_001_000005'),
 			options: { metadataOnly: true },
 		});
 		expect(out).toHaveLength(2);
@@ -110,13 +94,13 @@ describe('payable getAttachments', () => {
 	test('Binary Property: the file goes under the name given; a payable without attachments gives no item', async () => {
 		const out = await run(sim, 'orgKey', {
 			company: 'cmp_001',
-			payableId: locator('pay_001_000004'),
+			payableId: locatorById('pay_001_000004'),
 			options: { binaryPropertyName: 'receipt' },
 		});
 		expect(out).toHaveLength(1);
 		expect(Object.keys(out[0].binary!)).toEqual(['receipt']);
 		expect(
-			await run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_000003') }),
+			await run(sim, 'orgKey', { company: 'cmp_001', payableId: locatorById('pay_001_000003') }),
 		).toEqual([]);
 	});
 
@@ -131,7 +115,7 @@ describe('payable getAttachments', () => {
 			const error = await failure(
 				run(sim, 'orgKey', {
 					company: 'cmp_001',
-					payableId: locator('pay_001_000007'),
+					payableId: locatorById('pay_001_000007'),
 					options: { maxFileSize: 1 },
 				}),
 			);
@@ -155,7 +139,7 @@ describe('payable getAttachments', () => {
 			const error = await failure(
 				run(sim, 'orgKey', {
 					company: 'cmp_001',
-					payableId: locator('pay_001_000007'),
+					payableId: locatorById('pay_001_000007'),
 					options: { maxFileSize: 1 },
 				}),
 			);
@@ -178,7 +162,7 @@ describe('payable getAttachments', () => {
 			const error = await failure(
 				run(sim, 'orgKey', {
 					company: 'cmp_001',
-					payableId: locator('pay_001_000007'),
+					payableId: locatorById('pay_001_000007'),
 					options: { maxFileSize: 1 },
 				}),
 			);
@@ -194,7 +178,7 @@ describe('payable getAttachments', () => {
 			sim.injectFault({ route: 'fileDownload', kind: 'chunkedFile' });
 			const out = await run(sim, 'orgKey', {
 				company: 'cmp_001',
-				payableId: locator('pay_001_000007'),
+				payableId: locatorById('pay_001_000007'),
 				options: { maxFileSize: 2 },
 			});
 			expect(Buffer.from(out[0].binary!.data.data, 'base64').equals(big)).toBe(true);
@@ -203,7 +187,7 @@ describe('payable getAttachments', () => {
 
 	test('an expired link fails clearly (403 AccessDenied); Continue On Fail makes it an error item paired with its input', async () => {
 		sim.configure({ fileUrlLifetimeSeconds: 0 });
-		const params = { company: 'cmp_001', payableId: locator('pay_001_000004') };
+		const params = { company: 'cmp_001', payableId: locatorById('pay_001_000004') };
 		const error = await failure(run(sim, 'orgKey', params));
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
@@ -222,13 +206,13 @@ describe('payable getAttachments', () => {
 
 	test('an unknown payable is a 404 naming the call; IDs are checked before any request', async () => {
 		const error = await failure(
-			run(sim, 'orgKey', { company: 'cmp_001', payableId: locator('pay_001_999999') }),
+			run(sim, 'orgKey', { company: 'cmp_001', payableId: locatorById('pay_001_999999') }),
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(`Not found: "List a payable's attachments" for company "cmp_001"`);
 		for (const bad of ['', '  ', '.', '..', 'a/b']) {
 			const refused = await failure(
-				run(sim, 'orgKey', { company: 'cmp_001', payableId: locator(bad) }),
+				run(sim, 'orgKey', { company: 'cmp_001', payableId: locatorById(bad) }),
 			);
 			expect(refused).toBeInstanceOf(NodeOperationError);
 			expect(refused.message).toMatch(/^Payable ID (is empty|".*" is not a valid ID)$/);

@@ -5,46 +5,17 @@
  * off), and one failing company does not lose the others.
  */
 import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
-import type { Company, LoggedRequest, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator, failure } from '../support/fixtures';
+import type { INodeExecutionData } from 'n8n-workflow';
+import type { Company, SpendeskSimulator } from '../simulator';
+import { resetTransport, startSimulator, failure } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import type { ContextOptions } from '../support/n8n-context';
+import { apiRequests, prepareNode, runNode } from '../support/node';
+import { plain } from '../support/values';
 
-const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
-	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
-const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
 const SEED = {
 	companies: 6,
 	sizes: { invoices: 25, settlements: 35, accounts: 12, payables: 10, intakes: 3 },
 };
-
-async function prepare(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-) {
-	const built = await contextFor(sim, kind, { ...extra, parameters });
-	sim.clearLog();
-	return {
-		...built,
-		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
-	};
-}
-
-async function run(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-): Promise<INodeExecutionData[]> {
-	const { execute } = await prepare(sim, kind, parameters, extra);
-	const [out] = await execute();
-	return out;
-}
 
 const tagged = (c: Company, items: unknown[]) =>
 	plain(items).map((i) => ({ ...i, companyId: c.id, companyName: c.name }));
@@ -75,7 +46,7 @@ describe('node: All Companies fan-out', () => {
 
 	describe.each(['orgKey', 'oauthOrg'] as const)('%s', (kind) => {
 		test('invoices, Return All: the union of every active company, tagged with companyId and companyName', async () => {
-			const out = await run(sim, kind, {
+			const { out } = await runNode(sim, kind, {
 				resource: 'invoice',
 				operation: 'getAll',
 				companyScope: 'all',
@@ -97,7 +68,7 @@ describe('node: All Companies fan-out', () => {
 		});
 
 		test('invoices, Limit 4: the Limit applies to each company', async () => {
-			const out = await run(sim, kind, {
+			const { out } = await runNode(sim, kind, {
 				resource: 'invoice',
 				operation: 'getAll',
 				companyScope: 'all',
@@ -120,8 +91,8 @@ describe('node: All Companies fan-out', () => {
 			);
 		});
 
-		test('settlements (header-scoped, page-based): union tagged; each company named in x-company-id', async () => {
-			const out = await run(sim, kind, {
+		test('settlements (company in the header, page list): union tagged; each company named in x-company-id', async () => {
+			const { out } = await runNode(sim, kind, {
 				resource: 'settlement',
 				operation: 'getAll',
 				companyScope: 'all',
@@ -135,7 +106,7 @@ describe('node: All Companies fan-out', () => {
 		});
 
 		test('Add Company Fields off: the union without companyId/companyName', async () => {
-			const out = await run(sim, kind, {
+			const { out } = await runNode(sim, kind, {
 				resource: 'settlement',
 				operation: 'getAll',
 				companyScope: 'all',
@@ -152,7 +123,7 @@ describe('node: All Companies fan-out', () => {
 		});
 
 		test('wallet summary: one tagged summary per active company', async () => {
-			const out = await run(sim, kind, {
+			const { out } = await runNode(sim, kind, {
 				resource: 'walletSummary',
 				operation: 'get',
 				companyScope: 'all',
@@ -163,7 +134,7 @@ describe('node: All Companies fan-out', () => {
 		});
 
 		test('custom API call GET /v1/accounts (offset): union tagged', async () => {
-			const out = await run(sim, kind, {
+			const { out } = await runNode(sim, kind, {
 				resource: 'customApiCall',
 				operation: 'request',
 				companyScope: 'all',
@@ -182,7 +153,7 @@ describe('node: All Companies fan-out', () => {
 		test('companies run concurrently without exceeding the in-flight cap (latency 40 ms, server cap 5)', async () => {
 			sim.configure({ latencyMs: 40, maxInFlight: 5 });
 			try {
-				const { execute } = await prepare(sim, kind, {
+				const { execute } = await prepareNode(sim, kind, {
 					resource: 'settlement',
 					operation: 'getAll',
 					companyScope: 'all',
@@ -205,7 +176,7 @@ describe('node: All Companies fan-out', () => {
 	test.each(['companyKey', 'oauthCompany'] as const)(
 		"%s: All Companies runs on the credential's own company only",
 		async (kind) => {
-			const out = await run(sim, kind, {
+			const { out } = await runNode(sim, kind, {
 				resource: 'settlement',
 				operation: 'getAll',
 				companyScope: 'all',
@@ -234,7 +205,7 @@ describe('node: All Companies fan-out', () => {
 
 		/** Lists the companies once so the Get Companies cache (20 min) holds the list from before the change. */
 		async function primeCompanyList(kind: CredentialKind): Promise<void> {
-			const out = await run(failSim, kind, {
+			const { out } = await runNode(failSim, kind, {
 				resource: 'company',
 				operation: 'getAll',
 				returnAll: true,
@@ -268,7 +239,7 @@ describe('node: All Companies fan-out', () => {
 		test('OAuth2 organisation credential whose user left cmp_003 (403 User does not belong): continueOnFail gives the others plus one error item', async () => {
 			await primeCompanyList('oauthOrg');
 			failSim.removeUserFromCompany('u_owner', 'cmp_003');
-			const out = await run(failSim, 'oauthOrg', settlementsAll, { continueOnFail: true });
+			const { out } = await runNode(failSim, 'oauthOrg', settlementsAll, { continueOnFail: true });
 			expectOthersPlusOneError(out, 'cmp_003', /not a member/);
 			const refused = apiRequests(failSim).filter((r) => r.status === 403);
 			// The simulator logs companyId only for calls it accepted: the refused one is named by its header.
@@ -280,7 +251,7 @@ describe('node: All Companies fan-out', () => {
 		test('OAuth2 organisation credential whose user left cmp_003: without continueOnFail the node throws naming the company', async () => {
 			await primeCompanyList('oauthOrg');
 			failSim.removeUserFromCompany('u_owner', 'cmp_003');
-			const { execute } = await prepare(failSim, 'oauthOrg', settlementsAll);
+			const { execute } = await prepareNode(failSim, 'oauthOrg', settlementsAll);
 			const error = await failure(execute());
 			expect(error.message).toContain('cmp_003');
 			expect(error.message).toMatch(/not a member/);
@@ -289,14 +260,14 @@ describe('node: All Companies fan-out', () => {
 		test('API key, cmp_004 deactivated after the company list was cached (403 Company is deactivated): continueOnFail gives the others plus one error item', async () => {
 			await primeCompanyList('orgKey');
 			failSim.deactivateCompany('cmp_004');
-			const out = await run(failSim, 'orgKey', settlementsAll, { continueOnFail: true });
+			const { out } = await runNode(failSim, 'orgKey', settlementsAll, { continueOnFail: true });
 			expectOthersPlusOneError(out, 'cmp_004', /deactivated/);
 		});
 
 		test('API key, cmp_004 deactivated after the company list was cached: without continueOnFail the node throws naming the company', async () => {
 			await primeCompanyList('orgKey');
 			failSim.deactivateCompany('cmp_004');
-			const { execute } = await prepare(failSim, 'orgKey', settlementsAll);
+			const { execute } = await prepareNode(failSim, 'orgKey', settlementsAll);
 			const error = await failure(execute());
 			expect(error.message).toContain('cmp_004');
 			expect(error.message).toMatch(/deactivated/);
@@ -305,7 +276,7 @@ describe('node: All Companies fan-out', () => {
 		test('the error of one company among all keeps what the API said (endpoint, status, API code, detail) and names the company', async () => {
 			await primeCompanyList('orgKey');
 			failSim.deactivateCompany('cmp_004');
-			const { execute } = await prepare(failSim, 'orgKey', settlementsAll);
+			const { execute } = await prepareNode(failSim, 'orgKey', settlementsAll);
 			const error = (await failure(execute())) as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toMatch(

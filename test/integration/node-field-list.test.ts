@@ -9,6 +9,7 @@ import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch'
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import { locatorFromList } from '../support/values';
 
 async function search(
 	sim: SpendeskSimulator,
@@ -22,8 +23,6 @@ async function search(
 	sim.clearLog();
 	return await searchAnalyticalFields.call(context as unknown as ILoadOptionsFunctions, filter);
 }
-
-const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
 describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	let sim: SpendeskSimulator;
@@ -39,7 +38,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	test('lists every field of the chosen company, over every page, as "name (id)"', async () => {
 		const { results } = await search(sim, 'orgKey', {
 			companyScope: 'one',
-			company: fromList('cmp_002'),
+			company: locatorFromList('cmp_002'),
 		});
 		const fields = sim.data('cmp_002').analyticalFields;
 		expect(fields).toHaveLength(130);
@@ -56,7 +55,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 		const byId = await search(
 			sim,
 			'orgKey',
-			{ companyScope: 'one', company: fromList('cmp_001') },
+			{ companyScope: 'one', company: locatorFromList('cmp_001') },
 			field.id.toUpperCase(),
 		);
 		expect(byId.results.map((r) => r.value)).toContain(field.id);
@@ -66,7 +65,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 		const byName = await search(
 			sim,
 			'orgKey',
-			{ companyScope: 'one', company: fromList('cmp_001') },
+			{ companyScope: 'one', company: locatorFromList('cmp_001') },
 			field.name,
 		);
 		expect(byName.results.map((r) => r.value)).toContain(field.id);
@@ -75,7 +74,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	test('a company-level credential with Company left empty lists its own company', async () => {
 		const { results } = await search(sim, 'companyKey', {
 			companyScope: 'one',
-			company: fromList(''),
+			company: locatorFromList(''),
 		});
 		expect(results.map((r) => r.value)).toEqual(
 			sim.data('cmp_001').analyticalFields.map((f) => f.id),
@@ -95,7 +94,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 
 	test('an organisation credential with no company chosen gets the "Choose a company" error', async () => {
 		const error = await failure(
-			search(sim, 'orgKey', { companyScope: 'one', company: fromList('') }),
+			search(sim, 'orgKey', { companyScope: 'one', company: locatorFromList('') }),
 		);
 		expect(error.message).toBe(
 			'Choose a company: organisation-level credentials must name the company on this call',

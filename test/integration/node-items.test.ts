@@ -4,43 +4,13 @@
  * transport's message; and the Limit hint appears only when a Limit cut the results.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
-import type { LoggedRequest, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator, failure } from '../support/fixtures';
-import type { CredentialKind } from '../support/fixtures';
-import type { ContextOptions } from '../support/n8n-context';
+import type { INodeExecutionData } from 'n8n-workflow';
+import type { SpendeskSimulator } from '../simulator';
+import { resetTransport, startSimulator, failure } from '../support/fixtures';
+import { apiRequests, prepareNode, runNode } from '../support/node';
+import { plain } from '../support/values';
 
-const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
-	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
-const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
 const TWO_ITEMS: INodeExecutionData[] = [{ json: { n: 0 } }, { json: { n: 1 } }];
-
-async function prepare(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-) {
-	const built = await contextFor(sim, kind, { ...extra, parameters });
-	sim.clearLog();
-	return {
-		...built,
-		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
-	};
-}
-
-async function run(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-) {
-	const { execute, hints } = await prepare(sim, kind, parameters, extra);
-	const [out] = await execute();
-	return { out, hints };
-}
 
 const CHOOSE_COMPANY =
 	'Choose a company: organisation-level credentials must name the company on this call';
@@ -65,7 +35,7 @@ describe('node: input items, errors and hints', () => {
 		] as const)(
 			'%s: invoices Limit 3 with 2 input items give 2 × 3 items paired with item 0 and item 1',
 			async (kind, company, target) => {
-				const { out } = await run(
+				const { out } = await runNode(
 					sim,
 					kind,
 					{
@@ -96,7 +66,7 @@ describe('node: input items, errors and hints', () => {
 		);
 
 		test('wallet summary with 2 input items gives one summary per item', async () => {
-			const { out } = await run(
+			const { out } = await runNode(
 				sim,
 				'orgKey',
 				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_004' },
@@ -111,7 +81,7 @@ describe('node: input items, errors and hints', () => {
 
 		test('intake create with 2 input items creates two intakes', async () => {
 			const before = sim.data('cmp_002').intakes.length;
-			const { out } = await run(
+			const { out } = await runNode(
 				sim,
 				'orgKey',
 				{
@@ -132,7 +102,7 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('All Companies with 2 input items: the union twice, companies listed once per execution', async () => {
-			const { out } = await run(
+			const { out } = await runNode(
 				sim,
 				'orgKey',
 				{
@@ -169,7 +139,7 @@ describe('node: input items, errors and hints', () => {
 		] as const)(
 			'organisation key without a company (%s %s): the error propagates with the transport message',
 			async (resource, operation, more) => {
-				const { execute } = await prepare(sim, 'orgKey', {
+				const { execute } = await prepareNode(sim, 'orgKey', {
 					resource,
 					operation,
 					companyScope: 'one',
@@ -184,7 +154,7 @@ describe('node: input items, errors and hints', () => {
 		);
 
 		test('organisation key without a company, continueOnFail: one error item paired with the input item', async () => {
-			const { out } = await run(
+			const { out } = await runNode(
 				sim,
 				'orgKey',
 				{
@@ -207,7 +177,7 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('OAuth2 organisation credential without a company, continueOnFail and 2 items: one error item per item', async () => {
-			const { out } = await run(
+			const { out } = await runNode(
 				sim,
 				'oauthOrg',
 				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: '' },
@@ -225,13 +195,13 @@ describe('node: input items, errors and hints', () => {
 				company: 'cmp_999',
 				returnAll: true,
 			};
-			const { execute } = await prepare(sim, 'orgKey', params);
+			const { execute } = await prepareNode(sim, 'orgKey', params);
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toBe('Company "cmp_999" does not belong to your organisation');
 			expect((error as NodeApiError).httpCode).toBe('403');
 
-			const { out } = await run(sim, 'orgKey', params, { continueOnFail: true });
+			const { out } = await runNode(sim, 'orgKey', params, { continueOnFail: true });
 			expect(out).toHaveLength(1);
 			expect(out[0].pairedItem).toEqual({ item: 0 });
 			expect(out[0].json).toMatchObject({
@@ -243,7 +213,7 @@ describe('node: input items, errors and hints', () => {
 
 		test('a deactivated company (403): the message says it is deactivated', async () => {
 			const deactivated = sim.companies().find((c) => !c.active)!.id;
-			const { out } = await run(
+			const { out } = await runNode(
 				sim,
 				'oauthOrg',
 				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: deactivated },
@@ -259,7 +229,7 @@ describe('node: input items, errors and hints', () => {
 
 		test('continueOnFail with 2 items where the first call fails: error item for item 0, data for item 1', async () => {
 			sim.injectFault({ route: 'walletSummary', kind: 'status', status: 404, times: 1 });
-			const { out } = await run(
+			const { out } = await runNode(
 				sim,
 				'orgKey',
 				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
@@ -279,7 +249,7 @@ describe('node: input items, errors and hints', () => {
 
 		test('without continueOnFail, a failing first item stops the node with the API error', async () => {
 			sim.injectFault({ route: 'walletSummary', kind: 'status', status: 404, times: 1 });
-			const { execute } = await prepare(
+			const { execute } = await prepareNode(
 				sim,
 				'orgKey',
 				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
@@ -305,14 +275,18 @@ describe('node: input items, errors and hints', () => {
 		};
 
 		test('a Limit that cuts the results adds a hint', async () => {
-			const { out, hints } = await run(sim, 'orgKey', { ...invoices, returnAll: false, limit: 5 });
+			const { out, hints } = await runNode(sim, 'orgKey', {
+				...invoices,
+				returnAll: false,
+				limit: 5,
+			});
 			expect(out).toHaveLength(5);
 			expect(hints.length).toBeGreaterThan(0);
 			expect(hints[0].message).toMatch(/Limit/);
 		});
 
 		test('a Limit that cuts on a page-based list adds a hint too (company-level OAuth2)', async () => {
-			const { out, hints } = await run(sim, 'oauthCompany', {
+			const { out, hints } = await runNode(sim, 'oauthCompany', {
 				resource: 'settlement',
 				operation: 'getAll',
 				companyScope: 'one',
@@ -325,7 +299,7 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('Return All adds no hint', async () => {
-			const { out, hints } = await run(sim, 'orgKey', { ...invoices, returnAll: true });
+			const { out, hints } = await runNode(sim, 'orgKey', { ...invoices, returnAll: true });
 			expect(out).toHaveLength(sim.data('cmp_001').invoices.length);
 			expect(hints).toEqual([]);
 		});
@@ -335,7 +309,7 @@ describe('node: input items, errors and hints', () => {
 				.invoicesSorted('cmp_001', 'updatedAt', 'desc')
 				.filter((i) => i.status === 'paid');
 			expect(paid.length).toBeLessThan(100);
-			const { out, hints } = await run(sim, 'companyKey', {
+			const { out, hints } = await runNode(sim, 'companyKey', {
 				...invoices,
 				company: '',
 				filters: '{"status":"paid"}',
@@ -348,7 +322,7 @@ describe('node: input items, errors and hints', () => {
 
 		test('a Limit equal to the number of results cuts nothing and adds no hint', async () => {
 			const fields = sim.data('cmp_002').analyticalFields;
-			const { out, hints } = await run(sim, 'orgKey', {
+			const { out, hints } = await runNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getAll',
 				companyScope: 'one',
@@ -361,7 +335,7 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('a Limit equal to one full page of a longer list adds the hint (the API said there is more)', async () => {
-			const { out, hints } = await run(sim, 'orgKey', {
+			const { out, hints } = await runNode(sim, 'orgKey', {
 				resource: 'settlement',
 				operation: 'getAll',
 				companyScope: 'one',
@@ -375,7 +349,7 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('All Companies with a Limit that cuts adds one hint', async () => {
-			const { out, hints } = await run(sim, 'oauthOrg', {
+			const { out, hints } = await runNode(sim, 'oauthOrg', {
 				...invoices,
 				companyScope: 'all',
 				returnAll: false,
@@ -386,7 +360,7 @@ describe('node: input items, errors and hints', () => {
 		});
 
 		test('All Companies with Return All adds no hint', async () => {
-			const { hints } = await run(sim, 'orgKey', {
+			const { hints } = await runNode(sim, 'orgKey', {
 				resource: 'walletSummary',
 				operation: 'get',
 				companyScope: 'all',

@@ -5,31 +5,15 @@
  * cmp_001, is used). Every case asserts the exact items against the simulator's data.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
+import type { IDataObject } from 'n8n-workflow';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator, failure } from '../support/fixtures';
+import { resetTransport, startSimulator, failure } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import { apiRequests, prepareNode, runNode } from '../support/node';
+import { plain } from '../support/values';
 
-const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
-	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
-
-/** A JSON round trip: what the node receives over HTTP. */
-const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
 const byId = <T extends { id: string }>(list: T[]): T[] =>
 	[...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-
-async function run(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-): Promise<{ out: INodeExecutionData[]; hints: Array<{ message: string }> }> {
-	const { context, hints } = await contextFor(sim, kind, { parameters });
-	sim.clearLog();
-	const [out] = await new Spendesk().execute.call(context as unknown as IExecuteFunctions);
-	return { out, hints };
-}
 
 interface Kind {
 	kind: CredentialKind;
@@ -268,7 +252,7 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'customApiCall GET /v1/settlements, scoping header, pagination page, Return All',
+		name: 'customApiCall GET /v1/settlements, placement header, pagination page, Return All',
 		params: () => ({
 			resource: 'customApiCall',
 			operation: 'request',
@@ -283,7 +267,7 @@ const CASES: Case[] = [
 		log: (log) => expect(log.map((r) => r.query.page)).toEqual(['1', '2']),
 	},
 	{
-		name: 'customApiCall GET /v2/companies/{companyId}/invoices, scoping path, pagination cursor, Return All',
+		name: 'customApiCall GET /v2/companies/{companyId}/invoices, placement path, pagination cursor, Return All',
 		params: () => ({
 			resource: 'customApiCall',
 			operation: 'request',
@@ -378,7 +362,7 @@ describe('node: every operation with every credential kind', () => {
 
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
-			const { out } = await run(sim, kind, {
+			const { out } = await runNode(sim, kind, {
 				companyScope: 'one',
 				company,
 				...params(sim, target),
@@ -404,7 +388,7 @@ describe('node: every operation with every credential kind', () => {
 				description: 'integration test',
 			};
 			const before = sim.data(target).intakes.length;
-			const { out } = await run(sim, kind, {
+			const { out } = await runNode(sim, kind, {
 				resource: 'intake',
 				operation: 'create',
 				companyScope: 'one',
@@ -435,22 +419,17 @@ describe('node: every operation with every credential kind', () => {
 
 		test('a snapshot still PENDING after Max Wait (1 s) fails with a clear error instead of waiting 300 s', async () => {
 			sim.configure({ snapshotPendingPolls: 1000 });
-			const { context } = await contextFor(sim, 'orgKey', {
-				parameters: {
-					resource: 'payable',
-					operation: 'getAllSnapshot',
-					companyScope: 'one',
-					company: 'cmp_004',
-					filterMode: 'json',
-					filtersJson: '{"status":"settled"}',
-					maxWait: 1,
-					returnAll: true,
-				},
+			const { execute } = await prepareNode(sim, 'orgKey', {
+				resource: 'payable',
+				operation: 'getAllSnapshot',
+				companyScope: 'one',
+				company: 'cmp_004',
+				filterMode: 'json',
+				filtersJson: '{"status":"settled"}',
+				maxWait: 1,
+				returnAll: true,
 			});
-			sim.clearLog();
-			const error = await failure(
-				new Spendesk().execute.call(context as unknown as IExecuteFunctions),
-			);
+			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe('The payables snapshot was not ready after 1 s');
 			const polls = sim.requestsTo('getPayablesSnapshot');
@@ -463,7 +442,7 @@ describe('node: every operation with every credential kind', () => {
 		test.each(['orgKey', 'oauthOrg'] as const)(
 			'%s: Return All lists every active company',
 			async (kind) => {
-				const { out } = await run(sim, kind, {
+				const { out } = await runNode(sim, kind, {
 					resource: 'company',
 					operation: 'getAll',
 					returnAll: true,
@@ -481,7 +460,7 @@ describe('node: every operation with every credential kind', () => {
 		test.each(['orgKey', 'oauthOrg'] as const)(
 			'%s: Limit 2 returns the first two companies',
 			async (kind) => {
-				const { out } = await run(sim, kind, {
+				const { out } = await runNode(sim, kind, {
 					resource: 'company',
 					operation: 'getAll',
 					returnAll: false,
@@ -500,13 +479,12 @@ describe('node: every operation with every credential kind', () => {
 		] as const)(
 			'%s: a company-level credential gets a clear error and no request is sent',
 			async (kind, credentialName) => {
-				const { context } = await contextFor(sim, kind, {
-					parameters: { resource: 'company', operation: 'getAll', returnAll: true },
+				const { execute } = await prepareNode(sim, kind, {
+					resource: 'company',
+					operation: 'getAll',
+					returnAll: true,
 				});
-				sim.clearLog();
-				const error = await failure(
-					new Spendesk().execute.call(context as unknown as IExecuteFunctions),
-				);
+				const error = await failure(execute());
 				expect(error).toBeInstanceOf(NodeOperationError);
 				expect(error.message).toBe(
 					`"Get companies" needs an organisation-level credential; "${credentialName}" is company-level`,

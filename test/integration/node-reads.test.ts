@@ -1,53 +1,22 @@
 /**
- * Node, the Second catalogue's reads over real HTTP to the simulator: Payable → Get,
+ * Node, reads over real HTTP to the simulator (docs/api.md#endpoints): Payable → Get,
  * Supplier → Get / Get Many, User → Get / Get Many, Cost Center, Bank Fee and Wallet Load →
  * Get Many; their validation before any request, their errors with and without Continue On
  * Fail, Get by ID with All Companies, and the From List searches of the Get operations.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 import {
 	searchPayables,
 	searchSuppliers,
 	searchUsers,
 } from '../../nodes/Spendesk/methods/recordSearch';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import type { ContextOptions } from '../support/n8n-context';
-
-const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
-	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
-const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
-const byId = (id: string) => ({ __rl: true, mode: 'id', value: id });
-
-async function prepare(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-) {
-	const built = await contextFor(sim, kind, { ...extra, parameters });
-	sim.clearLog();
-	return {
-		...built,
-		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
-	};
-}
-
-async function run(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-) {
-	const { execute, hints } = await prepare(sim, kind, parameters, extra);
-	const [out] = await execute();
-	return { out, hints };
-}
+import { apiRequests, prepareNode, runNode } from '../support/node';
+import { locatorById, plain } from '../support/values';
 
 const KINDS = [
 	{ kind: 'orgKey' as const, company: 'cmp_002', target: 'cmp_002' },
@@ -68,7 +37,7 @@ const CASES: Case[] = [
 		params: (sim, t) => ({
 			resource: 'payable',
 			operation: 'get',
-			payableId: byId(` ${sim.data(t).payables[7].id} `),
+			payableId: locatorById(` ${sim.data(t).payables[7].id} `),
 		}),
 		expected: (sim, t) => [payableDetail(sim.data(t).payables[7])],
 		log: (log, sim, t) =>
@@ -137,7 +106,7 @@ const CASES: Case[] = [
 		params: (sim, t) => ({
 			resource: 'supplier',
 			operation: 'get',
-			supplierId: byId(sim.data(t).suppliers[12].id),
+			supplierId: locatorById(sim.data(t).suppliers[12].id),
 		}),
 		expected: (sim, t) => [sim.data(t).suppliers[12]],
 	},
@@ -156,7 +125,7 @@ const CASES: Case[] = [
 		params: (sim, t) => ({
 			resource: 'user',
 			operation: 'get',
-			userId: byId(sim.data(t).users[31].id),
+			userId: locatorById(sim.data(t).users[31].id),
 		}),
 		expected: (sim, t) => [sim.data(t).users[31]],
 		log: (log, sim, t) => expect(log[0].path).toBe(`/v1/users/${sim.data(t).users[31].id}`),
@@ -205,7 +174,7 @@ const CASES: Case[] = [
 	},
 ];
 
-describe('node: Second catalogue reads', () => {
+describe('node: reads of payables, suppliers, users, cost centers, bank fees, wallet loads', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
 		sim = await startSimulator({
@@ -220,7 +189,7 @@ describe('node: Second catalogue reads', () => {
 
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
-			const { out } = await run(sim, kind, {
+			const { out } = await runNode(sim, kind, {
 				companyScope: 'one',
 				company,
 				...params(sim, target),
@@ -240,12 +209,12 @@ describe('node: Second catalogue reads', () => {
 
 	describe('Get by ID: not found', () => {
 		test('One Company: an unknown payable is a 404 error naming the payable and the company', async () => {
-			const { execute } = await prepare(sim, 'orgKey', {
+			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
 				companyScope: 'one',
 				company: 'cmp_002',
-				payableId: byId('pay_unknown'),
+				payableId: locatorById('pay_unknown'),
 			});
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeApiError);
@@ -255,12 +224,12 @@ describe('node: Second catalogue reads', () => {
 		});
 
 		test("company-level credential: the message names the credential's company", async () => {
-			const { execute } = await prepare(sim, 'companyKey', {
+			const { execute } = await prepareNode(sim, 'companyKey', {
 				resource: 'supplier',
 				operation: 'get',
 				companyScope: 'one',
 				company: '',
-				supplierId: byId('sup_unknown'),
+				supplierId: locatorById('sup_unknown'),
 			});
 			const error = await failure(execute());
 			expect(error.message).toBe(
@@ -270,7 +239,7 @@ describe('node: Second catalogue reads', () => {
 
 		test('Continue On Fail: the unknown user is an error item paired with its input item, the known one is returned', async () => {
 			const known = sim.data('cmp_002').users[2];
-			const { out } = await run(
+			const { out } = await runNode(
 				sim,
 				'orgKey',
 				{
@@ -278,12 +247,12 @@ describe('node: Second catalogue reads', () => {
 					operation: 'get',
 					companyScope: 'one',
 					company: 'cmp_002',
-					userId: byId(known.id),
+					userId: locatorById(known.id),
 				},
 				{
 					continueOnFail: true,
 					items: [{ json: {} }, { json: {} }],
-					itemParameters: [{}, { userId: byId('usr_unknown') }],
+					itemParameters: [{}, { userId: locatorById('usr_unknown') }],
 				},
 			);
 			expect(out).toHaveLength(2);
@@ -294,11 +263,11 @@ describe('node: Second catalogue reads', () => {
 
 		test("All Companies: the payable comes from the company that holds it (tagged), the other companies' 404s are empty results", async () => {
 			const payable = sim.data('cmp_003').payables[4];
-			const { out } = await run(sim, 'orgKey', {
+			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
 				companyScope: 'all',
-				payableId: byId(payable.id),
+				payableId: locatorById(payable.id),
 			});
 			expect(out).toHaveLength(1);
 			expect(out[0].json).toMatchObject({
@@ -317,11 +286,11 @@ describe('node: Second catalogue reads', () => {
 		});
 
 		test('All Companies: a payable no company holds gives no item and no error', async () => {
-			const { out } = await run(sim, 'orgKey', {
+			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
 				companyScope: 'all',
-				payableId: byId('pay_nowhere'),
+				payableId: locatorById('pay_nowhere'),
 			});
 			expect(out).toEqual([]);
 		});
@@ -338,12 +307,12 @@ describe('node: Second catalogue reads', () => {
 		])(
 			'payable get with %s fails naming the field, nothing is sent',
 			async (_what, value, message) => {
-				const { execute } = await prepare(sim, 'orgKey', {
+				const { execute } = await prepareNode(sim, 'orgKey', {
 					resource: 'payable',
 					operation: 'get',
 					companyScope: 'one',
 					company: 'cmp_002',
-					payableId: byId(value),
+					payableId: locatorById(value),
 				});
 				const error = await failure(execute());
 				expect(error).toBeInstanceOf(NodeOperationError);
@@ -353,7 +322,7 @@ describe('node: Second catalogue reads', () => {
 		);
 
 		test('an ID from an expression that is not text (an object) is refused as empty', async () => {
-			const { execute } = await prepare(sim, 'orgKey', {
+			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'supplier',
 				operation: 'get',
 				companyScope: 'one',
@@ -375,7 +344,7 @@ describe('node: Second catalogue reads', () => {
 				'From (2026-02-01T00:00:00.000Z) is after To (2026-01-01T00:00:00.000Z)',
 			],
 		])('%s getAll with filters %j fails before any request', async (resource, filters, message) => {
-			const { execute } = await prepare(sim, 'orgKey', {
+			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource,
 				operation: 'getAll',
 				companyScope: 'one',
@@ -390,7 +359,7 @@ describe('node: Second catalogue reads', () => {
 		});
 
 		test('supplier getAll: Updated After that is not a date fails naming the field', async () => {
-			const { execute } = await prepare(sim, 'orgKey', {
+			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'supplier',
 				operation: 'getAll',
 				companyScope: 'one',
@@ -405,7 +374,7 @@ describe('node: Second catalogue reads', () => {
 		});
 
 		test('Continue On Fail: a bad date on item 1 is its error item; item 0 still runs', async () => {
-			const { out } = await run(
+			const { out } = await runNode(
 				sim,
 				'orgKey',
 				{
@@ -436,7 +405,7 @@ describe('node: Second catalogue reads', () => {
 
 	describe("dates: a value without a time zone is read in the workflow's time zone", () => {
 		test('Europe/Paris: Updated After 2026-01-15T00:00:00 is sent as 2026-01-14T23:00:00.000Z', async () => {
-			await run(
+			await runNode(
 				sim,
 				'orgKey',
 				{
@@ -454,7 +423,7 @@ describe('node: Second catalogue reads', () => {
 		});
 
 		test('America/New_York in summer time: From 2026-07-01 is sent as 2026-07-01T04:00:00.000Z; a Date object is taken as it is', async () => {
-			await run(
+			await runNode(
 				sim,
 				'orgKey',
 				{

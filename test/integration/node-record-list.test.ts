@@ -9,6 +9,7 @@ import { searchIntakeRecords, searchPayables } from '../../nodes/Spendesk/method
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import { locatorFromList } from '../support/values';
 
 type Method = typeof searchIntakeRecords | typeof searchPayables;
 
@@ -29,8 +30,6 @@ async function search(
 	);
 }
 
-const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
-
 describe('node: payable and intake selectors', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
@@ -42,7 +41,7 @@ describe('node: payable and intake selectors', () => {
 	test('payables: every page up to 200, as "description, amount currency (id)"', async () => {
 		const { results } = await search(sim, searchPayables, 'orgKey', {
 			companyScope: 'one',
-			company: fromList('cmp_002'),
+			company: locatorFromList('cmp_002'),
 		});
 		const payables = sim.data('cmp_002').payables;
 		expect(payables).toHaveLength(130);
@@ -59,13 +58,13 @@ describe('node: payable and intake selectors', () => {
 			sim,
 			searchPayables,
 			'orgKey',
-			{ companyScope: 'one', company: fromList('cmp_001') },
+			{ companyScope: 'one', company: locatorFromList('cmp_001') },
 			'PAY_001_000007',
 		);
 		expect(results.map((r) => r.value)).toEqual(['pay_001_000007']);
 		const intakes = await search(sim, searchIntakeRecords, 'companyKey', {
 			companyScope: 'one',
-			company: fromList(''),
+			company: locatorFromList(''),
 		});
 		expect(intakes.results.map((r) => r.value)).toEqual(
 			sim.data('cmp_001').intakes.map((i) => i.id),

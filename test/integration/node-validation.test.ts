@@ -3,26 +3,11 @@
  * reaches the API (the simulator's log stays empty).
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
+import type { IDataObject } from 'n8n-workflow';
 import type { RouteId, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator, failure } from '../support/fixtures';
+import { resetTransport, startSimulator, failure } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import type { ContextOptions } from '../support/n8n-context';
-
-async function prepare(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-) {
-	const built = await contextFor(sim, kind, { ...extra, parameters });
-	sim.clearLog();
-	return {
-		...built,
-		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
-	};
-}
+import { prepareNode } from '../support/node';
 
 const invoices = (more: IDataObject): IDataObject => ({
 	resource: 'invoice',
@@ -202,14 +187,14 @@ const CASES: BadInput[] = [
 		route: 'listSettlements',
 	},
 	{
-		name: 'custom path with {companyId} but header scoping',
+		name: 'custom path with {companyId} but header placement',
 		kind: 'orgKey',
 		params: custom({ path: '/v2/companies/{companyId}/invoices' }),
 		message: 'The path contains {companyId} but Company Scoping is not "Company in Path"',
 		route: 'listInvoices',
 	},
 	{
-		name: 'custom path scoping "path" without {companyId}',
+		name: 'custom path placement "path" without {companyId}',
 		kind: 'orgKey',
 		params: custom({ path: '/v1/settlements', scoping: 'path' }),
 		message: 'Company Scoping is "Company in Path" but the path has no {companyId}',
@@ -316,7 +301,7 @@ describe('node: bad input fails before any request', () => {
 	beforeEach(() => resetTransport());
 
 	test.each(CASES)('$name ($kind)', async ({ kind, params, message, route }) => {
-		const { execute } = await prepare(sim, kind, params);
+		const { execute } = await prepareNode(sim, kind, params);
 		const error = await failure(execute());
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(message);
@@ -325,7 +310,7 @@ describe('node: bad input fails before any request', () => {
 	});
 
 	test('a company-level credential naming another company fails before any request', async () => {
-		const { execute } = await prepare(sim, 'companyKey', {
+		const { execute } = await prepareNode(sim, 'companyKey', {
 			resource: 'walletSummary',
 			operation: 'get',
 			companyScope: 'one',
@@ -340,7 +325,7 @@ describe('node: bad input fails before any request', () => {
 	});
 
 	test('with continueOnFail, bad input gives an error item paired with its input item, still without any request', async () => {
-		const { execute } = await prepare(sim, 'orgKey', invoices({ limit: 0 }), {
+		const { execute } = await prepareNode(sim, 'orgKey', invoices({ limit: 0 }), {
 			continueOnFail: true,
 			items: [{ json: {} }, { json: {} }],
 		});
@@ -354,7 +339,11 @@ describe('node: bad input fails before any request', () => {
 	});
 
 	test('All Companies with Limit 0: the error names the field and no request is made at all', async () => {
-		const { execute } = await prepare(sim, 'orgKey', invoices({ companyScope: 'all', limit: 0 }));
+		const { execute } = await prepareNode(
+			sim,
+			'orgKey',
+			invoices({ companyScope: 'all', limit: 0 }),
+		);
 		const error = await failure(execute());
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe('Limit must be a whole number from 1 to 100; got 0');

@@ -5,31 +5,26 @@
  * been applied, and All Companies refused for every write before any request.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
-import type { LoggedRequest, SpendeskSimulator } from '../simulator';
+import type { SpendeskSimulator } from '../simulator';
 import type { BookkeptPayable } from '../simulator/writes';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import { apiRequests, prepareNode } from '../support/node';
+import { plain } from '../support/values';
 
-const TOKEN_ROUTES = new Set(['token', 'oauthToken', 'oauthAuthorize']);
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
-	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
-const plain = <T>(value: T): IDataObject => JSON.parse(JSON.stringify(value)) as IDataObject;
-
+/** The node on these parameters, ready to run: its first output once called. */
 async function execute(
 	sim: SpendeskSimulator,
 	parameters: IDataObject,
 	options: { items?: INodeExecutionData[]; continueOnFail?: boolean; kind?: CredentialKind } = {},
 ) {
-	const { context } = await contextFor(sim, options.kind ?? 'orgKey', {
-		parameters,
+	const node = await prepareNode(sim, options.kind ?? 'orgKey', parameters, {
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 	});
-	sim.clearLog();
-	return async () =>
-		(await new Spendesk().execute.call(context as unknown as IExecuteFunctions))[0];
+	return async () => (await node.execute())[0];
 }
 
 const payable = (sim: SpendeskSimulator, company: string, index: number) =>
@@ -73,7 +68,7 @@ describe('node: write operations', () => {
 	});
 
 	describe('Payable → Update Bookkeeping Status: batching', () => {
-		test('250 items → 3 bulk calls of 100, 100 and 50; one result item per input item, paired, in input order', async () => {
+		test('splits 250 items into 3 bulk calls of 100, 100 and 50; one result item per input item, paired, in input order', async () => {
 			const items = markItems(sim, 'cmp_002', 0, 250);
 			const out = await (await execute(sim, MARK, { items }))();
 			const calls = apiRequests(sim);
@@ -393,7 +388,10 @@ describe('node: write operations', () => {
 				)
 			)();
 			expect(out).toEqual([
-				{ json: plain({ ...settlement, state: 'failedExport' }), pairedItem: { item: 0 } },
+				{
+					json: plain<IDataObject>({ ...settlement, state: 'failedExport' }),
+					pairedItem: { item: 0 },
+				},
 			]);
 			expect(apiRequests(sim)).toMatchObject([
 				{
@@ -473,7 +471,7 @@ describe('node: write operations', () => {
 				json: { name: `Supplier ${from + i}`, externalId: `acc-${from + i}` },
 			}));
 
-		test('250 items → 3 bulk calls of 100, 100 and 50; each item gets the supplier created for it', async () => {
+		test('splits 250 items into 3 bulk calls of 100, 100 and 50; each item gets the supplier created for it', async () => {
 			const items = suppliers(0, 250);
 			const before = sim.data('cmp_004').suppliers.length;
 			const out = await (await execute(sim, CREATE, { items }))();

@@ -26,6 +26,8 @@ import type {
 } from '../simulator';
 import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import { drainBounded } from '../support/lists';
+import { ids } from '../support/values';
 
 // ------------------------------------------------------------------------------------ helpers
 
@@ -80,8 +82,6 @@ function chunks(n: number, max: number): number[] {
 	return out;
 }
 
-const ids = (items: ReadonlyArray<{ id?: unknown }>) => items.map((item) => item.id);
-
 const asContext = (context: TestContext) => context as unknown as SpendeskContext;
 
 /** Drains a list with a fresh execution context; the request log holds only this drain afterwards. */
@@ -128,10 +128,10 @@ function recordExchanges(context: TestContext): Exchange[] {
 }
 
 /**
- * Drains page by page but gives up after maxPages, so an engine that loops forever makes the
- * test fail at once instead of at the test timeout. Returns the error the drain ended with.
+ * drainBounded (test/support/lists.ts) with a fresh organisation-key context, giving up after
+ * 10 pages by default; the request log holds only this drain afterwards.
  */
-async function drainBounded(
+async function drainFresh(
 	sim: SpendeskSimulator,
 	name: EndpointName,
 	request: ListRequest,
@@ -139,16 +139,7 @@ async function drainBounded(
 ): Promise<{ error?: unknown; pages: number }> {
 	const { context } = await contextFor(sim, 'orgKey');
 	sim.clearLog();
-	let pages = 0;
-	try {
-		for await (const page of paginate(asContext(context), name, request)) {
-			void page;
-			if (++pages >= maxPages) break;
-		}
-	} catch (error) {
-		return { error, pages };
-	}
-	return { pages };
+	return await drainBounded(asContext(context), name, request, maxPages);
 }
 
 /** Every request of the drain reached the route successfully (no retries, no errors). */
@@ -538,7 +529,7 @@ describe('cursor style: List invoices (limit max 100)', () => {
 
 	test('a repeating cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', times: 1000 });
-		const { error, pages } = await drainBounded(sim, 'listInvoices', {
+		const { error, pages } = await drainFresh(sim, 'listInvoices', {
 			company: 'cmp_001',
 			qs: { ...SORT },
 		});
@@ -794,7 +785,7 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 
 	test('a repeating body cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
 		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor', times: 1000 });
-		const { error, pages } = await drainBounded(sim, 'searchPayables', { company: 'cmp_001' });
+		const { error, pages } = await drainFresh(sim, 'searchPayables', { company: 'cmp_001' });
 		expect(pages).toBeLessThan(10);
 		expect(error).toBeInstanceOf(Error);
 		expect((error as Error).message).toMatch(/Search payables/);

@@ -1,48 +1,20 @@
 /**
- * The real-world variations of api-decisions.md's Second catalogue, each through the node
- * over real HTTP to the simulator serving it (fault kinds and options):
- * (a) payables search answering `payables` instead of `data`;
- * (b) analytical labels under `value`, values pages capped at 30 whatever the limit;
- * (c) a payables snapshot 409 while another of the company is built: waited out and retried,
- *     and the snapshots of one company made one after the other;
- * (d) Deprecation/Sunset headers surfaced as an execution hint once per run, naming the endpoint.
+ * The real-world variations (docs/api.md#variations), each through the node over real HTTP to
+ * the simulator serving it (fault kinds and options):
+ * - payables search answering `payables` instead of `data`;
+ * - analytical labels under `value`, values pages capped at 30 whatever the limit;
+ * - a payables snapshot 409 while another of the company is built: waited out and retried,
+ *   and the snapshots of one company made one after the other;
+ * - Deprecation/Sunset headers surfaced as an execution hint once per run, naming the endpoint.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions } from 'n8n-workflow';
 import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { SpendeskSimulator } from '../simulator';
 import { DEFAULT_SUNSET } from '../simulator/server';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
-import type { CredentialKind } from '../support/fixtures';
-import type { ContextOptions } from '../support/n8n-context';
-
-const plain = <T>(value: T): IDataObject[] => JSON.parse(JSON.stringify(value)) as IDataObject[];
-
-async function prepare(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-) {
-	const built = await contextFor(sim, kind, { ...extra, parameters });
-	return {
-		...built,
-		execute: () => new Spendesk().execute.call(built.context as unknown as IExecuteFunctions),
-	};
-}
-
-async function run(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	parameters: IDataObject,
-	extra: Partial<ContextOptions> = {},
-) {
-	const { execute, hints } = await prepare(sim, kind, parameters, extra);
-	sim.clearLog();
-	const [out] = await execute();
-	return { out, hints };
-}
+import { prepareNode, runNode } from '../support/node';
+import { plain } from '../support/values';
 
 const SNAPSHOT = {
 	resource: 'payable',
@@ -54,7 +26,7 @@ const SNAPSHOT = {
 	returnAll: true,
 };
 
-describe('node: real-world variations', () => {
+describe('node: real-world variations (docs/api.md#variations)', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
 		sim = await startSimulator({
@@ -73,10 +45,10 @@ describe('node: real-world variations', () => {
 		});
 	});
 
-	describe('(a) payables search answering { payables, nextCursor }', () => {
+	describe('payables search answering { payables, nextCursor }', () => {
 		test('Return All reads every page under payables (2 pages of 100)', async () => {
 			sim.injectFault({ route: 'searchPayables', kind: 'payablesEnvelope', times: 10 });
-			const { out } = await run(sim, 'orgKey', {
+			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'search',
 				companyScope: 'one',
@@ -92,7 +64,7 @@ describe('node: real-world variations', () => {
 
 		test('one page under data and the next under payables still gives every payable once, Limit 110 stops there', async () => {
 			sim.injectFault({ route: 'searchPayables', kind: 'payablesEnvelope', after: 1 });
-			const { out } = await run(sim, 'companyKey', {
+			const { out } = await runNode(sim, 'companyKey', {
 				resource: 'payable',
 				operation: 'search',
 				companyScope: 'one',
@@ -110,12 +82,12 @@ describe('node: real-world variations', () => {
 		});
 	});
 
-	describe('(b) analytical labels under value, values pages capped at 30', () => {
+	describe('analytical labels under value, values pages capped at 30', () => {
 		test('Get Many Values, Return All: 70 values over 3 capped pages, each with its label as name too', async () => {
 			sim.configure({ analyticalValuesMaxReturn: 30 });
 			sim.injectFault({ route: 'listAnalyticalFieldValues', kind: 'valueLabels', times: 10 });
 			const field = sim.data('cmp_002').analyticalFields[0];
-			const { out } = await run(sim, 'orgKey', {
+			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getValues',
 				companyScope: 'one',
@@ -133,7 +105,7 @@ describe('node: real-world variations', () => {
 		test('Get Many Values, Limit 45: reads what it got (30), asks for the 15 left, and stops at 45', async () => {
 			sim.configure({ analyticalValuesMaxReturn: 30 });
 			const field = sim.data('cmp_002').analyticalFields[1];
-			const { out, hints } = await run(sim, 'orgKey', {
+			const { out, hints } = await runNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getValues',
 				companyScope: 'one',
@@ -168,10 +140,13 @@ describe('node: real-world variations', () => {
 		});
 	});
 
-	describe('(c) a payables snapshot 409 while another of the company is built', () => {
+	describe('a payables snapshot 409 while another of the company is built', () => {
 		test('two 409s are waited out and the create retried: the snapshot is returned, no error', async () => {
 			sim.injectFault({ route: 'createPayablesSnapshot', kind: 'snapshotConflict', times: 2 });
-			const { out } = await run(sim, 'orgKey', { ...SNAPSHOT, filters: { status: ['settled'] } });
+			const { out } = await runNode(sim, 'orgKey', {
+				...SNAPSHOT,
+				filters: { status: ['settled'] },
+			});
 			expect(out.map((o) => o.json)).toEqual(
 				plain(sim.data('cmp_002').payables.filter((p) => p.status === 'settled')),
 			);
@@ -186,7 +161,7 @@ describe('node: real-world variations', () => {
 				kind: 'snapshotConflict',
 				retryAfterSeconds: 1,
 			});
-			await run(sim, 'orgKey', { ...SNAPSHOT, filters: { status: ['prepared'] } });
+			await runNode(sim, 'orgKey', { ...SNAPSHOT, filters: { status: ['prepared'] } });
 			const [conflict, created] = sim.requestsTo('createPayablesSnapshot');
 			expect(conflict.status).toBe(409);
 			expect(created.at - conflict.at).toBeGreaterThanOrEqual(950);
@@ -194,7 +169,7 @@ describe('node: real-world variations', () => {
 
 		test('a 409 that lasts past Max Wait fails saying another snapshot of the company is being built', async () => {
 			sim.injectFault({ route: 'createPayablesSnapshot', kind: 'snapshotConflict', times: 1000 });
-			const { execute } = await prepare(sim, 'orgKey', {
+			const { execute } = await prepareNode(sim, 'orgKey', {
 				...SNAPSHOT,
 				maxWait: 1,
 				filters: { status: ['in_review'] },
@@ -210,11 +185,11 @@ describe('node: real-world variations', () => {
 
 		test('two executions asking snapshots of one company at once: built one after the other, the server never answers 409', async () => {
 			sim.configure({ snapshotBuildConflict: true, snapshotPendingPolls: 2 });
-			const first = await prepare(sim, 'orgKey', {
+			const first = await prepareNode(sim, 'orgKey', {
 				...SNAPSHOT,
 				filters: { payableType: ['invoice'] },
 			});
-			const second = await prepare(sim, 'orgKey', {
+			const second = await prepareNode(sim, 'orgKey', {
 				...SNAPSHOT,
 				filters: { payableType: ['expense_claim'] },
 			});
@@ -236,7 +211,7 @@ describe('node: real-world variations', () => {
 
 		test('snapshots of different companies are not held up by each other (All Companies)', async () => {
 			sim.configure({ snapshotBuildConflict: true, snapshotPendingPolls: 2 });
-			const { out } = await run(sim, 'orgKey', {
+			const { out } = await runNode(sim, 'orgKey', {
 				...SNAPSHOT,
 				companyScope: 'all',
 				filters: { payableType: ['card_purchase'] },
@@ -259,12 +234,12 @@ describe('node: real-world variations', () => {
 		});
 	});
 
-	describe('(d) Deprecation/Sunset headers as an execution hint', () => {
+	describe('Deprecation/Sunset headers as an execution hint', () => {
 		const HINT = `Spendesk marks "List suppliers" (GET /v1/suppliers) as deprecated; it stops working on ${DEFAULT_SUNSET}. It still works for now: update the Spendesk node (or the Custom API Call's path) before then.`;
 
 		test('one hint per run naming the endpoint, however many pages and items met the headers', async () => {
 			sim.injectFault({ route: 'listSuppliers', kind: 'deprecated', times: 10 });
-			const { out, hints } = await run(
+			const { out, hints } = await runNode(
 				sim,
 				'orgKey',
 				{
@@ -285,7 +260,7 @@ describe('node: real-world variations', () => {
 
 		test('each deprecated endpoint gets its own hint; a Deprecation without Sunset says so without a date', async () => {
 			sim.injectFault({ route: 'listSuppliers', kind: 'deprecated' });
-			const { hints } = await run(
+			const { hints } = await runNode(
 				sim,
 				'orgKey',
 				{
@@ -332,13 +307,13 @@ describe('node: real-world variations', () => {
 				company: 'cmp_002',
 				returnAll: true,
 			};
-			const { hints } = await run(sim, 'orgKey', params);
+			const { hints } = await runNode(sim, 'orgKey', params);
 			expect(hints.map((h) => h.message)).toEqual([
 				expect.stringContaining(
 					'"List users" (GET /v1/users) as deprecated; it stops working on Fri, 01 Jan 2027 00:00:00 GMT.',
 				),
 			]);
-			expect((await run(sim, 'orgKey', params)).hints).toEqual([]);
+			expect((await runNode(sim, 'orgKey', params)).hints).toEqual([]);
 		});
 	});
 });

@@ -45,7 +45,7 @@ describe('transport: tokens', () => {
 		expect(new Set(api.map((r) => r.clientId))).toEqual(new Set(['sim-org-client']));
 	});
 
-	test('5 concurrent first calls on different companies with a fresh store make ONE token request', async () => {
+	test('five concurrent first calls on different companies with a fresh store make ONE token request', async () => {
 		const ctx = await ctxFor(sim, 'orgKey');
 		sim.clearLog();
 		const companies = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004', 'cmp_005'];
@@ -60,7 +60,7 @@ describe('transport: tokens', () => {
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
 	});
 
-	test('5 concurrent executions sharing a fresh store make ONE token request', async () => {
+	test('five concurrent executions sharing a fresh store make ONE token request', async () => {
 		const store = await storeFor(sim, 'orgKey');
 		const contexts = await Promise.all(
 			[1, 2, 3, 4, 5].map(async () => await ctxFor(sim, 'orgKey', { store })),

@@ -1,5 +1,5 @@
 /**
- * Transport core, errors: every case of the specification's §7 maps to a message that says
+ * Transport core, errors: every case of docs/api.md#errors maps to a message that says
  * what happened (naming the company) and what to do, and no error carries a secret, an
  * access token or an authorization header.
  */
@@ -10,18 +10,8 @@ import { apiError, describeFailure } from '../../nodes/Spendesk/transport/errors
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, storeFor, ctxFor } from '../support/fixtures';
+import { apiFailure, resetTransport, startSimulator, storeFor, ctxFor } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
-
-async function apiFailure(promise: Promise<unknown>): Promise<NodeApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		expect(error).toBeInstanceOf(NodeApiError);
-		return error as NodeApiError;
-	}
-	throw new Error('expected the call to fail');
-}
 
 /** No client secret, no access token, no authorization header in the error or its description. */
 function expectNoSecrets(sim: SpendeskSimulator, error: NodeApiError): void {
@@ -43,7 +33,7 @@ function expectNoSecrets(sim: SpendeskSimulator, error: NodeApiError): void {
 	}
 }
 
-describe('transport: §7 errors', () => {
+describe('transport: errors (docs/api.md#errors)', () => {
 	let sim: SpendeskSimulator;
 	let org: SpendeskContext;
 	beforeAll(async () => {

@@ -8,11 +8,7 @@ import { collect } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SimulatorOptions, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator, storeFor } from '../support/fixtures';
-
-async function orgContext(sim: SpendeskSimulator): Promise<SpendeskContext> {
-	return (await contextFor(sim, 'orgKey')).context as unknown as SpendeskContext;
-}
+import { contextFor, ctxFor, resetTransport, startSimulator, storeFor } from '../support/fixtures';
 
 describe('transport: proactive rate budget', () => {
 	let sim: SpendeskSimulator;
@@ -24,7 +20,7 @@ describe('transport: proactive rate budget', () => {
 
 	test('draining 8 pages with 5 requests per 2 s window makes ZERO 429 responses', async () => {
 		await start({ rateLimit: 5, rateLimitWindowMs: 2000 });
-		const ctx = await orgContext(sim);
+		const ctx = await ctxFor(sim, 'orgKey');
 		const items = await collect(ctx, 'listInvoices', { company: 'cmp_001', pageSize: 7 });
 		expect(items.map((i) => i.id)).toEqual(sim.invoicesSorted('cmp_001').map((i) => i.id));
 		const statuses = sim.requestsTo('listInvoices').map((r) => r.status);
@@ -34,7 +30,7 @@ describe('transport: proactive rate budget', () => {
 
 	test('two companies drained at once each get their own budget: ZERO 429 responses', async () => {
 		await start({ rateLimit: 5, rateLimitWindowMs: 2000 });
-		const ctx = await orgContext(sim);
+		const ctx = await ctxFor(sim, 'orgKey');
 		const [a, b] = await Promise.all([
 			collect(ctx, 'listInvoices', { company: 'cmp_001', pageSize: 7 }),
 			collect(ctx, 'listInvoices', { company: 'cmp_002', pageSize: 7 }),
@@ -57,7 +53,7 @@ describe('transport: proactive rate budget', () => {
 		// wait ~60 s, beyond maxWaitMs, so it is refused without being sent. cmp_002 still has its own 5.
 		await start({ rateLimit: 5, rateLimitWindowMs: 60_000 });
 		resetTransport({ maxWaitMs: 1000 });
-		const ctx = await orgContext(sim);
+		const ctx = await ctxFor(sim, 'orgKey');
 		for (let i = 0; i < 5; i++)
 			expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })).status).toBe(200);
 
@@ -107,8 +103,8 @@ describe('transport: requests in flight', () => {
 		);
 	};
 
-	test('20 concurrent calls across 4 companies: at most 5 in flight and no 429', async () => {
-		const ctx = await orgContext(sim);
+	test('twenty concurrent calls across 4 companies: at most 5 in flight and no 429', async () => {
+		const ctx = await ctxFor(sim, 'orgKey');
 		const results = await twentyCalls(ctx);
 		expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
 		expect(sim.stats.peakInFlight).toBeLessThanOrEqual(5);
@@ -120,7 +116,7 @@ describe('transport: requests in flight', () => {
 
 	test('with maxInFlight 2: at most 2 in flight and no 429', async () => {
 		resetTransport({ maxInFlight: 2 });
-		const ctx = await orgContext(sim);
+		const ctx = await ctxFor(sim, 'orgKey');
 		const results = await twentyCalls(ctx);
 		expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
 		expect(sim.stats.peakInFlight).toBeLessThanOrEqual(2);

@@ -4,22 +4,11 @@
  * servers that never recover. Attempt counts come from the simulator's log; no test
  * asserts timing.
  */
-import { NodeApiError } from 'n8n-workflow';
 import { collect } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk, transportSettings } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
-
-async function apiFailure(promise: Promise<unknown>): Promise<NodeApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		expect(error).toBeInstanceOf(NodeApiError);
-		return error as NodeApiError;
-	}
-	throw new Error('expected the call to fail');
-}
+import { apiFailure, contextFor, resetTransport, startSimulator } from '../support/fixtures';
 
 const INVOICES = { company: 'cmp_002', pageSize: 20, qs: { sortBy: 'updatedAt', sort: 'desc' } };
 

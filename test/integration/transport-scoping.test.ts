@@ -1,7 +1,7 @@
 /**
- * Transport core, company scoping: `x-company-id` on header routes only, the company in the
- * (URL-encoded) path on path routes, company-level credentials, and the calls refused
- * before any request.
+ * Transport core, company placement (docs/api.md#levels-and-company-placement): `x-company-id`
+ * on header routes only, the company in the (URL-encoded) path on path routes, company-level
+ * credentials, and the calls refused before any request.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -9,8 +9,9 @@ import { collect } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
-import type { LoggedRequest, RouteId, SpendeskSimulator } from '../simulator';
+import type { RouteId, SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, ctxFor, failure } from '../support/fixtures';
+import { apiRequests } from '../support/node';
 
 const HEADER_ROUTES: EndpointName[] = [
 	'walletSummary',
@@ -21,10 +22,7 @@ const HEADER_ROUTES: EndpointName[] = [
 	'listExpenseCategories',
 ];
 
-const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
-	sim.log.filter((r) => r.route !== 'token' && r.route !== 'oauthToken');
-
-describe('transport: company scoping', () => {
+describe('transport: company placement (docs/api.md#levels-and-company-placement)', () => {
 	let sim: SpendeskSimulator;
 	beforeAll(async () => {
 		sim = await startSimulator();
@@ -184,7 +182,7 @@ describe('transport: company scoping', () => {
 		});
 	});
 
-	test('OAuth2 organisation credential scopes the same way (header route vs path route)', async () => {
+	test('an OAuth2 organisation credential places the company the same way (header route vs path route)', async () => {
 		const ctx = await ctxFor(sim, 'oauthOrg');
 		sim.clearLog();
 		await callSpendesk(ctx, 'listSettlements', { company: 'cmp_002' });

@@ -1,5 +1,5 @@
 /**
- * The simulator's routes for files (api-decisions.md, Second catalogue): a payable's
+ * The simulator's routes for files (docs/api.md#files, #accounting-exports): a payable's
  * attachments, intake file uploads (start, pre-signed PUT, confirm), accounting exports and
  * their journal CSV. The pre-signed routes (`host: 'files'`) are served only by the file host,
  * the simulator's second loopback server, and take no bearer token.
@@ -217,7 +217,7 @@ function completeUpload(ctx: RequestContext): HandlerResult {
 			'The file was not uploaded to its upload URL yet',
 			'path.fileId',
 		);
-	// A second confirm answers the same (api-decisions: confirming is safe to repeat).
+	// A second confirm answers the same (docs/api.md#files: confirming is safe to repeat).
 	if (upload.status === 'received') {
 		upload.status = 'uploaded';
 		const files = (Array.isArray(intake.files) ? intake.files : []) as unknown[];

@@ -1,7 +1,7 @@
 /**
- * The read routes of api-decisions.md's Second catalogue: a payable in detail, suppliers,
- * users, cost centers, bank fees and wallet loads. All are company-scoped by the
- * X-Company-Id header for organisation tokens; lists are page-based (pageSize ≤ 30, a later
+ * The read routes of the second endpoint catalogue (docs/api.md#endpoints): a payable in
+ * detail, suppliers, users, cost centers, bank fees and wallet loads. All place the company in
+ * the X-Company-Id header for organisation tokens; lists are page-based (pageSize ≤ 30, a later
  * page past the end is a 404).
  */
 import { pageOf, SimError } from './paging';
@@ -56,7 +56,7 @@ function booleanParam(ctx: RequestContext, name: string): boolean | undefined {
 }
 
 /**
- * Get a payable: the payable with the detail fields of the Second catalogue (`version`,
+ * Get a payable: the payable with the detail fields of docs/api.md#endpoints (`version`,
  * `bookkeepingStatus`, `supplier`, `updatedAt`), derived when the record does not hold them.
  */
 export function payableDetail(payable: Payable): Payable {

@@ -1,6 +1,6 @@
 /**
- * The simulator's routes: one entry per endpoint of api-decisions.md's catalogue, with its
- * scope, company scoping and handler.
+ * The simulator's routes: one entry per endpoint of docs/api.md#endpoints, with its OAuth
+ * scope, the placement of its company (header, path, none) and its handler.
  */
 import { createHash } from 'node:crypto';
 import { fingerprint, intParam, keysetPage, PAGE_SIZE_MAX, pageOf, SimError } from './paging';
@@ -30,7 +30,7 @@ export interface RouteDef {
 	host?: 'files';
 }
 
-/** Cursor limits (default, max) decided for the simulator where the specification is silent. */
+/** Cursor limits (default, max) decided for the simulator where docs/api.md gives none. */
 export const CURSOR_LIMITS = {
 	listInvoices: [20, 100],
 	listIntakes: [20, 100],
@@ -586,7 +586,7 @@ export const ROUTES: RouteDef[] = [
 			const usesLimit = ctx.query.limit !== undefined;
 			ctx.deprecatedLimit = usesLimit;
 			const fetchParam = ctx.query.fetch !== undefined ? 'fetch' : usesLimit ? 'limit' : 'fetch';
-			// api-decisions.md: the maximum of fetch is unknown, so a larger fetch is capped, not refused.
+			// docs/api.md#offset-lists: the maximum of fetch is unknown, so a larger fetch is capped, not refused.
 			let count = Math.min(
 				max,
 				intParam(ctx.query[fetchParam], fetchParam, 'query', def, 1, Number.MAX_SAFE_INTEGER),

@@ -265,11 +265,11 @@ const LAST_NAMES = [
 ];
 const COST_CENTERS = ['Engineering', 'Sales', 'Marketing', 'Finance', 'Operations', 'People'];
 const DAY_MS = 24 * 60 * MINUTE;
-/** Minor units (cents), as the Second catalogue's endpoints answer amounts. */
+/** Minor units (cents), as the endpoints of the second catalogue (docs/api.md#endpoints) answer amounts. */
 const cents = (rng: () => number) => Math.round(rng() * 500_000);
 
 /**
- * Suppliers, users, cost centers, bank fees and wallet loads (Second catalogue). They draw
+ * Suppliers, users, cost centers, bank fees and wallet loads (docs/api.md#endpoints). They draw
  * from a PRNG of their own, so the records seeded before them keep their values.
  */
 function secondCatalogueData(company: string, sizes: DataSizes, seed: number) {

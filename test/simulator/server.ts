@@ -1,6 +1,6 @@
 /**
- * The Spendesk API simulator: a real HTTP server on 127.0.0.1 implementing the contract of
- * shared/spec/service-spec.md and shared/spec/api-decisions.md. Tests drive it in-process
+ * The Spendesk API simulator: a real HTTP server on 127.0.0.1 implementing the API as
+ * docs/api.md describes it. Tests drive it in-process
  * (seed, mutate, inject faults, read the request log); cli.ts serves it from the command line.
  */
 import { randomBytes } from 'node:crypto';
@@ -112,7 +112,7 @@ export interface RequestContext {
 	body: unknown;
 	headers: http.IncomingHttpHeaders;
 	token?: TokenInfo;
-	/** The company the call is scoped to (header, path or company token). */
+	/** The company of the call, wherever it was placed (header, path) or the company token's own. */
 	companyId?: string;
 	fault?: FaultKind;
 	/** The whole fault applied to this request (its options), if any. */
@@ -805,7 +805,7 @@ export class SpendeskSimulator {
 		return undefined;
 	}
 
-	/** Authentication, scope, company scoping and rate limit, then the route's handler. */
+	/** Authentication, OAuth scope, company placement and rate limit, then the route's handler. */
 	private async dispatch(route: RouteDef, ctx: RequestContext): Promise<HandlerResult> {
 		if (route.scoping === 'public') return route.handler(ctx);
 
@@ -850,7 +850,10 @@ export class SpendeskSimulator {
 		return token;
 	}
 
-	/** The company a company-scoped call targets, with the rules of §5 and §7. */
+	/**
+	 * The company a call with a company targets, with the placement rules of
+	 * docs/api.md#levels-and-company-placement and the refusals of docs/api.md#errors.
+	 */
 	private scopeCompany(route: RouteDef, ctx: RequestContext, token: TokenInfo): string {
 		let target: string;
 		let source: string;

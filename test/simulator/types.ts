@@ -1,8 +1,8 @@
 /**
  * Public types of the Spendesk API simulator.
  *
- * The simulator is a real HTTP server on 127.0.0.1 that implements the contract of
- * `shared/spec/service-spec.md` (sections 4, 5, 7 and 8) and `shared/spec/api-decisions.md`.
+ * The simulator is a real HTTP server on 127.0.0.1 that implements the API as docs/api.md
+ * describes it (placement, authentication, pagination, errors, rate limits and the rest).
  * Tests drive it in-process through `SpendeskSimulator` (see server.ts); the command line
  * starts it through cli.ts.
  */
@@ -70,7 +70,7 @@ export interface Payable {
 	amount: number;
 	currency: string;
 	createdAt: string;
-	/** Detail fields of Get a payable (Second catalogue); when absent the route derives them. */
+	/** Detail fields of Get a payable (docs/api.md#endpoints); when absent the route derives them. */
 	version?: number;
 	bookkeepingStatus?: string;
 	supplier?: { id: string; name: string };
@@ -207,7 +207,7 @@ export interface DataSizes {
 	analyticalFieldValues: number;
 	expenseCategories: number;
 	intakes: number;
-	/** Second catalogue (optional so that older size lists stay valid; defaults in seed.ts). */
+	/** The second endpoint catalogue of docs/api.md#endpoints (optional so that older size lists stay valid; defaults in seed.ts). */
 	suppliers?: number;
 	users?: number;
 	costCenters?: number;
@@ -422,7 +422,7 @@ export interface LoggedRequest {
 	status: number;
 	/** Credential client id, if the request was authenticated. */
 	clientId?: string;
-	/** Company the request was scoped to (header, path or token), if any. */
+	/** Company of the request, wherever it was placed (header, path) or the token's own, if any. */
 	companyId?: string;
 	/** The fault applied to this request, if any. */
 	fault?: FaultKind;

@@ -1,5 +1,5 @@
 /**
- * Webhook instances of api-decisions.md's Second catalogue: POST and GET /v1/webhooks, GET,
+ * Webhook instances (docs/api.md#webhooks): POST and GET /v1/webhooks, GET,
  * PATCH and DELETE /v1/webhooks/{webhookId}. One company per instance (the call's company);
  * the secret is shown only in the answer to the create; at most 50 instances per company.
  * Decided here where the catalogue is silent: the URL must be HTTPS (plain HTTP only for

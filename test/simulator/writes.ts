@@ -1,5 +1,5 @@
 /**
- * The simulator's write routes of api-decisions.md's Second catalogue: the bulk bookkeeping
+ * The simulator's write routes (docs/api.md#bulk-writes, #endpoints): the bulk bookkeeping
  * status of payables, a settlement's state, and suppliers (bulk create, update).
  *
  * Decisions where the catalogue is silent:

@@ -1,4 +1,5 @@
 /** Shared set-up for integration tests: a simulator plus credential stores pointing at it. */
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import { flowControl } from '../../nodes/Spendesk/transport/limiter';
@@ -145,6 +146,17 @@ export async function failure(promise: Promise<unknown>): Promise<Error> {
 		return error as Error;
 	}
 	throw new Error('expected a failure, but the call succeeded');
+}
+
+/** The NodeApiError a promise rejects with; fails the test if it resolves or fails otherwise. */
+export async function apiFailure(promise: Promise<unknown>): Promise<NodeApiError> {
+	try {
+		await promise;
+	} catch (error) {
+		expect(error).toBeInstanceOf(NodeApiError);
+		return error as NodeApiError;
+	}
+	throw new Error('expected the call to fail');
 }
 
 export type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';

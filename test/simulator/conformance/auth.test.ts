@@ -1,7 +1,7 @@
 import { SpendeskSimulator } from '../server';
 import { api, basic, err, request, token, tokenResponse } from './helpers';
 
-describe('auth: token endpoint and bearer tokens', () => {
+describe('authentication (docs/api.md#authentication): token endpoint and bearer tokens', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
@@ -12,7 +12,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 		await sim.stop();
 	});
 
-	test('§4 token: JSON body with client_credentials gives 200 Bearer token with expires_in 3600 by default', async () => {
+	test('token: JSON body with client_credentials gives 200 Bearer token with expires_in 3600 by default', async () => {
 		const res = await tokenResponse(sim, sim.credentials.orgKey);
 		expect(res.status).toBe(200);
 		expect(typeof res.body.access_token).toBe('string');
@@ -21,7 +21,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 		expect(res.body.expires_in).toBe(3600);
 	});
 
-	test('§4 token: form-encoded grant_type=client_credentials is accepted and the token works', async () => {
+	test('token: form-encoded grant_type=client_credentials is accepted and the token works', async () => {
 		const res = await request(sim, '/v1/auth/token', {
 			method: 'POST',
 			authorization: basic(sim.credentials.orgKey),
@@ -34,7 +34,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 		expect(companies.status).toBe(200);
 	});
 
-	test('§5 token: wrong client secret is 401 invalid_client', async () => {
+	test('token: wrong client secret is 401 invalid_client', async () => {
 		const res = await tokenResponse(sim, {
 			clientId: sim.credentials.orgKey.clientId,
 			clientSecret: 'wrong',
@@ -44,7 +44,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 		expect(res.body.access_token).toBeUndefined();
 	});
 
-	test('§5 token: unknown client id is 401 invalid_client', async () => {
+	test('token: unknown client id is 401 invalid_client', async () => {
 		const res = await tokenResponse(sim, {
 			clientId: 'nobody',
 			clientSecret: sim.credentials.orgKey.clientSecret,
@@ -53,7 +53,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 		expect(err(res).code).toBe('invalid_client');
 	});
 
-	test('§5 token: missing Basic authorization header is 401 invalid_client', async () => {
+	test('token: missing Basic authorization header is 401 invalid_client', async () => {
 		const res = await request(sim, '/v1/auth/token', {
 			method: 'POST',
 			body: { grant_type: 'client_credentials' },
@@ -62,7 +62,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 		expect(err(res).code).toBe('invalid_client');
 	});
 
-	test('§5 token: grant_type other than client_credentials is 400 unsupported_grant_type', async () => {
+	test('token: grant_type other than client_credentials is 400 unsupported_grant_type', async () => {
 		const res = await request(sim, '/v1/auth/token', {
 			method: 'POST',
 			authorization: basic(sim.credentials.orgKey),
@@ -72,7 +72,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 		expect(err(res).code).toBe('unsupported_grant_type');
 	});
 
-	test('§5 token: missing grant_type is 400 unsupported_grant_type', async () => {
+	test('token: missing grant_type is 400 unsupported_grant_type', async () => {
 		const res = await request(sim, '/v1/auth/token', {
 			method: 'POST',
 			authorization: basic(sim.credentials.orgKey),
@@ -82,19 +82,19 @@ describe('auth: token endpoint and bearer tokens', () => {
 		expect(err(res).code).toBe('unsupported_grant_type');
 	});
 
-	test('§5 bearer: request without authorization is 401 unauthorized', async () => {
+	test('bearer: request without authorization is 401 unauthorized', async () => {
 		const res = await request(sim, '/v1/wallet-summary', { companyId: 'cmp_001' });
 		expect(res.status).toBe(401);
 		expect(err(res).code).toBe('unauthorized');
 	});
 
-	test('§5 bearer: unknown bearer token is 401 unauthorized', async () => {
+	test('bearer: unknown bearer token is 401 unauthorized', async () => {
 		const res = await api(sim, 'not-a-token', '/v2/companies');
 		expect(res.status).toBe(401);
 		expect(err(res).code).toBe('unauthorized');
 	});
 
-	test('§5 token carries the level of its credential: organisation key reaches Get Companies, company key gets 403', async () => {
+	test('levels (docs/api.md#levels-and-company-placement): a token carries the level of its credential: organisation key reaches Get Companies, company key gets 403', async () => {
 		const org = await api(sim, await token(sim, sim.credentials.orgKey), '/v2/companies');
 		expect(org.status).toBe(200);
 		expect(org.body.data.map((c: { id: string }) => c.id)).toEqual([
@@ -108,14 +108,14 @@ describe('auth: token endpoint and bearer tokens', () => {
 		expect(err(comp).detail).toBe('This endpoint requires an organisation-level token');
 	});
 
-	test('§5 company token reaches its own company without X-Company-Id', async () => {
+	test('levels (docs/api.md#levels-and-company-placement): a company token reaches its own company without X-Company-Id', async () => {
 		const t = await token(sim, sim.credentials.companyKey);
 		const res = await api(sim, t, '/v1/wallet-summary');
 		expect(res.status).toBe(200);
 		expect(res.body.data).toEqual(sim.data('cmp_001').walletSummary);
 	});
 
-	test('§5 token holds only the scopes of its credential (registered key with payable:read only)', async () => {
+	test('scopes (docs/api.md#scopes): a token holds only the scopes of its credential (registered key with payable:read only)', async () => {
 		sim.addApiKey({
 			clientId: 'k-payables-only',
 			clientSecret: 'k-payables-secret',
@@ -138,7 +138,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 		});
 	});
 
-	test('decisions: sim.expireTokens() makes issued tokens 401 while a new token works', async () => {
+	test('sim.expireTokens() makes issued tokens 401 while a new token works', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		expect((await api(sim, t, '/v2/companies')).status).toBe(200);
 		sim.expireTokens();
@@ -150,7 +150,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 		expect((await api(sim, fresh, '/v2/companies')).status).toBe(200);
 	});
 
-	test('decisions: access token is valid until its lifetime passes on the simulated clock, then 401', async () => {
+	test('an access token is valid until its lifetime passes on the simulated clock, then 401', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		sim.clock.advance(3_590_000);
 		expect((await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' })).status).toBe(200);
@@ -161,7 +161,7 @@ describe('auth: token endpoint and bearer tokens', () => {
 	});
 });
 
-describe('auth: configured token lifetime', () => {
+describe('authentication (docs/api.md#authentication): configured token lifetime', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {

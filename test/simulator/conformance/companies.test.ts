@@ -3,7 +3,7 @@ import { api, err, ids, token } from './helpers';
 
 const small = { invoices: 3, accounts: 3, payables: 3, settlements: 3, intakes: 1 };
 
-describe('Get Companies with 35 companies', () => {
+describe('Get Companies (docs/api.md#companies) with 35 companies', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 
@@ -22,7 +22,7 @@ describe('Get Companies with 35 companies', () => {
 			.filter((c) => c.active)
 			.map((c) => c.id);
 
-	test('§4 Get Companies rule 1: API key lists every active company (deactivated cmp_035 left out)', async () => {
+	test('an API key lists every active company (deactivated cmp_035 left out)', async () => {
 		const p1 = await api(sim, org, '/v2/companies');
 		const p2 = await api(sim, org, '/v2/companies?page=2');
 		expect(p1.status).toBe(200);
@@ -33,7 +33,7 @@ describe('Get Companies with 35 companies', () => {
 		expect(active()).toHaveLength(34);
 	});
 
-	test('§2 Company items carry id and name as seeded', async () => {
+	test('company items carry id and name as seeded', async () => {
 		const p1 = await api(sim, org, '/v2/companies?pageSize=5');
 		expect(p1.status).toBe(200);
 		const expected = sim.companies().slice(0, 5);
@@ -42,7 +42,7 @@ describe('Get Companies with 35 companies', () => {
 		).toEqual(expected.map((c) => ({ id: c.id, name: c.name })));
 	});
 
-	test('§4 page-based: pageSize defaults to 30 and meta reports page, pageSize and total', async () => {
+	test('page lists (docs/api.md#page-lists): pageSize defaults to 30 and meta reports page, pageSize and total', async () => {
 		const res = await api(sim, org, '/v2/companies');
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(30);
@@ -50,45 +50,45 @@ describe('Get Companies with 35 companies', () => {
 		expect(ids(res.body.data)).toEqual(active().slice(0, 30));
 	});
 
-	test('§4 page-based: page 2 of 34 active companies holds the last 4', async () => {
+	test('page lists (docs/api.md#page-lists): page 2 of 34 active companies holds the last 4', async () => {
 		const res = await api(sim, org, '/v2/companies?page=2');
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data)).toEqual(active().slice(30));
 		expect(res.body.meta.pagination).toEqual({ page: 2, pageSize: 30, total: 34 });
 	});
 
-	test('§4 page-based: later empty page is 404 not_found', async () => {
+	test('page lists (docs/api.md#page-lists): later empty page is 404 not_found', async () => {
 		const res = await api(sim, org, '/v2/companies?page=3');
 		expect(res.status).toBe(404);
 		expect(err(res).code).toBe('not_found');
 		expect(res.body.data).toBeUndefined();
 	});
 
-	test('§4 page-based: pageSize 30 is accepted as the maximum', async () => {
+	test('page lists (docs/api.md#page-lists): pageSize 30 is accepted as the maximum', async () => {
 		const res = await api(sim, org, '/v2/companies?pageSize=30&page=2');
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(4);
 	});
 
-	test('§4 page-based: pageSize above 30 is 400 invalid_parameter', async () => {
+	test('page lists (docs/api.md#page-lists): pageSize above 30 is 400 invalid_parameter', async () => {
 		const res = await api(sim, org, '/v2/companies?pageSize=31');
 		expect(res.status).toBe(400);
 		expect(err(res).code).toBe('invalid_parameter');
 	});
 
-	test('decisions: page-based pageSize 0 is 400 invalid_parameter', async () => {
+	test('page lists (docs/api.md#page-lists): pageSize 0 is 400 invalid_parameter', async () => {
 		const res = await api(sim, org, '/v2/companies?pageSize=0');
 		expect(res.status).toBe(400);
 		expect(err(res).code).toBe('invalid_parameter');
 	});
 
-	test('decisions: page-based page 0 is 400 invalid_parameter', async () => {
+	test('page lists (docs/api.md#page-lists): page 0 is 400 invalid_parameter', async () => {
 		const res = await api(sim, org, '/v2/companies?page=0');
 		expect(res.status).toBe(400);
 		expect(err(res).code).toBe('invalid_parameter');
 	});
 
-	test('§4 page-based: number of pages derives from total and pageSize (pageSize 10: 4 pages, page 4 has 4, page 5 is 404)', async () => {
+	test('page lists (docs/api.md#page-lists): number of pages derives from total and pageSize (pageSize 10: 4 pages, page 4 has 4, page 5 is 404)', async () => {
 		const p4 = await api(sim, org, '/v2/companies?page=4&pageSize=10');
 		expect(p4.status).toBe(200);
 		expect(ids(p4.body.data)).toEqual(active().slice(30, 34));
@@ -97,21 +97,21 @@ describe('Get Companies with 35 companies', () => {
 		expect(p5.status).toBe(404);
 	});
 
-	test('§7 company-level token on Get Companies is 403 This endpoint requires an organisation-level token', async () => {
+	test('errors (docs/api.md#errors): a company-level token on Get Companies is 403 This endpoint requires an organisation-level token', async () => {
 		const t = await token(sim, sim.credentials.companyKey);
 		const res = await api(sim, t, '/v2/companies');
 		expect(res.status).toBe(403);
 		expect(err(res).detail).toBe('This endpoint requires an organisation-level token');
 	});
 
-	test('§4 Get Companies needs no X-Company-Id and ignores one that is sent', async () => {
+	test('Get Companies needs no X-Company-Id and ignores one that is sent', async () => {
 		const res = await api(sim, org, '/v2/companies?pageSize=3', { companyId: 'cmp_999' });
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data)).toEqual(['cmp_001', 'cmp_002', 'cmp_003']);
 	});
 });
 
-describe('Get Companies cache (20 minutes)', () => {
+describe('Get Companies (docs/api.md#companies): the 20-minute cache', () => {
 	let sim: SpendeskSimulator;
 
 	beforeEach(async () => {
@@ -122,7 +122,7 @@ describe('Get Companies cache (20 minutes)', () => {
 		await sim.stop();
 	});
 
-	test('§4 Get Companies rule 3: a deactivated company stays listed until the 1,200 s cache passes', async () => {
+	test('a deactivated company stays listed until the 1,200 s cache passes', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		const before = await api(sim, t, '/v2/companies');
 		expect(ids(before.body.data)).toEqual(['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004']);
@@ -141,7 +141,7 @@ describe('Get Companies cache (20 minutes)', () => {
 		expect(fresh.body.meta.pagination.total).toBe(3);
 	});
 
-	test('§4 Get Companies rule 3: a created company appears only after the 1,200 s cache passes', async () => {
+	test('a created company appears only after the 1,200 s cache passes', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		const before = await api(sim, t, '/v2/companies');
 		expect(before.body.meta.pagination.total).toBe(4);
@@ -166,7 +166,7 @@ describe('Get Companies cache (20 minutes)', () => {
 		expect(ids(res.body.data)).toEqual(['cmp_001', 'cmp_003', 'cmp_004']);
 	});
 
-	test('decisions: a company created by sim.createCompany is reachable at once by path even while the list is cached', async () => {
+	test('a company created by sim.createCompany is reachable at once by path even while the list is cached', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		await api(sim, t, '/v2/companies');
 		const c = sim.createCompany({ id: 'cmp_fresh', sizes: { invoices: 4 } });

@@ -1,5 +1,5 @@
 /**
- * Files (api-decisions.md, Second catalogue): a payable's attachments with pre-signed download
+ * Files (docs/api.md#files, #accounting-exports): a payable's attachments with pre-signed download
  * URLs on the file host (another origin), intake file uploads (start, pre-signed PUT, confirm),
  * accounting exports and their journal CSV.
  */

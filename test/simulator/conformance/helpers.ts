@@ -245,4 +245,4 @@ export async function oauthLogin(
 	return res.body;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export { sleep } from '../../support/time';

@@ -232,7 +232,7 @@ describe('seed determinism', () => {
 	});
 });
 
-describe('100,000 invoices in one company', () => {
+describe('a company with 100,000 invoices', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {

@@ -12,7 +12,7 @@ import {
 	request,
 } from './helpers';
 
-describe('OAuth2 authorization code with PKCE', () => {
+describe('OAuth2 authorization code with PKCE (docs/api.md#oauth2)', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
@@ -30,7 +30,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		await sim.stop();
 	});
 
-	test('§5 OAuth2 authorize redirects 302 to redirect_uri with code and the same state', async () => {
+	test('authorize redirects 302 to redirect_uri with code and the same state', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation', state: 'xyz-42' });
 		expect(a.status).toBe(302);
 		expect(a.location).not.toBeNull();
@@ -39,7 +39,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(a.location!.searchParams.get('code')).toBeTruthy();
 	});
 
-	test('§5 OAuth2 code exchange with the S256 verifier gives access and refresh tokens', async () => {
+	test('the code exchange with the S256 verifier gives access and refresh tokens', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation' });
 		// the helper sends code_challenge = base64url(sha256(verifier)), method S256
 		const code = a.location!.searchParams.get('code')!;
@@ -58,7 +58,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(companies.status).toBe(200);
 	});
 
-	test('decisions: OAuth2 token call accepts client authentication by Basic header', async () => {
+	test('the token call accepts client authentication by Basic header', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation' });
 		const res = await oauthTokenCall(
 			sim,
@@ -74,7 +74,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(typeof res.body.access_token).toBe('string');
 	});
 
-	test('decisions: OAuth2 token call accepts a JSON body', async () => {
+	test('the token call accepts a JSON body', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation' });
 		const c = sim.credentials.oauthClient;
 		const res = await request(sim, '/oauth2/token', {
@@ -92,7 +92,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(typeof res.body.refresh_token).toBe('string');
 	});
 
-	test('decisions: OAuth2 wrong code_verifier is 400 invalid_grant', async () => {
+	test('a wrong code_verifier is 400 invalid_grant', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation' });
 		const res = await oauthTokenCall(sim, {
 			grant_type: 'authorization_code',
@@ -105,7 +105,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(res.body.access_token).toBeUndefined();
 	});
 
-	test('decisions: OAuth2 authorization code cannot be used twice (400 invalid_grant)', async () => {
+	test('an authorization code cannot be used twice (400 invalid_grant)', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation' });
 		const params = {
 			grant_type: 'authorization_code',
@@ -119,22 +119,22 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(err(again).code).toBe('invalid_grant');
 	});
 
-	test('decisions: OAuth2 authorize without code_challenge is 400', async () => {
+	test('authorize without code_challenge is 400', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation', challenge: '' });
 		expect(a.status).toBe(400);
 	});
 
-	test('decisions: OAuth2 authorize with code_challenge_method plain is 400', async () => {
+	test('authorize with code_challenge_method plain is 400', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation', method: 'plain' });
 		expect(a.status).toBe(400);
 	});
 
-	test('decisions: OAuth2 authorize with an unknown client is 400', async () => {
+	test('authorize with an unknown client is 400', async () => {
 		const a = await authorize(sim, { user: 'u_owner', clientId: 'unknown-client' });
 		expect(a.status).toBe(400);
 	});
 
-	test('decisions: OAuth2 refresh rotates: new tokens work, the old refresh token is refused with invalid_grant', async () => {
+	test('refresh rotates: new tokens work, the old refresh token is refused with invalid_grant', async () => {
 		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
 		const refreshed = await oauthRefreshCall(sim, first.refresh_token);
 		expect(refreshed.status).toBe(200);
@@ -214,7 +214,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(res.status).toBe(200);
 	});
 
-	test('§5 refreshed successor of an organisation OAuth2 token is organisation-level', async () => {
+	test('the refreshed successor of an organisation OAuth2 token is organisation-level', async () => {
 		const first = await oauthLogin(sim, { user: 'u_owner', consent: 'organisation' });
 		const refreshed = await oauthRefreshCall(sim, first.refresh_token);
 		expect(refreshed.status).toBe(200);
@@ -228,7 +228,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		]);
 	});
 
-	test('§5 organisation consent by a requester is refused (302 with error=access_denied)', async () => {
+	test('organisation consent by a requester is refused (302 with error=access_denied)', async () => {
 		const a = await authorize(sim, {
 			user: 'u_requester',
 			consent: 'organisation',
@@ -240,14 +240,14 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(a.location!.searchParams.get('state')).toBe('s-req');
 	});
 
-	test('§5 organisation consent by a controller is allowed', async () => {
+	test('organisation consent by a controller is allowed', async () => {
 		const a = await authorize(sim, { user: 'u_controller', consent: 'organisation' });
 		expect(a.status).toBe(302);
 		expect(a.location!.searchParams.get('error')).toBeNull();
 		expect(a.location!.searchParams.get('code')).toBeTruthy();
 	});
 
-	test('§5 company consent by a requester gives a company-level token (Get Companies 403)', async () => {
+	test('company consent by a requester gives a company-level token (Get Companies 403)', async () => {
 		const t = await oauthLogin(sim, { user: 'u_requester', consent: 'company' });
 		const res = await api(sim, t.access_token, '/v2/companies');
 		expect(res.status).toBe(403);
@@ -257,14 +257,14 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(own.body.data).toEqual(sim.data('cmp_001').walletSummary);
 	});
 
-	test('decisions: company consent with company=cmp_002 scopes the token to cmp_002', async () => {
+	test('company consent with company=cmp_002 gives a token for cmp_002 only', async () => {
 		const t = await oauthLogin(sim, { user: 'u_admin', consent: 'company', company: 'cmp_002' });
 		const res = await api(sim, t.access_token, '/v1/wallet-summary', { companyId: 'cmp_001' });
 		expect(res.status).toBe(200);
 		expect(res.body.data).toEqual(sim.data('cmp_002').walletSummary);
 	});
 
-	test('§4 Get Companies rule 2: OAuth2 organisation token lists only the approving user’s active companies', async () => {
+	test('Get Companies (docs/api.md#companies): an OAuth2 organisation token lists only the approving user’s active companies', async () => {
 		const admin = await oauthLogin(sim, { user: 'u_admin', consent: 'organisation' });
 		const res = await api(sim, admin.access_token, '/v2/companies');
 		expect(res.status).toBe(200);
@@ -272,7 +272,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(res.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 2 });
 	});
 
-	test('§4 page-based rule 3: first page is 200 with empty data for an OAuth2 user with no active company', async () => {
+	test('page lists (docs/api.md#page-lists): the first page is 200 with empty data for an OAuth2 user with no active company', async () => {
 		const lonely = await oauthLogin(sim, { user: 'u_lonely', consent: 'organisation' });
 		const res = await api(sim, lonely.access_token, '/v2/companies');
 		expect(res.status).toBe(200);
@@ -283,7 +283,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(err(second).code).toBe('not_found');
 	});
 
-	test('§5 OAuth2 organisation token reaches a member company by path and by header', async () => {
+	test('company placement (docs/api.md#levels-and-company-placement): an OAuth2 organisation token reaches a member company by path and by header', async () => {
 		const t = await oauthLogin(sim, { user: 'u_controller', consent: 'organisation' });
 		const inv = await api(sim, t.access_token, '/v2/companies/cmp_003/invoices?limit=100');
 		expect(inv.status).toBe(200);
@@ -295,14 +295,14 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(wallet.body.data).toEqual(sim.data('cmp_002').walletSummary);
 	});
 
-	test('§7 OAuth2 organisation token on a company the user never belonged to is 403 User does not belong to this company', async () => {
+	test('errors (docs/api.md#errors): an OAuth2 organisation token on a company the user never belonged to is 403 User does not belong to this company', async () => {
 		const t = await oauthLogin(sim, { user: 'u_controller', consent: 'organisation' });
 		const res = await api(sim, t.access_token, '/v2/companies/cmp_001/invoices');
 		expect(res.status).toBe(403);
 		expect(err(res).detail).toBe('User does not belong to this company');
 	});
 
-	test('§5 OAuth2 organisation token is refused with 403 after sim.removeUserFromCompany (path and header)', async () => {
+	test('an OAuth2 organisation token is refused with 403 after sim.removeUserFromCompany (path and header)', async () => {
 		sim.addUser({
 			id: 'u_leaver',
 			name: 'Leaver',
@@ -322,7 +322,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		expect(stillMember.status).toBe(200);
 	});
 
-	test('decisions: OAuth2 token granted a subset of scopes is refused the others (403 insufficient_scope)', async () => {
+	test('scopes (docs/api.md#scopes): a token granted a subset of scopes is refused the others (403 insufficient_scope)', async () => {
 		const t = await oauthLogin(sim, {
 			user: 'u_owner',
 			consent: 'organisation',
@@ -337,7 +337,7 @@ describe('OAuth2 authorization code with PKCE', () => {
 		});
 	});
 
-	test('decisions: OAuth2 token endpoint with a wrong client secret does not issue tokens', async () => {
+	test('the token endpoint with a wrong client secret does not issue tokens', async () => {
 		const a = await authorize(sim, { user: 'u_owner', consent: 'organisation' });
 		const res = await fetch(`${sim.baseUrl}/oauth2/token`, {
 			method: 'POST',

@@ -1,7 +1,7 @@
 import { SpendeskSimulator } from '../server';
 import { api, type ApiResponse, ids, token } from './helpers';
 
-describe('body-cursor pagination (Search payables)', () => {
+describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 	const C = 'cmp_003';
@@ -36,7 +36,7 @@ describe('body-cursor pagination (Search payables)', () => {
 		throw new Error('runaway');
 	}
 
-	test('§4 Search payables: limit in the JSON body sets the page size and nextCursor is top-level', async () => {
+	test('the limit in the JSON body sets the page size and nextCursor is top-level', async () => {
 		const res = await search({ limit: 10 });
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(10);
@@ -44,14 +44,14 @@ describe('body-cursor pagination (Search payables)', () => {
 		expect(res.body.meta).toBeUndefined();
 	});
 
-	test('decisions: Search payables default limit is 20', async () => {
+	test('the default limit is 20', async () => {
 		const res = await search({});
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(20);
 		expect(typeof res.body.nextCursor).toBe('string');
 	});
 
-	test('§4 Search payables: cursor sent back in the body; union of pages equals the company’s payables', async () => {
+	test('the cursor is sent back in the body; union of pages equals the company’s payables', async () => {
 		const { items, calls } = await drain({ limit: 10 });
 		expect(calls).toHaveLength(5);
 		expect(items).toHaveLength(45);
@@ -59,7 +59,7 @@ describe('body-cursor pagination (Search payables)', () => {
 		expect([...items].sort()).toEqual(ids(sim.data(C).payables).sort());
 	});
 
-	test('§4 Search payables: nextCursor is null on the last page', async () => {
+	test('nextCursor is null on the last page', async () => {
 		const { calls } = await drain({ limit: 20 });
 		expect(calls).toHaveLength(3);
 		const last = calls[2].body;
@@ -68,7 +68,7 @@ describe('body-cursor pagination (Search payables)', () => {
 		expect(calls[1].body.nextCursor).not.toBeNull();
 	});
 
-	test('decisions: Search payables respects status and payableType filters on every page', async () => {
+	test('status and payableType filters are respected on every page', async () => {
 		const status = sim.data(C).payables[0].status;
 		const { items } = await drain({ limit: 3, status });
 		const expected = sim.data(C).payables.filter((p) => p.status === status);
@@ -82,7 +82,7 @@ describe('body-cursor pagination (Search payables)', () => {
 		expect([...both.items].sort()).toEqual(ids(expectedBoth).sort());
 	});
 
-	test('decisions: Search payables returned items carry the requested status', async () => {
+	test('returned items carry the requested status', async () => {
 		const res = await search({ limit: 100, status: 'settled' });
 		expect(res.status).toBe(200);
 		expect(res.body.data.every((p: { status: string }) => p.status === 'settled')).toBe(true);
@@ -92,7 +92,7 @@ describe('body-cursor pagination (Search payables)', () => {
 		expect(res.body.nextCursor).toBeNull();
 	});
 
-	test('§4 Search payables is scoped by X-Company-Id (another company, its own payables)', async () => {
+	test('the company is placed in X-Company-Id: another company, its own payables', async () => {
 		const res = await search({ limit: 100 }, 'cmp_001');
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data).sort()).toEqual(ids(sim.data('cmp_001').payables).sort());

@@ -1,7 +1,7 @@
 import { SpendeskSimulator } from '../server';
 import { api, drainCursor, err, ids, token } from './helpers';
 
-describe('cursor-based pagination (invoices, analytical field values, expense categories)', () => {
+describe('cursor lists (docs/api.md#cursor-lists): invoices, analytical field values, expense categories', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 	const C = 'cmp_001';
@@ -25,7 +25,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		await sim.stop();
 	});
 
-	test('§4 cursor-based: invoices default limit is 20 with hasNextPage, nextCursor and nextUrl set', async () => {
+	test('invoices: the default limit is 20 with hasNextPage, nextCursor and nextUrl set', async () => {
 		const res = await api(sim, org, INV);
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(20);
@@ -37,7 +37,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(ids(res.body.data)).toEqual(ids(sim.invoicesSorted(C, 'createdAt', 'asc')).slice(0, 20));
 	});
 
-	test('§8 invoices limit 100 is accepted (max) and returns all 45 with hasNextPage false', async () => {
+	test('invoices: limit 100 is accepted (max) and returns all 45 with hasNextPage false', async () => {
 		const res = await api(sim, org, `${INV}?limit=100`);
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(45);
@@ -49,19 +49,19 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		});
 	});
 
-	test('§8 invoices limit 101 is 400 invalid_parameter with source query.limit', async () => {
+	test('invoices: limit 101 is 400 invalid_parameter with source query.limit', async () => {
 		const res = await api(sim, org, `${INV}?limit=101`);
 		expect(res.status).toBe(400);
 		expect(err(res)).toMatchObject({ code: 'invalid_parameter', source: 'query.limit' });
 	});
 
-	test('§8 invoices limit 0 is 400 invalid_parameter', async () => {
+	test('invoices: limit 0 is 400 invalid_parameter', async () => {
 		const res = await api(sim, org, `${INV}?limit=0`);
 		expect(res.status).toBe(400);
 		expect(err(res).code).toBe('invalid_parameter');
 	});
 
-	test('§4 cursor-based: draining sortBy=updatedAt&sort=desc equals sim.invoicesSorted exactly', async () => {
+	test('invoices: draining sortBy=updatedAt&sort=desc equals sim.invoicesSorted exactly', async () => {
 		const { items, pages } = await drainCursor(
 			sim,
 			org,
@@ -71,12 +71,12 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(ids(items)).toEqual(ids(sim.invoicesSorted(C, 'updatedAt', 'desc')));
 	});
 
-	test('decisions: invoices default order is createdAt asc (drain equals sim.invoicesSorted createdAt asc)', async () => {
+	test('invoices: the default order is createdAt asc (drain equals sim.invoicesSorted createdAt asc)', async () => {
 		const { items } = await drainCursor(sim, org, `${INV}?limit=10`);
 		expect(ids(items)).toEqual(ids(sim.invoicesSorted(C, 'createdAt', 'asc')));
 	});
 
-	test('§4 cursor-based: last page has hasNextPage false, nextCursor null and nextUrl null', async () => {
+	test('the last page has hasNextPage false, nextCursor null and nextUrl null', async () => {
 		const { pages } = await drainCursor(sim, org, `${INV}?limit=20`);
 		expect(pages).toHaveLength(3);
 		const last = pages[2].body;
@@ -90,7 +90,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(pages[1].body.meta.pagination.hasNextPage).toBe(true);
 	});
 
-	test('§2 cursor-based: nextUrl is absolute, keeps filters and limit, sets cursor, and is followable', async () => {
+	test('nextUrl is absolute, keeps filters and limit, sets cursor, and is followable', async () => {
 		const path = `${INV}?sortBy=updatedAt&sort=desc&status=paid&limit=3`;
 		const first = await api(sim, org, path);
 		expect(first.status).toBe(200);
@@ -110,7 +110,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(ids(second.body.data)).toEqual(ids(expected).slice(3, 6));
 	});
 
-	test('§4 cursor-based: status filter is kept over every page (drain equals filtered sim data)', async () => {
+	test('invoices: the status filter is kept over every page (drain equals filtered sim data)', async () => {
 		const { items } = await drainCursor(
 			sim,
 			org,
@@ -121,7 +121,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(ids(items)).toEqual(ids(expected));
 	});
 
-	test('§4 cursor-based rule 2: cursor reused with a different sort is 400 invalid_cursor', async () => {
+	test('a cursor reused with a different sort is 400 invalid_cursor', async () => {
 		const first = await api(sim, org, `${INV}?sortBy=updatedAt&sort=desc&limit=5`);
 		const cursor = encodeURIComponent(first.body.meta.pagination.nextCursor);
 		const res = await api(sim, org, `${INV}?sortBy=updatedAt&sort=asc&limit=5&cursor=${cursor}`);
@@ -129,7 +129,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(err(res).code).toBe('invalid_cursor');
 	});
 
-	test('§4 cursor-based rule 2: cursor reused with a different filter is 400 invalid_cursor', async () => {
+	test('a cursor reused with a different filter is 400 invalid_cursor', async () => {
 		const first = await api(sim, org, `${INV}?status=paid&limit=2`);
 		const cursor = encodeURIComponent(first.body.meta.pagination.nextCursor);
 		const res = await api(sim, org, `${INV}?status=to_review&limit=2&cursor=${cursor}`);
@@ -137,19 +137,19 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(err(res).code).toBe('invalid_cursor');
 	});
 
-	test('decisions: garbage cursor is 400 invalid_cursor', async () => {
+	test('a garbage cursor is 400 invalid_cursor', async () => {
 		const res = await api(sim, org, `${INV}?cursor=not-a-real-cursor`);
 		expect(res.status).toBe(400);
 		expect(err(res).code).toBe('invalid_cursor');
 	});
 
-	test('decisions: invoices sortBy other than updatedAt/createdAt is 400', async () => {
+	test('invoices: sortBy other than updatedAt/createdAt is 400', async () => {
 		const res = await api(sim, org, `${INV}?sortBy=amount`);
 		expect(res.status).toBe(400);
 		expect(Array.isArray(res.body.errors)).toBe(true);
 	});
 
-	test('§4 cursor-based rule 4: an empty page (emptyPage fault) has hasNextPage true and draining continues to the full list', async () => {
+	test('an empty page (emptyPage fault) has hasNextPage true and draining continues to the full list', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'emptyPage', after: 1, times: 1 });
 		const { items, pages } = await drainCursor(
 			sim,
@@ -164,7 +164,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		sim.clearFaults();
 	});
 
-	test('§4 cursor-based: keyset pagination — inserting newer invoices during a drain neither duplicates nor skips', async () => {
+	test('keyset pages: inserting newer invoices during a drain neither duplicates nor skips', async () => {
 		const before = ids(sim.invoicesSorted(C, 'updatedAt', 'desc'));
 		const path = `${INV}?sortBy=updatedAt&sort=desc&limit=10`;
 		const first = await api(sim, org, path);
@@ -190,7 +190,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		).toEqual(ids(inserted).sort());
 	});
 
-	test('§8 analytical field values: default limit 30', async () => {
+	test('analytical field values: the default limit is 30', async () => {
 		const field = sim.data(C).analyticalFields[0];
 		const res = await api(sim, org, `/v2/analytical-fields/${field.id}/values`, { companyId: C });
 		expect(res.status).toBe(200);
@@ -200,7 +200,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(ids(field.values)).toEqual(expect.arrayContaining(ids(res.body.data)));
 	});
 
-	test('§8 analytical field values: limit 1000 accepted, 1001 is 400 invalid_parameter', async () => {
+	test('analytical field values: limit 1000 accepted, 1001 is 400 invalid_parameter', async () => {
 		const field = sim.data(C).analyticalFields[1];
 		const ok = await api(sim, org, `/v2/analytical-fields/${field.id}/values?limit=1000`, {
 			companyId: C,
@@ -221,7 +221,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(err(over)).toMatchObject({ code: 'invalid_parameter', source: 'query.limit' });
 	});
 
-	test('decisions: expense categories default limit 20, draining gives every category once', async () => {
+	test('expense categories: the default limit is 20, draining gives every category once', async () => {
 		const first = await api(sim, org, '/v2/expense-categories', { companyId: 'cmp_002' });
 		expect(first.status).toBe(200);
 		expect(first.body.data).toHaveLength(20);
@@ -233,7 +233,7 @@ describe('cursor-based pagination (invoices, analytical field values, expense ca
 		expect(ids(items).sort()).toEqual(ids(sim.data('cmp_002').expenseCategories).sort());
 	});
 
-	test('decisions: nextUrl of a header-scoped list works when followed with the same X-Company-Id', async () => {
+	test('nextUrl of a list with its company in X-Company-Id works when followed with the same header', async () => {
 		const first = await api(sim, org, '/v2/expense-categories?limit=15', { companyId: 'cmp_003' });
 		const url = new URL(first.body.meta.pagination.nextUrl);
 		expect(url.origin).toBe(sim.baseUrl);

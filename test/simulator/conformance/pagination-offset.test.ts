@@ -1,7 +1,7 @@
 import { SpendeskSimulator } from '../server';
 import { api, ids, token } from './helpers';
 
-describe('offset-based pagination (Get accounts)', () => {
+describe('offset lists (docs/api.md#offset-lists): Get accounts', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 	const C = 'cmp_002';
@@ -15,7 +15,7 @@ describe('offset-based pagination (Get accounts)', () => {
 		await sim.stop();
 	});
 
-	test('§4 offset-based: offset and fetch select a window and the response reports totalResults, currentOffset, currentFetch', async () => {
+	test('offset and fetch select a window and the response reports totalResults, currentOffset, currentFetch', async () => {
 		const res = await api(sim, org, '/v1/accounts?offset=10&fetch=5', { companyId: C });
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data)).toEqual(ids(sim.data(C).accounts.slice(10, 15)));
@@ -24,7 +24,7 @@ describe('offset-based pagination (Get accounts)', () => {
 		expect(res.body.currentFetch).toBe(5);
 	});
 
-	test('decisions: fetch above 100 is capped at 100, fetch 0 is 400', async () => {
+	test('fetch above 100 is capped at 100, fetch 0 is 400', async () => {
 		const big = new SpendeskSimulator({
 			seed: { companies: 1, deactivated: [], sizes: { invoices: 1, accounts: 130 } },
 		});
@@ -47,7 +47,7 @@ describe('offset-based pagination (Get accounts)', () => {
 		}
 	});
 
-	test('§8 offset-based: offset defaults to 0 and fetch to 20', async () => {
+	test('offset defaults to 0 and fetch to 20', async () => {
 		const res = await api(sim, org, '/v1/accounts', { companyId: C });
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data)).toEqual(ids(sim.data(C).accounts.slice(0, 20)));
@@ -56,7 +56,7 @@ describe('offset-based pagination (Get accounts)', () => {
 		expect(res.body.totalResults).toBe(45);
 	});
 
-	test('decisions: currentFetch is the number of items returned (short last window)', async () => {
+	test('currentFetch is the number of items returned (short last window)', async () => {
 		const res = await api(sim, org, '/v1/accounts?offset=40&fetch=20', { companyId: C });
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data)).toEqual(ids(sim.data(C).accounts.slice(40)));
@@ -64,7 +64,7 @@ describe('offset-based pagination (Get accounts)', () => {
 		expect(res.body.totalResults).toBe(45);
 	});
 
-	test('decisions: offset past the end returns an empty data array with totalResults', async () => {
+	test('an offset past the end returns an empty data array with totalResults', async () => {
 		const res = await api(sim, org, '/v1/accounts?offset=45&fetch=10', { companyId: C });
 		expect(res.status).toBe(200);
 		expect(res.body.data).toEqual([]);
@@ -72,7 +72,7 @@ describe('offset-based pagination (Get accounts)', () => {
 		expect(res.body.totalResults).toBe(45);
 	});
 
-	test('§9 deprecated limit is accepted as fetch, answered with a Deprecation header and logged as deprecatedLimit', async () => {
+	test('versioning (docs/api.md#versioning): the deprecated limit is accepted as fetch, answered with a Deprecation header and logged as deprecatedLimit', async () => {
 		sim.clearLog();
 		const res = await api(sim, org, '/v1/accounts?limit=7&offset=3', { companyId: C });
 		expect(res.status).toBe(200);
@@ -85,7 +85,7 @@ describe('offset-based pagination (Get accounts)', () => {
 		expect(logged[0].query.limit).toBe('7');
 	});
 
-	test('§9 requests with fetch carry no Deprecation header and are not logged as deprecatedLimit', async () => {
+	test('versioning (docs/api.md#versioning): requests with fetch carry no Deprecation header and are not logged as deprecatedLimit', async () => {
 		sim.clearLog();
 		const res = await api(sim, org, '/v1/accounts?fetch=7', { companyId: C });
 		expect(res.status).toBe(200);
@@ -93,7 +93,7 @@ describe('offset-based pagination (Get accounts)', () => {
 		expect(sim.requestsTo('getAccounts')[0].deprecatedLimit).not.toBe(true);
 	});
 
-	test('decisions: accounts on the X-Company-Id company only (other company, other accounts)', async () => {
+	test('accounts of the X-Company-Id company only (other company, other accounts)', async () => {
 		const a = await api(sim, org, '/v1/accounts?fetch=100', { companyId: 'cmp_001' });
 		const b = await api(sim, org, '/v1/accounts?fetch=100', { companyId: 'cmp_003' });
 		expect(ids(a.body.data)).toEqual(ids(sim.data('cmp_001').accounts));
@@ -102,7 +102,7 @@ describe('offset-based pagination (Get accounts)', () => {
 	});
 });
 
-describe('offset-based pagination with accountsMaxReturn', () => {
+describe('offset lists (docs/api.md#offset-lists): Get accounts with accountsMaxReturn', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
@@ -116,7 +116,7 @@ describe('offset-based pagination with accountsMaxReturn', () => {
 		await sim.stop();
 	});
 
-	test('decisions: accountsMaxReturn returns fewer than asked and currentFetch reports what was returned', async () => {
+	test('accountsMaxReturn returns fewer than asked and currentFetch reports what was returned', async () => {
 		const org = await token(sim, sim.credentials.orgKey);
 		const res = await api(sim, org, '/v1/accounts?offset=0&fetch=20', { companyId: 'cmp_001' });
 		expect(res.status).toBe(200);
@@ -126,7 +126,7 @@ describe('offset-based pagination with accountsMaxReturn', () => {
 		expect(res.body.totalResults).toBe(45);
 	});
 
-	test('decisions: advancing the offset by what was received drains every account exactly once', async () => {
+	test('advancing the offset by what was received drains every account exactly once', async () => {
 		const org = await token(sim, sim.credentials.orgKey);
 		const seen: string[] = [];
 		let offset = 0;

@@ -1,7 +1,7 @@
 import { SpendeskSimulator } from '../server';
 import { api, err, ids, token } from './helpers';
 
-describe('page-based pagination (settlements)', () => {
+describe('page lists (docs/api.md#page-lists): settlements', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 
@@ -23,14 +23,14 @@ describe('page-based pagination (settlements)', () => {
 		await sim.stop();
 	});
 
-	test('§4 page-based: first page has pageSize 30 by default and meta total 45', async () => {
+	test('the first page has pageSize 30 by default and meta total 45', async () => {
 		const res = await api(sim, org, '/v1/settlements', { companyId: 'cmp_001' });
 		expect(res.status).toBe(200);
 		expect(res.body.data).toHaveLength(30);
 		expect(res.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 45 });
 	});
 
-	test('§4 page-based: pages 1 and 2 together hold every settlement once', async () => {
+	test('pages 1 and 2 together hold every settlement once', async () => {
 		const p1 = await api(sim, org, '/v1/settlements?page=1', { companyId: 'cmp_001' });
 		const p2 = await api(sim, org, '/v1/settlements?page=2', { companyId: 'cmp_001' });
 		expect(p2.status).toBe(200);
@@ -41,13 +41,13 @@ describe('page-based pagination (settlements)', () => {
 		expect(all.sort()).toEqual(ids(sim.data('cmp_001').settlements).sort());
 	});
 
-	test('§4 page-based: later empty page is 404', async () => {
+	test('a later empty page is 404', async () => {
 		const res = await api(sim, org, '/v1/settlements?page=3', { companyId: 'cmp_001' });
 		expect(res.status).toBe(404);
 		expect(err(res).code).toBe('not_found');
 	});
 
-	test('§4 page-based: page exactly at total boundary (30 of 30) then page 2 is 404', async () => {
+	test('a page exactly at the total boundary (30 of 30) then page 2 is 404', async () => {
 		const p1 = await api(sim, org, '/v1/settlements', { companyId: 'cmp_003' });
 		expect(p1.status).toBe(200);
 		expect(p1.body.data).toHaveLength(30);
@@ -56,20 +56,20 @@ describe('page-based pagination (settlements)', () => {
 		expect(p2.status).toBe(404);
 	});
 
-	test('§4 page-based: first page always returns 200 with empty data when nothing is listed', async () => {
+	test('the first page always returns 200 with empty data when nothing is listed', async () => {
 		const res = await api(sim, org, '/v1/settlements', { companyId: 'cmp_002' });
 		expect(res.status).toBe(200);
 		expect(res.body.data).toEqual([]);
 		expect(res.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 0 });
 	});
 
-	test('§4 page-based: page 2 of an empty list is 404', async () => {
+	test('page 2 of an empty list is 404', async () => {
 		const res = await api(sim, org, '/v1/settlements?page=2', { companyId: 'cmp_002' });
 		expect(res.status).toBe(404);
 		expect(err(res).code).toBe('not_found');
 	});
 
-	test('§4 page-based: explicit pageSize 7 pages through every settlement in 7 pages', async () => {
+	test('explicit pageSize 7 pages through every settlement in 7 pages', async () => {
 		const seen: string[] = [];
 		let page = 1;
 		for (;;) {
@@ -88,7 +88,7 @@ describe('page-based pagination (settlements)', () => {
 		expect([...seen].sort()).toEqual(ids(sim.data('cmp_001').settlements).sort());
 	});
 
-	test('§8 page-based pageSize above 30 on settlements is 400 invalid_parameter', async () => {
+	test('pageSize above 30 on settlements is 400 invalid_parameter', async () => {
 		const res = await api(sim, org, '/v1/settlements?pageSize=50', { companyId: 'cmp_001' });
 		expect(res.status).toBe(400);
 		expect(err(res).code).toBe('invalid_parameter');

@@ -3,7 +3,7 @@ import { api, err, sleep, token, tokenResponse } from './helpers';
 
 const sizes = { invoices: 3, accounts: 3, payables: 3, settlements: 3 };
 
-describe('rate limits (rateLimit 5 per minute)', () => {
+describe('rate limits (docs/api.md#rate-limits): rateLimit 5 per minute', () => {
 	let sim: SpendeskSimulator;
 
 	beforeEach(async () => {
@@ -14,7 +14,7 @@ describe('rate limits (rateLimit 5 per minute)', () => {
 		await sim.stop();
 	});
 
-	test('decisions: x-ratelimit-limit/remaining/reset headers are sent and remaining decreases', async () => {
+	test('x-ratelimit-limit/remaining/reset headers are sent and remaining decreases', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		const remaining: number[] = [];
 		for (let i = 0; i < 3; i++) {
@@ -30,7 +30,7 @@ describe('rate limits (rateLimit 5 per minute)', () => {
 		expect(remaining).toEqual([4, 3, 2]);
 	});
 
-	test('§8 rate limit: request over the limit is 429 rate_limit_exceeded with Retry-After', async () => {
+	test('a request over the limit is 429 rate_limit_exceeded with Retry-After', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		for (let i = 0; i < 5; i++) {
 			expect((await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' })).status).toBe(200);
@@ -45,7 +45,7 @@ describe('rate limits (rateLimit 5 per minute)', () => {
 		expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
 	});
 
-	test('§8 rate limit counted per company: another X-Company-Id has its own budget', async () => {
+	test('counted per company: another X-Company-Id has its own budget', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		for (let i = 0; i < 5; i++) await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
 		expect((await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' })).status).toBe(429);
@@ -54,7 +54,7 @@ describe('rate limits (rateLimit 5 per minute)', () => {
 		expect(other.headers.get('x-ratelimit-remaining')).toBe('4');
 	});
 
-	test('§8 rate limit counted per company: path company and header company share one budget per company', async () => {
+	test('counted per company: the path company and header company share one budget per company', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		for (let i = 0; i < 3; i++) await api(sim, t, '/v2/companies/cmp_003/invoices');
 		for (let i = 0; i < 2; i++) await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_003' });
@@ -65,7 +65,7 @@ describe('rate limits (rateLimit 5 per minute)', () => {
 		expect(fresh.headers.get('x-ratelimit-remaining')).toBe('4');
 	});
 
-	test('§8 Get Companies is counted at organisation level, apart from company budgets', async () => {
+	test('Get Companies is counted at organisation level, apart from company budgets', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		for (let i = 0; i < 5; i++) await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
 		expect((await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' })).status).toBe(429);
@@ -78,7 +78,7 @@ describe('rate limits (rateLimit 5 per minute)', () => {
 		expect((await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_002' })).status).toBe(200);
 	});
 
-	test('§8 rate limit counted per credential: the company key has its own budget on the same company', async () => {
+	test('counted per credential: the company key has its own budget on the same company', async () => {
 		const org = await token(sim, sim.credentials.orgKey);
 		for (let i = 0; i < 5; i++) await api(sim, org, '/v1/wallet-summary', { companyId: 'cmp_001' });
 		expect((await api(sim, org, '/v1/wallet-summary', { companyId: 'cmp_001' })).status).toBe(429);
@@ -88,7 +88,7 @@ describe('rate limits (rateLimit 5 per minute)', () => {
 		expect(res.headers.get('x-ratelimit-remaining')).toBe('4');
 	});
 
-	test('decisions: token endpoint is not rate limited', async () => {
+	test('the token endpoint is not rate limited', async () => {
 		for (let i = 0; i < 8; i++) {
 			const res = await tokenResponse(sim, sim.credentials.orgKey);
 			expect(res.status).toBe(200);
@@ -105,7 +105,7 @@ describe('rate limits (rateLimit 5 per minute)', () => {
 	});
 });
 
-describe('rate limit window reset', () => {
+describe('rate limits (docs/api.md#rate-limits): window reset', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
@@ -116,7 +116,7 @@ describe('rate limit window reset', () => {
 		await sim.stop();
 	});
 
-	test('§8 rate limit: a new window restores the budget', async () => {
+	test('a new window restores the budget', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		let last = await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
 		// loop a little longer than the limit in case a window boundary falls inside the burst
@@ -131,7 +131,7 @@ describe('rate limit window reset', () => {
 	});
 });
 
-describe('requests in flight', () => {
+describe('rate limits (docs/api.md#rate-limits): requests in flight', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
@@ -142,7 +142,7 @@ describe('requests in flight', () => {
 		await sim.stop();
 	});
 
-	test('decisions: with maxInFlight 2 and latency, 4 concurrent requests give 2 answers and 2 × 429 too_many_requests_in_flight', async () => {
+	test('with maxInFlight 2 and latency, 4 concurrent requests give 2 answers and 2 × 429 too_many_requests_in_flight', async () => {
 		const t = await token(sim, sim.credentials.orgKey);
 		sim.configure({ maxInFlight: 2, latencyMs: 400 });
 		sim.resetStats();

@@ -1,11 +1,12 @@
 /**
- * Conformance of the Second catalogue's read routes (api-decisions.md): one test per rule,
+ * Conformance of the read routes of the second endpoint catalogue (docs/api.md#endpoints):
+ * one test per rule,
  * over real HTTP.
  */
 import { SpendeskSimulator } from '../server';
 import { api, err, ids, token } from './helpers';
 
-describe('Second catalogue: reads', () => {
+describe('reads of payables, suppliers, users, cost centers, bank fees, wallet loads (docs/api.md#endpoints)', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 	let company: string;
@@ -45,7 +46,7 @@ describe('Second catalogue: reads', () => {
 			expect(res.body.data.updatedAt).toBe(payable.createdAt);
 		});
 
-		test('a payable of another company is a 404 (payables are company-scoped by X-Company-Id)', async () => {
+		test('a payable of another company is a 404 (the company of payables is placed in X-Company-Id)', async () => {
 			const payable = sim.data('cmp_002').payables[0];
 			const res = await api(sim, org, `/v1/payables/${payable.id}`, { companyId: 'cmp_003' });
 			expect(res.status).toBe(404);
@@ -59,7 +60,7 @@ describe('Second catalogue: reads', () => {
 			expect(res.body.data.id).toBe(payable.id);
 		});
 
-		test('an organisation token without X-Company-Id gets the 400 of §7', async () => {
+		test('an organisation token without X-Company-Id gets the 400 of docs/api.md#errors', async () => {
 			const res = await api(sim, org, '/v1/payables/pay_001_000001');
 			expect(res.status).toBe(400);
 			expect(err(res).source).toBe('headers.x-company-id');

@@ -1,5 +1,5 @@
 /**
- * Conformance of the real-world variations of api-decisions.md's Second catalogue, as the
+ * Conformance of the real-world variations (docs/api.md#variations), as the
  * simulator serves them on request (fault kinds and options), over real HTTP.
  */
 import { DEFAULT_SUNSET, SpendeskSimulator } from '../server';

@@ -1,7 +1,7 @@
 import { SpendeskSimulator } from '../server';
 import { api, err, ids, token } from './helpers';
 
-describe('scopes', () => {
+describe('scopes (docs/api.md#scopes)', () => {
 	let sim: SpendeskSimulator;
 	let limited: string;
 
@@ -14,7 +14,7 @@ describe('scopes', () => {
 		await sim.stop();
 	});
 
-	test('§5 organisation key without experimental scopes gets 403 naming experimental:invoice:read on invoices', async () => {
+	test('an organisation key without experimental scopes gets 403 naming experimental:invoice:read on invoices', async () => {
 		const res = await api(sim, limited, '/v2/companies/cmp_001/invoices');
 		expect(res.status).toBe(403);
 		expect(err(res)).toMatchObject({
@@ -23,7 +23,7 @@ describe('scopes', () => {
 		});
 	});
 
-	test('§5 organisation key without experimental scopes gets 403 naming experimental:company:read on Get Companies', async () => {
+	test('an organisation key without experimental scopes gets 403 naming experimental:company:read on Get Companies', async () => {
 		const res = await api(sim, limited, '/v2/companies');
 		expect(res.status).toBe(403);
 		expect(err(res)).toMatchObject({
@@ -32,20 +32,20 @@ describe('scopes', () => {
 		});
 	});
 
-	test('§9 v2 analytical fields need experimental:analytical-field:read', async () => {
+	test('v2 analytical fields need experimental:analytical-field:read', async () => {
 		const res = await api(sim, limited, '/v2/analytical-fields', { companyId: 'cmp_001' });
 		expect(res.status).toBe(403);
 		expect(err(res).detail).toBe('Missing scope: experimental:analytical-field:read');
 	});
 
-	test('§5 organisation key without experimental scopes still reaches v1 settlements', async () => {
+	test('an organisation key without experimental scopes still reaches v1 settlements', async () => {
 		const res = await api(sim, limited, '/v1/settlements', { companyId: 'cmp_002' });
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data).sort()).toEqual(ids(sim.data('cmp_002').settlements).sort());
 		expect(res.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 7 });
 	});
 
-	test('§4 v1 payables search requires payable:read and the limited key has it', async () => {
+	test('v1 payables search requires payable:read and the limited key has it', async () => {
 		const res = await api(sim, limited, '/v1/payables/search', {
 			method: 'POST',
 			companyId: 'cmp_001',
@@ -55,7 +55,7 @@ describe('scopes', () => {
 		expect(ids(res.body.data).sort()).toEqual(ids(sim.data('cmp_001').payables).sort());
 	});
 
-	test('decisions: key without payable:read gets 403 Missing scope: payable:read on payables search', async () => {
+	test('a key without payable:read gets 403 Missing scope: payable:read on payables search', async () => {
 		sim.addApiKey({
 			clientId: 'k-settlements',
 			clientSecret: 's-settlements',
@@ -76,7 +76,7 @@ describe('scopes', () => {
 		expect((await api(sim, t, '/v1/settlements', { companyId: 'cmp_001' })).status).toBe(200);
 	});
 
-	test('decisions: company-level key with only account:read is refused wallet-summary:read', async () => {
+	test('a company-level key with only account:read is refused wallet-summary:read', async () => {
 		sim.addApiKey({
 			clientId: 'k-company-accounts',
 			clientSecret: 's-company-accounts',

@@ -3,7 +3,7 @@ import { api, err, ids, token } from './helpers';
 
 const MISSING = 'X-Company-Id header is required for organisation tokens';
 
-describe('company scoping', () => {
+describe('company placement (docs/api.md#levels-and-company-placement)', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 	let comp: string;
@@ -20,7 +20,7 @@ describe('company scoping', () => {
 		await sim.stop();
 	});
 
-	test('§7 organisation token without X-Company-Id is 400 with detail and source', async () => {
+	test('errors (docs/api.md#errors): an organisation token without X-Company-Id is 400 with detail and source', async () => {
 		const res = await api(sim, org, '/v1/wallet-summary');
 		expect(res.status).toBe(400);
 		const e = err(res);
@@ -29,7 +29,7 @@ describe('company scoping', () => {
 		expect(e.source).toBe('headers.x-company-id');
 	});
 
-	test('§4 v1 endpoints: organisation token with X-Company-Id reaches that company', async () => {
+	test('v1 endpoints: an organisation token with X-Company-Id reaches that company', async () => {
 		const a = await api(sim, org, '/v1/wallet-summary', { companyId: 'cmp_002' });
 		expect(a.status).toBe(200);
 		expect(a.body.data).toEqual(sim.data('cmp_002').walletSummary);
@@ -38,7 +38,7 @@ describe('company scoping', () => {
 		expect(b.body.data.companyId).toBe('cmp_003');
 	});
 
-	test('§7 organisation token on v1 settlements without X-Company-Id is 400 missing_company_id', async () => {
+	test('errors (docs/api.md#errors): an organisation token on v1 settlements without X-Company-Id is 400 missing_company_id', async () => {
 		const res = await api(sim, org, '/v1/settlements');
 		expect(res.status).toBe(400);
 		expect(err(res)).toMatchObject({
@@ -48,7 +48,7 @@ describe('company scoping', () => {
 		});
 	});
 
-	test('§7 v2 endpoint without company in path (analytical fields) needs X-Company-Id: 400 without it', async () => {
+	test('errors (docs/api.md#errors): a v2 endpoint without company in path (analytical fields) needs X-Company-Id: 400 without it', async () => {
 		const res = await api(sim, org, '/v2/analytical-fields');
 		expect(res.status).toBe(400);
 		expect(err(res)).toMatchObject({
@@ -61,7 +61,7 @@ describe('company scoping', () => {
 		expect(ids(ok.body.data).sort()).toEqual(ids(sim.data('cmp_002').analyticalFields).sort());
 	});
 
-	test('§7 v2 expense categories without X-Company-Id is 400, with it lists that company', async () => {
+	test('errors (docs/api.md#errors): v2 expense categories without X-Company-Id is 400, with it lists that company', async () => {
 		const res = await api(sim, org, '/v2/expense-categories');
 		expect(res.status).toBe(400);
 		expect(err(res).detail).toBe(MISSING);
@@ -70,67 +70,67 @@ describe('company scoping', () => {
 		expect(ids(ok.body.data).sort()).toEqual(ids(sim.data('cmp_004').expenseCategories).sort());
 	});
 
-	test('§7 X-Company-Id outside the organisation is 403 Company does not belong to organisation', async () => {
+	test('errors (docs/api.md#errors): an X-Company-Id outside the organisation is 403 Company does not belong to organisation', async () => {
 		const res = await api(sim, org, '/v1/wallet-summary', { companyId: 'cmp_999' });
 		expect(res.status).toBe(403);
 		expect(err(res).detail).toBe('Company does not belong to organisation');
 	});
 
-	test('§7 path company outside the organisation is 403 Company does not belong to organisation', async () => {
+	test('errors (docs/api.md#errors): a path company outside the organisation is 403 Company does not belong to organisation', async () => {
 		const res = await api(sim, org, '/v2/companies/cmp_999/invoices');
 		expect(res.status).toBe(403);
 		expect(err(res).detail).toBe('Company does not belong to organisation');
 	});
 
-	test('decisions: deactivated company named in X-Company-Id is 403 Company is deactivated', async () => {
+	test('a deactivated company named in X-Company-Id is 403 Company is deactivated', async () => {
 		const res = await api(sim, org, '/v1/wallet-summary', { companyId: 'cmp_005' });
 		expect(res.status).toBe(403);
 		expect(err(res).detail).toBe('Company is deactivated');
 	});
 
-	test('§4 path company is authoritative: no X-Company-Id needed on /v2/companies/{id}/invoices', async () => {
+	test('the path company is authoritative: no X-Company-Id needed on /v2/companies/{id}/invoices', async () => {
 		const res = await api(sim, org, '/v2/companies/cmp_002/invoices');
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data)).toEqual(ids(sim.invoicesSorted('cmp_002', 'createdAt', 'asc')));
 	});
 
-	test('§4 path company is authoritative: a bogus X-Company-Id is ignored on a path route', async () => {
+	test('the path company is authoritative: a bogus X-Company-Id is ignored on a path route', async () => {
 		const res = await api(sim, org, '/v2/companies/cmp_003/invoices', { companyId: 'cmp_999' });
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data)).toEqual(ids(sim.invoicesSorted('cmp_003', 'createdAt', 'asc')));
 	});
 
-	test('§4 path company is authoritative: another valid X-Company-Id does not change the company', async () => {
+	test('the path company is authoritative: another valid X-Company-Id does not change the company', async () => {
 		const res = await api(sim, org, '/v2/companies/cmp_002/intakes', { companyId: 'cmp_001' });
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data).sort()).toEqual(ids(sim.data('cmp_002').intakes).sort());
 	});
 
-	test('§4 v1 endpoints: company-level token ignores X-Company-Id (own company answered)', async () => {
+	test('v1 endpoints: a company-level token ignores X-Company-Id (own company answered)', async () => {
 		const res = await api(sim, comp, '/v1/wallet-summary', { companyId: 'cmp_002' });
 		expect(res.status).toBe(200);
 		expect(res.body.data).toEqual(sim.data('cmp_001').walletSummary);
 	});
 
-	test('§4 v1 endpoints: company-level token ignores even a foreign X-Company-Id', async () => {
+	test('v1 endpoints: a company-level token ignores even a foreign X-Company-Id', async () => {
 		const res = await api(sim, comp, '/v1/settlements', { companyId: 'cmp_999' });
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data).sort()).toEqual(ids(sim.data('cmp_001').settlements).sort());
 	});
 
-	test('§5 company-level token on another company’s /v2/companies/{id} path is 403', async () => {
+	test('a company-level token on another company’s /v2/companies/{id} path is 403', async () => {
 		const res = await api(sim, comp, '/v2/companies/cmp_002/invoices');
 		expect(res.status).toBe(403);
 		expect(err(res).detail).toBe('Forbidden');
 	});
 
-	test('§5 company-level token on its own /v2/companies/{id} path is 200', async () => {
+	test('a company-level token on its own /v2/companies/{id} path is 200', async () => {
 		const res = await api(sim, comp, '/v2/companies/cmp_001/invoices');
 		expect(res.status).toBe(200);
 		expect(ids(res.body.data)).toEqual(ids(sim.invoicesSorted('cmp_001', 'createdAt', 'asc')));
 	});
 
-	test('decisions: create intake on the path company returns 201 and it is listed for that company only', async () => {
+	test('create intake on the path company returns 201 and it is listed for that company only', async () => {
 		const res = await api(sim, org, '/v2/companies/cmp_004/intakes', {
 			method: 'POST',
 			body: { description: 'conformance intake' },
@@ -144,7 +144,7 @@ describe('company scoping', () => {
 		expect(ids(list.body.data)).toContain(res.body.data.id);
 	});
 
-	test('decisions: create intake with a non-object JSON body is 400', async () => {
+	test('create intake with a non-object JSON body is 400', async () => {
 		const res = await api(sim, org, '/v2/companies/cmp_004/intakes', {
 			method: 'POST',
 			body: '[1,2]',
@@ -153,7 +153,7 @@ describe('company scoping', () => {
 		expect(Array.isArray(res.body.errors)).toBe(true);
 	});
 
-	test('simulator: request log records the company a request was scoped to (header, path, token)', async () => {
+	test('simulator: the request log records the company of each request, wherever it was placed (header, path, token)', async () => {
 		sim.clearLog();
 		await api(sim, org, '/v1/wallet-summary', { companyId: 'cmp_002' });
 		await api(sim, org, '/v2/companies/cmp_003/invoices', { companyId: 'cmp_004' });

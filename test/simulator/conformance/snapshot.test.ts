@@ -1,7 +1,7 @@
 import { SpendeskSimulator } from '../server';
 import { api, type ApiResponse, err, ids, token } from './helpers';
 
-describe('payables snapshots', () => {
+describe('payables snapshots (docs/api.md#snapshots)', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 	const C = 'cmp_002';
@@ -20,7 +20,7 @@ describe('payables snapshots', () => {
 	const get = (key: string, query = '', companyId = C): Promise<ApiResponse> =>
 		api(sim, org, `/v1/snapshots/payables/${encodeURIComponent(key)}${query}`, { companyId });
 
-	test('decisions: creating a snapshot is 201 with a key and status PENDING', async () => {
+	test('creating a snapshot is 201 with a key and status PENDING', async () => {
 		const res = await create({ payableType: 'invoice' });
 		expect(res.status).toBe(201);
 		expect(typeof res.body.key).toBe('string');
@@ -28,7 +28,7 @@ describe('payables snapshots', () => {
 		expect(res.body.status).toBe('PENDING');
 	});
 
-	test('decisions: snapshot answers PENDING with result null for the default 2 polls, then COMPLETE', async () => {
+	test('a snapshot answers PENDING with result null for the default 2 polls, then COMPLETE', async () => {
 		const { body } = await create({ status: 'prepared' });
 		const first = await get(body.key);
 		expect(first.status).toBe(200);
@@ -47,7 +47,7 @@ describe('payables snapshots', () => {
 		});
 	});
 
-	test('decisions: snapshot result is page-based: page 2 holds the rest, page 3 is 404', async () => {
+	test('the snapshot result is page-based: page 2 holds the rest, page 3 is 404', async () => {
 		const { body } = await create({});
 		let res = await get(body.key);
 		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++) res = await get(body.key);
@@ -65,7 +65,7 @@ describe('payables snapshots', () => {
 		expect(p3.status).toBe(404);
 	});
 
-	test('decisions: snapshot result honours pageSize', async () => {
+	test('the snapshot result honours pageSize', async () => {
 		const { body } = await create({});
 		let res = await get(body.key, '?pageSize=10&page=5');
 		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++)
@@ -75,7 +75,7 @@ describe('payables snapshots', () => {
 		expect(res.body.result.meta.pagination).toEqual({ page: 5, pageSize: 10, total: 45 });
 	});
 
-	test('decisions: same filters give the same snapshot key; different filters a different key', async () => {
+	test('the same filters give the same snapshot key; different filters a different key', async () => {
 		const a = await create({ status: 'settled', payableType: 'card_purchase' });
 		const b = await create({ payableType: 'card_purchase', status: 'settled' });
 		const c = await create({ status: 'in_review', payableType: 'card_purchase' });
@@ -84,7 +84,7 @@ describe('payables snapshots', () => {
 		expect(c.body.key).not.toBe(a.body.key);
 	});
 
-	test('decisions: same filters on another company give a different key', async () => {
+	test('the same filters on another company give a different key', async () => {
 		const a = await create({ status: 'settled' }, 'cmp_001');
 		const b = await create({ status: 'settled' }, 'cmp_003');
 		expect(a.status).toBe(201);
@@ -92,13 +92,13 @@ describe('payables snapshots', () => {
 		expect(b.body.key).not.toBe(a.body.key);
 	});
 
-	test('decisions: unknown snapshot key is 404', async () => {
+	test('an unknown snapshot key is 404', async () => {
 		const res = await get('no-such-snapshot-key');
 		expect(res.status).toBe(404);
 		expect(Array.isArray(res.body.errors)).toBe(true);
 	});
 
-	test('decisions: snapshots need X-Company-Id with an organisation token', async () => {
+	test('snapshots need X-Company-Id with an organisation token', async () => {
 		const res = await api(sim, org, '/v1/snapshots/payables', { method: 'POST', body: {} });
 		expect(res.status).toBe(400);
 		expect(err(res)).toMatchObject({
@@ -116,7 +116,7 @@ describe('payables snapshots', () => {
 		sim.clearFaults();
 	});
 
-	test('decisions: within 12 hours the same filters return the same key and the already built snapshot', async () => {
+	test('within 12 hours the same filters return the same key and the already built snapshot', async () => {
 		const a = await create({ status: 'prepared', payableType: 'expense_claim' });
 		let res = await get(a.body.key);
 		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++) res = await get(a.body.key);
@@ -132,7 +132,7 @@ describe('payables snapshots', () => {
 	});
 });
 
-describe('payables snapshots with snapshotPendingPolls 4', () => {
+describe('payables snapshots (docs/api.md#snapshots) with snapshotPendingPolls 4', () => {
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {

@@ -2,7 +2,7 @@ import { SpendeskSimulator } from '../server';
 import { MAX_WEBHOOKS_PER_COMPANY, webhooksOf } from '../webhooks';
 import { api, err, token } from './helpers';
 
-describe('webhook instances (Second catalogue)', () => {
+describe('webhook instances (docs/api.md#webhooks)', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 	let limited: string;

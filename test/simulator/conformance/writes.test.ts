@@ -2,7 +2,7 @@ import { SpendeskSimulator } from '../server';
 import type { BookkeptPayable } from '../writes';
 import { api, err, token } from './helpers';
 
-describe('writes (Second catalogue)', () => {
+describe('writes (docs/api.md#bulk-writes)', () => {
 	let sim: SpendeskSimulator;
 	let org: string;
 	let limited: string;
@@ -85,7 +85,7 @@ describe('writes (Second catalogue)', () => {
 			]);
 		});
 
-		test('1 to 100 entries: 0 and 101 are a 400', async () => {
+		test('accepts 1 to 100 entries: 0 and 101 are a 400', async () => {
 			expect(err(await bulk([]))).toMatchObject({ code: 'invalid_body', source: 'body.payables' });
 			const many = Array.from({ length: 101 }, (_, i) => ({
 				id: payable('cmp_001', i).id,
@@ -205,7 +205,7 @@ describe('writes (Second catalogue)', () => {
 			expect(sim.data('cmp_003').suppliers).toHaveLength(before);
 		});
 
-		test('1 to 100 suppliers per call', async () => {
+		test('accepts 1 to 100 suppliers per call', async () => {
 			expect((await create([])).status).toBe(400);
 			expect(
 				(await create(Array.from({ length: 101 }, (_, i) => ({ name: `S${i}` })))).status,
