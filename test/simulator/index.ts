@@ -17,3 +17,5 @@ export type {
 } from './deliveries';
 export { WEBHOOK_EVENTS } from './webhooks';
 export type { WebhookInstance } from './webhooks';
+export { DOCUMENTED_SCOPES } from './profile';
+export type { SimulatorProfile } from './profile';

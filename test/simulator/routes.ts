@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { fingerprint, intParam, keysetPage, PAGE_SIZE_MAX, pageOf, SimError } from './paging';
 import { READ_ROUTES } from './routes-reads';
+import { REFERENCE_ROUTES } from './routes-reference';
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { AccessLevel, Intake, Payable, RouteId } from './types';
@@ -688,6 +689,8 @@ export const ROUTES: RouteDef[] = [
 		handler: updateSupplier,
 	},
 	...READ_ROUTES,
+	// The documented v1 reference lists, in both profiles (routes-reference.ts).
+	...REFERENCE_ROUTES,
 	// Files: attachments, intake uploads, accounting exports (fileRoutes.ts).
 	...FILE_ROUTES,
 	// Webhook instances (webhooks.ts).

@@ -44,6 +44,14 @@ import type {
 } from './types';
 import { ALL_SCOPES } from './types';
 import { FileStore } from './files';
+import {
+	bareSingleObject,
+	DOCUMENTED_DEFAULTS,
+	DOCUMENTED_SCOPES,
+	documentedErrorBody,
+	isV2Path,
+} from './profile';
+import type { SimulatorProfile } from './profile';
 
 export class SimClock {
 	private offset = 0;
@@ -150,6 +158,7 @@ const updatedKey = (i: Invoice): SortKey => [i.updatedAt, i.id];
 const createdKey = (i: Invoice): SortKey => [i.createdAt, i.id];
 
 type OptionalOption =
+	| 'grantScopes'
 	| 'maxInFlight'
 	| 'accountsMaxReturn'
 	| 'nextUrlOrigin'
@@ -163,6 +172,7 @@ function resolveOptions(
 	o: SimulatorOptions,
 ): Required<Omit<SimulatorOptions, OptionalOption>> & Pick<SimulatorOptions, OptionalOption> {
 	return {
+		profile: 'specification',
 		port: 0,
 		seed: {},
 		tokenLifetimeSeconds: 3600,
@@ -175,6 +185,7 @@ function resolveOptions(
 		oauthDefaultConsent: 'organisation',
 		webhookTimeScale: 1,
 		webhookTimeoutMs: 10_000,
+		...(o.profile === 'documented' ? DOCUMENTED_DEFAULTS : {}),
 		...o,
 	};
 }
@@ -219,8 +230,16 @@ export class SpendeskSimulator {
 		this.userList = world.users;
 		for (const c of this.companyList) this.indexInvoices(c.id);
 
-		const all = [...ALL_SCOPES];
+		// The documented profile: every key holds the documented scopes only (profile.ts).
+		const all: string[] = this.documented ? [...DOCUMENTED_SCOPES] : [...ALL_SCOPES];
 		const first = this.companyList[0]?.id;
+		const companyKey: ApiKeyCredential = {
+			clientId: 'sim-company-client',
+			clientSecret: 'sim-company-secret',
+			level: 'company',
+			companyId: first,
+			scopes: all,
+		};
 		this.credentials = {
 			orgKey: {
 				clientId: 'sim-org-client',
@@ -228,13 +247,7 @@ export class SpendeskSimulator {
 				level: 'organisation',
 				scopes: all,
 			},
-			companyKey: {
-				clientId: 'sim-company-client',
-				clientSecret: 'sim-company-secret',
-				level: 'company',
-				companyId: first,
-				scopes: all,
-			},
+			companyKey,
 			orgKeyNoExperimental: {
 				clientId: 'sim-org-limited-client',
 				clientSecret: 'sim-org-limited-secret',
@@ -247,11 +260,50 @@ export class SpendeskSimulator {
 				scopes: all,
 				redirectUris: [],
 			},
+			companyKeys: first ? { [first]: companyKey } : {},
 		};
 		this.addApiKey(this.credentials.orgKey);
 		this.addApiKey(this.credentials.companyKey);
 		this.addApiKey(this.credentials.orgKeyNoExperimental);
+		if (this.documented)
+			for (const company of this.companyList.slice(1)) this.addCompanyKey(company.id);
 		this.addOAuthClient(this.credentials.oauthClient);
+		for (const [clientId, scopes] of Object.entries(this.options.grantScopes ?? {}))
+			this.grantScopes(clientId, scopes);
+	}
+
+	/** The profile the simulator follows (profile.ts). */
+	get profile(): SimulatorProfile {
+		return this.options.profile;
+	}
+
+	private get documented(): boolean {
+		return this.options.profile === 'documented';
+	}
+
+	/** A company-level API key of `companyId` (`sim-company-<id>-client`), with the seeded scopes of the profile. */
+	private addCompanyKey(companyId: string): ApiKeyCredential {
+		const key: ApiKeyCredential = {
+			clientId: `sim-company-${companyId}-client`,
+			clientSecret: `sim-company-${companyId}-secret`,
+			level: 'company',
+			companyId,
+			scopes: [...this.credentials.companyKey.scopes],
+		};
+		this.credentials.companyKeys[companyId] = key;
+		this.addApiKey(key);
+		return key;
+	}
+
+	/**
+	 * Grants scopes to an API key or OAuth2 client beyond its seeded ones (an experimental scope
+	 * for a documented key, say). Tokens issued from then on hold them; tokens already issued keep
+	 * the scopes they were issued with.
+	 */
+	grantScopes(clientId: string, scopes: readonly string[]): void {
+		const holder = this.apiKeys.get(clientId) ?? this.oauthClients.get(clientId);
+		if (!holder) throw new Error(`No API key or OAuth2 client ${clientId} in the simulator`);
+		holder.scopes = [...new Set([...holder.scopes, ...scopes])];
 	}
 
 	// ---------------------------------------------------------------- lifecycle
@@ -443,6 +495,7 @@ export class SpendeskSimulator {
 		);
 		this.indexInvoices(company.id);
 		for (const u of this.userList) if (u.role === 'owner') u.companyIds.push(company.id);
+		if (this.documented) this.addCompanyKey(company.id);
 		return company;
 	}
 
@@ -769,6 +822,7 @@ export class SpendeskSimulator {
 		body?: string,
 	): Promise<void> {
 		if (body !== undefined) entry.body = redact(parseBody(body, undefined));
+		if (this.documented) result = this.documentedAnswer(entry.method, result);
 		entry.status = result.status;
 		const code =
 			result.status >= 400
@@ -790,6 +844,21 @@ export class SpendeskSimulator {
 		);
 	}
 
+	/**
+	 * The documented profile's shape of an answer: documented error codes and field-name sources,
+	 * no Retry-After on a 429 (x-ratelimit-* only), single objects of a GET bare.
+	 */
+	private documentedAnswer(method: string, result: HandlerResult): HandlerResult {
+		if (result.status >= 400) {
+			const headers = { ...result.headers };
+			if (result.status === 429) delete headers['retry-after'];
+			return { ...result, headers, body: documentedErrorBody(result.status, result.body) };
+		}
+		if (method === 'GET' && result.status < 300)
+			return { ...result, body: bareSingleObject(result.body) };
+		return result;
+	}
+
 	private takeFault(route: RouteId): ActiveFault | undefined {
 		for (const fault of this.faults) {
 			const matches = fault.route === route || (fault.route === '*' && !outsideApi(route));
@@ -807,6 +876,11 @@ export class SpendeskSimulator {
 
 	/** Authentication, OAuth scope, company placement and rate limit, then the route's handler. */
 	private async dispatch(route: RouteDef, ctx: RequestContext): Promise<HandlerResult> {
+		if (route.id === 'notFound' && this.documented && isV2Path(ctx.path)) {
+			// The documented world has no /v2 endpoint: whatever the path, 403 without its experimental scope.
+			ctx.token = this.authenticate(ctx.headers.authorization);
+			throw new SimError(403, 'forbidden', 'This endpoint is not available to this token', 'scope');
+		}
 		if (route.scoping === 'public') return route.handler(ctx);
 
 		const token = this.authenticate(ctx.headers.authorization);

@@ -32,6 +32,8 @@ export const ALL_SCOPES = [
 	'experimental:accounting-export:read',
 	'experimental:webhooks:write',
 	'experimental:webhooks:read',
+	'analytical-field:read',
+	'expense-category:read',
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number] | string;
 
@@ -103,11 +105,15 @@ export interface AnalyticalField {
 	id: string;
 	name: string;
 	values: AnalyticalFieldValue[];
+	/** Archived: left out of `GET /v1/analytical-fields` unless `includeArchived=true`. Default false. */
+	isArchived?: boolean;
 }
 
 export interface AnalyticalFieldValue {
 	id: string;
 	name: string;
+	/** Archived: left out of the v1 values list unless `includeArchived=true`. Default false. */
+	isArchived?: boolean;
 }
 
 export interface ExpenseCategory {
@@ -236,16 +242,26 @@ export interface SeedOptions {
 }
 
 export interface SimulatorOptions {
+	/**
+	 * `specification` (default): the API as the specification describes it. `documented`: what
+	 * Spendesk documents publicly, strictly (docs/api.md#the-documented-profile; profile.ts).
+	 */
+	profile?: 'specification' | 'documented';
+	/**
+	 * Scopes granted to API keys and OAuth2 clients beyond their seeded ones, by client id (e.g.
+	 * an experimental scope for a documented key). `grantScopes()` does the same later.
+	 */
+	grantScopes?: Record<string, string[]>;
 	/** Port on 127.0.0.1; 0 (default) picks a free one. */
 	port?: number;
 	seed?: SeedOptions;
 	/** Lifetime of access tokens in seconds. Default 3600. */
 	tokenLifetimeSeconds?: number;
-	/** Requests per window per (credential, company). Default 1000. */
+	/** Requests per window per (credential, company). Default 1000 (documented profile: 50). */
 	rateLimit?: number;
 	/** Rate-limit window in ms. Default 60000. */
 	rateLimitWindowMs?: number;
-	/** Cap on requests in flight (all clients); exceeding it answers 429. Default: no cap. */
+	/** Cap on requests in flight (all clients); exceeding it answers 429. Default: no cap (documented profile: 5). */
 	maxInFlight?: number;
 	/** Get Companies cache in seconds. Default 1200. */
 	companiesCacheSeconds?: number;
@@ -298,6 +314,9 @@ export type RouteId =
 	| 'listAnalyticalFields'
 	| 'listAnalyticalFieldValues'
 	| 'listExpenseCategories'
+	| 'listAnalyticalFieldsV1'
+	| 'listAnalyticalFieldValuesV1'
+	| 'listExpenseCategoriesV1'
 	| 'getAccounts'
 	| 'searchPayables'
 	| 'createPayablesSnapshot'
@@ -437,12 +456,17 @@ export interface LoggedRequest {
 }
 
 export interface SeededCredentials {
-	/** Organisation-level API key with every scope. */
+	/** Organisation-level API key with every scope (documented profile: the documented scopes only). */
 	orgKey: ApiKeyCredential;
-	/** Company-level API key of the first company, every scope. */
+	/** Company-level API key of the first company, every scope (documented profile: the documented scopes only). */
 	companyKey: ApiKeyCredential;
-	/** Organisation-level API key without any experimental scope. */
+	/** Organisation-level API key without any experimental scope (documented profile: the same scopes as orgKey). */
 	orgKeyNoExperimental: ApiKeyCredential;
-	/** OAuth2 client with every scope. */
+	/** OAuth2 client with every scope (documented profile: the documented scopes only). */
 	oauthClient: OAuthClient;
+	/**
+	 * A company-level API key per company, by company id. The documented profile seeds one for
+	 * every company (the first is `companyKey`); the specification profile has `companyKey` only.
+	 */
+	companyKeys: Record<string, ApiKeyCredential>;
 }
