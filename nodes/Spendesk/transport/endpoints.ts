@@ -36,6 +36,12 @@ export interface Endpoint {
 	readonly idempotent: boolean;
 	/** Snapshot lists: the entry that creates the snapshot whose key this one reads. */
 	readonly snapshotCreate?: EndpointName;
+	/**
+	 * The entry a company-level credential calls instead of this one (a documented v1 endpoint
+	 * for an experimental one): docs/api.md#the-documented-profile. Resolved in one place,
+	 * `endpointForLevel`, so that pagination, placement and scope follow the entry called.
+	 */
+	readonly companyLevel?: EndpointName;
 	/** Human name used in error messages. */
 	readonly label: string;
 	/**
@@ -56,8 +62,12 @@ export interface Endpoint {
 }
 
 /** A catalogue entry as written: its `snapshotCreate` must name an entry of the same catalogue. */
-type CatalogueEntry<Name> = Omit<Endpoint, 'snapshotCreate' | 'operations' | 'source'> & {
+type CatalogueEntry<Name> = Omit<
+	Endpoint,
+	'snapshotCreate' | 'companyLevel' | 'operations' | 'source'
+> & {
 	readonly snapshotCreate?: Name;
+	readonly companyLevel?: Name;
 	readonly operations: readonly string[];
 	readonly source: string;
 };
@@ -188,6 +198,7 @@ export const ENDPOINTS = catalogue({
 		pageSize: CURSOR_100,
 		scope: 'experimental:analytical-field:read',
 		idempotent: true,
+		companyLevel: 'listAnalyticalFieldsV1',
 	},
 	listAnalyticalFieldValues: {
 		// Real world: a page may hold fewer values than `limit` asked (30 at most): the cursor
@@ -204,6 +215,7 @@ export const ENDPOINTS = catalogue({
 		pageSize: { param: 'limit', default: 30, max: 1000 },
 		scope: 'experimental:analytical-field:read',
 		idempotent: true,
+		companyLevel: 'listAnalyticalFieldValuesV1',
 	},
 	listExpenseCategories: {
 		label: 'List expense categories',
@@ -216,6 +228,48 @@ export const ENDPOINTS = catalogue({
 		pagination: 'cursor',
 		pageSize: CURSOR_100,
 		scope: 'experimental:expense-category:read',
+		idempotent: true,
+		companyLevel: 'listExpenseCategoriesV1',
+	},
+	// The documented v1 reference lists: what a company-level credential calls instead of the
+	// three entries above (docs/api.md#the-documented-profile).
+	listAnalyticalFieldsV1: {
+		label: 'List analytical fields',
+		operations: ['Analytical Field → Get Many (company-level credential)'],
+		source:
+			'Path, page style (`pageSize` ≤ 30), `includeArchived` and scope: vendor documentation; item shape `{id, name, isArchived}`: decided here.',
+		method: 'GET',
+		path: '/v1/analytical-fields',
+		placement: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'analytical-field:read',
+		idempotent: true,
+	},
+	listAnalyticalFieldValuesV1: {
+		// Items `{ id, value, isArchived }`: the operation adds `name` from `value`.
+		label: 'List analytical field values',
+		operations: ['Analytical Field → Get Many Values (company-level credential)'],
+		source:
+			'Path, page style (`pageSize` ≤ 30), items `{id, value, isArchived}`, `includeArchived` and scope: vendor documentation.',
+		method: 'GET',
+		path: '/v1/analytical-fields/{fieldId}/values',
+		placement: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'analytical-field:read',
+		idempotent: true,
+	},
+	listExpenseCategoriesV1: {
+		label: 'List expense categories',
+		operations: ['Expense Category → Get Many (company-level credential)'],
+		source: 'Path, page style (`pageSize` ≤ 30) and scope: vendor documentation.',
+		method: 'GET',
+		path: '/v1/expense-categories',
+		placement: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'expense-category:read',
 		idempotent: true,
 	},
 	getAccounts: {
@@ -582,4 +636,14 @@ export type EndpointRef = EndpointName | Endpoint;
 
 export function endpointOf(ref: EndpointRef): Endpoint {
 	return typeof ref === 'string' ? ENDPOINTS[ref] : ref;
+}
+
+/**
+ * The entry a credential of this level calls: a company-level credential calls the documented
+ * v1 entry that replaces an experimental one (`companyLevel`); an organisation-level credential
+ * calls the entry as named. The one place where the level chooses the endpoint.
+ */
+export function endpointForLevel(ref: EndpointRef, level: 'organisation' | 'company'): Endpoint {
+	const endpoint = endpointOf(ref);
+	return level === 'company' && endpoint.companyLevel ? ENDPOINTS[endpoint.companyLevel] : endpoint;
 }

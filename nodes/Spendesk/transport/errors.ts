@@ -96,8 +96,32 @@ export function readErrorBody(body: unknown): ApiErrorBody | undefined {
 	return typeof message === 'string' ? { detail: message } : undefined;
 }
 
-const EXPERIMENTAL_HELP =
-	'Scopes starting with "experimental:" must first be enabled for your organisation by your Spendesk customer success contact.';
+/** Whether an endpoint belongs to Spendesk's experimental API: its scope starts with `experimental:`. */
+export function isExperimental(endpoint: Endpoint): boolean {
+	return endpoint.scope?.startsWith('experimental:') ?? false;
+}
+
+/** What to do to reach an experimental endpoint: its scope, asked of the Spendesk contact. */
+export function experimentalAccessHelp(endpoint: Endpoint): string {
+	return `Ask your Spendesk contact to enable experimental access for this key (scope "${endpoint.scope}"), then add the scope to the API key in Spendesk (or to the OAuth2 credential's scopes and reconnect); or use an operation of Spendesk's generally available API, which needs no experimental access.`;
+}
+
+/**
+ * The one error of a call to Spendesk's experimental API that the credential has no access to
+ * (docs/api.md#the-documented-profile): which operation, which credential, which company, and
+ * how to get access.
+ */
+export function experimentalAccess(
+	endpoint: Endpoint,
+	credentialName: string,
+	companyId?: string,
+): { message: string; description: string } {
+	const forCompany = companyId ? ` for ${companyLabel(companyId)}` : '';
+	return {
+		message: `"${endpoint.label}" belongs to Spendesk's experimental API, and the credential "${credentialName}" has no access to it${forCompany}`,
+		description: experimentalAccessHelp(endpoint),
+	};
+}
 
 /** Message and description for a failed call, following the cases of docs/api.md#errors. */
 export function describeFailure(call: FailedCall): { message: string; description: string } {
@@ -106,7 +130,8 @@ export function describeFailure(call: FailedCall): { message: string; descriptio
 	const detail = error?.detail ?? '';
 	const company = companyLabel(companyId, 'the company');
 
-	if (status === 400 && error?.source === 'headers.x-company-id') {
+	// The specification names the header `headers.x-company-id`; the documented errors name the field alone.
+	if (status === 400 && /^(headers\.)?x-company-id$/i.test(error?.source ?? '')) {
 		return {
 			message:
 				'Choose a company: organisation-level credentials must name the company on this call',
@@ -154,7 +179,7 @@ function describeForbidden(
 	detail: string,
 	company: string,
 ): { message: string; description: string } {
-	const { endpoint, error, level, credentialName } = call;
+	const { endpoint, error, level, credentialName, companyId } = call;
 	const scope = endpoint.scope;
 	if (/requires an organisation-level token/i.test(detail)) {
 		return {
@@ -184,16 +209,26 @@ function describeForbidden(
 				'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
 		};
 	}
-	if (error?.code === 'insufficient_scope' || /scope/i.test(detail)) {
+	const scopeRefused =
+		error?.code === 'insufficient_scope' ||
+		/scope/i.test(detail) ||
+		/scope/i.test(error?.source ?? '');
+	// Another company's id in the path of a company-level call: the company, not the access, is refused.
+	const foreignPath =
+		level === 'company' &&
+		endpoint.placement === 'path' &&
+		!scopeRefused &&
+		/companyId/i.test(error?.source ?? '');
+	if (isExperimental(endpoint) && !foreignPath)
+		return experimentalAccess(endpoint, credentialName, companyId);
+	if (scopeRefused) {
 		const missing = /scope:?\s*(\S+)/i.exec(detail)?.[1] ?? scope ?? 'unknown';
 		return {
 			message: `The credential "${credentialName}" lacks the scope "${missing}" needed for "${endpoint.label}"`,
-			description: missing.startsWith('experimental:')
-				? `${EXPERIMENTAL_HELP} Then add "${missing}" to the API key's scopes (or to the OAuth2 credential's scopes and reconnect).`
-				: `Edit the API key in Spendesk to grant "${missing}" (or add it to the OAuth2 credential's scopes and reconnect).`,
+			description: `Edit the API key in Spendesk to grant "${missing}" (or add it to the OAuth2 credential's scopes and reconnect).`,
 		};
 	}
-	if (level === 'company' && endpoint.placement === 'path') {
+	if (foreignPath) {
 		return {
 			message: `The company-level credential "${credentialName}" cannot reach ${company}`,
 			description:
@@ -202,8 +237,7 @@ function describeForbidden(
 	}
 	return {
 		message: `Spendesk denied access to "${endpoint.label}" for ${company} (403)`,
-		description:
-			`${detail ? `Spendesk said: ${detail}. ` : ''}Check the credential's access level and scopes${scope ? ` (this call needs "${scope}")` : ''}. ${scope?.startsWith('experimental:') ? EXPERIMENTAL_HELP : ''}`.trim(),
+		description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the credential's access level and scopes${scope ? ` (this call needs "${scope}")` : ''}.`,
 	};
 }
 

@@ -11,7 +11,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from './credential';
-import { endpointOf } from './endpoints';
 import type { EndpointRef, PaginationStyle } from './endpoints';
 import { bodyCursorStrategy } from './pagination/bodyCursor';
 import { cursorStrategy } from './pagination/cursor';
@@ -19,6 +18,7 @@ import { itemLimit } from './pagination/limit';
 import { offsetStrategy } from './pagination/offset';
 import { pageStrategy } from './pagination/page';
 import { singleStrategy } from './pagination/single';
+import { resolveEndpoint } from './request';
 import { snapshotStrategy } from './pagination/snapshot';
 import type { ListRequest, Page, PageStrategy } from './pagination/strategy';
 
@@ -39,9 +39,10 @@ export async function* paginate(
 	name: EndpointRef,
 	request: ListRequest = {},
 ): AsyncGenerator<Page> {
-	const endpoint = endpointOf(name);
 	const limit = itemLimit(request.limit, request.progress);
 	if (limit.max <= 0) return;
+	// The entry the credential's level calls (a company-level credential: the documented v1 one).
+	const { endpoint } = await resolveEndpoint(ctx, name);
 	yield* STRATEGIES[endpoint.pagination](ctx, endpoint, request, limit);
 }
 

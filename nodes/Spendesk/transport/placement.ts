@@ -10,6 +10,7 @@ import { companyLabel } from '../companies/naming';
 import type { ResolvedCredential } from './credential';
 import type { Endpoint } from './endpoints';
 import { DOT_SEGMENT } from './environment';
+import { experimentalAccessHelp, isExperimental } from './errors';
 
 /** `.` or `..`, plain or percent-encoded (once or more): as a path segment it would move the call elsewhere. */
 const DOT_VALUE = /^(\.|%(25)*2e)(\.|%(25)*2e)?$/i;
@@ -100,8 +101,9 @@ function companyOfCall(
 					node,
 					`"${endpoint.label}" needs an organisation-level credential; "${credential.credentialName}" is company-level`,
 					{
-						description:
-							'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
+						description: isExperimental(endpoint)
+							? `It belongs to Spendesk's experimental API: it needs an organisation-level API key (or OAuth2 approved for the whole organisation) with experimental access. ${experimentalAccessHelp(endpoint)} With this credential, pick the company by ID instead of listing companies.`
+							: 'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
 						itemIndex,
 					},
 				);

@@ -10,7 +10,7 @@ import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-
 import { credentialSecrets, resolveCredential } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { noteDeprecation } from './deprecation';
-import { endpointOf } from './endpoints';
+import { endpointForLevel } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
 import {
 	apiError,
@@ -77,8 +77,7 @@ export async function callSpendesk<T = unknown>(
 	ref: EndpointRef,
 	options: CallOptions = {},
 ): Promise<CallResult<T>> {
-	const endpoint = endpointOf(ref);
-	const credential = await resolveCredential(ctx);
+	const { endpoint, credential } = await resolveEndpoint(ctx, ref);
 	const placed = applyPlacement(ctx.getNode(), credential, endpoint, options);
 	const request = httpRequest(endpoint, placed, options);
 	const call: Call = {
@@ -112,6 +111,20 @@ export async function callSpendesk<T = unknown>(
 		}
 		await waitBeforeRetry(call, attempt.failure);
 	}
+}
+
+/**
+ * The endpoint a call goes to with the credential the node is set to: a company-level
+ * credential calls the documented v1 entry where the catalogue names one (`companyLevel`).
+ * Lists resolve it before choosing their pagination style, so style, page size, placement
+ * and scope all follow the entry called.
+ */
+export async function resolveEndpoint(
+	ctx: SpendeskContext,
+	ref: EndpointRef,
+): Promise<{ endpoint: Endpoint; credential: ResolvedCredential }> {
+	const credential = await resolveCredential(ctx);
+	return { endpoint: endpointForLevel(ref, credential.level), credential };
 }
 
 /** Who waits for in-flight slots: the execution (its id), else the context itself. */

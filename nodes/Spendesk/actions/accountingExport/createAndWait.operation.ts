@@ -6,6 +6,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
+import { bodyItems } from '../../transport/pagination/strategy';
 import { untilComplete } from '../../transport/statusPoll';
 import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../sharedParams';
 import { toEpoch } from '../dates';
@@ -59,7 +60,8 @@ async function whenComplete(
 				pathParams: { exportId },
 				itemIndex,
 			});
-			const data = (body?.data ?? {}) as IDataObject;
+			// The export, wrapped in `data` or bare (docs/api.md#the-documented-profile).
+			const data = bodyItems(body)[0] ?? {};
 			return { status: String(data.status ?? ''), value: data };
 		},
 		started: Date.now(),
@@ -141,7 +143,7 @@ export const createAndWaitExport: SpendeskOperation = {
 				body,
 				itemIndex,
 			});
-			const exportId = String(((created?.data ?? {}) as IDataObject).id ?? '');
+			const exportId = String((bodyItems(created)[0] ?? {}).id ?? '');
 			if (!exportId) {
 				throw new NodeOperationError(
 					this.getNode(),
