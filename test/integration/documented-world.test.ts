@@ -1,0 +1,420 @@
+/**
+ * The package in the documented world (docs/api.md#the-documented-profile): the simulator's
+ * documented profile, with the keys Spendesk documents for ordinary customers. A company-level
+ * key runs every documented operation (the v1 endpoints), and gets the experimental-access
+ * error on the operations of the experimental API; an organisation-level key holding only the
+ * documented scopes gets it on Get Companies and All Companies.
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
+import type { SimulatorOptions, SpendeskSimulator } from '../simulator';
+import { payableDetail } from '../simulator/routes-reads';
+import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { apiRequests, runNode } from '../support/node';
+import { locatorById, plain } from '../support/values';
+
+const SIZES = {
+	invoices: 3,
+	payables: 4,
+	settlements: 3,
+	accounts: 3,
+	analyticalFields: 2,
+	analyticalFieldValues: 33,
+	expenseCategories: 31,
+	intakes: 2,
+	suppliers: 3,
+	users: 3,
+	costCenters: 2,
+	bankFees: 2,
+	walletLoads: 2,
+};
+
+async function documentedWorld(options: SimulatorOptions = {}): Promise<SpendeskSimulator> {
+	return await startSimulator({
+		profile: 'documented',
+		snapshotPendingPolls: 1,
+		exportPendingPolls: 1,
+		seed: { companies: 3, sizes: SIZES },
+		...options,
+	});
+}
+
+const one = { companyScope: 'one', company: '' };
+const paths = (sim: SpendeskSimulator) => apiRequests(sim).map((r) => `${r.method} ${r.path}`);
+
+interface Case {
+	name: string;
+	params: (sim: SpendeskSimulator) => IDataObject;
+	expected: (sim: SpendeskSimulator) => unknown[];
+	/** Every request path the operation must call (the documented v1 endpoints). */
+	path: RegExp;
+}
+
+const C = 'cmp_001';
+
+const DOCUMENTED: Case[] = [
+	{
+		name: 'Wallet Summary → Get',
+		params: () => ({ resource: 'walletSummary', operation: 'get' }),
+		expected: (sim) => [sim.data(C).walletSummary],
+		path: /^GET \/v1\/wallet-summary$/,
+	},
+	{
+		name: 'Settlement → Get Many',
+		params: () => ({ resource: 'settlement', operation: 'getAll', returnAll: true }),
+		expected: (sim) => sim.data(C).settlements,
+		path: /^GET \/v1\/settlements$/,
+	},
+	{
+		name: 'Bank Fee → Get Many',
+		params: () => ({ resource: 'bankFee', operation: 'getAll', returnAll: true }),
+		expected: (sim) => sim.data(C).bankFees,
+		path: /^GET \/v1\/bank-fees$/,
+	},
+	{
+		name: 'Wallet Load → Get Many',
+		params: () => ({ resource: 'walletLoad', operation: 'getAll', returnAll: true }),
+		expected: (sim) => sim.data(C).walletLoads,
+		path: /^GET \/v1\/wallet-loads$/,
+	},
+	{
+		name: 'User → Get Many',
+		params: () => ({ resource: 'user', operation: 'getAll', returnAll: true }),
+		expected: (sim) => sim.data(C).users,
+		path: /^GET \/v1\/users$/,
+	},
+	{
+		name: 'User → Get (answered bare)',
+		params: (sim) => ({
+			resource: 'user',
+			operation: 'get',
+			userId: locatorById(sim.data(C).users[1].id),
+		}),
+		expected: (sim) => [sim.data(C).users[1]],
+		path: /^GET \/v1\/users\/[^/]+$/,
+	},
+	{
+		name: 'Supplier → Get Many',
+		params: () => ({ resource: 'supplier', operation: 'getAll', returnAll: true }),
+		expected: (sim) => sim.data(C).suppliers,
+		path: /^GET \/v1\/suppliers$/,
+	},
+	{
+		name: 'Supplier → Get (answered bare)',
+		params: (sim) => ({
+			resource: 'supplier',
+			operation: 'get',
+			supplierId: locatorById(sim.data(C).suppliers[2].id),
+		}),
+		expected: (sim) => [sim.data(C).suppliers[2]],
+		path: /^GET \/v1\/suppliers\/[^/]+$/,
+	},
+	{
+		name: 'Cost Center → Get Many',
+		params: () => ({ resource: 'costCenter', operation: 'getAll', returnAll: true }),
+		expected: (sim) => sim.data(C).costCenters,
+		path: /^GET \/v1\/cost-centers$/,
+	},
+	{
+		name: 'Payable → Get (answered bare)',
+		params: (sim) => ({
+			resource: 'payable',
+			operation: 'get',
+			payableId: locatorById(sim.data(C).payables[1].id),
+		}),
+		expected: (sim) => [payableDetail(sim.data(C).payables[1])],
+		path: /^GET \/v1\/payables\/[^/]+$/,
+	},
+	{
+		name: 'Payable → Get Many (Snapshot)',
+		params: () => ({
+			resource: 'payable',
+			operation: 'getAllSnapshot',
+			filterMode: 'fields',
+			filters: {},
+			maxWait: 20,
+			returnAll: true,
+		}),
+		expected: (sim) => sim.data(C).payables,
+		path: /^(POST|GET) \/v1\/snapshots\/payables(\/[^/]+)?$/,
+	},
+	{
+		name: 'Analytical Field → Get Many: GET /v1/analytical-fields, page-based',
+		params: () => ({ resource: 'analyticalField', operation: 'getAll', returnAll: true }),
+		expected: (sim) =>
+			sim.data(C).analyticalFields.map(({ id, name }) => ({ id, name, isArchived: false })),
+		path: /^GET \/v1\/analytical-fields$/,
+	},
+	{
+		name: 'Analytical Field → Get Many Values: 2 pages of 30, the label given as name too',
+		params: (sim) => ({
+			resource: 'analyticalField',
+			operation: 'getValues',
+			fieldId: locatorById(sim.data(C).analyticalFields[1].id),
+			returnAll: true,
+		}),
+		expected: (sim) =>
+			sim.data(C).analyticalFields[1].values.map(({ id, name }) => ({
+				id,
+				value: name,
+				isArchived: false,
+				name,
+			})),
+		path: /^GET \/v1\/analytical-fields\/[^/]+\/values$/,
+	},
+	{
+		name: 'Expense Category → Get Many: 2 pages of 30',
+		params: () => ({ resource: 'expenseCategory', operation: 'getAll', returnAll: true }),
+		expected: (sim) => sim.data(C).expenseCategories,
+		path: /^GET \/v1\/expense-categories$/,
+	},
+];
+
+describe('documented world: a company-level API key', () => {
+	let sim: SpendeskSimulator;
+	beforeEach(async () => {
+		resetTransport();
+		sim = await documentedWorld();
+	});
+	afterEach(async () => sim.stop());
+
+	test.each(DOCUMENTED)('$name runs on the documented v1 endpoints', async (c) => {
+		const { out } = await runNode(sim, 'companyKey', { ...one, ...c.params(sim) });
+		expect(out.map((o) => o.json)).toEqual(plain(c.expected(sim)));
+		const requests = apiRequests(sim);
+		expect(requests.length).toBeGreaterThan(0);
+		for (const request of requests) {
+			expect(`${request.method} ${request.path}`).toMatch(c.path);
+			expect(request.status).toBeLessThan(300);
+			expect(request.companyId).toBe(C);
+			expect(request.headers).not.toHaveProperty('x-company-id');
+		}
+	});
+
+	test('Analytical Field → Get Many Values with a Limit asks for no more than needed, page-based', async () => {
+		const field = sim.data(C).analyticalFields[0];
+		const { out } = await runNode(sim, 'companyKey', {
+			...one,
+			resource: 'analyticalField',
+			operation: 'getValues',
+			fieldId: locatorById(field.id),
+			returnAll: false,
+			limit: 4,
+		});
+		expect(out.map((o) => o.json.id)).toEqual(field.values.slice(0, 4).map((v) => v.id));
+		expect(apiRequests(sim).map((r) => r.query)).toEqual([{ page: '1', pageSize: '4' }]);
+	});
+
+	test('the Analytical Field selector lists the fields from GET /v1/analytical-fields', async () => {
+		const { context } = await contextFor(sim, 'companyKey', { parameters: one });
+		sim.clearLog();
+		const { results } = await searchAnalyticalFields.call(
+			context as unknown as ILoadOptionsFunctions,
+		);
+		expect(results).toEqual(
+			sim.data(C).analyticalFields.map((f) => ({ name: `${f.name} (${f.id})`, value: f.id })),
+		);
+		expect(paths(sim)).toEqual(['GET /v1/analytical-fields']);
+	});
+
+	test('Payable → Get Attachments gives the files', async () => {
+		const payableId = sim.data(C).payables[1].id;
+		const { out } = await runNode(sim, 'companyKey', {
+			...one,
+			resource: 'payable',
+			operation: 'getAttachments',
+			payableId: locatorById(payableId),
+		});
+		expect(out.length).toBe(sim.files.attachmentsOf(payableId).length);
+		expect(out.length).toBeGreaterThan(0);
+		expect(paths(sim).filter((_, i) => apiRequests(sim)[i].host !== 'files')).toEqual([
+			`GET /v1/payables/${payableId}/attachments`,
+		]);
+	});
+
+	test('Account → Get Many: /v1/accounts needs account:read, which no documented key holds', async () => {
+		const error = await failure(
+			runNode(sim, 'companyKey', {
+				...one,
+				resource: 'account',
+				operation: 'getAll',
+				returnAll: true,
+			}),
+		);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe(
+			'The credential "Spendesk API key" lacks the scope "account:read" needed for "Get accounts"',
+		);
+		expect(apiRequests(sim).map((r) => [r.path, r.status, r.errorCode])).toEqual([
+			['/v1/accounts', 403, 'FORBIDDEN_ERROR'],
+		]);
+	});
+
+	test.each([
+		[
+			'Invoice → Get Many',
+			{ resource: 'invoice', operation: 'getAll', returnAll: true },
+			'List invoices',
+			'experimental:invoice:read',
+			'/v2/companies/cmp_001/invoices',
+		],
+		[
+			'Intake → Get Many',
+			{ resource: 'intake', operation: 'getAll', returnAll: true },
+			'List intakes',
+			'experimental:intake:read',
+			'/v2/companies/cmp_001/intakes',
+		],
+		[
+			'Intake → Create',
+			{ resource: 'intake', operation: 'create', intake: '{"supplierName":"ACME"}' },
+			'Create an intake',
+			'experimental:intake:write',
+			'/v2/companies/cmp_001/intakes',
+		],
+		[
+			'Payable → Update Bookkeeping Status',
+			{
+				resource: 'payable',
+				operation: 'updateBookkeepingStatus',
+				payableId: locatorById('pay_001_000001'),
+				version: 1,
+				bookkeepingStatus: 'exported',
+			},
+			'Update bookkeeping status',
+			'experimental:accounting:update',
+			'/v1/payables/bookkeeping-status',
+		],
+	] as const)(
+		'%s: the experimental-access error, naming the company and the scope to ask for',
+		async (_name, params, label, scope, path) => {
+			const error = await failure(runNode(sim, 'companyKey', { ...one, ...params }));
+			expect(error).toBeInstanceOf(NodeApiError);
+			// A bulk write adds which items it concerned.
+			expect(
+				error.message.startsWith(
+					`"${label}" belongs to Spendesk's experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001"`,
+				),
+			).toBe(true);
+			expect(
+				(error as NodeApiError).description?.startsWith(
+					`Ask your Spendesk contact to enable experimental access for this key (scope "${scope}"), then add the scope to the API key in Spendesk (or to the OAuth2 credential's scopes and reconnect); or use an operation of Spendesk's generally available API, which needs no experimental access.`,
+				),
+			).toBe(true);
+			expect((error as NodeApiError).httpCode).toBe('403');
+			expect(apiRequests(sim).map((r) => [r.path, r.status])).toEqual([[path, 403]]);
+		},
+	);
+
+	test('Company → Get Many: needs an organisation-level key with experimental access; no request', async () => {
+		const error = await failure(
+			runNode(sim, 'companyKey', { resource: 'company', operation: 'getAll', returnAll: true }),
+		);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(
+			'"Get companies" needs an organisation-level credential; "Spendesk API key" is company-level',
+		);
+		expect((error as NodeOperationError).description).toContain(
+			"It belongs to Spendesk's experimental API",
+		);
+		expect((error as NodeOperationError).description).toContain(
+			'Ask your Spendesk contact to enable experimental access for this key (scope "experimental:company:read")',
+		);
+		expect(apiRequests(sim)).toEqual([]);
+	});
+});
+
+describe('documented world: an experimental scope granted to the company-level key', () => {
+	let sim: SpendeskSimulator;
+	beforeEach(async () => {
+		resetTransport();
+		sim = await documentedWorld({
+			grantScopes: {
+				'sim-company-client': ['experimental:invoice:read', 'experimental:accounting-export:read'],
+			},
+		});
+	});
+	afterEach(async () => sim.stop());
+
+	test('Invoice → Get Many then works on its v2 path', async () => {
+		const { out } = await runNode(sim, 'companyKey', {
+			...one,
+			resource: 'invoice',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(out.map((o) => o.json.id).sort()).toEqual(
+			sim
+				.data(C)
+				.invoices.map((i) => i.id)
+				.sort(),
+		);
+		expect(new Set(paths(sim))).toEqual(new Set(['GET /v2/companies/cmp_001/invoices']));
+	});
+
+	test('Accounting Export → Create and Wait reads the export answered bare', async () => {
+		const { out } = await runNode(sim, 'companyKey', {
+			...one,
+			resource: 'accountingExport',
+			operation: 'createAndWait',
+			from: '2026-01-01T00:00:00.000Z',
+			to: '2026-01-01T02:00:00.000Z',
+			maxWait: 10,
+		});
+		expect(out).toHaveLength(1);
+		const gets = apiRequests(sim).filter((r) => r.route === 'getAccountingExport');
+		expect(gets.length).toBeGreaterThanOrEqual(2);
+		expect(gets.every((r) => r.status === 200)).toBe(true);
+	});
+});
+
+describe('documented world: an organisation-level key with the documented scopes only', () => {
+	let sim: SpendeskSimulator;
+	beforeEach(async () => {
+		resetTransport();
+		sim = await documentedWorld();
+	});
+	afterEach(async () => sim.stop());
+
+	test('Company → Get Many: the experimental-access error', async () => {
+		const error = await failure(
+			runNode(sim, 'orgKey', { resource: 'company', operation: 'getAll', returnAll: true }),
+		);
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe(
+			`"Get companies" belongs to Spendesk's experimental API, and the credential "Spendesk API key" has no access to it`,
+		);
+		expect((error as NodeApiError).description).toContain('(scope "experimental:company:read")');
+		expect(apiRequests(sim).map((r) => [r.path, r.status, r.errorCode])).toEqual([
+			['/v2/companies', 403, 'FORBIDDEN_ERROR'],
+		]);
+	});
+
+	test('All Companies: the experimental-access error of listing the companies', async () => {
+		const error = await failure(
+			runNode(sim, 'orgKey', {
+				resource: 'settlement',
+				operation: 'getAll',
+				companyScope: 'all',
+				returnAll: true,
+			}),
+		);
+		expect(error.message).toContain(
+			`"Get companies" belongs to Spendesk's experimental API, and the credential "Spendesk API key" has no access to it`,
+		);
+		expect(apiRequests(sim).map((r) => r.path)).toEqual(['/v2/companies']);
+	});
+
+	test('a named company still works on the documented v1 endpoints (X-Company-Id)', async () => {
+		const { out } = await runNode(sim, 'orgKey', {
+			companyScope: 'one',
+			company: 'cmp_002',
+			resource: 'settlement',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(out.map((o) => o.json)).toEqual(plain(sim.data('cmp_002').settlements));
+		expect(apiRequests(sim).map((r) => r.headers['x-company-id'])).toEqual(['cmp_002']);
+	});
+});
