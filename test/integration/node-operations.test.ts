@@ -12,6 +12,12 @@ import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { plain } from '../support/values';
 
+/** Analytical field values as the node gives them: v1 items carry `value` (and `name` added from it). */
+const values = (list: Array<{ id: string; name: string }>, level: Level) =>
+	level === 'company'
+		? list.map(({ id, name }) => ({ id, value: name, isArchived: false, name }))
+		: list;
+
 const byId = <T extends { id: string }>(list: T[]): T[] =>
 	[...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
@@ -30,12 +36,15 @@ const KINDS: Kind[] = [
 	{ kind: 'oauthCompany', company: '', target: 'cmp_001' },
 ];
 
+/** A company-level credential calls the documented v1 entry where the catalogue names one. */
+type Level = 'organisation' | 'company';
+
 interface Case {
 	name: string;
 	params: (sim: SpendeskSimulator, target: string) => IDataObject;
-	expected: (sim: SpendeskSimulator, target: string) => unknown[];
+	expected: (sim: SpendeskSimulator, target: string, level: Level) => unknown[];
 	/** Extra checks on the request log (API routes only). */
-	log?: (log: LoggedRequest[], sim: SpendeskSimulator, target: string) => void;
+	log?: (log: LoggedRequest[], sim: SpendeskSimulator, target: string, level: Level) => void;
 }
 
 const CASES: Case[] = [
@@ -210,7 +219,17 @@ const CASES: Case[] = [
 	{
 		name: 'analyticalField getAll',
 		params: () => ({ resource: 'analyticalField', operation: 'getAll', returnAll: true }),
-		expected: (sim, t) => sim.data(t).analyticalFields.map(({ id, name }) => ({ id, name })),
+		expected: (sim, t, level) =>
+			sim
+				.data(t)
+				.analyticalFields.map(({ id, name }) =>
+					level === 'company' ? { id, name, isArchived: false } : { id, name },
+				),
+		log: (log, _sim, _t, level) => {
+			expect(log[0].path).toBe(
+				level === 'company' ? '/v1/analytical-fields' : '/v2/analytical-fields',
+			);
+		},
 	},
 	{
 		name: 'analyticalField getValues (fieldId of the second field), Return All',
@@ -220,10 +239,10 @@ const CASES: Case[] = [
 			fieldId: sim.data(t).analyticalFields[1].id,
 			returnAll: true,
 		}),
-		expected: (sim, t) => sim.data(t).analyticalFields[1].values,
-		log: (log, sim, t) => {
+		expected: (sim, t, level) => values(sim.data(t).analyticalFields[1].values, level),
+		log: (log, sim, t, level) => {
 			expect(log[0].path).toBe(
-				`/v2/analytical-fields/${sim.data(t).analyticalFields[1].id}/values`,
+				`/${level === 'company' ? 'v1' : 'v2'}/analytical-fields/${sim.data(t).analyticalFields[1].id}/values`,
 			);
 		},
 	},
@@ -236,10 +255,10 @@ const CASES: Case[] = [
 			returnAll: false,
 			limit: 4,
 		}),
-		expected: (sim, t) => sim.data(t).analyticalFields[0].values.slice(0, 4),
+		expected: (sim, t, level) => values(sim.data(t).analyticalFields[0].values.slice(0, 4), level),
 	},
 	{
-		name: 'expenseCategory getAll: Return All (2 cursor pages)',
+		name: 'expenseCategory getAll: Return All (several pages: cursor, or page-based at company level)',
 		params: () => ({ resource: 'expenseCategory', operation: 'getAll', returnAll: true }),
 		expected: (sim, t) => byId(sim.data(t).expenseCategories),
 	},
@@ -367,7 +386,9 @@ describe('node: every operation with every credential kind', () => {
 				company,
 				...params(sim, target),
 			});
-			const want = plain(expected(sim, target));
+			const level: Level =
+				kind === 'companyKey' || kind === 'oauthCompany' ? 'company' : 'organisation';
+			const want = plain(expected(sim, target, level));
 			expect(want.length).toBeGreaterThan(0);
 			expect(out.map((o) => o.json)).toEqual(want);
 			for (const item of out) expect(item.pairedItem).toEqual({ item: 0 });
@@ -377,7 +398,7 @@ describe('node: every operation with every credential kind', () => {
 				expect(entry.status).toBeLessThan(300);
 				expect(entry.companyId).toBe(target);
 			}
-			log?.(requests, sim, target);
+			log?.(requests, sim, target, level);
 		});
 
 		test('intake create: the created intake is returned and stored in the company', async () => {

@@ -136,7 +136,7 @@ describe('transport: errors (docs/api.md#errors)', () => {
 		expectNoSecrets(sim, error);
 	});
 
-	test('403 missing scope names the experimental scope and points to the customer success contact', async () => {
+	test("403 on the experimental API: the operation belongs to Spendesk's experimental API, the scope to ask the Spendesk contact for", async () => {
 		const limited = sim.credentials.orgKeyNoExperimental;
 		const store = new CredentialStore();
 		store.set('spendeskApi', {
@@ -151,12 +151,11 @@ describe('transport: errors (docs/api.md#errors)', () => {
 		sim.clearLog();
 		const error = await apiFailure(callSpendesk(ctx, 'listInvoices', { company: 'cmp_001' }));
 		expect(error.message).toBe(
-			'The credential "Spendesk API key" lacks the scope "experimental:invoice:read" needed for "List invoices"',
+			'"List invoices" belongs to Spendesk\'s experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001"',
 		);
 		expect(error.description).toBe(
-			'Scopes starting with "experimental:" must first be enabled for your organisation by your Spendesk customer success contact. Then add "experimental:invoice:read" to the API key\'s scopes (or to the OAuth2 credential\'s scopes and reconnect).',
+			'Ask your Spendesk contact to enable experimental access for this key (scope "experimental:invoice:read"), then add the scope to the API key in Spendesk (or to the OAuth2 credential\'s scopes and reconnect); or use an operation of Spendesk\'s generally available API, which needs no experimental access.',
 		);
-		expect(error.description).toContain('customer success contact');
 		expect(error.httpCode).toBe('403');
 		expect(sim.requestsTo('listInvoices').map((r) => r.status)).toEqual([403]);
 		expectNoSecrets(sim, error);

@@ -8,7 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { collect } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
-import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
+import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
+import type { Endpoint, EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import type { RouteId, SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, ctxFor, failure } from '../support/fixtures';
 import { apiRequests } from '../support/node';
@@ -127,10 +128,14 @@ describe('transport: company placement (docs/api.md#levels-and-company-placement
 			sim.clearLog();
 		});
 
+		/** The route a company-level call reaches: the documented v1 entry where the catalogue names one. */
+		const calledRoute = (name: EndpointName) =>
+			((ENDPOINTS[name] as Endpoint).companyLevel ?? name) as RouteId;
+
 		test.each(HEADER_ROUTES)('%s needs no company and never sends x-company-id', async (name) => {
 			const res = await callSpendesk(company, name);
 			expect(res.status).toBe(200);
-			const log = sim.requestsTo(name as RouteId);
+			const log = sim.requestsTo(calledRoute(name));
 			expect(log).toHaveLength(1);
 			expect(log[0].headers).not.toHaveProperty('x-company-id');
 			expect(log[0].companyId).toBe('cmp_001');
@@ -140,7 +145,7 @@ describe('transport: company placement (docs/api.md#levels-and-company-placement
 			'%s naming its own company still sends no x-company-id',
 			async (name) => {
 				await callSpendesk(company, name, { company: 'cmp_001' });
-				const log = sim.requestsTo(name as RouteId);
+				const log = sim.requestsTo(calledRoute(name));
 				expect(log).toHaveLength(1);
 				expect(log[0].headers).not.toHaveProperty('x-company-id');
 			},

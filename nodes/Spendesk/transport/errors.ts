@@ -173,14 +173,16 @@ export function describeFailure(call: FailedCall): { message: string; descriptio
 	};
 }
 
-/** The cases of a 403: organisation-level only, foreign or deactivated company, user not a member, missing scope. */
-function describeForbidden(
-	call: FailedCall,
-	detail: string,
-	company: string,
-): { message: string; description: string } {
-	const { endpoint, error, level, credentialName, companyId } = call;
-	const scope = endpoint.scope;
+type Described = { message: string; description: string };
+
+/** The cases of a 403: organisation-level only, foreign or deactivated company, user not a member, missing access. */
+function describeForbidden(call: FailedCall, detail: string, company: string): Described {
+	return companyRefused(call, detail, company) ?? accessRefused(call, detail, company);
+}
+
+/** A 403 about the company or the level: organisation-level only, not in the organisation, user not a member, deactivated. */
+function companyRefused(call: FailedCall, detail: string, company: string): Described | undefined {
+	const { endpoint, credentialName } = call;
 	if (/requires an organisation-level token/i.test(detail)) {
 		return {
 			message: `"${endpoint.label}" needs an organisation-level credential; "${credentialName}" is company-level`,
@@ -209,6 +211,16 @@ function describeForbidden(
 				'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
 		};
 	}
+	return undefined;
+}
+
+/**
+ * A 403 about access: the experimental API without access to it (one error, keyed on the
+ * endpoint's `experimental:` scope), a missing scope, another company's path.
+ */
+function accessRefused(call: FailedCall, detail: string, company: string): Described {
+	const { endpoint, error, level, credentialName, companyId } = call;
+	const scope = endpoint.scope;
 	const scopeRefused =
 		error?.code === 'insufficient_scope' ||
 		/scope/i.test(detail) ||
