@@ -9,6 +9,9 @@
  * 4. creates (if missing) the owner login, credentials against the simulator and example
  *    workflows, then prints what to try.
  *
+ * `--profile documented` starts the simulator's documented profile (docs/api.md#the-documented-profile):
+ * the main credential is then the company-level API key, as most Spendesk customers have.
+ *
  * Ctrl-C stops n8n and the simulator. Type `i` + Enter to add a new invoice (for the polling
  * trigger), `p` + Enter to create a payable (the simulator delivers its webhook at once).
  * Ports: SIMULATOR_PORT (default 8787) and DEV_N8N_PORT (default 5678). n8n's log goes to
@@ -43,6 +46,17 @@ const LOG_FILE = path.join(HOME_DIR, 'n8n.log');
 /** Process group of the n8n this script started, so that the next start can stop one left running. */
 const PID_FILE = path.join(HOME_DIR, 'n8n.pid');
 const VERBOSE = process.argv.includes('--verbose');
+/** The simulator's profile: `--profile documented` (or `--profile=documented`); default specification. */
+const PROFILE = profileArgument(process.argv.slice(2));
+
+function profileArgument(argv: string[]): 'specification' | 'documented' {
+	const at = argv.findIndex((a) => a === '--profile' || a.startsWith('--profile='));
+	if (at < 0) return 'specification';
+	const value = argv[at].includes('=') ? argv[at].split('=')[1] : argv[at + 1];
+	if (value !== 'specification' && value !== 'documented')
+		throw new Error('--profile must be specification or documented');
+	return value;
+}
 
 const CREDENTIAL_NAMES = {
 	org: 'Spendesk organisation key (simulator)',
@@ -164,6 +178,7 @@ async function main(): Promise<void> {
 		const home = await createHome(runtime, { dir: HOME_DIR });
 
 		sim = new SpendeskSimulator({
+			profile: PROFILE,
 			port: SIMULATOR_PORT,
 			seed: {
 				companies: 6,
@@ -171,7 +186,7 @@ async function main(): Promise<void> {
 			},
 		});
 		await sim.start();
-		step(`simulator listening on ${sim.baseUrl}`);
+		step(`simulator listening on ${sim.baseUrl} (profile: ${sim.profile})`);
 
 		step(
 			`starting n8n ${runtime.version} on http://127.0.0.1:${N8N_PORT} (log: ${VERBOSE ? 'console' : LOG_FILE})…`,
@@ -338,21 +353,80 @@ function quickStart(credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>): 
 	};
 }
 
+/** The documented profile's quick start: the company-level key reads the wallet summary and the expense categories (v1). */
+function documentedQuickStart(
+	credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>,
+): WorkflowJson {
+	const ref = { spendeskApi: { id: credentials.company.id, name: credentials.company.name } };
+	const node = (id: string, name: string, y: number, parameters: Record<string, unknown>) => ({
+		id,
+		name,
+		type: 'n8n-nodes-spendesk.spendesk',
+		typeVersion: 1,
+		position: [260, y],
+		parameters: {
+			authentication: 'apiKey',
+			companyScope: 'one',
+			company: { __rl: true, mode: 'list', value: '' },
+			...parameters,
+		},
+		credentials: ref,
+	});
+	return {
+		name: 'Spendesk sandbox (documented API): try me',
+		nodes: [
+			{
+				id: 'dev-start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 100],
+				parameters: {},
+			},
+			node('dev-wallet', 'Wallet Summary (company key)', 0, {
+				resource: 'walletSummary',
+				operation: 'get',
+			}),
+			node('dev-categories', 'Expense Categories (company key)', 200, {
+				resource: 'expenseCategory',
+				operation: 'getAll',
+				returnAll: true,
+			}),
+		],
+		connections: {
+			Start: {
+				main: [
+					[
+						{ node: 'Wallet Summary (company key)', type: 'main', index: 0 },
+						{ node: 'Expense Categories (company key)', type: 'main', index: 0 },
+					],
+				],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 /** The quick-start workflow and the workflows of examples/ (with the organisation key, or the company key for those made for one), created when missing. */
 async function ensureWorkflows(
 	session: RestSession,
 	credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>,
 ): Promise<Named[]> {
-	const wanted: WorkflowJson[] = [quickStart(credentials)];
+	const wanted: WorkflowJson[] = [
+		PROFILE === 'documented' ? documentedQuickStart(credentials) : quickStart(credentials),
+	];
 	const files = existsSync(EXAMPLES_DIR)
 		? readdirSync(EXAMPLES_DIR)
 				.filter((f) => f.endsWith('.json'))
 				.sort()
 		: [];
 	for (const file of files) {
-		const credential = COMPANY_LEVEL_EXAMPLES.includes(file)
-			? credentials.company
-			: credentials.org;
+		// The documented profile: the company-level key is the main credential (an organisation key
+		// holds no experimental scope there, so it cannot list companies).
+		const credential =
+			PROFILE === 'documented' || COMPANY_LEVEL_EXAMPLES.includes(file)
+				? credentials.company
+				: credentials.org;
 		wanted.push(
 			loadExample(file, '', {
 				id: credential.id,
@@ -416,7 +490,15 @@ function printWelcome(
 		say(`  ${workflow.name.padEnd(60)} ${server.baseUrl}/workflow/${workflow.id}`);
 	say();
 	say('Try:');
-	say('  - "Spendesk sandbox: try me": Execute workflow, see companies and the latest invoices');
+	say(
+		PROFILE === 'documented'
+			? '  - "Spendesk sandbox (documented API): try me": Execute workflow, see the wallet summary and expense categories (company key, v1)'
+			: '  - "Spendesk sandbox: try me": Execute workflow, see companies and the latest invoices',
+	);
+	if (PROFILE === 'documented')
+		say(
+			'  - documented profile: keys hold only the documented scopes; invoices, intakes and Get Companies answer the experimental-access error',
+		);
 	say(
 		'  - add a Spendesk node to any workflow: pick a company from the Company list, change resources and operations',
 	);
