@@ -1380,12 +1380,13 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			).toEqual([[400, 'refresh_token']]);
 		});
 
-		it('a key without experimental scopes: v1 endpoints work, v2 fail naming the missing scope', () => {
+		it('a key without experimental scopes: v1 endpoints work, v2 fail with the experimental-access error', () => {
 			expect(out('Settlements With Limited Key')).toEqual(plain(sim.data(BIG).settlements));
 			const [error] = out('Invoices With Limited Key (continue)');
 			expect(String(error.error)).toContain(
-				'The credential "Spendesk limited key" lacks the scope "experimental:invoice:read"',
+				'"List invoices" belongs to Spendesk\'s experimental API, and the credential "Spendesk limited key" has no access to it',
 			);
+			expect(String(error.error)).not.toContain('lacks the scope');
 		});
 	});
 
