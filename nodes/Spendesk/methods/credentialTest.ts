@@ -113,87 +113,110 @@ function companyOfAnswer(body: unknown): string | undefined {
 	return typeof id === 'string' && id ? id : undefined;
 }
 
-/** The test n8n runs for the Spendesk API key credential. */
-export async function spendeskApiTest(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const data = credential.data ?? {};
+interface Settings {
+	baseUrl: string;
+	origin: string;
+	clientId: string;
+	clientSecret: string;
+	level: 'organisation' | 'company';
+	companyId: string;
+	/** Never quoted: the secret, then the token once issued. */
+	secrets: string[];
+}
+
+/** The credential's fields, or what to fix before any request. */
+function settingsOf(data: IDataObject): Settings | { failure: INodeCredentialTestResult } {
 	let baseUrl: string;
 	try {
 		baseUrl = resolveBaseUrl(data);
 	} catch (error) {
-		return failed(
-			`${(error as Error).message}. Choose Production or Demo as Environment, or fix the Base URL.`,
-		);
+		return {
+			failure: failed(
+				`${(error as Error).message}. Choose Production or Demo as Environment, or fix the Base URL.`,
+			),
+		};
 	}
-	const origin = new URL(baseUrl).origin;
 	const clientId = typeof data.clientId === 'string' ? data.clientId.trim() : '';
 	const clientSecret = typeof data.clientSecret === 'string' ? data.clientSecret : '';
 	if (!clientId || !clientSecret) {
-		return failed(
-			`Enter both the Client ID and the Client Secret of the API key (from Spendesk: ${KEY_SETTINGS}).`,
-		);
+		return {
+			failure: failed(
+				`Enter both the Client ID and the Client Secret of the API key (from Spendesk: ${KEY_SETTINGS}).`,
+			),
+		};
 	}
 	const level = data.accessLevel === 'company' ? 'company' : 'organisation';
 	const companyId = typeof data.companyId === 'string' ? data.companyId.trim() : '';
 	if (level === 'company' && !companyId) {
-		return failed(
-			'Enter the Company ID of the company this key belongs to, or set Access Level to Organisation for an organisation-level key.',
-		);
+		return {
+			failure: failed(
+				'Enter the Company ID of the company this key belongs to, or set Access Level to Organisation for an organisation-level key.',
+			),
+		};
 	}
-	const secrets = [clientSecret];
+	const origin = new URL(baseUrl).origin;
+	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets: [clientSecret] };
+}
 
-	// 1. The client ID and secret.
+/** Step 1, the client ID and secret: the token request as `preAuthentication` makes it. */
+async function requestToken(
+	ctx: ICredentialTestFunctions,
+	s: Settings,
+): Promise<{ accessToken: string } | { failure: INodeCredentialTestResult }> {
 	const token = answerOf(
-		await exchange(this, {
+		await exchange(ctx, {
 			method: ENDPOINTS.token.method,
-			uri: baseUrl + ENDPOINTS.token.path,
-			auth: { user: clientId, pass: clientSecret },
+			uri: s.baseUrl + ENDPOINTS.token.path,
+			auth: { user: s.clientId, pass: s.clientSecret },
 			headers: { 'content-type': 'application/json', accept: 'application/json' },
 			body: { grant_type: 'client_credentials' },
 		}),
 		ENDPOINTS.token,
-		origin,
-		secrets,
+		s.origin,
+		s.secrets,
 	);
-	if ('failure' in token) return token.failure;
-	const { statusCode: tokenStatus, body: tokenBody } = token.answer;
-	if (tokenStatus === 400 || tokenStatus === 401 || tokenStatus === 403) {
-		return failed(
-			`Spendesk refused the client ID or secret: check both fields (copy them again from Spendesk: ${KEY_SETTINGS}), that the key has not expired, and that Environment is the one the key was created in (Production or Demo).${said(tokenBody, secrets)}`,
-		);
+	if ('failure' in token) return token;
+	const { statusCode: status, body } = token.answer;
+	if (status === 400 || status === 401 || status === 403) {
+		return {
+			failure: failed(
+				`Spendesk refused the client ID or secret: check both fields (copy them again from Spendesk: ${KEY_SETTINGS}), that the key has not expired, and that Environment is the one the key was created in (Production or Demo).${said(body, s.secrets)}`,
+			),
+		};
 	}
-	const accessToken = (tokenBody as { access_token?: unknown } | undefined)?.access_token;
-	if (!isOk(tokenStatus) || typeof accessToken !== 'string' || !accessToken) {
-		return failed(
-			`Spendesk answered the token request with HTTP ${tokenStatus}${isOk(tokenStatus) ? ' but no access token' : ''}: check that Environment (or Base URL) points at Spendesk's API, then test again.${said(tokenBody, secrets)}`,
-		);
+	const accessToken = (body as { access_token?: unknown } | undefined)?.access_token;
+	if (!isOk(status) || typeof accessToken !== 'string' || !accessToken) {
+		return {
+			failure: failed(
+				`Spendesk answered the token request with HTTP ${status}${isOk(status) ? ' but no access token' : ''}: check that Environment (or Base URL) points at Spendesk's API, then test again.${said(body, s.secrets)}`,
+			),
+		};
 	}
-	secrets.push(accessToken);
+	return { accessToken };
+}
 
-	// 2. What the Access Level needs.
-	const check = level === 'organisation' ? LEVEL_CHECK : SCOPE_CHECK;
-	const probe = answerOf(
-		await exchange(this, {
-			method: check.method,
-			uri: baseUrl + check.path,
-			headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-			...(level === 'organisation' ? { qs: { [LEVEL_CHECK.pageSize.param]: 1 } } : {}),
-		}),
-		check,
-		origin,
-		secrets,
-	);
-	if ('failure' in probe) return probe.failure;
-	const { statusCode: status, body } = probe.answer;
+/** Step 2 for an organisation-level key: Get Companies answered. */
+function organisationOutcome(answer: Answer, spendeskSaid: string): INodeCredentialTestResult {
+	if (isOk(answer.statusCode))
+		return { status: 'OK', message: 'The key works at organisation level.' };
+	if (answer.statusCode === 403) {
+		return failed(
+			`Spendesk accepted the client ID and secret, but organisation-level access is not enabled for this key: set Access Level to Company (and enter the key's Company ID), or ask your Spendesk contact to enable organisation-level access (scope ${LEVEL_CHECK.scope}).${spendeskSaid}`,
+		);
+	}
+	return otherOutcome(answer, LEVEL_CHECK, spendeskSaid);
+}
+
+/** Step 2 for a company-level key: the wallet summary answered. */
+function companyOutcome(
+	answer: Answer,
+	companyId: string,
+	spendeskSaid: string,
+): INodeCredentialTestResult {
+	const { statusCode: status, body } = answer;
 	const company = companyLabel(companyId);
-	const spendeskSaid = said(body, secrets);
-
+	const text = JSON.stringify(body ?? '');
 	if (isOk(status)) {
-		if (level === 'organisation') {
-			return { status: 'OK', message: 'The key works at organisation level.' };
-		}
 		const own = companyOfAnswer(body);
 		if (own && own !== companyId) {
 			return failed(
@@ -202,30 +225,64 @@ export async function spendeskApiTest(
 		}
 		return { status: 'OK', message: `The key works for ${company}.` };
 	}
-	if (status === 401) {
-		return failed(
-			`Spendesk accepted the client ID and secret but then refused the token it issued (HTTP 401 to "${check.label}"): test again; if it persists, check that Environment is the one the key was created in.${spendeskSaid}`,
-		);
-	}
-	if (level === 'organisation' && status === 403) {
-		return failed(
-			`Spendesk accepted the client ID and secret, but organisation-level access is not enabled for this key: set Access Level to Company (and enter the key's Company ID), or ask your Spendesk contact to enable organisation-level access (scope ${LEVEL_CHECK.scope}).${spendeskSaid}`,
-		);
-	}
-	if (level === 'company' && status === 400 && /x-company-id/i.test(JSON.stringify(body ?? ''))) {
+	if (status === 400 && /x-company-id/i.test(text)) {
 		return failed(
 			`The client ID and secret are valid, but the key is organisation-level: Spendesk asks which company each call is for. Set Access Level to Organisation.${spendeskSaid}`,
 		);
 	}
-	if (level === 'company' && status === 403) {
-		const scopeMissing = /scope/i.test(JSON.stringify(body ?? ''));
+	if (status === 403) {
 		return failed(
-			scopeMissing
+			/scope/i.test(text)
 				? `The key is valid for ${company}, but it lacks the scope ${SCOPE_CHECK.scope} that the test reads with (Wallet Summary → Get): add it to the key in Spendesk (${KEY_SETTINGS}). Operations whose scopes the key holds work meanwhile.${spendeskSaid}`
-				: `The client ID and secret are valid, but Spendesk refused access to ${company} (HTTP 403 to "${check.label}"): check the Company ID, and that the key holds the scope ${SCOPE_CHECK.scope}.${spendeskSaid}`,
+				: `The client ID and secret are valid, but Spendesk refused access to ${company} (HTTP 403 to "${SCOPE_CHECK.label}"): check the Company ID, and that the key holds the scope ${SCOPE_CHECK.scope}.${spendeskSaid}`,
+		);
+	}
+	return otherOutcome(answer, SCOPE_CHECK, spendeskSaid, company);
+}
+
+/** Step 2 answered with a status no case expects (a 401 for the token just issued, a 404…). */
+function otherOutcome(
+	answer: Answer,
+	check: Endpoint,
+	spendeskSaid: string,
+	company?: string,
+): INodeCredentialTestResult {
+	if (answer.statusCode === 401) {
+		return failed(
+			`Spendesk accepted the client ID and secret but then refused the token it issued (HTTP 401 to "${check.label}"): test again; if it persists, check that Environment is the one the key was created in.${spendeskSaid}`,
 		);
 	}
 	return failed(
-		`The client ID and secret are valid, but Spendesk answered "${check.label}" with HTTP ${status}${level === 'company' ? ` for ${company}` : ''}: check the credential's Access Level and Company ID.${spendeskSaid}`,
+		`The client ID and secret are valid, but Spendesk answered "${check.label}" with HTTP ${answer.statusCode}${company ? ` for ${company}` : ''}: check the credential's Access Level and Company ID.${spendeskSaid}`,
 	);
+}
+
+/** The test n8n runs for the Spendesk API key credential. */
+export async function spendeskApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const s = settingsOf(credential.data ?? {});
+	if ('failure' in s) return s.failure;
+	const token = await requestToken(this, s);
+	if ('failure' in token) return token.failure;
+	s.secrets.push(token.accessToken);
+
+	const check = s.level === 'organisation' ? LEVEL_CHECK : SCOPE_CHECK;
+	const probe = answerOf(
+		await exchange(this, {
+			method: check.method,
+			uri: s.baseUrl + check.path,
+			headers: { authorization: `Bearer ${token.accessToken}`, accept: 'application/json' },
+			...(s.level === 'organisation' ? { qs: { [LEVEL_CHECK.pageSize.param]: 1 } } : {}),
+		}),
+		check,
+		s.origin,
+		s.secrets,
+	);
+	if ('failure' in probe) return probe.failure;
+	const spendeskSaid = said(probe.answer.body, s.secrets);
+	return s.level === 'organisation'
+		? organisationOutcome(probe.answer, spendeskSaid)
+		: companyOutcome(probe.answer, s.companyId, spendeskSaid);
 }
