@@ -1,7 +1,6 @@
 import type {
 	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestHelper,
@@ -11,7 +10,7 @@ import type {
 import { ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
 import { resolveBaseUrl } from '../nodes/Spendesk/transport/environment';
 import { transportSettings } from '../nodes/Spendesk/transport/settings';
-import { accessLevelProperties, environmentProperties, testBaseUrl } from './common';
+import { accessLevelProperties, environmentProperties } from './common';
 
 /**
  * Spendesk API key (client ID + secret). The bearer token comes from POST /v1/auth/token in
@@ -109,29 +108,6 @@ export class SpendeskApi implements ICredentialType {
 		},
 	};
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl,
-			// An organisation key lists companies; a company key reads its own invoices.
-			url: `={{ $credentials.accessLevel === "company" ? "${ENDPOINTS.listInvoices.path.split('{companyId}')[0]}" + encodeURIComponent($credentials.companyId) + "${ENDPOINTS.listInvoices.path.split('{companyId}')[1]}?limit=1" : "${ENDPOINTS.getCompanies.path}?pageSize=1" }}`,
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'Spendesk refused the Client ID / Client Secret. Check them and the environment.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The key works but lacks a scope or the access level is wrong: an organisation key needs experimental:company:read, a company key experimental:invoice:read.',
-				},
-			},
-		],
-	};
+	// No `test` here: the test is node-level (`testedBy` on each Spendesk node), as it needs two
+	// steps and one message per outcome (nodes/Spendesk/methods/credentialTest.ts).
 }

@@ -2,15 +2,16 @@ import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 import {
 	accessLevelProperties,
 	baseUrlExpression,
-	DEFAULT_SCOPES,
 	environmentProperties,
 	OAUTH2_PATHS,
 	tokenUrlExpression,
 } from './common';
+import { scopeProperties } from './scopes';
 
 /**
  * Spendesk OAuth2 (authorization code with PKCE), for partners. On the consent screen the
- * customer approves one company or the whole organisation; set Access Level to match.
+ * customer approves one company or the whole organisation; set Access Level to match. The
+ * scopes asked for are computed from the Experimental Features choice (docs/api.md#scopes).
  */
 export class SpendeskOAuth2Api implements ICredentialType {
 	name = 'spendeskOAuth2Api';
@@ -43,14 +44,8 @@ export class SpendeskOAuth2Api implements ICredentialType {
 			default: tokenUrlExpression,
 			required: true,
 		},
-		{
-			displayName: 'Scope',
-			name: 'scope',
-			type: 'string',
-			default: DEFAULT_SCOPES.join(' '),
-			description:
-				'Space-separated scopes. Scopes starting with "experimental:" must be enabled for your organisation by your Spendesk customer success contact first.',
-		},
+		// The documented read scopes, plus those of the Experimental Features ticked (scopes.ts).
+		...scopeProperties,
 		{
 			displayName: 'Auth URI Query Parameters',
 			name: 'authQueryParameters',

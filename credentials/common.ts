@@ -1,7 +1,7 @@
 /**
- * The fields both Spendesk credentials share (environment, access level), the OAuth2 paths
- * and default scopes, and the base URL as an n8n expression for the values n8n resolves
- * itself (OAuth2 URLs, credential test requests), with the same HTTPS rule and normalisation
+ * The fields both Spendesk credentials share (environment, access level), the OAuth2 paths,
+ * and the base URL as an n8n expression for the values n8n resolves
+ * itself (the OAuth2 URLs), with the same HTTPS rule and normalisation
  * as the transport.
  */
 import type { INodeProperties } from 'n8n-workflow';
@@ -11,16 +11,13 @@ import {
 	ENVIRONMENT_URLS,
 	LOOPBACK_HOSTS,
 } from '../nodes/Spendesk/transport/environment';
-import { CATALOGUE_SCOPES, ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
+import { ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
 
 /** OAuth2 authorization-code (PKCE) endpoints, relative to the base URL (from the catalogue). */
 export const OAUTH2_PATHS = {
 	consentPage: ENDPOINTS.oauth2Authorize.path,
 	codeExchange: ENDPOINTS.oauth2Token.path,
 } as const;
-
-/** Scopes requested by default: everything the node and triggers use (docs/api.md#scopes). */
-export const DEFAULT_SCOPES = CATALOGUE_SCOPES;
 
 /**
  * What the OAuth2 URLs become when the custom base URL is refused. n8n checks both URLs when
@@ -54,7 +51,7 @@ const REFUSED_CODE = `/^spendesk-custom-base-url-/.test(base)`;
 
 /**
  * The base URL plus a path, as an n8n expression, for properties n8n resolves itself
- * (OAuth2 authorize URL, credential test requests).
+ * (the OAuth2 authorize URL).
  */
 export function baseUrlExpression(path: string): string {
 	return `={{ ((base) => ${REFUSED_CODE} ? base : base + "${path}")(${BASE_URL_CODE}) }}`;
@@ -130,5 +127,5 @@ export function accessLevelProperties(kind: 'API key' | 'connection'): INodeProp
 	];
 }
 
-/** Base URL as an expression, for credential test requests. */
+/** The base URL alone as an expression, built as the OAuth2 URLs are (tests compare it with `resolveBaseUrl`). */
 export const testBaseUrl = baseUrlExpression('');

@@ -27,6 +27,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import { EXPERIMENTAL_FEATURES } from '../credentials/scopes';
 import { SpendeskSimulator } from '../test/simulator';
 import { webhooksOf } from '../test/simulator/webhooks';
 import { CACHE_DIR, createHome, ensureN8n } from '../test/e2e/runtime';
@@ -259,6 +260,8 @@ async function ensureCredentials(
 				clientId: oauthClient.clientId,
 				clientSecret: oauthClient.clientSecret,
 				accessLevel: 'organisation',
+				// The simulator's partner app holds every scope: ask for all of them on Connect.
+				experimentalFeatures: EXPERIMENTAL_FEATURES.map((f) => f.value),
 			},
 		},
 	};

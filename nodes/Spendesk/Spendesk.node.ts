@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { route } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
-import { authenticationProperty, credentialDescriptions } from './authentication';
+import { authenticationProperty, credentialTest, shownFor } from './authentication';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
 import {
 	searchIntakeRecords,
@@ -36,11 +36,20 @@ export class Spendesk implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: credentialDescriptions,
+		credentials: [
+			{
+				name: 'spendeskApi',
+				required: true,
+				testedBy: 'spendeskApiTest',
+				displayOptions: shownFor.apiKey,
+			},
+			{ name: 'spendeskOAuth2Api', required: true, displayOptions: shownFor.oAuth2 },
+		],
 		properties: [authenticationProperty, ...versionProperties],
 	};
 
 	methods = {
+		credentialTest,
 		listSearch: {
 			searchCompanies,
 			searchAnalyticalFields,

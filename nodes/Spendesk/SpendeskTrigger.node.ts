@@ -1,5 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { authenticationProperty, credentialDescriptions } from './authentication';
+import { authenticationProperty, credentialTest, shownFor } from './authentication';
 import type {
 	INodeExecutionData,
 	INodeType,
@@ -26,7 +26,15 @@ export class SpendeskTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: credentialDescriptions,
+		credentials: [
+			{
+				name: 'spendeskApi',
+				required: true,
+				testedBy: 'spendeskApiTest',
+				displayOptions: shownFor.apiKey,
+			},
+			{ name: 'spendeskOAuth2Api', required: true, displayOptions: shownFor.oAuth2 },
+		],
 		properties: [
 			authenticationProperty,
 			{
@@ -95,7 +103,7 @@ export class SpendeskTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchCompanies }, loadOptions: { getCompanies } };
+	methods = { credentialTest, listSearch: { searchCompanies }, loadOptions: { getCompanies } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollInvoices.call(this);

@@ -7,7 +7,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { webhookCompanyProperties } from './companies/description';
-import { authenticationProperty, credentialDescriptions } from './authentication';
+import { authenticationProperty, credentialTest, shownFor } from './authentication';
 import { getCompanies } from './methods/loadOptions';
 import { searchCompanies } from './methods/listSearch';
 import { receiveDelivery } from './webhook/delivery';
@@ -27,7 +27,15 @@ export class SpendeskWebhookTrigger implements INodeType {
 		defaults: { name: 'Spendesk Webhook Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: credentialDescriptions,
+		credentials: [
+			{
+				name: 'spendeskApi',
+				required: true,
+				testedBy: 'spendeskApiTest',
+				displayOptions: shownFor.apiKey,
+			},
+			{ name: 'spendeskOAuth2Api', required: true, displayOptions: shownFor.oAuth2 },
+		],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
@@ -74,7 +82,7 @@ export class SpendeskWebhookTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchCompanies }, loadOptions: { getCompanies } };
+	methods = { credentialTest, listSearch: { searchCompanies }, loadOptions: { getCompanies } };
 
 	webhookMethods = {
 		default: {

@@ -135,6 +135,13 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			await modal.getByTestId('parameter-input-baseUrl').locator('input').fill(sim.baseUrl);
 			await modal.getByTestId('parameter-input-accessLevel').click();
 			await page.getByRole('option', { name: /^Organisation/ }).click();
+			// Get Companies needs organisation-level access, an Experimental Feature: the scopes
+			// asked for on Connect are the documented read scopes plus those of the features ticked.
+			const features = modal.getByTestId('parameter-input-experimentalFeatures');
+			await features.click();
+			await page.getByRole('option', { name: /^Organisation-Level Access/ }).click();
+			// A second click on the field closes the list (Escape would close the modal).
+			await features.click();
 			// The redirect URL n8n shows is the one the simulator will be asked to redirect to.
 			await expectText(modal, `${server!.baseUrl}/rest/oauth2-credential/callback`);
 			await modal.getByTestId('credential-save-button').click();
@@ -180,9 +187,12 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			redirect_uri: `${server!.baseUrl}/rest/oauth2-credential/callback`,
 			code_challenge_method: 'S256',
 		});
-		expect(authorize[0].query.scope.split(' ')).toEqual(
+		const asked = authorize[0].query.scope.split(' ');
+		expect(asked).toEqual(
 			expect.arrayContaining(['experimental:company:read', 'wallet-summary:read']),
 		);
+		// Only the feature ticked: no experimental scope of another feature.
+		expect(asked).not.toContain('experimental:invoice:read');
 		expect(
 			sim
 				.requestsTo('oauthToken')

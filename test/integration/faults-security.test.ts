@@ -2,15 +2,8 @@
  * Fault matrix, security: what a hostile configuration, a hostile value or a hostile server
  * can make the package do with the credential. Each case is named after its point.
  */
-import { NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
-import type {
-	ICredentialType,
-	IDataObject,
-	INode,
-	INodeParameters,
-	INodeProperties,
-	INodeTypes,
-} from 'n8n-workflow';
+import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { testBaseUrl } from '../../credentials/common';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
@@ -29,64 +22,10 @@ import {
 	storeFor,
 } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
+import { MOCK_NODE, resolveLikeN8n } from '../support/n8n-credentials';
 import { apiRequests, prepareNode } from '../support/node';
 
 // ---------------------------------------------------------------- n8n's side of a credential
-
-const MOCK_NODE: INode = {
-	id: 'mock',
-	name: 'mock',
-	type: 'mock',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
-const NODE_TYPES = {
-	getByName: () => ({ description: { properties: [] } }),
-	getByNameAndVersion: () => ({ description: { properties: [] } }),
-	getKnownTypes: () => ({}),
-} as unknown as INodeTypes;
-
-/**
- * The credential's data as n8n resolves it (CredentialsHelper.applyDefaultsAndOverwrites):
- * property defaults, then every `={{ … }}` evaluated by n8n-workflow's own expression engine
- * with the data itself as `$self`.
- */
-function resolveLikeN8n(
-	credential: ICredentialType,
-	data: IDataObject,
-	extra: INodeProperties[] = [],
-): IDataObject {
-	const properties = [...credential.properties, ...extra];
-	// n8n adds the properties of the type a credential extends (oAuth2Api: Client ID and Secret).
-	for (const name of ['clientId', 'clientSecret']) {
-		if (!properties.some((p) => p.name === name))
-			properties.push({ displayName: name, name, type: 'string', default: '' });
-	}
-	const withDefaults = NodeHelpers.getNodeParameters(
-		properties,
-		data as INodeParameters,
-		true,
-		false,
-		null,
-		null,
-	) as IDataObject;
-	const workflow = new Workflow({
-		nodes: [MOCK_NODE],
-		connections: {},
-		active: false,
-		nodeTypes: NODE_TYPES,
-	});
-	return workflow.expression.getComplexParameterValue(
-		MOCK_NODE,
-		withDefaults as INodeParameters,
-		'manual',
-		{} as never,
-		undefined,
-		undefined,
-		withDefaults as never,
-	) as IDataObject;
-}
 
 /**
  * n8n's check of the OAuth2 URLs when Connect is clicked, before anything is sent or saved

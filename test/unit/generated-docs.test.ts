@@ -1,16 +1,22 @@
 /**
  * The endpoint catalogue (nodes/Spendesk/transport/endpoints.ts) is the one place that knows
  * the API's paths, pages and scopes: the README operations table, docs/api.md's endpoint and
- * scope tables and the OAuth2 credential's default scopes come from it, and no other shipped
+ * scope tables and the OAuth2 credential's scopes are checked against it, and no other shipped
  * file writes an API path.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
+import {
+	DEFAULT_SCOPES,
+	DOCUMENTED_READ_SCOPES,
+	EXPERIMENTAL_FEATURES,
+	VENDOR_EXPERIMENTAL_SCOPES,
+} from '../../credentials/scopes';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { CATALOGUE_SCOPES, ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import { generatedFiles, renderOperationsTable } from '../../scripts/docs';
+import { authorizeScope } from '../support/n8n-credentials';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -43,9 +49,32 @@ test('every operation the catalogue names exists in the node, and every node ope
 	expect(renderOperationsTable()).toContain('| Supplier → Create |');
 });
 
-test('the OAuth2 credential asks by default for exactly the scopes of the catalogue', () => {
-	const scope = new SpendeskOAuth2Api().properties.find((p) => p.name === 'scope');
-	expect(String(scope?.default).split(' ')).toEqual([...CATALOGUE_SCOPES]);
+test('the OAuth2 credential asks by default for the non-experimental scopes of the catalogue, and for an experimental one only through a feature', () => {
+	const isExperimental = (s: string) => s.startsWith('experimental:');
+	// Default: the catalogue's non-experimental scopes, and the documented read scopes the
+	// catalogue does not name (yet); nothing experimental.
+	expect(new Set(DEFAULT_SCOPES)).toEqual(
+		new Set([...CATALOGUE_SCOPES.filter((s) => !isExperimental(s)), ...DOCUMENTED_READ_SCOPES]),
+	);
+	expect(DEFAULT_SCOPES.filter(isExperimental)).toEqual([]);
+	expect(authorizeScope({}).split(' ')).toEqual([...DEFAULT_SCOPES]);
+	// Every experimental scope of the catalogue is reachable through exactly one feature.
+	const features = (scope: string) =>
+		EXPERIMENTAL_FEATURES.filter((f) => f.scopes.includes(scope)).map((f) => f.name);
+	for (const scope of CATALOGUE_SCOPES.filter(isExperimental))
+		expect({ scope, features: features(scope).length }).toEqual({ scope, features: 1 });
+	// A feature asks only for experimental scopes the catalogue or the vendor names.
+	const known = new Set([...CATALOGUE_SCOPES, ...VENDOR_EXPERIMENTAL_SCOPES]);
+	const asked = EXPERIMENTAL_FEATURES.flatMap((f) => f.scopes);
+	expect(asked.filter((s) => !known.has(s) || !isExperimental(s))).toEqual([]);
+	// docs/api.md#scopes names every vendor scope the credential may ask for.
+	const docs = readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8');
+	const scopesSection = docs.slice(docs.indexOf('\n## Scopes'));
+	expect(
+		[...DOCUMENTED_READ_SCOPES, ...VENDOR_EXPERIMENTAL_SCOPES].filter(
+			(s) => !scopesSection.includes(`\`${s}\``),
+		),
+	).toEqual([]);
 	const used = new Set(Object.values(ENDPOINTS).map((e) => (e as { scope?: string }).scope));
 	expect(CATALOGUE_SCOPES.every((s) => used.has(s))).toBe(true);
 });

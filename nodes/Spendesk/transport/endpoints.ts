@@ -85,7 +85,7 @@ const CURSOR_100: PageSize = { param: 'limit', default: 20, max: 100 };
 export const ENDPOINTS = catalogue({
 	token: {
 		label: 'Get access token',
-		operations: ['Credential: API key (every call)'],
+		operations: ['Credential: API key (every call, test)'],
 		source: 'Path, Basic client authentication and body: the specification (#authentication).',
 		method: 'POST',
 		path: '/v1/auth/token',
@@ -116,7 +116,11 @@ export const ENDPOINTS = catalogue({
 	},
 	getCompanies: {
 		label: 'Get companies',
-		operations: ['Company → Get Many', 'Companies: All Companies, company list'],
+		operations: [
+			'Company → Get Many',
+			'Companies: All Companies, company list',
+			'Credential: API key (test, organisation level)',
+		],
 		source:
 			'Path, organisation-only placement, page size and scope: the specification (#companies).',
 		method: 'GET',
@@ -129,7 +133,7 @@ export const ENDPOINTS = catalogue({
 	},
 	walletSummary: {
 		label: 'Get wallet summary',
-		operations: ['Wallet Summary → Get'],
+		operations: ['Wallet Summary → Get', 'Credential: API key (test, company level)'],
 		source: 'Path and placement: the specification; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/wallet-summary',

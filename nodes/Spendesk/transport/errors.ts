@@ -294,7 +294,8 @@ export function renewalRefusedError(
 	);
 }
 
-const NETWORK_WORDS: Record<string, string> = {
+/** Network error codes in words, for messages. */
+export const NETWORK_WORDS: Record<string, string> = {
 	ECONNRESET: 'connection reset',
 	EPIPE: 'connection reset',
 	ECONNREFUSED: 'connection refused',

@@ -1,0 +1,169 @@
+/**
+ * The OAuth2 scopes the Spendesk OAuth2 credential asks for (docs/api.md#scopes): the
+ * documented read scopes always, and experimental scopes only for the Experimental Features
+ * the user ticks. Spendesk's authorize step requires `scope`, and what it does with a scope
+ * the partner app was not granted is not documented, so nothing experimental is asked for
+ * unless chosen.
+ */
+import type { INodeProperties } from 'n8n-workflow';
+import { CATALOGUE_SCOPES } from '../nodes/Spendesk/transport/endpoints';
+
+const EXPERIMENTAL_PREFIX = 'experimental:';
+
+/** The read scopes Spendesk documents for every customer (vendor documentation, docs/api.md#scopes). */
+export const DOCUMENTED_READ_SCOPES: readonly string[] = [
+	'payable:read',
+	'payable-attachment:read',
+	'settlement:read',
+	'bank-fee:read',
+	'wallet-load:read',
+	'wallet-summary:read',
+	'user:read',
+	'supplier:read',
+	'cost-center:read',
+	'expense-category:read',
+	'analytical-field:read',
+];
+
+/**
+ * Experimental scopes Spendesk documents, or that public client code shows granted
+ * (docs/api.md#scopes). A feature may ask only for these or for scopes of the catalogue.
+ */
+export const VENDOR_EXPERIMENTAL_SCOPES: readonly string[] = [
+	'experimental:accounting-export:read',
+	'experimental:webhooks:read',
+	'experimental:webhooks:write',
+	'experimental:payable-search:read',
+	'experimental:accounting:update',
+	'experimental:payable-attachment:write',
+	'experimental:supplier:manage',
+	'experimental:purchase-order:read',
+	'experimental:purchase-order:write',
+];
+
+function unique(scopes: readonly string[]): string[] {
+	return scopes.filter((scope, index) => scopes.indexOf(scope) === index);
+}
+
+/**
+ * Scopes asked for whatever the choice: the documented read scopes, then any other
+ * non-experimental scope of the catalogue (what the node's ordinary operations need).
+ */
+export const DEFAULT_SCOPES: readonly string[] = unique([
+	...DOCUMENTED_READ_SCOPES,
+	...CATALOGUE_SCOPES.filter((scope) => !scope.startsWith(EXPERIMENTAL_PREFIX)),
+]);
+
+export interface ExperimentalFeature {
+	/** Option value stored in the credential. */
+	value: string;
+	name: string;
+	/** What it unlocks, as the user sees it. */
+	description: string;
+	scopes: readonly string[];
+}
+
+/** The Experimental Features a user may tick, each with the scopes it adds. */
+export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
+	{
+		value: 'organisationAccess',
+		name: 'Organisation-Level Access',
+		description:
+			'Company → Get Many, All Companies and the company lists, and the organisation-level analytical field and expense category lists',
+		scopes: [
+			'experimental:company:read',
+			'experimental:analytical-field:read',
+			'experimental:expense-category:read',
+		],
+	},
+	{
+		value: 'invoicesIntakes',
+		name: 'Invoices and Intakes',
+		description: 'Invoice and Intake operations, and the Spendesk Trigger (new invoices)',
+		scopes: ['experimental:invoice:read', 'experimental:intake:read', 'experimental:intake:write'],
+	},
+	{
+		value: 'webhooks',
+		name: 'Webhooks',
+		description: 'The Spendesk Webhook Trigger',
+		scopes: ['experimental:webhooks:read', 'experimental:webhooks:write'],
+	},
+	{
+		value: 'accountingWriteBack',
+		name: 'Accounting Write-Back',
+		description: 'Payable → Update Bookkeeping Status and Settlement → Update State',
+		scopes: ['experimental:accounting:update', 'experimental:settlement:update'],
+	},
+	{
+		value: 'accountingExports',
+		name: 'Accounting Exports',
+		description: 'Accounting Export operations',
+		scopes: ['experimental:accounting-export:read'],
+	},
+	{
+		value: 'supplierManagement',
+		name: 'Supplier Management',
+		description: 'Supplier → Create and Supplier → Update',
+		scopes: ['experimental:supplier:manage'],
+	},
+	{
+		value: 'payablesSearch',
+		name: 'Payables Search',
+		description: 'Payable → Search',
+		scopes: ['experimental:payable-search:read'],
+	},
+	{
+		value: 'purchaseOrders',
+		name: 'Purchase Orders',
+		description: 'Purchase orders, through Custom API Call',
+		scopes: ['experimental:purchase-order:read', 'experimental:purchase-order:write'],
+	},
+	{
+		value: 'receiptUpload',
+		name: 'Receipt Upload',
+		description: 'Uploading a receipt to a payable, through Custom API Call',
+		scopes: ['experimental:payable-attachment:write'],
+	},
+];
+
+/** The scope string for a choice of features: default scopes, then each chosen feature's, once each. */
+export function scopesFor(features: readonly string[]): string {
+	const chosen = EXPERIMENTAL_FEATURES.filter((f) => features.includes(f.value));
+	return unique([...DEFAULT_SCOPES, ...chosen.flatMap((f) => f.scopes)]).join(' ');
+}
+
+/**
+ * `scopesFor` as the n8n expression the hidden `scope` field holds: n8n evaluates it over the
+ * credential's own fields (`$self`) when Connect is clicked, and sends the result as `scope`.
+ * Arrow functions and array methods only (no spread), which n8n's expression engine runs;
+ * test/unit/oauth2-scopes.test.ts evaluates it with that engine.
+ */
+export const scopeExpression =
+	`={{ ((chosen) => ${JSON.stringify(EXPERIMENTAL_FEATURES.map((f) => [f.value, f.scopes]))}` +
+	`.filter((f) => chosen.indexOf(f[0]) !== -1)` +
+	`.reduce((all, f) => all.concat(f[1]), ${JSON.stringify(DEFAULT_SCOPES)})` +
+	`.filter((s, i, all) => all.indexOf(s) === i).join(" "))` +
+	`([].concat($self["experimentalFeatures"] || [])) }}`;
+
+/** The credential's Experimental Features choice and the hidden scope computed from it. */
+export const scopeProperties: INodeProperties[] = [
+	{
+		displayName: 'Experimental Features',
+		name: 'experimentalFeatures',
+		type: 'multiOptions',
+		options: EXPERIMENTAL_FEATURES.map(({ name, value, description }) => ({
+			name,
+			value,
+			description,
+		})),
+		default: [],
+		description:
+			'Spendesk features outside its documented API, each asking for its own scopes. Tick one only once your Spendesk contact has enabled it for your partner app, then click Connect (or Reconnect). The documented read scopes are always asked for.',
+	},
+	{
+		displayName: 'Scope',
+		name: 'scope',
+		type: 'hidden',
+		default: scopeExpression,
+	},
+];
