@@ -5,6 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { untilComplete } from '../../transport/statusPoll';
 import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../sharedParams';
@@ -59,7 +60,7 @@ async function whenComplete(
 				pathParams: { exportId },
 				itemIndex,
 			});
-			const data = (body?.data ?? {}) as IDataObject;
+			const data = singleObject(body) ?? {};
 			return { status: String(data.status ?? ''), value: data };
 		},
 		started: Date.now(),
@@ -141,7 +142,7 @@ export const createAndWaitExport: SpendeskOperation = {
 				body,
 				itemIndex,
 			});
-			const exportId = String(((created?.data ?? {}) as IDataObject).id ?? '');
+			const exportId = String(singleObject(created)?.id ?? '');
 			if (!exportId) {
 				throw new NodeOperationError(
 					this.getNode(),
