@@ -11,6 +11,7 @@ import { resetTransport, startSimulator, failure } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { plain } from '../support/values';
+import { payableDetail } from '../simulator/routes-reads';
 
 /** Analytical field values as the node gives them: v1 items carry `value` (and `name` added from it). */
 const values = (list: Array<{ id: string; name: string }>, level: Level) =>
@@ -120,7 +121,7 @@ const CASES: Case[] = [
 		expected: (sim, t) => sim.data(t).accounts.slice(0, 7),
 	},
 	{
-		name: 'payable search: fields mode (status settled+prepared, type invoice), Return All',
+		name: 'payable search: fields mode (status settled+prepared, type invoice) sends the documented filter grammar, Return All',
 		params: () => ({
 			resource: 'payable',
 			operation: 'search',
@@ -133,23 +134,58 @@ const CASES: Case[] = [
 				.data(t)
 				.payables.filter(
 					(p) => ['settled', 'prepared'].includes(p.status) && p.payableType === 'invoice',
-				),
+				)
+				.map(payableDetail),
 		log: (log) => {
 			expect(log.length).toBeGreaterThanOrEqual(1);
-			for (const entry of log)
-				expect(entry.body).toMatchObject({
-					status: ['settled', 'prepared'],
-					payableType: ['invoice'],
+			for (const entry of log) {
+				const { cursor, ...body } = entry.body as IDataObject;
+				expect(typeof (cursor ?? '')).toBe('string');
+				expect(body).toEqual({
+					limit: 100,
+					filters: {
+						operator: 'and',
+						subfilters: [
+							{ field: 'status', operator: '=', value: ['settled', 'prepared'] },
+							{ field: 'payableType', operator: '=', value: ['invoice'] },
+						],
+					},
 				});
+			}
 		},
 	},
 	{
-		name: 'payable search: JSON mode {"status":"in_review"}, Limit 5',
+		name: 'payable search: fields mode, payable IDs separated by commas become one list',
+		params: (sim, t) => ({
+			resource: 'payable',
+			operation: 'search',
+			filterMode: 'fields',
+			filters: { id: ` ${sim.data(t).payables[2].id}, ${sim.data(t).payables[0].id} ` },
+			returnAll: true,
+		}),
+		expected: (sim, t) => [sim.data(t).payables[0], sim.data(t).payables[2]].map(payableDetail),
+		log: (log, sim, t) => {
+			expect(log).toHaveLength(1);
+			expect((log[0].body as IDataObject).filters).toEqual({
+				operator: 'and',
+				subfilters: [
+					{
+						field: 'id',
+						operator: '=',
+						value: [sim.data(t).payables[2].id, sim.data(t).payables[0].id],
+					},
+				],
+			});
+		},
+	},
+	{
+		name: 'payable search: JSON mode passes the filters object through unchanged, Limit 5',
 		params: () => ({
 			resource: 'payable',
 			operation: 'search',
 			filterMode: 'json',
-			filtersJson: '{"status":"in_review"}',
+			filtersJson:
+				'{"operator":"or","subfilters":[{"field":"status","operator":"=","value":["in_review"]}]}',
 			returnAll: false,
 			limit: 5,
 		}),
@@ -157,10 +193,17 @@ const CASES: Case[] = [
 			sim
 				.data(t)
 				.payables.filter((p) => p.status === 'in_review')
-				.slice(0, 5),
+				.slice(0, 5)
+				.map(payableDetail),
 		log: (log) => {
 			expect(log).toHaveLength(1);
-			expect(log[0].body).toEqual({ status: 'in_review', limit: 5 });
+			expect(log[0].body).toEqual({
+				filters: {
+					operator: 'or',
+					subfilters: [{ field: 'status', operator: '=', value: ['in_review'] }],
+				},
+				limit: 5,
+			});
 		},
 	},
 	{
@@ -172,10 +215,10 @@ const CASES: Case[] = [
 			filtersJson: '{}',
 			returnAll: true,
 		}),
-		expected: (sim, t) => sim.data(t).payables,
+		expected: (sim, t) => sim.data(t).payables.map(payableDetail),
 		log: (log) => {
 			expect(log.length).toBeGreaterThanOrEqual(2);
-			expect(log[0].body).not.toHaveProperty('cursor');
+			expect(log[0].body).toEqual({ limit: 100 });
 			expect(log[1].body).toHaveProperty('cursor');
 		},
 	},
@@ -316,12 +359,17 @@ const CASES: Case[] = [
 			scoping: 'header',
 			pagination: 'bodyCursor',
 			query: '{}',
-			body: '{"status":"settled"}',
+			body: '{"filters":{"operator":"and","subfilters":[{"field":"status","operator":"=","value":["settled"]}]}}',
 			returnAll: true,
 		}),
-		expected: (sim, t) => sim.data(t).payables.filter((p) => p.status === 'settled'),
+		expected: (sim, t) =>
+			sim
+				.data(t)
+				.payables.filter((p) => p.status === 'settled')
+				.map(payableDetail),
 		log: (log) => {
-			for (const entry of log) expect(entry.body).toMatchObject({ status: 'settled' });
+			for (const entry of log)
+				expect((entry.body as IDataObject).filters).toMatchObject({ operator: 'and' });
 		},
 	},
 	{

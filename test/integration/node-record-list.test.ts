@@ -46,7 +46,8 @@ describe('node: payable and intake selectors', () => {
 		const payables = sim.data('cmp_002').payables;
 		expect(payables).toHaveLength(130);
 		expect(results[0]).toEqual({
-			name: `${payables[0].description}, ${payables[0].amount} ${payables[0].currency} (${payables[0].id})`,
+			// The search gives minor units (amount × 100); the label shows major units.
+			name: `${payables[0].description}, ${payables[0].amount.toFixed(2)} ${payables[0].currency} (${payables[0].id})`,
 			value: payables[0].id,
 		});
 		expect(results.map((r) => r.value)).toEqual(payables.map((p) => p.id));

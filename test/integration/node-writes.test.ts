@@ -382,14 +382,14 @@ describe('node: write operations', () => {
 						companyScope: 'one',
 						company,
 						settlementId: ` ${settlement.id} `,
-						state: 'failedExport',
+						state: 'failedToExport',
 					},
 					{ kind },
 				)
 			)();
 			expect(out).toEqual([
 				{
-					json: plain<IDataObject>({ ...settlement, state: 'failedExport' }),
+					json: plain<IDataObject>({ ...settlement, state: 'failedToExport' }),
 					pairedItem: { item: 0 },
 				},
 			]);
@@ -397,9 +397,28 @@ describe('node: write operations', () => {
 				{
 					method: 'PUT',
 					path: `/v1/settlements/${settlement.id}/state`,
-					body: { state: 'failedExport' },
+					body: { state: 'failedToExport' },
 					companyId: target,
 				},
+			]);
+		});
+
+		test('"failedExport" of earlier versions is sent as the documented failedToExport; a bare answer is read too', async () => {
+			const settlement = sim.data('cmp_002').settlements[2];
+			sim.injectFault({ route: 'updateSettlementState', kind: 'bareObject' });
+			const out = await (
+				await execute(sim, {
+					resource: 'settlement',
+					operation: 'updateState',
+					companyScope: 'one',
+					company: 'cmp_002',
+					settlementId: settlement.id,
+					state: 'failedExport',
+				})
+			)();
+			expect(apiRequests(sim).map((r) => r.body)).toEqual([{ state: 'failedToExport' }]);
+			expect(out.map((o) => o.json)).toEqual([
+				plain<IDataObject>({ ...settlement, state: 'failedToExport' }),
 			]);
 		});
 
@@ -461,41 +480,110 @@ describe('node: write operations', () => {
 			company: 'cmp_004',
 			name: '={{ $json.name }}',
 			additionalFields: {
-				externalId: '={{ $json.externalId }}',
+				primaryEmail: '={{ $json.email }}',
+				legalName: '={{ $json.legalName }}',
+				vatNumber: 'fr 40303265045',
+				address: '1 rue de la Paix',
+				city: 'Paris',
+				zipcode: '75002',
+				country: 'fr',
+				registrationNumber: '303265045',
 				iban: 'FR76 3000 6000 0112 3456 7890 189',
 				bic: 'bnpafrpp',
+				bankCountry: 'FR',
 			},
 		};
 		const suppliers = (from: number, count: number): INodeExecutionData[] =>
 			Array.from({ length: count }, (_, i) => ({
-				json: { name: `Supplier ${from + i}`, externalId: `acc-${from + i}` },
+				json: {
+					name: `Supplier ${from + i}`,
+					legalName: `Supplier ${from + i} SAS`,
+					email: `billing${from + i}@example.com`,
+				},
 			}));
+		const sent = (i = 0) => apiRequests(sim)[i].body as IDataObject[];
 
-		test('splits 250 items into 3 bulk calls of 100, 100 and 50; each item gets the supplier created for it', async () => {
+		test('splits 250 items into 3 bulk calls of 100, 100 and 50, each a JSON array in the nested shape; each item gets the supplier created for it', async () => {
 			const items = suppliers(0, 250);
 			const before = sim.data('cmp_004').suppliers.length;
 			const out = await (await execute(sim, CREATE, { items }))();
-			expect(
-				apiRequests(sim).map((r) => (r.body as { suppliers: unknown[] }).suppliers.length),
-			).toEqual([100, 100, 50]);
-			expect((apiRequests(sim)[0].body as { suppliers: IDataObject[] }).suppliers[0]).toEqual({
+			expect(apiRequests(sim).map((r) => (r.body as unknown[]).length)).toEqual([100, 100, 50]);
+			expect(sent()[0]).toEqual({
 				name: 'Supplier 0',
-				externalId: 'acc-0',
-				iban: 'FR7630006000011234567890189',
-				bic: 'BNPAFRPP',
+				primaryEmail: 'billing0@example.com',
+				supplierDetails: {
+					legalName: 'Supplier 0 SAS',
+					vatNumber: 'FR40303265045',
+					country: 'FR',
+					city: 'Paris',
+					zipcode: '75002',
+					address: '1 rue de la Paix',
+					registrationNumber: '303265045',
+				},
+				bankInfo: { iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP', bankCountry: 'FR' },
 			});
 			expect(out).toHaveLength(250);
+			const created = sim.data('cmp_004').suppliers.slice(before);
 			out.forEach((o, i) => {
 				expect(o.pairedItem).toEqual({ item: i });
-				expect(o.json).toMatchObject({ name: `Supplier ${i}`, externalId: `acc-${i}` });
+				expect(o.json).toEqual(plain(created[i]));
+				expect(o.json).toMatchObject({
+					name: `Supplier ${i}`,
+					primaryEmail: `billing${i}@example.com`,
+				});
 			});
-			expect(sim.data('cmp_004').suppliers).toHaveLength(before + 250);
+			expect(created).toHaveLength(250);
 		});
 
-		test('an invalid IBAN fails before any request; with Continue On Fail only its item is an error', async () => {
-			const items = suppliers(300, 3);
-			const params = { ...CREATE, additionalFields: { iban: '={{ $json.iban }}' } };
+		test('only the name: nothing else is sent', async () => {
+			const out = await (
+				await execute(sim, { ...CREATE, additionalFields: {} }, { items: suppliers(50, 1) })
+			)();
+			expect(sent()).toEqual([{ name: 'Supplier 50' }]);
+			expect(out[0].json).toMatchObject({ name: 'Supplier 50', primaryEmail: null });
+		});
+
+		test('one supplier answered { item: { outcome, supplier } } is read as well', async () => {
+			sim.injectFault({ route: 'createSuppliers', kind: 'supplierItem' });
+			const out = await (await execute(sim, CREATE, { items: suppliers(60, 1) }))();
+			expect(apiRequests(sim)[0].fault).toBe('supplierItem');
+			expect(out).toEqual([
+				{
+					json: plain(sim.data('cmp_004').suppliers.at(-1)!),
+					pairedItem: { item: 0 },
+				},
+			]);
+			expect(out[0].json.name).toBe('Supplier 60');
+		});
+
+		test('External ID (earlier versions) fails before any request, saying Spendesk has no place for it', async () => {
+			const error = await failure(
+				(
+					await execute(
+						sim,
+						{ ...CREATE, additionalFields: { externalId: 'acc-1' } },
+						{ items: suppliers(70, 1) },
+					)
+				)(),
+			);
+			expect(error.message).toBe('External ID can no longer be sent to Spendesk');
+			expect((error as NodeOperationError).description).toContain('no External ID field');
+			expect(sim.log).toHaveLength(0);
+		});
+
+		test('an invalid IBAN, country or email fails before any request; with Continue On Fail only its item is an error', async () => {
+			const items = suppliers(300, 4);
+			const params = {
+				...CREATE,
+				additionalFields: {
+					iban: '={{ $json.iban }}',
+					country: '={{ $json.country }}',
+					primaryEmail: '={{ $json.email }}',
+				},
+			};
 			items[1] = { json: { ...items[1].json, iban: 'FR76 0000' } };
+			items[2] = { json: { ...items[2].json, country: 'France' } };
+			items[3] = { json: { ...items[3].json, email: 'billing at example' } };
 			const error = await failure((await execute(sim, params, { items }))());
 			expect(error.message).toBe('IBAN "FR760000" is not a valid IBAN');
 			expect(sim.log).toHaveLength(0);
@@ -503,15 +591,23 @@ describe('node: write operations', () => {
 			expect(out.map((o) => o.json.error ?? o.json.name)).toEqual([
 				'Supplier 300',
 				'IBAN "FR760000" is not a valid IBAN',
-				'Supplier 302',
+				'Country "FRANCE" is not a two-letter country code',
+				'Email "billing at example" is not an email address',
 			]);
 		});
 
-		test('a refused bulk call (duplicate external ID) creates nothing and says so for each of its items', async () => {
-			const items = suppliers(400, 2);
-			items[1] = { json: { ...items[1].json, externalId: 'acc-0' } };
+		test('a refused bulk call (400) creates nothing and says so for each of its items', async () => {
+			sim.injectFault({
+				route: 'createSuppliers',
+				kind: 'status',
+				status: 400,
+				detail: 'must NOT have additional properties',
+				source: 'body[1].colour',
+			});
 			const before = sim.data('cmp_004').suppliers.length;
-			const out = await (await execute(sim, CREATE, { items, continueOnFail: true }))();
+			const out = await (
+				await execute(sim, CREATE, { items: suppliers(400, 2), continueOnFail: true })
+			)();
 			for (const o of out) expect(o.json.error).toContain('(bulk call for items 0–1, not applied)');
 			expect(sim.data('cmp_004').suppliers).toHaveLength(before);
 		});
@@ -523,7 +619,7 @@ describe('node: write operations', () => {
 			expect((error as NodeApiError).description).toContain('may create the same suppliers twice');
 		});
 
-		test('Update: changes the fields given, clears a field left empty, returns the supplier', async () => {
+		test('Update: sends the fields given in the nested shape, clears a field left empty, returns the supplier', async () => {
 			const supplier = sim.data('cmp_002').suppliers[0];
 			const out = await (
 				await execute(sim, {
@@ -535,8 +631,9 @@ describe('node: write operations', () => {
 					updateFields: {
 						name: ' Renamed ',
 						vatNumber: 'fr 40303265045',
-						externalId: '',
-						isArchived: true,
+						city: 'Lyon',
+						bic: '',
+						primaryEmail: 'ap@renamed.example',
 					},
 				})
 			)();
@@ -544,17 +641,49 @@ describe('node: write operations', () => {
 				{
 					method: 'PATCH',
 					path: `/v1/suppliers/${supplier.id}`,
-					body: { name: 'Renamed', vatNumber: 'FR40303265045', externalId: null, isArchived: true },
+					body: {
+						name: 'Renamed',
+						primaryEmail: 'ap@renamed.example',
+						supplierDetails: { vatNumber: 'FR40303265045', city: 'Lyon' },
+						bankInfo: { bic: null },
+					},
 				},
+			]);
+			expect(Object.keys(apiRequests(sim)[0].body as IDataObject).sort()).toEqual([
+				'bankInfo',
+				'name',
+				'primaryEmail',
+				'supplierDetails',
 			]);
 			expect(out[0].json).toMatchObject({
 				id: supplier.id,
 				name: 'Renamed',
 				vatNumber: 'FR40303265045',
-				externalId: null,
-				isArchived: true,
+				bic: null,
+				supplierDetails: { vatNumber: 'FR40303265045', city: 'Lyon' },
+				bankInfo: { bic: null },
 			});
 			expect(out[0].pairedItem).toEqual({ item: 0 });
+		});
+
+		test('Update: Is Archived (earlier versions) fails before any request; a bare answer is read', async () => {
+			const supplier = sim.data('cmp_002').suppliers[1];
+			const base = {
+				resource: 'supplier',
+				operation: 'update',
+				companyScope: 'one',
+				company: 'cmp_002',
+				supplierId: supplier.id,
+			};
+			const archived = await failure(
+				(await execute(sim, { ...base, updateFields: { isArchived: true } }))(),
+			);
+			expect(archived.message).toBe('Is Archived can no longer be sent to Spendesk');
+			expect(sim.log).toHaveLength(0);
+			sim.injectFault({ route: 'updateSupplier', kind: 'bareObject' });
+			const out = await (await execute(sim, { ...base, updateFields: { city: 'Nantes' } }))();
+			expect(out.map((o) => o.json)).toEqual([plain(sim.data('cmp_002').suppliers[1])]);
+			expect(out[0].json).toMatchObject({ supplierDetails: { city: 'Nantes' } });
 		});
 
 		test('Update: nothing to change fails before any request; an unknown supplier is a 404', async () => {

@@ -24,6 +24,7 @@ import type {
 	RouteId,
 	SpendeskSimulator,
 } from '../simulator';
+import { payableDetail } from '../simulator/routes-reads';
 import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { drainBounded } from '../support/lists';
@@ -740,7 +741,7 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		async ({ n, company }) => {
 			const items = await drain(sim, 'orgKey', 'searchPayables', { company });
 			expect(items).toHaveLength(n);
-			expect(items).toEqual(sim.data(company).payables);
+			expect(items).toEqual(sim.data(company).payables.map(payableDetail));
 			const requests = sim.requestsTo('searchPayables');
 			expectAllOk(requests);
 			expect(requests).toHaveLength(minimumRequests(n, MAX));
@@ -765,11 +766,18 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 	});
 
 	test('a body filter stays the same on every request', async () => {
-		const expected = sim.data('cmp_001').payables.filter((p) => p.status === 'prepared');
+		const expected = sim
+			.data('cmp_001')
+			.payables.filter((p) => p.status === 'prepared')
+			.map(payableDetail);
 		expect(expected.length).toBeGreaterThan(40);
+		const filters = {
+			operator: 'and',
+			subfilters: [{ field: 'status', operator: '=', value: ['prepared'] }],
+		};
 		const items = await drain(sim, 'orgKey', 'searchPayables', {
 			company: 'cmp_001',
-			body: { status: 'prepared' },
+			body: { filters },
 			pageSize: 20,
 		});
 		expect(items).toEqual(expected);
@@ -779,7 +787,7 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		expectBodyRequests(
 			requests,
 			requests.map(() => 20),
-			{ status: 'prepared' },
+			{ filters },
 		);
 	});
 

@@ -12,6 +12,7 @@ import type { ILoadOptionsFunctions } from 'n8n-workflow';
 import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { DEFAULT_SUNSET } from '../simulator/server';
+import { payableDetail } from '../simulator/routes-reads';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import { prepareNode, runNode } from '../support/node';
 import { plain } from '../support/values';
@@ -45,9 +46,9 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 		});
 	});
 
-	describe('payables search answering { payables, nextCursor }', () => {
-		test('Return All reads every page under payables (2 pages of 100)', async () => {
-			sim.injectFault({ route: 'searchPayables', kind: 'payablesEnvelope', times: 10 });
+	describe('payables search answering { data, nextCursor } (older answers)', () => {
+		test('Return All reads every page under data (2 pages of 100)', async () => {
+			sim.injectFault({ route: 'searchPayables', kind: 'dataEnvelope', times: 10 });
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'search',
@@ -57,13 +58,15 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				filtersJson: '{}',
 				returnAll: true,
 			});
-			expect(out.map((o) => o.json)).toEqual(plain(sim.data('cmp_002').payables));
+			expect(out.map((o) => o.json)).toEqual(
+				plain(sim.data('cmp_002').payables.map(payableDetail)),
+			);
 			const pages = sim.requestsTo('searchPayables');
-			expect(pages.map((r) => r.fault)).toEqual(['payablesEnvelope', 'payablesEnvelope']);
+			expect(pages.map((r) => r.fault)).toEqual(['dataEnvelope', 'dataEnvelope']);
 		});
 
-		test('one page under data and the next under payables still gives every payable once, Limit 110 stops there', async () => {
-			sim.injectFault({ route: 'searchPayables', kind: 'payablesEnvelope', after: 1 });
+		test('one page under payables and the next under data still gives every payable once, Limit 110 stops there', async () => {
+			sim.injectFault({ route: 'searchPayables', kind: 'dataEnvelope', after: 1 });
 			const { out } = await runNode(sim, 'companyKey', {
 				resource: 'payable',
 				operation: 'search',
@@ -74,10 +77,12 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				returnAll: false,
 				limit: 110,
 			});
-			expect(out.map((o) => o.json)).toEqual(plain(sim.data('cmp_001').payables.slice(0, 110)));
+			expect(out.map((o) => o.json)).toEqual(
+				plain(sim.data('cmp_001').payables.slice(0, 110).map(payableDetail)),
+			);
 			expect(sim.requestsTo('searchPayables').map((r) => r.fault)).toEqual([
 				undefined,
-				'payablesEnvelope',
+				'dataEnvelope',
 			]);
 		});
 	});

@@ -9,6 +9,7 @@ import type { RouteDef } from './routes';
 import type { HandlerResult, RequestContext } from './server';
 import { DEFAULT_URL_LIFETIME_SECONDS, journalCsv, MAX_UPLOAD_BYTES, storageError } from './files';
 import type { IntakeUpload } from './files';
+import { singleBody } from './shapes';
 
 const ok = (body: unknown, status = 200): HandlerResult => ({ status, body });
 
@@ -75,6 +76,9 @@ function listAttachments(ctx: RequestContext): HandlerResult {
 	if (!payable) throw new SimError(404, 'not_found', 'Payable not found', 'path.payableId');
 	const data = ctx.sim.files.attachmentsOf(payable.id).map((file) => {
 		const { url, expiresAt } = presign(ctx, 'GET', `/files/${encodeURIComponent(file.id)}`);
+		// The vendor's older document: the link under `url`, without file name, size or expiry.
+		if (ctx.sim.options.attachmentShape === 'documented')
+			return { id: file.id, mimeType: file.mimeType, url };
 		return {
 			id: file.id,
 			fileName: file.fileName,
@@ -279,16 +283,9 @@ function createExport(ctx: RequestContext): HandlerResult {
 		polls: 0,
 	};
 	ctx.sim.files.exports.set(id, exp);
-	return ok(
-		{
-			data: {
-				id,
-				status: exp.status,
-				from,
-				to,
-				...(exp.templateId ? { templateId: exp.templateId } : {}),
-			},
-		},
+	return singleBody(
+		ctx,
+		{ id, status: exp.status, from, to, ...(exp.templateId ? { templateId: exp.templateId } : {}) },
 		201,
 	);
 }
@@ -305,14 +302,12 @@ function getExport(ctx: RequestContext): HandlerResult {
 	if (ctx.fault === 'exportError') exp.status = 'ERROR';
 	if (exp.status === 'PENDING' && ++exp.polls > (ctx.sim.options.exportPendingPolls ?? 2))
 		exp.status = 'COMPLETE';
-	return ok({
-		data: {
-			id: exp.id,
-			status: exp.status,
-			from: exp.from,
-			to: exp.to,
-			...(exp.templateId ? { templateId: exp.templateId } : {}),
-		},
+	return singleBody(ctx, {
+		id: exp.id,
+		status: exp.status,
+		from: exp.from,
+		to: exp.to,
+		...(exp.templateId ? { templateId: exp.templateId } : {}),
 	});
 }
 

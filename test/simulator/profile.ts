@@ -39,20 +39,19 @@ const DOCUMENTED_CODES: Record<number, string> = {
 	500: 'INTERNAL_SERVER_ERROR',
 };
 
-/** Defaults of the documented profile, under what the caller's options say: 50 requests a minute per company, 5 in flight. */
-export const DOCUMENTED_DEFAULTS: Pick<SimulatorOptions, 'rateLimit' | 'maxInFlight'> = {
+/**
+ * Defaults of the documented profile, under what the caller's options say: 50 requests a
+ * minute per company, 5 in flight, and attachments listed as the vendor's document shows them
+ * (`url`, without `fileName`, `size` or `expiresAt`; docs/api.md#files).
+ */
+export const DOCUMENTED_DEFAULTS: Pick<
+	SimulatorOptions,
+	'rateLimit' | 'maxInFlight' | 'attachmentShape'
+> = {
 	rateLimit: 50,
 	maxInFlight: 5,
+	attachmentShape: 'documented',
 };
-
-/**
- * Hook for the documented attachment shape (items with `url`, no `fileName`, `size` or
- * `expiresAt`): the attachments route reads `documentedAttachments(sim.profile)` once it has a
- * switch for that shape. Until then the profiles share one attachment shape.
- */
-export function documentedAttachments(profile: SimulatorProfile): boolean {
-	return profile === 'documented';
-}
 
 /** The documented code of an error status (5xx all as INTERNAL_SERVER_ERROR); undefined: keep the code. */
 function documentedCode(status: number): string | undefined {

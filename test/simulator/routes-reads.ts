@@ -1,12 +1,13 @@
 /**
  * The read routes of the second endpoint catalogue (docs/api.md#endpoints): a payable in
- * detail, suppliers, users, cost centers, bank fees and wallet loads. All place the company in
+ * detail (answered bare, as the vendor documents it), suppliers, users, cost centers, bank fees and wallet loads. All place the company in
  * the X-Company-Id header for organisation tokens; lists are page-based (pageSize ≤ 30, a later
  * page past the end is a 404).
  */
 import { pageOf, SimError } from './paging';
 import type { RouteDef } from './routes';
 import type { HandlerResult, RequestContext } from './server';
+import { minorUnits, singleBody } from './shapes';
 import type { Payable, Supplier, WalletMovement } from './types';
 
 const ok = (body: unknown): HandlerResult => ({ status: 200, body });
@@ -55,20 +56,64 @@ function booleanParam(ctx: RequestContext, name: string): boolean | undefined {
 	return raw === 'true';
 }
 
+/** A payable as the documented answers give it (Get a payable, the search): see payableDetail. */
+export type PayableDetail = Omit<Payable, 'amount'> & {
+	/** Minor units (cents), as the vendor's payable answers carry amounts. */
+	amount: number;
+	version: number;
+	bookkeepingStatus: string;
+	supplier: { id: string; name: string };
+	updatedAt: string;
+	payableDate: string;
+	counterparty: { type: 'supplier'; id: string; name: string };
+	costCenterId: string | null;
+	exportedAt: string | null;
+	analyticalProperties: Array<{ fieldId: string; valueId: string }>;
+	lineItems: Array<{
+		costCenterId: string | null;
+		financial: { netAmount: number; vatAmount: number; grossAmount: number };
+		analyticalProperties: Array<{ fieldId: string; valueId: string }>;
+	}>;
+};
+
 /**
- * Get a payable: the payable with the detail fields of docs/api.md#endpoints (`version`,
- * `bookkeepingStatus`, `supplier`, `updatedAt`), derived when the record does not hold them.
+ * A payable as Get a payable answers it (docs/api.md#endpoints), at the top level: the record,
+ * its amount in minor units, and the documented detail fields (`version`, `payableDate`,
+ * `counterparty`, `costCenterId`, `exportedAt`, `analyticalProperties`, `lineItems`, plus
+ * `bookkeepingStatus`, `supplier` and `updatedAt`), derived when the record does not hold them.
  */
-export function payableDetail(payable: Payable): Payable {
+export function payableDetail(payable: Payable): PayableDetail {
+	const amount = minorUnits(payable.amount);
+	const supplier = payable.supplier ?? {
+		id: `sup_of_${payable.id}`,
+		name: payable.description.replace(/\s+\S+$/, ''),
+	};
+	const bookkeepingStatus = payable.bookkeepingStatus ?? 'notExported';
+	const updatedAt = payable.updatedAt ?? payable.createdAt;
+	// pay_001_000042 → cc_001_0006: one of the first six cost centers of the company, or none.
+	const [, suffix = '', n = '0'] = payable.id.split('_');
+	const number = Number(n);
+	const costCenterId =
+		number % 5 === 0 ? null : `cc_${suffix}_${String(((number - 1) % 6) + 1).padStart(4, '0')}`;
 	return {
 		...payable,
+		amount,
 		version: payable.version ?? 1,
-		bookkeepingStatus: payable.bookkeepingStatus ?? 'notExported',
-		supplier: payable.supplier ?? {
-			id: `sup_of_${payable.id}`,
-			name: payable.description.replace(/\s+\S+$/, ''),
-		},
-		updatedAt: payable.updatedAt ?? payable.createdAt,
+		bookkeepingStatus,
+		supplier,
+		updatedAt,
+		payableDate: payable.createdAt.slice(0, 10),
+		counterparty: { type: 'supplier', ...supplier },
+		costCenterId,
+		exportedAt: bookkeepingStatus === 'exported' ? updatedAt : null,
+		analyticalProperties: [],
+		lineItems: [
+			{
+				costCenterId,
+				financial: { netAmount: amount, vatAmount: 0, grossAmount: amount },
+				analyticalProperties: [],
+			},
+		],
 	};
 }
 
@@ -102,9 +147,10 @@ export const READ_ROUTES: RouteDef[] = [
 		pattern: /^\/v1\/payables\/(?<payableId>[^/]+)$/,
 		scoping: 'header',
 		scope: 'payable:read',
+		// The payable at the top level, without a `data` wrapper (vendor documentation).
 		handler: (ctx) =>
-			ok({
-				data: payableDetail(
+			ok(
+				payableDetail(
 					byIdOr404(
 						ctx.sim.data(ctx.companyId!).payables,
 						ctx.params.payableId,
@@ -112,7 +158,7 @@ export const READ_ROUTES: RouteDef[] = [
 						'payableId',
 					),
 				),
-			}),
+			),
 	},
 	{
 		id: 'listSuppliers',
@@ -129,14 +175,15 @@ export const READ_ROUTES: RouteDef[] = [
 		scoping: 'header',
 		scope: 'supplier:read',
 		handler: (ctx) =>
-			ok({
-				data: byIdOr404(
+			singleBody(
+				ctx,
+				byIdOr404(
 					ctx.sim.data(ctx.companyId!).suppliers,
 					ctx.params.supplierId,
 					'Supplier',
 					'supplierId',
 				),
-			}),
+			),
 	},
 	{
 		id: 'listUsers',
@@ -153,9 +200,10 @@ export const READ_ROUTES: RouteDef[] = [
 		scoping: 'header',
 		scope: 'user:read',
 		handler: (ctx) =>
-			ok({
-				data: byIdOr404(ctx.sim.data(ctx.companyId!).users, ctx.params.userId, 'User', 'userId'),
-			}),
+			singleBody(
+				ctx,
+				byIdOr404(ctx.sim.data(ctx.companyId!).users, ctx.params.userId, 'User', 'userId'),
+			),
 	},
 	{
 		id: 'listCostCenters',
@@ -171,7 +219,7 @@ export const READ_ROUTES: RouteDef[] = [
 		method: 'GET',
 		pattern: /^\/v1\/bank-fees$/,
 		scoping: 'header',
-		scope: 'settlement:read',
+		scope: 'bank-fee:read',
 		handler: (ctx) => listMovements(ctx, ctx.sim.data(ctx.companyId!).bankFees),
 	},
 	{
@@ -179,7 +227,7 @@ export const READ_ROUTES: RouteDef[] = [
 		method: 'GET',
 		pattern: /^\/v1\/wallet-loads$/,
 		scoping: 'header',
-		scope: 'settlement:read',
+		scope: 'wallet-load:read',
 		handler: (ctx) => listMovements(ctx, ctx.sim.data(ctx.companyId!).walletLoads),
 	},
 ];

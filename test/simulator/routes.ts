@@ -4,8 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { fingerprint, intParam, keysetPage, PAGE_SIZE_MAX, pageOf, SimError } from './paging';
-import { READ_ROUTES } from './routes-reads';
+import { payableDetail, READ_ROUTES } from './routes-reads';
+import type { PayableDetail } from './routes-reads';
 import { REFERENCE_ROUTES } from './routes-reference';
+import { minorUnits, singleBody } from './shapes';
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { AccessLevel, Intake, Payable, RouteId } from './types';
@@ -155,6 +157,117 @@ function payableFilters(source: Record<string, unknown>) {
 			(!status || status.includes(p.status)) &&
 			(!payableType || payableType.includes(p.payableType)),
 	};
+}
+
+/** The payable fields a search may filter on, and how a subfilter's values match them. */
+const SEARCH_FIELDS: Record<string, (payable: PayableDetail, values: unknown[]) => boolean> = {
+	id: (p, values) => values.includes(p.id),
+	bookkeepingStatus: (p, values) => values.includes(p.bookkeepingStatus),
+	payableType: (p, values) => values.includes(p.payableType),
+	status: (p, values) => values.includes(p.status),
+	currency: (p, values) => values.includes(p.currency),
+	// Filter amounts are in major units (12.34); answers carry minor units (1234).
+	amount: (p, values) =>
+		values.some(
+			(v) => (typeof v === 'number' || typeof v === 'string') && minorUnits(Number(v)) === p.amount,
+		),
+};
+const SEARCH_KEYS = ['limit', 'cursor', 'sort', 'filters'];
+
+/** A 400 for a property the documented search body has no place for. */
+function additionalProperty(source: string): SimError {
+	return new SimError(400, 'invalid_body', 'must NOT have additional properties', source);
+}
+
+function objectAt(value: unknown, source: string): Record<string, unknown> {
+	if (!value || typeof value !== 'object' || Array.isArray(value))
+		throw new SimError(400, 'invalid_body', 'must be object', source);
+	return value as Record<string, unknown>;
+}
+
+/**
+ * The filters of a payables search in the documented grammar (docs/api.md#body-cursor-lists):
+ * `{ operator: "and" | "or", subfilters: [{ field, operator: "=", value: [...] }] }`. Anything
+ * else (the flat filters decided earlier, another operator, an unknown field) is a 400.
+ */
+function searchFilters(raw: unknown): (payable: PayableDetail) => boolean {
+	if (raw === undefined || raw === null) return () => true;
+	const filters = objectAt(raw, 'body.filters');
+	for (const key of Object.keys(filters))
+		if (key !== 'operator' && key !== 'subfilters') throw additionalProperty(`body.filters.${key}`);
+	if (filters.operator !== 'and' && filters.operator !== 'or')
+		throw new SimError(400, 'invalid_body', 'operator must be and or or', 'body.filters.operator');
+	if (!Array.isArray(filters.subfilters) || filters.subfilters.length === 0)
+		throw new SimError(
+			400,
+			'invalid_body',
+			'subfilters must be a non-empty list',
+			'body.filters.subfilters',
+		);
+	const tests = filters.subfilters.map((entry, i) => {
+		const at = `body.filters.subfilters[${i}]`;
+		const sub = objectAt(entry, at);
+		for (const key of Object.keys(sub))
+			if (key !== 'field' && key !== 'operator' && key !== 'value')
+				throw additionalProperty(`${at}.${key}`);
+		const field = typeof sub.field === 'string' ? SEARCH_FIELDS[sub.field] : undefined;
+		if (!field)
+			throw new SimError(
+				400,
+				'invalid_body',
+				`field must be one of ${Object.keys(SEARCH_FIELDS).join(', ')}`,
+				`${at}.field`,
+			);
+		if (sub.operator !== '=')
+			throw new SimError(400, 'invalid_body', 'operator must be =', `${at}.operator`);
+		if (!Array.isArray(sub.value) || sub.value.length === 0)
+			throw new SimError(400, 'invalid_body', 'value must be a non-empty list', `${at}.value`);
+		const values = sub.value;
+		return (p: PayableDetail) => field(p, values);
+	});
+	return filters.operator === 'and'
+		? (p) => tests.every((t) => t(p))
+		: (p) => tests.some((t) => t(p));
+}
+
+/**
+ * POST /v1/payables/search (docs/api.md#body-cursor-lists): body `{ limit, cursor?, sort?,
+ * filters? }`, answer `{ payables, nextCursor }` with the payables as Get a payable gives them
+ * (amounts in minor units).
+ */
+function searchPayables(ctx: RequestContext): HandlerResult {
+	const body = bodyObject(ctx);
+	for (const key of Object.keys(body))
+		if (!SEARCH_KEYS.includes(key)) throw additionalProperty(`body.${key}`);
+	const [def, max] = CURSOR_LIMITS.searchPayables;
+	const limit = intParam(body.limit, 'limit', 'body', def, 1, max);
+	const sort = body.sort ?? 'asc';
+	if (sort !== 'asc' && sort !== 'desc')
+		throw new SimError(400, 'invalid_body', 'sort must be asc or desc', 'body.sort');
+	const match = searchFilters(body.filters);
+	if (body.cursor !== undefined && body.cursor !== null && typeof body.cursor !== 'string') {
+		throw new SimError(400, 'invalid_cursor', 'The cursor is not valid', 'body.cursor');
+	}
+	const page = keysetPage({
+		items: ctx.sim.data(ctx.companyId!).payables.map(payableDetail),
+		keyOf: byCreated,
+		desc: sort === 'desc',
+		match,
+		limit,
+		cursor: (body.cursor as string | null | undefined) || undefined,
+		fingerprint: fingerprint({
+			route: 'searchPayables',
+			company: ctx.companyId,
+			sort,
+			filters: body.filters ?? null,
+		}),
+		cursorSource: 'body.cursor',
+		repeatCursor: ctx.fault === 'repeatCursor',
+		ignorePosition: ctx.fault === 'ignorePosition',
+	});
+	// dataEnvelope: older answers name the list `data`.
+	if (ctx.fault === 'dataEnvelope') return ok({ data: page.data, nextCursor: page.nextCursor });
+	return ok({ payables: page.data, nextCursor: page.nextCursor });
 }
 
 function tokenGrant(ctx: RequestContext): HandlerResult {
@@ -442,7 +555,7 @@ export const ROUTES: RouteDef[] = [
 		pattern: /^\/v1\/wallet-summary$/,
 		scoping: 'header',
 		scope: 'wallet-summary:read',
-		handler: (ctx) => ok({ data: ctx.sim.data(ctx.companyId!).walletSummary }),
+		handler: (ctx) => singleBody(ctx, ctx.sim.data(ctx.companyId!).walletSummary),
 	},
 	{
 		id: 'listSettlements',
@@ -613,32 +726,8 @@ export const ROUTES: RouteDef[] = [
 		method: 'POST',
 		pattern: /^\/v1\/payables\/search$/,
 		scoping: 'header',
-		scope: 'payable:read',
-		handler: (ctx) => {
-			const body = bodyObject(ctx);
-			const [def, max] = CURSOR_LIMITS.searchPayables;
-			const limit = intParam(body.limit, 'limit', 'body', def, 1, max);
-			const { filters, match } = payableFilters(body);
-			if (body.cursor !== undefined && body.cursor !== null && typeof body.cursor !== 'string') {
-				throw new SimError(400, 'invalid_cursor', 'The cursor is not valid', 'body.cursor');
-			}
-			const page = keysetPage({
-				items: ctx.sim.data(ctx.companyId!).payables,
-				keyOf: byCreated,
-				desc: false,
-				match,
-				limit,
-				cursor: (body.cursor as string | null | undefined) || undefined,
-				fingerprint: fingerprint({ route: 'searchPayables', company: ctx.companyId, ...filters }),
-				cursorSource: 'body.cursor',
-				repeatCursor: ctx.fault === 'repeatCursor',
-				ignorePosition: ctx.fault === 'ignorePosition',
-			});
-			// Real-world variation: some answers name the list `payables` instead of `data`.
-			if (ctx.fault === 'payablesEnvelope')
-				return ok({ payables: page.data, nextCursor: page.nextCursor });
-			return ok({ data: page.data, nextCursor: page.nextCursor });
-		},
+		scope: 'experimental:payable-search:read',
+		handler: searchPayables,
 	},
 	{
 		id: 'createPayablesSnapshot',

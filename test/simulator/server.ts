@@ -180,6 +180,7 @@ function resolveOptions(
 		rateLimitWindowMs: 60_000,
 		companiesCacheSeconds: 1200,
 		snapshotPendingPolls: 2,
+		attachmentShape: 'decided',
 		latencyMs: 0,
 		oauthDefaultUser: 'u_owner',
 		oauthDefaultConsent: 'organisation',

@@ -20,8 +20,11 @@ export const ALL_SCOPES = [
 	'experimental:expense-category:read',
 	'wallet-summary:read',
 	'settlement:read',
+	'bank-fee:read',
+	'wallet-load:read',
 	'account:read',
 	'payable:read',
+	'experimental:payable-search:read',
 	'experimental:accounting:update',
 	'experimental:settlement:update',
 	'experimental:supplier:manage',
@@ -79,6 +82,24 @@ export interface Payable {
 	updatedAt?: string;
 }
 
+/** A supplier's details in the documented nested shape (docs/api.md#bulk-writes). */
+export interface SupplierDetails {
+	legalName?: string | null;
+	vatNumber?: string | null;
+	country?: string | null;
+	city?: string | null;
+	zipcode?: string | null;
+	address?: string | null;
+	registrationNumber?: string | null;
+}
+
+/** A supplier's bank account in the documented nested shape. */
+export interface SupplierBankInfo {
+	iban?: string | null;
+	bic?: string | null;
+	bankCountry?: string | null;
+}
+
 export interface Settlement {
 	id: string;
 	payableId: string;
@@ -99,6 +120,10 @@ export interface Supplier {
 	isArchived: boolean;
 	createdAt: string;
 	updatedAt: string;
+	/** Set by Create and Update (the documented nested shape); `iban`, `bic` and `vatNumber` mirror it. */
+	primaryEmail?: string | null;
+	supplierDetails?: SupplierDetails;
+	bankInfo?: SupplierBankInfo;
 }
 
 export interface AnalyticalField {
@@ -287,6 +312,12 @@ export interface SimulatorOptions {
 	filePort?: number;
 	/** Lifetime of pre-signed file URLs in seconds. Default 900. */
 	fileUrlLifetimeSeconds?: number;
+	/**
+	 * The items of a payable's attachments list (docs/api.md#files): `decided` (default) carries
+	 * `id, fileName, mimeType, size, downloadUrl, expiresAt`; `documented` carries only
+	 * `id, mimeType, url`, as the vendor's older document shows them.
+	 */
+	attachmentShape?: 'decided' | 'documented';
 	/** Number of GETs of a new accounting export that answer PENDING. Default 2. */
 	exportPendingPolls?: number;
 	/**
@@ -392,8 +423,12 @@ export type FaultKind =
 	| 'noContent'
 	/** Answer normally, with x-ratelimit-remaining 0 and x-ratelimit-reset = `retryAfterSeconds` (default 1). */
 	| 'spentBudget'
-	/** Payables search: answer `{ payables: [...], nextCursor }` instead of `{ data: [...], nextCursor }` (real-world variation). */
-	| 'payablesEnvelope'
+	/** Payables search: answer `{ data: [...], nextCursor }` instead of `{ payables: [...], nextCursor }` (older answers). */
+	| 'dataEnvelope'
+	/** Supplier create with one supplier: answer `{ item: { outcome, supplier } }` instead of `{ items: [...] }`. */
+	| 'supplierItem'
+	/** Single objects (Get a supplier, a user, a settlement's new state, …): answer the object bare, without the `data` wrapper. */
+	| 'bareObject'
 	/** Analytical fields and their values: each carries its label as `value` instead of `name` (real-world variation). */
 	| 'valueLabels'
 	/** Payables snapshot create: answer 409 as while another snapshot of the company is being built (Retry-After = `retryAfterSeconds` when given). */

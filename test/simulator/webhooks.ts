@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { pageOf, SimError } from './paging';
 import type { RouteDef } from './routes';
 import type { SpendeskSimulator, HandlerResult, RequestContext } from './server';
+import { singleBody } from './shapes';
 
 export const WEBHOOK_EVENTS = [
 	'payables:created',
@@ -129,7 +130,7 @@ function createWebhook(ctx: RequestContext): HandlerResult {
 		updatedAt: now,
 	};
 	list.push(instance);
-	return { status: 201, body: { data: instance } };
+	return singleBody(ctx, instance, 201);
 }
 
 /** Still registered (not deleted) and not disabled: deliveries go to it. */
@@ -156,7 +157,7 @@ function updateWebhook(ctx: RequestContext): HandlerResult {
 	if ('events' in input) changes.events = checkEvents(input.events);
 	if ('description' in input) changes.description = optionalText(input.description, 'description');
 	Object.assign(instance, changes, { updatedAt: ctx.sim.clock.iso() });
-	return { status: 200, body: { data: shown(instance) } };
+	return singleBody(ctx, shown(instance));
 }
 
 function deleteWebhook(ctx: RequestContext): HandlerResult {
@@ -195,7 +196,7 @@ export const WEBHOOK_ROUTES: RouteDef[] = [
 		pattern: ONE,
 		scoping: 'header',
 		scope: READ,
-		handler: (ctx) => ({ status: 200, body: { data: shown(instanceOf(ctx)) } }),
+		handler: (ctx) => singleBody(ctx, shown(instanceOf(ctx))),
 	},
 	{
 		id: 'updateWebhook',

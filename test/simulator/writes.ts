@@ -8,12 +8,15 @@
  * - Bookkeeping status: the answer lists one result per entry, in the order sent; `updated`
  *   moves the version on by one; `conflict` (stale version) and `not_found` carry the
  *   payable's current version (null when unknown). A seeded payable without a version is at 1.
- * - Supplier create is all or nothing; the answer lists the suppliers in the order sent. An
- *   `externalId` already used in the company (or twice in the call) is a 400 naming the entry.
+ * - Supplier create (vendor documentation: a JSON array of suppliers in the nested shape,
+ *   unknown properties refused) is all or nothing here; the answer lists one `{ outcome,
+ *   supplier }` per supplier in the order sent.
+ * - A settlement's state is `exported` or `failedToExport` (vendor documentation).
  */
 import { SimError } from './paging';
 import type { HandlerResult, RequestContext } from './server';
-import type { Payable, Settlement, Supplier } from './types';
+import { singleBody } from './shapes';
+import type { Payable, Settlement, Supplier, SupplierBankInfo, SupplierDetails } from './types';
 
 /** What the bookkeeping-status write keeps on a payable. */
 export type BookkeptPayable = Payable & {
@@ -24,7 +27,10 @@ export type BookkeptPayable = Payable & {
 };
 
 const BULK_MAX = 100;
+/** Bookkeeping statuses of the bulk payable update (decided here). */
 const STATES = ['exported', 'failedExport'];
+/** A settlement's states (vendor documentation). */
+const SETTLEMENT_STATES = ['exported', 'failedToExport'];
 
 function bodyOf(ctx: RequestContext): Record<string, unknown> {
 	if (!ctx.body || typeof ctx.body !== 'object' || Array.isArray(ctx.body)) {
@@ -107,8 +113,13 @@ export function updateBookkeepingStatus(ctx: RequestContext): HandlerResult {
 /** PUT /v1/settlements/{settlementId}/state */
 export function updateSettlementState(ctx: RequestContext): HandlerResult {
 	const body = bodyOf(ctx);
-	if (!STATES.includes(body.state as string))
-		throw new SimError(400, 'invalid_body', 'state must be exported or failedExport', 'body.state');
+	if (!SETTLEMENT_STATES.includes(body.state as string))
+		throw new SimError(
+			400,
+			'invalid_body',
+			'state must be exported or failedToExport',
+			'body.state',
+		);
 	const settlement = ctx.sim
 		.data(ctx.companyId!)
 		.settlements.find((s) => s.id === ctx.params.settlementId) as
@@ -117,42 +128,53 @@ export function updateSettlementState(ctx: RequestContext): HandlerResult {
 	if (!settlement)
 		throw new SimError(404, 'not_found', 'Settlement not found', 'path.settlementId');
 	settlement.state = body.state as string;
-	return { status: 200, body: { data: settlement } };
+	return singleBody(ctx, settlement);
 }
 
 const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 const BIC = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
-const OPTIONAL_TEXT: Record<string, { max: number; pattern?: RegExp }> = {
+const COUNTRY = /^[A-Z]{2}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface TextRule {
+	max: number;
+	pattern?: RegExp;
+}
+/** The documented supplier shape: top-level properties, then the nested objects'. */
+const SUPPLIER_TEXT: Record<string, TextRule> = {
+	primaryEmail: { max: 254, pattern: EMAIL },
+};
+const DETAILS_TEXT: Record<keyof SupplierDetails, TextRule> = {
+	legalName: { max: 200 },
+	vatNumber: { max: 32 },
+	country: { max: 2, pattern: COUNTRY },
+	city: { max: 100 },
+	zipcode: { max: 20 },
+	address: { max: 300 },
+	registrationNumber: { max: 64 },
+};
+const BANK_TEXT: Record<keyof SupplierBankInfo, TextRule> = {
 	iban: { max: 34, pattern: IBAN },
 	bic: { max: 11, pattern: BIC },
-	vatNumber: { max: 32 },
-	externalId: { max: 128 },
+	bankCountry: { max: 2, pattern: COUNTRY },
 };
 
-/** Checks the supplier fields of `entry`; `source` names where they are in the body. */
-function checkSupplierFields(
-	entry: Record<string, unknown>,
+/** A 400 as the vendor answers a property its schema has no place for. */
+function additionalProperty(source: string): SimError {
+	return new SimError(400, 'invalid_body', 'must NOT have additional properties', source);
+}
+
+/** Checks the optional texts of `object` against `rules`; anything else in it is a 400. */
+function checkTexts(
+	object: Record<string, unknown>,
+	rules: Record<string, TextRule>,
 	source: string,
-	nameRequired: boolean,
+	also: readonly string[] = [],
 ): void {
-	for (const key of Object.keys(entry)) {
-		if (key !== 'name' && key !== 'isArchived' && !(key in OPTIONAL_TEXT))
-			throw new SimError(400, 'invalid_body', `Unknown field ${key}`, `${source}.${key}`);
-	}
-	if (nameRequired || 'name' in entry) {
-		if (typeof entry.name !== 'string' || !entry.name.trim() || entry.name.length > 200) {
-			throw new SimError(
-				400,
-				'invalid_body',
-				'name must be a non-empty string of at most 200 characters',
-				`${source}.name`,
-			);
-		}
-	}
-	if ('isArchived' in entry && typeof entry.isArchived !== 'boolean')
-		throw new SimError(400, 'invalid_body', 'isArchived must be a boolean', `${source}.isArchived`);
-	for (const [key, rule] of Object.entries(OPTIONAL_TEXT)) {
-		const value = entry[key];
+	for (const key of Object.keys(object))
+		if (!(key in rules) && !also.includes(key)) throw additionalProperty(`${source}.${key}`);
+	for (const [key, rule] of Object.entries(rules)) {
+		const value = object[key];
 		if (value === undefined || value === null) continue;
 		if (
 			typeof value !== 'string' ||
@@ -164,65 +186,110 @@ function checkSupplierFields(
 	}
 }
 
-function checkExternalIds(
-	suppliers: Supplier[],
-	entries: Array<Record<string, unknown>>,
-	source: (i: number) => string,
-	exceptId?: string,
-): void {
-	const used = new Set(
-		suppliers.filter((s) => s.id !== exceptId && s.externalId).map((s) => s.externalId),
-	);
-	entries.forEach((entry, i) => {
-		if (typeof entry.externalId !== 'string') return;
-		if (used.has(entry.externalId))
-			throw new SimError(
-				400,
-				'duplicate_external_id',
-				`externalId ${entry.externalId} is already used`,
-				source(i),
-			);
-		used.add(entry.externalId);
-	});
+function nested(entry: Record<string, unknown>, key: string, source: string) {
+	const value = entry[key];
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== 'object' || Array.isArray(value))
+		throw new SimError(400, 'invalid_body', 'must be object', `${source}.${key}`);
+	return value as Record<string, unknown>;
 }
 
-/** POST /v1/suppliers */
+/** Checks one supplier in the documented nested shape; `source` names where it is in the body. */
+function checkSupplier(
+	entry: Record<string, unknown>,
+	source: string,
+	nameRequired: boolean,
+): void {
+	checkTexts(entry, SUPPLIER_TEXT, source, ['name', 'supplierDetails', 'bankInfo']);
+	if (nameRequired || 'name' in entry) {
+		if (typeof entry.name !== 'string' || !entry.name.trim() || entry.name.length > 200) {
+			throw new SimError(
+				400,
+				'invalid_body',
+				'name must be a non-empty string of at most 200 characters',
+				`${source}.name`,
+			);
+		}
+	}
+	const details = nested(entry, 'supplierDetails', source);
+	if (details) checkTexts(details, DETAILS_TEXT, `${source}.supplierDetails`);
+	const bank = nested(entry, 'bankInfo', source);
+	if (bank) checkTexts(bank, BANK_TEXT, `${source}.bankInfo`);
+}
+
+/** Applies the nested fields of `entry` to `supplier` (a PATCH: absent kept, null cleared); the flat fields mirror them. */
+function applySupplier(supplier: Supplier, entry: Record<string, unknown>): void {
+	if (typeof entry.name === 'string') supplier.name = entry.name.trim();
+	if ('primaryEmail' in entry)
+		supplier.primaryEmail = (entry.primaryEmail as string | null) ?? null;
+	const details = entry.supplierDetails as SupplierDetails | null | undefined;
+	if (details) supplier.supplierDetails = { ...supplier.supplierDetails, ...details };
+	const bank = entry.bankInfo as SupplierBankInfo | null | undefined;
+	if (bank) supplier.bankInfo = { ...supplier.bankInfo, ...bank };
+	supplier.iban = supplier.bankInfo?.iban ?? supplier.iban;
+	supplier.bic = supplier.bankInfo?.bic ?? supplier.bic;
+	supplier.vatNumber = supplier.supplierDetails?.vatNumber ?? supplier.vatNumber;
+	if (bank && 'iban' in bank) supplier.iban = bank.iban ?? null;
+	if (bank && 'bic' in bank) supplier.bic = bank.bic ?? null;
+	if (details && 'vatNumber' in details) supplier.vatNumber = details.vatNumber ?? null;
+}
+
+/** POST /v1/suppliers: a JSON array of 1 to 100 suppliers; 201 `{ items: [{ outcome, supplier }] }`. */
 export function createSuppliers(ctx: RequestContext): HandlerResult {
-	const entries = bulkList(bodyOf(ctx), 'suppliers');
-	entries.forEach((entry, i) => checkSupplierFields(entry, `body.suppliers[${i}]`, true));
+	const list = ctx.body;
+	if (!Array.isArray(list) || list.length < 1 || list.length > BULK_MAX) {
+		throw new SimError(
+			400,
+			'invalid_body',
+			`The body must be a list of 1 to ${BULK_MAX} suppliers`,
+			'body',
+		);
+	}
+	list.forEach((entry: unknown, i) => {
+		if (!entry || typeof entry !== 'object' || Array.isArray(entry))
+			throw new SimError(400, 'invalid_body', 'must be object', `body[${i}]`);
+		checkSupplier(entry as Record<string, unknown>, `body[${i}]`, true);
+	});
+	const entries = list as Array<Record<string, unknown>>;
 	const suppliers = ctx.sim.data(ctx.companyId!).suppliers;
-	checkExternalIds(suppliers, entries, (i) => `body.suppliers[${i}].externalId`);
 	const suffix = ctx.companyId!.slice(4);
 	const now = ctx.sim.clock.iso();
-	const created = entries.map((entry): Supplier => {
+	const items = entries.map((entry) => {
 		const supplier: Supplier = {
 			id: `sup_${suffix}_${String(suppliers.length + 1).padStart(4, '0')}`,
-			name: (entry.name as string).trim(),
-			iban: (entry.iban as string | undefined) ?? null,
-			bic: (entry.bic as string | undefined) ?? null,
-			vatNumber: (entry.vatNumber as string | undefined) ?? null,
-			externalId: (entry.externalId as string | undefined) ?? null,
+			name: '',
+			iban: null,
+			bic: null,
+			vatNumber: null,
+			externalId: null,
 			isArchived: false,
 			createdAt: now,
 			updatedAt: now,
+			primaryEmail: null,
+			supplierDetails: {},
+			bankInfo: {},
 		};
+		applySupplier(supplier, entry);
 		suppliers.push(supplier);
-		return supplier;
+		return { outcome: 'created', supplier };
 	});
-	return { status: 201, body: { data: created } };
+	// supplierItem: one supplier answered as `{ item }`, as the vendor may for a single supplier.
+	if (ctx.fault === 'supplierItem' && items.length === 1)
+		return { status: 201, body: { item: items[0] } };
+	return { status: 201, body: { items } };
 }
 
-/** PATCH /v1/suppliers/{supplierId} */
+/** PATCH /v1/suppliers/{supplierId}: the fields given, in the same nested shape. */
 export function updateSupplier(ctx: RequestContext): HandlerResult {
 	const body = bodyOf(ctx);
 	if (Object.keys(body).length === 0)
 		throw new SimError(400, 'invalid_body', 'Give at least one field to change', 'body');
-	checkSupplierFields(body, 'body', false);
-	const suppliers = ctx.sim.data(ctx.companyId!).suppliers;
-	const supplier = suppliers.find((s) => s.id === ctx.params.supplierId);
+	checkSupplier(body, 'body', false);
+	const supplier = ctx.sim
+		.data(ctx.companyId!)
+		.suppliers.find((s) => s.id === ctx.params.supplierId);
 	if (!supplier) throw new SimError(404, 'not_found', 'Supplier not found', 'path.supplierId');
-	checkExternalIds(suppliers, [body], () => 'body.externalId', supplier.id);
-	Object.assign(supplier, body, { updatedAt: ctx.sim.clock.iso() });
-	if (typeof body.name === 'string') supplier.name = body.name.trim();
-	return { status: 200, body: { data: supplier } };
+	applySupplier(supplier, body);
+	supplier.updatedAt = ctx.sim.clock.iso();
+	return singleBody(ctx, supplier);
 }

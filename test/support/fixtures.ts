@@ -20,7 +20,7 @@ export function resetTransport(overrides: Partial<typeof transportSettings> = {}
 	Object.assign(
 		transportSettings,
 		DEFAULT_SETTINGS,
-		{ backoffBaseMs: 5, maxBackoffMs: 20 },
+		{ backoffBaseMs: 5, maxBackoffMs: 20, snapshotPollIntervalMs: 200 },
 		overrides,
 	);
 }

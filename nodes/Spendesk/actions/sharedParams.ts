@@ -121,8 +121,9 @@ export function readMaxWaitSeconds(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	what: string,
+	fallback = 300,
 ): number {
-	const raw = ctx.getNodeParameter('maxWait', itemIndex, 300) as unknown;
+	const raw = ctx.getNodeParameter('maxWait', itemIndex, fallback) as unknown;
 	const seconds = numberOf(raw);
 	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
@@ -130,7 +131,7 @@ export function readMaxWaitSeconds(
 			ctx.getNode(),
 			`Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
 			{
-				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. 300. An expression must give a number.`,
+				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${fallback}. An expression must give a number.`,
 				itemIndex,
 			},
 		);

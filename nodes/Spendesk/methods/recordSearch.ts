@@ -78,6 +78,12 @@ const amountOf = (r: IDataObject) =>
 		? `${String(r.amount)} ${typeof r.currency === 'string' ? r.currency : ''}`.trim()
 		: '';
 
+/** A payable's amount: the search gives minor units (1234), shown in major units (12.34). */
+const payableAmountOf = (p: IDataObject) =>
+	typeof p.amount === 'number'
+		? `${(p.amount / 100).toFixed(2)} ${typeof p.currency === 'string' ? p.currency : ''}`.trim()
+		: amountOf(p);
+
 /** The first 200 payables of the company (search order). */
 export async function searchPayables(
 	this: ILoadOptionsFunctions,
@@ -90,7 +96,7 @@ export async function searchPayables(
 			what: 'Payables',
 			limit: 200,
 			body: {},
-			label: (p) => [text(p.description), amountOf(p)].filter(Boolean).join(', '),
+			label: (p) => [text(p.description), payableAmountOf(p)].filter(Boolean).join(', '),
 		},
 		filter,
 	);

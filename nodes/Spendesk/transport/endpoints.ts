@@ -290,22 +290,25 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	searchPayables: {
-		// Real world: the list may come as `payables` instead of `data` (pagination/bodyCursor.ts reads both).
+		// Body `{ limit, cursor?, sort?, filters?: { operator, subfilters } }`; the answer lists
+		// `payables` (older answers: `data`; pagination/bodyCursor.ts reads both).
 		label: 'Search payables',
 		operations: ['Payable → Search'],
-		source: 'Cursor in the JSON body: the specification; path, filters and scope: decided here.',
+		source:
+			'Cursor in the JSON body: the specification; path, filter grammar, `payables` answer and scope: public client code and vendor documentation (#body-cursor-lists).',
 		method: 'POST',
 		path: '/v1/payables/search',
 		placement: 'header',
 		pagination: 'bodyCursor',
 		pageSize: CURSOR_100,
-		scope: 'payable:read',
+		scope: 'experimental:payable-search:read',
 		idempotent: true,
 	},
 	createPayablesSnapshot: {
 		label: 'Create a payables snapshot',
 		operations: ['Payable → Get Many (Snapshot)'],
-		source: 'Path and polling: vendor documentation; placement: the specification (v1 rule).',
+		source:
+			'Path and polling (status at most once a minute): vendor documentation; placement: the specification (v1 rule).',
 		method: 'POST',
 		path: '/v1/snapshots/payables',
 		placement: 'header',
@@ -347,7 +350,8 @@ export const ENDPOINTS = catalogue({
 	updateSettlementState: {
 		label: "Update a settlement's state",
 		operations: ['Settlement → Update State'],
-		source: 'Path, body and scope: decided here.',
+		source:
+			'State values `exported` and `failedToExport`: vendor documentation; path, body and scope: decided here.',
 		method: 'PUT',
 		path: '/v1/settlements/{settlementId}/state',
 		placement: 'header',
@@ -359,7 +363,8 @@ export const ENDPOINTS = catalogue({
 	createSuppliers: {
 		label: 'Create suppliers',
 		operations: ['Supplier → Create'],
-		source: 'Path: vendor listings; bulk body (1–100) and answer: decided here.',
+		source:
+			'Path, array body in the nested shape, strict properties and `items` answer: public client code; 100 per call: decided here (#bulk-writes).',
 		method: 'POST',
 		path: '/v1/suppliers',
 		placement: 'header',
@@ -371,7 +376,7 @@ export const ENDPOINTS = catalogue({
 	updateSupplier: {
 		label: 'Update a supplier',
 		operations: ['Supplier → Update'],
-		source: 'Path: vendor listings; body: decided here.',
+		source: 'Path and nested body: public client code (#bulk-writes).',
 		method: 'PATCH',
 		path: '/v1/suppliers/{supplierId}',
 		placement: 'header',
@@ -384,11 +389,12 @@ export const ENDPOINTS = catalogue({
 	// answer `{ data, meta: { pagination: { page, pageSize, total } } }` as settlements do;
 	// amounts are in cents with a `currency`.
 	getPayable: {
-		// `{ data: Payable }`; a 404 is the item's error with One Company, and that company's
+		// The payable at the top level (a `{ data }` wrapper is read too); a 404 is the item's error with One Company, and that company's
 		// empty result with Several or All Companies (actions/getById.ts).
 		label: 'Get a payable',
 		operations: ['Payable → Get', 'Webhook Trigger: Fetch Full Object (payables)'],
-		source: 'Path and scope: vendor documentation; `{data}` wrapper: decided here.',
+		source:
+			'Path, scope, bare answer and fields (amount in minor units): vendor documentation and public client code.',
 		method: 'GET',
 		path: '/v1/payables/{payableId}',
 		placement: 'header',
@@ -462,37 +468,40 @@ export const ENDPOINTS = catalogue({
 		// records `{ id, amount, currency, date, description }`. The same for wallet loads.
 		label: 'List bank fees',
 		operations: ['Bank Fee → Get Many'],
-		source: 'Path: vendor listings; page style, filters and scope: decided here.',
+		source:
+			'Path: vendor listings; scope: vendor documentation; page style and filters: decided here.',
 		method: 'GET',
 		path: '/v1/bank-fees',
 		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
-		scope: 'settlement:read',
+		scope: 'bank-fee:read',
 		idempotent: true,
 	},
 	listWalletLoads: {
 		label: 'List wallet loads',
 		operations: ['Wallet Load → Get Many'],
-		source: 'Path: vendor listings; page style, filters and scope: decided here.',
+		source:
+			'Path: vendor listings; scope: vendor documentation; page style and filters: decided here.',
 		method: 'GET',
 		path: '/v1/wallet-loads',
 		placement: 'header',
 		pagination: 'page',
 		pageSize: PAGE,
-		scope: 'settlement:read',
+		scope: 'wallet-load:read',
 		idempotent: true,
 	},
 	listPayableAttachments: {
 		label: "List a payable's attachments",
 		operations: ['Payable → Get Attachments'],
-		source: 'Path and scope: vendor documentation; item shape: decided here.',
+		source:
+			'Path and scope: vendor documentation; items with `url` and without file name or size: vendor documentation; `downloadUrl`, `fileName`, `size`, `expiresAt`: decided here (#files).',
 		method: 'GET',
 		path: '/v1/payables/{payableId}/attachments',
 		placement: 'header',
 		pagination: 'none',
 		scope: 'payable-attachment:read',
-		// Each `downloadUrl` is pre-signed and short-lived, possibly on another host: it is fetched
+		// Each `downloadUrl` (or `url`) is pre-signed and short-lived, possibly on another host: it is fetched
 		// WITHOUT the bearer token (transport/presigned.ts), over HTTPS only (loopback HTTP for tests).
 		idempotent: true,
 	},

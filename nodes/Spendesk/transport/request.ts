@@ -33,7 +33,8 @@ export { transportSettings } from './settings';
 
 export interface CallOptions extends CallTarget {
 	qs?: IDataObject;
-	body?: IDataObject;
+	/** The JSON body: an object, or a list (Create suppliers takes a JSON array). */
+	body?: IDataObject | IDataObject[];
 	/** Answer 404 as a result instead of an error (page-based lists past their end). */
 	allowNotFound?: boolean;
 	/** Other statuses answered as a result instead of an error (a payables snapshot's 409 while another is built). */

@@ -31,4 +31,9 @@ export const transportSettings = {
 	maxEmptyPages: 10,
 	/** Shortest pause between two status polls (payables snapshots, accounting exports). */
 	statusPollMinMs: 200,
+	/**
+	 * Pause between two status polls of a payables snapshot after the first: Spendesk asks
+	 * clients to poll a snapshot no more often than once a minute (docs/api.md#snapshots).
+	 */
+	snapshotPollIntervalMs: 60_000,
 };

@@ -2,8 +2,9 @@
  * The one status-polling loop: waiting for something Spendesk builds in the background (a
  * payables snapshot, an accounting export) or for its turn to build one (a snapshot's 409).
  * Ask until COMPLETE, pausing between asks (doubling from the first pause up to 5 s, or as
- * long as the answer asks, never under `statusPollMinMs`), failing on ERROR or once Max Wait
- * has passed. Always bounded and spaced, whatever the inputs.
+ * long as the answer asks, never under `statusPollMinMs`; or a fixed interval when the API
+ * sets one), failing on ERROR or once Max Wait has passed. Always bounded and spaced, whatever
+ * the inputs.
  */
 import { sleep } from 'n8n-workflow';
 import { transportSettings } from './settings';
@@ -22,6 +23,11 @@ export interface StatusPoll<T> {
 	started: number;
 	maxWaitMs: number;
 	firstPauseMs?: number;
+	/**
+	 * A fixed pause between asks instead of the doubling one (a payables snapshot: at most one
+	 * ask a minute). When the next ask would come after Max Wait, the wait ends at once.
+	 */
+	intervalMs?: number;
 	/** The error for status ERROR (an ask that never reads ERROR needs none), and for Max Wait passed (after `waitedMs`). */
 	failed?: () => Error;
 	timedOut: (waitedMs: number) => Error;
@@ -36,6 +42,12 @@ export async function untilComplete<T>(poll: StatusPoll<T>): Promise<T> {
 		if (status === 'ERROR' && poll.failed) throw poll.failed();
 		const waited = Date.now() - poll.started;
 		if (waited >= poll.maxWaitMs) throw poll.timedOut(waited);
+		if (poll.intervalMs !== undefined) {
+			const interval = Math.max(minPause, poll.intervalMs, pauseMs ?? 0);
+			if (waited + interval > poll.maxWaitMs) throw poll.timedOut(waited);
+			await sleep(interval);
+			continue;
+		}
 		await sleep(Math.max(minPause, Math.min(pauseMs ?? pause, poll.maxWaitMs - waited)));
 		pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
 	}

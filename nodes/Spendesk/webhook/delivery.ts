@@ -18,7 +18,7 @@ import type {
 import { companyLabel } from '../companies/naming';
 import { ENDPOINTS } from '../transport/endpoints';
 import { paginate } from '../transport/paginate';
-import { bodyItems } from '../transport/pagination/strategy';
+import { singleObject } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';
@@ -81,7 +81,7 @@ async function fetchPayable(
 		allowNotFound: true,
 	});
 	if (answer.status === 404) throw notFound(ctx, 'Payable', 'getPayable', instance, id);
-	return bodyItems(answer.body)[0] ?? {};
+	return singleObject(answer.body) ?? {};
 }
 
 /** The settlement of the event: Spendesk has no Get a settlement, so its list is read until the settlement shows up. */

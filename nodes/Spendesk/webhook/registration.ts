@@ -11,13 +11,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import type { IHookFunctions } from 'n8n-workflow';
 import { companyLabel } from '../companies/naming';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyTarget } from '../companies/select';
 import { resolveCredential } from '../transport/credential';
 import { collect } from '../transport/paginate';
-import { bodyItems } from '../transport/pagination/strategy';
+import { singleObject } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
 import { restated } from '../transport/restate';
 import { isWebhookEvent, WEBHOOK_EVENTS } from './events';
@@ -74,7 +74,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 			allowNotFound: true,
 		});
 		if (answer.status === 404) return false;
-		const [remote] = bodyItems(answer.body);
+		const remote = singleObject(answer.body);
 		if (
 			remote?.url !== url ||
 			remote.disabled === true ||
@@ -164,7 +164,7 @@ async function registerCompany(
 	}
 	const secret = randomBytes(32).toString('hex');
 	const answer = await createAtSpendesk(ctx, company, name, { url, events, secret });
-	const [created] = bodyItems(answer.body) as IDataObject[];
+	const created = singleObject(answer.body);
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
 		throw new NodeOperationError(
 			ctx.getNode(),

@@ -115,12 +115,12 @@ describe('authentication (docs/api.md#authentication): token endpoint and bearer
 		expect(res.body.data).toEqual(sim.data('cmp_001').walletSummary);
 	});
 
-	test('scopes (docs/api.md#scopes): a token holds only the scopes of its credential (registered key with payable:read only)', async () => {
+	test('scopes (docs/api.md#scopes): a token holds only the scopes of its credential (registered key with the payables search scope only)', async () => {
 		sim.addApiKey({
 			clientId: 'k-payables-only',
 			clientSecret: 'k-payables-secret',
 			level: 'organisation',
-			scopes: ['payable:read'],
+			scopes: ['experimental:payable-search:read'],
 		});
 		const t = await token(sim, { clientId: 'k-payables-only', clientSecret: 'k-payables-secret' });
 		const ok = await api(sim, t, '/v1/payables/search', {
@@ -129,7 +129,7 @@ describe('authentication (docs/api.md#authentication): token endpoint and bearer
 			body: { limit: 5 },
 		});
 		expect(ok.status).toBe(200);
-		expect(ok.body.data).toHaveLength(5);
+		expect(ok.body.payables).toHaveLength(5);
 		const refused = await api(sim, t, '/v1/wallet-summary', { companyId: 'cmp_001' });
 		expect(refused.status).toBe(403);
 		expect(err(refused)).toMatchObject({

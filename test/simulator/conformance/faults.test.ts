@@ -199,7 +199,7 @@ describe('fault injection', () => {
 			companyId: 'cmp_001',
 			body: { limit: 5, cursor: first.body.nextCursor },
 		});
-		expect(ids(again.body.data)).toEqual(ids(first.body.data));
+		expect(ids(again.body.payables)).toEqual(ids(first.body.payables));
 		expect(typeof again.body.nextCursor).toBe('string');
 
 		sim.injectFault({ route: 'listSettlements', kind: 'ignorePosition' });

@@ -53,6 +53,26 @@ describe('files', () => {
 			expect(counts).toEqual([0, 1, 2]);
 		});
 
+		test('option attachmentShape "documented": items carry only id, mimeType and url; the url serves the file without a token', async () => {
+			sim.configure({ attachmentShape: 'documented' });
+			try {
+				const res = await api(sim, org, '/v1/payables/pay_001_000005/attachments', {
+					companyId: 'cmp_001',
+				});
+				expect(res.status).toBe(200);
+				expect(res.body.data).toHaveLength(2);
+				for (const a of res.body.data) {
+					expect(Object.keys(a).sort()).toEqual(['id', 'mimeType', 'url']);
+					expect(new URL(a.url).origin).toBe(sim.fileBaseUrl);
+					const file = await raw(a.url);
+					expect(file.status).toBe(200);
+					expect(file.bytes).toEqual(sim.files.blob(a.id)!.content);
+				}
+			} finally {
+				sim.configure({ attachmentShape: 'decided' });
+			}
+		});
+
 		test('the download URL is on the file host, another origin than the API', async () => {
 			const res = await api(sim, org, '/v1/payables/pay_001_000002/attachments', {
 				companyId: 'cmp_001',

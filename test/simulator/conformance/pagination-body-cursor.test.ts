@@ -1,5 +1,5 @@
 import { SpendeskSimulator } from '../server';
-import { api, type ApiResponse, ids, token } from './helpers';
+import { api, type ApiResponse, err, ids, token } from './helpers';
 
 describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', () => {
 	let sim: SpendeskSimulator;
@@ -29,7 +29,7 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 			if (res.status !== 200)
 				throw new Error(`search answered ${res.status}: ${JSON.stringify(res.body)}`);
 			calls.push(res);
-			items.push(...ids(res.body.data));
+			items.push(...ids(res.body.payables));
 			cursor = res.body.nextCursor;
 			if (cursor === null) return { items, calls };
 		}
@@ -39,15 +39,16 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 	test('the limit in the JSON body sets the page size and nextCursor is top-level', async () => {
 		const res = await search({ limit: 10 });
 		expect(res.status).toBe(200);
-		expect(res.body.data).toHaveLength(10);
+		expect(res.body.payables).toHaveLength(10);
 		expect(typeof res.body.nextCursor).toBe('string');
 		expect(res.body.meta).toBeUndefined();
+		expect(res.body).not.toHaveProperty('data');
 	});
 
 	test('the default limit is 20', async () => {
 		const res = await search({});
 		expect(res.status).toBe(200);
-		expect(res.body.data).toHaveLength(20);
+		expect(res.body.payables).toHaveLength(20);
 		expect(typeof res.body.nextCursor).toBe('string');
 	});
 
@@ -63,18 +64,32 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 		const { calls } = await drain({ limit: 20 });
 		expect(calls).toHaveLength(3);
 		const last = calls[2].body;
-		expect(last.data).toHaveLength(5);
+		expect(last.payables).toHaveLength(5);
 		expect(last.nextCursor).toBeNull();
 		expect(calls[1].body.nextCursor).not.toBeNull();
 	});
 
-	test('status and payableType filters are respected on every page', async () => {
+	/** The documented filter grammar: an AND (or OR) of equality subfilters, each value a list. */
+	const where = (operator: 'and' | 'or', subfilters: Array<[string, unknown[]]>) => ({
+		filters: {
+			operator,
+			subfilters: subfilters.map(([field, value]) => ({ field, operator: '=', value })),
+		},
+	});
+
+	test('status and payableType subfilters (AND) are respected on every page', async () => {
 		const status = sim.data(C).payables[0].status;
-		const { items } = await drain({ limit: 3, status });
+		const { items } = await drain({ limit: 3, ...where('and', [['status', [status]]]) });
 		const expected = sim.data(C).payables.filter((p) => p.status === status);
 		expect([...items].sort()).toEqual(ids(expected).sort());
 		const type = sim.data(C).payables[0].payableType;
-		const both = await drain({ limit: 4, status, payableType: type });
+		const both = await drain({
+			limit: 4,
+			...where('and', [
+				['status', [status]],
+				['payableType', [type]],
+			]),
+		});
 		const expectedBoth = sim
 			.data(C)
 			.payables.filter((p) => p.status === status && p.payableType === type);
@@ -82,11 +97,88 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 		expect([...both.items].sort()).toEqual(ids(expectedBoth).sort());
 	});
 
-	test('returned items carry the requested status', async () => {
-		const res = await search({ limit: 100, status: 'settled' });
+	test('OR of subfilters; a value list matches any of its values; id and bookkeepingStatus filter', async () => {
+		const [a, b, c] = sim.data(C).payables;
+		const res = await search({
+			limit: 100,
+			...where('or', [
+				['id', [a.id, b.id]],
+				['id', [c.id]],
+			]),
+		});
+		expect(ids(res.body.payables)).toEqual([a.id, b.id, c.id]);
+		const none = await search({
+			limit: 100,
+			...where('and', [
+				['id', [a.id]],
+				['bookkeepingStatus', ['exported']],
+			]),
+		});
+		expect(none.body.payables).toEqual([]);
+		const notExported = await search({
+			limit: 100,
+			...where('and', [
+				['id', [a.id]],
+				['bookkeepingStatus', ['notExported']],
+			]),
+		});
+		expect(ids(notExported.body.payables)).toEqual([a.id]);
+	});
+
+	test('amounts: major units in a filter, minor units in the answer', async () => {
+		const payable = sim.data(C).payables[4];
+		const res = await search({ limit: 100, ...where('and', [['amount', [payable.amount]]]) });
 		expect(res.status).toBe(200);
-		expect(res.body.data.every((p: { status: string }) => p.status === 'settled')).toBe(true);
-		expect(res.body.data).toHaveLength(
+		const found = res.body.payables.find((p: { id: string }) => p.id === payable.id);
+		expect(found).toBeDefined();
+		expect(found.amount).toBe(Math.round(payable.amount * 100));
+		expect(found).toMatchObject({ version: 1, currency: payable.currency });
+	});
+
+	test('sort "desc" lists the newest payables first', async () => {
+		const res = await search({ limit: 5, sort: 'desc' });
+		expect(ids(res.body.payables)).toEqual(ids(sim.data(C).payables.slice(-5).reverse()));
+	});
+
+	test.each([
+		['the old flat filters', { status: 'settled' }, 'body.status'],
+		[
+			'a filters object of another shape',
+			{ filters: { status: ['settled'] } },
+			'body.filters.status',
+		],
+		[
+			'another operator',
+			{ filters: { operator: 'and', subfilters: [{ field: 'id', operator: '!=', value: ['x'] }] } },
+			'body.filters.subfilters[0].operator',
+		],
+		[
+			'a value that is not a list',
+			{ filters: { operator: 'and', subfilters: [{ field: 'id', operator: '=', value: 'x' }] } },
+			'body.filters.subfilters[0].value',
+		],
+		[
+			'an unknown field',
+			{
+				filters: {
+					operator: 'and',
+					subfilters: [{ field: 'colour', operator: '=', value: ['x'] }],
+				},
+			},
+			'body.filters.subfilters[0].field',
+		],
+		['an unknown sort', { sort: 'newest' }, 'body.sort'],
+	])('%s is a 400 naming where it is', async (_label, body, source) => {
+		const res = await search(body);
+		expect(res.status).toBe(400);
+		expect(err(res).source).toBe(source);
+	});
+
+	test('returned items carry the requested status', async () => {
+		const res = await search({ limit: 100, ...where('and', [['status', ['settled']]]) });
+		expect(res.status).toBe(200);
+		expect(res.body.payables.every((p: { status: string }) => p.status === 'settled')).toBe(true);
+		expect(res.body.payables).toHaveLength(
 			sim.data(C).payables.filter((p) => p.status === 'settled').length,
 		);
 		expect(res.body.nextCursor).toBeNull();
@@ -95,6 +187,6 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 	test('the company is placed in X-Company-Id: another company, its own payables', async () => {
 		const res = await search({ limit: 100 }, 'cmp_001');
 		expect(res.status).toBe(200);
-		expect(ids(res.body.data).sort()).toEqual(ids(sim.data('cmp_001').payables).sort());
+		expect(ids(res.body.payables).sort()).toEqual(ids(sim.data('cmp_001').payables).sort());
 	});
 });

@@ -30,20 +30,39 @@ describe('reads of payables, suppliers, users, cost centers, bank fees, wallet l
 	afterAll(async () => sim.stop());
 
 	describe('GET /v1/payables/{payableId}', () => {
-		test('answers { data: Payable } with id, version, bookkeepingStatus, amount, currency, supplier, description, updatedAt', async () => {
+		test('answers the payable at the top level (no data wrapper) with the documented fields, the amount in minor units', async () => {
 			const payable = sim.data('cmp_002').payables[3];
 			const res = await api(sim, org, `/v1/payables/${payable.id}`, { companyId: 'cmp_002' });
 			expect(res.status).toBe(200);
-			expect(res.body.data).toMatchObject({
+			expect(res.body).not.toHaveProperty('data');
+			const amount = Math.round(payable.amount * 100);
+			expect(res.body).toMatchObject({
 				id: payable.id,
-				amount: payable.amount,
+				version: 1,
+				amount,
 				currency: payable.currency,
 				description: payable.description,
-				version: 1,
+				payableDate: payable.createdAt.slice(0, 10),
+				exportedAt: null,
+				analyticalProperties: [],
 				bookkeepingStatus: 'notExported',
 			});
-			expect(res.body.data.supplier).toEqual({ id: expect.any(String), name: expect.any(String) });
-			expect(res.body.data.updatedAt).toBe(payable.createdAt);
+			expect(Number.isInteger(res.body.amount)).toBe(true);
+			expect(res.body.counterparty).toEqual({
+				type: 'supplier',
+				id: expect.any(String),
+				name: expect.any(String),
+			});
+			expect(res.body.costCenterId).toMatch(/^cc_002_\d{4}$/);
+			expect(res.body.lineItems).toEqual([
+				{
+					costCenterId: res.body.costCenterId,
+					financial: { netAmount: amount, vatAmount: 0, grossAmount: amount },
+					analyticalProperties: [],
+				},
+			]);
+			expect(res.body.supplier).toEqual({ id: expect.any(String), name: expect.any(String) });
+			expect(res.body.updatedAt).toBe(payable.createdAt);
 		});
 
 		test('a payable of another company is a 404 (the company of payables is placed in X-Company-Id)', async () => {
@@ -57,7 +76,7 @@ describe('reads of payables, suppliers, users, cost centers, bank fees, wallet l
 			const payable = sim.data('cmp_001').payables[0];
 			const res = await api(sim, company, `/v1/payables/${payable.id}`);
 			expect(res.status).toBe(200);
-			expect(res.body.data.id).toBe(payable.id);
+			expect(res.body.id).toBe(payable.id);
 		});
 
 		test('an organisation token without X-Company-Id gets the 400 of docs/api.md#errors', async () => {
@@ -206,13 +225,32 @@ describe('reads of payables, suppliers, users, cost centers, bank fees, wallet l
 			expect(err(bad).source).toBe('query.to');
 		});
 
-		test('bank fees and wallet loads need settlement:read', async () => {
+		test('bank fees need bank-fee:read and wallet loads wallet-load:read (vendor documentation)', async () => {
 			expect(err(await api(sim, limited, '/v1/bank-fees', { companyId: 'cmp_001' })).detail).toBe(
-				'Missing scope: settlement:read',
+				'Missing scope: bank-fee:read',
 			);
 			expect(
 				err(await api(sim, limited, '/v1/wallet-loads', { companyId: 'cmp_001' })).detail,
-			).toBe('Missing scope: settlement:read');
+			).toBe('Missing scope: wallet-load:read');
+			sim.addApiKey({
+				clientId: 'settlements-only',
+				clientSecret: 'settlements-only-secret',
+				level: 'organisation',
+				scopes: ['settlement:read'],
+			});
+			const settlementsOnly = await token(sim, {
+				clientId: 'settlements-only',
+				clientSecret: 'settlements-only-secret',
+			});
+			for (const [path, scope] of [
+				['/v1/bank-fees', 'bank-fee:read'],
+				['/v1/wallet-loads', 'wallet-load:read'],
+			]) {
+				const res = await api(sim, settlementsOnly, path, { companyId: 'cmp_001' });
+				expect(res.status).toBe(403);
+				expect(err(res).detail).toBe(`Missing scope: ${scope}`);
+				expect((await api(sim, org, path, { companyId: 'cmp_001' })).status).toBe(200);
+			}
 		});
 	});
 });

@@ -22,21 +22,46 @@ describe('real-world variations', () => {
 		sim.configure({ analyticalValuesMaxReturn: undefined, snapshotBuildConflict: undefined });
 	});
 
-	test('payablesEnvelope: the payables search answers { payables, nextCursor } instead of { data, nextCursor }', async () => {
-		sim.injectFault({ route: 'searchPayables', kind: 'payablesEnvelope' });
+	test('dataEnvelope: the payables search answers { data, nextCursor } instead of { payables, nextCursor }', async () => {
+		sim.injectFault({ route: 'searchPayables', kind: 'dataEnvelope' });
 		const res = await api(sim, org, '/v1/payables/search', {
 			companyId: 'cmp_001',
 			body: { limit: 5 },
 		});
 		expect(res.status).toBe(200);
-		expect(res.body).not.toHaveProperty('data');
-		expect(ids(res.body.payables)).toEqual(ids(sim.data('cmp_001').payables.slice(0, 5)));
+		expect(res.body).not.toHaveProperty('payables');
+		expect(ids(res.body.data)).toEqual(ids(sim.data('cmp_001').payables.slice(0, 5)));
 		expect(typeof res.body.nextCursor).toBe('string');
 		const next = await api(sim, org, '/v1/payables/search', {
 			companyId: 'cmp_001',
 			body: { limit: 5, cursor: res.body.nextCursor },
 		});
-		expect(ids(next.body.data)).toEqual(ids(sim.data('cmp_001').payables.slice(5, 10)));
+		expect(ids(next.body.payables)).toEqual(ids(sim.data('cmp_001').payables.slice(5, 10)));
+	});
+
+	test('bareObject: single objects come without the data wrapper (supplier, user, wallet summary, settlement state)', async () => {
+		const data = sim.data('cmp_001');
+		const cases: Array<[Parameters<typeof sim.injectFault>[0]['route'], string, object]> = [
+			['getSupplier', `/v1/suppliers/${data.suppliers[0].id}`, data.suppliers[0]],
+			['getUser', `/v1/users/${data.users[0].id}`, data.users[0]],
+			['walletSummary', '/v1/wallet-summary', data.walletSummary],
+		];
+		for (const [route, path, expected] of cases) {
+			const wrapped = await api(sim, org, path, { companyId: 'cmp_001' });
+			expect(wrapped.body).toEqual({ data: JSON.parse(JSON.stringify(expected)) });
+			sim.injectFault({ route, kind: 'bareObject' });
+			const bare = await api(sim, org, path, { companyId: 'cmp_001' });
+			expect(bare.body).toEqual(JSON.parse(JSON.stringify(expected)));
+		}
+		sim.injectFault({ route: 'updateSettlementState', kind: 'bareObject' });
+		const settlement = data.settlements[0];
+		const state = await api(sim, org, `/v1/settlements/${settlement.id}/state`, {
+			method: 'PUT',
+			companyId: 'cmp_001',
+			body: { state: 'exported' },
+		});
+		expect(state.body).toMatchObject({ id: settlement.id, state: 'exported' });
+		expect(state.body).not.toHaveProperty('data');
 	});
 
 	test('valueLabels: analytical values carry their label as value instead of name', async () => {

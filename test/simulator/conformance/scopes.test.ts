@@ -1,4 +1,5 @@
 import { SpendeskSimulator } from '../server';
+import { ALL_SCOPES } from '../types';
 import { api, err, ids, token } from './helpers';
 
 describe('scopes (docs/api.md#scopes)', () => {
@@ -12,6 +13,21 @@ describe('scopes (docs/api.md#scopes)', () => {
 	});
 	afterAll(async () => {
 		await sim.stop();
+	});
+
+	test('the seeded keys and OAuth2 client hold every scope, the documented bank-fee, wallet-load and payables-search scopes included', () => {
+		for (const scope of ['bank-fee:read', 'wallet-load:read', 'experimental:payable-search:read']) {
+			expect(ALL_SCOPES).toContain(scope);
+			expect(sim.credentials.orgKey.scopes).toContain(scope);
+			expect(sim.credentials.companyKey.scopes).toContain(scope);
+			expect(sim.credentials.oauthClient.scopes).toContain(scope);
+		}
+		expect(sim.credentials.orgKeyNoExperimental.scopes).toEqual(
+			expect.arrayContaining(['bank-fee:read', 'wallet-load:read']),
+		);
+		expect(sim.credentials.orgKeyNoExperimental.scopes).not.toContain(
+			'experimental:payable-search:read',
+		);
 	});
 
 	test('an organisation key without experimental scopes gets 403 naming experimental:invoice:read on invoices', async () => {
@@ -45,22 +61,30 @@ describe('scopes (docs/api.md#scopes)', () => {
 		expect(res.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 7 });
 	});
 
-	test('v1 payables search requires payable:read and the limited key has it', async () => {
+	test('v1 payables search requires experimental:payable-search:read (vendor documentation): the limited key lacks it', async () => {
 		const res = await api(sim, limited, '/v1/payables/search', {
 			method: 'POST',
 			companyId: 'cmp_001',
 			body: { limit: 100 },
 		});
-		expect(res.status).toBe(200);
-		expect(ids(res.body.data).sort()).toEqual(ids(sim.data('cmp_001').payables).sort());
+		expect(res.status).toBe(403);
+		expect(err(res).detail).toBe('Missing scope: experimental:payable-search:read');
+		const org = await token(sim, sim.credentials.orgKey);
+		const full = await api(sim, org, '/v1/payables/search', {
+			method: 'POST',
+			companyId: 'cmp_001',
+			body: { limit: 100 },
+		});
+		expect(full.status).toBe(200);
+		expect(ids(full.body.payables).sort()).toEqual(ids(sim.data('cmp_001').payables).sort());
 	});
 
-	test('a key without payable:read gets 403 Missing scope: payable:read on payables search', async () => {
+	test('a key with payable:read only gets 403 Missing scope: experimental:payable-search:read on payables search', async () => {
 		sim.addApiKey({
 			clientId: 'k-settlements',
 			clientSecret: 's-settlements',
 			level: 'organisation',
-			scopes: ['settlement:read'],
+			scopes: ['settlement:read', 'payable:read'],
 		});
 		const t = await token(sim, { clientId: 'k-settlements', clientSecret: 's-settlements' });
 		const res = await api(sim, t, '/v1/payables/search', {
@@ -71,7 +95,7 @@ describe('scopes (docs/api.md#scopes)', () => {
 		expect(res.status).toBe(403);
 		expect(err(res)).toMatchObject({
 			code: 'insufficient_scope',
-			detail: 'Missing scope: payable:read',
+			detail: 'Missing scope: experimental:payable-search:read',
 		});
 		expect((await api(sim, t, '/v1/settlements', { companyId: 'cmp_001' })).status).toBe(200);
 	});

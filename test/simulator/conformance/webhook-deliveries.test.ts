@@ -169,31 +169,36 @@ describe('webhook deliveries', () => {
 		expect(created.payable.id).toBe('pay_001_000004');
 		const got = await api(sim, org, `/v1/payables/${created.payable.id}`, { companyId: 'cmp_001' });
 		expect(got.status).toBe(200);
-		expect(got.body.data).toMatchObject({
+		expect(got.body).toMatchObject({
 			id: created.payable.id,
 			status: 'in_review',
 			version: 1,
 			description: 'Slack software',
-			amount: 42,
+			amount: 4200,
 		});
 		const search = await api(sim, org, '/v1/payables/search', {
 			method: 'POST',
 			companyId: 'cmp_001',
 			body: { limit: 100 },
 		});
-		expect(ids(search.body.data)).toContain(created.payable.id);
+		expect(ids(search.body.payables)).toContain(created.payable.id);
 		const inReview = await api(sim, org, '/v1/payables/search', {
 			method: 'POST',
 			companyId: 'cmp_001',
-			body: { status: 'in_review' },
+			body: {
+				filters: {
+					operator: 'and',
+					subfilters: [{ field: 'status', operator: '=', value: ['in_review'] }],
+				},
+			},
 		});
-		expect(ids(inReview.body.data)).toContain(created.payable.id);
+		expect(ids(inReview.body.payables)).toContain(created.payable.id);
 
 		const prepared = sim.preparePayable('cmp_001', created.payable.id);
 		const after = await api(sim, org, `/v1/payables/${created.payable.id}`, {
 			companyId: 'cmp_001',
 		});
-		expect(after.body.data).toMatchObject({ status: 'prepared', version: 2 });
+		expect(after.body).toMatchObject({ status: 'prepared', version: 2 });
 		expect(() => sim.preparePayable('cmp_001', created.payable.id)).toThrow(
 			/only an in_review payable/,
 		);
@@ -477,14 +482,14 @@ describe('webhook deliveries', () => {
 		sim.clearFaults();
 		const payableId = created.body.data.data.id;
 		expect(
-			(await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body.data,
+			(await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body,
 		).toMatchObject({ status: 'in_review', version: 1 });
 
 		const prepared = await control({ companyId: 'cmp_001', eventType: 'payables:prepared' });
 		expect(prepared.status).toBe(201);
 		expect(prepared.body.data.data).toEqual({ companyId: 'cmp_001', id: payableId, version: 2 });
 		expect(
-			(await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body.data,
+			(await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body,
 		).toMatchObject({ status: 'prepared', version: 2 });
 
 		const settled = await control({ companyId: 'cmp_001', eventType: 'settlements:created' });

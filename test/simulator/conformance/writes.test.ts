@@ -139,14 +139,24 @@ describe('writes (docs/api.md#bulk-writes)', () => {
 			expect(res.body.data).toEqual({ ...JSON.parse(JSON.stringify(s)), state: 'exported' });
 		});
 
-		test('a state other than exported or failedExport is a 400; an unknown settlement a 404', async () => {
+		test('failedToExport is the documented failure state; failedExport or another state is a 400; an unknown settlement a 404', async () => {
 			const s = sim.data('cmp_002').settlements[1];
-			const bad = await api(sim, org, `/v1/settlements/${s.id}/state`, {
+			const failed = await api(sim, org, `/v1/settlements/${s.id}/state`, {
 				method: 'PUT',
 				companyId: 'cmp_002',
-				body: { state: 'paid' },
+				body: { state: 'failedToExport' },
 			});
-			expect(err(bad)).toMatchObject({ code: 'invalid_body', source: 'body.state' });
+			expect(failed.status).toBe(200);
+			expect(failed.body.data).toMatchObject({ id: s.id, state: 'failedToExport' });
+			for (const state of ['failedExport', 'paid']) {
+				const bad = await api(sim, org, `/v1/settlements/${s.id}/state`, {
+					method: 'PUT',
+					companyId: 'cmp_002',
+					body: { state },
+				});
+				expect(bad.status).toBe(400);
+				expect(err(bad)).toMatchObject({ code: 'invalid_body', source: 'body.state' });
+			}
 			const unknown = await api(sim, org, '/v1/settlements/stl_nope/state', {
 				method: 'PUT',
 				companyId: 'cmp_002',
@@ -166,68 +176,143 @@ describe('writes (docs/api.md#bulk-writes)', () => {
 	});
 
 	describe('POST /v1/suppliers and PATCH /v1/suppliers/{supplierId}', () => {
-		const create = (suppliers: unknown[], companyId = 'cmp_003') =>
-			api(sim, org, '/v1/suppliers', { method: 'POST', companyId, body: { suppliers } });
+		const create = (suppliers: unknown, companyId = 'cmp_003') =>
+			api(sim, org, '/v1/suppliers', { method: 'POST', companyId, body: suppliers });
+		const full = {
+			name: 'Beta',
+			primaryEmail: 'billing@beta.example',
+			supplierDetails: {
+				legalName: 'Beta SAS',
+				vatNumber: 'FR40303265045',
+				country: 'FR',
+				city: 'Paris',
+				zipcode: '75002',
+				address: '1 rue de la Paix',
+				registrationNumber: '303265045',
+			},
+			bankInfo: { iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP', bankCountry: 'FR' },
+		};
 
-		test('creates the suppliers, answered in the order sent (201)', async () => {
-			const res = await create([
-				{ name: 'Beta', iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP' },
-				{ name: 'Alpha', externalId: 'acc-1' },
-			]);
+		test('the body is a JSON array in the nested shape; 201 { items: [{ outcome, supplier }] } in the order sent', async () => {
+			const res = await create([full, { name: 'Alpha' }]);
 			expect(res.status).toBe(201);
-			expect(res.body.data.map((s: { name: string }) => s.name)).toEqual(['Beta', 'Alpha']);
-			expect(res.body.data[1]).toMatchObject({
-				externalId: 'acc-1',
-				iban: null,
+			expect(res.body.items.map((i: { outcome: string }) => i.outcome)).toEqual([
+				'created',
+				'created',
+			]);
+			const [beta, alpha] = res.body.items.map((i: { supplier: object }) => i.supplier);
+			expect(beta).toMatchObject({
+				name: 'Beta',
+				primaryEmail: 'billing@beta.example',
+				supplierDetails: full.supplierDetails,
+				bankInfo: full.bankInfo,
+				iban: full.bankInfo.iban,
+				vatNumber: 'FR40303265045',
 				isArchived: false,
 			});
+			expect(alpha).toMatchObject({ name: 'Alpha', primaryEmail: null, iban: null });
 			expect(
 				sim
 					.data('cmp_003')
 					.suppliers.slice(-2)
 					.map((s) => s.id),
-			).toEqual(res.body.data.map((s: { id: string }) => s.id));
+			).toEqual([beta.id, alpha.id]);
 		});
 
-		test('all or nothing: a duplicate externalId or an invalid IBAN is a 400 naming the entry, and nothing is created', async () => {
-			const before = sim.data('cmp_003').suppliers.length;
-			const dup = await create([
-				{ name: 'Gamma', externalId: 'acc-9' },
-				{ name: 'Delta', externalId: 'acc-1' },
-			]);
-			expect(err(dup)).toMatchObject({
-				code: 'duplicate_external_id',
-				source: 'body.suppliers[1].externalId',
+		test('supplierItem: one supplier may be answered { item: { outcome, supplier } }', async () => {
+			sim.injectFault({ route: 'createSuppliers', kind: 'supplierItem' });
+			const res = await create([{ name: 'Solo' }]);
+			expect(res.status).toBe(201);
+			expect(res.body).toEqual({
+				item: { outcome: 'created', supplier: expect.objectContaining({ name: 'Solo' }) },
 			});
-			const iban = await create([{ name: 'Eps', iban: 'FR76 0000' }]);
-			expect(err(iban).source).toBe('body.suppliers[0].iban');
-			expect(err(await create([{ name: ' ' }])).source).toBe('body.suppliers[0].name');
+		});
+
+		test('strict: unknown properties are a 400 "must NOT have additional properties" naming them; nothing is created', async () => {
+			const before = sim.data('cmp_003').suppliers.length;
+			for (const [body, source] of [
+				[[{ name: 'Gamma', externalId: 'acc-9' }], 'body[0].externalId'],
+				[
+					[{ name: 'Gamma' }, { name: 'Delta', iban: 'FR7630006000011234567890189' }],
+					'body[1].iban',
+				],
+				[
+					[{ name: 'Eps', bankInfo: { iban: 'FR7630006000011234567890189', owner: 'x' } }],
+					'body[0].bankInfo.owner',
+				],
+				[[{ name: 'Eps', supplierDetails: { siren: '1' } }], 'body[0].supplierDetails.siren'],
+			] as const) {
+				const res = await create(body);
+				expect(res.status).toBe(400);
+				expect(err(res)).toMatchObject({
+					detail: 'must NOT have additional properties',
+					source,
+				});
+			}
 			expect(sim.data('cmp_003').suppliers).toHaveLength(before);
 		});
 
-		test('accepts 1 to 100 suppliers per call', async () => {
+		test('invalid values are a 400 naming them: IBAN, country, e-mail, an empty name; nothing is created', async () => {
+			const before = sim.data('cmp_003').suppliers.length;
+			expect(err(await create([{ name: 'Eps', bankInfo: { iban: 'FR76 0000' } }])).source).toBe(
+				'body[0].bankInfo.iban',
+			);
+			expect(
+				err(await create([{ name: 'Eps', supplierDetails: { country: 'France' } }])).source,
+			).toBe('body[0].supplierDetails.country');
+			expect(err(await create([{ name: 'Eps', primaryEmail: 'nope' }])).source).toBe(
+				'body[0].primaryEmail',
+			);
+			expect(err(await create([{ name: ' ' }])).source).toBe('body[0].name');
+			expect(sim.data('cmp_003').suppliers).toHaveLength(before);
+		});
+
+		test('accepts 1 to 100 suppliers per call, as an array (the former { suppliers } object is a 400)', async () => {
 			expect((await create([])).status).toBe(400);
 			expect(
 				(await create(Array.from({ length: 101 }, (_, i) => ({ name: `S${i}` })))).status,
 			).toBe(400);
+			const wrapped = await create({ suppliers: [{ name: 'Old' }] });
+			expect(wrapped.status).toBe(400);
+			expect(err(wrapped).source).toBe('body');
 		});
 
-		test('PATCH changes the fields given (null clears); unknown fields are a 400; an unknown supplier a 404', async () => {
-			const s = sim.data('cmp_003').suppliers[0];
-			const res = await api(sim, org, `/v1/suppliers/${s.id}`, {
+		test('PATCH takes the same nested shape: fields given change (null clears), others stay; unknown properties are a 400; an unknown supplier a 404', async () => {
+			const created = (await create([full])).body.items[0].supplier;
+			const res = await api(sim, org, `/v1/suppliers/${created.id}`, {
 				method: 'PATCH',
 				companyId: 'cmp_003',
-				body: { name: 'Renamed', externalId: null },
+				body: {
+					name: 'Renamed',
+					supplierDetails: { city: 'Lyon', zipcode: null },
+					bankInfo: { bic: null },
+				},
 			});
 			expect(res.status).toBe(200);
-			expect(res.body.data).toMatchObject({ id: s.id, name: 'Renamed', externalId: null });
-			const unknownField = await api(sim, org, `/v1/suppliers/${s.id}`, {
-				method: 'PATCH',
-				companyId: 'cmp_003',
-				body: { colour: 'red' },
+			expect(res.body.data).toMatchObject({
+				id: created.id,
+				name: 'Renamed',
+				primaryEmail: 'billing@beta.example',
+				supplierDetails: { ...full.supplierDetails, city: 'Lyon', zipcode: null },
+				bankInfo: { ...full.bankInfo, bic: null },
+				bic: null,
 			});
-			expect(err(unknownField).source).toBe('body.colour');
-			const empty = await api(sim, org, `/v1/suppliers/${s.id}`, {
+			for (const [body, source] of [
+				[{ externalId: 'x' }, 'body.externalId'],
+				[{ isArchived: true }, 'body.isArchived'],
+				[{ supplierDetails: { colour: 'red' } }, 'body.supplierDetails.colour'],
+			] as const) {
+				const refused = await api(sim, org, `/v1/suppliers/${created.id}`, {
+					method: 'PATCH',
+					companyId: 'cmp_003',
+					body,
+				});
+				expect(err(refused)).toMatchObject({
+					detail: 'must NOT have additional properties',
+					source,
+				});
+			}
+			const empty = await api(sim, org, `/v1/suppliers/${created.id}`, {
 				method: 'PATCH',
 				companyId: 'cmp_003',
 				body: {},
@@ -245,7 +330,7 @@ describe('writes (docs/api.md#bulk-writes)', () => {
 			const res = await api(sim, limited, '/v1/suppliers', {
 				method: 'POST',
 				companyId: 'cmp_003',
-				body: { suppliers: [{ name: 'x' }] },
+				body: [{ name: 'x' }],
 			});
 			expect(err(res).detail).toBe('Missing scope: experimental:supplier:manage');
 		});

@@ -5,8 +5,8 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { bodyItems } from '../../transport/pagination/strategy';
 import { untilComplete } from '../../transport/statusPoll';
 import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../sharedParams';
 import { toEpoch } from '../dates';
@@ -60,8 +60,7 @@ async function whenComplete(
 				pathParams: { exportId },
 				itemIndex,
 			});
-			// The export, wrapped in `data` or bare (docs/api.md#the-documented-profile).
-			const data = bodyItems(body)[0] ?? {};
+			const data = singleObject(body) ?? {};
 			return { status: String(data.status ?? ''), value: data };
 		},
 		started: Date.now(),
@@ -143,7 +142,7 @@ export const createAndWaitExport: SpendeskOperation = {
 				body,
 				itemIndex,
 			});
-			const exportId = String((bodyItems(created)[0] ?? {}).id ?? '');
+			const exportId = String(singleObject(created)?.id ?? '');
 			if (!exportId) {
 				throw new NodeOperationError(
 					this.getNode(),

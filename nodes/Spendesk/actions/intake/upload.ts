@@ -7,6 +7,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { presignedUrl, uploadHeaders, uploadPresigned } from '../../transport/presigned';
+import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { restated } from '../../transport/restate';
 
@@ -53,7 +54,7 @@ function readSlot(
 	body: IDataObject | undefined,
 	file: IntakeFile,
 ): { fileId: string; url: URL; headers: IDataObject | undefined } {
-	const data = (body?.data ?? {}) as IDataObject;
+	const data = singleObject(body) ?? {};
 	const fileId = typeof data.fileId === 'string' ? data.fileId : '';
 	const method = typeof data.method === 'string' ? data.method.toUpperCase() : 'PUT';
 	if (!fileId || method !== 'PUT') {
@@ -121,7 +122,7 @@ export async function uploadToIntake(
 			}),
 		`The file was uploaded (file ID ${slot.fileId}) but its confirmation failed, so it may not be attached to intake ${intakeId}. Check the intake before running again.`,
 	);
-	const data = (confirmed.body?.data ?? {}) as IDataObject;
+	const data = singleObject(confirmed.body) ?? {};
 	return {
 		intakeId,
 		fileId: slot.fileId,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 
-/** Payable filters, as fields or as a JSON body. */
+/** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Search has its own (search.operation.ts). */
 export const payableFilterProperties: INodeProperties[] = [
 	{
 		displayName: 'Filter Using',

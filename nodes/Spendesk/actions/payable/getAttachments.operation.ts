@@ -33,6 +33,45 @@ function readOptions(ctx: IExecuteFunctions, itemIndex: number): AttachmentOptio
 	};
 }
 
+/** File name extensions of the usual attachment types, for attachments listed without a file name. */
+const EXTENSIONS: Record<string, string> = {
+	'application/pdf': 'pdf',
+	'image/jpeg': 'jpg',
+	'image/jpg': 'jpg',
+	'image/png': 'png',
+	'image/gif': 'gif',
+	'image/heic': 'heic',
+	'image/heif': 'heif',
+	'image/tiff': 'tiff',
+	'image/webp': 'webp',
+	'text/csv': 'csv',
+	'text/plain': 'txt',
+	'application/xml': 'xml',
+	'text/xml': 'xml',
+	'application/zip': 'zip',
+};
+
+/**
+ * The attachment's file name; without one (the vendor's items may lack it), one made of its ID
+ * and its MIME type, e.g. `att_1.pdf`.
+ */
+export function attachmentFileName(attachment: IDataObject): string {
+	const id = String(attachment.id ?? 'attachment');
+	const mime = typeof attachment.mimeType === 'string' ? attachment.mimeType.toLowerCase() : '';
+	const extension = EXTENSIONS[mime.split(';')[0].trim()];
+	return safeFileName(
+		attachment.fileName,
+		safeFileName(extension ? `${id}.${extension}` : id, 'attachment'),
+	);
+}
+
+/** The attachment's pre-signed link: `downloadUrl`, else `url` (as the vendor's items carry it). */
+function linkOf(attachment: IDataObject): unknown {
+	return attachment.downloadUrl !== undefined && attachment.downloadUrl !== null
+		? attachment.downloadUrl
+		: attachment.url;
+}
+
 /** One attachment with its file: the link checked, the declared size checked, then the download. */
 async function withFile(
 	ctx: IExecuteFunctions,
@@ -40,9 +79,9 @@ async function withFile(
 	options: AttachmentOptions,
 	itemIndex: number,
 ): Promise<IBinaryKeyData> {
-	const fileName = safeFileName(attachment.fileName, String(attachment.id ?? 'attachment'));
+	const fileName = attachmentFileName(attachment);
 	const what = `attachment "${fileName}" of the payable`;
-	const url = presignedUrl(ctx, attachment.downloadUrl, what, itemIndex);
+	const url = presignedUrl(ctx, linkOf(attachment), what, itemIndex);
 	const declared = typeof attachment.size === 'number' ? attachment.size : undefined;
 	if (declared !== undefined && declared > options.maxBytes) {
 		throw new NodeOperationError(
@@ -143,6 +182,7 @@ export const getPayableAttachments: SpendeskOperation = {
 				// The link is spent and soon expired: the item carries the file instead.
 				const metadata: IDataObject = { payableId, ...attachment };
 				delete metadata.downloadUrl;
+				delete metadata.url;
 				items.push(metadata);
 			}
 			return { items, binary };

@@ -1,9 +1,122 @@
+/**
+ * Payable → Search (POST /v1/payables/search). Spendesk's filter grammar (docs/api.md#body-cursor-lists):
+ * `filters: { operator: "and" | "or", subfilters: [{ field, operator: "=", value: [...] }] }`.
+ * The Fields mode builds an AND of one equality subfilter per field filled in (its values a
+ * list); the JSON mode sends the user's `filters` object as it is.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
-import { payableFilterProperties, readPayableFilters } from './filters';
+import { readJsonObject } from '../sharedParams';
+
+const searchFilterProperties: INodeProperties[] = [
+	{
+		displayName: 'Filter Using',
+		name: 'filterMode',
+		type: 'options',
+		options: [
+			{ name: 'Fields', value: 'fields' },
+			{ name: 'JSON', value: 'json' },
+		],
+		default: 'fields',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'A payable must match every filter added; within one filter, any of its values',
+		displayOptions: { show: { filterMode: ['fields'] } },
+		options: [
+			{
+				displayName: 'Bookkeeping Status',
+				name: 'bookkeepingStatus',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Exported', value: 'exported' },
+					{ name: 'To Export', value: 'toExport' },
+					{ name: 'To Prepare', value: 'toPrepare' },
+				],
+				default: [],
+			},
+			{
+				displayName: 'Payable IDs',
+				name: 'id',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. pay_001_000042, pay_001_000043',
+				description: 'One or more payable IDs, separated by commas',
+			},
+			{
+				displayName: 'Payable Type',
+				name: 'payableType',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Card Purchase', value: 'card_purchase' },
+					{ name: 'Expense Claim', value: 'expense_claim' },
+					{ name: 'Invoice', value: 'invoice' },
+				],
+				default: [],
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				options: [
+					{ name: 'In Review', value: 'in_review' },
+					{ name: 'Prepared', value: 'prepared' },
+					{ name: 'Settled', value: 'settled' },
+				],
+				default: [],
+			},
+		],
+	},
+	{
+		displayName: 'Filters (JSON)',
+		name: 'filtersJson',
+		type: 'json',
+		default: '{}',
+		description:
+			'The search\'s "filters" object, sent to Spendesk as it is, e.g. {"operator": "and", "subfilters": [{"field": "bookkeepingStatus", "operator": "=", "value": ["toExport"]}]}. Amounts in filters are in major units (12.34), while the payables carry them in minor units (1234). Leave {} for no filter.',
+		displayOptions: { show: { filterMode: ['json'] } },
+	},
+];
+
+/** The `filters` of the search body, or undefined for none. */
+export function readSearchFilters(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): IDataObject | undefined {
+	if (ctx.getNodeParameter('filterMode', itemIndex, 'fields') === 'json') {
+		const filters = readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex);
+		for (const reserved of ['limit', 'cursor']) {
+			if (reserved in filters)
+				throw new NodeOperationError(ctx.getNode(), `Filters (JSON) must not set "${reserved}"`, {
+					description:
+						'Filters (JSON) is the "filters" object of the search only; paging is handled by the node: use Return All and Limit instead.',
+					itemIndex,
+				});
+		}
+		return Object.keys(filters).length ? filters : undefined;
+	}
+	const fields = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const subfilters: IDataObject[] = [];
+	for (const [field, raw] of Object.entries(fields)) {
+		const values = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
+			.map((v) => String(v).trim())
+			.filter(Boolean);
+		if (values.length) subfilters.push({ field, operator: '=', value: values });
+	}
+	return subfilters.length ? { operator: 'and', subfilters } : undefined;
+}
 
 export const searchPayables = listOperation({
 	value: 'search',
 	endpoint: 'searchPayables',
-	properties: payableFilterProperties,
-	request: (ctx, itemIndex) => ({ body: readPayableFilters(ctx, itemIndex) }),
+	properties: searchFilterProperties,
+	request: (ctx, itemIndex) => {
+		const filters = readSearchFilters(ctx, itemIndex);
+		return { body: filters ? { filters } : {} };
+	},
 });

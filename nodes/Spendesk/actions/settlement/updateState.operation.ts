@@ -1,7 +1,11 @@
-/** Settlement → Update State: marks one settlement exported or failed export (PUT /v1/settlements/{settlementId}/state). */
+/**
+ * Settlement → Update State: marks one settlement exported or failed to export (PUT
+ * /v1/settlements/{settlementId}/state). Spendesk's values are `exported` and `failedToExport`
+ * (docs/api.md#endpoints); `failedExport`, the value of earlier versions, is sent as `failedToExport`.
+ */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
 import { readRecordId } from '../recordId';
@@ -34,8 +38,8 @@ export const updateSettlementState: SingleOperation = {
 					description: 'The settlement is in the accounting system',
 				},
 				{
-					name: 'Failed Export',
-					value: 'failedExport',
+					name: 'Failed to Export',
+					value: 'failedToExport',
 					description: 'The export to the accounting system failed',
 				},
 			],
@@ -45,14 +49,15 @@ export const updateSettlementState: SingleOperation = {
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const settlementId = readRecordId(this, 'settlementId', 'Settlement ID', itemIndex, ID_HINT);
-		const state = this.getNodeParameter('state', itemIndex, 'exported') as string;
-		if (state !== 'exported' && state !== 'failedExport') {
+		const chosen = this.getNodeParameter('state', itemIndex, 'exported') as string;
+		const state = chosen === 'failedExport' ? 'failedToExport' : chosen;
+		if (state !== 'exported' && state !== 'failedToExport') {
 			throw new NodeOperationError(
 				this.getNode(),
-				`State must be Exported or Failed Export; got "${String(state).slice(0, 40)}"`,
+				`State must be Exported or Failed to Export; got "${String(chosen).slice(0, 40)}"`,
 				{
 					description:
-						'Choose Exported or Failed Export (an expression must give "exported" or "failedExport").',
+						'Choose Exported or Failed to Export (an expression must give "exported" or "failedToExport").',
 					itemIndex,
 				},
 			);
@@ -64,7 +69,7 @@ export const updateSettlementState: SingleOperation = {
 				body: { state },
 				itemIndex,
 			});
-			return { items: bodyItems(body) };
+			return { items: [singleObject(body) ?? {}] };
 		};
 	},
 };

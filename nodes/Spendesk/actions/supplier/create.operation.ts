@@ -1,10 +1,11 @@
 /**
  * Supplier → Create: each input item one supplier, sent in bulk calls of up to 100
- * (POST /v1/suppliers). Each item gets the supplier created for it.
+ * (POST /v1/suppliers, a JSON array in the documented nested shape). Each item gets the
+ * supplier created for it.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ENDPOINTS } from '../../transport/endpoints';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { readText } from '../writeFields';
@@ -26,23 +27,25 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	};
 }
 
-/** The suppliers Spendesk created, one per entry in the order sent; another count is an error of the call. */
-function createdOf(
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A call's answer that cannot be paired with the items sent: an error of the whole call. */
+function unpaired(
 	ctx: IExecuteFunctions,
-	body: IDataObject,
 	entries: BatchEntry[],
-): IDataObject[] {
-	const created = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-	if (created.length === entries.length) return created;
-	throw new NodeApiError(
+	answered: number,
+	why: string,
+): NodeApiError {
+	return new NodeApiError(
 		ctx.getNode(),
 		{
 			endpoint: `${ENDPOINTS.createSuppliers.method} ${ENDPOINTS.createSuppliers.path}`,
 			sent: entries.length,
-			answered: created.length,
+			answered,
 		},
 		{
-			message: `Spendesk answered ${created.length} suppliers for the ${entries.length} sent, so the node cannot tell which item each belongs to`,
+			message: `${why}, so the node cannot tell which input item each supplier belongs to`,
 			description:
 				'Some or all suppliers may have been created: check the suppliers in Spendesk before running again.',
 			httpCode: '500',
@@ -51,18 +54,60 @@ function createdOf(
 	);
 }
 
+/**
+ * The result of each entry, in the order sent. Spendesk answers `{ items: [{ outcome,
+ * supplier }] }` (one supplier: possibly `{ item: … }`); an entry whose outcome is not
+ * `created` gets its own error. Another count of results cannot be paired: an error of the call.
+ */
+function resultsOf(
+	ctx: IExecuteFunctions,
+	body: IDataObject | undefined,
+	entries: BatchEntry[],
+): EntryResult[] {
+	const list = Array.isArray(body?.items)
+		? (body.items as unknown[])
+		: isObject(body?.item)
+			? [body.item]
+			: undefined;
+	if (!list)
+		throw unpaired(ctx, entries, 0, 'Spendesk answered without the list of created suppliers');
+	if (list.length !== entries.length)
+		throw unpaired(
+			ctx,
+			entries,
+			list.length,
+			`Spendesk answered ${list.length} suppliers for the ${entries.length} sent`,
+		);
+	return list.map((raw, i): EntryResult => {
+		const result = isObject(raw) ? raw : {};
+		const supplier = isObject(result.supplier) ? result.supplier : result;
+		const outcome = result.outcome;
+		if (outcome === undefined || outcome === 'created') return { ok: true, json: supplier };
+		return {
+			ok: false,
+			error: new NodeApiError(ctx.getNode(), result as JsonObject, {
+				message: `Spendesk did not create ${entries[i].label} (outcome "${String(outcome).slice(0, 40)}")`,
+				description:
+					'Check the supplier in Spendesk: it may exist already. Fix the fields of this item and run it again.',
+				httpCode: '400',
+				itemIndex: entries[i].itemIndex,
+			}),
+		};
+	});
+}
+
 async function send(
 	this: IExecuteFunctions,
 	company: string | undefined,
 	entries: BatchEntry[],
 ): Promise<EntryResult[]> {
-	const suppliers = entries.map((entry) => entry.body);
+	// The body is a JSON array of suppliers (docs/api.md#bulk-writes).
 	const { body } = await callSpendesk<IDataObject>(this, 'createSuppliers', {
 		company,
-		body: { suppliers },
+		body: entries.map((entry) => entry.body),
 		itemIndex: entries[0].itemIndex,
 	});
-	return createdOf(this, body, entries).map((json) => ({ ok: true, json }));
+	return resultsOf(this, body, entries);
 }
 
 export const createSupplier: BatchedOperation = {
@@ -93,6 +138,6 @@ export const createSupplier: BatchedOperation = {
 		prepareEntry,
 		send,
 		replayNote:
-			'Running the items again may create the same suppliers twice: check the suppliers in Spendesk first (an External ID makes them easy to find).',
+			'Running the items again may create the same suppliers twice: check the suppliers in Spendesk first (search them by name).',
 	},
 };

@@ -1,9 +1,31 @@
-/** The supplier fields the write operations send (name, bank details, VAT number, external ID), read and checked before any request. */
+/**
+ * The supplier fields the write operations send, read and checked before any request, and
+ * put in Spendesk's documented nested shape (docs/api.md#bulk-writes):
+ * `{ name, primaryEmail?, supplierDetails?: { legalName, vatNumber, country, city, zipcode,
+ * address, registrationNumber }, bankInfo?: { iban, bic, bankCountry } }`. Nothing else is
+ * sent: Spendesk refuses any other property.
+ */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { readBic, readIban, readText } from '../writeFields';
+import { fail, readBic, readIban, readText } from '../writeFields';
 
 /** The optional supplier fields, as options of a collection (Additional Fields, Update Fields). */
 export const supplierFieldOptions: INodeProperties[] = [
+	{
+		displayName: 'Address',
+		name: 'address',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1 rue de la Paix',
+		description: 'Street address of the supplier (at most 300 characters)',
+	},
+	{
+		displayName: 'Bank Country',
+		name: 'bankCountry',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. FR',
+		description: "Country of the supplier's bank, as a two-letter code (ISO 3166)",
+	},
 	{
 		displayName: 'BIC',
 		name: 'bic',
@@ -13,11 +35,28 @@ export const supplierFieldOptions: INodeProperties[] = [
 		description: "BIC (SWIFT code) of the supplier's bank: 8 or 11 characters",
 	},
 	{
-		displayName: 'External ID',
-		name: 'externalId',
+		displayName: 'City',
+		name: 'city',
 		type: 'string',
 		default: '',
-		description: "The supplier's ID in your accounting system (at most 128 characters)",
+		placeholder: 'e.g. Paris',
+		description: 'City of the supplier (at most 100 characters)',
+	},
+	{
+		displayName: 'Country',
+		name: 'country',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. FR',
+		description: 'Country of the supplier, as a two-letter code (ISO 3166)',
+	},
+	{
+		displayName: 'Email',
+		name: 'primaryEmail',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: "The supplier's main email address",
 	},
 	{
 		displayName: 'IBAN',
@@ -28,6 +67,22 @@ export const supplierFieldOptions: INodeProperties[] = [
 		description: "IBAN of the supplier's bank account (spaces allowed)",
 	},
 	{
+		displayName: 'Legal Name',
+		name: 'legalName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Office Depot France SAS',
+		description: "The supplier's registered company name (at most 200 characters)",
+	},
+	{
+		displayName: 'Registration Number',
+		name: 'registrationNumber',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 303265045',
+		description: "The supplier's company registration number, e.g. SIREN (at most 64 characters)",
+	},
+	{
 		displayName: 'VAT Number',
 		name: 'vatNumber',
 		type: 'string',
@@ -35,28 +90,108 @@ export const supplierFieldOptions: INodeProperties[] = [
 		placeholder: 'e.g. FR40303265045',
 		description: "The supplier's VAT number (at most 32 characters)",
 	},
+	{
+		displayName: 'Zip Code',
+		name: 'zipcode',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 75002',
+		description: 'Postal code of the supplier (at most 20 characters)',
+	},
 ];
 
-/** The optional fields of a collection, checked; `keepEmpty` gives a field left empty as null (cleared). */
+/** Fields of earlier versions that Spendesk's documented supplier has no place for. */
+const DROPPED: Record<string, string> = {
+	externalId: 'External ID',
+	isArchived: 'Is Archived',
+};
+
+/** A two-letter country code, in capitals. */
+function readCountry(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	label: string,
+	itemIndex: number,
+): string | undefined {
+	const text = readText(ctx, value, label, 60, itemIndex)?.toUpperCase();
+	if (text !== undefined && !/^[A-Z]{2}$/.test(text))
+		fail(
+			ctx,
+			itemIndex,
+			`${label} "${text.slice(0, 40)}" is not a two-letter country code`,
+			`Enter ${label} as its ISO 3166 code, e.g. FR for France or DE for Germany.`,
+		);
+	return text;
+}
+
+function readEmail(ctx: IExecuteFunctions, value: unknown, itemIndex: number): string | undefined {
+	const text = readText(ctx, value, 'Email', 254, itemIndex);
+	if (text !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text))
+		fail(
+			ctx,
+			itemIndex,
+			`Email "${text.slice(0, 60)}" is not an email address`,
+			'Enter one email address, e.g. billing@supplier.com.',
+		);
+	return text;
+}
+
+type Reader = (ctx: IExecuteFunctions, value: unknown, itemIndex: number) => string | undefined;
+const text =
+	(label: string, max: number): Reader =>
+	(ctx, value, itemIndex) =>
+		readText(ctx, value, label, max, itemIndex);
+
+/** Where each field goes in the nested shape, and how it is read. */
+const FIELDS: Record<string, { at: 'top' | 'supplierDetails' | 'bankInfo'; read: Reader }> = {
+	primaryEmail: { at: 'top', read: readEmail },
+	legalName: { at: 'supplierDetails', read: text('Legal Name', 200) },
+	vatNumber: {
+		at: 'supplierDetails',
+		read: (ctx, v, i) => readText(ctx, v, 'VAT Number', 32, i)?.replace(/\s+/g, '').toUpperCase(),
+	},
+	country: { at: 'supplierDetails', read: (ctx, v, i) => readCountry(ctx, v, 'Country', i) },
+	city: { at: 'supplierDetails', read: text('City', 100) },
+	zipcode: { at: 'supplierDetails', read: text('Zip Code', 20) },
+	address: { at: 'supplierDetails', read: text('Address', 300) },
+	registrationNumber: { at: 'supplierDetails', read: text('Registration Number', 64) },
+	iban: { at: 'bankInfo', read: readIban },
+	bic: { at: 'bankInfo', read: readBic },
+	bankCountry: { at: 'bankInfo', read: (ctx, v, i) => readCountry(ctx, v, 'Bank Country', i) },
+};
+
+/**
+ * The optional fields of a collection in the nested shape, checked; `keepEmpty` gives a field
+ * left empty as null (cleared). A field of earlier versions with no place in it fails, saying so.
+ */
 export function readSupplierFields(
 	ctx: IExecuteFunctions,
 	fields: IDataObject,
 	itemIndex: number,
 	keepEmpty: boolean,
 ): IDataObject {
-	const out: IDataObject = {};
-	const checked: Record<string, (value: unknown) => string | undefined> = {
-		iban: (v) => readIban(ctx, v, itemIndex),
-		bic: (v) => readBic(ctx, v, itemIndex),
-		vatNumber: (v) =>
-			readText(ctx, v, 'VAT Number', 32, itemIndex)?.replace(/\s+/g, '').toUpperCase(),
-		externalId: (v) => readText(ctx, v, 'External ID', 128, itemIndex),
-	};
-	for (const [name, read] of Object.entries(checked)) {
-		if (!(name in fields)) continue;
-		const value = read(fields[name]);
-		if (value !== undefined) out[name] = value;
-		else if (keepEmpty) out[name] = null;
+	for (const [name, label] of Object.entries(DROPPED)) {
+		if (name in fields)
+			fail(
+				ctx,
+				itemIndex,
+				`${label} can no longer be sent to Spendesk`,
+				`Spendesk's supplier has no ${label} field, so the node no longer sends it: remove ${label} from the fields of this node.`,
+			);
 	}
+	const out: IDataObject = {};
+	const nested: Record<'supplierDetails' | 'bankInfo', IDataObject> = {
+		supplierDetails: {},
+		bankInfo: {},
+	};
+	for (const [name, { at, read }] of Object.entries(FIELDS)) {
+		if (!(name in fields)) continue;
+		const value = read(ctx, fields[name], itemIndex);
+		const target = at === 'top' ? out : nested[at];
+		if (value !== undefined) target[name] = value;
+		else if (keepEmpty) target[name] = null;
+	}
+	for (const key of ['supplierDetails', 'bankInfo'] as const)
+		if (Object.keys(nested[key]).length) out[key] = nested[key];
 	return out;
 }

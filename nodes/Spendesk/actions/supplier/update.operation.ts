@@ -1,7 +1,7 @@
-/** Supplier → Update: changes the fields given of one supplier (PATCH /v1/suppliers/{supplierId}). */
+/** Supplier → Update: changes the fields given of one supplier (PATCH /v1/suppliers/{supplierId}, the documented nested shape). */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
 import { readRecordId } from '../recordId';
@@ -24,7 +24,6 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 			});
 		changes.name = name;
 	}
-	if (typeof fields.isArchived === 'boolean') changes.isArchived = fields.isArchived;
 	if (Object.keys(changes).length === 0) {
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -59,13 +58,6 @@ export const updateSupplier: SingleOperation = {
 			options: [
 				...supplierFieldOptions,
 				{
-					displayName: 'Is Archived',
-					name: 'isArchived',
-					type: 'boolean',
-					default: false,
-					description: 'Whether the supplier is archived (hidden from new payments)',
-				},
-				{
 					displayName: 'Name',
 					name: 'name',
 					type: 'string',
@@ -85,7 +77,7 @@ export const updateSupplier: SingleOperation = {
 				body,
 				itemIndex,
 			});
-			return { items: bodyItems(response) };
+			return { items: [singleObject(response) ?? {}] };
 		};
 	},
 };

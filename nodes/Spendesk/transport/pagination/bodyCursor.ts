@@ -1,7 +1,7 @@
 /**
  * Body-cursor lists (`cursor` and a page size in the request body): stop on a null
  * `nextCursor`. A cursor that comes back twice, or pages that bring nothing new, are an error.
- * The list is `data`, or `payables` as some payables search answers name it.
+ * The list is `payables`, as the payables search answers it, or `data` (older answers).
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
@@ -12,10 +12,10 @@ import type { ItemLimit } from './limit';
 import { asItems, progressGuard, repeatedCursor } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
-/** The list of a body-cursor page: `data`, else `payables` (a real-world variation of the payables search). */
+/** The list of a body-cursor page: `payables` (the payables search), else `data` (older answers, other endpoints). */
 function listOf(body: IDataObject | undefined): unknown {
-	if (Array.isArray(body?.data)) return body.data;
-	return body?.payables;
+	if (Array.isArray(body?.payables)) return body.payables;
+	return body?.data;
 }
 
 export async function* bodyCursorStrategy(

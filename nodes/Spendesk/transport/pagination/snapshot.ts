@@ -1,7 +1,8 @@
 /**
  * Snapshot lists (payables): create the snapshot with the endpoint's `snapshotCreate` entry
  * (same filters give the same key), poll until COMPLETE (or ERROR, or the wait bound), then
- * read its `result` pages. An endpoint without `snapshotCreate` has the key in its path and
+ * read its `result` pages. The first status poll follows the create at once; the next ones
+ * come `transportSettings.snapshotPollIntervalMs` apart (Spendesk: at most one a minute). An endpoint without `snapshotCreate` has the key in its path and
  * creates nothing.
  *
  * Spendesk builds one payables snapshot per company at a time and answers 409 to another
@@ -126,7 +127,7 @@ function keyOf(
 	return key;
 }
 
-const DEFAULT_MAX_WAIT_MS = 5 * 60_000;
+const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
 const LONGEST_MAX_WAIT_MS = 3600_000;
 
 /** A number of milliseconds, or `fallback` when it is not a finite number. */
@@ -174,7 +175,7 @@ async function whenComplete(
 		},
 		started: bound.started,
 		maxWaitMs: bound.maxWait,
-		firstPauseMs: bound.firstPause,
+		intervalMs: transportSettings.snapshotPollIntervalMs,
 		failed: () =>
 			new NodeOperationError(
 				ctx.getNode(),

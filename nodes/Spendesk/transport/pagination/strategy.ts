@@ -10,14 +10,19 @@ import type { CallOptions } from '../request';
 import { transportSettings } from '../settings';
 import type { ItemLimit } from './limit';
 
-export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound'> {
+export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound' | 'body'> {
+	/** The JSON body of list calls that take one (body cursor, snapshot create). */
+	body?: IDataObject;
 	/** Stop after this many items; undefined = Return All. */
 	limit?: number;
 	/** Page size to use instead of the endpoint's maximum (never above it). */
 	pageSize?: number;
 	/** Payables snapshot: how long to wait for the snapshot to be built. */
 	snapshotMaxWaitMs?: number;
-	/** Payables snapshot: first pause between status polls (doubles up to 5 s; never under transportSettings.statusPollMinMs). */
+	/**
+	 * Payables snapshot: first pause between two creates answered 409 (doubles up to 5 s; never
+	 * under transportSettings.statusPollMinMs). Status polls keep transportSettings.snapshotPollIntervalMs.
+	 */
 	snapshotPollMs?: number;
 	/** Set to true when the Limit left results unread. */
 	progress?: { truncated: boolean };
@@ -47,11 +52,22 @@ export function asItems(value: unknown): Page {
 	return value.every(isObject) ? (value as Page) : value.map(asItem);
 }
 
-/** The items of a single-object answer: its `data` when that is an object or a list, else the whole body. */
+/**
+ * The object of a single-object answer, wrapped or bare: `{ data: object }` gives the object,
+ * any other object body is the object itself (the vendor answers a payable at the top level;
+ * docs/api.md#variations). Undefined when the body is not an object.
+ */
+export function singleObject(body: unknown): IDataObject | undefined {
+	if (!isObject(body)) return undefined;
+	return isObject(body.data) ? body.data : body;
+}
+
+/** The items of a single-object answer: its `data` list, else its one object (singleObject), else the whole body. */
 export function bodyItems(body: unknown): Page {
 	const data = isObject(body) ? body.data : undefined;
 	if (Array.isArray(data)) return asItems(data);
-	if (isObject(data)) return [data];
+	const one = singleObject(body);
+	if (one) return [one];
 	return Array.isArray(body) ? asItems(body) : [asItem(body)];
 }
 
