@@ -6,9 +6,6 @@
  * unless chosen.
  */
 import type { INodeProperties } from 'n8n-workflow';
-import { CATALOGUE_SCOPES } from '../nodes/Spendesk/transport/endpoints';
-
-const EXPERIMENTAL_PREFIX = 'experimental:';
 
 /** The read scopes Spendesk documents for every customer (vendor documentation, docs/api.md#scopes). */
 export const DOCUMENTED_READ_SCOPES: readonly string[] = [
@@ -45,14 +42,8 @@ function unique(scopes: readonly string[]): string[] {
 	return scopes.filter((scope, index) => scopes.indexOf(scope) === index);
 }
 
-/**
- * Scopes asked for whatever the choice: the documented read scopes, then any other
- * non-experimental scope of the catalogue (what the node's ordinary operations need).
- */
-export const DEFAULT_SCOPES: readonly string[] = unique([
-	...DOCUMENTED_READ_SCOPES,
-	...CATALOGUE_SCOPES.filter((scope) => !scope.startsWith(EXPERIMENTAL_PREFIX)),
-]);
+/** Scopes asked for whatever the choice: exactly the documented read scopes. */
+export const DEFAULT_SCOPES: readonly string[] = DOCUMENTED_READ_SCOPES;
 
 export interface ExperimentalFeature {
 	/** Option value stored in the credential. */
@@ -63,7 +54,10 @@ export interface ExperimentalFeature {
 	scopes: readonly string[];
 }
 
-/** The Experimental Features a user may tick, each with the scopes it adds. */
+/**
+ * The Experimental Features a user may tick, each with the scopes it adds: the experimental
+ * API's, and the one scope the package uses that Spendesk does not document (account:read).
+ */
 export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 	{
 		value: 'organisationAccess',
@@ -111,6 +105,13 @@ export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 		name: 'Payables Search',
 		description: 'Payable → Search',
 		scopes: ['experimental:payable-search:read'],
+	},
+	{
+		value: 'accounts',
+		name: 'Accounts',
+		description:
+			'Account → Get Many (scope account:read, which Spendesk does not document: tick it only if your app was granted it)',
+		scopes: ['account:read'],
 	},
 	{
 		value: 'purchaseOrders',

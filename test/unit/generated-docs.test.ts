@@ -49,24 +49,23 @@ test('every operation the catalogue names exists in the node, and every node ope
 	expect(renderOperationsTable()).toContain('| Supplier → Create |');
 });
 
-test('the OAuth2 credential asks by default for the non-experimental scopes of the catalogue, and for an experimental one only through a feature', () => {
+test('the OAuth2 credential asks by default for the documented read scopes only, and for any other scope of the catalogue only through a feature', () => {
 	const isExperimental = (s: string) => s.startsWith('experimental:');
-	// Default: the catalogue's non-experimental scopes, and the documented read scopes the
-	// catalogue does not name (yet); nothing experimental.
-	expect(new Set(DEFAULT_SCOPES)).toEqual(
-		new Set([...CATALOGUE_SCOPES.filter((s) => !isExperimental(s)), ...DOCUMENTED_READ_SCOPES]),
-	);
+	// Default: exactly the documented read scopes, each one used by the catalogue.
+	expect([...DEFAULT_SCOPES]).toEqual([...DOCUMENTED_READ_SCOPES]);
+	expect(DEFAULT_SCOPES.filter((s) => !CATALOGUE_SCOPES.includes(s))).toEqual([]);
 	expect(DEFAULT_SCOPES.filter(isExperimental)).toEqual([]);
 	expect(authorizeScope({}).split(' ')).toEqual([...DEFAULT_SCOPES]);
-	// Every experimental scope of the catalogue is reachable through exactly one feature.
+	// Every other scope of the catalogue is reachable through exactly one feature.
 	const features = (scope: string) =>
 		EXPERIMENTAL_FEATURES.filter((f) => f.scopes.includes(scope)).map((f) => f.name);
-	for (const scope of CATALOGUE_SCOPES.filter(isExperimental))
+	for (const scope of CATALOGUE_SCOPES.filter((s) => !DEFAULT_SCOPES.includes(s)))
 		expect({ scope, features: features(scope).length }).toEqual({ scope, features: 1 });
-	// A feature asks only for experimental scopes the catalogue or the vendor names.
+	// A feature asks only for scopes the catalogue or the vendor names, never a default one.
 	const known = new Set([...CATALOGUE_SCOPES, ...VENDOR_EXPERIMENTAL_SCOPES]);
 	const asked = EXPERIMENTAL_FEATURES.flatMap((f) => f.scopes);
-	expect(asked.filter((s) => !known.has(s) || !isExperimental(s))).toEqual([]);
+	expect(asked.filter((s) => !known.has(s) || DEFAULT_SCOPES.includes(s))).toEqual([]);
+	expect(asked.filter((s) => !isExperimental(s))).toEqual(['account:read']);
 	// docs/api.md#scopes names every vendor scope the credential may ask for.
 	const docs = readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8');
 	const scopesSection = docs.slice(docs.indexOf('\n## Scopes'));
