@@ -1,7 +1,7 @@
 /**
- * `pretest` and `predev`: installs the dependencies when they are missing or differ from
- * package-lock.json, so that `npm test` and `npm run dev` work on a fresh clone without an
- * `npm install` first. Plain Node (it runs before anything is installed). Quick when nothing is
+ * Run first by `npm test` and `npm run dev` (inside their scripts: .npmrc's ignore-scripts also
+ * turns off npm's pre-scripts): installs the dependencies when they are missing or differ from
+ * package-lock.json, so that both work on a fresh clone without an `npm install` first. Plain Node (it runs before anything is installed). Quick when nothing is
  * missing: it reads one package.json per direct dependency.
  */
 'use strict';
