@@ -168,11 +168,12 @@ class Client {
 	async bodyCursor(company: string, out: Item[]): Promise<void> {
 		let cursor: string | null = null;
 		for (;;) {
-			const body: { data: Item[]; nextCursor: string | null } = await this.call(
+			// The search answers its list as `payables` (docs/api.md#body-cursor-lists).
+			const body: { payables: Item[]; nextCursor: string | null } = await this.call(
 				'/v1/payables/search',
 				{ company, body: { limit: 100, ...(cursor ? { cursor } : {}) } },
 			);
-			for (const item of body.data) out.push(item);
+			for (const item of body.payables) out.push(item);
 			if (!body.nextCursor) return;
 			cursor = body.nextCursor;
 		}

@@ -309,7 +309,8 @@ export function httpListNodes(
 					},
 					credential,
 				),
-				splitOutNode('Split Out', 'data', [500, 0]),
+				// The search answers its list as `payables` (docs/api.md#body-cursor-lists).
+				splitOutNode('Split Out', 'payables', [500, 0]),
 			];
 		case 'snapshot':
 			// Create, then page through the result. The wait for COMPLETE cannot be part of the paged

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SpendeskSimulator } from '../simulator';
-import type { Company, CompanySeed, LoggedRequest } from '../simulator';
+import type { Company, CompanySeed, LoggedRequest, Payable } from '../simulator';
 import { journalCsv } from '../simulator/files';
 import { payableDetail } from '../simulator/routes-reads';
 import { plain } from '../support/values';
@@ -74,6 +74,27 @@ const SCAN = Buffer.from([
 	0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0x0a, 0x7f, 0xc3,
 	0x25, 0x25, 0x45, 0x4f, 0x46, 0x0a,
 ]);
+
+/** Payable → Search, Fields mode: Payable IDs, comma-separated. */
+const SEARCH_IDS = ['pay_002_000004', 'pay_002_000017', 'pay_002_000121'];
+/** The search filters of the Custom API Call (body cursor), in Spendesk's grammar. */
+const CARD_PURCHASES = {
+	operator: 'and',
+	subfilters: [{ field: 'payableType', operator: '=', value: ['card_purchase'] }],
+};
+/**
+ * Payable → Search, JSON mode: the `filters` object sent as the user wrote it. An OR of two
+ * amounts (major units, as filters take them) and a status.
+ */
+function searchJson(payables: readonly Payable[]): Json {
+	return {
+		operator: 'or',
+		subfilters: [
+			{ field: 'amount', operator: '=', value: [payables[20].amount, payables[45].amount] },
+			{ field: 'status', operator: '=', value: ['in_review'] },
+		],
+	};
+}
 
 /** Every company small, except cmp_002 (more than one page of every list, whatever the style) and the loop's company. */
 function companySeeds(): CompanySeed[] {
@@ -256,6 +277,26 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				}),
 			],
 			[
+				s('Payables Search By IDs', {
+					resource: 'payable',
+					operation: 'search',
+					company: company(BIG),
+					filterMode: 'fields',
+					filters: { id: SEARCH_IDS.join(', ') },
+					returnAll: true,
+				}),
+			],
+			[
+				s('Payables Search JSON', {
+					resource: 'payable',
+					operation: 'search',
+					company: company(BIG),
+					filterMode: 'json',
+					filtersJson: JSON.stringify(searchJson(sim.data(BIG).payables), null, 2),
+					returnAll: true,
+				}),
+			],
+			[
 				s('Payables Snapshot', {
 					resource: 'payable',
 					operation: 'getAllSnapshot',
@@ -381,7 +422,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					path: '/v1/payables/search',
 					scoping: 'header',
 					pagination: 'bodyCursor',
-					body: '{"payableType": "card_purchase"}',
+					body: JSON.stringify({ filters: CARD_PURCHASES }),
 					returnAll: true,
 				}),
 			],
@@ -554,7 +595,26 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					operation: 'updateState',
 					company: company(LOOP),
 					settlementId: loop.settlements[0].id,
+					state: 'failedToExport',
+				}),
+			],
+			[
+				// A node saved by an earlier version keeps the old option value: sent as Spendesk's.
+				s('Settlement Update State (Earlier Value)', {
+					resource: 'settlement',
+					operation: 'updateState',
+					company: company(LOOP),
+					settlementId: loop.settlements[1].id,
 					state: 'failedExport',
+				}),
+			],
+			[
+				s('Settlement Exported', {
+					resource: 'settlement',
+					operation: 'updateState',
+					company: company(LOOP),
+					settlementId: loop.settlements[2].id,
+					state: 'exported',
 				}),
 			],
 			[
@@ -596,9 +656,17 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					company: company(LOOP),
 					name: '={{ $json.names }}',
 					additionalFields: {
-						externalId: '={{ "e2e-" + $json.names.slice(-1) }}',
+						primaryEmail:
+							'={{ "billing-" + $json.names.slice(-1).toLowerCase() + "@supplier.example" }}',
+						legalName: '={{ $json.names + " SAS" }}',
+						registrationNumber: '303265045',
+						address: '1 rue de la Paix',
+						zipcode: '75002',
+						city: 'Paris',
+						country: 'fr',
 						iban: 'FR76 3000 6000 0112 3456 7890 189',
 						bic: 'BNPAFRPP',
+						bankCountry: 'FR',
 					},
 				}),
 				s('Update Suppliers', {
@@ -606,7 +674,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					operation: 'update',
 					company: company(LOOP),
 					supplierId: '={{ $json.id }}',
-					updateFields: { vatNumber: 'fr 40303265045', isArchived: true },
+					// A field added and left empty is cleared (BIC).
+					updateFields: { vatNumber: 'fr 40303265045', city: 'Lyon', bic: '' },
 				}),
 			],
 			[
@@ -831,7 +900,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			createHome(runtime),
 		);
 		sim = new SpendeskSimulator({
-			snapshotPendingPolls: 1,
+			// Snapshots complete at the first check: the node checks at most once a minute after it.
+			snapshotPendingPolls: 0,
 			exportPendingPolls: 1,
 			seed: { companies: companySeeds(), sizes: SMALL_SIZES },
 		});
@@ -909,7 +979,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			sim.resetStats();
 			exec = timedExecution(
 				target,
-				'every operation (51 Spendesk nodes)',
+				'every operation (55 Spendesk nodes)',
 				await execute(home, 'e2eOps'),
 			);
 			tokensAfterOrgRun = tokenRequests();
@@ -969,21 +1039,75 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Accounts')).toHaveLength(230);
 		});
 
-		it('Payable → Search: body-cursor pages, with filters', () => {
+		it("Payable → Search: body-cursor pages of `payables` (amounts in minor units), Fields and JSON filters in Spendesk's grammar", () => {
 			const payables = sortedBy(sim.data(BIG).payables, (p) => p.createdAt);
-			expect(out('Payables Search')).toEqual(plain(payables));
+			const found = (match: (p: Payable) => boolean) =>
+				plain(payables.filter(match).map(payableDetail));
+			expect(out('Payables Search')).toEqual(found(() => true));
 			expect(out('Payables Search')).toHaveLength(130);
-			const filtered = payables.filter(
+			expect(out('Payables Search')[7].amount).toBe(Math.round(payables[7].amount * 100));
+
+			const filtered = found(
 				(p) => ['settled', 'prepared'].includes(p.status) && p.payableType === 'invoice',
 			);
 			expect(filtered.length).toBeGreaterThan(0);
-			expect(out('Payables Search Filtered')).toEqual(plain(filtered));
+			expect(out('Payables Search Filtered')).toEqual(filtered);
+			expect(out('Payables Search By IDs')).toEqual(found((p) => SEARCH_IDS.includes(p.id)));
+			expect(out('Payables Search By IDs')).toHaveLength(SEARCH_IDS.length);
+
+			const json = searchJson(sim.data(BIG).payables);
+			const amounts = [sim.data(BIG).payables[20].amount, sim.data(BIG).payables[45].amount];
+			const either = found((p) => amounts.includes(p.amount) || p.status === 'in_review');
+			expect(either.length).toBeGreaterThan(2);
+			expect(either.length).toBeLessThan(130);
+			expect(out('Payables Search JSON')).toEqual(either);
+
+			// What each node sent: no filters, an AND of equalities built from the fields, the JSON as written.
+			const sent = sim
+				.requestsTo('searchPayables')
+				.filter((r) => r.companyId === BIG)
+				.map((r) => r.body as Json);
+			const filters = sent.map((b) => b.filters as Json | undefined);
+			expect(filters).toContainEqual(undefined);
+			// The Fields mode's subfilters, in whatever order n8n keeps the fields.
+			const bySubfilterField = (f: Json | undefined) =>
+				f && {
+					...f,
+					subfilters: [...(f.subfilters as Json[])].sort((a, b) =>
+						String(a.field).localeCompare(String(b.field)),
+					),
+				};
+			expect(filters.map(bySubfilterField)).toContainEqual({
+				operator: 'and',
+				subfilters: [
+					{ field: 'payableType', operator: '=', value: ['invoice'] },
+					{ field: 'status', operator: '=', value: ['settled', 'prepared'] },
+				],
+			});
+			expect(filters).toContainEqual({
+				operator: 'and',
+				subfilters: [{ field: 'id', operator: '=', value: SEARCH_IDS }],
+			});
+			expect(filters).toContainEqual(json);
+			expect(filters).toContainEqual(CARD_PURCHASES);
+			// Return All over two pages: the unfiltered search asked once with the cursor of page 1.
+			expect(sent.filter((b) => b.filters === undefined && b.cursor)).toHaveLength(1);
 		});
 
-		it('Payable → Get Many (Snapshot): waits for the snapshot, then its result pages', () => {
+		it('Payable → Get Many (Snapshot): the snapshot created, complete at the first check, then its result pages', () => {
+			// The simulator builds the snapshot at once (snapshotPendingPolls 0): after the first
+			// check the node waits a minute between checks, as Spendesk asks (integration tests).
 			expect(out('Payables Snapshot')).toEqual(plain(sim.data(BIG).payables));
+			expect(sim.requestsTo('createPayablesSnapshot')).toHaveLength(1);
 			const polls = sim.requestsTo('getPayablesSnapshot');
-			expect(polls.length).toBeGreaterThanOrEqual(1 + Math.ceil(130 / 30));
+			expect(polls.length).toBeGreaterThanOrEqual(Math.ceil(130 / 30));
+			expect([...new Set(polls.map((r) => r.query.page))].sort()).toEqual([
+				'1',
+				'2',
+				'3',
+				'4',
+				'5',
+			]);
 		});
 
 		it('Settlement → Get Many: page style', () => {
@@ -1236,13 +1360,22 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			});
 		});
 
-		it('Settlement → Update State', () => {
-			const settlement = sim.data(LOOP).settlements[0];
-			expect(settlement).toMatchObject({ state: 'failedExport' });
-			expect(out('Settlement Update State')).toEqual([plain(settlement)]);
-			expect(
-				sim.requestsTo('updateSettlementState').map((r) => [r.method, r.path, r.body]),
-			).toEqual([['PUT', `/v1/settlements/${settlement.id}/state`, { state: 'failedExport' }]]);
+		it("Settlement → Update State: Spendesk's values (failedToExport, exported); the earlier value failedExport sent as failedToExport", () => {
+			const [failed, earlier, exported] = sim.data(LOOP).settlements;
+			expect(failed).toMatchObject({ state: 'failedToExport' });
+			expect(earlier).toMatchObject({ state: 'failedToExport' });
+			expect(exported).toMatchObject({ state: 'exported' });
+			expect(out('Settlement Update State')).toEqual([plain(failed)]);
+			expect(out('Settlement Update State (Earlier Value)')).toEqual([plain(earlier)]);
+			expect(out('Settlement Exported')).toEqual([plain(exported)]);
+			const calls = sim.requestsTo('updateSettlementState');
+			expect(calls.map((r) => [r.method, r.path, r.body, r.status]).sort()).toEqual(
+				[
+					['PUT', `/v1/settlements/${failed.id}/state`, { state: 'failedToExport' }, 200],
+					['PUT', `/v1/settlements/${earlier.id}/state`, { state: 'failedToExport' }, 200],
+					['PUT', `/v1/settlements/${exported.id}/state`, { state: 'exported' }, 200],
+				].sort(),
+			);
 		});
 
 		it("Supplier → Get Many (two pages; Archived and Updated After in the workflow's time zone) and Get", () => {
@@ -1264,28 +1397,64 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Supplier Get')).toEqual([plain(suppliers[3])]);
 		});
 
-		it('Supplier → Create (3 items, one bulk call) and → Update (each created supplier)', () => {
+		it("Supplier → Create (3 items, one bulk call of Spendesk's nested suppliers) and → Update (each created supplier, nested)", () => {
 			const names = ['E2E Supplier A', 'E2E Supplier B', 'E2E Supplier C'];
-			const created = out('Create Suppliers');
-			expect(created.map((s) => [s.name, s.externalId, s.iban, s.bic])).toEqual(
-				names.map((n) => [n, `e2e-${n.slice(-1)}`, 'FR7630006000011234567890189', 'BNPAFRPP']),
-			);
+			const bankInfo = { iban: 'FR7630006000011234567890189', bic: 'BNPAFRPP', bankCountry: 'FR' };
+			const sentSupplier = (name: string) => ({
+				name,
+				primaryEmail: `billing-${name.slice(-1).toLowerCase()}@supplier.example`,
+				supplierDetails: {
+					legalName: `${name} SAS`,
+					country: 'FR',
+					city: 'Paris',
+					zipcode: '75002',
+					address: '1 rue de la Paix',
+					registrationNumber: '303265045',
+				},
+				bankInfo,
+			});
+			// One call, its body a JSON array of the nested suppliers (checked and normalised by the node).
 			const creates = sim.requestsTo('createSuppliers');
-			expect(creates.map((r) => ((r.body as Json).suppliers as Json[]).map((e) => e.name))).toEqual(
-				[names],
+			expect(creates.map((r) => [r.method, r.companyId, r.status, r.body])).toEqual([
+				['POST', LOOP, 201, names.map(sentSupplier)],
+			]);
+			// Each item the supplier of its `{ outcome: "created", supplier }`, as created then.
+			const created = out('Create Suppliers');
+			expect(created).toEqual(
+				names.map((name) =>
+					expect.objectContaining({
+						...sentSupplier(name),
+						id: expect.any(String),
+						iban: bankInfo.iban,
+						bic: bankInfo.bic,
+						vatNumber: null,
+						isArchived: false,
+					}),
+				),
 			);
 			const stored = sim.data(LOOP).suppliers.filter((s) => names.includes(s.name));
 			expect(stored.map((s) => s.id)).toEqual(created.map((s) => s.id));
+
+			// Update: the VAT number normalised, the city changed, the BIC added empty cleared; the rest kept.
+			const change = {
+				supplierDetails: { vatNumber: 'FR40303265045', city: 'Lyon' },
+				bankInfo: { bic: null },
+			};
+			expect(
+				sim.requestsTo('updateSupplier').map((r) => [r.method, r.path, r.body, r.status]),
+			).toEqual(stored.map((s) => ['PATCH', `/v1/suppliers/${s.id}`, change, 200]));
 			expect(out('Update Suppliers')).toEqual(plain(stored));
-			for (const s of stored)
-				expect(s).toMatchObject({ vatNumber: 'FR40303265045', isArchived: true });
-			expect(sim.requestsTo('updateSupplier').map((r) => [r.method, r.path, r.body])).toEqual(
-				stored.map((s) => [
-					'PATCH',
-					`/v1/suppliers/${s.id}`,
-					{ vatNumber: 'FR40303265045', isArchived: true },
-				]),
-			);
+			for (const s of stored) {
+				const sent = sentSupplier(s.name);
+				expect(s).toMatchObject({
+					primaryEmail: sent.primaryEmail,
+					supplierDetails: { ...sent.supplierDetails, vatNumber: 'FR40303265045', city: 'Lyon' },
+					bankInfo: { ...bankInfo, bic: null },
+					vatNumber: 'FR40303265045',
+					iban: bankInfo.iban,
+					bic: null,
+				});
+			}
 		});
 
 		it('User → Get Many and Get, Cost Center → Get Many', () => {
@@ -1561,6 +1730,33 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					true,
 				);
 			});
+			// Each receipt with the payable's fields as Get read them (amount in minor units).
+			const payableOf = new Map(withFiles.map(({ c, p }) => [p.id, { c, p }]));
+			expect(
+				items(exec.run, 'Accounting Entry').map((e) => [
+					e.companyId,
+					e.payableId,
+					e.version,
+					e.description,
+					e.supplier,
+					e.amount,
+					e.currency,
+				]),
+			).toEqual(
+				files.map(({ payableId }) => {
+					const { c, p } = payableOf.get(payableId)!;
+					const detail = payableDetail(p);
+					return [
+						c.id,
+						p.id,
+						before.get(p.id)!.version,
+						p.description,
+						detail.supplier.name,
+						Math.round(p.amount * 100),
+						p.currency,
+					];
+				}),
+			);
 			expect(items(exec.run, 'Send to Accounting System')).toHaveLength(files.length);
 			expect(
 				rawItems(exec.run, 'Send to Accounting System').every((r) => r.binary?.data?.data),

@@ -418,7 +418,8 @@ export const ENDPOINTS = catalogue({
 	getSupplier: {
 		label: 'Get a supplier',
 		operations: ['Supplier → Get'],
-		source: 'Path and scope: vendor documentation; `{data}` wrapper: decided here.',
+		source:
+			'Path and scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).',
 		method: 'GET',
 		path: '/v1/suppliers/{supplierId}',
 		placement: 'header',
@@ -442,7 +443,8 @@ export const ENDPOINTS = catalogue({
 	getUser: {
 		label: 'Get a user',
 		operations: ['User → Get'],
-		source: 'Path and scope: vendor documentation; `{data}` wrapper: decided here.',
+		source:
+			'Path and scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).',
 		method: 'GET',
 		path: '/v1/users/{userId}',
 		placement: 'header',
