@@ -8,6 +8,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
+import { searchPayables } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SimulatorOptions, SpendeskSimulator } from '../simulator';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import { C, DOCUMENTED, DOCUMENTED_SIZES } from '../support/documented';
@@ -72,6 +73,17 @@ describe('documented world: a company-level API key', () => {
 			sim.data(C).analyticalFields.map((f) => ({ name: `${f.name} (${f.id})`, value: f.id })),
 		);
 		expect(paths(sim)).toEqual(['GET /v1/analytical-fields']);
+	});
+
+	test('the Payable picker (From List) says to enter the ID when the payables search is not granted', async () => {
+		const { context } = await contextFor(sim, 'companyKey', { parameters: one });
+		sim.clearLog();
+		const error = await failure(searchPayables.call(context as unknown as ILoadOptionsFunctions));
+		expect(error.message).toBe(
+			`"Search payables" belongs to Spendesk's experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001", so the payables cannot be listed here`,
+		);
+		expect((error as NodeApiError).description).toMatch(/^Enter the payable ID instead \(By ID\)/);
+		expect(paths(sim)).toEqual(['POST /v1/payables/search']);
 	});
 
 	test('Payable → Get Attachments gives the files', async () => {

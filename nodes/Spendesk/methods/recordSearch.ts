@@ -4,7 +4,8 @@
  * typed, by name or ID. Records belong to one company, so with Several or All Companies there
  * is no list: enter the ID.
  */
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { restated } from '../transport/restate';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import type { EndpointName } from '../transport/endpoints';
 import { collect } from '../transport/paginate';
@@ -84,22 +85,37 @@ const payableAmountOf = (p: IDataObject) =>
 		? `${(p.amount / 100).toFixed(2)} ${typeof p.currency === 'string' ? p.currency : ''}`.trim()
 		: amountOf(p);
 
-/** The first 200 payables of the company (search order). */
+/**
+ * The first 200 payables of the company (search order). The payables search is part of
+ * Spendesk's experimental API (docs/api.md#scopes): without it, the list says how to pick a
+ * payable anyway.
+ */
 export async function searchPayables(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	return await searchRecords(
-		this,
-		{
-			endpoint: 'searchPayables',
-			what: 'Payables',
-			limit: 200,
-			body: {},
-			label: (p) => [text(p.description), payableAmountOf(p)].filter(Boolean).join(', '),
-		},
-		filter,
-	);
+	try {
+		return await searchRecords(
+			this,
+			{
+				endpoint: 'searchPayables',
+				what: 'Payables',
+				limit: 200,
+				body: {},
+				label: (p) => [text(p.description), payableAmountOf(p)].filter(Boolean).join(', '),
+			},
+			filter,
+		);
+	} catch (error) {
+		const cause = error as Error & { description?: string | null; httpCode?: string | null };
+		const refused = error instanceof NodeApiError && String(cause.httpCode) === '403';
+		throw restated(this.getNode(), error, {
+			message: refused ? `${cause.message}, so the payables cannot be listed here` : cause.message,
+			description: refused
+				? `Enter the payable ID instead (By ID), e.g. from a Payable → Get Many (Snapshot) node. ${cause.description ?? ''}`.trim()
+				: (cause.description ?? undefined),
+		});
+	}
 }
 
 export async function searchSuppliers(
