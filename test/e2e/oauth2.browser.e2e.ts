@@ -135,13 +135,14 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			await modal.getByTestId('parameter-input-baseUrl').locator('input').fill(sim.baseUrl);
 			await modal.getByTestId('parameter-input-accessLevel').click();
 			await page.getByRole('option', { name: /^Organisation/ }).click();
-			// Get Companies needs organisation-level access and the payable picker the payables
-			// search, two Experimental Features: the scopes asked for on Connect are the
+			// Get Companies needs organisation-level access, the payable picker the payables
+			// search and the intake picker the intakes, three Experimental Features: the scopes asked for on Connect are the
 			// documented read scopes plus those of the features ticked.
 			const features = modal.getByTestId('parameter-input-experimentalFeatures');
 			await features.click();
 			await page.getByRole('option', { name: /^Organisation-Level Access/ }).click();
 			await page.getByRole('option', { name: /^Payables Search/ }).click();
+			await page.getByRole('option', { name: /^Invoices and Intakes/ }).click();
 			// A second click on the field closes the list (Escape would close the modal).
 			await features.click();
 			// The redirect URL n8n shows is the one the simulator will be asked to redirect to.
@@ -194,11 +195,12 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 			expect.arrayContaining([
 				'experimental:company:read',
 				'experimental:payable-search:read',
+				'experimental:intake:read',
 				'wallet-summary:read',
 			]),
 		);
 		// Only the feature ticked: no experimental scope of another feature.
-		expect(asked).not.toContain('experimental:invoice:read');
+		expect(asked).not.toContain('experimental:webhooks:read');
 		expect(
 			sim
 				.requestsTo('oauthToken')
