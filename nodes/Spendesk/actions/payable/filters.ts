@@ -1,6 +1,32 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 
+/** The payable-type filter of the payable lists (snapshot and search). */
+export const PAYABLE_TYPE_FILTER: INodeProperties = {
+	displayName: 'Payable Type',
+	name: 'payableType',
+	type: 'multiOptions',
+	options: [
+		{ name: 'Card Purchase', value: 'card_purchase' },
+		{ name: 'Expense Claim', value: 'expense_claim' },
+		{ name: 'Invoice', value: 'invoice' },
+	],
+	default: [],
+};
+
+/** The status filter of the payable lists (snapshot and search). */
+export const PAYABLE_STATUS_FILTER: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'multiOptions',
+	options: [
+		{ name: 'In Review', value: 'in_review' },
+		{ name: 'Prepared', value: 'prepared' },
+		{ name: 'Settled', value: 'settled' },
+	],
+	default: [],
+};
+
 /** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Search has its own (search.operation.ts). */
 export const payableFilterProperties: INodeProperties[] = [
 	{
@@ -20,30 +46,7 @@ export const payableFilterProperties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		displayOptions: { show: { filterMode: ['fields'] } },
-		options: [
-			{
-				displayName: 'Payable Type',
-				name: 'payableType',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Card Purchase', value: 'card_purchase' },
-					{ name: 'Expense Claim', value: 'expense_claim' },
-					{ name: 'Invoice', value: 'invoice' },
-				],
-				default: [],
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'multiOptions',
-				options: [
-					{ name: 'In Review', value: 'in_review' },
-					{ name: 'Prepared', value: 'prepared' },
-					{ name: 'Settled', value: 'settled' },
-				],
-				default: [],
-			},
-		],
+		options: [PAYABLE_TYPE_FILTER, PAYABLE_STATUS_FILTER],
 	},
 	{
 		displayName: 'Filters (JSON)',

@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
 import { readJsonObject } from '../sharedParams';
+import { PAYABLE_STATUS_FILTER, PAYABLE_TYPE_FILTER } from './filters';
 
 const searchFilterProperties: INodeProperties[] = [
 	{
@@ -48,28 +49,8 @@ const searchFilterProperties: INodeProperties[] = [
 				placeholder: 'e.g. pay_001_000042, pay_001_000043',
 				description: 'One or more payable IDs, separated by commas',
 			},
-			{
-				displayName: 'Payable Type',
-				name: 'payableType',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Card Purchase', value: 'card_purchase' },
-					{ name: 'Expense Claim', value: 'expense_claim' },
-					{ name: 'Invoice', value: 'invoice' },
-				],
-				default: [],
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'multiOptions',
-				options: [
-					{ name: 'In Review', value: 'in_review' },
-					{ name: 'Prepared', value: 'prepared' },
-					{ name: 'Settled', value: 'settled' },
-				],
-				default: [],
-			},
+			PAYABLE_TYPE_FILTER,
+			PAYABLE_STATUS_FILTER,
 		],
 	},
 	{
