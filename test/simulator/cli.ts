@@ -91,7 +91,12 @@ async function main(): Promise<void> {
 				`                         client id ${k.clientId}   secret ${k.clientSecret}   (company ${k.companyId})`,
 		),
 		`  OAuth2 client          client id ${oauthClient.clientId}   secret ${oauthClient.clientSecret}`,
-		`                         authorize ${url}/oauth2/authorize   token ${url}/oauth2/token`,
+		`                         authorize ${url}/v1/oauth2/authorize   token ${url}/v1/oauth2/token/create   refresh ${url}/v1/oauth2/token/refresh?client_id=…&client_secret=…`,
+		...(documented
+			? []
+			: [
+					`                         also the older paths: authorize ${url}/oauth2/authorize   token ${url}/oauth2/token`,
+				]),
 		'',
 		'Try:',
 		`  curl -s -X POST ${url}/v1/auth/token -u ${orgKey.clientId}:${orgKey.clientSecret} \\`,

@@ -20,6 +20,10 @@ import {
 import { FILE_ROUTES } from './fileRoutes';
 import { WEBHOOK_ROUTES } from './webhooks';
 import { CONTROL_ROUTES } from './events';
+import { consent, OAUTH_V1_ROUTES, pkceChallenge } from './oauth';
+import type { SimulatorProfile } from './profile';
+
+export { pkceChallenge };
 
 export interface RouteDef {
 	id: RouteId;
@@ -31,6 +35,8 @@ export interface RouteDef {
 	handler: (ctx: RequestContext) => HandlerResult | Promise<HandlerResult>;
 	/** Served by the file host (the simulator's second server, pre-signed URLs) instead of the API. */
 	host?: 'files';
+	/** Served in this profile only (elsewhere the path is unknown: 404); absent: in both. */
+	profile?: SimulatorProfile;
 }
 
 /** Cursor limits (default, max) decided for the simulator where docs/api.md gives none. */
@@ -44,13 +50,7 @@ export const CURSOR_LIMITS = {
 	getAccounts: [20, 100],
 } as const;
 
-/** S256 PKCE challenge of a verifier. */
-export function pkceChallenge(verifier: string): string {
-	return createHash('sha256').update(verifier).digest('base64url');
-}
-
 const SNAPSHOT_REUSE_MS = 12 * 3600 * 1000;
-const CODE_LIFETIME_MS = 10 * 60 * 1000;
 const byId = <T extends { id: string }>(item: T): SortKey => ['', item.id];
 const byCreated = <T extends { id: string; createdAt: string }>(item: T): SortKey => [
 	item.createdAt,
@@ -301,77 +301,6 @@ function tokenGrant(ctx: RequestContext): HandlerResult {
 	);
 }
 
-function authorize(ctx: RequestContext): HandlerResult {
-	const q = ctx.query;
-	const client = ctx.sim.oauthClient(q.client_id ?? '');
-	if (!client) throw new SimError(400, 'invalid_client', 'Unknown client_id', 'query.client_id');
-	if (
-		!q.redirect_uri ||
-		(client.redirectUris.length && !client.redirectUris.includes(q.redirect_uri))
-	) {
-		throw new SimError(
-			400,
-			'invalid_request',
-			'redirect_uri is missing or not registered',
-			'query.redirect_uri',
-		);
-	}
-	if (q.response_type !== 'code')
-		throw new SimError(
-			400,
-			'unsupported_response_type',
-			'response_type must be code',
-			'query.response_type',
-		);
-	if (!q.code_challenge || q.code_challenge_method !== 'S256') {
-		throw new SimError(
-			400,
-			'invalid_request',
-			'PKCE with code_challenge_method S256 is required',
-			'query.code_challenge',
-		);
-	}
-	const redirect = new URL(q.redirect_uri);
-	if (q.state !== undefined) redirect.searchParams.set('state', q.state);
-	const refuse = (description: string): HandlerResult => {
-		redirect.searchParams.set('error', 'access_denied');
-		redirect.searchParams.set('error_description', description);
-		return { status: 302, headers: { location: redirect.toString() } };
-	};
-	const user = ctx.sim.user(q.user ?? ctx.sim.options.oauthDefaultUser);
-	if (!user) return refuse('Unknown user');
-	const level = (q.consent ?? ctx.sim.options.oauthDefaultConsent) as AccessLevel;
-	if (level !== 'organisation' && level !== 'company')
-		throw new SimError(
-			400,
-			'invalid_request',
-			'consent must be organisation or company',
-			'query.consent',
-		);
-	if (level === 'organisation' && user.role === 'requester')
-		return refuse('A requester cannot approve organisation-level access');
-	const companyId = level === 'company' ? (q.company ?? user.companyIds[0]) : undefined;
-	if (level === 'company' && (!companyId || !user.companyIds.includes(companyId)))
-		return refuse('The user is not a member of that company');
-	const requested = (q.scope ?? '').split(/[\s+]+/).filter(Boolean);
-	const scopes = requested.length
-		? requested.filter((s) => client.scopes.includes(s))
-		: client.scopes;
-	const code = ctx.sim.saveCode({
-		clientId: client.clientId,
-		redirectUri: q.redirect_uri,
-		challenge: q.code_challenge,
-		userId: user.id,
-		level,
-		companyId,
-		scopes,
-		expiresAt: ctx.sim.clock.now() + CODE_LIFETIME_MS,
-		used: false,
-	});
-	redirect.searchParams.set('code', code);
-	return { status: 302, headers: { location: redirect.toString() } };
-}
-
 /**
  * The vendor's rule for refreshes ("Changes to OAuth2 Refresh Tokens"): `client_id` and
  * `client_secret` are mandatory QUERY parameters of the refresh POST, whatever else
@@ -525,15 +454,20 @@ export const ROUTES: RouteDef[] = [
 		method: 'GET',
 		pattern: /^\/oauth2\/authorize$/,
 		scoping: 'public',
-		handler: authorize,
+		// The specification's paths; the documented profile knows only the /v1 contract (oauth.ts).
+		profile: 'specification',
+		handler: consent,
 	},
 	{
 		id: 'oauthToken',
 		method: 'POST',
 		pattern: /^\/oauth2\/token$/,
 		scoping: 'public',
+		profile: 'specification',
 		handler: oauthToken,
 	},
+	// The documented partner OAuth2 contract, in both profiles (oauth.ts).
+	...OAUTH_V1_ROUTES,
 	{
 		id: 'getCompanies',
 		method: 'GET',

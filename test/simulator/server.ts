@@ -143,7 +143,14 @@ const PROXY_PAGE =
 	'<!DOCTYPE html><html><head><title>Access denied</title></head><body><h1>Access denied</h1><p>Your request was blocked by the network proxy.</p></body></html>';
 /** The Sunset date the `deprecated` fault announces when the test names none. */
 export const DEFAULT_SUNSET = 'Thu, 31 Dec 2026 23:59:59 GMT';
-const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set(['token', 'oauthAuthorize', 'oauthToken']);
+const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set([
+	'token',
+	'oauthAuthorize',
+	'oauthToken',
+	'oauthAuthorizeV1',
+	'oauthTokenCreate',
+	'oauthTokenRefresh',
+]);
 /** The simulator's own control routes (not Spendesk's): outside in-flight caps and '*' faults. */
 const CONTROL_ROUTES: ReadonlySet<RouteId> = new Set(['simulatorWebhookEvent']);
 const outsideApi = (route: RouteId) => TOKEN_ROUTES.has(route) || CONTROL_ROUTES.has(route);
@@ -518,6 +525,22 @@ export class SpendeskSimulator {
 		for (const t of this.tokens.values()) t.expiresAt = Math.min(t.expiresAt, now);
 	}
 
+	/**
+	 * Revokes the OAuth2 connections of a client (of one approving user when `userId` is given),
+	 * as a user disconnecting the app in Spendesk does: its refresh tokens and unused codes stop
+	 * working (a refresh answers 400 invalid_grant) and its access tokens expire now (401).
+	 */
+	revokeOAuth2(clientId: string, userId?: string): void {
+		const held = (g: { clientId: string; userId?: string }) =>
+			g.clientId === clientId && (userId === undefined || g.userId === userId);
+		for (const [value, grant] of this.refreshTokens)
+			if (held(grant)) this.refreshTokens.delete(value);
+		for (const [value, code] of this.codes) if (held(code)) this.codes.delete(value);
+		const now = this.clock.now();
+		for (const t of this.tokens.values())
+			if (t.kind === 'oauth2' && held(t)) t.expiresAt = Math.min(t.expiresAt, now);
+	}
+
 	injectFault(spec: FaultSpec): void {
 		this.faults.push({ ...spec, remaining: spec.times ?? 1, skip: spec.after ?? 0 });
 	}
@@ -662,7 +685,7 @@ export class SpendeskSimulator {
 		const method = (req.method ?? 'GET').toUpperCase();
 		const query: Record<string, string> = {};
 		for (const [k, v] of url.searchParams) query[k] = v;
-		const { route, params } = matchRoute(method, url.pathname, host);
+		const { route, params } = matchRoute(method, url.pathname, host, this.options.profile);
 		const entry: LoggedRequest = {
 			seq: ++this.seq,
 			at: arrived,
@@ -1005,9 +1028,11 @@ function matchRoute(
 	method: string,
 	path: string,
 	host: 'api' | 'files',
+	profile: SimulatorProfile,
 ): { route: RouteDef; params: Record<string, string> } {
 	for (const route of ROUTES) {
 		if (route.method !== method || (route.host ?? 'api') !== host) continue;
+		if (route.profile !== undefined && route.profile !== profile) continue;
 		const m = route.pattern.exec(path);
 		if (!m) continue;
 		const params: Record<string, string> = {};

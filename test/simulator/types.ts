@@ -336,6 +336,10 @@ export type RouteId =
 	| 'token'
 	| 'oauthAuthorize'
 	| 'oauthToken'
+	/** The documented partner OAuth2 contract (docs/api.md#oauth2): authorize, code exchange, refresh. */
+	| 'oauthAuthorizeV1'
+	| 'oauthTokenCreate'
+	| 'oauthTokenRefresh'
 	| 'getCompanies'
 	| 'walletSummary'
 	| 'listSettlements'
