@@ -44,6 +44,12 @@ export class Spendesk implements INodeType {
 				displayOptions: shownFor.apiKey,
 			},
 			{ name: 'spendeskOAuth2Api', required: true, displayOptions: shownFor.oAuth2 },
+			{
+				name: 'spendeskPartnerOAuth2Api',
+				required: true,
+				testedBy: 'spendeskPartnerOAuth2Test',
+				displayOptions: shownFor.partnerOAuth2,
+			},
 		],
 		properties: [authenticationProperty, ...versionProperties],
 	};

@@ -35,6 +35,12 @@ export class SpendeskWebhookTrigger implements INodeType {
 				displayOptions: shownFor.apiKey,
 			},
 			{ name: 'spendeskOAuth2Api', required: true, displayOptions: shownFor.oAuth2 },
+			{
+				name: 'spendeskPartnerOAuth2Api',
+				required: true,
+				testedBy: 'spendeskPartnerOAuth2Test',
+				displayOptions: shownFor.partnerOAuth2,
+			},
 		],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },

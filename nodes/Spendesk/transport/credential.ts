@@ -22,8 +22,12 @@ export type SpendeskContext =
 	| IWebhookFunctions;
 
 /** Credential type used for the node's Authentication choice. */
-export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {
-	return authentication === 'oAuth2' ? 'spendeskOAuth2Api' : 'spendeskApi';
+export function credentialTypeOf(
+	authentication: unknown,
+): 'spendeskApi' | 'spendeskOAuth2Api' | 'spendeskPartnerOAuth2Api' {
+	if (authentication === 'oAuth2') return 'spendeskOAuth2Api';
+	if (authentication === 'partnerOAuth2') return 'spendeskPartnerOAuth2Api';
+	return 'spendeskApi';
 }
 
 export interface ResolvedCredential {
@@ -104,6 +108,9 @@ function noteSecrets(
 	const values = [
 		clientSecret,
 		credentials.sessionToken,
+		credentials.accessToken,
+		credentials.refreshToken,
+		...pastedSecrets(credentials.authorizationResponse),
 		tokens.access_token,
 		tokens.refresh_token,
 		tokens.id_token,
@@ -114,6 +121,14 @@ function noteSecrets(
 		values.push(encodeURIComponent(clientSecret), btoa(String.fromCharCode(...basic)));
 	}
 	for (const value of values) if (typeof value === 'string' && value.length >= 4) known.add(value);
+}
+
+/** The code and state of a pasted authorization answer (Partner OAuth2), and the paste itself. */
+function pastedSecrets(pasted: unknown): string[] {
+	if (typeof pasted !== 'string' || !pasted.trim()) return [];
+	const query = pasted.trim().replace(/^[^?]*\?/, '');
+	const params = new URLSearchParams(query);
+	return [pasted.trim(), params.get('code') ?? '', params.get('state') ?? ''];
 }
 
 /** Reads the credential again and remembers its tokens (a token n8n fetched or renewed since it was resolved). */

@@ -114,6 +114,39 @@ export const ENDPOINTS = catalogue({
 		pagination: 'none',
 		idempotent: false,
 	},
+	partnerOAuth2Authorize: {
+		label: 'Partner OAuth2 consent page',
+		operations: ['Credential: Partner OAuth2 (authorization address)'],
+		source:
+			'Authorization code with PKCE (S256), scope required: vendor documentation (#the-documented-partner-contract).',
+		method: 'GET',
+		path: '/v1/oauth2/authorize',
+		placement: 'none',
+		pagination: 'none',
+		idempotent: false,
+	},
+	partnerOAuth2TokenCreate: {
+		label: 'Partner OAuth2 code exchange',
+		operations: ['Credential: Partner OAuth2 (first use after the paste)'],
+		source:
+			'JSON body with the client in it, 201 without expires_in: vendor documentation (#the-documented-partner-contract).',
+		method: 'POST',
+		path: '/v1/oauth2/token/create',
+		placement: 'none',
+		pagination: 'none',
+		idempotent: false,
+	},
+	partnerOAuth2TokenRefresh: {
+		label: 'Partner OAuth2 refresh',
+		operations: ['Credential: Partner OAuth2 (renewal after a 401)'],
+		source:
+			'Client ID and secret as query parameters, JSON body, rotating refresh tokens: vendor documentation; v1 path: decided here (#the-documented-partner-contract).',
+		method: 'POST',
+		path: '/v1/oauth2/token/refresh',
+		placement: 'none',
+		pagination: 'none',
+		idempotent: false,
+	},
 	getCompanies: {
 		label: 'Get companies',
 		operations: [

@@ -275,22 +275,37 @@ export function apiError(node: INode, call: FailedCall): NodeApiError {
 /** n8n could not renew the OAuth2 access token: the connection must be made again in the credential. */
 export function renewalRefusedError(
 	node: INode,
-	call: { credentialName: string; endpoint: Endpoint; companyId?: string; itemIndex?: number },
+	call: {
+		credentialName: string;
+		credentialType?: string;
+		/** Partner OAuth2: nothing connected yet, or the pasted answer is unusable. */
+		notConnected?: boolean;
+		endpoint: Endpoint;
+		companyId?: string;
+		itemIndex?: number;
+	},
 ): NodeApiError {
 	const forCompany = call.companyId ? ` for ${companyLabel(call.companyId)}` : '';
+	const partner = call.credentialType === 'spendeskPartnerOAuth2Api';
+	const steps = `open it, click Test for a new authorization address, approve, paste the address you land on into Authorization Response and save`;
+	const message = partner
+		? call.notConnected
+			? `Connect the credential "${call.credentialName}": ${steps}`
+			: `Reconnect the credential "${call.credentialName}": ${steps}`
+		: `Reconnect the credential "${call.credentialName}": Spendesk refused to renew its OAuth2 access`;
+	const description = partner
+		? call.notConnected
+			? `"${call.endpoint.label}"${forCompany} needs the credential connected: it holds no connection yet, or its Authorization Response is not one this credential asked for. Then run the workflow again (within 10 minutes of approving).`
+			: `"${call.endpoint.label}"${forCompany} needed a new access token and Spendesk refused: the connection was revoked in Spendesk, the refresh token expired (30 days) or was already used, or the authorization code was used or too old. Then run the workflow again (within 10 minutes of approving).`
+		: `"${call.endpoint.label}"${forCompany} needed a new access token and Spendesk refused the refresh: the connection was revoked in Spendesk, the refresh token expired (30 days), or the app's Client ID or Client Secret changed. Open the credential in n8n, check the Client ID and Client Secret, click "Reconnect" and approve access again, then run the workflow again.`;
 	return new NodeApiError(
 		node,
 		{
 			endpoint: `${call.endpoint.method} ${call.endpoint.path}`,
 			...(call.companyId ? { companyId: call.companyId } : {}),
-			reason: 'oauth2-refresh-refused',
+			reason: call.notConnected ? 'oauth2-not-connected' : 'oauth2-refresh-refused',
 		},
-		{
-			message: `Reconnect the credential "${call.credentialName}": Spendesk refused to renew its OAuth2 access`,
-			description: `"${call.endpoint.label}"${forCompany} needed a new access token and Spendesk refused the refresh: the connection was revoked in Spendesk, the refresh token expired (30 days), or the app's Client ID or Client Secret changed. Open the credential in n8n, check the Client ID and Client Secret, click "Reconnect" and approve access again, then run the workflow again.`,
-			httpCode: '401',
-			itemIndex: call.itemIndex,
-		},
+		{ message, description, httpCode: '401', itemIndex: call.itemIndex },
 	);
 }
 

@@ -11,6 +11,7 @@ import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { rememberSecrets } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { flowControl } from './limiter';
+import { reconnectReason } from './partnerOAuth2';
 import { classifyThrown } from './outcome';
 import type { Outcome } from './outcome';
 import { transportSettings } from './settings';
@@ -92,6 +93,9 @@ async function exchange(
 			response: (await Promise.race([sent, attempt.timedOut])) as IN8nHttpFullResponse,
 		};
 	} catch (error) {
+		// Partner OAuth2: preAuthentication refused the connection (refresh or code refused, not connected).
+		const reconnect = reconnectReason(error);
+		if (reconnect) return { kind: 'renewalRefused', notConnected: reconnect === 'notConnected' };
 		return attempt.expired() && !cancel?.aborted
 			? { kind: 'thrown', code: 'ETIMEDOUT', error }
 			: classifyThrown(error);

@@ -15,8 +15,11 @@ export interface Thrown {
 export type Outcome =
 	| { kind: 'response'; response: IN8nHttpFullResponse }
 	| Thrown
-	/** n8n could not renew the OAuth2 token: the token endpoint refused the refresh. */
-	| { kind: 'renewalRefused' };
+	/**
+	 * n8n could not renew the OAuth2 token: the token endpoint refused the refresh (Partner
+	 * OAuth2: or the code, or nothing is connected yet).
+	 */
+	| { kind: 'renewalRefused'; notConnected?: boolean };
 
 const NETWORK_CODES = new Set([
 	'ECONNRESET',

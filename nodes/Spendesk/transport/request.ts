@@ -168,6 +168,8 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	if (outcome.kind === 'renewalRefused') {
 		throw renewalRefusedError(ctx.getNode(), {
 			credentialName: credential.credentialName,
+			credentialType: credential.credentialType,
+			notConnected: outcome.notConnected,
 			endpoint,
 			companyId: placed.companyId,
 			itemIndex: options.itemIndex,
