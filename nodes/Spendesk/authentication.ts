@@ -8,12 +8,11 @@ import { spendeskPartnerOAuth2Test } from './methods/partnerOAuth2Test';
  * partner OAuth2 one with `testedBy: 'spendeskPartnerOAuth2Test'` (n8n's
  * lint reads the list from the node file), and has `credentialTest` among its methods.
  */
-export const shownFor: Record<'apiKey' | 'oAuth2' | 'partnerOAuth2', ICredentialsDisplayOptions> =
-	{
-		apiKey: { show: { authentication: ['apiKey'] } },
-		oAuth2: { show: { authentication: ['oAuth2'] } },
-		partnerOAuth2: { show: { authentication: ['partnerOAuth2'] } },
-	};
+export const shownFor: Record<'apiKey' | 'oAuth2' | 'partnerOAuth2', ICredentialsDisplayOptions> = {
+	apiKey: { show: { authentication: ['apiKey'] } },
+	oAuth2: { show: { authentication: ['oAuth2'] } },
+	partnerOAuth2: { show: { authentication: ['partnerOAuth2'] } },
+};
 
 /**
  * The node-level credential tests (`methods.credentialTest`): n8n finds the API key's test

@@ -26,6 +26,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
+import { SpendeskPartnerOAuth2Api } from '../../credentials/SpendeskPartnerOAuth2Api.credentials';
 
 export type N8nVersion = '2.8' | '2.9';
 
@@ -49,6 +50,7 @@ export class AxiosError extends Error {
 const CREDENTIAL_CLASSES: Record<string, ICredentialType> = {
 	spendeskApi: new SpendeskApi(),
 	spendeskOAuth2Api: new SpendeskOAuth2Api(),
+	spendeskPartnerOAuth2Api: new SpendeskPartnerOAuth2Api(),
 };
 
 /** The credentials "database": what preAuthentication and OAuth2 refresh write to. */
@@ -307,6 +309,7 @@ export function createContext(options: ContextOptions) {
 		credentials: {
 			spendeskApi: { id: 'cred-api', name: 'Spendesk API key' },
 			spendeskOAuth2Api: { id: 'cred-oauth', name: 'Spendesk OAuth2' },
+			spendeskPartnerOAuth2Api: { id: 'cred-partner', name: 'Spendesk Partner' },
 		},
 	};
 	const hints: Array<{ message: string }> = [];

@@ -24,6 +24,7 @@ import type {
 } from 'n8n-workflow';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
+import { SpendeskPartnerOAuth2Api } from '../../credentials/SpendeskPartnerOAuth2Api.credentials';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import { SpendeskWebhookTrigger } from '../../nodes/Spendesk/SpendeskWebhookTrigger.node';
@@ -47,6 +48,7 @@ const NODE_TYPES = {
 export const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
 	spendeskApi: new SpendeskApi(),
 	spendeskOAuth2Api: new SpendeskOAuth2Api(),
+	spendeskPartnerOAuth2Api: new SpendeskPartnerOAuth2Api(),
 };
 
 /** The package's nodes, in the order package.json lists them (n8n's "supported nodes" of a credential). */

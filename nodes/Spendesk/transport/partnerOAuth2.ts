@@ -9,7 +9,11 @@
  * recompute the verifier (`preAuthentication`); the verifier is sent only to the token endpoint.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { ENDPOINTS } from './endpoints';
 import { resolveBaseUrl } from './environment';
 import { transportSettings } from './settings';
@@ -27,22 +31,35 @@ export const RECONNECT_MARK = 'spendeskPartnerOAuth2Reconnect';
 export class PartnerReconnectError extends Error {
 	readonly [RECONNECT_MARK] = true;
 
+	/**
+	 * Also the mark: n8n wraps a `preAuthentication` failure in a NodeApiError that keeps only
+	 * the message, the description and `httpCode` (not a status: the retry rules ignore it).
+	 */
+	readonly httpCode: string;
+
 	constructor(
 		message: string,
 		readonly reason: 'refused' | 'notConnected',
 	) {
 		super(message);
 		this.name = 'PartnerReconnectError';
+		this.httpCode = `${RECONNECT_MARK}:${reason}`;
 	}
 }
 
 /** Whether an error (or the error it wraps, as n8n wraps `preAuthentication` failures) asks for a reconnection. */
 export function reconnectReason(error: unknown): 'refused' | 'notConnected' | undefined {
-	let e = error as { cause?: unknown; reason?: unknown } | undefined;
-	for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
-		if ((e as Record<string, unknown>)[RECONNECT_MARK] === true)
-			return e.reason === 'notConnected' ? 'notConnected' : 'refused';
-		e = e.cause as typeof e;
+	const seen = new Set<unknown>();
+	const queue: unknown[] = [error];
+	while (queue.length && seen.size < 8) {
+		const e = queue.shift() as Record<string, unknown> | undefined;
+		if (!e || typeof e !== 'object' || seen.has(e)) continue;
+		seen.add(e);
+		if (e[RECONNECT_MARK] === true) return e.reason === 'notConnected' ? 'notConnected' : 'refused';
+		if (typeof e.httpCode === 'string' && e.httpCode.startsWith(`${RECONNECT_MARK}:`))
+			return e.httpCode.endsWith(':notConnected') ? 'notConnected' : 'refused';
+		// n8n's NodeApiError keeps the wrapped error as `errorResponse` (or `cause`).
+		queue.push(e.cause, e.errorResponse);
 	}
 	return undefined;
 }
@@ -75,7 +92,10 @@ export function newState(client: Client, now = Date.now()): string {
 }
 
 /** The nonce and the time of a `state` this credential signed; undefined when the signature is wrong. */
-export function readState(client: Client, state: string): { nonce: string; issuedAt: number } | undefined {
+export function readState(
+	client: Client,
+	state: string,
+): { nonce: string; issuedAt: number } | undefined {
 	const [p, signature, extra] = state.split('.');
 	if (!p || !signature || extra !== undefined) return undefined;
 	const expected = mac(client.clientSecret, `state|${client.clientId}|${p}`);
@@ -155,7 +175,12 @@ export function readAuthorizationResponse(client: Client, pasted: string): Paste
 			message:
 				'Authorization Response does not come from an authorization address of this credential (its state does not match the Client ID and Client Secret)',
 		};
-	return { kind: 'code', code, verifier: codeVerifier(client, read.nonce), issuedAt: read.issuedAt };
+	return {
+		kind: 'code',
+		code,
+		verifier: codeVerifier(client, read.nonce),
+		issuedAt: read.issuedAt,
+	};
 }
 
 export interface TokenPair {
@@ -187,13 +212,19 @@ async function tokenCall(
 			abortSignal: deadline,
 		})) as typeof answer;
 	} catch (error) {
-		const e = error as { response?: { status?: unknown }; code?: unknown; cause?: { code?: unknown } };
+		const e = error as {
+			response?: { status?: unknown };
+			code?: unknown;
+			cause?: { code?: unknown };
+		};
 		const status = typeof e?.response?.status === 'number' ? e.response.status : undefined;
 		if (status !== undefined && status >= 400 && status < 500 && status !== 429)
 			throw new PartnerReconnectError(`${refused} (HTTP ${status})`, 'refused');
 		const code = deadline.aborted
 			? 'ETIMEDOUT'
-			: [e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c));
+			: [e?.code, e?.cause?.code].find(
+					(c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c),
+				);
 		throw Object.assign(
 			new Error(
 				`Spendesk's OAuth2 token endpoint ${status !== undefined ? `answered HTTP ${status}` : `could not be reached${code ? ` (${code})` : ''}`}`,
@@ -203,8 +234,15 @@ async function tokenCall(
 	}
 	const accessToken = answer?.access_token;
 	const refreshToken = answer?.refresh_token;
-	if (typeof accessToken !== 'string' || !accessToken || typeof refreshToken !== 'string' || !refreshToken)
-		throw new Error("Spendesk's OAuth2 token endpoint answered without an access and a refresh token");
+	if (
+		typeof accessToken !== 'string' ||
+		!accessToken ||
+		typeof refreshToken !== 'string' ||
+		!refreshToken
+	)
+		throw new Error(
+			"Spendesk's OAuth2 token endpoint answered without an access and a refresh token",
+		);
 	return { accessToken, refreshToken };
 }
 
@@ -264,46 +302,57 @@ export async function partnerPreAuthentication(
 ): Promise<IDataObject> {
 	const client = clientOf(credentials);
 	const baseUrl = resolveBaseUrl(credentials);
-	const pasted = typeof credentials.authorizationResponse === 'string' ? credentials.authorizationResponse.trim() : '';
+	const pasted =
+		typeof credentials.authorizationResponse === 'string'
+			? credentials.authorizationResponse.trim()
+			: '';
 	const refreshToken = typeof credentials.refreshToken === 'string' ? credentials.refreshToken : '';
 	if (pasted) {
 		const answer = readAuthorizationResponse(client, pasted);
 		if (answer.kind === 'problem')
 			throw new PartnerReconnectError(`${answer.message}; ${RECONNECT_STEPS}`, 'notConnected');
-		const redirectUri = typeof credentials.redirectUri === 'string' ? credentials.redirectUri.trim() : '';
-		const pair = await singleFlight(`code:${client.clientId}:${hash(answer.code)}`, async () =>
-			await tokenCall(
-				httpRequest,
-				{
-					method: ENDPOINTS.partnerOAuth2TokenCreate.method,
-					url: baseUrl + ENDPOINTS.partnerOAuth2TokenCreate.path,
-					body: {
-						grant_type: 'authorization_code',
-						client_id: client.clientId,
-						client_secret: client.clientSecret,
-						redirect_uri: redirectUri,
-						code: answer.code,
-						code_verifier: answer.verifier,
+		const redirectUri =
+			typeof credentials.redirectUri === 'string' ? credentials.redirectUri.trim() : '';
+		const pair = await singleFlight(
+			`code:${client.clientId}:${hash(answer.code)}`,
+			async () =>
+				await tokenCall(
+					httpRequest,
+					{
+						method: ENDPOINTS.partnerOAuth2TokenCreate.method,
+						url: baseUrl + ENDPOINTS.partnerOAuth2TokenCreate.path,
+						body: {
+							grant_type: 'authorization_code',
+							client_id: client.clientId,
+							client_secret: client.clientSecret,
+							redirect_uri: redirectUri,
+							code: answer.code,
+							code_verifier: answer.verifier,
+						},
 					},
-				},
-				'Spendesk refused the authorization code (used, older than 10 minutes, or for another Redirect URI)',
-			),
+					'Spendesk refused the authorization code (used, older than 10 minutes, or for another Redirect URI)',
+				),
 		);
 		return { ...pair, authorizationResponse: '' };
 	}
 	if (!refreshToken)
-		throw new PartnerReconnectError(`The credential is not connected yet: ${RECONNECT_STEPS}`, 'notConnected');
-	const pair = await singleFlight(`refresh:${client.clientId}:${hash(refreshToken)}`, async () =>
-		await tokenCall(
-			httpRequest,
-			{
-				method: ENDPOINTS.partnerOAuth2TokenRefresh.method,
-				url: baseUrl + ENDPOINTS.partnerOAuth2TokenRefresh.path,
-				qs: { client_id: client.clientId, client_secret: client.clientSecret },
-				body: { grant_type: 'refresh_token', refresh_token: refreshToken },
-			},
-			'Spendesk refused to renew access (the refresh token expired after 30 days, was revoked or already used)',
-		),
+		throw new PartnerReconnectError(
+			`The credential is not connected yet: ${RECONNECT_STEPS}`,
+			'notConnected',
+		);
+	const pair = await singleFlight(
+		`refresh:${client.clientId}:${hash(refreshToken)}`,
+		async () =>
+			await tokenCall(
+				httpRequest,
+				{
+					method: ENDPOINTS.partnerOAuth2TokenRefresh.method,
+					url: baseUrl + ENDPOINTS.partnerOAuth2TokenRefresh.path,
+					qs: { client_id: client.clientId, client_secret: client.clientSecret },
+					body: { grant_type: 'refresh_token', refresh_token: refreshToken },
+				},
+				'Spendesk refused to renew access (the refresh token expired after 30 days, was revoked or already used)',
+			),
 	);
 	return { ...pair };
 }
