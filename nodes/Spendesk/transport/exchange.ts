@@ -7,6 +7,7 @@
  * (OAuth2: with the refresh token). An OAuth2 refresh that Spendesk refuses is told apart
  * from the API's answer to the retried call.
  */
+import { sleep } from 'n8n-workflow';
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { rememberSecrets } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
@@ -27,6 +28,20 @@ async function heldAccessToken(
 		const token = (credentials.oauthTokenData as { access_token?: unknown } | undefined)
 			?.access_token;
 		return typeof token === 'string' ? token : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The Partner OAuth2 refresh token stored now (undefined for other credentials or when unreadable). */
+async function heldRefreshToken(
+	ctx: SpendeskContext,
+	credential: ResolvedCredential,
+): Promise<string | undefined> {
+	if (credential.credentialType !== 'spendeskPartnerOAuth2Api') return undefined;
+	try {
+		const token = (await ctx.getCredentials(credential.credentialType)).refreshToken;
+		return typeof token === 'string' && token ? token : undefined;
 	} catch {
 		return undefined;
 	}
@@ -125,11 +140,21 @@ export async function sendWithRenewal(
 	// got the same 401 meanwhile find the renewed token and need no renewal of their own.
 	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
 		const before = await heldAccessToken(ctx, credential);
+		const refreshBefore = await heldRefreshToken(ctx, credential);
 		try {
-			const outcome = await exchange(ctx, credential, {
+			let outcome = await exchange(ctx, credential, {
 				...request,
 				ignoreHttpStatusErrors: false,
 			});
+			// Partner OAuth2 in queue mode: another worker may have spent the refresh token first
+			// and saved its pair. Read the credential again after a moment; a new refresh token
+			// there means the race was lost, not the connection: try once more with it.
+			if (outcome.kind === 'renewalRefused' && !outcome.notConnected && refreshBefore) {
+				await sleep(1500);
+				const now = await heldRefreshToken(ctx, credential);
+				if (now && now !== refreshBefore)
+					outcome = await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors: false });
+			}
 			if (outcome.kind !== 'thrown') return outcome;
 			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
 			// the API answering the retried call. Read from the credential, whatever error shape
