@@ -212,25 +212,7 @@ async function tokenCall(
 			abortSignal: deadline,
 		})) as typeof answer;
 	} catch (error) {
-		const e = error as {
-			response?: { status?: unknown };
-			code?: unknown;
-			cause?: { code?: unknown };
-		};
-		const status = typeof e?.response?.status === 'number' ? e.response.status : undefined;
-		if (status !== undefined && status >= 400 && status < 500 && status !== 429)
-			throw new PartnerReconnectError(`${refused} (HTTP ${status})`, 'refused');
-		const code = deadline.aborted
-			? 'ETIMEDOUT'
-			: [e?.code, e?.cause?.code].find(
-					(c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c),
-				);
-		throw Object.assign(
-			new Error(
-				`Spendesk's OAuth2 token endpoint ${status !== undefined ? `answered HTTP ${status}` : `could not be reached${code ? ` (${code})` : ''}`}`,
-			),
-			status !== undefined ? { httpCode: String(status) } : { code: code ?? 'ECONNRESET' },
-		);
+		throw tokenFailure(error, deadline.aborted, refused);
 	}
 	const accessToken = answer?.access_token;
 	const refreshToken = answer?.refresh_token;
@@ -244,6 +226,29 @@ async function tokenCall(
 			"Spendesk's OAuth2 token endpoint answered without an access and a refresh token",
 		);
 	return { accessToken, refreshToken };
+}
+
+/** What a failed token call becomes: a PartnerReconnectError (4xx), or a status or network code. */
+function tokenFailure(error: unknown, timedOut: boolean, refused: string): Error {
+	const e = error as {
+		response?: { status?: unknown };
+		code?: unknown;
+		cause?: { code?: unknown };
+	};
+	const status = typeof e?.response?.status === 'number' ? e.response.status : undefined;
+	if (status !== undefined && status >= 400 && status < 500 && status !== 429)
+		return new PartnerReconnectError(`${refused} (HTTP ${status})`, 'refused');
+	const code = timedOut
+		? 'ETIMEDOUT'
+		: [e?.code, e?.cause?.code].find(
+				(c): c is string => typeof c === 'string' && /^E[A-Z_]+$/.test(c),
+			);
+	return Object.assign(
+		new Error(
+			`Spendesk's OAuth2 token endpoint ${status !== undefined ? `answered HTTP ${status}` : `could not be reached${code ? ` (${code})` : ''}`}`,
+		),
+		status !== undefined ? { httpCode: String(status) } : { code: code ?? 'ECONNRESET' },
+	);
 }
 
 /** Calls in flight, by client and grant; refresh tokens rotated lately, old → new pair. */
