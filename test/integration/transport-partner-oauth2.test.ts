@@ -194,7 +194,7 @@ describe('Partner OAuth2 credential, documented contract', () => {
 
 	test('not connected: the connect message', async () => {
 		const store = new CredentialStore();
-		store.set(TYPE, { ...fields });
+		store.set(TYPE, { ...fields } as ICredentialDataDecryptedObject);
 		const error = await failure(
 			callSpendesk(ctxOf(store), 'walletSummary', { company: 'cmp_001' }),
 		);
