@@ -110,6 +110,36 @@ describe('Partner OAuth2 credential, documented contract', () => {
 		expect(sim.requestsTo('oauthTokenRefresh')).toHaveLength(0);
 	});
 
+	test('company-level consent with Access Level Company: no company header, the approved company answers', async () => {
+		const companyFields = { ...fields, accessLevel: 'company', companyId: 'cmp_002' };
+		const address = await addressFromTest(companyFields);
+		// On the consent screen the user approves one company.
+		address.searchParams.set('consent', 'company');
+		address.searchParams.set('company', 'cmp_002');
+		const store = new CredentialStore();
+		store.set(TYPE, { ...companyFields, authorizationResponse: await approve(address) });
+		sim.clearLog();
+		const res = await callSpendesk(ctxOf(store), 'walletSummary', {});
+		expect(res.status).toBe(200);
+		const [call] = sim.requestsTo('walletSummary');
+		expect(call.headers).not.toHaveProperty('x-company-id');
+		expect(call.companyId).toBe('cmp_002');
+		expect(res.body).toEqual(JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary)));
+	});
+
+	test('organisation-level consent with Access Level Organisation: each call names its company', async () => {
+		const store = await pastedStore();
+		sim.clearLog();
+		for (const company of ['cmp_001', 'cmp_002'])
+			expect((await callSpendesk(ctxOf(store), 'walletSummary', { company })).status).toBe(200);
+		expect(
+			sim.requestsTo('walletSummary').map((r) => [r.headers['x-company-id'], r.status]),
+		).toEqual([
+			['cmp_001', 200],
+			['cmp_002', 200],
+		]);
+	});
+
 	test('three expiries → three JSON refreshes with the client in the query, each old token dead', async () => {
 		const store = await pastedStore();
 		await callSpendesk(ctxOf(store), 'walletSummary', { company: 'cmp_001' });
