@@ -518,7 +518,7 @@ function printWelcome(
 	say('    and the workflow runs at once with the payable (Executions tab)');
 	say(
 		PROFILE === 'documented'
-			? "  - the OAuth2 credential does not follow Spendesk's documented token endpoints yet (/v1/oauth2/…): Connect fails in this profile"
+			? `  - OAuth2 in this profile: create a "Spendesk Partner OAuth2 API" credential (client ${oauthClient.clientId} / ${oauthClient.clientSecret}, any Redirect URI), click Test, open the address it gives, paste where you land (the older OAuth2 credential cannot connect here)`
 			: '  - the OAuth2 credential: Connect, then switch a Spendesk node to Authentication = OAuth2',
 	);
 	say();
