@@ -160,4 +160,18 @@ describe('transport: retries', () => {
 		// Attempts at ~0 s, ~1 s and ~2 s; the next one (~3 s) would pass the 2.5 s bound.
 		expect(statuses()).toEqual([429, 429, 429]);
 	});
+
+	test('a fractional Retry-After ("0.001") is waited at least a second: no request storm', async () => {
+		resetTransport({ maxWaitMs: 2500 });
+		sim.injectFault({
+			route: 'listInvoices',
+			kind: 'rateLimit',
+			retryAfterSeconds: 0.001,
+			times: 1000,
+		});
+		const error = await apiFailure(drain());
+		expect(error.httpCode).toBe('429');
+		// Attempts at ~0 s, ~1 s and ~2 s, not hundreds within the 2.5 s bound.
+		expect(statuses()).toEqual([429, 429, 429]);
+	});
 });

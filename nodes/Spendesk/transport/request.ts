@@ -315,10 +315,16 @@ async function waitWithin(call: Call, ms: number, error: () => Error): Promise<v
 	await sleep(ms);
 }
 
-/** Wait after a 429: Retry-After, else x-ratelimit-reset, else the default. */
+/**
+ * Wait after a 429: Retry-After, else x-ratelimit-reset, else the default; never shorter than
+ * `minRateLimitWaitMs`, so that a fractional or zero wait ("0.001") cannot make a request storm.
+ */
 function rateLimitWait(headers: Record<string, unknown>): number {
 	const wait = retryAfterMs(headers) ?? (numberHeader(headers, 'x-ratelimit-reset') ?? 0) * 1000;
-	return wait || transportSettings.defaultRateLimitWaitMs;
+	return Math.max(
+		wait || transportSettings.defaultRateLimitWaitMs,
+		transportSettings.minRateLimitWaitMs,
+	);
 }
 
 function backoff(attempt: number): number {

@@ -20,6 +20,8 @@ export const transportSettings = {
 	maxBackoffMs: 8_000,
 	/** Wait after a 429 that gives neither Retry-After nor x-ratelimit-reset. */
 	defaultRateLimitWaitMs: 1_000,
+	/** Shortest wait after a 429, whatever the server asks (a Retry-After of "0.001" or "0"). */
+	minRateLimitWaitMs: 1_000,
 	/**
 	 * Longest time one attempt may take, from sending to the last byte of the response. Also
 	 * n8n's request `timeout`, which only limits silence (no byte for that long).
