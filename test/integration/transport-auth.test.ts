@@ -3,6 +3,8 @@
  * through the credential store), renewal after expiry (API key and OAuth2), refused
  * credentials, and the base-URL rule.
  */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { collect, paginate } from '../../nodes/Spendesk/transport/paginate';
@@ -338,5 +340,51 @@ describe('transport: base URL', () => {
 		expect(res.status).toBe(200);
 		expect(sim.requestsTo('token')).toHaveLength(1);
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200]);
+	});
+});
+
+describe('transport: a token endpoint refusing the client with 400 (docs/api.md#authentication)', () => {
+	let server: http.Server;
+	let baseUrl: string;
+	const tokenRequests: string[] = [];
+	beforeAll(async () => {
+		// A token endpoint answering a wrong secret as RFC 6749 allows: 400 invalid_client.
+		server = http.createServer((req, res) => {
+			tokenRequests.push(`${req.method} ${req.url}`);
+			req.resume();
+			res.writeHead(400, { 'content-type': 'application/json' });
+			res.end(
+				JSON.stringify({
+					error: 'invalid_client',
+					error_description: 'Client authentication failed',
+				}),
+			);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => await new Promise<void>((resolve) => server.close(() => resolve())));
+	beforeEach(() => resetTransport());
+
+	test('says the credential was refused and to check the Client ID and Client Secret, without the secret', async () => {
+		const secret = 'wrong-secret-7d2e91';
+		const store = new CredentialStore();
+		store.set('spendeskApi', {
+			environment: 'custom',
+			baseUrl,
+			clientId: 'client-id-1',
+			clientSecret: secret,
+			accessLevel: 'organisation',
+			companyId: '',
+		});
+		const ctx = await ctxFor(undefined as never, 'orgKey', { store });
+		const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe('Spendesk refused the credential "Spendesk API key" (400)');
+		const description = (error as NodeApiError).description ?? '';
+		expect(description).toContain('Client ID and Client Secret');
+		expect(description).not.toContain('parameters of this operation');
+		expect(tokenRequests).toEqual(['POST /v1/auth/token']);
+		expect(`${JSON.stringify(error)} ${description} ${error.message}`).not.toContain(secret);
 	});
 });

@@ -92,6 +92,14 @@ export function readErrorBody(body: unknown): ApiErrorBody | undefined {
 			source: typeof source === 'string' ? source : undefined,
 		};
 	}
+	// A token endpoint's OAuth2 error (RFC 6749): `{ error: "invalid_client", error_description }`.
+	const { error: oauthCode, error_description: oauthDetail } = value as Record<string, unknown>;
+	if (typeof oauthCode === 'string') {
+		return {
+			code: oauthCode,
+			detail: typeof oauthDetail === 'string' ? oauthDetail : oauthCode,
+		};
+	}
 	const message = (value as { message?: unknown }).message;
 	return typeof message === 'string' ? { detail: message } : undefined;
 }
@@ -136,6 +144,13 @@ export function describeFailure(call: FailedCall): { message: string; descriptio
 			message:
 				'Choose a company: organisation-level credentials must name the company on this call',
 			description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies). Spendesk said: ${detail || 'X-Company-Id header is required'}`,
+		};
+	}
+	// The token endpoint refusing the client: a 400 is allowed by RFC 6749 for invalid_client.
+	if (status !== 401 && /^invalid_client$/i.test(error?.code ?? '')) {
+		return {
+			message: `Spendesk refused the credential "${credentialName}" (${status})`,
+			description: `Spendesk's token endpoint did not accept the credential's client${detail ? ` (Spendesk said: ${detail})` : ''}. Check the Client ID and Client Secret in the credential (copied whole, without spaces), that the API key has not expired or been revoked in Spendesk, and that the environment (Production, Demo or Custom URL) matches where the key was created.`,
 		};
 	}
 	if (status === 401) {
