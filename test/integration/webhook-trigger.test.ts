@@ -237,6 +237,22 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(kept(h)).toEqual([]);
 		});
 
+		test('an activation error never quotes the webhook secret when Spendesk echoes the request body', async () => {
+			const h = await start({});
+			sim.injectFault({ route: 'createWebhook', kind: 'echoBody', status: 400 });
+			const error = await failure(h.activate());
+			const sent = sim.requestsTo('createWebhook').at(-1)!;
+			const secret = String((sent.body as IDataObject).secret);
+			expect(secret).toMatch(/^[0-9a-f]{64}$/);
+			const description = (error as { description?: string }).description ?? '';
+			expect(error.message).toContain('Could not register the webhook for company "cmp_002"');
+			// The rest of what Spendesk said is still quoted, the secret is not.
+			expect(`${error.message} ${description}`).toContain(h.url);
+			for (const text of [error.message, description, JSON.stringify(error)])
+				expect(text).not.toContain(secret);
+			expect(kept(h)).toEqual([]);
+		});
+
 		test('no events chosen is refused before any request', async () => {
 			const h = await start({ events: [] });
 			sim.clearLog();

@@ -772,6 +772,14 @@ export class SpendeskSimulator {
 				);
 			} else if (fault?.kind === 'echoRequest' || fault?.kind === 'echoRequestText') {
 				result = echoResult(fault, method, req);
+			} else if (fault?.kind === 'echoBody') {
+				result = errorResult(
+					new SimError(
+						fault.status ?? 400,
+						'invalid_request',
+						`Could not process the body: ${bytes.toString('utf8')}`,
+					),
+				);
 			} else if (fault?.kind === 'echoToken') {
 				const token = (req.headers.authorization ?? '').replace(/^\S+\s+/, '');
 				result = errorResult(

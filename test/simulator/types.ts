@@ -395,6 +395,8 @@ export type FaultKind =
 	| 'echoRequest'
 	/** Like echoRequest, as a plain-text page instead of the API's JSON error body. */
 	| 'echoRequestText'
+	/** Answer `status` (default 400) with the error body whose detail quotes the request body as it arrived. */
+	| 'echoBody'
 	/** Answer `status` (default 400) with the error body naming the request's access token bare ("The token … is not valid …"). */
 	| 'echoToken'
 	/** Destroy the socket without answering (connection reset). */

@@ -41,6 +41,8 @@ export interface CallOptions extends CallTarget {
 	acceptStatus?: number[];
 	/** Called with the headers of the answer that is the result (e.g. to read the server's Date). */
 	onHeaders?: (headers: Record<string, unknown>) => void;
+	/** Values the request carries that an error must never quote back (a webhook's signing secret). */
+	secrets?: readonly string[];
 }
 
 export interface CallResult<T> {
@@ -365,7 +367,7 @@ function callError(call: Call, failure: Failure): NodeApiError {
 		level: credential.level,
 		credentialName: credential.credentialName,
 		itemIndex: options.itemIndex,
-		secrets: credentialSecrets(credential),
+		secrets: [...credentialSecrets(credential), ...(options.secrets ?? [])],
 	});
 }
 

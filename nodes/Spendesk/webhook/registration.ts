@@ -131,6 +131,8 @@ async function createAtSpendesk(
 		return await callSpendesk(ctx, 'createWebhook', {
 			company,
 			body: { ...instance, description: label.slice(0, 250) },
+			// Spendesk may quote the request body in an error: the secret must not reach it.
+			secrets: [instance.secret],
 		});
 	} catch (error) {
 		const cause = error as Error & { description?: string | null };
