@@ -1,5 +1,13 @@
+import type { IPollFunctions } from 'n8n-workflow';
+import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import type { SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
+import {
+	contextFor,
+	resetTransport,
+	startSimulator,
+	storeFor,
+	triggerFor,
+} from '../support/fixtures';
 
 describe('trigger smoke', () => {
 	let sim: SpendeskSimulator;
@@ -26,5 +34,47 @@ describe('trigger smoke', () => {
 		expect(sim.requestsTo('listInvoices')).toHaveLength(1);
 		sim.updateInvoice('cmp_002', inv.id);
 		expect(await raw()).toBeNull();
+	});
+});
+
+describe('trigger: the credential switched to another environment while active', () => {
+	let first: SpendeskSimulator;
+	let second: SpendeskSimulator;
+	beforeAll(async () => {
+		first = await startSimulator({ seed: { sizes: { invoices: 5 } } });
+		second = await startSimulator({ seed: { sizes: { invoices: 5 } } });
+	});
+	afterAll(async () => {
+		await first.stop();
+		await second.stop();
+	});
+	beforeEach(() => resetTransport());
+
+	test('every poll resolves the base URL the credential holds now, not the first poll’s', async () => {
+		const store = await storeFor(first, 'orgKey');
+		const { context } = await contextFor(first, 'orgKey', {
+			mode: 'trigger',
+			staticData: {},
+			store,
+			parameters: {
+				event: 'newInvoice',
+				companyScope: 'one',
+				company: 'cmp_002',
+				startFrom: 'now',
+				options: {},
+			},
+		});
+		const trigger = new SpendeskTrigger();
+		const poll = async () => await trigger.poll.call(context as unknown as IPollFunctions);
+		expect(await poll()).toBeNull();
+		expect(first.requestsTo('listInvoices')).toHaveLength(1);
+		// The user points the credential at the other environment (its base URL and its key);
+		// n8n keeps the same poll context for the whole activation.
+		store.set('spendeskApi', (await storeFor(second, 'orgKey')).get('spendeskApi'));
+		first.clearLog();
+		second.clearLog();
+		await poll();
+		expect(first.log).toEqual([]);
+		expect(second.requestsTo('listInvoices').length).toBeGreaterThan(0);
 	});
 });

@@ -1,7 +1,7 @@
 /**
- * The credential the node is set to (API key or OAuth2), read once per execution context:
- * its type and display name, the key that identifies it for rate budgets and in-flight
- * slots, its base URL and its access level.
+ * The credential the node is set to (API key or OAuth2), read once per execution context (and
+ * once per poll of the polling trigger): its type and display name, the key that identifies it
+ * for rate budgets and in-flight slots, its base URL and its access level.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type {
@@ -54,6 +54,15 @@ export async function resolveCredential(ctx: SpendeskContext): Promise<ResolvedC
 		credential.catch(() => resolved.delete(ctx));
 	}
 	return await credential;
+}
+
+/**
+ * Forgets the credential resolved for this context, so that the next call reads it again. A
+ * polling trigger calls it at the start of every poll: n8n keeps one poll context for a whole
+ * activation, and the credential may have been switched to another environment since.
+ */
+export function forgetCredential(ctx: SpendeskContext): void {
+	resolved.delete(ctx);
 }
 
 async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential> {

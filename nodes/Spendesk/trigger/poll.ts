@@ -13,7 +13,7 @@ import { companyError, tagItem } from '../companies/naming';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyChoice, CompanySelection, KeptCompanyList } from '../companies/select';
 import { collect } from '../transport/paginate';
-import { resolveCredential } from '../transport/credential';
+import { forgetCredential, resolveCredential } from '../transport/credential';
 import { INVOICE_QUERY, pollCompany } from './companyPoll';
 import type { CompanyPoll } from './companyPoll';
 import { beginPoll, endPoll, holds, touch } from './pollLease';
@@ -164,6 +164,8 @@ async function pollActive(ctx: IPollFunctions, params: TriggerParameters): Promi
 }
 
 export async function pollInvoices(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	// Each poll reads the credential as it is now (its environment may have been switched).
+	forgetCredential(this);
 	const params = readTriggerParameters(this);
 	const items =
 		this.getMode() === 'manual'
