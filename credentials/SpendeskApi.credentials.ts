@@ -8,7 +8,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
-import { resolveBaseUrl } from '../nodes/Spendesk/transport/environment';
+import {
+	REDIRECT_HELP,
+	redirectTarget,
+	resolveBaseUrl,
+} from '../nodes/Spendesk/transport/environment';
 import { transportSettings } from '../nodes/Spendesk/transport/settings';
 import { accessLevelProperties, environmentProperties } from './common';
 
@@ -84,8 +88,17 @@ export class SpendeskApi implements ICredentialType {
 				json: true,
 				timeout: timeoutMs,
 				abortSignal: deadline,
+				// Never follow a redirect: n8n would re-send the client secret to wherever it points.
+				disableFollowRedirect: true,
 			})) as { access_token?: unknown };
 		} catch (error) {
+			const answer = (error as { response?: { status?: unknown; headers?: IDataObject } }).response;
+			const status = Number(answer?.status);
+			if (status >= 300 && status < 400) {
+				throw new Error(
+					`Spendesk's token endpoint at ${url} answered with a redirect (${status}) to ${redirectTarget(answer?.headers?.location, url)}, which was not followed. ${REDIRECT_HELP}`,
+				);
+			}
 			if (!deadline.aborted) throw error;
 			// A network timeout for the retry rules and the "Could not reach Spendesk" error.
 			throw Object.assign(

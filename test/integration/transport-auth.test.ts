@@ -388,3 +388,89 @@ describe('transport: a token endpoint refusing the client with 400 (docs/api.md#
 		expect(`${JSON.stringify(error)} ${description} ${error.message}`).not.toContain(secret);
 	});
 });
+
+describe('transport: redirects from the API are refused (docs/api.md#authentication)', () => {
+	/** The origin a redirect points at: records every credential header it receives. */
+	let target: http.Server;
+	let targetHost: string;
+	const received: Array<{ url: string; authorization?: string; company?: string }> = [];
+	/** The "API": answers every call (and, unless `tokenOk`, the token request) with a 307 to the target. */
+	let api: http.Server;
+	let apiUrl: string;
+	let tokenOk = false;
+	const listen = async (server: http.Server) => {
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		return `127.0.0.1:${(server.address() as AddressInfo).port}`;
+	};
+	beforeAll(async () => {
+		target = http.createServer((req, res) => {
+			received.push({
+				url: req.url ?? '',
+				authorization: req.headers.authorization,
+				company: req.headers['x-company-id'] as string | undefined,
+			});
+			req.resume();
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ access_token: 'stolen-token', expires_in: 3600, data: {} }));
+		});
+		targetHost = await listen(target);
+		api = http.createServer((req, res) => {
+			req.resume();
+			if (tokenOk && req.url === '/v1/auth/token') {
+				res.writeHead(200, { 'content-type': 'application/json' });
+				res.end(JSON.stringify({ access_token: 'api-token-5e1c', expires_in: 3600 }));
+				return;
+			}
+			res.writeHead(307, { location: `http://${targetHost}/collect?sig=query-secret-91ab` });
+			res.end();
+		});
+		apiUrl = `http://${await listen(api)}`;
+	});
+	afterAll(async () => {
+		for (const server of [api, target])
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+	beforeEach(() => {
+		resetTransport();
+		received.length = 0;
+	});
+
+	const storeAt = () => {
+		const store = new CredentialStore();
+		store.set('spendeskApi', {
+			environment: 'custom',
+			baseUrl: apiUrl,
+			clientId: 'client-id-1',
+			clientSecret: 'client-secret-3c77',
+			accessLevel: 'organisation',
+			companyId: '',
+		});
+		return store;
+	};
+	const expectRefused = (error: Error) => {
+		const description = (error as { description?: string }).description ?? '';
+		const text = `${error.message} ${description}`;
+		expect(text).toContain(targetHost);
+		expect(text).toMatch(/never redirects/);
+		expect(text).toMatch(/base URL/);
+		for (const secret of ['query-secret-91ab', 'client-secret-3c77', 'api-token-5e1c'])
+			expect(`${text} ${JSON.stringify(error)}`).not.toContain(secret);
+	};
+
+	test('a 307 on the token request is an error naming the redirect, and the client secret goes nowhere else', async () => {
+		tokenOk = false;
+		const ctx = await ctxFor(undefined as never, 'orgKey', { store: storeAt() });
+		const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
+		expect(received).toEqual([]);
+		expectRefused(error);
+	});
+
+	test('a 307 on an API call is an error naming the redirect, and the token and company go nowhere else', async () => {
+		tokenOk = true;
+		const ctx = await ctxFor(undefined as never, 'orgKey', { store: storeAt() });
+		const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
+		expect(received).toEqual([]);
+		expectRefused(error);
+		expect(error.message).toContain('"cmp_001"');
+	});
+});

@@ -151,12 +151,12 @@ export async function httpRequest(
 		});
 		try {
 			res = await Promise.race([
-				fetch(url, {
+				fetchFollowing(url, {
 					method,
 					headers,
 					body: bytes ? new Uint8Array(bytes) : body,
-					redirect: 'manual',
 					signal,
+					follow: options.disableFollowRedirect !== true,
 				}),
 				timeout,
 			]);
@@ -220,6 +220,47 @@ export async function httpRequest(
 		} satisfies IN8nHttpFullResponse;
 	}
 	return data;
+}
+
+/**
+ * fetch, following redirects as n8n-core's axios does unless `disableFollowRedirect`: up to 21,
+ * 307/308 with the same method and body, 301/302/303 as a GET without body, and every header
+ * kept, `Authorization` included on another origin (n8n's `sendCredentialsOnCrossOriginRedirect`
+ * defaults to true).
+ */
+async function fetchFollowing(
+	start: URL,
+	init: {
+		method: string;
+		headers: Record<string, string>;
+		body: RequestInit['body'];
+		signal?: AbortSignal;
+		follow: boolean;
+	},
+): Promise<Response> {
+	let url = start;
+	let { method, body } = init;
+	const headers = { ...init.headers };
+	for (let hops = 0; ; hops++) {
+		const res = await fetch(url, {
+			method,
+			headers,
+			body,
+			redirect: 'manual',
+			signal: init.signal,
+		});
+		const location = res.headers.get('location');
+		if (!init.follow || !location || ![301, 302, 303, 307, 308].includes(res.status)) return res;
+		if (hops >= 21)
+			throw new AxiosError('Maximum number of redirects exceeded', 'ERR_FR_TOO_MANY_REDIRECTS');
+		await res.arrayBuffer().catch(() => undefined);
+		url = new URL(location, url);
+		if (res.status !== 307 && res.status !== 308 && method !== 'GET' && method !== 'HEAD') {
+			method = 'GET';
+			body = undefined;
+			delete headers['content-type'];
+		}
+	}
 }
 
 /** axios' default: JSON when it parses, else the text. */

@@ -9,6 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 import { companyLabel } from '../companies/naming';
 import type { Endpoint } from './endpoints';
+import { REDIRECT_HELP } from './environment';
 
 export interface ApiErrorBody {
 	code?: string;
@@ -495,6 +496,39 @@ export function notFileError(
 			message: `Spendesk answered "${endpoint.label}"${forCompany} with ${what} instead of ${call.expected} (${status})`,
 			description:
 				'The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check the environment or custom base URL of the credential and the proxy settings of your n8n instance, then run the node again.',
+			httpCode: String(status),
+			itemIndex: call.itemIndex,
+		},
+	);
+}
+
+/**
+ * A 3xx from the API: never followed (the credential would go with it), an error naming where
+ * it pointed (its origin only) and the base URL to check.
+ */
+export function redirectError(
+	node: INode,
+	call: {
+		endpoint: Endpoint;
+		status: number;
+		target: string;
+		companyId?: string;
+		itemIndex?: number;
+	},
+): NodeApiError {
+	const { endpoint, status, target, companyId } = call;
+	const forCompany = companyId ? ` for ${companyLabel(companyId)}` : '';
+	return new NodeApiError(
+		node,
+		{
+			status,
+			endpoint: `${endpoint.method} ${endpoint.path}`,
+			...(companyId ? { companyId } : {}),
+			redirectTo: target,
+		},
+		{
+			message: `Spendesk answered "${endpoint.label}"${forCompany} with a redirect (${status}) to ${target}, which was not followed`,
+			description: REDIRECT_HELP,
 			httpCode: String(status),
 			itemIndex: call.itemIndex,
 		},

@@ -101,7 +101,8 @@ async function exchange(
 		const sent = ctx.helpers.httpRequestWithAuthentication.call(
 			receiver,
 			credential.credentialType,
-			{ ...request, abortSignal: attempt.signal },
+			// Never follow a redirect: n8n would send the credential to wherever it points.
+			{ ...request, abortSignal: attempt.signal, disableFollowRedirect: true },
 		);
 		return {
 			kind: 'response',

@@ -16,11 +16,13 @@ import {
 	apiError,
 	notFileError,
 	notJsonError,
+	redirectError,
 	rateLimitWaitError,
 	readErrorBody,
 	renewalRefusedError,
 	unreachableError,
 } from './errors';
+import { redirectTarget } from './environment';
 import { flowControl, numberHeader, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './exchange';
@@ -182,6 +184,7 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	const headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
 	const body: unknown = outcome.response.body;
 	flowControl.observe(placed.budgetKey, headers, transportSettings.longestRememberedWaitMs);
+	if (status >= 300 && status < 400) throw redirectOf(call, status, headers.location);
 	if (status >= 200 && status < 300) {
 		const read = call.endpoint.contentType
 			? fileBody(call, status, headers, body)
@@ -191,6 +194,17 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	if ((status === 404 && options.allowNotFound) || options.acceptStatus?.includes(status))
 		return { result: { status, headers, body } };
 	return { failure: { status, headers, body: textOf(body) } };
+}
+
+/** A 3xx from the API (never followed): the error naming where it pointed. */
+function redirectOf(call: Call, status: number, location: unknown): NodeApiError {
+	return redirectError(call.ctx.getNode(), {
+		endpoint: call.endpoint,
+		status,
+		target: redirectTarget(location, call.credential.baseUrl),
+		companyId: call.placed.companyId,
+		itemIndex: call.options.itemIndex,
+	});
 }
 
 /** A body received as bytes (file endpoints) as text, for the error rules; anything else as it is. */
