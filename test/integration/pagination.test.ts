@@ -275,6 +275,14 @@ describe('page style: List settlements (pageSize max 30)', () => {
 		]);
 	});
 
+	test('a server serving fewer items a page than asked: pages go on until the total has arrived (docs/api.md#page-lists)', async () => {
+		sim.injectFault({ route: 'listSettlements', kind: 'cappedPages', pageCap: 20, times: 100 });
+		const items = await drain(sim, 'orgKey', 'listSettlements', { company: 'cmp_001' });
+		expect(ids(items)).toEqual(ids(sim.data('cmp_001').settlements));
+		const requests = sim.requestsTo('listSettlements');
+		expect(requests.map((r) => r.query.page)).toEqual(['1', '2', '3', '4']);
+	});
+
 	test('a 404 on page 1 is an error naming the endpoint, and is not retried', async () => {
 		sim.injectFault({ route: 'listSettlements', kind: 'status', status: 404 });
 		await expect(drain(sim, 'orgKey', 'listSettlements', { company: 'cmp_001' })).rejects.toThrow(

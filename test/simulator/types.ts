@@ -421,6 +421,11 @@ export type FaultKind =
 	| 'ignorePosition'
 	/** Page lists: answer normally but with `meta.pagination.total` = `total` (default: one page), lower than the truth. */
 	| 'understatedTotal'
+	/**
+	 * Page lists: serve at most `pageCap` items a page (default 20), pages numbered by that cap,
+	 * while `meta.pagination.pageSize` still reports the size asked (a server capping its pages).
+	 */
+	| 'cappedPages'
 	/** A proxy answers in Spendesk's place: 200 with an HTML page (text/html). */
 	| 'htmlBody'
 	/** 204 No Content, no body. */
@@ -460,6 +465,8 @@ export interface FaultSpec {
 	retryAfterSeconds?: number;
 	/** understatedTotal: the `total` to report. */
 	total?: number;
+	/** cappedPages: the most items a page serves. */
+	pageCap?: number;
 	/** deprecated: the Sunset header's value. */
 	sunset?: string;
 }
