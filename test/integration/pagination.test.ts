@@ -188,6 +188,7 @@ describe('page style: List settlements (pageSize max 30)', () => {
 	const MAX = 30;
 	const cases = sizeCases(MAX);
 	const SHRINKING = 'cmp_006';
+	const THREE_PAGES = 'cmp_007';
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
@@ -197,6 +198,7 @@ describe('page style: List settlements (pageSize max 30)', () => {
 				companies: [
 					...companySeeds(cases, (n) => ({ settlements: n })),
 					{ id: SHRINKING, sizes: { settlements: 45 } },
+					{ id: THREE_PAGES, sizes: { settlements: 90 } },
 				],
 			},
 		});
@@ -281,6 +283,14 @@ describe('page style: List settlements (pageSize max 30)', () => {
 		expect(ids(items)).toEqual(ids(sim.data('cmp_001').settlements));
 		const requests = sim.requestsTo('listSettlements');
 		expect(requests.map((r) => r.query.page)).toEqual(['1', '2', '3', '4']);
+	});
+
+	test('a last page repeating the previous one fails clearly instead of giving duplicates', async () => {
+		sim.injectFault({ route: 'listSettlements', kind: 'repeatLastPage', times: 100 });
+		await expect(drain(sim, 'orgKey', 'listSettlements', { company: THREE_PAGES })).rejects.toThrow(
+			/^Spendesk sent the same items again for "List settlements"/,
+		);
+		expect(sim.requestsTo('listSettlements').map((r) => r.query.page)).toEqual(['1', '2', '3']);
 	});
 
 	test('a 404 on page 1 is an error naming the endpoint, and is not retried', async () => {

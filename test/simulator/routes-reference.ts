@@ -16,6 +16,7 @@ function pageFaults(ctx: RequestContext): PageFault {
 		ignorePage: ctx.fault === 'ignorePosition',
 		total: ctx.fault === 'understatedTotal' ? (ctx.faultSpec?.total ?? 30) : undefined,
 		cap: ctx.fault === 'cappedPages' ? (ctx.faultSpec?.pageCap ?? 20) : undefined,
+		repeatLast: ctx.fault === 'repeatLastPage',
 	};
 }
 

@@ -144,6 +144,7 @@ function pageFault(ctx: RequestContext): PageFault {
 		ignorePage: ctx.fault === 'ignorePosition',
 		total: ctx.fault === 'understatedTotal' ? (ctx.faultSpec?.total ?? pageSize) : undefined,
 		cap: ctx.fault === 'cappedPages' ? (ctx.faultSpec?.pageCap ?? 20) : undefined,
+		repeatLast: ctx.fault === 'repeatLastPage',
 	};
 }
 

@@ -426,6 +426,8 @@ export type FaultKind =
 	 * while `meta.pagination.pageSize` still reports the size asked (a server capping its pages).
 	 */
 	| 'cappedPages'
+	/** Page lists: the page holding the end of the list answers the previous page's items again. */
+	| 'repeatLastPage'
 	/** A proxy answers in Spendesk's place: 200 with an HTML page (text/html). */
 	| 'htmlBody'
 	/** 204 No Content, no body. */

@@ -38,8 +38,7 @@ export async function* bodyCursorStrategy(
 		const items = asItems(listOf(response.body));
 		const nextCursor = response.body?.nextCursor;
 		const more = typeof nextCursor === 'string' && nextCursor !== '';
-		if (more) progress(items);
-		yield limit.take(items);
+		yield limit.take(items.length > 0 || more ? progress(items) : items);
 		if (!more) return;
 		if (seen.has(nextCursor)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
 		seen.add(nextCursor);

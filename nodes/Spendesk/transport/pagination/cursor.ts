@@ -48,8 +48,7 @@ export async function* cursorStrategy(
 				? pagination.nextCursor
 				: undefined;
 		const more = pagination.hasNextPage === true && nextCursor !== undefined;
-		if (more) progress(items);
-		yield limit.take(items);
+		yield limit.take(items.length > 0 || more ? progress(items) : items);
 		if (!more) return;
 		if (seen.has(nextCursor)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
 		seen.add(nextCursor);

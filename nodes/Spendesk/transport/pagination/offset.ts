@@ -27,8 +27,7 @@ export async function* offsetStrategy(
 		offset += items.length;
 		const total = Number(body?.totalResults);
 		const end = items.length === 0 || (Number.isFinite(total) && offset >= total);
-		if (!end) progress(items);
-		yield limit.take(items);
+		yield limit.take(items.length > 0 || !end ? progress(items) : items);
 		if (end) return;
 	}
 	limit.truncated();

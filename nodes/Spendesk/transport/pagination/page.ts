@@ -60,8 +60,8 @@ export async function* readPages(
 		const served = Number(pagination.pageSize) || pageSize;
 		const end =
 			items.length === 0 || lastPage(Number(pagination.total), received, items.length < served);
-		if (!end) progress(items);
-		yield limit.take(items);
+		// Every page is checked, the last one too: a last page repeating the one before is an error.
+		yield limit.take(items.length > 0 || !end ? progress(items) : items);
 		if (end) return;
 	}
 	limit.truncated();
