@@ -546,6 +546,46 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		);
 	});
 
+	test('hasNextPage true with only a same-origin nextUrl (no nextCursor): the link is followed to the end', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'noNextCursor', times: 100 });
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
+		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
+		const requests = sim.requestsTo('listInvoices');
+		expectAllOk(requests);
+		expect(requests).toHaveLength(3);
+	});
+
+	test('hasNextPage true with no nextCursor and a nextUrl on another origin fails clearly (docs/api.md#cursor-lists)', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'noNextCursor', times: 100 });
+		sim.configure({ nextUrlOrigin: 'http://evil.example.invalid' });
+		try {
+			await expect(
+				drain(sim, 'orgKey', 'listInvoices', { company: 'cmp_001', qs: { ...SORT } }),
+			).rejects.toThrow(/more pages follow for "List invoices" but gave no cursor/);
+			expect(sim.requestsTo('listInvoices')).toHaveLength(1);
+		} finally {
+			sim.configure({ nextUrlOrigin: undefined });
+		}
+	});
+
+	test('a numeric nextCursor is sent back as its text: every invoice, once', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'numericCursor', times: 100 });
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
+		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
+		const requests = sim.requestsTo('listInvoices');
+		expect(requests.map((r) => r.query.cursor)).toEqual([
+			undefined,
+			expect.stringMatching(/^\d+$/),
+			expect.stringMatching(/^\d+$/),
+		]);
+	});
+
 	test('a repeating cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', times: 1000 });
 		const { error, pages } = await drainFresh(sim, 'listInvoices', {
@@ -702,6 +742,12 @@ describe('offset style: Get accounts (fetch max 100)', () => {
 		expectAllOk(requests);
 		expect(fetches).toEqual(chunks(limit, MAX));
 		expectOffsetRequests(requests, fetches, fetches);
+	});
+
+	test('pages that overlap (the server starts a few items early) give every account once', async () => {
+		sim.injectFault({ route: 'getAccounts', kind: 'overlappingPages', overlap: 5, after: 1 });
+		const items = await drain(sim, 'orgKey', 'getAccounts', { company: 'cmp_001' });
+		expect(ids(items)).toEqual(ids(sim.data('cmp_001').accounts));
 	});
 
 	test('Limit 20 while the server returns at most 8: asks only for what is still needed (20, 12, 4)', async () => {

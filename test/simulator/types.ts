@@ -407,6 +407,12 @@ export type FaultKind =
 	| 'emptyPage'
 	/** Cursor and body-cursor lists: answer normally but send back the request's own cursor as nextCursor. */
 	| 'repeatCursor'
+	/** Cursor lists: answer normally with hasNextPage true but no `nextCursor` (null), only `nextUrl`. */
+	| 'noNextCursor'
+	/** Cursor lists: answer normally with `nextCursor` as a number (also in `nextUrl`); the number works as a cursor. */
+	| 'numericCursor'
+	/** Offset lists: answer from `overlap` (default 5) items before the offset asked. */
+	| 'overlappingPages'
 	/** Cursor lists: answer normally but with `nextUrl` on another origin (http://evil.example.invalid). */
 	| 'foreignNextUrl'
 	/** Cursor lists: answer normally but with `nextUrl` on the same origin leading to another endpoint (/v1/accounts). */
@@ -467,6 +473,8 @@ export interface FaultSpec {
 	retryAfterSeconds?: number;
 	/** understatedTotal: the `total` to report. */
 	total?: number;
+	/** overlappingPages: how many items before the offset asked the answer starts. */
+	overlap?: number;
 	/** cappedPages: the most items a page serves. */
 	pageCap?: number;
 	/** deprecated: the Sunset header's value. */
