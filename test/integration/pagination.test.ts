@@ -586,6 +586,18 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		]);
 	});
 
+	test('a cursor repeated once (a server hiccup) is asked once more: exactly the invoices, none twice', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', after: 1 });
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
+		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
+		const cursors = sim.requestsTo('listInvoices').map((r) => r.query.cursor);
+		expect(cursors).toHaveLength(4);
+		expect(cursors[2]).toBe(cursors[1]);
+	});
+
 	test('a repeating cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', times: 1000 });
 		const { error, pages } = await drainFresh(sim, 'listInvoices', {
@@ -853,6 +865,17 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 			requests.map(() => 20),
 			{ filters },
 		);
+	});
+
+	test('a body cursor repeated once (a server hiccup) is asked once more: exactly the payables, none twice', async () => {
+		const expected = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
+		expect(expected.length).toBeGreaterThan(200);
+		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor', after: 1 });
+		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
+		expect(ids(items)).toEqual(ids(expected));
+		const cursors = sim.requestsTo('searchPayables').map((r) => bodyOf(r).cursor);
+		expect(cursors).toHaveLength(4);
+		expect(cursors[2]).toBe(cursors[1]);
 	});
 
 	test('a repeating body cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {

@@ -3,7 +3,8 @@
  * `nextUrl` is followed when it is on the credential's origin and carries the same cursor, or
  * when it is all there is (no `nextCursor`); with neither a cursor nor a same-origin link, a
  * list saying more pages follow is an error. A numeric cursor is sent back as its digits.
- * A cursor that comes back twice, or pages that bring nothing new, are an error, so the list
+ * A cursor that comes back once is asked once more (records already received are dropped);
+ * one that comes back again, or pages that bring nothing new, are an error, so the list
  * can never loop forever.
  */
 import { NodeOperationError } from 'n8n-workflow';
@@ -28,6 +29,8 @@ export async function* cursorStrategy(
 	const seen = new Set<string>();
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | undefined;
+	/** The request being sent asks a repeated cursor once more. */
+	let reasked = false;
 	let nextUrl: URL | undefined;
 	while (limit.left() > 0) {
 		const qs = { ...request.qs, [size.param]: nextPageSize(size, request, limit.left()) };
@@ -50,14 +53,21 @@ export async function* cursorStrategy(
 		const link = parseUrl(pagination.nextUrl);
 		const sameOrigin = link !== undefined && link.origin === origin;
 		const more = pagination.hasNextPage === true;
-		yield limit.take(items.length > 0 || more ? progress(items) : items);
+		yield limit.take(items.length > 0 || more ? progress(items, { reasked }) : items);
 		if (!more) return;
 		if (nextCursor === undefined && !sameOrigin)
 			throw noCursor(ctx, endpoint, link, request.itemIndex);
 		// What names the next page: its cursor, else (only a link) the link's cursor or the link itself.
 		const next = nextCursor ?? link!.searchParams.get('cursor') ?? link!.toString();
-		if (seen.has(next)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
-		seen.add(next);
+		if (seen.has(next)) {
+			// A cursor repeated once is a hiccup: ask it once more (the items already received
+			// come again and are dropped); repeated again, the list would never end.
+			if (reasked) throw repeatedCursor(ctx, endpoint, request.itemIndex);
+			reasked = true;
+		} else {
+			seen.add(next);
+			reasked = false;
+		}
 		cursor = nextCursor;
 		nextUrl =
 			sameOrigin && (nextCursor === undefined || link.searchParams.get('cursor') === nextCursor)
