@@ -155,6 +155,23 @@ describe('transport faults: lists that never end', () => {
 		expect(sim.requestsTo('listExpenseCategories')).toHaveLength(2);
 	});
 
+	test('a Custom API Call on a page list serving fewer items than asked gives every item', async () => {
+		sim.injectFault({ route: 'listSettlements', kind: 'cappedPages', pageCap: 20, times: 100 });
+		const { out, error } = await runNodeSettled(sim, {
+			resource: 'customApiCall',
+			operation: 'request',
+			companyScope: 'one',
+			company: 'cmp_001',
+			method: 'GET',
+			path: '/v1/settlements',
+			scoping: 'header',
+			pagination: 'page',
+			returnAll: true,
+		});
+		expect(error).toBeUndefined();
+		expect(out.map((i) => i.json.id)).toEqual(sim.data('cmp_001').settlements.map((s) => s.id));
+	});
+
 	test('a page list whose total is wrong but whose pages are full keeps going', async () => {
 		const ctx = await ctxFor(sim, 'orgKey');
 		sim.injectFault({ route: 'listSettlements', kind: 'understatedTotal', total: 45, times: 100 });

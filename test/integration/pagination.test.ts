@@ -188,6 +188,7 @@ describe('page style: List settlements (pageSize max 30)', () => {
 	const MAX = 30;
 	const cases = sizeCases(MAX);
 	const SHRINKING = 'cmp_006';
+	const THREE_PAGES = 'cmp_007';
 	let sim: SpendeskSimulator;
 
 	beforeAll(async () => {
@@ -197,6 +198,7 @@ describe('page style: List settlements (pageSize max 30)', () => {
 				companies: [
 					...companySeeds(cases, (n) => ({ settlements: n })),
 					{ id: SHRINKING, sizes: { settlements: 45 } },
+					{ id: THREE_PAGES, sizes: { settlements: 90 } },
 				],
 			},
 		});
@@ -273,6 +275,22 @@ describe('page style: List settlements (pageSize max 30)', () => {
 			['1', 200],
 			['2', 404],
 		]);
+	});
+
+	test('a server serving fewer items a page than asked: pages go on until the total has arrived (docs/api.md#page-lists)', async () => {
+		sim.injectFault({ route: 'listSettlements', kind: 'cappedPages', pageCap: 20, times: 100 });
+		const items = await drain(sim, 'orgKey', 'listSettlements', { company: 'cmp_001' });
+		expect(ids(items)).toEqual(ids(sim.data('cmp_001').settlements));
+		const requests = sim.requestsTo('listSettlements');
+		expect(requests.map((r) => r.query.page)).toEqual(['1', '2', '3', '4']);
+	});
+
+	test('a last page repeating the previous one fails clearly instead of giving duplicates', async () => {
+		sim.injectFault({ route: 'listSettlements', kind: 'repeatLastPage', times: 100 });
+		await expect(drain(sim, 'orgKey', 'listSettlements', { company: THREE_PAGES })).rejects.toThrow(
+			/^Spendesk sent the same items again for "List settlements"/,
+		);
+		expect(sim.requestsTo('listSettlements').map((r) => r.query.page)).toEqual(['1', '2', '3']);
 	});
 
 	test('a 404 on page 1 is an error naming the endpoint, and is not retried', async () => {
@@ -528,6 +546,58 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		);
 	});
 
+	test('hasNextPage true with only a same-origin nextUrl (no nextCursor): the link is followed to the end', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'noNextCursor', times: 100 });
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
+		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
+		const requests = sim.requestsTo('listInvoices');
+		expectAllOk(requests);
+		expect(requests).toHaveLength(3);
+	});
+
+	test('hasNextPage true with no nextCursor and a nextUrl on another origin fails clearly (docs/api.md#cursor-lists)', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'noNextCursor', times: 100 });
+		sim.configure({ nextUrlOrigin: 'http://evil.example.invalid' });
+		try {
+			await expect(
+				drain(sim, 'orgKey', 'listInvoices', { company: 'cmp_001', qs: { ...SORT } }),
+			).rejects.toThrow(/more pages follow for "List invoices" but gave no cursor/);
+			expect(sim.requestsTo('listInvoices')).toHaveLength(1);
+		} finally {
+			sim.configure({ nextUrlOrigin: undefined });
+		}
+	});
+
+	test('a numeric nextCursor is sent back as its text: every invoice, once', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'numericCursor', times: 100 });
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
+		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
+		const requests = sim.requestsTo('listInvoices');
+		expect(requests.map((r) => r.query.cursor)).toEqual([
+			undefined,
+			expect.stringMatching(/^\d+$/),
+			expect.stringMatching(/^\d+$/),
+		]);
+	});
+
+	test('a cursor repeated once (a server hiccup) is asked once more: exactly the invoices, none twice', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', after: 1 });
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
+		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
+		const cursors = sim.requestsTo('listInvoices').map((r) => r.query.cursor);
+		expect(cursors).toHaveLength(4);
+		expect(cursors[2]).toBe(cursors[1]);
+	});
+
 	test('a repeating cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', times: 1000 });
 		const { error, pages } = await drainFresh(sim, 'listInvoices', {
@@ -686,6 +756,12 @@ describe('offset style: Get accounts (fetch max 100)', () => {
 		expectOffsetRequests(requests, fetches, fetches);
 	});
 
+	test('pages that overlap (the server starts a few items early) give every account once', async () => {
+		sim.injectFault({ route: 'getAccounts', kind: 'overlappingPages', overlap: 5, after: 1 });
+		const items = await drain(sim, 'orgKey', 'getAccounts', { company: 'cmp_001' });
+		expect(ids(items)).toEqual(ids(sim.data('cmp_001').accounts));
+	});
+
 	test('Limit 20 while the server returns at most 8: asks only for what is still needed (20, 12, 4)', async () => {
 		sim.configure({ accountsMaxReturn: 8 });
 		const items = await drain(sim, 'orgKey', 'getAccounts', { company: 'cmp_001', limit: 20 });
@@ -789,6 +865,17 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 			requests.map(() => 20),
 			{ filters },
 		);
+	});
+
+	test('a body cursor repeated once (a server hiccup) is asked once more: exactly the payables, none twice', async () => {
+		const expected = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
+		expect(expected.length).toBeGreaterThan(200);
+		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor', after: 1 });
+		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
+		expect(ids(items)).toEqual(ids(expected));
+		const cursors = sim.requestsTo('searchPayables').map((r) => bodyOf(r).cursor);
+		expect(cursors).toHaveLength(4);
+		expect(cursors[2]).toBe(cursors[1]);
 	});
 
 	test('a repeating body cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {

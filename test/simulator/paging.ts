@@ -48,10 +48,16 @@ export function intParam(
 
 export const PAGE_SIZE_MAX = 30;
 
-/** Faults of a page list: answer page 1 whatever page is asked (ignorePage), report a wrong `total`. */
+/**
+ * Faults of a page list: answer page 1 whatever page is asked (ignorePage), report a wrong
+ * `total`, serve at most `cap` items a page while reporting the size asked, answer the last
+ * page with the previous page's items (repeatLast).
+ */
 export interface PageFault {
 	ignorePage?: boolean;
 	total?: number;
+	cap?: number;
+	repeatLast?: boolean;
 }
 
 /** Page-based style: page 1 always answers; a later page without results is a 404. */
@@ -62,11 +68,13 @@ export function pageOf<T>(
 ) {
 	const page = intParam(query.page, 'page', 'query', 1, 1, Number.MAX_SAFE_INTEGER);
 	const pageSize = intParam(query.pageSize, 'pageSize', 'query', PAGE_SIZE_MAX, 1, PAGE_SIZE_MAX);
-	const start = fault.ignorePage ? 0 : (page - 1) * pageSize;
+	const served = Math.min(pageSize, fault.cap ?? pageSize);
+	let start = fault.ignorePage ? 0 : (page - 1) * served;
 	if (page > 1 && start >= items.length) throw new SimError(404, 'not_found', 'Page not found');
+	if (fault.repeatLast && page > 1 && start + served >= items.length) start -= served;
 	const total = fault.total ?? items.length;
 	return {
-		data: items.slice(start, start + pageSize),
+		data: items.slice(start, start + served),
 		meta: { pagination: { page, pageSize, total } },
 	};
 }

@@ -17,6 +17,8 @@ function pageFaults(ctx: RequestContext) {
 	return {
 		ignorePage: ctx.fault === 'ignorePosition',
 		total: ctx.fault === 'understatedTotal' ? (ctx.faultSpec?.total ?? 30) : undefined,
+		cap: ctx.fault === 'cappedPages' ? (ctx.faultSpec?.pageCap ?? 20) : undefined,
+		repeatLast: ctx.fault === 'repeatLastPage',
 	};
 }
 

@@ -106,7 +106,7 @@ function cursorList<T>(
 		match: opts.match ?? (() => true),
 		// A server that caps its pages serves fewer than asked and still reports the limit asked.
 		limit: Math.min(limit, opts.maxReturn ?? limit),
-		cursor: ctx.query.cursor || undefined,
+		cursor: fromNumeric(ctx.query.cursor) || undefined,
 		fingerprint: fingerprint({ route, company: ctx.companyId, path: ctx.path, ...opts.filters }),
 		cursorSource: 'query.cursor',
 		emptyPage: ctx.fault === 'emptyPage',
@@ -114,6 +114,8 @@ function cursorList<T>(
 		ignorePosition: ctx.fault === 'ignorePosition',
 	});
 	let nextUrl: string | null = null;
+	const nextCursor =
+		ctx.fault === 'numericCursor' && page.nextCursor ? toNumeric(page.nextCursor) : page.nextCursor;
 	if (page.nextCursor) {
 		const origin =
 			ctx.fault === 'foreignNextUrl'
@@ -121,7 +123,7 @@ function cursorList<T>(
 				: (ctx.sim.options.nextUrlOrigin ?? ctx.sim.baseUrl);
 		const url = new URL(ctx.fault === 'reroutingNextUrl' ? '/v1/accounts' : ctx.path, origin);
 		for (const [k, v] of Object.entries(ctx.query)) if (k !== 'cursor') url.searchParams.set(k, v);
-		url.searchParams.set('cursor', page.nextCursor);
+		url.searchParams.set('cursor', String(nextCursor));
 		nextUrl = url.toString();
 	}
 	return ok({
@@ -130,11 +132,25 @@ function cursorList<T>(
 			pagination: {
 				limit,
 				hasNextPage: page.nextCursor !== null,
-				nextCursor: page.nextCursor,
+				nextCursor: ctx.fault === 'noNextCursor' ? null : nextCursor,
 				nextUrl,
 			},
 		},
 	});
+}
+
+/** Cursors handed out as numbers (fault numericCursor): the number n stands for the n-th. */
+const numericCursors: string[] = [];
+
+function toNumeric(cursor: string): number {
+	numericCursors.push(cursor);
+	return numericCursors.length;
+}
+
+/** The cursor a query value stands for: a number handed out by toNumeric, else the value itself. */
+function fromNumeric(raw: string | undefined): string | undefined {
+	if (raw && /^\d+$/.test(raw)) return numericCursors[Number(raw) - 1] ?? raw;
+	return raw;
 }
 
 /** The page-list faults of this request. */
@@ -143,6 +159,8 @@ function pageFault(ctx: RequestContext): PageFault {
 	return {
 		ignorePage: ctx.fault === 'ignorePosition',
 		total: ctx.fault === 'understatedTotal' ? (ctx.faultSpec?.total ?? pageSize) : undefined,
+		cap: ctx.fault === 'cappedPages' ? (ctx.faultSpec?.pageCap ?? 20) : undefined,
+		repeatLast: ctx.fault === 'repeatLastPage',
 	};
 }
 
@@ -630,7 +648,12 @@ export const ROUTES: RouteDef[] = [
 		handler: (ctx) => {
 			const [def, max] = CURSOR_LIMITS.getAccounts;
 			const asked = intParam(ctx.query.offset, 'offset', 'query', 0, 0, Number.MAX_SAFE_INTEGER);
-			const offset = ctx.fault === 'ignorePosition' ? 0 : asked;
+			const offset =
+				ctx.fault === 'ignorePosition'
+					? 0
+					: ctx.fault === 'overlappingPages'
+						? Math.max(0, asked - (ctx.faultSpec?.overlap ?? 5))
+						: asked;
 			const usesLimit = ctx.query.limit !== undefined;
 			ctx.deprecatedLimit = usesLimit;
 			const fetchParam = ctx.query.fetch !== undefined ? 'fetch' : usesLimit ? 'limit' : 'fetch';

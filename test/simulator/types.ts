@@ -409,6 +409,12 @@ export type FaultKind =
 	| 'emptyPage'
 	/** Cursor and body-cursor lists: answer normally but send back the request's own cursor as nextCursor. */
 	| 'repeatCursor'
+	/** Cursor lists: answer normally with hasNextPage true but no `nextCursor` (null), only `nextUrl`. */
+	| 'noNextCursor'
+	/** Cursor lists: answer normally with `nextCursor` as a number (also in `nextUrl`); the number works as a cursor. */
+	| 'numericCursor'
+	/** Offset lists: answer from `overlap` (default 5) items before the offset asked. */
+	| 'overlappingPages'
 	/** Cursor lists: answer normally but with `nextUrl` on another origin (http://evil.example.invalid). */
 	| 'foreignNextUrl'
 	/** Cursor lists: answer normally but with `nextUrl` on the same origin leading to another endpoint (/v1/accounts). */
@@ -423,6 +429,13 @@ export type FaultKind =
 	| 'ignorePosition'
 	/** Page lists: answer normally but with `meta.pagination.total` = `total` (default: one page), lower than the truth. */
 	| 'understatedTotal'
+	/**
+	 * Page lists: serve at most `pageCap` items a page (default 20), pages numbered by that cap,
+	 * while `meta.pagination.pageSize` still reports the size asked (a server capping its pages).
+	 */
+	| 'cappedPages'
+	/** Page lists: the page holding the end of the list answers the previous page's items again. */
+	| 'repeatLastPage'
 	/** A proxy answers in Spendesk's place: 200 with an HTML page (text/html). */
 	| 'htmlBody'
 	/** 204 No Content, no body. */
@@ -462,6 +475,10 @@ export interface FaultSpec {
 	retryAfterSeconds?: number;
 	/** understatedTotal: the `total` to report. */
 	total?: number;
+	/** overlappingPages: how many items before the offset asked the answer starts. */
+	overlap?: number;
+	/** cappedPages: the most items a page serves. */
+	pageCap?: number;
 	/** deprecated: the Sunset header's value. */
 	sunset?: string;
 }

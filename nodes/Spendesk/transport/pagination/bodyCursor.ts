@@ -1,6 +1,7 @@
 /**
  * Body-cursor lists (`cursor` and a page size in the request body): stop on a null
- * `nextCursor`. A cursor that comes back twice, or pages that bring nothing new, are an error.
+ * `nextCursor`. A cursor that comes back once is asked once more (records already received are dropped);
+ * one that comes back again, or pages that bring nothing new, are an error.
  * The list is `payables`, as the payables search answers it, or `data` (older answers).
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -28,6 +29,8 @@ export async function* bodyCursorStrategy(
 	const seen = new Set<string>();
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | undefined;
+	/** The request being sent asks a repeated cursor once more. */
+	let reasked = false;
 	while (limit.left() > 0) {
 		const body: IDataObject = {
 			...request.body,
@@ -38,11 +41,17 @@ export async function* bodyCursorStrategy(
 		const items = asItems(listOf(response.body));
 		const nextCursor = response.body?.nextCursor;
 		const more = typeof nextCursor === 'string' && nextCursor !== '';
-		if (more) progress(items);
-		yield limit.take(items);
+		yield limit.take(items.length > 0 || more ? progress(items, { reasked }) : items);
 		if (!more) return;
-		if (seen.has(nextCursor)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
-		seen.add(nextCursor);
+		if (seen.has(nextCursor)) {
+			// A cursor repeated once is a hiccup: ask it once more (the items already received
+			// come again and are dropped); repeated again, the list would never end.
+			if (reasked) throw repeatedCursor(ctx, endpoint, request.itemIndex);
+			reasked = true;
+		} else {
+			seen.add(nextCursor);
+			reasked = false;
+		}
 		cursor = nextCursor;
 	}
 	limit.truncated();

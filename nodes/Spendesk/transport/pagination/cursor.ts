@@ -1,9 +1,13 @@
 /**
  * Cursor lists (`cursor` and `limit` in the query): stop on `hasNextPage: false`. The API's
- * `nextUrl` is followed when it is on the credential's origin and carries the same cursor.
- * A cursor that comes back twice, or pages that bring nothing new, are an error, so the list
+ * `nextUrl` is followed when it is on the credential's origin and carries the same cursor, or
+ * when it is all there is (no `nextCursor`); with neither a cursor nor a same-origin link, a
+ * list saying more pages follow is an error. A numeric cursor is sent back as its digits.
+ * A cursor that comes back once is asked once more (records already received are dropped);
+ * one that comes back again, or pages that bring nothing new, are an error, so the list
  * can never loop forever.
  */
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { resolveCredential } from '../credential';
 import type { SpendeskContext } from '../credential';
@@ -25,6 +29,8 @@ export async function* cursorStrategy(
 	const seen = new Set<string>();
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | undefined;
+	/** The request being sent asks a repeated cursor once more. */
+	let reasked = false;
 	let nextUrl: URL | undefined;
 	while (limit.left() > 0) {
 		const qs = { ...request.qs, [size.param]: nextPageSize(size, request, limit.left()) };
@@ -43,25 +49,60 @@ export async function* cursorStrategy(
 		});
 		const items = asItems(body?.data);
 		const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-		const nextCursor =
-			typeof pagination.nextCursor === 'string' && pagination.nextCursor
-				? pagination.nextCursor
-				: undefined;
-		const more = pagination.hasNextPage === true && nextCursor !== undefined;
-		if (more) progress(items);
-		yield limit.take(items);
-		if (!more) return;
-		if (seen.has(nextCursor)) throw repeatedCursor(ctx, endpoint, request.itemIndex);
-		seen.add(nextCursor);
-		cursor = nextCursor;
+		const nextCursor = cursorText(pagination.nextCursor);
 		const link = parseUrl(pagination.nextUrl);
+		const sameOrigin = link !== undefined && link.origin === origin;
+		const more = pagination.hasNextPage === true;
+		yield limit.take(items.length > 0 || more ? progress(items, { reasked }) : items);
+		if (!more) return;
+		if (nextCursor === undefined && !sameOrigin)
+			throw noCursor(ctx, endpoint, link, request.itemIndex);
+		// What names the next page: its cursor, else (only a link) the link's cursor or the link itself.
+		const next = nextCursor ?? link!.searchParams.get('cursor') ?? link!.toString();
+		if (seen.has(next)) {
+			// A cursor repeated once is a hiccup: ask it once more (the items already received
+			// come again and are dropped); repeated again, the list would never end.
+			if (reasked) throw repeatedCursor(ctx, endpoint, request.itemIndex);
+			reasked = true;
+		} else {
+			seen.add(next);
+			reasked = false;
+		}
+		cursor = nextCursor;
 		nextUrl =
-			link && link.origin === origin && link.searchParams.get('cursor') === nextCursor
+			sameOrigin && (nextCursor === undefined || link.searchParams.get('cursor') === nextCursor)
 				? link
 				: undefined;
 	}
 	// The loop ended on the Limit while the API still had pages.
 	limit.truncated();
+}
+
+/** A cursor as text: a non-empty string as it is, a number as its digits; anything else is no cursor. */
+function cursorText(value: unknown): string | undefined {
+	if (typeof value === 'string' && value) return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return undefined;
+}
+
+/** Spendesk said more pages follow but gave no way to read them the node may follow. */
+function noCursor(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	link: URL | undefined,
+	itemIndex: number | undefined,
+): NodeOperationError {
+	const where = link
+		? `only a link to another host (${link.host}), which the node never follows`
+		: 'no next page link either';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Spendesk said more pages follow for "${endpoint.label}" but gave no cursor to read them`,
+		{
+			description: `The answer had hasNextPage true, no nextCursor and ${where}. The node stopped rather than return part of the list. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.`,
+			itemIndex,
+		},
+	);
 }
 
 /** The URL a link names, or undefined when it is missing or malformed. */

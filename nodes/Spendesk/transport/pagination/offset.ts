@@ -1,6 +1,8 @@
 /**
- * Offset lists (`offset` and a page size in the query): stop at `totalResults` or on an
- * empty page. A page that brings nothing new (an offset the server ignores) is an error.
+ * Offset lists (`offset` and a page size in the query): advance by the items that arrived
+ * (those of a page overlapping the previous ones are dropped, not counted); stop at
+ * `totalResults` or on an empty page. A page that brings nothing new (an offset the server
+ * ignores) is an error.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
@@ -24,11 +26,13 @@ export async function* offsetStrategy(
 		const qs = { ...request.qs, offset, [size.param]: nextPageSize(size, request, limit.left()) };
 		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, qs });
 		const items = asItems(body?.data);
-		offset += items.length;
 		const total = Number(body?.totalResults);
+		// Items of the previous pages again (pages that overlap) are dropped, and the offset
+		// advances by the new ones only, so nothing is skipped either.
+		const fresh = items.length > 0 ? progress(items) : items;
+		offset += fresh.length;
 		const end = items.length === 0 || (Number.isFinite(total) && offset >= total);
-		if (!end) progress(items);
-		yield limit.take(items);
+		yield limit.take(fresh);
 		if (end) return;
 	}
 	limit.truncated();

@@ -1,8 +1,9 @@
 /**
  * Page-based lists (`page` and a page size; also the `result` pages of a snapshot): stop
- * when `total` says the last page was read (unless the pages proved it wrong: then on a
- * short page); an empty page or a 404 on a later page also ends the list, a 404 on page 1 is
- * an error, and a page that brings nothing new (a page number the server ignores) is an error.
+ * once `total` items have arrived (unless the pages proved it wrong: then on a short page),
+ * never on page arithmetic, as a server may serve fewer items a page than asked; an empty
+ * page or a 404 on a later page also ends the list, a 404 on page 1 is an error, and a page
+ * that brings nothing new (a page number the server ignores) is an error.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
@@ -58,22 +59,23 @@ export async function* readPages(
 		received += items.length;
 		const served = Number(pagination.pageSize) || pageSize;
 		const end =
-			items.length === 0 ||
-			lastPage(Number(pagination.total), page * served, received, items.length < served);
-		if (!end) progress(items);
-		yield limit.take(items);
+			items.length === 0 || lastPage(Number(pagination.total), received, items.length < served);
+		// Every page is checked, the last one too: a last page repeating the one before is an error.
+		yield limit.take(items.length > 0 || !end ? progress(items) : items);
 		if (end) return;
 	}
 	limit.truncated();
 }
 
 /**
- * Whether a page list ends with this page. `total` says so when the pages agree with it; a
- * `total` the pages proved wrong (more items received than it counts) is not believed, and
- * then a short page is the end. Without `total`, only an empty page (or a 404) ends the list.
+ * Whether a page list ends with this page. `total` says so once that many items have arrived
+ * (what arrived counts, not the pages times the size asked: a server may serve fewer than
+ * asked); a `total` the pages proved wrong (more items received than it counts) is not
+ * believed, and then a short page is the end. Without `total`, only an empty page (or a 404)
+ * ends the list.
  */
-function lastPage(total: number, covered: number, received: number, short: boolean): boolean {
+function lastPage(total: number, received: number, short: boolean): boolean {
 	if (!Number.isFinite(total)) return false;
-	if (received <= total) return covered >= total;
+	if (received <= total) return received >= total;
 	return short;
 }

@@ -91,21 +91,30 @@ function identity(item: IDataObject): unknown {
 	return typeof id === 'string' || typeof id === 'number' ? id : fingerprint(JSON.stringify(item));
 }
 
+/** Options of one call of a progress guard. */
+export interface PageCheck {
+	/** The page answers a cursor asked again on purpose: items already received are expected. */
+	reasked?: boolean;
+}
+
 /**
- * Watches a list that says more pages follow for progress, so that it can never loop
- * forever (a server handing out ever-new cursors over the same items, an offset or page
- * it ignores, empty pages without end, or a Custom API Call paging an endpoint the wrong
- * way): a page holding only items already received is an error at once, and so are
- * `maxEmptyPages` empty pages in a row. Call it with each page's items before asking the next.
+ * Watches a list for progress, so that it can never loop forever nor hand out an item twice
+ * (a server handing out ever-new cursors over the same items, an offset or page it ignores, a
+ * last page repeating the one before, empty pages without end, or a Custom API Call paging an
+ * endpoint the wrong way). Call it with each page's items before yielding them, the last page
+ * included: it gives back the items not already received on the previous two pages (pages that
+ * overlap give no duplicates); a page holding only items already received is an error at once
+ * (unless it answers a cursor asked again on purpose), and so are `maxEmptyPages` empty pages
+ * in a row. Memory stays bounded: only the identities of the last two pages are kept.
  */
 export function progressGuard(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
 	itemIndex?: number,
-): (items: Page) => void {
-	const seen = new Set<unknown>();
+): (items: Page, check?: PageCheck) => Page {
+	let recent: Array<Set<unknown>> = [];
 	let empty = 0;
-	return (items) => {
+	return (items, check = {}) => {
 		if (items.length === 0) {
 			if (++empty >= transportSettings.maxEmptyPages)
 				throw endlessList(
@@ -114,18 +123,20 @@ export function progressGuard(
 					itemIndex,
 					`sent ${empty} empty pages in a row for "${endpoint.label}" while saying more would follow`,
 				);
-			return;
+			return items;
 		}
 		empty = 0;
-		const before = seen.size;
-		for (const item of items) seen.add(identity(item));
-		if (seen.size === before)
+		const ids = items.map(identity);
+		const fresh = items.filter((_, i) => !recent.some((page) => page.has(ids[i])));
+		if (fresh.length === 0 && !check.reasked)
 			throw endlessList(
 				ctx,
 				endpoint,
 				itemIndex,
 				`sent the same items again for "${endpoint.label}": the list is not moving forward`,
 			);
+		recent = [...recent.slice(-1), new Set(ids)];
+		return fresh.length === items.length ? items : fresh;
 	};
 }
 
