@@ -186,6 +186,42 @@ describe('Spendesk Webhook Trigger', () => {
 			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_003')))).status).toBe(200);
 		});
 
+		test('a registration whose first deletion hit a short outage checks deliveries against the new instance, not the deleted one', async () => {
+			const h = await start({});
+			await h.activate();
+			const dead = kept(h)[0];
+			// The DELETE of the old instance fails on every retry, then Spendesk is back.
+			sim.injectFault({ route: 'deleteWebhook', kind: 'status', status: 503, times: 5 });
+			await h.create();
+			expect(ours(h, 'cmp_002')).toHaveLength(1);
+			const current = ours(h, 'cmp_002')[0];
+			expect(current.id).not.toBe(dead.id);
+			expect(kept(h).map((i) => i.id)).toEqual([current.id]);
+			const body = deliveryBody('cmp_002', 'pay_1');
+			expect((await h.deliver(body, signed(body, current.secret))).status).toBe(200);
+			expect(h.executions).toHaveLength(1);
+			expect(await h.checkExists()).toBe(true);
+		});
+
+		test('a leftover instance that could not be deleted never shadows the current one: deliveries of either are accepted', async () => {
+			const h = await start({});
+			await h.activate();
+			const current = kept(h)[0];
+			const leftover = { ...current, id: 'wh_left_over', secret: 'a'.repeat(64) };
+			h.staticData.instances = [leftover, current];
+			expect(await h.checkExists()).toBe(true);
+			const body = deliveryBody('cmp_002', 'pay_1');
+			expect((await h.deliver(body, signed(body, current.secret))).status).toBe(200);
+			const old = deliveryBody('cmp_002', 'pay_2');
+			expect((await h.deliver(old, signed(old, leftover.secret))).status).toBe(200);
+			const forged = deliveryBody('cmp_002', 'pay_3');
+			expect((await h.deliver(forged, signed(forged, 'b'.repeat(64)))).status).toBe(401);
+			expect(h.executions).toHaveLength(2);
+			// The next deactivation deletes both.
+			await h.deactivate();
+			expect(kept(h)).toEqual([]);
+		});
+
 		test('changed events, an instance deleted or disabled at Spendesk make checkExists false, and activation registers again', async () => {
 			const h = await start({});
 			await h.activate();

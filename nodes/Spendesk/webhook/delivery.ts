@@ -1,7 +1,8 @@
 /**
  * One delivery from Spendesk: checked, deduplicated, and turned into the execution's item.
- * - The signature is checked over the raw body with the secret of the instance registered for
- *   the company the body names; anything that cannot be checked is answered 401 and starts
+ * - The signature is checked over the raw body with the secrets of the instances kept for the
+ *   company the body names, its current one first (an older one that could not be deleted yet
+ *   may still deliver, and never shadows the current one); anything that cannot be checked is answered 401 and starts
  *   nothing (the answer does not say why: the log does, at debug level).
  * - A repeat of an event already handled is answered 200 and starts nothing.
  * - Otherwise the execution starts with the delivery as Spendesk sent it, or, with Fetch Full
@@ -23,7 +24,7 @@ import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';
 import { isValidSignature, SIGNATURE_HEADER } from './signature';
-import { webhookStaticData } from './staticData';
+import { instancesOfCompany, webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
 
 /** A delivery's body, once its signature is checked. */
@@ -123,16 +124,19 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const delivery = parse(raw);
 	if (!delivery) return refuse(this, 'the body is not a Spendesk webhook delivery');
 	const state = webhookStaticData(this);
-	const instance = state.instances.find((i) => i.companyId === delivery.data.companyId);
-	if (!instance)
+	// The company's current instance first; a leftover not deleted yet may still deliver.
+	const candidates = instancesOfCompany(state.instances, delivery.data.companyId);
+	if (candidates.length === 0)
 		return refuse(
 			this,
 			`no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`,
 		);
-	if (!isValidSignature(raw, this.getHeaderData()[SIGNATURE_HEADER], instance.secret))
+	const signature = this.getHeaderData()[SIGNATURE_HEADER];
+	const instance = candidates.find((i) => isValidSignature(raw, signature, i.secret));
+	if (!instance)
 		return refuse(
 			this,
-			`the signature does not match the secret of ${companyLabel(instance.companyId)}`,
+			`the signature does not match the secret of ${companyLabel(candidates[0].companyId)}`,
 		);
 
 	const { event, data } = delivery;
