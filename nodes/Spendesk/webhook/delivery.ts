@@ -4,7 +4,10 @@
  *   company the body names, its current one first (an older one that could not be deleted yet
  *   may still deliver, and never shadows the current one); anything that cannot be checked is answered 401 and starts
  *   nothing (the answer does not say why: the log does, at debug level).
- * - A repeat of an event already handled is answered 200 and starts nothing.
+ * - A repeat of an event already handled is answered 200 and starts nothing; a repeat of an
+ *   event still being handled (a slow Fetch Full Object read) is answered 409 and starts
+ *   nothing, so Spendesk delivers it again later: only a delivery that started the execution
+ *   marks the event handled, so every event runs exactly once.
  * - Otherwise the execution starts with the delivery as Spendesk sent it, or, with Fetch Full
  *   Object, with the payable or settlement read through the node's transport (rate limits,
  *   retries, errors). n8n answers 200 when the execution starts.
@@ -67,6 +70,22 @@ function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
 	ctx.logger.debug(`Spendesk Webhook Trigger: delivery refused (401): ${reason}`);
 	const res = ctx.getResponseObject();
 	res.status(401).json({ message: 'Invalid or missing signature' });
+	return { noWebhookResponse: true };
+}
+
+/**
+ * A repeat of an event whose first delivery is still being handled: answered 409, so Spendesk
+ * takes this attempt as failed and delivers again later (in 10 minutes), when the first one has
+ * either run the event (the repeat is then a duplicate) or failed (the repeat then runs it).
+ */
+function busy(ctx: IWebhookFunctions, eventId: string): IWebhookResponseData {
+	ctx.logger.debug(
+		`Spendesk Webhook Trigger: event ${eventId.slice(0, 128)} is still being handled by an earlier delivery; answered 409 so that Spendesk delivers it again later`,
+	);
+	ctx
+		.getResponseObject()
+		.status(409)
+		.json({ message: 'This event is still being handled; deliver it again later' });
 	return { noWebhookResponse: true };
 }
 
@@ -149,7 +168,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		};
 	}
 	const noted = noteEvent(this, state, event.id);
-	if (!noted) return { webhookResponse: { received: true, duplicate: true } };
+	if (noted === 'handled') return { webhookResponse: { received: true, duplicate: true } };
+	if (noted === 'inProgress') return busy(this, event.id);
 
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	if (!options.fetchFullObject) {
