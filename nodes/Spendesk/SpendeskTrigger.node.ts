@@ -102,7 +102,7 @@ export class SpendeskTrigger implements INodeType {
 						typeOptions: { minValue: 0, maxValue: 1440 },
 						default: 5,
 						description:
-							'How far behind the newest invoice each poll re-reads, to catch invoices that show up late. Larger is safer; the default suits most accounts.',
+							'How far behind the newest invoice each poll re-reads, to catch invoices that show up late (0 still re-reads one second). Larger is safer; the default suits most accounts.',
 					},
 				],
 			},

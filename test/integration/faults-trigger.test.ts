@@ -564,3 +564,60 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 		expect((await t.poll()).map((i) => [i.companyId, i.id])).toEqual([[created.id, fresh.id]]);
 	});
 });
+
+describe('Spendesk Trigger faults: clocks that disagree', () => {
+	beforeEach(async () => {
+		resetTransport();
+		sim = await startSimulator({
+			seed: { companies: 2, deactivated: [], sizes: { invoices: 5 } },
+		});
+	});
+
+	test.each(EVENTS)(
+		"2 with n8n's clock ahead of Spendesk's, a company whose first poll failed catches up from Spendesk's time, losing nothing created within the skew (%s)",
+		async (event) => {
+			sim.clock.advance(-4 * 60_000); // Spendesk's clock 4 minutes behind n8n's
+			const t = await triggerFor(sim, {
+				event,
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_002'],
+				startFrom: 'now',
+				options: {},
+			});
+			sim.injectFault({ route: 'listInvoices', kind: 'status', status: 400 });
+			expect(pollItems(await t.raw())).toEqual([]); // activation: one company fails
+			const failed = ['cmp_001', 'cmp_002'].filter((id) => !(id in savedCompanies(t.staticData)));
+			expect(failed).toHaveLength(1);
+
+			const created: string[] = [];
+			for (let i = 0; i < 5; i++) {
+				sim.clock.advance(30_000);
+				created.push(sim.insertInvoice(failed[0]).id);
+			}
+			expect(ids(await t.poll())).toEqual(created);
+			sim.clock.advance(30_000);
+			expect(await t.poll()).toEqual([]);
+		},
+	);
+
+	test.each(EVENTS)(
+		'2 a saved floor dated in the future is brought back with a warning, so the company is not silenced (%s)',
+		async (event) => {
+			const t = await triggerFor(sim, one(event));
+			expect(await t.poll()).toEqual([]);
+			const saved = savedCompanies(t.staticData).cmp_001 as SavedCompany & { floor?: unknown };
+			saved.floor = [sim.clock.now() + 30 * DAY, 'zzz'];
+
+			sim.clock.advance(30_000);
+			const next = sim.insertInvoice('cmp_001');
+			expect(ids(await t.poll())).toEqual([next.id]);
+			const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message);
+			expect(warnings).toEqual([expect.stringContaining('cmp_001')]);
+			sim.clock.advance(30_000);
+			const after = sim.insertInvoice('cmp_001');
+			expect(ids(await t.poll())).toEqual([after.id]);
+			sim.clock.advance(30_000);
+			expect(await t.poll()).toEqual([]);
+		},
+	);
+});

@@ -6,7 +6,8 @@
 import type { SpendeskSimulator } from '../simulator';
 import { pollItems, resetTransport, startSimulator, triggerFor } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
-import { sleep } from '../support/time';
+import { ids } from '../support/values';
+import { iso, sleep } from '../support/time';
 
 /**
  * The smallest sequence behind the misses the randomized New Invoice test finds: an invoice is
@@ -74,4 +75,43 @@ describe('Spendesk Trigger: an invoice updated while a catch-up poll pages', () 
 		]);
 		expect(next).toEqual([]);
 	});
+});
+
+/**
+ * Overlap Window 0: an invoice that shares the newest `updatedAt` of a poll but becomes visible
+ * only after that poll (Spendesk's list lags its writes) lies exactly on the cursor.
+ */
+describe('Spendesk Trigger: Overlap Window 0', () => {
+	let sim: SpendeskSimulator;
+	beforeEach(async () => {
+		resetTransport();
+		sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: 5 } } });
+	});
+	afterEach(async () => {
+		await sim.stop();
+		resetTransport();
+	});
+
+	test.each<TriggerEvent>(['newInvoice', 'newOrUpdatedInvoice'])(
+		'an invoice tied with the newest one that becomes visible just after a poll is emitted once by the next poll (%s)',
+		async (event) => {
+			const { poll } = await triggerFor(sim, {
+				event,
+				companyScope: 'one',
+				company: 'cmp_001',
+				startFrom: 'now',
+				options: { overlapMinutes: 0 },
+			});
+			expect(await poll()).toEqual([]); // activation
+			sim.clock.advance(30_000);
+			const at = iso(sim.clock.now());
+			const first = sim.insertInvoice('cmp_001', { createdAt: at, updatedAt: at });
+			expect(ids(await poll())).toEqual([first.id]);
+			const tie = sim.insertInvoice('cmp_001', { createdAt: at, updatedAt: at });
+			sim.clock.advance(5_000);
+			expect(ids(await poll())).toEqual([tie.id]);
+			sim.clock.advance(5_000);
+			expect(await poll()).toEqual([]);
+		},
+	);
 });

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { webhooksOf } from '../simulator/webhooks';
 import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { sleep } from '../support/time';
 import { startWebhookHarness } from '../support/webhook-harness';
 import type { WebhookHarness } from '../support/webhook-harness';
 import { MAX_RECENT_EVENTS } from '../../nodes/Spendesk/webhook/recent';
@@ -186,6 +187,42 @@ describe('Spendesk Webhook Trigger', () => {
 			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_003')))).status).toBe(200);
 		});
 
+		test('a registration whose first deletion hit a short outage checks deliveries against the new instance, not the deleted one', async () => {
+			const h = await start({});
+			await h.activate();
+			const dead = kept(h)[0];
+			// The DELETE of the old instance fails on every retry, then Spendesk is back.
+			sim.injectFault({ route: 'deleteWebhook', kind: 'status', status: 503, times: 5 });
+			await h.create();
+			expect(ours(h, 'cmp_002')).toHaveLength(1);
+			const current = ours(h, 'cmp_002')[0];
+			expect(current.id).not.toBe(dead.id);
+			expect(kept(h).map((i) => i.id)).toEqual([current.id]);
+			const body = deliveryBody('cmp_002', 'pay_1');
+			expect((await h.deliver(body, signed(body, current.secret))).status).toBe(200);
+			expect(h.executions).toHaveLength(1);
+			expect(await h.checkExists()).toBe(true);
+		});
+
+		test('a leftover instance that could not be deleted never shadows the current one: deliveries of either are accepted', async () => {
+			const h = await start({});
+			await h.activate();
+			const current = kept(h)[0];
+			const leftover = { ...current, id: 'wh_left_over', secret: 'a'.repeat(64) };
+			h.staticData.instances = [leftover, current];
+			expect(await h.checkExists()).toBe(true);
+			const body = deliveryBody('cmp_002', 'pay_1');
+			expect((await h.deliver(body, signed(body, current.secret))).status).toBe(200);
+			const old = deliveryBody('cmp_002', 'pay_2');
+			expect((await h.deliver(old, signed(old, leftover.secret))).status).toBe(200);
+			const forged = deliveryBody('cmp_002', 'pay_3');
+			expect((await h.deliver(forged, signed(forged, 'b'.repeat(64)))).status).toBe(401);
+			expect(h.executions).toHaveLength(2);
+			// The next deactivation deletes both.
+			await h.deactivate();
+			expect(kept(h)).toEqual([]);
+		});
+
 		test('changed events, an instance deleted or disabled at Spendesk make checkExists false, and activation registers again', async () => {
 			const h = await start({});
 			await h.activate();
@@ -356,8 +393,13 @@ describe('Spendesk Webhook Trigger', () => {
 					async () => await h.deliver(body, signed(body, secretOf(h, 'cmp_002'))),
 				),
 			);
-			expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-			expect(answers.filter((a) => (a.body as IDataObject).duplicate === true)).toHaveLength(4);
+			// The repeats come while the first is still being handled: not taken as delivered (409),
+			// since it might yet fail; Spendesk delivers them again later.
+			expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409]);
+			expect(answers.filter((a) => (a.body as IDataObject).duplicate === true)).toHaveLength(0);
+			expect(h.executions).toHaveLength(1);
+			const later = await h.deliver(body, signed(body, secretOf(h, 'cmp_002')));
+			expect(later).toEqual({ status: 200, body: { received: true, duplicate: true } });
 			expect(h.executions).toHaveLength(1);
 			expect(h.executions[0][0]).toMatchObject({ id: payable.id });
 		});
@@ -523,6 +565,48 @@ describe('Spendesk Webhook Trigger', () => {
 			const real = sim.data('cmp_002').payables[0];
 			const retried = deliveryBody('cmp_002', real.id, 'payables:created', 'evt_missing');
 			expect((await h.deliver(retried, signed(retried, secretOf(h, 'cmp_002')))).status).toBe(200);
+			expect(h.executions).toHaveLength(1);
+		});
+
+		test('a repeat that arrives while a slow read is still running is answered non-2xx, so Spendesk retries later; the event then runs exactly once', async () => {
+			const h = await start({ options: { fetchFullObject: true } });
+			await h.activate();
+			const payable = sim.data('cmp_002').payables[1];
+			const body = deliveryBody('cmp_002', payable.id, 'payables:created', 'evt_slow_read');
+			const signature = signed(body, secretOf(h, 'cmp_002'));
+			// The read is slow (Spendesk gives up waiting and retries at once), then fails.
+			sim.configure({ latencyMs: 150 });
+			sim.injectFault({ route: 'getPayable', kind: 'status', status: 500, times: 100 });
+			const first = h.deliver(body, signature);
+			while (sim.stats.inFlight === 0) await sleep(2); // the read is under way
+			const retry = await h.deliver(body, signature);
+			expect(retry.status).toBeGreaterThanOrEqual(400);
+			expect(retry.body).not.toMatchObject({ duplicate: true });
+			expect((await first).status).toBe(500);
+			expect(h.executions).toHaveLength(0);
+
+			// Spendesk's later retry: the read works now, the event runs once.
+			sim.clearFaults();
+			sim.configure({ latencyMs: 0 });
+			expect((await h.deliver(body, signature)).status).toBe(200);
+			expect(h.executions).toHaveLength(1);
+			expect((await h.deliver(body, signature)).body).toMatchObject({ duplicate: true });
+			expect(h.executions).toHaveLength(1);
+		});
+
+		test('a repeat that arrives while a slow read is running, which then succeeds, is answered non-2xx, and the next retry is a duplicate', async () => {
+			const h = await start({ options: { fetchFullObject: true } });
+			await h.activate();
+			const payable = sim.data('cmp_002').payables[2];
+			const body = deliveryBody('cmp_002', payable.id, 'payables:created', 'evt_slow_ok');
+			const signature = signed(body, secretOf(h, 'cmp_002'));
+			sim.configure({ latencyMs: 300 });
+			const first = h.deliver(body, signature);
+			while (sim.stats.inFlight === 0) await sleep(2); // the read is under way
+			expect((await h.deliver(body, signature)).status).toBeGreaterThanOrEqual(400);
+			expect((await first).status).toBe(200);
+			sim.configure({ latencyMs: 0 });
+			expect((await h.deliver(body, signature)).body).toMatchObject({ duplicate: true });
 			expect(h.executions).toHaveLength(1);
 		});
 

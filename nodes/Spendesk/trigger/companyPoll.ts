@@ -10,6 +10,7 @@ import {
 	advance,
 	clockTolerance,
 	emptyState,
+	floorWithinCursor,
 	handled,
 	horizon,
 	time,
@@ -22,8 +23,8 @@ export interface PollParameters {
 	overlapMs: number;
 	/** First poll of the company from this date (ms); undefined: from its saved state, or from now. */
 	since?: number;
-	/** Called at every answer of the API (the poll is making progress). */
-	onAnswer?: () => void;
+	/** Called at every answer of the API (the poll is making progress), with the server's time when it says it (its Date header, start of that second). */
+	onAnswer?: (serverTime?: number) => void;
 }
 
 export interface CompanyPoll {
@@ -56,11 +57,15 @@ const updatedAt = (invoice: IDataObject): number => time(invoice.updatedAt) ?? -
 const version = (invoice: IDataObject): string =>
 	`${String(invoice.id)}@${String(invoice.updatedAt)}`;
 
-function reader(ctx: IPollFunctions, target: CompanyTarget, onAnswer?: () => void): Reader {
+function reader(
+	ctx: IPollFunctions,
+	target: CompanyTarget,
+	onAnswer?: (serverTime?: number) => void,
+): Reader {
 	let serverNow: number | undefined;
 	const observe = (headers: Record<string, unknown>) => {
-		onAnswer?.();
 		const date = typeof headers.date === 'string' ? Date.parse(headers.date) : NaN;
+		onAnswer?.(Number.isFinite(date) ? date : undefined);
 		// The header names a whole second: the server's time lies before its end.
 		if (Number.isFinite(date)) serverNow = Math.max(serverNow ?? -Infinity, date + 1_000);
 	};
@@ -157,16 +162,26 @@ function latestVersions(read: IDataObject[]): IDataObject[] {
 function savedState(
 	from: Reader,
 	saved: CompanyState | undefined,
-	overlapMs: number,
+	{ overlapMs, event }: PollParameters,
 ): () => CompanyState | undefined {
 	let checked: CompanyState | undefined;
+	const node = { node: from.ctx.getNode().name };
 	return () => {
 		if (!saved || checked) return checked;
-		checked = withinClock(saved, Math.max(from.now(), Date.now()), overlapMs);
-		if (checked !== saved) {
+		const clocked = withinClock(saved, Math.max(from.now(), Date.now()), overlapMs);
+		if (clocked !== saved) {
 			from.ctx.logger.warn(
-				`Spendesk Trigger: the saved position of ${companyLabel(from.target)} (${String(saved.cursor)}) lay ahead of the clock; it reads again from ${String(checked.cursor)}, so that new invoices are not hidden behind it.`,
-				{ node: from.ctx.getNode().name },
+				`Spendesk Trigger: the saved position of ${companyLabel(from.target)} (${String(saved.cursor)}) lay ahead of the clock; it reads again from ${String(clocked.cursor)}, so that new invoices are not hidden behind it.`,
+				node,
+			);
+		}
+		checked = floorWithinCursor(clocked, event);
+		if (checked !== clocked) {
+			const floor = clocked.floor ? new Date(clocked.floor[0]).toISOString() : '';
+			const now = checked.floor ? new Date(checked.floor[0]).toISOString() : undefined;
+			from.ctx.logger.warn(
+				`Spendesk Trigger: the saved state of ${companyLabel(from.target)} took every invoice up to ${floor} as handled, which lies ahead of its position (${String(clocked.cursor)}); ${now ? `it is brought back to ${now}` : 'it is dropped'}, so that new invoices are not taken as handled.`,
+				node,
 			);
 		}
 		return checked;
@@ -193,7 +208,7 @@ export async function pollCompany(
 	const { event, overlapMs, since } = params;
 	const from = reader(ctx, target, params.onAnswer);
 	const latest = () => from.now() + clockTolerance(overlapMs);
-	const previousState = savedState(from, saved, overlapMs);
+	const previousState = savedState(from, saved, params);
 	const invoices = latestVersions(
 		await readCompany(from, stopAt(previousState, params, latest), overlapMs, latest),
 	);

@@ -108,6 +108,27 @@ export function withinClock(state: CompanyState, now: number, overlapMs: number)
 }
 
 /**
+ * A floor lies below every invoice the state remembers and never above its cursor (it sums up
+ * the lowest of a tie). A saved floor above the cursor (a hand edit, a clock stepped back)
+ * would take every invoice up to it as handled and silence the company: it is brought down to
+ * the lowest remembered invoice, or dropped when there is none. Returns the same state when it
+ * is fine.
+ */
+export function floorWithinCursor(state: CompanyState, event: TriggerEvent): CompanyState {
+	const { floor } = state;
+	const cursor = time(state.cursor);
+	if (floor === undefined || (cursor !== undefined && floor[0] <= cursor)) return state;
+	let lowest: Position | undefined;
+	for (const [id, [created, updated]] of Object.entries(state.seen)) {
+		const position = positionOf(event, id, created, updated);
+		if (lowest === undefined || compare(position, lowest) < 0) lowest = position;
+	}
+	const fixed: CompanyState = { cursor: state.cursor, seen: state.seen };
+	if (lowest !== undefined && cursor !== undefined && lowest[0] <= cursor) fixed.floor = lowest;
+	return fixed;
+}
+
+/**
  * State after a successful poll that read `invoices` (newest first or in any order). The
  * cursor follows the data but never goes past `latest` (the server's clock plus the tolerance):
  * an invoice dated in the future is emitted, without hiding the invoices that follow it.

@@ -16,6 +16,12 @@ export interface TriggerParameters {
 
 export const DEFAULT_OVERLAP_MINUTES = 5;
 export const MAX_OVERLAP_MINUTES = 1_440;
+/**
+ * The smallest overlap a poll reads with, whatever the window says (0 included): an invoice
+ * that shares the newest `updatedAt` of a poll but becomes visible only after it lies on the
+ * cursor, and only an overlap re-reads it (the invoices already handled there are remembered).
+ */
+export const MIN_OVERLAP_MS = 1_000;
 
 /** A parameter value as a message may show it: short, and never more than the user typed. */
 function shown(value: unknown): string {
@@ -59,7 +65,7 @@ export function readTriggerParameters(ctx: IPollFunctions): TriggerParameters {
 	const options = ctx.getNodeParameter('options', {}) as unknown;
 	const raw =
 		options && typeof options === 'object' ? (options as IDataObject).overlapMinutes : undefined;
-	return { event, overlapMs: overlapMinutes(ctx, raw) * 60_000 };
+	return { event, overlapMs: Math.max(overlapMinutes(ctx, raw) * 60_000, MIN_OVERLAP_MS) };
 }
 
 /**

@@ -80,6 +80,14 @@ async function pollCompanies(
 	// Activation: remember where each company starts, in case its first poll fails.
 	if (!data.initialized) for (const target of selection.targets) pending[target.id ?? ''] = start;
 
+	// Spendesk's clock minus n8n's, as the answers of this poll tell it (the lowest seen).
+	let skew: number | undefined;
+	const onAnswer = (serverTime?: number) => {
+		touch(lease);
+		if (serverTime === undefined) return;
+		const seen = serverTime - Date.now();
+		skew = skew === undefined ? seen : Math.min(skew, seen);
+	};
 	const outcomes = await forEachCompany(selection.targets, async (target) => {
 		const key = target.id ?? '';
 		// First poll of a company: at activation from the date (or from the data, for "now");
@@ -88,9 +96,14 @@ async function pollCompanies(
 		return await pollCompany(ctx, target, companies[key], {
 			...params,
 			since,
-			onAnswer: () => touch(lease),
+			onAnswer,
 		});
 	});
+	// "Now" is Spendesk's time of the activation, which invoices are dated by: a company whose
+	// first poll failed catches up from there, whichever way n8n's clock is off.
+	if (!data.initialized && !fromDate && skew !== undefined) {
+		for (const target of selection.targets) pending[target.id ?? ''] = start + skew;
+	}
 	return { selection, outcomes, pending, kept };
 }
 

@@ -1,9 +1,13 @@
 /**
  * One delivery from Spendesk: checked, deduplicated, and turned into the execution's item.
- * - The signature is checked over the raw body with the secret of the instance registered for
- *   the company the body names; anything that cannot be checked is answered 401 and starts
+ * - The signature is checked over the raw body with the secrets of the instances kept for the
+ *   company the body names, its current one first (an older one that could not be deleted yet
+ *   may still deliver, and never shadows the current one); anything that cannot be checked is answered 401 and starts
  *   nothing (the answer does not say why: the log does, at debug level).
- * - A repeat of an event already handled is answered 200 and starts nothing.
+ * - A repeat of an event already handled is answered 200 and starts nothing; a repeat of an
+ *   event still being handled (a slow Fetch Full Object read) is answered 409 and starts
+ *   nothing, so Spendesk delivers it again later: only a delivery that started the execution
+ *   marks the event handled, so every event runs exactly once.
  * - Otherwise the execution starts with the delivery as Spendesk sent it, or, with Fetch Full
  *   Object, with the payable or settlement read through the node's transport (rate limits,
  *   retries, errors). n8n answers 200 when the execution starts.
@@ -23,7 +27,7 @@ import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';
 import { isValidSignature, SIGNATURE_HEADER } from './signature';
-import { webhookStaticData } from './staticData';
+import { instancesOfCompany, webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
 
 /** A delivery's body, once its signature is checked. */
@@ -66,6 +70,22 @@ function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
 	ctx.logger.debug(`Spendesk Webhook Trigger: delivery refused (401): ${reason}`);
 	const res = ctx.getResponseObject();
 	res.status(401).json({ message: 'Invalid or missing signature' });
+	return { noWebhookResponse: true };
+}
+
+/**
+ * A repeat of an event whose first delivery is still being handled: answered 409, so Spendesk
+ * takes this attempt as failed and delivers again later (in 10 minutes), when the first one has
+ * either run the event (the repeat is then a duplicate) or failed (the repeat then runs it).
+ */
+function busy(ctx: IWebhookFunctions, eventId: string): IWebhookResponseData {
+	ctx.logger.debug(
+		`Spendesk Webhook Trigger: event ${eventId.slice(0, 128)} is still being handled by an earlier delivery; answered 409 so that Spendesk delivers it again later`,
+	);
+	ctx
+		.getResponseObject()
+		.status(409)
+		.json({ message: 'This event is still being handled; deliver it again later' });
 	return { noWebhookResponse: true };
 }
 
@@ -123,16 +143,19 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const delivery = parse(raw);
 	if (!delivery) return refuse(this, 'the body is not a Spendesk webhook delivery');
 	const state = webhookStaticData(this);
-	const instance = state.instances.find((i) => i.companyId === delivery.data.companyId);
-	if (!instance)
+	// The company's current instance first; a leftover not deleted yet may still deliver.
+	const candidates = instancesOfCompany(state.instances, delivery.data.companyId);
+	if (candidates.length === 0)
 		return refuse(
 			this,
 			`no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`,
 		);
-	if (!isValidSignature(raw, this.getHeaderData()[SIGNATURE_HEADER], instance.secret))
+	const signature = this.getHeaderData()[SIGNATURE_HEADER];
+	const instance = candidates.find((i) => isValidSignature(raw, signature, i.secret));
+	if (!instance)
 		return refuse(
 			this,
-			`the signature does not match the secret of ${companyLabel(instance.companyId)}`,
+			`the signature does not match the secret of ${companyLabel(candidates[0].companyId)}`,
 		);
 
 	const { event, data } = delivery;
@@ -145,7 +168,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		};
 	}
 	const noted = noteEvent(this, state, event.id);
-	if (!noted) return { webhookResponse: { received: true, duplicate: true } };
+	if (noted === 'handled') return { webhookResponse: { received: true, duplicate: true } };
+	if (noted === 'inProgress') return busy(this, event.id);
 
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	if (!options.fetchFullObject) {

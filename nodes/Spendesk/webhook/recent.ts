@@ -6,7 +6,10 @@
  * - in the workflow's static data: survives a restart, and reaches the other n8n processes
  *   (webhook processors, main) that load the workflow after the save.
  * An event is noted before its execution starts and forgotten again when the delivery fails
- * (so Spendesk's retry can start it); it goes into static data only once it was handled.
+ * (so Spendesk's retry can start it); it goes into static data only once it was handled. A
+ * repeat that arrives while the first delivery is still being handled (a Fetch Full Object
+ * read slower than Spendesk's 10 s timeout, after which Spendesk retries at once) is told
+ * apart from a repeat of a handled event: the first may still fail.
  *
  * Every delivery works on its own copy of the static data, loaded when it arrived, and n8n
  * saves that copy when the delivery ends: with deliveries that overlap, the last save wins.
@@ -55,14 +58,19 @@ export interface NotedEvent {
 	forget(): void;
 }
 
-/** Notes the event; false when it was seen already (a repeat). */
+/**
+ * Notes the event. 'handled' when it was handled already (a repeat); 'inProgress' when an
+ * earlier delivery of it is still being handled in this process (it may yet fail, so the
+ * repeat must neither start it again nor be taken as delivered).
+ */
 export function noteEvent(
 	ctx: IWebhookFunctions,
 	state: WebhookStaticData,
 	eventId: string,
-): false | NotedEvent {
+): 'handled' | 'inProgress' | NotedEvent {
 	const memory = memoryOf(ctx);
-	if (memory.noted.includes(eventId) || state.recentEvents.includes(eventId)) return false;
+	if (memory.handled.includes(eventId) || state.recentEvents.includes(eventId)) return 'handled';
+	if (memory.noted.includes(eventId)) return 'inProgress';
 	// What other processes (or this one before a restart) saved joins the list, as older entries.
 	const known = new Set(memory.handled);
 	const read = state.recentEvents.filter((id) => !known.has(id));

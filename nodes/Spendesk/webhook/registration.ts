@@ -22,7 +22,7 @@ import { callSpendesk } from '../transport/request';
 import { restated } from '../transport/restate';
 import { isWebhookEvent, WEBHOOK_EVENTS } from './events';
 import type { WebhookEventType } from './events';
-import { webhookStaticData } from './staticData';
+import { currentInstances, webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
 
 /** Spendesk's limit of webhook instances per company. */
@@ -64,9 +64,10 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const url = this.getNodeWebhookUrl('default');
 	const events = readEvents(this);
 	const targets = await companiesOf(this);
-	if (targets.length !== state.instances.length) return false;
+	const current = currentInstances(state.instances);
+	if (targets.length !== current.length) return false;
 	for (const target of targets) {
-		const kept = state.instances.find((i) => i.company === target.id);
+		const kept = current.find((i) => i.company === target.id);
 		if (!kept || kept.url !== url || !sameEvents(kept.events, events)) return false;
 		const answer = await callSpendesk(this, 'getWebhook', {
 			company: kept.company,
@@ -143,17 +144,24 @@ async function createAtSpendesk(
 	}
 }
 
-/** Registers one company's instance (after deleting what an unfinished activation left there). */
+/**
+ * Registers one company's instance (after deleting what an unfinished activation, or a
+ * deletion that failed, left there with this URL; their ids are added to `deleted`).
+ */
 async function registerCompany(
 	ctx: IHookFunctions,
 	target: CompanyTarget,
 	url: string,
 	events: WebhookEventType[],
+	deleted: Set<string>,
 ): Promise<RegisteredInstance> {
 	const company = target.id;
 	const existing = await collect(ctx, 'listWebhooks', { company });
 	const leftovers = existing.filter((instance) => instance.url === url);
-	for (const leftover of leftovers) await deleteInstance(ctx, company, String(leftover.id));
+	for (const leftover of leftovers) {
+		await deleteInstance(ctx, company, String(leftover.id));
+		deleted.add(String(leftover.id));
+	}
 	const name = companyLabel(target);
 	if (existing.length - leftovers.length >= MAX_INSTANCES_PER_COMPANY) {
 		throw new NodeOperationError(
@@ -206,13 +214,18 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	// Instances of an earlier registration (other companies or events) go first.
 	state.instances = await deleteAll(this, state.instances);
 	const registered: RegisteredInstance[] = [];
+	const deleted = new Set<string>();
 	let failure: unknown;
 	try {
-		for (const target of targets) registered.push(await registerCompany(this, target, url, events));
+		for (const target of targets)
+			registered.push(await registerCompany(this, target, url, events, deleted));
 	} catch (error) {
 		failure = error;
 	}
+	// An instance whose deletion failed above but that was found by its URL and deleted is gone.
+	state.instances = state.instances.filter((i) => !deleted.has(i.id));
 	if (failure === undefined) {
+		// After the leftovers that could not be deleted: each company's new instance is its current one.
 		state.instances.push(...registered);
 		return true;
 	}

@@ -20,6 +20,11 @@ export interface RegisteredInstance {
 }
 
 export interface WebhookStaticData {
+	/**
+	 * Oldest first. The last one of a company is its current registration; an older one of the
+	 * same company is a leftover that could not be deleted yet (deleted on the next activation
+	 * or deactivation), whose deliveries are still accepted.
+	 */
 	instances: RegisteredInstance[];
 	/** Ids of the events that started an execution, oldest first (bounded, see recent.ts). */
 	recentEvents: string[];
@@ -48,4 +53,19 @@ export function webhookStaticData(ctx: IHookFunctions | IWebhookFunctions): Webh
 		? data.recentEvents.filter((id): id is string => typeof id === 'string')
 		: [];
 	return data as WebhookStaticData;
+}
+
+/** The current instance of each company: the last one kept for it. */
+export function currentInstances(instances: RegisteredInstance[]): RegisteredInstance[] {
+	const byCompany = new Map<string, RegisteredInstance>();
+	for (const instance of instances) byCompany.set(instance.company ?? '', instance);
+	return [...byCompany.values()];
+}
+
+/** The instances kept for the company a delivery names, the current one first. */
+export function instancesOfCompany(
+	instances: RegisteredInstance[],
+	companyId: string,
+): RegisteredInstance[] {
+	return instances.filter((i) => i.companyId === companyId).reverse();
 }
