@@ -195,7 +195,7 @@ describe('node: write operations', () => {
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(apiRequests(sim)).toHaveLength(1);
 			expect((error as NodeOperationError).description).toContain(
-				'Applied: items 0–2, 4–99. Not sent: 50 later items.',
+				'Applied: items 0–2, 4–99. Not applied: item 3. Not sent: items 100–149.',
 			);
 			expect(payable(sim, 'cmp_001', 200).version).toBeUndefined();
 		});
@@ -211,12 +211,44 @@ describe('node: write operations', () => {
 			);
 			const { description } = error as NodeApiError;
 			expect(description).toContain(
-				'This bulk call carried items 0–99 and was not retried: Spendesk may have applied some or all of them.',
+				'Applied for certain: none. May have been applied: items 0–99 (their bulk call failed after it was sent and was not retried). Not sent: items 100–149.',
 			);
 			expect(description).toContain(
-				'Running the items again is safe: a payable already updated answers "conflict"',
+				'Running items 0–99 again is safe: a payable that was already updated answers "conflict"',
 			);
-			expect(description).toContain('Nothing was applied. Not sent: 50 later items.');
+			expect(description).not.toContain('check in Spendesk before running it again');
+		});
+
+		test('a bulk call that may have been applied between an applied call and an unsent one: one story of applied, maybe applied, not sent and what to do', async () => {
+			sim.injectFault({
+				route: 'updateBookkeepingStatus',
+				kind: 'status',
+				status: 503,
+				after: 1,
+				times: 5,
+			});
+			const items = markItems(sim, 'cmp_004', 100, 250);
+			const error = await failure((await execute(sim, MARK, { items }))());
+			expect(apiRequests(sim).map((r) => r.status)).toEqual([200, 503]);
+			expect(error.message).toBe(
+				'Spendesk had a server error (503) on "Update bookkeeping status" for company "cmp_004" (bulk call for items 100–199, may have been applied)',
+			);
+			const { description } = error as NodeApiError;
+			const story = description!.slice(description!.indexOf('Applied:'));
+			expect(story).toBe(
+				'Applied: items 0–99. ' +
+					'May have been applied: items 100–199 (their bulk call failed after it was sent and was not retried). ' +
+					'Not sent: items 200–249. ' +
+					'What to do: Running items 100–199 again is safe: a payable that was already updated answers "conflict" (its version moved on) and is not changed twice. ' +
+					'Run items 200–249 again: Spendesk has not applied them. ' +
+					'Leave items 0–99 out of the next run. ' +
+					"(Item numbers count from 0, as n8n's item index.)",
+			);
+			expect(description).not.toContain('Nothing was applied');
+			expect(description).not.toContain('Nothing of this bulk call');
+			expect(description).not.toContain('check in Spendesk before running it again');
+			expect(payable(sim, 'cmp_004', 100).version).toBe(2);
+			expect(payable(sim, 'cmp_004', 300).version).toBeUndefined();
 		});
 
 		test('Continue On Fail: a connection reset on the first bulk call makes its 100 items error items; the second call runs', async () => {
@@ -245,7 +277,7 @@ describe('node: write operations', () => {
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(error.message).toContain('(bulk call for items 0–1, not applied)');
 			expect((error as NodeApiError).description).toContain(
-				'Nothing of this bulk call (items 0–1) was applied',
+				'Nothing was applied. Not applied: items 0–1. What to do: Run items 0–1 again once the cause is fixed',
 			);
 		});
 
@@ -610,6 +642,21 @@ describe('node: write operations', () => {
 			)();
 			for (const o of out) expect(o.json.error).toContain('(bulk call for items 0–1, not applied)');
 			expect(sim.data('cmp_004').suppliers).toHaveLength(before);
+		});
+
+		test('a supplier bulk call that may have been applied says which items to check before running again, and never that nothing was applied', async () => {
+			sim.injectFault({ route: 'createSuppliers', kind: 'reset' });
+			const error = await failure((await execute(sim, CREATE, { items: suppliers(600, 3) }))());
+			expect(apiRequests(sim)).toHaveLength(1);
+			const { description } = error as NodeApiError;
+			expect(error.message).toContain('(bulk call for items 0–2, may have been applied)');
+			expect(description!.slice(description!.indexOf('Applied'))).toBe(
+				'Applied for certain: none. ' +
+					'May have been applied: items 0–2 (their bulk call failed after it was sent and was not retried). ' +
+					'What to do: Do not run items 0–2 again as they are, which may create the same suppliers twice: first search Spendesk for those suppliers by name (Supplier → Get Many), and run again only the ones it does not have. ' +
+					"(Item numbers count from 0, as n8n's item index.)",
+			);
+			expect(description).not.toMatch(/Nothing was applied|run the items again/);
 		});
 
 		test('a 5xx is not retried and the error warns that running again may create duplicates', async () => {

@@ -183,7 +183,7 @@ export const updateBookkeepingStatus: BatchedOperation = {
 		size: 100,
 		prepareEntry,
 		send,
-		replayNote:
-			'Running the items again is safe: a payable already updated answers "conflict" (its version moved on) and is not changed twice.',
+		replayAdvice: (items) =>
+			`Running ${items} again is safe: a payable that was already updated answers "conflict" (its version moved on) and is not changed twice.`,
 	},
 };

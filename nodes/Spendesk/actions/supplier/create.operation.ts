@@ -137,7 +137,7 @@ export const createSupplier: BatchedOperation = {
 		size: 100,
 		prepareEntry,
 		send,
-		replayNote:
-			'Running the items again may create the same suppliers twice: check the suppliers in Spendesk first (search them by name).',
+		replayAdvice: (items) =>
+			`Do not run ${items} again as they are, which may create the same suppliers twice: first search Spendesk for those suppliers by name (Supplier → Get Many), and run again only the ones it does not have.`,
 	},
 };
