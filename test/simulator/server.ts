@@ -859,6 +859,16 @@ export class SpendeskSimulator {
 		// The server's clock, as every HTTP server sends it (RFC 9110 §6.6.1), from the simulated clock.
 		headers.date ??= new Date(this.clock.now()).toUTCString();
 		res.writeHead(result.status, headers);
+		if (
+			(entry.fault === 'dropMidBody' || entry.fault === 'stallMidBody') &&
+			Buffer.isBuffer(result.body)
+		) {
+			// Half the body, then the connection drops (or falls silent): a transfer cut mid-body.
+			const half = result.body.subarray(0, Math.floor(result.body.length / 2));
+			if (entry.fault === 'dropMidBody') res.write(half, () => res.socket?.destroy());
+			else res.write(half);
+			return;
+		}
 		res.end(
 			result.body === undefined
 				? undefined
