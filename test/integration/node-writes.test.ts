@@ -251,6 +251,21 @@ describe('node: write operations', () => {
 			expect(payable(sim, 'cmp_004', 300).version).toBeUndefined();
 		});
 
+		test('answers in another order than sent are paired by payable ID: applied updates are results, a conflict stays its own item', async () => {
+			sim.injectFault({ route: 'updateBookkeepingStatus', kind: 'reversedAnswers' });
+			const items = markItems(sim, 'cmp_004', 400, 5);
+			items[1] = { json: { ...items[1].json, version: 0 } };
+			const out = await (await execute(sim, MARK, { items, continueOnFail: true }))();
+			expect(apiRequests(sim).map((r) => r.fault)).toEqual(['reversedAnswers']);
+			expect(out.map((o) => o.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
+			for (const i of [0, 2, 3, 4])
+				expect(out[i].json).toMatchObject({ id: items[i].json.id, status: 'updated', version: 2 });
+			expect(out[1].json.error).toBe(
+				`Payable "${String(items[1].json.id)}" has changed since it was read (conflict)`,
+			);
+			expect(out.some((o) => String(o.json.error ?? '').includes('no result'))).toBe(false);
+		});
+
 		test('Continue On Fail: a connection reset on the first bulk call makes its 100 items error items; the second call runs', async () => {
 			sim.injectFault({ route: 'updateBookkeepingStatus', kind: 'reset' });
 			const items = markItems(sim, 'cmp_002', 500, 150);
@@ -565,6 +580,35 @@ describe('node: write operations', () => {
 				});
 			});
 			expect(created).toHaveLength(250);
+		});
+
+		test('suppliers answered in another order than sent are paired by name, each item with the supplier created for it', async () => {
+			sim.injectFault({ route: 'createSuppliers', kind: 'reversedAnswers' });
+			const items = suppliers(700, 3);
+			const out = await (await execute(sim, CREATE, { items }))();
+			expect(apiRequests(sim).map((r) => r.fault)).toEqual(['reversedAnswers']);
+			expect(out.map((o) => [o.pairedItem, o.json.name])).toEqual([
+				[{ item: 0 }, 'Supplier 700'],
+				[{ item: 1 }, 'Supplier 701'],
+				[{ item: 2 }, 'Supplier 702'],
+			]);
+			const created = sim.data('cmp_004').suppliers.slice(-3);
+			expect(out.map((o) => o.json.id)).toEqual(created.map((c) => c.id));
+		});
+
+		test('suppliers answered out of order, one without its name, cannot be paired: the call fails saying so, and that they may have been created', async () => {
+			sim.injectFault({ route: 'createSuppliers', kind: 'reversedAnswersOneUnnamed' });
+			const out = await (
+				await execute(sim, CREATE, { items: suppliers(710, 3), continueOnFail: true })
+			)();
+			expect(out).toHaveLength(3);
+			// The names show the answer is out of order, and one result gives no name to pair it by.
+			for (const o of out) {
+				expect(String(o.json.error)).toBe(
+					'Spendesk answered the suppliers in another order than sent, and one result gives no supplier name, so the node cannot tell which input item each supplier belongs to (bulk call for items 0–2, may have been applied)',
+				);
+				expect(String(o.json.description)).toContain('may have been created');
+			}
 		});
 
 		test('only the name: nothing else is sent', async () => {

@@ -814,6 +814,27 @@ export class SpendeskSimulator {
 						headers: { ...result.headers, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': s },
 					};
 				}
+				if (
+					fault?.kind === 'reversedAnswersOneUnnamed' &&
+					Array.isArray((result.body as { items?: unknown }).items)
+				) {
+					const items = [
+						...(result.body as { items: Array<{ supplier?: Record<string, unknown> }> }).items,
+					].reverse();
+					const supplier = { ...items[0].supplier };
+					delete supplier.name;
+					items[0] = { ...items[0], supplier };
+					result = { ...result, body: { items } };
+				}
+				if (fault?.kind === 'reversedAnswers' && result.body && typeof result.body === 'object') {
+					const body = result.body as Record<string, unknown>;
+					const key = Array.isArray(body.data) ? 'data' : 'items';
+					if (Array.isArray(body[key]))
+						result = {
+							...result,
+							body: { ...body, [key]: [...(body[key] as unknown[])].reverse() },
+						};
+				}
 				if (fault?.kind === 'deprecated') {
 					result = {
 						...result,
