@@ -204,6 +204,30 @@ describe('payable getAttachments', () => {
 		expectNoCredentialOnFileHost(sim);
 	});
 
+	test.each([
+		['drops the connection', 'dropMidBody', 'broke off'],
+		['falls silent', 'stallMidBody', 'stalled'],
+	] as const)(
+		'a download whose file host %s mid-body fails naming the file and the host, never the signature',
+		async (_how, kind, verb) => {
+			resetTransport({ timeoutMs: 1500 });
+			sim.injectFault({ route: 'fileDownload', kind });
+			const params = { company: 'cmp_001', payableId: locatorById('pay_001_000004') };
+			const file = sim.files.attachmentsOf('pay_001_000004')[0];
+			const error = await failure(run(sim, 'orgKey', params));
+			expect(error).toBeInstanceOf(NodeApiError);
+			const host = new URL(sim.fileBaseUrl).origin;
+			expect(error.message).toBe(
+				`The download of attachment "${file.fileName}" of the payable from the file host ${host} ${verb} after ${Math.floor(file.content.length / 2)} of ${file.content.length} bytes`,
+			);
+			const { description } = error as NodeApiError;
+			expect(description).toContain('Run the node again');
+			expect(JSON.stringify(error)).not.toContain('signature=');
+			expect(`${error.message} ${description}`).not.toMatch(/expires=|signature/);
+			expect(error.message).not.toBe('terminated');
+		},
+	);
+
 	test('an unknown payable is a 404 naming the call; IDs are checked before any request', async () => {
 		const error = await failure(
 			run(sim, 'orgKey', { company: 'cmp_001', payableId: locatorById('pay_001_999999') }),

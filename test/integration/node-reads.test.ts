@@ -337,7 +337,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 
 		test.each([
 			['bankFee', { from: 'yesterday' }, 'From is not a date: got "yesterday"'],
-			['walletLoad', { to: '2026-13-45' }, 'To is not a date: got "2026-13-45"'],
+			['walletLoad', { to: '2026-13-45' }, 'To is not a real date: there is no month 13'],
 			[
 				'walletLoad',
 				{ from: '2026-02-01T00:00:00', to: '2026-01-01T00:00:00' },

@@ -351,3 +351,99 @@ describe('node: bad input fails before any request', () => {
 		expect(sim.log).toHaveLength(0);
 	});
 });
+
+describe('node: input as expressions give it', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		sim = await startSimulator({ seed: { sizes: { invoices: 40 } } });
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => {
+		resetTransport();
+		sim.clearLog();
+	});
+
+	test('a Limit given as numeric text ("25") is read like a number', async () => {
+		const { execute } = await prepareNode(sim, 'orgKey', invoices({ limit: '25' }));
+		const [out] = await execute();
+		expect(out).toHaveLength(25);
+		expect(sim.requestsTo('listInvoices').length).toBeGreaterThan(0);
+	});
+
+	test('a Limit given as text that is no number is refused, quoting it', async () => {
+		const { execute } = await prepareNode(sim, 'orgKey', invoices({ limit: 'ten' }));
+		const error = await failure(execute());
+		expect(error.message).toBe('Limit must be a whole number from 1 to 100; got "ten"');
+		expect(sim.log).toHaveLength(0);
+	});
+
+	test.each([
+		['One Company', { company: 'cmp_\u200b002' }, 'Company'],
+		[
+			'Several Companies',
+			{ companyScope: 'several', companyIds: ['cmp_001', 'cmp_002\u200b'] },
+			'Company Names or IDs (entry 2)',
+		],
+	])(
+		'a company ID with a zero-width space is refused, never sent (%s)',
+		async (_mode, params, field) => {
+			const { execute } = await prepareNode(sim, 'orgKey', invoices(params));
+			const error = await failure(execute());
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(
+				`${field} contains an invisible character (U+200B, a zero-width space): "${
+					field === 'Company' ? 'cmp_<U+200B>002' : 'cmp_002<U+200B>'
+				}"`,
+			);
+			expect(error.message).not.toContain('\u200b');
+			expect(sim.log).toHaveLength(0);
+		},
+	);
+
+	test.each([
+		[
+			'walletLoad',
+			{ from: '2026-02-30' },
+			'From is not a real date: 2026-02-30 does not exist (February 2026 has 28 days)',
+		],
+		[
+			'bankFee',
+			{ to: '2026-04-31T10:00:00Z' },
+			'To is not a real date: 2026-04-31 does not exist (April 2026 has 30 days)',
+		],
+		[
+			'walletLoad',
+			{ from: '2026-01-15T25:00:00' },
+			'From is not a real date: 25:00:00 is not a time of day (use 00:00 to 23:59)',
+		],
+	])(
+		'%s getAll with the impossible date %j is refused, not rolled over',
+		async (resource, filters, message) => {
+			const { execute } = await prepareNode(sim, 'orgKey', {
+				resource,
+				operation: 'getAll',
+				companyScope: 'one',
+				company: 'cmp_002',
+				returnAll: true,
+				filters,
+			});
+			const error = await failure(execute());
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(message);
+			expect(sim.log).toHaveLength(0);
+		},
+	);
+
+	test('a leap day that exists (2028-02-29) is accepted', async () => {
+		const { execute } = await prepareNode(sim, 'orgKey', {
+			resource: 'walletLoad',
+			operation: 'getAll',
+			companyScope: 'one',
+			company: 'cmp_002',
+			returnAll: true,
+			filters: { from: '2028-02-29' },
+		});
+		await execute();
+		expect(sim.log.length).toBeGreaterThan(0);
+	});
+});

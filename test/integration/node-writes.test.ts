@@ -195,7 +195,7 @@ describe('node: write operations', () => {
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(apiRequests(sim)).toHaveLength(1);
 			expect((error as NodeOperationError).description).toContain(
-				'Applied: items 0–2, 4–99. Not sent: 50 later items.',
+				'Applied: items 0–2, 4–99. Not applied: item 3. Not sent: items 100–149.',
 			);
 			expect(payable(sim, 'cmp_001', 200).version).toBeUndefined();
 		});
@@ -211,12 +211,59 @@ describe('node: write operations', () => {
 			);
 			const { description } = error as NodeApiError;
 			expect(description).toContain(
-				'This bulk call carried items 0–99 and was not retried: Spendesk may have applied some or all of them.',
+				'Applied for certain: none. May have been applied: items 0–99 (their bulk call failed after it was sent and was not retried). Not sent: items 100–149.',
 			);
 			expect(description).toContain(
-				'Running the items again is safe: a payable already updated answers "conflict"',
+				'Running items 0–99 again is safe: a payable that was already updated answers "conflict"',
 			);
-			expect(description).toContain('Nothing was applied. Not sent: 50 later items.');
+			expect(description).not.toContain('check in Spendesk before running it again');
+		});
+
+		test('a bulk call that may have been applied between an applied call and an unsent one: one story of applied, maybe applied, not sent and what to do', async () => {
+			sim.injectFault({
+				route: 'updateBookkeepingStatus',
+				kind: 'status',
+				status: 503,
+				after: 1,
+				times: 5,
+			});
+			const items = markItems(sim, 'cmp_004', 100, 250);
+			const error = await failure((await execute(sim, MARK, { items }))());
+			expect(apiRequests(sim).map((r) => r.status)).toEqual([200, 503]);
+			expect(error.message).toBe(
+				'Spendesk had a server error (503) on "Update bookkeeping status" for company "cmp_004" (bulk call for items 100–199, may have been applied)',
+			);
+			const { description } = error as NodeApiError;
+			const story = description!.slice(description!.indexOf('Applied:'));
+			expect(story).toBe(
+				'Applied: items 0–99. ' +
+					'May have been applied: items 100–199 (their bulk call failed after it was sent and was not retried). ' +
+					'Not sent: items 200–249. ' +
+					'What to do: Running items 100–199 again is safe: a payable that was already updated answers "conflict" (its version moved on) and is not changed twice. ' +
+					'Run items 200–249 again: Spendesk has not applied them. ' +
+					'Leave items 0–99 out of the next run. ' +
+					"(Item numbers count from 0, as n8n's item index.)",
+			);
+			expect(description).not.toContain('Nothing was applied');
+			expect(description).not.toContain('Nothing of this bulk call');
+			expect(description).not.toContain('check in Spendesk before running it again');
+			expect(payable(sim, 'cmp_004', 100).version).toBe(2);
+			expect(payable(sim, 'cmp_004', 300).version).toBeUndefined();
+		});
+
+		test('answers in another order than sent are paired by payable ID: applied updates are results, a conflict stays its own item', async () => {
+			sim.injectFault({ route: 'updateBookkeepingStatus', kind: 'reversedAnswers' });
+			const items = markItems(sim, 'cmp_004', 400, 5);
+			items[1] = { json: { ...items[1].json, version: 0 } };
+			const out = await (await execute(sim, MARK, { items, continueOnFail: true }))();
+			expect(apiRequests(sim).map((r) => r.fault)).toEqual(['reversedAnswers']);
+			expect(out.map((o) => o.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
+			for (const i of [0, 2, 3, 4])
+				expect(out[i].json).toMatchObject({ id: items[i].json.id, status: 'updated', version: 2 });
+			expect(out[1].json.error).toBe(
+				`Payable "${String(items[1].json.id)}" has changed since it was read (conflict)`,
+			);
+			expect(out.some((o) => String(o.json.error ?? '').includes('no result'))).toBe(false);
 		});
 
 		test('Continue On Fail: a connection reset on the first bulk call makes its 100 items error items; the second call runs', async () => {
@@ -245,7 +292,7 @@ describe('node: write operations', () => {
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(error.message).toContain('(bulk call for items 0–1, not applied)');
 			expect((error as NodeApiError).description).toContain(
-				'Nothing of this bulk call (items 0–1) was applied',
+				'Nothing was applied. Not applied: items 0–1. What to do: Run items 0–1 again once the cause is fixed',
 			);
 		});
 
@@ -535,6 +582,35 @@ describe('node: write operations', () => {
 			expect(created).toHaveLength(250);
 		});
 
+		test('suppliers answered in another order than sent are paired by name, each item with the supplier created for it', async () => {
+			sim.injectFault({ route: 'createSuppliers', kind: 'reversedAnswers' });
+			const items = suppliers(700, 3);
+			const out = await (await execute(sim, CREATE, { items }))();
+			expect(apiRequests(sim).map((r) => r.fault)).toEqual(['reversedAnswers']);
+			expect(out.map((o) => [o.pairedItem, o.json.name])).toEqual([
+				[{ item: 0 }, 'Supplier 700'],
+				[{ item: 1 }, 'Supplier 701'],
+				[{ item: 2 }, 'Supplier 702'],
+			]);
+			const created = sim.data('cmp_004').suppliers.slice(-3);
+			expect(out.map((o) => o.json.id)).toEqual(created.map((c) => c.id));
+		});
+
+		test('suppliers answered out of order, one without its name, cannot be paired: the call fails saying so, and that they may have been created', async () => {
+			sim.injectFault({ route: 'createSuppliers', kind: 'reversedAnswersOneUnnamed' });
+			const out = await (
+				await execute(sim, CREATE, { items: suppliers(710, 3), continueOnFail: true })
+			)();
+			expect(out).toHaveLength(3);
+			// The names show the answer is out of order, and one result gives no name to pair it by.
+			for (const o of out) {
+				expect(String(o.json.error)).toBe(
+					'Spendesk answered the suppliers in another order than sent, and one result gives no supplier name, so the node cannot tell which input item each supplier belongs to (bulk call for items 0–2, may have been applied)',
+				);
+				expect(String(o.json.description)).toContain('may have been created');
+			}
+		});
+
 		test('only the name: nothing else is sent', async () => {
 			const out = await (
 				await execute(sim, { ...CREATE, additionalFields: {} }, { items: suppliers(50, 1) })
@@ -610,6 +686,21 @@ describe('node: write operations', () => {
 			)();
 			for (const o of out) expect(o.json.error).toContain('(bulk call for items 0–1, not applied)');
 			expect(sim.data('cmp_004').suppliers).toHaveLength(before);
+		});
+
+		test('a supplier bulk call that may have been applied says which items to check before running again, and never that nothing was applied', async () => {
+			sim.injectFault({ route: 'createSuppliers', kind: 'reset' });
+			const error = await failure((await execute(sim, CREATE, { items: suppliers(600, 3) }))());
+			expect(apiRequests(sim)).toHaveLength(1);
+			const { description } = error as NodeApiError;
+			expect(error.message).toContain('(bulk call for items 0–2, may have been applied)');
+			expect(description!.slice(description!.indexOf('Applied'))).toBe(
+				'Applied for certain: none. ' +
+					'May have been applied: items 0–2 (their bulk call failed after it was sent and was not retried). ' +
+					'What to do: Do not run items 0–2 again as they are, which may create the same suppliers twice: first search Spendesk for those suppliers by name (Supplier → Get Many), and run again only the ones it does not have. ' +
+					"(Item numbers count from 0, as n8n's item index.)",
+			);
+			expect(description).not.toMatch(/Nothing was applied|run the items again/);
 		});
 
 		test('a 5xx is not retried and the error warns that running again may create duplicates', async () => {

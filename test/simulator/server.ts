@@ -822,6 +822,27 @@ export class SpendeskSimulator {
 						headers: { ...result.headers, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': s },
 					};
 				}
+				if (
+					fault?.kind === 'reversedAnswersOneUnnamed' &&
+					Array.isArray((result.body as { items?: unknown }).items)
+				) {
+					const items = [
+						...(result.body as { items: Array<{ supplier?: Record<string, unknown> }> }).items,
+					].reverse();
+					const supplier = { ...items[0].supplier };
+					delete supplier.name;
+					items[0] = { ...items[0], supplier };
+					result = { ...result, body: { items } };
+				}
+				if (fault?.kind === 'reversedAnswers' && result.body && typeof result.body === 'object') {
+					const body = result.body as Record<string, unknown>;
+					const key = Array.isArray(body.data) ? 'data' : 'items';
+					if (Array.isArray(body[key]))
+						result = {
+							...result,
+							body: { ...body, [key]: [...(body[key] as unknown[])].reverse() },
+						};
+				}
 				if (fault?.kind === 'deprecated') {
 					result = {
 						...result,
@@ -867,6 +888,16 @@ export class SpendeskSimulator {
 		// The server's clock, as every HTTP server sends it (RFC 9110 §6.6.1), from the simulated clock.
 		headers.date ??= new Date(this.clock.now()).toUTCString();
 		res.writeHead(result.status, headers);
+		if (
+			(entry.fault === 'dropMidBody' || entry.fault === 'stallMidBody') &&
+			Buffer.isBuffer(result.body)
+		) {
+			// Half the body, then the connection drops (or falls silent): a transfer cut mid-body.
+			const half = result.body.subarray(0, Math.floor(result.body.length / 2));
+			if (entry.fault === 'dropMidBody') res.write(half, () => res.socket?.destroy());
+			else res.write(half);
+			return;
+		}
 		res.end(
 			result.body === undefined
 				? undefined

@@ -456,6 +456,14 @@ export type FaultKind =
 	| 'deprecated'
 	/** File host downloads: the file without a Content-Length header (chunked), so only the bytes tell its size. */
 	| 'chunkedFile'
+	/** Bulk writes (bookkeeping status, suppliers): answer normally, with the per-entry results in reverse order. */
+	| 'reversedAnswers'
+	/** Create suppliers: like reversedAnswers, and the first result answered without the supplier's name. */
+	| 'reversedAnswersOneUnnamed'
+	/** File host downloads: the full Content-Length and half the file, then the connection is dropped. */
+	| 'dropMidBody'
+	/** File host downloads: the full Content-Length and half the file, then silence (the connection stays open until the client gives up or the simulator stops). */
+	| 'stallMidBody'
 	/** Accounting export GET: status ERROR. */
 	| 'exportError';
 

@@ -13,11 +13,11 @@ import { restated } from '../transport/restate';
 import { errorItem } from './errorItem';
 import type { BatchEntry, BatchedOperation, BatchSpec, EntryResult } from './types';
 
-/** Where a run stands: output per input item, what was applied, what is still to send. */
+/** Where a run stands: output per input item, what was applied, what is still to send (in send order). */
 interface Progress {
 	slots: INodeExecutionData[][];
 	applied: number[];
-	unsent: number;
+	unsent: number[];
 }
 
 /** `0–2, 5, 7–9`: item indexes as short ranges. */
@@ -37,15 +37,43 @@ function itemsPhrase(indexes: number[]): string {
 	return indexes.length === 1 ? `item ${indexes[0]}` : `items ${itemRanges(indexes)}`;
 }
 
-/** What was applied before a failure and what was not sent, for the error that stops the node. */
-function standing(progress: Progress): string {
-	const applied = progress.applied.length
-		? `Applied: ${itemsPhrase(progress.applied)}.`
-		: 'Nothing was applied.';
-	const unsent = progress.unsent
-		? ` Not sent: ${progress.unsent} later item${progress.unsent === 1 ? '' : 's'}.`
-		: '';
-	return `${applied}${unsent} (Item numbers count from 0, as n8n's item index.)`;
+/**
+ * The whole story of a run stopped by a failure, in one consistent account: what was applied,
+ * what may have been (`maybe`: a bulk call that failed after it was sent), what was not
+ * applied (`failed`), what was not sent, and what to do without applying anything twice.
+ */
+function standing(
+	spec: BatchSpec,
+	progress: Progress,
+	outcome: { maybe?: number[]; failed?: number[] },
+): string {
+	const maybe = outcome.maybe ?? [];
+	const failed = outcome.failed ?? [];
+	const { applied, unsent } = progress;
+	const parts = [
+		applied.length
+			? `Applied: ${itemsPhrase(applied)}.`
+			: maybe.length
+				? 'Applied for certain: none.'
+				: 'Nothing was applied.',
+	];
+	if (maybe.length)
+		parts.push(
+			`May have been applied: ${itemsPhrase(maybe)} (their bulk call failed after it was sent and was not retried).`,
+		);
+	if (failed.length) parts.push(`Not applied: ${itemsPhrase(failed)}.`);
+	if (unsent.length) parts.push(`Not sent: ${itemsPhrase(unsent)}.`);
+	const todo: string[] = [];
+	if (maybe.length) todo.push(spec.replayAdvice(itemsPhrase(maybe)));
+	const rerun = [...failed, ...unsent];
+	if (rerun.length)
+		todo.push(
+			`Run ${itemsPhrase(rerun)} again${failed.length ? ' once the cause is fixed' : ''}: Spendesk has not applied them.`,
+		);
+	if (applied.length) todo.push(`Leave ${itemsPhrase(applied)} out of the next run.`);
+	if (todo.length) parts.push(`What to do: ${todo.join(' ')}`);
+	parts.push("(Item numbers count from 0, as n8n's item index.)");
+	return parts.join(' ');
 }
 
 /** The same error with more said (its kind and details kept), for item `itemIndex`. */
@@ -82,7 +110,7 @@ async function prepareAll(
 			progress.slots[itemIndex] = [errorItem(error, itemIndex)];
 		}
 	}
-	progress.unsent = [...groups.values()].reduce((n, entries) => n + entries.length, 0);
+	progress.unsent = [...groups.values()].flat().map((entry) => entry.itemIndex);
 	return groups;
 }
 
@@ -98,26 +126,46 @@ export function mayHaveApplied(error: unknown): boolean {
 	return typeof network !== 'string' || MAYBE_DELIVERED.has(network);
 }
 
-/** The error of a whole bulk call, for the items it carried: what happened, and whether they may have been applied. */
+/** Sentences in which the transport advises on one call's replay: the bulk story replaces them. */
+const REPLAY_ADVICE =
+	/not safe to repeat|before running it again|nothing was applied|retried nothing/i;
+
+/** The transport's description of a failed call without its replay advice (cause and Spendesk's words kept). */
+function withoutReplayAdvice(description: string | null | undefined): string {
+	return (description ?? '')
+		.split(/(?<=\.)\s+/)
+		.filter((sentence) => !REPLAY_ADVICE.test(sentence))
+		.join(' ');
+}
+
+/**
+ * The error of a whole bulk call, for the items it carried: what happened, and whether they may
+ * have been applied. With `progress` (the node stops), the description tells the whole run.
+ */
 function bulkCallError(
 	ctx: IExecuteFunctions,
 	spec: BatchSpec,
 	error: unknown,
 	chunk: BatchEntry[],
+	progress?: Progress,
 ): NodeApiError | NodeOperationError {
 	const indexes = chunk.map((e) => e.itemIndex);
 	const e = error as { message?: string; description?: string | null };
 	const maybe = mayHaveApplied(error);
-	const note = maybe
-		? `This bulk call carried ${itemsPhrase(indexes)} and was not retried: Spendesk may have applied some or all of them. ${spec.replayNote}`
-		: `Nothing of this bulk call (${itemsPhrase(indexes)}) was applied: fix the cause and run the items again.`;
+	const note = progress
+		? standing(spec, progress, maybe ? { maybe: indexes } : { failed: indexes })
+		: maybe
+			? `Spendesk may have applied this item: the bulk call that carried ${itemsPhrase(indexes)} failed after it was sent and was not retried. What to do: ${spec.replayAdvice('this item')}`
+			: `Spendesk did not apply this item: the bulk call that carried ${itemsPhrase(indexes)} was refused as a whole. What to do: fix the cause and run it again.`;
+	const cause = withoutReplayAdvice(e.description);
 	const message = `${e.message ?? String(error)} (bulk call for ${itemsPhrase(indexes)}${maybe ? ', may have been applied' : ', not applied'})`;
-	return extended(ctx, error, indexes[0], message, [e.description, note].filter(Boolean).join(' '));
+	return extended(ctx, error, indexes[0], message, [cause, note].filter(Boolean).join(' '));
 }
 
 /** One entry's own error, as the error that stops the node: the item, then what was applied. */
 function entryStop(
 	ctx: IExecuteFunctions,
+	spec: BatchSpec,
 	error: Error,
 	entry: BatchEntry,
 	progress: Progress,
@@ -128,7 +176,10 @@ function entryStop(
 		refused.length > 1
 			? ` Also refused in the same call: ${itemsPhrase(refused.filter((i) => i !== entry.itemIndex))}.`
 			: '';
-	const description = [e.description, `${others} ${standing(progress)}`.trim()]
+	const description = [
+		e.description,
+		`${others} ${standing(spec, progress, { failed: refused })}`.trim(),
+	]
 		.filter(Boolean)
 		.join(' ');
 	return extended(
@@ -148,20 +199,14 @@ async function sendChunk(
 	chunk: BatchEntry[],
 	progress: Progress,
 ): Promise<void> {
-	progress.unsent -= chunk.length;
+	const carried = new Set(chunk.map((entry) => entry.itemIndex));
+	progress.unsent = progress.unsent.filter((itemIndex) => !carried.has(itemIndex));
 	let results: EntryResult[];
 	try {
 		results = await spec.send.call(ctx, company || undefined, chunk);
 	} catch (error) {
+		if (!ctx.continueOnFail()) throw bulkCallError(ctx, spec, error, chunk, progress);
 		const failure = bulkCallError(ctx, spec, error, chunk);
-		if (!ctx.continueOnFail())
-			throw extended(
-				ctx,
-				failure,
-				chunk[0].itemIndex,
-				failure.message,
-				`${failure.description ?? ''} ${standing(progress)}`.trim(),
-			);
 		for (const entry of chunk)
 			progress.slots[entry.itemIndex] = [errorItem(failure, entry.itemIndex)];
 		return;
@@ -179,7 +224,7 @@ async function sendChunk(
 	if (refused.length && !ctx.continueOnFail()) {
 		const first = chunk.find((entry) => entry.itemIndex === refused[0])!;
 		const result = results[chunk.indexOf(first)] as { ok: false; error: Error };
-		throw entryStop(ctx, result.error, first, progress, refused);
+		throw entryStop(ctx, spec, result.error, first, progress, refused);
 	}
 }
 
@@ -193,7 +238,7 @@ export async function runBatched(
 	const progress: Progress = {
 		slots: Array.from({ length: count }, () => []),
 		applied: [],
-		unsent: 0,
+		unsent: [],
 	};
 	const groups = await prepareAll(ctx, batch, progress);
 	for (const [company, entries] of groups) {

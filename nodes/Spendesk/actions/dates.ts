@@ -43,6 +43,39 @@ function fromZone(localAsUtc: number, timeZone: string): number {
 	return localAsUtc - zoneOffset(first, timeZone);
 }
 
+const MONTHS = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+];
+
+/**
+ * Why an ISO-like text names no real moment (a day the month lacks, such as 2026-02-30, or an
+ * hour past 23), or undefined. JavaScript would roll such a value over into the next month or day.
+ */
+export function impossibleDate(text: string): string | undefined {
+	const match = ISO_LIKE.exec(text.trim());
+	if (!match) return undefined;
+	const [year, month, dayOfMonth] = match[1].split('-').map(Number);
+	if (month < 1 || month > 12) return `there is no month ${month}`;
+	const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+	if (dayOfMonth < 1 || dayOfMonth > days)
+		return `${match[1]} does not exist (${MONTHS[month - 1]} ${year} has ${days} days)`;
+	const [hours, minutes, seconds] = (match[2] ?? '00:00:00').split(':').map(Number);
+	if (hours > 23 || minutes > 59 || (seconds ?? 0) >= 60)
+		return `${match[2]} is not a time of day (use 00:00 to 23:59)`;
+	return undefined;
+}
+
 /** The value of a dateTime field as ms since epoch (a value without a zone read in `timeZone`), or NaN when it is no date. */
 export function toEpoch(value: unknown, timeZone: string): number {
 	if (value instanceof Date) return value.getTime();
@@ -57,7 +90,7 @@ export function toEpoch(value: unknown, timeZone: string): number {
 	if (!match) return Number.NaN;
 	const [, day, time, zone] = match;
 	const local = Date.parse(`${day}T${time ?? '00:00:00'}Z`);
-	if (Number.isNaN(local)) return Number.NaN;
+	if (Number.isNaN(local) || impossibleDate(text) !== undefined) return Number.NaN;
 	if (zone)
 		return Date.parse(
 			`${day}T${time ?? '00:00:00'}${zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`,
@@ -74,6 +107,13 @@ export function readDateFilter(
 ): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	const at = toEpoch(value, ctx.getTimezone());
+	const impossible = typeof value === 'string' ? impossibleDate(value) : undefined;
+	if (impossible !== undefined) {
+		throw new NodeOperationError(ctx.getNode(), `${label} is not a real date: ${impossible}`, {
+			description: `Correct the ${label} field; the node does not move an impossible date to the next month or day.`,
+			itemIndex,
+		});
+	}
 	if (Number.isNaN(at)) {
 		const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : typeof value;
 		throw new NodeOperationError(ctx.getNode(), `${label} is not a date: got ${shown}`, {

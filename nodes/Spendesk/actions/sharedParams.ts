@@ -40,16 +40,18 @@ export function readLimit(
 	maxLimit?: number,
 ): number | undefined {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
-	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as number;
+	const raw = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
+	const limit = numberOf(raw);
 	const max = maxLimit ?? Number.MAX_SAFE_INTEGER;
-	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > max) {
+	if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Limit must be a whole number from 1 to ${maxLimit ?? 'any size'}; got ${String(limit)}`,
+			`Limit must be a whole number from 1 to ${maxLimit ?? 'any size'}; got ${got}`,
 			{
 				description: maxLimit
-					? `Spendesk returns at most ${maxLimit} here per call. Use Return All to get everything.`
-					: 'Use Return All to get everything.',
+					? `Spendesk returns at most ${maxLimit} here per call. Use Return All to get everything. An expression may give a number or numeric text such as "25".`
+					: 'Use Return All to get everything. An expression may give a number or numeric text such as "25".',
 				itemIndex,
 			},
 		);

@@ -64,8 +64,11 @@ export interface BatchSpec {
 		company: string | undefined,
 		entries: BatchEntry[],
 	): Promise<EntryResult[]>;
-	/** What running the items of a failed bulk call again does (said in the error when the call may have been applied). */
-	replayNote: string;
+	/**
+	 * What to do with `items` (e.g. "items 0–99", "this item") that a failed bulk call may have
+	 * applied, without applying them twice; said in the error when the call may have been applied.
+	 */
+	replayAdvice(items: string): string;
 }
 
 /**

@@ -93,6 +93,12 @@ async function keptCompanies(
 	return companies;
 }
 
+/** Characters that show as nothing: zero-width spaces and joiners, word joiners, direction marks, soft hyphens, byte order marks. */
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
+const hex = (c: string): string =>
+	(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+
 /** A value as an error may describe it, without quoting it. */
 function kindOf(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
@@ -112,7 +118,24 @@ function companyIdOf(
 	itemIndex?: number,
 ): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	if (typeof value === 'string') return value.trim() || undefined;
+	if (typeof value === 'string') {
+		const id = value.trim() || undefined;
+		const hidden = INVISIBLE.exec(id ?? '');
+		if (id !== undefined && hidden) {
+			const code = hidden[0].codePointAt(0) ?? 0;
+			const shown = id.replace(INVISIBLE_ALL, (c) => `<U+${hex(c)}>`);
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${field} contains an invisible character (U+${hex(hidden[0])}${code === 0x200b ? ', a zero-width space' : ''}): "${shown}"`,
+				{
+					description:
+						'The ID was not sent. Invisible characters usually come with a copy and paste: retype the ID or pick the company from the list. The node refuses them rather than guess which company was meant.',
+					itemIndex,
+				},
+			);
+		}
+		return id;
+	}
 	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
 		return String(value);
 	throw new NodeOperationError(

@@ -56,11 +56,17 @@ export function presignedUrl(
 	return url;
 }
 
+/** The execution's cancel signal, when n8n gives one. */
+function cancelSignal(ctx: IExecuteFunctions): AbortSignal | undefined {
+	return typeof ctx.getExecutionCancelSignal === 'function'
+		? ctx.getExecutionCancelSignal()
+		: undefined;
+}
+
 /** The execution's cancel signal joined with a deadline of `timeoutMs`. */
 function deadline(ctx: IExecuteFunctions): AbortSignal {
 	const timeout = AbortSignal.timeout(transportSettings.timeoutMs);
-	const cancel =
-		typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+	const cancel = cancelSignal(ctx);
 	return cancel ? AbortSignal.any([timeout, cancel]) : timeout;
 }
 
@@ -71,6 +77,7 @@ async function send(
 	url: URL,
 	what: string,
 	itemIndex: number,
+	signal: AbortSignal = deadline(ctx),
 ): Promise<IN8nHttpFullResponse> {
 	try {
 		return (await ctx.helpers.httpRequest({
@@ -80,7 +87,7 @@ async function send(
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
 			timeout: transportSettings.timeoutMs,
-			abortSignal: deadline(ctx),
+			abortSignal: signal,
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
 		const code = (error as { code?: unknown }).code;
@@ -96,11 +103,15 @@ async function send(
 	}
 }
 
+/** A body read up to its end, or up to the failure that cut it off (`cut`: the stream's error). */
+interface BodyRead {
+	bytes: Buffer;
+	over: boolean;
+	cut?: { error: unknown; received: number };
+}
+
 /** The bytes of a body as n8n gives it: a stream (read up to `maxBytes` + 1), a Buffer or text. */
-async function readBytes(
-	body: unknown,
-	maxBytes: number,
-): Promise<{ bytes: Buffer; over: boolean }> {
+async function readBytes(body: unknown, maxBytes: number): Promise<BodyRead> {
 	if (Buffer.isBuffer(body)) return { bytes: body, over: body.length > maxBytes };
 	if (typeof body === 'string') return readBytes(Buffer.from(body, 'utf8'), maxBytes);
 	if (body instanceof ArrayBuffer) return readBytes(Buffer.from(body), maxBytes);
@@ -111,14 +122,20 @@ async function readBytes(
 		return { bytes: Buffer.alloc(0), over: false };
 	const chunks: Buffer[] = [];
 	let total = 0;
-	for await (const chunk of stream) {
-		const part = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
-		total += part.length;
-		if (total > maxBytes) {
-			stream.destroy?.();
-			return { bytes: Buffer.concat(chunks), over: true };
+	try {
+		for await (const chunk of stream) {
+			const part = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk);
+			total += part.length;
+			if (total > maxBytes) {
+				stream.destroy?.();
+				return { bytes: Buffer.concat(chunks), over: true };
+			}
+			chunks.push(part);
 		}
-		chunks.push(part);
+	} catch (error) {
+		stream.destroy?.();
+		const bytes = Buffer.concat(chunks);
+		return { bytes, over: false, cut: { error, received: bytes.length } };
 	}
 	return { bytes: Buffer.concat(chunks), over: false };
 }
@@ -191,6 +208,44 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
+ * A download cut off mid-body (the connection dropped, or the host fell silent until the
+ * deadline): the file and the host are named, never the link's query (its signature).
+ */
+function cutOff(
+	ctx: IExecuteFunctions,
+	url: URL,
+	what: string,
+	itemIndex: number,
+	cut: { error: unknown; received: number; expected?: number; stalled: boolean },
+): NodeApiError | NodeOperationError {
+	const cancelled = cancelSignal(ctx)?.aborted === true;
+	const code = (cut.error as { code?: unknown } | undefined)?.code;
+	const networkError = typeof code === 'string' ? code : null;
+	const verb = cancelled ? 'was cancelled' : cut.stalled ? 'stalled' : 'broke off';
+	const of = cut.expected !== undefined ? ` of ${cut.expected}` : '';
+	const message = `The download of ${what} from the file host ${url.origin} ${verb} after ${cut.received}${of} bytes`;
+	if (cancelled)
+		return new NodeOperationError(ctx.getNode(), message, {
+			description:
+				'The execution was cancelled during the download; nothing of this file was kept.',
+			itemIndex,
+		});
+	const seconds = Math.round(transportSettings.timeoutMs / 1000);
+	const cause = cut.stalled
+		? `The file host stopped sending and the download did not finish within ${seconds} s, so it was stopped.`
+		: `The file host closed the connection before the whole file arrived${networkError ? ` (${networkError})` : ''}.`;
+	return new NodeApiError(
+		ctx.getNode(),
+		{ host: url.origin, networkError },
+		{
+			message,
+			description: `${cause} Nothing of this file was kept. Run the node again: each run gets fresh links. If it keeps happening, check the network and proxy between n8n and ${url.host}, or contact Spendesk support.`,
+			itemIndex,
+		},
+	);
+}
+
+/**
  * Downloads a pre-signed link without credentials. Fails when the declared Content-Length or
  * the bytes received pass `maxBytes` (the download stops there), or when the host refuses.
  */
@@ -200,12 +255,14 @@ export async function downloadPresigned(
 	options: { what: string; maxBytes: number; itemIndex: number },
 ): Promise<{ bytes: Buffer; contentType?: string }> {
 	const { what, maxBytes, itemIndex } = options;
+	const signal = deadline(ctx);
 	const response = await send(
 		ctx,
 		{ method: 'GET', encoding: 'stream', json: false },
 		url,
 		what,
 		itemIndex,
+		signal,
 	);
 	if (response.statusCode < 200 || response.statusCode >= 300) {
 		const { bytes } = await readBytes(response.body, 4096);
@@ -216,9 +273,18 @@ export async function downloadPresigned(
 		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
 		throw tooLarge(ctx, what, formatBytes(declared), maxBytes, itemIndex);
 	}
-	const { bytes, over } = await readBytes(response.body, maxBytes);
+	const { bytes, over, cut } = await readBytes(response.body, maxBytes);
 	if (over)
 		throw tooLarge(ctx, what, `more than ${formatBytes(maxBytes)} received`, maxBytes, itemIndex);
+	const expected = Number.isFinite(declared) && declared >= 0 ? declared : undefined;
+	if (cut || (expected !== undefined && bytes.length < expected)) {
+		throw cutOff(ctx, url, what, itemIndex, {
+			error: cut?.error,
+			received: bytes.length,
+			expected,
+			stalled: signal.aborted,
+		});
+	}
 	return { bytes, contentType: header(response, 'content-type') };
 }
 

@@ -121,8 +121,17 @@ async function send(
 		itemIndex: entries[0].itemIndex,
 	});
 	const answers = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
-	// One answer per payable sent, in the order sent.
-	return entries.map((entry, index) => resultOf(this, entry, answers[index], company));
+	// Paired by payable ID, whatever the order of the answers; the same payable sent twice
+	// takes its answers in order.
+	const byId = new Map<string, IDataObject[]>();
+	for (const answer of answers) {
+		if (!answer || typeof answer !== 'object') continue;
+		const key = String(answer.id);
+		byId.set(key, [...(byId.get(key) ?? []), answer]);
+	}
+	return entries.map((entry) =>
+		resultOf(this, entry, byId.get(String(entry.body.id))?.shift(), company),
+	);
 }
 
 export const updateBookkeepingStatus: BatchedOperation = {
@@ -183,7 +192,7 @@ export const updateBookkeepingStatus: BatchedOperation = {
 		size: 100,
 		prepareEntry,
 		send,
-		replayNote:
-			'Running the items again is safe: a payable already updated answers "conflict" (its version moved on) and is not changed twice.',
+		replayAdvice: (items) =>
+			`Running ${items} again is safe: a payable that was already updated answers "conflict" (its version moved on) and is not changed twice.`,
 	},
 };

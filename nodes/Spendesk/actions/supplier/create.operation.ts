@@ -54,6 +54,56 @@ function unpaired(
 	);
 }
 
+/** The name of the supplier a result reports, when it gives one. */
+function answeredName(raw: unknown): string | undefined {
+	const result = isObject(raw) ? raw : {};
+	const supplier = isObject(result.supplier) ? result.supplier : result;
+	return typeof supplier.name === 'string' ? comparable(supplier.name) : undefined;
+}
+
+/** A name as compared between what was sent and what was answered: case and spacing aside. */
+function comparable(name: string): string {
+	return name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * The results in the order of `entries`. Spendesk answers in the order sent (docs/api.md#bulk-writes);
+ * the supplier name each result reports checks it. When the names come in another order, the
+ * results are paired by name (suppliers of the same name in the order sent); when a name is
+ * missing or matches no supplier sent, the results cannot be paired: an error of the call.
+ */
+function pairedByName(ctx: IExecuteFunctions, list: unknown[], entries: BatchEntry[]): unknown[] {
+	const sentName = (entry: BatchEntry) => comparable(String(entry.body.name));
+	const inOrder = (raw: unknown, i: number) => {
+		const name = answeredName(raw);
+		return name === undefined || name === sentName(entries[i]);
+	};
+	if (list.every(inOrder)) return list;
+	const byName = new Map<string, unknown[]>();
+	for (const raw of list) {
+		const name = answeredName(raw);
+		if (name === undefined)
+			throw unpaired(
+				ctx,
+				entries,
+				list.length,
+				'Spendesk answered the suppliers in another order than sent, and one result gives no supplier name',
+			);
+		byName.set(name, [...(byName.get(name) ?? []), raw]);
+	}
+	return entries.map((entry) => {
+		const raw = byName.get(sentName(entry))?.shift();
+		if (raw === undefined)
+			throw unpaired(
+				ctx,
+				entries,
+				list.length,
+				`Spendesk answered suppliers whose names do not match the ones sent (none for ${entry.label})`,
+			);
+		return raw;
+	});
+}
+
 /**
  * The result of each entry, in the order sent. Spendesk answers `{ items: [{ outcome,
  * supplier }] }` (one supplier: possibly `{ item: … }`); an entry whose outcome is not
@@ -78,7 +128,7 @@ function resultsOf(
 			list.length,
 			`Spendesk answered ${list.length} suppliers for the ${entries.length} sent`,
 		);
-	return list.map((raw, i): EntryResult => {
+	return pairedByName(ctx, list, entries).map((raw, i): EntryResult => {
 		const result = isObject(raw) ? raw : {};
 		const supplier = isObject(result.supplier) ? result.supplier : result;
 		const outcome = result.outcome;
@@ -137,7 +187,7 @@ export const createSupplier: BatchedOperation = {
 		size: 100,
 		prepareEntry,
 		send,
-		replayNote:
-			'Running the items again may create the same suppliers twice: check the suppliers in Spendesk first (search them by name).',
+		replayAdvice: (items) =>
+			`Do not run ${items} again as they are, which may create the same suppliers twice: first search Spendesk for those suppliers by name (Supplier → Get Many), and run again only the ones it does not have.`,
 	},
 };
