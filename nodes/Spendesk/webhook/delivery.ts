@@ -136,27 +136,42 @@ function notFound(
 	);
 }
 
-/** Handles one delivery (the node's webhook method). */
-export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const raw = rawBodyOf(this);
-	if (!raw) return refuse(this, 'no request body');
+/** The delivery and the instance whose secret signed it, or the refusal to answer. */
+function verified(
+	ctx: IWebhookFunctions,
+	state: ReturnType<typeof webhookStaticData>,
+): { delivery: Delivery; instance: RegisteredInstance } | { refusal: IWebhookResponseData } {
+	const raw = rawBodyOf(ctx);
+	if (!raw) return { refusal: refuse(ctx, 'no request body') };
 	const delivery = parse(raw);
-	if (!delivery) return refuse(this, 'the body is not a Spendesk webhook delivery');
-	const state = webhookStaticData(this);
+	if (!delivery) return { refusal: refuse(ctx, 'the body is not a Spendesk webhook delivery') };
 	// The company's current instance first; a leftover not deleted yet may still deliver.
 	const candidates = instancesOfCompany(state.instances, delivery.data.companyId);
 	if (candidates.length === 0)
-		return refuse(
-			this,
-			`no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`,
-		);
-	const signature = this.getHeaderData()[SIGNATURE_HEADER];
+		return {
+			refusal: refuse(
+				ctx,
+				`no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`,
+			),
+		};
+	const signature = ctx.getHeaderData()[SIGNATURE_HEADER];
 	const instance = candidates.find((i) => isValidSignature(raw, signature, i.secret));
 	if (!instance)
-		return refuse(
-			this,
-			`the signature does not match the secret of ${companyLabel(candidates[0].companyId)}`,
-		);
+		return {
+			refusal: refuse(
+				ctx,
+				`the signature does not match the secret of ${companyLabel(candidates[0].companyId)}`,
+			),
+		};
+	return { delivery, instance };
+}
+
+/** Handles one delivery (the node's webhook method). */
+export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const state = webhookStaticData(this);
+	const checked = verified(this, state);
+	if ('refusal' in checked) return checked.refusal;
+	const { delivery, instance } = checked;
 
 	const { event, data } = delivery;
 	if (!isWebhookEvent(event.eventType) || !instance.events.includes(event.eventType)) {
