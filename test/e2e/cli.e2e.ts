@@ -461,8 +461,36 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					continueOnFail,
 				),
 			],
+			[
+				setNode('Two Companies', {
+					companyIds: { value: `={{ ["${OTHER}", "cmp_999"] }}`, type: 'array' },
+				}),
+				splitOutNode('One Item per Company', 'companyIds'),
+				s(
+					'Wallets (error output)',
+					{
+						resource: 'walletSummary',
+						operation: 'get',
+						company: company('={{ $json.companyIds }}'),
+					},
+					{ onError: 'continueErrorOutput' },
+				),
+			],
 			...accountingLoopBranches(s),
 		]);
+		// The error output (output 1) of "Wallets (error output)" goes to a No Operation node.
+		wf.nodes.push({
+			id: 'e2e-wallet-errors',
+			name: 'Wallet Errors',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [1250, -150],
+			parameters: {},
+		});
+		wf.connections['Wallets (error output)'] ??= { main: [[]] };
+		wf.connections['Wallets (error output)'].main[1] = [
+			{ node: 'Wallet Errors', type: 'main', index: 0 },
+		];
 		wf.settings.timezone = WORKFLOW_TIMEZONE;
 		return wf;
 	}
@@ -1184,6 +1212,28 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					error:
 						'Choose a company: organisation-level credentials must name the company on this call',
 				}),
+			]);
+		});
+
+		it('On Error "Continue (using error output)": the error item goes to the error output, the main output holds only successes', () => {
+			expect(out('Wallets (error output)')).toEqual([plain(sim.data(OTHER).walletSummary)]);
+			const errors = items(exec.run, 'Wallets (error output)', 1);
+			expect(errors).toEqual([
+				expect.objectContaining({
+					error: 'Company "cmp_999" does not belong to your organisation',
+				}),
+			]);
+			expect(out('Wallet Errors')).toEqual(errors);
+		});
+
+		it('On Error "Continue": the error item stays on the main output, json unchanged', () => {
+			expect(rawItems(exec.run, 'Foreign Company (continue)', 1)).toEqual([]);
+			expect(out('Foreign Company (continue)')).toEqual([
+				{
+					error: 'Company "cmp_999" does not belong to your organisation',
+					description: expect.stringContaining('Check the company ID'),
+					companyId: 'cmp_999',
+				},
 			]);
 		});
 

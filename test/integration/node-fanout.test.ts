@@ -248,6 +248,19 @@ describe('node: All Companies fan-out', () => {
 			]);
 		});
 
+		test('API key, one company failing, On Error "Continue (using error output)": its item alone carries n8n\'s error, naming the company', async () => {
+			await primeCompanyList('orgKey');
+			failSim.deactivateCompany('cmp_004');
+			const { out } = await runNode(failSim, 'orgKey', settlementsAll, {
+				onError: 'continueErrorOutput',
+			});
+			const routed = out.filter((o) => o.error);
+			expect(routed).toHaveLength(1);
+			expect(routed[0].json).toEqual({ error: routed[0].error?.message });
+			expect(String(routed[0].json.error)).toMatch(/cmp_004.*deactivated/);
+			expect(out.filter((o) => 'error' in o.json)).toEqual(routed);
+		});
+
 		test('OAuth2 organisation credential whose user left cmp_003: without continueOnFail the node throws naming the company', async () => {
 			await primeCompanyList('oauthOrg');
 			failSim.removeUserFromCompany('u_owner', 'cmp_003');

@@ -247,6 +247,39 @@ describe('node: input items, errors and hints', () => {
 			});
 		});
 
+		test('On Error "Continue (using error output)": the error item carries n8n\'s own error (what routes it to the error output); successes carry none', async () => {
+			sim.injectFault({ route: 'walletSummary', kind: 'status', status: 404, times: 1 });
+			const { out } = await runNode(
+				sim,
+				'orgKey',
+				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
+				{ onError: 'continueErrorOutput', items: TWO_ITEMS },
+			);
+			const message = 'Not found: "Get wallet summary" for company "cmp_002"';
+			expect(out[0].error).toBeInstanceOf(NodeOperationError);
+			expect(out[0].error?.message).toBe(message);
+			expect(out[0].error?.description).toEqual(expect.any(String));
+			expect(out[0].json).toEqual({ error: message });
+			expect(out[0].pairedItem).toEqual({ item: 0 });
+			expect(out[1]).not.toHaveProperty('error');
+		});
+
+		test('On Error "Continue": the error item keeps its fields on the main output, without n8n\'s error field', async () => {
+			sim.injectFault({ route: 'walletSummary', kind: 'status', status: 404, times: 1 });
+			const { out } = await runNode(
+				sim,
+				'orgKey',
+				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
+				{ onError: 'continueRegularOutput' },
+			);
+			expect(out[0]).not.toHaveProperty('error');
+			expect(out[0].json).toEqual({
+				error: 'Not found: "Get wallet summary" for company "cmp_002"',
+				description: expect.any(String),
+				companyId: 'cmp_002',
+			});
+		});
+
 		test('without continueOnFail, a failing first item stops the node with the API error', async () => {
 			sim.injectFault({ route: 'walletSummary', kind: 'status', status: 404, times: 1 });
 			const { execute } = await prepareNode(

@@ -5,7 +5,7 @@
  * been applied, and All Companies refused for every write before any request.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { SpendeskSimulator } from '../simulator';
 import type { BookkeptPayable } from '../simulator/writes';
@@ -18,11 +18,17 @@ import { plain } from '../support/values';
 async function execute(
 	sim: SpendeskSimulator,
 	parameters: IDataObject,
-	options: { items?: INodeExecutionData[]; continueOnFail?: boolean; kind?: CredentialKind } = {},
+	options: {
+		items?: INodeExecutionData[];
+		continueOnFail?: boolean;
+		onError?: INode['onError'];
+		kind?: CredentialKind;
+	} = {},
 ) {
 	const node = await prepareNode(sim, options.kind ?? 'orgKey', parameters, {
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		onError: options.onError,
 	});
 	return async () => (await node.execute())[0];
 }
@@ -482,6 +488,12 @@ describe('node: write operations', () => {
 			expect(error.message).toBe('Not found: "Update a settlement\'s state" for company "cmp_002"');
 			const out = await (await execute(sim, params, { continueOnFail: true }))();
 			expect(out[0]).toMatchObject({ json: { error: error.message }, pairedItem: { item: 0 } });
+			expect(out[0]).not.toHaveProperty('error');
+			// Continue (using error output): n8n's own error field, what sends the item there.
+			const routed = await (await execute(sim, params, { onError: 'continueErrorOutput' }))();
+			expect(routed[0].error).toBeInstanceOf(NodeOperationError);
+			expect(routed[0].error?.message).toBe(error.message);
+			expect(routed[0].json).toEqual({ error: error.message });
 		});
 
 		test('safe to repeat: a 503 is retried and the state set', async () => {

@@ -296,6 +296,8 @@ export interface ContextOptions {
 	n8nVersion?: N8nVersion;
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** The node's Settings → On Error (continueOnFail follows it unless given). */
+	onError?: INode['onError'];
 	nodeName?: string;
 	nodeType?: string;
 	typeVersion?: number;
@@ -347,6 +349,7 @@ export function createContext(options: ContextOptions) {
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: parameters as INode['parameters'],
+		...(options.onError ? { onError: options.onError } : {}),
 		credentials: {
 			spendeskApi: { id: 'cred-api', name: 'Spendesk API key' },
 			spendeskOAuth2Api: { id: 'cred-oauth', name: 'Spendesk OAuth2' },
@@ -546,7 +549,9 @@ export function createContext(options: ContextOptions) {
 		},
 		getInputData: () => items,
 		getTimezone: () => options.timezone ?? 'UTC',
-		continueOnFail: () => options.continueOnFail ?? false,
+		continueOnFail: () =>
+			options.continueOnFail ??
+			(options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput'),
 		getMode: () => options.mode ?? 'manual',
 		getWorkflowStaticData: () => staticData,
 		addExecutionHints: (...h: Array<{ message: string }>) => hints.push(...h),

@@ -107,7 +107,7 @@ async function prepareAll(
 				const e = error as { message?: string; description?: string | null };
 				throw extended(ctx, error, itemIndex, e.message ?? String(error), e.description ?? '');
 			}
-			progress.slots[itemIndex] = [errorItem(error, itemIndex)];
+			progress.slots[itemIndex] = [errorItem(ctx.getNode(), error, itemIndex)];
 		}
 	}
 	progress.unsent = [...groups.values()].flat().map((entry) => entry.itemIndex);
@@ -208,7 +208,7 @@ async function sendChunk(
 		if (!ctx.continueOnFail()) throw bulkCallError(ctx, spec, error, chunk, progress);
 		const failure = bulkCallError(ctx, spec, error, chunk);
 		for (const entry of chunk)
-			progress.slots[entry.itemIndex] = [errorItem(failure, entry.itemIndex)];
+			progress.slots[entry.itemIndex] = [errorItem(ctx.getNode(), failure, entry.itemIndex)];
 		return;
 	}
 	const refused = chunk.filter((_, i) => !results[i].ok).map((entry) => entry.itemIndex);
@@ -218,7 +218,7 @@ async function sendChunk(
 		progress.slots[entry.itemIndex] = [
 			result.ok
 				? { json: result.json, pairedItem: { item: entry.itemIndex } }
-				: errorItem(result.error, entry.itemIndex),
+				: errorItem(ctx.getNode(), result.error, entry.itemIndex),
 		];
 	});
 	if (refused.length && !ctx.continueOnFail()) {

@@ -1,21 +1,40 @@
 /**
  * Continue On Fail: the one shape of an error item, paired with the input item it belongs to.
  * Its text is redacted once more (bearer tokens, token and secret values), whatever made the error.
+ *
+ * With On Error "Continue" the item is `{error, description, companyId, companyName}` on the main
+ * output. With "Continue (using error output)" it carries n8n's own `error` field instead: n8n
+ * (n8n-core WorkflowExecute.handleNodeErrorOutput) sends an item to the error output only when
+ * `error` is set or its json holds nothing but `error`/`message`, and it then rewrites the json
+ * of an item with `error` set to `{error: message}` (normalizeNodeErrors). The description stays
+ * on the error; the message names the company.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { CompanyTarget } from '../companies/select';
 import { redact } from '../transport/errors';
 
 export function errorItem(
+	node: INode,
 	error: unknown,
 	itemIndex: number,
 	company?: CompanyTarget,
 ): INodeExecutionData {
 	const e = error as { message?: string; description?: string | null };
+	const message = redact(e.message ?? String(error));
+	const description = e.description ? redact(e.description) : undefined;
+	if (node.onError === 'continueErrorOutput') {
+		return {
+			json: { error: message },
+			// A new error of redacted text only: the original may hold a request or a response.
+			error: new NodeOperationError(node, message, { description, itemIndex }),
+			pairedItem: { item: itemIndex },
+		};
+	}
 	return {
 		json: {
-			error: redact(e.message ?? String(error)),
-			...(e.description ? { description: redact(e.description) } : {}),
+			error: message,
+			...(description ? { description } : {}),
 			...(company?.id ? { companyId: company.id } : {}),
 			...(company?.name ? { companyName: company.name } : {}),
 		},

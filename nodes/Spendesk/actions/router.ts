@@ -90,7 +90,7 @@ async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemR
 				? companyError(ctx.getNode(), outcome.error, outcome.target, itemIndex)
 				: outcome.error;
 			if (!ctx.continueOnFail()) throw error;
-			result.items.push(errorItem(error, itemIndex, outcome.target));
+			result.items.push(errorItem(ctx.getNode(), error, itemIndex, outcome.target));
 			continue;
 		}
 		if (outcome.value.truncated) result.truncated = true;
@@ -134,7 +134,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			if (result.truncated) truncated = true;
 		} catch (error) {
 			if (!this.continueOnFail()) throw stopWith(this, error, itemIndex);
-			output.push(errorItem(error, itemIndex));
+			output.push(errorItem(this.getNode(), error, itemIndex));
 		}
 	}
 	if (truncated) {
