@@ -1,6 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 
+/** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
+export const FILTER_MODE: INodeProperties = {
+	displayName: 'Filter Using',
+	name: 'filterMode',
+	type: 'options',
+	options: [
+		{ name: 'Fields', value: 'fields' },
+		{ name: 'JSON', value: 'json' },
+	],
+	default: 'fields',
+};
+
 /** The payable-type filter of the payable lists (snapshot and search). */
 export const PAYABLE_TYPE_FILTER: INodeProperties = {
 	displayName: 'Payable Type',
@@ -29,16 +41,7 @@ export const PAYABLE_STATUS_FILTER: INodeProperties = {
 
 /** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Search has its own (search.operation.ts). */
 export const payableFilterProperties: INodeProperties[] = [
-	{
-		displayName: 'Filter Using',
-		name: 'filterMode',
-		type: 'options',
-		options: [
-			{ name: 'Fields', value: 'fields' },
-			{ name: 'JSON', value: 'json' },
-		],
-		default: 'fields',
-	},
+	FILTER_MODE,
 	{
 		displayName: 'Filters',
 		name: 'filters',

@@ -8,19 +8,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
 import { readJsonObject } from '../sharedParams';
-import { PAYABLE_STATUS_FILTER, PAYABLE_TYPE_FILTER } from './filters';
+import { FILTER_MODE, PAYABLE_STATUS_FILTER, PAYABLE_TYPE_FILTER } from './filters';
 
 const searchFilterProperties: INodeProperties[] = [
-	{
-		displayName: 'Filter Using',
-		name: 'filterMode',
-		type: 'options',
-		options: [
-			{ name: 'Fields', value: 'fields' },
-			{ name: 'JSON', value: 'json' },
-		],
-		default: 'fields',
-	},
+	FILTER_MODE,
 	{
 		displayName: 'Filters',
 		name: 'filters',
