@@ -20,7 +20,8 @@ import { chromium, selectors } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
 import { sleep } from '../support/time';
-import { REPO_ROOT, createHome, ensureN8n, parseTargets } from './runtime';
+import { createHome, ensureN8n, parseTargets } from './runtime';
+import { CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, UI_TIMEOUT } from './browser';
 import type { N8nHome } from './runtime';
 import {
 	DEFAULT_OWNER,
@@ -32,20 +33,6 @@ import {
 } from './server';
 import type { N8nServer, RestSession } from './server';
 import { items } from './workflows';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
-const OUTPUT_DIR = path.join(REPO_ROOT, 'test-output');
-const UI_TIMEOUT = 30_000;
 
 jest.setTimeout(6 * 60_000);
 

@@ -18,30 +18,17 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
 import { sleep } from '../support/time';
-import { REPO_ROOT, createHome, ensureN8n, parseTargets } from './runtime';
+import { createHome, ensureN8n, parseTargets } from './runtime';
+import { CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, UI_TIMEOUT } from './browser';
 import type { N8nHome } from './runtime';
 import { getCredential, getExecution, setupOwner, startN8n, waitFor } from './server';
 import type { N8nServer, RestSession } from './server';
 import { items } from './workflows';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
-const OUTPUT_DIR = path.join(REPO_ROOT, 'test-output');
-const UI_TIMEOUT = 30_000;
 const TYPE = 'spendeskPartnerOAuth2Api';
 const CREDENTIAL_NAME = 'Spendesk partner';
 const COMPANY = 'cmp_002';
