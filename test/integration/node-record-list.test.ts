@@ -66,7 +66,7 @@ describe('node: payable and intake selectors', () => {
 			'orgKey',
 			company,
 			undefined,
-			first.paginationToken,
+			first.paginationToken as string,
 		);
 		expect(second.results.map((r) => r.value)).toEqual(payables.slice(100).map((p) => p.id));
 		expect(second.paginationToken).toBeUndefined();
@@ -89,7 +89,7 @@ describe('node: payable and intake selectors', () => {
 			const page = await search(sim, searchSettlements, 'orgKey', company, undefined, token);
 			seen.push(...page.results.map((r) => String(r.value)));
 			calls.push(sim.requestsTo('listSettlements').length);
-			token = page.paginationToken;
+			token = page.paginationToken as string | undefined;
 		} while (token !== undefined);
 		expect(seen).toEqual(settlements.map((s) => s.id));
 		// 4 pages (120 settlements) a list page, until the last 40.
@@ -107,14 +107,14 @@ describe('node: payable and intake selectors', () => {
 		const first = await search(sim, searchSettlements, 'orgKey', company, last);
 		expect(first.results).toEqual([]);
 		expect(sim.requestsTo('listSettlements')).toHaveLength(10);
-		expect(first.paginationToken).toBe('11');
+		expect(first.paginationToken as string).toBe('11');
 		const rest = await search(
 			sim,
 			searchSettlements,
 			'orgKey',
 			company,
 			last,
-			first.paginationToken,
+			first.paginationToken as string,
 		);
 		expect(rest.results.map((r) => r.value)).toEqual([last]);
 		expect(rest.paginationToken).toBeUndefined();

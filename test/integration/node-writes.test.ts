@@ -276,7 +276,9 @@ describe('node: write operations', () => {
 		test('Version left empty: one Get per item without a version, then one bulk call with the versions read', async () => {
 			const items = markItems(sim, 'cmp_003', 200, 5);
 			// Item 1 was marked before: its version is 2 now, and the Get reads it.
-			await (await execute(sim, MARK, { items: [items[1]] }))();
+			await (
+				await execute(sim, MARK, { items: [items[1]] })
+			)();
 			items[1] = { json: { companyId: 'cmp_003', id: items[1].json.id } };
 			items[3] = { json: { companyId: 'cmp_003', id: 'pay_unknown' } };
 			items[4] = { json: { ...items[4].json, version: '' } };

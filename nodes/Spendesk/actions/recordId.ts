@@ -19,8 +19,8 @@ export interface RecordLocatorOptions {
 	description: string;
 	/** Example of an ID, for the By ID mode. */
 	placeholder: string;
-	/** listSearch method of the From List mode. */
-	searchListMethod: string;
+	/** listSearch method of the From List mode; without one (no API lists the records), By ID only. */
+	searchListMethod?: string;
 	/**
 	 * For reads that offer All Companies, the description of the field's copy shown then: a
 	 * list cannot know which company to list, so the copy (same name) has By ID only.
@@ -41,15 +41,19 @@ export function recordLocator(options: RecordLocatorOptions): INodeProperties[] 
 		name: options.name,
 		type: 'resourceLocator',
 		required: true,
-		default: { mode: 'list', value: '' },
+		default: { mode: options.searchListMethod ? 'list' : 'id', value: '' },
 		description: options.description,
 		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
-			},
+			...(options.searchListMethod
+				? [
+						{
+							displayName: 'From List',
+							name: 'list',
+							type: 'list' as const,
+							typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+						},
+					]
+				: []),
 			{
 				displayName: 'By ID',
 				name: 'id',
@@ -67,7 +71,7 @@ export function recordLocator(options: RecordLocatorOptions): INodeProperties[] 
 			},
 		],
 	};
-	if (options.allCompaniesDescription === undefined) return [field];
+	if (options.allCompaniesDescription === undefined || !options.searchListMethod) return [field];
 	return [
 		{ ...field, displayOptions: { hide: { companyScope: ['all'] } } },
 		{
