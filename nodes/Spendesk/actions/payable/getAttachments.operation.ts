@@ -156,7 +156,7 @@ export const getPayableAttachments: SpendeskOperation = {
 			'payableId',
 			'Payable ID',
 			itemIndex,
-			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Search.',
+			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
 		);
 		const options = readOptions(this, itemIndex);
 		return async (company) => {
