@@ -103,7 +103,7 @@ export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 	{
 		value: 'payablesSearch',
 		name: 'Payables Search',
-		description: 'Payable → Search',
+		description: 'Payable → Get Many',
 		scopes: ['experimental:payable-search:read'],
 	},
 	{

@@ -12,6 +12,7 @@ import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
 import {
 	searchIntakeRecords,
 	searchPayables,
+	searchSettlements,
 	searchSuppliers,
 	searchUsers,
 } from './methods/recordSearch';
@@ -62,6 +63,7 @@ export class Spendesk implements INodeType {
 			searchPayables,
 			searchSuppliers,
 			searchUsers,
+			searchSettlements,
 			searchIntakeRecords,
 		},
 	};

@@ -75,7 +75,7 @@ const SCAN = Buffer.from([
 	0x25, 0x25, 0x45, 0x4f, 0x46, 0x0a,
 ]);
 
-/** Payable → Search, Fields mode: Payable IDs, comma-separated. */
+/** Payable → Get Many, Fields mode: Payable IDs, comma-separated. */
 const SEARCH_IDS = ['pay_002_000004', 'pay_002_000017', 'pay_002_000121'];
 /** The search filters of the Custom API Call (body cursor), in Spendesk's grammar. */
 const CARD_PURCHASES = {
@@ -83,7 +83,7 @@ const CARD_PURCHASES = {
 	subfilters: [{ field: 'payableType', operator: '=', value: ['card_purchase'] }],
 };
 /**
- * Payable → Search, JSON mode: the `filters` object sent as the user wrote it. An OR of two
+ * Payable → Get Many, JSON mode: the `filters` object sent as the user wrote it. An OR of two
  * amounts (major units, as filters take them) and a status.
  */
 function searchJson(payables: readonly Payable[]): Json {
@@ -1067,7 +1067,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Accounts')).toHaveLength(230);
 		});
 
-		it("Payable → Search: body-cursor pages of `payables` (amounts in minor units), Fields and JSON filters in Spendesk's grammar", () => {
+		it("Payable → Get Many: body-cursor pages of `payables` (amounts in minor units), Fields and JSON filters in Spendesk's grammar", () => {
 			const payables = sortedBy(sim.data(BIG).payables, (p) => p.createdAt);
 			const found = (match: (p: Payable) => boolean) =>
 				plain(payables.filter(match).map(payableDetail));
@@ -1122,7 +1122,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(sent.filter((b) => b.filters === undefined && b.cursor)).toHaveLength(1);
 		});
 
-		it('Payable → Get Many (Snapshot): the snapshot created, complete at the first check, then its result pages', () => {
+		it('Payable → Get Many as Snapshot: the snapshot created, complete at the first check, then its result pages', () => {
 			// The simulator builds the snapshot at once (snapshotPendingPolls 0): after the first
 			// check the node waits a minute between checks, as Spendesk asks (integration tests).
 			expect(out('Payables Snapshot')).toEqual(plain(sim.data(BIG).payables));
@@ -1395,7 +1395,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 
 			expect(out('Mark Failed Export (continue)')).toEqual([
 				expect.objectContaining({
-					error: 'Payable "pay_005_000010" has changed since it was read (conflict)',
+					error: 'Payable "pay_005_000010" has changed in Spendesk since it was read',
 				}),
 			]);
 			expect((calls[3].body as Json).payables).toEqual([

@@ -1,10 +1,10 @@
 /**
  * Node, the analytical field selector (listSearch `searchAnalyticalFields`): the fields of the
- * company chosen in the node, over real HTTP to the simulator; every page; filtered by name or
+ * company chosen in the node, over real HTTP to the simulator; a page at a time, to the end; filtered by name or
  * ID; a company-level credential's own company when Company is empty; no list with All
  * Companies (fields belong to one company).
  */
-import type { ILoadOptionsFunctions, IDataObject } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, IDataObject, INodeListSearchItems } from 'n8n-workflow';
 import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
@@ -16,12 +16,35 @@ async function search(
 	kind: CredentialKind,
 	parameters: IDataObject,
 	filter?: string,
+	paginationToken?: string,
 ) {
 	const { context } = await contextFor(sim, kind, {
 		parameters: { resource: 'analyticalField', operation: 'getValues', ...parameters },
 	});
 	sim.clearLog();
-	return await searchAnalyticalFields.call(context as unknown as ILoadOptionsFunctions, filter);
+	return await searchAnalyticalFields.call(
+		context as unknown as ILoadOptionsFunctions,
+		filter,
+		paginationToken,
+	);
+}
+
+/** Every page of the list, as the editor loads them while the user scrolls. */
+async function searchToTheEnd(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	parameters: IDataObject,
+) {
+	const results: INodeListSearchItems[] = [];
+	let requests = 0;
+	let token: string | undefined;
+	do {
+		const page = await search(sim, kind, parameters, undefined, token);
+		requests += sim.log.filter((r) => r.route.startsWith('listAnalyticalFields')).length;
+		results.push(...page.results);
+		token = page.paginationToken as string | undefined;
+	} while (token !== undefined);
+	return { results, requests };
 }
 
 describe('node: analytical field selector (searchAnalyticalFields)', () => {
@@ -35,19 +58,19 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	afterAll(async () => sim.stop());
 	beforeEach(() => resetTransport());
 
-	test('lists every field of the chosen company, over every page, as "name (id)"', async () => {
-		const { results } = await search(sim, 'orgKey', {
-			companyScope: 'one',
-			company: locatorFromList('cmp_002'),
-		});
+	test('lists every field of the chosen company, a page of 100 at a time, as "name (id)"', async () => {
+		const parameters = { companyScope: 'one', company: locatorFromList('cmp_002') };
+		const first = await search(sim, 'orgKey', parameters);
+		expect(first.results).toHaveLength(100);
+		expect(first.paginationToken).toEqual(expect.any(String));
+		expect(sim.requestsTo('listAnalyticalFields').map((r) => [r.status, r.companyId])).toEqual([
+			[200, 'cmp_002'],
+		]);
+		const { results, requests } = await searchToTheEnd(sim, 'orgKey', parameters);
 		const fields = sim.data('cmp_002').analyticalFields;
 		expect(fields).toHaveLength(130);
 		expect(results).toEqual(fields.map((f) => ({ name: `${f.name} (${f.id})`, value: f.id })));
-		const requests = sim.requestsTo('listAnalyticalFields');
-		expect(requests.map((r) => [r.status, r.companyId])).toEqual([
-			[200, 'cmp_002'],
-			[200, 'cmp_002'],
-		]);
+		expect(requests).toBe(2);
 	});
 
 	test('filters by part of the name or the ID', async () => {
@@ -72,7 +95,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	});
 
 	test('a company-level credential with Company left empty lists its own company', async () => {
-		const { results } = await search(sim, 'companyKey', {
+		const { results } = await searchToTheEnd(sim, 'companyKey', {
 			companyScope: 'one',
 			company: locatorFromList(''),
 		});

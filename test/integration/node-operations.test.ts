@@ -107,6 +107,23 @@ const CASES: Case[] = [
 			sim.invoicesSorted(t, 'updatedAt', 'desc').filter((i) => i.status === 'to_pay'),
 	},
 	{
+		name: 'invoice getAll: sort in Options (createdAt asc), Limit 125 pages on past 100',
+		params: () => ({
+			resource: 'invoice',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 125,
+			options: { sortBy: 'createdAt', sort: 'asc' },
+			filters: '{}',
+		}),
+		expected: (sim, t) => sim.invoicesSorted(t, 'createdAt', 'asc').slice(0, 125),
+		log: (log) => {
+			expect(log.map((r) => r.query.limit)).toEqual(['100', '25']);
+			for (const entry of log)
+				expect(entry.query).toMatchObject({ sortBy: 'createdAt', sort: 'asc' });
+		},
+	},
+	{
 		name: 'account getAll: Return All (offset pages)',
 		params: () => ({ resource: 'account', operation: 'getAll', returnAll: true }),
 		expected: (sim, t) => sim.data(t).accounts,
@@ -240,6 +257,62 @@ const CASES: Case[] = [
 			const polls = log.filter((r) => r.route === 'getPayablesSnapshot');
 			expect(polls.length).toBeGreaterThanOrEqual(2);
 		},
+	},
+	{
+		name: 'payable search (Get Many): Simplify keeps the main fields of each payable, Limit 3',
+		params: () => ({
+			resource: 'payable',
+			operation: 'search',
+			filterMode: 'fields',
+			filters: {},
+			returnAll: false,
+			limit: 3,
+			simplify: true,
+		}),
+		expected: (sim, t) =>
+			sim
+				.data(t)
+				.payables.slice(0, 3)
+				.map(payableDetail)
+				.map((p) => ({
+					id: p.id,
+					description: p.description,
+					payableType: p.payableType,
+					status: p.status,
+					bookkeepingStatus: p.bookkeepingStatus,
+					amount: p.amount,
+					currency: p.currency,
+					supplierName: (p.supplier as IDataObject).name,
+					payableDate: p.payableDate,
+					createdAt: p.createdAt,
+					version: p.version,
+				})),
+	},
+	{
+		name: 'payable getAllSnapshot: Max Wait in Options; Simplify keeps the fields the snapshot has',
+		params: () => ({
+			resource: 'payable',
+			operation: 'getAllSnapshot',
+			filterMode: 'fields',
+			filters: {},
+			options: { maxWait: 10 },
+			returnAll: false,
+			limit: 2,
+			simplify: true,
+		}),
+		expected: (sim, t) =>
+			sim
+				.data(t)
+				.payables.slice(0, 2)
+				.map((p) => ({
+					id: p.id,
+					description: p.description,
+					payableType: p.payableType,
+					status: p.status,
+					amount: p.amount,
+					currency: p.currency,
+					createdAt: p.createdAt,
+				})),
 	},
 	{
 		name: 'settlement getAll: Return All (page-based, 2 pages)',

@@ -207,6 +207,49 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		});
 	});
 
+	describe('Payable → Get: Simplify', () => {
+		test('keeps the main fields of the payable, with All Companies tagged as usual', async () => {
+			const payable = payableDetail(sim.data('cmp_003').payables[4]);
+			const { out } = await runNode(sim, 'orgKey', {
+				resource: 'payable',
+				operation: 'get',
+				companyScope: 'all',
+				payableId: locatorById(payable.id),
+				simplify: true,
+			});
+			expect(out.map((o) => o.json)).toEqual([
+				{
+					id: payable.id,
+					description: payable.description,
+					payableType: payable.payableType,
+					status: payable.status,
+					bookkeepingStatus: payable.bookkeepingStatus,
+					amount: payable.amount,
+					currency: payable.currency,
+					supplierName: payable.supplier.name,
+					payableDate: payable.payableDate,
+					createdAt: payable.createdAt,
+					version: payable.version,
+					companyId: 'cmp_003',
+					companyName: sim.companies().find((c) => c.id === 'cmp_003')?.name,
+				},
+			]);
+		});
+
+		test('off (the default): the payable as Spendesk gives it', async () => {
+			const payable = sim.data('cmp_001').payables[1];
+			const { out } = await runNode(sim, 'orgKey', {
+				resource: 'payable',
+				operation: 'get',
+				companyScope: 'one',
+				company: 'cmp_001',
+				payableId: payable.id,
+			});
+			expect(out.map((o) => o.json)).toEqual([plain(payableDetail(payable))]);
+			expect(Object.keys(out[0].json).length).toBeGreaterThan(10);
+		});
+	});
+
 	describe('Get by ID: not found', () => {
 		test('One Company: an unknown payable is a 404 error naming the payable and the company', async () => {
 			const { execute } = await prepareNode(sim, 'orgKey', {

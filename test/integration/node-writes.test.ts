@@ -169,9 +169,10 @@ describe('node: write operations', () => {
 			expect(out).toHaveLength(10);
 			expect(out.map((o) => o.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
 			expect(out[3].json.error).toBe(
-				`Payable "${String(items[3].json.id)}" has changed since it was read (conflict)`,
+				`Payable "${String(items[3].json.id)}" has changed in Spendesk since it was read`,
 			);
 			expect(out[3].json.description).toContain('Its current version is 1.');
+			expect(out[3].json.description).toContain('use the version from that fresh Get');
 			expect(out[6].json.error).toBe('Payable "pay_unknown" was not found in company "cmp_001"');
 			for (const i of [0, 1, 2, 4, 5, 7, 8, 9])
 				expect(out[i].json).toMatchObject({ id: items[i].json.id, status: 'updated', version: 2 });
@@ -183,7 +184,7 @@ describe('node: write operations', () => {
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
-				`Input item 3: Payable "${String(items[3].json.id)}" has changed since it was read (conflict)`,
+				`Input item 3: Payable "${String(items[3].json.id)}" has changed in Spendesk since it was read`,
 			);
 			const { description } = error as NodeOperationError;
 			expect(description).toContain('Also refused in the same call: item 6.');
@@ -220,7 +221,7 @@ describe('node: write operations', () => {
 				'Applied for certain: none. May have been applied: items 0–99 (their bulk call failed after it was sent and was not retried). Not sent: items 100–149.',
 			);
 			expect(description).toContain(
-				'Running items 0–99 again is safe: a payable that was already updated answers "conflict"',
+				'Running items 0–99 again is safe: a payable that was already updated has a newer version, so Spendesk refuses it as changed since it was read',
 			);
 			expect(description).not.toContain('check in Spendesk before running it again');
 		});
@@ -245,7 +246,7 @@ describe('node: write operations', () => {
 				'Applied: items 0–99. ' +
 					'May have been applied: items 100–199 (their bulk call failed after it was sent and was not retried). ' +
 					'Not sent: items 200–249. ' +
-					'What to do: Running items 100–199 again is safe: a payable that was already updated answers "conflict" (its version moved on) and is not changed twice. ' +
+					'What to do: Running items 100–199 again is safe: a payable that was already updated has a newer version, so Spendesk refuses it as changed since it was read and does not change it twice. ' +
 					'Run items 200–249 again: Spendesk has not applied them. ' +
 					'Leave items 0–99 out of the next run. ' +
 					"(Item numbers count from 0, as n8n's item index.)",
@@ -267,9 +268,49 @@ describe('node: write operations', () => {
 			for (const i of [0, 2, 3, 4])
 				expect(out[i].json).toMatchObject({ id: items[i].json.id, status: 'updated', version: 2 });
 			expect(out[1].json.error).toBe(
-				`Payable "${String(items[1].json.id)}" has changed since it was read (conflict)`,
+				`Payable "${String(items[1].json.id)}" has changed in Spendesk since it was read`,
 			);
 			expect(out.some((o) => String(o.json.error ?? '').includes('no result'))).toBe(false);
+		});
+
+		test('Version left empty: one Get per item without a version, then one bulk call with the versions read', async () => {
+			const items = markItems(sim, 'cmp_003', 200, 5);
+			// Item 1 was marked before: its version is 2 now, and the Get reads it.
+			await (
+				await execute(sim, MARK, { items: [items[1]] })
+			)();
+			items[1] = { json: { companyId: 'cmp_003', id: items[1].json.id } };
+			items[3] = { json: { companyId: 'cmp_003', id: 'pay_unknown' } };
+			items[4] = { json: { ...items[4].json, version: '' } };
+			// MARK's Version is the default of the field: the input item's version.
+			const out = await (await execute(sim, MARK, { items, continueOnFail: true }))();
+			expect(apiRequests(sim).map((r) => [r.route, r.path])).toEqual([
+				['getPayable', `/v1/payables/${String(items[1].json.id)}`],
+				['getPayable', '/v1/payables/pay_unknown'],
+				['getPayable', `/v1/payables/${String(items[4].json.id)}`],
+				['updateBookkeepingStatus', '/v1/payables/bookkeeping-status'],
+			]);
+			const sent = (apiRequests(sim)[3].body as { payables: IDataObject[] }).payables;
+			expect(sent.map((p) => [p.id, p.version])).toEqual([
+				[items[0].json.id, 1],
+				[items[1].json.id, 2],
+				[items[2].json.id, 1],
+				[items[4].json.id, 1],
+			]);
+			expect(out.map((o) => o.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
+			expect(out[1].json).toMatchObject({ id: items[1].json.id, status: 'updated', version: 3 });
+			expect(out[3].json.error).toBe('Payable "pay_unknown" was not found in company "cmp_003"');
+			for (const i of [0, 2, 4])
+				expect(out[i].json).toMatchObject({ id: items[i].json.id, status: 'updated', version: 2 });
+		});
+
+		test('Version left empty for every item of a call that cannot be read: no bulk call', async () => {
+			const items = [{ json: { companyId: 'cmp_003', id: 'pay_gone' } }];
+			const error = await failure((await execute(sim, MARK, { items }))());
+			expect(error.message).toBe(
+				'Input item 0: Payable "pay_gone" was not found in company "cmp_003"',
+			);
+			expect(apiRequests(sim).map((r) => r.route)).toEqual(['getPayable']);
 		});
 
 		test('Continue On Fail: a connection reset on the first bulk call makes its 100 items error items; the second call runs', async () => {

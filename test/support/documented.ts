@@ -110,7 +110,7 @@ export const DOCUMENTED: DocumentedCase[] = [
 		path: /^GET \/v1\/payables\/[^/]+$/,
 	},
 	{
-		name: 'Payable → Get Many (Snapshot)',
+		name: 'Payable → Get Many as Snapshot',
 		params: () => ({
 			resource: 'payable',
 			operation: 'getAllSnapshot',

@@ -14,7 +14,7 @@ import type { EndpointName } from '../transport/endpoints';
 import { ENDPOINTS } from '../transport/endpoints';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
-import { ID_PATTERN, readRecordId } from './recordId';
+import { readRecordId, recordLocator } from './recordId';
 import type { SpendeskOperation } from './types';
 
 export interface GetByIdOptions {
@@ -30,39 +30,17 @@ export interface GetByIdOptions {
 	source: string;
 }
 
-export function idLocator(options: Omit<GetByIdOptions, 'endpoint'>): INodeProperties {
+/** The ID field of a Get: From List or By ID; with All Companies, By ID only (recordLocator). */
+export function idLocator(options: Omit<GetByIdOptions, 'endpoint'>): INodeProperties[] {
 	const lower = options.label.toLowerCase();
-	return {
-		displayName: options.label,
+	return recordLocator({
 		name: options.param,
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
+		label: options.label,
 		description: `The ${lower} to get: pick it from the list, or enter its ID (${options.source})`,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: options.placeholder,
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: ID_PATTERN,
-							errorMessage: `Enter one ${lower} ID (no spaces, slashes, "?" or "#", not "." or "..")`,
-						},
-					},
-				],
-			},
-		],
-	};
+		allCompaniesDescription: `The ID of the ${lower} to get (${options.source}); the node looks for it in every company`,
+		placeholder: options.placeholder,
+		searchListMethod: options.searchListMethod,
+	});
 }
 
 function notFound(
@@ -93,7 +71,7 @@ export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
 	return {
 		value: 'get',
 		perCompany: true,
-		properties: [idLocator(options)],
+		properties: idLocator(options),
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const id = readRecordId(
 				this,

@@ -13,6 +13,8 @@ export function listOperation(options: {
 	/** Largest Limit accepted (bad input beyond it fails before any request). */
 	maxLimit?: number;
 	properties?: INodeProperties[];
+	/** Parameters shown after Return All and Limit (n8n's order: filters, then options). */
+	after?: INodeProperties[];
 	/** Extra request parts read from the item's parameters (filters, path parameters, body). */
 	request?: (ctx: IExecuteFunctions, itemIndex: number) => Partial<ListRequest>;
 	/** Turns each item the API returned into the item the node outputs (e.g. a label under its usual name). */
@@ -21,7 +23,11 @@ export function listOperation(options: {
 	return {
 		value: options.value ?? 'getAll',
 		perCompany: options.perCompany ?? true,
-		properties: [...(options.properties ?? []), ...returnAllOrLimit(options.maxLimit)],
+		properties: [
+			...(options.properties ?? []),
+			...returnAllOrLimit(options.maxLimit),
+			...(options.after ?? []),
+		],
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const extra = options.request?.(this, itemIndex) ?? {};
 			const limit = readLimit(this, itemIndex, options.maxLimit);

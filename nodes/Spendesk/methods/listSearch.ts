@@ -38,10 +38,12 @@ export function labelOf(record: IDataObject): string {
 export async function searchAnalyticalFields(
 	this: ILoadOptionsFunctions,
 	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	return await searchRecords(
 		this,
 		{ endpoint: 'listAnalyticalFields', what: 'Analytical fields', label: labelOf },
 		filter,
+		paginationToken,
 	);
 }

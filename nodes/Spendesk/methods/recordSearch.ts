@@ -1,5 +1,5 @@
 /**
- * From List of the operations on one record (payable, supplier, user, intake): the records of the company
+ * From List of the operations on one record (payable, supplier, user, settlement, intake): the records of the company
  * chosen in the node (or of a company-level credential's own company), filtered by the text
  * typed, by name or ID. Records belong to one company, so with Several or All Companies there
  * is no list: enter the ID.
@@ -9,17 +9,20 @@ import { restated } from '../transport/restate';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import type { EndpointName } from '../transport/endpoints';
 import { collect } from '../transport/paginate';
-import { callSpendesk } from '../transport/request';
+import { callSpendesk, resolveEndpoint } from '../transport/request';
 
 interface RecordList {
 	endpoint: EndpointName;
 	/** Plural, for messages (e.g. Suppliers). */
 	what: string;
-	/** Most records read for the list (the newest payables are many); undefined: all. */
-	limit?: number;
 	label: (record: IDataObject) => string;
 	body?: IDataObject;
 }
+
+/** Matches wanted for one page of the editor's list; more pages come as the user scrolls. */
+const MATCHES_PER_LIST_PAGE = 100;
+/** API pages read for one page of the editor's list at most (a filter that matches little). */
+const API_PAGES_PER_LIST_PAGE = 10;
 
 const text = (value: unknown): string =>
 	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
@@ -58,19 +61,101 @@ function matching(
 		.map((r) => ({ name: r.name ? `${r.name} (${r.id})` : r.id, value: r.id }));
 }
 
-/** The records of the chosen company (up to `limit`), filtered by the text typed. */
+/** One API page of a list: its records and what names the next page (undefined: the last). */
+interface ApiPage {
+	records: IDataObject[];
+	next?: string;
+}
+
+const records = (value: unknown): IDataObject[] =>
+	(Array.isArray(value) ? value : []).filter(
+		(r): r is IDataObject => !!r && typeof r === 'object' && !Array.isArray(r),
+	);
+
+const paginationOf = (body: IDataObject | undefined): IDataObject =>
+	((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
+
+/**
+ * One page of a record list, in the list's own style (docs/api.md#pagination): page lists
+ * (the token is the page number), cursor lists (the cursor) and body-cursor lists (the cursor
+ * in the body). Another style is read whole, in one go.
+ */
+async function readApiPage(
+	ctx: ILoadOptionsFunctions,
+	list: RecordList,
+	company: string | undefined,
+	token: string | undefined,
+): Promise<ApiPage> {
+	const { endpoint } = await resolveEndpoint(ctx, list.endpoint);
+	const size = endpoint.pageSize;
+	if (endpoint.pagination === 'page' && size) {
+		const page = Math.max(1, Number.parseInt(token ?? '1', 10) || 1);
+		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {
+			company,
+			qs: { page, [size.param]: size.max },
+		});
+		const found = records(body?.data);
+		const pagination = paginationOf(body);
+		const served = Number(pagination.pageSize) || size.max;
+		const total = Number(pagination.total);
+		const more = Number.isFinite(total)
+			? (page - 1) * served + found.length < total
+			: found.length >= served;
+		return { records: found, next: found.length && more ? String(page + 1) : undefined };
+	}
+	if (endpoint.pagination === 'cursor' && size) {
+		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {
+			company,
+			qs: { [size.param]: size.max, ...(token ? { cursor: token } : {}) },
+		});
+		const pagination = paginationOf(body);
+		const cursor =
+			typeof pagination.nextCursor === 'string' && pagination.nextCursor
+				? pagination.nextCursor
+				: undefined;
+		return { records: records(body?.data), next: pagination.hasNextPage ? cursor : undefined };
+	}
+	if (endpoint.pagination === 'bodyCursor' && size) {
+		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {
+			company,
+			body: { ...list.body, [size.param]: size.max, ...(token ? { cursor: token } : {}) },
+		});
+		const found = Array.isArray(body?.payables) ? body.payables : body?.data;
+		const next =
+			typeof body?.nextCursor === 'string' && body.nextCursor ? body.nextCursor : undefined;
+		return { records: records(found), next };
+	}
+	return {
+		records: await collect(ctx, list.endpoint, {
+			company,
+			...(list.body ? { body: list.body } : {}),
+		}),
+	};
+}
+
+/**
+ * The records of the chosen company whose label or ID holds the text typed, a page of the
+ * editor's list at a time: API pages are read until enough match (or a few pages were read),
+ * and the token of the next API page lets the editor load more as the user scrolls, to the end
+ * of the list.
+ */
 export async function searchRecords(
 	ctx: ILoadOptionsFunctions,
 	list: RecordList,
 	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const company = chosenCompany(ctx, list.what);
-	const records = await collect(ctx, list.endpoint, {
-		company,
-		limit: list.limit,
-		...(list.body ? { body: list.body } : {}),
-	});
-	return { results: matching(records, filter, list.label) };
+	const results: INodeListSearchResult['results'] = [];
+	let token = paginationToken || undefined;
+	for (let read = 0; read < API_PAGES_PER_LIST_PAGE; read++) {
+		const page = await readApiPage(ctx, list, company, token);
+		results.push(...matching(page.records, filter, list.label));
+		// A token that comes back unchanged would show the same page forever: the list ends.
+		token = page.next !== token ? page.next : undefined;
+		if (!token || results.length >= MATCHES_PER_LIST_PAGE) break;
+	}
+	return { results, paginationToken: token };
 }
 
 /** A record's amount and currency, for its label. */
@@ -86,13 +171,13 @@ const payableAmountOf = (p: IDataObject) =>
 		: amountOf(p);
 
 /**
- * The first 200 payables of the company (search order). The payables search is part of
- * Spendesk's experimental API (docs/api.md#scopes): without it, the list says how to pick a
- * payable anyway.
+ * The payables of the company (search order). The payables search is part of Spendesk's
+ * experimental API (docs/api.md#scopes): without it, the list says how to pick a payable anyway.
  */
 export async function searchPayables(
 	this: ILoadOptionsFunctions,
 	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	try {
 		return await searchRecords(
@@ -100,11 +185,11 @@ export async function searchPayables(
 			{
 				endpoint: 'searchPayables',
 				what: 'Payables',
-				limit: 200,
 				body: {},
 				label: (p) => [text(p.description), payableAmountOf(p)].filter(Boolean).join(', '),
 			},
 			filter,
+			paginationToken,
 		);
 	} catch (error) {
 		const cause = error as Error & { description?: string | null; httpCode?: string | null };
@@ -112,7 +197,7 @@ export async function searchPayables(
 		throw restated(this.getNode(), error, {
 			message: refused ? `${cause.message}, so the payables cannot be listed here` : cause.message,
 			description: refused
-				? `Enter the payable ID instead (By ID), e.g. from a Payable → Get Many (Snapshot) node. ${cause.description ?? ''}`.trim()
+				? `Enter the payable ID instead (By ID), e.g. from a Payable → Get Many as Snapshot node. ${cause.description ?? ''}`.trim()
 				: (cause.description ?? undefined),
 		});
 	}
@@ -121,24 +206,26 @@ export async function searchPayables(
 export async function searchSuppliers(
 	this: ILoadOptionsFunctions,
 	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	return await searchRecords(
 		this,
-		{ endpoint: 'listSuppliers', what: 'Suppliers', limit: 1000, label: (s) => text(s.name) },
+		{ endpoint: 'listSuppliers', what: 'Suppliers', label: (s) => text(s.name) },
 		filter,
+		paginationToken,
 	);
 }
 
 export async function searchUsers(
 	this: ILoadOptionsFunctions,
 	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	return await searchRecords(
 		this,
 		{
 			endpoint: 'listUsers',
 			what: 'Users',
-			limit: 1000,
 			label: (u) =>
 				[
 					[text(u.firstName), text(u.lastName)].filter(Boolean).join(' ') || text(u.name),
@@ -148,26 +235,42 @@ export async function searchUsers(
 					.join(', '),
 		},
 		filter,
+		paginationToken,
 	);
 }
 
-/** Intakes of the chosen company, 100 a page (GET /v2/companies/{companyId}/intakes), filtered by supplier or ID. */
+/** Settlements of the chosen company, as "amount currency, settlement date (id)". */
+export async function searchSettlements(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await searchRecords(
+		this,
+		{
+			endpoint: 'listSettlements',
+			what: 'Settlements',
+			label: (r) => [amountOf(r), text(r.settledAt).slice(0, 10)].filter(Boolean).join(', '),
+		},
+		filter,
+		paginationToken,
+	);
+}
+
+/** Intakes of the chosen company, filtered by supplier or ID. */
 export async function searchIntakeRecords(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const company = chosenCompany(this, 'Intakes');
-	const { body } = await callSpendesk<IDataObject>(this, 'listIntakes', {
-		company,
-		qs: { limit: 100, cursor: paginationToken },
-	});
-	const list = (Array.isArray(body?.data) ? body.data : []) as IDataObject[];
-	const label = (r: IDataObject) => [text(r.supplierName), amountOf(r)].filter(Boolean).join(', ');
-	const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-	const next =
-		pagination.hasNextPage && typeof pagination.nextCursor === 'string'
-			? pagination.nextCursor
-			: undefined;
-	return { results: matching(list, filter, label), paginationToken: next };
+	return await searchRecords(
+		this,
+		{
+			endpoint: 'listIntakes',
+			what: 'Intakes',
+			label: (r) => [text(r.supplierName), amountOf(r)].filter(Boolean).join(', '),
+		},
+		filter,
+		paginationToken,
+	);
 }

@@ -326,7 +326,7 @@ export const ENDPOINTS = catalogue({
 		// Body `{ limit, cursor?, sort?, filters?: { operator, subfilters } }`; the answer lists
 		// `payables` (older answers: `data`; pagination/bodyCursor.ts reads both).
 		label: 'Search payables',
-		operations: ['Payable → Search'],
+		operations: ['Payable → Get Many'],
 		source:
 			'Cursor in the JSON body: the specification; path, filter grammar, `payables` answer and scope: public client code and vendor documentation (#body-cursor-lists).',
 		method: 'POST',
@@ -339,7 +339,7 @@ export const ENDPOINTS = catalogue({
 	},
 	createPayablesSnapshot: {
 		label: 'Create a payables snapshot',
-		operations: ['Payable → Get Many (Snapshot)'],
+		operations: ['Payable → Get Many as Snapshot'],
 		source:
 			'Path and polling (status at most once a minute): vendor documentation; placement: the specification (v1 rule).',
 		method: 'POST',
@@ -354,7 +354,7 @@ export const ENDPOINTS = catalogue({
 	},
 	getPayablesSnapshot: {
 		label: 'Get a payables snapshot',
-		operations: ['Payable → Get Many (Snapshot)'],
+		operations: ['Payable → Get Many as Snapshot'],
 		source:
 			'Path and pages inside `result`: vendor documentation; page size: decided here (as page lists).',
 		method: 'GET',

@@ -2,22 +2,20 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import { binaryPropertyField, readBinaryPropertyName } from '../fileParams';
-import { readRecordId } from '../recordId';
+import { readRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 
 export const getJournal: SpendeskOperation = {
 	value: 'getJournal',
 	perCompany: true,
 	properties: [
-		{
-			displayName: 'Export ID',
+		// No API lists the exports: By ID only.
+		...recordLocator({
 			name: 'exportId',
-			type: 'string',
-			required: true,
-			default: '',
+			label: 'Export',
 			placeholder: 'e.g. exp_000001',
 			description: 'ID of a complete accounting export, as Create and Wait returns it',
-		},
+		}),
 		{
 			displayName: 'Options',
 			name: 'options',

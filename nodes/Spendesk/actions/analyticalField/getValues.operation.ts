@@ -1,43 +1,20 @@
 import { NodeOperationError } from 'n8n-workflow';
 import { listOperation } from '../list';
-import { ID_PATTERN } from '../recordId';
+import { recordLocator } from '../recordId';
 
 export const getAnalyticalFieldValues = listOperation({
 	value: 'getValues',
 	endpoint: 'listAnalyticalFieldValues',
 	properties: [
-		{
-			displayName: 'Analytical Field',
+		...recordLocator({
 			name: 'fieldId',
-			type: 'resourceLocator',
-			required: true,
-			default: { mode: 'list', value: '' },
+			label: 'Analytical Field',
 			description: 'The analytical field whose values to list',
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					typeOptions: { searchListMethod: 'searchAnalyticalFields', searchable: true },
-				},
-				{
-					displayName: 'By ID',
-					name: 'id',
-					type: 'string',
-					placeholder: 'e.g. af_001',
-					validation: [
-						{
-							type: 'regex',
-							properties: {
-								regex: ID_PATTERN,
-								errorMessage:
-									'Enter one analytical field ID (no spaces, slashes, "?" or "#", not "." or "..")',
-							},
-						},
-					],
-				},
-			],
-		},
+			allCompaniesDescription:
+				'The ID of the analytical field whose values to list, in every company',
+			placeholder: 'e.g. af_001',
+			searchListMethod: 'searchAnalyticalFields',
+		}),
 	],
 	request: (ctx, itemIndex) => {
 		const fieldId = String(

@@ -1,7 +1,7 @@
 /** Intake → Upload File: the binary file of the input item, uploaded to an intake (start, pre-signed PUT, confirm). */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { binaryPropertyField, readBinaryPropertyName, safeFileName } from '../fileParams';
-import { readRecordId } from '../recordId';
+import { readRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { uploadToIntake } from './upload';
 
@@ -28,24 +28,14 @@ export const uploadIntakeFile: SpendeskOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		{
-			displayName: 'Intake',
+		...recordLocator({
 			name: 'intakeId',
-			type: 'resourceLocator',
-			required: true,
-			default: { mode: 'list', value: '' },
+			label: 'Intake',
 			description:
 				'The intake to attach the file to; usually its ID taken by an expression from the previous node',
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					typeOptions: { searchListMethod: 'searchIntakeRecords', searchable: true },
-				},
-				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. int_001_000001' },
-			],
-		},
+			placeholder: 'e.g. int_001_000001',
+			searchListMethod: 'searchIntakeRecords',
+		}),
 		{ ...intakeBinaryField, required: true },
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {

@@ -39,7 +39,7 @@ export const PAYABLE_STATUS_FILTER: INodeProperties = {
 	default: [],
 };
 
-/** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Search has its own (search.operation.ts). */
+/** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Get Many has its own (search.operation.ts). */
 export const payableFilterProperties: INodeProperties[] = [
 	FILTER_MODE,
 	{

@@ -1,10 +1,15 @@
 import { getByIdOperation } from '../getById';
+import { withSimplify } from '../simplify';
+import type { SingleOperation } from '../types';
 
-export const getPayable = getByIdOperation({
-	endpoint: 'getPayable',
-	param: 'payableId',
-	label: 'Payable',
-	searchListMethod: 'searchPayables',
-	placeholder: 'e.g. pay_001_000042',
-	source: 'usually from an expression, e.g. {{ $json.id }} after Payable → Search or a webhook',
-});
+export const getPayable = withSimplify(
+	getByIdOperation({
+		endpoint: 'getPayable',
+		param: 'payableId',
+		label: 'Payable',
+		searchListMethod: 'searchPayables',
+		placeholder: 'e.g. pay_001_000042',
+		source: 'usually from an expression, e.g. {{ $json.id }} after Payable → Get Many or a webhook',
+	}) as SingleOperation,
+	'payable',
+);

@@ -1,28 +1,78 @@
-import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../sharedParams';
+/**
+ * Payable → Get Many as Snapshot (value `getAllSnapshot`): Spendesk builds a complete,
+ * consistent copy of the matching payables, then the node reads its pages
+ * (docs/api.md#snapshots).
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { MAX_WAIT_SECONDS, numberOf, readMaxWaitSeconds } from '../sharedParams';
 import { listOperation } from '../list';
+import { withSimplify } from '../simplify';
+import type { SingleOperation } from '../types';
 import { payableFilterProperties, readPayableFilters } from './filters';
 
 /** Default Max Wait: ten status checks at Spendesk's pace of one a minute. */
 const SNAPSHOT_MAX_WAIT_SECONDS = 600;
 
-export const getAllPayablesSnapshot = listOperation({
-	value: 'getAllSnapshot',
-	endpoint: 'getPayablesSnapshot',
-	properties: [
-		...payableFilterProperties,
-		{
-			displayName: 'Max Wait (Seconds)',
-			name: 'maxWait',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
-			default: SNAPSHOT_MAX_WAIT_SECONDS,
-			description:
-				'How long to wait for Spendesk to build the snapshot before failing. Spendesk allows one status check a minute, so allow several minutes.',
-		},
-	],
-	request: (ctx, itemIndex) => ({
-		body: readPayableFilters(ctx, itemIndex),
-		snapshotMaxWaitMs:
-			readMaxWaitSeconds(ctx, itemIndex, 'snapshot', SNAPSHOT_MAX_WAIT_SECONDS) * 1000,
-	}),
-});
+/**
+ * Max Wait (Seconds), in Options. Earlier versions had it as a top-level parameter `maxWait`:
+ * n8n drops saved values of parameters the node no longer describes, so `maxWait` stays, hidden,
+ * and is read when Options has no Max Wait (a saved workflow keeps its wait).
+ */
+function readSnapshotMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
+	const raw = ctx.getNodeParameter('options.maxWait', itemIndex, undefined) as unknown;
+	if (raw === undefined || raw === null || raw === '')
+		return readMaxWaitSeconds(ctx, itemIndex, 'snapshot', SNAPSHOT_MAX_WAIT_SECONDS);
+	const seconds = numberOf(raw);
+	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
+		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
+			{
+				description: `Enter how long to wait for Spendesk to build the snapshot, e.g. ${SNAPSHOT_MAX_WAIT_SECONDS}. An expression must give a number.`,
+				itemIndex,
+			},
+		);
+	}
+	return seconds;
+}
+
+export const getAllPayablesSnapshot = withSimplify(
+	listOperation({
+		value: 'getAllSnapshot',
+		endpoint: 'getPayablesSnapshot',
+		after: [
+			...payableFilterProperties,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Max Wait (Seconds)',
+						name: 'maxWait',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
+						default: SNAPSHOT_MAX_WAIT_SECONDS,
+						description:
+							'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute, so allow several minutes.',
+					},
+				],
+			},
+			{
+				displayName: 'Max Wait (Seconds)',
+				name: 'maxWait',
+				type: 'hidden',
+				default: SNAPSHOT_MAX_WAIT_SECONDS,
+			},
+		],
+		request: (ctx, itemIndex) => ({
+			body: readPayableFilters(ctx, itemIndex),
+			snapshotMaxWaitMs: readSnapshotMaxWait(ctx, itemIndex) * 1000,
+		}),
+	}) as SingleOperation,
+	'payable',
+);

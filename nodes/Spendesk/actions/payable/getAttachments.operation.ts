@@ -15,7 +15,7 @@ import {
 	readMaxBytes,
 	safeFileName,
 } from '../fileParams';
-import { readRecordId } from '../recordId';
+import { readRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 
 interface AttachmentOptions {
@@ -112,24 +112,16 @@ export const getPayableAttachments: SpendeskOperation = {
 	value: 'getAttachments',
 	perCompany: true,
 	properties: [
-		{
-			displayName: 'Payable',
+		...recordLocator({
 			name: 'payableId',
-			type: 'resourceLocator',
-			required: true,
-			default: { mode: 'list', value: '' },
+			label: 'Payable',
 			description:
 				'The payable whose attachments (receipts, invoices) to get; usually its ID taken by an expression from the previous node',
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					typeOptions: { searchListMethod: 'searchPayables', searchable: true },
-				},
-				{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. pay_001_000002' },
-			],
-		},
+			allCompaniesDescription:
+				'The ID of the payable whose attachments (receipts, invoices) to get, usually taken by an expression from the previous node; the node looks for it in every company',
+			placeholder: 'e.g. pay_001_000002',
+			searchListMethod: 'searchPayables',
+		}),
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -164,7 +156,7 @@ export const getPayableAttachments: SpendeskOperation = {
 			'payableId',
 			'Payable ID',
 			itemIndex,
-			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Search.',
+			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
 		);
 		const options = readOptions(this, itemIndex);
 		return async (company) => {

@@ -32,16 +32,17 @@ export const payableResource: SpendeskResource = {
 					'Get the attachments (receipts, invoices) of one payable: one item each, with the file as binary data, or its metadata only; needs the payable ID',
 			},
 			{
-				name: 'Get Many (Snapshot)',
-				value: 'getAllSnapshot',
-				action: 'Get many payables via a snapshot',
-				description: 'Build a payables snapshot, wait until it is complete, and return its pages',
+				name: 'Get Many',
+				value: 'search',
+				action: 'Get many payables',
+				description: 'Retrieve many payables, filtered by status, type or bookkeeping status',
 			},
 			{
-				name: 'Search',
-				value: 'search',
-				action: 'Search payables',
-				description: 'Search the payables of a company with filters',
+				name: 'Get Many as Snapshot',
+				value: 'getAllSnapshot',
+				action: 'Get many payables as a snapshot',
+				description:
+					'Retrieve a complete, consistent copy of all matching payables, for exports; slower, as Spendesk builds the copy first',
 			},
 			{
 				name: 'Update Bookkeeping Status',

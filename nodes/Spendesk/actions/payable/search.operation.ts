@@ -1,5 +1,5 @@
 /**
- * Payable → Search (POST /v1/payables/search). Spendesk's filter grammar (docs/api.md#body-cursor-lists):
+ * Payable → Get Many (value `search`, as saved workflows hold it; POST /v1/payables/search). Spendesk's filter grammar (docs/api.md#body-cursor-lists):
  * `filters: { operator: "and" | "or", subfilters: [{ field, operator: "=", value: [...] }] }`.
  * The Fields mode builds an AND of one equality subfilter per field filled in (its values a
  * list); the JSON mode sends the user's `filters` object as it is.
@@ -8,6 +8,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
 import { readJsonObject } from '../sharedParams';
+import { withSimplify } from '../simplify';
+import type { SingleOperation } from '../types';
 import { FILTER_MODE, PAYABLE_STATUS_FILTER, PAYABLE_TYPE_FILTER } from './filters';
 
 const searchFilterProperties: INodeProperties[] = [
@@ -83,12 +85,15 @@ export function readSearchFilters(
 	return subfilters.length ? { operator: 'and', subfilters } : undefined;
 }
 
-export const searchPayables = listOperation({
-	value: 'search',
-	endpoint: 'searchPayables',
-	properties: searchFilterProperties,
-	request: (ctx, itemIndex) => {
-		const filters = readSearchFilters(ctx, itemIndex);
-		return { body: filters ? { filters } : {} };
-	},
-});
+export const searchPayables = withSimplify(
+	listOperation({
+		value: 'search',
+		endpoint: 'searchPayables',
+		after: searchFilterProperties,
+		request: (ctx, itemIndex) => {
+			const filters = readSearchFilters(ctx, itemIndex);
+			return { body: filters ? { filters } : {} };
+		},
+	}) as SingleOperation,
+	'payable',
+);

@@ -1,19 +1,21 @@
 /**
  * Payable → Update Bookkeeping Status: marks payables exported (or failed export) in bulk
- * calls of up to 100 (PUT /v1/payables/bookkeeping-status). Each payable carries the version
- * it was read at; a stale version (`conflict`) or an unknown payable (`not_found`) is the
- * error of its own item only.
+ * calls of up to 100 (PUT /v1/payables/bookkeeping-status, docs/api.md#bulk-writes). Each
+ * payable carries the version it was read at: by default the input item's `version`; an item
+ * without one has its payable read first (one Get each). A stale version (`conflict`) or an
+ * unknown payable (`not_found`) is the error of its own item only.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { companyLabel } from '../../companies/naming';
+import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { readRecordId } from '../recordId';
+import { readRecordId, recordLocator } from '../recordId';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { readText, readVersion } from '../writeFields';
 
 const ID_HINT =
-	'Give the ID of the payable, usually from an expression such as {{ $json.id }} (Payable → Search lists them).';
+	'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).';
 
 /** What Spendesk answered for one payable, as its item's result or its error. */
 function resultOf(
@@ -44,27 +46,18 @@ function resultOf(
 	if (answer.status === 'conflict') {
 		const current =
 			typeof answer.version === 'number' ? ` Its current version is ${answer.version}.` : '';
-		const description = `Spendesk did not update it: the payable changed after version ${String(sent.version)} was read.${current} Read the payable again (Payable → Get) and send its current version; if an earlier run already marked it, there is nothing to do.`;
+		const description = `Spendesk did not update it: the payable changed after version ${String(sent.version)} was read.${current} Read it again (Payable → Get) and use the version from that fresh Get, or leave Version empty to have the node read it; if an earlier run already marked it, there is nothing to do.`;
 		return {
 			ok: false,
 			error: new NodeOperationError(
 				node,
-				`${capitalised(entry.label)} has changed since it was read (conflict)`,
+				`${capitalised(entry.label)} has changed in Spendesk since it was read`,
 				{ description, itemIndex },
 			),
 		};
 	}
-	if (answer.status === 'not_found') {
-		const description = `Check the Payable ID (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.`;
-		return {
-			ok: false,
-			error: new NodeOperationError(
-				node,
-				`${capitalised(entry.label)} was not found in ${companyLabel(company)}`,
-				{ description, itemIndex },
-			),
-		};
-	}
+	if (answer.status === 'not_found')
+		return { ok: false, error: notFoundError(ctx, entry, company) };
 	const description = 'Spendesk did not update it. Check the payable in Spendesk.';
 	return {
 		ok: false,
@@ -76,13 +69,29 @@ function resultOf(
 	};
 }
 
+function notFoundError(
+	ctx: IExecuteFunctions,
+	entry: BatchEntry,
+	company: string | undefined,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${capitalised(entry.label)} was not found in ${companyLabel(company)}`,
+		{
+			description:
+				'Check the Payable ID (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.',
+			itemIndex: entry.itemIndex,
+		},
+	);
+}
+
 function capitalised(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const id = readRecordId(this, 'payableId', 'Payable ID', itemIndex, ID_HINT);
-	const version = readVersion(this, itemIndex);
+	const version = readGivenVersion(this, itemIndex);
 	const status = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
 	if (status !== 'exported' && status !== 'failedExport') {
 		throw new NodeOperationError(
@@ -95,7 +104,8 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 			},
 		);
 	}
-	const body: IDataObject = { id, version, bookkeepingStatus: status };
+	const body: IDataObject = { id, bookkeepingStatus: status };
+	if (version !== undefined) body.version = version;
 	if (status === 'failedExport') {
 		const reason = readText(
 			this,
@@ -109,7 +119,70 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	return { itemIndex, body, label: `payable "${id}"` };
 }
 
+/** Version as the item gives it; empty (no `version` in the item): undefined, read from Spendesk. */
+function readGivenVersion(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	const raw = ctx.getNodeParameter('version', itemIndex, '') as unknown;
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
+		return undefined;
+	return readVersion(ctx, itemIndex);
+}
+
+/**
+ * The current version of an entry's payable, read with one Get; undefined with the entry's
+ * error when the payable is not found or has no version.
+ */
+async function currentVersion(
+	ctx: IExecuteFunctions,
+	company: string | undefined,
+	entry: BatchEntry,
+): Promise<{ version: number } | { error: Error }> {
+	const payableId = String(entry.body.id);
+	const response = await callSpendesk<IDataObject>(ctx, 'getPayable', {
+		company,
+		pathParams: { payableId },
+		itemIndex: entry.itemIndex,
+		allowNotFound: true,
+	});
+	if (response.status === 404) return { error: notFoundError(ctx, entry, company) };
+	const version = bodyItems(response.body)[0]?.version;
+	if (typeof version === 'number' && Number.isSafeInteger(version) && version >= 0)
+		return { version };
+	return {
+		error: new NodeOperationError(
+			ctx.getNode(),
+			`Spendesk gave no version for ${entry.label}, so it cannot be updated`,
+			{
+				description:
+					'Nothing was sent for this payable. Set Version to the version of the payable as read from Spendesk, e.g. {{ $json.version }} after Payable → Get.',
+				itemIndex: entry.itemIndex,
+			},
+		),
+	};
+}
+
 async function send(
+	this: IExecuteFunctions,
+	company: string | undefined,
+	all: BatchEntry[],
+): Promise<EntryResult[]> {
+	// Items without a version: their payable read first, one Get each; a payable that cannot
+	// be read (not found, or the Get refused) is its item's error, and the others are sent.
+	const unread = new Map<BatchEntry, Error>();
+	for (const entry of all) {
+		if (entry.body.version !== undefined) continue;
+		const read = await currentVersion(this, company, entry).catch((error: Error) => ({ error }));
+		if ('error' in read) unread.set(entry, read.error);
+		else entry.body.version = read.version;
+	}
+	const entries = all.filter((entry) => !unread.has(entry));
+	const sent = entries.length ? await sendBulk.call(this, company, entries) : [];
+	return all.map((entry) => {
+		const error = unread.get(entry);
+		return error ? { ok: false, error } : sent[entries.indexOf(entry)];
+	});
+}
+
+async function sendBulk(
 	this: IExecuteFunctions,
 	company: string | undefined,
 	entries: BatchEntry[],
@@ -139,25 +212,24 @@ export const updateBookkeepingStatus: BatchedOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		{
-			displayName: 'Payable ID',
+		...recordLocator({
 			name: 'payableId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. pay_001_000123',
+			label: 'Payable',
 			description:
-				'ID of the payable to mark, usually from an expression. Each input item marks one payable.',
-		},
+				'The payable to mark: pick it from the list, or enter its ID (usually from an expression). Each input item marks one payable.',
+			placeholder: 'e.g. pay_001_000123',
+			searchListMethod: 'searchPayables',
+		}),
 		{
 			displayName: 'Version',
 			name: 'version',
-			type: 'number',
-			required: true,
-			typeOptions: { minValue: 0, numberPrecision: 0 },
-			default: 0,
+			// Text, so that its default can be the input item's version (an expression); a
+			// number typed in, or saved by an earlier version of the node, is read the same.
+			type: 'string',
+			default: '={{ $json.version }}',
+			placeholder: 'e.g. 3',
 			description:
-				'The version of the payable as read from Spendesk (its version field), usually from an expression. Spendesk refuses the update (conflict) when the payable changed since.',
+				"The version of the payable as read from Spendesk: by default the input item's version field. Left empty, the node reads the payable first (one more request per item). Spendesk refuses the update when the payable changed since that version.",
 		},
 		{
 			displayName: 'Bookkeeping Status',
@@ -193,6 +265,6 @@ export const updateBookkeepingStatus: BatchedOperation = {
 		prepareEntry,
 		send,
 		replayAdvice: (items) =>
-			`Running ${items} again is safe: a payable that was already updated answers "conflict" (its version moved on) and is not changed twice.`,
+			`Running ${items} again is safe: a payable that was already updated has a newer version, so Spendesk refuses it as changed since it was read and does not change it twice.`,
 	},
 };

@@ -8,25 +8,24 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
-import { readRecordId } from '../recordId';
+import { readRecordId, recordLocator } from '../recordId';
 
 const ID_HINT =
-	'Give the ID of the settlement, usually from an expression such as {{ $json.id }} (Settlement → Get Many lists them).';
+	'Pick the settlement from the list, or give its ID, usually from an expression such as {{ $json.id }} (Settlement → Get Many lists them).';
 
 export const updateSettlementState: SingleOperation = {
 	value: 'updateState',
 	perCompany: true,
 	write: true,
 	properties: [
-		{
-			displayName: 'Settlement ID',
+		...recordLocator({
 			name: 'settlementId',
-			type: 'string',
-			required: true,
-			default: '',
+			label: 'Settlement',
+			description:
+				'The settlement to update: pick it from the list, or enter its ID (usually from an expression)',
 			placeholder: 'e.g. stl_001_000123',
-			description: 'ID of the settlement to update, usually from an expression',
-		},
+			searchListMethod: 'searchSettlements',
+		}),
 		{
 			displayName: 'State',
 			name: 'state',

@@ -4,11 +4,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
-import { readRecordId } from '../recordId';
+import { readRecordId, recordLocator } from '../recordId';
 import { readText } from '../writeFields';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 
-const ID_HINT = 'Give the ID of the supplier, usually from an expression such as {{ $json.id }}.';
+const ID_HINT =
+	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
 
 /** The Update Fields of an item as the PATCH body; nothing to change fails before any request. */
 function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -39,15 +40,14 @@ export const updateSupplier: SingleOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		{
-			displayName: 'Supplier ID',
+		...recordLocator({
 			name: 'supplierId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. sup_001_0001',
-			description: 'ID of the supplier to update, usually from an expression',
-		},
+			label: 'Supplier',
+			description:
+				'The supplier to update: pick it from the list, or enter its ID (usually from an expression)',
+			placeholder: 'e.g. sup_001_00042',
+			searchListMethod: 'searchSuppliers',
+		}),
 		{
 			displayName: 'Update Fields',
 			name: 'updateFields',
