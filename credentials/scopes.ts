@@ -85,19 +85,21 @@ export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 	{
 		value: 'accountingWriteBack',
 		name: 'Accounting Write-Back',
-		description: 'Payable → Update Bookkeeping Status and Settlement → Update State',
+		description:
+			"Payable → Update Bookkeeping Status, Settlement → Update State, and a payable's accounting (line items) through Custom API Call",
 		scopes: ['experimental:accounting:update', 'experimental:settlement:update'],
 	},
 	{
 		value: 'accountingExports',
 		name: 'Accounting Exports',
-		description: 'Accounting Export operations',
+		description: 'Accounting Export operations, and the journal templates through Custom API Call',
 		scopes: ['experimental:accounting-export:read'],
 	},
 	{
 		value: 'supplierManagement',
 		name: 'Supplier Management',
-		description: 'Supplier → Create and Supplier → Update',
+		description:
+			'Supplier → Create and Supplier → Update, and archiving or updating several suppliers through Custom API Call',
 		scopes: ['experimental:supplier:manage'],
 	},
 	{
