@@ -118,7 +118,7 @@ export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 	{
 		value: 'purchaseOrders',
 		name: 'Purchase Orders',
-		description: 'Purchase orders, through Custom API Call',
+		description: 'Purchase Order operations',
 		scopes: ['experimental:purchase-order:read', 'experimental:purchase-order:write'],
 	},
 	{

@@ -698,7 +698,7 @@ export const ENDPOINTS = catalogue({
 	},
 	listPurchaseOrders: {
 		label: 'List purchase orders',
-		operations: [],
+		operations: ['Purchase Order → Get Many'],
 		source:
 			'Path, `withItems`, date and status filters, and scope: public client code; page style, filter names and status values: decided here (#purchase-orders).',
 		method: 'GET',
@@ -711,7 +711,7 @@ export const ENDPOINTS = catalogue({
 	},
 	getPurchaseOrder: {
 		label: 'Get a purchase order',
-		operations: [],
+		operations: ['Purchase Order → Get'],
 		source: 'Path and scope: public client code; bare answer: decided here (#purchase-orders).',
 		method: 'GET',
 		path: '/v1/purchase-orders/{purchaseOrderId}',
@@ -722,7 +722,7 @@ export const ENDPOINTS = catalogue({
 	},
 	createPurchaseOrder: {
 		label: 'Create a purchase order',
-		operations: [],
+		operations: ['Purchase Order → Create'],
 		source:
 			'Path, body fields (`supplierId` or `supplierName`) and scope: public client code; validation and answer: decided here (#purchase-orders).',
 		method: 'POST',
@@ -735,7 +735,7 @@ export const ENDPOINTS = catalogue({
 	},
 	cancelPurchaseOrder: {
 		label: 'Cancel a purchase order',
-		operations: [],
+		operations: ['Purchase Order → Cancel'],
 		source:
 			'Path and scope: public client code; open orders only, else 409: decided here (#purchase-orders).',
 		method: 'POST',
@@ -748,7 +748,7 @@ export const ENDPOINTS = catalogue({
 	},
 	closePurchaseOrder: {
 		label: 'Close a purchase order',
-		operations: [],
+		operations: ['Purchase Order → Close'],
 		source:
 			'Path and scope: public client code; open orders only, else 409: decided here (#purchase-orders).',
 		method: 'POST',
