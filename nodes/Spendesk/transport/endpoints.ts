@@ -656,7 +656,7 @@ export const ENDPOINTS = catalogue({
 	},
 	updateWebhook: {
 		label: 'Update a webhook instance',
-		operations: [],
+		operations: ['Custom API Call (update a webhook instance)'],
 		source:
 			'Path and scope: vendor listings; the secret kept and deliveries going on: decided here (#webhooks).',
 		method: 'PATCH',
@@ -671,7 +671,7 @@ export const ENDPOINTS = catalogue({
 	// after): every one is on /v1 with the company in the X-Company-Id header.
 	updatePayableAccounting: {
 		label: "Update a payable's accounting",
-		operations: [],
+		operations: ['Custom API Call (payable accounting)'],
 		source:
 			'Path, body (`version`, `lineItems` replacing the whole list), `{item: {version}}` answer, strict properties and scope: public client code; minor units, totals and the 409s: decided here (#payable-accounting).',
 		method: 'PATCH',
@@ -685,7 +685,7 @@ export const ENDPOINTS = catalogue({
 	},
 	startPayableAttachmentUpload: {
 		label: 'Start a receipt upload to a payable',
-		operations: [],
+		operations: ['Custom API Call (receipt upload)'],
 		source:
 			'Path, body `{mimeType, contentLength}`, the `{method, url, fields}` form upload without the bearer token, and scope: public client code; file types, size and lifetime: decided here (#receipt-upload).',
 		method: 'POST',
@@ -761,7 +761,7 @@ export const ENDPOINTS = catalogue({
 	},
 	listJournalTemplates: {
 		label: 'List journal templates',
-		operations: [],
+		operations: ['Custom API Call (journal templates)'],
 		source:
 			'Path, `{id, name}` items and scope: public client code; page style: decided here (#journal-templates).',
 		method: 'GET',
@@ -774,7 +774,7 @@ export const ENDPOINTS = catalogue({
 	},
 	updateSupplierStatus: {
 		label: 'Archive or unarchive suppliers',
-		operations: [],
+		operations: ['Custom API Call (archive or unarchive suppliers)'],
 		source:
 			'Path, body `{supplierIds, isArchived}` and scope: public client code; `items` answer: decided here, as the create answers (#supplier-management).',
 		method: 'PATCH',
@@ -787,7 +787,7 @@ export const ENDPOINTS = catalogue({
 	},
 	updateSuppliers: {
 		label: 'Update several suppliers',
-		operations: [],
+		operations: ['Custom API Call (update several suppliers)'],
 		source:
 			'Path, array body with `id` and scope: public client code; `items` answer: decided here, as the create answers (#supplier-management).',
 		method: 'PATCH',
