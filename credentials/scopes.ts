@@ -85,19 +85,21 @@ export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 	{
 		value: 'accountingWriteBack',
 		name: 'Accounting Write-Back',
-		description: 'Payable → Update Bookkeeping Status and Settlement → Update State',
+		description:
+			"Payable → Update Bookkeeping Status, Settlement → Update State, and a payable's accounting (line items) through Custom API Call",
 		scopes: ['experimental:accounting:update', 'experimental:settlement:update'],
 	},
 	{
 		value: 'accountingExports',
 		name: 'Accounting Exports',
-		description: 'Accounting Export operations',
+		description: 'Accounting Export operations, and the journal templates through Custom API Call',
 		scopes: ['experimental:accounting-export:read'],
 	},
 	{
 		value: 'supplierManagement',
 		name: 'Supplier Management',
-		description: 'Supplier → Create and Supplier → Update',
+		description:
+			'Supplier → Create and Supplier → Update, and archiving or updating several suppliers through Custom API Call',
 		scopes: ['experimental:supplier:manage'],
 	},
 	{
@@ -116,7 +118,7 @@ export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 	{
 		value: 'purchaseOrders',
 		name: 'Purchase Orders',
-		description: 'Purchase orders, through Custom API Call',
+		description: 'Purchase Order operations',
 		scopes: ['experimental:purchase-order:read', 'experimental:purchase-order:write'],
 	},
 	{

@@ -4,7 +4,7 @@
  * their journal CSV. The pre-signed routes (`host: 'files'`) are served only by the file host,
  * the simulator's second loopback server, and take no bearer token.
  */
-import { SimError } from './paging';
+import { pageOf, SimError } from './paging';
 import type { RouteDef } from './routes';
 import type { HandlerResult, RequestContext } from './server';
 import { DEFAULT_URL_LIFETIME_SECONDS, journalCsv, MAX_UPLOAD_BYTES, storageError } from './files';
@@ -254,6 +254,16 @@ function isoParam(value: unknown, name: string): string {
 	return new Date(value).toISOString();
 }
 
+/**
+ * The journal templates of a company (docs/api.md#journal-templates): `{id, name}`, the
+ * `templateId` an accounting export may name. The same three in every company (decided here).
+ */
+export const JOURNAL_TEMPLATES = [
+	{ id: 'tpl_default', name: 'Spendesk default journal' },
+	{ id: 'tpl_datev', name: 'DATEV' },
+	{ id: 'tpl_sage', name: 'Sage' },
+] as const;
+
 function createExport(ctx: RequestContext): HandlerResult {
 	const body = bodyObject(ctx);
 	const from = isoParam(body.from, 'from');
@@ -271,6 +281,13 @@ function createExport(ctx: RequestContext): HandlerResult {
 			'body.templateId',
 		);
 	}
+	if (body.templateId !== undefined && !JOURNAL_TEMPLATES.some((t) => t.id === body.templateId))
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			`No journal template ${String(body.templateId)}: list them with GET /v1/accounting/journal-templates`,
+			'body.templateId',
+		);
 	const id = ctx.sim.files.nextExportId();
 	const exp = {
 		id,
@@ -385,6 +402,14 @@ export const FILE_ROUTES: RouteDef[] = [
 		scoping: 'header',
 		scope: 'experimental:accounting-export:read',
 		handler: createExport,
+	},
+	{
+		id: 'listJournalTemplates',
+		method: 'GET',
+		pattern: /^\/v1\/accounting\/journal-templates$/,
+		scoping: 'header',
+		scope: 'experimental:accounting-export:read',
+		handler: (ctx) => ok(pageOf([...JOURNAL_TEMPLATES], ctx.query)),
 	},
 	{
 		id: 'getAccountingExport',

@@ -7,8 +7,9 @@
 import { pageOf, SimError } from './paging';
 import type { RouteDef } from './routes';
 import type { HandlerResult, RequestContext } from './server';
+import { listParam } from './params';
 import { minorUnits, singleBody } from './shapes';
-import type { Payable, Supplier, WalletMovement } from './types';
+import type { Payable, PayableLineItem, Supplier, WalletMovement } from './types';
 
 const ok = (body: unknown): HandlerResult => ({ status: 200, body });
 
@@ -71,11 +72,7 @@ export type PayableDetail = Omit<Payable, 'amount'> & {
 	costCenterId: string | null;
 	exportedAt: string | null;
 	analyticalProperties: Array<{ fieldId: string; valueId: string }>;
-	lineItems: Array<{
-		costCenterId: string | null;
-		financial: { netAmount: number; vatAmount: number; grossAmount: number };
-		analyticalProperties: Array<{ fieldId: string; valueId: string }>;
-	}>;
+	lineItems: PayableLineItem[];
 };
 
 /**
@@ -95,8 +92,23 @@ export function payableDetail(payable: Payable): PayableDetail {
 	// pay_001_000042 → cc_001_0006: one of the first six cost centers of the company, or none.
 	const [, suffix = '', n = '0'] = payable.id.split('_');
 	const number = Number(n);
-	const costCenterId =
+	const derived =
 		number % 5 === 0 ? null : `cc_${suffix}_${String(((number - 1) % 6) + 1).padStart(4, '0')}`;
+	// After an accounting update (docs/api.md#payable-accounting): the lines as written; the
+	// payable's cost center and analytical values are those every line shares.
+	const lines = payable.lineItems;
+	const costCenterId = lines
+		? lines.every((l) => l.costCenterId === lines[0].costCenterId)
+			? lines[0].costCenterId
+			: null
+		: derived;
+	const shared = lines
+		? lines[0].analyticalProperties.filter((p) =>
+				lines.every((l) =>
+					l.analyticalProperties.some((q) => q.fieldId === p.fieldId && q.valueId === p.valueId),
+				),
+			)
+		: [];
 	return {
 		...payable,
 		amount,
@@ -108,8 +120,8 @@ export function payableDetail(payable: Payable): PayableDetail {
 		counterparty: { type: 'supplier', ...supplier },
 		costCenterId,
 		exportedAt: bookkeepingStatus === 'exported' ? updatedAt : null,
-		analyticalProperties: [],
-		lineItems: [
+		analyticalProperties: shared,
+		lineItems: lines ?? [
 			{
 				costCenterId,
 				financial: { netAmount: amount, vatAmount: 0, grossAmount: amount },
@@ -119,12 +131,30 @@ export function payableDetail(payable: Payable): PayableDetail {
 	};
 }
 
+/**
+ * Suppliers: `updatedAfter` and `isArchived` (decided here), and the documented filters
+ * (docs/api.md#filters) `ids`, `createdBefore`, `createdAfter`, `updatedBefore`, `bankCountry`,
+ * `iban` and `vatNumber` (exact matches; the bank country is the IBAN's when none is recorded).
+ */
 function listSuppliers(ctx: RequestContext): HandlerResult {
 	const updatedAfter = dateParam(ctx, 'updatedAfter');
+	const updatedBefore = dateParam(ctx, 'updatedBefore');
+	const createdAfter = dateParam(ctx, 'createdAfter');
+	const createdBefore = dateParam(ctx, 'createdBefore');
 	const isArchived = booleanParam(ctx, 'isArchived');
+	const ids = listParam(ctx, 'ids');
+	const { bankCountry, iban, vatNumber } = ctx.query;
+	const countryOf = (s: Supplier) => s.bankInfo?.bankCountry ?? s.iban?.slice(0, 2) ?? null;
 	const match = (s: Supplier) =>
 		(updatedAfter === undefined || Date.parse(s.updatedAt) > updatedAfter) &&
-		(isArchived === undefined || s.isArchived === isArchived);
+		(updatedBefore === undefined || Date.parse(s.updatedAt) < updatedBefore) &&
+		(createdAfter === undefined || Date.parse(s.createdAt) > createdAfter) &&
+		(createdBefore === undefined || Date.parse(s.createdAt) < createdBefore) &&
+		(isArchived === undefined || s.isArchived === isArchived) &&
+		(!ids || ids.includes(s.id)) &&
+		(!bankCountry || countryOf(s) === bankCountry.toUpperCase()) &&
+		(!iban || s.iban === iban.replace(/\s+/g, '').toUpperCase()) &&
+		(!vatNumber || s.vatNumber === vatNumber);
 	return ok(
 		pageOf(ctx.sim.data(ctx.companyId!).suppliers.filter(match), ctx.query, pageFaults(ctx)),
 	);

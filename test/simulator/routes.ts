@@ -7,6 +7,10 @@ import { fingerprint, intParam, keysetPage, PAGE_SIZE_MAX, pageOf, SimError } fr
 import { payableDetail, READ_ROUTES } from './routes-reads';
 import type { PayableDetail } from './routes-reads';
 import { REFERENCE_ROUTES } from './routes-reference';
+import { dateQuery, dateValue, enumListParam, listParam } from './params';
+import { updatePayable } from './payableAccounting';
+import { PURCHASE_ORDER_ROUTES } from './purchaseOrders';
+import { RECEIPT_ROUTES } from './receipts';
 import { minorUnits, singleBody } from './shapes';
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
@@ -16,6 +20,8 @@ import {
 	updateBookkeepingStatus,
 	updateSettlementState,
 	updateSupplier,
+	updateSuppliers,
+	updateSupplierStatus,
 } from './writes';
 import { FILE_ROUTES } from './fileRoutes';
 import { WEBHOOK_ROUTES } from './webhooks';
@@ -164,17 +170,140 @@ function pageFault(ctx: RequestContext): PageFault {
 	};
 }
 
+const SNAPSHOT_MAX_PAYABLE_DAYS = 31;
+
+/**
+ * The filters of a payables snapshot (docs/api.md#filters), from the create's body: `status`,
+ * `payableType`, `bookkeepingStatus`, `ids` (one value or a list each), `exportedAfter`,
+ * `createdFrom`, `createdTo`, `updatedFrom`, `fromPayableDate` and `toPayableDate` (at most 31
+ * days apart, else 400), and the order `sortBy` (`createdAt` or `payableDate`) and `sortOrder`.
+ */
 function payableFilters(source: Record<string, unknown>) {
 	const asList = (v: unknown) =>
-		v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(String);
+		v === undefined || v === null ? undefined : (Array.isArray(v) ? v : [v]).map(String);
 	const status = asList(source.status);
 	const payableType = asList(source.payableType);
+	const bookkeepingStatus = asList(source.bookkeepingStatus);
+	const ids = asList(source.ids);
+	const date = (name: string) => dateValue(source[name], name, 'body');
+	const exportedAfter = date('exportedAfter');
+	const createdFrom = date('createdFrom');
+	const createdTo = date('createdTo');
+	const updatedFrom = date('updatedFrom');
+	const fromPayableDate = date('fromPayableDate');
+	const toPayableDate = date('toPayableDate');
+	if (fromPayableDate !== undefined && toPayableDate !== undefined) {
+		if (fromPayableDate > toPayableDate)
+			throw new SimError(
+				400,
+				'invalid_parameter',
+				'fromPayableDate must not be after toPayableDate',
+				'body.fromPayableDate',
+			);
+		if (toPayableDate - fromPayableDate > SNAPSHOT_MAX_PAYABLE_DAYS * 24 * 3600 * 1000)
+			throw new SimError(
+				400,
+				'invalid_parameter',
+				`fromPayableDate and toPayableDate must be at most ${SNAPSHOT_MAX_PAYABLE_DAYS} days apart`,
+				'body.toPayableDate',
+			);
+	}
+	const sortBy = source.sortBy ?? 'createdAt';
+	if (sortBy !== 'createdAt' && sortBy !== 'payableDate')
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			'sortBy must be createdAt or payableDate',
+			'body.sortBy',
+		);
+	const sortOrder = source.sortOrder ?? 'asc';
+	if (sortOrder !== 'asc' && sortOrder !== 'desc')
+		throw new SimError(400, 'invalid_parameter', 'sortOrder must be asc or desc', 'body.sortOrder');
+	const after = (value: string | null, bound: number | undefined, inclusive = true) =>
+		bound === undefined ||
+		(value !== null && (inclusive ? Date.parse(value) >= bound : Date.parse(value) > bound));
+	const before = (value: string, bound: number | undefined) =>
+		bound === undefined || Date.parse(value) <= bound;
 	return {
-		filters: { status: status ?? null, payableType: payableType ?? null },
-		match: (p: Payable) =>
-			(!status || status.includes(p.status)) &&
-			(!payableType || payableType.includes(p.payableType)),
+		filters: {
+			status: status ?? null,
+			payableType: payableType ?? null,
+			...Object.fromEntries(
+				Object.entries({
+					bookkeepingStatus,
+					ids,
+					exportedAfter,
+					createdFrom,
+					createdTo,
+					updatedFrom,
+					fromPayableDate,
+					toPayableDate,
+					sortBy: source.sortBy,
+					sortOrder: source.sortOrder,
+				}).filter(([, v]) => v !== undefined),
+			),
+		},
+		match: (p: Payable) => {
+			if (status && !status.includes(p.status)) return false;
+			if (payableType && !payableType.includes(p.payableType)) return false;
+			if (ids && !ids.includes(p.id)) return false;
+			const d = payableDetail(p);
+			return (
+				(!bookkeepingStatus || bookkeepingStatus.includes(d.bookkeepingStatus)) &&
+				after(d.exportedAt, exportedAfter, false) &&
+				after(d.createdAt, createdFrom) &&
+				before(d.createdAt, createdTo) &&
+				after(d.updatedAt, updatedFrom) &&
+				after(d.payableDate, fromPayableDate) &&
+				before(d.payableDate, toPayableDate)
+			);
+		},
+		order: (list: Payable[]) => {
+			const key = (p: Payable) =>
+				sortBy === 'payableDate' ? p.createdAt.slice(0, 10) : p.createdAt;
+			const sorted = [...list].sort((a, b) =>
+				key(a) === key(b) ? (a.id < b.id ? -1 : 1) : key(a) < key(b) ? -1 : 1,
+			);
+			return sortOrder === 'desc' ? sorted.reverse() : sorted;
+		},
 	};
+}
+
+const SETTLEMENT_STATES = ['created', 'exported', 'failedToExport'];
+const PAID_FROM = ['spendeskAccount', 'externalAccount'];
+
+/**
+ * GET /v1/settlements with its documented filters (docs/api.md#filters): `exportedAfter`,
+ * `paidFrom[]`, `state[]`, `ids` and `sort` (`+createdAt` or `-createdAt`, the settlement's
+ * date). A settlement without a state is `created`, without `paidFrom` `spendeskAccount`.
+ */
+function listSettlements(ctx: RequestContext): HandlerResult {
+	const exportedAfter = dateQuery(ctx, 'exportedAfter');
+	const paidFrom = enumListParam(ctx, 'paidFrom', PAID_FROM);
+	const state = enumListParam(ctx, 'state', SETTLEMENT_STATES);
+	const ids = listParam(ctx, 'ids');
+	const sort = ctx.query.sort ?? '+createdAt';
+	// An unencoded `+` arrives as a space.
+	if (!['+createdAt', '-createdAt', 'createdAt', ' createdAt'].includes(sort))
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			'sort must be +createdAt or -createdAt',
+			'query.sort',
+		);
+	const filtered = exportedAfter !== undefined || paidFrom || state || ids;
+	let list = ctx.sim.data(ctx.companyId!).settlements;
+	if (filtered)
+		list = list.filter(
+			(s) =>
+				(exportedAfter === undefined ||
+					(s.exportedAt !== undefined && Date.parse(s.exportedAt) > exportedAfter)) &&
+				(!paidFrom || paidFrom.includes(s.paidFrom ?? 'spendeskAccount')) &&
+				(!state || state.includes(s.state ?? 'created')) &&
+				(!ids || ids.includes(s.id)),
+		);
+	if (sort === '-createdAt') list = [...list].reverse();
+	return ok(pageOf(list, ctx.query, pageFault(ctx)));
 }
 
 /** The payable fields a search may filter on, and how a subfilter's values match them. */
@@ -394,7 +523,7 @@ function oauthToken(ctx: RequestContext): HandlerResult {
 
 function createSnapshot(ctx: RequestContext): HandlerResult {
 	const body = bodyObject(ctx);
-	const { filters, match } = payableFilters(body);
+	const { filters, match, order } = payableFilters(body);
 	const companyId = ctx.companyId!;
 	const key = createHash('sha256')
 		.update(JSON.stringify([ctx.token!.clientId, companyId, filters]))
@@ -421,7 +550,7 @@ function createSnapshot(ctx: RequestContext): HandlerResult {
 			companyId,
 			createdAt: now,
 			polls: 0,
-			items: ctx.sim.data(companyId).payables.filter(match),
+			items: order(ctx.sim.data(companyId).payables.filter(match)),
 		});
 	}
 	return ok({ key, status: 'PENDING' }, 201);
@@ -515,8 +644,7 @@ export const ROUTES: RouteDef[] = [
 		pattern: /^\/v1\/settlements$/,
 		scoping: 'header',
 		scope: 'settlement:read',
-		handler: (ctx) =>
-			ok(pageOf(ctx.sim.data(ctx.companyId!).settlements, ctx.query, pageFault(ctx))),
+		handler: listSettlements,
 	},
 	{
 		id: 'listInvoices',
@@ -734,7 +862,35 @@ export const ROUTES: RouteDef[] = [
 		scope: 'experimental:supplier:manage',
 		handler: updateSupplier,
 	},
+	{
+		id: 'updateSuppliers',
+		method: 'PATCH',
+		pattern: /^\/v1\/suppliers$/,
+		scoping: 'header',
+		scope: 'experimental:supplier:manage',
+		handler: updateSuppliers,
+	},
+	{
+		id: 'updateSupplierStatus',
+		method: 'PATCH',
+		pattern: /^\/v1\/experimental\/suppliers\/status$/,
+		scoping: 'header',
+		scope: 'experimental:supplier:manage',
+		handler: updateSupplierStatus,
+	},
+	{
+		id: 'updatePayableAccounting',
+		method: 'PATCH',
+		pattern: /^\/v1\/payables\/(?<payableId>[^/]+)$/,
+		scoping: 'header',
+		scope: 'experimental:accounting:update',
+		handler: updatePayable,
+	},
 	...READ_ROUTES,
+	// Receipt upload to a payable, and the file host's form upload (receipts.ts).
+	...RECEIPT_ROUTES,
+	// Purchase orders (purchaseOrders.ts).
+	...PURCHASE_ORDER_ROUTES,
 	// The documented v1 reference lists, in both profiles (routes-reference.ts).
 	...REFERENCE_ROUTES,
 	// Files: attachments, intake uploads, accounting exports (fileRoutes.ts).

@@ -117,6 +117,8 @@ export interface RequestContext {
 	path: string;
 	params: Record<string, string>;
 	query: Record<string, string>;
+	/** Every query parameter with its repeats (`state=a&state=b`); `query` keeps the last of each. */
+	searchParams: URLSearchParams;
 	body: unknown;
 	headers: http.IncomingHttpHeaders;
 	token?: TokenInfo;
@@ -705,6 +707,7 @@ export class SpendeskSimulator {
 			path: url.pathname,
 			params,
 			query,
+			searchParams: url.searchParams,
 			body: undefined,
 			headers: req.headers,
 		};

@@ -37,6 +37,9 @@ export const ALL_SCOPES = [
 	'experimental:webhooks:read',
 	'analytical-field:read',
 	'expense-category:read',
+	'experimental:payable-attachment:write',
+	'experimental:purchase-order:read',
+	'experimental:purchase-order:write',
 ] as const;
 export type Scope = (typeof ALL_SCOPES)[number] | string;
 
@@ -80,6 +83,17 @@ export interface Payable {
 	bookkeepingStatus?: string;
 	supplier?: { id: string; name: string };
 	updatedAt?: string;
+	/** Set by the accounting update (PATCH /v1/payables/{id}); when absent the route derives one line. */
+	lineItems?: PayableLineItem[];
+}
+
+/** A line of a payable's accounting, as Get a payable answers it (docs/api.md#payable-accounting). */
+export interface PayableLineItem {
+	costCenterId: string | null;
+	expenseAccountId?: string | null;
+	taxAccountId?: string | null;
+	financial: { netAmount: number; vatAmount: number; grossAmount: number };
+	analyticalProperties: Array<{ fieldId: string; valueId: string }>;
 }
 
 /** A supplier's details in the documented nested shape (docs/api.md#bulk-writes). */
@@ -106,6 +120,12 @@ export interface Settlement {
 	amount: number;
 	currency: string;
 	settledAt: string;
+	/** Absent: `created` (docs/api.md#settlement-filters); set by the state write. */
+	state?: string;
+	/** Set when the state write first marks the settlement exported. */
+	exportedAt?: string;
+	/** The account that paid: absent means `spendeskAccount` (docs/api.md#settlement-filters). */
+	paidFrom?: 'spendeskAccount' | 'externalAccount';
 }
 
 /** A supplier (vendor) of a company. */
@@ -381,6 +401,18 @@ export type RouteId =
 	| 'getWebhook'
 	| 'updateWebhook'
 	| 'deleteWebhook'
+	/** Documented operations served in both profiles (docs/api.md#payable-accounting and after). */
+	| 'updatePayableAccounting'
+	| 'startPayableAttachmentUpload'
+	| 'receiptUpload'
+	| 'listPurchaseOrders'
+	| 'getPurchaseOrder'
+	| 'createPurchaseOrder'
+	| 'cancelPurchaseOrder'
+	| 'closePurchaseOrder'
+	| 'listJournalTemplates'
+	| 'updateSupplierStatus'
+	| 'updateSuppliers'
 	/** The simulator's control route POST /_simulator/webhooks/events (not a Spendesk endpoint). */
 	| 'simulatorWebhookEvent'
 	| 'notFound';

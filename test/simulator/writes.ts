@@ -16,7 +16,7 @@
 import { SimError } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import { singleBody } from './shapes';
-import type { Payable, Settlement, Supplier, SupplierBankInfo, SupplierDetails } from './types';
+import type { Payable, Supplier, SupplierBankInfo, SupplierDetails } from './types';
 
 /** What the bookkeeping-status write keeps on a payable. */
 export type BookkeptPayable = Payable & {
@@ -122,11 +122,12 @@ export function updateSettlementState(ctx: RequestContext): HandlerResult {
 		);
 	const settlement = ctx.sim
 		.data(ctx.companyId!)
-		.settlements.find((s) => s.id === ctx.params.settlementId) as
-		| (Settlement & { state?: string })
-		| undefined;
+		.settlements.find((s) => s.id === ctx.params.settlementId);
 	if (!settlement)
 		throw new SimError(404, 'not_found', 'Settlement not found', 'path.settlementId');
+	// The first export stamps exportedAt (the settlements list filters on it: docs/api.md#filters).
+	if (body.state === 'exported' && !settlement.exportedAt)
+		settlement.exportedAt = ctx.sim.clock.iso();
 	settlement.state = body.state as string;
 	return singleBody(ctx, settlement);
 }
@@ -292,4 +293,76 @@ export function updateSupplier(ctx: RequestContext): HandlerResult {
 	applySupplier(supplier, body);
 	supplier.updatedAt = ctx.sim.clock.iso();
 	return singleBody(ctx, supplier);
+}
+
+/**
+ * PATCH /v1/suppliers (docs/api.md#supplier-management): a JSON array of 1 to 100 suppliers,
+ * each with its `id` and the fields to change in the nested shape. Validated whole first;
+ * answered `{ items: [{ outcome: "updated" | "notFound", supplier }] }` in the order sent (decided
+ * here, after the create's answer); an unknown ID changes nothing and is answered `notFound`.
+ */
+export function updateSuppliers(ctx: RequestContext): HandlerResult {
+	const list = ctx.body;
+	if (!Array.isArray(list) || list.length < 1 || list.length > BULK_MAX)
+		throw new SimError(
+			400,
+			'invalid_body',
+			`The body must be a list of 1 to ${BULK_MAX} suppliers`,
+			'body',
+		);
+	list.forEach((entry: unknown, i) => {
+		if (!entry || typeof entry !== 'object' || Array.isArray(entry))
+			throw new SimError(400, 'invalid_body', 'must be object', `body[${i}]`);
+		const { id, ...fields } = entry as Record<string, unknown>;
+		if (typeof id !== 'string' || !id.trim())
+			throw new SimError(400, 'invalid_body', 'id must be a supplier ID', `body[${i}].id`);
+		if (Object.keys(fields).length === 0)
+			throw new SimError(400, 'invalid_body', 'Give at least one field to change', `body[${i}]`);
+		checkSupplier(fields, `body[${i}]`, false);
+	});
+	const suppliers = ctx.sim.data(ctx.companyId!).suppliers;
+	const now = ctx.sim.clock.iso();
+	const items = (list as Array<Record<string, unknown>>).map(({ id, ...fields }) => {
+		const supplier = suppliers.find((s) => s.id === id);
+		if (!supplier) return { outcome: 'notFound', supplier: { id } };
+		applySupplier(supplier, fields);
+		supplier.updatedAt = now;
+		return { outcome: 'updated', supplier };
+	});
+	return { status: 200, body: { items } };
+}
+
+/**
+ * PATCH /v1/experimental/suppliers/status (docs/api.md#supplier-management): `{ supplierIds
+ * (1 to 100), isArchived }` archives or unarchives; answered like PATCH /v1/suppliers.
+ */
+export function updateSupplierStatus(ctx: RequestContext): HandlerResult {
+	const body = bodyOf(ctx);
+	for (const key of Object.keys(body))
+		if (key !== 'supplierIds' && key !== 'isArchived') throw additionalProperty(`body.${key}`);
+	const ids = body.supplierIds;
+	if (
+		!Array.isArray(ids) ||
+		ids.length < 1 ||
+		ids.length > BULK_MAX ||
+		ids.some((id) => typeof id !== 'string' || !id.trim())
+	)
+		throw new SimError(
+			400,
+			'invalid_body',
+			`supplierIds must be a list of 1 to ${BULK_MAX} supplier IDs`,
+			'body.supplierIds',
+		);
+	if (typeof body.isArchived !== 'boolean')
+		throw new SimError(400, 'invalid_body', 'isArchived must be true or false', 'body.isArchived');
+	const suppliers = ctx.sim.data(ctx.companyId!).suppliers;
+	const now = ctx.sim.clock.iso();
+	const items = (ids as string[]).map((id) => {
+		const supplier = suppliers.find((s) => s.id === id);
+		if (!supplier) return { outcome: 'notFound', supplier: { id } };
+		supplier.isArchived = body.isArchived as boolean;
+		supplier.updatedAt = now;
+		return { outcome: 'updated', supplier };
+	});
+	return { status: 200, body: { items } };
 }

@@ -10,6 +10,7 @@ import { expenseCategoryResource } from './expenseCategory';
 import { intakeResource } from './intake';
 import { invoiceResource } from './invoice';
 import { payableResource } from './payable';
+import { purchaseOrderResource } from './purchaseOrder';
 import { settlementResource } from './settlement';
 import { supplierResource } from './supplier';
 import type { SpendeskResource } from './types';
@@ -29,6 +30,7 @@ export const RESOURCES: SpendeskResource[] = [
 	intakeResource,
 	invoiceResource,
 	payableResource,
+	purchaseOrderResource,
 	settlementResource,
 	supplierResource,
 	userResource,

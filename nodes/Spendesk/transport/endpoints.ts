@@ -654,6 +654,150 @@ export const ENDPOINTS = catalogue({
 		// 204 without a body.
 		mayAnswerEmpty: true,
 	},
+	updateWebhook: {
+		label: 'Update a webhook instance',
+		operations: ['Custom API Call (update a webhook instance)'],
+		source:
+			'Path and scope: vendor listings; the secret kept and deliveries going on: decided here (#webhooks).',
+		method: 'PATCH',
+		path: '/v1/webhooks/{webhookId}',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:webhooks:write',
+		// Sets the instance's events (absolute values): a replay leaves it as the first call did.
+		idempotent: true,
+	},
+	// The documented operations added after the first release (docs/api.md#payable-accounting and
+	// after): every one is on /v1 with the company in the X-Company-Id header.
+	updatePayableAccounting: {
+		label: "Update a payable's accounting",
+		operations: ['Custom API Call (payable accounting)'],
+		source:
+			'Path, body (`version`, `lineItems` replacing the whole list), `{item: {version}}` answer, strict properties and scope: public client code; minor units, totals and the 409s: decided here (#payable-accounting).',
+		method: 'PATCH',
+		path: '/v1/payables/{payableId}',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:accounting:update',
+		// Not retried: a replay of an applied update answers 409 (its version moved on), which
+		// cannot be told apart from a change made by someone else.
+		idempotent: false,
+	},
+	startPayableAttachmentUpload: {
+		label: 'Start a receipt upload to a payable',
+		operations: ['Custom API Call (receipt upload)'],
+		source:
+			'Path, body `{mimeType, contentLength}`, the `{method, url, fields}` form upload without the bearer token, and scope: public client code; file types, size and lifetime: decided here (#receipt-upload).',
+		method: 'POST',
+		path: '/v1/payables/{payableId}/attachments',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:payable-attachment:write',
+		// Opens an upload form and attaches nothing by itself: a repeat leaves an unused form.
+		idempotent: true,
+	},
+	listPurchaseOrders: {
+		label: 'List purchase orders',
+		operations: ['Purchase Order → Get Many'],
+		source:
+			'Path, `withItems`, date and status filters, and scope: public client code; page style, filter names and status values: decided here (#purchase-orders).',
+		method: 'GET',
+		path: '/v1/purchase-orders',
+		placement: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'experimental:purchase-order:read',
+		idempotent: true,
+	},
+	getPurchaseOrder: {
+		label: 'Get a purchase order',
+		operations: ['Purchase Order → Get'],
+		source: 'Path and scope: public client code; bare answer: decided here (#purchase-orders).',
+		method: 'GET',
+		path: '/v1/purchase-orders/{purchaseOrderId}',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:purchase-order:read',
+		idempotent: true,
+	},
+	createPurchaseOrder: {
+		label: 'Create a purchase order',
+		operations: ['Purchase Order → Create'],
+		source:
+			'Path, body fields (`supplierId` or `supplierName`) and scope: public client code; validation and answer: decided here (#purchase-orders).',
+		method: 'POST',
+		path: '/v1/purchase-orders',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:purchase-order:write',
+		// A replay creates a second purchase order.
+		idempotent: false,
+	},
+	cancelPurchaseOrder: {
+		label: 'Cancel a purchase order',
+		operations: ['Purchase Order → Cancel'],
+		source:
+			'Path and scope: public client code; open orders only, else 409: decided here (#purchase-orders).',
+		method: 'POST',
+		path: '/v1/purchase-orders/{purchaseOrderId}/cancel',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:purchase-order:write',
+		// Not retried: a replay of an applied cancel answers 409 (no longer open).
+		idempotent: false,
+	},
+	closePurchaseOrder: {
+		label: 'Close a purchase order',
+		operations: ['Purchase Order → Close'],
+		source:
+			'Path and scope: public client code; open orders only, else 409: decided here (#purchase-orders).',
+		method: 'POST',
+		path: '/v1/purchase-orders/{purchaseOrderId}/close',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:purchase-order:write',
+		// Not retried: a replay of an applied close answers 409 (no longer open).
+		idempotent: false,
+	},
+	listJournalTemplates: {
+		label: 'List journal templates',
+		operations: ['Custom API Call (journal templates)'],
+		source:
+			'Path, `{id, name}` items and scope: public client code; page style: decided here (#journal-templates).',
+		method: 'GET',
+		path: '/v1/accounting/journal-templates',
+		placement: 'header',
+		pagination: 'page',
+		pageSize: PAGE,
+		scope: 'experimental:accounting-export:read',
+		idempotent: true,
+	},
+	updateSupplierStatus: {
+		label: 'Archive or unarchive suppliers',
+		operations: ['Custom API Call (archive or unarchive suppliers)'],
+		source:
+			'Path, body `{supplierIds, isArchived}` and scope: public client code; `items` answer: decided here, as the create answers (#supplier-management).',
+		method: 'PATCH',
+		path: '/v1/experimental/suppliers/status',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:supplier:manage',
+		// Sets an absolute state: a replay leaves the suppliers as the first call did.
+		idempotent: true,
+	},
+	updateSuppliers: {
+		label: 'Update several suppliers',
+		operations: ['Custom API Call (update several suppliers)'],
+		source:
+			'Path, array body with `id` and scope: public client code; `items` answer: decided here, as the create answers (#supplier-management).',
+		method: 'PATCH',
+		path: '/v1/suppliers',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:supplier:manage',
+		// Sets absolute field values: a replay leaves the suppliers as the first call did.
+		idempotent: true,
+	},
 });
 
 export type EndpointName = keyof typeof ENDPOINTS;

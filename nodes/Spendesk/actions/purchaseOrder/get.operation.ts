@@ -1,0 +1,34 @@
+/**
+ * Purchase Order → Get: one purchase order by its ID, with its line items
+ * (docs/api.md#purchase-orders). With One Company an unknown ID is the item's error; with
+ * Several or All Companies the purchase order comes from the company that holds it.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { bodyItems } from '../../transport/pagination/strategy';
+import { callSpendesk } from '../../transport/request';
+import type { SingleOperation } from '../types';
+import { purchaseOrderLocator, purchaseOrderNotFound, readPurchaseOrderId } from './fields';
+
+export const getPurchaseOrder: SingleOperation = {
+	value: 'get',
+	perCompany: true,
+	properties: [purchaseOrderLocator('get')],
+	prepare(this: IExecuteFunctions, itemIndex: number) {
+		const id = readPurchaseOrderId(this, itemIndex);
+		const oneCompany = this.getNodeParameter('companyScope', itemIndex, 'one') === 'one';
+		return async (company) => {
+			const response = await callSpendesk(this, 'getPurchaseOrder', {
+				company,
+				itemIndex,
+				pathParams: { purchaseOrderId: id },
+				allowNotFound: true,
+			});
+			if (response.status === 404) {
+				if (oneCompany)
+					throw purchaseOrderNotFound(this, 'getPurchaseOrder', id, company, itemIndex);
+				return { items: [] };
+			}
+			return { items: bodyItems(response.body) };
+		};
+	},
+};

@@ -1,0 +1,114 @@
+/**
+ * Purchase Order → Get Many: the purchase orders of a company, page by page
+ * (docs/api.md#purchase-orders), optionally only some statuses or those created in a date
+ * range, with their line items when asked.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { collectList } from '../../transport/paginate';
+import { readDateFilter } from '../dates';
+import { readLimit, returnAllOrLimit } from '../sharedParams';
+import type { SingleOperation } from '../types';
+
+const STATUSES = ['cancelled', 'closed', 'open'];
+
+function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const createdFrom = readDateFilter(ctx, itemIndex, filters.createdFrom, 'Created From');
+	const createdTo = readDateFilter(ctx, itemIndex, filters.createdTo, 'Created To');
+	if (createdFrom && createdTo && createdFrom > createdTo)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Created From (${createdFrom}) is after Created To (${createdTo})`,
+			{
+				description: "Set 'Created From' to a date on or before 'Created To', or leave one empty.",
+				itemIndex,
+			},
+		);
+	const raw = filters.status ?? [];
+	const status = (Array.isArray(raw) ? raw : [raw]).map((s) => String(s).trim().toLowerCase());
+	const unknown = status.find((s) => !STATUSES.includes(s));
+	if (unknown !== undefined)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Status "${unknown.slice(0, 40)}" is not a purchase order status`,
+			{
+				description:
+					"Choose Open, Closed or Cancelled in 'Status' (an expression must give open, closed or cancelled).",
+				itemIndex,
+			},
+		);
+	return {
+		...(createdFrom ? { createdFrom } : {}),
+		...(createdTo ? { createdTo } : {}),
+		// Several statuses as one comma-separated value: the same whatever n8n's query encoding.
+		...(status.length ? { status: status.join(',') } : {}),
+		...(options.withItems === true ? { withItems: 'true' } : {}),
+	};
+}
+
+export const getAllPurchaseOrders: SingleOperation = {
+	value: 'getAll',
+	perCompany: true,
+	properties: [
+		...returnAllOrLimit(),
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					displayName: 'Created From',
+					name: 'createdFrom',
+					type: 'dateTime',
+					default: '',
+					description: 'Only purchase orders created on or after this date',
+				},
+				{
+					displayName: 'Created To',
+					name: 'createdTo',
+					type: 'dateTime',
+					default: '',
+					description: 'Only purchase orders created on or before this date',
+				},
+				{
+					displayName: 'Status',
+					name: 'status',
+					type: 'multiOptions',
+					options: [
+						{ name: 'Cancelled', value: 'cancelled', description: 'Cancelled before use' },
+						{ name: 'Closed', value: 'closed', description: 'Closed: no more spending against it' },
+						{ name: 'Open', value: 'open', description: 'Open: spending can go against it' },
+					],
+					default: [],
+					description: 'Only purchase orders in these statuses (every status when none is chosen)',
+				},
+			],
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'With Items',
+					name: 'withItems',
+					type: 'boolean',
+					default: false,
+					description: "Whether to include each purchase order's line items",
+				},
+			],
+		},
+	],
+	prepare(this: IExecuteFunctions, itemIndex: number) {
+		const qs = readQuery(this, itemIndex);
+		const limit = readLimit(this, itemIndex);
+		return async (company) =>
+			await collectList(this, 'listPurchaseOrders', { qs, company, itemIndex, limit });
+	},
+};
