@@ -121,7 +121,7 @@ export const createAndWaitExport: SpendeskOperation = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
 			default: 300,
-			description: 'How long to wait for Spendesk to build the export before failing',
+			description: 'How long to wait for Spendesk to build the export before giving up',
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {

@@ -18,7 +18,7 @@ export const customApiCall: SpendeskOperation = {
 			displayName: 'Method',
 			name: 'method',
 			type: 'options',
-			options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ name: m, value: m })),
+			options: ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].map((m) => ({ name: m, value: m })),
 			default: 'GET',
 		},
 		{
@@ -37,14 +37,14 @@ export const customApiCall: SpendeskOperation = {
 			name: 'scoping',
 			type: 'options',
 			options: [
+				{ name: 'Company in Path', value: 'path', description: 'Paths containing {companyId}' },
+				{ name: 'None', value: 'none', description: 'The endpoint is not company-scoped' },
 				{
 					name: 'X-Company-ID Header',
 					value: 'header',
 					description:
 						'Version 1 endpoints, and version 2 endpoints without the company in the path',
 				},
-				{ name: 'Company in Path', value: 'path', description: 'Paths containing {companyId}' },
-				{ name: 'None', value: 'none', description: 'The endpoint is not company-scoped' },
 			],
 			default: 'header',
 		},
@@ -52,13 +52,36 @@ export const customApiCall: SpendeskOperation = {
 			displayName: 'Pagination',
 			name: 'pagination',
 			type: 'options',
+			// docs/api.md#pagination: the five list styles.
 			options: [
-				{ name: 'Body Cursor (Limit, Cursor in JSON Body)', value: 'bodyCursor' },
-				{ name: 'Cursor (Limit, Cursor in Query)', value: 'cursor' },
-				{ name: 'None', value: 'none' },
-				{ name: 'Offset (Offset, Fetch)', value: 'offset' },
-				{ name: 'Page (Page, pageSize)', value: 'page' },
-				{ name: 'Snapshot (Pages Inside Result)', value: 'snapshot' },
+				{
+					name: 'Cursor in Body',
+					value: 'bodyCursor',
+					description:
+						'Each call sends limit and cursor in its JSON body; the answer gives the next cursor',
+				},
+				{
+					name: 'Cursor in Query',
+					value: 'cursor',
+					description:
+						'Each call sends limit and cursor as query parameters; the answer gives the next cursor',
+				},
+				{ name: 'None', value: 'none', description: 'One call, its answer as it is' },
+				{
+					name: 'Offset',
+					value: 'offset',
+					description: 'Each call sends offset and fetch as query parameters',
+				},
+				{
+					name: 'Page Number',
+					value: 'page',
+					description: 'Each call sends page and pageSize as query parameters',
+				},
+				{
+					name: 'Snapshot',
+					value: 'snapshot',
+					description: 'The answer is a snapshot to wait for, whose result holds the pages',
+				},
 			],
 			default: 'none',
 		},
@@ -85,6 +108,14 @@ export const customApiCall: SpendeskOperation = {
 		const pagination = this.getNodeParameter('pagination', itemIndex, 'none') as PaginationStyle;
 		const fail = (message: string, description: string) =>
 			new NodeOperationError(this.getNode(), message, { description, itemIndex });
+
+		// A call that may change data runs on one company at a time, as every write does.
+		if (method !== 'GET' && this.getNodeParameter('companyScope', itemIndex, 'one') === 'all') {
+			throw fail(
+				`Custom API Call with method ${method} writes to one company at a time: All Companies is not allowed`,
+				'Nothing was sent. Set Companies to One Company and pick the company (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.',
+			);
+		}
 
 		if (
 			!/^\/[^\s?#]*$/.test(path) ||

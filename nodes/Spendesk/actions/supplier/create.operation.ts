@@ -171,7 +171,7 @@ export const createSupplier: BatchedOperation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. {{ $json.supplierName }}',
+			placeholder: 'e.g. Office Depot',
 			description: 'Name of the supplier to create. Each input item creates one supplier.',
 		},
 		{

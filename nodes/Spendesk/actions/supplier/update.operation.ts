@@ -64,7 +64,7 @@ export const updateSupplier: SingleOperation = {
 					default: '',
 					description: 'New name of the supplier',
 				},
-			],
+			].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
