@@ -89,3 +89,19 @@ export const versionProperties: INodeProperties[] = [
 	...operationProperties(),
 	...RESOURCES.flatMap(resourceFields),
 ];
+
+/**
+ * The node's subtitle: the names of the operation and the resource ("Get Many: Invoice"), looked
+ * up in a map built from the Operation lists; a value the map does not know shows as it is.
+ */
+export function nodeSubtitle(): string {
+	const names: Record<string, string> = {};
+	for (const resource of RESOURCES) {
+		for (const option of resource.operation.options ?? []) {
+			if ('value' in option)
+				names[`${String(option.value)}:${resource.value}`] = `${option.name}: ${resource.name}`;
+		}
+	}
+	const key = '$parameter["operation"] + ":" + $parameter["resource"]';
+	return `={{ (${JSON.stringify(names)})[${key}] || $parameter["operation"] + ": " + $parameter["resource"] }}`;
+}
