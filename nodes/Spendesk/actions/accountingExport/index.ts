@@ -19,7 +19,7 @@ export const accountingExportResource: SpendeskResource = {
 				value: 'createAndWait',
 				action: 'Create accounting export and wait until ready',
 				description:
-					'Start an accounting export of a period, wait until Spendesk has built it, and return the export (its ID and status); needs From and To',
+					'Start an accounting export of a period, wait until Spendesk has built it, and return the export (its ID and status); needs From and Before',
 			},
 			{
 				name: 'Get Journal',

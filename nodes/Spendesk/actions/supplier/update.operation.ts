@@ -17,7 +17,7 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if ('name' in fields) {
 		const name = readText(ctx, fields.name, 'Name', 200, itemIndex);
 		if (!name)
-			throw new NodeOperationError(ctx.getNode(), 'Name is empty', {
+			throw new NodeOperationError(ctx.getNode(), "'Name' is empty", {
 				description:
 					'A supplier keeps a name: enter the new name, or remove Name from Update Fields.',
 				itemIndex,
