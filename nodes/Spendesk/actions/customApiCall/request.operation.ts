@@ -10,6 +10,44 @@ import type { SpendeskOperation } from '../types';
 /** Page sizes assumed for each style when calling an endpoint outside the catalogue. */
 const PAGE_SIZES = STYLE_PAGE_SIZES;
 
+/** The path checked before any request: under the base URL, {companyId} only where Company Scoping puts it. */
+function checkPath(
+	path: string,
+	placement: CompanyPlacement,
+	fail: (message: string, description: string) => NodeOperationError,
+): void {
+	if (
+		!/^\/[^\s?#]*$/.test(path) ||
+		path.includes('..') ||
+		DOT_SEGMENT.test(path) ||
+		path.includes('//') ||
+		path.includes('\\')
+	) {
+		throw fail(
+			`Path "${path}" is not a valid API path`,
+			'Start with a slash and stay under the base URL: no "." or ".." segments (plain or URL-encoded), "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
+		);
+	}
+	const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+	if (placeholders.some((p) => p !== 'companyId'))
+		throw fail(
+			`Path "${path}" has an unknown placeholder`,
+			'Only {companyId} is filled in by the node.',
+		);
+	if (placement === 'path' && !placeholders.includes('companyId')) {
+		throw fail(
+			'Company Scoping is "Company in Path" but the path has no {companyId}',
+			`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
+		);
+	}
+	if (placement !== 'path' && placeholders.includes('companyId')) {
+		throw fail(
+			'The path contains {companyId} but Company Scoping is not "Company in Path"',
+			'Set Company Scoping to "Company in Path".',
+		);
+	}
+}
+
 export const customApiCall: SpendeskOperation = {
 	value: 'request',
 	perCompany: true,
@@ -117,36 +155,7 @@ export const customApiCall: SpendeskOperation = {
 			);
 		}
 
-		if (
-			!/^\/[^\s?#]*$/.test(path) ||
-			path.includes('..') ||
-			DOT_SEGMENT.test(path) ||
-			path.includes('//') ||
-			path.includes('\\')
-		) {
-			throw fail(
-				`Path "${path}" is not a valid API path`,
-				'Start with a slash and stay under the base URL: no "." or ".." segments (plain or URL-encoded), "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
-			);
-		}
-		const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-		if (placeholders.some((p) => p !== 'companyId'))
-			throw fail(
-				`Path "${path}" has an unknown placeholder`,
-				'Only {companyId} is filled in by the node.',
-			);
-		if (placement === 'path' && !placeholders.includes('companyId')) {
-			throw fail(
-				'Company Scoping is "Company in Path" but the path has no {companyId}',
-				`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
-			);
-		}
-		if (placement !== 'path' && placeholders.includes('companyId')) {
-			throw fail(
-				'The path contains {companyId} but Company Scoping is not "Company in Path"',
-				'Set Company Scoping to "Company in Path".',
-			);
-		}
+		checkPath(path, placement, fail);
 
 		const endpoint: Endpoint = {
 			label: `Custom API call ${method} ${path}`,

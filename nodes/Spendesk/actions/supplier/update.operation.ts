@@ -60,7 +60,7 @@ export const updateSupplier: SingleOperation = {
 				{
 					displayName: 'Name',
 					name: 'name',
-					type: 'string',
+					type: 'string' as const,
 					default: '',
 					description: 'New name of the supplier',
 				},
