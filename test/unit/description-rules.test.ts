@@ -43,7 +43,7 @@ const DIST = path.resolve(__dirname, '../../dist');
 
 function fromDist(): Described {
 	const load = (file: string, name: string): unknown => {
-		const loaded = require(path.join(DIST, file)) as Record<string, new () => unknown>;
+		const loaded = jest.requireActual<Record<string, new () => unknown>>(path.join(DIST, file));
 		return new loaded[name]();
 	};
 	return {
@@ -196,7 +196,6 @@ function subtitleFor(subtitle: string | undefined, parameters: Record<string, un
 	if (!match) throw new Error(`Not an expression: ${String(subtitle)}`);
 	// n8n cuts an expression at the first "}}": the code must not hold one.
 	expect(match[1]).not.toContain('}}');
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval -- the subtitle is the test's input
 	const evaluate = new Function('$parameter', `return (${match[1]});`) as (
 		p: Record<string, unknown>,
 	) => unknown;

@@ -38,7 +38,6 @@ const companyLocator: INodeProperties = {
 };
 
 /** How the Companies options describe their choice; the node and both triggers share them. */
-const ONE_COMPANY = { name: 'One Company', value: 'one', description: 'The company chosen below' };
 const EVERY_COMPANY = 'Every company the credential reaches';
 const TAGGED = 'each item gets its companyId and companyName';
 
@@ -63,7 +62,7 @@ export const nodeCompanyProperties: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{ name: 'All Companies', value: 'all', description: `${EVERY_COMPANY}; ${TAGGED}` },
-			ONE_COMPANY,
+			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
 		],
 		default: 'one',
 	},
@@ -100,7 +99,7 @@ export const triggerCompanyProperties: INodeProperties[] = [
 				value: 'all',
 				description: `${EVERY_COMPANY}; ${TAGGED}. Companies added later are included from the next poll.`,
 			},
-			ONE_COMPANY,
+			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
 			{
 				name: 'Several Companies',
 				value: 'several',
@@ -139,7 +138,7 @@ export const webhookCompanyProperties: INodeProperties[] = [
 				value: 'all',
 				description: `${EVERY_COMPANY}; each item gets its companyId. Companies added later are included when the workflow is activated again.`,
 			},
-			ONE_COMPANY,
+			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
 			{
 				name: 'Several Companies',
 				value: 'several',
