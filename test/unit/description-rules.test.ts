@@ -8,7 +8,7 @@
  * The source classes are checked; when `dist/` exists (CI builds before the tests), the
  * compiled classes n8n loads are checked the same way.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type {
 	ICredentialType,
@@ -39,7 +39,8 @@ const fromSource: Described = {
 	credentials: [new SpendeskApi(), new SpendeskOAuth2Api(), new SpendeskPartnerOAuth2Api()],
 };
 
-const DIST = path.resolve(__dirname, '../../dist');
+const ROOT = path.resolve(__dirname, '../..');
+const DIST = path.join(ROOT, 'dist');
 
 function fromDist(): Described {
 	const load = (file: string, name: string): unknown => {
@@ -390,4 +391,48 @@ describe.each(ORIGINS)('description rules ($origin)', (described) => {
 		];
 		expect(events.map((p) => p?.displayName)).toEqual(['Trigger On', 'Trigger On']);
 	});
+});
+
+/** The source of every file under `dir` ending in .ts. */
+function sources(dir: string): Array<{ file: string; text: string }> {
+	return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+		.filter((name) => name.endsWith('.ts'))
+		.map((name) => ({
+			file: path.relative(ROOT, path.join(dir, name)),
+			text: readFileSync(path.join(dir, name), 'utf8'),
+		}));
+}
+
+/** The text of the call opening at `start` (at its "("), strings and templates skipped over. */
+function callText(text: string, start: number): string {
+	let depth = 0;
+	let quote: string | undefined;
+	for (let i = start; i < text.length; i++) {
+		const c = text[i];
+		if (quote) {
+			if (c === '\\') i++;
+			else if (c === quote) quote = undefined;
+			continue;
+		}
+		if (c === "'" || c === '"' || c === '`') quote = c;
+		else if (c === '(') depth++;
+		else if (c === ')' && --depth === 0) return text.slice(start, i + 1);
+	}
+	return text.slice(start);
+}
+
+test('every NodeOperationError and NodeApiError the package raises has a description', () => {
+	const files = [...sources(path.join(ROOT, 'nodes')), ...sources(path.join(ROOT, 'credentials'))];
+	const calls = files.flatMap(({ file, text }) =>
+		[...text.matchAll(/new (NodeOperationError|NodeApiError)\(/g)].map((match) => ({
+			where: `${file}:${text.slice(0, match.index).split('\n').length}`,
+			call: callText(text, (match.index ?? 0) + match[0].length - 1),
+		})),
+	);
+	expect(calls.length).toBeGreaterThan(50);
+	// An error wrapping another one keeps that one's description: `new NodeOperationError(node,
+	// error, …)` and `new NodeApiError(node, error as JsonObject, …)`.
+	const wrapping = /^\(\s*[\w.]+(\(\))?,\s*(error|err|cause|failure|outcome\.error)\b/;
+	const bare = calls.filter(({ call }) => !/\bdescription\b/.test(call) && !wrapping.test(call));
+	expect(bare.map(({ where, call }) => `${where}: ${call.slice(0, 120)}`)).toEqual([]);
 });

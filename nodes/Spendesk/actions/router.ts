@@ -37,7 +37,11 @@ function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOpera
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`The operation "${name}" of "${resource}" is not supported`,
-		{ itemIndex },
+		{
+			description:
+				'Choose the resource and the operation again in the node: the workflow may come from another version of the package.',
+			itemIndex,
+		},
 	);
 }
 
