@@ -31,7 +31,7 @@ export class SpendeskApi implements ICredentialType {
 		dark: 'file:../nodes/Spendesk/spendesk.dark.svg',
 	};
 
-	documentationUrl = 'https://developer.spendesk.com/docs/authentication';
+	documentationUrl = 'https://github.com/n8n-nodes-spendesk/n8n-nodes-spendesk#credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -25,7 +25,7 @@ export class SpendeskOAuth2Api implements ICredentialType {
 		dark: 'file:../nodes/Spendesk/spendesk.dark.svg',
 	};
 
-	documentationUrl = 'https://developer.spendesk.com/docs/oauth2';
+	documentationUrl = 'https://github.com/n8n-nodes-spendesk/n8n-nodes-spendesk#credentials';
 
 	properties: INodeProperties[] = [
 		{ displayName: 'Grant Type', name: 'grantType', type: 'hidden', default: 'pkce' },

@@ -28,7 +28,7 @@ export class SpendeskPartnerOAuth2Api implements ICredentialType {
 		dark: 'file:../nodes/Spendesk/spendesk.dark.svg',
 	};
 
-	documentationUrl = 'https://developer.spendesk.com/docs/oauth2';
+	documentationUrl = 'https://github.com/n8n-nodes-spendesk/n8n-nodes-spendesk#credentials';
 
 	properties: INodeProperties[] = [
 		// The only expirable field: n8n calls preAuthentication when it is empty, and after a 401.

@@ -154,11 +154,12 @@ export const scopeProperties: INodeProperties[] = [
 		displayName: 'Experimental Features',
 		name: 'experimentalFeatures',
 		type: 'multiOptions',
+		// Shown sorted by name; the scopes keep the order of EXPERIMENTAL_FEATURES.
 		options: EXPERIMENTAL_FEATURES.map(({ name, value, description }) => ({
 			name,
 			value,
 			description,
-		})),
+		})).sort((a, b) => a.name.localeCompare(b.name)),
 		default: [],
 		description:
 			'Spendesk features outside its documented API, each asking for its own scopes. Tick one only once your Spendesk contact has enabled it for your partner app, then click Connect (or Reconnect). The documented read scopes are always asked for.',

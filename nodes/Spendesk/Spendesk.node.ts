@@ -6,7 +6,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { route } from './actions/router';
-import { versionProperties } from './actions/versionDescription';
+import { nodeSubtitle, versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
 import {
@@ -30,7 +30,7 @@ export class Spendesk implements INodeType {
 		// test/integration/node-description.test.ts.
 		version: [1],
 		defaultVersion: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: nodeSubtitle(),
 		description:
 			'Read, create and update Spendesk data (payables with their receipts, bookkeeping status, suppliers, invoices, settlements, users, accounting exports, intakes and more) for one company or every company of an organisation',
 		defaults: { name: 'Spendesk' },

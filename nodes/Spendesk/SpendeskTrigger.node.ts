@@ -11,6 +11,23 @@ import { getCompanies } from './methods/loadOptions';
 import { searchCompanies } from './methods/listSearch';
 import { pollInvoices } from './trigger/poll';
 
+/** The events the trigger starts on. */
+const EVENT_OPTIONS = [
+	{
+		name: 'New Invoice',
+		value: 'newInvoice',
+		description: 'Each invoice once, when it first appears',
+	},
+	{
+		name: 'New or Updated Invoice',
+		value: 'newOrUpdatedInvoice',
+		description: 'Each invoice again after every update',
+	},
+];
+
+/** Event value → name, for the subtitle (an expression's text shows as it is). */
+const eventNames = Object.fromEntries(EVENT_OPTIONS.map((o) => [o.value, o.name]));
+
 export class SpendeskTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Spendesk Trigger',
@@ -18,8 +35,7 @@ export class SpendeskTrigger implements INodeType {
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{$parameter["event"] === "newInvoice" ? "New Invoice" : "New or Updated Invoice"}}',
+		subtitle: `={{ (${JSON.stringify(eventNames)})[$parameter["event"]] || $parameter["event"] }}`,
 		description:
 			'Starts the workflow when Spendesk has new (or updated) invoices; each is emitted exactly once',
 		defaults: { name: 'Spendesk Trigger' },
@@ -44,21 +60,11 @@ export class SpendeskTrigger implements INodeType {
 		properties: [
 			authenticationProperty,
 			{
-				displayName: 'Event',
+				displayName: 'Trigger On',
+				// `event` is the name saved workflows hold: it stays.
 				name: 'event',
 				type: 'options',
-				options: [
-					{
-						name: 'New Invoice',
-						value: 'newInvoice',
-						description: 'Each invoice once, when it first appears',
-					},
-					{
-						name: 'New or Updated Invoice',
-						value: 'newOrUpdatedInvoice',
-						description: 'Each invoice again after every update',
-					},
-				],
+				options: EVENT_OPTIONS,
 				default: 'newInvoice',
 			},
 			...triggerCompanyProperties,
@@ -68,14 +74,14 @@ export class SpendeskTrigger implements INodeType {
 				type: 'options',
 				options: [
 					{
-						name: 'Now',
-						value: 'now',
-						description: 'Emit only invoices that appear after activation',
-					},
-					{
 						name: 'A Date',
 						value: 'date',
 						description: 'On first activation, also emit invoices updated since a date',
+					},
+					{
+						name: 'Now',
+						value: 'now',
+						description: 'Emit only invoices that appear after activation',
 					},
 				],
 				default: 'now',

@@ -14,6 +14,9 @@ import { receiveDelivery } from './webhook/delivery';
 import { WEBHOOK_EVENTS } from './webhook/events';
 import { checkExists, create, remove } from './webhook/registration';
 
+/** Event value → name, for the subtitle. */
+const eventNames = Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e.value, e.name]));
+
 export class SpendeskWebhookTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Spendesk Webhook Trigger',
@@ -21,7 +24,9 @@ export class SpendeskWebhookTrigger implements INodeType {
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// Event names ("Payable Created, Settlement Created"); a value not in the list, or the text
+		// of an expression, shows as it is.
+		subtitle: `={{ [].concat($parameter["events"]).map((e) => (${JSON.stringify(eventNames)})[e] || e).join(", ") }}`,
 		description:
 			'Starts the workflow the moment Spendesk creates or prepares a payable, or creates a settlement (experimental webhooks)',
 		defaults: { name: 'Spendesk Webhook Trigger' },
@@ -55,7 +60,8 @@ export class SpendeskWebhookTrigger implements INodeType {
 			},
 			authenticationProperty,
 			{
-				displayName: 'Events',
+				displayName: 'Trigger On',
+				// `events` is the name saved workflows hold: it stays.
 				name: 'events',
 				type: 'multiOptions',
 				required: true,

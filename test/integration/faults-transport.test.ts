@@ -441,7 +441,7 @@ describe('transport faults: snapshot wait', () => {
 		});
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error!.message).toBe(
-			'Max Wait (Seconds) must be a number of seconds from 1 to 3600; got "abc"',
+			`'Max Wait (Seconds)' must be a number of seconds from 1 to 3600; got "abc"`,
 		);
 		expect(apiRequests(sim)).toEqual([]);
 	});

@@ -312,7 +312,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		const t = await triggerFor(sim, one('newInvoices' as TriggerEvent));
 		const error = await failure(t.poll());
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toContain('Event');
+		expect(error.message).toContain('Trigger On');
 		expect(t.staticData).toEqual({});
 	});
 

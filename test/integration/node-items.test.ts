@@ -307,18 +307,30 @@ describe('node: input items, errors and hints', () => {
 			filters: '{}',
 		};
 
-		test('a Limit that cuts the results adds a hint', async () => {
+		test('a Limit that cuts the results of one company adds no hint: n8n shows its own', async () => {
 			const { out, hints } = await runNode(sim, 'orgKey', {
 				...invoices,
 				returnAll: false,
 				limit: 5,
 			});
 			expect(out).toHaveLength(5);
-			expect(hints.length).toBeGreaterThan(0);
-			expect(hints[0].message).toMatch(/Limit/);
+			expect(hints).toEqual([]);
 		});
 
-		test('a Limit that cuts on a page-based list adds a hint too (company-level OAuth2)', async () => {
+		test('with All Companies, a Limit that cuts the results adds a hint that it applies to each company', async () => {
+			const { out, hints } = await runNode(sim, 'orgKey', {
+				...invoices,
+				companyScope: 'all',
+				returnAll: false,
+				limit: 5,
+			});
+			expect(out.length).toBeGreaterThan(5);
+			expect(hints.map((h) => h.message)).toEqual([
+				'With All Companies, the Limit applies to each company and cut off the results of some of them. Turn on Return All to get every result.',
+			]);
+		});
+
+		test('a Limit that cuts on a page-based list of one company adds no hint either (company-level OAuth2)', async () => {
 			const { out, hints } = await runNode(sim, 'oauthCompany', {
 				resource: 'settlement',
 				operation: 'getAll',
@@ -328,7 +340,7 @@ describe('node: input items, errors and hints', () => {
 				limit: 12,
 			});
 			expect(out.map((o) => o.json)).toEqual(plain(sim.data('cmp_001').settlements.slice(0, 12)));
-			expect(hints.length).toBeGreaterThan(0);
+			expect(hints).toEqual([]);
 		});
 
 		test('Return All adds no hint', async () => {
@@ -367,16 +379,15 @@ describe('node: input items, errors and hints', () => {
 			expect(hints).toEqual([]);
 		});
 
-		test('a Limit equal to one full page of a longer list adds the hint (the API said there is more)', async () => {
+		test('with All Companies, a Limit equal to one full page of a longer list adds the hint (the API said there is more)', async () => {
 			const { out, hints } = await runNode(sim, 'orgKey', {
 				resource: 'settlement',
 				operation: 'getAll',
-				companyScope: 'one',
-				company: 'cmp_002',
+				companyScope: 'all',
 				returnAll: false,
 				limit: 30,
 			});
-			expect(out).toHaveLength(30);
+			expect(out.filter((o) => o.json.companyId === 'cmp_002')).toHaveLength(30);
 			expect(sim.data('cmp_002').settlements.length).toBeGreaterThan(30);
 			expect(hints).toHaveLength(1);
 		});

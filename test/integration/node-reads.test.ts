@@ -379,12 +379,12 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		});
 
 		test.each([
-			['bankFee', { from: 'yesterday' }, 'From is not a date: got "yesterday"'],
-			['walletLoad', { to: '2026-13-45' }, 'To is not a real date: there is no month 13'],
+			['bankFee', { from: 'yesterday' }, `'From' is not a date: got "yesterday"`],
+			['walletLoad', { to: '2026-13-45' }, "'Until' is not a real date: there is no month 13"],
 			[
 				'walletLoad',
 				{ from: '2026-02-01T00:00:00', to: '2026-01-01T00:00:00' },
-				'From (2026-02-01T00:00:00.000Z) is after To (2026-01-01T00:00:00.000Z)',
+				"'From' (2026-02-01T00:00:00.000Z) is after 'Until' (2026-01-01T00:00:00.000Z)",
 			],
 		])('%s getAll with filters %j fails before any request', async (resource, filters, message) => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
@@ -411,7 +411,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				filters: { updatedAfter: 'last week' },
 			});
 			expect((await failure(execute())).message).toBe(
-				'Updated After is not a date: got "last week"',
+				`'Updated After' is not a date: got "last week"`,
 			);
 			expect(sim.log).toHaveLength(0);
 		});
@@ -440,7 +440,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				out.slice(0, loads.length).every((o) => (o.pairedItem as { item: number }).item === 0),
 			).toBe(true);
 			expect(out[loads.length]).toEqual({
-				json: { error: 'From is not a date: got "soon"', description: expect.any(String) },
+				json: { error: `'From' is not a date: got "soon"`, description: expect.any(String) },
 				pairedItem: { item: 1 },
 			});
 		});

@@ -71,21 +71,21 @@ const CASES: BadInput[] = [
 		name: 'invoices Limit 0',
 		kind: 'orgKey',
 		params: invoices({ limit: 0 }),
-		message: 'Limit must be a whole number from 1 to any size; got 0',
+		message: "'Limit' must be a whole number of 1 or more; got 0",
 		route: 'listInvoices',
 	},
 	{
 		name: 'invoices Limit -5 (OAuth2 company-level)',
 		kind: 'oauthCompany',
 		params: invoices({ company: '', limit: -5 }),
-		message: 'Limit must be a whole number from 1 to any size; got -5',
+		message: "'Limit' must be a whole number of 1 or more; got -5",
 		route: 'listInvoices',
 	},
 	{
 		name: 'invoices Limit 2.5',
 		kind: 'companyKey',
 		params: invoices({ company: '', limit: 2.5 }),
-		message: 'Limit must be a whole number from 1 to any size; got 2.5',
+		message: "'Limit' must be a whole number of 1 or more; got 2.5",
 		route: 'listInvoices',
 	},
 	{
@@ -99,7 +99,7 @@ const CASES: BadInput[] = [
 			returnAll: false,
 			limit: 0,
 		},
-		message: 'Limit must be a whole number from 1 to any size; got 0',
+		message: "'Limit' must be a whole number of 1 or more; got 0",
 		route: 'listSettlements',
 	},
 	{
@@ -197,7 +197,7 @@ const CASES: BadInput[] = [
 		name: 'custom query not JSON',
 		kind: 'orgKey',
 		params: custom({ path: '/v1/settlements', query: '{page: 2' }),
-		message: 'Query Parameters (JSON) is not valid JSON',
+		message: "'Query Parameters (JSON)' is not valid JSON",
 		route: 'listSettlements',
 	},
 	{
@@ -210,35 +210,35 @@ const CASES: BadInput[] = [
 			returnAll: true,
 			body: '{"status": settled}',
 		}),
-		message: 'Body (JSON) is not valid JSON',
+		message: "'Body (JSON)' is not valid JSON",
 		route: 'searchPayables',
 	},
 	{
 		name: 'invoice filters not JSON',
 		kind: 'orgKey',
 		params: invoices({ filters: '{"status": "paid"' }),
-		message: 'Filters (JSON) is not valid JSON',
+		message: "'Filters (JSON)' is not valid JSON",
 		route: 'listInvoices',
 	},
 	{
 		name: 'invoice filters a JSON array',
 		kind: 'oauthCompany',
 		params: invoices({ company: '', filters: '["paid"]' }),
-		message: 'Filters (JSON) must be a JSON object',
+		message: "'Filters (JSON)' must be a JSON object",
 		route: 'listInvoices',
 	},
 	{
 		name: 'invoice filters setting "cursor"',
 		kind: 'orgKey',
 		params: invoices({ filters: '{"cursor":"abc"}' }),
-		message: 'Filters (JSON) must not set "cursor"',
+		message: `'Filters (JSON)' must not set "cursor"`,
 		route: 'listInvoices',
 	},
 	{
 		name: 'payable filters not JSON',
 		kind: 'orgKey',
 		params: payables({ filtersJson: 'status=settled' }),
-		message: 'Filters (JSON) is not valid JSON',
+		message: "'Filters (JSON)' is not valid JSON",
 		route: 'searchPayables',
 	},
 	{
@@ -252,21 +252,21 @@ const CASES: BadInput[] = [
 		name: 'intake JSON {}',
 		kind: 'orgKey',
 		params: intake('{}'),
-		message: 'Intake (JSON) is empty',
+		message: "'Intake (JSON)' is empty",
 		route: 'createIntake',
 	},
 	{
 		name: 'intake JSON blank',
 		kind: 'oauthOrg',
 		params: intake('   '),
-		message: 'Intake (JSON) is empty',
+		message: "'Intake (JSON)' is empty",
 		route: 'createIntake',
 	},
 	{
 		name: 'intake JSON not JSON',
 		kind: 'companyKey',
 		params: { ...intake('supplier: x'), company: '' },
-		message: 'Intake (JSON) is not valid JSON',
+		message: "'Intake (JSON)' is not valid JSON",
 		route: 'createIntake',
 	},
 	{
@@ -302,6 +302,38 @@ describe('node: bad input fails before any request', () => {
 		expect(sim.log).toHaveLength(0);
 	});
 
+	test.each(['POST', 'PUT', 'PATCH', 'DELETE'])(
+		'Custom API Call %s with All Companies is refused before any request',
+		async (method) => {
+			const { execute } = await prepareNode(
+				sim,
+				'orgKey',
+				custom({ companyScope: 'all', method, path: '/v1/payables/search', body: '{}' }),
+			);
+			const error = await failure(execute());
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(
+				`Custom API Call with method ${method} writes to one company at a time: All Companies is not allowed`,
+			);
+			expect((error as NodeOperationError).description).toContain(
+				'Set Companies to One Company and pick the company',
+			);
+			// Not even the company list was read.
+			expect(sim.log).toHaveLength(0);
+		},
+	);
+
+	test('Custom API Call GET with All Companies still runs on every company', async () => {
+		const { execute } = await prepareNode(
+			sim,
+			'orgKey',
+			custom({ companyScope: 'all', path: '/v1/wallet-summary' }),
+		);
+		const [out] = await execute();
+		expect(out.length).toBeGreaterThan(1);
+		expect(sim.requestsTo('walletSummary').length).toBe(out.length);
+	});
+
 	test('a company-level credential naming another company fails before any request', async () => {
 		const { execute } = await prepareNode(sim, 'companyKey', {
 			resource: 'walletSummary',
@@ -324,8 +356,8 @@ describe('node: bad input fails before any request', () => {
 		});
 		const [out] = await execute();
 		expect(out.map((o) => o.json.error)).toEqual([
-			'Limit must be a whole number from 1 to any size; got 0',
-			'Limit must be a whole number from 1 to any size; got 0',
+			"'Limit' must be a whole number of 1 or more; got 0",
+			"'Limit' must be a whole number of 1 or more; got 0",
 		]);
 		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(sim.log).toHaveLength(0);
@@ -339,7 +371,7 @@ describe('node: bad input fails before any request', () => {
 		);
 		const error = await failure(execute());
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe('Limit must be a whole number from 1 to any size; got 0');
+		expect(error.message).toBe("'Limit' must be a whole number of 1 or more; got 0");
 		// Checked before the company list is fetched: not even a token request goes out.
 		expect(sim.log).toHaveLength(0);
 	});
@@ -366,7 +398,7 @@ describe('node: input as expressions give it', () => {
 	test('a Limit given as text that is no number is refused, quoting it', async () => {
 		const { execute } = await prepareNode(sim, 'orgKey', invoices({ limit: 'ten' }));
 		const error = await failure(execute());
-		expect(error.message).toBe('Limit must be a whole number from 1 to any size; got "ten"');
+		expect(error.message).toBe(`'Limit' must be a whole number of 1 or more; got "ten"`);
 		expect(sim.log).toHaveLength(0);
 	});
 
@@ -384,7 +416,7 @@ describe('node: input as expressions give it', () => {
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
-				`${field} contains an invisible character (U+200B, a zero-width space): "${
+				`'${field}' contains an invisible character (U+200B, a zero-width space): "${
 					field === 'Company' ? 'cmp_<U+200B>002' : 'cmp_002<U+200B>'
 				}"`,
 			);
@@ -397,17 +429,17 @@ describe('node: input as expressions give it', () => {
 		[
 			'walletLoad',
 			{ from: '2026-02-30' },
-			'From is not a real date: 2026-02-30 does not exist (February 2026 has 28 days)',
+			"'From' is not a real date: 2026-02-30 does not exist (February 2026 has 28 days)",
 		],
 		[
 			'bankFee',
 			{ to: '2026-04-31T10:00:00Z' },
-			'To is not a real date: 2026-04-31 does not exist (April 2026 has 30 days)',
+			"'Until' is not a real date: 2026-04-31 does not exist (April 2026 has 30 days)",
 		],
 		[
 			'walletLoad',
 			{ from: '2026-01-15T25:00:00' },
-			'From is not a real date: 25:00:00 is not a time of day (use 00:00 to 23:59)',
+			"'From' is not a real date: 25:00:00 is not a time of day (use 00:00 to 23:59)",
 		],
 	])(
 		'%s getAll with the impossible date %j is refused, not rolled over',

@@ -428,22 +428,23 @@ describe('node: write operations', () => {
 			},
 		);
 
-		test('the Companies choice of every write operation offers One Company only; reads keep All Companies', () => {
-			const properties = new Spendesk().description.properties.filter(
-				(p) => p.name === 'companyScope',
-			);
-			const shown = (resource: string, operation: string) =>
+		test('writes show the Company field alone, without a Companies choice; reads keep All Companies', () => {
+			const properties = new Spendesk().description.properties;
+			const shownFor = (name: string, resource: string, operation: string) =>
 				properties.filter((p) => {
 					const show = p.displayOptions?.show ?? {};
 					return (
+						p.name === name &&
 						(show.resource as string[]).includes(resource) &&
 						(!show.operation || (show.operation as string[]).includes(operation))
 					);
 				});
 			for (const [, params] of WRITES) {
-				const selectors = shown(String(params.resource), String(params.operation));
-				expect(selectors).toHaveLength(1);
-				expect(selectors[0].options?.map((o) => (o as { value: string }).value)).toEqual(['one']);
+				const [resource, operation] = [String(params.resource), String(params.operation)];
+				expect(shownFor('companyScope', resource, operation)).toHaveLength(0);
+				const company = shownFor('company', resource, operation);
+				expect(company).toHaveLength(1);
+				expect(company[0].displayOptions?.show?.companyScope).toBeUndefined();
 			}
 			for (const [resource, operation] of [
 				['payable', 'search'],
@@ -451,12 +452,15 @@ describe('node: write operations', () => {
 				['intake', 'getAll'],
 				['invoice', 'getAll'],
 			]) {
-				const selectors = shown(resource, operation);
+				const selectors = shownFor('companyScope', resource, operation);
 				expect(selectors).toHaveLength(1);
 				expect(selectors[0].options?.map((o) => (o as { value: string }).value)).toEqual([
-					'one',
 					'all',
+					'one',
 				]);
+				const company = shownFor('company', resource, operation);
+				expect(company).toHaveLength(1);
+				expect(company[0].displayOptions?.show?.companyScope).toEqual(['one']);
 			}
 		});
 	});
@@ -471,9 +475,9 @@ describe('node: write operations', () => {
 				await execute(
 					sim,
 					{
+						// Writes have no Companies parameter: the node reads One Company.
 						resource: 'settlement',
 						operation: 'updateState',
-						companyScope: 'one',
 						company,
 						settlementId: ` ${settlement.id} `,
 						state: 'failedToExport',

@@ -124,9 +124,8 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				'45',
 				'15',
 			]);
-			expect(hints.map((h) => h.message)).toEqual([
-				'Some results were cut off by the Limit. Turn on Return All to get every result.',
-			]);
+			// One company: n8n's own Limit hint, none of the node's.
+			expect(hints).toEqual([]);
 		});
 
 		test('the Analytical Field selector shows the labels given as value', async () => {
@@ -295,7 +294,6 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			expect(hints.map((h) => h.message)).toEqual([
 				HINT,
 				'Spendesk marks "Custom API call GET /v1/accounts" as deprecated. It still works for now: update the Spendesk node (or the Custom API Call\'s path) before then.',
-				'Some results were cut off by the Limit. Turn on Return All to get every result.',
 			]);
 		});
 

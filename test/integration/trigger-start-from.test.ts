@@ -181,7 +181,7 @@ describe('Spendesk Trigger: first activation', () => {
 			since: 'not a date',
 			options: {},
 		});
-		await expect(t.raw()).rejects.toThrow('Since is not a valid date');
+		await expect(t.raw()).rejects.toThrow("'Since' is not a valid date");
 		expect(t.staticData.companies).toBeUndefined();
 	});
 });

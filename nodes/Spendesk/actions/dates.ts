@@ -109,14 +109,14 @@ export function readDateFilter(
 	const at = toEpoch(value, ctx.getTimezone());
 	const impossible = typeof value === 'string' ? impossibleDate(value) : undefined;
 	if (impossible !== undefined) {
-		throw new NodeOperationError(ctx.getNode(), `${label} is not a real date: ${impossible}`, {
+		throw new NodeOperationError(ctx.getNode(), `'${label}' is not a real date: ${impossible}`, {
 			description: `Correct the ${label} field; the node does not move an impossible date to the next month or day.`,
 			itemIndex,
 		});
 	}
 	if (Number.isNaN(at)) {
 		const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : typeof value;
-		throw new NodeOperationError(ctx.getNode(), `${label} is not a date: got ${shown}`, {
+		throw new NodeOperationError(ctx.getNode(), `'${label}' is not a date: got ${shown}`, {
 			description: `Pick a date in the ${label} field, or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T18:00:00Z (an expression may give {{ $now }}).`,
 			itemIndex,
 		});
@@ -124,7 +124,7 @@ export function readDateFilter(
 	return new Date(at).toISOString();
 }
 
-/** The From / To filters of a dated list (bank fees, wallet loads). */
+/** The From / Until filters of a dated list (bank fees, wallet loads), both dates included. */
 export function fromToFilters(what: string): INodeProperties {
 	return {
 		displayName: 'Filters',
@@ -141,7 +141,8 @@ export function fromToFilters(what: string): INodeProperties {
 				description: `Only ${what} on or after this date`,
 			},
 			{
-				displayName: 'To',
+				// "Until", not "To": the end date is included (an accounting export's "Before" is not).
+				displayName: 'Until',
 				name: 'to',
 				type: 'dateTime',
 				default: '',
@@ -151,14 +152,14 @@ export function fromToFilters(what: string): INodeProperties {
 	};
 }
 
-/** Reads From / To as query parameters; From after To fails before any request. */
+/** Reads From / Until as the query parameters from / to; From after Until fails before any request. */
 export function readFromTo(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const from = readDateFilter(ctx, itemIndex, filters.from, 'From');
-	const to = readDateFilter(ctx, itemIndex, filters.to, 'To');
+	const to = readDateFilter(ctx, itemIndex, filters.to, 'Until');
 	if (from && to && from > to) {
-		throw new NodeOperationError(ctx.getNode(), `From (${from}) is after To (${to})`, {
-			description: 'Set From to a date on or before To, or leave one of them empty.',
+		throw new NodeOperationError(ctx.getNode(), `'From' (${from}) is after 'Until' (${to})`, {
+			description: 'Set From to a date on or before Until, or leave one of them empty.',
 			itemIndex,
 		});
 	}

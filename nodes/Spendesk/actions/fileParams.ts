@@ -1,27 +1,29 @@
 /**
- * Parameters of the operations that move files: the binary property, the largest file to
+ * Parameters of the operations that move files: the field holding the file, the largest file to
  * download, safe file names. (Record IDs: recordId.ts.)
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { numberOf } from './sharedParams';
 
-/** The name of a binary property: not empty, without spaces or dots at the ends. */
+/** The name of the field holding a file (`label` as the editor names it): not empty, without spaces. */
 export function readBinaryPropertyName(
 	ctx: IExecuteFunctions,
 	name: string,
 	itemIndex: number,
 	fallback = 'data',
+	// Output files are named among the Options of their operation.
+	label = name.startsWith('options.') ? 'Put Output File in Field' : 'Input Data Field Name',
 ): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
 	const value = typeof raw === 'string' ? raw.trim() : '';
 	if (!value || /\s/.test(value)) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Binary Property must be a name without spaces, e.g. "data"; got ${value ? `"${value}"` : 'nothing'}`,
+			`'${label}' must be a field name without spaces, e.g. "data"; got ${value ? `"${value}"` : 'nothing'}`,
 			{
 				description:
-					'Enter the name of the binary property that holds (or will hold) the file, as n8n shows it in the Binary tab.',
+					'Enter the name of the field that holds (or will hold) the file, as n8n shows it in the Binary tab.',
 				itemIndex,
 			},
 		);
@@ -39,7 +41,7 @@ export function readMaxBytes(ctx: IExecuteFunctions, name: string, itemIndex: nu
 	if (!Number.isFinite(mb) || mb < 0.01 || mb > LARGEST_MAX_FILE_MB) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Max File Size (MB) must be a number from 0.01 to ${LARGEST_MAX_FILE_MB}; got ${String(raw)}`,
+			`'Max File Size (MB)' must be a number from 0.01 to ${LARGEST_MAX_FILE_MB}; got ${String(raw)}`,
 			{
 				description: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
 				itemIndex,
@@ -49,10 +51,17 @@ export function readMaxBytes(ctx: IExecuteFunctions, name: string, itemIndex: nu
 	return Math.floor(mb * 1024 * 1024);
 }
 
-/** The Binary Property field, for a file taken from the input item or put on the output item. */
-export function binaryPropertyField(description: string): INodeProperties {
+/**
+ * The field naming where a file is: "Input Data Field Name" for a file taken from the input
+ * item, "Put Output File in Field" for a file put on the output item, as n8n's own nodes name
+ * them. The parameter keeps the name `binaryPropertyName` that saved workflows hold.
+ */
+export function binaryPropertyField(
+	description: string,
+	direction: 'input' | 'output' = 'output',
+): INodeProperties {
 	return {
-		displayName: 'Binary Property',
+		displayName: direction === 'input' ? 'Input Data Field Name' : 'Put Output File in Field',
 		name: 'binaryPropertyName',
 		type: 'string',
 		default: 'data',

@@ -19,7 +19,7 @@ import type { SingleOperation, SpendeskOperation } from './types';
 
 interface ItemResult {
 	items: INodeExecutionData[];
-	/** True when a Limit left results unread. */
+	/** True when a Limit left results of a company of several unread. */
 	truncated: boolean;
 }
 
@@ -37,7 +37,11 @@ function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOpera
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`The operation "${name}" of "${resource}" is not supported`,
-		{ itemIndex },
+		{
+			description:
+				'Choose the resource and the operation again in the node: the workflow may come from another version of the package.',
+			itemIndex,
+		},
 	);
 }
 
@@ -93,7 +97,9 @@ async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemR
 			result.items.push(errorItem(ctx.getNode(), error, itemIndex, outcome.target));
 			continue;
 		}
-		if (outcome.value.truncated) result.truncated = true;
+		// n8n hints on its own when the output holds as many items as the Limit; with All
+		// Companies the Limit applies to each company, which n8n cannot tell.
+		if (outcome.value.truncated && selection.listed) result.truncated = true;
 		const json = tag
 			? outcome.value.items.map((item) => tagItem(item, outcome.target))
 			: outcome.value.items;
@@ -139,7 +145,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	}
 	if (truncated) {
 		this.addExecutionHints({
-			message: 'Some results were cut off by the Limit. Turn on Return All to get every result.',
+			message:
+				'With All Companies, the Limit applies to each company and cut off the results of some of them. Turn on Return All to get every result.',
 			location: 'outputPane',
 		});
 	}

@@ -47,7 +47,9 @@ export function readLimit(
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Limit must be a whole number from 1 to ${maxLimit ?? 'any size'}; got ${got}`,
+			maxLimit
+				? `'Limit' must be a whole number from 1 to ${maxLimit}; got ${got}`
+				: `'Limit' must be a whole number of 1 or more; got ${got}`,
 			{
 				description: maxLimit
 					? `Spendesk returns at most ${maxLimit} here per call. Use Return All to get everything. An expression may give a number or numeric text such as "25".`
@@ -74,13 +76,13 @@ export function readJsonObject(
 	try {
 		value = JSON.parse(text);
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), `${label} is not valid JSON`, {
+		throw new NodeOperationError(ctx.getNode(), `'${label}' is not valid JSON`, {
 			description: `${(error as Error).message}. Enter a JSON object, e.g. {"status": "paid"}.`,
 			itemIndex,
 		});
 	}
 	if (!value || typeof value !== 'object' || Array.isArray(value)) {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be a JSON object`, {
+		throw new NodeOperationError(ctx.getNode(), `'${label}' must be a JSON object`, {
 			description: 'Enter an object in curly braces, e.g. {"status": "paid"}.',
 			itemIndex,
 		});
@@ -97,7 +99,7 @@ export function rejectPagingKeys(
 ): IDataObject {
 	for (const reserved of ['limit', 'cursor']) {
 		if (reserved in filters) {
-			throw new NodeOperationError(ctx.getNode(), `${label} must not set "${reserved}"`, {
+			throw new NodeOperationError(ctx.getNode(), `'${label}' must not set "${reserved}"`, {
 				description: 'Paging is handled by the node: use Return All and Limit instead.',
 				itemIndex,
 			});
@@ -131,7 +133,7 @@ export function readMaxWaitSeconds(
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
+			`'Max Wait (Seconds)' must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
 			{
 				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${fallback}. An expression must give a number.`,
 				itemIndex,

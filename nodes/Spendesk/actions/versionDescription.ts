@@ -1,13 +1,15 @@
 /**
  * The parameters the editor shows for the Spendesk node (Spendesk.node.ts holds the rest of
- * its description). Resource and Operation lists come from RESOURCES (each resource's Operation parameter is a literal in its index.ts); each operation's own fields are shown
- * for its resource and operation only; the company selector for the resources that act per company
- * (without All Companies for operations that write).
+ * its description). Resource and Operation lists come from RESOURCES (each resource's Operation
+ * parameter is a literal in its index.ts); each operation's own fields are shown for its resource
+ * and operation only, with the company fields of the operations that act per company (the
+ * Company field alone for operations that write).
  */
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { INodeProperties } from 'n8n-workflow';
-import { nodeCompanyProperties, nodeWriteCompanyScope } from '../companies/description';
+import { nodeCompanyProperties, nodeWriteCompanyProperties } from '../companies/description';
 import { RESOURCES } from './resources';
+import type { SpendeskOperation, SpendeskResource } from './types';
 
 function resourceProperty(): INodeProperties {
 	return {
@@ -30,53 +32,76 @@ function operationProperties(): INodeProperties[] {
 	return RESOURCES.map((resource) => resource.operation);
 }
 
-/** The fields of every operation, each shown for its own resource and operation. */
-function operationFields(): INodeProperties[] {
-	return RESOURCES.flatMap((resource) =>
-		resource.operations.flatMap((operation) =>
-			updateDisplayOptions(
-				{ show: { resource: [resource.value], operation: [operation.value] } },
-				operation.properties,
-			),
-		),
+/**
+ * Resources whose company fields come after some of their operation's own fields, and only
+ * when one of these says the call goes to a company: the Custom API Call shows Method, Path and
+ * Company Scoping first, and no company with Company Scoping: None.
+ */
+const COMPANY_FIELDS_AFTER: Record<string, { after: string; hide: Record<string, string[]> }> = {
+	customApiCall: { after: 'scoping', hide: { scoping: ['none'] } },
+};
+
+/**
+ * The company fields of one resource's operations. Reads offer All Companies (the Companies
+ * selector, the Company field for One Company, Add Company Fields); operations that write run
+ * on one company, so they show the Company field alone.
+ */
+function companyProperties(resource: SpendeskResource): INodeProperties[] {
+	const reads = resource.operations.filter((o) => o.perCompany && !o.write).map((o) => o.value);
+	const writes = resource.operations.filter((o) => o.perCompany && o.write).map((o) => o.value);
+	const hide = COMPANY_FIELDS_AFTER[resource.value]?.hide;
+	const shown = (operations: string[], properties: INodeProperties[]) =>
+		operations.length
+			? updateDisplayOptions(
+					{
+						show: { resource: [resource.value], operation: operations },
+						...(hide ? { hide } : {}),
+					},
+					properties,
+				)
+			: [];
+	return [...shown(reads, nodeCompanyProperties), ...shown(writes, nodeWriteCompanyProperties)];
+}
+
+/** The fields of one operation, shown for its own resource and operation. */
+function operationFields(
+	resource: SpendeskResource,
+	operation: SpendeskOperation,
+): INodeProperties[] {
+	return updateDisplayOptions(
+		{ show: { resource: [resource.value], operation: [operation.value] } },
+		operation.properties,
 	);
 }
 
-const perCompanyResources = RESOURCES.filter((r) => r.operations.some((o) => o.perCompany));
-
-/**
- * The company selector: reads offer All Companies; operations that write offer one company
- * only (a Companies choice of their own, shown for them alone).
- */
-function companyProperties(): INodeProperties[] {
-	const [selector, ...rest] = nodeCompanyProperties;
-	const readOnly = perCompanyResources.filter((r) => !r.operations.some((o) => o.write));
-	const withWrites = perCompanyResources.filter((r) => r.operations.some((o) => o.write));
-	const split = withWrites.flatMap((resource) => {
-		const reads = resource.operations.filter((o) => !o.write).map((o) => o.value);
-		const writes = resource.operations.filter((o) => o.write).map((o) => o.value);
-		return [
-			...(reads.length
-				? updateDisplayOptions({ show: { resource: [resource.value], operation: reads } }, [
-						selector,
-					])
-				: []),
-			...updateDisplayOptions({ show: { resource: [resource.value], operation: writes } }, [
-				nodeWriteCompanyScope,
-			]),
-		];
-	});
-	return [
-		...updateDisplayOptions({ show: { resource: readOnly.map((r) => r.value) } }, [selector]),
-		...split,
-		...updateDisplayOptions({ show: { resource: perCompanyResources.map((r) => r.value) } }, rest),
-	];
+/** A resource's company fields and operation fields, in the order the editor shows them. */
+function resourceFields(resource: SpendeskResource): INodeProperties[] {
+	const company = companyProperties(resource);
+	const fields = resource.operations.flatMap((operation) => operationFields(resource, operation));
+	const after = COMPANY_FIELDS_AFTER[resource.value]?.after;
+	const at = after ? fields.findIndex((p) => p.name === after) + 1 : 0;
+	return [...fields.slice(0, at), ...company, ...fields.slice(at)];
 }
 
-/** The node's parameters after Authentication: resource, operations, company selection, operation fields. */
+/** The node's parameters after Authentication: resource, operations, then each resource's fields. */
 export const versionProperties: INodeProperties[] = [
 	resourceProperty(),
 	...operationProperties(),
-	...companyProperties(),
-	...operationFields(),
+	...RESOURCES.flatMap(resourceFields),
 ];
+
+/**
+ * The node's subtitle: the names of the operation and the resource ("Get Many: Invoice"), looked
+ * up in a map built from the Operation lists; a value the map does not know shows as it is.
+ */
+export function nodeSubtitle(): string {
+	const names: Record<string, string> = {};
+	for (const resource of RESOURCES) {
+		for (const option of resource.operation.options ?? []) {
+			if ('value' in option)
+				names[`${String(option.value)}:${resource.value}`] = `${option.name}: ${resource.name}`;
+		}
+	}
+	const key = '$parameter["operation"] + ":" + $parameter["resource"]';
+	return `={{ (${JSON.stringify(names)})[${key}] || $parameter["operation"] + ": " + $parameter["resource"] }}`;
+}

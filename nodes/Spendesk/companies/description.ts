@@ -37,10 +37,22 @@ const companyLocator: INodeProperties = {
 	],
 };
 
+/** How the Companies options describe their choice; the node and both triggers share them. */
+const EVERY_COMPANY = 'Every company the credential reaches';
+const TAGGED = 'each item gets its companyId and companyName';
+
+/** A company field of its own for a trigger: what the company does there, then the common help. */
+function companyLocatorFor(what: string): INodeProperties {
+	return {
+		...companyLocator,
+		description: `${what}. Required with organisation-level credentials; leave empty with a company-level credential to use its own company.`,
+	};
+}
+
 /**
- * The node: one company, or every company the credential reaches (reads; a write runs per
- * company only when the user picks All Companies). The parameter keeps the name
- * `companyScope` under which saved workflows hold it.
+ * The node: one company, or every company the credential reaches (reads only: see
+ * nodeWriteCompanyProperties). The parameter keeps the name `companyScope` under which saved
+ * workflows hold it.
  */
 export const nodeCompanyProperties: INodeProperties[] = [
 	{
@@ -49,13 +61,8 @@ export const nodeCompanyProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'One Company', value: 'one', description: 'Run on the company chosen below' },
-			{
-				name: 'All Companies',
-				value: 'all',
-				description:
-					'Run on every company the credential reaches and tag each item with companyId and companyName',
-			},
+			{ name: 'All Companies', value: 'all', description: `${EVERY_COMPANY}; ${TAGGED}` },
+			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
 		],
 		default: 'one',
 	},
@@ -65,13 +72,21 @@ export const nodeCompanyProperties: INodeProperties[] = [
 		name: 'addCompanyFields',
 		type: 'boolean',
 		default: true,
-		description:
-			'Whether to add companyId and companyName to every item when running on all companies',
+		description: 'Whether to add companyId and companyName to each item',
 		displayOptions: { show: { companyScope: ['all'] } },
 	},
 ];
 
-/** The trigger: one company, several by ID, or all (including companies added later). */
+/**
+ * The node's company for operations that write: the Company field alone, as they run on one
+ * company only, so a write never runs once per company by mistake (the router refuses All
+ * Companies from a saved workflow). Without a Companies parameter, the router reads One Company.
+ */
+export const nodeWriteCompanyProperties: INodeProperties[] = [
+	{ ...companyLocator, displayOptions: undefined },
+];
+
+/** The polling trigger: one company, several by ID, or all (including companies added later). */
 export const triggerCompanyProperties: INodeProperties[] = [
 	{
 		displayName: 'Companies',
@@ -79,17 +94,21 @@ export const triggerCompanyProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'One Company', value: 'one' },
-			{ name: 'Several Companies', value: 'several' },
 			{
 				name: 'All Companies',
 				value: 'all',
-				description: 'Every company the credential reaches, including companies added later',
+				description: `${EVERY_COMPANY}; ${TAGGED}. Companies added later are included from the next poll.`,
+			},
+			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
+			{
+				name: 'Several Companies',
+				value: 'several',
+				description: `The companies chosen below; ${TAGGED}`,
 			},
 		],
 		default: 'one',
 	},
-	companyLocator,
+	companyLocatorFor('The company whose invoices start the workflow'),
 	{
 		displayName: 'Company Names or IDs',
 		name: 'companyIds',
@@ -97,50 +116,46 @@ export const triggerCompanyProperties: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getCompanies' },
 		default: [],
 		description:
-			'Companies to watch. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'Companies whose invoices start the workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: { show: { companyScope: ['several'] } },
 	},
 ];
 
 /**
  * The Webhook Trigger: one company, several by ID, or all. Instances are registered at
- * activation, so All Companies means the companies the credential reaches then.
+ * activation, so All Companies means the companies the credential reaches then. Its items are
+ * the events, which carry their companyId.
  */
-export const webhookCompanyProperties: INodeProperties[] = triggerCompanyProperties.map(
-	(property) =>
-		property.name === 'companyScope'
-			? {
-					...property,
-					options: [
-						{ name: 'One Company', value: 'one' },
-						{ name: 'Several Companies', value: 'several' },
-						{
-							name: 'All Companies',
-							value: 'all',
-							description:
-								'Every company the credential reaches when the workflow is activated (activate again to include companies added later)',
-						},
-					],
-				}
-			: property,
-);
-
-/**
- * The node's Companies choice for operations that write: one company only, so a write never
- * runs once per company by mistake (the router refuses All Companies from a saved workflow).
- */
-export const nodeWriteCompanyScope: INodeProperties = {
-	displayName: 'Companies',
-	name: 'companyScope',
-	type: 'options',
-	noDataExpression: true,
-	options: [
-		{
-			name: 'One Company',
-			value: 'one',
-			description:
-				'Write to the company chosen below; this operation runs on one company at a time',
-		},
-	],
-	default: 'one',
-};
+export const webhookCompanyProperties: INodeProperties[] = [
+	{
+		displayName: 'Companies',
+		name: 'companyScope',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'All Companies',
+				value: 'all',
+				description: `${EVERY_COMPANY}; each item gets its companyId. Companies added later are included when the workflow is activated again.`,
+			},
+			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
+			{
+				name: 'Several Companies',
+				value: 'several',
+				description: 'The companies chosen below; each item gets its companyId',
+			},
+		],
+		default: 'one',
+	},
+	companyLocatorFor('The company whose events start the workflow'),
+	{
+		displayName: 'Company Names or IDs',
+		name: 'companyIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getCompanies' },
+		default: [],
+		description:
+			'Companies whose events start the workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { companyScope: ['several'] } },
+	},
+];

@@ -126,7 +126,7 @@ function companyIdOf(
 			const shown = id.replace(INVISIBLE_ALL, (c) => `<U+${hex(c)}>`);
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`${field} contains an invisible character (U+${hex(hidden[0])}${code === 0x200b ? ', a zero-width space' : ''}): "${shown}"`,
+				`'${field}' contains an invisible character (U+${hex(hidden[0])}${code === 0x200b ? ', a zero-width space' : ''}): "${shown}"`,
 				{
 					description:
 						'The ID was not sent. Invisible characters usually come with a copy and paste: retype the ID or pick the company from the list. The node refuses them rather than guess which company was meant.',
@@ -140,7 +140,7 @@ function companyIdOf(
 		return String(value);
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`${field} must be a company ID (text); got ${kindOf(value)}`,
+		`'${field}' must be a company ID (text); got ${kindOf(value)}`,
 		{
 			description:
 				'Pick the company from the list, or give its ID; an expression must return the ID itself, e.g. {{ $json.companyId }}.',

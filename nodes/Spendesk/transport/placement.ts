@@ -189,6 +189,7 @@ function fillPath(
 		const value = params[name];
 		if (value === undefined || value === '') {
 			throw new NodeOperationError(node, `"${endpoint.label}" needs a value for ${name}`, {
+				description: `Give the ${name} the call needs, e.g. pick the company or the record in the node.`,
 				itemIndex,
 			});
 		}
@@ -249,7 +250,11 @@ function samePath(
 		throw new NodeOperationError(
 			node,
 			`Refusing to send the credential to another host (${url.origin})`,
-			{ itemIndex },
+			{
+				description:
+					'Spendesk answered with a next-page link to another address; the credential is only sent to its own base URL. Run the node again; if it persists, contact Spendesk support.',
+				itemIndex,
+			},
 		);
 	}
 	if (decodedPath(url.pathname) !== decodedPath(new URL(expected).pathname)) {

@@ -286,6 +286,7 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 	if (status === undefined && code === undefined) {
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
 		throw new NodeOperationError(call.ctx.getNode(), (error as Error)?.message ?? String(error), {
+			description: `The call "${call.endpoint.label}" stopped before Spendesk answered. Run the node again; if it persists, check the credential and the network between n8n and Spendesk.`,
 			itemIndex: call.options.itemIndex,
 		});
 	}

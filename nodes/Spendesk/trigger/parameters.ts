@@ -40,7 +40,7 @@ function overlapMinutes(ctx: IPollFunctions, raw: unknown): number {
 	if (!Number.isFinite(value) || value < 0 || value > MAX_OVERLAP_MINUTES) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Overlap Window (Minutes) must be a number of minutes from 0 to ${MAX_OVERLAP_MINUTES}; got ${shown(raw)}`,
+			`'Overlap Window (Minutes)' must be a number of minutes from 0 to ${MAX_OVERLAP_MINUTES}; got ${shown(raw)}`,
 			{
 				description: `Enter a number such as ${DEFAULT_OVERLAP_MINUTES} (an expression must return a number, without a unit).`,
 			},
@@ -55,10 +55,10 @@ export function readTriggerParameters(ctx: IPollFunctions): TriggerParameters {
 	if (event !== 'newInvoice' && event !== 'newOrUpdatedInvoice') {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Event must be "New Invoice" or "New or Updated Invoice"; got ${shown(event)}`,
+			`'Trigger On' must be New Invoice or New or Updated Invoice; got ${shown(event)}`,
 			{
 				description:
-					'Choose the event from the list; an expression must return newInvoice or newOrUpdatedInvoice.',
+					'Choose the event in Trigger On; an expression must return newInvoice or newOrUpdatedInvoice.',
 			},
 		);
 	}
@@ -80,7 +80,7 @@ export function firstPollStart(
 	if (startFrom !== 'now' && startFrom !== 'date') {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Start From must be "Now" or "A Date"; got ${shown(startFrom)}`,
+			`'Start From' must be Now or A Date; got ${shown(startFrom)}`,
 			{
 				description: 'Choose Start From from the list; an expression must return now or date.',
 			},
@@ -89,14 +89,14 @@ export function firstPollStart(
 	if (startFrom === 'now') return { start: Date.now(), fromDate: false };
 	const start = time(ctx.getNodeParameter('since', '') as unknown);
 	if (start === undefined) {
-		throw new NodeOperationError(ctx.getNode(), 'Since is not a valid date', {
+		throw new NodeOperationError(ctx.getNode(), "'Since' is not a valid date", {
 			description: 'Enter the date from which invoices are emitted.',
 		});
 	}
 	if (start > Date.now()) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Since lies in the future (${new Date(start).toISOString()})`,
+			`'Since' lies in the future (${new Date(start).toISOString()})`,
 			{
 				description:
 					'Enter a date in the past. To emit only the invoices that appear after activation, choose Start From: Now.',

@@ -117,11 +117,11 @@ function applyPoll(
 	const companies = (data.companies ??= {});
 	data.pending = pending;
 	const emitted: IDataObject[] = [];
-	const failures: string[] = [];
+	const failures: Error[] = [];
 	for (const outcome of outcomes) {
 		const key = outcome.target.id ?? '';
 		if (!outcome.ok) {
-			failures.push(companyError(ctx.getNode(), outcome.error, outcome.target).message);
+			failures.push(companyError(ctx.getNode(), outcome.error, outcome.target));
 			continue;
 		}
 		companies[key] = outcome.value.state;
@@ -142,17 +142,22 @@ function applyPoll(
 function reportFailures(
 	ctx: IPollFunctions,
 	data: TriggerStaticData,
-	failures: string[],
+	failures: Error[],
 	total: number,
 ): void {
 	if (!failures.length) return;
-	const message = `Spendesk Trigger could not poll ${failures.length} of ${total} companies; they are retried from their saved position next time. ${failures.join(' | ')}`;
+	const details = `${failures.map((e) => e.message).join(' | ')}. They are retried from their saved position at the next poll.`;
 	if (failures.length === total && !data.initialized) {
-		throw new NodeOperationError(ctx.getNode(), message, {
-			description: 'Check the credential and the selected companies.',
+		// One company: its own error, which names it and says what to do.
+		if (total === 1) throw failures[0];
+		throw new NodeOperationError(ctx.getNode(), `Could not poll any of the ${total} companies`, {
+			description: `${details} Check the credential and the selected companies.`,
 		});
 	}
-	ctx.logger.error(message, { node: ctx.getNode().name });
+	const { name } = ctx.getNode();
+	ctx.logger.error(`${name} could not poll ${failures.length} of ${total} companies: ${details}`, {
+		node: name,
+	});
 }
 
 /** One poll of an active trigger: nothing when the previous poll still runs, or when this one was taken over as stuck. */
@@ -162,7 +167,7 @@ async function pollActive(ctx: IPollFunctions, params: TriggerParameters): Promi
 	const lease = beginPoll(ctx, data);
 	if (!lease) {
 		ctx.logger.warn(
-			'Spendesk Trigger skipped a poll: the previous poll of this trigger is still running. Nothing is lost, the next poll goes on from the saved position; if this happens often, poll less often.',
+			`${node.node} skipped a poll: the previous poll of this trigger is still running. Nothing is lost, the next poll goes on from the saved position; if this happens often, poll less often.`,
 			node,
 		);
 		return [];

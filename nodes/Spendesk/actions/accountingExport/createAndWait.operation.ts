@@ -28,7 +28,7 @@ function readInstant(
 	if (!Number.isFinite(ms)) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`${label} must be a date and time; got ${typeof raw === 'string' && raw.trim() ? `"${raw.trim()}"` : 'nothing'}`,
+			`'${label}' must be a date and time; got ${typeof raw === 'string' && raw.trim() ? `"${raw.trim()}"` : 'nothing'}`,
 			{
 				description:
 					'Pick a date in the field, or give an ISO 8601 date-time from an expression, e.g. {{ $now.startOf("month").toISO() }}.',
@@ -100,12 +100,14 @@ export const createAndWaitExport: SpendeskOperation = {
 			description: 'Start of the period to export (included)',
 		},
 		{
-			displayName: 'To',
+			// "Before", not "To": the end of the period is excluded (date filters say "Until").
+			displayName: 'Before',
 			name: 'to',
 			type: 'dateTime',
 			required: true,
 			default: '',
-			description: 'End of the period to export (excluded)',
+			description:
+				'End of the period to export: the export holds what happened before it (excluded)',
 		},
 		{
 			displayName: 'Template ID',
@@ -121,14 +123,14 @@ export const createAndWaitExport: SpendeskOperation = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
 			default: 300,
-			description: 'How long to wait for Spendesk to build the export before failing',
+			description: 'How long to wait for Spendesk to build the export before giving up',
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const from = readInstant(this, 'from', 'From', itemIndex);
-		const to = readInstant(this, 'to', 'To', itemIndex);
+		const to = readInstant(this, 'to', 'Before', itemIndex);
 		if (from > to) {
-			throw new NodeOperationError(this.getNode(), `From (${from}) is after To (${to})`, {
+			throw new NodeOperationError(this.getNode(), `'From' (${from}) is after 'Before' (${to})`, {
 				description: 'Enter a period whose start comes before its end.',
 				itemIndex,
 			});

@@ -22,9 +22,7 @@ export const getJournal: SpendeskOperation = {
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			options: [
-				binaryPropertyField('Name of the binary property the output item puts the CSV file in'),
-			],
+			options: [binaryPropertyField('The name of the output field to put the CSV file in')],
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {

@@ -17,14 +17,14 @@ export const accountingExportResource: SpendeskResource = {
 			{
 				name: 'Create and Wait',
 				value: 'createAndWait',
-				action: 'Create an accounting export and wait for it',
+				action: 'Create accounting export and wait until ready',
 				description:
-					'Start an accounting export of a period, wait until Spendesk has built it, and return the export (its ID and status); needs From and To',
+					'Start an accounting export of a period, wait until Spendesk has built it, and return the export (its ID and status); needs From and Before',
 			},
 			{
 				name: 'Get Journal',
 				value: 'getJournal',
-				action: 'Get the journal of an accounting export',
+				action: 'Get accounting export journal',
 				description:
 					'Get the journal of a complete accounting export as a CSV file in binary data; needs the export ID',
 			},

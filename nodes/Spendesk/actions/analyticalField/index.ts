@@ -23,7 +23,7 @@ export const analyticalFieldResource: SpendeskResource = {
 			{
 				name: 'Get Many Values',
 				value: 'getValues',
-				action: 'Get many values of an analytical field',
+				action: 'Get many analytical field values',
 				description: 'List the values of one analytical field',
 			},
 		],

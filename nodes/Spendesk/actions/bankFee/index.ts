@@ -18,7 +18,7 @@ export const bankFeeResource: SpendeskResource = {
 				value: 'getAll',
 				action: 'Get many bank fees',
 				description:
-					'List the bank fees of a company (amounts in cents), optionally from and to a date',
+					'List the bank fees of a company (amounts in cents), optionally between two dates',
 			},
 		],
 		default: 'getAll',

@@ -5,7 +5,7 @@ import { customApiCall } from './request.operation';
 export const customApiCallResource: SpendeskResource = {
 	value: 'customApiCall',
 	name: 'Custom API Call',
-	description: 'Any other Spendesk endpoint',
+	description: 'Any other part of the Spendesk API',
 	operation: {
 		displayName: 'Operation',
 		name: 'operation',
@@ -16,9 +16,9 @@ export const customApiCallResource: SpendeskResource = {
 			{
 				name: 'Make an API Call',
 				value: 'request',
-				action: 'Make a custom API call',
+				action: 'Make custom API call',
 				description:
-					'Call any Spendesk endpoint under the credential base URL, with company scoping and pagination handled',
+					'Call any part of the Spendesk API the other operations do not cover, with the company and the paging handled',
 			},
 		],
 		default: 'request',

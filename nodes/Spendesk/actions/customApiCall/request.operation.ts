@@ -10,6 +10,44 @@ import type { SpendeskOperation } from '../types';
 /** Page sizes assumed for each style when calling an endpoint outside the catalogue. */
 const PAGE_SIZES = STYLE_PAGE_SIZES;
 
+/** The path checked before any request: under the base URL, {companyId} only where Company Scoping puts it. */
+function checkPath(
+	path: string,
+	placement: CompanyPlacement,
+	fail: (message: string, description: string) => NodeOperationError,
+): void {
+	if (
+		!/^\/[^\s?#]*$/.test(path) ||
+		path.includes('..') ||
+		DOT_SEGMENT.test(path) ||
+		path.includes('//') ||
+		path.includes('\\')
+	) {
+		throw fail(
+			`Path "${path}" is not a valid API path`,
+			'Start with a slash and stay under the base URL: no "." or ".." segments (plain or URL-encoded), "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
+		);
+	}
+	const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+	if (placeholders.some((p) => p !== 'companyId'))
+		throw fail(
+			`Path "${path}" has an unknown placeholder`,
+			'Only {companyId} is filled in by the node.',
+		);
+	if (placement === 'path' && !placeholders.includes('companyId')) {
+		throw fail(
+			'Company Scoping is "Company in Path" but the path has no {companyId}',
+			`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
+		);
+	}
+	if (placement !== 'path' && placeholders.includes('companyId')) {
+		throw fail(
+			'The path contains {companyId} but Company Scoping is not "Company in Path"',
+			'Set Company Scoping to "Company in Path".',
+		);
+	}
+}
+
 export const customApiCall: SpendeskOperation = {
 	value: 'request',
 	perCompany: true,
@@ -18,7 +56,7 @@ export const customApiCall: SpendeskOperation = {
 			displayName: 'Method',
 			name: 'method',
 			type: 'options',
-			options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ name: m, value: m })),
+			options: ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].map((m) => ({ name: m, value: m })),
 			default: 'GET',
 		},
 		{
@@ -37,14 +75,14 @@ export const customApiCall: SpendeskOperation = {
 			name: 'scoping',
 			type: 'options',
 			options: [
+				{ name: 'Company in Path', value: 'path', description: 'Paths containing {companyId}' },
+				{ name: 'None', value: 'none', description: 'The endpoint is not company-scoped' },
 				{
 					name: 'X-Company-ID Header',
 					value: 'header',
 					description:
 						'Version 1 endpoints, and version 2 endpoints without the company in the path',
 				},
-				{ name: 'Company in Path', value: 'path', description: 'Paths containing {companyId}' },
-				{ name: 'None', value: 'none', description: 'The endpoint is not company-scoped' },
 			],
 			default: 'header',
 		},
@@ -52,13 +90,36 @@ export const customApiCall: SpendeskOperation = {
 			displayName: 'Pagination',
 			name: 'pagination',
 			type: 'options',
+			// docs/api.md#pagination: the five list styles.
 			options: [
-				{ name: 'Body Cursor (Limit, Cursor in JSON Body)', value: 'bodyCursor' },
-				{ name: 'Cursor (Limit, Cursor in Query)', value: 'cursor' },
-				{ name: 'None', value: 'none' },
-				{ name: 'Offset (Offset, Fetch)', value: 'offset' },
-				{ name: 'Page (Page, pageSize)', value: 'page' },
-				{ name: 'Snapshot (Pages Inside Result)', value: 'snapshot' },
+				{
+					name: 'Cursor in Body',
+					value: 'bodyCursor',
+					description:
+						'Each call sends limit and cursor in its JSON body; the answer gives the next cursor',
+				},
+				{
+					name: 'Cursor in Query',
+					value: 'cursor',
+					description:
+						'Each call sends limit and cursor as query parameters; the answer gives the next cursor',
+				},
+				{ name: 'None', value: 'none', description: 'One call, its answer as it is' },
+				{
+					name: 'Offset',
+					value: 'offset',
+					description: 'Each call sends offset and fetch as query parameters',
+				},
+				{
+					name: 'Page Number',
+					value: 'page',
+					description: 'Each call sends page and pageSize as query parameters',
+				},
+				{
+					name: 'Snapshot',
+					value: 'snapshot',
+					description: 'The answer is a snapshot to wait for, whose result holds the pages',
+				},
 			],
 			default: 'none',
 		},
@@ -86,36 +147,15 @@ export const customApiCall: SpendeskOperation = {
 		const fail = (message: string, description: string) =>
 			new NodeOperationError(this.getNode(), message, { description, itemIndex });
 
-		if (
-			!/^\/[^\s?#]*$/.test(path) ||
-			path.includes('..') ||
-			DOT_SEGMENT.test(path) ||
-			path.includes('//') ||
-			path.includes('\\')
-		) {
+		// A call that may change data runs on one company at a time, as every write does.
+		if (method !== 'GET' && this.getNodeParameter('companyScope', itemIndex, 'one') === 'all') {
 			throw fail(
-				`Path "${path}" is not a valid API path`,
-				'Start with a slash and stay under the base URL: no "." or ".." segments (plain or URL-encoded), "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
+				`Custom API Call with method ${method} writes to one company at a time: All Companies is not allowed`,
+				'Nothing was sent. Set Companies to One Company and pick the company (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.',
 			);
 		}
-		const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-		if (placeholders.some((p) => p !== 'companyId'))
-			throw fail(
-				`Path "${path}" has an unknown placeholder`,
-				'Only {companyId} is filled in by the node.',
-			);
-		if (placement === 'path' && !placeholders.includes('companyId')) {
-			throw fail(
-				'Company Scoping is "Company in Path" but the path has no {companyId}',
-				`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
-			);
-		}
-		if (placement !== 'path' && placeholders.includes('companyId')) {
-			throw fail(
-				'The path contains {companyId} but Company Scoping is not "Company in Path"',
-				'Set Company Scoping to "Company in Path".',
-			);
-		}
+
+		checkPath(path, placement, fail);
 
 		const endpoint: Endpoint = {
 			label: `Custom API call ${method} ${path}`,

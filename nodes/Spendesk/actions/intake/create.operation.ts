@@ -33,7 +33,7 @@ export const createIntake: SpendeskOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const body = readJsonObject(this, 'intake', 'Intake (JSON)', itemIndex);
 		if (Object.keys(body).length === 0) {
-			throw new NodeOperationError(this.getNode(), 'Intake (JSON) is empty', {
+			throw new NodeOperationError(this.getNode(), "'Intake (JSON)' is empty", {
 				description: 'Enter the fields of the intake to create.',
 				itemIndex,
 			});

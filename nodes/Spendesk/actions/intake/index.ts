@@ -18,9 +18,9 @@ export const intakeResource: SpendeskResource = {
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create an intake',
+				action: 'Create intake',
 				description:
-					'Create an intake in a company, optionally with the binary file of the input item attached',
+					'Create an intake in a company, optionally with the file of the input item attached',
 			},
 			{
 				name: 'Get Many',
@@ -31,9 +31,9 @@ export const intakeResource: SpendeskResource = {
 			{
 				name: 'Upload File',
 				value: 'uploadFile',
-				action: 'Upload a file to an intake',
+				action: 'Upload file to intake',
 				description:
-					'Upload the binary file of the input item to an intake and return the file record; needs the intake ID and the binary property',
+					'Upload the file of the input item to an intake and return the file record; needs the intake ID',
 			},
 		],
 		default: 'getAll',

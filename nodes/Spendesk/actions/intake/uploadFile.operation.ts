@@ -20,7 +20,8 @@ export function readInputFile(ctx: IExecuteFunctions, itemIndex: number) {
 }
 
 export const intakeBinaryField: INodeProperties = binaryPropertyField(
-	'Name of the binary property of the input item that holds the file to upload',
+	'The name of the input field containing the binary file data to be uploaded',
+	'input',
 );
 
 export const uploadIntakeFile: SpendeskOperation = {

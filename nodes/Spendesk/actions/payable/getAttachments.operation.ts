@@ -129,7 +129,6 @@ export const getPayableAttachments: SpendeskOperation = {
 			placeholder: 'Add Option',
 			default: {},
 			options: [
-				binaryPropertyField('Name of the binary property each output item puts its file in'),
 				{
 					displayName: 'Max File Size (MB)',
 					name: 'maxFileSize',
@@ -137,7 +136,7 @@ export const getPayableAttachments: SpendeskOperation = {
 					typeOptions: { minValue: 0.01, maxValue: 1024, numberPrecision: 2 },
 					default: DEFAULT_MAX_FILE_MB,
 					description:
-						'Largest file to download; a larger attachment fails the item instead of filling the memory of n8n',
+						'Largest file to download; a larger attachment is refused for its item instead of filling the memory of n8n',
 				},
 				{
 					displayName: 'Metadata Only',
@@ -147,6 +146,7 @@ export const getPayableAttachments: SpendeskOperation = {
 					description:
 						'Whether to return the attachments without their files (name, type, size, and the short-lived download link)',
 				},
+				binaryPropertyField('The name of the output field to put each file in'),
 			],
 		},
 	],

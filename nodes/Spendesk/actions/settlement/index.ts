@@ -23,9 +23,9 @@ export const settlementResource: SpendeskResource = {
 			{
 				name: 'Update State',
 				value: 'updateState',
-				action: 'Update the state of a settlement',
+				action: 'Update settlement state',
 				description:
-					'Mark one settlement, given by its ID, Exported or Failed Export. Returns the updated settlement.',
+					'Mark one settlement, given by its ID, as exported to the accounting system or not. Returns the updated settlement.',
 			},
 		],
 		default: 'getAll',

@@ -37,9 +37,9 @@ export const updateSettlementState: SingleOperation = {
 					description: 'The settlement is in the accounting system',
 				},
 				{
-					name: 'Failed to Export',
+					name: 'Failed Export',
 					value: 'failedToExport',
-					description: 'The export to the accounting system failed',
+					description: 'The export to the accounting system did not go through',
 				},
 			],
 			default: 'exported',
@@ -53,10 +53,10 @@ export const updateSettlementState: SingleOperation = {
 		if (state !== 'exported' && state !== 'failedToExport') {
 			throw new NodeOperationError(
 				this.getNode(),
-				`State must be Exported or Failed to Export; got "${String(chosen).slice(0, 40)}"`,
+				`'State' must be Exported or Failed Export; got "${String(chosen).slice(0, 40)}"`,
 				{
 					description:
-						'Choose Exported or Failed to Export (an expression must give "exported" or "failedToExport").',
+						'Choose Exported or Failed Export (an expression must give "exported" or "failedToExport").',
 					itemIndex,
 				},
 			);

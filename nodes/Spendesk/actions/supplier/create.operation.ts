@@ -14,8 +14,9 @@ import { readSupplierFields, supplierFieldOptions } from './fields';
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const name = readText(this, this.getNodeParameter('name', itemIndex, ''), 'Name', 200, itemIndex);
 	if (!name) {
-		throw new NodeOperationError(this.getNode(), 'Name is empty', {
-			description: "Give the supplier's name, e.g. {{ $json.supplierName }}.",
+		throw new NodeOperationError(this.getNode(), "'Name' is empty", {
+			description:
+				"Give the supplier's name, e.g. Office Depot, or map it from the input item, e.g. {{ $json.supplierName }}.",
 			itemIndex,
 		});
 	}
@@ -171,7 +172,7 @@ export const createSupplier: BatchedOperation = {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'e.g. {{ $json.supplierName }}',
+			placeholder: 'e.g. Office Depot',
 			description: 'Name of the supplier to create. Each input item creates one supplier.',
 		},
 		{

@@ -21,12 +21,12 @@ export const supplierResource: SpendeskResource = {
 				value: 'create',
 				action: 'Create suppliers',
 				description:
-					'Create one supplier per input item from its name and optional IBAN, BIC, VAT number and external ID; items are sent 100 per call. Returns each created supplier with its ID.',
+					'Create one supplier per input item from its name and optional bank details, VAT number and address. Returns each created supplier with its ID.',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get a supplier',
+				action: 'Get supplier',
 				description:
 					'Get one supplier of a company by its ID: name, bank details, VAT number, archived or not',
 			},
@@ -40,7 +40,7 @@ export const supplierResource: SpendeskResource = {
 			{
 				name: 'Update',
 				value: 'update',
-				action: 'Update a supplier',
+				action: 'Update supplier',
 				description:
 					'Change the fields given of one supplier, by its ID. Returns the updated supplier.',
 			},

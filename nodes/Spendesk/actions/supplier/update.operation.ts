@@ -18,7 +18,7 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if ('name' in fields) {
 		const name = readText(ctx, fields.name, 'Name', 200, itemIndex);
 		if (!name)
-			throw new NodeOperationError(ctx.getNode(), 'Name is empty', {
+			throw new NodeOperationError(ctx.getNode(), "'Name' is empty", {
 				description:
 					'A supplier keeps a name: enter the new name, or remove Name from Update Fields.',
 				itemIndex,
@@ -60,11 +60,11 @@ export const updateSupplier: SingleOperation = {
 				{
 					displayName: 'Name',
 					name: 'name',
-					type: 'string',
+					type: 'string' as const,
 					default: '',
 					description: 'New name of the supplier',
 				},
-			],
+			].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {

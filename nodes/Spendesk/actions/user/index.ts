@@ -17,7 +17,7 @@ export const userResource: SpendeskResource = {
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get a user',
+				action: 'Get user',
 				description: 'Get one member of a company by its ID: name, email, role',
 			},
 			{

@@ -18,7 +18,7 @@ export const walletLoadResource: SpendeskResource = {
 				value: 'getAll',
 				action: 'Get many wallet loads',
 				description:
-					'List the wallet loads of a company (amounts in cents), optionally from and to a date',
+					'List the wallet loads of a company (amounts in cents), optionally between two dates',
 			},
 		],
 		default: 'getAll',

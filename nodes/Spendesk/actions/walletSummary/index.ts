@@ -16,7 +16,7 @@ export const walletSummaryResource: SpendeskResource = {
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get the wallet summary',
+				action: 'Get wallet summary',
 				description: 'Get the wallet summary of a company',
 			},
 		],
