@@ -20,16 +20,16 @@ export const payableResource: SpendeskResource = {
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get a payable',
+				action: 'Get payable',
 				description:
-					'Get one payable in full by its ID: amount, currency, supplier, bookkeeping status and the version that updates need',
+					'Retrieve one payable in full: amount, currency, supplier, bookkeeping status and the version that updates need; needs the payable ID',
 			},
 			{
 				name: 'Get Attachments',
 				value: 'getAttachments',
-				action: 'Get attachments of a payable',
+				action: 'Get payable attachments',
 				description:
-					'Get the attachments (receipts, invoices) of one payable: one item each, with the file as binary data, or its metadata only; needs the payable ID',
+					'Retrieve the receipts and invoices attached to one payable, one item each with its file, or their details only; needs the payable ID',
 			},
 			{
 				name: 'Get Many',
@@ -40,16 +40,16 @@ export const payableResource: SpendeskResource = {
 			{
 				name: 'Get Many as Snapshot',
 				value: 'getAllSnapshot',
-				action: 'Get many payables as a snapshot',
+				action: 'Get many payables as snapshot',
 				description:
 					'Retrieve a complete, consistent copy of all matching payables, for exports; slower, as Spendesk builds the copy first',
 			},
 			{
 				name: 'Update Bookkeeping Status',
 				value: 'updateBookkeepingStatus',
-				action: 'Update the bookkeeping status of payables',
+				action: 'Update payable bookkeeping status',
 				description:
-					'Mark payables Exported or Failed Export, each input item one payable given by its ID and version; items are sent 100 per call. Returns one item per payable: its ID, new version and status.',
+					'Mark payables as exported to the accounting system, or as not exported with a reason; each input item is one payable. Returns each payable with its ID, new version and status.',
 			},
 		],
 		default: 'search',

@@ -244,7 +244,7 @@ export const updateBookkeepingStatus: BatchedOperation = {
 				{
 					name: 'Failed Export',
 					value: 'failedExport',
-					description: 'The export to the accounting system failed',
+					description: 'The payable could not be exported to the accounting system',
 				},
 			],
 			default: 'exported',
@@ -256,7 +256,8 @@ export const updateBookkeepingStatus: BatchedOperation = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. Unknown supplier account in the ledger',
-			description: 'Why the export failed, shown in Spendesk (at most 1000 characters)',
+			description:
+				'Why the payable could not be exported, shown in Spendesk (at most 1000 characters)',
 			displayOptions: { show: { bookkeepingStatus: ['failedExport'] } },
 		},
 	],
