@@ -155,7 +155,7 @@ describe('fault matrix: security', () => {
 		const error = await failure(execute());
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
-			'The custom base URL "http://example.com" must use HTTPS: plain HTTP is only accepted for localhost or 127.0.0.1 (a local test server such as the Spendesk simulator)',
+			'The custom base URL "http://example.com" must use HTTPS: plain HTTP is only accepted for a server on this machine (localhost, 127.0.0.1 or [::1])',
 		);
 		expect(apiRequests(sim)).toEqual([]);
 	});

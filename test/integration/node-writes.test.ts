@@ -423,6 +423,10 @@ describe('node: write operations', () => {
 					expect(error.message).toBe(
 						`${title} writes to one company at a time: All Companies is not allowed`,
 					);
+					// The write shows no Companies field: the description names the one it shows.
+					expect((error as NodeOperationError).description).toContain(
+						"Pick one company in 'Company'",
+					);
 					expect(sim.log).toHaveLength(0);
 				}
 			},

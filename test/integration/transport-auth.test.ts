@@ -325,7 +325,7 @@ describe('transport: base URL', () => {
 		const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
-			'The custom base URL "http://example.com" must use HTTPS: plain HTTP is only accepted for localhost or 127.0.0.1 (a local test server such as the Spendesk simulator)',
+			'The custom base URL "http://example.com" must use HTTPS: plain HTTP is only accepted for a server on this machine (localhost, 127.0.0.1 or [::1])',
 		);
 		expect(error.message).not.toContain(sim.credentials.orgKey.clientSecret);
 		expect(fetchSpy).not.toHaveBeenCalled();

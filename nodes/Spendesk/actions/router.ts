@@ -68,7 +68,7 @@ function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void
 			`${operationTitle(ctx, itemIndex)} writes to one company at a time: All Companies is not allowed`,
 			{
 				description:
-					'Nothing was sent. Set Companies to One Company and pick the company (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.',
+					"Nothing was sent. Pick one company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.",
 				itemIndex,
 			},
 		);

@@ -1,6 +1,6 @@
 /**
  * Where the API lives: the environments a credential can choose, and the rule for a custom
- * base URL: HTTPS unless it points at this machine (the simulator), normalised to
+ * base URL: HTTPS unless it points at this machine (a local server), normalised to
  * `scheme://host[:port][/path]` (no user info, query, fragment or trailing slash). The
  * transport and the API-key credential resolve the base URL here; the OAuth2 URLs, which n8n
  * resolves itself, apply the same rule as an expression built from the same patterns
@@ -57,7 +57,7 @@ export function resolveBaseUrl(credentials: { environment?: unknown; baseUrl?: u
 	}
 	if (!isSecureOrLoopback(scheme, host)) {
 		throw new BaseUrlError(
-			`The custom base URL "${displayUrl(raw)}" must use HTTPS: plain HTTP is only accepted for localhost or 127.0.0.1 (a local test server such as the Spendesk simulator)`,
+			`The custom base URL "${displayUrl(raw)}" must use HTTPS: plain HTTP is only accepted for a server on this machine (localhost, 127.0.0.1 or [::1])`,
 		);
 	}
 	const base = `${scheme.toLowerCase()}://${host.toLowerCase()}${port === undefined ? '' : `:${port}`}${path.replace(/\/+$/, '')}`;
