@@ -52,7 +52,7 @@ const PANELS: Panel[] = [
 			company: company('cmp_001'),
 		},
 		subtitle: 'Get Many: Payable',
-		shows: ['Get Many', 'Return All', 'Filters'],
+		shows: ['Return All', 'Filters', 'Simplify'],
 		hides: ['POST', '/v1/'],
 	},
 	{
@@ -64,9 +64,17 @@ const PANELS: Panel[] = [
 			company: company('cmp_001'),
 		},
 		subtitle: 'Update Bookkeeping Status: Payable',
-		shows: ['Payable', 'Bookkeeping Status'],
+		shows: ['Payable', 'Bookkeeping Status', 'Version'],
 		// A write runs on one company: no Companies selector with a single option.
 		hides: ['Companies', 'One Company'],
+	},
+	{
+		name: 'Update Supplier',
+		type: SPENDESK_NODE,
+		parameters: { resource: 'supplier', operation: 'update', company: company('cmp_001') },
+		subtitle: 'Update: Supplier',
+		shows: ['Supplier', 'Update Fields'],
+		hides: ['Companies', 'Supplier ID'],
 	},
 	{
 		name: 'Upload File',
@@ -89,6 +97,19 @@ const PANELS: Panel[] = [
 		hides: [],
 	},
 	{
+		// The event from an expression: the subtitle still reads as words.
+		name: 'Changed Invoices',
+		type: SPENDESK_TRIGGER_NODE,
+		parameters: {
+			event: '={{ "newOrUpdatedInvoice" }}',
+			companyScope: 'one',
+			company: company('cmp_001'),
+		},
+		subtitle: 'New or Updated Invoice',
+		shows: ['Trigger On'],
+		hides: [],
+	},
+	{
 		name: 'Payable Events',
 		type: WEBHOOK_TRIGGER_NODE,
 		parameters: {
@@ -99,6 +120,18 @@ const PANELS: Panel[] = [
 		subtitle: 'Payable Created, Settlement Created',
 		shows: ['Trigger On', 'Payable Created'],
 		hides: ['payables:created'],
+	},
+	{
+		name: 'Prepared Payables',
+		type: WEBHOOK_TRIGGER_NODE,
+		parameters: {
+			events: '={{ ["payables:prepared"] }}',
+			companyScope: 'one',
+			company: company('cmp_001'),
+		},
+		subtitle: 'Payable Prepared',
+		shows: ['Trigger On'],
+		hides: [],
 	},
 ];
 
@@ -141,7 +174,7 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 			name: 'Spendesk editor texts',
 			active: false,
 			nodes: PANELS.map((panel, index) => ({
-				id: `c3d2e1f0-0000-4000-8000-00000000000${index + 1}`,
+				id: `c3d2e1f0-0000-4000-8000-${String(index + 1).padStart(12, '0')}`,
 				name: panel.name,
 				type: panel.type,
 				typeVersion: 1,
@@ -212,7 +245,7 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 				const parameters = page.getByTestId('node-parameters');
 				await parameters.waitFor();
 				for (const text of panel.shows) await expectWithin(parameters, text);
-				const shown = await parameters.innerText();
+				const shown = await shownIn(parameters);
 				for (const text of panel.hides) expect(shown).not.toContain(text);
 				const file = path.join(OUTPUT_DIR, `editor-${slug(panel.name)}-${target}.png`);
 				await page.screenshot({ path: file });
@@ -222,12 +255,23 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 		},
 	);
 
-	/** Waits until `text` shows inside `scope`; fails with what is shown instead. */
+	/** What `scope` shows: its text and the values of its fields (a chosen option shows as a value). */
+	async function shownIn(scope: ReturnType<Page['locator']>): Promise<string> {
+		const values = await scope
+			.locator('input, textarea')
+			.evaluateAll((fields) => fields.map((field) => (field as HTMLInputElement).value));
+		return `${await scope.innerText()}\n${values.join('\n')}`;
+	}
+
+	/** Waits until `text` shows inside `scope` (as text or as a field's value); fails with what is shown instead. */
 	async function expectWithin(scope: ReturnType<Page['locator']>, text: string): Promise<void> {
-		try {
-			await scope.getByText(text, { exact: false }).first().waitFor({ timeout: UI_TIMEOUT });
-		} catch {
-			throw new Error(`"${text}" is not shown; shown: ${(await scope.innerText()).slice(0, 1500)}`);
+		const deadline = Date.now() + UI_TIMEOUT;
+		let shown = '';
+		while (Date.now() < deadline) {
+			shown = await shownIn(scope);
+			if (shown.includes(text)) return;
+			await page.waitForTimeout(250);
 		}
+		throw new Error(`"${text}" is not shown; shown: ${shown.slice(0, 1500)}`);
 	}
 });
