@@ -9,6 +9,7 @@ import { route } from './actions/router';
 import { nodeSubtitle, versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
+import { searchPurchaseOrders } from './methods/purchaseOrderSearch';
 import {
 	searchIntakeRecords,
 	searchPayables,
@@ -65,6 +66,7 @@ export class Spendesk implements INodeType {
 			searchUsers,
 			searchSettlements,
 			searchIntakeRecords,
+			searchPurchaseOrders,
 		},
 	};
 

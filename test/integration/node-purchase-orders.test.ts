@@ -2,16 +2,18 @@
  * Purchase Order → Get, Get Many, Create, Cancel and Close over real HTTP to the simulator
  * (docs/api.md#purchase-orders), in both profiles: the documented profile's keys hold the
  * experimental purchase-order scopes only once granted. Writes run on one company only; a
- * refused write says why, per item with Continue On Fail.
+ * refused write says why, per item with Continue On Fail. The purchase order, user and supplier
+ * fields offer From List: the purchase order list (`searchPurchaseOrders`) pages on to its end.
  */
 import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';
+import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
-import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
-import { locatorById, plain } from '../support/values';
+import { locatorById, locatorFromList, plain } from '../support/values';
 
 const SCOPES = ['experimental:purchase-order:read', 'experimental:purchase-order:write'];
 const one = (company: string) => ({ companyScope: 'one', company });
@@ -100,7 +102,8 @@ describe.each(['specification', 'documented'] as const)(
 			const base = {
 				...one('cmp_002'),
 				operation: 'create',
-				userId: 'usr_002_00002',
+				// Picked From List, as the editor stores it.
+				userId: locatorFromList('usr_002_00002'),
 				amount: 1200.5,
 				startDate: '2026-04-01',
 				endDate: '2026-06-30T00:00:00',
@@ -108,7 +111,7 @@ describe.each(['specification', 'documented'] as const)(
 			const { out } = await run({
 				...base,
 				supplierMode: 'id',
-				supplierId: 'sup_002_00003',
+				supplierId: locatorFromList('sup_002_00003'),
 				additionalFields: {
 					netAmount: 1000,
 					costCenterId: 'cc_002_0002',
@@ -198,6 +201,54 @@ describe.each(['specification', 'documented'] as const)(
 			);
 			expect(purchaseOrdersOf(sim, 'cmp_002')).toHaveLength(before);
 			expect(apiRequests(sim)).toHaveLength(1);
+		});
+
+		test('From List: the purchase orders of the chosen company as "supplier, amount currency, status (id)", page after page to the end', async () => {
+			const orders = purchaseOrdersOf(sim, 'cmp_001');
+			const template = orders[0];
+			// More than one page of the editor's list (100): 5 API pages of 30.
+			for (let n = orders.length + 1; n <= 132; n++)
+				orders.push({ ...template, id: `po_001_${String(n).padStart(5, '0')}`, amount: n });
+			const search = async (parameters: IDataObject, filter?: string, token?: string) => {
+				const { context } = await contextFor(sim, 'orgKey', { parameters });
+				sim.clearLog();
+				return await searchPurchaseOrders.call(
+					context as unknown as ILoadOptionsFunctions,
+					filter,
+					token,
+				);
+			};
+			const company = { companyScope: 'one', company: locatorFromList('cmp_001') };
+			const first = await search(company);
+			expect(first.results[0]).toEqual({
+				name: `${template.supplier.name}, ${template.amount} EUR, ${template.status} (${template.id})`,
+				value: template.id,
+			});
+			// API pages are read until 100 match; the next page number is the token.
+			expect(first.results.map((r) => r.value)).toEqual(orders.slice(0, 120).map((o) => o.id));
+			expect(first.paginationToken).toBe('5');
+			const pages = apiRequests(sim);
+			expect(pages.map((r) => r.query.page)).toEqual(['1', '2', '3', '4']);
+			expect(pages.every((r) => r.headers['x-company-id'] === 'cmp_001')).toBe(true);
+			const rest = await search(company, undefined, first.paginationToken as string);
+			expect(rest.results.map((r) => r.value)).toEqual(orders.slice(120).map((o) => o.id));
+			expect(rest.paginationToken).toBeUndefined();
+			expect(apiRequests(sim).map((r) => r.query.page)).toEqual(['5']);
+
+			// Filtered by the text typed: an ID, or a status.
+			const byId = await search(company, 'PO_001_00131');
+			expect(byId.results.map((r) => r.value)).toEqual(['po_001_00131']);
+			const closed = await search(company, 'closed');
+			expect(closed.results.map((r) => r.value)).toEqual(
+				orders.filter((o) => o.status === 'closed').map((o) => o.id),
+			);
+
+			// With All Companies there is no list: the ID is entered instead.
+			const error = await failure(search({ companyScope: 'all' }));
+			expect(error.message).toBe(
+				'Purchase orders belong to one company: choose One Company to pick from the list',
+			);
+			expect(apiRequests(sim)).toEqual([]);
 		});
 
 		test('Cancel and Close move open purchase orders; a closed one is refused, per item with Continue On Fail', async () => {

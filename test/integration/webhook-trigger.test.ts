@@ -1,6 +1,8 @@
 /**
  * The Webhook Trigger against the simulator, over real HTTP both ways: registration,
- * deletion, recovery of instances an unfinished activation left, the 50-per-company limit,
+ * deletion, recovery of instances an unfinished activation left, events changed in place (same
+ * instance and secret) or registered anew (URL changed, instance gone, update refused), the
+ * 50-per-company limit,
  * signatures (valid, invalid, missing, another company's secret), repeated deliveries and
  * Fetch Full Object.
  */
@@ -303,6 +305,189 @@ describe('Spendesk Webhook Trigger', () => {
 			const error = await failure(h.activate());
 			expect(error.message).toMatch(/compan/i);
 			expect(webhooksOf(sim, 'cmp_002')).toHaveLength(0);
+		});
+	});
+
+	describe('events changed on re-activation', () => {
+		/** A trigger whose parameters the test changes between activations, as a user edits the node. */
+		const editable = async (events: string[]) => {
+			const parameters: IDataObject = {
+				events,
+				companyScope: 'several',
+				companyIds: ['cmp_002', 'cmp_003'],
+				options: {},
+			};
+			const h = await startWebhookHarness(sim, parameters);
+			harnesses.push(h);
+			await h.activate();
+			return { h, parameters };
+		};
+		/** The webhook-instance requests since the log was cleared, as "METHOD path". */
+		const webhookCalls = () =>
+			sim.log
+				.filter((r) => r.route.endsWith('Webhook') || r.route === 'listWebhooks')
+				.map((r) => `${r.method} ${r.path}`);
+
+		test('same URL, only the events changed: each instance is updated in place, its secret kept, and deliveries during the change are accepted', async () => {
+			const { h, parameters } = await editable(['payables:created']);
+			const before = kept(h).map((i) => ({ ...i }));
+			parameters.events = ['payables:created', 'payables:prepared'];
+			// The update of cmp_002 is slow: a payable created meanwhile is delivered (signed with
+			// the instance's secret) while the change is under way.
+			sim.injectFault({ route: 'updateWebhook', kind: 'latency', latencyMs: 400, times: 1 });
+			sim.clearLog();
+			const activation = h.activate();
+			await sleep(150);
+			const during = sim.createPayable('cmp_002').payable;
+			expect(await activation).toBe(true);
+			await sim.whenWebhooksSettled();
+
+			expect(webhookCalls()).toEqual(before.map((i) => `PATCH /v1/webhooks/${i.id}`));
+			expect(sim.requestsTo('updateWebhook').map((r) => r.body)).toEqual([
+				{ events: ['payables:created', 'payables:prepared'] },
+				{ events: ['payables:created', 'payables:prepared'] },
+			]);
+			for (const company of ['cmp_002', 'cmp_003']) {
+				expect(ours(h, company)).toHaveLength(1);
+				expect(ours(h, company)[0].events).toEqual(['payables:created', 'payables:prepared']);
+			}
+			// Same instances, same secrets; the kept registration carries the new events.
+			expect(kept(h)).toEqual(
+				before.map((i) => ({ ...i, events: ['payables:created', 'payables:prepared'] })),
+			);
+			expect(await h.checkExists()).toBe(true);
+
+			// The payable created during the change started its execution; the new event is
+			// delivered and checked with the same secret.
+			expect(
+				sim
+					.webhookDeliveries()
+					.filter((d) => d.url === h.url)
+					.map((d) => d.status),
+			).toEqual([200]);
+			expect(h.executions.map((e) => e[0].data)).toEqual([
+				expect.objectContaining({ id: during.id }),
+			]);
+			const { payable } = sim.createPayable('cmp_003', { status: 'in_review' });
+			await sim.whenWebhooksSettled();
+			sim.preparePayable('cmp_003', payable.id);
+			await sim.whenWebhooksSettled();
+			expect(h.executions).toHaveLength(3);
+			expect(h.executions[2][0]).toMatchObject({
+				data: { id: payable.id },
+				event: { eventType: 'payables:prepared' },
+			});
+			const body = deliveryBody('cmp_003', 'pay_9', 'payables:prepared');
+			const oldSecret = before.find((i) => i.companyId === 'cmp_003')!.secret;
+			expect((await h.deliver(body, signed(body, oldSecret))).status).toBe(200);
+			expect(JSON.stringify(h.logs)).not.toContain(oldSecret);
+		});
+
+		test('URL changed: the instances are deleted and registered anew with new secrets, as before', async () => {
+			const { h } = await editable(['payables:created']);
+			const before = kept(h);
+			const moved = await startWebhookHarness(
+				sim,
+				{
+					events: ['payables:prepared'],
+					companyScope: 'several',
+					companyIds: ['cmp_002', 'cmp_003'],
+					options: {},
+				},
+				{ staticData: h.staticData },
+			);
+			harnesses.push(moved);
+			sim.clearLog();
+			expect(await moved.activate()).toBe(true);
+			expect(sim.requestsTo('updateWebhook')).toHaveLength(0);
+			expect(
+				webhookCalls()
+					.filter((c) => c.startsWith('DELETE'))
+					.sort(),
+			).toEqual(before.map((i) => `DELETE /v1/webhooks/${i.id}`).sort());
+			expect(sim.requestsTo('createWebhook')).toHaveLength(2);
+			for (const company of ['cmp_002', 'cmp_003']) {
+				expect(ours(h, company)).toHaveLength(0);
+				expect(ours(moved, company)).toHaveLength(1);
+			}
+			const secrets = kept(moved).map((i) => i.secret);
+			expect(secrets.some((secret) => before.some((i) => i.secret === secret))).toBe(false);
+		});
+
+		test('an instance gone at Spendesk (404 on the update) or disabled is registered anew; the other one is updated in place', async () => {
+			const { h, parameters } = await editable(['payables:created']);
+			const [first, second] = kept(h).map((i) => ({ ...i }));
+			webhooksOf(sim, first.companyId).length = 0;
+			parameters.events = ['settlements:created'];
+			sim.clearLog();
+			await h.activate();
+			expect(sim.requestsTo('updateWebhook').map((r) => r.status)).toEqual([404, 200]);
+			expect(sim.requestsTo('createWebhook').map((r) => r.companyId)).toEqual([first.companyId]);
+			expect(webhookCalls()).toEqual([
+				`PATCH /v1/webhooks/${first.id}`,
+				`PATCH /v1/webhooks/${second.id}`,
+				`DELETE /v1/webhooks/${first.id}`,
+				'GET /v1/webhooks',
+				'POST /v1/webhooks',
+			]);
+			const renewed = kept(h).find((i) => i.companyId === first.companyId)!;
+			expect(renewed.id).not.toBe(first.id);
+			expect(renewed.secret).not.toBe(first.secret);
+			expect(kept(h).find((i) => i.companyId === second.companyId)).toEqual({
+				...second,
+				events: ['settlements:created'],
+			});
+			expect(h.logs.map((l) => l.message).join('\n')).toContain(
+				`webhook instance ${first.id} of company "${first.companyId}" is registered anew (it is no longer at Spendesk)`,
+			);
+
+			// Disabled by Spendesk (3 days of failed deliveries): an update would not revive it.
+			Object.assign(ours(h, second.companyId)[0], { status: 'disabled', disabled: true });
+			parameters.events = ['payables:created'];
+			sim.clearLog();
+			await h.activate();
+			expect(sim.requestsTo('createWebhook').map((r) => r.companyId)).toEqual([second.companyId]);
+			expect(ours(h, second.companyId)).toHaveLength(1);
+			expect(ours(h, second.companyId)[0].status).toBe('active');
+			expect(await h.checkExists()).toBe(true);
+		});
+
+		test('an update refused (no scope for it) falls back to delete and create; when creating is refused too, the error says which company and what to do', async () => {
+			const { h, parameters } = await editable(['payables:created']);
+			const before = kept(h).map((i) => ({ ...i }));
+			parameters.events = ['payables:prepared'];
+			sim.injectFault({
+				route: 'updateWebhook',
+				kind: 'status',
+				status: 403,
+				times: 2,
+				detail: 'Missing scope experimental:webhooks:write',
+			});
+			sim.clearLog();
+			await h.activate();
+			expect(sim.requestsTo('updateWebhook').map((r) => r.status)).toEqual([403, 403]);
+			expect(sim.requestsTo('deleteWebhook')).toHaveLength(2);
+			expect(sim.requestsTo('createWebhook')).toHaveLength(2);
+			for (const company of ['cmp_002', 'cmp_003']) {
+				expect(ours(h, company)).toHaveLength(1);
+				expect(ours(h, company)[0].events).toEqual(['payables:prepared']);
+			}
+			expect(kept(h).map((i) => i.id)).toEqual(
+				ours(h, 'cmp_002')
+					.concat(ours(h, 'cmp_003'))
+					.map((w) => w.id),
+			);
+			expect(kept(h).some((i) => before.some((b) => b.secret === i.secret))).toBe(false);
+			const body = deliveryBody('cmp_002', 'pay_3', 'payables:prepared');
+			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_002')))).status).toBe(200);
+
+			// The credential may neither update nor create: the registration's own message.
+			parameters.events = ['settlements:created'];
+			sim.injectFault({ route: 'updateWebhook', kind: 'status', status: 403, times: 2 });
+			sim.injectFault({ route: 'createWebhook', kind: 'status', status: 403 });
+			const error = await failure(h.activate());
+			expect(error.message).toContain('Could not register the webhook for company "cmp_002"');
+			expect((error as { description?: string }).description).toBeTruthy();
 		});
 	});
 

@@ -71,6 +71,9 @@ describe('record ID fields of the operations', () => {
 			'analyticalField fieldId',
 			'intake intakeId',
 			'payable payableId',
+			'purchaseOrder purchaseOrderId',
+			'purchaseOrder supplierId',
+			'purchaseOrder userId',
 			'settlement settlementId',
 			'supplier supplierId',
 			'user userId',
@@ -135,6 +138,7 @@ describe('record ID fields of the operations', () => {
 			'analyticalField → getValues: fieldId (all)',
 			'payable → get: payableId (all)',
 			'payable → getAttachments: payableId (all)',
+			'purchaseOrder → get: purchaseOrderId (all)',
 			'supplier → get: supplierId (all)',
 			'user → get: userId (all)',
 		]);

@@ -656,7 +656,7 @@ export const ENDPOINTS = catalogue({
 	},
 	updateWebhook: {
 		label: 'Update a webhook instance',
-		operations: ['Custom API Call (update a webhook instance)'],
+		operations: ['Webhook Trigger: activation'],
 		source:
 			'Path and scope: vendor listings; the secret kept and deliveries going on: decided here (#webhooks).',
 		method: 'PATCH',

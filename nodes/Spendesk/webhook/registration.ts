@@ -4,7 +4,10 @@
  *   data), still at Spendesk with this node's URL and events;
  * - create: one instance per company, with a secret made here; instances of this node's URL
  *   left by an activation that did not finish (n8n stopped, static data not saved) are found
- *   by their URL and deleted first, so they never pile up;
+ *   by their URL and deleted first, so they never pile up. A company whose kept instance has
+ *   this URL and only other events is updated in place instead (docs/api.md#webhooks): same
+ *   instance, same secret, no gap in deliveries; when Spendesk refuses the update or the
+ *   instance is gone, that company goes the delete-and-create way;
  * - delete: exactly the instances kept in static data.
  * The URL is the node's own webhook URL, which no other node shares, so an instance with that
  * URL is this trigger's.
@@ -199,6 +202,65 @@ async function registerCompany(
 	};
 }
 
+/**
+ * Sets the events of a kept instance at Spendesk (same URL, same secret). Gives back the
+ * instance as now registered, or undefined when it must be registered anew instead: the
+ * instance is gone (404), disabled, or the update was refused (no scope for it, an outage…);
+ * the reason is logged, without the secret.
+ */
+async function updateInPlace(
+	ctx: IHookFunctions,
+	instance: RegisteredInstance,
+	events: WebhookEventType[],
+): Promise<RegisteredInstance | undefined> {
+	const name = companyLabel(instance.company);
+	let reason: string;
+	try {
+		const answer = await callSpendesk(ctx, 'updateWebhook', {
+			company: instance.company,
+			pathParams: { webhookId: instance.id },
+			body: { events },
+			allowNotFound: true,
+			secrets: [instance.secret],
+		});
+		const remote = singleObject(answer.body);
+		if (answer.status === 404) reason = 'it is no longer at Spendesk';
+		else if (remote?.disabled === true || remote?.status === 'disabled')
+			reason = 'Spendesk disabled it';
+		else if (remote?.url !== undefined && remote.url !== instance.url)
+			reason = 'Spendesk answered another URL for it';
+		else return { ...instance, events };
+	} catch (error) {
+		reason = `Spendesk refused the update: ${(error as Error).message}`;
+	}
+	ctx.logger.info(
+		`Spendesk Webhook Trigger: webhook instance ${instance.id} of ${name} is registered anew (${reason})`,
+	);
+	return undefined;
+}
+
+/**
+ * The companies whose kept instance can be updated in place: same URL, other events. Each one
+ * updated is taken out of `targets`' way (returned), the others are registered anew.
+ */
+async function updateChangedEvents(
+	ctx: IHookFunctions,
+	state: { instances: RegisteredInstance[] },
+	targets: CompanyTarget[],
+	url: string,
+	events: WebhookEventType[],
+): Promise<RegisteredInstance[]> {
+	const current = currentInstances(state.instances);
+	const updated: RegisteredInstance[] = [];
+	for (const target of targets) {
+		const kept = current.find((i) => (i.company ?? '') === (target.id ?? ''));
+		if (!kept || kept.url !== url || sameEvents(kept.events, events)) continue;
+		const now = await updateInPlace(ctx, kept, events);
+		if (now) updated.push(now);
+	}
+	return updated;
+}
+
 /** Registers one instance per chosen company. On a failure, what was registered is deleted again. */
 export async function create(this: IHookFunctions): Promise<boolean> {
 	const state = webhookStaticData(this);
@@ -211,21 +273,31 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 				'Check that the credential is the right one and that its companies are active in Spendesk.',
 		});
 	}
-	// Instances of an earlier registration (other companies or events) go first.
-	state.instances = await deleteAll(this, state.instances);
+	// Same URL, only the events changed: those instances are updated in place and kept.
+	const updated = await updateChangedEvents(this, state, targets, url, events);
+	const updatedIds = new Set(updated.map((i) => i.id));
+	// Instances of an earlier registration (other companies, URL or events) go first.
+	state.instances = await deleteAll(
+		this,
+		state.instances.filter((i) => !updatedIds.has(i.id)),
+	);
+	// After the leftovers that could not be deleted: an updated instance is its company's current one.
+	state.instances.push(...updated);
 	const registered: RegisteredInstance[] = [];
 	const deleted = new Set<string>();
 	let failure: unknown;
 	try {
-		for (const target of targets)
+		for (const target of targets) {
+			if (updated.some((i) => (i.company ?? '') === (target.id ?? ''))) continue;
 			registered.push(await registerCompany(this, target, url, events, deleted));
+		}
 	} catch (error) {
 		failure = error;
 	}
 	// An instance whose deletion failed above but that was found by its URL and deleted is gone.
 	state.instances = state.instances.filter((i) => !deleted.has(i.id));
 	if (failure === undefined) {
-		// After the leftovers that could not be deleted: each company's new instance is its current one.
+		// Each company's new instance is its current one.
 		state.instances.push(...registered);
 		return true;
 	}

@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { impossibleDate } from '../dates';
-import { readRecordId } from '../recordId';
+import { readRecordId, recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import { fail, readText } from '../writeFields';
 
@@ -61,7 +61,7 @@ function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		'userId',
 		'User ID',
 		itemIndex,
-		'Give the ID of a member of the company, e.g. {{ $json.userId }} (User → Get Many lists them).',
+		'Pick the user from the list, or give the ID of a member of the company, e.g. {{ $json.userId }} (User → Get Many lists them).',
 	);
 	const amount = readAmount(
 		ctx,
@@ -118,7 +118,7 @@ function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 			'supplierId',
 			'Supplier ID',
 			itemIndex,
-			'Give the ID of a supplier of the company (Supplier → Get Many lists them), or choose New Supplier and give its name.',
+			'Pick the supplier from the list, or give the ID of a supplier of the company (Supplier → Get Many lists them), or choose New Supplier and give its name.',
 		),
 	};
 }
@@ -163,16 +163,14 @@ export const createPurchaseOrder: SingleOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		{
-			displayName: 'User ID',
+		...recordLocator({
 			name: 'userId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. usr_001_00012',
+			label: 'User',
 			description:
-				'ID of the company member the purchase order is for (User → Get Many lists them)',
-		},
+				'The company member the purchase order is for: pick them from the list, or enter their ID (e.g. from an expression after User → Get Many)',
+			placeholder: 'e.g. usr_001_00012',
+			searchListMethod: 'searchUsers',
+		}),
 		{
 			displayName: 'Amount',
 			name: 'amount',
@@ -207,7 +205,7 @@ export const createPurchaseOrder: SingleOperation = {
 				{
 					name: 'Existing Supplier',
 					value: 'id',
-					description: 'A supplier Spendesk already knows, by its ID',
+					description: 'A supplier Spendesk already knows, from the list or by its ID',
 				},
 				{
 					name: 'New Supplier',
@@ -216,18 +214,17 @@ export const createPurchaseOrder: SingleOperation = {
 				},
 			],
 			default: 'id',
-			description: 'Whether the supplier is already in Spendesk (by ID) or new (by name)',
+			description:
+				'Whether the supplier is already in Spendesk (from the list or by ID) or new (by name)',
 		},
-		{
-			displayName: 'Supplier ID',
+		...recordLocator({
 			name: 'supplierId',
-			type: 'string',
-			required: true,
-			default: '',
+			label: 'Supplier',
+			description:
+				'The supplier of the purchase order: pick it from the list, or enter its ID (e.g. from an expression after Supplier → Get Many)',
 			placeholder: 'e.g. sup_001_00042',
-			description: 'ID of the supplier (Supplier → Get Many lists them)',
-			displayOptions: { show: { supplierMode: ['id'] } },
-		},
+			searchListMethod: 'searchSuppliers',
+		}).map((field) => ({ ...field, displayOptions: { show: { supplierMode: ['id'] } } })),
 		{
 			displayName: 'Supplier Name',
 			name: 'supplierName',

@@ -1,6 +1,6 @@
 /**
  * What the Purchase Order operations share (docs/api.md#purchase-orders): the purchase order
- * field (a resource locator, By ID), reading its ID, and the errors of a purchase order that is
+ * field (a resource locator, From List or By ID), reading its ID, and the errors of a purchase order that is
  * not found or not open.
  */
 import { NodeApiError } from 'n8n-workflow';
@@ -9,39 +9,28 @@ import { companyLabel } from '../../companies/naming';
 import type { EndpointName } from '../../transport/endpoints';
 import { ENDPOINTS } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
-import { ID_PATTERN, readRecordId } from '../recordId';
+import { readRecordId, recordLocator } from '../recordId';
 
 export const ID_HINT =
-	'Enter the ID of the purchase order, usually from an expression such as {{ $json.id }} (Purchase Order → Get Many lists them).';
+	'Pick the purchase order from the list, or enter its ID, usually from an expression such as {{ $json.id }} (Purchase Order → Get Many lists them).';
 
-/** The Purchase Order field: its ID, typed or from an expression. */
-export function purchaseOrderLocator(what: string): INodeProperties {
-	return {
-		displayName: 'Purchase Order',
+/**
+ * The Purchase Order field: From List (the purchase orders of the chosen company) or By ID. On
+ * Get, which offers All Companies, a copy By ID only is shown then (recordLocator).
+ */
+export function purchaseOrderLocator(what: string, allCompanies = false): INodeProperties[] {
+	return recordLocator({
 		name: 'purchaseOrderId',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'id', value: '' },
-		description: `The purchase order to ${what}, by its ID (Purchase Order → Get Many lists them)`,
-		modes: [
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. po_001_00042',
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: ID_PATTERN,
-							errorMessage:
-								'Enter one purchase order ID (no spaces, slashes, "?" or "#", not "." or "..")',
-						},
-					},
-				],
-			},
-		],
-	};
+		label: 'Purchase Order',
+		description: `The purchase order to ${what}: pick it from the list, or enter its ID (usually from an expression, e.g. {{ $json.id }} after Purchase Order → Create or Get Many)`,
+		...(allCompanies
+			? {
+					allCompaniesDescription: `The ID of the purchase order to ${what} (usually from an expression, e.g. {{ $json.id }}); the node looks for it in every company`,
+				}
+			: {}),
+		placeholder: 'e.g. po_001_00042',
+		searchListMethod: 'searchPurchaseOrders',
+	});
 }
 
 /** The purchase order ID of an item, checked before any request. */

@@ -12,7 +12,7 @@ import { purchaseOrderLocator, purchaseOrderNotFound, readPurchaseOrderId } from
 export const getPurchaseOrder: SingleOperation = {
 	value: 'get',
 	perCompany: true,
-	properties: [purchaseOrderLocator('get')],
+	properties: purchaseOrderLocator('get', true),
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const id = readPurchaseOrderId(this, itemIndex);
 		const oneCompany = this.getNodeParameter('companyScope', itemIndex, 'one') === 'one';

@@ -21,7 +21,7 @@ export function transitionOperation(action: 'cancel' | 'close'): SingleOperation
 		value: action,
 		perCompany: true,
 		write: true,
-		properties: [purchaseOrderLocator(action)],
+		properties: purchaseOrderLocator(action),
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const id = readPurchaseOrderId(this, itemIndex);
 			return async (company) => {
