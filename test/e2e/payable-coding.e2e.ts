@@ -1,6 +1,6 @@
 /**
- * "Code payables from a mapping table, then export" inside real n8n, against both simulator
- * profiles at once (docs/api.md#payable-accounting, #receipt-upload, #accounting-exports): a Set
+ * examples/code-payables-then-export.json, "code payables from a mapping table, then export",
+ * inside real n8n against both simulator profiles at once (docs/api.md#payable-accounting, #receipt-upload, #accounting-exports): a Set
  * node holds a mapping table (supplier → cost center and expense account); Payable → Get Many
  * reads the payables; Payable → Update (Change Some) sets each payable's cost center and
  * expense account from the table; Payable → Upload Receipt attaches a file made by Convert to
@@ -16,33 +16,39 @@ import {
 	apiKeyCredential,
 	batchWorkflow,
 	company,
-	convertToFileNode,
 	execute,
 	importCredentials,
 	importWorkflows,
 	items,
-	setNode,
-	spendeskNode,
+	loadExample,
+	SPENDESK_NODE,
 } from './workflows';
 import type { CredentialRef, Execution, WorkflowNode } from './workflows';
 
 jest.setTimeout(10 * 60_000);
 
+/** The example workflow this test runs (examples/README.md). */
+const EXAMPLE = 'code-payables-then-export.json';
 const PROFILES = ['specification', 'documented'] as const;
 type Profile = (typeof PROFILES)[number];
 const C = 'cmp_001';
-const CODED = 3;
+/** Every payable of the company is read and coded. */
+const CODED = 6;
 const SCOPES = [
 	'experimental:payable-search:read',
 	'experimental:accounting:update',
 	'experimental:payable-attachment:write',
 	'experimental:accounting-export:read',
 ];
-/** The receipt: bytes that are not UTF-8 text, damaged visibly if any step reads them as text. */
-const RECEIPT = Buffer.from([
-	0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x34, 0x0a, 0x00, 0xff, 0xfe, 0x80, 0x0a, 0x7f, 0xc3,
-	0x25, 0x25, 0x45, 0x4f, 0x46, 0x0a,
-]);
+/** The example's stand-in receipt, as its Receipt Text node holds it (base64). */
+function exampleReceipt(): Buffer {
+	const nodes = loadExample(EXAMPLE, 'unused', { id: 'unused', name: 'unused' }).nodes;
+	const text = nodes.find((n) => n.name === 'Receipt Text')!.parameters.assignments as {
+		assignments: Array<{ name: string; value: string }>;
+	};
+	return Buffer.from(text.assignments.find((a) => a.name === 'receipt')!.value, 'base64');
+}
+const RECEIPT = exampleReceipt();
 
 const credentialOf = (profile: Profile): CredentialRef => ({
 	id: `coding-${profile}`,
@@ -65,88 +71,30 @@ function mappingOf(
 	);
 }
 
-/** One branch of the workflow: the example's chain, for one simulator. */
+/**
+ * One branch of the workflow: the example's chain for one simulator, as the example holds it,
+ * with its node names suffixed by the profile (two branches share the workflow), the
+ * simulator's mapping table, and the company chosen.
+ */
 function branch(profile: Profile, sim: SpendeskSimulator): WorkflowNode[] {
-	const credential = credentialOf(profile);
-	const name = (node: string) => `${node} (${profile})`;
-	const one = { companyScope: 'one', company: company(C) };
-	const mapping = `$('${name('Mapping Table')}').first().json.mapping[$json.supplierName]`;
-	return [
-		setNode(name('Mapping Table'), {
-			mapping: { value: JSON.stringify(mappingOf(sim)), type: 'object' },
-		}),
-		spendeskNode(
-			name('Payables'),
-			{
-				...one,
-				resource: 'payable',
-				operation: 'search',
-				returnAll: false,
-				limit: CODED,
-				simplify: true,
-			},
-			credential,
-		),
-		spendeskNode(
-			name('Code Payable'),
-			{
-				...one,
-				resource: 'payable',
-				operation: 'update',
-				payableId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-				version: '={{ $json.version }}',
-				lineItemsMode: 'changeSome',
-				lineChanges: {
-					change: [
-						{
-							applyTo: 'all',
-							costCenterId: { __rl: true, mode: 'id', value: `={{ ${mapping}.costCenterId }}` },
-							expenseAccountId: `={{ ${mapping}.expenseAccountId }}`,
-						},
-					],
-				},
-			},
-			credential,
-		),
-		setNode(name('Receipt Text'), {
-			payableId: { value: '={{ $json.id }}' },
-			receipt: { value: RECEIPT.toString('base64') },
-		}),
-		convertToFileNode(name('Receipt File'), {
-			sourceProperty: 'receipt',
-			fileName: 'receipt.pdf',
-			mimeType: 'application/pdf',
-		}),
-		spendeskNode(
-			name('Upload Receipt'),
-			{
-				...one,
-				resource: 'payable',
-				operation: 'uploadReceipt',
-				payableId: {
-					__rl: true,
-					mode: 'id',
-					value: `={{ $('${name('Receipt Text')}').item.json.payableId }}`,
-				},
-				binaryPropertyName: 'data',
-			},
-			credential,
-		),
-		spendeskNode(
-			name('Export'),
-			{
-				...one,
-				resource: 'accountingExport',
-				operation: 'createAndWait',
-				from: '2020-01-01T00:00:00Z',
-				to: '2030-01-01T00:00:00Z',
-				maxWait: 60,
-			},
-			credential,
-			[0, 0],
-			{ executeOnce: true },
-		),
-	];
+	const example = loadExample(EXAMPLE, 'unused', credentialOf(profile));
+	let nodes = example.nodes.filter(
+		(n) => n.type !== 'n8n-nodes-base.stickyNote' && n.type !== 'n8n-nodes-base.manualTrigger',
+	);
+	let text = JSON.stringify(nodes);
+	for (const node of nodes)
+		text = text.split(`$('${node.name}')`).join(`$('${node.name} (${profile})')`);
+	nodes = JSON.parse(text) as WorkflowNode[];
+	for (const node of nodes) {
+		node.name = `${node.name} (${profile})`;
+		node.id = `${node.id}-${profile}`;
+		if (node.type === SPENDESK_NODE) node.parameters.company = company(C);
+	}
+	const table = nodes.find((n) => n.name === `Mapping Table (${profile})`)!;
+	const [assignment] = (table.parameters.assignments as { assignments: Array<{ value: unknown }> })
+		.assignments;
+	assignment.value = JSON.stringify(mappingOf(sim));
+	return nodes;
 }
 
 describe.each(parseTargets())('code payables from a mapping table, then export (%s)', (target) => {
@@ -163,7 +111,7 @@ describe.each(parseTargets())('code payables from a mapping table, then export (
 				profile,
 				rateLimit: 10_000,
 				exportPendingPolls: 0,
-				seed: { companies: 2, sizes: { invoices: 1, payables: 6, suppliers: 3 } },
+				seed: { companies: 2, sizes: { invoices: 1, payables: CODED, suppliers: 3 } },
 				grantScopes: { 'sim-org-client': SCOPES },
 			};
 			const sim = new SpendeskSimulator(options);
