@@ -7,13 +7,14 @@
  * goes to the file host through the pre-signed form, never with a credential.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';
+import { searchCostCenters } from '../../nodes/Spendesk/methods/costCenterSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
-import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, expectNoCredentialOnFileHost, runNode } from '../support/node';
-import { locatorById } from '../support/values';
+import { locatorById, locatorFromList } from '../support/values';
 
 const SCOPES = ['experimental:accounting:update', 'experimental:payable-attachment:write'];
 const C = 'cmp_001';
@@ -73,6 +74,23 @@ describe.each(['specification', 'documented'] as const)(
 				extra,
 			);
 		const calls = () => apiRequests(sim).map((r) => `${r.method} ${r.path}`);
+
+		test('the Cost Center list: the chosen company’s cost centers, filtered by the text typed', async () => {
+			const { context } = await contextFor(sim, 'orgKey', {
+				parameters: { companyScope: 'one', company: locatorFromList('cmp_002') },
+			});
+			sim.clearLog();
+			const search = (filter?: string) =>
+				searchCostCenters.call(context as unknown as ILoadOptionsFunctions, filter);
+			const all = await search();
+			const centers = sim.data('cmp_002').costCenters;
+			expect(all.results).toEqual(
+				centers.map((c) => ({ name: `${c.name} (${c.id})`, value: c.id })),
+			);
+			expect(apiRequests(sim).every((r) => r.headers['x-company-id'] === 'cmp_002')).toBe(true);
+			const one = await search(centers[1].id);
+			expect(one.results.map((r) => r.value)).toEqual([centers[1].id]);
+		});
 
 		test('Replace All sends every line with the version given, in one PATCH, and Spendesk holds them', async () => {
 			const id = 'pay_001_000003';
