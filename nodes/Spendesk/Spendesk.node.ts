@@ -8,6 +8,7 @@ import type {
 import { route } from './actions/router';
 import { nodeSubtitle, versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
+import { searchCostCenters } from './methods/costCenterSearch';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
 import { searchPurchaseOrders } from './methods/purchaseOrderSearch';
 import {
@@ -67,6 +68,7 @@ export class Spendesk implements INodeType {
 			searchSettlements,
 			searchIntakeRecords,
 			searchPurchaseOrders,
+			searchCostCenters,
 		},
 	};
 

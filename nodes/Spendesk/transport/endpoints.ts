@@ -425,7 +425,11 @@ export const ENDPOINTS = catalogue({
 		// The payable at the top level (a `{ data }` wrapper is read too); a 404 is the item's error with One Company, and that company's
 		// empty result with Several or All Companies (actions/getById.ts).
 		label: 'Get a payable',
-		operations: ['Payable → Get', 'Webhook Trigger: Fetch Full Object (payables)'],
+		operations: [
+			'Payable → Get',
+			'Payable → Update (Change Some, or without a version)',
+			'Webhook Trigger: Fetch Full Object (payables)',
+		],
 		source:
 			'Path, scope, bare answer and fields (amount in minor units): vendor documentation and public client code.',
 		method: 'GET',
@@ -671,7 +675,7 @@ export const ENDPOINTS = catalogue({
 	// after): every one is on /v1 with the company in the X-Company-Id header.
 	updatePayableAccounting: {
 		label: "Update a payable's accounting",
-		operations: ['Custom API Call (payable accounting)'],
+		operations: ['Payable → Update'],
 		source:
 			'Path, body (`version`, `lineItems` replacing the whole list), `{item: {version}}` answer, strict properties and scope: public client code; minor units, totals and the 409s: decided here (#payable-accounting).',
 		method: 'PATCH',
@@ -685,7 +689,7 @@ export const ENDPOINTS = catalogue({
 	},
 	startPayableAttachmentUpload: {
 		label: 'Start a receipt upload to a payable',
-		operations: ['Custom API Call (receipt upload)'],
+		operations: ['Payable → Upload Receipt'],
 		source:
 			'Path, body `{mimeType, contentLength}`, the `{method, url, fields}` form upload without the bearer token, and scope: public client code; file types, size and lifetime: decided here (#receipt-upload).',
 		method: 'POST',

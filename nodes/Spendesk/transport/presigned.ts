@@ -1,5 +1,6 @@
 /**
- * Transfers to and from pre-signed URLs (attachments' download links, intake upload links).
+ * Transfers to and from pre-signed URLs (attachments' download links, intake upload links,
+ * receipt upload forms).
  * Such a URL is its own authorisation and may lie on another host (object storage), so it is
  * called through n8n's plain request helper: never the authenticated one, never with the
  * bearer token or any Authorization header. Only HTTPS is allowed (plain HTTP on the loopback
@@ -323,4 +324,78 @@ export function uploadHeaders(given: unknown, mimeType: string): Record<string, 
 		}
 	}
 	return headers;
+}
+
+/** The fields of a pre-signed form as strings, in their order; fields of other types are left out. */
+export function formFields(given: unknown): Array<[string, string]> {
+	if (!given || typeof given !== 'object' || Array.isArray(given)) return [];
+	return Object.entries(given as IDataObject)
+		.filter(([name, value]) => name && (typeof value === 'string' || typeof value === 'number'))
+		.map(([name, value]) => [name, String(value)]);
+}
+
+/** A header value of a form part: quotes and line breaks replaced, so that it cannot end the header. */
+const partValue = (text: string) => text.replace(/["\r\n\\]/g, '_');
+
+/** A multipart/form-data body: the fields, then the file as the last part named `file`. */
+function multipartBody(
+	fields: Array<[string, string]>,
+	file: { bytes: Buffer; fileName: string; mimeType: string },
+): { body: Buffer; boundary: string } {
+	let boundary: string;
+	do {
+		boundary = `----SpendeskFormBoundary${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+	} while (
+		file.bytes.includes(boundary) ||
+		fields.some(([name, value]) => `${name}${value}`.includes(boundary))
+	);
+	const parts: Buffer[] = fields.map(([name, value]) =>
+		Buffer.from(
+			`--${boundary}\r\nContent-Disposition: form-data; name="${partValue(name)}"\r\n\r\n${value}\r\n`,
+			'utf8',
+		),
+	);
+	parts.push(
+		Buffer.from(
+			`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${partValue(file.fileName)}"\r\nContent-Type: ${partValue(file.mimeType)}\r\n\r\n`,
+			'utf8',
+		),
+		file.bytes,
+		Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
+	);
+	return { body: Buffer.concat(parts), boundary };
+}
+
+/**
+ * Uploads a file through a pre-signed form (POST multipart/form-data) without credentials: the
+ * form's fields in their order, then the file, last, as the part `file`. The fields are the
+ * form's authorisation; errors never quote them.
+ */
+export async function uploadPresignedForm(
+	ctx: IExecuteFunctions,
+	url: URL,
+	options: {
+		what: string;
+		fields: Array<[string, string]>;
+		file: { bytes: Buffer; fileName: string; mimeType: string };
+		itemIndex: number;
+	},
+): Promise<void> {
+	const { what, fields, file, itemIndex } = options;
+	const { body, boundary } = multipartBody(fields, file);
+	const response = await send(
+		ctx,
+		{
+			method: 'POST',
+			body,
+			headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+			json: false,
+		},
+		url,
+		what,
+		itemIndex,
+	);
+	if (response.statusCode >= 200 && response.statusCode < 300) return;
+	const { bytes: answer } = await readBytes(response.body, 4096);
+	throw transferError(ctx, response, answer.toString('utf8'), url, what, itemIndex);
 }

@@ -4,7 +4,9 @@ import { getAllPayablesSnapshot } from './getAllSnapshot.operation';
 import { getPayable } from './get.operation';
 import { getPayableAttachments } from './getAttachments.operation';
 import { searchPayables } from './search.operation';
+import { updatePayable } from './update.operation';
 import { updateBookkeepingStatus } from './updateBookkeepingStatus.operation';
+import { uploadPayableReceipt } from './uploadReceipt.operation';
 
 export const payableResource: SpendeskResource = {
 	value: 'payable',
@@ -45,11 +47,25 @@ export const payableResource: SpendeskResource = {
 					'Retrieve a complete, consistent copy of all matching payables, for exports; slower, as Spendesk builds the copy first',
 			},
 			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update payable accounting',
+				description:
+					"Set the accounting of one payable before it is exported: the cost center, expense and tax accounts and analytical values of its lines, or all its lines with their amounts. Needs the payable ID and version; returns the payable's ID, new version and lines.",
+			},
+			{
 				name: 'Update Bookkeeping Status',
 				value: 'updateBookkeepingStatus',
 				action: 'Update payable bookkeeping status',
 				description:
 					'Mark payables as exported to the accounting system, or as not exported with a reason; each input item is one payable. Returns each payable with its ID, new version and status.',
+			},
+			{
+				name: 'Upload Receipt',
+				value: 'uploadReceipt',
+				action: 'Upload payable receipt',
+				description:
+					"Attach the input item's file (PDF, JPEG or PNG, up to 50 MB) to one payable as a receipt; needs the payable ID. Returns the payable ID and the file's name, type and size.",
 			},
 		],
 		default: 'search',
@@ -60,5 +76,7 @@ export const payableResource: SpendeskResource = {
 		getPayable,
 		getPayableAttachments,
 		updateBookkeepingStatus,
+		updatePayable,
+		uploadPayableReceipt,
 	],
 };

@@ -1,0 +1,389 @@
+/**
+ * The line items of Payable → Update (docs/api.md#payable-accounting): their fields in the
+ * editor, reading them from an item before any request, and applying the changes of Change Some
+ * to the lines Spendesk holds. A line as sent is `{grossAmount, expenseAccountId, taxAccountId,
+ * costCenterId, analyticalFieldValues: [{fieldId, valueId}]}`, with only the properties given.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { isOneIdSegment } from '../../transport/placement';
+import { recordLocator } from '../recordId';
+import { fail } from '../writeFields';
+
+export interface AnalyticalValue {
+	fieldId: string;
+	valueId: string;
+}
+
+/** One line as the API takes it. */
+export interface LineItem {
+	grossAmount: number;
+	expenseAccountId?: string;
+	taxAccountId?: string;
+	costCenterId?: string;
+	analyticalFieldValues?: AnalyticalValue[];
+}
+
+/** One change of Change Some: the lines it applies to, and what it sets on them. */
+export interface LineChange {
+	/** Line number from 1, or undefined for every line. */
+	line?: number;
+	/** Position of the change in the list, from 1, for messages. */
+	position: number;
+	set: Omit<LineItem, 'grossAmount'>;
+}
+
+const optional = (field: INodeProperties): INodeProperties => ({ ...field, required: false });
+
+const accountFields: INodeProperties[] = [
+	{
+		displayName: 'Expense Account ID',
+		name: 'expenseAccountId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. ea_6063',
+		description:
+			"ID of the expense account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
+	},
+	{
+		displayName: 'Tax Account ID',
+		name: 'taxAccountId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. ta_4456',
+		description:
+			"ID of the tax (VAT) account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
+	},
+];
+
+const costCenterField = optional(
+	recordLocator({
+		name: 'costCenterId',
+		label: 'Cost Center',
+		description: 'The cost center of the line; pick it from the list, or enter its ID',
+		placeholder: 'e.g. cc_001_0002',
+		searchListMethod: 'searchCostCenters',
+	})[0],
+);
+
+const analyticalValuesField: INodeProperties = {
+	displayName: 'Analytical Values',
+	name: 'analyticalValues',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Analytical Value',
+	default: {},
+	description:
+		'Values of analytical fields for the line, one per field. The value is given by its ID: Analytical Field → Get Many Values lists the values of a field.',
+	options: [
+		{
+			displayName: 'Analytical Value',
+			name: 'value',
+			values: [
+				recordLocator({
+					name: 'fieldId',
+					label: 'Analytical Field',
+					description: 'The analytical field; pick it from the list, or enter its ID',
+					placeholder: 'e.g. af_001_001',
+					searchListMethod: 'searchAnalyticalFields',
+				})[0],
+				recordLocator({
+					name: 'valueId',
+					label: 'Value',
+					description:
+						'The ID of one of the field’s values (Analytical Field → Get Many Values lists them)',
+					placeholder: 'e.g. afv_001_001_00002',
+				})[0],
+			],
+		},
+	],
+};
+
+/** The fields of Line Items: Replace All (every line, with its amount) and Change Some. */
+export const lineItemFields: INodeProperties[] = [
+	{
+		displayName: 'Line Items',
+		name: 'lineItemsMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Change Some',
+				value: 'changeSome',
+				description:
+					'Change the cost center, accounts or analytical values of some lines (or every line) and keep the rest: the node reads the payable first, then sends all its lines',
+			},
+			{
+				name: 'Replace All',
+				value: 'replaceAll',
+				description:
+					'Give every line of the payable with its amount: lines not given are removed, and the amounts must add up to the payable’s amount',
+			},
+		],
+		default: 'changeSome',
+		description:
+			'Spendesk replaces the whole list of lines at each update: Change Some keeps the lines you do not change',
+	},
+	{
+		displayName: 'Changes',
+		name: 'lineChanges',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Change',
+		default: {},
+		description:
+			'What to set, on every line or on one line; fields left empty keep their current value',
+		displayOptions: { show: { lineItemsMode: ['changeSome'] } },
+		options: [
+			{
+				displayName: 'Change',
+				name: 'change',
+				values: [
+					{
+						displayName: 'Apply To',
+						name: 'applyTo',
+						type: 'options',
+						options: [
+							{ name: 'Every Line', value: 'all' },
+							{ name: 'One Line', value: 'line' },
+						],
+						default: 'all',
+						description: 'Whether the change applies to every line of the payable or to one',
+					},
+					{
+						displayName: 'Line Number',
+						name: 'lineNumber',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 1,
+						description: 'The line to change, from 1 (the order of lineItems in Payable → Get)',
+						displayOptions: { show: { applyTo: ['line'] } },
+					},
+					costCenterField,
+					...accountFields,
+					{
+						...analyticalValuesField,
+						description:
+							'Values of analytical fields to set; a field the line already has a value for gets the new one, the others stay',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Lines',
+		name: 'lineItems',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Line',
+		default: {},
+		description:
+			'Every line of the payable, replacing the lines it has; the gross amounts must add up to its amount',
+		displayOptions: { show: { lineItemsMode: ['replaceAll'] } },
+		options: [
+			{
+				displayName: 'Line',
+				name: 'line',
+				values: [
+					{
+						displayName: 'Gross Amount (Minor Units)',
+						name: 'grossAmount',
+						type: 'number',
+						default: 0,
+						placeholder: 'e.g. 12000',
+						description:
+							"The line's amount including taxes, in minor units like the payable's amount: 120.00 EUR is 12000",
+					},
+					costCenterField,
+					...accountFields,
+					analyticalValuesField,
+				],
+			},
+		],
+	},
+];
+
+const FIELD_NAMES: Record<string, string> = {
+	grossAmount: 'Gross Amount',
+	costCenterId: 'Cost Center',
+	expenseAccountId: 'Expense Account ID',
+	taxAccountId: 'Tax Account ID',
+	analyticalFieldValues: 'Analytical Values',
+	fieldId: 'Analytical Field',
+	valueId: 'Value',
+};
+
+/** Where a field of a line is, for messages: "line 2, Cost Center". */
+export function fieldName(source: string | undefined): string | undefined {
+	const found = /lineItems\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\](?:\.(\w+))?)?/.exec(source ?? '');
+	if (!found) return /lineItems/.test(source ?? '') ? 'the lines' : undefined;
+	const [, line, field, value, inner] = found;
+	const parts = [`line ${Number(line) + 1}`];
+	if (field) parts.push(FIELD_NAMES[field] ?? field);
+	if (value !== undefined) parts.push(`value ${Number(value) + 1}`);
+	if (inner) parts.push(FIELD_NAMES[inner] ?? inner);
+	return parts.join(', ');
+}
+
+/** An ID given as text or as a resource locator's value; empty gives undefined. */
+function readId(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	where: string,
+	itemIndex: number,
+): string | undefined {
+	const value =
+		raw && typeof raw === 'object' && 'value' in raw ? (raw as { value: unknown }).value : raw;
+	const id =
+		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	if (!id) return undefined;
+	if (!isOneIdSegment(id))
+		fail(
+			ctx,
+			itemIndex,
+			`${where} "${id.slice(0, 60)}" is not a valid ID`,
+			'An ID is one word of at most 128 characters, without spaces, slashes, "?" or "#".',
+		);
+	return id;
+}
+
+function readAnalyticalValues(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	where: string,
+	itemIndex: number,
+): AnalyticalValue[] | undefined {
+	const entries = ((raw as IDataObject | undefined)?.value ?? []) as IDataObject[];
+	if (!Array.isArray(entries) || !entries.length) return undefined;
+	return entries.map((entry, i) => {
+		const at = `${where}, Analytical Value ${i + 1}`;
+		const fieldId = readId(ctx, entry.fieldId, `${at}, Analytical Field`, itemIndex);
+		const valueId = readId(ctx, entry.valueId, `${at}, Value`, itemIndex);
+		if (!fieldId || !valueId)
+			fail(
+				ctx,
+				itemIndex,
+				`${at} needs both an Analytical Field and a Value`,
+				'Pick the analytical field, and give the ID of one of its values (Analytical Field → Get Many Values lists them), or remove the analytical value.',
+			);
+		return { fieldId, valueId };
+	});
+}
+
+/** What a line or change sets besides its amount: only the fields given. */
+function readSettings(
+	ctx: IExecuteFunctions,
+	entry: IDataObject,
+	where: string,
+	itemIndex: number,
+): LineChange['set'] {
+	const set: LineChange['set'] = {};
+	const costCenterId = readId(ctx, entry.costCenterId, `${where}, Cost Center`, itemIndex);
+	if (costCenterId) set.costCenterId = costCenterId;
+	for (const key of ['expenseAccountId', 'taxAccountId'] as const) {
+		const id = readId(ctx, entry[key], `${where}, ${FIELD_NAMES[key]}`, itemIndex);
+		if (id) set[key] = id;
+	}
+	const values = readAnalyticalValues(ctx, entry.analyticalValues, where, itemIndex);
+	if (values) set.analyticalFieldValues = values;
+	return set;
+}
+
+const entriesOf = (ctx: IExecuteFunctions, name: string, itemIndex: number): IDataObject[] => {
+	const raw = ctx.getNodeParameter(name, itemIndex, []) as unknown;
+	return Array.isArray(raw) ? (raw as IDataObject[]) : [];
+};
+
+/** Replace All: every line with its amount, checked before any request. */
+export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[] {
+	const entries = entriesOf(ctx, 'lineItems.line', itemIndex);
+	if (!entries.length || entries.length > 100)
+		fail(
+			ctx,
+			itemIndex,
+			`Lines must hold 1 to 100 lines; got ${entries.length}`,
+			'Add every line of the payable under Lines (their gross amounts adding up to its amount), or choose Change Some to change some lines and keep the others.',
+		);
+	return entries.map((entry, i) => {
+		const where = `Line ${i + 1}`;
+		const amount =
+			typeof entry.grossAmount === 'string' ? Number(entry.grossAmount) : entry.grossAmount;
+		if (typeof amount !== 'number' || !Number.isSafeInteger(amount))
+			fail(
+				ctx,
+				itemIndex,
+				`${where}, Gross Amount must be a whole number of minor units; got ${String(entry.grossAmount).slice(0, 40)}`,
+				"Give the amount in minor units, like the payable's amount: 120.00 EUR is 12000.",
+			);
+		return { grossAmount: amount, ...readSettings(ctx, entry, where, itemIndex) };
+	});
+}
+
+/** Change Some: the changes, checked before any request (the line numbers once the payable is read). */
+export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChange[] {
+	const changes = entriesOf(ctx, 'lineChanges.change', itemIndex).map((entry, i) => {
+		const where = `Change ${i + 1}`;
+		const one = entry.applyTo === 'line';
+		const line = one ? Number(entry.lineNumber ?? 1) : undefined;
+		if (line !== undefined && (!Number.isSafeInteger(line) || line < 1))
+			fail(
+				ctx,
+				itemIndex,
+				`${where}, Line Number must be a whole number from 1; got ${String(entry.lineNumber)}`,
+				'Give the number of the line to change, from 1, in the order Payable → Get lists them.',
+			);
+		const set = readSettings(ctx, entry, where, itemIndex);
+		if (!Object.keys(set).length)
+			fail(
+				ctx,
+				itemIndex,
+				`${where} sets nothing`,
+				'Give a cost center, an account or an analytical value to set, or remove the change.',
+			);
+		return { line, position: i + 1, set };
+	});
+	if (!changes.length)
+		fail(
+			ctx,
+			itemIndex,
+			'Changes is empty: there is nothing to update',
+			'Add a change (for example a cost center for every line), or choose Replace All to give every line.',
+		);
+	return changes;
+}
+
+const idText = (value: unknown): string | undefined =>
+	typeof value === 'string' && value ? value : undefined;
+
+/** A line as Get a payable gives it, as the update takes it back (unset properties left out). */
+export function lineFromPayable(line: IDataObject): LineItem | undefined {
+	const financial = (line.financial ?? {}) as IDataObject;
+	const gross = financial.grossAmount ?? line.grossAmount;
+	if (typeof gross !== 'number') return undefined;
+	const result: LineItem = { grossAmount: gross };
+	for (const key of ['expenseAccountId', 'taxAccountId', 'costCenterId'] as const) {
+		const id = idText(line[key]);
+		if (id) result[key] = id;
+	}
+	const values = (line.analyticalProperties ?? line.analyticalFieldValues) as unknown;
+	if (Array.isArray(values))
+		result.analyticalFieldValues = values
+			.filter((v): v is IDataObject => !!v && typeof v === 'object')
+			.map((v) => ({ fieldId: String(v.fieldId), valueId: String(v.valueId) }));
+	return result;
+}
+
+/** The lines with one change applied (a value of a field replaces the line's value of that field). */
+export function applyChange(lines: LineItem[], change: LineChange): LineItem[] {
+	return lines.map((line, i) => {
+		if (change.line !== undefined && change.line !== i + 1) return line;
+		const { analyticalFieldValues: values, ...rest } = change.set;
+		const next: LineItem = { ...line, ...rest };
+		if (values) {
+			const kept = (line.analyticalFieldValues ?? []).filter(
+				(v) => !values.some((w) => w.fieldId === v.fieldId),
+			);
+			next.analyticalFieldValues = [...kept, ...values];
+		}
+		return next;
+	});
+}

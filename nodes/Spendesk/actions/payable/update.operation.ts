@@ -1,0 +1,244 @@
+/**
+ * Payable → Update: a payable's accounting before export (docs/api.md#payable-accounting), its
+ * line items with their amounts, cost centers, expense and tax accounts and analytical values.
+ * Spendesk replaces the whole list of lines at each update: Replace All sends the lines given;
+ * Change Some reads the payable first (one Get), applies the changes to its lines and sends
+ * them all. The payable's version comes from the input item, or from that Get when left empty.
+ * The update is never repeated after a 5xx or a dropped connection (a replay of an applied one
+ * would be refused as a stale version).
+ */
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { companyLabel } from '../../companies/naming';
+import { ENDPOINTS } from '../../transport/endpoints';
+import type { EndpointName } from '../../transport/endpoints';
+import { readErrorBody } from '../../transport/errors';
+import { singleObject } from '../../transport/pagination/strategy';
+import { callSpendesk } from '../../transport/request';
+import { readRecordId, recordLocator } from '../recordId';
+import type { SingleOperation } from '../types';
+import { readVersion } from '../writeFields';
+import {
+	applyChange,
+	fieldName,
+	lineFromPayable,
+	lineItemFields,
+	readChanges,
+	readLines,
+} from './lineItems';
+import type { LineChange, LineItem } from './lineItems';
+
+const ID_HINT =
+	'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).';
+
+interface Target {
+	payableId: string;
+	company: string | undefined;
+	itemIndex: number;
+}
+
+function apiError(
+	ctx: IExecuteFunctions,
+	endpoint: EndpointName,
+	status: number,
+	target: Target,
+	message: string,
+	description: string,
+): NodeApiError {
+	const { method, path } = ENDPOINTS[endpoint];
+	const { company, itemIndex } = target;
+	return new NodeApiError(
+		ctx.getNode(),
+		{
+			status,
+			endpoint: `${method} ${path}`,
+			...(company ? { companyId: company } : {}),
+		} as JsonObject,
+		{ message, description, httpCode: String(status), itemIndex },
+	);
+}
+
+const payableName = (target: Target) =>
+	`Payable "${target.payableId}" in ${companyLabel(target.company)}`;
+
+function notFound(ctx: IExecuteFunctions, endpoint: EndpointName, target: Target): NodeApiError {
+	return apiError(
+		ctx,
+		endpoint,
+		404,
+		target,
+		`Payable "${target.payableId}" was not found in ${companyLabel(target.company)}`,
+		'Nothing was changed. Check the payable ID (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.',
+	);
+}
+
+/** What Spendesk answered when it refused the update: nothing was changed. */
+function refusal(
+	ctx: IExecuteFunctions,
+	target: Target,
+	status: number,
+	body: unknown,
+	version: number,
+): NodeApiError {
+	const error = readErrorBody(body);
+	const detail = error?.detail ? ` Spendesk said: ${error.detail.slice(0, 300)}.` : '';
+	if (status === 404) return notFound(ctx, 'updatePayableAccounting', target);
+	if (status === 409 && /export/i.test(error?.detail ?? ''))
+		return apiError(
+			ctx,
+			'updatePayableAccounting',
+			409,
+			target,
+			`${payableName(target)} is already exported: its accounting can no longer change`,
+			`Nothing was changed.${detail} Leave this payable out, or change its accounting in your accounting system.`,
+		);
+	if (status === 409)
+		return apiError(
+			ctx,
+			'updatePayableAccounting',
+			409,
+			target,
+			`${payableName(target)} has changed in Spendesk since it was read`,
+			`Spendesk did not update it: the payable changed after version ${version} was read.${detail} Read it again (Payable → Get) and use the version from that fresh Get, or leave 'Version' empty to have the node read it; if an earlier run already updated it, there is nothing to do.`,
+		);
+	const where = fieldName(error?.source);
+	return apiError(
+		ctx,
+		'updatePayableAccounting',
+		status,
+		target,
+		`Spendesk refused the accounting of payable "${target.payableId}" in ${companyLabel(target.company)}${where ? ` (${where})` : ''}`,
+		`Nothing was changed.${detail} Check ${where ? `${where} in 'Lines' or 'Changes'` : 'the lines'}: the gross amounts must add up to the payable's amount (in minor units), and cost centers and analytical values must be the company's (Cost Center → Get Many, Analytical Field → Get Many Values).`,
+	);
+}
+
+/** The payable as Spendesk holds it now (one Get). */
+async function readPayable(ctx: IExecuteFunctions, target: Target): Promise<IDataObject> {
+	const response = await callSpendesk<IDataObject>(ctx, 'getPayable', {
+		company: target.company,
+		pathParams: { payableId: target.payableId },
+		itemIndex: target.itemIndex,
+		allowNotFound: true,
+	});
+	if (response.status === 404) throw notFound(ctx, 'getPayable', target);
+	return singleObject(response.body) ?? {};
+}
+
+function noneFromSpendesk(ctx: IExecuteFunctions, target: Target, what: string): never {
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Spendesk gave no ${what} for payable "${target.payableId}", so it cannot be updated`,
+		{
+			description: `Nothing was sent. ${what === 'version' ? "Set 'Version' to the version of the payable as read from Spendesk, e.g. {{ $json.version }} after Payable → Get." : "Choose Replace All under 'Line Items' and give every line."}`,
+			itemIndex: target.itemIndex,
+		},
+	);
+}
+
+function versionOf(ctx: IExecuteFunctions, target: Target, payable: IDataObject): number {
+	const { version } = payable;
+	if (typeof version === 'number' && Number.isSafeInteger(version) && version >= 0) return version;
+	return noneFromSpendesk(ctx, target, 'version');
+}
+
+/** Change Some: the payable's lines as read, with the changes applied in order. */
+function mergedLines(
+	ctx: IExecuteFunctions,
+	target: Target,
+	payable: IDataObject,
+	changes: LineChange[],
+): LineItem[] {
+	const read = Array.isArray(payable.lineItems) ? (payable.lineItems as IDataObject[]) : [];
+	const lines = read.map(lineFromPayable);
+	if (!lines.length || lines.some((line) => !line)) noneFromSpendesk(ctx, target, 'line items');
+	let result = lines as LineItem[];
+	for (const change of changes) {
+		if (change.line !== undefined && change.line > result.length)
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Change ${change.position}: payable "${target.payableId}" has no line ${change.line} (it has ${result.length})`,
+				{
+					description:
+						"Nothing was sent. Set 'Line Number' to a line of the payable (from 1, in the order Payable → Get lists them), or apply the change to every line.",
+					itemIndex: target.itemIndex,
+				},
+			);
+		result = applyChange(result, change);
+	}
+	return result;
+}
+
+/** The version as given (empty: undefined, read from Spendesk). */
+function readGivenVersion(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	const raw = ctx.getNodeParameter('version', itemIndex, '') as unknown;
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
+		return undefined;
+	return readVersion(ctx, itemIndex);
+}
+
+async function update(
+	ctx: IExecuteFunctions,
+	target: Target,
+	given: { version?: number; lines?: LineItem[]; changes?: LineChange[] },
+): Promise<IDataObject> {
+	let { version, lines } = given;
+	if (given.changes || version === undefined) {
+		const payable = await readPayable(ctx, target);
+		version ??= versionOf(ctx, target, payable);
+		if (given.changes) lines = mergedLines(ctx, target, payable, given.changes);
+	}
+	const response = await callSpendesk<IDataObject>(ctx, 'updatePayableAccounting', {
+		company: target.company,
+		pathParams: { payableId: target.payableId },
+		body: { version, lineItems: lines as unknown as IDataObject[] },
+		itemIndex: target.itemIndex,
+		allowNotFound: true,
+		acceptStatus: [400, 409, 422],
+	});
+	if (response.status < 200 || response.status >= 300)
+		throw refusal(ctx, target, response.status, response.body, version);
+	const item = (singleObject(response.body)?.item ?? singleObject(response.body)) as IDataObject;
+	return {
+		id: target.payableId,
+		version: typeof item?.version === 'number' ? item.version : version + 1,
+		lineItems: lines as unknown as IDataObject[],
+	};
+}
+
+export const updatePayable: SingleOperation = {
+	value: 'update',
+	perCompany: true,
+	write: true,
+	properties: [
+		...recordLocator({
+			name: 'payableId',
+			label: 'Payable',
+			description:
+				'The payable whose accounting to update, before it is exported: pick it from the list, or enter its ID (usually from an expression)',
+			placeholder: 'e.g. pay_001_000123',
+			searchListMethod: 'searchPayables',
+		}),
+		{
+			displayName: 'Version',
+			name: 'version',
+			type: 'string',
+			default: '={{ $json.version }}',
+			placeholder: 'e.g. 3',
+			description:
+				"The version of the payable as read from Spendesk: by default the input item's version field. Left empty, the node reads the payable first (one more request). Spendesk refuses the update when the payable changed since that version.",
+		},
+		...lineItemFields,
+	],
+	prepare(this: IExecuteFunctions, itemIndex: number) {
+		const payableId = readRecordId(this, 'payableId', 'Payable ID', itemIndex, ID_HINT);
+		const version = readGivenVersion(this, itemIndex);
+		const mode = this.getNodeParameter('lineItemsMode', itemIndex, 'changeSome') as string;
+		const given =
+			mode === 'replaceAll'
+				? { version, lines: readLines(this, itemIndex) }
+				: { version, changes: readChanges(this, itemIndex) };
+		return async (company) => ({
+			items: [await update(this, { payableId, company, itemIndex }, given)],
+		});
+	},
+};

@@ -1,0 +1,178 @@
+/**
+ * Payable → Upload Receipt: the binary file of the input item attached to a payable
+ * (docs/api.md#receipt-upload). Spendesk opens a pre-signed form for the file's type and size;
+ * the file then goes to the form's URL as multipart/form-data, WITHOUT the bearer token
+ * (transport/presigned.ts). The type and size are checked before any request: PDF, JPEG or PNG,
+ * at most Max File Size and never more than the API's 50 MB.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { singleObject } from '../../transport/pagination/strategy';
+import {
+	formatBytes,
+	formFields,
+	presignedUrl,
+	uploadPresignedForm,
+} from '../../transport/presigned';
+import { callSpendesk } from '../../transport/request';
+import { numberOf } from '../sharedParams';
+import { readInputFile } from '../intake/uploadFile.operation';
+import { withState } from '../intake/upload';
+import { readRecordId, recordLocator } from '../recordId';
+import type { SingleOperation } from '../types';
+import { fail } from '../writeFields';
+
+/** The API's limit for a receipt (docs/api.md#receipt-upload). */
+const LARGEST_RECEIPT_MB = 50;
+
+/** The receipt types Spendesk takes, by the MIME types files come with. */
+const RECEIPT_TYPES: Record<string, string> = {
+	'application/pdf': 'application/pdf',
+	'image/jpeg': 'image/jpeg',
+	'image/jpg': 'image/jpeg',
+	'image/pjpeg': 'image/jpeg',
+	'image/png': 'image/png',
+};
+
+function readMaxBytes(ctx: IExecuteFunctions, itemIndex: number): number {
+	const raw = ctx.getNodeParameter('options.maxFileSize', itemIndex, LARGEST_RECEIPT_MB) as unknown;
+	const mb = numberOf(raw);
+	if (!Number.isFinite(mb) || mb < 0.01 || mb > LARGEST_RECEIPT_MB)
+		fail(
+			ctx,
+			itemIndex,
+			`'Max File Size (MB)' must be a number from 0.01 to ${LARGEST_RECEIPT_MB}; got ${String(raw)}`,
+			`Enter the largest receipt to upload in megabytes; Spendesk takes receipts of ${LARGEST_RECEIPT_MB} MB at most.`,
+		);
+	return Math.floor(mb * 1024 * 1024);
+}
+
+/** The form Spendesk opened: a POST to a pre-signed URL with its fields. */
+function readForm(
+	ctx: IExecuteFunctions,
+	body: unknown,
+	what: string,
+	itemIndex: number,
+): { url: URL; fields: Array<[string, string]> } {
+	const data = singleObject(body) ?? {};
+	const method = typeof data.method === 'string' ? data.method.toUpperCase() : 'POST';
+	const fields = formFields(data.fields);
+	if (method !== 'POST' || !fields.length)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Spendesk did not open an upload form for ${what} as expected`,
+			{
+				description: `The answer lacked the form's fields or asked for ${method} instead of POST. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
+				itemIndex,
+			},
+		);
+	return { url: presignedUrl(ctx, data.url, what, itemIndex), fields };
+}
+
+async function uploadReceipt(
+	ctx: IExecuteFunctions,
+	company: string | undefined,
+	payableId: string,
+	file: { bytes: Buffer; fileName: string; mimeType: string },
+	itemIndex: number,
+): Promise<IDataObject> {
+	const what = `receipt "${file.fileName}"`;
+	const opened = await callSpendesk<IDataObject>(ctx, 'startPayableAttachmentUpload', {
+		company,
+		pathParams: { payableId },
+		body: { mimeType: file.mimeType, contentLength: file.bytes.length },
+		itemIndex,
+	}).catch((error: unknown) => {
+		throw withState(ctx, error, 'No file was sent, so running again is safe.', itemIndex);
+	});
+	const form = readForm(ctx, opened.body, what, itemIndex);
+	await uploadPresignedForm(ctx, form.url, { what, fields: form.fields, file, itemIndex }).catch(
+		(error: unknown) => {
+			throw withState(
+				ctx,
+				error,
+				`The ${what} may not be attached to payable "${payableId}": check its attachments (Payable → Get Attachments with Metadata Only) before running again, so that it is not attached twice.`,
+				itemIndex,
+			);
+		},
+	);
+	return { payableId, fileName: file.fileName, mimeType: file.mimeType, size: file.bytes.length };
+}
+
+export const uploadPayableReceipt: SingleOperation = {
+	value: 'uploadReceipt',
+	perCompany: true,
+	write: true,
+	properties: [
+		...recordLocator({
+			name: 'payableId',
+			label: 'Payable',
+			description:
+				'The payable to attach the receipt to: pick it from the list, or enter its ID (usually from an expression)',
+			placeholder: 'e.g. pay_001_000123',
+			searchListMethod: 'searchPayables',
+		}),
+		{
+			displayName: 'Input Data Field Name',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			placeholder: 'e.g. data',
+			description:
+				'The name of the input field holding the receipt (PDF, JPEG or PNG), as the Binary tab of the input shows it',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Max File Size (MB)',
+					name: 'maxFileSize',
+					type: 'number',
+					typeOptions: { minValue: 0.01, maxValue: LARGEST_RECEIPT_MB, numberPrecision: 2 },
+					default: LARGEST_RECEIPT_MB,
+					description: `Largest receipt to upload; a larger file is refused before anything is sent (Spendesk takes ${LARGEST_RECEIPT_MB} MB at most)`,
+				},
+			],
+		},
+	],
+	prepare(this: IExecuteFunctions, itemIndex: number) {
+		const payableId = readRecordId(
+			this,
+			'payableId',
+			'Payable ID',
+			itemIndex,
+			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
+		);
+		const input = readInputFile(this, itemIndex);
+		const mimeType = RECEIPT_TYPES[input.mimeType.split(';')[0].trim().toLowerCase()];
+		if (!mimeType)
+			fail(
+				this,
+				itemIndex,
+				`The file "${input.fileName}" is ${input.mimeType}: Spendesk takes PDF, JPEG and PNG receipts only`,
+				'Convert the receipt to PDF, JPEG or PNG first (or set the right MIME type when making the file).',
+			);
+		const maxBytes = readMaxBytes(this, itemIndex);
+		return async (company) => {
+			const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, input.property);
+			if (bytes.length === 0 || bytes.length > maxBytes)
+				fail(
+					this,
+					itemIndex,
+					bytes.length === 0
+						? `The file "${input.fileName}" is empty`
+						: `The file "${input.fileName}" is larger than 'Max File Size (MB)' (${formatBytes(bytes.length)}; the limit is ${formatBytes(maxBytes)})`,
+					bytes.length === 0
+						? 'Nothing was sent. Check the binary data of the input item.'
+						: `Nothing was sent. Raise 'Max File Size (MB)' in the options (Spendesk takes ${LARGEST_RECEIPT_MB} MB at most), or make the file smaller.`,
+				);
+			const file = { bytes, fileName: input.fileName, mimeType };
+			return { items: [await uploadReceipt(this, company, payableId, file, itemIndex)] };
+		};
+	},
+};
