@@ -8,6 +8,7 @@ import type {
 import { route } from './actions/router';
 import { versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
+import { searchJournalTemplates } from './methods/journalTemplateSearch';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
 import {
 	searchIntakeRecords,
@@ -65,6 +66,7 @@ export class Spendesk implements INodeType {
 			searchUsers,
 			searchSettlements,
 			searchIntakeRecords,
+			searchJournalTemplates,
 		},
 	};
 
