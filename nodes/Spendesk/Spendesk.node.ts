@@ -9,6 +9,7 @@ import { route } from './actions/router';
 import { nodeSubtitle, versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
 import { searchCostCenters } from './methods/costCenterSearch';
+import { searchJournalTemplates } from './methods/journalTemplateSearch';
 import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
 import { searchPurchaseOrders } from './methods/purchaseOrderSearch';
 import {
@@ -69,6 +70,7 @@ export class Spendesk implements INodeType {
 			searchIntakeRecords,
 			searchPurchaseOrders,
 			searchCostCenters,
+			searchJournalTemplates,
 		},
 	};
 

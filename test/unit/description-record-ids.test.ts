@@ -14,12 +14,8 @@ const node = new Spendesk();
 const { properties } = node.description;
 const listSearch = node.methods.listSearch as Record<string, unknown>;
 
-/**
- * Parameters named …Id that are not the ID of a record an operation acts on.
- * - templateId: an optional setting of the accounting export to create (Accounting Export →
- *   Create and Wait), not a record the operation reads or changes.
- */
-const NOT_RECORD_IDS = new Set(['templateId']);
+/** Parameters named …Id that are not the ID of a record an operation acts on (none today). */
+const NOT_RECORD_IDS = new Set<string>([]);
 
 /** Every parameter, collections and fixed collections included, with the path to it. */
 function walk(list: INodeProperties[], path = ''): Array<{ path: string; p: INodeProperties }> {
@@ -68,6 +64,7 @@ describe('record ID fields of the operations', () => {
 	test('the fields found are the record IDs of the operations', () => {
 		expect([...new Set(recordIds.map((p) => `${shown(p, 'resource')} ${p.name}`))].sort()).toEqual([
 			'accountingExport exportId',
+			'accountingExport templateId',
 			'analyticalField fieldId',
 			'intake intakeId',
 			'payable payableId',
@@ -135,6 +132,7 @@ describe('record ID fields of the operations', () => {
 		// The reads by ID that offer All Companies each have one.
 		const copies = recordIds.filter((p) => shown(p, 'companyScope').includes('all')).map(where);
 		expect(copies.sort()).toEqual([
+			'accountingExport → createAndWait: templateId (all)',
 			'analyticalField → getValues: fieldId (all)',
 			'payable → get: payableId (all)',
 			'payable → getAttachments: payableId (all)',

@@ -15,7 +15,7 @@ import type { CompanySelection } from '../companies/select';
 import { runBatched } from './batch';
 import { errorItem } from './errorItem';
 import { RESOURCES } from './resources';
-import type { SingleOperation, SpendeskOperation } from './types';
+import type { SpendeskOperation } from './types';
 
 interface ItemResult {
 	items: INodeExecutionData[];
@@ -77,9 +77,10 @@ function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void
 
 /** One input item: its operation on each of its companies. */
 async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemResult> {
-	// route() hands batched operations to runBatched: this one runs item by item.
-	const operation = findOperation(ctx, itemIndex) as SingleOperation;
-	const run = operation.prepare.call(ctx, itemIndex);
+	// route() hands batched operations to runBatched (one item may take their single call).
+	const operation = findOperation(ctx, itemIndex);
+	const prepare = operation.batch ? operation.single! : operation.prepare;
+	const run = prepare.call(ctx, itemIndex);
 	const selection: CompanySelection = operation.perCompany
 		? await selectCompanies(ctx, readCompanyChoice(ctx, itemIndex), { itemIndex })
 		: { listed: false, targets: [{}] };
@@ -132,7 +133,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	refuseWritesOnEveryCompany(this, count);
 	const first = count ? lookupOperation(this, 0) : undefined;
 	// Resource and Operation take no expressions: every item runs the same operation.
-	if (first?.batch) return [await runBatched(this, first, count)];
+	if (first?.batch && !(count === 1 && first.single)) return [await runBatched(this, first, count)];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const result = await runItem(this, itemIndex);

@@ -79,6 +79,8 @@ export interface BatchedOperation extends OperationBase {
 	write: true;
 	batch: BatchSpec;
 	prepare?: undefined;
+	/** With one input item, the item runs through this single-record call instead of a bulk call. */
+	single?: SingleOperation['prepare'];
 }
 
 export type SpendeskOperation = SingleOperation | BatchedOperation;

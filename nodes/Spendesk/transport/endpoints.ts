@@ -440,7 +440,8 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listSuppliers: {
-		// Filters: `updatedAfter` (ISO 8601 date-time, strictly after) and `isArchived` ("true" or "false").
+		// Filters: `updatedAfter` (ISO 8601 date-time, strictly after) and `isArchived` ("true" or "false"),
+		// and the documented ones of docs/api.md#filters.
 		label: 'List suppliers',
 		operations: ['Supplier → Get Many'],
 		source: 'Path and scope: vendor documentation; page style and filters: decided here.',
@@ -765,7 +766,7 @@ export const ENDPOINTS = catalogue({
 	},
 	listJournalTemplates: {
 		label: 'List journal templates',
-		operations: ['Custom API Call (journal templates)'],
+		operations: ['Accounting Export → Create and Wait (template list)'],
 		source:
 			'Path, `{id, name}` items and scope: public client code; page style: decided here (#journal-templates).',
 		method: 'GET',
@@ -778,7 +779,7 @@ export const ENDPOINTS = catalogue({
 	},
 	updateSupplierStatus: {
 		label: 'Archive or unarchive suppliers',
-		operations: ['Custom API Call (archive or unarchive suppliers)'],
+		operations: ['Supplier → Archive', 'Supplier → Unarchive'],
 		source:
 			'Path, body `{supplierIds, isArchived}` and scope: public client code; `items` answer: decided here, as the create answers (#supplier-management).',
 		method: 'PATCH',
@@ -791,7 +792,7 @@ export const ENDPOINTS = catalogue({
 	},
 	updateSuppliers: {
 		label: 'Update several suppliers',
-		operations: ['Custom API Call (update several suppliers)'],
+		operations: ['Supplier → Update (several items)'],
 		source:
 			'Path, array body with `id` and scope: public client code; `items` answer: decided here, as the create answers (#supplier-management).',
 		method: 'PATCH',

@@ -3,13 +3,15 @@
  * then polls it (GET /v1/accounting/exports/{exportId}) until COMPLETE or ERROR, spaced like the
  * payables snapshot wait (pauses doubling from 0.5 s to 5 s) and bounded by Max Wait.
  */
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
+import { restated } from '../../transport/restate';
 import { untilComplete } from '../../transport/statusPoll';
 import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../sharedParams';
 import { toEpoch } from '../dates';
+import { readRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 
 /**
@@ -87,6 +89,43 @@ async function whenComplete(
 	});
 }
 
+/** The template chosen (a resource locator, or text saved by earlier versions); undefined for the default one. */
+function readTemplateId(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const raw = ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }) as unknown;
+	if (raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim()))
+		return undefined;
+	return readRecordId(
+		ctx,
+		'templateId',
+		'Template ID',
+		itemIndex,
+		"Pick the template from the list, or leave 'Template' empty for the company's default template.",
+	);
+}
+
+/**
+ * A template the company does not have is refused (a 400 on `templateId`,
+ * docs/api.md#journal-templates): the error names the template and the company.
+ */
+function unknownTemplate(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	body: IDataObject,
+	itemIndex: number,
+): Error | undefined {
+	if (!(error instanceof NodeApiError) || body.templateId === undefined) return undefined;
+	const response = (error.errorResponse ?? {}) as IDataObject;
+	if (String(error.httpCode) !== '400' || !/templateId$/.test(String(response.source ?? '')))
+		return undefined;
+	const company = typeof response.companyId === 'string' ? response.companyId : undefined;
+	return restated(ctx.getNode(), error, {
+		message: `${company ? `Company "${company}"` : 'The company'} has no journal template "${String(body.templateId).slice(0, 60)}", so no export was started`,
+		description:
+			"Pick the template from the list in 'Template' (it shows the company's journal templates), or leave it empty for the company's default template. With several companies, each needs a template of its own.",
+		itemIndex,
+	});
+}
+
 export const createAndWaitExport: SpendeskOperation = {
 	value: 'createAndWait',
 	perCompany: true,
@@ -109,14 +148,17 @@ export const createAndWaitExport: SpendeskOperation = {
 			description:
 				'End of the period to export: the export holds what happened before it (excluded)',
 		},
-		{
-			displayName: 'Template ID',
+		// Optional: empty is the company's default template. A plain text saved by earlier versions is still read.
+		...recordLocator({
 			name: 'templateId',
-			type: 'string',
-			default: '',
+			label: 'Template',
 			description:
-				'ID of the export template to use; empty for the default template of the company',
-		},
+				"The company's journal template to export with: pick it from the list, or enter its ID; leave empty for the company's default template",
+			allCompaniesDescription:
+				"The ID of the journal template to export with, in every company; leave empty for each company's default template",
+			placeholder: 'e.g. tpl_default',
+			searchListMethod: 'searchJournalTemplates',
+		}).map((field) => ({ ...field, required: false })),
 		{
 			displayName: 'Max Wait (Seconds)',
 			name: 'maxWait',
@@ -135,7 +177,7 @@ export const createAndWaitExport: SpendeskOperation = {
 				itemIndex,
 			});
 		}
-		const templateId = String(this.getNodeParameter('templateId', itemIndex, '') ?? '').trim();
+		const templateId = readTemplateId(this, itemIndex);
 		const body: IDataObject = { from, to, ...(templateId ? { templateId } : {}) };
 		const maxWaitMs = readMaxWaitSeconds(this, itemIndex, 'export') * 1000;
 		return async (company) => {
@@ -143,6 +185,8 @@ export const createAndWaitExport: SpendeskOperation = {
 				company,
 				body,
 				itemIndex,
+			}).catch((error: unknown) => {
+				throw unknownTemplate(this, error, body, itemIndex) ?? error;
 			});
 			const exportId = String(singleObject(created)?.id ?? '');
 			if (!exportId) {

@@ -1,5 +1,8 @@
 import { listOperation } from '../list';
+import { archivedFilter, readArchivedFilter } from './filters';
 
 export const getAllAnalyticalFields = listOperation({
 	endpoint: 'listAnalyticalFields',
+	after: [archivedFilter('fields')],
+	request: (ctx, itemIndex) => ({ qs: readArchivedFilter(ctx, itemIndex) }),
 });

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import { listOperation } from '../list';
 import { recordLocator } from '../recordId';
+import { archivedFilter, readArchivedFilter } from './filters';
 
 export const getAnalyticalFieldValues = listOperation({
 	value: 'getValues',
@@ -16,6 +17,7 @@ export const getAnalyticalFieldValues = listOperation({
 			searchListMethod: 'searchAnalyticalFields',
 		}),
 	],
+	after: [archivedFilter('values')],
 	request: (ctx, itemIndex) => {
 		const fieldId = String(
 			ctx.getNodeParameter('fieldId', itemIndex, '', { extractValue: true }) ?? '',
@@ -27,7 +29,7 @@ export const getAnalyticalFieldValues = listOperation({
 				itemIndex,
 			});
 		}
-		return { pathParams: { fieldId } };
+		return { pathParams: { fieldId }, qs: readArchivedFilter(ctx, itemIndex) };
 	},
 	// Some answers carry a value's label as `value` instead of `name`: it is given as `name` too, so workflows read one field.
 	mapItem: (item) =>

@@ -1,4 +1,7 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { readDateFilter, toEpoch } from '../dates';
+import { readChoices, readIdList } from '../listFilters';
 import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 
 /** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
@@ -39,6 +42,32 @@ export const PAYABLE_STATUS_FILTER: INodeProperties = {
 	default: [],
 };
 
+/** The most days a snapshot's payable-date range may span (docs/api.md#filters). */
+const MAX_PAYABLE_DAYS = 31;
+const DAY_MS = 24 * 3600 * 1000;
+const BOOKKEEPING_STATUSES = ['exported', 'failedExport', 'notExported'];
+
+const dateField = (displayName: string, name: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'dateTime',
+	default: '',
+	description,
+});
+
+/**
+ * The date filters of a snapshot, as fields: their labels, by body property
+ * (docs/api.md#filters).
+ */
+const SNAPSHOT_DATES: Record<string, string> = {
+	createdFrom: 'Created From',
+	createdTo: 'Created To',
+	exportedAfter: 'Exported After',
+	fromPayableDate: 'Payable Date From',
+	toPayableDate: 'Payable Date To',
+	updatedFrom: 'Updated From',
+};
+
 /** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Get Many has its own (search.operation.ts). */
 export const payableFilterProperties: INodeProperties[] = [
 	FILTER_MODE,
@@ -49,7 +78,44 @@ export const payableFilterProperties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		displayOptions: { show: { filterMode: ['fields'] } },
-		options: [PAYABLE_TYPE_FILTER, PAYABLE_STATUS_FILTER],
+		options: [
+			{
+				displayName: 'Bookkeeping Status',
+				name: 'bookkeepingStatus',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Exported', value: 'exported' },
+					{ name: 'Failed Export', value: 'failedExport' },
+					{ name: 'Not Exported', value: 'notExported' },
+				],
+				default: [],
+				description: 'Only payables with these bookkeeping statuses',
+			},
+			dateField('Created From', 'createdFrom', 'Only payables created on or after this date'),
+			dateField('Created To', 'createdTo', 'Only payables created on or before this date'),
+			dateField('Exported After', 'exportedAfter', 'Only payables exported after this date'),
+			dateField(
+				'Payable Date From',
+				'fromPayableDate',
+				`Only payables dated on or after this date; with Payable Date To, at most ${MAX_PAYABLE_DAYS} days apart`,
+			),
+			dateField(
+				'Payable Date To',
+				'toPayableDate',
+				`Only payables dated on or before this date; with Payable Date From, at most ${MAX_PAYABLE_DAYS} days apart`,
+			),
+			{
+				displayName: 'Payable IDs',
+				name: 'ids',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. pay_001_000001, pay_001_000002',
+				description: 'Only these payables: their IDs, separated by commas',
+			},
+			PAYABLE_TYPE_FILTER,
+			PAYABLE_STATUS_FILTER,
+			dateField('Updated From', 'updatedFrom', 'Only payables changed on or after this date'),
+		],
 	},
 	{
 		displayName: 'Filters (JSON)',
@@ -61,20 +127,73 @@ export const payableFilterProperties: INodeProperties[] = [
 	},
 ];
 
+/**
+ * Spendesk refuses a payable-date range longer than 31 days (docs/api.md#filters): the node
+ * refuses it first, before any request, saying which fields to change.
+ */
+function checkPayableDates(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+	from: string,
+	to: string,
+): void {
+	const start = toEpoch(body.fromPayableDate, 'UTC');
+	const end = toEpoch(body.toPayableDate, 'UTC');
+	if (!Number.isFinite(start) || !Number.isFinite(end)) return;
+	if (start > end)
+		throw new NodeOperationError(ctx.getNode(), `${from} is after ${to}`, {
+			description: `Set '${from}' to a date on or before '${to}'.`,
+			itemIndex,
+		});
+	if (end - start > MAX_PAYABLE_DAYS * DAY_MS) {
+		const days = Math.ceil((end - start) / DAY_MS);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The payable dates span ${days} days: Spendesk allows at most ${MAX_PAYABLE_DAYS} between '${from}' and '${to}'`,
+			{
+				description: `Nothing was sent. Narrow '${from}' and '${to}' to ${MAX_PAYABLE_DAYS} days or less, and run the node once per period for a longer one (e.g. one item per month), or leave one of them empty.`,
+				itemIndex,
+			},
+		);
+	}
+}
+
+/** The filters of the Fields mode as the snapshot's body: dates as ISO date-times, lists as lists. */
+function fieldsBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const fields = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	for (const [key, value] of Object.entries(fields)) {
+		if (key in SNAPSHOT_DATES)
+			body[key] = readDateFilter(ctx, itemIndex, value, SNAPSHOT_DATES[key]);
+		else if (key === 'ids') body.ids = readIdList(ctx, itemIndex, value, 'Payable IDs');
+		else if (key === 'bookkeepingStatus')
+			body.bookkeepingStatus = readChoices(
+				ctx,
+				itemIndex,
+				value,
+				'Bookkeeping Status',
+				BOOKKEEPING_STATUSES,
+			);
+		else if (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '')
+			body[key] = value;
+	}
+	for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+	return body;
+}
+
 export function readPayableFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if (ctx.getNodeParameter('filterMode', itemIndex, 'fields') === 'json') {
-		return rejectPagingKeys(
+		const body = rejectPagingKeys(
 			ctx,
 			readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex),
 			'Filters (JSON)',
 			itemIndex,
 		);
+		checkPayableDates(ctx, body, itemIndex, 'fromPayableDate', 'toPayableDate');
+		return body;
 	}
-	const fields = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const body: IDataObject = {};
-	for (const [key, value] of Object.entries(fields)) {
-		if (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '')
-			body[key] = value;
-	}
+	const body = fieldsBody(ctx, itemIndex);
+	checkPayableDates(ctx, body, itemIndex, 'Payable Date From', 'Payable Date To');
 	return body;
 }

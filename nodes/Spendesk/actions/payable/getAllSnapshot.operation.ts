@@ -4,7 +4,8 @@
  * (docs/api.md#snapshots).
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { readChoices } from '../listFilters';
 import { MAX_WAIT_SECONDS, numberOf, readMaxWaitSeconds } from '../sharedParams';
 import { listOperation } from '../list';
 import { withSimplify } from '../simplify';
@@ -38,6 +39,16 @@ function readSnapshotMaxWait(ctx: IExecuteFunctions, itemIndex: number): number 
 	return seconds;
 }
 
+/** Sort By and Sort Order of Options, as the snapshot's `sortBy` and `sortOrder` (docs/api.md#filters). */
+function readSort(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const [sortBy] =
+		readChoices(ctx, itemIndex, options.sortBy, 'Sort By', ['createdAt', 'payableDate']) ?? [];
+	const [sortOrder] =
+		readChoices(ctx, itemIndex, options.sortOrder, 'Sort Order', ['asc', 'desc']) ?? [];
+	return { ...(sortBy ? { sortBy } : {}), ...(sortOrder ? { sortOrder } : {}) };
+}
+
 export const getAllPayablesSnapshot = withSimplify(
 	listOperation({
 		value: 'getAllSnapshot',
@@ -60,6 +71,28 @@ export const getAllPayablesSnapshot = withSimplify(
 						description:
 							'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute, so allow several minutes.',
 					},
+					{
+						displayName: 'Sort By',
+						name: 'sortBy',
+						type: 'options',
+						options: [
+							{ name: 'Created At', value: 'createdAt' },
+							{ name: 'Payable Date', value: 'payableDate' },
+						],
+						default: 'createdAt',
+						description: 'The date the payables are listed by',
+					},
+					{
+						displayName: 'Sort Order',
+						name: 'sortOrder',
+						type: 'options',
+						options: [
+							{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
+							{ name: 'Descending', value: 'desc', description: 'Newest first' },
+						],
+						default: 'asc',
+						description: 'Whether the oldest or the newest payables come first',
+					},
 				],
 			},
 			{
@@ -70,7 +103,7 @@ export const getAllPayablesSnapshot = withSimplify(
 			},
 		],
 		request: (ctx, itemIndex) => ({
-			body: readPayableFilters(ctx, itemIndex),
+			body: { ...readPayableFilters(ctx, itemIndex), ...readSort(ctx, itemIndex) },
 			snapshotMaxWaitMs: readSnapshotMaxWait(ctx, itemIndex) * 1000,
 		}),
 	}) as SingleOperation,

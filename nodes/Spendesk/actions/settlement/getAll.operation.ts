@@ -1,5 +1,76 @@
+/**
+ * Settlement → Get Many: the settlements of a company, optionally filtered as Spendesk
+ * documents it (docs/api.md#filters): first exported after a date, paid from, state, IDs.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
+import { readChoices, readIdList } from '../listFilters';
+
+const PAID_FROM = ['externalAccount', 'spendeskAccount'];
+const STATES = ['created', 'exported', 'failedToExport'];
+
+function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	return {
+		exportedAfter: readDateFilter(ctx, itemIndex, filters.exportedAfter, 'Exported After'),
+		// Several values as one comma-separated value: the same whatever n8n's query encoding.
+		paidFrom: readChoices(ctx, itemIndex, filters.paidFrom, 'Paid From', PAID_FROM)?.join(','),
+		state: readChoices(ctx, itemIndex, filters.state, 'State', STATES)?.join(','),
+		ids: readIdList(ctx, itemIndex, filters.ids, 'Settlement IDs')?.join(','),
+	};
+}
 
 export const getAllSettlements = listOperation({
 	endpoint: 'listSettlements',
+	after: [
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					displayName: 'Exported After',
+					name: 'exportedAfter',
+					type: 'dateTime',
+					default: '',
+					description: 'Only settlements first exported after this date',
+				},
+				{
+					displayName: 'Paid From',
+					name: 'paidFrom',
+					type: 'multiOptions',
+					options: [
+						{ name: 'External Account', value: 'externalAccount' },
+						{ name: 'Spendesk Account', value: 'spendeskAccount' },
+					],
+					default: [],
+					description: 'Only settlements paid from these accounts',
+				},
+				{
+					displayName: 'Settlement IDs',
+					name: 'ids',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. set_001_0001, set_001_0002',
+					description: 'Only these settlements: their IDs, separated by commas',
+				},
+				{
+					displayName: 'State',
+					name: 'state',
+					type: 'multiOptions',
+					options: [
+						{ name: 'Created', value: 'created' },
+						{ name: 'Exported', value: 'exported' },
+						{ name: 'Failed to Export', value: 'failedToExport' },
+					],
+					default: [],
+					description: 'Only settlements in these states',
+				},
+			],
+		},
+	],
+	request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
 });

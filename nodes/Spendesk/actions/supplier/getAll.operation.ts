@@ -1,14 +1,56 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+/**
+ * Supplier → Get Many: the suppliers of a company, optionally filtered: archived or not, and the
+ * documented filters (docs/api.md#filters): IDs, created and updated ranges, bank country, IBAN
+ * and VAT number (exact values).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
+import { readIdList as idList } from '../listFilters';
 import { listOperation } from '../list';
+import { readText } from '../writeFields';
 
-/** Updated After as an ISO date-time, Archived as isArchived true/false (both optional). */
+/** A date filter's field. */
+const dateFilter = (displayName: string, name: string, description: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'dateTime',
+	default: '',
+	description,
+});
+
+/** A text filter's field (an exact value). */
+const textFilter = (
+	displayName: string,
+	name: string,
+	placeholder: string,
+	description: string,
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+	placeholder,
+	description,
+});
+
+/** The filters as query parameters: dates as ISO date-times, Archived as isArchived true/false, texts as given. */
 function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const archived = filters.archived;
+	const date = (name: string, label: string) =>
+		readDateFilter(ctx, itemIndex, filters[name], label);
+	const text = (name: string, label: string, max: number) =>
+		readText(ctx, filters[name], label, max, itemIndex);
 	return {
-		updatedAfter: readDateFilter(ctx, itemIndex, filters.updatedAfter, 'Updated After'),
+		updatedAfter: date('updatedAfter', 'Updated After'),
+		updatedBefore: date('updatedBefore', 'Updated Before'),
+		createdAfter: date('createdAfter', 'Created After'),
+		createdBefore: date('createdBefore', 'Created Before'),
 		isArchived: archived === 'archived' ? 'true' : archived === 'active' ? 'false' : undefined,
+		ids: idList(ctx, itemIndex, filters.ids, 'Supplier IDs')?.join(','),
+		bankCountry: text('bankCountry', 'Bank Country', 2)?.toUpperCase(),
+		iban: text('iban', 'IBAN', 60)?.replace(/\s+/g, '').toUpperCase(),
+		vatNumber: text('vatNumber', 'VAT Number', 32)?.replace(/\s+/g, '').toUpperCase(),
 	};
 }
 
@@ -38,13 +80,34 @@ export const getAllSuppliers = listOperation({
 					description:
 						'Whether to list archived or active suppliers (both when this filter is not added)',
 				},
-				{
-					displayName: 'Updated After',
-					name: 'updatedAfter',
-					type: 'dateTime',
-					default: '',
-					description: 'Only suppliers changed after this date',
-				},
+				textFilter(
+					'Bank Country',
+					'bankCountry',
+					'e.g. FR',
+					"Only suppliers whose bank is in this country (two-letter code); without a recorded bank country, the IBAN's counts",
+				),
+				dateFilter('Created After', 'createdAfter', 'Only suppliers created after this date'),
+				dateFilter('Created Before', 'createdBefore', 'Only suppliers created before this date'),
+				textFilter(
+					'IBAN',
+					'iban',
+					'e.g. FR76 3000 6000 0112 3456 7890 189',
+					'Only the supplier with this IBAN (spaces allowed)',
+				),
+				textFilter(
+					'Supplier IDs',
+					'ids',
+					'e.g. sup_001_0001, sup_001_0002',
+					'Only these suppliers: their IDs, separated by commas',
+				),
+				dateFilter('Updated After', 'updatedAfter', 'Only suppliers changed after this date'),
+				dateFilter('Updated Before', 'updatedBefore', 'Only suppliers changed before this date'),
+				textFilter(
+					'VAT Number',
+					'vatNumber',
+					'e.g. FR40303265045',
+					'Only the suppliers with this VAT number',
+				),
 			],
 		},
 	],

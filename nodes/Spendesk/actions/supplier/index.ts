@@ -1,5 +1,6 @@
 /** The Supplier resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
+import { archiveSuppliers, unarchiveSuppliers } from './archive.operation';
 import { createSupplier } from './create.operation';
 import { getSupplier } from './get.operation';
 import { getAllSuppliers } from './getAll.operation';
@@ -16,6 +17,13 @@ export const supplierResource: SpendeskResource = {
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['supplier'] } },
 		options: [
+			{
+				name: 'Archive',
+				value: 'archive',
+				action: 'Archive suppliers',
+				description:
+					'Archive one supplier per input item, by its ID; items are sent 100 per call. Returns each supplier as it now is.',
+			},
 			{
 				name: 'Create',
 				value: 'create',
@@ -38,14 +46,28 @@ export const supplierResource: SpendeskResource = {
 					'List the suppliers of a company, optionally only those updated after a date or archived or not',
 			},
 			{
+				name: 'Unarchive',
+				value: 'unarchive',
+				action: 'Unarchive suppliers',
+				description:
+					'Make archived suppliers active again, one per input item, by its ID; items are sent 100 per call. Returns each supplier as it now is.',
+			},
+			{
 				name: 'Update',
 				value: 'update',
-				action: 'Update supplier',
+				action: 'Update suppliers',
 				description:
-					'Change the fields given of one supplier, by its ID. Returns the updated supplier.',
+					'Change the fields given of one supplier per input item, by its ID; several items are sent together, 100 per call. Returns each updated supplier.',
 			},
 		],
 		default: 'getAll',
 	},
-	operations: [getSupplier, getAllSuppliers, createSupplier, updateSupplier],
+	operations: [
+		getSupplier,
+		getAllSuppliers,
+		createSupplier,
+		updateSupplier,
+		archiveSuppliers,
+		unarchiveSuppliers,
+	],
 };

@@ -1,11 +1,17 @@
-/** Supplier → Update: changes the fields given of one supplier (PATCH /v1/suppliers/{supplierId}, the documented nested shape). */
+/**
+ * Supplier → Update: changes the fields given of suppliers, in the documented nested shape. One
+ * input item is one call for its supplier (docs/api.md#bulk-writes); several input items go
+ * together, up to 100 per call, each its supplier's `id` and changes
+ * (docs/api.md#supplier-management), and each item gets its supplier, paired by ID.
+ */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import type { SingleOperation } from '../types';
+import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { readRecordId, recordLocator } from '../recordId';
 import { readText } from '../writeFields';
+import { supplierResults } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 
 const ID_HINT =
@@ -35,7 +41,32 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return changes;
 }
 
-export const updateSupplier: SingleOperation = {
+function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
+	const id = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
+	return { itemIndex, body: { id, ...changesOf(this, itemIndex) }, label: `supplier "${id}"` };
+}
+
+async function send(
+	this: IExecuteFunctions,
+	company: string | undefined,
+	entries: BatchEntry[],
+): Promise<EntryResult[]> {
+	// The body is a JSON array of suppliers, each its ID and changes (docs/api.md#supplier-management).
+	const { body } = await callSpendesk<IDataObject>(this, 'updateSuppliers', {
+		company,
+		body: entries.map((entry) => entry.body),
+		itemIndex: entries[0].itemIndex,
+	});
+	return supplierResults(
+		this,
+		{ endpoint: 'updateSuppliers', verb: 'update', company },
+		body,
+		entries,
+		(entry) => String(entry.body.id),
+	);
+}
+
+export const updateSupplier: BatchedOperation = {
 	value: 'update',
 	perCompany: true,
 	write: true,
@@ -67,7 +98,14 @@ export const updateSupplier: SingleOperation = {
 			].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		},
 	],
-	prepare(this: IExecuteFunctions, itemIndex: number) {
+	batch: {
+		size: 100,
+		prepareEntry,
+		send,
+		replayAdvice: (items) =>
+			`Running ${items} again is harmless: it sets the same field values again.`,
+	},
+	single(this: IExecuteFunctions, itemIndex: number) {
 		const supplierId = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
 		const body = changesOf(this, itemIndex);
 		return async (company) => {

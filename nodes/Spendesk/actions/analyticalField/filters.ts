@@ -1,0 +1,29 @@
+/**
+ * The filter of the analytical field lists: Include Archived, sent as `includeArchived=true`
+ * (docs/api.md#filters; archived fields and values are left out without it).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+export function archivedFilter(what: string): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Archived',
+				name: 'includeArchived',
+				type: 'boolean',
+				default: true,
+				description: `Whether to list archived ${what} too`,
+			},
+		],
+	};
+}
+
+export function readArchivedFilter(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	return filters.includeArchived === true ? { includeArchived: 'true' } : {};
+}

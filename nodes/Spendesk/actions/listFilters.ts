@@ -1,0 +1,59 @@
+/**
+ * Filters of the lists that take one value or several (docs/api.md#filters): record IDs and
+ * choices, read and checked before any request.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { isOneIdSegment } from '../transport/placement';
+import { fail } from './writeFields';
+
+/** A list from a field: an array (from an expression), or text separated by commas or spaces. */
+function valuesOf(value: unknown): unknown[] {
+	if (value === undefined || value === null || value === '') return [];
+	if (Array.isArray(value)) return value;
+	if (typeof value === 'string') return value.split(/[\s,;]+/);
+	return [value];
+}
+
+/** Record IDs given as text separated by commas (or a list from an expression); undefined when none. */
+export function readIdList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+): string[] | undefined {
+	const ids = valuesOf(value)
+		.map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).trim() : v))
+		.filter((v) => v !== '');
+	for (const id of ids) {
+		if (typeof id !== 'string' || !isOneIdSegment(id))
+			fail(
+				ctx,
+				itemIndex,
+				`${label}: ${typeof id === 'string' ? `"${id.slice(0, 60)}"` : typeof id} is not a valid ID`,
+				`Enter the IDs separated by commas, e.g. id_1, id_2 (an expression may give a list). An ID has no spaces, slashes, "?" or "#".`,
+			);
+	}
+	return ids.length ? (ids as string[]) : undefined;
+}
+
+/** Choices of a multi-select (or an expression's text or list), each one of `allowed`; undefined when none. */
+export function readChoices(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+	allowed: readonly string[],
+): string[] | undefined {
+	const chosen = valuesOf(value)
+		.map((v) => String(v).trim())
+		.filter(Boolean);
+	const unknown = chosen.find((v) => !allowed.includes(v));
+	if (unknown !== undefined)
+		fail(
+			ctx,
+			itemIndex,
+			`${label}: "${unknown.slice(0, 40)}" is not one of the values Spendesk knows`,
+			`Choose from the list in '${label}' (an expression must give ${allowed.join(', ')}).`,
+		);
+	return chosen.length ? chosen : undefined;
+}

@@ -1,0 +1,127 @@
+/**
+ * Accounting Export → Create and Wait with a journal template (docs/api.md#journal-templates),
+ * in both profiles (the documented profile's keys hold the experimental scope once granted):
+ * the Template list (`searchJournalTemplates`), a template picked from it or given by ID or as
+ * text saved by earlier versions, the default template when empty, and a template the company
+ * does not have refused with a clear error.
+ */
+import type { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+import { searchJournalTemplates } from '../../nodes/Spendesk/methods/journalTemplateSearch';
+import type { SpendeskSimulator } from '../simulator';
+import { JOURNAL_TEMPLATES } from '../simulator/fileRoutes';
+import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import type { CredentialKind } from '../support/fixtures';
+import { apiRequests, runNode } from '../support/node';
+import { locatorById, locatorFromList } from '../support/values';
+
+const SCOPES = ['experimental:accounting-export:read'];
+const CREATE = {
+	resource: 'accountingExport',
+	operation: 'createAndWait',
+	companyScope: 'one',
+	from: '2026-01-01T00:00:00.000Z',
+	to: '2026-01-01T02:00:00.000Z',
+	maxWait: 30,
+};
+
+describe.each(['specification', 'documented'] as const)(
+	'node: journal templates (%s profile)',
+	(profile) => {
+		let sim: SpendeskSimulator;
+		beforeAll(async () => {
+			sim = await startSimulator({
+				profile,
+				exportPendingPolls: 1,
+				rateLimit: 10_000,
+				seed: { companies: 3, sizes: { invoices: 1, payables: 10 } },
+				grantScopes: { 'sim-org-client': SCOPES, 'sim-company-client': SCOPES },
+			});
+		});
+		afterAll(async () => sim.stop());
+		beforeEach(() => resetTransport());
+
+		async function search(kind: CredentialKind, parameters: IDataObject, filter?: string) {
+			const { context } = await contextFor(sim, kind, { parameters });
+			sim.clearLog();
+			return await searchJournalTemplates.call(context as unknown as ILoadOptionsFunctions, filter);
+		}
+
+		test.each([
+			['orgKey', { companyScope: 'one', company: locatorFromList('cmp_002') }, 'cmp_002'],
+			['companyKey', { companyScope: 'one', company: '' }, 'cmp_001'],
+		] as const)(
+			'%s: the list shows the company\'s templates as "name (id)", filtered by the text typed',
+			async (kind, parameters, company) => {
+				const all = await search(kind, parameters);
+				expect(all.results).toEqual(
+					JOURNAL_TEMPLATES.map((t) => ({ name: `${t.name} (${t.id})`, value: t.id })),
+				);
+				expect(apiRequests(sim).map((r) => `${r.method} ${r.path} ${r.companyId}`)).toEqual([
+					`GET /v1/accounting/journal-templates ${company}`,
+				]);
+				const datev = await search(kind, parameters, 'datev');
+				expect(datev.results.map((r) => r.value)).toEqual(['tpl_datev']);
+			},
+		);
+
+		test('with All Companies the list says to enter the ID', async () => {
+			const error = await failure(search('orgKey', { companyScope: 'all' }));
+			expect(error.message).toBe(
+				'Journal templates belong to one company: choose One Company to pick from the list',
+			);
+			expect(apiRequests(sim)).toEqual([]);
+		});
+
+		test.each([
+			['From List', locatorFromList('tpl_datev'), 'tpl_datev'],
+			['By ID', locatorById(' tpl_sage '), 'tpl_sage'],
+			['text saved by earlier versions', 'tpl_default', 'tpl_default'],
+		])('a template %s is sent as templateId', async (_, templateId, sent) => {
+			const { out } = await runNode(sim, 'orgKey', { ...CREATE, company: 'cmp_002', templateId });
+			expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
+				from: CREATE.from,
+				to: CREATE.to,
+				templateId: sent,
+			});
+			expect(out[0].json).toMatchObject({ status: 'COMPLETE', templateId: sent });
+		});
+
+		test.each([
+			['an empty locator', locatorFromList('')],
+			['an empty text', ''],
+		])('%s exports with the default template (no templateId sent)', async (_, templateId) => {
+			const { out } = await runNode(sim, 'companyKey', { ...CREATE, company: '', templateId });
+			expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
+				from: CREATE.from,
+				to: CREATE.to,
+			});
+			expect(out[0].json.status).toBe('COMPLETE');
+		});
+
+		test('a template the company does not have: a clear error naming it and the company, nothing started', async () => {
+			const error = await failure(
+				runNode(sim, 'orgKey', {
+					...CREATE,
+					company: 'cmp_002',
+					templateId: locatorById('tpl_unknown'),
+				}),
+			);
+			expect(error.message).toBe(
+				'Company "cmp_002" has no journal template "tpl_unknown", so no export was started',
+			);
+			expect((error as NodeApiError).description).toContain(
+				"Pick the template from the list in 'Template'",
+			);
+			expect(apiRequests(sim).map((r) => r.route)).toEqual(['createAccountingExport']);
+		});
+
+		test('a template ID that is not an ID fails before any request', async () => {
+			const error = await failure(
+				runNode(sim, 'orgKey', { ...CREATE, company: 'cmp_002', templateId: locatorById('a/b') }),
+			);
+			expect(error.message).toBe('Template ID "a/b" is not a valid ID');
+			expect(apiRequests(sim)).toEqual([]);
+		});
+	},
+);

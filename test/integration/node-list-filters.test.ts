@@ -1,0 +1,236 @@
+/**
+ * The documented list filters (docs/api.md#filters) through the node, over real HTTP to the
+ * simulator, in both profiles: each Filters field reaches the request as Spendesk expects it
+ * (query parameters of settlements and suppliers, several values comma-separated; the body of
+ * the payables snapshot; `includeArchived` of the analytical field lists), the results are the
+ * records that match, and a payable-date range over 31 days is refused before any request.
+ */
+import type { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import type { SpendeskSimulator } from '../simulator';
+import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import type { CredentialKind } from '../support/fixtures';
+import { apiRequests, runNode } from '../support/node';
+import { locatorById } from '../support/values';
+
+const SCOPES = ['experimental:analytical-field:read'];
+const CMP = 'cmp_002';
+const one = { companyScope: 'one', company: CMP };
+
+describe.each(['specification', 'documented'] as const)(
+	'node: documented list filters (%s profile)',
+	(profile) => {
+		let sim: SpendeskSimulator;
+		beforeAll(async () => {
+			sim = await startSimulator({
+				profile,
+				rateLimit: 10_000,
+				snapshotPendingPolls: 0,
+				seed: {
+					companies: 3,
+					sizes: { invoices: 1, payables: 60, settlements: 40, suppliers: 30 },
+				},
+				grantScopes: { 'sim-org-client': SCOPES, 'sim-company-client': SCOPES },
+			});
+		});
+		afterAll(async () => sim.stop());
+		beforeEach(() => {
+			resetTransport();
+			sim.clearFaults();
+		});
+
+		const run = (params: IDataObject, kind: CredentialKind = 'orgKey') =>
+			runNode(sim, kind, { ...one, returnAll: true, ...params });
+
+		test('Settlement → Get Many: Exported After, Paid From, State and Settlement IDs reach the query; the matching settlements come back', async () => {
+			const list = sim.data(CMP).settlements;
+			list.forEach((s, i) => {
+				s.paidFrom = i % 2 ? 'externalAccount' : 'spendeskAccount';
+				if (i % 3 === 0) {
+					s.state = 'exported';
+					s.exportedAt = `2026-02-${String(1 + (i % 27)).padStart(2, '0')}T10:00:00.000Z`;
+				} else if (i % 3 === 1) s.state = 'failedToExport';
+			});
+			const { out } = await run({
+				resource: 'settlement',
+				operation: 'getAll',
+				filters: {
+					exportedAfter: '2026-02-05T00:00:00Z',
+					paidFrom: ['externalAccount'],
+					state: ['exported', 'failedToExport'],
+				},
+			});
+			expect(apiRequests(sim)[0].query).toMatchObject({
+				exportedAfter: '2026-02-05T00:00:00.000Z',
+				paidFrom: 'externalAccount',
+				state: 'exported,failedToExport',
+			});
+			const expected = list.filter(
+				(s) =>
+					s.paidFrom === 'externalAccount' &&
+					s.exportedAt !== undefined &&
+					s.exportedAt > '2026-02-05T00:00:00.000Z',
+			);
+			expect(expected.length).toBeGreaterThan(0);
+			expect(out.map((o) => o.json.id)).toEqual(expected.map((s) => s.id));
+
+			const ids = [list[3].id, list[7].id];
+			const byId = await run({
+				resource: 'settlement',
+				operation: 'getAll',
+				filters: { ids: ` ${ids[0]}, ${ids[1]} ` },
+			});
+			expect(apiRequests(sim)[0].query).toMatchObject({ ids: ids.join(',') });
+			expect(byId.out.map((o) => o.json.id)).toEqual(ids);
+		});
+
+		test('Settlement → Get Many: a state Spendesk does not know fails before any request', async () => {
+			const error = await failure(
+				run({ resource: 'settlement', operation: 'getAll', filters: { state: 'paid' } }),
+			);
+			expect(error.message).toBe('State: "paid" is not one of the values Spendesk knows');
+			expect(apiRequests(sim)).toEqual([]);
+		});
+
+		test('Supplier → Get Many: IDs, created and updated ranges, bank country, IBAN and VAT number reach the query', async () => {
+			const list = sim.data(CMP).suppliers;
+			const target = list[4];
+			const { out } = await run({
+				resource: 'supplier',
+				operation: 'getAll',
+				filters: {
+					ids: `${target.id},${list[5].id}`,
+					createdAfter: '2000-01-01T00:00:00Z',
+					createdBefore: '2100-01-01T00:00:00Z',
+					updatedAfter: '2000-01-01T00:00:00Z',
+					updatedBefore: '2100-01-01T00:00:00Z',
+					vatNumber: target.vatNumber ?? '',
+					iban: target.iban ?? '',
+					bankCountry: (target.iban ?? 'fr').slice(0, 2).toLowerCase(),
+				},
+			});
+			expect(apiRequests(sim)[0].query).toMatchObject({
+				ids: `${target.id},${list[5].id}`,
+				createdAfter: '2000-01-01T00:00:00.000Z',
+				createdBefore: '2100-01-01T00:00:00.000Z',
+				updatedAfter: '2000-01-01T00:00:00.000Z',
+				updatedBefore: '2100-01-01T00:00:00.000Z',
+				...(target.vatNumber ? { vatNumber: target.vatNumber } : {}),
+				...(target.iban ? { iban: target.iban, bankCountry: target.iban.slice(0, 2) } : {}),
+			});
+			expect(out.map((o) => o.json.id)).toEqual([target.id]);
+		});
+
+		test('Payable → Get Many as Snapshot: the filters and the sort of Options go in the snapshot body', async () => {
+			const payables = sim.data(CMP).payables;
+			const ids = payables.slice(0, 5).map((p) => p.id);
+			const { out } = await run({
+				resource: 'payable',
+				operation: 'getAllSnapshot',
+				filters: {
+					bookkeepingStatus: ['notExported'],
+					ids: ids.join(', '),
+					createdFrom: '2000-01-01T00:00:00Z',
+					createdTo: '2100-01-01T00:00:00Z',
+					updatedFrom: '2000-01-01T00:00:00Z',
+					fromPayableDate: '2025-12-20T00:00:00Z',
+					toPayableDate: '2026-01-20T00:00:00Z',
+				},
+				options: { sortBy: 'createdAt', sortOrder: 'desc' },
+			});
+			expect(sim.requestsTo('createPayablesSnapshot')[0].body).toEqual({
+				bookkeepingStatus: ['notExported'],
+				ids,
+				createdFrom: '2000-01-01T00:00:00.000Z',
+				createdTo: '2100-01-01T00:00:00.000Z',
+				updatedFrom: '2000-01-01T00:00:00.000Z',
+				fromPayableDate: '2025-12-20T00:00:00.000Z',
+				toPayableDate: '2026-01-20T00:00:00.000Z',
+				sortBy: 'createdAt',
+				sortOrder: 'desc',
+			});
+			// Newest first: the order of the IDs reversed, those dated in the range.
+			const got = out.map((o) => o.json.id);
+			expect(got.length).toBeGreaterThan(1);
+			expect(got).toEqual([...got].sort().reverse());
+			expect(got.every((id) => ids.includes(String(id)))).toBe(true);
+		});
+
+		test.each([
+			[
+				'fields',
+				{
+					filters: {
+						fromPayableDate: '2026-01-01T00:00:00Z',
+						toPayableDate: '2026-02-02T00:00:00Z',
+					},
+				},
+				"The payable dates span 32 days: Spendesk allows at most 31 between 'Payable Date From' and 'Payable Date To'",
+			],
+			[
+				'JSON',
+				{
+					filterMode: 'json',
+					filtersJson: '{"fromPayableDate": "2026-01-01", "toPayableDate": "2026-03-01"}',
+				},
+				"The payable dates span 59 days: Spendesk allows at most 31 between 'fromPayableDate' and 'toPayableDate'",
+			],
+		])(
+			'Payable → Get Many as Snapshot: a payable-date range over 31 days (%s) is refused before any request',
+			async (_, params, message) => {
+				const error = await failure(
+					run({ resource: 'payable', operation: 'getAllSnapshot', ...params }),
+				);
+				expect(error.message).toBe(message);
+				expect((error as NodeOperationError).description).toContain('Nothing was sent. Narrow');
+				expect(apiRequests(sim)).toEqual([]);
+			},
+		);
+
+		test('Payable → Get Many as Snapshot: 31 days exactly are sent', async () => {
+			await run({
+				resource: 'payable',
+				operation: 'getAllSnapshot',
+				filters: {
+					fromPayableDate: '2026-01-01T00:00:00Z',
+					toPayableDate: '2026-02-01T00:00:00Z',
+				},
+			});
+			expect(sim.requestsTo('createPayablesSnapshot')).toHaveLength(1);
+		});
+
+		test('Analytical Field → Get Many and Get Many Values: Include Archived sends includeArchived=true and lists the archived ones (company-level key, v1)', async () => {
+			const fields = sim.data('cmp_001').analyticalFields;
+			fields[0].isArchived = true;
+			fields[1].values[0].isArchived = true;
+			const base = { companyScope: 'one', company: '', resource: 'analyticalField' };
+			const without = await runNode(sim, 'companyKey', {
+				...base,
+				operation: 'getAll',
+				returnAll: true,
+			});
+			expect(without.out.map((o) => o.json.id)).not.toContain(fields[0].id);
+			expect(apiRequests(sim)[0].query).not.toHaveProperty('includeArchived');
+			const withArchived = await runNode(sim, 'companyKey', {
+				...base,
+				operation: 'getAll',
+				returnAll: true,
+				filters: { includeArchived: true },
+			});
+			expect(apiRequests(sim)[0].query).toMatchObject({ includeArchived: 'true' });
+			expect(withArchived.out.map((o) => o.json.id)).toEqual(fields.map((f) => f.id));
+			const values = await runNode(sim, 'companyKey', {
+				...base,
+				operation: 'getValues',
+				fieldId: locatorById(fields[1].id),
+				returnAll: true,
+				filters: { includeArchived: true },
+			});
+			expect(apiRequests(sim)[0]).toMatchObject({
+				path: `/v1/analytical-fields/${fields[1].id}/values`,
+				query: { includeArchived: 'true' },
+			});
+			expect(values.out.map((o) => o.json.id)).toEqual(fields[1].values.map((v) => v.id));
+		});
+	},
+);

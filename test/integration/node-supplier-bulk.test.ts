@@ -1,0 +1,211 @@
+/**
+ * Supplier → Archive, Unarchive and Update with several input items over real HTTP to the
+ * simulator (docs/api.md#supplier-management), in both profiles (the documented profile's keys
+ * hold the experimental scope once granted): bulk calls of up to 100 suppliers, one output item
+ * per input item paired by supplier ID, an unknown supplier the error of its own item, and a
+ * failed call saying what was applied and what was not.
+ */
+import type { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { SpendeskSimulator } from '../simulator';
+import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { apiRequests, runNode } from '../support/node';
+import { locatorById } from '../support/values';
+
+const SCOPES = ['experimental:supplier:manage'];
+const CMP = 'cmp_002';
+const BASE = { resource: 'supplier', companyScope: 'one', company: CMP };
+
+describe.each(['specification', 'documented'] as const)(
+	'node: supplier bulk changes (%s profile)',
+	(profile) => {
+		let sim: SpendeskSimulator;
+		beforeAll(async () => {
+			sim = await startSimulator({
+				profile,
+				rateLimit: 10_000,
+				seed: { companies: 3, sizes: { invoices: 1, payables: 1, suppliers: 160 } },
+				grantScopes: { 'sim-org-client': SCOPES, 'sim-company-client': SCOPES },
+			});
+		});
+		afterAll(async () => sim.stop());
+		beforeEach(() => {
+			resetTransport();
+			sim.clearFaults();
+		});
+
+		const suppliers = () => sim.data(CMP).suppliers;
+		/** One input item per supplier ID, the ID from the item. */
+		const itemsOf = (ids: string[]): INodeExecutionData[] => ids.map((id) => ({ json: { id } }));
+		const run = (params: IDataObject, items: INodeExecutionData[], continueOnFail = false) =>
+			runNode(
+				sim,
+				'orgKey',
+				{ ...BASE, supplierId: '={{ $json.id }}', ...params },
+				{ items, continueOnFail },
+			);
+
+		test('Archive: 150 items go in 2 calls of 100 and 50 IDs; each item gets its supplier, archived, paired with it', async () => {
+			const ids = suppliers()
+				.slice(0, 150)
+				.map((s) => s.id);
+			const { out } = await run({ operation: 'archive' }, itemsOf(ids));
+			const calls = apiRequests(sim);
+			expect(calls.map((r) => `${r.method} ${r.path}`)).toEqual([
+				'PATCH /v1/experimental/suppliers/status',
+				'PATCH /v1/experimental/suppliers/status',
+			]);
+			expect(calls.map((r) => r.body)).toEqual([
+				{ supplierIds: ids.slice(0, 100), isArchived: true },
+				{ supplierIds: ids.slice(100), isArchived: true },
+			]);
+			expect(calls.every((r) => r.companyId === CMP)).toBe(true);
+			expect(out.map((o) => [o.json.id, o.json.isArchived, o.pairedItem])).toEqual(
+				ids.map((id, i) => [id, true, { item: i }]),
+			);
+			expect(
+				suppliers()
+					.slice(0, 150)
+					.every((s) => s.isArchived),
+			).toBe(true);
+		});
+
+		test('Unarchive: two items, one call with isArchived false; output in input order, paired by ID', async () => {
+			const [a, b] = suppliers().slice(0, 2);
+			a.isArchived = true;
+			b.isArchived = true;
+			const { out } = await run({ operation: 'unarchive' }, itemsOf([b.id, a.id]));
+			expect(apiRequests(sim).map((r) => r.body)).toEqual([
+				{ supplierIds: [b.id, a.id], isArchived: false },
+			]);
+			expect(out.map((o) => [o.json.id, o.json.isArchived, o.pairedItem])).toEqual([
+				[b.id, false, { item: 0 }],
+				[a.id, false, { item: 1 }],
+			]);
+			expect([a.isArchived, b.isArchived]).toEqual([false, false]);
+		});
+
+		test('an unknown supplier is the error of its own item (Continue On Fail), the others applied; without it the node stops saying what was applied', async () => {
+			const [a, b] = suppliers().slice(2, 4);
+			const items = itemsOf([a.id, 'sup_nope', b.id]);
+			const { out } = await run({ operation: 'archive' }, items, true);
+			expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(out[0].json).toMatchObject({ id: a.id, isArchived: true });
+			expect(out[1].json.error).toBe(
+				`Spendesk has no supplier "sup_nope" in company "${CMP}", so it was not changed`,
+			);
+			expect(out[2].json).toMatchObject({ id: b.id, isArchived: true });
+			const error = await failure(run({ operation: 'unarchive' }, items));
+			expect(error.message).toBe(
+				`Input item 1: Spendesk has no supplier "sup_nope" in company "${CMP}", so it was not changed`,
+			);
+			expect((error as NodeApiError).description).toContain('Applied: items 0, 2.');
+			expect((error as NodeApiError).description).toContain('Not applied: item 1.');
+		});
+
+		test('a refused second call: the node stops saying items 0–99 were applied and 100–149 not; with Continue On Fail those items are errors', async () => {
+			const ids = suppliers()
+				.slice(0, 150)
+				.map((s) => s.id);
+			sim.injectFault({ route: 'updateSupplierStatus', kind: 'status', status: 400, after: 1 });
+			const error = await failure(run({ operation: 'unarchive' }, itemsOf(ids)));
+			expect(apiRequests(sim)).toHaveLength(2);
+			expect(error.message).toContain('(bulk call for items 100–149, not applied)');
+			expect((error as NodeApiError).description).toContain('Applied: items 0–99.');
+			expect((error as NodeApiError).description).toContain('Not applied: items 100–149.');
+			expect(
+				suppliers()
+					.slice(0, 100)
+					.every((s) => !s.isArchived),
+			).toBe(true);
+			// Archived by the first test, and left so: their call was refused.
+			expect(
+				suppliers()
+					.slice(100, 150)
+					.every((s) => s.isArchived),
+			).toBe(true);
+
+			sim.injectFault({ route: 'updateSupplierStatus', kind: 'status', status: 400, after: 1 });
+			const { out } = await run({ operation: 'archive' }, itemsOf(ids), true);
+			expect(out).toHaveLength(150);
+			expect(out.slice(0, 100).every((o) => o.json.isArchived === true)).toBe(true);
+			expect(out.slice(100).every((o) => typeof o.json.error === 'string')).toBe(true);
+			expect(out.map((o) => o.pairedItem)).toEqual(ids.map((_, i) => ({ item: i })));
+			expect(
+				suppliers()
+					.slice(0, 100)
+					.every((s) => s.isArchived),
+			).toBe(true);
+		});
+
+		test('a bad supplier ID fails before any request; All Companies is refused', async () => {
+			const bad = await failure(run({ operation: 'archive' }, itemsOf(['a b'])));
+			expect(bad.message).toBe('Supplier ID "a b" is not a valid ID');
+			const all = await failure(
+				runNode(sim, 'orgKey', {
+					...BASE,
+					companyScope: 'all',
+					operation: 'archive',
+					supplierId: locatorById('sup_001_0001'),
+				}),
+			);
+			expect(all.message).toBe(
+				'Supplier → Archive writes to one company at a time: All Companies is not allowed',
+			);
+			expect(apiRequests(sim)).toEqual([]);
+		});
+
+		test('Update with several items: one bulk call per 100, each its ID and changes in the nested shape; each item its updated supplier, paired by ID', async () => {
+			const list = suppliers().slice(10, 160);
+			const items = list.map((s, i) => ({ json: { id: s.id, city: `City ${i}` } }));
+			const { out } = await run(
+				{ operation: 'update', updateFields: { city: '={{ $json.city }}', name: 'Renamed' } },
+				items,
+			);
+			const calls = apiRequests(sim);
+			expect(calls.map((r) => `${r.method} ${r.path}`)).toEqual([
+				'PATCH /v1/suppliers',
+				'PATCH /v1/suppliers',
+			]);
+			expect((calls[0].body as IDataObject[])[0]).toEqual({
+				id: list[0].id,
+				name: 'Renamed',
+				supplierDetails: { city: 'City 0' },
+			});
+			expect(calls.map((r) => (r.body as unknown[]).length)).toEqual([100, 50]);
+			expect(out.map((o) => [o.json.id, o.pairedItem])).toEqual(
+				list.map((s, i) => [s.id, { item: i }]),
+			);
+			expect(out[149].json).toMatchObject({
+				name: 'Renamed',
+				supplierDetails: { city: 'City 149' },
+			});
+		});
+
+		test('Update with two items, one unknown: one call; the unknown one is its item error, the other updated', async () => {
+			const s = suppliers()[5];
+			const { out } = await run(
+				{ operation: 'update', updateFields: { zipcode: '69001' } },
+				itemsOf(['sup_nope', s.id]),
+				true,
+			);
+			expect(apiRequests(sim)).toHaveLength(1);
+			expect(out[0].json.error).toBe(
+				`Spendesk has no supplier "sup_nope" in company "${CMP}", so it was not changed`,
+			);
+			expect(out[1].json).toMatchObject({ id: s.id, supplierDetails: { zipcode: '69001' } });
+			expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		});
+
+		test('Update with one item keeps the call for that supplier', async () => {
+			const s = suppliers()[6];
+			const { out } = await run({ operation: 'update', updateFields: { city: 'Lille' } }, [
+				{ json: { id: s.id } },
+			]);
+			expect(apiRequests(sim).map((r) => `${r.method} ${r.path}`)).toEqual([
+				`PATCH /v1/suppliers/${s.id}`,
+			]);
+			expect(out[0].json).toMatchObject({ id: s.id, supplierDetails: { city: 'Lille' } });
+		});
+	},
+);
