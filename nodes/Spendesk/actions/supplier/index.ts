@@ -22,7 +22,7 @@ export const supplierResource: SpendeskResource = {
 				value: 'archive',
 				action: 'Archive suppliers',
 				description:
-					'Archive one supplier per input item, by its ID; items are sent 100 per call. Returns each supplier as it now is.',
+					'Archive suppliers so they can no longer be used, one per input item, given by its ID. Returns each supplier as it now is.',
 			},
 			{
 				name: 'Create',
@@ -50,14 +50,14 @@ export const supplierResource: SpendeskResource = {
 				value: 'unarchive',
 				action: 'Unarchive suppliers',
 				description:
-					'Make archived suppliers active again, one per input item, by its ID; items are sent 100 per call. Returns each supplier as it now is.',
+					'Make archived suppliers active again, one per input item, given by its ID. Returns each supplier as it now is.',
 			},
 			{
 				name: 'Update',
 				value: 'update',
 				action: 'Update suppliers',
 				description:
-					'Change the fields given of one supplier per input item, by its ID; several items are sent together, 100 per call. Returns each updated supplier.',
+					'Change the fields given of one supplier per input item, given by its ID. Returns each updated supplier.',
 			},
 		],
 		default: 'getAll',
