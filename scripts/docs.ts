@@ -55,11 +55,14 @@ const PLACEMENT_WORDS: Record<string, string> = {
 	path: 'company in the path',
 };
 
-/** The README operations table: one row per operation, its calls in catalogue order. */
+/**
+ * The README operations table: one row per node operation ("Resource → Operation"), its calls in
+ * catalogue order. The triggers' and credentials' calls are in docs/api.md's endpoint table.
+ */
 export function renderOperationsTable(): string {
 	const byOperation = new Map<string, typeof entries>();
 	for (const e of entries) {
-		for (const operation of e.operations) {
+		for (const operation of e.operations.filter((o) => o.includes(' → '))) {
 			const list = byOperation.get(operation) ?? [];
 			list.push(e);
 			byOperation.set(operation, list);
