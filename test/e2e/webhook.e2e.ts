@@ -3,14 +3,17 @@
  * examples/payable-created-webhook.json: published, it registers one instance per company at
  * the simulator; a payable created at the simulator is delivered (signed) to n8n's production
  * webhook URL and gives exactly one execution carrying that payable (Fetch Full Object); a
- * repeat of the delivery and an unsigned POST start nothing; deactivating the workflow deletes
- * the instances at the simulator.
+ * repeat of the delivery and an unsigned POST start nothing; n8n restarted with other events
+ * published while it was stopped updates the instances in place (PATCH, same secret);
+ * deactivating the workflow deletes the instances at the simulator.
  */
 import { SpendeskSimulator } from '../simulator';
 import { webhooksOf } from '../simulator/webhooks';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
-import { getExecution, listExecutions, setupOwner, startN8n, waitFor } from './server';
+import { getExecution, listExecutions, login, setupOwner, startN8n, waitFor } from './server';
 import type { N8nServer, RestSession } from './server';
 import {
 	apiKeyCredential,
@@ -18,7 +21,9 @@ import {
 	importWorkflows,
 	items,
 	loadExample,
+	runN8n,
 } from './workflows';
+import type { Workflow } from './workflows';
 
 const EXAMPLE = 'payable-created-webhook.json';
 const WORKFLOW_ID = 'spendeskWebhookE2e';
@@ -30,12 +35,41 @@ jest.setTimeout(6 * 60_000);
 
 const pause = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The example with the trigger listening to `events` instead. */
+function withEvents(example: Workflow, events: string[]): Workflow {
+	return {
+		...example,
+		nodes: example.nodes.map((n) =>
+			n.name === TRIGGER ? { ...n, parameters: { ...n.parameters, events } } : n,
+		),
+	};
+}
+
+/** Runs an n8n CLI command that must succeed. */
+async function cli(home: N8nHome, args: string[]): Promise<void> {
+	const result = await runN8n(home, args);
+	if (result.code !== 0)
+		throw new Error(
+			`n8n ${args.join(' ')} failed (${result.code}):\n${result.stderr.slice(-3000)}`,
+		);
+}
+
+/** The id of the workflow's saved (current) version, from `n8n export:workflow`. */
+async function savedVersionId(home: N8nHome, workflowId: string): Promise<string> {
+	const file = path.join(home.dir, `export-${workflowId}.json`);
+	await cli(home, ['export:workflow', `--id=${workflowId}`, `--output=${file}`]);
+	const [exported] = JSON.parse(readFileSync(file, 'utf8')) as Array<{ versionId: string }>;
+	return exported.versionId;
+}
+
 describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', (target) => {
 	let sim: SpendeskSimulator;
 	let home: N8nHome;
 	let server: N8nServer | undefined;
 	let session: RestSession;
 	let webhookUrl: string;
+	/** A saved version of the workflow whose trigger listens to Payable Created and Payable Prepared. */
+	let widenedVersionId: string;
 
 	beforeAll(async () => {
 		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 5, payables: 20 } } });
@@ -45,8 +79,12 @@ describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', 
 		await importCredentials(home, [
 			apiKeyCredential(CREDENTIAL, sim.baseUrl, sim.credentials.orgKey),
 		]);
+		const example = loadExample(EXAMPLE, WORKFLOW_ID, CREDENTIAL);
+		// First saved with one more event: that version is published later, while n8n is stopped.
+		await importWorkflows(home, [withEvents(example, ['payables:created', 'payables:prepared'])]);
+		widenedVersionId = await savedVersionId(home, WORKFLOW_ID);
 		// The example as a user imports it: All Companies, Payable Created, Fetch Full Object.
-		await importWorkflows(home, [loadExample(EXAMPLE, WORKFLOW_ID, CREDENTIAL)], [WORKFLOW_ID]);
+		await importWorkflows(home, [example], [WORKFLOW_ID]);
 		server = await startN8n(home);
 		session = await setupOwner(server.baseUrl);
 		const trigger = loadExample(EXAMPLE, WORKFLOW_ID, CREDENTIAL).nodes.find(
@@ -165,6 +203,85 @@ describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', 
 		]);
 		const secret = webhooksOf(sim, COMPANY)[0].secret;
 		expect(server!.logs()).not.toContain(secret);
+	});
+
+	it('restarted after other events were published while it was stopped, n8n has the instances updated in place, secret kept', async () => {
+		const active = sim.companies().filter((c) => c.active);
+		const before = new Map(active.map((c) => [c.id, { ...webhooksOf(sim, c.id)[0] }]));
+		const executionsBefore = (await listExecutions(session, WORKFLOW_ID)).map((e) => e.id);
+		const port = server!.port;
+		await server!.stop();
+		// Stopping n8n leaves the instances registered; publishing a version from the CLI while
+		// it is stopped does not touch them either.
+		await cli(home, ['publish:workflow', `--id=${WORKFLOW_ID}`, `--versionId=${widenedVersionId}`]);
+		const since = (route: 'createWebhook' | 'updateWebhook' | 'deleteWebhook') => {
+			const from = sim.requestsTo(route).length;
+			return () => sim.requestsTo(route).slice(from);
+		};
+		const [created, updated, deleted] = [
+			since('createWebhook'),
+			since('updateWebhook'),
+			since('deleteWebhook'),
+		];
+		server = await startN8n(home, { port });
+		session = await login(server.baseUrl);
+		await waitFor(() => updated().length >= active.length || undefined, {
+			timeoutMs: 60_000,
+			what: 'the instances updated at activation',
+		});
+		expect(
+			updated()
+				.map((r) => [r.path, r.status, r.body])
+				.sort(),
+		).toEqual(
+			active
+				.map((c) => [
+					`/v1/webhooks/${before.get(c.id)!.id}`,
+					200,
+					{ events: ['payables:created', 'payables:prepared'] },
+				])
+				.sort(),
+		);
+		expect(created()).toEqual([]);
+		expect(deleted()).toEqual([]);
+		for (const c of active) {
+			expect(webhooksOf(sim, c.id)).toHaveLength(1);
+			expect(webhooksOf(sim, c.id)[0]).toMatchObject({
+				id: before.get(c.id)!.id,
+				secret: before.get(c.id)!.secret,
+				url: webhookUrl,
+				events: ['payables:created', 'payables:prepared'],
+			});
+		}
+
+		// A payable prepared at Spendesk: signed with the kept secret, accepted, one execution.
+		const inReview = sim.data(COMPANY).payables.find((p) => p.status === 'in_review')!;
+		const { payable, event } = sim.preparePayable(COMPANY, inReview.id);
+		const fresh = await waitFor(
+			async () => {
+				const list = (await listExecutions(session, WORKFLOW_ID)).filter(
+					(e) => !executionsBefore.includes(e.id),
+				);
+				return list.length > 0 && list.every((e) => e.status !== 'running' && e.status !== 'new')
+					? list
+					: undefined;
+			},
+			{ timeoutMs: 60_000, intervalMs: 500, what: 'the execution of the prepared payable' },
+		);
+		await sim.whenWebhooksIdle();
+		expect(fresh).toHaveLength(1);
+		expect(fresh[0]).toMatchObject({ mode: 'webhook', status: 'success' });
+		const emitted = items(await getExecution(session, home, fresh[0].id), TRIGGER);
+		expect(emitted).toEqual([
+			expect.objectContaining({ id: payable.id, status: 'prepared', companyId: COMPANY }),
+		]);
+		expect(emitted[0].webhookEvent).toMatchObject({ eventType: 'payables:prepared' });
+		expect(
+			sim
+				.webhookDeliveries()
+				.filter((d) => d.eventId === event.id)
+				.map((d) => [d.url, d.status]),
+		).toEqual([[webhookUrl, 200]]);
 	});
 
 	it('deactivating the workflow deletes the instances at Spendesk', async () => {
