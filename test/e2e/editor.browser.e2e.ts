@@ -14,10 +14,10 @@ import path from 'node:path';
 import { chromium, selectors } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
-import { CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, UI_TIMEOUT } from './browser';
+import { browserStep, CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, signIn, UI_TIMEOUT } from './browser';
 import { createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
-import { DEFAULT_OWNER, setupOwner, startN8n } from './server';
+import { setupOwner, startN8n } from './server';
 import type { N8nServer, RestSession } from './server';
 import { SPENDESK_NODE, SPENDESK_TRIGGER_NODE, company } from './workflows';
 
@@ -194,11 +194,7 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 		const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
 		context.setDefaultTimeout(UI_TIMEOUT);
 		page = await context.newPage();
-		await page.goto(`${server.baseUrl}/signin`);
-		await page.locator('input[name="emailOrLdapLoginId"]').fill(DEFAULT_OWNER.email);
-		await page.locator('input[name="password"]').fill(DEFAULT_OWNER.password);
-		await page.getByRole('button', { name: 'Sign in' }).click();
-		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+		await signIn(page, server.baseUrl);
 	});
 
 	afterAll(async () => {
@@ -208,17 +204,8 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 	});
 
 	/** On failure, a screenshot of where the browser was, next to the error. */
-	async function step(name: string, body: () => Promise<void>): Promise<void> {
-		try {
-			await body();
-		} catch (error) {
-			const file = path.join(OUTPUT_DIR, `editor-failure-${target}-${name}.png`);
-			await page?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-			(error as Error).message +=
-				`\n(screenshot: ${file}; page: ${page?.url()})\n--- n8n output ---\n${server?.logs().slice(-3000)}`;
-			throw error;
-		}
-	}
+	const step = (name: string, body: () => Promise<void>) =>
+		browserStep(`editor-failure-${target}-${name}`, { page, server }, body);
 
 	const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 

@@ -21,10 +21,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
 import { sleep } from '../support/time';
 import { createHome, ensureN8n, parseTargets } from './runtime';
-import { CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, UI_TIMEOUT } from './browser';
+import { browserStep, CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, signIn, UI_TIMEOUT } from './browser';
 import type { N8nHome } from './runtime';
 import {
-	DEFAULT_OWNER,
 	getCredential,
 	getExecution,
 	setupOwner,
@@ -80,27 +79,12 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 	});
 
 	/** On failure, a screenshot of where the browser was, next to the error. */
-	async function step(name: string, body: () => Promise<void>): Promise<void> {
-		try {
-			await body();
-		} catch (error) {
-			const file = path.join(OUTPUT_DIR, `oauth2-failure-${target}-${name}.png`);
-			await page?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-			(error as Error).message +=
-				`\n(screenshot: ${file}; page: ${page?.url()})\n--- n8n output ---\n${server?.logs().slice(-3000)}`;
-			throw error;
-		}
-	}
+	const step = (name: string, body: () => Promise<void>) =>
+		browserStep(`oauth2-failure-${target}-${name}`, { page, server }, body);
 
 	it('connects the credential through the authorize redirect', async () => {
 		const started = Date.now();
-		await step('login', async () => {
-			await page.goto(`${server!.baseUrl}/signin`);
-			await page.locator('input[name="emailOrLdapLoginId"]').fill(DEFAULT_OWNER.email);
-			await page.locator('input[name="password"]').fill(DEFAULT_OWNER.password);
-			await page.getByRole('button', { name: 'Sign in' }).click();
-			await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-		});
+		await step('login', () => signIn(page, server!.baseUrl));
 
 		await step('create-credential', async () => {
 			await page.goto(`${server!.baseUrl}/home/credentials/create`);

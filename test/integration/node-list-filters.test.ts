@@ -8,7 +8,7 @@
 import type { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -21,8 +21,8 @@ describe.each(['specification', 'documented'] as const)(
 	'node: documented list filters (%s profile)',
 	(profile) => {
 		let sim: SpendeskSimulator;
-		beforeAll(async () => {
-			sim = await startSimulator({
+		simulatorPerSuite(
+			{
 				profile,
 				rateLimit: 10_000,
 				snapshotPendingPolls: 0,
@@ -31,13 +31,9 @@ describe.each(['specification', 'documented'] as const)(
 					sizes: { invoices: 1, payables: 60, settlements: 40, suppliers: 30 },
 				},
 				grantScopes: { 'sim-org-client': SCOPES, 'sim-company-client': SCOPES },
-			});
-		});
-		afterAll(async () => sim.stop());
-		beforeEach(() => {
-			resetTransport();
-			sim.clearFaults();
-		});
+			},
+			(started) => (sim = started),
+		);
 
 		const run = (params: IDataObject, kind: CredentialKind = 'orgKey') =>
 			runNode(sim, kind, { ...one, returnAll: true, ...params });

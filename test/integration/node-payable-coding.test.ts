@@ -11,7 +11,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData } from 'n8n
 import { searchCostCenters } from '../../nodes/Spendesk/methods/costCenterSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById, locatorFromList } from '../support/values';
@@ -46,19 +46,15 @@ describe.each(['specification', 'documented'] as const)(
 	'node: payable accounting and receipts (%s profile)',
 	(profile) => {
 		let sim: SpendeskSimulator;
-		beforeAll(async () => {
-			sim = await startSimulator({
+		simulatorPerSuite(
+			{
 				profile,
 				rateLimit: 10_000,
 				seed: { companies: 3, sizes: { invoices: 1, payables: 12, suppliers: 3, users: 3 } },
 				grantScopes: { 'sim-org-client': SCOPES, 'sim-company-client': SCOPES },
-			});
-		});
-		afterAll(async () => sim.stop());
-		beforeEach(() => {
-			resetTransport();
-			sim.clearFaults();
-		});
+			},
+			(started) => (sim = started),
+		);
 
 		const detail = (id: string, company = C) =>
 			payableDetail(sim.data(company).payables.find((p) => p.id === id)!);

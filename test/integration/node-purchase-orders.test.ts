@@ -10,7 +10,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData } from 'n8n
 import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { locatorById, locatorFromList, plain } from '../support/values';
@@ -23,19 +23,15 @@ describe.each(['specification', 'documented'] as const)(
 	'node: purchase orders (%s profile)',
 	(profile) => {
 		let sim: SpendeskSimulator;
-		beforeAll(async () => {
-			sim = await startSimulator({
+		simulatorPerSuite(
+			{
 				profile,
 				rateLimit: 10_000,
 				seed: { companies: 4, sizes: { invoices: 1, payables: 2, suppliers: 5, users: 4 } },
 				grantScopes: { 'sim-org-client': SCOPES, 'sim-company-client': SCOPES },
-			});
-		});
-		afterAll(async () => sim.stop());
-		beforeEach(() => {
-			resetTransport();
-			sim.clearFaults();
-		});
+			},
+			(started) => (sim = started),
+		);
 
 		const run = (
 			params: IDataObject,
@@ -321,14 +317,13 @@ describe.each(['specification', 'documented'] as const)(
 
 describe('node: purchase orders without the experimental scope (documented profile)', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			profile: 'documented',
 			seed: { companies: 2, sizes: { invoices: 1 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => (sim = started),
+	);
 
 	test('a refused write says the operation is experimental, for which credential and company, and how to get access', async () => {
 		const error = await failure(

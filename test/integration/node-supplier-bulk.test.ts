@@ -8,7 +8,7 @@
 import type { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { failure, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 import { locatorById } from '../support/values';
 
@@ -20,19 +20,15 @@ describe.each(['specification', 'documented'] as const)(
 	'node: supplier bulk changes (%s profile)',
 	(profile) => {
 		let sim: SpendeskSimulator;
-		beforeAll(async () => {
-			sim = await startSimulator({
+		simulatorPerSuite(
+			{
 				profile,
 				rateLimit: 10_000,
 				seed: { companies: 3, sizes: { invoices: 1, payables: 1, suppliers: 160 } },
 				grantScopes: { 'sim-org-client': SCOPES, 'sim-company-client': SCOPES },
-			});
-		});
-		afterAll(async () => sim.stop());
-		beforeEach(() => {
-			resetTransport();
-			sim.clearFaults();
-		});
+			},
+			(started) => (sim = started),
+		);
 
 		const suppliers = () => sim.data(CMP).suppliers;
 		/** One input item per supplier ID, the ID from the item. */

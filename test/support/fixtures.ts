@@ -31,6 +31,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Sp
 	return sim;
 }
 
+/**
+ * The simulator of a describe block: started before its tests (and handed to `started`),
+ * stopped after them, with the transport reset and the faults cleared before each test.
+ */
+export function simulatorPerSuite(
+	options: SimulatorOptions,
+	started: (sim: SpendeskSimulator) => void,
+): void {
+	let running: SpendeskSimulator | undefined;
+	beforeAll(async () => {
+		running = await startSimulator(options);
+		started(running);
+	});
+	afterAll(async () => running?.stop());
+	beforeEach(() => {
+		resetTransport();
+		running?.clearFaults();
+	});
+}
+
 /** Runs the OAuth2 PKCE flow against the simulator, as n8n's editor does, and returns the token data. */
 export async function oauthTokens(
 	sim: SpendeskSimulator,

@@ -5,6 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { dateFilter, filtersCollection } from './listFilters';
 
 const ISO_LIKE =
 	/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -126,30 +127,11 @@ export function readDateFilter(
 
 /** The From / Until filters of a dated list (bank fees, wallet loads), both dates included. */
 export function fromToFilters(what: string): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'From',
-				name: 'from',
-				type: 'dateTime',
-				default: '',
-				description: `Only ${what} on or after this date`,
-			},
-			{
-				// "Until", not "To": the end date is included (an accounting export's "Before" is not).
-				displayName: 'Until',
-				name: 'to',
-				type: 'dateTime',
-				default: '',
-				description: `Only ${what} on or before this date`,
-			},
-		],
-	};
+	return filtersCollection([
+		dateFilter('From', 'from', `Only ${what} on or after this date`),
+		// "Until", not "To": the end date is included (an accounting export's "Before" is not).
+		dateFilter('Until', 'to', `Only ${what} on or before this date`),
+	]);
 }
 
 /** Reads From / Until as the query parameters from / to; From after Until fails before any request. */

@@ -31,21 +31,59 @@ export function readBinaryPropertyName(
 	return value;
 }
 
-export const DEFAULT_MAX_FILE_MB = 25;
-const LARGEST_MAX_FILE_MB = 1024;
+/** The bounds and texts of a Max File Size (MB) option. */
+export interface MaxFileSize {
+	/** Largest value accepted, in MB. */
+	largest: number;
+	/** Value when the option is not set, in MB. */
+	fallback: number;
+	/** The option's description in the editor. */
+	description: string;
+	/** What to do when the value given is out of bounds. */
+	advice: string;
+}
 
-/** Max File Size (MB) as bytes: a number from 0.01 to 1024. */
-export function readMaxBytes(ctx: IExecuteFunctions, name: string, itemIndex: number): number {
-	const raw = ctx.getNodeParameter(name, itemIndex, DEFAULT_MAX_FILE_MB) as unknown;
+export const DEFAULT_MAX_FILE_MB = 25;
+
+/** Max File Size of the downloads: a file larger is refused instead of filling n8n's memory. */
+export const DOWNLOAD_MAX_FILE_SIZE: MaxFileSize = {
+	largest: 1024,
+	fallback: DEFAULT_MAX_FILE_MB,
+	description:
+		'Largest file to download; a larger attachment is refused for its item instead of filling the memory of n8n',
+	advice: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
+};
+
+/** The Max File Size (MB) option, named `maxFileSize` among the Options of its operation. */
+export function maxFileSizeOption({
+	largest,
+	fallback,
+	description,
+}: MaxFileSize): INodeProperties {
+	return {
+		displayName: 'Max File Size (MB)',
+		name: 'maxFileSize',
+		type: 'number',
+		typeOptions: { minValue: 0.01, maxValue: largest, numberPrecision: 2 },
+		default: fallback,
+		description,
+	};
+}
+
+/** Max File Size (MB) as bytes: a number from 0.01 to the largest `size` allows. */
+export function readMaxBytes(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	size: MaxFileSize = DOWNLOAD_MAX_FILE_SIZE,
+): number {
+	const raw = ctx.getNodeParameter(name, itemIndex, size.fallback) as unknown;
 	const mb = numberOf(raw);
-	if (!Number.isFinite(mb) || mb < 0.01 || mb > LARGEST_MAX_FILE_MB) {
+	if (!Number.isFinite(mb) || mb < 0.01 || mb > size.largest) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`'Max File Size (MB)' must be a number from 0.01 to ${LARGEST_MAX_FILE_MB}; got ${String(raw)}`,
-			{
-				description: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
-				itemIndex,
-			},
+			`'Max File Size (MB)' must be a number from 0.01 to ${size.largest}; got ${String(raw)}`,
+			{ description: size.advice, itemIndex },
 		);
 	}
 	return Math.floor(mb * 1024 * 1024);

@@ -1,10 +1,46 @@
 /**
- * Filters of the lists that take one value or several (docs/api.md#filters): record IDs and
- * choices, read and checked before any request.
+ * Filters of the lists (docs/api.md#filters): the Filters collection and its usual fields; the
+ * filters that take one value or several (record IDs and choices), read and checked before any
+ * request.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isOneIdSegment } from '../transport/placement';
 import { fail } from './writeFields';
+
+/** The Filters collection of a list (`filters`), with its fields; `more`: e.g. its displayOptions. */
+export function filtersCollection(
+	options: INodeProperties[],
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		...more,
+		options,
+	};
+}
+
+/** A date filter's field (empty: not filtered). */
+export function dateFilter(
+	displayName: string,
+	name: string,
+	description: string,
+): INodeProperties {
+	return { displayName, name, type: 'dateTime', default: '', description };
+}
+
+/** A text filter's field, e.g. record IDs separated by commas (empty: not filtered). */
+export function textFilter(
+	displayName: string,
+	name: string,
+	placeholder: string,
+	description: string,
+): INodeProperties {
+	return { displayName, name, type: 'string', default: '', placeholder, description };
+}
 
 /** A list from a field: an array (from an expression), or text separated by commas or spaces. */
 function valuesOf(value: unknown): unknown[] {

@@ -4,19 +4,11 @@
  * or ID (docs/api.md#journal-templates). Templates belong to one company, so with Several or All
  * Companies there is no list: enter the ID.
  */
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { labelOf } from './listSearch';
-import { searchRecords } from './recordSearch';
+import { recordSearch } from './recordSearch';
 
-export async function searchJournalTemplates(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(
-		this,
-		{ endpoint: 'listJournalTemplates', what: 'Journal templates', label: labelOf },
-		filter,
-		paginationToken,
-	);
-}
+export const searchJournalTemplates = recordSearch({
+	endpoint: 'listJournalTemplates',
+	what: 'Journal templates',
+	label: labelOf,
+});

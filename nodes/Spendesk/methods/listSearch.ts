@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { reachableCompanies } from '../companies/select';
-import { searchRecords } from './recordSearch';
+import { recordSearch } from './recordSearch';
 
 /** Company selector: every company of every page of Get Companies, filtered by name or ID. */
 export async function searchCompanies(
@@ -35,15 +35,8 @@ export function labelOf(record: IDataObject): string {
  * company-level credential's own company), filtered by name or ID. Fields belong to one
  * company, so with All Companies there is no list: enter the ID.
  */
-export async function searchAnalyticalFields(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(
-		this,
-		{ endpoint: 'listAnalyticalFields', what: 'Analytical fields', label: labelOf },
-		filter,
-		paginationToken,
-	);
-}
+export const searchAnalyticalFields = recordSearch({
+	endpoint: 'listAnalyticalFields',
+	what: 'Analytical fields',
+	label: labelOf,
+});

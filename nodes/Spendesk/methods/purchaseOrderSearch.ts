@@ -4,8 +4,8 @@
  * order, filtered by the text typed (supplier, amount, status or ID). The list pages on to its
  * end as the user scrolls (docs/api.md#purchase-orders, docs/api.md#page-lists).
  */
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { searchRecords } from './recordSearch';
+import type { IDataObject } from 'n8n-workflow';
+import { recordSearch } from './recordSearch';
 
 const text = (value: unknown): string =>
 	typeof value === 'string' || typeof value === 'number' ? String(value) : '';
@@ -20,15 +20,8 @@ export function purchaseOrderLabel(order: IDataObject): string {
 	return [text(supplier.name), amount, text(order.status)].filter(Boolean).join(', ');
 }
 
-export async function searchPurchaseOrders(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(
-		this,
-		{ endpoint: 'listPurchaseOrders', what: 'Purchase orders', label: purchaseOrderLabel },
-		filter,
-		paginationToken,
-	);
-}
+export const searchPurchaseOrders = recordSearch({
+	endpoint: 'listPurchaseOrders',
+	what: 'Purchase orders',
+	label: purchaseOrderLabel,
+});

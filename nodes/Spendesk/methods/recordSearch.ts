@@ -11,7 +11,7 @@ import type { EndpointName } from '../transport/endpoints';
 import { collect } from '../transport/paginate';
 import { callSpendesk, resolveEndpoint } from '../transport/request';
 
-interface RecordList {
+export interface RecordList {
 	endpoint: EndpointName;
 	/** Plural, for messages (e.g. Suppliers). */
 	what: string;
@@ -158,6 +158,20 @@ export async function searchRecords(
 	return { results, paginationToken: token };
 }
 
+/** A From List search method of the node: the records of one list, as searchRecords gives them. */
+export type RecordSearchMethod = (
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+) => Promise<INodeListSearchResult>;
+
+/** The From List search method for one record list. */
+export function recordSearch(list: RecordList): RecordSearchMethod {
+	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+		return await searchRecords(this, list, filter, paginationToken);
+	};
+}
+
 /** A record's amount and currency, for its label. */
 const amountOf = (r: IDataObject) =>
 	r.amount !== undefined
@@ -203,74 +217,31 @@ export async function searchPayables(
 	}
 }
 
-export async function searchSuppliers(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(
-		this,
-		{ endpoint: 'listSuppliers', what: 'Suppliers', label: (s) => text(s.name) },
-		filter,
-		paginationToken,
-	);
-}
+export const searchSuppliers = recordSearch({
+	endpoint: 'listSuppliers',
+	what: 'Suppliers',
+	label: (s) => text(s.name),
+});
 
-export async function searchUsers(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(
-		this,
-		{
-			endpoint: 'listUsers',
-			what: 'Users',
-			label: (u) =>
-				[
-					[text(u.firstName), text(u.lastName)].filter(Boolean).join(' ') || text(u.name),
-					text(u.email),
-				]
-					.filter(Boolean)
-					.join(', '),
-		},
-		filter,
-		paginationToken,
-	);
-}
+export const searchUsers = recordSearch({
+	endpoint: 'listUsers',
+	what: 'Users',
+	label: (u) =>
+		[[text(u.firstName), text(u.lastName)].filter(Boolean).join(' ') || text(u.name), text(u.email)]
+			.filter(Boolean)
+			.join(', '),
+});
 
 /** Settlements of the chosen company, as "amount currency, settlement date (id)". */
-export async function searchSettlements(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(
-		this,
-		{
-			endpoint: 'listSettlements',
-			what: 'Settlements',
-			label: (r) => [amountOf(r), text(r.settledAt).slice(0, 10)].filter(Boolean).join(', '),
-		},
-		filter,
-		paginationToken,
-	);
-}
+export const searchSettlements = recordSearch({
+	endpoint: 'listSettlements',
+	what: 'Settlements',
+	label: (r) => [amountOf(r), text(r.settledAt).slice(0, 10)].filter(Boolean).join(', '),
+});
 
 /** Intakes of the chosen company, filtered by supplier or ID. */
-export async function searchIntakeRecords(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await searchRecords(
-		this,
-		{
-			endpoint: 'listIntakes',
-			what: 'Intakes',
-			label: (r) => [text(r.supplierName), amountOf(r)].filter(Boolean).join(', '),
-		},
-		filter,
-		paginationToken,
-	);
-}
+export const searchIntakeRecords = recordSearch({
+	endpoint: 'listIntakes',
+	what: 'Intakes',
+	label: (r) => [text(r.supplierName), amountOf(r)].filter(Boolean).join(', '),
+});

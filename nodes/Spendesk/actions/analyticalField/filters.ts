@@ -3,24 +3,18 @@
  * (docs/api.md#filters; archived fields and values are left out without it).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { filtersCollection } from '../listFilters';
 
 export function archivedFilter(what: string): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Archived',
-				name: 'includeArchived',
-				type: 'boolean',
-				default: true,
-				description: `Whether to list archived ${what} too`,
-			},
-		],
-	};
+	return filtersCollection([
+		{
+			displayName: 'Include Archived',
+			name: 'includeArchived',
+			type: 'boolean',
+			default: true,
+			description: `Whether to list archived ${what} too`,
+		},
+	]);
 }
 
 export function readArchivedFilter(ctx: IExecuteFunctions, itemIndex: number): IDataObject {

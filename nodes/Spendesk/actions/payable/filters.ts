@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readDateFilter, toEpoch } from '../dates';
-import { readChoices, readIdList } from '../listFilters';
+import { dateFilter, filtersCollection, readChoices, readIdList, textFilter } from '../listFilters';
 import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 
 /** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
@@ -47,14 +47,6 @@ const MAX_PAYABLE_DAYS = 31;
 const DAY_MS = 24 * 3600 * 1000;
 const BOOKKEEPING_STATUSES = ['exported', 'failedExport', 'notExported'];
 
-const dateField = (displayName: string, name: string, description: string): INodeProperties => ({
-	displayName,
-	name,
-	type: 'dateTime',
-	default: '',
-	description,
-});
-
 /**
  * The date filters of a snapshot, as fields: their labels, by body property
  * (docs/api.md#filters).
@@ -71,14 +63,8 @@ const SNAPSHOT_DATES: Record<string, string> = {
 /** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Get Many has its own (search.operation.ts). */
 export const payableFilterProperties: INodeProperties[] = [
 	FILTER_MODE,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: { show: { filterMode: ['fields'] } },
-		options: [
+	filtersCollection(
+		[
 			{
 				displayName: 'Bookkeeping Status',
 				name: 'bookkeepingStatus',
@@ -91,32 +77,31 @@ export const payableFilterProperties: INodeProperties[] = [
 				default: [],
 				description: 'Only payables with these bookkeeping statuses',
 			},
-			dateField('Created From', 'createdFrom', 'Only payables created on or after this date'),
-			dateField('Created To', 'createdTo', 'Only payables created on or before this date'),
-			dateField('Exported After', 'exportedAfter', 'Only payables exported after this date'),
-			dateField(
+			dateFilter('Created From', 'createdFrom', 'Only payables created on or after this date'),
+			dateFilter('Created To', 'createdTo', 'Only payables created on or before this date'),
+			dateFilter('Exported After', 'exportedAfter', 'Only payables exported after this date'),
+			dateFilter(
 				'Payable Date From',
 				'fromPayableDate',
 				`Only payables dated on or after this date; with Payable Date To, at most ${MAX_PAYABLE_DAYS} days apart`,
 			),
-			dateField(
+			dateFilter(
 				'Payable Date To',
 				'toPayableDate',
 				`Only payables dated on or before this date; with Payable Date From, at most ${MAX_PAYABLE_DAYS} days apart`,
 			),
-			{
-				displayName: 'Payable IDs',
-				name: 'ids',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. pay_001_000001, pay_001_000002',
-				description: 'Only these payables: their IDs, separated by commas',
-			},
+			textFilter(
+				'Payable IDs',
+				'ids',
+				'e.g. pay_001_000001, pay_001_000002',
+				'Only these payables: their IDs, separated by commas',
+			),
 			PAYABLE_TYPE_FILTER,
 			PAYABLE_STATUS_FILTER,
-			dateField('Updated From', 'updatedFrom', 'Only payables changed on or after this date'),
+			dateFilter('Updated From', 'updatedFrom', 'Only payables changed on or after this date'),
 		],
-	},
+		{ displayOptions: { show: { filterMode: ['fields'] } } },
+	),
 	{
 		displayName: 'Filters (JSON)',
 		name: 'filtersJson',

@@ -10,7 +10,8 @@ import { downloadPresigned, formatBytes, presignedUrl } from '../../transport/pr
 import { callSpendesk } from '../../transport/request';
 import {
 	binaryPropertyField,
-	DEFAULT_MAX_FILE_MB,
+	DOWNLOAD_MAX_FILE_SIZE,
+	maxFileSizeOption,
 	readBinaryPropertyName,
 	readMaxBytes,
 	safeFileName,
@@ -129,15 +130,7 @@ export const getPayableAttachments: SpendeskOperation = {
 			placeholder: 'Add Option',
 			default: {},
 			options: [
-				{
-					displayName: 'Max File Size (MB)',
-					name: 'maxFileSize',
-					type: 'number',
-					typeOptions: { minValue: 0.01, maxValue: 1024, numberPrecision: 2 },
-					default: DEFAULT_MAX_FILE_MB,
-					description:
-						'Largest file to download; a larger attachment is refused for its item instead of filling the memory of n8n',
-				},
+				maxFileSizeOption(DOWNLOAD_MAX_FILE_SIZE),
 				{
 					displayName: 'Metadata Only',
 					name: 'metadataOnly',

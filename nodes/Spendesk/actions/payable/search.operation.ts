@@ -7,6 +7,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
+import { filtersCollection, textFilter } from '../listFilters';
 import { readJsonObject } from '../sharedParams';
 import { withSimplify } from '../simplify';
 import type { SingleOperation } from '../types';
@@ -14,15 +15,8 @@ import { FILTER_MODE, PAYABLE_STATUS_FILTER, PAYABLE_TYPE_FILTER } from './filte
 
 const searchFilterProperties: INodeProperties[] = [
 	FILTER_MODE,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description: 'A payable must match every filter added; within one filter, any of its values',
-		displayOptions: { show: { filterMode: ['fields'] } },
-		options: [
+	filtersCollection(
+		[
 			{
 				displayName: 'Bookkeeping Status',
 				name: 'bookkeepingStatus',
@@ -34,18 +28,20 @@ const searchFilterProperties: INodeProperties[] = [
 				],
 				default: [],
 			},
-			{
-				displayName: 'Payable IDs',
-				name: 'id',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. pay_001_000042, pay_001_000043',
-				description: 'One or more payable IDs, separated by commas',
-			},
+			textFilter(
+				'Payable IDs',
+				'id',
+				'e.g. pay_001_000042, pay_001_000043',
+				'One or more payable IDs, separated by commas',
+			),
 			PAYABLE_TYPE_FILTER,
 			PAYABLE_STATUS_FILTER,
 		],
-	},
+		{
+			description: 'A payable must match every filter added; within one filter, any of its values',
+			displayOptions: { show: { filterMode: ['fields'] } },
+		},
+	),
 	{
 		displayName: 'Filters (JSON)',
 		name: 'filtersJson',

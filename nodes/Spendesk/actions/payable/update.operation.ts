@@ -17,7 +17,6 @@ import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { readRecordId, recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
-import { readVersion } from '../writeFields';
 import {
 	applyChange,
 	fieldName,
@@ -27,6 +26,15 @@ import {
 	readLines,
 } from './lineItems';
 import type { LineChange, LineItem } from './lineItems';
+import {
+	noVersionError,
+	readGivenVersion,
+	readPayable,
+	staleVersionAdvice,
+	staleVersionMessage,
+	versionIn,
+	versionProperty,
+} from './version';
 
 const ID_HINT =
 	'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).';
@@ -98,8 +106,8 @@ function refusal(
 			'updatePayableAccounting',
 			409,
 			target,
-			`${payableName(target)} has changed in Spendesk since it was read`,
-			`Spendesk did not update it: the payable changed after version ${version} was read.${detail} Read it again (Payable → Get) and use the version from that fresh Get, or leave 'Version' empty to have the node read it; if an earlier run already updated it, there is nothing to do.`,
+			staleVersionMessage(payableName(target)),
+			staleVersionAdvice(version, 'updated', detail),
 		);
 	const where = fieldName(error?.source);
 	return apiError(
@@ -113,32 +121,28 @@ function refusal(
 }
 
 /** The payable as Spendesk holds it now (one Get). */
-async function readPayable(ctx: IExecuteFunctions, target: Target): Promise<IDataObject> {
-	const response = await callSpendesk<IDataObject>(ctx, 'getPayable', {
-		company: target.company,
-		pathParams: { payableId: target.payableId },
-		itemIndex: target.itemIndex,
-		allowNotFound: true,
-	});
-	if (response.status === 404) throw notFound(ctx, 'getPayable', target);
-	return singleObject(response.body) ?? {};
+async function readCurrent(ctx: IExecuteFunctions, target: Target): Promise<IDataObject> {
+	const { company, payableId, itemIndex } = target;
+	const payable = await readPayable(ctx, company, payableId, itemIndex);
+	if (!payable) throw notFound(ctx, 'getPayable', target);
+	return payable;
 }
 
-function noneFromSpendesk(ctx: IExecuteFunctions, target: Target, what: string): never {
+function noLinesFromSpendesk(ctx: IExecuteFunctions, target: Target): never {
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`Spendesk gave no ${what} for payable "${target.payableId}", so it cannot be updated`,
+		`Spendesk gave no line items for payable "${target.payableId}", so it cannot be updated`,
 		{
-			description: `Nothing was sent. ${what === 'version' ? "Set 'Version' to the version of the payable as read from Spendesk, e.g. {{ $json.version }} after Payable → Get." : "Choose Replace All under 'Line Items' and give every line."}`,
+			description: "Nothing was sent. Choose Replace All under 'Line Items' and give every line.",
 			itemIndex: target.itemIndex,
 		},
 	);
 }
 
 function versionOf(ctx: IExecuteFunctions, target: Target, payable: IDataObject): number {
-	const { version } = payable;
-	if (typeof version === 'number' && Number.isSafeInteger(version) && version >= 0) return version;
-	return noneFromSpendesk(ctx, target, 'version');
+	const version = versionIn(payable);
+	if (version !== undefined) return version;
+	throw noVersionError(ctx, `payable "${target.payableId}"`, target.itemIndex, 'Nothing was sent.');
 }
 
 /** Change Some: the payable's lines as read, with the changes applied in order. */
@@ -150,7 +154,7 @@ function mergedLines(
 ): LineItem[] {
 	const read = Array.isArray(payable.lineItems) ? (payable.lineItems as IDataObject[]) : [];
 	const lines = read.map(lineFromPayable);
-	if (!lines.length || lines.some((line) => !line)) noneFromSpendesk(ctx, target, 'line items');
+	if (!lines.length || lines.some((line) => !line)) noLinesFromSpendesk(ctx, target);
 	let result = lines as LineItem[];
 	for (const change of changes) {
 		if (change.line !== undefined && change.line > result.length)
@@ -168,14 +172,6 @@ function mergedLines(
 	return result;
 }
 
-/** The version as given (empty: undefined, read from Spendesk). */
-function readGivenVersion(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
-	const raw = ctx.getNodeParameter('version', itemIndex, '') as unknown;
-	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
-		return undefined;
-	return readVersion(ctx, itemIndex);
-}
-
 async function update(
 	ctx: IExecuteFunctions,
 	target: Target,
@@ -183,7 +179,7 @@ async function update(
 ): Promise<IDataObject> {
 	let { version, lines } = given;
 	if (given.changes || version === undefined) {
-		const payable = await readPayable(ctx, target);
+		const payable = await readCurrent(ctx, target);
 		version ??= versionOf(ctx, target, payable);
 		if (given.changes) lines = mergedLines(ctx, target, payable, given.changes);
 	}
@@ -218,15 +214,7 @@ export const updatePayable: SingleOperation = {
 			placeholder: 'e.g. pay_001_000123',
 			searchListMethod: 'searchPayables',
 		}),
-		{
-			displayName: 'Version',
-			name: 'version',
-			type: 'string',
-			default: '={{ $json.version }}',
-			placeholder: 'e.g. 3',
-			description:
-				"The version of the payable as read from Spendesk: by default the input item's version field. Left empty, the node reads the payable first (one more request). Spendesk refuses the update when the payable changed since that version.",
-		},
+		versionProperty('one more request'),
 		...lineItemFields,
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {

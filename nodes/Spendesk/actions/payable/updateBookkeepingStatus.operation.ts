@@ -8,11 +8,19 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { companyLabel } from '../../companies/naming';
-import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { readRecordId, recordLocator } from '../recordId';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { readText, readVersion } from '../writeFields';
+import { readText } from '../writeFields';
+import {
+	noVersionError,
+	readGivenVersion,
+	readPayable,
+	staleVersionAdvice,
+	staleVersionMessage,
+	versionIn,
+	versionProperty,
+} from './version';
 
 const ID_HINT =
 	'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).';
@@ -46,14 +54,13 @@ function resultOf(
 	if (answer.status === 'conflict') {
 		const current =
 			typeof answer.version === 'number' ? ` Its current version is ${answer.version}.` : '';
-		const description = `Spendesk did not update it: the payable changed after version ${String(sent.version)} was read.${current} Read it again (Payable → Get) and use the version from that fresh Get, or leave Version empty to have the node read it; if an earlier run already marked it, there is nothing to do.`;
+		const description = staleVersionAdvice(sent.version, 'marked', current);
 		return {
 			ok: false,
-			error: new NodeOperationError(
-				node,
-				`${capitalised(entry.label)} has changed in Spendesk since it was read`,
-				{ description, itemIndex },
-			),
+			error: new NodeOperationError(node, staleVersionMessage(capitalised(entry.label)), {
+				description,
+				itemIndex,
+			}),
 		};
 	}
 	if (answer.status === 'not_found')
@@ -119,14 +126,6 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	return { itemIndex, body, label: `payable "${id}"` };
 }
 
-/** Version as the item gives it; empty (no `version` in the item): undefined, read from Spendesk. */
-function readGivenVersion(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
-	const raw = ctx.getNodeParameter('version', itemIndex, '') as unknown;
-	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
-		return undefined;
-	return readVersion(ctx, itemIndex);
-}
-
 /**
  * The current version of an entry's payable, read with one Get; undefined with the entry's
  * error when the payable is not found or has no version.
@@ -136,28 +135,12 @@ async function currentVersion(
 	company: string | undefined,
 	entry: BatchEntry,
 ): Promise<{ version: number } | { error: Error }> {
-	const payableId = String(entry.body.id);
-	const response = await callSpendesk<IDataObject>(ctx, 'getPayable', {
-		company,
-		pathParams: { payableId },
-		itemIndex: entry.itemIndex,
-		allowNotFound: true,
-	});
-	if (response.status === 404) return { error: notFoundError(ctx, entry, company) };
-	const version = bodyItems(response.body)[0]?.version;
-	if (typeof version === 'number' && Number.isSafeInteger(version) && version >= 0)
-		return { version };
-	return {
-		error: new NodeOperationError(
-			ctx.getNode(),
-			`Spendesk gave no version for ${entry.label}, so it cannot be updated`,
-			{
-				description:
-					'Nothing was sent for this payable. Set Version to the version of the payable as read from Spendesk, e.g. {{ $json.version }} after Payable → Get.',
-				itemIndex: entry.itemIndex,
-			},
-		),
-	};
+	const payable = await readPayable(ctx, company, String(entry.body.id), entry.itemIndex);
+	if (!payable) return { error: notFoundError(ctx, entry, company) };
+	const version = versionIn(payable);
+	if (version !== undefined) return { version };
+	const nothingSent = 'Nothing was sent for this payable.';
+	return { error: noVersionError(ctx, entry.label, entry.itemIndex, nothingSent) };
 }
 
 async function send(
@@ -220,17 +203,7 @@ export const updateBookkeepingStatus: BatchedOperation = {
 			placeholder: 'e.g. pay_001_000123',
 			searchListMethod: 'searchPayables',
 		}),
-		{
-			displayName: 'Version',
-			name: 'version',
-			// Text, so that its default can be the input item's version (an expression); a
-			// number typed in, or saved by an earlier version of the node, is read the same.
-			type: 'string',
-			default: '={{ $json.version }}',
-			placeholder: 'e.g. 3',
-			description:
-				"The version of the payable as read from Spendesk: by default the input item's version field. Left empty, the node reads the payable first (one more request per item). Spendesk refuses the update when the payable changed since that version.",
-		},
+		versionProperty('one more request per item'),
 		{
 			displayName: 'Bookkeeping Status',
 			name: 'bookkeepingStatus',

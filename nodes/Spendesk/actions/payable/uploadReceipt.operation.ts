@@ -15,7 +15,8 @@ import {
 	uploadPresignedForm,
 } from '../../transport/presigned';
 import { callSpendesk } from '../../transport/request';
-import { numberOf } from '../sharedParams';
+import { maxFileSizeOption, readMaxBytes } from '../fileParams';
+import type { MaxFileSize } from '../fileParams';
 import { readInputFile } from '../intake/uploadFile.operation';
 import { withState } from '../intake/upload';
 import { readRecordId, recordLocator } from '../recordId';
@@ -25,6 +26,14 @@ import { fail } from '../writeFields';
 /** The API's limit for a receipt (docs/api.md#receipt-upload). */
 const LARGEST_RECEIPT_MB = 50;
 
+/** Max File Size of a receipt: the API's limit by default. */
+const RECEIPT_MAX_FILE_SIZE: MaxFileSize = {
+	largest: LARGEST_RECEIPT_MB,
+	fallback: LARGEST_RECEIPT_MB,
+	description: `Largest receipt to upload; a larger file is refused before anything is sent (Spendesk takes ${LARGEST_RECEIPT_MB} MB at most)`,
+	advice: `Enter the largest receipt to upload in megabytes; Spendesk takes receipts of ${LARGEST_RECEIPT_MB} MB at most.`,
+};
+
 /** The receipt types Spendesk takes, by the MIME types files come with. */
 const RECEIPT_TYPES: Record<string, string> = {
 	'application/pdf': 'application/pdf',
@@ -33,19 +42,6 @@ const RECEIPT_TYPES: Record<string, string> = {
 	'image/pjpeg': 'image/jpeg',
 	'image/png': 'image/png',
 };
-
-function readMaxBytes(ctx: IExecuteFunctions, itemIndex: number): number {
-	const raw = ctx.getNodeParameter('options.maxFileSize', itemIndex, LARGEST_RECEIPT_MB) as unknown;
-	const mb = numberOf(raw);
-	if (!Number.isFinite(mb) || mb < 0.01 || mb > LARGEST_RECEIPT_MB)
-		fail(
-			ctx,
-			itemIndex,
-			`'Max File Size (MB)' must be a number from 0.01 to ${LARGEST_RECEIPT_MB}; got ${String(raw)}`,
-			`Enter the largest receipt to upload in megabytes; Spendesk takes receipts of ${LARGEST_RECEIPT_MB} MB at most.`,
-		);
-	return Math.floor(mb * 1024 * 1024);
-}
 
 /** The form Spendesk opened: a POST to a pre-signed URL with its fields. */
 function readForm(
@@ -128,16 +124,7 @@ export const uploadPayableReceipt: SingleOperation = {
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			options: [
-				{
-					displayName: 'Max File Size (MB)',
-					name: 'maxFileSize',
-					type: 'number',
-					typeOptions: { minValue: 0.01, maxValue: LARGEST_RECEIPT_MB, numberPrecision: 2 },
-					default: LARGEST_RECEIPT_MB,
-					description: `Largest receipt to upload; a larger file is refused before anything is sent (Spendesk takes ${LARGEST_RECEIPT_MB} MB at most)`,
-				},
-			],
+			options: [maxFileSizeOption(RECEIPT_MAX_FILE_SIZE)],
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
@@ -157,7 +144,7 @@ export const uploadPayableReceipt: SingleOperation = {
 				`The file "${input.fileName}" is ${input.mimeType}: Spendesk takes PDF, JPEG and PNG receipts only`,
 				'Convert the receipt to PDF, JPEG or PNG first (or set the right MIME type when making the file).',
 			);
-		const maxBytes = readMaxBytes(this, itemIndex);
+		const maxBytes = readMaxBytes(this, 'options.maxFileSize', itemIndex, RECEIPT_MAX_FILE_SIZE);
 		return async (company) => {
 			const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, input.property);
 			if (bytes.length === 0 || bytes.length > maxBytes)

@@ -7,6 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { collectList } from '../../transport/paginate';
 import { readDateFilter } from '../dates';
+import { dateFilter, filtersCollection } from '../listFilters';
 import { readLimit, returnAllOrLimit } from '../sharedParams';
 import type { SingleOperation } from '../types';
 
@@ -53,41 +54,26 @@ export const getAllPurchaseOrders: SingleOperation = {
 	perCompany: true,
 	properties: [
 		...returnAllOrLimit(),
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Created From',
-					name: 'createdFrom',
-					type: 'dateTime',
-					default: '',
-					description: 'Only purchase orders created on or after this date',
-				},
-				{
-					displayName: 'Created To',
-					name: 'createdTo',
-					type: 'dateTime',
-					default: '',
-					description: 'Only purchase orders created on or before this date',
-				},
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'multiOptions',
-					options: [
-						{ name: 'Cancelled', value: 'cancelled', description: 'Cancelled before use' },
-						{ name: 'Closed', value: 'closed', description: 'Closed: no more spending against it' },
-						{ name: 'Open', value: 'open', description: 'Open: spending can go against it' },
-					],
-					default: [],
-					description: 'Only purchase orders in these statuses (every status when none is chosen)',
-				},
-			],
-		},
+		filtersCollection([
+			dateFilter(
+				'Created From',
+				'createdFrom',
+				'Only purchase orders created on or after this date',
+			),
+			dateFilter('Created To', 'createdTo', 'Only purchase orders created on or before this date'),
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Cancelled', value: 'cancelled', description: 'Cancelled before use' },
+					{ name: 'Closed', value: 'closed', description: 'Closed: no more spending against it' },
+					{ name: 'Open', value: 'open', description: 'Open: spending can go against it' },
+				],
+				default: [],
+				description: 'Only purchase orders in these statuses (every status when none is chosen)',
+			},
+		]),
 		{
 			displayName: 'Options',
 			name: 'options',

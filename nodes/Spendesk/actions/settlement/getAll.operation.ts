@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
-import { readChoices, readIdList } from '../listFilters';
+import { dateFilter, filtersCollection, readChoices, readIdList, textFilter } from '../listFilters';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
 const STATES = ['created', 'exported', 'failedToExport'];
@@ -24,53 +24,42 @@ function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IData
 export const getAllSettlements = listOperation({
 	endpoint: 'listSettlements',
 	after: [
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Exported After',
-					name: 'exportedAfter',
-					type: 'dateTime',
-					default: '',
-					description: 'Only settlements first exported after this date',
-				},
-				{
-					displayName: 'Paid From',
-					name: 'paidFrom',
-					type: 'multiOptions',
-					options: [
-						{ name: 'External Account', value: 'externalAccount' },
-						{ name: 'Spendesk Account', value: 'spendeskAccount' },
-					],
-					default: [],
-					description: 'Only settlements paid from these accounts',
-				},
-				{
-					displayName: 'Settlement IDs',
-					name: 'ids',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. set_001_0001, set_001_0002',
-					description: 'Only these settlements: their IDs, separated by commas',
-				},
-				{
-					displayName: 'State',
-					name: 'state',
-					type: 'multiOptions',
-					options: [
-						{ name: 'Created', value: 'created' },
-						{ name: 'Exported', value: 'exported' },
-						{ name: 'Failed to Export', value: 'failedToExport' },
-					],
-					default: [],
-					description: 'Only settlements in these states',
-				},
-			],
-		},
+		filtersCollection([
+			dateFilter(
+				'Exported After',
+				'exportedAfter',
+				'Only settlements first exported after this date',
+			),
+			{
+				displayName: 'Paid From',
+				name: 'paidFrom',
+				type: 'multiOptions',
+				options: [
+					{ name: 'External Account', value: 'externalAccount' },
+					{ name: 'Spendesk Account', value: 'spendeskAccount' },
+				],
+				default: [],
+				description: 'Only settlements paid from these accounts',
+			},
+			textFilter(
+				'Settlement IDs',
+				'ids',
+				'e.g. set_001_0001, set_001_0002',
+				'Only these settlements: their IDs, separated by commas',
+			),
+			{
+				displayName: 'State',
+				name: 'state',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Created', value: 'created' },
+					{ name: 'Exported', value: 'exported' },
+					{ name: 'Failed to Export', value: 'failedToExport' },
+				],
+				default: [],
+				description: 'Only settlements in these states',
+			},
+		]),
 	],
 	request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
 });

@@ -1,0 +1,85 @@
+/**
+ * The version a payable write carries (docs/api.md#payable-accounting,
+ * docs/api.md#bulk-writes): by default the input item's `version`; left empty, the node reads
+ * the payable first (one Get). Spendesk refuses a write whose version is stale.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { bodyItems } from '../../transport/pagination/strategy';
+import { callSpendesk } from '../../transport/request';
+import { readVersion } from '../writeFields';
+
+/** The Version field; `cost` says what reading the payable costs (e.g. "one more request"). */
+export function versionProperty(cost: string): INodeProperties {
+	return {
+		displayName: 'Version',
+		name: 'version',
+		// Text, so that its default can be the input item's version (an expression); a number
+		// typed in, or saved by an earlier version of the node, is read the same.
+		type: 'string',
+		default: '={{ $json.version }}',
+		placeholder: 'e.g. 3',
+		description: `The version of the payable as read from Spendesk: by default the input item's version field. Left empty, the node reads the payable first (${cost}). Spendesk refuses the update when the payable changed since that version.`,
+	};
+}
+
+/** The version as given; empty (no `version` in the item): undefined, read from Spendesk. */
+export function readGivenVersion(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	const raw = ctx.getNodeParameter('version', itemIndex, '') as unknown;
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
+		return undefined;
+	return readVersion(ctx, itemIndex);
+}
+
+/** The payable as Spendesk holds it now (one Get); undefined when Spendesk does not know it. */
+export async function readPayable(
+	ctx: IExecuteFunctions,
+	company: string | undefined,
+	payableId: string,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
+	const response = await callSpendesk<IDataObject>(ctx, 'getPayable', {
+		company,
+		pathParams: { payableId },
+		itemIndex,
+		allowNotFound: true,
+	});
+	if (response.status === 404) return undefined;
+	return bodyItems(response.body)[0] ?? {};
+}
+
+/** The version of a payable as read, when it has a usable one. */
+export function versionIn(payable: IDataObject): number | undefined {
+	const { version } = payable;
+	return typeof version === 'number' && Number.isSafeInteger(version) && version >= 0
+		? version
+		: undefined;
+}
+
+/** The read payable had no version (`label`: e.g. payable "pay_1"): nothing can be sent. */
+export function noVersionError(
+	ctx: IExecuteFunctions,
+	label: string,
+	itemIndex: number,
+	nothingSent: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Spendesk gave no version for ${label}, so it cannot be updated`,
+		{
+			description: `${nothingSent} Set 'Version' to the version of the payable as read from Spendesk, e.g. {{ $json.version }} after Payable → Get.`,
+			itemIndex,
+		},
+	);
+}
+
+/** Spendesk refused a stale version: `name` is the payable as the message names it. */
+export const staleVersionMessage = (name: string) =>
+	`${name} has changed in Spendesk since it was read`;
+
+/**
+ * What to do about a stale version: `done` is what an earlier run did (e.g. "updated"),
+ * `said` what Spendesk added, if anything (a sentence starting with a space).
+ */
+export const staleVersionAdvice = (version: unknown, done: string, said = '') =>
+	`Spendesk did not update it: the payable changed after version ${String(version)} was read.${said} Read it again (Payable → Get) and use the version from that fresh Get, or leave 'Version' empty to have the node read it; if an earlier run already ${done} it, there is nothing to do.`;
