@@ -4,7 +4,8 @@
  * of them at a time (the credential's in-flight cap; every request still waits for a slot of
  * that cap and for the company's rate budget in callSpendesk, so lists read ahead and All
  * Companies share the same 5 slots), and handed out in page order. Nothing is asked before
- * the reader wants the next page, and nothing past the last page planned.
+ * the reader wants the next page, nothing past the last page planned, and nothing is left
+ * running once the list has ended.
  */
 export class PagesAhead<P, T> {
 	private readonly asked: Array<Promise<T>> = [];
@@ -44,9 +45,12 @@ export class PagesAhead<P, T> {
 		return await head;
 	}
 
-	/** Gives up the pages not handed out: those already asked finish and their answers are dropped. */
-	stop(): void {
+	/**
+	 * Gives up the pages not handed out: nothing more is asked, and the pages already asked are
+	 * waited for (their answers dropped), so that no request of the list outlives it.
+	 */
+	async stop(): Promise<void> {
 		this.plan.length = 0;
-		this.asked.length = 0;
+		await Promise.allSettled(this.asked.splice(0));
 	}
 }

@@ -37,7 +37,7 @@ export async function* offsetStrategy(
 			// A page read ahead is used only when it starts where the list has got to.
 			let answer = ahead?.left ? await ahead.take() : undefined;
 			if (answer && answer.offset !== offset) {
-				ahead!.stop();
+				await ahead!.stop();
 				answer = undefined;
 			}
 			const { body } = answer ?? (await ask({ offset, wanted: limit.left() }));
@@ -54,7 +54,7 @@ export async function* offsetStrategy(
 		}
 		limit.truncated();
 	} finally {
-		ahead?.stop();
+		await ahead?.stop();
 	}
 }
 

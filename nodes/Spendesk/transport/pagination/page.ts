@@ -78,7 +78,7 @@ export async function* readPages(
 		}
 		limit.truncated();
 	} finally {
-		ahead?.stop();
+		await ahead?.stop();
 	}
 }
 
