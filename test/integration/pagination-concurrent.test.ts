@@ -201,6 +201,21 @@ describe('lists read ahead: page and offset lists fetched concurrently', () => {
 		).toEqual(range(1, 20));
 	});
 
+	test('a rate budget learned while pages are in flight is never overrun: no 429 on the wire', async () => {
+		// 6 requests a second for this company: pages in flight when the first answer tells the
+		// budget count as spent, so the drain waits for the window instead of meeting a 429.
+		sim.configure({ rateLimit: 6, rateLimitWindowMs: 1_000, latencyMs: 5 });
+		try {
+			const items = await drain(sim, 'listSettlements', { company: BIG });
+			expect(ids(items)).toEqual(ids(sim.data(BIG).settlements));
+			const requests = sim.requestsTo('listSettlements');
+			expect(requests.filter((r) => r.status !== 200)).toEqual([]);
+			expect(pagesAsked(requests)).toEqual(range(1, 20));
+		} finally {
+			sim.configure({ rateLimit: 1_000, rateLimitWindowMs: 60_000 });
+		}
+	});
+
 	test('offset pages that overlap: read ahead is given up and the list goes on from where it got to', async () => {
 		sim.injectFault({ route: 'getAccounts', kind: 'overlappingPages', overlap: 5, after: 1 });
 		const items = await drain(sim, 'getAccounts', { company: BIG });
