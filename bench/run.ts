@@ -14,6 +14,7 @@ import { n8nComparison } from './figures/n8n';
 import { requestMinimality } from './figures/requests';
 import { tokenReuse } from './figures/tokens';
 import { idleTriggerPoll } from './figures/trigger';
+import { concurrentPages } from './figures/pages';
 import { elapsed, table } from './support';
 import type { Figure } from './support';
 
@@ -28,6 +29,7 @@ const FIGURES: Array<{ name: string; run: FigureRun; optIn?: boolean }> = [
 	{ name: 'fanout', run: fanOut },
 	{ name: 'ratelimit', run: rateLimitBound },
 	{ name: 'trigger', run: idleTriggerPoll },
+	{ name: 'pages', run: concurrentPages },
 	// The node against n8n's HTTP Request node inside a real n8n 2.8.4 (the end-to-end suite's install): 7–8 minutes.
 	{ name: 'n8n', run: n8nComparison, optIn: true },
 ];

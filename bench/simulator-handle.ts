@@ -102,6 +102,16 @@ export class SimulatorHandle {
 		return await this.send<string[]>({ cmd: 'ids', company, list });
 	}
 
+	/** Moves the simulator's clock forward (the time its answers and new invoices carry). */
+	async advanceClock(ms: number): Promise<void> {
+		await this.send({ cmd: 'advanceClock', ms });
+	}
+
+	/** Inserts `count` invoices of a company sharing one `createdAt` and `updatedAt` (now); returns that time. */
+	async insertTiedInvoices(company: string, count: number): Promise<string> {
+		return await this.send<string>({ cmd: 'insertTiedInvoices', company, count });
+	}
+
 	/** The process id of the simulator (for the record; it is not measured). */
 	get pid(): number | undefined {
 		return this.child.pid;

@@ -65,6 +65,18 @@ async function main(): Promise<void> {
 					sim.expireTokens();
 					reply({ id: message.id, ok: true, result: null });
 					return;
+				case 'advanceClock':
+					sim.clock.advance(message.ms);
+					reply({ id: message.id, ok: true, result: null });
+					return;
+				case 'insertTiedInvoices': {
+					// A bulk update: `count` invoices created and updated at the same instant.
+					const at = sim.clock.iso();
+					for (let i = 0; i < message.count; i++)
+						sim.insertInvoice(message.company, { createdAt: at, updatedAt: at });
+					reply({ id: message.id, ok: true, result: at });
+					return;
+				}
 				case 'ids': {
 					// Every id of the list, in the order the API serves it (invoices: by creation, ascending).
 					const data = sim.data(message.company);

@@ -13,7 +13,9 @@ export type SimCommand =
 	| { id: number; cmd: 'clearFaults' }
 	| { id: number; cmd: 'configure'; options: Partial<SimulatorOptions> }
 	| { id: number; cmd: 'expireTokens' }
-	| { id: number; cmd: 'ids'; company: string; list: ListName };
+	| { id: number; cmd: 'ids'; company: string; list: ListName }
+	| { id: number; cmd: 'advanceClock'; ms: number }
+	| { id: number; cmd: 'insertTiedInvoices'; company: string; count: number };
 
 export type SimReply =
 	| { id: number; ok: true; result: unknown }

@@ -14,7 +14,9 @@
  * sizes capped silently, a repeated cursor, a rate limit of 50 per minute), each for the node,
  * the expert HTTP Request, and the HTTP Request as commonly set up; and All Companies (10 ×
  * 5,000 invoices, 50 ms latency, at most 5 requests in flight as Spendesk allows): the node's
- * one step against the HTTP Request node fed by the company list.
+ * one step against the HTTP Request node fed by the company list. Last, a page list of 20 pages
+ * with 300 ms a response (7-latency): the node reads the pages after the first concurrently,
+ * the HTTP Request node can only go page after page.
  *
  * `--profile` also records a CPU profile of n8n during one more run of the largest list with
  * each client (bench/profiles/, git-ignored) and prints where the time goes.
@@ -102,7 +104,11 @@ const ACCOUNTS_SERVED = 30;
 /** All Companies: as figure 4. */
 const ALL = { companies: 10, invoices: 5_000, latencyMs: 50, cap: 5 };
 
+/** A page list of 20 pages, 300 ms a response: what reading ahead gains over page after page. */
+const LATENT = { company: 'cmp_latent', settlements: 600, latencyMs: 300, target: 0.3 };
+
 const credA = { id: 'benchKey', name: 'Spendesk API key (simulator)' };
+const credC = { id: 'benchKeyLatent', name: 'Spendesk API key (300 ms simulator)' };
 const credB = { id: 'benchKeyAll', name: 'Spendesk API key (All Companies simulator)' };
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
@@ -316,7 +322,7 @@ export async function n8nComparison(): Promise<{
 			sizes: { ...NOTHING, invoices: RATE.invoices },
 		})),
 	];
-	const [sim, simAll] = await Promise.all([
+	const [sim, simAll, simLatent] = await Promise.all([
 		// Throughput first: no rate limit until the rate-limit trap; snapshots COMPLETE at once.
 		SimulatorHandle.start({
 			seed: { companies },
@@ -333,7 +339,19 @@ export async function n8nComparison(): Promise<{
 			maxInFlight: ALL.cap,
 			rateLimit: 1_000_000_000,
 		}),
+		SimulatorHandle.start({
+			seed: {
+				companies: [
+					{ id: LATENT.company, sizes: { ...NOTHING, settlements: LATENT.settlements } },
+					{ id: WARM, sizes: { ...NOTHING, settlements: 60 } },
+				],
+			},
+			latencyMs: LATENT.latencyMs,
+			maxInFlight: ALL.cap,
+			rateLimit: 1_000_000_000,
+		}),
 	]);
+	const latentCase = listCase('page', LATENT.company);
 
 	const cases = Object.fromEntries(STYLES.map((s) => [s, listCase(s, STYLE_COMPANY[s])])) as Record<
 		StyleKey,
@@ -378,7 +396,12 @@ export async function n8nComparison(): Promise<{
 		nodeAllCompaniesWorkflow('node-all', credB),
 		httpAllCompaniesLoopWorkflow('http-all-loop', simAll.url, credB, ALL.cap),
 		httpAllCompaniesAtOnceWorkflow('http-all-once', simAll.url, credB),
+		nodeWorkflow('node-latent', latentCase, credC),
+		httpWorkflow('http-latent', latentCase, simLatent.url, credC),
+		nodeWorkflow('node-latent-warm', listCase('page', WARM), credC),
+		httpWorkflow('http-latent-warm', listCase('page', WARM), simLatent.url, credC),
 	);
+	const latentRuns: Array<ClientRun & { peakInFlight?: number }> = [];
 
 	let n8n: BenchN8n | undefined;
 	const styleResults: StyleResult[] = [];
@@ -395,6 +418,7 @@ export async function n8nComparison(): Promise<{
 			credentials: [
 				apiKeyCredential(credA, sim.url, orgKey),
 				apiKeyCredential(credB, simAll.url, { ...simAll.orgKey, level: 'organisation' }),
+				apiKeyCredential(credC, simLatent.url, { ...simLatent.orgKey, level: 'organisation' }),
 			],
 			workflows,
 		});
@@ -836,12 +860,77 @@ export async function n8nComparison(): Promise<{
 			once,
 		};
 		log('All Companies done');
+
+		// ---- a page list at 300 ms a response: read ahead against page after page
+		for (const [id, output] of [
+			['node-latent-warm', out],
+			['http-latent-warm', httpOut],
+		] as const) {
+			const warm = await measure(
+				simLatent,
+				id,
+				output,
+				latentCase,
+				await simLatent.ids(WARM, 'settlements'),
+			);
+			if (!warm.outcome.exact) throw new Error(`warm-up ${id}: ${warm.outcome.text}`);
+		}
+		const latentIds = await simLatent.ids(LATENT.company, 'settlements');
+		for (let round = 0; round < ROUNDS; round++) {
+			const order: Array<'node' | 'http'> = round % 2 === 0 ? ['node', 'http'] : ['http', 'node'];
+			for (const client of order) {
+				await server.pause();
+				await simLatent.resetStats();
+				const m = await measure(
+					simLatent,
+					`${client}-latent`,
+					client === 'node' ? out : httpOut,
+					latentCase,
+					latentIds,
+				);
+				const { peakInFlight } = await simLatent.stats();
+				latentRuns.push({ ...clientRun(client, round, m), peakInFlight });
+			}
+		}
+		log('page list at 300 ms done');
 	} finally {
 		await n8n?.stop();
-		await Promise.all([sim.stop(), simAll.stop()]);
+		await Promise.all([sim.stop(), simAll.stop(), simLatent.stop()]);
 	}
 
-	return summarize(styleResults, traps, allCompanies!, profiles, connections, n8n!);
+	const result = summarize(styleResults, traps, allCompanies!, profiles, connections, n8n!);
+	const latent = latentFigure(latentRuns, minimumRequests(latentCase, LATENT.settlements));
+	result.figures.push(latent.figure);
+	result.report += `\n\n${latent.report}`;
+	return { ...result, details: { ...(result.details as object), latent: latentRuns } };
+}
+
+/** 7-latency: the 20-page list at 300 ms a response, node (pages read ahead) ÷ HTTP Request (page after page). */
+function latentFigure(
+	runs: Array<ClientRun & { peakInFlight?: number }>,
+	minimum: number,
+): { figure: Figure; report: string } {
+	const node = runs.filter((r) => r.client === 'node');
+	const http = runs.filter((r) => r.client === 'http');
+	const nodeMs = median(node.map((r) => r.ms));
+	const httpMs = median(http.map((r) => r.ms));
+	const value = nodeMs / httpMs;
+	const exact = runs.every((r) => r.outcome.exact);
+	const nodeRequests = Math.max(...node.map((r) => r.requests));
+	const peak = (rs: typeof runs) => Math.max(...rs.map((r) => r.peakInFlight ?? 0));
+	const text = `median node ${sec(nodeMs)} s (runs ${node.map((r) => sec(r.ms)).join(' / ')}, ${nodeRequests} requests, at most ${peak(node)} in flight) vs HTTP Request ${sec(httpMs)} s (runs ${http.map((r) => sec(r.ms)).join(' / ')}, at most ${peak(http)} in flight); minimum ${minimum} requests; records ${exact ? 'exact' : 'NOT exact'} for both`;
+	return {
+		figure: {
+			id: '7-latency',
+			figure: `n8n: page list of ${minimum} pages, ${LATENT.latencyMs} ms a response: node ÷ HTTP Request (expert)`,
+			value,
+			display: ratio(value),
+			target: `≤ ${LATENT.target}`,
+			pass: value <= LATENT.target && exact && nodeRequests === minimum,
+			note: text,
+		},
+		report: `Page list of ${minimum} pages (${LATENT.settlements} settlements), ${LATENT.latencyMs} ms a response: ${text}.`,
+	};
 }
 
 /** The HTTP Request node as commonly set up for the trap lists (pagination as the n8n docs' examples). */

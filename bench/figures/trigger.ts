@@ -2,6 +2,12 @@
  * Figure 6 — idle trigger poll. The Spendesk Trigger on All Companies (3 companies of 1,000
  * invoices), New Invoice, Start From Now: after the first poll, 5 polls with nothing new
  * (each with a new context, the workflow's static data kept): API requests per company per poll.
+ *
+ * 6-tie — the same after a bulk update: 10,000 invoices of each company sharing one
+ * `updatedAt` (emitted by one poll), then a poll a minute (the simulator's clock moved a minute
+ * each time; Overlap Window 5 minutes, the default) for 10 minutes with nothing new. While the
+ * tie lies within the overlap window of the server's clock, an invoice could still become
+ * visible among it, so it is read again; the figure is the idle polls after that.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { SimulatorHandle } from '../simulator-handle';
@@ -10,6 +16,11 @@ import type { Figure } from '../support';
 
 const COMPANIES = 3;
 const IDLE_POLLS = 5;
+const TIE = 10_000;
+/** Minutes of idle polls after the tie, one poll a minute. */
+const TIE_MINUTES = 10;
+/** The default Overlap Window (minutes). */
+const OVERLAP_MINUTES = 5;
 
 export async function idleTriggerPoll(): Promise<{ figures: Figure[]; details: unknown }> {
 	const sim = await SimulatorHandle.start({
@@ -40,6 +51,7 @@ export async function idleTriggerPoll(): Promise<{ figures: Figure[]; details: u
 		await sim.stop();
 	}
 	const perCompany = idle.api / (IDLE_POLLS * COMPANIES);
+	const tie = await idleAfterTie();
 	return {
 		figures: [
 			{
@@ -57,7 +69,52 @@ export async function idleTriggerPoll(): Promise<{ figures: Figure[]; details: u
 						', ',
 					)}), ${idle.emitted} items emitted; first poll: ${first.api} (${[...new Set(first.routes)].join(', ')})`,
 			},
+			tie.figure,
 		],
-		details: { first, idle },
+		details: { first, idle, tie: tie.details },
 	};
+}
+
+/** 6-tie: idle polls after every company had TIE invoices updated at the same instant. */
+async function idleAfterTie(): Promise<{ figure: Figure; details: unknown }> {
+	const sim = await SimulatorHandle.start({
+		seed: { companies: COMPANIES, deactivated: [], sizes: { ...INVOICES_ONLY, invoices: 1_000 } },
+	});
+	const parameters = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+	const staticData: IDataObject = {};
+	/** API requests per company of each idle poll, minute by minute. */
+	const perPoll: number[] = [];
+	let emittedTie = 0;
+	let emittedIdle = 0;
+	try {
+		freshTransport();
+		const store = apiKeyStore(sim.url, sim.orgKey);
+		await pollTrigger(store, staticData, parameters);
+		await sim.advanceClock(60_000);
+		for (let c = 1; c <= COMPANIES; c++)
+			await sim.insertTiedInvoices(`cmp_${String(c).padStart(3, '0')}`, TIE);
+		emittedTie = (await pollTrigger(store, staticData, parameters))?.[0]?.length ?? 0;
+		for (let minute = 1; minute <= TIE_MINUTES; minute++) {
+			await sim.advanceClock(60_000);
+			await sim.clearLog();
+			emittedIdle += (await pollTrigger(store, staticData, parameters))?.[0]?.length ?? 0;
+			const log = await sim.apiRequests();
+			perPoll.push(log.filter((r) => r.route === 'listInvoices').length / COMPANIES);
+		}
+	} finally {
+		await sim.stop();
+	}
+	// Polls once the tie has left the window (5 minutes) and a poll has started after that.
+	const after = perPoll.slice(OVERLAP_MINUTES + 1);
+	const value = after.reduce((a, b) => a + b, 0) / after.length;
+	const figure: Figure = {
+		id: '6-tie',
+		figure: `Idle trigger poll after ${TIE.toLocaleString('en')} invoices sharing one updatedAt: requests per company per poll, once the tie is older than the overlap window`,
+		value,
+		display: ratio(value),
+		target: '1',
+		pass: value <= 1 && emittedIdle === 0 && emittedTie === TIE * COMPANIES,
+		note: `${COMPANIES} companies, one poll a minute, Overlap Window ${OVERLAP_MINUTES} min; requests per company at minutes 1–${TIE_MINUTES} after the tie: ${perPoll.map((n) => ratio(n)).join(', ')}; ${emittedTie} invoices emitted by the poll after the tie, ${emittedIdle} by the idle polls`,
+	};
+	return { figure, details: { perPoll, emittedTie, emittedIdle } };
 }

@@ -80,5 +80,46 @@ describe('Spendesk Trigger: requests per poll', () => {
 				expect(sim.log.map((r) => r.route)).toEqual(companies.map(() => 'listInvoices'));
 			},
 		);
+
+		test('after 1,000 invoices sharing one updatedAt, idle polls are one request again once the overlap has passed', async () => {
+			const { poll } = await triggerFor(sim, {
+				event,
+				companyScope: 'one',
+				company: 'cmp_002',
+				startFrom: 'now',
+				options: { overlapMinutes: 1 },
+			});
+			expect(await poll()).toEqual([]);
+
+			sim.clock.advance(10_000);
+			const at = sim.clock.iso();
+			const tie = Array.from({ length: 1_000 }, () =>
+				sim.insertInvoice('cmp_002', { createdAt: at, updatedAt: at }),
+			);
+			expect((await poll()).map((i) => i.id).sort()).toEqual(tie.map((i) => i.id).sort());
+
+			// Polls every 20 s: while the tie lies within the overlap window of the server's clock an
+			// invoice could still appear among it, so it is read again; after that, never.
+			const requests: number[] = [];
+			for (let i = 0; i < 9; i++) {
+				sim.clock.advance(20_000);
+				sim.clearLog();
+				expect(await poll()).toEqual([]);
+				requests.push(sim.requestsTo('listInvoices').length);
+			}
+			const firstIdle = requests.findIndex((n) => n === 1);
+			expect(firstIdle).toBeGreaterThanOrEqual(0);
+			// The window (60 s), then a poll that starts after the server's answer (whole seconds) and
+			// proves the tie was visible to it: at most 5 polls of 20 s.
+			expect(firstIdle).toBeLessThanOrEqual(5);
+			expect(requests.slice(firstIdle)).toEqual(requests.slice(firstIdle).map(() => 1));
+
+			// And the next invoice is still emitted, once.
+			sim.clock.advance(20_000);
+			const next = sim.insertInvoice('cmp_002');
+			expect((await poll()).map((i) => i.id)).toEqual([next.id]);
+			sim.clock.advance(20_000);
+			expect(await poll()).toEqual([]);
+		});
 	});
 });

@@ -582,12 +582,19 @@ export function createContext(options: ContextOptions) {
 			},
 			httpRequest: request,
 			httpRequestWithAuthentication,
+			// As n8n-core 2.8.4 writes them (the shape of the objects matters to memory and speed).
 			returnJsonArray: (data: IDataObject | IDataObject[]) =>
-				(Array.isArray(data) ? data : [data]).map((json) => ({ json })),
+				(Array.isArray(data) ? data : [data]).map((json) =>
+					json?.json ? { ...json, json: json.json as IDataObject } : { json },
+				),
 			constructExecutionMetaData: (
 				data: INodeExecutionData[],
 				meta: { itemData: { item: number } },
-			) => data.map((d) => ({ ...d, pairedItem: meta.itemData })),
+			) =>
+				data.map((d) => {
+					const { json, ...rest } = d;
+					return { json, pairedItem: meta.itemData, ...rest };
+				}),
 		},
 	};
 	return { context, node, hints, logs, staticData };

@@ -67,6 +67,8 @@ export class FlowControl {
 	private readonly warm = new Set<string>();
 	private readonly cold = new Map<string, Semaphore>();
 	private readonly locks = new Map<string, Semaphore>();
+	/** Requests sent on each rate budget and not answered yet. */
+	private readonly sending = new Map<string, number>();
 
 	/**
 	 * Runs one request of a credential: within its in-flight cap and, until the credential
@@ -125,16 +127,21 @@ export class FlowControl {
 	 */
 	reserve(budgetKey: string, now = Date.now()): number {
 		const budget = this.budgets.get(budgetKey);
-		if (!budget) return 0;
-		if (now >= budget.resetAt) {
-			this.budgets.delete(budgetKey);
-			return 0;
-		}
-		if (budget.remaining > 0) {
+		if (budget && now < budget.resetAt) {
+			if (budget.remaining <= 0) return budget.resetAt - now;
 			budget.remaining--;
-			return 0;
+		} else if (budget) {
+			this.budgets.delete(budgetKey);
 		}
-		return budget.resetAt - now;
+		this.sending.set(budgetKey, (this.sending.get(budgetKey) ?? 0) + 1);
+		return 0;
+	}
+
+	/** A request counted by `reserve` has had its answer (or failed): call once per request sent. */
+	answered(budgetKey: string): void {
+		const left = (this.sending.get(budgetKey) ?? 1) - 1;
+		if (left > 0) this.sending.set(budgetKey, left);
+		else this.sending.delete(budgetKey);
 	}
 
 	/**
@@ -151,10 +158,21 @@ export class FlowControl {
 		const reset = numberHeader(headers, 'x-ratelimit-reset');
 		if (remaining === undefined || reset === undefined || reset * 1000 > longestWaitMs) return;
 		const resetAt = now + reset * 1000;
+		// The other requests of this budget still in flight may not be counted in this answer yet
+		// (concurrent pages of a list, other companies' calls): take them as spent, so that
+		// requests in flight never add up to more than the budget.
+		const others = Math.max(0, (this.sending.get(budgetKey) ?? 1) - 1);
+		const left = Math.max(0, remaining - others);
 		const known = this.budgets.get(budgetKey);
-		// Responses can arrive out of order: within one window keep the lowest count.
-		if (known && Math.abs(known.resetAt - resetAt) < 1000 && known.remaining < remaining) return;
-		this.budgets.set(budgetKey, { remaining, resetAt });
+		if (known && Math.abs(known.resetAt - resetAt) < 1000) {
+			// The same window. Responses can arrive out of order: keep the lowest count. Each answer's
+			// reset (whole seconds, rounded up, counted from when the answer arrived) lies at or after
+			// the window's true end: the earliest is the closest.
+			known.remaining = Math.min(known.remaining, left);
+			known.resetAt = Math.min(known.resetAt, resetAt);
+			return;
+		}
+		this.budgets.set(budgetKey, { remaining: left, resetAt });
 	}
 
 	/**
@@ -189,6 +207,7 @@ export class FlowControl {
 		this.warm.clear();
 		this.cold.clear();
 		this.locks.clear();
+		this.sending.clear();
 	}
 }
 

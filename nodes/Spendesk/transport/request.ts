@@ -102,13 +102,18 @@ export async function callSpendesk<T = unknown>(
 			await waitWithin(call, hold, () => rateLimitError(call, hold));
 			continue;
 		}
-		const outcome = await flowControl.gated(
-			credential.key,
-			transportSettings.maxInFlight,
-			owner,
-			async () => await sendWithRenewal(ctx, credential, request),
-		);
-		const attempt = readOutcome(call, outcome);
+		let attempt: Attempt;
+		try {
+			const outcome = await flowControl.gated(
+				credential.key,
+				transportSettings.maxInFlight,
+				owner,
+				async () => await sendWithRenewal(ctx, credential, request),
+			);
+			attempt = readOutcome(call, outcome);
+		} finally {
+			flowControl.answered(placed.budgetKey);
+		}
 		if ('result' in attempt) {
 			noteDeprecation(ctx, endpoint, attempt.result.headers);
 			options.onHeaders?.(attempt.result.headers);

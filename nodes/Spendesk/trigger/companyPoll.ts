@@ -51,6 +51,8 @@ interface Reader {
 	now: () => number;
 	/** Ids of invoices whose `updatedAt` is not a date. */
 	skipped: Set<string>;
+	/** The server's time (its Date header) at its latest answer, when it says it. */
+	answeredAt: () => number | undefined;
 }
 
 const updatedAt = (invoice: IDataObject): number => time(invoice.updatedAt) ?? -Infinity;
@@ -63,13 +65,23 @@ function reader(
 	onAnswer?: (serverTime?: number) => void,
 ): Reader {
 	let serverNow: number | undefined;
+	let answered: number | undefined;
 	const observe = (headers: Record<string, unknown>) => {
 		const date = typeof headers.date === 'string' ? Date.parse(headers.date) : NaN;
 		onAnswer?.(Number.isFinite(date) ? date : undefined);
-		// The header names a whole second: the server's time lies before its end.
-		if (Number.isFinite(date)) serverNow = Math.max(serverNow ?? -Infinity, date + 1_000);
+		if (!Number.isFinite(date)) return;
+		// The header names a whole second: the server's time lies before its end, and after its start.
+		serverNow = Math.max(serverNow ?? -Infinity, date + 1_000);
+		answered = Math.max(answered ?? -Infinity, date);
 	};
-	return { ctx, target, observe, now: () => serverNow ?? Date.now(), skipped: new Set() };
+	return {
+		ctx,
+		target,
+		observe,
+		now: () => serverNow ?? Date.now(),
+		skipped: new Set(),
+		answeredAt: () => answered,
+	};
 }
 
 /** Reads newest first until `past(updatedAt)` says the rest is older than needed; skips invoices without a readable `updatedAt`. */
@@ -219,7 +231,14 @@ export async function pollCompany(
 	if (previous) emit = invoices.filter((invoice) => !handled(previous, invoice, event, overlapMs));
 	else if (since !== undefined) emit = invoices.filter((invoice) => updatedAt(invoice) >= since);
 
-	let state = advance(previous ?? emptyState(), invoices, event, overlapMs, latest());
+	let state = advance(
+		previous ?? emptyState(),
+		invoices,
+		event,
+		overlapMs,
+		latest(),
+		from.answeredAt(),
+	);
 	if (!previous && since !== undefined && (time(state.cursor) ?? -Infinity) < since) {
 		// Nothing changed since the date: start the cursor there, not at the beginning of time.
 		state = advance(
@@ -228,6 +247,7 @@ export async function pollCompany(
 			event,
 			overlapMs,
 			latest(),
+			from.answeredAt(),
 		);
 	}
 	// Oldest first, as they happened.

@@ -10,6 +10,13 @@
  * of several pages re-reads what moved while it paged — see companyPoll.ts), so `seen` only ever
  * holds the invoices of one overlap window: the state does not grow with history.
  *
+ * The overlap is also a bound on how late an invoice becomes visible: one updated at time t is
+ * listed by t + overlap (server clock). So once a poll has started after the server answered
+ * the poll before it (`answeredAt`), every invoice updated up to `answeredAt` − overlap was
+ * there to be read and is handled (`checked`): later polls read down to that time at most, not
+ * down to cursor − overlap, and a long-idle company costs one request a poll however many
+ * invoices share its newest timestamp.
+ *
  * When more than MAX_SEEN invoices share the window (a bulk update), the lowest of them by
  * position — (time, id), time being `updatedAt` for New or Updated Invoice and `createdAt` for
  * New Invoice — are summed up by `floor`, the highest position let go: every invoice at or
@@ -29,7 +36,14 @@ export interface CompanyState {
 	seen: Record<string, [number | null, number]>;
 	/** Set when more invoices than MAX_SEEN shared the window: every invoice at or below it was handled. */
 	floor?: Position;
+	/** Every invoice updated at or before this time (ms, server clock) was handled. */
+	checked?: number;
+	/** Server time (ms, its Date header) of the last answer of the last successful poll. */
+	answeredAt?: number;
 }
+
+const finite = (value: unknown): number | undefined =>
+	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** Upper bound on remembered ids per company, whatever the window holds. */
 export const MAX_SEEN = 10_000;
@@ -69,7 +83,10 @@ const atOrBelow = (floor: Position | undefined, position: Position): boolean =>
 /** The oldest `updatedAt` a poll must still read (exclusive horizon), or -Infinity to read everything. */
 export function horizon(state: CompanyState, overlapMs: number): number {
 	const cursor = time(state.cursor);
-	return cursor === undefined ? -Infinity : cursor - overlapMs;
+	return Math.max(
+		cursor === undefined ? -Infinity : cursor - overlapMs,
+		finite(state.checked) ?? -Infinity,
+	);
 }
 
 /** Whether an invoice read by this poll has been handled before. */
@@ -103,8 +120,18 @@ export function handled(
 export function withinClock(state: CompanyState, now: number, overlapMs: number): CompanyState {
 	const cursor = time(state.cursor);
 	const tolerance = clockTolerance(overlapMs);
-	if (cursor === undefined || cursor <= now + tolerance + CLOCK_TOLERANCE_MS) return state;
-	return { ...state, cursor: new Date(now + tolerance).toISOString() };
+	let fixed = state;
+	// A time proven handled lies an overlap behind a server answer: never ahead of the clock.
+	const checked = finite(state.checked);
+	if (state.checked !== undefined && (checked === undefined || checked > now)) {
+		fixed = {
+			cursor: state.cursor,
+			seen: state.seen,
+			...(state.floor ? { floor: state.floor } : {}),
+		};
+	}
+	if (cursor === undefined || cursor <= now + tolerance + CLOCK_TOLERANCE_MS) return fixed;
+	return { ...fixed, cursor: new Date(now + tolerance).toISOString() };
 }
 
 /**
@@ -139,6 +166,28 @@ export function advance(
 	event: TriggerEvent,
 	overlapMs: number,
 	latest = Infinity,
+	answeredAt?: number,
+): CompanyState {
+	const next = advanceCursor(state, invoices, event, overlapMs, latest);
+	// This poll started after the server's last answer to the one before: what was updated an
+	// overlap before that answer was visible to it.
+	const before = finite(state.answeredAt);
+	const checked = Math.max(
+		finite(state.checked) ?? -Infinity,
+		before === undefined ? -Infinity : before - overlapMs,
+	);
+	if (Number.isFinite(checked)) next.checked = checked;
+	const answered = finite(answeredAt);
+	if (answered !== undefined) next.answeredAt = answered;
+	return next;
+}
+
+function advanceCursor(
+	state: CompanyState,
+	invoices: IDataObject[],
+	event: TriggerEvent,
+	overlapMs: number,
+	latest: number,
 ): CompanyState {
 	let cursor = time(state.cursor) ?? -Infinity;
 	let cursorText = state.cursor;

@@ -8,6 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { callSpendesk } from '../request';
+import { transportSettings } from '../settings';
+import { PagesAhead } from './ahead';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import { asItems, progressGuard } from './strategy';
@@ -21,19 +23,67 @@ export async function* offsetStrategy(
 ): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
-	let offset = Number(request.qs?.offset ?? 0);
-	while (limit.left() > 0) {
-		const qs = { ...request.qs, offset, [size.param]: nextPageSize(size, request, limit.left()) };
+	const start = Number(request.qs?.offset ?? 0);
+	/** One page from `offset`, asking no more than the Limit still needs once the items before it are in. */
+	const ask = async ({ offset, wanted }: Planned): Promise<Answer> => {
+		const qs = { ...request.qs, offset, [size.param]: nextPageSize(size, request, wanted) };
 		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, qs });
-		const items = asItems(body?.data);
-		const total = Number(body?.totalResults);
-		// Items of the previous pages again (pages that overlap) are dropped, and the offset
-		// advances by the new ones only, so nothing is skipped either.
-		const fresh = items.length > 0 ? progress(items) : items;
-		offset += fresh.length;
-		const end = items.length === 0 || (Number.isFinite(total) && offset >= total);
-		yield limit.take(fresh);
-		if (end) return;
+		return { offset, body };
+	};
+	let ahead: PagesAhead<Planned, Answer> | undefined;
+	let offset = start;
+	try {
+		for (let first = true; limit.left() > 0; first = false) {
+			// A page read ahead is used only when it starts where the list has got to.
+			let answer = ahead?.left ? await ahead.take() : undefined;
+			if (answer && answer.offset !== offset) {
+				await ahead!.stop();
+				answer = undefined;
+			}
+			const { body } = answer ?? (await ask({ offset, wanted: limit.left() }));
+			const items = asItems(body?.data);
+			const total = Number(body?.totalResults);
+			// Items of the previous pages again (pages that overlap) are dropped, and the offset
+			// advances by the new ones only, so nothing is skipped either.
+			const fresh = items.length > 0 ? progress(items) : items;
+			offset += fresh.length;
+			const end = items.length === 0 || (Number.isFinite(total) && offset >= total);
+			if (first && !end) ahead = readAhead(ask, offset, total, fresh.length, limit);
+			yield limit.take(fresh);
+			if (end) return;
+		}
+		limit.truncated();
+	} finally {
+		await ahead?.stop();
 	}
-	limit.truncated();
+}
+
+interface Planned {
+	offset: number;
+	/** Items the Limit still wants once the pages before this one are in. */
+	wanted: number;
+}
+
+interface Answer {
+	offset: number;
+	body: IDataObject | undefined;
+}
+
+/**
+ * The pages after the first that `totalResults` says are needed (no more than the Limit
+ * needs), each as many items on from the one before as the first page held, read ahead.
+ */
+function readAhead(
+	ask: (page: Planned) => Promise<Answer>,
+	offset: number,
+	total: number,
+	perPage: number,
+	limit: ItemLimit,
+): PagesAhead<Planned, Answer> | undefined {
+	if (!Number.isFinite(total) || perPage <= 0) return undefined;
+	const pages: Planned[] = [];
+	let wanted = limit.left() - perPage;
+	for (let at = offset; at < total && wanted > 0; at += perPage, wanted -= perPage)
+		pages.push({ offset: at, wanted });
+	return pages.length > 0 ? new PagesAhead(pages, ask, transportSettings.maxInFlight) : undefined;
 }

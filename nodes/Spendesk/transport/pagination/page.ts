@@ -9,6 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { callSpendesk } from '../request';
+import { transportSettings } from '../settings';
+import { PagesAhead } from './ahead';
 import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
 import { asItems, progressGuard } from './strategy';
@@ -26,6 +28,12 @@ export async function* pageStrategy(
 /**
  * Reads the pages of a page-based list. `envelope` finds the list (`data`, `meta`) in a
  * response body; `firstBody` is page 1 when it has been read already.
+ *
+ * Once page 1 has come with a `total` it does not contradict, the pages still needed (to the
+ * total, or to the Limit) are read ahead concurrently (PagesAhead) and handed out in order,
+ * each through the same checks as one read alone. A page past the end (404, empty, short)
+ * ends the list as always; when the planned pages did not end it (a `total` the pages proved
+ * wrong), the list goes on page by page.
  */
 export async function* readPages(
 	ctx: SpendeskContext,
@@ -38,33 +46,57 @@ export async function* readPages(
 	const size = endpoint.pageSize!;
 	const pageSize = pagePlan(size, request, limit.max);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
+	/** A page's body, or undefined for a 404 past the end. */
+	const ask = async (page: number): Promise<IDataObject | undefined> => {
+		const qs = { ...request.qs, page, [size.param]: pageSize };
+		const response = await callSpendesk<IDataObject>(ctx, endpoint, {
+			...request,
+			qs,
+			allowNotFound: page > 1,
+		});
+		return response.status === 404 ? undefined : (response.body ?? {});
+	};
+	let ahead: PagesAhead<number, IDataObject | undefined> | undefined;
 	let received = 0;
-	for (let page = 1; limit.left() > 0; page++) {
-		let body: IDataObject | undefined;
-		if (page === 1 && firstBody) {
-			body = firstBody;
-		} else {
-			const qs = { ...request.qs, page, [size.param]: pageSize };
-			const response = await callSpendesk<IDataObject>(ctx, endpoint, {
-				...request,
-				qs,
-				allowNotFound: page > 1,
-			});
-			if (response.status === 404) return;
-			body = response.body;
+	try {
+		for (let page = 1; limit.left() > 0; page++) {
+			const body =
+				page === 1 && firstBody ? firstBody : ahead?.left ? await ahead.take() : await ask(page);
+			if (body === undefined) return;
+			const content = envelope(body);
+			const items = asItems(content.data);
+			const pagination = ((content.meta as IDataObject | undefined)?.pagination ??
+				{}) as IDataObject;
+			const total = Number(pagination.total);
+			received += items.length;
+			const served = Number(pagination.pageSize) || pageSize;
+			const end = items.length === 0 || lastPage(total, received, items.length < served);
+			if (page === 1 && !end) ahead = readAhead(ask, total, items.length, limit.max);
+			// Every page is checked, the last one too: a last page repeating the one before is an error.
+			yield limit.take(items.length > 0 || !end ? progress(items) : items);
+			if (end) return;
 		}
-		const content = envelope(body ?? {});
-		const items = asItems(content.data);
-		const pagination = ((content.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-		received += items.length;
-		const served = Number(pagination.pageSize) || pageSize;
-		const end =
-			items.length === 0 || lastPage(Number(pagination.total), received, items.length < served);
-		// Every page is checked, the last one too: a last page repeating the one before is an error.
-		yield limit.take(items.length > 0 || !end ? progress(items) : items);
-		if (end) return;
+		limit.truncated();
+	} finally {
+		await ahead?.stop();
 	}
-	limit.truncated();
+}
+
+/**
+ * The pages after page 1 that the `total` of page 1 (holding `perPage` items) says are
+ * needed, no more than the Limit needs, read ahead; undefined without a `total` to go by.
+ */
+function readAhead(
+	ask: (page: number) => Promise<IDataObject | undefined>,
+	total: number,
+	perPage: number,
+	max: number,
+): PagesAhead<number, IDataObject | undefined> | undefined {
+	if (!Number.isFinite(total) || perPage <= 0 || total <= perPage) return undefined;
+	const last = Math.ceil(Math.min(total, max) / perPage);
+	const pages: number[] = [];
+	for (let page = 2; page <= last; page++) pages.push(page);
+	return pages.length > 0 ? new PagesAhead(pages, ask, transportSettings.maxInFlight) : undefined;
 }
 
 /**

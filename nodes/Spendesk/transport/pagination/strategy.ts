@@ -112,7 +112,9 @@ export function progressGuard(
 	endpoint: Endpoint,
 	itemIndex?: number,
 ): (items: Page, check?: PageCheck) => Page {
-	let recent: Array<Set<unknown>> = [];
+	/** Identities of the page before the last one, and of the last one. */
+	let older: Set<unknown> | undefined;
+	let newer: Set<unknown> | undefined;
 	let empty = 0;
 	return (items, check = {}) => {
 		if (items.length === 0) {
@@ -126,17 +128,25 @@ export function progressGuard(
 			return items;
 		}
 		empty = 0;
-		const ids = items.map(identity);
-		const fresh = items.filter((_, i) => !recent.some((page) => page.has(ids[i])));
-		if (fresh.length === 0 && !check.reasked)
+		// One pass, no copy of the page unless an item was already received: this runs on every page.
+		const ids = new Set<unknown>();
+		let fresh: Page | undefined;
+		for (let i = 0; i < items.length; i++) {
+			const key = identity(items[i]);
+			if (newer?.has(key) || older?.has(key)) fresh ??= items.slice(0, i);
+			else fresh?.push(items[i]);
+			ids.add(key);
+		}
+		if (fresh?.length === 0 && !check.reasked)
 			throw endlessList(
 				ctx,
 				endpoint,
 				itemIndex,
 				`sent the same items again for "${endpoint.label}": the list is not moving forward`,
 			);
-		recent = [...recent.slice(-1), new Set(ids)];
-		return fresh.length === items.length ? items : fresh;
+		older = newer;
+		newer = ids;
+		return fresh ?? items;
 	};
 }
 
