@@ -24,6 +24,9 @@ const ROUNDS = 3;
 const COMPANY = 'cmp_001';
 const WARM_COMPANY = 'cmp_002';
 const TARGET = 1.15;
+/** Peak growth ÷ the data (the bare loop itself peaks at about 2.5), and what stays after a full GC. */
+const PEAK_TARGET = 2.75;
+const RETAINED_TARGET = 1.5;
 
 async function runClient(job: DrainJob): Promise<DrainResult[]> {
 	const child = fork(path.join(__dirname, '..', 'drain-client.ts'), [JSON.stringify(job)], {
@@ -147,9 +150,18 @@ export async function drainThroughput(): Promise<{ figures: Figure[]; details: u
 				figure: 'Drain: node peak memory growth ÷ JSON size of the data',
 				value: memoryRatio,
 				display: ratio(memoryRatio),
-				target: '≤ 3',
-				pass: memoryRatio <= 3,
+				target: `≤ ${PEAK_TARGET}`,
+				pass: memoryRatio <= PEAK_TARGET,
 				note: `data ${mb(memoryRun.jsonBytes)} as JSON, ${first.pageRequests} page requests per drain; node peak +${of(memoryRun.peakGrowthBytes!, memoryRun)}, retained after GC +${of(memoryRun.retainedGrowthBytes!, memoryRun)}; bare loop peak +${of(bareMemory.peakGrowthBytes!, bareMemory)}, retained +${of(bareMemory.retainedGrowthBytes!, bareMemory)}`,
+			},
+			{
+				id: '3-retained',
+				figure: 'Drain: node memory retained after a full GC (output held) ÷ JSON size of the data',
+				value: memoryRun.retainedGrowthBytes! / memoryRun.jsonBytes,
+				display: ratio(memoryRun.retainedGrowthBytes! / memoryRun.jsonBytes),
+				target: `≤ ${RETAINED_TARGET}`,
+				pass: memoryRun.retainedGrowthBytes! / memoryRun.jsonBytes <= RETAINED_TARGET,
+				note: `bare loop ${of(bareMemory.retainedGrowthBytes!, bareMemory)}`,
 			},
 		],
 		details: runs,
