@@ -104,13 +104,17 @@ async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemR
 		const json = tag
 			? outcome.value.items.map((item) => tagItem(item, outcome.target))
 			: outcome.value.items;
+		// One object per output item, as n8n's returnJsonArray + constructExecutionMetaData would
+		// give it, without their two intermediate objects an item (a drain holds 100,000 of them),
+		// and without unwrapping a record that happens to have a field named `json`.
 		const binary = outcome.value.binary;
-		const data = binary
-			? json.map((item, i) => ({ json: item, ...(binary[i] ? { binary: binary[i] } : {}) }))
-			: ctx.helpers.returnJsonArray(json);
-		result.items.push(
-			...ctx.helpers.constructExecutionMetaData(data, { itemData: { item: itemIndex } }),
-		);
+		const pairedItem = { item: itemIndex };
+		for (let i = 0; i < json.length; i++) {
+			const file = binary?.[i];
+			result.items.push(
+				file ? { json: json[i], binary: file, pairedItem } : { json: json[i], pairedItem },
+			);
+		}
 	}
 	return result;
 }
@@ -137,7 +141,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const result = await runItem(this, itemIndex);
-			output.push(...result.items);
+			// One by one: a spread of a list of several hundred thousand items overflows the stack.
+			for (const item of result.items) output.push(item);
 			if (result.truncated) truncated = true;
 		} catch (error) {
 			if (!this.continueOnFail()) throw stopWith(this, error, itemIndex);
