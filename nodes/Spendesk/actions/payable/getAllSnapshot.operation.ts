@@ -21,7 +21,8 @@ const SNAPSHOT_MAX_WAIT_SECONDS = 600;
  * and is read when Options has no Max Wait (a saved workflow keeps its wait).
  */
 function readSnapshotMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
-	const raw = ctx.getNodeParameter('options.maxWait', itemIndex, undefined) as unknown;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const raw = options.maxWait as unknown;
 	if (raw === undefined || raw === null || raw === '')
 		return readMaxWaitSeconds(ctx, itemIndex, 'snapshot', SNAPSHOT_MAX_WAIT_SECONDS);
 	const seconds = numberOf(raw);
