@@ -177,7 +177,14 @@ export function readCompanyChoice(
 			? (ctx as IPollFunctions).getNodeParameter(name, fallback, options)
 			: (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, fallback, options);
 	const mode = read('companyScope', 'one') as string;
-	if (mode === 'one') return { mode, company: read('company', '', { extractValue: true }) };
+	if (mode === 'one') {
+		// n8n's extractValue looks the field up among the parameters shown, and fails when the
+		// Company field is hidden (Custom API Call with Company Scoping None): only a resource
+		// locator's value needs it.
+		const raw = read('company', '');
+		const locator = raw !== null && typeof raw === 'object' && '__rl' in raw;
+		return { mode, company: locator ? read('company', '', { extractValue: true }) : raw };
+	}
 	if (mode === 'several') return { mode, companyIds: read('companyIds', []) };
 	return { mode };
 }
