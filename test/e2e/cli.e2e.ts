@@ -1490,9 +1490,13 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				supplierDetails: { vatNumber: 'FR40303265045', city: 'Lyon' },
 				bankInfo: { bic: null },
 			};
+			// Several items: one bulk call with every supplier and its ID (docs/api.md#supplier-management).
+			expect(sim.requestsTo('updateSupplier')).toEqual([]);
 			expect(
-				sim.requestsTo('updateSupplier').map((r) => [r.method, r.path, r.body, r.status]),
-			).toEqual(stored.map((s) => ['PATCH', `/v1/suppliers/${s.id}`, change, 200]));
+				sim.requestsTo('updateSuppliers').map((r) => [r.method, r.path, r.body, r.status]),
+			).toEqual([
+				['PATCH', '/v1/suppliers', stored.map((s) => ({ id: s.id, ...change })), 200],
+			]);
 			expect(out('Update Suppliers')).toEqual(plain(stored));
 			for (const s of stored) {
 				const sent = sentSupplier(s.name);

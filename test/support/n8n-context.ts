@@ -531,8 +531,12 @@ export function createContext(options: ContextOptions) {
 				typeof itemIndexOrFallback === 'number'
 					? itemExpression(raw, items[itemIndexOrFallback])
 					: raw;
-			if (value === undefined)
-				return typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
+			if (value === undefined) {
+				const given = typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
+				// As n8n does: a parameter the node does not hold, read without a fallback, is an error.
+				if (given === undefined) throw new Error(`Could not get parameter "${name}"`);
+				return given;
+			}
 			// As n8n does: extractValue gives a resource locator's value, not the locator.
 			if (
 				nodeOptions?.extractValue &&
