@@ -1494,9 +1494,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(sim.requestsTo('updateSupplier')).toEqual([]);
 			expect(
 				sim.requestsTo('updateSuppliers').map((r) => [r.method, r.path, r.body, r.status]),
-			).toEqual([
-				['PATCH', '/v1/suppliers', stored.map((s) => ({ id: s.id, ...change })), 200],
-			]);
+			).toEqual([['PATCH', '/v1/suppliers', stored.map((s) => ({ id: s.id, ...change })), 200]]);
 			expect(out('Update Suppliers')).toEqual(plain(stored));
 			for (const s of stored) {
 				const sent = sentSupplier(s.name);

@@ -23,13 +23,7 @@ import { sleep } from '../support/time';
 import { createHome, ensureN8n, parseTargets } from './runtime';
 import { browserStep, CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, signIn, UI_TIMEOUT } from './browser';
 import type { N8nHome } from './runtime';
-import {
-	getCredential,
-	getExecution,
-	setupOwner,
-	startN8n,
-	waitFor,
-} from './server';
+import { getCredential, getExecution, setupOwner, startN8n, waitFor } from './server';
 import type { N8nServer, RestSession } from './server';
 import { items } from './workflows';
 

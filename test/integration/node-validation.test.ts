@@ -315,7 +315,9 @@ describe('node: bad input fails before any request', () => {
 			expect(error.message).toBe(
 				`Custom API Call with method ${method} writes to one company at a time: All Companies is not allowed`,
 			);
-			expect((error as NodeOperationError).description).toContain('Set Companies to One Company and pick the company');
+			expect((error as NodeOperationError).description).toContain(
+				'Set Companies to One Company and pick the company',
+			);
 			// Not even the company list was read.
 			expect(sim.log).toHaveLength(0);
 		},
