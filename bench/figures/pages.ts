@@ -15,21 +15,11 @@
  *   requests per window, 429s on the wire.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { NO_DATA } from '../../test/simulator/seed';
 import { SimulatorHandle } from '../simulator-handle';
 import { apiKeyStore, elapsed, executeNode, freshTransport, ratio } from '../support';
 import type { Figure } from '../support';
 
-const NOTHING = {
-	invoices: 0,
-	accounts: 0,
-	payables: 0,
-	settlements: 0,
-	analyticalFields: 0,
-	analyticalFieldValues: 0,
-	expenseCategories: 0,
-	intakes: 0,
-	suppliers: 0,
-};
 const LATENCY_MS = 300;
 const TARGET = 0.3;
 const RATE = 20;
@@ -74,10 +64,10 @@ export async function concurrentPages(): Promise<{ figures: Figure[]; details: u
 	const details: Record<string, unknown> = {};
 	const sim = await SimulatorHandle.start({
 		seed: {
-			sizes: NOTHING,
+			sizes: NO_DATA,
 			companies: [
-				{ id: 'cmp_001', sizes: { ...NOTHING, settlements: 600, accounts: 2_000 } },
-				...FAN_OUT.map((id) => ({ id, sizes: { ...NOTHING, settlements: 150 } })),
+				{ id: 'cmp_001', sizes: { ...NO_DATA, settlements: 600, accounts: 2_000 } },
+				...FAN_OUT.map((id) => ({ id, sizes: { ...NO_DATA, settlements: 150 } })),
 			],
 		},
 		latencyMs: LATENCY_MS,
@@ -202,8 +192,8 @@ export async function concurrentPages(): Promise<{ figures: Figure[]; details: u
 async function rateFigure(details: Record<string, unknown>): Promise<Figure[]> {
 	const sim = await SimulatorHandle.start({
 		seed: {
-			sizes: NOTHING,
-			companies: [{ id: 'cmp_001', sizes: { ...NOTHING, settlements: 3_030 } }],
+			sizes: NO_DATA,
+			companies: [{ id: 'cmp_001', sizes: { ...NO_DATA, settlements: 3_030 } }],
 		},
 		rateLimit: RATE,
 		rateLimitWindowMs: WINDOW_MS,

@@ -14,22 +14,11 @@ import { collect } from '../../nodes/Spendesk/transport/paginate';
 import type { ListRequest } from '../../nodes/Spendesk/transport/paginate';
 import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
-import type { DataSizes, LoggedRequest, SpendeskSimulator } from '../simulator';
+import { NO_DATA } from '../simulator';
+import type { LoggedRequest, SpendeskSimulator } from '../simulator';
 import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 import { ids } from '../support/values';
-
-const NOTHING: DataSizes = {
-	invoices: 0,
-	accounts: 0,
-	payables: 0,
-	settlements: 0,
-	analyticalFields: 0,
-	analyticalFieldValues: 0,
-	expenseCategories: 0,
-	intakes: 0,
-	suppliers: 0,
-};
 
 /** 20 pages of 30 settlements, 10 pages of 100 accounts, 20 snapshot pages of 30 payables. */
 const BIG = 'cmp_001';
@@ -65,7 +54,7 @@ describe('lists read ahead: page and offset lists fetched concurrently', () => {
 			// Spendesk's cap: a sixth request in flight would be answered 429.
 			maxInFlight: 5,
 			seed: {
-				sizes: NOTHING,
+				sizes: NO_DATA,
 				companies: [
 					{ id: BIG, sizes: { settlements: 600, accounts: 1000, payables: 600 } },
 					{ id: SHORT_LAST, sizes: { settlements: 75 } },

@@ -24,6 +24,7 @@ import type {
 	RouteId,
 	SpendeskSimulator,
 } from '../simulator';
+import { NO_DATA } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
 import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
@@ -33,19 +34,6 @@ import { ids } from '../support/values';
 // ------------------------------------------------------------------------------------ helpers
 
 type TestContext = Awaited<ReturnType<typeof contextFor>>['context'];
-
-/** Every resource empty, so each simulator only holds what its tests need. */
-const NOTHING: DataSizes = {
-	invoices: 0,
-	accounts: 0,
-	payables: 0,
-	settlements: 0,
-	analyticalFields: 0,
-	analyticalFieldValues: 0,
-	expenseCategories: 0,
-	intakes: 0,
-	suppliers: 0,
-};
 
 interface SizeCase {
 	label: string;
@@ -199,7 +187,7 @@ describe('page style: List settlements (pageSize max 30)', () => {
 	beforeAll(async () => {
 		sim = await startSimulator({
 			seed: {
-				sizes: NOTHING,
+				sizes: NO_DATA,
 				companies: [
 					...companySeeds(cases, (n) => ({ settlements: n })),
 					{ id: SHRINKING, sizes: { settlements: 45 } },
@@ -324,7 +312,7 @@ describe('page style: Get companies (pageSize max 30, organisation-level)', () =
 		async ({ n }) => {
 			const sim = await startSimulator({
 				seed: {
-					sizes: NOTHING,
+					sizes: NO_DATA,
 					// No active company at all still needs one company for the seeded company key.
 					companies: n === 0 ? [{ id: 'cmp_001', active: false }] : n,
 					deactivated: [],
@@ -356,7 +344,7 @@ describe('cursor style: List invoices (limit max 100)', () => {
 
 	beforeAll(async () => {
 		sim = await startSimulator({
-			seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ invoices: n })) },
+			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ invoices: n })) },
 		});
 	});
 	afterAll(async () => sim.stop());
@@ -632,7 +620,7 @@ describe('cursor style: List analytical field values (limit max 1000, fieldId in
 	beforeAll(async () => {
 		sim = await startSimulator({
 			seed: {
-				sizes: NOTHING,
+				sizes: NO_DATA,
 				companies: companySeeds(cases, (n) => ({ analyticalFields: 1, analyticalFieldValues: n })),
 			},
 		});
@@ -693,7 +681,7 @@ describe('offset style: Get accounts (fetch max 100)', () => {
 
 	beforeAll(async () => {
 		sim = await startSimulator({
-			seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ accounts: n })) },
+			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ accounts: n })) },
 		});
 	});
 	afterAll(async () => sim.stop());
@@ -797,7 +785,7 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 
 	beforeAll(async () => {
 		sim = await startSimulator({
-			seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ payables: n })) },
+			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ payables: n })) },
 		});
 	});
 	afterAll(async () => sim.stop());
@@ -917,7 +905,7 @@ describe('snapshot style: Get a payables snapshot (result pages of max 30)', () 
 	beforeAll(async () => {
 		sim = await startSimulator({
 			snapshotPendingPolls: PENDING,
-			seed: { sizes: NOTHING, companies: companySeeds(cases, (n) => ({ payables: n })) },
+			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ payables: n })) },
 		});
 	});
 	afterAll(async () => sim.stop());

@@ -1,7 +1,7 @@
 export { SpendeskSimulator, SimClock, pkceChallenge } from './server';
 export type { RequestContext, TokenInfo } from './server';
 export { CURSOR_LIMITS } from './routes';
-export { DEFAULT_SIZES, ORGANISATION_ID } from './seed';
+export { DEFAULT_SIZES, NO_DATA, ORGANISATION_ID } from './seed';
 export * from './types';
 export {
 	WEBHOOK_RETRY_DELAYS_MS,

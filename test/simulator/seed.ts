@@ -40,6 +40,19 @@ export const DEFAULT_SIZES: DataSizes = {
 	walletLoads: 12,
 };
 
+/** Every list of the first catalogue empty (and no suppliers): a test seeds only what it reads. */
+export const NO_DATA: DataSizes = {
+	invoices: 0,
+	accounts: 0,
+	payables: 0,
+	settlements: 0,
+	analyticalFields: 0,
+	analyticalFieldValues: 0,
+	expenseCategories: 0,
+	intakes: 0,
+	suppliers: 0,
+};
+
 /** Seeded data starts here; everything the clock creates later is newer. */
 const BASE_TIME = Date.UTC(2026, 0, 1);
 const MINUTE = 60_000;
