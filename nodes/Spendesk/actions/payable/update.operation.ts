@@ -15,7 +15,7 @@ import type { EndpointName } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import {
 	applyChange,
@@ -30,14 +30,12 @@ import {
 	noVersionError,
 	readGivenVersion,
 	readPayable,
+	readPayableId,
 	staleVersionAdvice,
 	staleVersionMessage,
 	versionIn,
 	versionProperty,
 } from './version';
-
-const ID_HINT =
-	'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).';
 
 interface Target {
 	payableId: string;
@@ -218,7 +216,7 @@ export const updatePayable: SingleOperation = {
 		...lineItemFields,
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const payableId = readRecordId(this, 'payableId', 'Payable ID', itemIndex, ID_HINT);
+		const payableId = readPayableId(this, itemIndex);
 		const version = readGivenVersion(this, itemIndex);
 		const mode = this.getNodeParameter('lineItemsMode', itemIndex, 'changeSome') as string;
 		const given =

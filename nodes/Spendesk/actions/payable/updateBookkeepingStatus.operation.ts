@@ -9,21 +9,19 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { companyLabel } from '../../companies/naming';
 import { callSpendesk } from '../../transport/request';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { readText } from '../writeFields';
 import {
 	noVersionError,
 	readGivenVersion,
 	readPayable,
+	readPayableId,
 	staleVersionAdvice,
 	staleVersionMessage,
 	versionIn,
 	versionProperty,
 } from './version';
-
-const ID_HINT =
-	'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).';
 
 /** What Spendesk answered for one payable, as its item's result or its error. */
 function resultOf(
@@ -97,7 +95,7 @@ function capitalised(text: string): string {
 }
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
-	const id = readRecordId(this, 'payableId', 'Payable ID', itemIndex, ID_HINT);
+	const id = readPayableId(this, itemIndex);
 	const version = readGivenVersion(this, itemIndex);
 	const status = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
 	if (status !== 'exported' && status !== 'failedExport') {

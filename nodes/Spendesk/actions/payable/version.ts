@@ -1,5 +1,5 @@
 /**
- * The version a payable write carries (docs/api.md#payable-accounting,
+ * The payable a write names, and the version it carries (docs/api.md#payable-accounting,
  * docs/api.md#bulk-writes): by default the input item's `version`; left empty, the node reads
  * the payable first (one Get). Spendesk refuses a write whose version is stale.
  */
@@ -7,7 +7,19 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
+import { readRecordId } from '../recordId';
 import { readVersion } from '../writeFields';
+
+/** The payable a write names (its Payable field), refused clearly when empty or no ID. */
+export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string {
+	return readRecordId(
+		ctx,
+		'payableId',
+		'Payable ID',
+		itemIndex,
+		'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).',
+	);
+}
 
 /** The Version field; `cost` says what reading the payable costs (e.g. "one more request"). */
 export function versionProperty(cost: string): INodeProperties {
