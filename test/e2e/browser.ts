@@ -1,6 +1,8 @@
 /** The headless Chromium the browser tests drive (Debian's, no browser download). */
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import { chromium, selectors } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { REPO_ROOT } from './runtime';
 import { DEFAULT_OWNER } from './server';
 import type { N8nServer } from './server';
@@ -20,6 +22,21 @@ export const CHROMIUM_ARGS = [
 /** Screenshots and failure pictures (not committed). */
 export const OUTPUT_DIR = path.join(REPO_ROOT, 'test-output');
 export const UI_TIMEOUT = 30_000;
+
+/** Before a browser test file: Chromium is there, test-output/ exists, n8n's test IDs are found. */
+export function prepareBrowserTests(): void {
+	if (!existsSync(CHROMIUM))
+		throw new Error(
+			`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
+		);
+	mkdirSync(OUTPUT_DIR, { recursive: true });
+	selectors.setTestIdAttribute('data-test-id');
+}
+
+/** Headless Chromium, as every browser test starts it. */
+export async function launchChromium(): Promise<Browser> {
+	return await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
 
 /** Signs the owner in on n8n's sign-in page and waits to leave it. */
 export async function signIn(page: Page, baseUrl: string): Promise<void> {

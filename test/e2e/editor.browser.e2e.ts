@@ -9,12 +9,17 @@
  * The panel is drawn by n8n's editor, not by n8n's version of the node API, so it runs on the
  * newest n8n of the run only. Override the browser with CHROMIUM_PATH.
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, selectors } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
-import { browserStep, CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, signIn, UI_TIMEOUT } from './browser';
+import {
+	browserStep,
+	launchChromium,
+	OUTPUT_DIR,
+	prepareBrowserTests,
+	signIn,
+	UI_TIMEOUT,
+} from './browser';
 import { createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
 import { setupOwner, startN8n } from './server';
@@ -145,12 +150,7 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 	let workflowId: string;
 
 	beforeAll(async () => {
-		if (!existsSync(CHROMIUM))
-			throw new Error(
-				`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
-			);
-		mkdirSync(OUTPUT_DIR, { recursive: true });
-		selectors.setTestIdAttribute('data-test-id');
+		prepareBrowserTests();
 		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 5 } } });
 		await sim.start();
 		home = await createHome(await ensureN8n(target));
@@ -186,11 +186,7 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 			settings: { executionOrder: 'v1' },
 		});
 		workflowId = workflow.id;
-		browser = await chromium.launch({
-			executablePath: CHROMIUM,
-			args: CHROMIUM_ARGS,
-			headless: true,
-		});
+		browser = await launchChromium();
 		const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
 		context.setDefaultTimeout(UI_TIMEOUT);
 		page = await context.newPage();

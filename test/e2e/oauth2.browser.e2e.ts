@@ -14,14 +14,20 @@
  *
  * Override the browser with CHROMIUM_PATH.
  */
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, selectors } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
 import { sleep } from '../support/time';
 import { createHome, ensureN8n, parseTargets } from './runtime';
-import { browserStep, CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, signIn, UI_TIMEOUT } from './browser';
+import {
+	browserStep,
+	launchChromium,
+	OUTPUT_DIR,
+	prepareBrowserTests,
+	signIn,
+	UI_TIMEOUT,
+} from './browser';
 import type { N8nHome } from './runtime';
 import { getCredential, getExecution, setupOwner, startN8n, waitFor } from './server';
 import type { N8nServer, RestSession } from './server';
@@ -44,23 +50,14 @@ describe.each(targets)('Spendesk OAuth2 credential in the n8n editor (%s)', (tar
 	let workflowId: string;
 
 	beforeAll(async () => {
-		if (!existsSync(CHROMIUM))
-			throw new Error(
-				`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
-			);
-		mkdirSync(OUTPUT_DIR, { recursive: true });
-		selectors.setTestIdAttribute('data-test-id');
+		prepareBrowserTests();
 		sim = new SpendeskSimulator({ seed: { sizes: { invoices: 10 } } });
 		await sim.start();
 		home = await createHome(await ensureN8n(target));
 		// Debug level: the secret-free check below covers everything n8n logs about OAuth2.
 		server = await startN8n(home, { env: { N8N_LOG_LEVEL: 'debug' } });
 		session = await setupOwner(server.baseUrl);
-		browser = await chromium.launch({
-			executablePath: CHROMIUM,
-			args: CHROMIUM_ARGS,
-			headless: true,
-		});
+		browser = await launchChromium();
 		context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
 		context.setDefaultTimeout(UI_TIMEOUT);
 		page = await context.newPage();

@@ -15,15 +15,13 @@
  *
  * Override the browser with CHROMIUM_PATH.
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
 import { sleep } from '../support/time';
 import { createHome, ensureN8n, parseTargets } from './runtime';
-import { CHROMIUM, CHROMIUM_ARGS, OUTPUT_DIR, UI_TIMEOUT } from './browser';
+import { launchChromium, prepareBrowserTests, UI_TIMEOUT } from './browser';
 import type { N8nHome } from './runtime';
 import { getCredential, getExecution, setupOwner, startN8n, waitFor } from './server';
 import type { N8nServer, RestSession } from './server';
@@ -81,11 +79,7 @@ describe.each(targets)('Spendesk Partner OAuth2 credential in real n8n (%s)', (t
 	const accessTokens: string[] = [];
 
 	beforeAll(async () => {
-		if (!existsSync(CHROMIUM))
-			throw new Error(
-				`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
-			);
-		mkdirSync(OUTPUT_DIR, { recursive: true });
+		prepareBrowserTests();
 		sim = new SpendeskSimulator({ profile: 'documented', seed: { companies: 3 } });
 		// The tokens the simulator hands out, to check later that n8n never shows or logs them.
 		const issueRefreshToken = sim.issueRefreshToken.bind(sim);
@@ -106,11 +100,7 @@ describe.each(targets)('Spendesk Partner OAuth2 credential in real n8n (%s)', (t
 		// Debug level: the secret-free check at the end covers everything n8n logs.
 		server = await startN8n(home, { env: { N8N_LOG_LEVEL: 'debug' } });
 		session = await setupOwner(server.baseUrl);
-		browser = await chromium.launch({
-			executablePath: CHROMIUM,
-			args: CHROMIUM_ARGS,
-			headless: true,
-		});
+		browser = await launchChromium();
 		const context = await browser.newContext();
 		context.setDefaultTimeout(UI_TIMEOUT);
 		page = await context.newPage();
