@@ -272,9 +272,16 @@ describe('Spendesk Trigger faults: bulk updates', () => {
 					? sim.insertInvoice('cmp_001', { createdAt: at, updatedAt: at }) // one more in the tie, shown late
 					: sim.updateInvoice('cmp_001', lowest); // a new version of the lowest
 			const next = sim.insertInvoice('cmp_001');
-			expect(ids(await t.poll()).sort()).toEqual([later.id, next.id].sort());
-			sim.clock.advance(60_000);
-			expect(await t.poll()).toEqual([]);
+			// A new version is newer than the tie: emitted at once. One more in the tie, shown late,
+			// is emitted once by the poll that reads the tie again after the overlap window.
+			const atOnce = event === 'newInvoice' ? [next.id] : [later.id, next.id];
+			expect(ids(await t.poll()).sort()).toEqual(atOnce.sort());
+			const afterwards: string[] = [];
+			for (let i = 0; i < 4; i++) {
+				sim.clock.advance(60_000);
+				afterwards.push(...ids(await t.poll()));
+			}
+			expect(afterwards).toEqual(event === 'newInvoice' ? [later.id] : []);
 		},
 		180_000,
 	);
@@ -597,6 +604,45 @@ describe('Spendesk Trigger faults: clocks that disagree', () => {
 			expect(ids(await t.poll())).toEqual(created);
 			sim.clock.advance(30_000);
 			expect(await t.poll()).toEqual([]);
+		},
+	);
+
+	test.each(EVENTS)(
+		'2 a saved recheck ending in the future is brought back to the cursor, so new invoices are emitted at once (%s)',
+		async (event) => {
+			const t = await triggerFor(sim, one(event));
+			expect(await t.poll()).toEqual([]);
+			const saved = savedCompanies(t.staticData).cmp_001 as SavedCompany & { recheck?: unknown };
+			saved.recheck = [sim.clock.now() - 10_000, sim.clock.now() + 30 * DAY];
+
+			sim.clock.advance(30_000);
+			const next = sim.insertInvoice('cmp_001');
+			expect(ids(await t.poll())).toEqual([next.id]);
+			sim.clock.advance(30_000);
+			const after = sim.insertInvoice('cmp_001');
+			expect(ids(await t.poll())).toEqual([after.id]);
+			const range = (savedCompanies(t.staticData).cmp_001 as { recheck?: number[] }).recheck;
+			expect(range).toBeUndefined();
+		},
+	);
+
+	test.each(EVENTS)(
+		'2 a saved recheck that is not a range drops the position with a warning; the company starts afresh (%s)',
+		async (event) => {
+			const t = await triggerFor(sim, one(event));
+			expect(await t.poll()).toEqual([]);
+			const saved = savedCompanies(t.staticData).cmp_001 as SavedCompany & { recheck?: unknown };
+			saved.recheck = [sim.clock.now(), sim.clock.now() - 60_000];
+
+			sim.clock.advance(30_000);
+			expect(await t.poll()).toEqual([]);
+			const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message);
+			expect(warnings).toEqual([
+				expect.stringContaining('dropped the saved position of company "cmp_001"'),
+			]);
+			sim.clock.advance(30_000);
+			const next = sim.insertInvoice('cmp_001');
+			expect(ids(await t.poll())).toEqual([next.id]);
 		},
 	);
 

@@ -115,3 +115,72 @@ describe('Spendesk Trigger: Overlap Window 0', () => {
 		},
 	);
 });
+
+/**
+ * A bulk update gives more invoices than a page one `updatedAt`. The polls that follow read only
+ * what is newer (one request when idle), and the first poll after the overlap window reads the
+ * window again, once: the invoices that showed up late inside it (dated in it, visible after the
+ * poll that read it) are emitted then, once.
+ */
+describe('Spendesk Trigger: a bulk update, then invoices that show up late', () => {
+	let sim: SpendeskSimulator;
+	beforeEach(async () => {
+		resetTransport();
+		sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: 5 } } });
+	});
+	afterEach(async () => {
+		await sim.stop();
+		resetTransport();
+	});
+
+	test.each<TriggerEvent>(['newInvoice', 'newOrUpdatedInvoice'])(
+		'late invoices dated in the tie or below it are emitted once, by the re-read after the window (%s)',
+		async (event) => {
+			const { poll } = await triggerFor(sim, {
+				event,
+				companyScope: 'one',
+				company: 'cmp_001',
+				startFrom: 'now',
+				options: { overlapMinutes: 1 },
+			});
+			expect(await poll()).toEqual([]); // activation
+			sim.clock.advance(30_000);
+			const at = sim.clock.now();
+			const tie = Array.from({ length: 250 }, () =>
+				sim.insertInvoice('cmp_001', { createdAt: iso(at), updatedAt: iso(at) }),
+			);
+			expect(ids(await poll()).sort()).toEqual(ids(tie).sort());
+
+			sim.clock.advance(10_000);
+			const inTie = sim.insertInvoice('cmp_001', { createdAt: iso(at), updatedAt: iso(at) });
+			const below = sim.insertInvoice('cmp_001', {
+				createdAt: iso(at - 20_000),
+				updatedAt: iso(at - 20_000),
+			});
+			const fresh = sim.insertInvoice('cmp_001');
+			const touched = sim.updateInvoice('cmp_001', tie[0].id);
+			sim.clearLog();
+			const next = ids(await poll());
+			// What is newer than the tie is emitted at once, in one request.
+			expect(sim.requestsTo('listInvoices')).toHaveLength(1);
+			expect(next.sort()).toEqual(
+				(event === 'newInvoice' ? [fresh.id] : [fresh.id, touched.id]).sort(),
+			);
+
+			const later: string[][] = [];
+			const requests: number[] = [];
+			for (let i = 0; i < 8; i++) {
+				sim.clock.advance(20_000);
+				sim.clearLog();
+				later.push(ids(await poll()));
+				requests.push(sim.requestsTo('listInvoices').length);
+			}
+			const recheck = later.findIndex((list) => list.length > 0);
+			// The late ones, oldest first, by the first poll that reads the window again.
+			expect(later[recheck]).toEqual([below.id, inTie.id]);
+			expect(requests[recheck]).toBeGreaterThan(1);
+			expect(later.flat()).toEqual([below.id, inTie.id]);
+			expect(requests.filter((_, i) => i !== recheck)).toEqual(requests.slice(1).map(() => 1));
+		},
+	);
+});

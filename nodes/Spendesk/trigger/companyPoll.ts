@@ -12,11 +12,11 @@ import {
 	emptyState,
 	floorWithinCursor,
 	handled,
-	horizon,
+	readPlan,
 	time,
 	withinClock,
 } from './cursorState';
-import type { CompanyState, TriggerEvent } from './cursorState';
+import type { CompanyState, ReadPlan, TriggerEvent } from './cursorState';
 
 export interface PollParameters {
 	event: TriggerEvent;
@@ -105,20 +105,20 @@ async function scan(from: Reader, past: Past): Promise<{ read: IDataObject[]; pa
 }
 
 /**
- * Where the first read stops: at the saved horizon, below the Start From date, or one overlap
- * below the newest invoice (not above the server's clock). Decided at the first invoice, once
- * the first answer has told the server's time.
+ * Where the first read stops: at the limit of the saved state's plan, below the Start From
+ * date, or one overlap below the newest invoice (not above the server's clock). Decided at the
+ * first invoice, once the first answer has told the server's time.
  */
 function stopAt(
-	previous: () => CompanyState | undefined,
+	plan: () => ReadPlan | undefined,
 	{ overlapMs, since }: PollParameters,
 	latest: () => number,
 ): Past {
 	let past: Past | undefined;
 	const decide = (newest: number): Past => {
-		const state = previous();
-		if (state) {
-			const limit = horizon(state, overlapMs);
+		const planned = plan();
+		if (planned) {
+			const { limit } = planned;
 			return (updated) => updated <= limit;
 		}
 		// First poll from a date: emit what changed since it; read the overlap below it too, to remember it.
@@ -132,25 +132,33 @@ function stopAt(
 
 /**
  * Reads one company down to its horizon. A read that took several pages is followed by a
- * read of what changed meanwhile (down to the newest invoice read, minus the overlap): an
- * invoice updated while the pages were read moves above them and would otherwise be
- * skipped by this poll and taken for handled by the next. A one-page read is one answer,
- * so nothing can move during it; an idle poll stays one request.
+ * read of what changed meanwhile (down to the newest invoice read, minus the overlap, and not
+ * below what changed after this poll started): an invoice updated while the pages were read
+ * moves above them and would otherwise be skipped by this poll and taken for handled by the
+ * next. A one-page read is one answer, so nothing can move during it; an idle poll stays one
+ * request.
  */
 async function readCompany(
 	from: Reader,
 	past: Past,
-	overlapMs: number,
+	{ overlapMs }: PollParameters,
 	latest: () => number,
+	plan: () => ReadPlan | undefined,
 ): Promise<IDataObject[]> {
 	let { read, pages } = await scan(from, past);
 	const known = new Set(read.map(version));
 	// Bounded: a company changing faster than it can be read is caught up by the next polls.
 	for (let round = 0; pages > 1 && round < MAX_REREADS; round++) {
-		// Down to the overlap below the newest read: changes may carry a slightly older timestamp.
+		// Down to the overlap below the newest read: changes may carry a slightly older timestamp;
+		// not below what the plan leaves to a recheck, or what changed before this poll started.
 		const newest = read.reduce((max, invoice) => Math.max(max, updatedAt(invoice)), -Infinity);
-		const floor = Math.min(newest, latest()) - overlapMs;
-		const again = await scan(from, (updated) => updated < floor);
+		const reach = Math.min(newest, latest()) - overlapMs;
+		const planned = plan();
+		const after = Math.max(
+			planned?.deferred ? planned.limit : -Infinity,
+			planned?.changedAfter ?? -Infinity,
+		);
+		const again = await scan(from, (updated) => updated < reach || updated <= after);
 		const changed = again.read.filter((invoice) => !known.has(version(invoice)));
 		if (changed.length === 0) break;
 		for (const invoice of changed) known.add(version(invoice));
@@ -221,8 +229,13 @@ export async function pollCompany(
 	const from = reader(ctx, target, params.onAnswer);
 	const latest = () => from.now() + clockTolerance(overlapMs);
 	const previousState = savedState(from, saved, params);
+	let planned: ReadPlan | undefined;
+	const plan = () => {
+		const state = previousState();
+		return state ? (planned ??= readPlan(state, overlapMs)) : undefined;
+	};
 	const invoices = latestVersions(
-		await readCompany(from, stopAt(previousState, params, latest), overlapMs, latest),
+		await readCompany(from, stopAt(plan, params, latest), params, latest, plan),
 	);
 	const previous = previousState();
 	warnSkipped(from);
@@ -238,6 +251,7 @@ export async function pollCompany(
 		overlapMs,
 		latest(),
 		from.answeredAt(),
+		plan(),
 	);
 	if (!previous && since !== undefined && (time(state.cursor) ?? -Infinity) < since) {
 		// Nothing changed since the date: start the cursor there, not at the beginning of time.

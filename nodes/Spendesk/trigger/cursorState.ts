@@ -17,6 +17,13 @@
  * down to cursor − overlap, and a long-idle company costs one request a poll however many
  * invoices share its newest timestamp.
  *
+ * A window that holds more than a page of invoices (a bulk update gave 10,000 of them one
+ * `updatedAt`) is not read again at every poll: the poll that read it leaves a `recheck` of its
+ * range, the polls that follow read only what is newer, and the first poll that starts once the
+ * range is an overlap behind a server answer reads it again, once, for the invoices that became
+ * visible in it late. An idle poll stays one request whatever the window holds; a late invoice
+ * in such a range is emitted by that re-read, up to an overlap window later than otherwise.
+ *
  * When more than MAX_SEEN invoices share the window (a bulk update), the lowest of them by
  * position — (time, id), time being `updatedAt` for New or Updated Invoice and `createdAt` for
  * New Invoice — are summed up by `floor`, the highest position let go: every invoice at or
@@ -29,6 +36,9 @@ export type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
 /** Where an invoice stands in the order the trigger handles it: [time in ms, id]. */
 export type Position = [number, string];
 
+/** A range of `updatedAt` (ms): after the first, up to and including the second. */
+export type Range = [number, number];
+
 export interface CompanyState {
 	/** Largest `updatedAt` seen (ISO string), or null before the first invoice. */
 	cursor: string | null;
@@ -40,6 +50,12 @@ export interface CompanyState {
 	checked?: number;
 	/** Server time (ms, its Date header) of the last answer of the last successful poll. */
 	answeredAt?: number;
+	/**
+	 * Invoices updated in this range were read, but one could still become visible among them:
+	 * it is read again once its end is an overlap behind a server answer, and until then later
+	 * polls read only what is newer.
+	 */
+	recheck?: Range;
 }
 
 const finite = (value: unknown): number | undefined =>
@@ -47,6 +63,9 @@ const finite = (value: unknown): number | undefined =>
 
 /** Upper bound on remembered ids per company, whatever the window holds. */
 export const MAX_SEEN = 10_000;
+
+/** Invoices above the next poll's horizon (one page of the trigger's reads) beyond which their range is left to one re-read. */
+export const RECHECK_ABOVE = 100;
 
 /** How far ahead of the server's clock the cursor may go (at most half the overlap window). */
 export const CLOCK_TOLERANCE_MS = 60_000;
@@ -80,13 +99,94 @@ function positionOf(
 const atOrBelow = (floor: Position | undefined, position: Position): boolean =>
 	floor !== undefined && compare(position, floor) <= 0;
 
-/** The oldest `updatedAt` a poll must still read (exclusive horizon), or -Infinity to read everything. */
-export function horizon(state: CompanyState, overlapMs: number): number {
+/** Cursor − overlap or what was proven handled, whichever is later. */
+function baseHorizon(state: CompanyState, overlapMs: number): number {
 	const cursor = time(state.cursor);
 	return Math.max(
 		cursor === undefined ? -Infinity : cursor - overlapMs,
 		finite(state.checked) ?? -Infinity,
 	);
+}
+
+/** The `updatedAt` at or below which every invoice was handled (exclusive horizon), or -Infinity. */
+export function horizon(state: CompanyState, overlapMs: number): number {
+	const base = baseHorizon(state, overlapMs);
+	return state.recheck ? Math.min(base, state.recheck[0]) : base;
+}
+
+/**
+ * What the next poll proves handled once it succeeds: every invoice updated an overlap before
+ * the server's last answer to the poll before it (it started after that answer). An invoice
+ * that changes while the poll runs therefore carries a later `updatedAt`.
+ */
+function proven(state: CompanyState, overlapMs: number): number {
+	const before = finite(state.answeredAt);
+	return Math.max(
+		finite(state.checked) ?? -Infinity,
+		before === undefined ? -Infinity : before - overlapMs,
+	);
+}
+
+/** How a poll reads a company with a saved state. */
+export interface ReadPlan {
+	/** Read newest first down to this `updatedAt` (exclusive). */
+	limit: number;
+	/** The pending recheck is left to a later poll: only what is newer than its range is read. */
+	deferred: boolean;
+	/** An invoice that changes while this poll pages gets an `updatedAt` after this time. */
+	changedAfter: number;
+}
+
+export function readPlan(state: CompanyState, overlapMs: number): ReadPlan {
+	const base = baseHorizon(state, overlapMs);
+	const changedAfter = proven(state, overlapMs);
+	const { recheck } = state;
+	if (recheck && changedAfter < recheck[1])
+		return { limit: Math.max(base, recheck[1]), deferred: true, changedAfter };
+	return { limit: horizon(state, overlapMs), deferred: false, changedAfter };
+}
+
+/**
+ * The range a successful poll leaves to one later re-read: the range of the next poll's
+ * horizon up to the cursor, when this poll read more than RECHECK_ABOVE invoices in it. A
+ * poll that deferred a pending recheck keeps it.
+ */
+function nextRecheck(
+	state: CompanyState,
+	plan: ReadPlan | undefined,
+	invoices: IDataObject[],
+	cursor: number,
+	overlapMs: number,
+): Range | undefined {
+	if (plan?.deferred) return state.recheck;
+	const from = Math.max(cursor - overlapMs, proven(state, overlapMs));
+	if (!Number.isFinite(from) || !(cursor > from)) return undefined;
+	let above = 0;
+	for (const invoice of invoices) {
+		if ((time(invoice.updatedAt) ?? -Infinity) > from && ++above > RECHECK_ABOVE)
+			return [from, cursor];
+	}
+	return undefined;
+}
+
+/** The cursor after a poll that read `invoices`: the newest `updatedAt`, never past `latest`. */
+function nextCursor(
+	state: CompanyState,
+	invoices: IDataObject[],
+	latest = Infinity,
+): { cursor: number; text: string | null } {
+	let cursor = time(state.cursor) ?? -Infinity;
+	let text = state.cursor;
+	for (const invoice of invoices) {
+		const updated = time(invoice.updatedAt);
+		if (updated === undefined) continue;
+		const position = Math.min(updated, latest);
+		if (position > cursor) {
+			cursor = position;
+			text = position === updated ? String(invoice.updatedAt) : new Date(position).toISOString();
+		}
+	}
+	return { cursor, text };
 }
 
 /** Whether an invoice read by this poll has been handled before. */
@@ -128,10 +228,27 @@ export function withinClock(state: CompanyState, now: number, overlapMs: number)
 			cursor: state.cursor,
 			seen: state.seen,
 			...(state.floor ? { floor: state.floor } : {}),
+			...(state.recheck ? { recheck: state.recheck } : {}),
 		};
 	}
-	if (cursor === undefined || cursor <= now + tolerance + CLOCK_TOLERANCE_MS) return fixed;
-	return { ...fixed, cursor: new Date(now + tolerance).toISOString() };
+	if (cursor !== undefined && cursor > now + tolerance + CLOCK_TOLERANCE_MS)
+		fixed = { ...fixed, cursor: new Date(now + tolerance).toISOString() };
+	return recheckWithinCursor(fixed);
+}
+
+/**
+ * A recheck ends at the cursor it was left with, and the cursor never goes back but here: one
+ * ending past the cursor (a cursor brought back, a hand edit) would hold back the invoices
+ * after the cursor until it falls due. It ends at the cursor, or is dropped without one.
+ */
+function recheckWithinCursor(state: CompanyState): CompanyState {
+	const { recheck } = state;
+	const cursor = time(state.cursor);
+	if (!recheck || (cursor !== undefined && recheck[1] <= cursor)) return state;
+	const fixed = { ...state };
+	delete fixed.recheck;
+	if (cursor !== undefined) fixed.recheck = [Math.min(recheck[0], cursor), cursor];
+	return fixed;
 }
 
 /**
@@ -151,14 +268,16 @@ export function floorWithinCursor(state: CompanyState, event: TriggerEvent): Com
 		if (lowest === undefined || compare(position, lowest) < 0) lowest = position;
 	}
 	const fixed: CompanyState = { cursor: state.cursor, seen: state.seen };
+	if (state.recheck) fixed.recheck = state.recheck;
 	if (lowest !== undefined && cursor !== undefined && lowest[0] <= cursor) fixed.floor = lowest;
 	return fixed;
 }
 
 /**
- * State after a successful poll that read `invoices` (newest first or in any order). The
- * cursor follows the data but never goes past `latest` (the server's clock plus the tolerance):
- * an invoice dated in the future is emitted, without hiding the invoices that follow it.
+ * State after a successful poll that read `invoices` (newest first or in any order), with
+ * `plan` (undefined for a company's first poll). The cursor follows the data but never goes
+ * past `latest` (the server's clock plus the tolerance): an invoice dated in the future is
+ * emitted, without hiding the invoices that follow it.
  */
 export function advance(
 	state: CompanyState,
@@ -167,43 +286,25 @@ export function advance(
 	overlapMs: number,
 	latest = Infinity,
 	answeredAt?: number,
+	plan?: ReadPlan,
 ): CompanyState {
-	const next = advanceCursor(state, invoices, event, overlapMs, latest);
-	// This poll started after the server's last answer to the one before: what was updated an
-	// overlap before that answer was visible to it.
-	const before = finite(state.answeredAt);
-	const checked = Math.max(
-		finite(state.checked) ?? -Infinity,
-		before === undefined ? -Infinity : before - overlapMs,
-	);
-	if (Number.isFinite(checked)) next.checked = checked;
-	const answered = finite(answeredAt);
-	if (answered !== undefined) next.answeredAt = answered;
-	return next;
-}
-
-function advanceCursor(
-	state: CompanyState,
-	invoices: IDataObject[],
-	event: TriggerEvent,
-	overlapMs: number,
-	latest: number,
-): CompanyState {
-	let cursor = time(state.cursor) ?? -Infinity;
-	let cursorText = state.cursor;
+	const { cursor, text } = nextCursor(state, invoices, latest);
 	const seen: CompanyState['seen'] = { ...state.seen };
 	for (const invoice of invoices) {
 		const updated = time(invoice.updatedAt);
-		if (updated === undefined) continue;
-		seen[String(invoice.id)] = [time(invoice.createdAt) ?? null, updated];
-		const position = Math.min(updated, latest);
-		if (position > cursor) {
-			cursor = position;
-			cursorText =
-				position === updated ? String(invoice.updatedAt) : new Date(position).toISOString();
-		}
+		if (updated !== undefined)
+			seen[String(invoice.id)] = [time(invoice.createdAt) ?? null, updated];
 	}
-	return bounded(cursorText, seen, state.floor, cursor - overlapMs, event);
+	const recheck = nextRecheck(state, plan, invoices, cursor, overlapMs);
+	// What a recheck will read again stays remembered until then.
+	const limit = Math.min(cursor - overlapMs, recheck ? recheck[0] : Infinity);
+	const next = bounded(text, seen, state.floor, limit, event);
+	const checked = proven(state, overlapMs);
+	if (Number.isFinite(checked)) next.checked = checked;
+	const answered = finite(answeredAt);
+	if (answered !== undefined) next.answeredAt = answered;
+	if (recheck) next.recheck = recheck;
+	return next;
 }
 
 /** Forgets what lies below the horizon `limit` (later polls take it as handled) and keeps at most MAX_SEEN ids. */

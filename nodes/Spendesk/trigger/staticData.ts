@@ -43,10 +43,10 @@ function companyOfKey(key: string): string {
 	return companyLabel(key);
 }
 
-/** Whether a saved company state can be used: a cursor that is a date (or null), seen entries of numbers, an optional floor. */
+/** Whether a saved company state can be used: a cursor that is a date (or null), seen entries of numbers, an optional floor and recheck. */
 function usableState(value: unknown): value is CompanyState {
 	if (!isRecord(value)) return false;
-	const { cursor, seen, floor } = value;
+	const { cursor, seen, floor, recheck } = value;
 	if (cursor !== null && (typeof cursor !== 'string' || time(cursor) === undefined)) return false;
 	if (!isRecord(seen)) return false;
 	for (const entry of Object.values(seen)) {
@@ -58,10 +58,18 @@ function usableState(value: unknown): value is CompanyState {
 		)
 			return false;
 	}
-	return (
+	const usableFloor =
 		floor === undefined ||
-		(Array.isArray(floor) && floor.length === 2 && isMs(floor[0]) && typeof floor[1] === 'string')
-	);
+		(Array.isArray(floor) && floor.length === 2 && isMs(floor[0]) && typeof floor[1] === 'string');
+	// A range left to a recheck: two times, the first not after the second.
+	const usableRecheck =
+		recheck === undefined ||
+		(Array.isArray(recheck) &&
+			recheck.length === 2 &&
+			isMs(recheck[0]) &&
+			isMs(recheck[1]) &&
+			recheck[0] <= recheck[1]);
+	return usableFloor && usableRecheck;
 }
 
 function checkCompanies(data: IDataObject, warn: Warn): void {
