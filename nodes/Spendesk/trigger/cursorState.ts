@@ -141,7 +141,8 @@ export function readPlan(state: CompanyState, overlapMs: number): ReadPlan {
 	const base = baseHorizon(state, overlapMs);
 	const changedAfter = proven(state, overlapMs);
 	const { recheck } = state;
-	if (recheck && changedAfter < recheck[1])
+	// Without the server's time of the last poll nothing tells when the recheck falls due: now.
+	if (recheck && finite(state.answeredAt) !== undefined && changedAfter < recheck[1])
 		return { limit: Math.max(base, recheck[1]), deferred: true, changedAfter };
 	return { limit: horizon(state, overlapMs), deferred: false, changedAfter };
 }
