@@ -78,10 +78,10 @@ describe('Spendesk Trigger: an invoice updated while a catch-up poll pages', () 
 });
 
 /**
- * Overlap Window 0: an invoice that shares the newest `updatedAt` of a poll but becomes visible
- * only after that poll (Spendesk's list lags its writes) lies exactly on the cursor.
+ * Invoices that show up late: Spendesk's list lags its writes, so an invoice may become visible
+ * after a poll that read past its `updatedAt`.
  */
-describe('Spendesk Trigger: Overlap Window 0', () => {
+describe('Spendesk Trigger: invoices that show up late', () => {
 	let sim: SpendeskSimulator;
 	beforeEach(async () => {
 		resetTransport();
@@ -92,17 +92,24 @@ describe('Spendesk Trigger: Overlap Window 0', () => {
 		resetTransport();
 	});
 
+	/** The trigger on cmp_001 from now, activated (its first poll emits nothing). */
+	async function activated(event: TriggerEvent, overlapMinutes: number) {
+		const { poll } = await triggerFor(sim, {
+			event,
+			companyScope: 'one',
+			company: 'cmp_001',
+			startFrom: 'now',
+			options: { overlapMinutes },
+		});
+		expect(await poll()).toEqual([]);
+		return poll;
+	}
+
+	// Overlap Window 0: one tied with the newest invoice of a poll lies exactly on the cursor.
 	test.each<TriggerEvent>(['newInvoice', 'newOrUpdatedInvoice'])(
 		'an invoice tied with the newest one that becomes visible just after a poll is emitted once by the next poll (%s)',
 		async (event) => {
-			const { poll } = await triggerFor(sim, {
-				event,
-				companyScope: 'one',
-				company: 'cmp_001',
-				startFrom: 'now',
-				options: { overlapMinutes: 0 },
-			});
-			expect(await poll()).toEqual([]); // activation
+			const poll = await activated(event, 0);
 			sim.clock.advance(30_000);
 			const at = iso(sim.clock.now());
 			const first = sim.insertInvoice('cmp_001', { createdAt: at, updatedAt: at });
@@ -114,36 +121,14 @@ describe('Spendesk Trigger: Overlap Window 0', () => {
 			expect(await poll()).toEqual([]);
 		},
 	);
-});
 
-/**
- * A bulk update gives more invoices than a page one `updatedAt`. The polls that follow read only
- * what is newer (one request when idle), and the first poll after the overlap window reads the
- * window again, once: the invoices that showed up late inside it (dated in it, visible after the
- * poll that read it) are emitted then, once.
- */
-describe('Spendesk Trigger: a bulk update, then invoices that show up late', () => {
-	let sim: SpendeskSimulator;
-	beforeEach(async () => {
-		resetTransport();
-		sim = await startSimulator({ seed: { companies: 1, deactivated: [], sizes: { invoices: 5 } } });
-	});
-	afterEach(async () => {
-		await sim.stop();
-		resetTransport();
-	});
-
+	// A bulk update gives more invoices than a page one `updatedAt`. The polls that follow read
+	// only what is newer (one request when idle); the first poll after the overlap window reads
+	// the window again, once, and emits what showed up late in it.
 	test.each<TriggerEvent>(['newInvoice', 'newOrUpdatedInvoice'])(
-		'late invoices dated in the tie or below it are emitted once, by the re-read after the window (%s)',
+		'late invoices dated in a bulk update or below it are emitted once, by the re-read after the window (%s)',
 		async (event) => {
-			const { poll } = await triggerFor(sim, {
-				event,
-				companyScope: 'one',
-				company: 'cmp_001',
-				startFrom: 'now',
-				options: { overlapMinutes: 1 },
-			});
-			expect(await poll()).toEqual([]); // activation
+			const poll = await activated(event, 1);
 			sim.clock.advance(30_000);
 			const at = sim.clock.now();
 			const tie = Array.from({ length: 250 }, () =>
