@@ -61,8 +61,24 @@ export async function collectList(
 	name: EndpointRef,
 	request: ListRequest = {},
 ): Promise<{ items: IDataObject[]; truncated: boolean }> {
-	const progress = { truncated: false };
 	const items: IDataObject[] = [];
-	for await (const page of paginate(ctx, name, { ...request, progress })) items.push(...page);
-	return { items, truncated: progress.truncated };
+	const { truncated } = await eachPage(ctx, name, request, (page) => {
+		for (const item of page) items.push(item);
+	});
+	return { items, truncated };
+}
+
+/**
+ * Hands each page of a list to `onPage` as it comes (respecting the Limit), so that the caller
+ * need not hold the list twice; tells whether the Limit left results unread.
+ */
+export async function eachPage(
+	ctx: SpendeskContext,
+	name: EndpointRef,
+	request: ListRequest,
+	onPage: (page: IDataObject[]) => void,
+): Promise<{ truncated: boolean }> {
+	const progress = { truncated: false };
+	for await (const page of paginate(ctx, name, { ...request, progress })) onPage(page);
+	return { truncated: progress.truncated };
 }
