@@ -7,7 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import { callSpendesk } from '../request';
+import { prepareCall, sendCall } from '../request';
+import type { PreparedCall } from '../request';
 import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { nextPageSize } from './limit';
@@ -24,10 +25,13 @@ export async function* offsetStrategy(
 	const size = endpoint.pageSize!;
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	const start = Number(request.qs?.offset ?? 0);
+	/** Credential, placement and options once for every page (on the first page asked). */
+	let call: Promise<PreparedCall> | undefined;
 	/** One page from `offset`, asking no more than the Limit still needs once the items before it are in. */
 	const ask = async ({ offset, wanted }: Planned): Promise<Answer> => {
+		call ??= prepareCall(ctx, endpoint, request);
 		const qs = { ...request.qs, offset, [size.param]: nextPageSize(size, request, wanted) };
-		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, qs });
+		const { body } = await sendCall<IDataObject>(await call, { qs });
 		return { offset, body };
 	};
 	let ahead: PagesAhead<Planned, Answer> | undefined;
