@@ -157,7 +157,7 @@ export async function sendCall<T = unknown>(
 				credential.key,
 				transportSettings.maxInFlight,
 				owner,
-				async () => await sendWithRenewal(ctx, credential, request),
+				() => sendWithRenewal(ctx, credential, request),
 			);
 			attempt = readOutcome(call, outcome);
 		} finally {
