@@ -39,11 +39,21 @@ export async function* paginate(
 	name: EndpointRef,
 	request: ListRequest = {},
 ): AsyncGenerator<Page> {
+	const pages = await strategyPages(ctx, name, request);
+	if (pages) yield* pages;
+}
+
+/** The iterator of the list's style over its pages (none when the Limit wants no item). */
+async function strategyPages(
+	ctx: SpendeskContext,
+	name: EndpointRef,
+	request: ListRequest,
+): Promise<AsyncGenerator<Page> | undefined> {
 	const limit = itemLimit(request.limit, request.progress);
-	if (limit.max <= 0) return;
+	if (limit.max <= 0) return undefined;
 	// The entry the credential's level calls (a company-level credential: the documented v1 one).
 	const { endpoint } = await resolveEndpoint(ctx, name);
-	yield* STRATEGIES[endpoint.pagination](ctx, endpoint, request, limit);
+	return STRATEGIES[endpoint.pagination](ctx, endpoint, request, limit);
 }
 
 /** Drains a list into one array (respecting the Limit). */
@@ -79,6 +89,8 @@ export async function eachPage(
 	onPage: (page: IDataObject[]) => void,
 ): Promise<{ truncated: boolean }> {
 	const progress = { truncated: false };
-	for await (const page of paginate(ctx, name, { ...request, progress })) onPage(page);
+	// The style's own iterator, without a generator around it: this runs for every page.
+	const pages = await strategyPages(ctx, name, { ...request, progress });
+	if (pages) for await (const page of pages) onPage(page);
 	return { truncated: progress.truncated };
 }
