@@ -88,7 +88,9 @@ export function followLink(
 	itemIndex?: number,
 ): PlacedCall {
 	samePath(node, credential, endpoint, link, placed.path, itemIndex);
-	return { ...placed, url: link.href };
+	// Written out: a spread followed by another property takes the engine's slow path.
+	const { headers, companyId, budgetKey, path } = placed;
+	return { url: link.href, headers, companyId, budgetKey, path };
 }
 
 /** The company ID the call asks for, trimmed (undefined when empty); refuses what cannot be an ID. */

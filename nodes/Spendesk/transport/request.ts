@@ -137,9 +137,14 @@ export async function sendCall<T = unknown>(
 		: prepared.placed;
 	const qs = link ? undefined : (variant.qs ?? options.qs);
 	const request = httpRequest(endpoint, placed, qs, variant.body ?? options.body);
+	// Written out, not spread from `prepared`: one object of one shape for every call.
 	const call: Call = {
-		...prepared,
+		ctx,
+		endpoint,
+		credential,
 		placed,
+		options,
+		owner,
 		allowNotFound: variant.allowNotFound ?? options.allowNotFound,
 		started: Date.now(),
 		retries: 0,

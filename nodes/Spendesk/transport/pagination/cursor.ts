@@ -14,7 +14,7 @@ import type { Endpoint } from '../endpoints';
 import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, progressGuard, repeatedCursor } from './strategy';
+import { asItems, progressGuard, queryOf, repeatedCursor } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* cursorStrategy(
@@ -79,7 +79,7 @@ function cursorQuery(
 	pageSize: number,
 	cursor: string | undefined,
 ): IDataObject {
-	const query: IDataObject = { ...qs };
+	const query = queryOf(qs);
 	query[sizeParam] = pageSize;
 	if (cursor !== undefined) query.cursor = cursor;
 	return query;

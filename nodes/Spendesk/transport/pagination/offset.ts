@@ -13,7 +13,7 @@ import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, progressGuard } from './strategy';
+import { asItems, progressGuard, queryOf } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* offsetStrategy(
@@ -30,7 +30,9 @@ export async function* offsetStrategy(
 	/** One page from `offset`, asking no more than the Limit still needs once the items before it are in. */
 	const ask = async ({ offset, wanted }: Planned): Promise<Answer> => {
 		call ??= prepareCall(ctx, endpoint, request);
-		const qs = { ...request.qs, offset, [size.param]: nextPageSize(size, request, wanted) };
+		const qs = queryOf(request.qs);
+		qs.offset = offset;
+		qs[size.param] = nextPageSize(size, request, wanted);
 		const { body } = await sendCall<IDataObject>(await call, { qs });
 		return { offset, body };
 	};

@@ -14,7 +14,7 @@ import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, progressGuard } from './strategy';
+import { asItems, progressGuard, queryOf } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* pageStrategy(
@@ -52,7 +52,9 @@ export async function* readPages(
 	/** A page's body, or undefined for a 404 past the end. */
 	const ask = async (page: number): Promise<IDataObject | undefined> => {
 		call ??= prepareCall(ctx, endpoint, request);
-		const qs = { ...request.qs, page, [size.param]: pageSize };
+		const qs = queryOf(request.qs);
+		qs.page = page;
+		qs[size.param] = pageSize;
 		const response = await sendCall<IDataObject>(await call, { qs, allowNotFound: page > 1 });
 		return response.status === 404 ? undefined : (response.body ?? {});
 	};
