@@ -131,18 +131,25 @@ const attemptViews = new WeakMap<object, object>();
 function attemptView(ctx: SpendeskContext, signal: AbortSignal): SpendeskContext {
 	let proto = attemptViews.get(ctx);
 	if (!proto) {
-		proto = Object.create(ctx, {
-			getExecutionCancelSignal: {
-				value(this: { attemptSignal: AbortSignal }) {
-					return this.attemptSignal;
-				},
-			},
-		}) as object;
+		// Plain properties (not defineProperty): the views keep one fast shape.
+		const view = Object.create(ctx) as AttemptView;
+		view.getExecutionCancelSignal = cancelSignalOfView;
+		view.attemptSignal = undefined;
+		proto = view;
 		attemptViews.set(ctx, proto);
 	}
-	const view = Object.create(proto) as { attemptSignal: AbortSignal };
+	const view = Object.create(proto) as AttemptView;
 	view.attemptSignal = signal;
 	return view as unknown as SpendeskContext;
+}
+
+interface AttemptView {
+	getExecutionCancelSignal: (this: AttemptView) => AbortSignal | undefined;
+	attemptSignal: AbortSignal | undefined;
+}
+
+function cancelSignalOfView(this: AttemptView): AbortSignal | undefined {
+	return this.attemptSignal;
 }
 
 /**
@@ -162,12 +169,18 @@ async function exchange(
 	const attempt = new AttemptAbort(deadlineFrom(Date.now()), cancel);
 	const { signal } = attempt.controller;
 	const receiver = 'getExecutionCancelSignal' in ctx ? attemptView(ctx, signal) : ctx;
+	// The attempt's own copy of the options (n8n writes to them). Object.assign, then the
+	// attempt's properties: a spread followed by more properties takes the engine's slow path.
+	const options: IHttpRequestOptions = Object.assign({}, request);
+	options.ignoreHttpStatusErrors = ignoreHttpStatusErrors;
+	options.abortSignal = signal;
+	// Never follow a redirect: n8n would send the credential to wherever it points.
+	options.disableFollowRedirect = true;
 	try {
 		const sent = ctx.helpers.httpRequestWithAuthentication.call(
 			receiver,
 			credential.credentialType,
-			// Never follow a redirect: n8n would send the credential to wherever it points.
-			{ ...request, ignoreHttpStatusErrors, abortSignal: signal, disableFollowRedirect: true },
+			options,
 		);
 		return {
 			kind: 'response',
