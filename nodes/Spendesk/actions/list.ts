@@ -1,7 +1,7 @@
 /** Builds a list operation: Return All + Limit over one catalogue endpoint through the paginator. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { EndpointName } from '../transport/endpoints';
-import { collectList } from '../transport/paginate';
+import { eachPage } from '../transport/paginate';
 import type { ListRequest } from '../transport/paginate';
 import { readLimit, returnAllOrLimit } from './sharedParams';
 import type { SpendeskOperation } from './types';
@@ -31,14 +31,16 @@ export function listOperation(options: {
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const extra = options.request?.(this, itemIndex) ?? {};
 			const limit = readLimit(this, itemIndex, options.maxLimit);
-			return async (company) => {
-				const result = await collectList(this, options.endpoint, {
-					...extra,
-					company,
-					itemIndex,
-					limit,
-				});
-				return options.mapItem ? { ...result, items: result.items.map(options.mapItem) } : result;
+			const { mapItem } = options;
+			// Pages go to the router as they come: the list is never held twice.
+			return async (company, sink) => {
+				const { truncated } = await eachPage(
+					this,
+					options.endpoint,
+					{ ...extra, company, itemIndex, limit },
+					mapItem ? (page) => sink(page.map(mapItem)) : sink,
+				);
+				return { items: [], truncated };
 			};
 		},
 	};

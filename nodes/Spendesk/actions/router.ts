@@ -11,17 +11,11 @@ import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-work
 import { forEachCompany } from '../companies/fanOut';
 import { companyError, tagItem } from '../companies/naming';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
-import type { CompanySelection } from '../companies/select';
+import type { CompanySelection, CompanyTarget } from '../companies/select';
 import { runBatched } from './batch';
 import { errorItem } from './errorItem';
 import { RESOURCES } from './resources';
-import type { SpendeskOperation } from './types';
-
-interface ItemResult {
-	items: INodeExecutionData[];
-	/** True when a Limit left results of a company of several unread. */
-	truncated: boolean;
-}
+import type { ItemSink, OperationResult, SpendeskOperation } from './types';
 
 function lookupOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOperation | undefined {
 	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
@@ -75,8 +69,16 @@ function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void
 	}
 }
 
-/** One input item: its operation on each of its companies. */
-async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemResult> {
+/**
+ * One input item: its operation on each of its companies, its output items appended to
+ * `output` (none if it fails). Returns true when a Limit left results of a company of several
+ * unread.
+ */
+async function runItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	output: INodeExecutionData[],
+): Promise<boolean> {
 	// route() hands batched operations to runBatched (one item may take their single call).
 	const operation = findOperation(ctx, itemIndex);
 	const prepare = operation.batch ? operation.single! : operation.prepare;
@@ -86,37 +88,58 @@ async function runItem(ctx: IExecuteFunctions, itemIndex: number): Promise<ItemR
 		: { listed: false, targets: [{}] };
 	const tag =
 		selection.listed && (ctx.getNodeParameter('addCompanyFields', itemIndex, true) as boolean);
-	const outcomes = await forEachCompany(selection.targets, async (target) => await run(target.id));
-
-	const result: ItemResult = { items: [], truncated: false };
+	// Companies run concurrently: with one, its items go straight to the output; with several,
+	// each company's go to a list of their own, appended in the order of the companies.
+	const direct = selection.targets.length === 1;
+	const start = output.length;
+	const outcomes = await forEachCompany(selection.targets, async (target) => {
+		const out = outputOf(direct ? output : [], itemIndex, tag ? target : undefined);
+		const result = await run(target.id, out.sink);
+		out.add(result);
+		return { items: out.items, truncated: result.truncated === true };
+	});
+	let truncated = false;
 	for (const outcome of outcomes) {
 		if (!outcome.ok) {
+			if (direct) output.length = start;
 			const error = selection.listed
 				? companyError(ctx.getNode(), outcome.error, outcome.target, itemIndex)
 				: outcome.error;
 			if (!ctx.continueOnFail()) throw error;
-			result.items.push(errorItem(ctx.getNode(), error, itemIndex, outcome.target));
+			output.push(errorItem(ctx.getNode(), error, itemIndex, outcome.target));
 			continue;
 		}
 		// n8n hints on its own when the output holds as many items as the Limit; with All
 		// Companies the Limit applies to each company, which n8n cannot tell.
-		if (outcome.value.truncated && selection.listed) result.truncated = true;
-		const json = tag
-			? outcome.value.items.map((item) => tagItem(item, outcome.target))
-			: outcome.value.items;
-		// One object per output item, as n8n's returnJsonArray + constructExecutionMetaData would
-		// give it, without their two intermediate objects an item (a drain holds 100,000 of them),
-		// and without unwrapping a record that happens to have a field named `json`.
-		const binary = outcome.value.binary;
-		const pairedItem = { item: itemIndex };
-		for (let i = 0; i < json.length; i++) {
-			const file = binary?.[i];
-			result.items.push(
-				file ? { json: json[i], binary: file, pairedItem } : { json: json[i], pairedItem },
-			);
-		}
+		if (outcome.value.truncated && selection.listed) truncated = true;
+		// One by one: a spread of a list of several hundred thousand items overflows the stack.
+		if (!direct) for (const item of outcome.value.items) output.push(item);
 	}
-	return result;
+	return truncated;
+}
+
+/**
+ * The output items of one company, each built once as its item comes: one object per item,
+ * as n8n's returnJsonArray + constructExecutionMetaData would give it, without their two
+ * intermediate objects an item (a drain holds 100,000 of them), and without unwrapping a
+ * record that happens to have a field named `json`. `company`: the company to tag them with.
+ */
+function outputOf(items: INodeExecutionData[], itemIndex: number, company?: CompanyTarget) {
+	const pairedItem = { item: itemIndex };
+	const sink: ItemSink = (records) => {
+		for (const record of records)
+			items.push({ json: company ? tagItem(record, company) : record, pairedItem });
+	};
+	/** The items the run returned, after those it handed to the sink, with their files. */
+	const add = ({ items: records, binary }: OperationResult) => {
+		if (!binary) return sink(records);
+		for (let i = 0; i < records.length; i++) {
+			const json = company ? tagItem(records[i], company) : records[i];
+			const file = binary[i];
+			items.push(file ? { json, binary: file, pairedItem } : { json, pairedItem });
+		}
+	};
+	return { items, sink, add };
 }
 
 /** The error to stop the execution with, as an n8n error naming its item. */
@@ -139,12 +162,12 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	// Resource and Operation take no expressions: every item runs the same operation.
 	if (first?.batch && !(count === 1 && first.single)) return [await runBatched(this, first, count)];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const start = output.length;
 		try {
-			const result = await runItem(this, itemIndex);
-			// One by one: a spread of a list of several hundred thousand items overflows the stack.
-			for (const item of result.items) output.push(item);
-			if (result.truncated) truncated = true;
+			if (await runItem(this, itemIndex, output)) truncated = true;
 		} catch (error) {
+			// A failed item leaves no output item of its own but its error item.
+			output.length = start;
 			if (!this.continueOnFail()) throw stopWith(this, error, itemIndex);
 			output.push(errorItem(this.getNode(), error, itemIndex));
 		}

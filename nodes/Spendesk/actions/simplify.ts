@@ -86,9 +86,10 @@ export function withSimplify(
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const run = operation.prepare.call(this, itemIndex);
 			if (this.getNodeParameter('simplify', itemIndex, false) !== true) return run;
-			return async (company) => {
-				const result = await run(company);
-				return { ...result, items: result.items.map((item) => simplified(record, item)) };
+			const simplify = (items: IDataObject[]) => items.map((item) => simplified(record, item));
+			return async (company, sink) => {
+				const result = await run(company, (items) => sink(simplify(items)));
+				return { ...result, items: simplify(result.items) };
 			};
 		},
 	};

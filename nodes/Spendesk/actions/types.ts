@@ -2,6 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } 
 
 /** What an operation gives for one company. */
 export interface OperationResult {
+	/** Its items, after those it handed to the sink as they came. */
 	items: IDataObject[];
 	/** True when the Limit left results unread. */
 	truncated?: boolean;
@@ -10,10 +11,19 @@ export interface OperationResult {
 }
 
 /**
+ * Where an operation may hand its items as they come (a list, page by page): the router makes
+ * each its output item at once, so that a list of any size is held once, as output items.
+ */
+export type ItemSink = (items: IDataObject[]) => void;
+
+/**
  * Runs a prepared operation for one company; undefined lets a company-level credential use
  * its own company.
  */
-export type OperationRun = (company: string | undefined) => Promise<OperationResult>;
+export type OperationRun = (
+	company: string | undefined,
+	sink: ItemSink,
+) => Promise<OperationResult>;
 
 /** What every operation has: its value, whether it acts per company, and its parameters. */
 interface OperationBase {

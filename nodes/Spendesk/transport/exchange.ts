@@ -76,65 +76,121 @@ function deadlineFrom(now: number): AbortSignal {
 	return sharedDeadline.signal;
 }
 
-/** The abort signal of one attempt (its deadline or the execution's cancellation) and the deadline as a rejection. */
-function attemptDeadline(cancel: AbortSignal | undefined) {
-	const deadline = deadlineFrom(Date.now());
-	const controller = new AbortController();
-	const abort = () => controller.abort();
-	let giveUp = () => {};
-	const timedOut = new Promise<never>((_, reject) => {
-		giveUp = () => reject(new Error(`No complete answer within ${transportSettings.timeoutMs} ms`));
-	});
-	const onDeadline = () => {
-		abort();
-		giveUp();
-	};
-	deadline.addEventListener('abort', onDeadline);
-	cancel?.addEventListener('abort', abort);
-	if (cancel?.aborted) abort();
-	const done = () => {
-		deadline.removeEventListener('abort', onDeadline);
-		cancel?.removeEventListener('abort', abort);
-	};
-	return { signal: controller.signal, timedOut, expired: () => deadline.aborted, done };
+/**
+ * The abort of one attempt: at its deadline or when the execution is cancelled, it aborts the
+ * attempt's own signal (the one n8n's helper gets) and, at the deadline, gives the attempt up.
+ * It is itself the listener of both signals, so an attempt builds no closures for them.
+ */
+class AttemptAbort {
+	readonly controller = new AbortController();
+	private giveUp?: (error: Error) => void;
+
+	constructor(
+		readonly deadline: AbortSignal,
+		readonly cancel: AbortSignal | undefined,
+	) {
+		deadline.addEventListener('abort', this);
+		if (cancel) {
+			cancel.addEventListener('abort', this);
+			if (cancel.aborted) this.controller.abort();
+		}
+	}
+
+	handleEvent(event: Event): void {
+		this.controller.abort();
+		if (event.target === this.deadline)
+			this.giveUp?.(new Error(`No complete answer within ${transportSettings.timeoutMs} ms`));
+	}
+
+	/** The answer of `sent`, or a rejection at the deadline if it has not come by then. */
+	answer<T>(sent: Promise<T>): Promise<T> {
+		return new Promise<T>((resolve, reject) => {
+			this.giveUp = reject;
+			sent.then(resolve, reject);
+		});
+	}
+
+	/** Whether the attempt's deadline has passed. */
+	get expired(): boolean {
+		return this.deadline.aborted;
+	}
+
+	done(): void {
+		this.deadline.removeEventListener('abort', this);
+		this.cancel?.removeEventListener('abort', this);
+	}
+}
+
+/**
+ * n8n puts the execution's cancel signal in place of a request's own, so the helper is called
+ * on a view of the context whose cancel signal is the attempt's: one prototype per context,
+ * then one small object per attempt.
+ */
+const attemptViews = new WeakMap<object, object>();
+
+function attemptView(ctx: SpendeskContext, signal: AbortSignal): SpendeskContext {
+	let proto = attemptViews.get(ctx);
+	if (!proto) {
+		// Plain properties (not defineProperty): the views keep one fast shape.
+		const view = Object.create(ctx) as AttemptView;
+		view.getExecutionCancelSignal = cancelSignalOfView;
+		view.attemptSignal = undefined;
+		proto = view;
+		attemptViews.set(ctx, proto);
+	}
+	const view = Object.create(proto) as AttemptView;
+	view.attemptSignal = signal;
+	return view as unknown as SpendeskContext;
+}
+
+interface AttemptView {
+	getExecutionCancelSignal: (this: AttemptView) => AbortSignal | undefined;
+	attemptSignal: AbortSignal | undefined;
+}
+
+function cancelSignalOfView(this: AttemptView): AbortSignal | undefined {
+	return this.attemptSignal;
 }
 
 /**
  * One call of n8n's authenticated request helper, over after `timeoutMs` whatever the server
  * does: n8n's `timeout` only limits silence, so a response trickling byte by byte would hold
- * its in-flight slot forever. The deadline aborts the request (n8n puts the execution's
- * cancel signal in place of a request's own, so the helper is called on a view of the context
- * whose cancel signal is the attempt's, which the execution's cancellation aborts too), and
- * the attempt is given up at the deadline even if the request lingers: a network timeout
- * for the retry rules.
+ * its in-flight slot forever. The deadline aborts the request (through the attempt's signal,
+ * which the execution's cancellation aborts too), and the attempt is given up at the
+ * deadline even if the request lingers: a network timeout for the retry rules.
  */
 async function exchange(
 	ctx: SpendeskContext,
 	credential: ResolvedCredential,
 	request: IHttpRequestOptions,
+	ignoreHttpStatusErrors: boolean,
 ): Promise<Outcome> {
 	const cancel = cancelSignalOf(ctx);
-	const attempt = attemptDeadline(cancel);
-	const receiver =
-		'getExecutionCancelSignal' in ctx
-			? Object.create(ctx, { getExecutionCancelSignal: { value: () => attempt.signal } })
-			: ctx;
+	const attempt = new AttemptAbort(deadlineFrom(Date.now()), cancel);
+	const { signal } = attempt.controller;
+	const receiver = 'getExecutionCancelSignal' in ctx ? attemptView(ctx, signal) : ctx;
+	// The attempt's own copy of the options (n8n writes to them). Object.assign, then the
+	// attempt's properties: a spread followed by more properties takes the engine's slow path.
+	const options: IHttpRequestOptions = Object.assign({}, request);
+	options.ignoreHttpStatusErrors = ignoreHttpStatusErrors;
+	options.abortSignal = signal;
+	// Never follow a redirect: n8n would send the credential to wherever it points.
+	options.disableFollowRedirect = true;
 	try {
 		const sent = ctx.helpers.httpRequestWithAuthentication.call(
 			receiver,
 			credential.credentialType,
-			// Never follow a redirect: n8n would send the credential to wherever it points.
-			{ ...request, abortSignal: attempt.signal, disableFollowRedirect: true },
+			options,
 		);
 		return {
 			kind: 'response',
-			response: (await Promise.race([sent, attempt.timedOut])) as IN8nHttpFullResponse,
+			response: (await attempt.answer(sent)) as IN8nHttpFullResponse,
 		};
 	} catch (error) {
 		// Partner OAuth2: preAuthentication refused the connection (refresh or code refused, not connected).
 		const reconnect = reconnectReason(error);
 		if (reconnect) return { kind: 'renewalRefused', notConnected: reconnect === 'notConnected' };
-		return attempt.expired() && !cancel?.aborted
+		return attempt.expired && !cancel?.aborted
 			? { kind: 'thrown', code: 'ETIMEDOUT', error }
 			: classifyThrown(error);
 	} finally {
@@ -151,7 +207,7 @@ export async function sendWithRenewal(
 	credential: ResolvedCredential,
 	request: IHttpRequestOptions,
 ): Promise<Outcome> {
-	const first = await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors: true });
+	const first = await exchange(ctx, credential, request, true);
 	// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
 	if (!tokensRead.has(credential)) {
 		tokensRead.add(credential);
@@ -165,18 +221,14 @@ export async function sendWithRenewal(
 		const before = await heldAccessToken(ctx, credential);
 		const refreshBefore = await heldRefreshToken(ctx, credential);
 		try {
-			let outcome = await exchange(ctx, credential, {
-				...request,
-				ignoreHttpStatusErrors: false,
-			});
+			let outcome = await exchange(ctx, credential, request, false);
 			// Partner OAuth2 in queue mode: another worker may have spent the refresh token first
 			// and saved its pair. Read the credential again after a moment; a new refresh token
 			// there means the race was lost, not the connection: try once more with it.
 			if (outcome.kind === 'renewalRefused' && !outcome.notConnected && refreshBefore) {
 				await sleep(1500);
 				const now = await heldRefreshToken(ctx, credential);
-				if (now && now !== refreshBefore)
-					outcome = await exchange(ctx, credential, { ...request, ignoreHttpStatusErrors: false });
+				if (now && now !== refreshBefore) outcome = await exchange(ctx, credential, request, false);
 			}
 			if (outcome.kind !== 'thrown') return outcome;
 			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not

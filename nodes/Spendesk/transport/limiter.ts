@@ -20,25 +20,36 @@ class Semaphore {
 	constructor(public max: number) {}
 
 	async acquire(owner?: unknown): Promise<() => void> {
-		if (this.active < this.max && this.waiting.size === 0) {
-			this.active++;
-		} else {
-			await new Promise<void>((resolve) => {
-				const queue = this.waiting.get(owner);
-				if (queue) queue.push(resolve);
-				else this.waiting.set(owner, [resolve]);
-			});
-		}
+		if (!this.tryTake()) await this.handedTo(owner);
 		let released = false;
 		return () => {
 			if (released) return;
 			released = true;
-			this.handOver();
+			this.release();
 		};
 	}
 
-	/** Passes a freed slot to the next owner's first waiter (`active` stays the same), or frees it. */
-	private handOver(): void {
+	/** Takes a slot when one is free and nobody is waiting for one. */
+	tryTake(): boolean {
+		if (this.active >= this.max || this.waiting.size > 0) return false;
+		this.active++;
+		return true;
+	}
+
+	/** Waits in `owner`'s queue until a freed slot is handed over to it. */
+	async handedTo(owner: unknown): Promise<void> {
+		await new Promise<void>((resolve) => {
+			const queue = this.waiting.get(owner);
+			if (queue) queue.push(resolve);
+			else this.waiting.set(owner, [resolve]);
+		});
+	}
+
+	/**
+	 * Gives back a slot taken (call once per slot): passes it to the next owner's first waiter
+	 * (`active` stays the same), or frees it.
+	 */
+	release(): void {
 		const next = this.waiting.entries().next();
 		if (next.done) {
 			this.active--;
@@ -94,7 +105,9 @@ export class FlowControl {
 				releaseCold = undefined;
 			}
 		}
-		const releaseSlot = await this.slot(credentialKey, maxInFlight, owner);
+		// A free slot is taken at once, without waiting a turn of the event loop.
+		const slots = this.slotsOf(credentialKey, maxInFlight);
+		if (!slots.tryTake()) await slots.handedTo(owner);
 		try {
 			const outcome = await run();
 			const status = outcome.response?.statusCode ?? outcome.status;
@@ -102,7 +115,7 @@ export class FlowControl {
 			else if (status !== undefined) this.warm.add(credentialKey);
 			return outcome;
 		} finally {
-			releaseSlot();
+			slots.release();
 			releaseCold?.();
 		}
 	}
@@ -112,13 +125,18 @@ export class FlowControl {
 	 * turns. Call the returned function when the response is in.
 	 */
 	async slot(credentialKey: string, maxInFlight: number, owner?: unknown): Promise<() => void> {
+		return await this.slotsOf(credentialKey, maxInFlight).acquire(owner);
+	}
+
+	/** The in-flight slots of a credential (its cap set to `maxInFlight`). */
+	private slotsOf(credentialKey: string, maxInFlight: number): Semaphore {
 		let semaphore = this.slots.get(credentialKey);
 		if (!semaphore) {
 			semaphore = new Semaphore(maxInFlight);
 			this.slots.set(credentialKey, semaphore);
 		}
 		semaphore.max = maxInFlight;
-		return await semaphore.acquire(owner);
+		return semaphore;
 	}
 
 	/**

@@ -39,11 +39,21 @@ export async function* paginate(
 	name: EndpointRef,
 	request: ListRequest = {},
 ): AsyncGenerator<Page> {
+	const pages = await strategyPages(ctx, name, request);
+	if (pages) yield* pages;
+}
+
+/** The iterator of the list's style over its pages (none when the Limit wants no item). */
+async function strategyPages(
+	ctx: SpendeskContext,
+	name: EndpointRef,
+	request: ListRequest,
+): Promise<AsyncGenerator<Page> | undefined> {
 	const limit = itemLimit(request.limit, request.progress);
-	if (limit.max <= 0) return;
+	if (limit.max <= 0) return undefined;
 	// The entry the credential's level calls (a company-level credential: the documented v1 one).
 	const { endpoint } = await resolveEndpoint(ctx, name);
-	yield* STRATEGIES[endpoint.pagination](ctx, endpoint, request, limit);
+	return STRATEGIES[endpoint.pagination](ctx, endpoint, request, limit);
 }
 
 /** Drains a list into one array (respecting the Limit). */
@@ -61,8 +71,26 @@ export async function collectList(
 	name: EndpointRef,
 	request: ListRequest = {},
 ): Promise<{ items: IDataObject[]; truncated: boolean }> {
-	const progress = { truncated: false };
 	const items: IDataObject[] = [];
-	for await (const page of paginate(ctx, name, { ...request, progress })) items.push(...page);
-	return { items, truncated: progress.truncated };
+	const { truncated } = await eachPage(ctx, name, request, (page) => {
+		for (const item of page) items.push(item);
+	});
+	return { items, truncated };
+}
+
+/**
+ * Hands each page of a list to `onPage` as it comes (respecting the Limit), so that the caller
+ * need not hold the list twice; tells whether the Limit left results unread.
+ */
+export async function eachPage(
+	ctx: SpendeskContext,
+	name: EndpointRef,
+	request: ListRequest,
+	onPage: (page: IDataObject[]) => void,
+): Promise<{ truncated: boolean }> {
+	const progress = { truncated: false };
+	// The style's own iterator, without a generator around it: this runs for every page.
+	const pages = await strategyPages(ctx, name, { ...request, progress });
+	if (pages) for await (const page of pages) onPage(page);
+	return { truncated: progress.truncated };
 }

@@ -41,6 +41,8 @@ export interface PlacedCall {
 	companyId?: string;
 	/** The rate budget the call counts against: one per credential and company. */
 	budgetKey: string;
+	/** The catalogue path the call goes to, decoded: a link the API gives must name the same. */
+	path: string;
 }
 
 /** Applies the catalogue entry's company placement; fails before any request when the call cannot be made. */
@@ -57,16 +59,38 @@ export function applyPlacement(
 	if (endpoint.placement === 'header' && credential.level === 'organisation' && companyId)
 		headers['x-company-id'] = companyId;
 	const path = fillPath(node, endpoint, { ...target.pathParams, companyId }, itemIndex);
-	const url = underBaseUrl(node, credential, endpoint, path, itemIndex);
-	if (target.url) samePath(node, credential, endpoint, target.url, url, itemIndex);
+	const { url, pathname } = underBaseUrl(node, credential, endpoint, path, itemIndex);
 	const budgetCompany =
 		companyId ?? (endpoint.placement === 'organisation' ? 'organisation' : 'none');
-	return {
-		url: target.url ?? url,
+	const placed: PlacedCall = {
+		url,
 		headers,
 		companyId,
 		budgetKey: `${credential.key}|${budgetCompany}`,
+		path: decodedPath(pathname),
 	};
+	return target.url
+		? followLink(node, credential, endpoint, placed, new URL(target.url), itemIndex)
+		: placed;
+}
+
+/**
+ * A placed call sent to an absolute URL given by the API (a next-page link) instead of its
+ * catalogue path: the credential goes to the configured origin only, and the link must name
+ * the same path. The rest of the placement (headers, company, rate budget) stays.
+ */
+export function followLink(
+	node: INode,
+	credential: ResolvedCredential,
+	endpoint: Endpoint,
+	placed: PlacedCall,
+	link: URL,
+	itemIndex?: number,
+): PlacedCall {
+	samePath(node, credential, endpoint, link, placed.path, itemIndex);
+	// Written out: a spread followed by another property takes the engine's slow path.
+	const { headers, companyId, budgetKey, path } = placed;
+	return { url: link.href, headers, companyId, budgetKey, path };
 }
 
 /** The company ID the call asks for, trimmed (undefined when empty); refuses what cannot be an ID. */
@@ -208,14 +232,14 @@ function fillPath(
 	});
 }
 
-/** The URL of a catalogue path under the base URL; refuses a path that would resolve outside it. */
+/** The URL of a catalogue path under the base URL (and its path); refuses a path that would resolve outside it. */
 function underBaseUrl(
 	node: INode,
 	credential: ResolvedCredential,
 	endpoint: Endpoint,
 	path: string,
 	itemIndex?: number,
-): string {
+): { url: string; pathname: string } {
 	const url = `${credential.baseUrl}${path}`;
 	const basePath = new URL(credential.baseUrl).pathname.replace(/\/+$/, '');
 	const { pathname } = new URL(url);
@@ -230,22 +254,18 @@ function underBaseUrl(
 			},
 		);
 	}
-	return url;
+	return { url, pathname };
 }
 
-/**
- * An absolute URL given by the API (a next-page link) to call instead of the catalogue path:
- * the credential goes to the configured origin only, and the link must name the same path.
- */
+/** A link to call instead of the catalogue path `expected` (decoded): same origin and path only. */
 function samePath(
 	node: INode,
 	credential: ResolvedCredential,
 	endpoint: Endpoint,
-	link: string,
+	url: URL,
 	expected: string,
 	itemIndex?: number,
 ): void {
-	const url = new URL(link);
 	if (url.origin !== credential.origin) {
 		throw new NodeOperationError(
 			node,
@@ -257,7 +277,7 @@ function samePath(
 			},
 		);
 	}
-	if (decodedPath(url.pathname) !== decodedPath(new URL(expected).pathname)) {
+	if (decodedPath(url.pathname) !== expected) {
 		throw new NodeOperationError(
 			node,
 			`Refusing to follow a link of "${endpoint.label}" to another path (${url.pathname})`,

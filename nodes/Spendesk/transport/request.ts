@@ -26,7 +26,7 @@ import { redirectTarget } from './environment';
 import { flowControl, numberHeader, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './exchange';
-import { applyPlacement } from './placement';
+import { applyPlacement, followLink } from './placement';
 import type { CallTarget, PlacedCall } from './placement';
 import { transportSettings } from './settings';
 
@@ -53,13 +53,36 @@ export interface CallResult<T> {
 	body: T;
 }
 
+/**
+ * Calls of one catalogue endpoint for one target, worked out once: the endpoint for the
+ * credential's level, the credential, the company placement (checked before any request) and
+ * the options. The pages of a list are sent through one (sendCall) with their query, body or
+ * link, without reading the credential or placing the call again.
+ */
+export interface PreparedCall {
+	readonly ctx: SpendeskContext;
+	readonly endpoint: Endpoint;
+	readonly credential: ResolvedCredential;
+	readonly placed: PlacedCall;
+	readonly options: CallOptions;
+	/** Who waits for in-flight slots: the execution (its id), else the context itself. */
+	readonly owner: unknown;
+}
+
+/** What one sending of a prepared call gives of its own: the query, the body, a link to follow instead of the catalogue path. */
+export interface CallVariant {
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[];
+	/** A link given by the API (a next page), on the credential's origin and the same path. */
+	url?: string | URL;
+	allowNotFound?: boolean;
+}
+
 /** One call in progress: what the steps of the loop read. */
-interface Call {
-	ctx: SpendeskContext;
-	endpoint: Endpoint;
-	credential: ResolvedCredential;
+interface Call extends PreparedCall {
+	/** The call's placement (the prepared one, or a link followed). */
 	placed: PlacedCall;
-	options: CallOptions;
+	allowNotFound: boolean | undefined;
 	/** When the call started: all its waits together stay within transportSettings.maxWaitMs. */
 	started: number;
 	/** Retries made so far after a 5xx or a connection failure. */
@@ -82,19 +105,50 @@ export async function callSpendesk<T = unknown>(
 	ref: EndpointRef,
 	options: CallOptions = {},
 ): Promise<CallResult<T>> {
+	return await sendCall<T>(await prepareCall(ctx, ref, options), options);
+}
+
+/** Works out the calls of one endpoint for one target; fails before any request when they cannot be made. */
+export async function prepareCall(
+	ctx: SpendeskContext,
+	ref: EndpointRef,
+	options: CallOptions = {},
+): Promise<PreparedCall> {
 	const { endpoint, credential } = await resolveEndpoint(ctx, ref);
-	const placed = applyPlacement(ctx.getNode(), credential, endpoint, options);
-	const request = httpRequest(endpoint, placed, options);
+	const placed = applyPlacement(ctx.getNode(), credential, endpoint, {
+		...options,
+		url: undefined,
+	});
+	return { ctx, endpoint, credential, placed, options, owner: executionOf(ctx) };
+}
+
+/**
+ * Sends a prepared call (with `variant`'s query, body or link in place of the prepared
+ * call's own): within the rate budget and the in-flight cap, retrying what is safe to retry.
+ */
+export async function sendCall<T = unknown>(
+	prepared: PreparedCall,
+	variant: CallVariant = {},
+): Promise<CallResult<T>> {
+	const { ctx, endpoint, credential, options, owner } = prepared;
+	const link = typeof variant.url === 'string' ? new URL(variant.url) : variant.url;
+	const placed = link
+		? followLink(ctx.getNode(), credential, endpoint, prepared.placed, link, options.itemIndex)
+		: prepared.placed;
+	const qs = link ? undefined : (variant.qs ?? options.qs);
+	const request = httpRequest(endpoint, placed, qs, variant.body ?? options.body);
+	// Written out, not spread from `prepared`: one object of one shape for every call.
 	const call: Call = {
 		ctx,
 		endpoint,
 		credential,
 		placed,
 		options,
+		owner,
+		allowNotFound: variant.allowNotFound ?? options.allowNotFound,
 		started: Date.now(),
 		retries: 0,
 	};
-	const owner = executionOf(ctx);
 	for (;;) {
 		const hold = flowControl.reserve(placed.budgetKey);
 		if (hold > 0) {
@@ -108,7 +162,7 @@ export async function callSpendesk<T = unknown>(
 				credential.key,
 				transportSettings.maxInFlight,
 				owner,
-				async () => await sendWithRenewal(ctx, credential, request),
+				() => sendWithRenewal(ctx, credential, request),
 			);
 			attempt = readOutcome(call, outcome);
 		} finally {
@@ -147,7 +201,8 @@ function executionOf(ctx: SpendeskContext): unknown {
 function httpRequest(
 	endpoint: Endpoint,
 	placed: PlacedCall,
-	options: CallOptions,
+	qs: IDataObject | undefined,
+	body: CallOptions['body'],
 ): IHttpRequestOptions {
 	const request: IHttpRequestOptions = {
 		method: endpoint.method as IHttpRequestMethods,
@@ -157,8 +212,8 @@ function httpRequest(
 		returnFullResponse: true,
 		timeout: transportSettings.timeoutMs,
 	};
-	if (options.qs && !options.url) request.qs = dropUndefined(options.qs);
-	if (endpoint.method !== 'GET') request.body = options.body ?? {};
+	if (qs) request.qs = dropUndefined(qs);
+	if (endpoint.method !== 'GET') request.body = body ?? {};
 	if (endpoint.contentType) {
 		// A file endpoint: its bytes as they come (errors are still the API's JSON body).
 		request.json = false;
@@ -196,7 +251,7 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 			: jsonBody(call, status, headers, body);
 		return { result: { status, headers, body: read } };
 	}
-	if ((status === 404 && options.allowNotFound) || options.acceptStatus?.includes(status))
+	if ((status === 404 && call.allowNotFound) || options.acceptStatus?.includes(status))
 		return { result: { status, headers, body } };
 	return { failure: { status, headers, body: textOf(body) } };
 }
@@ -297,7 +352,7 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 	}
 	if (
 		status !== undefined &&
-		((status === 404 && call.options.allowNotFound) || call.options.acceptStatus?.includes(status))
+		((status === 404 && call.allowNotFound) || call.options.acceptStatus?.includes(status))
 	) {
 		return { result: { status, headers: {}, body: undefined } };
 	}
@@ -393,7 +448,9 @@ function callError(call: Call, failure: Failure): NodeApiError {
 
 function dropUndefined(qs: IDataObject): IDataObject {
 	const out: IDataObject = {};
-	for (const [k, v] of Object.entries(qs))
+	for (const k of Object.keys(qs)) {
+		const v = qs[k];
 		if (v !== undefined && v !== null && v !== '') out[k] = v;
+	}
 	return out;
 }

@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import { callSpendesk } from '../request';
+import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import { asItems, progressGuard, repeatedCursor } from './strategy';
@@ -26,6 +26,8 @@ export async function* bodyCursorStrategy(
 	limit: ItemLimit,
 ): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
+	// Credential, placement and options once for every page of the list.
+	const call = await prepareCall(ctx, endpoint, request);
 	const seen = new Set<string>();
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | undefined;
@@ -37,7 +39,7 @@ export async function* bodyCursorStrategy(
 			[size.param]: nextPageSize(size, request, limit.left()),
 		};
 		if (cursor !== undefined) body.cursor = cursor;
-		const response = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, body });
+		const response = await sendCall<IDataObject>(call, { body });
 		const items = asItems(listOf(response.body));
 		const nextCursor = response.body?.nextCursor;
 		const more = typeof nextCursor === 'string' && nextCursor !== '';

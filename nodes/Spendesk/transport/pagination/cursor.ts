@@ -9,13 +9,12 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
-import { resolveCredential } from '../credential';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import { callSpendesk } from '../request';
+import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, progressGuard, repeatedCursor } from './strategy';
+import { asItems, progressGuard, queryOf, repeatedCursor } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* cursorStrategy(
@@ -25,7 +24,9 @@ export async function* cursorStrategy(
 	limit: ItemLimit,
 ): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
-	const { origin } = await resolveCredential(ctx);
+	// Credential, placement and options once for every page of the list.
+	const call = await prepareCall(ctx, endpoint, request);
+	const { origin } = call.credential;
 	const seen = new Set<string>();
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | undefined;
@@ -33,20 +34,14 @@ export async function* cursorStrategy(
 	let reasked = false;
 	let nextUrl: URL | undefined;
 	while (limit.left() > 0) {
-		const qs = { ...request.qs, [size.param]: nextPageSize(size, request, limit.left()) };
-		let url: string | undefined;
-		if (nextUrl) {
+		const pageSize = nextPageSize(size, request, limit.left());
+		const { body } = await sendCall<IDataObject>(
+			call,
 			// Follow the API's ready-made link (same origin only), with the page size we need.
-			nextUrl.searchParams.set(size.param, String(qs[size.param]));
-			url = nextUrl.toString();
-		} else if (cursor !== undefined) {
-			qs.cursor = cursor;
-		}
-		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {
-			...request,
-			qs: url ? undefined : qs,
-			url,
-		});
+			nextUrl
+				? { url: withParam(nextUrl, size.param, pageSize) }
+				: { qs: cursorQuery(request.qs, size.param, pageSize, cursor) },
+		);
 		const items = asItems(body?.data);
 		const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 		const nextCursor = cursorText(pagination.nextCursor);
@@ -58,7 +53,8 @@ export async function* cursorStrategy(
 		if (nextCursor === undefined && !sameOrigin)
 			throw noCursor(ctx, endpoint, link, request.itemIndex);
 		// What names the next page: its cursor, else (only a link) the link's cursor or the link itself.
-		const next = nextCursor ?? link!.searchParams.get('cursor') ?? link!.toString();
+		const linkCursor = sameOrigin ? link.searchParams.get('cursor') : null;
+		const next = nextCursor ?? linkCursor ?? link!.href;
 		if (seen.has(next)) {
 			// A cursor repeated once is a hiccup: ask it once more (the items already received
 			// come again and are dropped); repeated again, the list would never end.
@@ -70,12 +66,31 @@ export async function* cursorStrategy(
 		}
 		cursor = nextCursor;
 		nextUrl =
-			sameOrigin && (nextCursor === undefined || link.searchParams.get('cursor') === nextCursor)
-				? link
-				: undefined;
+			sameOrigin && (nextCursor === undefined || linkCursor === nextCursor) ? link : undefined;
 	}
 	// The loop ended on the Limit while the API still had pages.
 	limit.truncated();
+}
+
+/** The query of a cursor page: the list's own, the page size, and the cursor once there is one. */
+function cursorQuery(
+	qs: IDataObject | undefined,
+	sizeParam: string,
+	pageSize: number,
+	cursor: string | undefined,
+): IDataObject {
+	const query = queryOf(qs);
+	query[sizeParam] = pageSize;
+	if (cursor !== undefined) query.cursor = cursor;
+	return query;
+}
+
+/** The link with `name` set to `value` (left as it is when it already says exactly that). */
+function withParam(link: URL, name: string, value: number): URL {
+	const text = String(value);
+	const given = link.searchParams.getAll(name);
+	if (given.length !== 1 || given[0] !== text) link.searchParams.set(name, text);
+	return link;
 }
 
 /** A cursor as text: a non-empty string as it is, a number as its digits; anything else is no cursor. */

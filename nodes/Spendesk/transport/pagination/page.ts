@@ -8,12 +8,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import { callSpendesk } from '../request';
+import { prepareCall, sendCall } from '../request';
+import type { PreparedCall } from '../request';
 import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, progressGuard } from './strategy';
+import { asItems, progressGuard, queryOf } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* pageStrategy(
@@ -46,14 +47,15 @@ export async function* readPages(
 	const size = endpoint.pageSize!;
 	const pageSize = pagePlan(size, request, limit.max);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
+	/** Credential, placement and options once for every page (on the first page asked). */
+	let call: Promise<PreparedCall> | undefined;
 	/** A page's body, or undefined for a 404 past the end. */
 	const ask = async (page: number): Promise<IDataObject | undefined> => {
-		const qs = { ...request.qs, page, [size.param]: pageSize };
-		const response = await callSpendesk<IDataObject>(ctx, endpoint, {
-			...request,
-			qs,
-			allowNotFound: page > 1,
-		});
+		call ??= prepareCall(ctx, endpoint, request);
+		const qs = queryOf(request.qs);
+		qs.page = page;
+		qs[size.param] = pageSize;
+		const response = await sendCall<IDataObject>(await call, { qs, allowNotFound: page > 1 });
 		return response.status === 404 ? undefined : (response.body ?? {});
 	};
 	let ahead: PagesAhead<number, IDataObject | undefined> | undefined;
