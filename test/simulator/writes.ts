@@ -235,8 +235,8 @@ function applySupplier(supplier: Supplier, entry: Record<string, unknown>): void
 	if (details && 'vatNumber' in details) supplier.vatNumber = details.vatNumber ?? null;
 }
 
-/** POST /v1/suppliers: a JSON array of 1 to 100 suppliers; 201 `{ items: [{ outcome, supplier }] }`. */
-export function createSuppliers(ctx: RequestContext): HandlerResult {
+/** The body of a bulk supplier call: a JSON array of 1 to BULK_MAX objects, else a 400. */
+function supplierList(ctx: RequestContext): Array<Record<string, unknown>> {
 	const list = ctx.body;
 	if (!Array.isArray(list) || list.length < 1 || list.length > BULK_MAX) {
 		throw new SimError(
@@ -249,9 +249,14 @@ export function createSuppliers(ctx: RequestContext): HandlerResult {
 	list.forEach((entry: unknown, i) => {
 		if (!entry || typeof entry !== 'object' || Array.isArray(entry))
 			throw new SimError(400, 'invalid_body', 'must be object', `body[${i}]`);
-		checkSupplier(entry as Record<string, unknown>, `body[${i}]`, true);
 	});
-	const entries = list as Array<Record<string, unknown>>;
+	return list as Array<Record<string, unknown>>;
+}
+
+/** POST /v1/suppliers: a JSON array of 1 to 100 suppliers; 201 `{ items: [{ outcome, supplier }] }`. */
+export function createSuppliers(ctx: RequestContext): HandlerResult {
+	const entries = supplierList(ctx);
+	entries.forEach((entry, i) => checkSupplier(entry, `body[${i}]`, true));
 	const suppliers = ctx.sim.data(ctx.companyId!).suppliers;
 	const suffix = ctx.companyId!.slice(4);
 	const now = ctx.sim.clock.iso();
@@ -302,18 +307,9 @@ export function updateSupplier(ctx: RequestContext): HandlerResult {
  * here, after the create's answer); an unknown ID changes nothing and is answered `notFound`.
  */
 export function updateSuppliers(ctx: RequestContext): HandlerResult {
-	const list = ctx.body;
-	if (!Array.isArray(list) || list.length < 1 || list.length > BULK_MAX)
-		throw new SimError(
-			400,
-			'invalid_body',
-			`The body must be a list of 1 to ${BULK_MAX} suppliers`,
-			'body',
-		);
-	list.forEach((entry: unknown, i) => {
-		if (!entry || typeof entry !== 'object' || Array.isArray(entry))
-			throw new SimError(400, 'invalid_body', 'must be object', `body[${i}]`);
-		const { id, ...fields } = entry as Record<string, unknown>;
+	const list = supplierList(ctx);
+	list.forEach((entry, i) => {
+		const { id, ...fields } = entry;
 		if (typeof id !== 'string' || !id.trim())
 			throw new SimError(400, 'invalid_body', 'id must be a supplier ID', `body[${i}].id`);
 		if (Object.keys(fields).length === 0)
@@ -322,7 +318,7 @@ export function updateSuppliers(ctx: RequestContext): HandlerResult {
 	});
 	const suppliers = ctx.sim.data(ctx.companyId!).suppliers;
 	const now = ctx.sim.clock.iso();
-	const items = (list as Array<Record<string, unknown>>).map(({ id, ...fields }) => {
+	const items = list.map(({ id, ...fields }) => {
 		const supplier = suppliers.find((s) => s.id === id);
 		if (!supplier) return { outcome: 'notFound', supplier: { id } };
 		applySupplier(supplier, fields);

@@ -290,6 +290,19 @@ export async function downloadPresigned(
 }
 
 /** Uploads bytes to a pre-signed link without credentials (PUT, with the headers the API asked for). */
+/** An upload the storage host accepted (2xx) returns; otherwise its answer becomes the error. */
+async function ensureTransferred(
+	ctx: IExecuteFunctions,
+	response: IN8nHttpFullResponse,
+	url: URL,
+	what: string,
+	itemIndex: number,
+): Promise<void> {
+	if (response.statusCode >= 200 && response.statusCode < 300) return;
+	const { bytes: answer } = await readBytes(response.body, 4096);
+	throw transferError(ctx, response, answer.toString('utf8'), url, what, itemIndex);
+}
+
 export async function uploadPresigned(
 	ctx: IExecuteFunctions,
 	url: URL,
@@ -303,9 +316,7 @@ export async function uploadPresigned(
 		what,
 		itemIndex,
 	);
-	if (response.statusCode >= 200 && response.statusCode < 300) return;
-	const { bytes: answer } = await readBytes(response.body, 4096);
-	throw transferError(ctx, response, answer.toString('utf8'), url, what, itemIndex);
+	await ensureTransferred(ctx, response, url, what, itemIndex);
 }
 
 /** The headers an upload link asks for, as strings; headers that would carry credentials or routing are dropped. */
@@ -395,7 +406,5 @@ export async function uploadPresignedForm(
 		what,
 		itemIndex,
 	);
-	if (response.statusCode >= 200 && response.statusCode < 300) return;
-	const { bytes: answer } = await readBytes(response.body, 4096);
-	throw transferError(ctx, response, answer.toString('utf8'), url, what, itemIndex);
+	await ensureTransferred(ctx, response, url, what, itemIndex);
 }

@@ -13,6 +13,18 @@ import type { BatchEntry, EntryResult } from '../types';
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** The supplier a result of a bulk answer names: its `supplier`, or the result itself. */
+export function answeredSupplier(raw: unknown): IDataObject {
+	const result = isObject(raw) ? raw : {};
+	return isObject(result.supplier) ? result.supplier : result;
+}
+
+/** The results of a bulk answer, one per supplier sent (`items`, or one `item`); undefined without them. */
+export function answeredItems(body: IDataObject | undefined): unknown[] | undefined {
+	if (Array.isArray(body?.items)) return body.items as unknown[];
+	return isObject(body?.item) ? [body.item] : undefined;
+}
+
 /** A bulk change of suppliers: which call, and how its messages name what it does. */
 export interface SupplierBulk {
 	endpoint: EndpointName;
@@ -43,8 +55,7 @@ function unpaired(
 
 /** The ID of the supplier an answer's result names. */
 function answeredId(raw: unknown): string | undefined {
-	const result = isObject(raw) ? raw : {};
-	const supplier = isObject(result.supplier) ? result.supplier : result;
+	const supplier = answeredSupplier(raw);
 	return typeof supplier.id === 'string' || typeof supplier.id === 'number'
 		? String(supplier.id)
 		: undefined;
@@ -57,7 +68,7 @@ function entryResult(
 	entry: BatchEntry,
 	raw: IDataObject,
 ): EntryResult {
-	const supplier = isObject(raw.supplier) ? raw.supplier : raw;
+	const supplier = answeredSupplier(raw);
 	const outcome = raw.outcome;
 	if (outcome === undefined || outcome === 'updated') return { ok: true, json: supplier };
 	const where = bulk.company ? ` in company "${bulk.company}"` : '';
@@ -89,11 +100,7 @@ export function supplierResults(
 	entries: BatchEntry[],
 	idOf: (entry: BatchEntry) => string,
 ): EntryResult[] {
-	const list = Array.isArray(body?.items)
-		? (body.items as unknown[])
-		: isObject(body?.item)
-			? [body.item]
-			: undefined;
+	const list = answeredItems(body);
 	if (!list) throw unpaired(ctx, bulk, entries, 'Spendesk answered without the list of suppliers');
 	if (list.length !== entries.length)
 		throw unpaired(

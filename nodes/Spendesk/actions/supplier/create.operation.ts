@@ -9,6 +9,7 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { readText } from '../writeFields';
+import { answeredItems, answeredSupplier } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
@@ -57,8 +58,7 @@ function unpaired(
 
 /** The name of the supplier a result reports, when it gives one. */
 function answeredName(raw: unknown): string | undefined {
-	const result = isObject(raw) ? raw : {};
-	const supplier = isObject(result.supplier) ? result.supplier : result;
+	const supplier = answeredSupplier(raw);
 	return typeof supplier.name === 'string' ? comparable(supplier.name) : undefined;
 }
 
@@ -115,11 +115,7 @@ function resultsOf(
 	body: IDataObject | undefined,
 	entries: BatchEntry[],
 ): EntryResult[] {
-	const list = Array.isArray(body?.items)
-		? (body.items as unknown[])
-		: isObject(body?.item)
-			? [body.item]
-			: undefined;
+	const list = answeredItems(body);
 	if (!list)
 		throw unpaired(ctx, entries, 0, 'Spendesk answered without the list of created suppliers');
 	if (list.length !== entries.length)
@@ -131,7 +127,7 @@ function resultsOf(
 		);
 	return pairedByName(ctx, list, entries).map((raw, i): EntryResult => {
 		const result = isObject(raw) ? raw : {};
-		const supplier = isObject(result.supplier) ? result.supplier : result;
+		const supplier = answeredSupplier(result);
 		const outcome = result.outcome;
 		if (outcome === undefined || outcome === 'created') return { ok: true, json: supplier };
 		return {
