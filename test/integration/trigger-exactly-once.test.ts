@@ -152,7 +152,7 @@ describe('Spendesk Trigger: invoices that show up late', () => {
 				(event === 'newInvoice' ? [fresh.id] : [fresh.id, touched.id]).sort(),
 			);
 
-			const later: string[][] = [];
+			const later: unknown[][] = [];
 			const requests: number[] = [];
 			for (let i = 0; i < 8; i++) {
 				sim.clock.advance(20_000);
