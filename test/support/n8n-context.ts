@@ -135,9 +135,13 @@ export async function httpRequest(
 		}
 	}
 	// axios' `signal`: an abort ends the request wherever it is (waiting for headers or reading
-	// the body) and drops the connection.
+	// the body) and drops the connection; a signal already aborted sends nothing.
 	const signal = options.abortSignal as AbortSignal | undefined;
 	const canceled = () => new AxiosError('canceled', 'ERR_CANCELED');
+	if (signal?.aborted) throw canceled();
+	// As axios: one listener on the signal for the time of the request (a stream body, read by
+	// the caller after this returns, keeps fetch's own handling of the signal).
+	const cancel = signal && options.encoding !== 'stream' ? cancelOnAbort(signal) : undefined;
 	let res: Response;
 	try {
 		// A plain timer, like axios' socket timeout (an idle timeout: no byte for `timeout` ms; here
@@ -155,7 +159,8 @@ export async function httpRequest(
 					method,
 					headers,
 					body: bytes ? new Uint8Array(bytes) : body,
-					signal,
+					signal: cancel ? cancel.signal : signal,
+					dispatcher: cancel?.dispatcher,
 					follow: options.disableFollowRedirect !== true,
 				}),
 				timeout,
@@ -164,6 +169,7 @@ export async function httpRequest(
 			clearTimeout(timer);
 		}
 	} catch (error) {
+		cancel?.done();
 		if (signal?.aborted) throw canceled();
 		// axios reports a dropped socket as ECONNRESET ("socket hang up"); undici calls it UND_ERR_SOCKET.
 		const cause = (error as { cause?: { code?: string } }).cause;
@@ -191,6 +197,8 @@ export async function httpRequest(
 		} catch (error) {
 			if (signal?.aborted) throw canceled();
 			throw error;
+		} finally {
+			cancel?.done();
 		}
 		// axios' responseType 'arraybuffer' gives the bytes as a Buffer, whatever the status.
 		data = options.encoding === 'arraybuffer' ? raw : parseText(raw.toString('utf8'));
@@ -235,6 +243,8 @@ async function fetchFollowing(
 		headers: Record<string, string>;
 		body: RequestInit['body'];
 		signal?: AbortSignal;
+		/** fetch's (undici's) dispatcher option. */
+		dispatcher?: object;
 		follow: boolean;
 	},
 ): Promise<Response> {
@@ -248,7 +258,8 @@ async function fetchFollowing(
 			body,
 			redirect: 'manual',
 			signal: init.signal,
-		});
+			dispatcher: init.dispatcher,
+		} as RequestInit);
 		const location = res.headers.get('location');
 		if (!init.follow || !location || ![301, 302, 303, 307, 308].includes(res.status)) return res;
 		if (hops >= 21)
@@ -261,6 +272,46 @@ async function fetchFollowing(
 			delete headers['content-type'];
 		}
 	}
+}
+
+interface Dispatcher {
+	dispatch: (options: unknown, handler: { onConnect: (abort: Abort) => void }) => boolean;
+}
+type Abort = (reason: Error) => void;
+
+/** fetch's shared connection pool (undici's global dispatcher), once fetch has been used. */
+const globalDispatcher = () =>
+	(globalThis as Record<symbol, Dispatcher | undefined>)[Symbol.for('undici.globalDispatcher.1')];
+
+/**
+ * A request aborted by `signal` as axios aborts one: a listener on the signal for the time of
+ * the request, which drops the connection. fetch's own `signal` option costs far more for every
+ * request (undici follows the signal with a weak reference, a finalizer and a listener that
+ * stays until the request is garbage-collected), a cost n8n's requests do not have. Without a
+ * connection pool yet (no fetch so far), fetch's own handling is used.
+ */
+function cancelOnAbort(signal: AbortSignal): {
+	dispatcher?: Dispatcher;
+	signal?: AbortSignal;
+	done: () => void;
+} {
+	const pool = globalDispatcher();
+	if (!pool) return { signal, done: () => {} };
+	let abort: Abort | undefined;
+	const onAbort = () => abort?.(new Error('canceled'));
+	signal.addEventListener('abort', onAbort);
+	const dispatcher: Dispatcher = {
+		dispatch(options, handler) {
+			const onConnect = handler.onConnect;
+			handler.onConnect = function (this: unknown, connectionAbort) {
+				abort = connectionAbort;
+				onConnect.call(this, connectionAbort);
+				if (signal.aborted) connectionAbort(new Error('canceled'));
+			};
+			return pool.dispatch(options, handler);
+		},
+	};
+	return { dispatcher, done: () => signal.removeEventListener('abort', onAbort) };
 }
 
 /**

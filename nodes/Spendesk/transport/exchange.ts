@@ -55,91 +55,89 @@ function cancelSignalOf(ctx: SpendeskContext): AbortSignal | undefined {
 }
 
 /**
- * The deadline of the attempts that start now. A timer of its own for every attempt would cost
- * more than the rest of the attempt's own work (tens of microseconds, and a timer alive for the
- * whole timeout after the answer came): the attempts started within one short grain of time
- * (a twentieth of the timeout, at most a second) share one, which expires `timeoutMs` after
- * the grain ends, so each attempt is given between `timeoutMs` and `timeoutMs` + the grain.
+ * The deadline of the attempts that start within one short grain of time (a twentieth of the
+ * timeout, at most a second): one timer for all of them, which expires `timeoutMs` after the
+ * grain ends, so each attempt is given between `timeoutMs` and `timeoutMs` + the grain. A timer,
+ * a controller or listeners of its own for every attempt would cost more than the rest of the
+ * attempt's own work.
  */
-let sharedDeadline: { timeoutMs: number; until: number; signal: AbortSignal } | undefined;
-
-function deadlineFrom(now: number): AbortSignal {
-	const { timeoutMs } = transportSettings;
-	if (!sharedDeadline || sharedDeadline.timeoutMs !== timeoutMs || now >= sharedDeadline.until) {
-		const grain = Math.max(1, Math.min(1000, Math.ceil(timeoutMs / 20)));
-		sharedDeadline = {
-			timeoutMs,
-			until: now + grain,
-			signal: AbortSignal.timeout(timeoutMs + grain),
-		};
-	}
-	return sharedDeadline.signal;
+interface Grain {
+	timeoutMs: number;
+	until: number;
+	deadline: AbortSignal;
+	/** The signal n8n's helper gets for each execution cancel signal: the deadline or the cancel. */
+	joined: WeakMap<AbortSignal, AbortSignal>;
+	/** How to give up each attempt of the grain still waiting for its answer. */
+	waiting: Set<(error: Error) => void>;
 }
 
-/**
- * The abort of one attempt: at its deadline or when the execution is cancelled, it aborts the
- * attempt's own signal (the one n8n's helper gets) and, at the deadline, gives the attempt up.
- * It is itself the listener of both signals, so an attempt builds no closures for them.
- */
-class AttemptAbort {
-	readonly controller = new AbortController();
-	private giveUp?: (error: Error) => void;
+let current: Grain | undefined;
 
-	constructor(
-		readonly deadline: AbortSignal,
-		readonly cancel: AbortSignal | undefined,
-	) {
-		deadline.addEventListener('abort', this);
-		if (cancel) {
-			cancel.addEventListener('abort', this);
-			if (cancel.aborted) this.controller.abort();
-		}
-	}
-
-	handleEvent(event: Event): void {
-		this.controller.abort();
-		if (event.target === this.deadline)
-			this.giveUp?.(new Error(`No complete answer within ${transportSettings.timeoutMs} ms`));
-	}
-
-	/** The answer of `sent`, or a rejection at the deadline if it has not come by then. */
-	answer<T>(sent: Promise<T>): Promise<T> {
-		return new Promise<T>((resolve, reject) => {
-			this.giveUp = reject;
-			sent.then(resolve, reject);
+function grainAt(now: number): Grain {
+	const { timeoutMs } = transportSettings;
+	if (!current || current.timeoutMs !== timeoutMs || now >= current.until) {
+		const size = Math.max(1, Math.min(1000, Math.ceil(timeoutMs / 20)));
+		const grain: Grain = {
+			timeoutMs,
+			until: now + size,
+			deadline: AbortSignal.timeout(timeoutMs + size),
+			joined: new WeakMap(),
+			waiting: new Set(),
+		};
+		grain.deadline.addEventListener('abort', () => {
+			const late = new Error(`No complete answer within ${timeoutMs} ms`);
+			for (const giveUp of grain.waiting) giveUp(late);
+			grain.waiting.clear();
 		});
+		current = grain;
 	}
+	return current;
+}
 
-	/** Whether the attempt's deadline has passed. */
-	get expired(): boolean {
-		return this.deadline.aborted;
+/** The signal of an attempt of `grain`: aborted at its deadline or when the execution is cancelled. */
+function attemptSignal(grain: Grain, cancel: AbortSignal | undefined): AbortSignal {
+	if (!cancel) return grain.deadline;
+	let signal = grain.joined.get(cancel);
+	if (!signal) {
+		signal = AbortSignal.any([grain.deadline, cancel]);
+		grain.joined.set(cancel, signal);
 	}
+	return signal;
+}
 
-	done(): void {
-		this.deadline.removeEventListener('abort', this);
-		this.cancel?.removeEventListener('abort', this);
-	}
+/** The answer of `sent`, or a rejection at the grain's deadline if it has not come by then. */
+function answerBy<T>(grain: Grain, sent: Promise<T>): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		grain.waiting.add(reject);
+		sent.then(
+			(value) => {
+				grain.waiting.delete(reject);
+				resolve(value);
+			},
+			(error: unknown) => {
+				grain.waiting.delete(reject);
+				reject(error);
+			},
+		);
+	});
 }
 
 /**
  * n8n puts the execution's cancel signal in place of a request's own, so the helper is called
- * on a view of the context whose cancel signal is the attempt's: one prototype per context,
- * then one small object per attempt.
+ * on a view of the context whose cancel signal is the attempt's: one view per context and
+ * signal, kept while the signal is the grain's.
  */
-const attemptViews = new WeakMap<object, object>();
+const attemptViews = new WeakMap<object, AttemptView>();
 
 function attemptView(ctx: SpendeskContext, signal: AbortSignal): SpendeskContext {
-	let proto = attemptViews.get(ctx);
-	if (!proto) {
+	let view = attemptViews.get(ctx);
+	if (view?.attemptSignal !== signal) {
 		// Plain properties (not defineProperty): the views keep one fast shape.
-		const view = Object.create(ctx) as AttemptView;
+		view = Object.create(ctx) as AttemptView;
 		view.getExecutionCancelSignal = cancelSignalOfView;
-		view.attemptSignal = undefined;
-		proto = view;
-		attemptViews.set(ctx, proto);
+		view.attemptSignal = signal;
+		attemptViews.set(ctx, view);
 	}
-	const view = Object.create(proto) as AttemptView;
-	view.attemptSignal = signal;
 	return view as unknown as SpendeskContext;
 }
 
@@ -166,8 +164,8 @@ async function exchange(
 	ignoreHttpStatusErrors: boolean,
 ): Promise<Outcome> {
 	const cancel = cancelSignalOf(ctx);
-	const attempt = new AttemptAbort(deadlineFrom(Date.now()), cancel);
-	const { signal } = attempt.controller;
+	const grain = grainAt(Date.now());
+	const signal = attemptSignal(grain, cancel);
 	const receiver = 'getExecutionCancelSignal' in ctx ? attemptView(ctx, signal) : ctx;
 	// The attempt's own copy of the options (n8n writes to them). Object.assign, then the
 	// attempt's properties: a spread followed by more properties takes the engine's slow path.
@@ -184,17 +182,15 @@ async function exchange(
 		);
 		return {
 			kind: 'response',
-			response: (await attempt.answer(sent)) as IN8nHttpFullResponse,
+			response: (await answerBy(grain, sent)) as IN8nHttpFullResponse,
 		};
 	} catch (error) {
 		// Partner OAuth2: preAuthentication refused the connection (refresh or code refused, not connected).
 		const reconnect = reconnectReason(error);
 		if (reconnect) return { kind: 'renewalRefused', notConnected: reconnect === 'notConnected' };
-		return attempt.expired && !cancel?.aborted
+		return grain.deadline.aborted && !cancel?.aborted
 			? { kind: 'thrown', code: 'ETIMEDOUT', error }
 			: classifyThrown(error);
-	} finally {
-		attempt.done();
 	}
 }
 
