@@ -99,9 +99,56 @@ function fingerprint(text: string): string {
 }
 
 /** What tells an item apart: its `id`, else a fingerprint of its content. */
-function identity(item: IDataObject): unknown {
+function identity(item: IDataObject): string | number {
 	const id = item.id;
 	return typeof id === 'string' || typeof id === 'number' ? id : fingerprint(JSON.stringify(item));
+}
+
+/** A 32-bit hash of an identity (FNV-1a over the characters of a text). */
+function hashOf(key: string | number): number {
+	const text = typeof key === 'number' ? String(key) : key;
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+	return hash;
+}
+
+/**
+ * The identities of one page, in an open-addressing table that is emptied and refilled page
+ * after page: a guard allocates nothing per page (a new Set for every page of a 1,000-page
+ * drain is megabytes of garbage, and part of it outlives the page).
+ */
+class PageIdentities {
+	private slots: Array<string | number | undefined> = [];
+	private mask = 0;
+	private filled = false;
+
+	/** Empties the table, with room for `size` identities. */
+	reset(size: number): void {
+		if (this.slots.length < size * 2) {
+			let capacity = 16;
+			while (capacity < size * 2) capacity *= 2;
+			this.slots = new Array<string | number | undefined>(capacity).fill(undefined);
+			this.mask = capacity - 1;
+		} else if (this.filled) {
+			this.slots.fill(undefined);
+		}
+		this.filled = false;
+	}
+
+	has(key: string | number, hash: number): boolean {
+		for (let i = hash & this.mask; ; i = (i + 1) & this.mask) {
+			const slot = this.slots[i];
+			if (slot === undefined) return false;
+			if (slot === key) return true;
+		}
+	}
+
+	add(key: string | number, hash: number): void {
+		let i = hash & this.mask;
+		for (; this.slots[i] !== undefined; i = (i + 1) & this.mask) if (this.slots[i] === key) return;
+		this.slots[i] = key;
+		this.filled = true;
+	}
 }
 
 /** Options of one call of a progress guard. */
@@ -118,16 +165,18 @@ export interface PageCheck {
  * included: it gives back the items not already received on the previous two pages (pages that
  * overlap give no duplicates); a page holding only items already received is an error at once
  * (unless it answers a cursor asked again on purpose), and so are `maxEmptyPages` empty pages
- * in a row. Memory stays bounded: only the identities of the last two pages are kept.
+ * in a row. Memory stays bounded: only the identities of the last two pages are kept, in three
+ * tables reused for the whole list.
  */
 export function progressGuard(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
 	itemIndex?: number,
 ): (items: Page, check?: PageCheck) => Page {
-	/** Identities of the page before the last one, and of the last one. */
-	let older: Set<unknown> | undefined;
-	let newer: Set<unknown> | undefined;
+	/** Identities of the page before the last one, of the last one, and the table to fill next. */
+	let older = new PageIdentities();
+	let newer = new PageIdentities();
+	let next = new PageIdentities();
 	let empty = 0;
 	return (items, check = {}) => {
 		if (items.length === 0) {
@@ -142,13 +191,14 @@ export function progressGuard(
 		}
 		empty = 0;
 		// One pass, no copy of the page unless an item was already received: this runs on every page.
-		const ids = new Set<unknown>();
+		next.reset(items.length);
 		let fresh: Page | undefined;
 		for (let i = 0; i < items.length; i++) {
 			const key = identity(items[i]);
-			if (newer?.has(key) || older?.has(key)) fresh ??= items.slice(0, i);
+			const hash = hashOf(key);
+			if (newer.has(key, hash) || older.has(key, hash)) fresh ??= items.slice(0, i);
 			else fresh?.push(items[i]);
-			ids.add(key);
+			next.add(key, hash);
 		}
 		if (fresh?.length === 0 && !check.reasked)
 			throw endlessList(
@@ -157,8 +207,10 @@ export function progressGuard(
 				itemIndex,
 				`sent the same items again for "${endpoint.label}": the list is not moving forward`,
 			);
+		const spare = older;
 		older = newer;
-		newer = ids;
+		newer = next;
+		next = spare;
 		return fresh ?? items;
 	};
 }
