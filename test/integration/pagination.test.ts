@@ -441,7 +441,7 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		);
 	});
 
-	test('a same-origin nextUrl is followed: the next request is that URL, carrying the cursor', async () => {
+	test('with a cursor and a same-origin nextUrl, the next request asks exactly what the link names', async () => {
 		const { context } = await contextFor(sim, 'orgKey');
 		const exchanges = recordExchanges(context);
 		sim.clearLog();
@@ -457,11 +457,9 @@ describe('cursor style: List invoices (limit max 100)', () => {
 			const pagination = (exchanges[i].body.meta as IDataObject).pagination as IDataObject;
 			const nextUrl = new URL(String(pagination.nextUrl));
 			expect(nextUrl.origin).toBe(sim.baseUrl);
-			const asked = new URL(exchanges[i + 1].url);
-			expect(asked.origin + asked.pathname).toBe(nextUrl.origin + nextUrl.pathname);
-			expect(Object.fromEntries(asked.searchParams)).toEqual(
-				Object.fromEntries(nextUrl.searchParams),
-			);
+			// On the wire: the link's path and every parameter of its query, the cursor included.
+			expect(requests[i + 1].path).toBe(nextUrl.pathname);
+			expect(requests[i + 1].query).toEqual(Object.fromEntries(nextUrl.searchParams));
 			expect(requests[i + 1].query.cursor).toBe(pagination.nextCursor);
 			expect(requests[i + 1].query).toMatchObject(SORT);
 		}

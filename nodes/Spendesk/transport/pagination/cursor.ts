@@ -1,8 +1,8 @@
 /**
- * Cursor lists (`cursor` and `limit` in the query): stop on `hasNextPage: false`. The API's
- * `nextUrl` is followed when it is on the credential's origin and carries the same cursor, or
- * when it is all there is (no `nextCursor`); with neither a cursor nor a same-origin link, a
- * list saying more pages follow is an error. A numeric cursor is sent back as its digits.
+ * Cursor lists (`cursor` and `limit` in the query): stop on `hasNextPage: false`. The next
+ * page is asked with `nextCursor`; only without one is the API's `nextUrl` followed, when it
+ * is on the credential's origin (docs/api.md#cursor-lists); with neither, a list saying more
+ * pages follow is an error. A numeric cursor is sent back as its digits.
  * A cursor that comes back once is asked once more (records already received are dropped);
  * one that comes back again, or pages that bring nothing new, are an error, so the list
  * can never loop forever.
@@ -37,7 +37,7 @@ export async function* cursorStrategy(
 		const pageSize = nextPageSize(size, request, limit.left());
 		const { body } = await sendCall<IDataObject>(
 			call,
-			// Follow the API's ready-made link (same origin only), with the page size we need.
+			// Without a cursor, the API's link (same origin only), with the page size we need.
 			nextUrl
 				? { url: withParam(nextUrl, size.param, pageSize) }
 				: { qs: cursorQuery(request.qs, size.param, pageSize, cursor) },
@@ -45,16 +45,20 @@ export async function* cursorStrategy(
 		const items = asItems(body?.data);
 		const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 		const nextCursor = cursorText(pagination.nextCursor);
-		const link = parseUrl(pagination.nextUrl);
-		const sameOrigin = link !== undefined && link.origin === origin;
 		const more = pagination.hasNextPage === true;
 		yield limit.take(items.length > 0 || more ? progress(items, { reasked }) : items);
 		if (!more) return;
-		if (nextCursor === undefined && !sameOrigin)
-			throw noCursor(ctx, endpoint, link, request.itemIndex);
-		// What names the next page: its cursor, else (only a link) the link's cursor or the link itself.
-		const linkCursor = sameOrigin ? link.searchParams.get('cursor') : null;
-		const next = nextCursor ?? linkCursor ?? link!.href;
+		// What names the next page: its cursor, else (only a link) the link's cursor or the link
+		// itself. The link is read only then: parsing it for every page costs more than the rest.
+		let next = nextCursor;
+		nextUrl = undefined;
+		if (next === undefined) {
+			const link = parseUrl(pagination.nextUrl);
+			if (link === undefined || link.origin !== origin)
+				throw noCursor(ctx, endpoint, link, request.itemIndex);
+			next = link.searchParams.get('cursor') ?? link.href;
+			nextUrl = link;
+		}
 		if (seen.has(next)) {
 			// A cursor repeated once is a hiccup: ask it once more (the items already received
 			// come again and are dropped); repeated again, the list would never end.
@@ -65,8 +69,6 @@ export async function* cursorStrategy(
 			reasked = false;
 		}
 		cursor = nextCursor;
-		nextUrl =
-			sameOrigin && (nextCursor === undefined || linkCursor === nextCursor) ? link : undefined;
 	}
 	// The loop ended on the Limit while the API still had pages.
 	limit.truncated();
