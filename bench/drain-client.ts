@@ -21,6 +21,8 @@ export interface DrainJob {
 	warmCompany: string;
 	/** Sample memory during the run (a separate run: sampling costs a little time). */
 	memory: boolean;
+	/** Warm process: the alternating rounds of both clients. */
+	rounds: number;
 }
 
 export interface DrainResult {
@@ -111,11 +113,11 @@ async function main(): Promise<void> {
 		process.send!([result], () => process.exit(0));
 		return;
 	}
-	// One long-lived process: both clients drain the whole company once, then 3 alternating rounds.
+	// One long-lived process: both clients drain the whole company once, then alternating rounds.
 	await DRAINS.node(job, job.company);
 	await DRAINS.bare(job, job.company);
 	const results: DrainResult[] = [];
-	for (let round = 0; round < 3; round++) {
+	for (let round = 0; round < job.rounds; round++) {
 		for (const mode of round % 2 === 0 ? (['node', 'bare'] as const) : (['bare', 'node'] as const))
 			results.push(await measure(job, mode, false));
 	}

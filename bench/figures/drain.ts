@@ -5,8 +5,8 @@
  * (bench/drain-client.ts) so the client's memory is measured alone.
  *
  * - wall time, fresh process: each drain alone in a new process after a 20-page warm-up;
- *   best of 3 node runs ÷ best of 3 bare runs (alternating order);
- * - wall time, warm process: one process drains the data once with each client, then 3
+ *   best of 5 node runs ÷ best of 5 bare runs (alternating order);
+ * - wall time, warm process: one process drains the data once with each client, then 5
  *   alternating rounds; best ÷ best (no heap growth left to pay, so per-page costs show more);
  * - memory: peak growth of the client's heapUsed + external during one more fresh node run
  *   (sampled every 2 ms) ÷ the size of the drained data as JSON.
@@ -20,7 +20,8 @@ import { INVOICES_ONLY, ratio } from '../support';
 import type { Figure } from '../support';
 
 const INVOICES = 100_000;
-const ROUNDS = 3;
+/** Timed drains of each client, fresh and warm: the machine's noise is a few percent, the best of 5 holds it. */
+const ROUNDS = 5;
 const COMPANY = 'cmp_001';
 const WARM_COMPANY = 'cmp_002';
 const TARGET = 1.15;
@@ -68,6 +69,7 @@ export async function drainThroughput(): Promise<{ figures: Figure[]; details: u
 		company: COMPANY,
 		warmCompany: WARM_COMPANY,
 		memory,
+		rounds: ROUNDS,
 	});
 	try {
 		const plan: DrainJob[] = [];

@@ -302,7 +302,17 @@ describe('fault matrix: security', () => {
 		// More invoices than one page holds, so the first page links to a second.
 		const paged = await startSimulator({ seed: { sizes: { invoices: 150 } } });
 		try {
+			// With a cursor, the link is not read at all: the list goes on on its own path.
 			paged.injectFault({ route: 'listInvoices', kind: 'reroutingNextUrl' });
+			const read = await prepareNode(paged, 'orgKey', invoices('cmp_001'));
+			expect((await read.execute())[0]).toHaveLength(150);
+			expect(apiRequests(paged).map((r) => r.path)).toEqual([
+				'/v2/companies/cmp_001/invoices',
+				'/v2/companies/cmp_001/invoices',
+			]);
+			paged.clearLog();
+			// The link is all there is: it is refused, and nothing is asked of the other endpoint.
+			paged.injectFault({ route: 'listInvoices', kind: 'reroutingNextUrlOnly' });
 			const { execute } = await prepareNode(paged, 'orgKey', invoices('cmp_001'));
 			const error = await failure(execute());
 			expect(error.message).toBe(

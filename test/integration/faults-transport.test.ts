@@ -378,6 +378,49 @@ describe('transport faults: slots held forever', () => {
 		expect(after.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
 	});
 
+	test('cancelling the execution aborts a request still waiting for its answer and frees its slot', async () => {
+		resetTransport({ maxRetries: 0, timeoutMs: 60_000 });
+		let arrived = () => {};
+		const slowArrived = new Promise<void>((resolve) => (arrived = resolve));
+		let closed = () => {};
+		const slowClosed = new Promise<void>((resolve) => (closed = resolve));
+		const server = await loopback((req, res) => {
+			if (req.headers['x-company-id'] === 'cmp_slow') {
+				res.on('close', () => closed()); // never answered: only the client can end it
+				arrived();
+				return;
+			}
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(req.url === '/v1/auth/token' ? TOKEN_BODY : WALLET_BODY);
+		});
+		servers.push(server);
+		const cancel = new AbortController();
+		const store = apiKeyStore(server.url, LOOPBACK_KEY);
+		const ctx = createContext({
+			store,
+			parameters: { authentication: 'apiKey' },
+			cancelSignal: cancel.signal,
+		}).context as unknown as SpendeskContext;
+		await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }); // token and a warm credential
+
+		const slow = failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_slow' }));
+		// The request is on the wire (the server holds it) before the execution is cancelled.
+		await slowArrived;
+		cancel.abort();
+		const error = (await slow) as NodeOperationError;
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(
+			'The execution was cancelled while "Get wallet summary" waited for Spendesk',
+		);
+		// Not retried: the server saw the slow call once.
+		expect(server.seen.filter((r) => r.startsWith('GET')).length).toBe(2);
+		// The connection was dropped, not left open until the 60 s deadline.
+		await slowClosed;
+		// Another execution on the same credential still gets its slots.
+		const other = createLoopbackContext(server.url);
+		expect((await callSpendesk(other, 'walletSummary', { company: 'cmp_002' })).status).toBe(200);
+	});
+
 	test("one execution's 200 queued calls do not put another execution's single call last", async () => {
 		const sim = await startSimulator({ latencyMs: 2 });
 		try {

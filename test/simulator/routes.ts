@@ -127,7 +127,8 @@ function cursorList<T>(
 			ctx.fault === 'foreignNextUrl'
 				? 'http://evil.example.invalid'
 				: (ctx.sim.options.nextUrlOrigin ?? ctx.sim.baseUrl);
-		const url = new URL(ctx.fault === 'reroutingNextUrl' ? '/v1/accounts' : ctx.path, origin);
+		const rerouted = ctx.fault === 'reroutingNextUrl' || ctx.fault === 'reroutingNextUrlOnly';
+		const url = new URL(rerouted ? '/v1/accounts' : ctx.path, origin);
 		for (const [k, v] of Object.entries(ctx.query)) if (k !== 'cursor') url.searchParams.set(k, v);
 		url.searchParams.set('cursor', String(nextCursor));
 		nextUrl = url.toString();
@@ -138,7 +139,8 @@ function cursorList<T>(
 			pagination: {
 				limit,
 				hasNextPage: page.nextCursor !== null,
-				nextCursor: ctx.fault === 'noNextCursor' ? null : nextCursor,
+				nextCursor:
+					ctx.fault === 'noNextCursor' || ctx.fault === 'reroutingNextUrlOnly' ? null : nextCursor,
 				nextUrl,
 			},
 		},

@@ -451,6 +451,8 @@ export type FaultKind =
 	| 'foreignNextUrl'
 	/** Cursor lists: answer normally but with `nextUrl` on the same origin leading to another endpoint (/v1/accounts). */
 	| 'reroutingNextUrl'
+	/** Cursor lists: as `reroutingNextUrl`, and without `nextCursor` (null): the link is all there is. */
+	| 'reroutingNextUrlOnly'
 	/** Payables snapshot GET: status ERROR. */
 	| 'snapshotError'
 	/**

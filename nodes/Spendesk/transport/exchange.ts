@@ -125,29 +125,26 @@ function answerBy<T>(grain: Grain, sent: Promise<T>): Promise<T> {
 /**
  * n8n puts the execution's cancel signal in place of a request's own, so the helper is called
  * on a view of the context whose cancel signal is the attempt's: one view per context and
- * signal, kept while the signal is the grain's.
+ * signal, kept while the signal is the grain's. The view is a Proxy, not an object inheriting
+ * from the context: an object used as a prototype gets a map of its own, and every function of
+ * n8n and of the node reading the context would then see a new shape at each execution.
  */
-const attemptViews = new WeakMap<object, AttemptView>();
+const attemptViews = new WeakMap<object, { signal: AbortSignal; view: SpendeskContext }>();
 
 function attemptView(ctx: SpendeskContext, signal: AbortSignal): SpendeskContext {
-	let view = attemptViews.get(ctx);
-	if (view?.attemptSignal !== signal) {
-		// Plain properties (not defineProperty): the views keep one fast shape.
-		view = Object.create(ctx) as AttemptView;
-		view.getExecutionCancelSignal = cancelSignalOfView;
-		view.attemptSignal = signal;
-		attemptViews.set(ctx, view);
+	let entry = attemptViews.get(ctx);
+	if (entry?.signal !== signal) {
+		const cancelSignal = () => signal;
+		const view = new Proxy(ctx, {
+			get: (target, key, receiver) =>
+				key === 'getExecutionCancelSignal'
+					? cancelSignal
+					: (Reflect.get(target, key, receiver) as unknown),
+		});
+		entry = { signal, view };
+		attemptViews.set(ctx, entry);
 	}
-	return view as unknown as SpendeskContext;
-}
-
-interface AttemptView {
-	getExecutionCancelSignal: (this: AttemptView) => AbortSignal | undefined;
-	attemptSignal: AbortSignal | undefined;
-}
-
-function cancelSignalOfView(this: AttemptView): AbortSignal | undefined {
-	return this.attemptSignal;
+	return entry.view;
 }
 
 /**
@@ -188,7 +185,8 @@ async function exchange(
 		// Partner OAuth2: preAuthentication refused the connection (refresh or code refused, not connected).
 		const reconnect = reconnectReason(error);
 		if (reconnect) return { kind: 'renewalRefused', notConnected: reconnect === 'notConnected' };
-		return grain.deadline.aborted && !cancel?.aborted
+		if (cancel?.aborted) return { kind: 'thrown', error, cancelled: true };
+		return grain.deadline.aborted
 			? { kind: 'thrown', code: 'ETIMEDOUT', error }
 			: classifyThrown(error);
 	}

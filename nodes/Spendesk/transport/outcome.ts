@@ -10,6 +10,8 @@ export interface Thrown {
 	status?: number;
 	code?: string;
 	error: unknown;
+	/** The execution was cancelled: the request was aborted, not failed. */
+	cancelled?: boolean;
 }
 
 export type Outcome =

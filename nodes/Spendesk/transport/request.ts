@@ -343,6 +343,17 @@ function jsonBody(
 /** A thrown request: an HTTP status or a network failure, or else an error passed on as it is. */
 function readThrown(call: Call, thrown: Thrown): Attempt {
 	const { status, code, error } = thrown;
+	if (thrown.cancelled) {
+		throw new NodeOperationError(
+			call.ctx.getNode(),
+			`The execution was cancelled while "${call.endpoint.label}" waited for Spendesk`,
+			{
+				description:
+					'The request was stopped and its connection closed. A read can simply be run again; after a write, check in Spendesk whether it was applied before running it again.',
+				itemIndex: call.options.itemIndex,
+			},
+		);
+	}
 	if (status === undefined && code === undefined) {
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
 		throw new NodeOperationError(call.ctx.getNode(), (error as Error)?.message ?? String(error), {

@@ -168,6 +168,18 @@ describe('fault injection', () => {
 		expect(res.body.data).toHaveLength(5);
 	});
 
+	test('simulator: reroutingNextUrlOnly fault links to /v1/accounts and gives no nextCursor', async () => {
+		sim.injectFault({ route: 'listInvoices', kind: 'reroutingNextUrlOnly' });
+		const res = await api(sim, org, '/v2/companies/cmp_001/invoices?limit=5');
+		expect(res.status).toBe(200);
+		const { pagination } = res.body.meta;
+		expect(pagination.hasNextPage).toBe(true);
+		expect(pagination.nextCursor).toBeNull();
+		const link = new URL(pagination.nextUrl);
+		expect(link.origin + link.pathname).toBe(`${sim.baseUrl}/v1/accounts`);
+		expect(link.searchParams.get('cursor')).toEqual(expect.any(String));
+	});
+
 	test('simulator: ignorePosition fault answers the first page again, with a fresh cursor (cursor lists)', async () => {
 		const first = await api(sim, org, '/v2/companies/cmp_001/invoices?limit=5');
 		const cursor = first.body.meta.pagination.nextCursor as string;
