@@ -48,7 +48,7 @@ async function heldRefreshToken(
 }
 
 /** The execution's cancel signal, when the context has one (node executions do, polls do not). */
-function cancelSignalOf(ctx: SpendeskContext): AbortSignal | undefined {
+export function cancelSignalOf(ctx: SpendeskContext): AbortSignal | undefined {
 	const get = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined })
 		.getExecutionCancelSignal;
 	return typeof get === 'function' ? get.call(ctx) : undefined;

@@ -16,6 +16,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { isSecureOrLoopback } from './environment';
+import { cancelSignalOf } from './exchange';
 import { transportSettings } from './settings';
 
 /** Where a link points, for messages: origin and path, without the query that holds the signature. */
@@ -57,17 +58,10 @@ export function presignedUrl(
 	return url;
 }
 
-/** The execution's cancel signal, when n8n gives one. */
-function cancelSignal(ctx: IExecuteFunctions): AbortSignal | undefined {
-	return typeof ctx.getExecutionCancelSignal === 'function'
-		? ctx.getExecutionCancelSignal()
-		: undefined;
-}
-
 /** The execution's cancel signal joined with a deadline of `timeoutMs`. */
 function deadline(ctx: IExecuteFunctions): AbortSignal {
 	const timeout = AbortSignal.timeout(transportSettings.timeoutMs);
-	const cancel = cancelSignal(ctx);
+	const cancel = cancelSignalOf(ctx);
 	return cancel ? AbortSignal.any([timeout, cancel]) : timeout;
 }
 
@@ -219,7 +213,7 @@ function cutOff(
 	itemIndex: number,
 	cut: { error: unknown; received: number; expected?: number; stalled: boolean },
 ): NodeApiError | NodeOperationError {
-	const cancelled = cancelSignal(ctx)?.aborted === true;
+	const cancelled = cancelSignalOf(ctx)?.aborted === true;
 	const code = (cut.error as { code?: unknown } | undefined)?.code;
 	const networkError = typeof code === 'string' ? code : null;
 	const verb = cancelled ? 'was cancelled' : cut.stalled ? 'stalled' : 'broke off';
@@ -289,7 +283,6 @@ export async function downloadPresigned(
 	return { bytes, contentType: header(response, 'content-type') };
 }
 
-/** Uploads bytes to a pre-signed link without credentials (PUT, with the headers the API asked for). */
 /** An upload the storage host accepted (2xx) returns; otherwise its answer becomes the error. */
 async function ensureTransferred(
 	ctx: IExecuteFunctions,
@@ -303,6 +296,7 @@ async function ensureTransferred(
 	throw transferError(ctx, response, answer.toString('utf8'), url, what, itemIndex);
 }
 
+/** Uploads bytes to a pre-signed link without credentials (PUT, with the headers the API asked for). */
 export async function uploadPresigned(
 	ctx: IExecuteFunctions,
 	url: URL,
