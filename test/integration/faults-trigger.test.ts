@@ -59,6 +59,14 @@ const one = (event: TriggerEvent, more: IDataObject = {}): IDataObject => ({
 	...more,
 });
 
+/** The trigger on cmp_001 after its first poll, with `recheck` written into its saved state by hand. */
+async function withSavedRecheck(event: TriggerEvent, recheck: unknown) {
+	const t = await triggerFor(sim, one(event));
+	expect(await t.poll()).toEqual([]);
+	(savedCompanies(t.staticData).cmp_001 as SavedCompany & { recheck?: unknown }).recheck = recheck;
+	return t;
+}
+
 describe('Spendesk Trigger faults: overlapping polls', () => {
 	beforeEach(async () => {
 		resetTransport();
@@ -610,10 +618,10 @@ describe('Spendesk Trigger faults: clocks that disagree', () => {
 	test.each(EVENTS)(
 		'2 a saved recheck ending in the future is brought back to the cursor, so new invoices are emitted at once (%s)',
 		async (event) => {
-			const t = await triggerFor(sim, one(event));
-			expect(await t.poll()).toEqual([]);
-			const saved = savedCompanies(t.staticData).cmp_001 as SavedCompany & { recheck?: unknown };
-			saved.recheck = [sim.clock.now() - 10_000, sim.clock.now() + 30 * DAY];
+			const t = await withSavedRecheck(event, [
+				sim.clock.now() - 10_000,
+				sim.clock.now() + 30 * DAY,
+			]);
 
 			sim.clock.advance(30_000);
 			const next = sim.insertInvoice('cmp_001');
@@ -629,10 +637,7 @@ describe('Spendesk Trigger faults: clocks that disagree', () => {
 	test.each(EVENTS)(
 		'2 a saved recheck that is not a range drops the position with a warning; the company starts afresh (%s)',
 		async (event) => {
-			const t = await triggerFor(sim, one(event));
-			expect(await t.poll()).toEqual([]);
-			const saved = savedCompanies(t.staticData).cmp_001 as SavedCompany & { recheck?: unknown };
-			saved.recheck = [sim.clock.now(), sim.clock.now() - 60_000];
+			const t = await withSavedRecheck(event, [sim.clock.now(), sim.clock.now() - 60_000]);
 
 			sim.clock.advance(30_000);
 			expect(await t.poll()).toEqual([]);
