@@ -90,7 +90,7 @@ export async function eachPage(
 ): Promise<{ truncated: boolean }> {
 	const progress = { truncated: false };
 	// The style's own iterator, without a generator around it: this runs for every page.
-	const pages = await strategyPages(ctx, name, { ...request, progress });
+	const pages = await strategyPages(ctx, name, { ...request, progress, readsToEnd: true });
 	if (pages) for await (const page of pages) onPage(page);
 	return { truncated: progress.truncated };
 }

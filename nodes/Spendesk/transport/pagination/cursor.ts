@@ -5,7 +5,8 @@
  * pages follow is an error. A numeric cursor is sent back as its digits.
  * A cursor that comes back once is asked once more (records already received are dropped);
  * one that comes back again, or pages that bring nothing new, are an error, so the list
- * can never loop forever.
+ * can never loop forever. For a reader that takes every page, the next page is asked while
+ * the current one is handed out (docs/performance.md#cursor-lists-one-page-ahead).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -26,52 +27,104 @@ export async function* cursorStrategy(
 	const size = endpoint.pageSize!;
 	// Credential, placement and options once for every page of the list.
 	const call = await prepareCall(ctx, endpoint, request);
-	const { origin } = call.credential;
-	const seen = new Set<string>();
+	const trail = new CursorTrail(ctx, endpoint, call.credential.origin, request.itemIndex);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
-	let cursor: string | undefined;
-	/** The request being sent asks a repeated cursor once more. */
-	let reasked = false;
-	let nextUrl: URL | undefined;
-	while (limit.left() > 0) {
-		const pageSize = nextPageSize(size, request, limit.left());
-		const { body } = await sendCall<IDataObject>(
+	const ask = (pageSize: number) =>
+		sendCall<IDataObject>(
 			call,
 			// Without a cursor, the API's link (same origin only), with the page size we need.
-			nextUrl
-				? { url: withParam(nextUrl, size.param, pageSize) }
-				: { qs: cursorQuery(request.qs, size.param, pageSize, cursor) },
+			trail.nextUrl
+				? { url: withParam(trail.nextUrl, size.param, pageSize) }
+				: { qs: cursorQuery(request.qs, size.param, pageSize, trail.cursor) },
 		);
-		const items = asItems(body?.data);
-		const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-		const nextCursor = cursorText(pagination.nextCursor);
-		const more = pagination.hasNextPage === true;
-		yield limit.take(items.length > 0 || more ? progress(items, { reasked }) : items);
-		if (!more) return;
-		// What names the next page: its cursor, else (only a link) the link's cursor or the link
-		// itself. The link is read only then: parsing it for every page costs more than the rest.
-		let next = nextCursor;
-		nextUrl = undefined;
-		if (next === undefined) {
-			const link = parseUrl(pagination.nextUrl);
-			if (link === undefined || link.origin !== origin)
-				throw noCursor(ctx, endpoint, link, request.itemIndex);
-			next = link.searchParams.get('cursor') ?? link.href;
-			nextUrl = link;
+	/** The next page, asked while this one is handed out (docs/performance.md#cursor-lists-one-page-ahead). */
+	let asked: ReturnType<typeof ask> | undefined;
+	try {
+		while (limit.left() > 0) {
+			const answer = asked ?? ask(nextPageSize(size, request, limit.left()));
+			asked = undefined;
+			const { body } = await answer;
+			const items = asItems(body?.data);
+			const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
+			const nextCursor = cursorText(pagination.nextCursor);
+			const more = pagination.hasNextPage === true;
+			const fresh = items.length > 0 || more ? progress(items, { reasked: trail.reasked }) : items;
+			// A reader that takes every page, pages still wanted after this one, and a new cursor:
+			// the next page is asked now, so that it comes while the reader takes this one.
+			const left = limit.left() - fresh.length;
+			if (more && left > 0 && request.readsToEnd && trail.takeNew(nextCursor)) {
+				asked = ask(nextPageSize(size, request, left));
+				// Asked but never taken (the reader failed): it must not fail the execution.
+				asked.catch(() => undefined);
+			}
+			yield limit.take(fresh);
+			if (!more) return;
+			if (!asked) trail.follow(nextCursor, pagination.nextUrl);
 		}
-		if (seen.has(next)) {
-			// A cursor repeated once is a hiccup: ask it once more (the items already received
-			// come again and are dropped); repeated again, the list would never end.
-			if (reasked) throw repeatedCursor(ctx, endpoint, request.itemIndex);
-			reasked = true;
-		} else {
-			seen.add(next);
-			reasked = false;
-		}
-		cursor = nextCursor;
+	} finally {
+		// A list that ends early leaves no request of its own running.
+		if (asked) await asked.then(ignore, ignore);
 	}
 	// The loop ended on the Limit while the API still had pages.
 	limit.truncated();
+}
+
+const ignore = () => undefined;
+
+/**
+ * Where a cursor list has got to: the cursor (or, without one, the API's link) of the next
+ * page, and the cursors asked so far. A cursor that comes back once is asked once more (the
+ * items already received come again and are dropped); one that comes back again is an error.
+ */
+class CursorTrail {
+	cursor: string | undefined;
+	nextUrl: URL | undefined;
+	/** The request being sent asks a repeated cursor once more. */
+	reasked = false;
+	private readonly seen = new Set<string>();
+
+	constructor(
+		private readonly ctx: SpendeskContext,
+		private readonly endpoint: Endpoint,
+		private readonly origin: string,
+		private readonly itemIndex: number | undefined,
+	) {}
+
+	/** Moves on to `nextCursor` when it is a cursor never asked before; false otherwise. */
+	takeNew(nextCursor: string | undefined): boolean {
+		if (nextCursor === undefined || this.seen.has(nextCursor)) return false;
+		this.seen.add(nextCursor);
+		this.reasked = false;
+		this.cursor = nextCursor;
+		this.nextUrl = undefined;
+		return true;
+	}
+
+	/**
+	 * Moves on to what names the next page: its cursor, else (only a link) the link's cursor or
+	 * the link itself. The link is read only then: parsing it for every page costs more than the
+	 * rest of the page's work.
+	 */
+	follow(nextCursor: string | undefined, nextUrl: unknown): void {
+		let next = nextCursor;
+		this.nextUrl = undefined;
+		if (next === undefined) {
+			const link = parseUrl(nextUrl);
+			if (link === undefined || link.origin !== this.origin)
+				throw noCursor(this.ctx, this.endpoint, link, this.itemIndex);
+			next = link.searchParams.get('cursor') ?? link.href;
+			this.nextUrl = link;
+		}
+		if (this.seen.has(next)) {
+			// A hiccup: ask it once more; repeated again, the list would never end.
+			if (this.reasked) throw repeatedCursor(this.ctx, this.endpoint, this.itemIndex);
+			this.reasked = true;
+		} else {
+			this.seen.add(next);
+			this.reasked = false;
+		}
+		this.cursor = nextCursor;
+	}
 }
 
 /** The query of a cursor page: the list's own, the page size, and the cursor once there is one. */

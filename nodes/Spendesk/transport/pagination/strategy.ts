@@ -26,6 +26,12 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound' |
 	snapshotPollMs?: number;
 	/** Set to true when the Limit left results unread. */
 	progress?: { truncated: boolean };
+	/**
+	 * The reader takes every page until the list or the Limit ends (eachPage): a cursor list may
+	 * then ask its next page while it hands out the one it has. Without it, nothing is asked
+	 * before the reader wants the next page (a reader may stop early, as the trigger does).
+	 */
+	readsToEnd?: boolean;
 }
 
 export type Page = IDataObject[];
