@@ -175,6 +175,99 @@ function expectLimitedPages(requests: LoggedRequest[], n: number, max: number) {
 	expect(covered - n).toBeLessThan(pages);
 }
 
+/**
+ * A cursor-style list of 250 items in pages of 100 (company cmp_001) read one page ahead
+ * (docs/performance.md#cursor-lists-one-page-ahead): only for a reader that takes every page,
+ * never past the Limit, and never leaving a request behind.
+ */
+function onePageAhead(
+	simulator: () => SpendeskSimulator,
+	name: 'listInvoices' | 'searchPayables',
+	request: ListRequest,
+	expected: () => object[],
+) {
+	describe('the next page asked while this one is handed out', () => {
+		/** Requests of the list that reached the simulator (answered, or still being answered). */
+		const arrived = () => simulator().requestsTo(name).length + simulator().stats.inFlight;
+
+		/** Waits until `condition` holds; false if it still does not after 5 s. */
+		async function eventually(condition: () => boolean): Promise<boolean> {
+			for (let waited = 0; waited < 5000; waited += 5) {
+				if (condition()) return true;
+				await new Promise((resolve) => setTimeout(resolve, 5));
+			}
+			return condition();
+		}
+
+		async function freshContext(): Promise<SpendeskContext> {
+			const { context } = await contextFor(simulator(), 'orgKey');
+			simulator().clearLog();
+			return asContext(context);
+		}
+
+		test('a reader that reads to the end: page n + 1 reaches the server while the reader still holds page n', async () => {
+			const ctx = await freshContext();
+			const items: IDataObject[] = [];
+			const seenAhead: boolean[] = [];
+			let held = 0;
+			for await (const page of paginate(ctx, name, { ...request, readsToEnd: true })) {
+				held++;
+				// The reader does not ask for page n + 1 before this resolves.
+				if (held < 3) seenAhead.push(await eventually(() => arrived() >= held + 1));
+				items.push(...page);
+			}
+			expect(seenAhead).toEqual([true, true]);
+			expect(items).toEqual(expected());
+			const requests = simulator().requestsTo(name);
+			expectAllOk(requests);
+			expect(requests).toHaveLength(3);
+			expect(simulator().stats.inFlight).toBe(0);
+		});
+
+		test('a reader that may stop early (the trigger): nothing is asked before it wants the next page', async () => {
+			const ctx = await freshContext();
+			for await (const page of paginate(ctx, name, request)) {
+				expect(page).toHaveLength(100);
+				break;
+			}
+			expect(simulator().requestsTo(name)).toHaveLength(1);
+			expect(simulator().stats.inFlight).toBe(0);
+		});
+
+		test('a Limit met by this page: no page is asked ahead', async () => {
+			const items = await drain(simulator(), 'orgKey', name, { ...request, limit: 200 });
+			expect(items).toEqual(expected().slice(0, 200));
+			expect(simulator().requestsTo(name)).toHaveLength(2);
+			expect(simulator().stats.inFlight).toBe(0);
+		});
+
+		test('a reader that fails: the page asked ahead is waited for, no request outlives the list', async () => {
+			const ctx = await freshContext();
+			await expect(
+				eachPage(ctx, name, request, () => {
+					throw new Error('the reader failed');
+				}),
+			).rejects.toThrow('the reader failed');
+			// Page 2 was asked while page 1 was handed out, and its answer came before the list ended.
+			expect(simulator().requestsTo(name)).toHaveLength(2);
+			expect(simulator().stats.inFlight).toBe(0);
+		});
+
+		test('an error on the page asked ahead comes in its turn, after the pages before it', async () => {
+			simulator().injectFault({ route: name, kind: 'status', status: 400, after: 1 });
+			const ctx = await freshContext();
+			const pages: number[] = [];
+			await expect(
+				eachPage(ctx, name, request, (page) => {
+					pages.push(page.length);
+				}),
+			).rejects.toThrow();
+			expect(pages).toEqual([100]);
+			expect(simulator().requestsTo(name)).toHaveLength(2);
+		});
+	});
+}
+
 // ------------------------------------------------------------------------------- page style
 
 describe('page style: List settlements (pageSize max 30)', () => {
@@ -609,106 +702,12 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		expect(requests.length).toBeLessThanOrEqual(3);
 	});
 
-	describe('the next page asked while this one is handed out (docs/performance.md#cursor-lists-one-page-ahead)', () => {
-		/** Requests of the list that reached the simulator (answered, or still being answered). */
-		const arrived = () => sim.requestsTo('listInvoices').length + sim.stats.inFlight;
-
-		/** Waits until `condition` holds; false if it still does not after 5 s. */
-		async function eventually(condition: () => boolean): Promise<boolean> {
-			for (let waited = 0; waited < 5000; waited += 5) {
-				if (condition()) return true;
-				await new Promise((resolve) => setTimeout(resolve, 5));
-			}
-			return condition();
-		}
-
-		test('a reader that reads to the end: page n + 1 reaches the server while the reader still holds page n', async () => {
-			const { context } = await contextFor(sim, 'orgKey');
-			sim.clearLog();
-			const items: IDataObject[] = [];
-			const seenAhead: boolean[] = [];
-			let held = 0;
-			for await (const page of paginate(asContext(context), 'listInvoices', {
-				company: 'cmp_001',
-				qs: { ...SORT },
-				readsToEnd: true,
-			})) {
-				held++;
-				// The reader does not ask for page n + 1 before this resolves.
-				if (held < 3) seenAhead.push(await eventually(() => arrived() >= held + 1));
-				items.push(...page);
-			}
-			expect(seenAhead).toEqual([true, true]);
-			expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
-			const requests = sim.requestsTo('listInvoices');
-			expectAllOk(requests);
-			expect(requests).toHaveLength(3);
-			expectCursorRequests(requests, [MAX, MAX, MAX], SORT);
-			expect(sim.stats.inFlight).toBe(0);
-		});
-
-		test('a reader that may stop early (the trigger): nothing is asked before it wants the next page', async () => {
-			const { context } = await contextFor(sim, 'orgKey');
-			sim.clearLog();
-			for await (const page of paginate(asContext(context), 'listInvoices', {
-				company: 'cmp_001',
-				qs: { ...SORT },
-			})) {
-				expect(page).toHaveLength(MAX);
-				break;
-			}
-			expect(sim.requestsTo('listInvoices')).toHaveLength(1);
-			expect(sim.stats.inFlight).toBe(0);
-		});
-
-		test('a Limit met by this page: no page is asked ahead', async () => {
-			const items = await drain(sim, 'orgKey', 'listInvoices', {
-				company: 'cmp_001',
-				qs: { ...SORT },
-				limit: 200,
-			});
-			expect(items).toHaveLength(200);
-			expect(sim.requestsTo('listInvoices')).toHaveLength(2);
-			expect(sim.stats.inFlight).toBe(0);
-		});
-
-		test('a reader that fails: the page asked ahead is waited for, no request outlives the list', async () => {
-			const { context } = await contextFor(sim, 'orgKey');
-			sim.clearLog();
-			await expect(
-				eachPage(
-					asContext(context),
-					'listInvoices',
-					{ company: 'cmp_001', qs: { ...SORT } },
-					() => {
-						throw new Error('the reader failed');
-					},
-				),
-			).rejects.toThrow('the reader failed');
-			// Page 2 was asked while page 1 was handed out, and its answer came before the list ended.
-			expect(sim.requestsTo('listInvoices')).toHaveLength(2);
-			expect(sim.stats.inFlight).toBe(0);
-		});
-
-		test('an error on the page asked ahead comes in its turn, after the pages before it', async () => {
-			sim.injectFault({ route: 'listInvoices', kind: 'status', status: 400, after: 1 });
-			const { context } = await contextFor(sim, 'orgKey');
-			sim.clearLog();
-			const pages: number[] = [];
-			await expect(
-				eachPage(
-					asContext(context),
-					'listInvoices',
-					{ company: 'cmp_001', qs: { ...SORT } },
-					(page) => {
-						pages.push(page.length);
-					},
-				),
-			).rejects.toThrow();
-			expect(pages).toEqual([MAX]);
-			expect(sim.requestsTo('listInvoices')).toHaveLength(2);
-		});
-	});
+	onePageAhead(
+		() => sim,
+		'listInvoices',
+		{ company: 'cmp_001', qs: { ...SORT } },
+		() => sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort),
+	);
 });
 
 describe('cursor style: List analytical field values (limit max 1000, fieldId in the path)', () => {
@@ -990,6 +989,13 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		expect(requests.length).toBeGreaterThanOrEqual(2);
 		expect(requests.length).toBeLessThanOrEqual(3);
 	});
+
+	onePageAhead(
+		() => sim,
+		'searchPayables',
+		{ company: 'cmp_001' },
+		() => sim.data('cmp_001').payables.map(payableDetail),
+	);
 });
 
 // --------------------------------------------------------------------------- snapshot style

@@ -15,7 +15,7 @@ import type { Endpoint } from '../endpoints';
 import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, progressGuard, queryOf, repeatedCursor } from './strategy';
+import { askedAhead, asItems, progressGuard, queryOf, repeatedCursor, settled } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* cursorStrategy(
@@ -53,9 +53,7 @@ export async function* cursorStrategy(
 			// the next page is asked now, so that it comes while the reader takes this one.
 			const left = limit.left() - fresh.length;
 			if (more && left > 0 && request.readsToEnd && trail.takeNew(nextCursor)) {
-				asked = ask(nextPageSize(size, request, left));
-				// Asked but never taken (the reader failed): it must not fail the execution.
-				asked.catch(() => undefined);
+				asked = askedAhead(ask(nextPageSize(size, request, left)));
 			}
 			yield limit.take(fresh);
 			if (!more) return;
@@ -63,13 +61,11 @@ export async function* cursorStrategy(
 		}
 	} finally {
 		// A list that ends early leaves no request of its own running.
-		if (asked) await asked.then(ignore, ignore);
+		await settled(asked);
 	}
 	// The loop ended on the Limit while the API still had pages.
 	limit.truncated();
 }
-
-const ignore = () => undefined;
 
 /**
  * Where a cursor list has got to: the cursor (or, without one, the API's link) of the next

@@ -57,6 +57,22 @@ export function queryOf(qs: IDataObject | undefined): IDataObject {
 	return query;
 }
 
+/**
+ * A page asked ahead of the reader: if the reader fails before taking it, its failure must not
+ * fail the execution on its own (it is still thrown to a reader that takes it).
+ */
+export function askedAhead<T>(asked: Promise<T>): Promise<T> {
+	asked.catch(ignore);
+	return asked;
+}
+
+/** Waits for a page asked ahead that the reader will not take: no request outlives its list. */
+export async function settled(asked: Promise<unknown> | undefined): Promise<void> {
+	if (asked) await asked.then(ignore, ignore);
+}
+
+const ignore = () => undefined;
+
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
