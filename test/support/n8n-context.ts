@@ -53,25 +53,28 @@ const CREDENTIAL_CLASSES: Record<string, ICredentialType> = {
 	spendeskPartnerOAuth2Api: new SpendeskPartnerOAuth2Api(),
 };
 
-/** The credentials "database": what preAuthentication and OAuth2 refresh write to. */
+/**
+ * The credentials "database": what preAuthentication and OAuth2 refresh write to. Each
+ * credential is kept as JSON text, as n8n keeps it encrypted: every read parses a new copy.
+ */
 export class CredentialStore {
-	private readonly data = new Map<string, ICredentialDataDecryptedObject>();
+	private readonly data = new Map<string, string>();
 	readonly writes: string[] = [];
 
 	set(type: string, value: ICredentialDataDecryptedObject): void {
-		this.data.set(type, withDefaults(type, value));
+		this.data.set(type, JSON.stringify(withDefaults(type, value)));
 	}
 
 	/** A fresh decrypted copy, as n8n's getCredentials gives on every call. */
 	get(type: string): ICredentialDataDecryptedObject {
-		const value = this.data.get(type);
-		if (!value) throw new Error(`No credential of type ${type} in the test store`);
-		return JSON.parse(JSON.stringify(value)) as ICredentialDataDecryptedObject;
+		const text = this.data.get(type);
+		if (text === undefined) throw new Error(`No credential of type ${type} in the test store`);
+		return JSON.parse(text) as ICredentialDataDecryptedObject;
 	}
 
 	update(type: string, value: ICredentialDataDecryptedObject): void {
 		this.writes.push(type);
-		this.data.set(type, JSON.parse(JSON.stringify(value)) as ICredentialDataDecryptedObject);
+		this.data.set(type, JSON.stringify(value));
 	}
 }
 
@@ -106,8 +109,16 @@ export async function httpRequest(
 	n8nVersion: N8nVersion = '2.8',
 ): Promise<unknown> {
 	const url = new URL(options.url, options.baseURL);
-	for (const [k, v] of Object.entries(options.qs ?? {})) {
-		if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+	if (options.qs) {
+		// The query written once: every url.searchParams.set writes the whole URL again.
+		const query = new URLSearchParams(url.search);
+		let changed = false;
+		for (const [k, v] of Object.entries(options.qs)) {
+			if (v === undefined || v === null) continue;
+			query.set(k, String(v));
+			changed = true;
+		}
+		if (changed) url.search = query.toString();
 	}
 	const headers: Record<string, string> = {};
 	for (const [k, v] of Object.entries(options.headers ?? {}))
