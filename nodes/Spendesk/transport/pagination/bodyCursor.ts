@@ -1,9 +1,8 @@
 /**
  * Body-cursor lists (`cursor` and a page size in the request body): stop on a null
- * `nextCursor`. A cursor that comes back once is asked once more (records already received are dropped);
- * one that comes back again, or pages that bring nothing new, are an error. For a reader
- * that takes every page, the next page is asked while the current one is handed out
- * (docs/performance.md#cursor-lists-one-page-ahead).
+ * `nextCursor`. A cursor that comes back once is asked once more (CursorsAsked); one that
+ * comes back again, or pages that bring nothing new, are an error. For a reader that takes
+ * every page, the next page is asked while the current one is handed out (NextPageAhead).
  * The list is `payables`, as the payables search answers it, or `data` (older answers).
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -12,7 +11,8 @@ import type { Endpoint } from '../endpoints';
 import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
-import { askedAhead, asItems, progressGuard, repeatedCursor, settled } from './strategy';
+import { NextPageAhead } from './ahead';
+import { asItems, CursorsAsked, progressGuard } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 /** The list of a body-cursor page: `payables` (the payables search), else `data` (older answers, other endpoints). */
@@ -30,50 +30,35 @@ export async function* bodyCursorStrategy(
 	const size = endpoint.pageSize!;
 	// Credential, placement and options once for every page of the list.
 	const call = await prepareCall(ctx, endpoint, request);
-	const seen = new Set<string>();
+	const cursors = new CursorsAsked(ctx, endpoint, request.itemIndex);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | undefined;
-	/** The request being sent asks a repeated cursor once more. */
-	let reasked = false;
-	const ask = (pageSize: number) => {
+	const pages = new NextPageAhead((pageSize) => {
 		const body: IDataObject = { ...request.body, [size.param]: pageSize };
 		if (cursor !== undefined) body.cursor = cursor;
 		return sendCall<IDataObject>(call, { body });
-	};
-	/** The next page, asked while this one is handed out (docs/performance.md#cursor-lists-one-page-ahead). */
-	let asked: ReturnType<typeof ask> | undefined;
+	}, request.readsToEnd === true);
 	try {
 		while (limit.left() > 0) {
-			const answer = asked ?? ask(nextPageSize(size, request, limit.left()));
-			asked = undefined;
-			const response = await answer;
+			const response = await pages.take(nextPageSize(size, request, limit.left()));
 			const items = asItems(listOf(response.body));
 			const nextCursor = response.body?.nextCursor;
 			const more = typeof nextCursor === 'string' && nextCursor !== '';
-			const fresh = items.length > 0 || more ? progress(items, { reasked }) : items;
+			const fresh =
+				items.length > 0 || more ? progress(items, { reasked: cursors.reasked }) : items;
 			const left = limit.left() - fresh.length;
-			if (more && left > 0 && request.readsToEnd && !seen.has(nextCursor)) {
-				seen.add(nextCursor);
-				reasked = false;
+			if (more && pages.mayAsk(left) && cursors.takeNew(nextCursor)) {
 				cursor = nextCursor;
-				asked = askedAhead(ask(nextPageSize(size, request, left)));
+				pages.askNow(nextPageSize(size, request, left));
 			}
 			yield limit.take(fresh);
 			if (!more) return;
-			if (asked) continue;
-			if (seen.has(nextCursor)) {
-				// A cursor repeated once is a hiccup: ask it once more (the items already received
-				// come again and are dropped); repeated again, the list would never end.
-				if (reasked) throw repeatedCursor(ctx, endpoint, request.itemIndex);
-				reasked = true;
-			} else {
-				seen.add(nextCursor);
-				reasked = false;
-			}
+			if (pages.pending) continue;
+			cursors.take(nextCursor);
 			cursor = nextCursor;
 		}
 	} finally {
-		await settled(asked);
+		await pages.stop();
 	}
 	limit.truncated();
 }

@@ -3,10 +3,10 @@
  * page is asked with `nextCursor`; only without one is the API's `nextUrl` followed, when it
  * is on the credential's origin (docs/api.md#cursor-lists); with neither, a list saying more
  * pages follow is an error. A numeric cursor is sent back as its digits.
- * A cursor that comes back once is asked once more (records already received are dropped);
- * one that comes back again, or pages that bring nothing new, are an error, so the list
- * can never loop forever. For a reader that takes every page, the next page is asked while
- * the current one is handed out (docs/performance.md#cursor-lists-one-page-ahead).
+ * A cursor that comes back once is asked once more (CursorsAsked); one that comes back again,
+ * or pages that bring nothing new, are an error, so the list can never loop forever. For a
+ * reader that takes every page, the next page is asked while the current one is handed out
+ * (NextPageAhead).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -15,7 +15,8 @@ import type { Endpoint } from '../endpoints';
 import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
-import { askedAhead, asItems, progressGuard, queryOf, repeatedCursor, settled } from './strategy';
+import { NextPageAhead } from './ahead';
+import { asItems, CursorsAsked, progressGuard, queryOf } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* cursorStrategy(
@@ -29,39 +30,36 @@ export async function* cursorStrategy(
 	const call = await prepareCall(ctx, endpoint, request);
 	const trail = new CursorTrail(ctx, endpoint, call.credential.origin, request.itemIndex);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
-	const ask = (pageSize: number) =>
-		sendCall<IDataObject>(
-			call,
-			// Without a cursor, the API's link (same origin only), with the page size we need.
-			trail.nextUrl
-				? { url: withParam(trail.nextUrl, size.param, pageSize) }
-				: { qs: cursorQuery(request.qs, size.param, pageSize, trail.cursor) },
-		);
-	/** The next page, asked while this one is handed out (docs/performance.md#cursor-lists-one-page-ahead). */
-	let asked: ReturnType<typeof ask> | undefined;
+	const pages = new NextPageAhead(
+		(pageSize) =>
+			sendCall<IDataObject>(
+				call,
+				// Without a cursor, the API's link (same origin only), with the page size we need.
+				trail.nextUrl
+					? { url: withParam(trail.nextUrl, size.param, pageSize) }
+					: { qs: cursorQuery(request.qs, size.param, pageSize, trail.cursor) },
+			),
+		request.readsToEnd === true,
+	);
 	try {
 		while (limit.left() > 0) {
-			const answer = asked ?? ask(nextPageSize(size, request, limit.left()));
-			asked = undefined;
-			const { body } = await answer;
+			const { body } = await pages.take(nextPageSize(size, request, limit.left()));
 			const items = asItems(body?.data);
 			const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 			const nextCursor = cursorText(pagination.nextCursor);
 			const more = pagination.hasNextPage === true;
 			const fresh = items.length > 0 || more ? progress(items, { reasked: trail.reasked }) : items;
-			// A reader that takes every page, pages still wanted after this one, and a new cursor:
-			// the next page is asked now, so that it comes while the reader takes this one.
+			// The next page is asked now, so that it comes while the reader takes this one.
 			const left = limit.left() - fresh.length;
-			if (more && left > 0 && request.readsToEnd && trail.takeNew(nextCursor)) {
-				asked = askedAhead(ask(nextPageSize(size, request, left)));
-			}
+			if (more && pages.mayAsk(left) && trail.takeNew(nextCursor))
+				pages.askNow(nextPageSize(size, request, left));
 			yield limit.take(fresh);
 			if (!more) return;
-			if (!asked) trail.follow(nextCursor, pagination.nextUrl);
+			if (!pages.pending) trail.follow(nextCursor, pagination.nextUrl);
 		}
 	} finally {
 		// A list that ends early leaves no request of its own running.
-		await settled(asked);
+		await pages.stop();
 	}
 	// The loop ended on the Limit while the API still had pages.
 	limit.truncated();
@@ -69,28 +67,30 @@ export async function* cursorStrategy(
 
 /**
  * Where a cursor list has got to: the cursor (or, without one, the API's link) of the next
- * page, and the cursors asked so far. A cursor that comes back once is asked once more (the
- * items already received come again and are dropped); one that comes back again is an error.
+ * page, and the cursors asked so far.
  */
 class CursorTrail {
 	cursor: string | undefined;
 	nextUrl: URL | undefined;
-	/** The request being sent asks a repeated cursor once more. */
-	reasked = false;
-	private readonly seen = new Set<string>();
+	private readonly cursors: CursorsAsked;
 
 	constructor(
 		private readonly ctx: SpendeskContext,
 		private readonly endpoint: Endpoint,
 		private readonly origin: string,
 		private readonly itemIndex: number | undefined,
-	) {}
+	) {
+		this.cursors = new CursorsAsked(ctx, endpoint, itemIndex);
+	}
+
+	/** The request being sent asks a repeated cursor once more. */
+	get reasked(): boolean {
+		return this.cursors.reasked;
+	}
 
 	/** Moves on to `nextCursor` when it is a cursor never asked before; false otherwise. */
 	takeNew(nextCursor: string | undefined): boolean {
-		if (nextCursor === undefined || this.seen.has(nextCursor)) return false;
-		this.seen.add(nextCursor);
-		this.reasked = false;
+		if (nextCursor === undefined || !this.cursors.takeNew(nextCursor)) return false;
 		this.cursor = nextCursor;
 		this.nextUrl = undefined;
 		return true;
@@ -111,14 +111,7 @@ class CursorTrail {
 			next = link.searchParams.get('cursor') ?? link.href;
 			this.nextUrl = link;
 		}
-		if (this.seen.has(next)) {
-			// A hiccup: ask it once more; repeated again, the list would never end.
-			if (this.reasked) throw repeatedCursor(this.ctx, this.endpoint, this.itemIndex);
-			this.reasked = true;
-		} else {
-			this.seen.add(next);
-			this.reasked = false;
-		}
+		this.cursors.take(next);
 		this.cursor = nextCursor;
 	}
 }

@@ -57,22 +57,6 @@ export function queryOf(qs: IDataObject | undefined): IDataObject {
 	return query;
 }
 
-/**
- * A page asked ahead of the reader: if the reader fails before taking it, its failure must not
- * fail the execution on its own (it is still thrown to a reader that takes it).
- */
-export function askedAhead<T>(asked: Promise<T>): Promise<T> {
-	asked.catch(ignore);
-	return asked;
-}
-
-/** Waits for a page asked ahead that the reader will not take: no request outlives its list. */
-export async function settled(asked: Promise<unknown> | undefined): Promise<void> {
-	if (asked) await asked.then(ignore, ignore);
-}
-
-const ignore = () => undefined;
-
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -248,6 +232,38 @@ function endlessList(
 			'Reading on would never end, so the node stopped. With a Custom API Call, check that Pagination matches how the endpoint pages (page, cursor, offset or body cursor, or None). Otherwise run the node again; if it happens every time, report it to Spendesk support with the endpoint name.',
 		itemIndex,
 	});
+}
+
+/**
+ * The cursors a cursor or body-cursor list has asked. A cursor that comes back once is a
+ * hiccup: it is asked once more (the items already received come again and are dropped);
+ * repeated again, the list would never end, and it is an error.
+ */
+export class CursorsAsked {
+	/** The request being sent asks a repeated cursor once more. */
+	reasked = false;
+	private readonly seen = new Set<string>();
+
+	constructor(
+		private readonly ctx: SpendeskContext,
+		private readonly endpoint: Endpoint,
+		private readonly itemIndex: number | undefined,
+	) {}
+
+	/** Takes `cursor` when it was never asked; false, and nothing taken, otherwise. */
+	takeNew(cursor: string): boolean {
+		if (this.seen.has(cursor)) return false;
+		this.seen.add(cursor);
+		this.reasked = false;
+		return true;
+	}
+
+	/** Takes `cursor`, new or repeated once; a cursor repeated again is the error. */
+	take(cursor: string): void {
+		if (this.takeNew(cursor)) return;
+		if (this.reasked) throw repeatedCursor(this.ctx, this.endpoint, this.itemIndex);
+		this.reasked = true;
+	}
 }
 
 export function repeatedCursor(
