@@ -139,3 +139,118 @@ describe('transport: requests in flight', () => {
 		expect(sim.requestsTo('token')).toHaveLength(1);
 	});
 });
+
+/**
+ * Another n8n process (a queue-mode worker) uses the same consumer: Spendesk refuses a request
+ * over its 5 in flight with a 429 that does not say the rate budget is spent. The process then
+ * takes fewer slots, and takes them back once the refusals stop (docs/api.md#rate-limits).
+ */
+describe('transport: slots shared with another process', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		sim = await startSimulator({ latencyMs: 30 });
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => {
+		resetTransport();
+		sim.clearLog();
+		sim.clearFaults();
+		sim.resetStats();
+	});
+
+	const calls = async (ctx: SpendeskContext, count: number) => {
+		const companies = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
+		return await Promise.all(
+			Array.from(
+				{ length: count },
+				async (_, i) => await callSpendesk(ctx, 'walletSummary', { company: companies[i % 4] }),
+			),
+		);
+	};
+	const refused = () =>
+		sim.requestsTo('walletSummary').filter((r) => r.errorCode === 'too_many_requests_in_flight');
+
+	test('with 3 of the 5 slots taken elsewhere, the node keeps to the 2 left after the first refusals', async () => {
+		// The other process holds 3 of Spendesk's 5 slots: the simulator takes 2 from this one.
+		sim.configure({ maxInFlight: 2 });
+		const ctx = await ctxFor(sim, 'orgKey');
+		sim.clearLog();
+		const results = await calls(ctx, 40);
+		expect(results.map((r) => r.status)).toEqual(Array(40).fill(200));
+		expect(sim.requestsTo('walletSummary').filter((r) => r.status === 200)).toHaveLength(40);
+		// The first burst of 5 meets 3 refusals; after that, one probe of a third slot every 10
+		// answers at most (40 answers: 4 probes). Page after page at 5 in flight would meet
+		// about 3 refusals in every burst.
+		expect(refused().length).toBeGreaterThanOrEqual(3);
+		expect(refused().length).toBeLessThanOrEqual(3 + 4);
+		expect(
+			sim.requestsTo('walletSummary').filter((r) => r.errorCode === 'rate_limit_exceeded'),
+		).toEqual([]);
+	});
+
+	test('once Spendesk accepts 5 again, the node takes its 5 slots back, step by step', async () => {
+		sim.configure({ maxInFlight: 2 });
+		const ctx = await ctxFor(sim, 'orgKey');
+		await calls(ctx, 20);
+		expect(refused().length).toBeGreaterThan(0);
+		sim.configure({ maxInFlight: 5 });
+		sim.clearLog();
+		sim.resetStats();
+		// 10 answers without a refusal give back one slot: from 2 to 5 in 30 answers.
+		await calls(ctx, 20);
+		const stepping = sim.stats.peakInFlight;
+		expect(stepping).toBeLessThan(5);
+		await calls(ctx, 40);
+		expect(sim.stats.peakInFlight).toBe(5);
+		expect(sim.log.filter((r) => r.status === 429)).toEqual([]);
+	});
+
+	test('a 429 for the rate (x-ratelimit-remaining 0) does not lower the in-flight cap', async () => {
+		sim.configure({ maxInFlight: 5 });
+		const ctx = await ctxFor(sim, 'orgKey');
+		sim.injectFault({ route: 'walletSummary', kind: 'rateLimit', retryAfterSeconds: 1, times: 1 });
+		await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+		sim.clearLog();
+		sim.resetStats();
+		await calls(ctx, 20);
+		expect(sim.stats.peakInFlight).toBe(5);
+		expect(sim.log.filter((r) => r.status === 429)).toEqual([]);
+	});
+
+	test("a refusal for crowding holds back only the refused request, not the company's other calls", async () => {
+		// Spendesk's only slot is held by another consumer (another credential) for 600 ms.
+		sim.configure({ maxInFlight: 1 });
+		const other = await ctxFor(sim, 'oauthOrg');
+		const ctx = await ctxFor(sim, 'orgKey');
+		await callSpendesk(other, 'walletSummary', { company: 'cmp_002' });
+		await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+		sim.clearLog();
+		sim.injectFault({ route: 'walletSummary', kind: 'latency', latencyMs: 600, times: 1 });
+		const held = callSpendesk(other, 'walletSummary', { company: 'cmp_002' });
+		expect(await eventually(() => sim.stats.inFlight === 1)).toBe(true);
+		const refusedCall = callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+		expect(await eventually(() => refused().length === 1)).toBe(true);
+		// Another call of the same company goes out at once (and meets the held slot too): the
+		// refusal did not mark the company's rate budget spent, which would have held it back
+		// until after the 600 ms.
+		const next = callSpendesk(ctx, 'listSettlements', { company: 'cmp_001' });
+		await Promise.all([held, refusedCall, next]);
+		expect(sim.requestsTo('listSettlements').map((r) => r.status)).toEqual([429, 200]);
+		// The held call, the refusal and its retry (logged as each answer ends).
+		expect(
+			sim
+				.requestsTo('walletSummary')
+				.map((r) => r.status)
+				.sort(),
+		).toEqual([200, 200, 429]);
+	});
+});
+
+/** Waits until `condition` holds; false if it still does not after 5 s. */
+async function eventually(condition: () => boolean): Promise<boolean> {
+	for (let waited = 0; waited < 5000; waited += 5) {
+		if (condition()) return true;
+		await new Promise((resolve) => setTimeout(resolve, 5));
+	}
+	return condition();
+}

@@ -1,7 +1,9 @@
 /**
  * Client-side flow control, shared by every execution in the n8n process:
  * - a cap on requests in flight per credential (the real API allows 5 per consumer), its
- *   slots shared round-robin between the executions waiting for one;
+ *   slots shared round-robin between the executions waiting for one; lowered while Spendesk
+ *   refuses requests for being too many in flight (other n8n processes, such as queue-mode
+ *   workers, use the same credential), raised back a step at a time once answers come;
  * - a rate budget per (credential, company), read from `x-ratelimit-remaining` and
  *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s. Only
  *   resets within a bound are remembered, so a server's absurd wait blocks no later call.
@@ -16,8 +18,44 @@ class Semaphore {
 	private active = 0;
 	/** Waiting callers per owner; the first owner in the map is served next. */
 	private readonly waiting = new Map<unknown, Array<() => void>>();
+	/** Below `max` while Spendesk refuses requests for being too many in flight. */
+	private cap = Infinity;
+	/** Answers since the cap was last lowered or raised. */
+	private calm = 0;
 
 	constructor(public max: number) {}
+
+	/** How many slots may be taken now. */
+	private get room(): number {
+		return Math.min(this.max, this.cap);
+	}
+
+	/** Slots taken now. */
+	get taken(): number {
+		return this.active;
+	}
+
+	/**
+	 * A request was refused for being too many in flight while `inFlight` requests (itself
+	 * included) were out: this process takes one fewer from now on, at least one.
+	 */
+	crowded(inFlight: number): void {
+		this.cap = Math.max(1, Math.min(this.room, inFlight) - 1);
+		this.calm = 0;
+	}
+
+	/** An answer that was not such a refusal: after `steady` of them, one slot more (up to `max`). */
+	calmAnswer(steady: number): void {
+		if (this.cap === Infinity) return;
+		if (++this.calm < steady) return;
+		this.calm = 0;
+		this.cap = this.cap + 1 >= this.max ? Infinity : this.cap + 1;
+		// The slot won back goes to a waiting caller at once.
+		while (this.active < this.room && this.waiting.size > 0) {
+			this.active++;
+			this.handOver();
+		}
+	}
 
 	async acquire(owner?: unknown): Promise<() => void> {
 		if (!this.tryTake()) await this.handedTo(owner);
@@ -31,7 +69,7 @@ class Semaphore {
 
 	/** Takes a slot when one is free and nobody is waiting for one. */
 	tryTake(): boolean {
-		if (this.active >= this.max || this.waiting.size > 0) return false;
+		if (this.active >= this.room || this.waiting.size > 0) return false;
 		this.active++;
 		return true;
 	}
@@ -50,11 +88,18 @@ class Semaphore {
 	 * (`active` stays the same), or frees it.
 	 */
 	release(): void {
-		const next = this.waiting.entries().next();
-		if (next.done) {
+		// A slot over a lowered cap is not handed over.
+		if (this.waiting.size === 0 || this.active > this.room) {
 			this.active--;
 			return;
 		}
+		this.handOver();
+	}
+
+	/** Passes a taken slot to the next owner's first waiter. */
+	private handOver(): void {
+		const next = this.waiting.entries().next();
+		if (next.done) return;
 		const [owner, queue] = next.value;
 		const resolve = queue.shift()!;
 		// The owner goes to the back of the round, with whatever it still has waiting.
@@ -62,6 +107,21 @@ class Semaphore {
 		if (queue.length > 0) this.waiting.set(owner, queue);
 		resolve();
 	}
+}
+
+/**
+ * Answers without a refusal for crowding after which a lowered in-flight cap grows back by one
+ * (from 1 to Spendesk's 5: 40 answers).
+ */
+const STEADY_ANSWERS = 10;
+
+/**
+ * A 429 that does not say the rate budget is spent (`x-ratelimit-remaining` absent or above 0)
+ * refuses the request for being one too many in flight (docs/api.md#rate-limits).
+ */
+export function refusedInFlight(status: number | undefined, headers: object | undefined): boolean {
+	if (status !== 429 || !headers) return false;
+	return numberHeader(headers as Record<string, unknown>, 'x-ratelimit-remaining') !== 0;
 }
 
 interface RateBudget {
@@ -86,12 +146,13 @@ export class FlowControl {
 	 * has had a good answer, one at a time — so concurrent first calls do not each fetch a
 	 * token (n8n fetches it when its cached field is empty or after a 401).
 	 */
-	async gated<T extends { kind: string; response?: { statusCode: number }; status?: number }>(
-		credentialKey: string,
-		maxInFlight: number,
-		owner: unknown,
-		run: () => Promise<T>,
-	): Promise<T> {
+	async gated<
+		T extends {
+			kind: string;
+			response?: { statusCode: number; headers?: object };
+			status?: number;
+		},
+	>(credentialKey: string, maxInFlight: number, owner: unknown, run: () => Promise<T>): Promise<T> {
 		let releaseCold: (() => void) | undefined;
 		if (!this.warm.has(credentialKey)) {
 			let lock = this.cold.get(credentialKey);
@@ -113,6 +174,9 @@ export class FlowControl {
 			const status = outcome.response?.statusCode ?? outcome.status;
 			if (status === 401) this.warm.delete(credentialKey);
 			else if (status !== undefined) this.warm.add(credentialKey);
+			// Other processes hold slots of the same consumer at Spendesk: take fewer.
+			if (refusedInFlight(status, outcome.response?.headers)) slots.crowded(slots.taken);
+			else if (status !== undefined) slots.calmAnswer(STEADY_ANSWERS);
 			return outcome;
 		} finally {
 			slots.release();

@@ -23,7 +23,7 @@ import {
 	unreachableError,
 } from './errors';
 import { redirectTarget } from './environment';
-import { flowControl, numberHeader, retryAfterMs } from './limiter';
+import { flowControl, numberHeader, refusedInFlight, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './exchange';
 import { applyPlacement, followLink } from './placement';
@@ -92,7 +92,8 @@ interface Call extends PreparedCall {
 /** An attempt that did not give the result: an HTTP status, or a network error code. */
 interface Failure {
 	status?: number;
-	headers: Record<string, unknown>;
+	/** The answer's headers; none when the request threw. */
+	headers?: Record<string, unknown>;
 	body?: unknown;
 	code?: string;
 }
@@ -370,7 +371,6 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 	return {
 		failure: {
 			status,
-			headers: {},
 			body: textOf((error as { context?: { data?: unknown } })?.context?.data),
 			code,
 		},
@@ -378,13 +378,21 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 }
 
 /**
- * After a 429: marks the rate budget exhausted (concurrent calls wait too) and waits for it.
+ * After a 429 for the rate: marks the rate budget exhausted (concurrent calls wait too) and
+ * waits for it. After a 429 for too many in flight: only this request waits (the credential's
+ * in-flight cap has been lowered, limiter.ts).
  * After a 5xx or a connection failure of an idempotent call: backs off, up to maxRetries.
  * Anything else, or a wait past maxWaitMs, ends the call with the failure's error.
  */
 async function waitBeforeRetry(call: Call, failure: Failure): Promise<void> {
 	if (failure.status === 429) {
-		const wait = rateLimitWait(failure.headers);
+		const wait = rateLimitWait(failure.headers ?? {});
+		// Too many in flight: the budget is not spent, only this request waits (the in-flight
+		// cap has been lowered).
+		if (refusedInFlight(429, failure.headers)) {
+			await waitWithin(call, wait, () => rateLimitError(call, wait));
+			return;
+		}
 		// A wait past longestRememberedWaitMs is not remembered: a server asking for days blocks no later call.
 		flowControl.exhausted(call.placed.budgetKey, wait, transportSettings.longestRememberedWaitMs);
 		await waitWithin(call, wait, () => rateLimitError(call, wait));
