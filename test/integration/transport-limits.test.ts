@@ -167,6 +167,13 @@ describe('transport: slots shared with another process', () => {
 			),
 		);
 	};
+	/** The most requests in flight at the simulator during `count` calls (log and stats cleared first). */
+	const peakOf = async (ctx: SpendeskContext, count: number) => {
+		sim.clearLog();
+		sim.resetStats();
+		await calls(ctx, count);
+		return sim.stats.peakInFlight;
+	};
 	const refused = () =>
 		sim.requestsTo('walletSummary').filter((r) => r.errorCode === 'too_many_requests_in_flight');
 
@@ -194,12 +201,8 @@ describe('transport: slots shared with another process', () => {
 		await calls(ctx, 20);
 		expect(refused().length).toBeGreaterThan(0);
 		sim.configure({ maxInFlight: 5 });
-		sim.clearLog();
-		sim.resetStats();
 		// 10 answers without a refusal give back one slot: from 2 to 5 in 30 answers.
-		await calls(ctx, 20);
-		const stepping = sim.stats.peakInFlight;
-		expect(stepping).toBeLessThan(5);
+		expect(await peakOf(ctx, 20)).toBeLessThan(5);
 		await calls(ctx, 40);
 		expect(sim.stats.peakInFlight).toBe(5);
 		expect(sim.log.filter((r) => r.status === 429)).toEqual([]);
@@ -210,10 +213,7 @@ describe('transport: slots shared with another process', () => {
 		const ctx = await ctxFor(sim, 'orgKey');
 		sim.injectFault({ route: 'walletSummary', kind: 'rateLimit', retryAfterSeconds: 1, times: 1 });
 		await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
-		sim.clearLog();
-		sim.resetStats();
-		await calls(ctx, 20);
-		expect(sim.stats.peakInFlight).toBe(5);
+		expect(await peakOf(ctx, 20)).toBe(5);
 		expect(sim.log.filter((r) => r.status === 429)).toEqual([]);
 	});
 
