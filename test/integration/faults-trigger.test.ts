@@ -60,8 +60,8 @@ const one = (event: TriggerEvent, more: IDataObject = {}): IDataObject => ({
 });
 
 /** The trigger on cmp_001 after its first poll, with `recheck` written into its saved state by hand. */
-async function withSavedRecheck(event: TriggerEvent, recheck: unknown) {
-	const t = await triggerFor(sim, one(event));
+async function withSavedRecheck(event: TriggerEvent, recheck: unknown, nodeName?: string) {
+	const t = await triggerFor(sim, one(event), { nodeName });
 	expect(await t.poll()).toEqual([]);
 	(savedCompanies(t.staticData).cmp_001 as SavedCompany & { recheck?: unknown }).recheck = recheck;
 	return t;
@@ -635,15 +635,19 @@ describe('Spendesk Trigger faults: clocks that disagree', () => {
 	);
 
 	test.each(EVENTS)(
-		'2 a saved recheck that is not a range drops the position with a warning; the company starts afresh (%s)',
+		'2 a saved recheck that is not a range drops the position with a warning naming the trigger; the company starts afresh (%s)',
 		async (event) => {
-			const t = await withSavedRecheck(event, [sim.clock.now(), sim.clock.now() - 60_000]);
+			const t = await withSavedRecheck(
+				event,
+				[sim.clock.now(), sim.clock.now() - 60_000],
+				'New invoices',
+			);
 
 			sim.clock.advance(30_000);
 			expect(await t.poll()).toEqual([]);
 			const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message);
 			expect(warnings).toEqual([
-				expect.stringContaining('dropped the saved position of company "cmp_001"'),
+				expect.stringMatching(/^New invoices dropped the saved position of company "cmp_001"/),
 			]);
 			sim.clock.advance(30_000);
 			const next = sim.insertInvoice('cmp_001');

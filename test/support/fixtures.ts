@@ -199,11 +199,14 @@ export async function triggerFor(
 		mode = 'trigger',
 		kind = 'orgKey',
 		workflowId,
+		nodeName,
 	}: {
 		staticData?: IDataObject;
 		mode?: 'manual' | 'trigger';
 		kind?: CredentialKind;
 		workflowId?: string;
+		/** The trigger's name in the workflow (n8n's default for a first one: "Spendesk Trigger"). */
+		nodeName?: string;
 	} = {},
 ) {
 	const { context, logs } = await contextFor(sim, kind, {
@@ -211,6 +214,7 @@ export async function triggerFor(
 		staticData,
 		parameters,
 		workflowId,
+		nodeName,
 	});
 	const trigger = new SpendeskTrigger();
 	const raw = async () => (await trigger.poll.call(context as never)) as PollResult;

@@ -191,7 +191,7 @@ function savedState(
 		const clocked = withinClock(saved, Math.max(from.now(), Date.now()), overlapMs);
 		if (clocked !== saved) {
 			from.ctx.logger.warn(
-				`Spendesk Trigger: the saved position of ${companyLabel(from.target)} (${String(saved.cursor)}) lay ahead of the clock; it reads again from ${String(clocked.cursor)}, so that new invoices are not hidden behind it.`,
+				`${node.node}: the saved position of ${companyLabel(from.target)} (${String(saved.cursor)}) lay ahead of the clock; it reads again from ${String(clocked.cursor)}, so that new invoices are not hidden behind it.`,
 				node,
 			);
 		}
@@ -200,7 +200,7 @@ function savedState(
 			const floor = clocked.floor ? new Date(clocked.floor[0]).toISOString() : '';
 			const now = checked.floor ? new Date(checked.floor[0]).toISOString() : undefined;
 			from.ctx.logger.warn(
-				`Spendesk Trigger: the saved state of ${companyLabel(from.target)} took every invoice up to ${floor} as handled, which lies ahead of its position (${String(clocked.cursor)}); ${now ? `it is brought back to ${now}` : 'it is dropped'}, so that new invoices are not taken as handled.`,
+				`${node.node}: the saved state of ${companyLabel(from.target)} took every invoice up to ${floor} as handled, which lies ahead of its position (${String(clocked.cursor)}); ${now ? `it is brought back to ${now}` : 'it is dropped'}, so that new invoices are not taken as handled.`,
 				node,
 			);
 		}
@@ -213,9 +213,10 @@ function warnSkipped(from: Reader): void {
 	const named = [...from.skipped].slice(0, NAMED_IN_WARNING).map((id) => `"${id.slice(0, 64)}"`);
 	const more =
 		from.skipped.size > named.length ? ` and ${from.skipped.size - named.length} more` : '';
+	const { name } = from.ctx.getNode();
 	from.ctx.logger.warn(
-		`Spendesk Trigger skipped ${from.skipped.size} invoice(s) of ${companyLabel(from.target)} whose updatedAt is not a date: ${named.join(', ')}${more}. They are not emitted; the other invoices are.`,
-		{ node: from.ctx.getNode().name },
+		`${name} skipped ${from.skipped.size} invoice(s) of ${companyLabel(from.target)} whose updatedAt is not a date: ${named.join(', ')}${more}. They are not emitted; the other invoices are.`,
+		{ node: name },
 	);
 }
 

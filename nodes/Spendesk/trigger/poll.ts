@@ -173,7 +173,7 @@ async function pollActive(ctx: IPollFunctions, params: TriggerParameters): Promi
 		return [];
 	}
 	try {
-		checkStaticData(data, (message) => ctx.logger.warn(message, node));
+		checkStaticData(data, (message) => ctx.logger.warn(`${node.node} ${message}`, node));
 		const run = await pollCompanies(ctx, data, params, lease);
 		return holds(ctx, data, lease) ? applyPoll(ctx, data, run) : [];
 	} finally {

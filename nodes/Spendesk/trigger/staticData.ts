@@ -30,6 +30,7 @@ export interface TriggerStaticData extends KeptCompanyList {
 /** A company away this long starts afresh (as a new company) if it comes back. */
 export const FORGET_AFTER_MS = 7 * 24 * 3_600_000;
 
+/** Logs a warning; the message follows the trigger's name ("dropped …", "could not …"). */
 type Warn = (message: string) => void;
 
 const isRecord = (value: unknown): value is IDataObject =>
@@ -77,7 +78,7 @@ function checkCompanies(data: IDataObject, warn: Warn): void {
 	if (!isRecord(data.companies)) {
 		delete data.companies;
 		warn(
-			'Spendesk Trigger could not read the saved positions of its companies: every company starts afresh, as a new company does (the invoices that appear from now on are emitted).',
+			'could not read the saved positions of its companies: every company starts afresh, as a new company does (the invoices that appear from now on are emitted).',
 		);
 		return;
 	}
@@ -87,7 +88,7 @@ function checkCompanies(data: IDataObject, warn: Warn): void {
 	if (dropped.length === 0) return;
 	for (const key of dropped) delete data.companies[key];
 	warn(
-		`Spendesk Trigger dropped the saved position of ${dropped.map(companyOfKey).join(', ')}: it was incomplete or not readable (saved by another version, or edited). ` +
+		`dropped the saved position of ${dropped.map(companyOfKey).join(', ')}: it was incomplete or not readable (saved by another version, or edited). ` +
 			'It starts afresh, as a new company does: the invoices that appear from now on are emitted.',
 	);
 }
@@ -101,7 +102,7 @@ function checkTimes(data: IDataObject, field: 'pending' | 'absent', warn: Warn):
 	if (isRecord(value) && kept.length === entries.length) return;
 	data[field] = Object.fromEntries(kept);
 	warn(
-		`Spendesk Trigger dropped unreadable entries of its saved "${field}" list; the companies concerned are handled as if they had none.`,
+		`dropped unreadable entries of its saved "${field}" list; the companies concerned are handled as if they had none.`,
 	);
 }
 
@@ -123,7 +124,7 @@ function checkCompanyList(data: IDataObject, warn: Warn): void {
 	if (usable) return;
 	delete data.companyList;
 	warn(
-		'Spendesk Trigger dropped its saved company list (not readable, or dated in the future): the company list is read again.',
+		'dropped its saved company list (not readable, or dated in the future): the company list is read again.',
 	);
 }
 
@@ -141,9 +142,7 @@ export function checkStaticData(data: TriggerStaticData, warn: Warn): void {
 	if (raw.initialized !== undefined && typeof raw.initialized !== 'boolean') {
 		// Saved positions mean the trigger was activated: never replay Start From over them.
 		raw.initialized = Object.keys(data.companies ?? {}).length > 0;
-		warn(
-			'Spendesk Trigger could not read whether it was activated before; it goes on from its saved positions.',
-		);
+		warn('could not read whether it was activated before; it goes on from its saved positions.');
 	}
 }
 
