@@ -303,23 +303,32 @@ describe('node: bad input fails before any request', () => {
 	});
 
 	test.each(['POST', 'PUT', 'PATCH', 'DELETE'])(
-		'Custom API Call %s with All Companies is refused before any request',
+		'Custom API Call %s with All Companies is refused before any request, even with Continue On Fail',
 		async (method) => {
-			const { execute } = await prepareNode(
-				sim,
-				'orgKey',
-				custom({ companyScope: 'all', method, path: '/v1/payables/search', body: '{}' }),
-			);
-			const error = await failure(execute());
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(
-				`Custom API Call with method ${method} writes to one company at a time: All Companies is not allowed`,
-			);
-			expect((error as NodeOperationError).description).toContain(
-				'Set Companies to One Company and pick the company',
-			);
-			// Not even the company list was read.
-			expect(sim.log).toHaveLength(0);
+			for (const continueOnFail of [false, true]) {
+				// The first item is a read that could run; the refusal of the second stops both.
+				const { execute } = await prepareNode(
+					sim,
+					'orgKey',
+					custom({
+						companyScope: 'all',
+						method: `={{ $json.method }}`,
+						path: '/v1/payables/search',
+						body: '{}',
+					}),
+					{ continueOnFail, items: [{ json: { method: 'GET' } }, { json: { method } }] },
+				);
+				const error = await failure(execute());
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error.message).toBe(
+					`Custom API Call with method ${method} writes to one company at a time: All Companies is not allowed`,
+				);
+				expect((error as NodeOperationError).description).toContain(
+					'Set Companies to One Company and pick the company',
+				);
+				// Not even the company list was read.
+				expect(sim.log).toHaveLength(0);
+			}
 		},
 	);
 

@@ -54,6 +54,7 @@ function operationTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void {
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const operation = lookupOperation(ctx, itemIndex);
+		operation?.refuseManyWrites?.call(ctx, itemIndex);
 		if (!operation?.write || !operation.perCompany) continue;
 		const { mode } = readCompanyChoice(ctx, itemIndex);
 		if (mode === 'one') continue;

@@ -36,6 +36,12 @@ interface OperationBase {
 	 * Companies is not offered, and refused before any request when a workflow holds it).
 	 */
 	write?: boolean;
+	/**
+	 * For an operation whose parameters decide whether it writes (Custom API Call: any method
+	 * but GET): throws when this item would write to several companies. The router runs it for
+	 * every item before any request, as it checks `write` operations.
+	 */
+	refuseManyWrites?(this: IExecuteFunctions, itemIndex: number): void;
 	/** Parameters of the operation; the router adds displayOptions for resource and operation. */
 	properties: INodeProperties[];
 }

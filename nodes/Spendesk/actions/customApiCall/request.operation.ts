@@ -138,6 +138,28 @@ export const customApiCall: SpendeskOperation = {
 		},
 		...updateDisplayOptions({ hide: { pagination: ['none'] } }, returnAllOrLimit()),
 	],
+	// A call that may change data runs on one company at a time, as every write does.
+	refuseManyWrites(this: IExecuteFunctions, itemIndex: number) {
+		let method: unknown;
+		let scope: unknown;
+		try {
+			method = this.getNodeParameter('method', itemIndex);
+			scope = this.getNodeParameter('companyScope', itemIndex, 'one');
+		} catch {
+			// A parameter this item cannot read: its own run reports it (Continue On Fail applies).
+			return;
+		}
+		if (method === 'GET' || scope !== 'all') return;
+		throw new NodeOperationError(
+			this.getNode(),
+			`Custom API Call with method ${String(method)} writes to one company at a time: All Companies is not allowed`,
+			{
+				description:
+					'Nothing was sent. Set Companies to One Company and pick the company (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.',
+				itemIndex,
+			},
+		);
+	},
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const method = this.getNodeParameter('method', itemIndex) as Endpoint['method'];
 		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
@@ -146,14 +168,6 @@ export const customApiCall: SpendeskOperation = {
 		const pagination = this.getNodeParameter('pagination', itemIndex, 'none') as PaginationStyle;
 		const fail = (message: string, description: string) =>
 			new NodeOperationError(this.getNode(), message, { description, itemIndex });
-
-		// A call that may change data runs on one company at a time, as every write does.
-		if (method !== 'GET' && this.getNodeParameter('companyScope', itemIndex, 'one') === 'all') {
-			throw fail(
-				`Custom API Call with method ${method} writes to one company at a time: All Companies is not allowed`,
-				'Nothing was sent. Set Companies to One Company and pick the company (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.',
-			);
-		}
 
 		checkPath(path, placement, fail);
 
