@@ -10,6 +10,12 @@
  */
 
 /**
+ * Answers without a refusal for crowding after which a lowered in-flight cap grows back by one
+ * (from 1 to Spendesk's 5: 40 answers).
+ */
+const STEADY_ANSWERS = 10;
+
+/**
  * Slots of a semaphore. Callers that must wait are served round-robin between their owners
  * (executions), first come first served within one owner: an execution that queues many
  * calls does not put another execution's single call behind all of them.
@@ -30,24 +36,19 @@ class Semaphore {
 		return Math.min(this.max, this.cap);
 	}
 
-	/** Slots taken now. */
-	get taken(): number {
-		return this.active;
-	}
-
 	/**
-	 * A request was refused for being too many in flight while `inFlight` requests (itself
-	 * included) were out: this process takes one fewer from now on, at least one.
+	 * A request holding a slot was refused for being too many in flight: this process takes one
+	 * fewer than it has out (that request included) from now on, at least one.
 	 */
-	crowded(inFlight: number): void {
-		this.cap = Math.max(1, Math.min(this.room, inFlight) - 1);
+	crowded(): void {
+		this.cap = Math.max(1, Math.min(this.room, this.active) - 1);
 		this.calm = 0;
 	}
 
-	/** An answer that was not such a refusal: after `steady` of them, one slot more (up to `max`). */
-	calmAnswer(steady: number): void {
+	/** An answer that was not such a refusal: after STEADY_ANSWERS of them, one slot more (up to `max`). */
+	calmAnswer(): void {
 		if (this.cap === Infinity) return;
-		if (++this.calm < steady) return;
+		if (++this.calm < STEADY_ANSWERS) return;
 		this.calm = 0;
 		this.cap = this.cap + 1 >= this.max ? Infinity : this.cap + 1;
 		// The slot won back goes to a waiting caller at once.
@@ -110,12 +111,6 @@ class Semaphore {
 }
 
 /**
- * Answers without a refusal for crowding after which a lowered in-flight cap grows back by one
- * (from 1 to Spendesk's 5: 40 answers).
- */
-const STEADY_ANSWERS = 10;
-
-/**
  * A 429 that does not say the rate budget is spent (`x-ratelimit-remaining` absent or above 0)
  * refuses the request for being one too many in flight (docs/api.md#rate-limits).
  */
@@ -175,8 +170,8 @@ export class FlowControl {
 			if (status === 401) this.warm.delete(credentialKey);
 			else if (status !== undefined) this.warm.add(credentialKey);
 			// Other processes hold slots of the same consumer at Spendesk: take fewer.
-			if (refusedInFlight(status, outcome.response?.headers)) slots.crowded(slots.taken);
-			else if (status !== undefined) slots.calmAnswer(STEADY_ANSWERS);
+			if (refusedInFlight(status, outcome.response?.headers)) slots.crowded();
+			else if (status !== undefined) slots.calmAnswer();
 			return outcome;
 		} finally {
 			slots.release();

@@ -388,13 +388,10 @@ async function waitBeforeRetry(call: Call, failure: Failure): Promise<void> {
 	if (failure.status === 429) {
 		const wait = rateLimitWait(failure.headers ?? {});
 		// Too many in flight: the budget is not spent, only this request waits (the in-flight
-		// cap has been lowered).
-		if (refusedInFlight(429, failure.headers)) {
-			await waitWithin(call, wait, () => rateLimitError(call, wait));
-			return;
-		}
-		// A wait past longestRememberedWaitMs is not remembered: a server asking for days blocks no later call.
-		flowControl.exhausted(call.placed.budgetKey, wait, transportSettings.longestRememberedWaitMs);
+		// cap has been lowered). A wait past longestRememberedWaitMs is not remembered: a server
+		// asking for days blocks no later call.
+		if (!refusedInFlight(429, failure.headers))
+			flowControl.exhausted(call.placed.budgetKey, wait, transportSettings.longestRememberedWaitMs);
 		await waitWithin(call, wait, () => rateLimitError(call, wait));
 		return;
 	}

@@ -266,7 +266,7 @@ export class CursorsAsked {
 	}
 }
 
-export function repeatedCursor(
+function repeatedCursor(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
 	itemIndex?: number,
