@@ -29,6 +29,7 @@ import { payableDetail } from '../simulator/routes-reads';
 import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { drainBounded } from '../support/lists';
+import { eventually } from '../support/time';
 import { ids } from '../support/values';
 
 // ------------------------------------------------------------------------------------ helpers
@@ -189,15 +190,6 @@ function onePageAhead(
 	describe('the next page asked while this one is handed out', () => {
 		/** Requests of the list that reached the simulator (answered, or still being answered). */
 		const arrived = () => simulator().requestsTo(name).length + simulator().stats.inFlight;
-
-		/** Waits until `condition` holds; false if it still does not after 5 s. */
-		async function eventually(condition: () => boolean): Promise<boolean> {
-			for (let waited = 0; waited < 5000; waited += 5) {
-				if (condition()) return true;
-				await new Promise((resolve) => setTimeout(resolve, 5));
-			}
-			return condition();
-		}
 
 		async function freshContext(): Promise<SpendeskContext> {
 			const { context } = await contextFor(simulator(), 'orgKey');

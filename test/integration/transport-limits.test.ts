@@ -9,6 +9,7 @@ import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SimulatorOptions, SpendeskSimulator } from '../simulator';
 import { contextFor, ctxFor, resetTransport, startSimulator, storeFor } from '../support/fixtures';
+import { eventually } from '../support/time';
 
 describe('transport: proactive rate budget', () => {
 	let sim: SpendeskSimulator;
@@ -245,12 +246,3 @@ describe('transport: slots shared with another process', () => {
 		).toEqual([200, 200, 429]);
 	});
 });
-
-/** Waits until `condition` holds; false if it still does not after 5 s. */
-async function eventually(condition: () => boolean): Promise<boolean> {
-	for (let waited = 0; waited < 5000; waited += 5) {
-		if (condition()) return true;
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
-	return condition();
-}
