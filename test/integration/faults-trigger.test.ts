@@ -21,17 +21,13 @@ import {
 } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
 import { ids } from '../support/values';
-import { iso, sleep } from '../support/time';
+import { eventually, iso } from '../support/time';
 
 const EVENTS: TriggerEvent[] = ['newInvoice', 'newOrUpdatedInvoice'];
 const DAY = 24 * 3_600_000;
 const SECRETS = ['sim-org-secret', 'sat_'];
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
-async function until(condition: () => boolean): Promise<void> {
-	while (!condition()) await sleep(2);
-}
 
 interface SavedCompany {
 	cursor: string | null;
@@ -90,7 +86,7 @@ describe('Spendesk Trigger faults: overlapping polls', () => {
 			];
 			sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
 			const slow = t.raw();
-			await until(() => sim.stats.inFlight > 0); // the slow poll is waiting for its page
+			expect(await eventually(() => sim.stats.inFlight > 0)).toBe(true); // the slow poll is waiting for its page
 
 			const before = clone(t.staticData);
 			const requests = sim.log.length;
@@ -125,7 +121,7 @@ describe('Spendesk Trigger faults: overlapping polls', () => {
 		const added = sim.insertInvoice('cmp_001');
 		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
 		const slow = a.raw();
-		await until(() => sim.stats.inFlight > 0);
+		expect(await eventually(() => sim.stats.inFlight > 0)).toBe(true);
 		expect(await b.raw()).toBeNull();
 		expect(ids(pollItems(await slow))).toEqual([added.id]);
 		expect(await b.poll()).toEqual([]);
@@ -139,7 +135,7 @@ describe('Spendesk Trigger faults: overlapping polls', () => {
 		const added = [sim.insertInvoice('cmp_001'), sim.insertInvoice('cmp_001')];
 		sim.injectFault({ route: 'listInvoices', kind: 'latency', latencyMs: 1_000 });
 		const stuck = t.raw();
-		await until(() => sim.stats.inFlight > 0);
+		expect(await eventually(() => sim.stats.inFlight > 0)).toBe(true);
 
 		// Two hours later (the real clock cannot be waited out: Date.now is moved on instead).
 		const realNow = Date.now.bind(Date);
