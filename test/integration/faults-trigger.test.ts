@@ -627,6 +627,34 @@ describe('Spendesk Trigger faults: clocks that disagree', () => {
 			expect(ids(await t.poll())).toEqual([after.id]);
 			const range = (savedCompanies(t.staticData).cmp_001 as { recheck?: number[] }).recheck;
 			expect(range).toBeUndefined();
+			// The warning says what was wrong: the re-read, not a position ahead of the clock.
+			const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message);
+			expect(warnings).toEqual([
+				expect.stringMatching(
+					/^Spendesk: the saved state of company "cmp_001" left invoices up to .* to be read again later, past its position .*; that re-read now ends at the position/,
+				),
+			]);
+		},
+	);
+
+	test.each(EVENTS)(
+		'2 saved times past the last date JavaScript can show are repaired with a warning, not a crash (%s)',
+		async (event) => {
+			const t = await withSavedRecheck(event, [sim.clock.now() - 10_000, 1e20]);
+			const saved = savedCompanies(t.staticData).cmp_001 as SavedCompany & { floor?: unknown };
+			saved.floor = [1e20, 'zzz'];
+
+			sim.clock.advance(30_000);
+			const next = sim.insertInvoice('cmp_001');
+			expect(ids(await t.poll())).toEqual([next.id]);
+			const warnings = t.logs.filter((log) => log.level === 'warn').map((log) => log.message);
+			expect(warnings).toEqual([
+				expect.stringContaining('left invoices up to 100000000000000000000 to be read again later'),
+				expect.stringContaining('took every invoice up to 100000000000000000000 as handled'),
+			]);
+			sim.clock.advance(30_000);
+			const after = sim.insertInvoice('cmp_001');
+			expect(ids(await t.poll())).toEqual([after.id]);
 		},
 	);
 

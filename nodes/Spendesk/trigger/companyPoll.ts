@@ -189,16 +189,11 @@ function savedState(
 	return () => {
 		if (!saved || checked) return checked;
 		const clocked = withinClock(saved, Math.max(from.now(), Date.now()), overlapMs);
-		if (clocked !== saved) {
-			from.ctx.logger.warn(
-				`${node.node}: the saved position of ${companyLabel(from.target)} (${String(saved.cursor)}) lay ahead of the clock; it reads again from ${String(clocked.cursor)}, so that new invoices are not hidden behind it.`,
-				node,
-			);
-		}
+		if (clocked !== saved) warnClocked(from, saved, clocked);
 		checked = floorWithinCursor(clocked, event);
 		if (checked !== clocked) {
-			const floor = clocked.floor ? new Date(clocked.floor[0]).toISOString() : '';
-			const now = checked.floor ? new Date(checked.floor[0]).toISOString() : undefined;
+			const floor = clocked.floor ? dateText(clocked.floor[0]) : '';
+			const now = checked.floor ? dateText(checked.floor[0]) : undefined;
 			from.ctx.logger.warn(
 				`${node.node}: the saved state of ${companyLabel(from.target)} took every invoice up to ${floor} as handled, which lies ahead of its position (${String(clocked.cursor)}); ${now ? `it is brought back to ${now}` : 'it is dropped'}, so that new invoices are not taken as handled.`,
 				node,
@@ -206,6 +201,30 @@ function savedState(
 		}
 		return checked;
 	};
+}
+
+/** A time of a saved state as a warning shows it: a date, or the number when no date can hold it (a hand edit). */
+function dateText(ms: number): string {
+	const date = new Date(ms);
+	return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
+
+/** Says why `withinClock` changed the saved state: a position or proof ahead of the clock, or a re-read past the position. */
+function warnClocked(from: Reader, saved: CompanyState, clocked: CompanyState): void {
+	const node = { node: from.ctx.getNode().name };
+	const company = companyLabel(from.target);
+	if (clocked.cursor !== saved.cursor || clocked.checked !== saved.checked) {
+		from.ctx.logger.warn(
+			`${node.node}: the saved position of ${company} (${String(saved.cursor)}) lay ahead of the clock; it reads again from ${String(clocked.cursor)}, so that new invoices are not hidden behind it.`,
+			node,
+		);
+		return;
+	}
+	const end = saved.recheck ? dateText(saved.recheck[1]) : '';
+	from.ctx.logger.warn(
+		`${node.node}: the saved state of ${company} left invoices up to ${end} to be read again later, past its position (${String(saved.cursor)}); ${clocked.recheck ? 'that re-read now ends at the position' : 'that re-read is dropped'}, so that new invoices are not held back.`,
+		node,
+	);
 }
 
 function warnSkipped(from: Reader): void {
