@@ -167,6 +167,11 @@ describe.each(['specification', 'documented'] as const)(
 					{ startDate: '2026-02-30' },
 					'Start Date is not a date: 2026-02-30 does not exist (February 2026 has 28 days)',
 				],
+				// An expression giving a Date that holds no time (new Date('soon')).
+				[
+					{ endDate: new Date('soon') as unknown as string },
+					'End Date is not a date: "Invalid Date"',
+				],
 			] as Array<[IDataObject, string]>) {
 				const error = await failure(run({ ...base, ...change }));
 				expect(error.message).toBe(message);

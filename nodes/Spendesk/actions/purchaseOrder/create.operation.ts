@@ -36,7 +36,9 @@ function readDay(ctx: IExecuteFunctions, raw: unknown, label: string, itemIndex:
 	const toISO = (raw as { toISO?: unknown } | null)?.toISO;
 	const text =
 		raw instanceof Date
-			? raw.toISOString()
+			? Number.isNaN(raw.getTime())
+				? String(raw)
+				: raw.toISOString()
 			: typeof toISO === 'function'
 				? String((toISO as () => unknown).call(raw))
 				: typeof raw === 'string'
