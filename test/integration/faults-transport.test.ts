@@ -228,6 +228,25 @@ describe('transport faults: waits that poison the limiter', () => {
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([429, 200]);
 	});
 
+	test('a 429 asking a wait past any date (Retry-After 1e300) fails saying so, not "Invalid time value"', async () => {
+		const ctx = await ctxFor(sim, 'orgKey');
+		sim.injectFault({ route: 'walletSummary', kind: 'rateLimit', retryAfterSeconds: 1e300 });
+		const error = (await failure(
+			callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }),
+		)) as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe(
+			'Spendesk rate limit reached for company "cmp_001" and did not reset in time',
+		);
+		expect(error.description).toContain(
+			'Spendesk asked to wait longer than any date can show before the next request on "Get wallet summary"',
+		);
+		expect(error.description).not.toMatch(/Infinity|NaN|e\+/);
+
+		const next = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+		expect(next.status).toBe(200);
+	});
+
 	test('a 200 with remaining 0 and a reset years ahead does not block the next call', async () => {
 		const ctx = await ctxFor(sim, 'orgKey');
 		sim.injectFault({

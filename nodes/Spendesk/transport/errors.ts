@@ -404,18 +404,23 @@ export function rateLimitWaitError(
 ): NodeApiError {
 	const { endpoint, companyId, waitMs, maxWaitMs } = call;
 	const company = companyLabel(companyId, 'the company');
-	const retryAt = new Date(Date.now() + waitMs).toISOString();
+	// A wait past the last date a Date can hold (a Retry-After of 1e300) has no date to show.
+	const at = new Date(Date.now() + waitMs);
+	const retryAt = Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+	const until = retryAt
+		? `until ${retryAt} (${duration(waitMs)})`
+		: 'longer than any date can show';
 	return new NodeApiError(
 		node,
 		{
 			status: 429,
 			endpoint: `${endpoint.method} ${endpoint.path}`,
 			...(companyId ? { companyId } : {}),
-			retryAt,
+			...(retryAt ? { retryAt } : {}),
 		},
 		{
 			message: `Spendesk rate limit reached for ${company} and did not reset in time`,
-			description: `Spendesk asked to wait until ${retryAt} (${duration(waitMs)}) before the next request on "${endpoint.label}", longer than a call may wait (${duration(maxWaitMs)} in all). Run the workflow again after that time, lower the number of items, or use Return All instead of many small calls.`,
+			description: `Spendesk asked to wait ${until} before the next request on "${endpoint.label}", longer than a call may wait (${duration(maxWaitMs)} in all). Run the workflow again after that time, lower the number of items, or use Return All instead of many small calls.`,
 			httpCode: '429',
 			itemIndex: call.itemIndex,
 		},
