@@ -209,43 +209,37 @@ describe('transport faults: waits that poison the limiter', () => {
 		sim.clearLog();
 	});
 
-	test('a 429 with Retry-After 100000000 fails saying when to retry, and the next call is sent', async () => {
-		const ctx = await ctxFor(sim, 'orgKey');
-		sim.injectFault({ route: 'walletSummary', kind: 'rateLimit', retryAfterSeconds: 100_000_000 });
-		const error = (await failure(
-			callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }),
-		)) as NodeApiError;
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(
-			'Spendesk rate limit reached for company "cmp_001" and did not reset in time',
-		);
-		const retryAt = new Date(Date.now() + 100_000_000_000).toISOString().slice(0, 10);
-		expect(error.description).toContain(`Spendesk asked to wait until ${retryAt}`);
+	test.each([
+		{
+			retryAfterSeconds: 100_000_000,
+			says: `Spendesk asked to wait until ${new Date(Date.now() + 100_000_000_000).toISOString().slice(0, 10)}`,
+		},
+		// Past the last date a Date can hold: said in words, not "Invalid time value".
+		{
+			retryAfterSeconds: 1e300,
+			says: 'Spendesk asked to wait longer than any date can show before the next request on "Get wallet summary"',
+		},
+	])(
+		'a 429 with Retry-After $retryAfterSeconds fails saying when to retry, and the next call is sent',
+		async ({ retryAfterSeconds, says }) => {
+			const ctx = await ctxFor(sim, 'orgKey');
+			sim.injectFault({ route: 'walletSummary', kind: 'rateLimit', retryAfterSeconds });
+			const error = (await failure(
+				callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }),
+			)) as NodeApiError;
+			expect(error).toBeInstanceOf(NodeApiError);
+			expect(error.message).toBe(
+				'Spendesk rate limit reached for company "cmp_001" and did not reset in time',
+			);
+			expect(error.description).toContain(says);
+			expect(error.description).not.toMatch(/Infinity|NaN|Invalid/);
 
-		// The wait was not believed for later calls: the next call goes out and succeeds.
-		const next = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
-		expect(next.status).toBe(200);
-		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([429, 200]);
-	});
-
-	test('a 429 asking a wait past any date (Retry-After 1e300) fails saying so, not "Invalid time value"', async () => {
-		const ctx = await ctxFor(sim, 'orgKey');
-		sim.injectFault({ route: 'walletSummary', kind: 'rateLimit', retryAfterSeconds: 1e300 });
-		const error = (await failure(
-			callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }),
-		)) as NodeApiError;
-		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(
-			'Spendesk rate limit reached for company "cmp_001" and did not reset in time',
-		);
-		expect(error.description).toContain(
-			'Spendesk asked to wait longer than any date can show before the next request on "Get wallet summary"',
-		);
-		expect(error.description).not.toMatch(/Infinity|NaN|e\+/);
-
-		const next = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
-		expect(next.status).toBe(200);
-	});
+			// The wait was not believed for later calls: the next call goes out and succeeds.
+			const next = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
+			expect(next.status).toBe(200);
+			expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([429, 200]);
+		},
+	);
 
 	test('a 200 with remaining 0 and a reset years ahead does not block the next call', async () => {
 		const ctx = await ctxFor(sim, 'orgKey');
