@@ -161,6 +161,24 @@ describe('lists read ahead: page and offset lists fetched concurrently', () => {
 		expect(past.every((p) => p > 20)).toBe(true);
 	});
 
+	test.each([
+		{ route: 'listSettlements', perPage: 30, pages: 20 },
+		{ route: 'getAccounts', perPage: 100, pages: 10 },
+	] as const)(
+		'$route: a total of 1e12 plans no pages in memory: the list is exact, a window past its end',
+		async ({ route, perPage, pages }) => {
+			sim.injectFault({ route, kind: 'understatedTotal', total: 1e12, times: 100 });
+			const items = await drain(sim, route, { company: BIG });
+			const list = route === 'listSettlements' ? 'settlements' : 'accounts';
+			expect(ids(items)).toEqual(ids(sim.data(BIG)[list]));
+			expect(items).toHaveLength(perPage * pages);
+			// The pages past the end are at most the in-flight cap read ahead.
+			const requests = sim.requestsTo(route);
+			expect(requests.length).toBeGreaterThan(pages);
+			expect(requests.length).toBeLessThanOrEqual(pages + 5);
+		},
+	);
+
 	test('a total below the truth is not believed once the pages prove it wrong: the list is exact', async () => {
 		sim.injectFault({ route: 'listSettlements', kind: 'understatedTotal', total: 100, times: 100 });
 		const items = await drain(sim, 'listSettlements', { company: BIG });

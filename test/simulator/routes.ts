@@ -803,7 +803,10 @@ export const ROUTES: RouteDef[] = [
 				status: 200,
 				body: {
 					data,
-					totalResults: accounts.length,
+					totalResults:
+						ctx.fault === 'understatedTotal'
+							? (ctx.faultSpec?.total ?? accounts.length)
+							: accounts.length,
 					currentOffset: offset,
 					currentFetch: data.length,
 				},

@@ -461,7 +461,10 @@ export type FaultKind =
 	 * cursor every time (ever-new cursors over the same items).
 	 */
 	| 'ignorePosition'
-	/** Page lists: answer normally but with `meta.pagination.total` = `total` (default: one page), lower than the truth. */
+	/**
+	 * Page lists: answer normally but with `meta.pagination.total` = `total` (default: one
+	 * page), lower or higher than the truth; accounts (offset): `totalResults` = `total`.
+	 */
 	| 'understatedTotal'
 	/**
 	 * Page lists: serve at most `pageCap` items a page (default 20), pages numbered by that cap,
@@ -515,7 +518,7 @@ export interface FaultSpec {
 	source?: string;
 	latencyMs?: number;
 	retryAfterSeconds?: number;
-	/** understatedTotal: the `total` to report. */
+	/** understatedTotal: the `total` (page lists) or `totalResults` (accounts) to report. */
 	total?: number;
 	/** overlappingPages: how many items before the offset asked the answer starts. */
 	overlap?: number;

@@ -10,24 +10,26 @@
  */
 export class PagesAhead<P, T> {
 	private readonly asked: Array<Promise<T>> = [];
-	private readonly plan: P[];
+	/** Index of the next page to ask, of `count`. */
+	private next = 0;
 
 	/**
-	 * @param pages what names each page still to read (a page number, an offset), in order
+	 * @param count how many pages are still to read (a server's `total` may make it huge: the
+	 *   pages are named one by one as they are asked, never listed, so no total can exhaust memory)
+	 * @param pageAt what names the page of that index (a page number, an offset), in order
 	 * @param ask reads one page
 	 * @param window most pages asked and not yet handed out
 	 */
 	constructor(
-		pages: P[],
+		private count: number,
+		private readonly pageAt: (index: number) => P,
 		private readonly ask: (page: P) => Promise<T>,
 		private readonly window: number,
-	) {
-		this.plan = pages;
-	}
+	) {}
 
 	/** Pages planned and not yet handed out. */
 	get left(): number {
-		return this.plan.length + this.asked.length;
+		return this.count - this.next + this.asked.length;
 	}
 
 	/**
@@ -35,8 +37,8 @@ export class PagesAhead<P, T> {
 	 * failure is thrown here, in its page's turn, never earlier.
 	 */
 	async take(): Promise<T> {
-		while (this.asked.length < Math.max(1, this.window) && this.plan.length > 0) {
-			const answer = this.ask(this.plan.shift()!);
+		while (this.asked.length < Math.max(1, this.window) && this.next < this.count) {
+			const answer = this.ask(this.pageAt(this.next++));
 			// A page asked but never taken (the list ended before it) must not fail the execution.
 			answer.catch(() => undefined);
 			this.asked.push(answer);
@@ -51,7 +53,7 @@ export class PagesAhead<P, T> {
 	 * waited for (their answers dropped), so that no request of the list outlives it.
 	 */
 	async stop(): Promise<void> {
-		this.plan.length = 0;
+		this.count = this.next;
 		await Promise.allSettled(this.asked.splice(0));
 	}
 }

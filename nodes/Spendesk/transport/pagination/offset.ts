@@ -87,9 +87,16 @@ function readAhead(
 	limit: ItemLimit,
 ): PagesAhead<Planned, Answer> | undefined {
 	if (!Number.isFinite(total) || perPage <= 0) return undefined;
-	const pages: Planned[] = [];
-	let wanted = limit.left() - perPage;
-	for (let at = offset; at < total && wanted > 0; at += perPage, wanted -= perPage)
-		pages.push({ offset: at, wanted });
-	return pages.length > 0 ? new PagesAhead(pages, ask, transportSettings.maxInFlight) : undefined;
+	const wanted = limit.left() - perPage;
+	// One page from each `perPage` items on, while the total has items there and the Limit wants
+	// them; named as they are asked, so a total of 1e12 plans nothing in memory.
+	const count = Math.min(Math.ceil((total - offset) / perPage), Math.ceil(wanted / perPage));
+	return count > 0
+		? new PagesAhead(
+				count,
+				(index) => ({ offset: offset + index * perPage, wanted: wanted - index * perPage }),
+				ask,
+				transportSettings.maxInFlight,
+			)
+		: undefined;
 }

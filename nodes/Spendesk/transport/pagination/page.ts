@@ -96,9 +96,10 @@ function readAhead(
 ): PagesAhead<number, IDataObject | undefined> | undefined {
 	if (!Number.isFinite(total) || perPage <= 0 || total <= perPage) return undefined;
 	const last = Math.ceil(Math.min(total, max) / perPage);
-	const pages: number[] = [];
-	for (let page = 2; page <= last; page++) pages.push(page);
-	return pages.length > 0 ? new PagesAhead(pages, ask, transportSettings.maxInFlight) : undefined;
+	// Pages 2 to `last`, named as they are asked: a total of 1e12 plans nothing in memory.
+	return last >= 2
+		? new PagesAhead(last - 1, (index) => index + 2, ask, transportSettings.maxInFlight)
+		: undefined;
 }
 
 /**
