@@ -668,6 +668,35 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		]);
 	});
 
+	test.each([
+		{ label: 'the text "true", then "false"', more: 'true', last: ' False' },
+		{ label: 'absent (nextCursor decides)', more: undefined, last: undefined },
+	])('hasNextPage as $label: every invoice, once', async ({ more, last }) => {
+		const path = 'meta.pagination.hasNextPage';
+		sim.injectFault({ route: 'listInvoices', kind: 'setFields', set: { [path]: more }, times: 2 });
+		sim.injectFault({ route: 'listInvoices', kind: 'setFields', set: { [path]: last }, after: 2 });
+		const items = await drain(sim, 'orgKey', 'listInvoices', {
+			company: 'cmp_001',
+			qs: { ...SORT },
+		});
+		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
+		expect(sim.requestsTo('listInvoices')).toHaveLength(3);
+	});
+
+	test('a hasNextPage the node cannot read (1) fails naming the endpoint, instead of a short list', async () => {
+		sim.injectFault({
+			route: 'listInvoices',
+			kind: 'setFields',
+			set: { 'meta.pagination.hasNextPage': 1 },
+		});
+		await expect(
+			drain(sim, 'orgKey', 'listInvoices', { company: 'cmp_001', qs: { ...SORT } }),
+		).rejects.toThrow(
+			'Spendesk answered a hasNextPage the node cannot read for "List invoices" (1)',
+		);
+		expect(sim.requestsTo('listInvoices')).toHaveLength(1);
+	});
+
 	test('a cursor repeated once (a server hiccup) is asked once more: exactly the invoices, none twice', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', after: 1 });
 		const items = await drain(sim, 'orgKey', 'listInvoices', {
@@ -970,6 +999,32 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		expect(cursors).toHaveLength(4);
 		expect(cursors[2]).toBe(cursors[1]);
 	});
+
+	test('a numeric nextCursor is sent back as the same number: every payable, once', async () => {
+		const expected = sim.data('cmp_001').payables.map(payableDetail);
+		sim.injectFault({ route: 'searchPayables', kind: 'numericCursor', times: 100 });
+		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
+		expect(ids(items)).toEqual(ids(expected));
+		const cursors = sim.requestsTo('searchPayables').map((r) => bodyOf(r).cursor);
+		expect(cursors).toHaveLength(minimumRequests(expected.length, MAX));
+		expect(cursors[0]).toBeUndefined();
+		for (const c of cursors.slice(1)) expect(typeof c).toBe('number');
+	});
+
+	test.each([
+		{ kind: 'an object', value: { next: 'x' } },
+		{ kind: 'boolean', value: true },
+	])(
+		'a nextCursor that is $kind fails naming the endpoint, instead of a silently short list',
+		async ({ kind, value }) => {
+			sim.injectFault({ route: 'searchPayables', kind: 'setFields', set: { nextCursor: value } });
+			const { error } = await drainFresh(sim, 'searchPayables', { company: 'cmp_001' });
+			expect((error as Error).message).toBe(
+				`Spendesk answered a next-page cursor the node cannot send back for "Search payables" (${kind})`,
+			);
+			expect(sim.requestsTo('searchPayables')).toHaveLength(1);
+		},
+	);
 
 	test('a repeating body cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
 		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor', times: 1000 });

@@ -394,7 +394,14 @@ function searchPayables(ctx: RequestContext): HandlerResult {
 	if (sort !== 'asc' && sort !== 'desc')
 		throw new SimError(400, 'invalid_body', 'sort must be asc or desc', 'body.sort');
 	const match = searchFilters(body.filters);
-	if (body.cursor !== undefined && body.cursor !== null && typeof body.cursor !== 'string') {
+	// A number is a cursor handed out as a number (fault numericCursor), sent back as it came.
+	const numeric = typeof body.cursor === 'number' && Number.isInteger(body.cursor);
+	if (
+		body.cursor !== undefined &&
+		body.cursor !== null &&
+		typeof body.cursor !== 'string' &&
+		!numeric
+	) {
 		throw new SimError(400, 'invalid_cursor', 'The cursor is not valid', 'body.cursor');
 	}
 	// Only the payables a page looks at are shaped (shaping the whole list per page made a long
@@ -405,7 +412,9 @@ function searchPayables(ctx: RequestContext): HandlerResult {
 		desc: sort === 'desc',
 		match: (payable) => match(payableDetail(payable)),
 		limit,
-		cursor: (body.cursor as string | null | undefined) || undefined,
+		cursor: numeric
+			? fromNumeric(String(body.cursor))
+			: (body.cursor as string | null | undefined) || undefined,
 		fingerprint: fingerprint({
 			route: 'searchPayables',
 			company: ctx.companyId,
@@ -418,8 +427,10 @@ function searchPayables(ctx: RequestContext): HandlerResult {
 	});
 	// dataEnvelope: older answers name the list `data`.
 	const payables = page.data.map(payableDetail);
-	if (ctx.fault === 'dataEnvelope') return ok({ data: payables, nextCursor: page.nextCursor });
-	return ok({ payables, nextCursor: page.nextCursor });
+	const nextCursor =
+		ctx.fault === 'numericCursor' && page.nextCursor ? toNumeric(page.nextCursor) : page.nextCursor;
+	if (ctx.fault === 'dataEnvelope') return ok({ data: payables, nextCursor });
+	return ok({ payables, nextCursor });
 }
 
 function tokenGrant(ctx: RequestContext): HandlerResult {

@@ -969,7 +969,9 @@ export class SpendeskSimulator {
 		const limitHeaders = this.countRequest(`${token.clientId}|${budget}`);
 		try {
 			const result = await route.handler(ctx);
-			return { ...result, headers: { ...limitHeaders, ...result.headers } };
+			const body =
+				ctx.fault === 'setFields' ? withFields(result.body, ctx.faultSpec?.set) : result.body;
+			return { ...result, body, headers: { ...limitHeaders, ...result.headers } };
 		} catch (error) {
 			if (error instanceof SimError) Object.assign(error.headers, limitHeaders, error.headers);
 			throw error;
@@ -1101,6 +1103,27 @@ const NOT_FOUND: RouteDef = {
 };
 
 /** The request as it arrived (request line and every header), quoted back in a 400. */
+/**
+ * An answer with the fields of `set` replaced (fault setFields). The objects on each path are
+ * copied, never changed: answers share the simulator's own records.
+ */
+function withFields(body: unknown, set: Record<string, unknown> = {}): unknown {
+	let out = body;
+	for (const [path, value] of Object.entries(set)) {
+		const keys = path.split('.');
+		const root = { ...(out as Record<string, unknown>) };
+		let at = root;
+		for (const key of keys.slice(0, -1)) {
+			const copy = { ...(at[key] as Record<string, unknown> | undefined) };
+			at[key] = copy;
+			at = copy;
+		}
+		at[keys[keys.length - 1]] = value;
+		out = root;
+	}
+	return out;
+}
+
 function echoResult(fault: FaultSpec, method: string, req: http.IncomingMessage): HandlerResult {
 	const lines = [`${method} ${req.url ?? '/'} HTTP/${req.httpVersion}`];
 	for (let i = 0; i < req.rawHeaders.length; i += 2)

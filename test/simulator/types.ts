@@ -443,7 +443,10 @@ export type FaultKind =
 	| 'repeatCursor'
 	/** Cursor lists: answer normally with hasNextPage true but no `nextCursor` (null), only `nextUrl`. */
 	| 'noNextCursor'
-	/** Cursor lists: answer normally with `nextCursor` as a number (also in `nextUrl`); the number works as a cursor. */
+	/**
+	 * Cursor and body-cursor lists: answer normally with `nextCursor` as a number (also in
+	 * `nextUrl`); the number works as a cursor (its digits in a query, the number in a body).
+	 */
 	| 'numericCursor'
 	/** Offset lists: answer from `overlap` (default 5) items before the offset asked. */
 	| 'overlappingPages'
@@ -502,7 +505,12 @@ export type FaultKind =
 	/** File host downloads: the full Content-Length and half the file, then silence (the connection stays open until the client gives up or the simulator stops). */
 	| 'stallMidBody'
 	/** Accounting export GET: status ERROR. */
-	| 'exportError';
+	| 'exportError'
+	/**
+	 * Any route: answer normally, with the fields of `set` (dotted paths into the JSON answer,
+	 * such as `meta.pagination.hasNextPage`) replaced by their values: a server's variations.
+	 */
+	| 'setFields';
 
 export interface FaultSpec {
 	/** Route to affect, or '*' for every route except token endpoints. */
@@ -526,6 +534,8 @@ export interface FaultSpec {
 	pageCap?: number;
 	/** deprecated: the Sunset header's value. */
 	sunset?: string;
+	/** setFields: dotted path in the answer → the value it gets. */
+	set?: Record<string, unknown>;
 }
 
 export interface LoggedRequest {

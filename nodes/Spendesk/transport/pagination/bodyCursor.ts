@@ -5,6 +5,7 @@
  * every page, the next page is asked while the current one is handed out (NextPageAhead).
  * The list is `payables`, as the payables search answers it, or `data` (older answers).
  */
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
@@ -32,7 +33,7 @@ export async function* bodyCursorStrategy(
 	const call = await prepareCall(ctx, endpoint, request);
 	const cursors = new CursorsAsked(ctx, endpoint, request.itemIndex);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
-	let cursor: string | undefined;
+	let cursor: string | number | undefined;
 	const pages = new NextPageAhead((pageSize) => {
 		const body: IDataObject = { ...request.body, [size.param]: pageSize };
 		if (cursor !== undefined) body.cursor = cursor;
@@ -42,23 +43,62 @@ export async function* bodyCursorStrategy(
 		while (limit.left() > 0) {
 			const response = await pages.take(nextPageSize(size, request, limit.left()));
 			const items = asItems(listOf(response.body));
-			const nextCursor = response.body?.nextCursor;
-			const more = typeof nextCursor === 'string' && nextCursor !== '';
+			const nextCursor = readCursor(ctx, endpoint, response.body?.nextCursor, request.itemIndex);
+			const more = nextCursor !== undefined;
 			const fresh =
 				items.length > 0 || more ? progress(items, { reasked: cursors.reasked }) : items;
 			const left = limit.left() - fresh.length;
-			if (more && pages.mayAsk(left) && cursors.takeNew(nextCursor)) {
+			if (more && pages.mayAsk(left) && cursors.takeNew(String(nextCursor))) {
 				cursor = nextCursor;
 				pages.askNow(nextPageSize(size, request, left));
 			}
 			yield limit.take(fresh);
 			if (!more) return;
 			if (pages.pending) continue;
-			cursors.take(nextCursor);
+			cursors.take(String(nextCursor));
 			cursor = nextCursor;
 		}
 	} finally {
 		await pages.stop();
 	}
 	limit.truncated();
+}
+
+/**
+ * The next page's cursor: a text, or a number (sent back as the same number,
+ * docs/api.md#body-cursor-lists); null, absent or empty ends the list. Anything else would
+ * end it silently short, so it is an error.
+ */
+function readCursor(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	value: unknown,
+	itemIndex?: number,
+): string | number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))
+		return value;
+	return badCursor(ctx, endpoint, value, itemIndex);
+}
+
+function badCursor(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	value: unknown,
+	itemIndex?: number,
+): never {
+	const kind = Array.isArray(value)
+		? 'a list'
+		: typeof value === 'object'
+			? 'an object'
+			: typeof value;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Spendesk answered a next-page cursor the node cannot send back for "${endpoint.label}" (${kind})`,
+		{
+			description:
+				'The items read so far are not returned, as the list would be cut short without telling. Run the node again; if it happens every time, report it to Spendesk support with the endpoint name.',
+			itemIndex,
+		},
+	);
 }

@@ -47,7 +47,7 @@ export async function* cursorStrategy(
 			const items = asItems(body?.data);
 			const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 			const nextCursor = cursorText(pagination.nextCursor);
-			const more = pagination.hasNextPage === true;
+			const more = morePages(ctx, endpoint, pagination.hasNextPage, nextCursor, request.itemIndex);
 			const fresh = items.length > 0 || more ? progress(items, { reasked: trail.reasked }) : items;
 			// The next page is asked now, so that it comes while the reader takes this one.
 			const left = limit.left() - fresh.length;
@@ -142,6 +142,33 @@ function cursorText(value: unknown): string | undefined {
 	if (typeof value === 'string' && value) return value;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	return undefined;
+}
+
+/**
+ * Whether more pages follow (docs/api.md#cursor-lists): `hasNextPage` as a boolean or as the
+ * text "true" or "false"; without it, a `nextCursor` says so. Anything else would end the list
+ * silently short, so it is an error.
+ */
+function morePages(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	hasNextPage: unknown,
+	nextCursor: string | undefined,
+	itemIndex: number | undefined,
+): boolean {
+	if (typeof hasNextPage === 'boolean') return hasNextPage;
+	const text = typeof hasNextPage === 'string' ? hasNextPage.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	if (hasNextPage === undefined || hasNextPage === null) return nextCursor !== undefined;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Spendesk answered a hasNextPage the node cannot read for "${endpoint.label}" (${JSON.stringify(hasNextPage).slice(0, 40)})`,
+		{
+			description:
+				'The node cannot tell whether more pages follow, and the items read so far are not returned rather than a list cut short without telling. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.',
+			itemIndex,
+		},
+	);
 }
 
 /** Spendesk said more pages follow but gave no way to read them the node may follow. */
