@@ -505,6 +505,31 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 		},
 	);
 
+	test('a saved start past any date (pending 1e300) is dropped with a warning; the company is polled, not silenced', async () => {
+		const parameters: IDataObject = {
+			event: 'newInvoice',
+			companyScope: 'several',
+			companyIds: ['cmp_001', 'cmp_002'],
+			startFrom: 'now',
+			options: {},
+		};
+		const staticData: IDataObject = {};
+		expect(await (await triggerFor(sim, parameters, { staticData })).poll()).toEqual([]);
+		const saved = clone(staticData);
+		delete (saved.companies as IDataObject).cmp_002;
+		saved.pending = { cmp_002: 1e300 };
+		const t = await triggerFor(sim, parameters, { staticData: saved });
+		expect(await t.poll()).toEqual([]);
+		expect(t.logs.filter((log) => log.level === 'warn').map((log) => log.message)).toEqual([
+			expect.stringContaining('dropped unreadable entries of its saved "pending" list'),
+		]);
+
+		sim.clock.advance(30_000);
+		const fresh = sim.insertInvoice('cmp_002');
+		expect(ids(await t.poll())).toEqual([fresh.id]);
+		expect(t.logs.filter((log) => log.level === 'error')).toEqual([]);
+	});
+
 	test('a cached company list dated in the future is read again', async () => {
 		const staticData: IDataObject = {};
 		const parameters: IDataObject = {

@@ -172,16 +172,37 @@ describe('Spendesk Trigger: first activation', () => {
 		});
 	});
 
-	test('Start From A Date with an invalid Since: the activation fails with a clear message', async () => {
+	test.each([
+		['a Date', (ms: number) => new Date(ms)],
+		['a Luxon-like DateTime', (ms: number) => ({ toISO: () => new Date(ms).toISOString() })],
+	])('Since given by an expression as %s is taken as that date', async (_, make) => {
+		const since = sharedTimestamp('cmp_001');
 		const t = await trigger({
-			event: 'newInvoice',
+			event: 'newOrUpdatedInvoice',
 			companyScope: 'one',
 			company: 'cmp_001',
 			startFrom: 'date',
-			since: 'not a date',
+			since: make(Date.parse(since)),
 			options: {},
 		});
-		await expect(t.raw()).rejects.toThrow("'Since' is not a valid date");
-		expect(t.staticData.companies).toBeUndefined();
+		const expected = expectedSince('cmp_001', since);
+		expect(expected.length).toBeGreaterThan(0);
+		expect((await t.poll()).map((i) => i.id)).toEqual(expected);
 	});
+
+	test.each(['not a date', 1e20, -1e20])(
+		'Start From A Date with an invalid Since (%p): the activation fails with a clear message',
+		async (since) => {
+			const t = await trigger({
+				event: 'newInvoice',
+				companyScope: 'one',
+				company: 'cmp_001',
+				startFrom: 'date',
+				since,
+				options: {},
+			});
+			await expect(t.raw()).rejects.toThrow("'Since' is not a valid date");
+			expect(t.staticData.companies).toBeUndefined();
+		},
+	);
 });

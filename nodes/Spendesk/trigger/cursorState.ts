@@ -73,7 +73,15 @@ export const CLOCK_TOLERANCE_MS = 60_000;
 export function time(value: unknown): number | undefined {
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
 	const ms = typeof value === 'number' ? value : Date.parse(value);
-	return Number.isFinite(ms) ? ms : undefined;
+	return isDateMs(ms) ? ms : undefined;
+}
+
+/** The most milliseconds from 1970 a Date can hold, either way. */
+const LAST_DATE_MS = 8.64e15;
+
+/** A number of milliseconds a Date can show (1e20 is finite, but no date: it cannot be written out). */
+export function isDateMs(value: unknown): value is number {
+	return typeof value === 'number' && Math.abs(value) <= LAST_DATE_MS;
 }
 
 /** Tolerance of the cursor over the server's clock, for an overlap window. */

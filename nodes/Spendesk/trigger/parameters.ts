@@ -72,6 +72,13 @@ export function readTriggerParameters(ctx: IPollFunctions): TriggerParameters {
  * Where the first poll of each company starts, read while the trigger is not yet activated
  * (see TriggerStaticData.pending): the Since date (Start From: A Date), or now.
  */
+/** A date an expression may give as a Date or a Luxon DateTime ({{ $now }}), as the other date fields take it. */
+function dateValue(value: unknown): unknown {
+	if (value instanceof Date) return value.getTime();
+	const toISO = (value as { toISO?: unknown } | null)?.toISO;
+	return typeof toISO === 'function' ? (toISO as () => unknown).call(value) : value;
+}
+
 export function firstPollStart(
 	ctx: IPollFunctions,
 	initialized: boolean,
@@ -87,7 +94,7 @@ export function firstPollStart(
 		);
 	}
 	if (startFrom === 'now') return { start: Date.now(), fromDate: false };
-	const start = time(ctx.getNodeParameter('since', '') as unknown);
+	const start = time(dateValue(ctx.getNodeParameter('since', '') as unknown));
 	if (start === undefined) {
 		throw new NodeOperationError(ctx.getNode(), "'Since' is not a valid date", {
 			description: 'Enter the date from which invoices are emitted.',

@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { companyLabel } from '../companies/naming';
 import type { KeptCompanyList } from '../companies/select';
-import { time } from './cursorState';
+import { isDateMs, time } from './cursorState';
 import type { CompanyState } from './cursorState';
 
 export interface TriggerStaticData extends KeptCompanyList {
@@ -98,7 +98,8 @@ function checkTimes(data: IDataObject, field: 'pending' | 'absent', warn: Warn):
 	const value = data[field];
 	if (value === undefined) return;
 	const entries = isRecord(value) ? Object.entries(value) : [];
-	const kept = entries.filter(([, ms]) => isMs(ms));
+	// These are dates a company starts or stopped from: one no Date can hold is unreadable.
+	const kept = entries.filter(([, ms]) => isDateMs(ms));
 	if (isRecord(value) && kept.length === entries.length) return;
 	data[field] = Object.fromEntries(kept);
 	warn(
