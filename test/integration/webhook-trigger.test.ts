@@ -618,6 +618,33 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(recent).not.toContain('evt_restart_1');
 		});
 
+		test('a saved list of 200,000 handled events (an older version, a hand edit) is cut to the bound, not a failed delivery', async () => {
+			const h = await start({});
+			await h.activate();
+			const secret = secretOf(h, 'cmp_002');
+			const staticData = structuredClone(h.staticData);
+			staticData.recentEvents = Array.from({ length: 200_000 }, (_, i) => `evt_old_${i}`);
+			const other = await startWebhookHarness(
+				sim,
+				{ events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: {} },
+				{ staticData, workflowId: 'wf-many-events' },
+			);
+			harnesses.push(other);
+			const body = deliveryBody('cmp_002', 'pay_new', 'payables:created', 'evt_new');
+			expect((await other.deliver(body, signed(body, secret))).status).toBe(200);
+			expect(other.executions).toHaveLength(1);
+			const recent = other.staticData.recentEvents as string[];
+			expect(recent).toHaveLength(MAX_RECENT_EVENTS);
+			expect(recent.at(-1)).toBe('evt_new');
+			expect(recent.at(-2)).toBe('evt_old_199999');
+			// The newest saved ones are still recognised as repeats.
+			const old = deliveryBody('cmp_002', 'pay_old', 'payables:created', 'evt_old_199998');
+			expect(await other.deliver(old, signed(old, secret))).toEqual({
+				status: 200,
+				body: { received: true, duplicate: true },
+			});
+		});
+
 		test('after deliveries of different events that overlap, every one of them is in the saved static data: repeats are recognised after a restart or by another process', async () => {
 			const h = await start({ options: { fetchFullObject: true } });
 			await h.activate();

@@ -74,10 +74,10 @@ export function noteEvent(
 	// What other processes (or this one before a restart) saved joins the list, as older entries.
 	const known = new Set(memory.handled);
 	const read = state.recentEvents.filter((id) => !known.has(id));
-	if (read.length > 0) {
-		memory.handled.unshift(...read);
-		bound(memory.handled);
-	}
+	// As older entries, only as many as the bound leaves room for: a saved list of 200,000 ids
+	// (an older version's, a hand edit) is never spread whole into one call.
+	const room = MAX_RECENT_EVENTS - memory.handled.length;
+	if (read.length > 0 && room > 0) memory.handled.unshift(...read.slice(-room));
 	// This copy of the static data is saved with the list as it is when the save happens.
 	state.recentEvents = memory.handled;
 	remember(memory.noted, eventId);
