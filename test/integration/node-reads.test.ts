@@ -401,6 +401,44 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			expect(sim.log).toHaveLength(0);
 		});
 
+		// Workflow JSON written by hand or by n8n's API may hold `"filters": null`.
+		test.each([
+			['bankFee', 'getAll', { filters: null }],
+			['walletLoad', 'getAll', { filters: null }],
+			['settlement', 'getAll', { filters: null }],
+			['supplier', 'getAll', { filters: null }],
+			['purchaseOrder', 'getAll', { filters: null, options: null }],
+			['analyticalField', 'getAll', { filters: null }],
+			['payable', 'search', { filterMode: 'fields', filters: null }],
+			['payable', 'getAllSnapshot', { options: null }],
+		])('%s %s with %j reads as with none set', async (resource, operation, params) => {
+			const { out } = await runNode(sim, 'orgKey', {
+				resource,
+				operation,
+				companyScope: 'one',
+				company: 'cmp_002',
+				returnAll: true,
+				...params,
+			});
+			expect(out.length).toBeGreaterThan(0);
+			expect(out.every((item) => item.json.error === undefined)).toBe(true);
+		});
+
+		test('a collection given as text fails naming it, before any request', async () => {
+			const { execute } = await prepareNode(sim, 'orgKey', {
+				resource: 'supplier',
+				operation: 'getAll',
+				companyScope: 'one',
+				company: 'cmp_002',
+				returnAll: true,
+				filters: 'archived',
+			});
+			const error = await failure(execute());
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe("'Filters' must be a set of fields; got string");
+			expect(sim.log).toHaveLength(0);
+		});
+
 		test('supplier getAll: Updated After that is not a date fails naming the field', async () => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'supplier',

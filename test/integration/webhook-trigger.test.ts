@@ -618,6 +618,14 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(recent).not.toContain('evt_restart_1');
 		});
 
+		test('Options null (workflow JSON written by hand) delivers the event as with none set', async () => {
+			const h = await start({ options: null });
+			await h.activate();
+			const body = deliveryBody('cmp_002', 'pay_null', 'payables:created', 'evt_null_options');
+			expect((await h.deliver(body, signed(body, secretOf(h, 'cmp_002')))).status).toBe(200);
+			expect(h.executions).toHaveLength(1);
+		});
+
 		test('a saved list of 200,000 handled events (an older version, a hand edit) is cut to the bound, not a failed delivery', async () => {
 			const h = await start({});
 			await h.activate();

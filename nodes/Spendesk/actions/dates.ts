@@ -6,6 +6,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dateFilter, filtersCollection } from './listFilters';
+import { readCollection } from './sharedParams';
 
 const ISO_LIKE =
 	/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -136,7 +137,7 @@ export function fromToFilters(what: string): INodeProperties {
 
 /** Reads From / Until as the query parameters from / to; From after Until fails before any request. */
 export function readFromTo(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const filters = readCollection(ctx, 'filters', itemIndex);
 	const from = readDateFilter(ctx, itemIndex, filters.from, 'From');
 	const to = readDateFilter(ctx, itemIndex, filters.to, 'Until');
 	if (from && to && from > to) {

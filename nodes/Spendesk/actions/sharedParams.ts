@@ -61,6 +61,38 @@ export function readLimit(
 	return limit;
 }
 
+/** How a collection parameter is labelled in the editor, for messages. */
+const COLLECTION_LABELS: Record<string, string> = {
+	filters: 'Filters',
+	options: 'Options',
+	additionalFields: 'Additional Fields',
+	updateFields: 'Update Fields',
+};
+
+/**
+ * A collection parameter (Filters, Options, Additional Fields): its fields, none when it is
+ * empty or null (workflow JSON written by hand or by the API may hold `"filters": null`);
+ * anything but an object is refused naming the field.
+ */
+export function readCollection(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): IDataObject {
+	const raw = ctx.getNodeParameter(name, itemIndex, {}) as unknown;
+	if (raw === null || raw === undefined || raw === '') return {};
+	if (typeof raw === 'object' && !Array.isArray(raw)) return raw as IDataObject;
+	const label = COLLECTION_LABELS[name] ?? name;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`'${label}' must be a set of fields; got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
+		{
+			description: `Set '${label}' in the node, or remove the value an expression or the workflow's JSON gives it.`,
+			itemIndex,
+		},
+	);
+}
+
 /** Parses a JSON parameter (object expected); names the field on error. */
 export function readJsonObject(
 	ctx: IExecuteFunctions,

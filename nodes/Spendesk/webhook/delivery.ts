@@ -186,7 +186,8 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	if (noted === 'handled') return { webhookResponse: { received: true, duplicate: true } };
 	if (noted === 'inProgress') return busy(this, event.id);
 
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	// `?? {}`: workflow JSON may hold `"options": null`.
+	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	if (!options.fetchFullObject) {
 		noted.handled();
 		return { workflowData: [[{ json: delivery as unknown as IDataObject }]] };

@@ -4,6 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { filtersCollection } from '../listFilters';
+import { readCollection } from '../sharedParams';
 
 export function archivedFilter(what: string): INodeProperties {
 	return filtersCollection([
@@ -18,6 +19,6 @@ export function archivedFilter(what: string): INodeProperties {
 }
 
 export function readArchivedFilter(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const filters = readCollection(ctx, 'filters', itemIndex);
 	return filters.includeArchived === true ? { includeArchived: 'true' } : {};
 }

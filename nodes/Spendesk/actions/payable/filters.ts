@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readDateFilter, toEpoch } from '../dates';
 import { dateFilter, filtersCollection, readChoices, readIdList, textFilter } from '../listFilters';
-import { readJsonObject, rejectPagingKeys } from '../sharedParams';
+import { readCollection, readJsonObject, rejectPagingKeys } from '../sharedParams';
 
 /** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
 export const FILTER_MODE: INodeProperties = {
@@ -146,7 +146,7 @@ function checkPayableDates(
 
 /** The filters of the Fields mode as the snapshot's body: dates as ISO date-times, lists as lists. */
 function fieldsBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const fields = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const fields = readCollection(ctx, 'filters', itemIndex);
 	const body: IDataObject = {};
 	for (const [key, value] of Object.entries(fields)) {
 		if (key in SNAPSHOT_DATES)

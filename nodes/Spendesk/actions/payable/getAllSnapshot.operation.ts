@@ -6,7 +6,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readChoices } from '../listFilters';
-import { MAX_WAIT_SECONDS, numberOf, readMaxWaitSeconds } from '../sharedParams';
+import { MAX_WAIT_SECONDS, numberOf, readCollection, readMaxWaitSeconds } from '../sharedParams';
 import { listOperation } from '../list';
 import { withSimplify } from '../simplify';
 import type { SingleOperation } from '../types';
@@ -21,7 +21,7 @@ const SNAPSHOT_MAX_WAIT_SECONDS = 600;
  * and is read when Options has no Max Wait (a saved workflow keeps its wait).
  */
 function readSnapshotMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readCollection(ctx, 'options', itemIndex);
 	const raw = options.maxWait as unknown;
 	if (raw === undefined || raw === null || raw === '')
 		return readMaxWaitSeconds(ctx, itemIndex, 'snapshot', SNAPSHOT_MAX_WAIT_SECONDS);
@@ -42,7 +42,7 @@ function readSnapshotMaxWait(ctx: IExecuteFunctions, itemIndex: number): number 
 
 /** Sort By and Sort Order of Options, as the snapshot's `sortBy` and `sortOrder` (docs/api.md#filters). */
 function readSort(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readCollection(ctx, 'options', itemIndex);
 	const [sortBy] =
 		readChoices(ctx, itemIndex, options.sortBy, 'Sort By', ['createdAt', 'payableDate']) ?? [];
 	const [sortOrder] =

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
 import { filtersCollection, textFilter } from '../listFilters';
-import { readJsonObject } from '../sharedParams';
+import { readCollection, readJsonObject } from '../sharedParams';
 import { withSimplify } from '../simplify';
 import type { SingleOperation } from '../types';
 import { FILTER_MODE, PAYABLE_STATUS_FILTER, PAYABLE_TYPE_FILTER } from './filters';
@@ -70,7 +70,7 @@ export function readSearchFilters(
 		}
 		return Object.keys(filters).length ? filters : undefined;
 	}
-	const fields = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const fields = readCollection(ctx, 'filters', itemIndex);
 	const subfilters: IDataObject[] = [];
 	for (const [field, raw] of Object.entries(fields)) {
 		const values = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))

@@ -11,6 +11,7 @@ import { impossibleDate } from '../dates';
 import { readRecordId, recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import { fail, readText } from '../writeFields';
+import { readCollection } from '../sharedParams';
 
 /** An amount in the company's currency (major units): a number, or its digits as text. */
 function readAmount(
@@ -127,7 +128,7 @@ function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 /** Net amount, cost center and custom fields, when given. */
 function readAdditional(ctx: IExecuteFunctions, amount: number, itemIndex: number): IDataObject {
-	const extra = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const extra = readCollection(ctx, 'additionalFields', itemIndex);
 	const body: IDataObject = {};
 	if (extra.netAmount !== undefined && extra.netAmount !== '') {
 		const netAmount = readAmount(ctx, extra.netAmount, 'Net Amount', 0, itemIndex);

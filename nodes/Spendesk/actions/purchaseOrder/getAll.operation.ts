@@ -8,14 +8,14 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { collectList } from '../../transport/paginate';
 import { readDateFilter } from '../dates';
 import { dateFilter, filtersCollection } from '../listFilters';
-import { readLimit, returnAllOrLimit } from '../sharedParams';
+import { readCollection, readLimit, returnAllOrLimit } from '../sharedParams';
 import type { SingleOperation } from '../types';
 
 const STATUSES = ['cancelled', 'closed', 'open'];
 
 function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const filters = readCollection(ctx, 'filters', itemIndex);
+	const options = readCollection(ctx, 'options', itemIndex);
 	const createdFrom = readDateFilter(ctx, itemIndex, filters.createdFrom, 'Created From');
 	const createdTo = readDateFilter(ctx, itemIndex, filters.createdTo, 'Created To');
 	if (createdFrom && createdTo && createdFrom > createdTo)

@@ -6,12 +6,13 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
 import { dateFilter, filtersCollection, readChoices, readIdList, textFilter } from '../listFilters';
+import { readCollection } from '../sharedParams';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
 const STATES = ['created', 'exported', 'failedToExport'];
 
 function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const filters = readCollection(ctx, 'filters', itemIndex);
 	return {
 		exportedAfter: readDateFilter(ctx, itemIndex, filters.exportedAfter, 'Exported After'),
 		// Several values as one comma-separated value: the same whatever n8n's query encoding.

@@ -11,6 +11,7 @@ import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { readText } from '../writeFields';
 import { answeredItems, answeredSupplier } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
+import { readCollection } from '../sharedParams';
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const name = readText(this, this.getNodeParameter('name', itemIndex, ''), 'Name', 200, itemIndex);
@@ -21,7 +22,7 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 			itemIndex,
 		});
 	}
-	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const fields = readCollection(this, 'additionalFields', itemIndex);
 	return {
 		itemIndex,
 		body: { name, ...readSupplierFields(this, fields, itemIndex, false) },

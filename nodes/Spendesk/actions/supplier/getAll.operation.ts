@@ -8,10 +8,11 @@ import { readDateFilter } from '../dates';
 import { dateFilter, filtersCollection, readIdList as idList, textFilter } from '../listFilters';
 import { listOperation } from '../list';
 import { readText } from '../writeFields';
+import { readCollection } from '../sharedParams';
 
 /** The filters as query parameters: dates as ISO date-times, Archived as isArchived true/false, texts as given. */
 function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const filters = readCollection(ctx, 'filters', itemIndex);
 	const archived = filters.archived;
 	const date = (name: string, label: string) =>
 		readDateFilter(ctx, itemIndex, filters[name], label);

@@ -13,13 +13,14 @@ import { readRecordId, recordLocator } from '../recordId';
 import { readText } from '../writeFields';
 import { supplierResults } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
+import { readCollection } from '../sharedParams';
 
 const ID_HINT =
 	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
 
 /** The Update Fields of an item as the PATCH body; nothing to change fails before any request. */
 function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const fields = ctx.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const fields = readCollection(ctx, 'updateFields', itemIndex);
 	const changes = readSupplierFields(ctx, fields, itemIndex, true);
 	if ('name' in fields) {
 		const name = readText(ctx, fields.name, 'Name', 200, itemIndex);
