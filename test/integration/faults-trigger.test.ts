@@ -506,13 +506,10 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 	);
 
 	test('a saved start past any date (pending 1e300) is dropped with a warning; the company is polled, not silenced', async () => {
-		const parameters: IDataObject = {
-			event: 'newInvoice',
+		const parameters = one('newInvoice', {
 			companyScope: 'several',
 			companyIds: ['cmp_001', 'cmp_002'],
-			startFrom: 'now',
-			options: {},
-		};
+		});
 		const staticData: IDataObject = {};
 		expect(await (await triggerFor(sim, parameters, { staticData })).poll()).toEqual([]);
 		const saved = clone(staticData);

@@ -386,6 +386,9 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				{ from: '2026-02-01T00:00:00', to: '2026-01-01T00:00:00' },
 				"'From' (2026-02-01T00:00:00.000Z) is after 'Until' (2026-01-01T00:00:00.000Z)",
 			],
+			['supplier', { updatedAfter: 'last week' }, `'Updated After' is not a date: got "last week"`],
+			// A collection that is no collection (an expression, the workflow's JSON).
+			['supplier', 'archived', "'Filters' must be a set of fields; got string"],
 		])('%s getAll with filters %j fails before any request', async (resource, filters, message) => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource,
@@ -422,36 +425,6 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			});
 			expect(out.length).toBeGreaterThan(0);
 			expect(out.every((item) => item.json.error === undefined)).toBe(true);
-		});
-
-		test('a collection given as text fails naming it, before any request', async () => {
-			const { execute } = await prepareNode(sim, 'orgKey', {
-				resource: 'supplier',
-				operation: 'getAll',
-				companyScope: 'one',
-				company: 'cmp_002',
-				returnAll: true,
-				filters: 'archived',
-			});
-			const error = await failure(execute());
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe("'Filters' must be a set of fields; got string");
-			expect(sim.log).toHaveLength(0);
-		});
-
-		test('supplier getAll: Updated After that is not a date fails naming the field', async () => {
-			const { execute } = await prepareNode(sim, 'orgKey', {
-				resource: 'supplier',
-				operation: 'getAll',
-				companyScope: 'one',
-				company: 'cmp_002',
-				returnAll: true,
-				filters: { updatedAfter: 'last week' },
-			});
-			expect((await failure(execute())).message).toBe(
-				`'Updated After' is not a date: got "last week"`,
-			);
-			expect(sim.log).toHaveLength(0);
 		});
 
 		test('Continue On Fail: a bad date on item 1 is its error item; item 0 still runs', async () => {
