@@ -180,6 +180,27 @@ describe.each(['specification', 'documented'] as const)(
 			}
 		});
 
+		test('Create answered 204 with no content: the error says it may have been created, to check before running again', async () => {
+			sim.injectFault({ route: 'createPurchaseOrder', kind: 'noContent' });
+			const error = await failure(
+				run({
+					...one('cmp_002'),
+					operation: 'create',
+					userId: 'usr_002_00002',
+					amount: 100,
+					startDate: '2026-04-01',
+					endDate: '2026-04-30',
+					supplierMode: 'id',
+					supplierId: 'sup_002_00003',
+				}),
+			);
+			expect(apiRequests(sim)).toHaveLength(1);
+			const description = (error as NodeApiError).description ?? '';
+			expect(description).toContain('Spendesk may have applied this "Create a purchase order"');
+			expect(description).toContain('before running the node again');
+			expect(description).not.toContain('then run the node again');
+		});
+
 		test('Create refused by Spendesk (an unknown supplier): the error names the company and quotes Spendesk; nothing is created', async () => {
 			const before = purchaseOrdersOf(sim, 'cmp_002').length;
 			const error = await failure(

@@ -134,6 +134,19 @@ describe.each(['specification', 'documented'] as const)(
 			).toBe(true);
 		});
 
+		test('a bulk call answered 204 with no content says the items may have been applied, never to run them again', async () => {
+			const ids = suppliers()
+				.slice(0, 2)
+				.map((s) => s.id);
+			sim.injectFault({ route: 'updateSupplierStatus', kind: 'noContent' });
+			const error = await failure(run({ operation: 'archive' }, itemsOf(ids)));
+			expect(apiRequests(sim)).toHaveLength(1);
+			expect(error.message).toContain('(bulk call for items 0–1, may have been applied)');
+			const description = (error as NodeApiError).description ?? '';
+			expect(description).toContain('Spendesk may have applied this');
+			expect(description).not.toMatch(/has not applied them|then run the node again/);
+		});
+
 		test('a bad supplier ID fails before any request; All Companies is refused', async () => {
 			const bad = await failure(run({ operation: 'archive' }, itemsOf(['a b'])));
 			expect(bad.message).toBe('Supplier ID "a b" is not a valid ID');

@@ -464,7 +464,10 @@ export function notJsonError(
 		{
 			message: `Spendesk answered "${endpoint.label}"${forCompany} with ${what} instead of JSON (${status})`,
 			description:
-				'The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check the environment or custom base URL of the credential and the proxy settings of your n8n instance, then run the node again.',
+				endpoint.method !== 'GET' && status >= 200 && status < 300
+					? // A write answered 2xx: Spendesk may have applied it; running again may apply it twice.
+						`Spendesk may have applied this "${endpoint.label}": the answer said it succeeded (${status}) but had no readable content, so the node cannot show what was done. Check in Spendesk whether it was applied before running the node again, or it may be applied twice. If such answers keep coming, check the environment or custom base URL of the credential and the proxy settings of your n8n instance.`
+					: 'The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check the environment or custom base URL of the credential and the proxy settings of your n8n instance, then run the node again.',
 			httpCode: String(status),
 			itemIndex: call.itemIndex,
 		},
