@@ -145,6 +145,52 @@ const CASES: BadInput[] = [
 		route: 'getCompanies',
 	},
 	{
+		name: 'custom Pagination from an expression that is no choice',
+		kind: 'orgKey',
+		params: custom({ path: '/v1/settlements', pagination: 'pages' }),
+		message:
+			'\'Pagination\' must be one of none, page, cursor, offset, bodyCursor, snapshot; got "pages"',
+		route: 'listSettlements',
+	},
+	{
+		name: 'custom Company Scoping from an expression that is no choice',
+		kind: 'orgKey',
+		params: custom({ path: '/v1/settlements', scoping: 'Header' }),
+		message: '\'Company Scoping\' must be one of path, none, header; got "Header"',
+		route: 'listSettlements',
+	},
+	{
+		name: 'custom POST with Snapshot Pages (it would POST again at every poll)',
+		kind: 'orgKey',
+		params: custom({
+			method: 'POST',
+			path: '/v1/snapshots/payables',
+			pagination: 'snapshot',
+			body: '{}',
+		}),
+		message: 'Pagination "Snapshot Pages" reads a snapshot with GET, not POST',
+		route: 'createPayablesSnapshot',
+	},
+	{
+		name: 'custom Body from an expression that is a number',
+		kind: 'orgKey',
+		params: custom({ method: 'POST', path: '/v1/suppliers', body: 42 }),
+		message: "'Body (JSON)' must be a JSON object or list; got number",
+		route: 'createSuppliers',
+	},
+	{
+		name: 'custom Body that is a list, with a Pagination that pages it',
+		kind: 'orgKey',
+		params: custom({
+			method: 'POST',
+			path: '/v1/payables/search',
+			pagination: 'bodyCursor',
+			body: [{ limit: 10 }],
+		}),
+		message: "'Body (JSON)' must be a JSON object; got a list",
+		route: 'searchPayables',
+	},
+	{
 		name: 'custom path with "//"',
 		kind: 'orgKey',
 		params: custom({ path: '//evil.example/v1/settlements' }),
@@ -395,6 +441,28 @@ describe('node: input as expressions give it', () => {
 	beforeEach(() => {
 		resetTransport();
 		sim.clearLog();
+	});
+
+	test('a Custom API Call Body an expression gives as a list is sent as that list (POST /v1/suppliers takes one)', async () => {
+		const before = sim.data('cmp_002').suppliers.length;
+		const suppliers = [{ name: 'ACME Listed' }, { name: 'Globex Listed' }];
+		const { execute } = await prepareNode(
+			sim,
+			'orgKey',
+			custom({ method: 'POST', path: '/v1/suppliers', body: suppliers }),
+		);
+		const [out] = await execute();
+		const posted = sim.requestsTo('createSuppliers');
+		expect(posted.map((r) => r.body)).toEqual([suppliers]);
+		expect(
+			sim
+				.data('cmp_002')
+				.suppliers.slice(before)
+				.map((x) => x.name),
+		).toEqual(['ACME Listed', 'Globex Listed']);
+		// Pagination None: Spendesk's answer as it is, one item.
+		expect(out).toHaveLength(1);
+		expect(out[0].json.error).toBeUndefined();
 	});
 
 	test('a Limit given as numeric text ("25") is read like a number', async () => {

@@ -93,16 +93,33 @@ export function readCollection(
 	);
 }
 
-/** Parses a JSON parameter (object expected); names the field on error. */
+/**
+ * Parses a JSON parameter (an object expected; also a list with `lists`); names the field on
+ * error. An expression may give the value itself: an object (or list) is taken as it is,
+ * anything else but text is refused, never sent as `{}`.
+ */
 export function readJsonObject(
 	ctx: IExecuteFunctions,
 	name: string,
 	label: string,
 	itemIndex: number,
+	lists = false,
 ): IDataObject {
 	const raw = ctx.getNodeParameter(name, itemIndex, '{}') as unknown;
-	if (raw && typeof raw === 'object' && !Array.isArray(raw)) return raw as IDataObject;
-	const text = typeof raw === 'string' ? raw.trim() : '';
+	if (raw && typeof raw === 'object' && (lists || !Array.isArray(raw))) return raw as IDataObject;
+	if (raw === null || raw === undefined) return {};
+	if (typeof raw !== 'string') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`'${label}' must be a JSON object${lists ? ' or list' : ''}; got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
+			{
+				description:
+					'Enter an object in curly braces, e.g. {"status": "paid"}, or an expression that gives one.',
+				itemIndex,
+			},
+		);
+	}
+	const text = raw.trim();
 	if (!text) return {};
 	let value: unknown;
 	try {
@@ -113,7 +130,7 @@ export function readJsonObject(
 			itemIndex,
 		});
 	}
-	if (!value || typeof value !== 'object' || Array.isArray(value)) {
+	if (!value || typeof value !== 'object' || (Array.isArray(value) && !lists)) {
 		throw new NodeOperationError(ctx.getNode(), `'${label}' must be a JSON object`, {
 			description: 'Enter an object in curly braces, e.g. {"status": "paid"}.',
 			itemIndex,

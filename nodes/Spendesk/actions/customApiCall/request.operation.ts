@@ -10,6 +10,35 @@ import type { SpendeskOperation } from '../types';
 /** Page sizes assumed for each style when calling an endpoint outside the catalogue. */
 const PAGE_SIZES = STYLE_PAGE_SIZES;
 
+const METHODS: ReadonlyArray<Endpoint['method']> = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
+const PLACEMENTS: readonly CompanyPlacement[] = ['path', 'none', 'header'];
+const STYLES: readonly PaginationStyle[] = [
+	'none',
+	'page',
+	'cursor',
+	'offset',
+	'bodyCursor',
+	'snapshot',
+];
+
+/** A choice parameter, one of `choices` (an expression may give anything): else the error naming the field. */
+function oneOf<T extends string>(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: T,
+	choices: readonly T[],
+	label: string,
+	fail: (message: string, description: string) => NodeOperationError,
+): T {
+	const value = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
+	if (choices.includes(value as T)) return value as T;
+	throw fail(
+		`'${label}' must be one of ${choices.join(', ')}; got ${JSON.stringify(value)?.slice(0, 40) ?? String(value)}`,
+		`Choose ${label} from the list; an expression must give one of these values exactly.`,
+	);
+}
+
 /** The path checked before any request: under the base URL, {companyId} only where Company Scoping puts it. */
 function checkPath(
 	path: string,
@@ -161,15 +190,28 @@ export const customApiCall: SpendeskOperation = {
 		);
 	},
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const method = this.getNodeParameter('method', itemIndex) as Endpoint['method'];
-		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
-		// Saved workflows hold the company placement under the parameter name `scoping`.
-		const placement = this.getNodeParameter('scoping', itemIndex, 'header') as CompanyPlacement;
-		const pagination = this.getNodeParameter('pagination', itemIndex, 'none') as PaginationStyle;
 		const fail = (message: string, description: string) =>
 			new NodeOperationError(this.getNode(), message, { description, itemIndex });
+		const method = oneOf(this, 'method', itemIndex, 'GET', METHODS, 'Method', fail);
+		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
+		// Saved workflows hold the company placement under the parameter name `scoping`.
+		const placement = oneOf(
+			this,
+			'scoping',
+			itemIndex,
+			'header',
+			PLACEMENTS,
+			'Company Scoping',
+			fail,
+		);
+		const pagination = oneOf(this, 'pagination', itemIndex, 'none', STYLES, 'Pagination', fail);
 
 		checkPath(path, placement, fail);
+		if (pagination === 'snapshot' && method !== 'GET')
+			throw fail(
+				`Pagination "Snapshot Pages" reads a snapshot with GET, not ${method}`,
+				'Nothing was sent. Create the snapshot with a call of its own (POST, Pagination None), then read it with GET and Pagination Snapshot Pages; or use Payable → Get Many as Snapshot, which does both.',
+			);
 
 		const endpoint: Endpoint = {
 			label: `Custom API call ${method} ${path}`,
@@ -182,8 +224,12 @@ export const customApiCall: SpendeskOperation = {
 			mayAnswerEmpty: method !== 'GET',
 		};
 		const qs = readJsonObject(this, 'query', 'Query Parameters (JSON)', itemIndex);
+		// A body may be a list (bulk endpoints such as POST /v1/suppliers take one) when the
+		// node does not page it: a paged body carries the page's cursor or size.
 		const body =
-			method === 'GET' ? undefined : readJsonObject(this, 'body', 'Body (JSON)', itemIndex);
+			method === 'GET'
+				? undefined
+				: readJsonObject(this, 'body', 'Body (JSON)', itemIndex, pagination === 'none');
 		const limit = pagination === 'none' ? undefined : readLimit(this, itemIndex);
 		return async (company) =>
 			await collectList(this, endpoint, { company, itemIndex, qs, body, limit });
