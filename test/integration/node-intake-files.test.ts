@@ -109,6 +109,48 @@ describe('intake files', () => {
 		},
 	);
 
+	test('Create with Attach File and an empty file: refused before the intake is created', async () => {
+		const before = sim.data('cmp_001').intakes.length;
+		const error = await failure(
+			run(
+				sim,
+				'orgKey',
+				{
+					resource: 'intake',
+					operation: 'create',
+					company: 'cmp_001',
+					intake: '{"supplierName":"Mail"}',
+					attachFile: true,
+					binaryPropertyName: 'data',
+				},
+				{ items: [fileItem(Buffer.alloc(0))] },
+			),
+		);
+		expect(error.message).toBe('The file "invoice march.pdf" is empty');
+		expect(sim.data('cmp_001').intakes).toHaveLength(before);
+		expect(sim.log.filter((r) => r.route !== 'token')).toEqual([]);
+	});
+
+	test('Create with Attach File answered without an intake ID: says it was created, not to create it again', async () => {
+		const before = sim.data('cmp_001').intakes.length;
+		sim.injectFault({ route: 'createIntake', kind: 'setFields', set: { 'data.id': null } });
+		const error = await failure(
+			run(sim, 'orgKey', {
+				resource: 'intake',
+				operation: 'create',
+				company: 'cmp_001',
+				intake: '{"supplierName":"Mail"}',
+				attachFile: true,
+				binaryPropertyName: 'data',
+			}),
+		);
+		expect(error.message).toBe(
+			'The intake was created, but Spendesk did not say its ID: its file was not attached',
+		);
+		expect(sim.data('cmp_001').intakes).toHaveLength(before + 1);
+		expect(sim.log.map((r) => r.route).filter((r) => r !== 'token')).toEqual(['createIntake']);
+	});
+
 	test('Create with Attach File: the intake is created, then the file uploaded to it, in the same run', async () => {
 		const out = await run(sim, 'orgKey', {
 			resource: 'intake',
