@@ -167,6 +167,7 @@ describe.each(['specification', 'documented'] as const)(
 					{ startDate: '2026-02-30' },
 					'Start Date is not a date: 2026-02-30 does not exist (February 2026 has 28 days)',
 				],
+				[{ amount: 1.7e308 }, 'Amount is too large to send exactly; got 1.7e+308'],
 				// An expression giving a Date that holds no time (new Date('soon')).
 				[
 					{ endDate: new Date('soon') as unknown as string },

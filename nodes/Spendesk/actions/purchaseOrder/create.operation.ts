@@ -29,6 +29,14 @@ function readAmount(
 			`${label} must be a number of at least ${min}; got ${typeof raw === 'string' ? `"${raw.slice(0, 40)}"` : String(raw)}`,
 			`Enter '${label}' in the company's currency, e.g. 1200.50 (not in cents).`,
 		);
+	// Past this the amount in cents is no longer exact (and from 1.8e306 it would be sent as null).
+	if (value * 100 > Number.MAX_SAFE_INTEGER)
+		fail(
+			ctx,
+			itemIndex,
+			`${label} is too large to send exactly; got ${String(raw).slice(0, 40)}`,
+			`Enter '${label}' in the company's currency, at most ${Math.floor(Number.MAX_SAFE_INTEGER / 100)}.`,
+		);
 	return Math.round(value * 100) / 100;
 }
 
