@@ -200,6 +200,57 @@ describe.each(['specification', 'documented'] as const)(
 			]);
 		});
 
+		test('Change Some on a payable whose lines come back as null: refused after the Get, naming it, before any PATCH', async () => {
+			const id = 'pay_001_000006';
+			sim.injectFault({ route: 'getPayable', kind: 'setFields', set: { lineItems: [null] } });
+			const error = await failure(
+				run({
+					...UPDATE,
+					payableId: locatorById(id),
+					version: '',
+					lineItemsMode: 'changeSome',
+					lineChanges: changes({ applyTo: 'all', taxAccountId: 'ta_9' }),
+				}),
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(
+				`Spendesk gave no line items for payable "${id}", so it cannot be updated`,
+			);
+			expect(calls()).toEqual([`GET /v1/payables/${id}`]);
+		});
+
+		test('Change Some keeps an analytical field without a value out of the PATCH, never as "null"', async () => {
+			const id = 'pay_001_000006';
+			const amount = detail(id).amount;
+			sim.injectFault({
+				route: 'getPayable',
+				kind: 'setFields',
+				set: {
+					lineItems: [
+						{
+							financial: { grossAmount: amount },
+							analyticalProperties: [
+								{ fieldId: 'af_001_001', valueId: null },
+								{ fieldId: 'af_001_002' },
+							],
+						},
+					],
+				},
+			});
+			await run({
+				...UPDATE,
+				payableId: locatorById(id),
+				version: '',
+				lineItemsMode: 'changeSome',
+				lineChanges: changes({ applyTo: 'all', taxAccountId: 'ta_9' }),
+			});
+			const patch = apiRequests(sim).find((r) => r.method === 'PATCH')!;
+			expect(patch.body).toMatchObject({
+				lineItems: [{ grossAmount: amount, taxAccountId: 'ta_9', analyticalFieldValues: [] }],
+			});
+			expect(JSON.stringify(patch.body)).not.toMatch(/"null"|"undefined"/);
+		});
+
 		test('Change Some on a line the payable lacks: refused after the Get, before any PATCH', async () => {
 			const id = 'pay_001_000006';
 			const error = await failure(

@@ -47,13 +47,7 @@ export const createIntake: SpendeskOperation = {
 				? await this.helpers.getBinaryDataBuffer(itemIndex, file.property)
 				: undefined;
 			// An empty file is refused before the intake is created: a second run must not make two.
-			if (file && bytes?.length === 0) {
-				throw new NodeOperationError(this.getNode(), `The file "${file.fileName}" is empty`, {
-					description:
-						'Nothing was created. Spendesk accepts files of at least one byte: check the binary data of the input item, or turn off Attach File.',
-					itemIndex,
-				});
-			}
+			if (file && bytes?.length === 0) throw emptyFile(this, file.fileName, itemIndex);
 			const { body: response } = await callSpendesk<IDataObject>(this, 'createIntake', {
 				company,
 				body,
@@ -62,17 +56,7 @@ export const createIntake: SpendeskOperation = {
 			const items = bodyItems(response);
 			if (!file || !bytes) return { items };
 			const intakeId = String(items[0]?.id ?? '');
-			if (!intakeId) {
-				throw new NodeOperationError(
-					this.getNode(),
-					'The intake was created, but Spendesk did not say its ID: its file was not attached',
-					{
-						description:
-							'Find the new intake in Spendesk and attach the file with Intake → Upload File and its ID. Running Create again would create a second intake.',
-						itemIndex,
-					},
-				);
-			}
+			if (!intakeId) throw createdWithoutId(this, itemIndex);
 			try {
 				const uploaded = await uploadToIntake(this, {
 					company,
@@ -94,3 +78,23 @@ export const createIntake: SpendeskOperation = {
 		};
 	},
 };
+
+function emptyFile(ctx: IExecuteFunctions, fileName: string, itemIndex: number) {
+	return new NodeOperationError(ctx.getNode(), `The file "${fileName}" is empty`, {
+		description:
+			'Nothing was created. Spendesk accepts files of at least one byte: check the binary data of the input item, or turn off Attach File.',
+		itemIndex,
+	});
+}
+
+function createdWithoutId(ctx: IExecuteFunctions, itemIndex: number) {
+	return new NodeOperationError(
+		ctx.getNode(),
+		'The intake was created, but Spendesk did not say its ID: its file was not attached',
+		{
+			description:
+				'Find the new intake in Spendesk and attach the file with Intake → Upload File and its ID. Running Create again would create a second intake.',
+			itemIndex,
+		},
+	);
+}

@@ -354,8 +354,14 @@ export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChan
 const idText = (value: unknown): string | undefined =>
 	typeof value === 'string' && value ? value : undefined;
 
+/** An ID as text, a numeric one as its digits; nothing for null, empty or anything else. */
+const idOrNumber = (value: unknown): string | undefined =>
+	typeof value === 'number' && Number.isFinite(value) ? String(value) : idText(value);
+
 /** A line as Get a payable gives it, as the update takes it back (unset properties left out). */
-export function lineFromPayable(line: IDataObject): LineItem | undefined {
+export function lineFromPayable(entry: unknown): LineItem | undefined {
+	if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
+	const line = entry as IDataObject;
 	const financial = (line.financial ?? {}) as IDataObject;
 	const gross = financial.grossAmount ?? line.grossAmount;
 	if (typeof gross !== 'number') return undefined;
@@ -366,9 +372,12 @@ export function lineFromPayable(line: IDataObject): LineItem | undefined {
 	}
 	const values = (line.analyticalProperties ?? line.analyticalFieldValues) as unknown;
 	if (Array.isArray(values))
-		result.analyticalFieldValues = values
-			.filter((v): v is IDataObject => !!v && typeof v === 'object')
-			.map((v) => ({ fieldId: String(v.fieldId), valueId: String(v.valueId) }));
+		// A field without a value (valueId null) is left out, never sent back as the text "null".
+		result.analyticalFieldValues = values.flatMap((v: unknown) => {
+			const fieldId = idOrNumber((v as IDataObject | null)?.fieldId);
+			const valueId = idOrNumber((v as IDataObject | null)?.valueId);
+			return fieldId && valueId ? [{ fieldId, valueId }] : [];
+		});
 	return result;
 }
 

@@ -150,7 +150,7 @@ function mergedLines(
 	payable: IDataObject,
 	changes: LineChange[],
 ): LineItem[] {
-	const read = Array.isArray(payable.lineItems) ? (payable.lineItems as IDataObject[]) : [];
+	const read: unknown[] = Array.isArray(payable.lineItems) ? payable.lineItems : [];
 	const lines = read.map(lineFromPayable);
 	if (!lines.length || lines.some((line) => !line)) noLinesFromSpendesk(ctx, target);
 	let result = lines as LineItem[];
