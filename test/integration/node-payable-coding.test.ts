@@ -356,6 +356,11 @@ describe.each(['specification', 'documented'] as const)(
 					{ lineItemsMode: 'replaceAll', lineItems: lines({ grossAmount: 12.5 }) },
 					'Line 1, Gross Amount must be a whole number of minor units; got 12.5',
 				],
+				// Left empty (or an expression giving ''): no amount, not 0.
+				[
+					{ lineItemsMode: 'replaceAll', lineItems: lines({ grossAmount: '' }) },
+					'Line 1, Gross Amount must be a whole number of minor units; got ""',
+				],
 			];
 			for (const [params, message] of cases) {
 				const error = await failure(run({ ...base, ...params }));

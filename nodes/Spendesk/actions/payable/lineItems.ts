@@ -305,13 +305,18 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[]
 		);
 	return entries.map((entry, i) => {
 		const where = `Line ${i + 1}`;
+		// Empty text is no amount (Number('') would make it 0).
 		const amount =
-			typeof entry.grossAmount === 'string' ? Number(entry.grossAmount) : entry.grossAmount;
+			typeof entry.grossAmount === 'string'
+				? entry.grossAmount.trim() === ''
+					? undefined
+					: Number(entry.grossAmount)
+				: entry.grossAmount;
 		if (typeof amount !== 'number' || !Number.isSafeInteger(amount))
 			fail(
 				ctx,
 				itemIndex,
-				`${where}, Gross Amount must be a whole number of minor units; got ${String(entry.grossAmount).slice(0, 40)}`,
+				`${where}, Gross Amount must be a whole number of minor units; got ${typeof entry.grossAmount === 'string' ? `"${entry.grossAmount.slice(0, 40)}"` : String(entry.grossAmount).slice(0, 40)}`,
 				"Give the amount in minor units, like the payable's amount: 120.00 EUR is 12000.",
 			);
 		return { grossAmount: amount, ...readSettings(ctx, entry, where, itemIndex) };
