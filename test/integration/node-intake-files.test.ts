@@ -45,6 +45,15 @@ async function run(
 }
 
 const upload = { resource: 'intake', operation: 'uploadFile' };
+/** Intake → Create on cmp_001 with the input item's file attached. */
+const CREATE_WITH_FILE = {
+	resource: 'intake',
+	operation: 'create',
+	company: 'cmp_001',
+	intake: '{"supplierName":"Mail"}',
+	attachFile: true,
+	binaryPropertyName: 'data',
+};
 
 describe('intake files', () => {
 	let sim: SpendeskSimulator;
@@ -112,19 +121,7 @@ describe('intake files', () => {
 	test('Create with Attach File and an empty file: refused before the intake is created', async () => {
 		const before = sim.data('cmp_001').intakes.length;
 		const error = await failure(
-			run(
-				sim,
-				'orgKey',
-				{
-					resource: 'intake',
-					operation: 'create',
-					company: 'cmp_001',
-					intake: '{"supplierName":"Mail"}',
-					attachFile: true,
-					binaryPropertyName: 'data',
-				},
-				{ items: [fileItem(Buffer.alloc(0))] },
-			),
+			run(sim, 'orgKey', CREATE_WITH_FILE, { items: [fileItem(Buffer.alloc(0))] }),
 		);
 		expect(error.message).toBe('The file "invoice march.pdf" is empty');
 		expect(sim.data('cmp_001').intakes).toHaveLength(before);
@@ -134,16 +131,7 @@ describe('intake files', () => {
 	test('Create with Attach File answered without an intake ID: says it was created, not to create it again', async () => {
 		const before = sim.data('cmp_001').intakes.length;
 		sim.injectFault({ route: 'createIntake', kind: 'setFields', set: { 'data.id': null } });
-		const error = await failure(
-			run(sim, 'orgKey', {
-				resource: 'intake',
-				operation: 'create',
-				company: 'cmp_001',
-				intake: '{"supplierName":"Mail"}',
-				attachFile: true,
-				binaryPropertyName: 'data',
-			}),
-		);
+		const error = await failure(run(sim, 'orgKey', CREATE_WITH_FILE));
 		expect(error.message).toBe(
 			'The intake was created, but Spendesk did not say its ID: its file was not attached',
 		);
@@ -153,12 +141,8 @@ describe('intake files', () => {
 
 	test('Create with Attach File: the intake is created, then the file uploaded to it, in the same run', async () => {
 		const out = await run(sim, 'orgKey', {
-			resource: 'intake',
-			operation: 'create',
-			company: 'cmp_001',
+			...CREATE_WITH_FILE,
 			intake: '{"supplierName":"Mail","amount":12,"currency":"EUR"}',
-			attachFile: true,
-			binaryPropertyName: 'data',
 		});
 		expect(out).toHaveLength(1);
 		const created = sim.data('cmp_001').intakes.find((i) => i.id === out[0].json.id)!;
@@ -277,16 +261,7 @@ describe('intake files', () => {
 			detail: 'fileName is not allowed',
 		});
 		const before = sim.data('cmp_001').intakes.length;
-		const error = (await failure(
-			run(sim, 'orgKey', {
-				resource: 'intake',
-				operation: 'create',
-				company: 'cmp_001',
-				intake: '{"supplierName":"Mail"}',
-				attachFile: true,
-				binaryPropertyName: 'data',
-			}),
-		)) as NodeApiError;
+		const error = (await failure(run(sim, 'orgKey', CREATE_WITH_FILE))) as NodeApiError;
 		const created = sim.data('cmp_001').intakes;
 		expect(created).toHaveLength(before + 1);
 		expect(error.description).toMatch(

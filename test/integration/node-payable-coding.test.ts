@@ -41,6 +41,14 @@ const fileItem = (content = PDF, mimeType = 'application/pdf'): INodeExecutionDa
 
 const lines = (...entries: IDataObject[]) => ({ line: entries });
 const changes = (...entries: IDataObject[]) => ({ change: entries });
+/** Update, Change Some, on the payable's current version (the node reads it). */
+const changeSome = (id: string, ...entries: IDataObject[]): IDataObject => ({
+	...UPDATE,
+	payableId: locatorById(id),
+	version: '',
+	lineItemsMode: 'changeSome',
+	lineChanges: changes(...entries),
+});
 
 describe.each(['specification', 'documented'] as const)(
 	'node: payable accounting and receipts (%s profile)',
@@ -203,15 +211,7 @@ describe.each(['specification', 'documented'] as const)(
 		test('Change Some on a payable whose lines come back as null: refused after the Get, naming it, before any PATCH', async () => {
 			const id = 'pay_001_000006';
 			sim.injectFault({ route: 'getPayable', kind: 'setFields', set: { lineItems: [null] } });
-			const error = await failure(
-				run({
-					...UPDATE,
-					payableId: locatorById(id),
-					version: '',
-					lineItemsMode: 'changeSome',
-					lineChanges: changes({ applyTo: 'all', taxAccountId: 'ta_9' }),
-				}),
-			);
+			const error = await failure(run(changeSome(id, { applyTo: 'all', taxAccountId: 'ta_9' })));
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
 				`Spendesk gave no line items for payable "${id}", so it cannot be updated`,
@@ -237,13 +237,7 @@ describe.each(['specification', 'documented'] as const)(
 					],
 				},
 			});
-			await run({
-				...UPDATE,
-				payableId: locatorById(id),
-				version: '',
-				lineItemsMode: 'changeSome',
-				lineChanges: changes({ applyTo: 'all', taxAccountId: 'ta_9' }),
-			});
+			await run(changeSome(id, { applyTo: 'all', taxAccountId: 'ta_9' }));
 			const patch = apiRequests(sim).find((r) => r.method === 'PATCH')!;
 			expect(patch.body).toMatchObject({
 				lineItems: [{ grossAmount: amount, taxAccountId: 'ta_9', analyticalFieldValues: [] }],
@@ -254,13 +248,7 @@ describe.each(['specification', 'documented'] as const)(
 		test('Change Some on a line the payable lacks: refused after the Get, before any PATCH', async () => {
 			const id = 'pay_001_000006';
 			const error = await failure(
-				run({
-					...UPDATE,
-					payableId: locatorById(id),
-					version: '',
-					lineItemsMode: 'changeSome',
-					lineChanges: changes({ applyTo: 'line', lineNumber: 3, taxAccountId: 'ta_9' }),
-				}),
+				run(changeSome(id, { applyTo: 'line', lineNumber: 3, taxAccountId: 'ta_9' })),
 			);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(`Change 1: payable "${id}" has no line 3 (it has 1)`);

@@ -17,6 +17,17 @@ import { locatorById, locatorFromList, plain } from '../support/values';
 
 const SCOPES = ['experimental:purchase-order:read', 'experimental:purchase-order:write'];
 const one = (company: string) => ({ companyScope: 'one', company });
+/** A valid Create on cmp_002 (a user, an amount, a period, a supplier by ID). */
+const CREATE = {
+	...one('cmp_002'),
+	operation: 'create',
+	userId: 'usr_002_00002',
+	amount: 100,
+	startDate: '2026-04-01',
+	endDate: '2026-04-30',
+	supplierMode: 'id',
+	supplierId: 'sup_002_00003',
+};
 const PO = { resource: 'purchaseOrder' };
 
 describe.each(['specification', 'documented'] as const)(
@@ -148,16 +159,7 @@ describe.each(['specification', 'documented'] as const)(
 		});
 
 		test('Create: bad input fails before any request, saying which field and what to do', async () => {
-			const base = {
-				...one('cmp_002'),
-				operation: 'create',
-				userId: 'usr_002_00002',
-				amount: 100,
-				startDate: '2026-04-01',
-				endDate: '2026-04-30',
-				supplierMode: 'id',
-				supplierId: 'sup_002_00003',
-			};
+			const base = CREATE;
 			for (const [change, message] of [
 				[{ endDate: '2026-03-01' }, 'Start Date (2026-04-01) is after End Date (2026-03-01)'],
 				[{ amount: 0 }, 'Amount must be a number of at least 0.01; got 0'],
@@ -183,18 +185,7 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('Create answered 204 with no content: the error says it may have been created, to check before running again', async () => {
 			sim.injectFault({ route: 'createPurchaseOrder', kind: 'noContent' });
-			const error = await failure(
-				run({
-					...one('cmp_002'),
-					operation: 'create',
-					userId: 'usr_002_00002',
-					amount: 100,
-					startDate: '2026-04-01',
-					endDate: '2026-04-30',
-					supplierMode: 'id',
-					supplierId: 'sup_002_00003',
-				}),
-			);
+			const error = await failure(run(CREATE));
 			expect(apiRequests(sim)).toHaveLength(1);
 			const description = (error as NodeApiError).description ?? '';
 			expect(description).toContain('Spendesk may have applied this "Create a purchase order"');
@@ -204,18 +195,7 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('Create refused by Spendesk (an unknown supplier): the error names the company and quotes Spendesk; nothing is created', async () => {
 			const before = purchaseOrdersOf(sim, 'cmp_002').length;
-			const error = await failure(
-				run({
-					...one('cmp_002'),
-					operation: 'create',
-					userId: 'usr_002_00002',
-					amount: 100,
-					startDate: '2026-04-01',
-					endDate: '2026-04-30',
-					supplierMode: 'id',
-					supplierId: 'sup_nope',
-				}),
-			);
+			const error = await failure(run({ ...CREATE, supplierId: 'sup_nope' }));
 			expect(error.message).toBe(
 				'Spendesk rejected "Create a purchase order" for company "cmp_002" (400)',
 			);
