@@ -308,6 +308,21 @@ describe.each(['specification', 'documented'] as const)(
 			expect(sim.requestsTo('cancelPurchaseOrder')).toHaveLength(1);
 		});
 
+		test('Cancel answered with the order in a list under data: the output item is the order, not the envelope', async () => {
+			const order = purchaseOrdersOf(sim, 'cmp_003').find((o) => o.status === 'open')!;
+			sim.injectFault({
+				route: 'cancelPurchaseOrder',
+				kind: 'setFields',
+				set: { data: [{ id: order.id, status: 'cancelled' }] },
+			});
+			const { out } = await run({
+				...one('cmp_003'),
+				operation: 'cancel',
+				purchaseOrderId: locatorById(order.id),
+			});
+			expect(out.map((o) => o.json)).toEqual([{ id: order.id, status: 'cancelled' }]);
+		});
+
 		test('writes run on one company only: All Companies is refused before any request', async () => {
 			const error = await failure(
 				run({

@@ -5,7 +5,7 @@
  * (the catalogue entry is not idempotent), since a replay would create a second one.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { singleObject } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { impossibleDate } from '../dates';
 import { readRecordId, recordLocator } from '../recordId';
@@ -321,7 +321,7 @@ export const createPurchaseOrder: SingleOperation = {
 				itemIndex,
 				body,
 			});
-			return { items: [singleObject(answer) ?? {}] };
+			return { items: bodyItems(answer) };
 		};
 	},
 };

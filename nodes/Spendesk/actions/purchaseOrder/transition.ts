@@ -5,7 +5,7 @@
  * repeated after a 5xx or a dropped connection (a replay of an applied one answers that 409).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { singleObject } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
 import {
@@ -36,7 +36,7 @@ export function transitionOperation(action: 'cancel' | 'close'): SingleOperation
 					throw purchaseOrderNotFound(this, endpoint, id, company, itemIndex);
 				if (response.status === 409)
 					throw purchaseOrderNotOpen(this, endpoint, id, action, company, response.body, itemIndex);
-				return { items: [singleObject(response.body) ?? {}] };
+				return { items: bodyItems(response.body) };
 			};
 		},
 	};

@@ -5,7 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { singleObject } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
 import { readRecordId, recordLocator } from '../recordId';
@@ -68,7 +68,7 @@ export const updateSettlementState: SingleOperation = {
 				body: { state },
 				itemIndex,
 			});
-			return { items: [singleObject(body) ?? {}] };
+			return { items: bodyItems(body) };
 		};
 	},
 };

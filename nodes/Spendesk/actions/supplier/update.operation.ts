@@ -6,7 +6,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { singleObject } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { readRecordId, recordLocator } from '../recordId';
@@ -116,7 +116,7 @@ export const updateSupplier: BatchedOperation = {
 				body,
 				itemIndex,
 			});
-			return { items: [singleObject(response) ?? {}] };
+			return { items: bodyItems(response) };
 		};
 	},
 };
