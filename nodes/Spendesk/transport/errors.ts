@@ -10,6 +10,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { companyLabel } from '../companies/naming';
 import type { Endpoint } from './endpoints';
 import { REDIRECT_HELP } from './environment';
+import { isoTime } from './timeText';
 
 export interface ApiErrorBody {
 	code?: string;
@@ -405,8 +406,7 @@ export function rateLimitWaitError(
 	const { endpoint, companyId, waitMs, maxWaitMs } = call;
 	const company = companyLabel(companyId, 'the company');
 	// A wait past the last date a Date can hold (a Retry-After of 1e300) has no date to show.
-	const at = new Date(Date.now() + waitMs);
-	const retryAt = Number.isNaN(at.getTime()) ? undefined : at.toISOString();
+	const retryAt = isoTime(Date.now() + waitMs);
 	const until = retryAt
 		? `until ${retryAt} (${duration(waitMs)})`
 		: 'longer than any date can show';

@@ -17,6 +17,7 @@ import {
 	withinClock,
 } from './cursorState';
 import type { CompanyState, ReadPlan, TriggerEvent } from './cursorState';
+import { isoTime } from '../transport/timeText';
 
 export interface PollParameters {
 	event: TriggerEvent;
@@ -204,10 +205,7 @@ function savedState(
 }
 
 /** A time of a saved state as a warning shows it: a date, or the number when no date can hold it (a hand edit). */
-function dateText(ms: number): string {
-	const date = new Date(ms);
-	return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
-}
+const dateText = (ms: number): string => isoTime(ms) ?? String(ms);
 
 /** Says why `withinClock` changed the saved state: a position or proof ahead of the clock, or a re-read past the position. */
 function warnClocked(from: Reader, saved: CompanyState, clocked: CompanyState): void {

@@ -30,6 +30,7 @@
  * below it counts as handled. The state stays bounded and exact whatever the number of ties.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { isDateMs } from '../transport/timeText';
 
 export type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
 
@@ -74,14 +75,6 @@ export function time(value: unknown): number | undefined {
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
 	const ms = typeof value === 'number' ? value : Date.parse(value);
 	return isDateMs(ms) ? ms : undefined;
-}
-
-/** The most milliseconds from 1970 a Date can hold, either way. */
-const LAST_DATE_MS = 8.64e15;
-
-/** A number of milliseconds a Date can show (1e20 is finite, but no date: it cannot be written out). */
-export function isDateMs(value: unknown): value is number {
-	return typeof value === 'number' && Math.abs(value) <= LAST_DATE_MS;
 }
 
 /** Tolerance of the cursor over the server's clock, for an overlap window. */

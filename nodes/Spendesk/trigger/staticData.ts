@@ -5,7 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { companyLabel } from '../companies/naming';
 import type { KeptCompanyList } from '../companies/select';
-import { isDateMs, time } from './cursorState';
+import { isDateMs } from '../transport/timeText';
+import { time } from './cursorState';
 import type { CompanyState } from './cursorState';
 
 export interface TriggerStaticData extends KeptCompanyList {

@@ -12,6 +12,7 @@ import { readRecordId, recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import { fail, readText } from '../writeFields';
 import { readCollection } from '../sharedParams';
+import { isoTime } from '../../transport/timeText';
 
 /** An amount in the company's currency (major units): a number, or its digits as text. */
 function readAmount(
@@ -45,9 +46,7 @@ function readDay(ctx: IExecuteFunctions, raw: unknown, label: string, itemIndex:
 	const toISO = (raw as { toISO?: unknown } | null)?.toISO;
 	const text =
 		raw instanceof Date
-			? Number.isNaN(raw.getTime())
-				? String(raw)
-				: raw.toISOString()
+			? (isoTime(raw.getTime()) ?? String(raw))
 			: typeof toISO === 'function'
 				? String((toISO as () => unknown).call(raw))
 				: typeof raw === 'string'
