@@ -80,14 +80,9 @@ export function impossibleDate(text: string): string | undefined {
 
 /** The value of a dateTime field as ms since epoch (a value without a zone read in `timeZone`), or NaN when it is no date. */
 export function toEpoch(value: unknown, timeZone: string): number {
-	if (value instanceof Date) return value.getTime();
-	const toISO = (value as { toISO?: unknown } | null)?.toISO;
-	const text =
-		typeof toISO === 'function'
-			? String((toISO as () => unknown).call(value))
-			: typeof value === 'string'
-				? value.trim()
-				: '';
+	const given = expressionDate(value);
+	if (typeof given === 'number') return given;
+	const text = typeof given === 'string' ? given.trim() : '';
 	const match = ISO_LIKE.exec(text);
 	if (!match) return Number.NaN;
 	const [, day, time, zone] = match;
@@ -98,6 +93,16 @@ export function toEpoch(value: unknown, timeZone: string): number {
 			`${day}T${time ?? '00:00:00'}${zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`,
 		);
 	return fromZone(local, timeZone);
+}
+
+/**
+ * A date as an expression may give it: a Date as its milliseconds, a Luxon DateTime
+ * ({{ $now }}) as its ISO text, anything else as it is.
+ */
+export function expressionDate(value: unknown): unknown {
+	if (value instanceof Date) return value.getTime();
+	const toISO = (value as { toISO?: unknown } | null)?.toISO;
+	return typeof toISO === 'function' ? String((toISO as () => unknown).call(value)) : value;
 }
 
 /** One date filter of a collection, as ISO 8601 in UTC (undefined when empty); anything else fails naming the field. */

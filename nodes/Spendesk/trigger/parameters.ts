@@ -5,6 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { expressionDate } from '../actions/dates';
 import { numberOf } from '../actions/sharedParams';
 import { time } from './cursorState';
 import type { TriggerEvent } from './cursorState';
@@ -72,13 +73,6 @@ export function readTriggerParameters(ctx: IPollFunctions): TriggerParameters {
  * Where the first poll of each company starts, read while the trigger is not yet activated
  * (see TriggerStaticData.pending): the Since date (Start From: A Date), or now.
  */
-/** A date an expression may give as a Date or a Luxon DateTime ({{ $now }}), as the other date fields take it. */
-function dateValue(value: unknown): unknown {
-	if (value instanceof Date) return value.getTime();
-	const toISO = (value as { toISO?: unknown } | null)?.toISO;
-	return typeof toISO === 'function' ? (toISO as () => unknown).call(value) : value;
-}
-
 export function firstPollStart(
 	ctx: IPollFunctions,
 	initialized: boolean,
@@ -94,7 +88,8 @@ export function firstPollStart(
 		);
 	}
 	if (startFrom === 'now') return { start: Date.now(), fromDate: false };
-	const start = time(dateValue(ctx.getNodeParameter('since', '') as unknown));
+	// A Date or a Luxon DateTime from an expression too, as the node's date fields take them.
+	const start = time(expressionDate(ctx.getNodeParameter('since', '') as unknown));
 	if (start === undefined) {
 		throw new NodeOperationError(ctx.getNode(), "'Since' is not a valid date", {
 			description: 'Enter the date from which invoices are emitted.',
