@@ -5,7 +5,6 @@
  * every page, the next page is asked while the current one is handed out (NextPageAhead).
  * The list is `payables`, as the payables search answers it, or `data` (older answers).
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
@@ -13,7 +12,7 @@ import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import { NextPageAhead } from './ahead';
-import { asItems, CursorsAsked, progressGuard } from './strategy';
+import { asItems, CursorsAsked, progressGuard, unreadablePaging } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 /** The list of a body-cursor page: `payables` (the payables search), else `data` (older answers, other endpoints). */
@@ -78,27 +77,16 @@ function readCursor(
 	if (value === undefined || value === null || value === '') return undefined;
 	if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))
 		return value;
-	return badCursor(ctx, endpoint, value, itemIndex);
-}
-
-function badCursor(
-	ctx: SpendeskContext,
-	endpoint: Endpoint,
-	value: unknown,
-	itemIndex?: number,
-): never {
 	const kind = Array.isArray(value)
 		? 'a list'
 		: typeof value === 'object'
 			? 'an object'
 			: typeof value;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Spendesk answered a next-page cursor the node cannot send back for "${endpoint.label}" (${kind})`,
-		{
-			description:
-				'The items read so far are not returned, as the list would be cut short without telling. Run the node again; if it happens every time, report it to Spendesk support with the endpoint name.',
-			itemIndex,
-		},
+	throw unreadablePaging(
+		ctx,
+		endpoint,
+		'a next-page cursor the node cannot send back',
+		kind,
+		itemIndex,
 	);
 }

@@ -16,7 +16,7 @@ import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import { NextPageAhead } from './ahead';
-import { asItems, CursorsAsked, progressGuard, queryOf } from './strategy';
+import { asItems, CursorsAsked, progressGuard, queryOf, unreadablePaging } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* cursorStrategy(
@@ -160,14 +160,12 @@ function morePages(
 	const text = typeof hasNextPage === 'string' ? hasNextPage.trim().toLowerCase() : undefined;
 	if (text === 'true' || text === 'false') return text === 'true';
 	if (hasNextPage === undefined || hasNextPage === null) return nextCursor !== undefined;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Spendesk answered a hasNextPage the node cannot read for "${endpoint.label}" (${JSON.stringify(hasNextPage).slice(0, 40)})`,
-		{
-			description:
-				'The node cannot tell whether more pages follow, and the items read so far are not returned rather than a list cut short without telling. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.',
-			itemIndex,
-		},
+	throw unreadablePaging(
+		ctx,
+		endpoint,
+		'a hasNextPage the node cannot read',
+		JSON.stringify(hasNextPage).slice(0, 40),
+		itemIndex,
 	);
 }
 

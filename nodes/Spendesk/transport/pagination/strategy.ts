@@ -221,6 +221,28 @@ export function progressGuard(
 	};
 }
 
+/**
+ * Spendesk answered a page whose way on the node cannot read (`what`, e.g. a next-page cursor it
+ * cannot send back; `detail`, what came): an error, never a list cut short without telling.
+ */
+export function unreadablePaging(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	what: string,
+	detail: string,
+	itemIndex?: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Spendesk answered ${what} for "${endpoint.label}" (${detail})`,
+		{
+			description:
+				'The node cannot tell how the list goes on, and returns none of the items read so far rather than a list cut short without telling. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.',
+			itemIndex,
+		},
+	);
+}
+
 function endlessList(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
