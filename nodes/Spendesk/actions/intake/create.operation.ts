@@ -4,7 +4,7 @@ import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { readJsonObject } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
-import { uploadToIntake, withState } from './upload';
+import { refuseEmptyFile, uploadToIntake, withState } from './upload';
 import { intakeBinaryField, readInputFile } from './uploadFile.operation';
 
 export const createIntake: SpendeskOperation = {
@@ -47,7 +47,7 @@ export const createIntake: SpendeskOperation = {
 				? await this.helpers.getBinaryDataBuffer(itemIndex, file.property)
 				: undefined;
 			// An empty file is refused before the intake is created: a second run must not make two.
-			if (file && bytes?.length === 0) throw emptyFile(this, file.fileName, itemIndex);
+			if (file && bytes) refuseEmptyFile(this, bytes, file.fileName, itemIndex);
 			const { body: response } = await callSpendesk<IDataObject>(this, 'createIntake', {
 				company,
 				body,
@@ -78,14 +78,6 @@ export const createIntake: SpendeskOperation = {
 		};
 	},
 };
-
-function emptyFile(ctx: IExecuteFunctions, fileName: string, itemIndex: number) {
-	return new NodeOperationError(ctx.getNode(), `The file "${fileName}" is empty`, {
-		description:
-			'Nothing was created. Spendesk accepts files of at least one byte: check the binary data of the input item, or turn off Attach File.',
-		itemIndex,
-	});
-}
 
 function createdWithoutId(ctx: IExecuteFunctions, itemIndex: number) {
 	return new NodeOperationError(

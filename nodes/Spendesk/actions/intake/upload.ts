@@ -72,19 +72,28 @@ function readSlot(
 	return { fileId, url, headers: data.headers as IDataObject | undefined };
 }
 
+/** An empty file is refused before any request of its operation (Spendesk takes one byte or more). */
+export function refuseEmptyFile(
+	ctx: IExecuteFunctions,
+	bytes: Buffer,
+	fileName: string,
+	itemIndex: number,
+): void {
+	if (bytes.length > 0) return;
+	throw new NodeOperationError(ctx.getNode(), `The file "${fileName}" is empty`, {
+		description:
+			'Nothing was sent. Spendesk accepts files of at least one byte: check the binary data of the input item.',
+		itemIndex,
+	});
+}
+
 /** Start, PUT, confirm: the uploaded file's record. */
 export async function uploadToIntake(
 	ctx: IExecuteFunctions,
 	file: IntakeFile,
 ): Promise<IDataObject> {
 	const { company, intakeId, bytes, fileName, mimeType, itemIndex } = file;
-	if (bytes.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `The file "${fileName}" is empty`, {
-			description:
-				'Spendesk accepts files of at least one byte. Check the binary data of the input item.',
-			itemIndex,
-		});
-	}
+	refuseEmptyFile(ctx, bytes, fileName, itemIndex);
 	const pathParams = { intakeId };
 	const started = await step(
 		ctx,
