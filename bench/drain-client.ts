@@ -23,6 +23,8 @@ export interface DrainJob {
 	memory: boolean;
 	/** Warm process: the alternating rounds of both clients. */
 	rounds: number;
+	/** The A/A check of the method: the bare loop runs in the node's place too. */
+	aa?: boolean;
 }
 
 export interface DrainResult {
@@ -125,7 +127,7 @@ async function main(): Promise<void> {
 }
 
 const DRAINS: Record<'node' | 'bare', (job: DrainJob, company: string) => Promise<unknown[]>> = {
-	node: nodeDrain,
+	node: (job, company) => (job.aa ? bareDrain(job, company) : nodeDrain(job, company)),
 	bare: bareDrain,
 };
 
@@ -137,7 +139,9 @@ async function measure(
 ): Promise<DrainResult> {
 	const drain = DRAINS[mode];
 	const invoices = (held: unknown[]): Invoice[] =>
-		mode === 'node' ? (held as INodeExecutionData[]).map((i) => i.json) : (held as Invoice[]);
+		mode === 'node' && !job.aa
+			? (held as INodeExecutionData[]).map((i) => i.json)
+			: (held as Invoice[]);
 	fullGc();
 	const baselineBytes = inUse();
 	let peak = baselineBytes;
