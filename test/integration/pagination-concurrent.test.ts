@@ -223,6 +223,28 @@ describe('lists read ahead: page and offset lists fetched concurrently', () => {
 		}
 	});
 
+	test('a list that outruns its rate window spreads the window over its length instead of a burst', async () => {
+		// 10 requests per 2 s window for 20 pages: once page 1 tells the budget (9 left, reset in
+		// 2 s), the list knows it must wait for the reset anyway and spreads the 9 over the time
+		// up to a second before it (about 110 ms apart). Sent at once, they would all arrive
+		// within the first 100 ms or so.
+		sim.configure({ rateLimit: 10, rateLimitWindowMs: 2_000, latencyMs: 5 });
+		try {
+			const items = await drain(sim, 'listSettlements', { company: BIG });
+			expect(ids(items)).toEqual(ids(sim.data(BIG).settlements));
+			const requests = sim.requestsTo('listSettlements');
+			expect(requests.filter((r) => r.status !== 200)).toEqual([]);
+			expect(pagesAsked(requests)).toEqual(range(1, 20));
+			const firstWindow = requests.slice(0, 10).map((r) => r.at);
+			// The 9th paced request leaves 8 spacings after the first: about 890 ms, never less
+			// however slow the machine (the sender keeps the spacing). The rest of the list (10
+			// pages, as many as the next window allows) fits in the next window and is not paced.
+			expect(firstWindow[9] - firstWindow[0]).toBeGreaterThanOrEqual(500);
+		} finally {
+			sim.configure({ rateLimit: 1_000, rateLimitWindowMs: 60_000 });
+		}
+	});
+
 	test('offset pages that overlap: read ahead is given up and the list goes on from where it got to', async () => {
 		sim.injectFault({ route: 'getAccounts', kind: 'overlappingPages', overlap: 5, after: 1 });
 		const items = await drain(sim, 'getAccounts', { company: BIG });

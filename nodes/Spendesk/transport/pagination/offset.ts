@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { prepareCall, sendCall } from '../request';
-import type { PreparedCall } from '../request';
+import type { Pace, PreparedCall } from '../request';
 import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { nextPageSize } from './limit';
@@ -27,13 +27,16 @@ export async function* offsetStrategy(
 	const start = Number(request.qs?.offset ?? 0);
 	/** Credential, placement and options once for every page (on the first page asked). */
 	let call: Promise<PreparedCall> | undefined;
-	/** One page from `offset`, asking no more than the Limit still needs once the items before it are in. */
-	const ask = async ({ offset, wanted }: Planned): Promise<Answer> => {
+	/**
+	 * One page from `offset`, asking no more than the Limit still needs once the items before it
+	 * are in; `pace`: the list's pages read ahead, paced together.
+	 */
+	const ask = async ({ offset, wanted }: Planned, pace?: Pace): Promise<Answer> => {
 		call ??= prepareCall(ctx, endpoint, request);
 		const qs = queryOf(request.qs);
 		qs.offset = offset;
 		qs[size.param] = nextPageSize(size, request, wanted);
-		const { body } = await sendCall<IDataObject>(await call, { qs });
+		const { body } = await sendCall<IDataObject>(await call, { qs, pace });
 		return { offset, body };
 	};
 	let ahead: PagesAhead<Planned, Answer> | undefined;
@@ -80,7 +83,7 @@ interface Answer {
  * needs), each as many items on from the one before as the first page held, read ahead.
  */
 function readAhead(
-	ask: (page: Planned) => Promise<Answer>,
+	ask: (page: Planned, pace?: Pace) => Promise<Answer>,
 	offset: number,
 	total: number,
 	perPage: number,
