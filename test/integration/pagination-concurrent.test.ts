@@ -208,19 +208,25 @@ describe('lists read ahead: page and offset lists fetched concurrently', () => {
 		).toEqual(range(1, 20));
 	});
 
-	test('a rate budget learned while pages are in flight is never overrun: no 429 on the wire', async () => {
-		// 6 requests a second for this company: pages in flight when the first answer tells the
-		// budget count as spent, so the drain waits for the window instead of meeting a 429.
-		sim.configure({ rateLimit: 6, rateLimitWindowMs: 1_000, latencyMs: 5 });
+	/** The 20 pages of settlements under `rateLimit` requests per window: exact, no 429, the fewest requests. */
+	async function drainUnderRate(rateLimit: number, rateLimitWindowMs: number) {
+		sim.configure({ rateLimit, rateLimitWindowMs, latencyMs: 5 });
 		try {
 			const items = await drain(sim, 'listSettlements', { company: BIG });
 			expect(ids(items)).toEqual(ids(sim.data(BIG).settlements));
 			const requests = sim.requestsTo('listSettlements');
 			expect(requests.filter((r) => r.status !== 200)).toEqual([]);
 			expect(pagesAsked(requests)).toEqual(range(1, 20));
+			return requests;
 		} finally {
 			sim.configure({ rateLimit: 1_000, rateLimitWindowMs: 60_000 });
 		}
+	}
+
+	test('a rate budget learned while pages are in flight is never overrun: no 429 on the wire', async () => {
+		// 6 requests a second for this company: pages in flight when the first answer tells the
+		// budget count as spent, so the drain waits for the window instead of meeting a 429.
+		await drainUnderRate(6, 1_000);
 	});
 
 	test('a list that outruns its rate window spreads the window over its length instead of a burst', async () => {
@@ -228,21 +234,12 @@ describe('lists read ahead: page and offset lists fetched concurrently', () => {
 		// 2 s), the list knows it must wait for the reset anyway and spreads the 9 over the time
 		// up to a second before it (about 110 ms apart). Sent at once, they would all arrive
 		// within the first 100 ms or so.
-		sim.configure({ rateLimit: 10, rateLimitWindowMs: 2_000, latencyMs: 5 });
-		try {
-			const items = await drain(sim, 'listSettlements', { company: BIG });
-			expect(ids(items)).toEqual(ids(sim.data(BIG).settlements));
-			const requests = sim.requestsTo('listSettlements');
-			expect(requests.filter((r) => r.status !== 200)).toEqual([]);
-			expect(pagesAsked(requests)).toEqual(range(1, 20));
-			const firstWindow = requests.slice(0, 10).map((r) => r.at);
-			// The 9th paced request leaves 8 spacings after the first: about 890 ms, never less
-			// however slow the machine (the sender keeps the spacing). The rest of the list (10
-			// pages, as many as the next window allows) fits in the next window and is not paced.
-			expect(firstWindow[9] - firstWindow[0]).toBeGreaterThanOrEqual(500);
-		} finally {
-			sim.configure({ rateLimit: 1_000, rateLimitWindowMs: 60_000 });
-		}
+		const requests = await drainUnderRate(10, 2_000);
+		const firstWindow = requests.slice(0, 10).map((r) => r.at);
+		// The 9th paced request leaves 8 spacings after the first: about 890 ms, never less
+		// however slow the machine (the sender keeps the spacing). The rest of the list (10
+		// pages, as many as the next window allows) fits in the next window and is not paced.
+		expect(firstWindow[9] - firstWindow[0]).toBeGreaterThanOrEqual(500);
 	});
 
 	test('offset pages that overlap: read ahead is given up and the list goes on from where it got to', async () => {
