@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { impossibleDate } from '../dates';
+import { expressionDate, impossibleDate } from '../dates';
 import { readRecordId, recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import { fail, readText } from '../writeFields';
@@ -43,15 +43,9 @@ function readAmount(
 
 /** A day (YYYY-MM-DD) from a date field: the calendar day as picked, whatever the time zone. */
 function readDay(ctx: IExecuteFunctions, raw: unknown, label: string, itemIndex: number): string {
-	const toISO = (raw as { toISO?: unknown } | null)?.toISO;
-	const text =
-		raw instanceof Date
-			? (isoTime(raw.getTime()) ?? String(raw))
-			: typeof toISO === 'function'
-				? String((toISO as () => unknown).call(raw))
-				: typeof raw === 'string'
-					? raw.trim()
-					: '';
+	// A Date as its UTC day (an invalid one as its text), a Luxon DateTime as its ISO text.
+	const given = raw instanceof Date ? (isoTime(raw.getTime()) ?? String(raw)) : expressionDate(raw);
+	const text = typeof given === 'string' ? given.trim() : '';
 	const day = /^\d{4}-\d{2}-\d{2}/.exec(text)?.[0];
 	const impossible = day ? impossibleDate(day) : undefined;
 	if (!day || impossible)
