@@ -21,7 +21,7 @@ import path from 'node:path';
 import type { DrainJob, DrainResult } from '../drain-client';
 import { SimulatorHandle } from '../simulator-handle';
 import { TOKEN_ROUTES } from '../simulator-protocol';
-import { INVOICES_ONLY, ratio } from '../support';
+import { INVOICES_ONLY, median, ratio } from '../support';
 import type { Figure } from '../support';
 
 const INVOICES = 100_000;
@@ -52,13 +52,6 @@ async function runClient(job: DrainJob): Promise<DrainResult[]> {
 				: reject(new Error(`drain client (${job.mode}) exited with code ${code}`)),
 		);
 	});
-}
-
-/** The middle value (the mean of the two middle ones for an even count). */
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -137,23 +130,23 @@ export async function drainThroughput(): Promise<{ figures: Figure[]; details: u
 		runs.filter((r) => r.process === kind && r.mode === mode && r.peakGrowthBytes === undefined);
 	const best = (values: number[]) => Math.min(...values);
 	const list = (values: number[], format: (v: number) => string) => values.map(format).join(' / ');
+	const who = AA ? 'A' : 'node';
 	const timeFigure = (kind: DrainResult['process'], id: string, label: string): Figure => {
 		// Both clients' runs are in the order they ran: the i-th of each belong to round i.
 		const node = timed(kind, 'node');
 		const bare = timed(kind, 'bare');
-		const rounds = node.map((n, i) => n.ms / bare[i].ms);
-		const ms = (rs: DrainResult[]) => rs.map((r) => r.ms);
-		const value = best(ms(node)) / best(ms(bare));
-		const cpu = (rs: DrainResult[]) => rs.map((r) => r.cpuMs);
-		const client = AA ? 'bare loop (A/A check)' : 'node';
+		const nodeMs = node.map((r) => r.ms);
+		const bareMs = bare.map((r) => r.ms);
+		const rounds = nodeMs.map((ms, i) => ms / bareMs[i]);
+		const value = best(nodeMs) / best(bareMs);
 		return {
 			id,
-			figure: `Drain ${INVOICES.toLocaleString('en')} invoices: ${client} wall time ÷ bare fetch loop, ${label}`,
+			figure: `Drain ${INVOICES.toLocaleString('en')} invoices: ${AA ? 'bare loop (A/A check)' : 'node'} wall time ÷ bare fetch loop, ${label}`,
 			value,
 			display: ratio(value),
 			target: AA ? '≈ 1.00' : `≤ ${TARGET}`,
 			pass: AA ? undefined : value <= TARGET,
-			note: `best ${AA ? 'A' : 'node'} ${seconds(best(ms(node)))} s (runs ${list(ms(node), seconds)}) vs best bare ${seconds(best(ms(bare)))} s (runs ${list(ms(bare), seconds)}); each round's ${AA ? 'A' : 'node'} ÷ bare ${list(rounds, ratio)} (median ${ratio(median(rounds))}); client CPU best ${AA ? 'A' : 'node'} ${seconds(best(cpu(node)))} s vs bare ${seconds(best(cpu(bare)))} s`,
+			note: `best ${who} ${seconds(best(nodeMs))} s (runs ${list(nodeMs, seconds)}) vs best bare ${seconds(best(bareMs))} s (runs ${list(bareMs, seconds)}); each round's ${who} ÷ bare ${list(rounds, ratio)} (median ${ratio(median(rounds))}); client CPU best ${who} ${seconds(best(node.map((r) => r.cpuMs)))} s vs bare ${seconds(best(bare.map((r) => r.cpuMs)))} s`,
 		};
 	};
 	const timeFigures = [

@@ -49,7 +49,7 @@ import {
 import { SimulatorHandle } from '../simulator-handle';
 import { TOKEN_ROUTES } from '../simulator-protocol';
 import type { WireRequest } from '../simulator-protocol';
-import { ratio } from '../support';
+import { median, ratio } from '../support';
 import type { Figure } from '../support';
 import { splitOutNode } from '../../test/e2e/workflows';
 
@@ -113,11 +113,6 @@ const credB = { id: 'benchKeyAll', name: 'Spendesk API key (All Companies simula
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 const sec = (ms: number) => (ms / 1000).toFixed(2);
-const median = (values: number[]) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 // ---------------------------------------------------------------- outcomes
 

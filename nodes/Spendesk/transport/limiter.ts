@@ -132,7 +132,7 @@ interface RateBudget {
  * Paced requests end this long before the reset a server announces: it announces it in whole
  * seconds, rounded up, so the window may end up to a second earlier.
  */
-const PACE_MARGIN_MS = 1000;
+export const PACE_MARGIN_MS = 1000;
 
 export class FlowControl {
 	private readonly slots = new Map<string, Semaphore>();
