@@ -85,7 +85,7 @@ export const customApiCall: SpendeskOperation = {
 			displayName: 'Method',
 			name: 'method',
 			type: 'options',
-			options: ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].map((m) => ({ name: m, value: m })),
+			options: METHODS.map((m) => ({ name: m, value: m })),
 			default: 'GET',
 		},
 		{
