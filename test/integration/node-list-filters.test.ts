@@ -2,8 +2,9 @@
  * The documented list filters (docs/api.md#filters) through the node, over real HTTP to the
  * simulator, in both profiles: each Filters field reaches the request as Spendesk expects it
  * (query parameters of settlements and suppliers, several values comma-separated; the body of
- * the payables snapshot; `includeArchived` of the analytical field lists), the results are the
- * records that match, and a payable-date range over 31 days is refused before any request.
+ * the payables snapshot; the search's Bookkeeping Status, on the snapshot's values;
+ * `includeArchived` of the analytical field lists), the results are the records that match,
+ * and a payable-date range over 31 days is refused before any request.
  */
 import type { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -13,7 +14,7 @@ import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 import { locatorById } from '../support/values';
 
-const SCOPES = ['experimental:analytical-field:read'];
+const SCOPES = ['experimental:analytical-field:read', 'experimental:payable-search:read'];
 const CMP = 'cmp_002';
 const one = { companyScope: 'one', company: CMP };
 
@@ -182,6 +183,57 @@ describe.each(['specification', 'documented'] as const)(
 				expect(apiRequests(sim)).toEqual([]);
 			},
 		);
+
+		test("Payable → Get Many (search): Bookkeeping Status takes the snapshot's values and finds those payables", async () => {
+			const payables = sim.data(CMP).payables;
+			const set = { exported: payables.slice(10, 12), failedExport: payables.slice(12, 13) };
+			for (const [status, list] of Object.entries(set))
+				for (const p of list) p.bookkeepingStatus = status;
+			try {
+				const search = (bookkeepingStatus: string[]) =>
+					run({
+						resource: 'payable',
+						operation: 'search',
+						filterMode: 'fields',
+						filters: { bookkeepingStatus },
+					});
+				const changed = await search(['exported', 'failedExport']);
+				expect(apiRequests(sim)[0].body).toEqual({
+					limit: 100,
+					filters: {
+						operator: 'and',
+						subfilters: [
+							{ field: 'bookkeepingStatus', operator: '=', value: ['exported', 'failedExport'] },
+						],
+					},
+				});
+				expect(changed.out.map((o) => o.json.id)).toEqual(payables.slice(10, 13).map((p) => p.id));
+				const untouched = await search(['notExported']);
+				expect(untouched.out.map((o) => o.json.id)).toEqual(
+					[...payables.slice(0, 10), ...payables.slice(13)].map((p) => p.id),
+				);
+			} finally {
+				for (const p of payables.slice(10, 13)) delete p.bookkeepingStatus;
+			}
+		});
+
+		test('Payable → Get Many (search): a Bookkeeping Status Spendesk does not know is refused before any request, naming the values', async () => {
+			const error = await failure(
+				run({
+					resource: 'payable',
+					operation: 'search',
+					filterMode: 'fields',
+					filters: { bookkeepingStatus: ['exported', 'toExport'] },
+				}),
+			);
+			expect(error.message).toBe(
+				'Bookkeeping Status: "toExport" is not one of the values Spendesk knows',
+			);
+			expect((error as NodeOperationError).description).toBe(
+				"Choose from the list in 'Bookkeeping Status' (an expression must give exported, failedExport, notExported).",
+			);
+			expect(apiRequests(sim)).toEqual([]);
+		});
 
 		test('Payable → Get Many as Snapshot: 31 days exactly are sent', async () => {
 			await run({

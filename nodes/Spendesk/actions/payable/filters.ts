@@ -45,7 +45,25 @@ export const PAYABLE_STATUS_FILTER: INodeProperties = {
 /** The most days a snapshot's payable-date range may span (docs/api.md#filters). */
 const MAX_PAYABLE_DAYS = 31;
 const DAY_MS = 24 * 3600 * 1000;
-const BOOKKEEPING_STATUSES = ['exported', 'failedExport', 'notExported'];
+/**
+ * A payable's bookkeeping statuses (docs/api.md#filters): `notExported` until an update sets
+ * `exported` or `failedExport`. The snapshot and the search filter on the same values.
+ */
+export const BOOKKEEPING_STATUS_FILTER: INodeProperties = {
+	displayName: 'Bookkeeping Status',
+	name: 'bookkeepingStatus',
+	type: 'multiOptions',
+	options: [
+		{ name: 'Exported', value: 'exported' },
+		{ name: 'Failed Export', value: 'failedExport' },
+		{ name: 'Not Exported', value: 'notExported' },
+	],
+	default: [],
+	description: 'Only payables with these bookkeeping statuses',
+};
+export const BOOKKEEPING_STATUSES = BOOKKEEPING_STATUS_FILTER.options!.map((o) =>
+	String((o as { value: string }).value),
+);
 
 /**
  * The date filters of a snapshot, as fields: their labels, by body property
@@ -65,18 +83,7 @@ export const payableFilterProperties: INodeProperties[] = [
 	FILTER_MODE,
 	filtersCollection(
 		[
-			{
-				displayName: 'Bookkeeping Status',
-				name: 'bookkeepingStatus',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Exported', value: 'exported' },
-					{ name: 'Failed Export', value: 'failedExport' },
-					{ name: 'Not Exported', value: 'notExported' },
-				],
-				default: [],
-				description: 'Only payables with these bookkeeping statuses',
-			},
+			BOOKKEEPING_STATUS_FILTER,
 			dateFilter('Created From', 'createdFrom', 'Only payables created on or after this date'),
 			dateFilter('Created To', 'createdTo', 'Only payables created on or before this date'),
 			dateFilter('Exported After', 'exportedAfter', 'Only payables exported after this date'),

@@ -7,27 +7,23 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
-import { filtersCollection, textFilter } from '../listFilters';
+import { filtersCollection, readChoices, textFilter } from '../listFilters';
 import { readCollection, readJsonObject } from '../sharedParams';
 import { withSimplify } from '../simplify';
 import type { SingleOperation } from '../types';
-import { FILTER_MODE, PAYABLE_STATUS_FILTER, PAYABLE_TYPE_FILTER } from './filters';
+import {
+	BOOKKEEPING_STATUS_FILTER,
+	BOOKKEEPING_STATUSES,
+	FILTER_MODE,
+	PAYABLE_STATUS_FILTER,
+	PAYABLE_TYPE_FILTER,
+} from './filters';
 
 const searchFilterProperties: INodeProperties[] = [
 	FILTER_MODE,
 	filtersCollection(
 		[
-			{
-				displayName: 'Bookkeeping Status',
-				name: 'bookkeepingStatus',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Exported', value: 'exported' },
-					{ name: 'To Export', value: 'toExport' },
-					{ name: 'To Prepare', value: 'toPrepare' },
-				],
-				default: [],
-			},
+			BOOKKEEPING_STATUS_FILTER,
 			textFilter(
 				'Payable IDs',
 				'id',
@@ -48,7 +44,7 @@ const searchFilterProperties: INodeProperties[] = [
 		type: 'json',
 		default: '{}',
 		description:
-			'The search\'s "filters" object, sent to Spendesk as it is, e.g. {"operator": "and", "subfilters": [{"field": "bookkeepingStatus", "operator": "=", "value": ["toExport"]}]}. Amounts in filters are in major units (12.34), while the payables carry them in minor units (1234). Leave {} for no filter.',
+			'The search\'s "filters" object, sent to Spendesk as it is, e.g. {"operator": "and", "subfilters": [{"field": "bookkeepingStatus", "operator": "=", "value": ["notExported"]}]}. Amounts in filters are in major units (12.34), while the payables carry them in minor units (1234). Leave {} for no filter.',
 		displayOptions: { show: { filterMode: ['json'] } },
 	},
 ];
@@ -73,9 +69,12 @@ export function readSearchFilters(
 	const fields = readCollection(ctx, 'filters', itemIndex);
 	const subfilters: IDataObject[] = [];
 	for (const [field, raw] of Object.entries(fields)) {
-		const values = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
-			.map((v) => String(v).trim())
-			.filter(Boolean);
+		const values =
+			field === 'bookkeepingStatus'
+				? (readChoices(ctx, itemIndex, raw, 'Bookkeeping Status', BOOKKEEPING_STATUSES) ?? [])
+				: (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
+						.map((v) => String(v).trim())
+						.filter(Boolean);
 		if (values.length) subfilters.push({ field, operator: '=', value: values });
 	}
 	return subfilters.length ? { operator: 'and', subfilters } : undefined;
