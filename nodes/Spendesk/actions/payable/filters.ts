@@ -16,7 +16,7 @@ export const FILTER_MODE: INodeProperties = {
 	default: 'fields',
 };
 
-/** The payable-type filter of the payable lists (snapshot and search). */
+/** The payable-type filter of the payable lists (snapshot and search; values: docs/api.md#filters). */
 export const PAYABLE_TYPE_FILTER: INodeProperties = {
 	displayName: 'Payable Type',
 	name: 'payableType',
@@ -29,7 +29,7 @@ export const PAYABLE_TYPE_FILTER: INodeProperties = {
 	default: [],
 };
 
-/** The status filter of the payable lists (snapshot and search). */
+/** The status filter of the payable lists (snapshot and search; values: docs/api.md#filters). */
 export const PAYABLE_STATUS_FILTER: INodeProperties = {
 	displayName: 'Status',
 	name: 'status',
