@@ -408,6 +408,11 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 			'Company Names or IDs',
 		],
 		['an object as One Company', { companyScope: 'one', company: { id: 'cmp_001' } }, 'Company'],
+		[
+			'an ID with a zero-width space in Several Companies',
+			{ companyScope: 'several', companyIds: ['cmp_001', 'cmp_002\u200b'] },
+			"'Company Names or IDs (entry 2)' contains an invisible character (U+200B, a zero-width space)",
+		],
 	])(
 		'%s is refused with an error naming the field, not "trim is not a function"',
 		async (_, scope, field) => {

@@ -479,14 +479,22 @@ describe('node: input as expressions give it', () => {
 		expect(sim.log).toHaveLength(0);
 	});
 
-	test.each([
-		['One Company', { company: 'cmp_\u200b002' }, 'Company'],
-		[
-			'Several Companies',
-			{ companyScope: 'several', companyIds: ['cmp_001', 'cmp_002\u200b'] },
-			'Company Names or IDs (entry 2)',
-		],
-	])(
+	test('Several Companies saved by an earlier version (n8n leaves out its company list) is refused before any request, saying what to choose', async () => {
+		const { execute } = await prepareNode(
+			sim,
+			'orgKey',
+			invoices({ companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'] }),
+		);
+		const error = await failure(execute());
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe("'Several Companies' is not a choice of this node");
+		expect((error as NodeOperationError).description).toContain(
+			"Choose One Company, or All Companies (reads only), in 'Companies'",
+		);
+		expect(sim.log).toHaveLength(0);
+	});
+
+	test.each([['One Company', { company: 'cmp_\u200b002' }, 'Company']])(
 		'a company ID with a zero-width space is refused, never sent (%s)',
 		async (_mode, params, field) => {
 			const { execute } = await prepareNode(sim, 'orgKey', invoices(params));

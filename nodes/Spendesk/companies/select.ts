@@ -185,7 +185,21 @@ export function readCompanyChoice(
 		const locator = raw !== null && typeof raw === 'object' && '__rl' in raw;
 		return { mode, company: locator ? read('company', '', { extractValue: true }) : raw };
 	}
-	if (mode === 'several') return { mode, companyIds: read('companyIds', []) };
+	if (mode === 'several') {
+		// The node offers no Several Companies (only the triggers do): a workflow saved by an
+		// earlier version may still hold it, and n8n leaves out its company list.
+		if (itemIndex !== undefined)
+			throw new NodeOperationError(
+				ctx.getNode(),
+				"'Several Companies' is not a choice of this node",
+				{
+					description:
+						"Choose One Company, or All Companies (reads only), in 'Companies'. A workflow saved by an earlier version may still hold Several Companies; the Spendesk Trigger and the Spendesk Webhook Trigger keep it.",
+					itemIndex,
+				},
+			);
+		return { mode, companyIds: read('companyIds', []) };
+	}
 	return { mode };
 }
 
