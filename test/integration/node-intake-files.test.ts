@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import { expectNoCredentialOnFileHost, runNode } from '../support/node';
+import { AS_GIVEN, expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById } from '../support/values';
 
 /** Bytes that are not UTF-8 text, so a client reading them as text would damage them. */
@@ -169,14 +169,24 @@ describe('intake files', () => {
 			{ resource: 'intake', operation: 'create', intake: '{"supplierName":"X"}' },
 			'Intake → Create',
 		],
-	])('All Companies is refused before any request (%#)', async (params, action) => {
-		const error = await failure(run(sim, 'orgKey', { ...params, companyScope: 'all' }));
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(
-			`${action} writes to one company at a time: All Companies is not allowed`,
-		);
-		expect(sim.log).toHaveLength(0);
-	});
+	])(
+		'All Companies handed as given (not by n8n, which drops it) is refused before any request (%#)',
+		async (params, action) => {
+			const error = await failure(
+				runNode(
+					sim,
+					'orgKey',
+					{ ...params, companyScope: 'all' },
+					{ items: [fileItem()], ...AS_GIVEN },
+				),
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(
+				`${action} writes to one company at a time: All Companies is not allowed`,
+			);
+			expect(sim.log).toHaveLength(0);
+		},
+	);
 
 	test('a missing binary property fails before any request, naming it', async () => {
 		const error = await failure(

@@ -162,9 +162,10 @@ const CASES: Case[] = [
 					limit: 100,
 					filters: {
 						operator: 'and',
+						// In the order of the Filters fields, as n8n hands the collection to the node.
 						subfilters: [
-							{ field: 'status', operator: '=', value: ['settled', 'prepared'] },
 							{ field: 'payableType', operator: '=', value: ['invoice'] },
+							{ field: 'status', operator: '=', value: ['settled', 'prepared'] },
 						],
 					},
 				});

@@ -12,7 +12,7 @@ import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
 import { contextFor, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import { apiRequests, prepareNode, runNode } from '../support/node';
+import { apiRequests, AS_GIVEN, prepareNode, runNode } from '../support/node';
 import { locatorById, locatorFromList, plain } from '../support/values';
 
 const SCOPES = ['experimental:purchase-order:read', 'experimental:purchase-order:write'];
@@ -170,17 +170,24 @@ describe.each(['specification', 'documented'] as const)(
 					'Start Date is not a date: 2026-02-30 does not exist (February 2026 has 28 days)',
 				],
 				[{ amount: 1.7e308 }, 'Amount is too large to send exactly; got 1.7e+308'],
-				// An expression giving a Date that holds no time (new Date('soon')).
-				[
-					{ endDate: new Date('soon') as unknown as string },
-					'End Date is not a date: "Invalid Date"',
-				],
 			] as Array<[IDataObject, string]>) {
 				const error = await failure(run({ ...base, ...change }));
 				expect(error.message).toBe(message);
 				expect((error as { description?: string }).description).toBeTruthy();
 				expect(apiRequests(sim)).toEqual([]);
 			}
+			// An expression giving a Date that holds no time (new Date('soon')): resolved per item,
+			// after n8n's resolution of the saved parameters.
+			const invalid = await failure(
+				runNode(
+					sim,
+					'orgKey',
+					{ ...PO, ...base },
+					{ itemParameters: [{ endDate: new Date('soon') as unknown as string }] },
+				),
+			);
+			expect(invalid.message).toBe('End Date is not a date: "Invalid Date"');
+			expect(apiRequests(sim)).toEqual([]);
 		});
 
 		test('Create answered 204 with no content: the error says it may have been created, to check before running again', async () => {
@@ -323,13 +330,19 @@ describe.each(['specification', 'documented'] as const)(
 			expect(out.map((o) => o.json)).toEqual([{ id: order.id, status: 'cancelled' }]);
 		});
 
-		test('writes run on one company only: All Companies is refused before any request', async () => {
+		test('writes run on one company only: All Companies handed as given (not by n8n, which drops it) is refused before any request', async () => {
 			const error = await failure(
-				run({
-					companyScope: 'all',
-					operation: 'cancel',
-					purchaseOrderId: locatorById('po_001_00001'),
-				}),
+				runNode(
+					sim,
+					'orgKey',
+					{
+						...PO,
+						companyScope: 'all',
+						operation: 'cancel',
+						purchaseOrderId: locatorById('po_001_00001'),
+					},
+					AS_GIVEN,
+				),
 			);
 			expect(error.message).toMatch(/All Companies/);
 			expect(apiRequests(sim)).toEqual([]);

@@ -1,6 +1,7 @@
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { prepareNode } from '../support/node';
 
 describe('node smoke', () => {
 	let sim: SpendeskSimulator;
@@ -38,5 +39,24 @@ describe('node smoke', () => {
 		}
 		expect(out[0].pairedItem).toEqual({ item: 0 });
 		expect(hints).toHaveLength(1);
+	});
+
+	test('the harness hands the node its parameters as n8n resolves them: defaults filled in, fields not shown left out', async () => {
+		const { context } = await prepareNode(sim, 'orgKey', {
+			resource: 'invoice',
+			operation: 'getAll',
+			companyScope: 'one',
+			company: 'cmp_001',
+			returnAll: true,
+			// Not shown with Return All on, nor is an option of an earlier version.
+			limit: 7,
+			filters: '{}',
+			options: { notAnOption: true },
+		});
+		const read = (name: string) => context.getNodeParameter(name, 0, 'absent');
+		expect(read('limit')).toBe('absent');
+		expect(read('options')).toEqual({});
+		expect(read('sortBy')).toBe('updatedAt');
+		expect(read('companyScope')).toBe('one');
 	});
 });

@@ -9,7 +9,7 @@ import type { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { failure, simulatorPerSuite } from '../support/fixtures';
-import { apiRequests, runNode } from '../support/node';
+import { apiRequests, AS_GIVEN, runNode } from '../support/node';
 import { locatorById } from '../support/values';
 
 const SCOPES = ['experimental:supplier:manage'];
@@ -147,16 +147,21 @@ describe.each(['specification', 'documented'] as const)(
 			expect(description).not.toMatch(/has not applied them|then run the node again/);
 		});
 
-		test('a bad supplier ID fails before any request; All Companies is refused', async () => {
+		test('a bad supplier ID fails before any request; All Companies handed as given (not by n8n, which drops it) is refused', async () => {
 			const bad = await failure(run({ operation: 'archive' }, itemsOf(['a b'])));
 			expect(bad.message).toBe('Supplier ID "a b" is not a valid ID');
 			const all = await failure(
-				runNode(sim, 'orgKey', {
-					...BASE,
-					companyScope: 'all',
-					operation: 'archive',
-					supplierId: locatorById('sup_001_0001'),
-				}),
+				runNode(
+					sim,
+					'orgKey',
+					{
+						...BASE,
+						companyScope: 'all',
+						operation: 'archive',
+						supplierId: locatorById('sup_001_0001'),
+					},
+					AS_GIVEN,
+				),
 			);
 			expect(all.message).toBe(
 				'Supplier → Archive writes to one company at a time: All Companies is not allowed',

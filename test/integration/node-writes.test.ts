@@ -11,7 +11,7 @@ import type { SpendeskSimulator } from '../simulator';
 import type { BookkeptPayable } from '../simulator/writes';
 import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import { apiRequests, prepareNode } from '../support/node';
+import { apiRequests, AS_GIVEN, prepareNode } from '../support/node';
 import { plain } from '../support/values';
 
 /** The node on these parameters, ready to run: its first output once called. */
@@ -23,12 +23,15 @@ async function execute(
 		continueOnFail?: boolean;
 		onError?: INode['onError'];
 		kind?: CredentialKind;
+		/** The parameters as given, without n8n's resolution (AS_GIVEN). */
+		asGiven?: boolean;
 	} = {},
 ) {
 	const node = await prepareNode(sim, options.kind ?? 'orgKey', parameters, {
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		onError: options.onError,
+		...(options.asGiven ? AS_GIVEN : {}),
 	});
 	return async () => (await node.execute())[0];
 }
@@ -370,7 +373,7 @@ describe('node: write operations', () => {
 		});
 	});
 
-	describe('All Companies is refused for every write, before any request', () => {
+	describe('a write runs on one company: All Companies is never applied to it', () => {
 		const WRITES: Array<[string, IDataObject]> = [
 			[
 				'Payable → Update Bookkeeping Status',
@@ -410,13 +413,29 @@ describe('node: write operations', () => {
 			],
 		];
 		test.each(WRITES)(
-			'%s with All Companies fails (even with Continue On Fail) and sends nothing',
+			'%s saved with All Companies (left from a read): n8n drops it, the write goes only to the Company it shows',
+			async (_title, params) => {
+				const run = await execute(
+					sim,
+					{ ...params, companyScope: 'all', company: 'cmp_002' },
+					{ continueOnFail: true, items: [{ json: {} }, { json: {} }] },
+				);
+				await run();
+				const sent = apiRequests(sim);
+				expect(sent.length).toBeGreaterThan(0);
+				expect(sent.map((r) => r.route)).not.toContain('getCompanies');
+				expect(new Set(sent.map((r) => r.companyId))).toEqual(new Set(['cmp_002']));
+			},
+		);
+
+		test.each(WRITES)(
+			'%s handed All Companies as given (not by n8n) fails, even with Continue On Fail, and sends nothing',
 			async (title, params) => {
 				for (const continueOnFail of [false, true]) {
 					const run = await execute(
 						sim,
 						{ ...params, companyScope: 'all' },
-						{ continueOnFail, items: [{ json: {} }, { json: {} }] },
+						{ continueOnFail, items: [{ json: {} }, { json: {} }], asGiven: true },
 					);
 					const error = await failure(run());
 					expect(error).toBeInstanceOf(NodeOperationError);
@@ -693,13 +712,25 @@ describe('node: write operations', () => {
 			expect(out[0].json.name).toBe('Supplier 60');
 		});
 
-		test('External ID (earlier versions) fails before any request, saying Spendesk has no place for it', async () => {
+		test('External ID saved by earlier versions: n8n leaves it out, the supplier is created without it', async () => {
+			const out = await (
+				await execute(
+					sim,
+					{ ...CREATE, additionalFields: { externalId: 'acc-1', city: 'Lyon' } },
+					{ items: suppliers(71, 1) },
+				)
+			)();
+			expect(sent()).toEqual([{ name: 'Supplier 71', supplierDetails: { city: 'Lyon' } }]);
+			expect(out[0].json).toMatchObject({ name: 'Supplier 71' });
+		});
+
+		test('External ID handed to the node as given (not by n8n) fails before any request, saying Spendesk has no place for it', async () => {
 			const error = await failure(
 				(
 					await execute(
 						sim,
 						{ ...CREATE, additionalFields: { externalId: 'acc-1' } },
-						{ items: suppliers(70, 1) },
+						{ items: suppliers(70, 1), asGiven: true },
 					)
 				)(),
 			);
@@ -818,7 +849,23 @@ describe('node: write operations', () => {
 			expect(out[0].pairedItem).toEqual({ item: 0 });
 		});
 
-		test('Update: Is Archived (earlier versions) fails before any request; a bare answer is read', async () => {
+		test('Update: Is Archived saved by earlier versions is left out by n8n: alone, nothing to update, pointing to Archive', async () => {
+			const base = {
+				resource: 'supplier',
+				operation: 'update',
+				companyScope: 'one',
+				company: 'cmp_002',
+				supplierId: sim.data('cmp_002').suppliers[1].id,
+			};
+			const error = await failure(
+				(await execute(sim, { ...base, updateFields: { isArchived: true } }))(),
+			);
+			expect(error.message).toBe('Nothing to update: add at least one field to Update Fields');
+			expect((error as NodeOperationError).description).toContain('Supplier → Archive');
+			expect(sim.log).toHaveLength(0);
+		});
+
+		test('Update: Is Archived handed as given (not by n8n) fails before any request; a bare answer is read', async () => {
 			const supplier = sim.data('cmp_002').suppliers[1];
 			const base = {
 				resource: 'supplier',
@@ -828,7 +875,7 @@ describe('node: write operations', () => {
 				supplierId: supplier.id,
 			};
 			const archived = await failure(
-				(await execute(sim, { ...base, updateFields: { isArchived: true } }))(),
+				(await execute(sim, { ...base, updateFields: { isArchived: true } }, { asGiven: true }))(),
 			);
 			expect(archived.message).toBe('Is Archived can no longer be sent to Spendesk');
 			expect(sim.log).toHaveLength(0);

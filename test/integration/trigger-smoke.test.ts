@@ -35,6 +35,22 @@ describe('trigger smoke', () => {
 		sim.updateInvoice('cmp_002', inv.id);
 		expect(await raw()).toBeNull();
 	});
+
+	test('the harness hands the trigger its parameters as n8n resolves them: defaults filled in, fields not shown left out', async () => {
+		const { context } = await triggerFor(sim, {
+			companyScope: 'one',
+			company: 'cmp_001',
+			// Not shown with Start From: Now, nor is an option of the trigger.
+			since: '2026-01-01T00:00:00Z',
+			options: { notAnOption: true },
+		});
+		const read = (name: string) =>
+			(context as unknown as IPollFunctions).getNodeParameter(name, 'absent');
+		expect(read('since')).toBe('absent');
+		expect(read('options')).toEqual({});
+		expect(read('event')).toBe('newInvoice');
+		expect(read('startFrom')).toBe('now');
+	});
 });
 
 describe('trigger: the credential switched to another environment while active', () => {

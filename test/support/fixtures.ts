@@ -209,14 +209,17 @@ export async function triggerFor(
 		nodeName?: string;
 	} = {},
 ) {
+	const trigger = new SpendeskTrigger();
+	// The parameters as n8n resolves them before it runs the trigger (createContext's description).
 	const { context, logs } = await contextFor(sim, kind, {
 		mode,
 		staticData,
 		parameters,
 		workflowId,
 		nodeName,
+		description: trigger.description,
+		nodeType: 'n8n-nodes-spendesk.spendeskTrigger',
 	});
-	const trigger = new SpendeskTrigger();
 	const raw = async () => (await trigger.poll.call(context as never)) as PollResult;
 	return { staticData, logs, context, raw, poll: async () => pollItems(await raw()) };
 }

@@ -20,8 +20,8 @@ import type {
 	INodeExecutionData,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IBinaryData } from 'n8n-workflow';
+import { NodeApiError, NodeHelpers, NodeOperationError } from 'n8n-workflow';
+import type { IBinaryData, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
@@ -393,6 +393,12 @@ export interface ContextOptions {
 	itemParameters?: IDataObject[];
 	/** The workflow's time zone (getTimezone); default UTC. */
 	timezone?: string;
+	/**
+	 * The node's description: `parameters` then go through n8n's own resolution, as n8n's
+	 * Workflow does before it runs a node (NodeHelpers.getNodeParameters: defaults filled in,
+	 * parameters the editor would not display left out).
+	 */
+	description?: INodeTypeDescription;
 }
 
 let executions = 0;
@@ -421,7 +427,17 @@ function itemExpression(value: unknown, item: INodeExecutionData | undefined): u
 /** Builds an execution context whose helpers do real HTTP with n8n 2.8's authentication flow. */
 export function createContext(options: ContextOptions) {
 	const n8nVersion = options.n8nVersion ?? '2.8';
-	const parameters = options.parameters ?? {};
+	const given = options.parameters ?? {};
+	const parameters = options.description
+		? ((NodeHelpers.getNodeParameters(
+				options.description.properties,
+				given as INodeParameters,
+				true,
+				false,
+				{ typeVersion: options.typeVersion ?? 1, parameters: given } as INode,
+				options.description,
+			) ?? {}) as IDataObject)
+		: given;
 	const node: INode = {
 		id: 'node-1',
 		name: options.nodeName ?? 'Spendesk',

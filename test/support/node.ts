@@ -17,9 +17,18 @@ export const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
 	sim.log.filter((r) => !TOKEN_ROUTES.has(r.route));
 
 /**
+ * Parameters handed to the node as given (`prepareNode`'s `extra`), without n8n's resolution:
+ * only for the node's own guards against values n8n never passes on (a field the editor does
+ * not show, an option of an earlier version), as a caller other than n8n's workflow could.
+ */
+export const AS_GIVEN: Partial<ContextOptions> = { description: undefined };
+
+/**
  * The Spendesk node on an execution context of the given credential kind, with the
  * simulator's log cleared once the context is built (so OAuth2 consent and earlier tests
- * leave nothing in it). `execute()` runs the node and returns all its outputs.
+ * leave nothing in it). The parameters go through n8n's resolution first, as n8n's workflow
+ * does before it runs a node (defaults filled in, fields the editor would not show left out),
+ * unless `extra` is AS_GIVEN. `execute()` runs the node and returns all its outputs.
  */
 export async function prepareNode(
 	sim: SpendeskSimulator,
@@ -27,7 +36,11 @@ export async function prepareNode(
 	parameters: IDataObject,
 	extra: Partial<ContextOptions> = {},
 ) {
-	const built = await contextFor(sim, kind, { ...extra, parameters });
+	const built = await contextFor(sim, kind, {
+		description: new Spendesk().description,
+		...extra,
+		parameters,
+	});
 	sim.clearLog();
 	return {
 		...built,

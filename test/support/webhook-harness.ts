@@ -78,6 +78,8 @@ export async function startWebhookHarness(
 			workflowId,
 			nodeName: 'Spendesk Webhook Trigger',
 			nodeType: 'n8n-nodes-spendesk.spendeskWebhookTrigger',
+			// The parameters as n8n resolves them before it runs the trigger.
+			description: trigger.description,
 		});
 		made.logs.push = (...entries) => logs.push(...entries);
 		return { ...made.context, getNodeWebhookUrl: () => url };

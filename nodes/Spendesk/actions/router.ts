@@ -48,8 +48,10 @@ function operationTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /**
- * A write never runs once per company by mistake: with All Companies (a saved workflow, an
- * expression), the node fails before any request, whatever Continue On Fail says.
+ * A write never runs once per company by mistake. n8n itself drops a Companies value that a
+ * write does not show (one left from a read) before the node runs, so the write goes to the
+ * Company it shows; handed All Companies anyway, the node fails before any request, whatever
+ * Continue On Fail says.
  */
 function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void {
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {

@@ -79,8 +79,9 @@ export const nodeCompanyProperties: INodeProperties[] = [
 
 /**
  * The node's company for operations that write: the Company field alone, as they run on one
- * company only, so a write never runs once per company by mistake (the router refuses All
- * Companies from a saved workflow). Without a Companies parameter, the router reads One Company.
+ * company only, so a write never runs once per company by mistake (n8n drops a Companies
+ * value the write does not show; the router refuses All Companies should it come anyway).
+ * Without a Companies parameter, the router reads One Company.
  */
 export const nodeWriteCompanyProperties: INodeProperties[] = [
 	{ ...companyLocator, displayOptions: undefined },

@@ -36,7 +36,11 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'Nothing to update: add at least one field to Update Fields',
-			{ description: 'Choose the fields of the supplier to change.', itemIndex },
+			{
+				description:
+					'Choose the fields of the supplier to change. To archive or unarchive a supplier, use Supplier → Archive or Unarchive.',
+				itemIndex,
+			},
 		);
 	}
 	return changes;
