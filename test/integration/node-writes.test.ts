@@ -849,14 +849,16 @@ describe('node: write operations', () => {
 			expect(out[0].pairedItem).toEqual({ item: 0 });
 		});
 
+		/** Supplier → Update on cmp_002. */
+		const UPDATE_ON_2 = {
+			resource: 'supplier',
+			operation: 'update',
+			companyScope: 'one',
+			company: 'cmp_002',
+		};
+
 		test('Update: Is Archived saved by earlier versions is left out by n8n: alone, nothing to update, pointing to Archive', async () => {
-			const base = {
-				resource: 'supplier',
-				operation: 'update',
-				companyScope: 'one',
-				company: 'cmp_002',
-				supplierId: sim.data('cmp_002').suppliers[1].id,
-			};
+			const base = { ...UPDATE_ON_2, supplierId: sim.data('cmp_002').suppliers[1].id };
 			const error = await failure(
 				(await execute(sim, { ...base, updateFields: { isArchived: true } }))(),
 			);
@@ -866,14 +868,7 @@ describe('node: write operations', () => {
 		});
 
 		test('Update: Is Archived handed as given (not by n8n) fails before any request; a bare answer is read', async () => {
-			const supplier = sim.data('cmp_002').suppliers[1];
-			const base = {
-				resource: 'supplier',
-				operation: 'update',
-				companyScope: 'one',
-				company: 'cmp_002',
-				supplierId: supplier.id,
-			};
+			const base = { ...UPDATE_ON_2, supplierId: sim.data('cmp_002').suppliers[1].id };
 			const archived = await failure(
 				(await execute(sim, { ...base, updateFields: { isArchived: true } }, { asGiven: true }))(),
 			);
@@ -886,12 +881,7 @@ describe('node: write operations', () => {
 		});
 
 		test('Update: nothing to change fails before any request; an unknown supplier is a 404', async () => {
-			const base = {
-				resource: 'supplier',
-				operation: 'update',
-				companyScope: 'one',
-				company: 'cmp_002',
-			};
+			const base = UPDATE_ON_2;
 			const empty = await failure(
 				(await execute(sim, { ...base, supplierId: 'sup_002_0001', updateFields: {} }))(),
 			);
