@@ -59,4 +59,19 @@ describe('node smoke', () => {
 		expect(read('sortBy')).toBe('updatedAt');
 		expect(read('companyScope')).toBe('one');
 	});
+
+	test('the harness reads extractValue as n8n does: a locator gives its value, a field not shown is an error', async () => {
+		const base = { resource: 'invoice', operation: 'getAll', returnAll: true, filters: '{}' };
+		const one = await prepareNode(sim, 'orgKey', {
+			...base,
+			companyScope: 'one',
+			company: { __rl: true, mode: 'list', value: 'cmp_002' },
+		});
+		expect(one.context.getNodeParameter('company', 0, '', { extractValue: true })).toBe('cmp_002');
+		// With All Companies the Company field is not shown: n8n fails even with a fallback.
+		const all = await prepareNode(sim, 'orgKey', { ...base, companyScope: 'all' });
+		expect(() => all.context.getNodeParameter('company', 0, '', { extractValue: true })).toThrow(
+			'Could not find property',
+		);
+	});
 });

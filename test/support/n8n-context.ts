@@ -454,6 +454,27 @@ export function createContext(options: ContextOptions) {
 	};
 	const hints: Array<{ message: string }> = [];
 	const logs: Array<{ level: string; message: string }> = [];
+
+	/**
+	 * A parameter read with extractValue, as n8n-core 2.8 reads it: with the node's description,
+	 * the parameter must be one the editor shows (n8n fails with "Could not find property"
+	 * otherwise, even when it would give the fallback), and a resource locator gives its value;
+	 * without a description, a value marked `__rl` gives its value.
+	 */
+	function extracted(name: string, value: unknown): unknown {
+		const locator =
+			value !== null && typeof value === 'object' && 'mode' in value && 'value' in value;
+		const description = options.description;
+		if (!description || name.includes('.'))
+			return locator && (value as IDataObject).__rl ? (value as IDataObject).value : value;
+		const property = description.properties.find(
+			(p) =>
+				p.name === name &&
+				NodeHelpers.displayParameterPath(parameters as INodeParameters, p, '', node, description),
+		);
+		if (!property) throw new NodeOperationError(node, 'Could not find property');
+		return property.type === 'resourceLocator' && locator ? (value as IDataObject).value : value;
+	}
 	const request = (opts: IHttpRequestOptions) => httpRequest(opts, n8nVersion);
 
 	/** CredentialsHelper.preAuthentication of n8n 2.8. */
@@ -631,17 +652,10 @@ export function createContext(options: ContextOptions) {
 				const given = typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
 				// As n8n does: a parameter the node does not hold, read without a fallback, is an error.
 				if (given === undefined) throw new Error(`Could not get parameter "${name}"`);
-				return given;
+				// n8n applies extractValue to the fallback too.
+				return nodeOptions?.extractValue ? extracted(name, given) : given;
 			}
-			// As n8n does: extractValue gives a resource locator's value, not the locator.
-			if (
-				nodeOptions?.extractValue &&
-				value &&
-				typeof value === 'object' &&
-				(value as IDataObject).__rl
-			)
-				return (value as IDataObject).value;
-			return value;
+			return nodeOptions?.extractValue ? extracted(name, value) : value;
 		},
 		// Load-options contexts: the node's parameters as the editor holds them.
 		getCurrentNodeParameter(name: string, nodeOptions?: { extractValue?: boolean }) {
