@@ -6,12 +6,13 @@
  * fields offer From List: the purchase order list (`searchPurchaseOrders`) pages on to its end.
  */
 import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
 import { contextFor, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import type { ContextOptions } from '../support/n8n-context';
 import { apiRequests, AS_GIVEN, prepareNode, runNode } from '../support/node';
 import { locatorById, locatorFromList, plain } from '../support/values';
 
@@ -47,8 +48,8 @@ describe.each(['specification', 'documented'] as const)(
 		const run = (
 			params: IDataObject,
 			kind: CredentialKind = 'orgKey',
-			items?: INodeExecutionData[],
-		) => runNode(sim, kind, { ...PO, ...params }, { items });
+			extra: Partial<ContextOptions> = {},
+		) => runNode(sim, kind, { ...PO, ...params }, extra);
 
 		test('Get Many lists every purchase order of the company, page by page, without items unless asked', async () => {
 			const { out } = await run({ ...one('cmp_002'), operation: 'getAll', returnAll: true });
@@ -179,12 +180,9 @@ describe.each(['specification', 'documented'] as const)(
 			// An expression giving a Date that holds no time (new Date('soon')): resolved per item,
 			// after n8n's resolution of the saved parameters.
 			const invalid = await failure(
-				runNode(
-					sim,
-					'orgKey',
-					{ ...PO, ...base },
-					{ itemParameters: [{ endDate: new Date('soon') as unknown as string }] },
-				),
+				run(base, 'orgKey', {
+					itemParameters: [{ endDate: new Date('soon') as unknown as string }],
+				}),
 			);
 			expect(invalid.message).toBe('End Date is not a date: "Invalid Date"');
 			expect(apiRequests(sim)).toEqual([]);
@@ -332,15 +330,13 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('writes run on one company only: All Companies handed as given (not by n8n, which drops it) is refused before any request', async () => {
 			const error = await failure(
-				runNode(
-					sim,
-					'orgKey',
+				run(
 					{
-						...PO,
 						companyScope: 'all',
 						operation: 'cancel',
 						purchaseOrderId: locatorById('po_001_00001'),
 					},
+					'orgKey',
 					AS_GIVEN,
 				),
 			);

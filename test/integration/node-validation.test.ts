@@ -494,21 +494,16 @@ describe('node: input as expressions give it', () => {
 		expect(sim.log).toHaveLength(0);
 	});
 
-	test.each([['One Company', { company: 'cmp_\u200b002' }, 'Company']])(
-		'a company ID with a zero-width space is refused, never sent (%s)',
-		async (_mode, params, field) => {
-			const { execute } = await prepareNode(sim, 'orgKey', invoices(params));
-			const error = await failure(execute());
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(
-				`'${field}' contains an invisible character (U+200B, a zero-width space): "${
-					field === 'Company' ? 'cmp_<U+200B>002' : 'cmp_002<U+200B>'
-				}"`,
-			);
-			expect(error.message).not.toContain('\u200b');
-			expect(sim.log).toHaveLength(0);
-		},
-	);
+	test('a company ID with a zero-width space is refused, never sent (One Company)', async () => {
+		const { execute } = await prepareNode(sim, 'orgKey', invoices({ company: 'cmp_\u200b002' }));
+		const error = await failure(execute());
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(
+			`'Company' contains an invisible character (U+200B, a zero-width space): "cmp_<U+200B>002"`,
+		);
+		expect(error.message).not.toContain('\u200b');
+		expect(sim.log).toHaveLength(0);
+	});
 
 	test.each([
 		[

@@ -23,6 +23,9 @@ export const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
  */
 export const AS_GIVEN: Partial<ContextOptions> = { description: undefined };
 
+/** The node's description, which n8n resolves the parameters against. */
+const DESCRIPTION = new Spendesk().description;
+
 /**
  * The Spendesk node on an execution context of the given credential kind, with the
  * simulator's log cleared once the context is built (so OAuth2 consent and earlier tests
@@ -37,7 +40,7 @@ export async function prepareNode(
 	extra: Partial<ContextOptions> = {},
 ) {
 	const built = await contextFor(sim, kind, {
-		description: new Spendesk().description,
+		description: DESCRIPTION,
 		...extra,
 		parameters,
 	});
