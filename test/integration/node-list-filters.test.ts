@@ -2,7 +2,8 @@
  * The documented list filters (docs/api.md#filters) through the node, over real HTTP to the
  * simulator, in both profiles: each Filters field reaches the request as Spendesk expects it
  * (query parameters of settlements and suppliers, several values comma-separated; the body of
- * the payables snapshot; the search's Bookkeeping Status, on the snapshot's values;
+ * the payables snapshot; the search's subfilters; Bookkeeping Status, Payable Type and Status
+ * on the values docs/api.md#filters gives, another value refused before any request;
  * `includeArchived` of the analytical field lists), the results are the records that match,
  * and a payable-date range over 31 days is refused before any request.
  */
@@ -234,6 +235,75 @@ describe.each(['specification', 'documented'] as const)(
 			);
 			expect(apiRequests(sim)).toEqual([]);
 		});
+
+		test.each([
+			['search', 'payableType'],
+			['search', 'status'],
+			['getAllSnapshot', 'payableType'],
+			['getAllSnapshot', 'status'],
+		])(
+			'Payable → Get Many (%s): %s finds exactly the payables of the values chosen',
+			async (operation, field) => {
+				const payables = sim.data(CMP).payables;
+				const chosen = field === 'status' ? ['in_review', 'settled'] : ['expense_claim'];
+				const wanted = payables
+					.filter((p) => chosen.includes(String(p[field as 'status' | 'payableType'])))
+					.map((p) => p.id);
+				const { out } = await run({
+					resource: 'payable',
+					operation,
+					filterMode: 'fields',
+					filters: { [field]: chosen },
+				});
+				expect(wanted.length).toBeGreaterThan(0);
+				expect(wanted.length).toBeLessThan(payables.length);
+				expect(out.map((o) => o.json.id).sort()).toEqual([...wanted].sort());
+				if (operation === 'search')
+					expect(apiRequests(sim)[0].body).toEqual({
+						limit: 100,
+						filters: { operator: 'and', subfilters: [{ field, operator: '=', value: chosen }] },
+					});
+				else expect(sim.requestsTo('createPayablesSnapshot')[0].body).toEqual({ [field]: chosen });
+			},
+		);
+
+		test.each([
+			['search', 'payableType', 'Payable Type', 'bill', 'card_purchase, expense_claim, invoice'],
+			['search', 'status', 'Status', 'paid', 'in_review, prepared, settled'],
+			[
+				'getAllSnapshot',
+				'payableType',
+				'Payable Type',
+				'bill',
+				'card_purchase, expense_claim, invoice',
+			],
+			['getAllSnapshot', 'status', 'Status', 'paid', 'in_review, prepared, settled'],
+			[
+				'getAllSnapshot',
+				'bookkeepingStatus',
+				'Bookkeeping Status',
+				'toExport',
+				'exported, failedExport, notExported',
+			],
+		])(
+			'Payable → Get Many (%s): a %s Spendesk does not know is refused before any request, naming the values',
+			async (operation, field, label, wrong, values) => {
+				const error = await failure(
+					run({
+						resource: 'payable',
+						operation,
+						filterMode: 'fields',
+						// As an expression gives it: text, separated by commas.
+						filters: { [field]: `${wrong}, ${values.split(', ')[0]}` },
+					}),
+				);
+				expect(error.message).toBe(`${label}: "${wrong}" is not one of the values Spendesk knows`);
+				expect((error as NodeOperationError).description).toBe(
+					`Choose from the list in '${label}' (an expression must give ${values}).`,
+				);
+				expect(apiRequests(sim)).toEqual([]);
+			},
+		);
 
 		test('Payable → Get Many as Snapshot: 31 days exactly are sent', async () => {
 			await run({

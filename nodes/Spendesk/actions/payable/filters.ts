@@ -61,9 +61,37 @@ export const BOOKKEEPING_STATUS_FILTER: INodeProperties = {
 	default: [],
 	description: 'Only payables with these bookkeeping statuses',
 };
-export const BOOKKEEPING_STATUSES = BOOKKEEPING_STATUS_FILTER.options!.map((o) =>
-	String((o as { value: string }).value),
+
+/**
+ * The filters of the payable lists that take values from a list (snapshot and search), by
+ * name: in Fields mode, a value not in the list (from an expression) is refused before any
+ * request, naming the values (docs/api.md#filters).
+ */
+const CHOICE_FILTERS = new Map(
+	[BOOKKEEPING_STATUS_FILTER, PAYABLE_TYPE_FILTER, PAYABLE_STATUS_FILTER].map((property) => [
+		property.name,
+		{
+			label: property.displayName,
+			values: property.options!.map((o) => String((o as { value: string }).value)),
+		},
+	]),
 );
+
+/** Whether `name` is a payable filter that takes values from a list. */
+export function isChoiceFilter(name: string): boolean {
+	return CHOICE_FILTERS.has(name);
+}
+
+/** The values of the choice filter `name`, each checked against its list; undefined when none. */
+export function readChoiceFilter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	value: unknown,
+): string[] | undefined {
+	const { label, values } = CHOICE_FILTERS.get(name)!;
+	return readChoices(ctx, itemIndex, value, label, values);
+}
 
 /**
  * The date filters of a snapshot, as fields: their labels, by body property
@@ -159,14 +187,7 @@ function fieldsBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		if (key in SNAPSHOT_DATES)
 			body[key] = readDateFilter(ctx, itemIndex, value, SNAPSHOT_DATES[key]);
 		else if (key === 'ids') body.ids = readIdList(ctx, itemIndex, value, 'Payable IDs');
-		else if (key === 'bookkeepingStatus')
-			body.bookkeepingStatus = readChoices(
-				ctx,
-				itemIndex,
-				value,
-				'Bookkeeping Status',
-				BOOKKEEPING_STATUSES,
-			);
+		else if (isChoiceFilter(key)) body[key] = readChoiceFilter(ctx, itemIndex, key, value);
 		else if (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '')
 			body[key] = value;
 	}

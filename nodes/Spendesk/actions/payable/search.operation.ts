@@ -7,16 +7,17 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
-import { filtersCollection, readChoices, textFilter } from '../listFilters';
+import { filtersCollection, textFilter } from '../listFilters';
 import { readCollection, readJsonObject } from '../sharedParams';
 import { withSimplify } from '../simplify';
 import type { SingleOperation } from '../types';
 import {
 	BOOKKEEPING_STATUS_FILTER,
-	BOOKKEEPING_STATUSES,
 	FILTER_MODE,
+	isChoiceFilter,
 	PAYABLE_STATUS_FILTER,
 	PAYABLE_TYPE_FILTER,
+	readChoiceFilter,
 } from './filters';
 
 const searchFilterProperties: INodeProperties[] = [
@@ -69,12 +70,11 @@ export function readSearchFilters(
 	const fields = readCollection(ctx, 'filters', itemIndex);
 	const subfilters: IDataObject[] = [];
 	for (const [field, raw] of Object.entries(fields)) {
-		const values =
-			field === 'bookkeepingStatus'
-				? (readChoices(ctx, itemIndex, raw, 'Bookkeeping Status', BOOKKEEPING_STATUSES) ?? [])
-				: (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
-						.map((v) => String(v).trim())
-						.filter(Boolean);
+		const values = isChoiceFilter(field)
+			? (readChoiceFilter(ctx, itemIndex, field, raw) ?? [])
+			: (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
+					.map((v) => String(v).trim())
+					.filter(Boolean);
 		if (values.length) subfilters.push({ field, operator: '=', value: values });
 	}
 	return subfilters.length ? { operator: 'and', subfilters } : undefined;
