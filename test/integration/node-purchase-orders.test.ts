@@ -177,13 +177,8 @@ describe.each(['specification', 'documented'] as const)(
 				expect((error as { description?: string }).description).toBeTruthy();
 				expect(apiRequests(sim)).toEqual([]);
 			}
-			// An expression giving a Date that holds no time (new Date('soon')): resolved per item,
-			// after n8n's resolution of the saved parameters.
-			const invalid = await failure(
-				run(base, 'orgKey', {
-					itemParameters: [{ endDate: new Date('soon') as unknown as string }],
-				}),
-			);
+			// An expression giving a Date that holds no time, evaluated by n8n's expression engine.
+			const invalid = await failure(run({ ...base, endDate: '={{ new Date("soon") }}' }));
 			expect(invalid.message).toBe('End Date is not a date: "Invalid Date"');
 			expect(apiRequests(sim)).toEqual([]);
 		});

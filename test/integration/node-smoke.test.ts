@@ -74,4 +74,31 @@ describe('node smoke', () => {
 			'Could not find property',
 		);
 	});
+
+	test("the harness evaluates the item's expressions with n8n's engine: inside locators too, and undefined stays undefined", async () => {
+		const { context, execute } = await prepareNode(
+			sim,
+			'orgKey',
+			{
+				resource: 'invoice',
+				operation: 'getAll',
+				companyScope: 'one',
+				company: { __rl: true, mode: 'id', value: '={{ $json.companies[1] }}' },
+				returnAll: false,
+				limit: '={{ $json.n * 2 }}',
+				sortBy: '={{ $json.missing }}',
+				filters: '{}',
+			},
+			{ items: [{ json: { companies: ['cmp_001', 'cmp_002'], n: 3 } }] },
+		);
+		expect(context.getNodeParameter('company', 0, '', { extractValue: true })).toBe('cmp_002');
+		expect(context.getNodeParameter('limit', 0, 50)).toBe(6);
+		// An expression that gives undefined is not replaced by the fallback (n8n-core's behaviour).
+		expect(context.getNodeParameter('sortBy', 0, 'createdAt')).toBeUndefined();
+		const out = await execute();
+		expect(out[0]).toHaveLength(6);
+		expect(sim.log.filter((r) => r.route === 'listInvoices').map((r) => r.companyId)).toEqual([
+			'cmp_002',
+		]);
+	});
 });

@@ -20,8 +20,14 @@ import type {
 	INodeExecutionData,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
-import { NodeApiError, NodeHelpers, NodeOperationError } from 'n8n-workflow';
-import type { IBinaryData, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
+import { NodeApiError, NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	INodeParameters,
+	INodeTypeDescription,
+	INodeTypes,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
@@ -389,7 +395,7 @@ export interface ContextOptions {
 	executionId?: string;
 	/** The execution's cancel signal (getExecutionCancelSignal of an execute context); default: one that never aborts. */
 	cancelSignal?: AbortSignal;
-	/** Parameters of single items (as expressions give them), over `parameters`. */
+	/** Other parameters for single items, over `parameters` (taken as they are, not evaluated). */
 	itemParameters?: IDataObject[];
 	/** The workflow's time zone (getTimezone); default UTC. */
 	timezone?: string;
@@ -403,26 +409,12 @@ export interface ContextOptions {
 
 let executions = 0;
 
-/**
- * A parameter as n8n gives it for one item: `={{ $json.a.b }}` (the one expression form the
- * tests use, for per-item IDs and versions), also inside a collection, is read from the
- * item's JSON, keeping its type.
- */
-function itemExpression(value: unknown, item: INodeExecutionData | undefined): unknown {
-	if (
-		value &&
-		typeof value === 'object' &&
-		Object.getPrototypeOf(value) === Object.prototype &&
-		!(value as IDataObject).__rl
-	) {
-		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, itemExpression(v, item)]));
-	}
-	const match = typeof value === 'string' ? /^=\{\{\s*\$json\.([\w.]+)\s*\}\}$/.exec(value) : null;
-	if (!match) return value;
-	return match[1]
-		.split('.')
-		.reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], item?.json);
-}
+/** No node type is ever looked up: the expressions the tests use read the input item only. */
+const NO_NODE_TYPES = {
+	getByName: () => undefined,
+	getByNameAndVersion: () => undefined,
+	getKnownTypes: () => ({}),
+} as unknown as INodeTypes;
 
 /** Builds an execution context whose helpers do real HTTP with n8n 2.8's authentication flow. */
 export function createContext(options: ContextOptions) {
@@ -613,6 +605,29 @@ export function createContext(options: ContextOptions) {
 	}
 
 	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
+	const workflow = new Workflow({
+		id: options.workflowId,
+		nodes: [node],
+		connections: {},
+		active: options.mode === 'trigger',
+		nodeTypes: NO_NODE_TYPES,
+	});
+	/**
+	 * A parameter's value for one item, as n8n-core's getNodeParameter evaluates it: n8n's own
+	 * expression engine (`={{ … }}` anywhere in the value, also inside collections and resource
+	 * locators), reading the node's input items.
+	 */
+	const evaluate = (value: unknown, itemIndex: number): unknown =>
+		workflow.expression.getParameterValue(
+			value as NodeParameterValueType,
+			null,
+			0,
+			itemIndex,
+			node.name,
+			items,
+			options.mode ?? 'manual',
+			{},
+		);
 	const staticData = options.staticData ?? {};
 
 	const executionId = options.executionId ?? String(++executions);
@@ -636,26 +651,24 @@ export function createContext(options: ContextOptions) {
 			fallback?: unknown,
 			nodeOptions?: { extractValue?: boolean },
 		) {
-			const own =
-				typeof itemIndexOrFallback === 'number'
-					? options.itemParameters?.[itemIndexOrFallback]
-					: undefined;
-			const source = own ? { ...parameters, ...own } : parameters;
+			const itemIndex = typeof itemIndexOrFallback === 'number' ? itemIndexOrFallback : undefined;
+			// A value of `itemParameters` is taken as it is.
+			const own = itemIndex === undefined ? undefined : options.itemParameters?.[itemIndex];
+			const given = own && name.split('.')[0] in own;
 			const raw = name
 				.split('.')
-				.reduce<unknown>((acc, key) => (acc as IDataObject | undefined)?.[key], source);
+				.reduce<unknown>(
+					(acc, key) => (acc as IDataObject | undefined)?.[key],
+					given ? { ...parameters, ...own } : parameters,
+				);
+			// As n8n-core: the fallback stands only for a parameter the node does not hold (not for an
+			// expression giving undefined); without one, that is an error.
 			const value =
-				typeof itemIndexOrFallback === 'number'
-					? itemExpression(raw, items[itemIndexOrFallback])
-					: raw;
-			if (value === undefined) {
-				const given = typeof itemIndexOrFallback === 'number' ? fallback : itemIndexOrFallback;
-				// As n8n does: a parameter the node does not hold, read without a fallback, is an error.
-				if (given === undefined) throw new Error(`Could not get parameter "${name}"`);
-				// n8n applies extractValue to the fallback too.
-				return nodeOptions?.extractValue ? extracted(name, given) : given;
-			}
-			return nodeOptions?.extractValue ? extracted(name, value) : value;
+				raw === undefined ? (itemIndex === undefined ? itemIndexOrFallback : fallback) : raw;
+			if (value === undefined) throw new Error(`Could not get parameter "${name}"`);
+			// The item's expressions through n8n's own engine (fallback included, as n8n-core does).
+			const evaluated = itemIndex === undefined || given ? value : evaluate(value, itemIndex);
+			return nodeOptions?.extractValue ? extracted(name, evaluated) : evaluated;
 		},
 		// Load-options contexts: the node's parameters as the editor holds them.
 		getCurrentNodeParameter(name: string, nodeOptions?: { extractValue?: boolean }) {
