@@ -85,7 +85,7 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 				resource: 'settlement',
 				operation: 'getAll',
 				returnAll: true,
-				filters: { state: ['exported'], paidFrom: ['externalAccount'] },
+				filters: { state: ['exported', 'failedToExport'], paidFrom: ['externalAccount'] },
 			}),
 		],
 		[
@@ -121,9 +121,11 @@ describe.each(parseTargets())('documented operations, more (%s)', (target) => {
 				grantScopes: { 'sim-org-client': SCOPES },
 			});
 			await sim.start();
-			// Some settlements exported, some paid from an external account (docs/api.md#filters).
+			// Some settlements exported, some failed to export, some paid from an external account
+			// (docs/api.md#filters).
 			sim.data(CMP).settlements.forEach((s, i) => {
 				if (i % 2) s.state = 'exported';
+				else if (i % 4 === 0) s.state = 'failedToExport';
 				if (i % 3) s.paidFrom = 'externalAccount';
 			});
 			sims[profile] = sim;
@@ -193,14 +195,21 @@ describe.each(parseTargets())('documented operations, more (%s)', (target) => {
 		const sim = sims[profile];
 		const expected = sim
 			.data(CMP)
-			.settlements.filter((s) => s.state === 'exported' && s.paidFrom === 'externalAccount');
+			.settlements.filter(
+				(s) =>
+					(s.state === 'exported' || s.state === 'failedToExport') &&
+					s.paidFrom === 'externalAccount',
+			);
 		expect(expected.length).toBeGreaterThan(0);
 		expect(out(profile, 'Settlements Filtered').map((s) => s.id)).toEqual(
 			expected.map((s) => s.id),
 		);
+		// n8n's request helper sends the two states as the parameter repeated.
 		expect(sim.requestsTo('listSettlements')[0].query).toMatchObject({
-			state: 'exported',
 			paidFrom: 'externalAccount',
+		});
+		expect(sim.requestsTo('listSettlements')[0].queryRepeated).toEqual({
+			state: ['exported', 'failedToExport'],
 		});
 	});
 

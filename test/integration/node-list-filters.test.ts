@@ -61,7 +61,10 @@ describe.each(['specification', 'documented'] as const)(
 			expect(apiRequests(sim)[0].query).toMatchObject({
 				exportedAfter: '2026-02-05T00:00:00.000Z',
 				paidFrom: 'externalAccount',
-				state: 'exported,failedToExport',
+			});
+			// Several values: the parameter repeated, as Spendesk's settlements list reads them.
+			expect(apiRequests(sim)[0].queryRepeated).toEqual({
+				state: ['exported', 'failedToExport'],
 			});
 			const expected = list.filter(
 				(s) =>
@@ -78,7 +81,7 @@ describe.each(['specification', 'documented'] as const)(
 				operation: 'getAll',
 				filters: { ids: ` ${ids[0]}, ${ids[1]} ` },
 			});
-			expect(apiRequests(sim)[0].query).toMatchObject({ ids: ids.join(',') });
+			expect(apiRequests(sim)[0].queryRepeated).toEqual({ ids });
 			expect(byId.out.map((o) => o.json.id)).toEqual(ids);
 		});
 

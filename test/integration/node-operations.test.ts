@@ -403,6 +403,25 @@ const CASES: Case[] = [
 		log: (log) => expect(log.map((r) => r.query.page)).toEqual(['1', '2']),
 	},
 	{
+		name: 'customApiCall GET /v1/settlements, a list in Query Parameters: sent as the parameter repeated on every page',
+		params: () => ({
+			resource: 'customApiCall',
+			operation: 'request',
+			method: 'GET',
+			path: '/v1/settlements',
+			scoping: 'header',
+			pagination: 'page',
+			query: '{"state":["created","exported","failedToExport"]}',
+			returnAll: true,
+		}),
+		expected: (sim, t) => sim.data(t).settlements,
+		log: (log) => {
+			expect(log.map((r) => r.query.page)).toEqual(['1', '2']);
+			for (const entry of log)
+				expect(entry.queryRepeated).toEqual({ state: ['created', 'exported', 'failedToExport'] });
+		},
+	},
+	{
 		name: 'customApiCall GET /v2/companies/{companyId}/invoices, placement path, pagination cursor, Return All',
 		params: () => ({
 			resource: 'customApiCall',

@@ -686,7 +686,11 @@ export class SpendeskSimulator {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		const method = (req.method ?? 'GET').toUpperCase();
 		const query: Record<string, string> = {};
-		for (const [k, v] of url.searchParams) query[k] = v;
+		const repeated: Record<string, string[]> = {};
+		for (const [k, v] of url.searchParams) {
+			if (k in query) (repeated[k] ??= [query[k]]).push(v);
+			query[k] = v;
+		}
 		const { route, params } = matchRoute(method, url.pathname, host, this.options.profile);
 		const entry: LoggedRequest = {
 			seq: ++this.seq,
@@ -694,6 +698,9 @@ export class SpendeskSimulator {
 			method,
 			path: url.pathname,
 			query: redact(query) as Record<string, string>,
+			...(Object.keys(repeated).length
+				? { queryRepeated: redact(repeated) as Record<string, string[]> }
+				: {}),
 			body: undefined,
 			headers: redactHeaders(req.headers),
 			route: route.id,

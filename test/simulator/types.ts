@@ -545,7 +545,10 @@ export interface LoggedRequest {
 	method: string;
 	/** Path without query string. */
 	path: string;
+	/** Each query parameter's last value. */
 	query: Record<string, string>;
+	/** The parameters given more than once (`state=a&state=b`), every value in order. */
+	queryRepeated?: Record<string, string[]>;
 	/** Parsed JSON or form body (secrets redacted), or undefined. */
 	body: unknown;
 	/** Lower-cased headers; authorization values and secrets replaced by '<redacted>'. */

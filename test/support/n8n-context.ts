@@ -109,6 +109,34 @@ function resolveTemplate(template: string, credentials: IDataObject): string {
 	);
 }
 
+/**
+ * A query parameter as n8n-core's axios serializer writes it (`qs.stringify` with the request's
+ * `arrayFormat`, `indices` when none is given): a list as `k[0]=a&k[1]=b` (indices), `k=a&k=b`
+ * (repeat), `k[]=a&k[]=b` (brackets) or `k=a,b` (comma); an object as `k[sub]=…`.
+ */
+function appendQuery(
+	query: URLSearchParams,
+	key: string,
+	value: unknown,
+	format: NonNullable<IHttpRequestOptions['arrayFormat']>,
+): void {
+	if (value === undefined || value === null) return;
+	if (Array.isArray(value)) {
+		if (format === 'comma') query.append(key, value.map(String).join(','));
+		else
+			value.forEach((v, i) =>
+				appendQuery(
+					query,
+					format === 'repeat' ? key : format === 'brackets' ? `${key}[]` : `${key}[${i}]`,
+					v,
+					format,
+				),
+			);
+	} else if (typeof value === 'object' && !(value instanceof Date))
+		for (const [k, v] of Object.entries(value)) appendQuery(query, `${key}[${k}]`, v, format);
+	else query.append(key, value instanceof Date ? value.toISOString() : String(value));
+}
+
 /** n8n-core's httpRequest over fetch: axios-like options, results and errors. */
 export async function httpRequest(
 	options: IHttpRequestOptions,
@@ -121,7 +149,8 @@ export async function httpRequest(
 		let changed = false;
 		for (const [k, v] of Object.entries(options.qs)) {
 			if (v === undefined || v === null) continue;
-			query.set(k, String(v));
+			query.delete(k);
+			appendQuery(query, k, v, options.arrayFormat ?? 'indices');
 			changed = true;
 		}
 		if (changed) url.search = query.toString();

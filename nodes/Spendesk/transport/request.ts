@@ -230,7 +230,12 @@ function httpRequest(
 		returnFullResponse: true,
 		timeout: transportSettings.timeoutMs,
 	};
-	if (qs) request.qs = dropUndefined(qs);
+	if (qs) {
+		request.qs = dropUndefined(qs);
+		// A list filter goes as the parameter repeated, once per value (docs/api.md#filters);
+		// n8n would otherwise write `state[0]=…&state[1]=…`.
+		if (Object.values(request.qs).some(Array.isArray)) request.arrayFormat = 'repeat';
+	}
 	if (endpoint.method !== 'GET') request.body = body ?? {};
 	if (endpoint.contentType) {
 		// A file endpoint: its bytes as they come (errors are still the API's JSON body).

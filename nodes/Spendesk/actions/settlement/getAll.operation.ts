@@ -15,10 +15,11 @@ function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IData
 	const filters = readCollection(ctx, 'filters', itemIndex);
 	return {
 		exportedAfter: readDateFilter(ctx, itemIndex, filters.exportedAfter, 'Exported After'),
-		// Several values as one comma-separated value: the same whatever n8n's query encoding.
-		paidFrom: readChoices(ctx, itemIndex, filters.paidFrom, 'Paid From', PAID_FROM)?.join(','),
-		state: readChoices(ctx, itemIndex, filters.state, 'State', STATES)?.join(','),
-		ids: readIdList(ctx, itemIndex, filters.ids, 'Settlement IDs')?.join(','),
+		// Several values as the parameter repeated (`state=exported&state=failedToExport`), as
+		// Spendesk's settlements list reads them (docs/api.md#filters).
+		paidFrom: readChoices(ctx, itemIndex, filters.paidFrom, 'Paid From', PAID_FROM),
+		state: readChoices(ctx, itemIndex, filters.state, 'State', STATES),
+		ids: readIdList(ctx, itemIndex, filters.ids, 'Settlement IDs'),
 	};
 }
 
