@@ -129,7 +129,7 @@ describe.each(['specification', 'documented'] as const)(
 				resource: 'payable',
 				operation: 'getAllSnapshot',
 				filters: {
-					bookkeepingStatus: ['notExported'],
+					bookkeepingStatus: ['created'],
 					ids: ids.join(', '),
 					createdFrom: '2000-01-01T00:00:00Z',
 					createdTo: '2100-01-01T00:00:00Z',
@@ -140,7 +140,7 @@ describe.each(['specification', 'documented'] as const)(
 				options: { sortBy: 'createdAt', sortOrder: 'desc' },
 			});
 			expect(sim.requestsTo('createPayablesSnapshot')[0].body).toEqual({
-				bookkeepingStatus: ['notExported'],
+				bookkeepingStatus: ['created'],
 				ids,
 				createdFrom: '2000-01-01T00:00:00.000Z',
 				createdTo: '2100-01-01T00:00:00.000Z',
@@ -188,9 +188,9 @@ describe.each(['specification', 'documented'] as const)(
 			},
 		);
 
-		test("Payable → Get Many (search): Bookkeeping Status takes the snapshot's values and finds those payables", async () => {
+		test("Payable → Get Many (search): Bookkeeping Status takes Spendesk's payable states and finds those payables", async () => {
 			const payables = sim.data(CMP).payables;
-			const set = { exported: payables.slice(10, 12), failedExport: payables.slice(12, 13) };
+			const set = { exported: payables.slice(10, 12), failedToExport: payables.slice(12, 13) };
 			for (const [status, list] of Object.entries(set))
 				for (const p of list) p.bookkeepingStatus = status;
 			try {
@@ -201,18 +201,18 @@ describe.each(['specification', 'documented'] as const)(
 						filterMode: 'fields',
 						filters: { bookkeepingStatus },
 					});
-				const changed = await search(['exported', 'failedExport']);
+				const changed = await search(['exported', 'failedToExport']);
 				expect(apiRequests(sim)[0].body).toEqual({
 					limit: 100,
 					filters: {
 						operator: 'and',
 						subfilters: [
-							{ field: 'bookkeepingStatus', operator: '=', value: ['exported', 'failedExport'] },
+							{ field: 'bookkeepingStatus', operator: '=', value: ['exported', 'failedToExport'] },
 						],
 					},
 				});
 				expect(changed.out.map((o) => o.json.id)).toEqual(payables.slice(10, 13).map((p) => p.id));
-				const untouched = await search(['notExported']);
+				const untouched = await search(['created']);
 				expect(untouched.out.map((o) => o.json.id)).toEqual(
 					[...payables.slice(0, 10), ...payables.slice(13)].map((p) => p.id),
 				);
@@ -234,7 +234,7 @@ describe.each(['specification', 'documented'] as const)(
 				'Bookkeeping Status: "toExport" is not one of the values Spendesk knows',
 			);
 			expect((error as NodeOperationError).description).toBe(
-				"Choose from the list in 'Bookkeeping Status' (an expression must give exported, failedExport, notExported).",
+				"Choose from the list in 'Bookkeeping Status' (an expression must give created, exported, exportedManually, failedToExport, prepared, unprepared).",
 			);
 			expect(apiRequests(sim)).toEqual([]);
 		});
@@ -286,7 +286,7 @@ describe.each(['specification', 'documented'] as const)(
 				'bookkeepingStatus',
 				'Bookkeeping Status',
 				'toExport',
-				'exported, failedExport, notExported',
+				'created, exported, exportedManually, failedToExport, prepared, unprepared',
 			],
 		])(
 			'Payable → Get Many (%s): a %s Spendesk does not know is refused before any request, naming the values',

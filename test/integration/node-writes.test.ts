@@ -151,8 +151,9 @@ describe('node: write operations', () => {
 					bookkeepingStatus: 'failedExport',
 					failureReason: 'Unknown ledger account',
 				});
+			// The payable then reads as Spendesk's state failedToExport.
 			expect(payable(sim, 'cmp_004', 2)).toMatchObject({
-				bookkeepingStatus: 'failedExport',
+				bookkeepingStatus: 'failedToExport',
 				failureReason: 'Unknown ledger account',
 			});
 		});

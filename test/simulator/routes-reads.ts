@@ -87,7 +87,8 @@ export function payableDetail(payable: Payable): PayableDetail {
 		id: `sup_of_${payable.id}`,
 		name: payable.description.replace(/\s+\S+$/, ''),
 	};
-	const bookkeepingStatus = payable.bookkeepingStatus ?? 'notExported';
+	// Until a write changes it, a payable is `created` (the payable states: docs/api.md#filters).
+	const bookkeepingStatus = payable.bookkeepingStatus ?? 'created';
 	const updatedAt = payable.updatedAt ?? payable.createdAt;
 	// pay_001_000042 → cc_001_0006: one of the first six cost centers of the company, or none.
 	const [, suffix = '', n = '0'] = payable.id.split('_');

@@ -101,7 +101,11 @@ export function updateBookkeepingStatus(ctx: RequestContext): HandlerResult {
 		const current = payable.version ?? 1;
 		if (entry.version !== current) return { id: entry.id, status: 'conflict', version: current };
 		payable.version = current + 1;
-		payable.bookkeepingStatus = entry.bookkeepingStatus as string;
+		// The write's `failedExport` reads back as the payable state `failedToExport` (docs/api.md#filters).
+		payable.bookkeepingStatus =
+			entry.bookkeepingStatus === 'failedExport'
+				? 'failedToExport'
+				: (entry.bookkeepingStatus as string);
 		if (entry.failureReason !== undefined) payable.failureReason = entry.failureReason as string;
 		else delete payable.failureReason;
 		payable.updatedAt = ctx.sim.clock.iso();

@@ -119,7 +119,7 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 			limit: 100,
 			...where('and', [
 				['id', [a.id]],
-				['bookkeepingStatus', ['notExported']],
+				['bookkeepingStatus', ['created']],
 			]),
 		});
 		expect(ids(notExported.body.payables)).toEqual([a.id]);

@@ -45,7 +45,7 @@ describe('reads of payables, suppliers, users, cost centers, bank fees, wallet l
 				payableDate: payable.createdAt.slice(0, 10),
 				exportedAt: null,
 				analyticalProperties: [],
-				bookkeepingStatus: 'notExported',
+				bookkeepingStatus: 'created',
 			});
 			expect(Number.isInteger(res.body.amount)).toBe(true);
 			expect(res.body.counterparty).toEqual({

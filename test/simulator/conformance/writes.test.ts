@@ -45,9 +45,10 @@ describe('writes (docs/api.md#bulk-writes)', () => {
 					{ id: a.id, status: 'updated', version: 2 },
 				],
 			});
+			// failedExport reads back as Spendesk's payable state failedToExport.
 			expect(payable('cmp_001', 1)).toMatchObject({
 				version: 2,
-				bookkeepingStatus: 'failedExport',
+				bookkeepingStatus: 'failedToExport',
 				failureReason: 'No ledger account',
 			});
 		});

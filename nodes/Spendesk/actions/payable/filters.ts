@@ -46,17 +46,20 @@ export const PAYABLE_STATUS_FILTER: INodeProperties = {
 const MAX_PAYABLE_DAYS = 31;
 const DAY_MS = 24 * 3600 * 1000;
 /**
- * A payable's bookkeeping statuses (docs/api.md#filters): `notExported` until an update sets
- * `exported` or `failedExport`. The snapshot and the search filter on the same values.
+ * A payable's bookkeeping statuses, as Spendesk documents them (docs/api.md#filters). The
+ * snapshot and the search filter on the same values.
  */
 export const BOOKKEEPING_STATUS_FILTER: INodeProperties = {
 	displayName: 'Bookkeeping Status',
 	name: 'bookkeepingStatus',
 	type: 'multiOptions',
 	options: [
+		{ name: 'Created', value: 'created' },
 		{ name: 'Exported', value: 'exported' },
-		{ name: 'Failed Export', value: 'failedExport' },
-		{ name: 'Not Exported', value: 'notExported' },
+		{ name: 'Exported Manually', value: 'exportedManually' },
+		{ name: 'Failed to Export', value: 'failedToExport' },
+		{ name: 'Prepared', value: 'prepared' },
+		{ name: 'Unprepared', value: 'unprepared' },
 	],
 	default: [],
 	description: 'Only payables with these bookkeeping statuses',

@@ -45,7 +45,7 @@ const searchFilterProperties: INodeProperties[] = [
 		type: 'json',
 		default: '{}',
 		description:
-			'The search\'s "filters" object, sent to Spendesk as it is, e.g. {"operator": "and", "subfilters": [{"field": "bookkeepingStatus", "operator": "=", "value": ["notExported"]}]}. Amounts in filters are in major units (12.34), while the payables carry them in minor units (1234). Leave {} for no filter.',
+			'The search\'s "filters" object, sent to Spendesk as it is, e.g. {"operator": "and", "subfilters": [{"field": "bookkeepingStatus", "operator": "=", "value": ["prepared"]}]}. Amounts in filters are in major units (12.34), while the payables carry them in minor units (1234). Leave {} for no filter.',
 		displayOptions: { show: { filterMode: ['json'] } },
 	},
 ];
