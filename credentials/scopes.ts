@@ -86,20 +86,19 @@ export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 		value: 'accountingWriteBack',
 		name: 'Accounting Write-Back',
 		description:
-			"Payable → Update Bookkeeping Status, Settlement → Update State, and a payable's accounting (line items) through Custom API Call",
+			'Payable → Update (accounting lines), Payable → Update Bookkeeping Status and Settlement → Update State',
 		scopes: ['experimental:accounting:update', 'experimental:settlement:update'],
 	},
 	{
 		value: 'accountingExports',
 		name: 'Accounting Exports',
-		description: 'Accounting Export operations, and the journal templates through Custom API Call',
+		description: 'Accounting Export operations, their journal templates included',
 		scopes: ['experimental:accounting-export:read'],
 	},
 	{
 		value: 'supplierManagement',
 		name: 'Supplier Management',
-		description:
-			'Supplier → Create and Supplier → Update, and archiving or updating several suppliers through Custom API Call',
+		description: 'Supplier → Create, Update (one supplier or several items), Archive and Unarchive',
 		scopes: ['experimental:supplier:manage'],
 	},
 	{
@@ -124,7 +123,7 @@ export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 	{
 		value: 'receiptUpload',
 		name: 'Receipt Upload',
-		description: 'Uploading a receipt to a payable, through Custom API Call',
+		description: 'Payable → Upload Receipt',
 		scopes: ['experimental:payable-attachment:write'],
 	},
 ];
