@@ -48,6 +48,17 @@ interface Case {
 	log?: (log: LoggedRequest[], sim: SpendeskSimulator, target: string, level: Level) => void;
 }
 
+/** Custom API Call on the settlements list, every page (its query given by each case). */
+const SETTLEMENTS_CALL = {
+	resource: 'customApiCall',
+	operation: 'request',
+	method: 'GET',
+	path: '/v1/settlements',
+	scoping: 'header',
+	pagination: 'page',
+	returnAll: true,
+};
+
 const CASES: Case[] = [
 	{
 		name: 'invoice getAll: sortBy updatedAt desc, filters {"status":"paid"} passed through, Limit 10',
@@ -389,30 +400,15 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'customApiCall GET /v1/settlements, placement header, pagination page, Return All',
-		params: () => ({
-			resource: 'customApiCall',
-			operation: 'request',
-			method: 'GET',
-			path: '/v1/settlements',
-			scoping: 'header',
-			pagination: 'page',
-			query: '{}',
-			returnAll: true,
-		}),
+		params: () => ({ ...SETTLEMENTS_CALL, query: '{}' }),
 		expected: (sim, t) => sim.data(t).settlements,
 		log: (log) => expect(log.map((r) => r.query.page)).toEqual(['1', '2']),
 	},
 	{
 		name: 'customApiCall GET /v1/settlements, a list in Query Parameters: sent as the parameter repeated on every page',
 		params: () => ({
-			resource: 'customApiCall',
-			operation: 'request',
-			method: 'GET',
-			path: '/v1/settlements',
-			scoping: 'header',
-			pagination: 'page',
+			...SETTLEMENTS_CALL,
 			query: '{"state":["created","exported","failedToExport"]}',
-			returnAll: true,
 		}),
 		expected: (sim, t) => sim.data(t).settlements,
 		log: (log) => {
