@@ -85,6 +85,33 @@ describe.each(['specification', 'documented'] as const)(
 			expect(byId.out.map((o) => o.json.id)).toEqual(ids);
 		});
 
+		test.each([
+			['-createdAt', true],
+			['+createdAt', false],
+		])(
+			'Settlement → Get Many: Options → Sort %s reaches the query and orders the settlements',
+			async (sort, newestFirst) => {
+				const list = sim.data(CMP).settlements.map((s) => s.id);
+				const { out } = await run({
+					resource: 'settlement',
+					operation: 'getAll',
+					options: { sort },
+				});
+				expect(apiRequests(sim).map((r) => r.query.sort)).toEqual(apiRequests(sim).map(() => sort));
+				expect(out.map((o) => o.json.id)).toEqual(newestFirst ? [...list].reverse() : list);
+			},
+		);
+
+		test('Settlement → Get Many: without Sort no sort is sent; a Sort Spendesk does not know fails before any request', async () => {
+			await run({ resource: 'settlement', operation: 'getAll' });
+			expect(apiRequests(sim)[0].query).not.toHaveProperty('sort');
+			const error = await failure(
+				run({ resource: 'settlement', operation: 'getAll', options: { sort: 'amount' } }),
+			);
+			expect(error.message).toBe('Sort: "amount" is not one of the values Spendesk knows');
+			expect(apiRequests(sim)).toEqual([]);
+		});
+
 		test('Settlement → Get Many: a state Spendesk does not know fails before any request', async () => {
 			const error = await failure(
 				run({ resource: 'settlement', operation: 'getAll', filters: { state: 'paid' } }),

@@ -10,6 +10,8 @@ import { readCollection } from '../sharedParams';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
 const STATES = ['created', 'exported', 'failedToExport'];
+/** The list's order by creation date (docs/api.md#filters): oldest first unless asked. */
+const SORTS = ['+createdAt', '-createdAt'];
 
 function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);
@@ -20,6 +22,13 @@ function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IData
 		paidFrom: readChoices(ctx, itemIndex, filters.paidFrom, 'Paid From', PAID_FROM),
 		state: readChoices(ctx, itemIndex, filters.state, 'State', STATES),
 		ids: readIdList(ctx, itemIndex, filters.ids, 'Settlement IDs'),
+		sort: readChoices(
+			ctx,
+			itemIndex,
+			readCollection(ctx, 'options', itemIndex).sort,
+			'Sort',
+			SORTS,
+		)?.[0],
 	};
 }
 
@@ -62,6 +71,27 @@ export const getAllSettlements = listOperation({
 				description: 'Only settlements in these states',
 			},
 		]),
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Sort',
+					name: 'sort',
+					type: 'options',
+					options: [
+						{ name: 'Newest First', value: '-createdAt' },
+						{ name: 'Oldest First', value: '+createdAt' },
+					],
+					default: '+createdAt',
+					description:
+						"Order of the settlements by creation date (Spendesk's default: oldest first)",
+				},
+			],
+		},
 	],
 	request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
 });
