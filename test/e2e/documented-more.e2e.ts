@@ -86,6 +86,7 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 				operation: 'getAll',
 				returnAll: true,
 				filters: { state: ['exported', 'failedToExport'], paidFrom: ['externalAccount'] },
+				options: { sort: '-createdAt' },
 			}),
 		],
 		[
@@ -201,12 +202,14 @@ describe.each(parseTargets())('documented operations, more (%s)', (target) => {
 					s.paidFrom === 'externalAccount',
 			);
 		expect(expected.length).toBeGreaterThan(0);
+		// Newest first (Options → Sort), `+` and `-` reaching Spendesk intact.
 		expect(out(profile, 'Settlements Filtered').map((s) => s.id)).toEqual(
-			expected.map((s) => s.id),
+			expected.map((s) => s.id).reverse(),
 		);
 		// n8n's request helper sends the two states as the parameter repeated.
 		expect(sim.requestsTo('listSettlements')[0].query).toMatchObject({
 			paidFrom: 'externalAccount',
+			sort: '-createdAt',
 		});
 		expect(sim.requestsTo('listSettlements')[0].queryRepeated).toEqual({
 			state: ['exported', 'failedToExport'],
