@@ -93,3 +93,14 @@ export function readChoices(
 		);
 	return chosen.length ? chosen : undefined;
 }
+
+/** One choice of a single-select (or an expression's value), one of `allowed`; undefined when none. */
+export function readChoice(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+	allowed: readonly string[],
+): string | undefined {
+	return readChoices(ctx, itemIndex, value, label, allowed)?.[0];
+}

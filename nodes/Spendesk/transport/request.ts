@@ -232,9 +232,9 @@ function httpRequest(
 	};
 	if (qs) {
 		request.qs = dropUndefined(qs);
-		// A list filter goes as the parameter repeated, once per value (docs/api.md#filters);
-		// n8n would otherwise write `state[0]=…&state[1]=…`.
-		if (Object.values(request.qs).some(Array.isArray)) request.arrayFormat = 'repeat';
+		// A list goes as the parameter repeated, once per value (docs/api.md#filters); n8n would
+		// otherwise write `state[0]=…&state[1]=…`. Single values are written the same either way.
+		request.arrayFormat = 'repeat';
 	}
 	if (endpoint.method !== 'GET') request.body = body ?? {};
 	if (endpoint.contentType) {

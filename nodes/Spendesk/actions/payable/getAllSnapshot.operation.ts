@@ -5,7 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { readChoices } from '../listFilters';
+import { readChoice } from '../listFilters';
 import { MAX_WAIT_SECONDS, numberOf, readCollection, readMaxWaitSeconds } from '../sharedParams';
 import { listOperation } from '../list';
 import { withSimplify } from '../simplify';
@@ -43,10 +43,11 @@ function readSnapshotMaxWait(ctx: IExecuteFunctions, itemIndex: number): number 
 /** Sort By and Sort Order of Options, as the snapshot's `sortBy` and `sortOrder` (docs/api.md#filters). */
 function readSort(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const options = readCollection(ctx, 'options', itemIndex);
-	const [sortBy] =
-		readChoices(ctx, itemIndex, options.sortBy, 'Sort By', ['createdAt', 'payableDate']) ?? [];
-	const [sortOrder] =
-		readChoices(ctx, itemIndex, options.sortOrder, 'Sort Order', ['asc', 'desc']) ?? [];
+	const sortBy = readChoice(ctx, itemIndex, options.sortBy, 'Sort By', [
+		'createdAt',
+		'payableDate',
+	]);
+	const sortOrder = readChoice(ctx, itemIndex, options.sortOrder, 'Sort Order', ['asc', 'desc']);
 	return { ...(sortBy ? { sortBy } : {}), ...(sortOrder ? { sortOrder } : {}) };
 }
 

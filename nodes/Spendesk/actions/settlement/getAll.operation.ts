@@ -5,7 +5,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
-import { dateFilter, filtersCollection, readChoices, readIdList, textFilter } from '../listFilters';
+import {
+	dateFilter,
+	filtersCollection,
+	readChoice,
+	readChoices,
+	readIdList,
+	textFilter,
+} from '../listFilters';
 import { readCollection } from '../sharedParams';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
@@ -22,13 +29,7 @@ function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IData
 		paidFrom: readChoices(ctx, itemIndex, filters.paidFrom, 'Paid From', PAID_FROM),
 		state: readChoices(ctx, itemIndex, filters.state, 'State', STATES),
 		ids: readIdList(ctx, itemIndex, filters.ids, 'Settlement IDs'),
-		sort: readChoices(
-			ctx,
-			itemIndex,
-			readCollection(ctx, 'options', itemIndex).sort,
-			'Sort',
-			SORTS,
-		)?.[0],
+		sort: readChoice(ctx, itemIndex, readCollection(ctx, 'options', itemIndex).sort, 'Sort', SORTS),
 	};
 }
 
