@@ -1,21 +1,30 @@
 /**
  * Client process of figure 3 (drain): drains every invoice of one company from the simulator
- * (which runs in another process), either through the Spendesk node (invoice → Get Many,
- * Return All, through the n8n execution-context double) or through a bare `fetch` loop, and
- * reports the wall time and, with `memory`, the peak memory growth of this process.
+ * (which runs in another process) through the Spendesk node (invoice → Get Many, Return All,
+ * through the n8n execution-context double), through a bare `fetch` loop, or through n8n's
+ * request helper alone (the double's, called in a loop as the node calls it, no node code),
+ * and reports the wall time and, with `memory`, the peak memory growth of this process.
  *
  * Started by bench/figures/drain.ts with `node --expose-gc --import tsx`; the job comes as a
  * JSON argument, the result goes back over the IPC channel.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { transportSettings } from '../nodes/Spendesk/transport/settings';
+import { createContext } from '../test/support/n8n-context';
 import type { ApiKeyCredential } from '../test/simulator';
-import { apiKeyStore, executeNode, freshTransport, invoiceGetAll } from './support';
+import { ROUND_ORDERS, apiKeyStore, executeNode, freshTransport, invoiceGetAll } from './support';
+import type { DrainMode } from './support';
 
 export interface DrainJob {
 	url: string;
 	orgKey: ApiKeyCredential;
-	/** One measured drain in this fresh process, or `warm`: 3 rounds of both in one long-lived process. */
-	mode: 'node' | 'bare' | 'warm';
+	/** One measured drain in this fresh process, or `warm`: the rounds of all three in one long-lived process. */
+	mode: DrainMode | 'warm';
 	company: string;
 	/** A small company drained first, so both clients run with warm code and an open connection. */
 	warmCompany: string;
@@ -28,7 +37,7 @@ export interface DrainJob {
 }
 
 export interface DrainResult {
-	mode: 'node' | 'bare';
+	mode: DrainMode;
 	/** fresh: the only measured drain of a new process; warm: a process that has drained the data before. */
 	process: 'fresh' | 'warm';
 	ms: number;
@@ -48,7 +57,12 @@ export interface DrainResult {
 	samples?: number;
 }
 
-type Invoice = Record<string, unknown>;
+type Invoice = IDataObject;
+/** A page of the invoices list, as the loops without the node read it. */
+interface InvoicePage {
+	data: Invoice[];
+	meta: { pagination: { hasNextPage: boolean; nextCursor: string | null } };
+}
 
 /** The baseline client: a token, then GET pages with the cursor until hasNextPage is false. */
 async function bareDrain(job: DrainJob, company: string): Promise<Invoice[]> {
@@ -75,11 +89,52 @@ async function bareDrain(job: DrainJob, company: string): Promise<Invoice[]> {
 			headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
 		});
 		if (response.status !== 200) throw new Error(`bare loop: HTTP ${response.status}`);
-		const body = (await response.json()) as {
-			data: Invoice[];
-			meta: { pagination: { hasNextPage: boolean; nextCursor: string | null } };
-		};
+		const body = (await response.json()) as InvoicePage;
 		for (const item of body.data) items.push(item);
+		if (!body.meta.pagination.hasNextPage) return items;
+		cursor = body.meta.pagination.nextCursor;
+	}
+}
+
+/**
+ * n8n's request helper alone: the requests the node makes for this list (the same options,
+ * the execution's cancel signal), through the same execution-context double, each record
+ * made an output item as n8n keeps it, but none of the node's own work. What is left between
+ * it and the bare loop is n8n's per-request work as the double reproduces it.
+ */
+async function helperDrain(job: DrainJob, company: string): Promise<INodeExecutionData[]> {
+	const { context } = createContext({
+		store: apiKeyStore(job.url, job.orgKey),
+		parameters: { authentication: 'apiKey' },
+	});
+	const ctx = context as unknown as IExecuteFunctions;
+	const items: INodeExecutionData[] = [];
+	const pairedItem = { item: 0 };
+	let cursor: string | null = null;
+	for (;;) {
+		const qs: Record<string, string | number> = { sortBy: 'updatedAt', sort: 'desc', limit: 100 };
+		if (cursor) qs.cursor = cursor;
+		const options: IHttpRequestOptions = {
+			method: 'GET',
+			url: `${job.url}/v2/companies/${company}/invoices`,
+			headers: { accept: 'application/json' },
+			json: true,
+			returnFullResponse: true,
+			timeout: transportSettings.timeoutMs,
+			qs,
+			arrayFormat: 'repeat',
+			ignoreHttpStatusErrors: true,
+			abortSignal: ctx.getExecutionCancelSignal(),
+			disableFollowRedirect: true,
+		};
+		const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			'spendeskApi',
+			options,
+		)) as { statusCode: number; body: InvoicePage };
+		if (response.statusCode !== 200) throw new Error(`helper loop: HTTP ${response.statusCode}`);
+		const body = response.body;
+		for (const json of body.data) items.push({ json, pairedItem });
 		if (!body.meta.pagination.hasNextPage) return items;
 		cursor = body.meta.pagination.nextCursor;
 	}
@@ -115,31 +170,27 @@ async function main(): Promise<void> {
 		process.send!([result], () => process.exit(0));
 		return;
 	}
-	// One long-lived process: both clients drain the whole company once, then alternating rounds.
-	await DRAINS.node(job, job.company);
-	await DRAINS.bare(job, job.company);
+	// One long-lived process: every client drains the whole company once, then the rounds.
+	for (const mode of ROUND_ORDERS[0]) await DRAINS[mode](job, job.company);
 	const results: DrainResult[] = [];
 	for (let round = 0; round < job.rounds; round++) {
-		for (const mode of round % 2 === 0 ? (['node', 'bare'] as const) : (['bare', 'node'] as const))
+		for (const mode of ROUND_ORDERS[round % ROUND_ORDERS.length])
 			results.push(await measure(job, mode, false));
 	}
 	process.send!(results, () => process.exit(0));
 }
 
-const DRAINS: Record<'node' | 'bare', (job: DrainJob, company: string) => Promise<unknown[]>> = {
+const DRAINS: Record<DrainMode, (job: DrainJob, company: string) => Promise<unknown[]>> = {
 	node: (job, company) => (job.aa ? bareDrain(job, company) : nodeDrain(job, company)),
 	bare: bareDrain,
+	helper: helperDrain,
 };
 
 /** One measured drain of the job's company (memory sampled when asked). */
-async function measure(
-	job: DrainJob,
-	mode: 'node' | 'bare',
-	memory: boolean,
-): Promise<DrainResult> {
+async function measure(job: DrainJob, mode: DrainMode, memory: boolean): Promise<DrainResult> {
 	const drain = DRAINS[mode];
 	const invoices = (held: unknown[]): Invoice[] =>
-		mode === 'node' && !job.aa
+		mode === 'helper' || (mode === 'node' && !job.aa)
 			? (held as INodeExecutionData[]).map((i) => i.json)
 			: (held as Invoice[]);
 	fullGc();

@@ -65,6 +65,16 @@ export async function pollTrigger(
 	return await new SpendeskTrigger().poll.call(context as unknown as IPollFunctions);
 }
 
+/** The clients of the drain (figure 3): the node, the bare loop, and n8n's request helper alone. */
+export type DrainMode = 'node' | 'bare' | 'helper';
+
+/** The drain's rounds run the clients in these orders in turn, so that each goes first as often. */
+export const ROUND_ORDERS: DrainMode[][] = [
+	['node', 'helper', 'bare'],
+	['bare', 'node', 'helper'],
+	['helper', 'bare', 'node'],
+];
+
 /** Parameters of invoice → Get Many for one company, Return All. */
 export function invoiceGetAll(company: string): IDataObject {
 	return {
