@@ -155,7 +155,7 @@ export async function drainThroughput(): Promise<{ figures: Figure[]; details: u
 					: `Drain ${INVOICES.toLocaleString('en')} invoices: ${AA ? 'bare loop (A/A check)' : 'node'} wall time ÷ bare fetch loop, ${label}`,
 			value,
 			display: ratio(value),
-			target: AA ? '≈ 1.00' : reported ? 'report' : `≤ ${TARGET}`,
+			target: mode === 'helper' ? 'report' : AA ? '≈ 1.00' : `≤ ${TARGET}`,
 			pass: reported ? undefined : value <= TARGET,
 			note: `best ${name} ${seconds(best(clientMs))} s (runs ${list(clientMs, seconds)}) vs best bare ${seconds(best(bareMs))} s (runs ${list(bareMs, seconds)}); each round's ${name} ÷ bare ${list(rounds, ratio)} (median ${ratio(median(rounds))}); client CPU best ${name} ${seconds(best(client.map((r) => r.cpuMs)))} s vs bare ${seconds(best(bare.map((r) => r.cpuMs)))} s`,
 		};
