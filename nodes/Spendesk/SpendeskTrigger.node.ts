@@ -10,6 +10,7 @@ import { triggerCompanyProperties } from './companies/description';
 import { getCompanies } from './methods/loadOptions';
 import { searchCompanies } from './methods/listSearch';
 import { pollInvoices } from './trigger/poll';
+import { optionsCollection } from './actions/sharedParams';
 
 /** The events the trigger starts on. */
 const EVENT_OPTIONS = [
@@ -94,24 +95,17 @@ export class SpendeskTrigger implements INodeType {
 				required: true,
 				displayOptions: { show: { startFrom: ['date'] } },
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Overlap Window (Minutes)',
-						name: 'overlapMinutes',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 1440 },
-						default: 5,
-						description:
-							'How far behind the newest invoice each poll re-reads, to catch invoices that show up late (0 still re-reads one second). Larger is safer; the default suits most accounts.',
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Overlap Window (Minutes)',
+					name: 'overlapMinutes',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 1440 },
+					default: 5,
+					description:
+						'How far behind the newest invoice each poll re-reads, to catch invoices that show up late (0 still re-reads one second). Larger is safer; the default suits most accounts.',
+				},
+			]),
 		],
 	};
 

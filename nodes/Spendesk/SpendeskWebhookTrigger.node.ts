@@ -13,6 +13,7 @@ import { searchCompanies } from './methods/listSearch';
 import { receiveDelivery } from './webhook/delivery';
 import { WEBHOOK_EVENTS } from './webhook/events';
 import { checkExists, create, remove } from './webhook/registration';
+import { optionsCollection } from './actions/sharedParams';
 
 /** Event value → name, for the subtitle. */
 const eventNames = Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e.value, e.name]));
@@ -74,23 +75,16 @@ export class SpendeskWebhookTrigger implements INodeType {
 				description: 'The events that start the workflow',
 			},
 			...webhookCompanyProperties,
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Fetch Full Object',
-						name: 'fetchFullObject',
-						type: 'boolean',
-						default: false,
-						description:
-							"Whether to read the whole payable or settlement from Spendesk before the workflow starts, instead of passing on the event with its ID only (one more request per event; a settlement is looked up in its company's settlement list)",
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Fetch Full Object',
+					name: 'fetchFullObject',
+					type: 'boolean',
+					default: false,
+					description:
+						"Whether to read the whole payable or settlement from Spendesk before the workflow starts, instead of passing on the event with its ID only (one more request per event; a settlement is looked up in its company's settlement list)",
+				},
+			]),
 		],
 	};
 

@@ -5,8 +5,8 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { dateFilter, filtersCollection } from './listFilters';
-import { readCollection } from './sharedParams';
+import { dateFilter } from './listFilters';
+import { filtersCollection, readCollection } from './sharedParams';
 
 const ISO_LIKE =
 	/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;

@@ -1,27 +1,12 @@
 /**
- * Filters of the lists (docs/api.md#filters): the Filters collection and its usual fields; the
+ * Filters of the lists (docs/api.md#filters): the usual fields of the Filters collection
+ * (the collection itself: sharedParams.filtersCollection); the
  * filters that take one value or several (record IDs and choices), read and checked before any
  * request.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isOneIdSegment } from '../transport/placement';
 import { fail } from './writeFields';
-
-/** The Filters collection of a list (`filters`), with its fields; `more`: e.g. its displayOptions. */
-export function filtersCollection(
-	options: INodeProperties[],
-	more: Partial<INodeProperties> = {},
-): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		...more,
-		options,
-	};
-}
 
 /** A date filter's field (empty: not filtered). */
 export function dateFilter(

@@ -69,6 +69,37 @@ const COLLECTION_LABELS: Record<string, string> = {
 	updateFields: 'Update Fields',
 };
 
+/** A Filters (`filters`) or Options (`options`) collection with its fields; `more`: e.g. its displayOptions. */
+function collectionProperty(
+	name: 'filters' | 'options',
+	placeholder: string,
+	options: INodeProperties[],
+	more: Partial<INodeProperties>,
+): INodeProperties {
+	return {
+		displayName: COLLECTION_LABELS[name],
+		name,
+		type: 'collection',
+		placeholder,
+		default: {},
+		...more,
+		options,
+	};
+}
+
+/** The Filters collection of a list (`filters`), with its fields; `more`: e.g. its displayOptions. */
+export function filtersCollection(
+	options: INodeProperties[],
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
+	return collectionProperty('filters', 'Add Filter', options, more);
+}
+
+/** The Options collection of an operation or trigger (`options`), with its fields. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return collectionProperty('options', 'Add Option', options, {});
+}
+
 /**
  * A collection parameter (Filters, Options, Additional Fields): its fields, none when it is
  * empty or null (workflow JSON written by hand or by the API may hold `"filters": null`);

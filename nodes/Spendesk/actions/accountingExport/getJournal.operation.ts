@@ -4,6 +4,7 @@ import { callSpendesk } from '../../transport/request';
 import { binaryPropertyField, readBinaryPropertyName } from '../fileParams';
 import { readRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
+import { optionsCollection } from '../sharedParams';
 
 export const getJournal: SpendeskOperation = {
 	value: 'getJournal',
@@ -16,14 +17,7 @@ export const getJournal: SpendeskOperation = {
 			placeholder: 'e.g. exp_000001',
 			description: 'ID of a complete accounting export, as Create and Wait returns it',
 		}),
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [binaryPropertyField('The name of the output field to put the CSV file in')],
-		},
+		optionsCollection([binaryPropertyField('The name of the output field to put the CSV file in')]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const exportId = readRecordId(

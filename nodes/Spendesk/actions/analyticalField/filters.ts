@@ -3,8 +3,7 @@
  * (docs/api.md#filters; archived fields and values are left out without it).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { filtersCollection } from '../listFilters';
-import { readCollection } from '../sharedParams';
+import { filtersCollection, readCollection } from '../sharedParams';
 
 export function archivedFilter(what: string): INodeProperties {
 	return filtersCollection([

@@ -3,7 +3,7 @@
  * page read (docs/api.md#cursor-lists), so any Limit works.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { readJsonObject, rejectPagingKeys } from '../sharedParams';
+import { optionsCollection, readJsonObject, rejectPagingKeys } from '../sharedParams';
 import { listOperation } from '../list';
 
 const SORT_BY: INodeProperties = {
@@ -50,14 +50,7 @@ export const getAllInvoices = listOperation({
 			description:
 				'Further query filters passed to Spendesk as they are, e.g. {"status": "to_pay"}',
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [SORT_BY, SORT_ORDER],
-		},
+		optionsCollection([SORT_BY, SORT_ORDER]),
 		{ ...SORT_BY, type: 'hidden', options: undefined },
 		{ ...SORT_ORDER, type: 'hidden', options: undefined },
 	],

@@ -1,8 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readDateFilter, toEpoch } from '../dates';
-import { dateFilter, filtersCollection, readChoices, readIdList, textFilter } from '../listFilters';
-import { readCollection, readJsonObject, rejectPagingKeys } from '../sharedParams';
+import { dateFilter, readChoices, readIdList, textFilter } from '../listFilters';
+import {
+	filtersCollection,
+	readCollection,
+	readJsonObject,
+	rejectPagingKeys,
+} from '../sharedParams';
 
 /** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
 export const FILTER_MODE: INodeProperties = {

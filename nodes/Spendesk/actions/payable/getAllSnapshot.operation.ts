@@ -6,7 +6,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readChoice } from '../listFilters';
-import { MAX_WAIT_SECONDS, numberOf, readCollection, readMaxWaitSeconds } from '../sharedParams';
+import {
+	MAX_WAIT_SECONDS,
+	numberOf,
+	optionsCollection,
+	readCollection,
+	readMaxWaitSeconds,
+} from '../sharedParams';
 import { listOperation } from '../list';
 import { withSimplify } from '../simplify';
 import type { SingleOperation } from '../types';
@@ -57,46 +63,39 @@ export const getAllPayablesSnapshot = withSimplify(
 		endpoint: 'getPayablesSnapshot',
 		after: [
 			...payableFilterProperties,
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Max Wait (Seconds)',
-						name: 'maxWait',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
-						default: SNAPSHOT_MAX_WAIT_SECONDS,
-						description:
-							'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute, so allow several minutes.',
-					},
-					{
-						displayName: 'Sort By',
-						name: 'sortBy',
-						type: 'options',
-						options: [
-							{ name: 'Created At', value: 'createdAt' },
-							{ name: 'Payable Date', value: 'payableDate' },
-						],
-						default: 'createdAt',
-						description: 'The date the payables are listed by',
-					},
-					{
-						displayName: 'Sort Order',
-						name: 'sortOrder',
-						type: 'options',
-						options: [
-							{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
-							{ name: 'Descending', value: 'desc', description: 'Newest first' },
-						],
-						default: 'asc',
-						description: 'Whether the oldest or the newest payables come first',
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Max Wait (Seconds)',
+					name: 'maxWait',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
+					default: SNAPSHOT_MAX_WAIT_SECONDS,
+					description:
+						'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute, so allow several minutes.',
+				},
+				{
+					displayName: 'Sort By',
+					name: 'sortBy',
+					type: 'options',
+					options: [
+						{ name: 'Created At', value: 'createdAt' },
+						{ name: 'Payable Date', value: 'payableDate' },
+					],
+					default: 'createdAt',
+					description: 'The date the payables are listed by',
+				},
+				{
+					displayName: 'Sort Order',
+					name: 'sortOrder',
+					type: 'options',
+					options: [
+						{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
+						{ name: 'Descending', value: 'desc', description: 'Newest first' },
+					],
+					default: 'asc',
+					description: 'Whether the oldest or the newest payables come first',
+				},
+			]),
 			{
 				displayName: 'Max Wait (Seconds)',
 				name: 'maxWait',

@@ -18,6 +18,7 @@ import {
 } from '../fileParams';
 import { readRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
+import { optionsCollection } from '../sharedParams';
 
 interface AttachmentOptions {
 	binaryPropertyName: string;
@@ -123,25 +124,18 @@ export const getPayableAttachments: SpendeskOperation = {
 			placeholder: 'e.g. pay_001_000002',
 			searchListMethod: 'searchPayables',
 		}),
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				maxFileSizeOption(DOWNLOAD_MAX_FILE_SIZE),
-				{
-					displayName: 'Metadata Only',
-					name: 'metadataOnly',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to return the attachments without their files (name, type, size, and the short-lived download link)',
-				},
-				binaryPropertyField('The name of the output field to put each file in'),
-			],
-		},
+		optionsCollection([
+			maxFileSizeOption(DOWNLOAD_MAX_FILE_SIZE),
+			{
+				displayName: 'Metadata Only',
+				name: 'metadataOnly',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to return the attachments without their files (name, type, size, and the short-lived download link)',
+			},
+			binaryPropertyField('The name of the output field to put each file in'),
+		]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const payableId = readRecordId(

@@ -7,8 +7,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
-import { filtersCollection, textFilter } from '../listFilters';
-import { readCollection, readJsonObject } from '../sharedParams';
+import { textFilter } from '../listFilters';
+import { filtersCollection, readCollection, readJsonObject } from '../sharedParams';
 import { withSimplify } from '../simplify';
 import type { SingleOperation } from '../types';
 import {

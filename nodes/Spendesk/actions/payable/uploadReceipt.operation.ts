@@ -22,6 +22,7 @@ import { withState } from '../intake/upload';
 import { readRecordId, recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import { fail } from '../writeFields';
+import { optionsCollection } from '../sharedParams';
 
 /** The API's limit for a receipt (docs/api.md#receipt-upload). */
 const LARGEST_RECEIPT_MB = 50;
@@ -118,14 +119,7 @@ export const uploadPayableReceipt: SingleOperation = {
 			description:
 				'The name of the input field holding the receipt (PDF, JPEG or PNG), as the Binary tab of the input shows it',
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [maxFileSizeOption(RECEIPT_MAX_FILE_SIZE)],
-		},
+		optionsCollection([maxFileSizeOption(RECEIPT_MAX_FILE_SIZE)]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const payableId = readRecordId(

@@ -7,8 +7,14 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { collectList } from '../../transport/paginate';
 import { readDateFilter } from '../dates';
-import { dateFilter, filtersCollection } from '../listFilters';
-import { readCollection, readLimit, returnAllOrLimit } from '../sharedParams';
+import { dateFilter } from '../listFilters';
+import {
+	filtersCollection,
+	optionsCollection,
+	readCollection,
+	readLimit,
+	returnAllOrLimit,
+} from '../sharedParams';
 import type { SingleOperation } from '../types';
 
 const STATUSES = ['cancelled', 'closed', 'open'];
@@ -74,22 +80,15 @@ export const getAllPurchaseOrders: SingleOperation = {
 				description: 'Only purchase orders in these statuses (every status when none is chosen)',
 			},
 		]),
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'With Items',
-					name: 'withItems',
-					type: 'boolean',
-					default: false,
-					description: "Whether to include each purchase order's line items",
-				},
-			],
-		},
+		optionsCollection([
+			{
+				displayName: 'With Items',
+				name: 'withItems',
+				type: 'boolean',
+				default: false,
+				description: "Whether to include each purchase order's line items",
+			},
+		]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const qs = readQuery(this, itemIndex);

@@ -5,15 +5,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
-import {
-	dateFilter,
-	filtersCollection,
-	readChoice,
-	readChoices,
-	readIdList,
-	textFilter,
-} from '../listFilters';
-import { readCollection } from '../sharedParams';
+import { dateFilter, readChoice, readChoices, readIdList, textFilter } from '../listFilters';
+import { filtersCollection, optionsCollection, readCollection } from '../sharedParams';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
 const STATES = ['created', 'exported', 'failedToExport'];
@@ -72,27 +65,19 @@ export const getAllSettlements = listOperation({
 				description: 'Only settlements in these states',
 			},
 		]),
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Sort',
-					name: 'sort',
-					type: 'options',
-					options: [
-						{ name: 'Newest First', value: '-createdAt' },
-						{ name: 'Oldest First', value: '+createdAt' },
-					],
-					default: '+createdAt',
-					description:
-						"Order of the settlements by creation date (Spendesk's default: oldest first)",
-				},
-			],
-		},
+		optionsCollection([
+			{
+				displayName: 'Sort',
+				name: 'sort',
+				type: 'options',
+				options: [
+					{ name: 'Newest First', value: '-createdAt' },
+					{ name: 'Oldest First', value: '+createdAt' },
+				],
+				default: '+createdAt',
+				description: "Order of the settlements by creation date (Spendesk's default: oldest first)",
+			},
+		]),
 	],
 	request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
 });

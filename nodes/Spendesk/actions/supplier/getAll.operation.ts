@@ -5,10 +5,10 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
-import { dateFilter, filtersCollection, readIdList as idList, textFilter } from '../listFilters';
+import { dateFilter, readIdList as idList, textFilter } from '../listFilters';
 import { listOperation } from '../list';
 import { readText } from '../writeFields';
-import { readCollection } from '../sharedParams';
+import { filtersCollection, readCollection } from '../sharedParams';
 
 /** The filters as query parameters: dates as ISO date-times, Archived as isArchived true/false, texts as given. */
 function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
