@@ -1,5 +1,5 @@
 /**
- * The fields both Spendesk credentials share (environment, access level), the OAuth2 paths,
+ * The fields the Spendesk credentials share (environment, access level), the OAuth2 paths,
  * and the base URL as an n8n expression for the values n8n resolves
  * itself (the OAuth2 URLs), with the same HTTPS rule and normalisation
  * as the transport.
@@ -98,7 +98,15 @@ export const environmentProperties: INodeProperties[] = [
 	},
 ];
 
-/** Access level fields shared by both credentials. */
+/**
+ * The Access Level and Company ID fields every Spendesk credential shares
+ * (docs/api.md#levels-and-company-placement). *Company* is the default: the keys and
+ * connections Spendesk documents are company-level, and a company-level credential needs
+ * nothing more. *Organisation* is the explicit other choice, for credentials Spendesk enabled
+ * organisation-level access for. The Company ID is optional: it names the company in items and
+ * messages, and saves the look-up of the company's own ID for the calls that carry it in
+ * their path (docs/api.md#the-companys-own-id).
+ */
 export function accessLevelProperties(kind: 'API key' | 'connection'): INodeProperties[] {
 	return [
 		{
@@ -106,22 +114,25 @@ export function accessLevelProperties(kind: 'API key' | 'connection'): INodeProp
 			name: 'accessLevel',
 			type: 'options',
 			options: [
-				{ name: 'Company', value: 'company', description: `The ${kind} reaches one company only` },
+				{
+					name: 'Company',
+					value: 'company',
+					description: `Most ${kind === 'API key' ? 'keys' : 'connections'}: the ${kind} reaches its own company`,
+				},
 				{
 					name: 'Organisation',
 					value: 'organisation',
-					description: `The ${kind} reaches every company of the organisation; each call names its company`,
+					description: `Only if your Spendesk contact enabled organisation-level access for this ${kind}: it reaches every company of the organisation, and each call names its company`,
 				},
 			],
-			default: 'organisation',
+			default: 'company',
 		},
 		{
 			displayName: 'Company ID',
 			name: 'companyId',
 			type: 'string',
 			default: '',
-			required: true,
-			description: `ID of the company this ${kind} belongs to; used for calls with the company in their path`,
+			description: `Optional: the ID of the company of this ${kind}, as the address bar of the Spendesk app shows it. It names the company in items and messages; leave it empty if you do not know it.`,
 			displayOptions: { show: { accessLevel: ['company'] } },
 		},
 	];

@@ -453,15 +453,37 @@ function tokenGrant(ctx: RequestContext): HandlerResult {
 			'body.grant_type',
 		);
 	}
+	const scopes = tokenScopes(key.scopes, body.scope);
+	const answer = ctx.sim.issueAccessToken({
+		kind: 'apiKey',
+		clientId: key.clientId,
+		level: key.level,
+		companyId: key.companyId,
+		scopes,
+	});
+	// The key's scopes, space-separated, as Spendesk's token answers list them
+	// (docs/api.md#authentication); the option `tokenAnswerScope: false` leaves them out.
 	return ok(
-		ctx.sim.issueAccessToken({
-			kind: 'apiKey',
-			clientId: key.clientId,
-			level: key.level,
-			companyId: key.companyId,
-			scopes: key.scopes,
-		}),
+		ctx.sim.options.tokenAnswerScope === false ? answer : { ...answer, scope: scopes.join(' ') },
 	);
+}
+
+/**
+ * The scopes a token is issued with: the key's, or those of the optional `scope` field of the
+ * request that the key holds (the field restricts the token; docs/api.md#authentication).
+ */
+function tokenScopes(held: readonly string[], requested: unknown): string[] {
+	if (requested === undefined || requested === null || requested === '') return [...held];
+	if (typeof requested !== 'string') {
+		throw new SimError(
+			400,
+			'invalid_scope',
+			'scope must be a space-separated string',
+			'body.scope',
+		);
+	}
+	const asked = requested.split(/\s+/).filter(Boolean);
+	return held.filter((scope) => asked.includes(scope));
 }
 
 /**

@@ -168,6 +168,7 @@ const createdKey = (i: Invoice): SortKey => [i.createdAt, i.id];
 
 type OptionalOption =
 	| 'grantScopes'
+	| 'tokenAnswerScope'
 	| 'maxInFlight'
 	| 'accountsMaxReturn'
 	| 'nextUrlOrigin'

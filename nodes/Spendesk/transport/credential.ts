@@ -39,7 +39,11 @@ export interface ResolvedCredential {
 	baseUrl: string;
 	origin: string;
 	level: 'organisation' | 'company';
-	/** A company-level credential's own company, when the credential names it. */
+	/**
+	 * A company-level credential's own company, when its Company ID names it (an optional
+	 * label: docs/api.md#the-companys-own-id). Calls that need it in their path look it up
+	 * when it is not given (transport/ownCompany.ts).
+	 */
 	ownCompanyId?: string;
 }
 
@@ -79,7 +83,8 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 		});
 	}
 	const reference = node.credentials?.[credentialType];
-	const level = credentials.accessLevel === 'company' ? 'company' : 'organisation';
+	// Company unless Organisation is chosen: the level Spendesk's documented keys have.
+	const level = credentials.accessLevel === 'organisation' ? 'organisation' : 'company';
 	const ownCompanyId =
 		typeof credentials.companyId === 'string' && credentials.companyId.trim()
 			? credentials.companyId.trim()
