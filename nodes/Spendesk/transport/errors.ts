@@ -261,7 +261,7 @@ function accessRefused(call: FailedCall, detail: string, company: string): Descr
 		return {
 			message: `The company-level credential "${credentialName}" cannot reach ${company}`,
 			description:
-				'A company-level credential reaches only its own company. Leave the Company field empty, or use an organisation-level credential to work across companies.',
+				"A company-level credential reaches only its own company. Leave the node's Company field empty and check the credential's Company ID (or leave it empty too: the node then looks the company up), or use an organisation-level credential to work across companies.",
 		};
 	}
 	return {
