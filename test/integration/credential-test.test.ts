@@ -9,6 +9,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { COMPANY_PROBES, spendeskApiTest } from '../../nodes/Spendesk/methods/credentialTest';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
+import type { Endpoint } from '../../nodes/Spendesk/transport/endpoints';
 import { DOCUMENTED_SCOPES } from '../simulator';
 import type { ApiKeyCredential, SimulatorOptions, SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator } from '../support/fixtures';
@@ -66,7 +67,7 @@ test('n8n finds the same node-level test from each Spendesk node, and the creden
 
 test('every read the test may choose is a documented v1 page list, never the wallet summary', () => {
 	for (const name of COMPANY_PROBES) {
-		const probe = ENDPOINTS[name];
+		const probe: Endpoint = ENDPOINTS[name];
 		expect(probe.path).toMatch(/^\/v1\//);
 		expect(probe.method).toBe('GET');
 		expect(probe.pagination).toBe('page');
