@@ -121,8 +121,8 @@ export function locatorValue(
 }
 
 /**
- * A record ID: text or a number, trimmed, one path segment (`isOneIdSegment`); empty gives ''.
- * Messages name the field by `label`; `hint` says where the ID comes from.
+ * A record ID: text or a number, trimmed, one path segment (`isOneIdSegment`); empty (or
+ * nothing) gives ''. Messages name the field by `label`; `hint` says where the ID comes from.
  */
 export function checkRecordId(
 	ctx: IExecuteFunctions,
@@ -131,6 +131,7 @@ export function checkRecordId(
 	itemIndex: number,
 	hint: string,
 ): string {
+	if (value === undefined || value === null) return '';
 	const id =
 		typeof value === 'string'
 			? value.trim()

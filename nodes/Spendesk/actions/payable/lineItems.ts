@@ -223,6 +223,18 @@ export function fieldName(source: string | undefined): string | undefined {
 	return parts.join(', ');
 }
 
+/** An ID typed in a text field of a line; empty gives undefined. */
+function readTextId(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	where: string,
+	itemIndex: number,
+): string | undefined {
+	return (
+		checkRecordId(ctx, value, where, itemIndex, 'Enter the ID as Spendesk gives it.') || undefined
+	);
+}
+
 /** An ID of a line's record locator (From List or By ID); empty gives undefined. */
 function readId(
 	ctx: IExecuteFunctions,
@@ -231,8 +243,7 @@ function readId(
 	itemIndex: number,
 ): string | undefined {
 	const hint = 'Pick it from the list, or enter its ID By ID.';
-	const value = locatorValue(ctx, raw, where, itemIndex, hint);
-	return checkRecordId(ctx, value, where, itemIndex, hint) || undefined;
+	return readTextId(ctx, locatorValue(ctx, raw, where, itemIndex, hint), where, itemIndex);
 }
 
 function readAnalyticalValues(
@@ -269,7 +280,7 @@ function readSettings(
 	const costCenterId = readId(ctx, entry.costCenterId, `${where}, Cost Center`, itemIndex);
 	if (costCenterId) set.costCenterId = costCenterId;
 	for (const key of ['expenseAccountId', 'taxAccountId'] as const) {
-		const id = readId(ctx, entry[key], `${where}, ${FIELD_NAMES[key]}`, itemIndex);
+		const id = readTextId(ctx, entry[key], `${where}, ${FIELD_NAMES[key]}`, itemIndex);
 		if (id) set[key] = id;
 	}
 	const values = readAnalyticalValues(ctx, entry.analyticalValues, where, itemIndex);
