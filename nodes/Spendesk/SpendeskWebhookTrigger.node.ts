@@ -24,7 +24,10 @@ export class SpendeskWebhookTrigger implements INodeType {
 		name: 'spendeskWebhookTrigger',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Node versions as n8n's own nodes declare them: CONTRIBUTING.md, "Changing behaviour after
+		// 1.0.0: node versions".
+		version: [1],
+		defaultVersion: 1,
 		// Event names ("Payable Created, Settlement Created"); a value not in the list, or the text
 		// of an expression, shows as it is.
 		subtitle: `={{ [].concat($parameter["events"]).map((e) => (${JSON.stringify(eventNames)})[e] || e).join(", ") }}`,
@@ -62,7 +65,6 @@ export class SpendeskWebhookTrigger implements INodeType {
 			authenticationProperty,
 			{
 				displayName: 'Trigger On',
-				// `events` is the name saved workflows hold: it stays.
 				name: 'events',
 				type: 'multiOptions',
 				required: true,

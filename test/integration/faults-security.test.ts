@@ -24,6 +24,7 @@ import {
 import { CredentialStore } from '../support/n8n-context';
 import { MOCK_NODE, resolveLikeN8n } from '../support/n8n-credentials';
 import { apiRequests, prepareNode } from '../support/node';
+import { locatorById } from '../support/values';
 
 // ---------------------------------------------------------------- n8n's side of a credential
 
@@ -87,8 +88,6 @@ const invoices = (company: string | IDataObject): IDataObject => ({
 	companyScope: 'one',
 	company,
 	returnAll: true,
-	sortBy: 'updatedAt',
-	sort: 'desc',
 	filters: '{}',
 });
 
@@ -255,14 +254,12 @@ describe('fault matrix: security', () => {
 				operation: 'getValues',
 				companyScope: 'one',
 				company: 'cmp_001',
-				fieldId,
+				fieldId: locatorById(fieldId),
 				returnAll: true,
 			});
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(
-				`"List analytical field values": the Analytical Field ID "${fieldId}" is not a valid ID`,
-			);
+			expect(error.message).toBe(`Analytical Field ID "${fieldId}" is not a valid ID`);
 			expect(apiRequests(sim)).toEqual([]);
 		}
 	});
@@ -286,7 +283,7 @@ describe('fault matrix: security', () => {
 				company: 'cmp_001',
 				method: 'GET',
 				path,
-				scoping: 'header',
+				companyPlacement: 'header',
 				pagination: 'none',
 				query: '{}',
 			};
