@@ -210,7 +210,7 @@ type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 async function tokenCall(
 	httpRequest: HttpRequest,
 	options: IHttpRequestOptions,
-	refused: string,
+	refused: { message: string; reason: ConnectProblem['reason'] },
 ): Promise<TokenPair> {
 	const timeoutMs = transportSettings.tokenTimeoutMs;
 	const deadline = AbortSignal.timeout(timeoutMs);
@@ -241,7 +241,11 @@ async function tokenCall(
 }
 
 /** What a failed token call becomes: an OAuth2ConnectError (4xx), or a status or network code. */
-function tokenFailure(error: unknown, timedOut: boolean, refused: string): Error {
+function tokenFailure(
+	error: unknown,
+	timedOut: boolean,
+	refused: { message: string; reason: ConnectProblem['reason'] },
+): Error {
 	const e = error as {
 		response?: { status?: unknown };
 		code?: unknown;
@@ -249,7 +253,7 @@ function tokenFailure(error: unknown, timedOut: boolean, refused: string): Error
 	};
 	const status = typeof e?.response?.status === 'number' ? e.response.status : undefined;
 	if (status !== undefined && status >= 400 && status < 500 && status !== 429)
-		return new OAuth2ConnectError(`${refused} (HTTP ${status})`, 'refused');
+		return new OAuth2ConnectError(`${refused.message} (HTTP ${status})`, refused.reason);
 	const code = timedOut
 		? 'ETIMEDOUT'
 		: [e?.code, e?.cause?.code].find(
@@ -370,7 +374,12 @@ export async function oauth2PreAuthentication(
 							code_verifier: answer.verifier,
 						},
 					},
-					'Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another Redirect URI',
+					{
+						// The paste connects nothing: as if nothing were connected yet.
+						message:
+							'Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another Redirect URI',
+						reason: 'notConnected',
+					},
 				),
 		);
 		return { ...pair, authorizationResponse: '', connectAgain: false, connection: CONNECTED };
@@ -393,7 +402,11 @@ export async function oauth2PreAuthentication(
 					qs: { client_id: client.clientId, client_secret: client.clientSecret },
 					body: { grant_type: 'refresh_token', refresh_token: refreshToken },
 				},
-				'Spendesk refused to renew access: the connection was revoked in Spendesk, or its refresh token expired (30 days) or was already used',
+				{
+					message:
+						'Spendesk refused to renew access: the connection was revoked in Spendesk, or its refresh token expired (30 days) or was already used',
+					reason: 'refused',
+				},
 			),
 	);
 	return { ...pair, connection: CONNECTED };
