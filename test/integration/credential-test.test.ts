@@ -7,6 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { spendeskApiTest } from '../../nodes/Spendesk/methods/credentialTest';
+import { spendeskOAuth2Test } from '../../nodes/Spendesk/methods/oauth2Test';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import type { ApiKeyCredential, SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator } from '../support/fixtures';
@@ -76,8 +77,11 @@ describe('API key credential test', () => {
 			const found = findCredentialTest('spendeskApi', { [nodeType]: NODE_CLASSES[nodeType] });
 			expect(found).toMatchObject({ kind: 'function', fn: spendeskApiTest, nodeType });
 		}
-		// The OAuth2 credential keeps n8n's own check (a token is present).
-		expect(findCredentialTest('spendeskOAuth2Api')).toMatchObject({ kind: 'oauth2TokenPresent' });
+		// The OAuth2 credential has its own node-level test (docs/api.md#the-oauth2-credential).
+		expect(findCredentialTest('spendeskOAuth2Api')).toMatchObject({
+			kind: 'function',
+			fn: spendeskOAuth2Test,
+		});
 	});
 
 	test('a company-level key without experimental scopes is reported working (no /v2 call)', async () => {

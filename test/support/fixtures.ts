@@ -1,6 +1,7 @@
 /** Shared set-up for integration tests: a simulator plus credential stores pointing at it. */
 import { NodeApiError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { EXPERIMENTAL_FEATURES } from '../../credentials/scopes';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import { flowControl } from '../../nodes/Spendesk/transport/limiter';
 import { approvalAddress, oauth2PreAuthentication } from '../../nodes/Spendesk/transport/oauth2';
@@ -112,6 +113,8 @@ export async function storeFor(
 		redirectUri: OAUTH_REDIRECT,
 		accessLevel: level,
 		companyId: level === 'company' ? 'cmp_001' : '',
+		// A partner app with every experimental feature enabled: its tokens hold every scope.
+		experimentalFeatures: EXPERIMENTAL_FEATURES.map((f) => f.value),
 	};
 	const store = new CredentialStore();
 	store.set(

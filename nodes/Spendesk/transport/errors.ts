@@ -290,11 +290,8 @@ export function apiError(node: INode, call: FailedCall): NodeApiError {
 }
 
 /** Text as it may go into an error description, which n8n's node panel shows as HTML. */
-function html(text: string): string {
-	return text.replace(
-		/[&<>"']/g,
-		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-	);
+function htmlText(text: string): string {
+	return text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 }
 
 /**
@@ -323,12 +320,12 @@ export function renewalRefusedError(
 	const message = call.approvalAddress
 		? `${verb} the credential "${call.credentialName}" to Spendesk: approve at the link below, then paste the address you land on into the credential and save`
 		: `${verb} the credential "${call.credentialName}" to Spendesk: open it, check its fields and save, then run again for an approval link`;
-	const why = call.detail ? `${html(call.detail.replace(/[.\s]+$/, ''))}. ` : '';
+	const why = call.detail ? `${htmlText(call.detail.replace(/[.\s]+$/, ''))}. ` : '';
 	const open = call.approvalAddress
-		? `Open <a href="${html(call.approvalAddress)}" target="_blank">Spendesk's approval page</a> (${html(call.approvalAddress)}) and approve`
+		? `Open <a href="${htmlText(call.approvalAddress).replace(/"/g, '&quot;')}" target="_blank">Spendesk's approval page</a> and approve`
 		: "Open the credential, check its Client ID, Client Secret and Redirect URI, save, and run again for a link to Spendesk's approval page; approve there";
 	const description =
-		`"${html(call.endpoint.label)}"${html(forCompany)} needs the credential "${html(call.credentialName)}" connected to Spendesk. ${why}` +
+		`"${htmlText(call.endpoint.label)}"${htmlText(forCompany)} needs the credential "${htmlText(call.credentialName)}" connected to Spendesk. ${why}` +
 		`${open}; then copy the whole address your browser shows, paste it into the credential's Authorization Response field and save. ` +
 		'The next run connects (start it within 10 minutes of approving).';
 	return new NodeApiError(
