@@ -70,7 +70,7 @@ export class SpendeskOAuth2Api implements ICredentialType {
 		},
 		{
 			displayName:
-				"Authorization Response pasted: save now. The next run of a Spendesk node with this credential connects it, if it starts within 10 minutes of approving (Spendesk's approval codes expire; after that, run once more for a new link).",
+				"Authorization Response pasted. Once it is saved and the Test on saving passes, the next run of a Spendesk node with this credential connects it, if it starts within 10 minutes of approving (Spendesk's approval codes expire; after that, run once more for a new link).",
 			name: 'pasted',
 			type: 'notice',
 			default: '',
@@ -101,7 +101,7 @@ export class SpendeskOAuth2Api implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: `e.g. ${N8N_CALLBACK}`,
-			description: `The redirect URI registered for your partner app with Spendesk, exactly. None yet? Register any address you control, such as n8n's own OAuth callback URL (${N8N_CALLBACK}): Spendesk sends you there after you approve, and you only copy the address from the browser.`,
+			description: `The redirect URI registered for your partner app with Spendesk, exactly. None yet? Register any address you control, such as n8n's own OAuth callback URL (${N8N_CALLBACK}): Spendesk sends you there after you approve, and you only copy the address from the browser's address bar (n8n's page there says "Failed to connect": that is expected, the address is what counts).`,
 		},
 		...scopeProperties,
 		...accessLevelProperties('connection'),

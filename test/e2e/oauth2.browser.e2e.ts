@@ -374,11 +374,15 @@ describe.each(targets)('Spendesk OAuth2 credential in real n8n (%s)', (target) =
 
 		await step('paste-and-save', async () => {
 			const modal = await openCredential();
-			await modal.getByText('Connecting takes one paste').waitFor();
 			const field = modal.getByTestId('parameter-input-authorizationResponse').locator('input');
+			await field.fill('');
+			await modal.getByText('Connecting takes one paste').waitFor();
 			await field.fill(landed);
-			await modal.getByText('Authorization Response pasted: save now').waitFor();
 			await shot('6-pasted');
+			const pasted = modal.getByText('Authorization Response pasted. Once it is saved');
+			await pasted.scrollIntoViewIfNeeded();
+			await shot('6b-pasted-notice');
+			expect(await redShown(modal)).toEqual([]);
 			await modal.getByTestId('credential-save-button').click();
 			await modal.getByTestId('credentials-config-container-test-success').waitFor();
 			await shot('7-pasted-and-saved');
