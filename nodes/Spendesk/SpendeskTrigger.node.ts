@@ -53,12 +53,11 @@ export class SpendeskTrigger implements INodeType {
 				testedBy: 'spendeskApiTest',
 				displayOptions: shownFor.apiKey,
 			},
-			{ name: 'spendeskOAuth2Api', required: true, displayOptions: shownFor.oAuth2 },
 			{
-				name: 'spendeskPartnerOAuth2Api',
+				name: 'spendeskOAuth2Api',
 				required: true,
-				testedBy: 'spendeskPartnerOAuth2Test',
-				displayOptions: shownFor.partnerOAuth2,
+				testedBy: 'spendeskOAuth2Test',
+				displayOptions: shownFor.oAuth2,
 			},
 		],
 		properties: [

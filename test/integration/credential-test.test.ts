@@ -8,6 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { COMPANY_PROBES, spendeskApiTest } from '../../nodes/Spendesk/methods/credentialTest';
+import { spendeskOAuth2Test } from '../../nodes/Spendesk/methods/oauth2Test';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import type { Endpoint } from '../../nodes/Spendesk/transport/endpoints';
 import { DOCUMENTED_SCOPES } from '../simulator';
@@ -61,8 +62,11 @@ test('n8n finds the same node-level test from each Spendesk node, and the creden
 		const found = findCredentialTest('spendeskApi', { [nodeType]: NODE_CLASSES[nodeType] });
 		expect(found).toMatchObject({ kind: 'function', fn: spendeskApiTest, nodeType });
 	}
-	// The OAuth2 credential keeps n8n's own check (a token is present).
-	expect(findCredentialTest('spendeskOAuth2Api')).toMatchObject({ kind: 'oauth2TokenPresent' });
+	// The OAuth2 credential has its own node-level test (docs/api.md#the-oauth2-credential).
+	expect(findCredentialTest('spendeskOAuth2Api')).toMatchObject({
+		kind: 'function',
+		fn: spendeskOAuth2Test,
+	});
 });
 
 test('every read the test may choose is a documented v1 page list, never the wallet summary', () => {

@@ -91,7 +91,7 @@ describe('transport: errors (docs/api.md#errors)', () => {
 			}
 			expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([403]);
 			expect(sim.requestsTo('listInvoices').map((r) => r.status)).toEqual([403]);
-			expect(sim.requestsTo('oauthToken')).toHaveLength(0);
+			expect(sim.requestsTo('oauthTokenRefresh')).toHaveLength(0);
 			// Other companies still work.
 			expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })).status).toBe(200);
 		} finally {

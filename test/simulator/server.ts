@@ -148,8 +148,6 @@ export const DEFAULT_SUNSET = 'Thu, 31 Dec 2026 23:59:59 GMT';
 const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set([
 	'token',
 	'oauthAuthorize',
-	'oauthToken',
-	'oauthAuthorizeV1',
 	'oauthTokenCreate',
 	'oauthTokenRefresh',
 ]);

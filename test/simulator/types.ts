@@ -362,10 +362,8 @@ export interface SimulatorOptions {
  */
 export type RouteId =
 	| 'token'
+	/** Spendesk's documented OAuth2 contract (docs/api.md#oauth2): authorize, code exchange, refresh. */
 	| 'oauthAuthorize'
-	| 'oauthToken'
-	/** The documented partner OAuth2 contract (docs/api.md#oauth2): authorize, code exchange, refresh. */
-	| 'oauthAuthorizeV1'
 	| 'oauthTokenCreate'
 	| 'oauthTokenRefresh'
 	| 'getCompanies'

@@ -22,12 +22,8 @@ export type SpendeskContext =
 	| IWebhookFunctions;
 
 /** Credential type used for the node's Authentication choice. */
-export function credentialTypeOf(
-	authentication: unknown,
-): 'spendeskApi' | 'spendeskOAuth2Api' | 'spendeskPartnerOAuth2Api' {
-	if (authentication === 'oAuth2') return 'spendeskOAuth2Api';
-	if (authentication === 'partnerOAuth2') return 'spendeskPartnerOAuth2Api';
-	return 'spendeskApi';
+export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {
+	return authentication === 'oAuth2' ? 'spendeskOAuth2Api' : 'spendeskApi';
 }
 
 export interface ResolvedCredential {

@@ -262,8 +262,9 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	if (outcome.kind === 'renewalRefused') {
 		throw renewalRefusedError(ctx.getNode(), {
 			credentialName: credential.credentialName,
-			credentialType: credential.credentialType,
 			notConnected: outcome.notConnected,
+			detail: outcome.detail,
+			approvalAddress: outcome.approvalAddress,
 			endpoint,
 			companyId: placed.companyId,
 			itemIndex: options.itemIndex,
