@@ -8,7 +8,7 @@
  * sandbox and trying by hand; it exists on the simulator only and needs no token. Body
  * `{ companyId, eventType, id? }`. Without `id` it makes the change: payables:created creates
  * a payable, settlements:created a settlement, payables:prepared prepares the newest
- * in_review payable (409 when there is none). With `id` it announces that existing payable or
+ * payable still `created` (bookkeeping status; 409 when there is none). With `id` it announces that existing payable or
  * settlement as it is, without changing it (404 when the company has no such record). It
  * answers 201 `{ data: event }`.
  */
@@ -32,8 +32,9 @@ function freshId(prefix: string, companyId: string, taken: ReadonlyArray<{ id: s
 }
 
 /**
- * A new payable, status in_review at version 1, created now (simulator's clock), unless
- * `partial` says otherwise; kept in createdAt order as the payables search reads them.
+ * A new payable (an invoice of 120.00 EUR, bookkeeping status `created`) at version 1, created
+ * now (simulator's clock), unless `partial` says otherwise; kept in createdAt order as the
+ * payables search reads them.
  */
 export function createPayable(
 	sim: SpendeskSimulator,
@@ -45,11 +46,12 @@ export function createPayable(
 	const payable: Payable = {
 		id: freshId('pay', companyId, payables),
 		companyId,
+		type: 'invoicePurchase',
+		userId: `usr_${companyId.slice(4)}_00001`,
 		description: 'Office Depot office',
-		payableType: 'invoice',
-		status: 'in_review',
-		amount: 120,
+		amount: 12000,
 		currency: 'EUR',
+		counterparty: { id: `sup_${companyId.slice(4)}_00001`, type: 'supplier', name: 'Office Depot' },
 		createdAt: now,
 		version: 1,
 		...partial,
@@ -67,7 +69,7 @@ export function createPayable(
 	return { payable, event };
 }
 
-/** An in_review payable becomes prepared: its version moves on by one, updatedAt is now. */
+/** A payable still `created` becomes `prepared`: its version moves on by one, updatedAt is now. */
 export function preparePayable(
 	sim: SpendeskSimulator,
 	companyId: string,
@@ -75,11 +77,10 @@ export function preparePayable(
 ): { payable: Payable; event: WebhookEvent } {
 	const payable = sim.data(companyId).payables.find((p) => p.id === payableId);
 	if (!payable) throw new Error(`No payable ${payableId} in company ${companyId}`);
-	if (payable.status !== 'in_review')
-		throw new Error(
-			`Payable ${payableId} is ${payable.status}: only an in_review payable can be prepared`,
-		);
-	payable.status = 'prepared';
+	const status = payable.bookkeepingStatus ?? 'created';
+	if (status !== 'created')
+		throw new Error(`Payable ${payableId} is ${status}: only a created payable can be prepared`);
+	payable.bookkeepingStatus = 'prepared';
 	payable.version = (payable.version ?? 1) + 1;
 	payable.updatedAt = sim.clock.iso();
 	const event = sim.emitWebhookEvent({
@@ -118,10 +119,10 @@ export function createSettlement(
 	return { settlement, event };
 }
 
-/** The newest in_review payable of a company (createdAt order), if any. */
-function newestInReview(payables: readonly Payable[]): Payable | undefined {
+/** The newest payable of a company still `created` (createdAt order), if any. */
+function newestCreated(payables: readonly Payable[]): Payable | undefined {
 	for (let i = payables.length - 1; i >= 0; i--)
-		if (payables[i].status === 'in_review') return payables[i];
+		if ((payables[i].bookkeepingStatus ?? 'created') === 'created') return payables[i];
 	return undefined;
 }
 
@@ -161,12 +162,12 @@ function emitEvent(ctx: RequestContext): HandlerResult {
 	} else if (type === 'settlements:created') {
 		event = ctx.sim.createSettlement(companyId).event;
 	} else {
-		const payable = newestInReview(data.payables);
+		const payable = newestCreated(data.payables);
 		if (!payable)
 			throw new SimError(
 				409,
 				'no_payable_to_prepare',
-				'The company has no in_review payable to prepare',
+				'The company has no created payable to prepare',
 				'body.companyId',
 			);
 		event = ctx.sim.preparePayable(companyId, payable.id).event;

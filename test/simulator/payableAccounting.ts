@@ -7,11 +7,13 @@
  * Decided here where the sources are silent: `grossAmount` is in minor units like the payable's
  * `amount`, and the lines must add up to it; a cost center and analytical values must be the
  * company's; account IDs are taken as given (no documented list to check them against); a stale
- * version or a payable already exported is a 409; 1 to 100 lines.
+ * version or a payable already exported is a 409; 1 to 100 lines. Get a payable then answers
+ * the lines in the documented shape (`expenseAccount`, `vatAccount`, `financial`), not as written.
  */
 import { SimError } from './paging';
 import { objectBody, onlyKeys } from './params';
 import { payableDetail } from './routes-reads';
+import { expenseAccountRef, payableLine, vatAccountRef } from './seed';
 import type { HandlerResult, RequestContext } from './server';
 import type { PayableLineItem } from './types';
 import type { BookkeptPayable } from './writes';
@@ -77,13 +79,19 @@ export function updatePayable(ctx: RequestContext): HandlerResult {
 				throw invalid(`No value ${String(pair.valueId)} in field ${field.id}`, `${vat}.valueId`);
 			return { fieldId: field.id, valueId: pair.valueId as string };
 		});
-		return {
+		// Stored, and read back by Get a payable, in the documented line shape
+		// (docs/api.md#payables): the accounts as objects, the VAT at the VAT account's rate.
+		const expenseAccountId = optionalId(line.expenseAccountId, `${at}.expenseAccountId`);
+		const taxAccountId = optionalId(line.taxAccountId, `${at}.taxAccountId`);
+		return payableLine(
+			gross,
+			{
+				expenseAccount: expenseAccountId ? expenseAccountRef(expenseAccountId) : null,
+				vatAccount: taxAccountId ? vatAccountRef(taxAccountId) : null,
+			},
 			costCenterId,
-			expenseAccountId: optionalId(line.expenseAccountId, `${at}.expenseAccountId`),
-			taxAccountId: optionalId(line.taxAccountId, `${at}.taxAccountId`),
-			financial: { netAmount: gross, vatAmount: 0, grossAmount: gross },
 			analyticalProperties,
-		};
+		);
 	});
 	if (!payable) throw new SimError(404, 'not_found', 'Payable not found', 'path.payableId');
 	const detail = payableDetail(payable);
@@ -108,6 +116,10 @@ export function updatePayable(ctx: RequestContext): HandlerResult {
 			'body.version',
 		);
 	payable.lineItems = lines;
+	// The payable's own cost center: the one every line shares, else none.
+	payable.costCenterId = lines.every((l) => l.costCenterId === lines[0].costCenterId)
+		? lines[0].costCenterId
+		: null;
 	payable.version = detail.version + 1;
 	payable.updatedAt = ctx.sim.clock.iso();
 	return { status: 200, body: { item: { version: payable.version } } };

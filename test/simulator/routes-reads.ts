@@ -8,8 +8,16 @@ import { pageOf, SimError } from './paging';
 import type { RouteDef } from './routes';
 import type { HandlerResult, RequestContext } from './server';
 import { listParam } from './params';
-import { minorUnits, singleBody } from './shapes';
-import type { Payable, PayableLineItem, Supplier, WalletMovement } from './types';
+import { payableLine } from './seed';
+import { singleBody } from './shapes';
+import type {
+	Payable,
+	PayableCounterparty,
+	PayableLineItem,
+	PayableType,
+	Supplier,
+	WalletMovement,
+} from './types';
 
 const ok = (body: unknown): HandlerResult => ({ status: 200, body });
 
@@ -59,76 +67,105 @@ function booleanParam(ctx: RequestContext, name: string): boolean | undefined {
 	return raw === 'true';
 }
 
-/** A payable as the documented answers give it (Get a payable, the search): see payableDetail. */
-export type PayableDetail = Omit<Payable, 'amount'> & {
-	/** Minor units (cents), as the vendor's payable answers carry amounts. */
-	amount: number;
+/** A payable as the documented answers give it (Get a payable, the search, a snapshot's result): see payableDetail. */
+export interface PayableDetail {
+	id: string;
 	version: number;
+	type: PayableType;
+	userId: string;
+	companyId?: string;
 	bookkeepingStatus: string;
-	supplier: { id: string; name: string };
-	updatedAt: string;
+	description: string;
+	/** Minor units (cents), as every documented payable answer carries amounts. */
+	amount: number;
+	currency: string;
+	functionalAmount: number;
+	functionalCurrency: string;
+	createdAt: string;
 	payableDate: string;
-	counterparty: { type: 'supplier'; id: string; name: string };
+	invoiceNumber: string | null;
+	counterparty: PayableCounterparty & { accountPayable: null };
 	costCenterId: string | null;
 	exportedAt: string | null;
 	analyticalProperties: Array<{ fieldId: string; valueId: string }>;
 	lineItems: PayableLineItem[];
+	documentaryEvidence: {
+		provided: { type: string; valid: boolean; notValidReason: string | null } | null;
+		notProvided: null;
+	};
+	allocations: [];
+	links: Array<{ attachments: string }>;
+}
+
+/** The document a payable of each type is backed by (the older vendor OpenAPI document's types). */
+const EVIDENCE: Partial<Record<PayableType, string>> = {
+	creditNote: 'creditNote',
+	mileageAllowance: 'mileageEntry',
+	perDiemAllowance: 'perDiemEntry',
 };
 
 /**
- * A payable as Get a payable answers it (docs/api.md#endpoints), at the top level: the record,
- * its amount in minor units, and the documented detail fields (`version`, `payableDate`,
- * `counterparty`, `costCenterId`, `exportedAt`, `analyticalProperties`, `lineItems`, plus
- * `bookkeepingStatus`, `supplier` and `updatedAt`), derived when the record does not hold them.
+ * A payable as Get a payable answers it (docs/api.md#payables), at the top level, in the shape
+ * the vendor's older OpenAPI document and production answers show: `type`, `userId`,
+ * `companyId`, amounts in minor units, `counterparty`, `documentaryEvidence`, `lineItems` with
+ * their accounts as objects; no `payableType`, no review `status`, no `supplier` object. The
+ * search's rows and a snapshot's result carry the same shape (the search adds `state`).
  */
 export function payableDetail(payable: Payable): PayableDetail {
-	const amount = minorUnits(payable.amount);
-	const supplier = payable.supplier ?? {
-		id: `sup_of_${payable.id}`,
-		name: payable.description.replace(/\s+\S+$/, ''),
-	};
-	// Until a write changes it, a payable is `created` (the payable states: docs/api.md#filters).
 	const bookkeepingStatus = payable.bookkeepingStatus ?? 'created';
 	const updatedAt = payable.updatedAt ?? payable.createdAt;
-	// pay_001_000042 → cc_001_0006: one of the first six cost centers of the company, or none.
 	const [, suffix = '', n = '0'] = payable.id.split('_');
 	const number = Number(n);
-	const derived =
-		number % 5 === 0 ? null : `cc_${suffix}_${String(((number - 1) % 6) + 1).padStart(4, '0')}`;
-	// After an accounting update (docs/api.md#payable-accounting): the lines as written; the
-	// payable's cost center and analytical values are those every line shares.
-	const lines = payable.lineItems;
-	const costCenterId = lines
-		? lines.every((l) => l.costCenterId === lines[0].costCenterId)
-			? lines[0].costCenterId
-			: null
-		: derived;
-	const shared = lines
-		? lines[0].analyticalProperties.filter((p) =>
-				lines.every((l) =>
-					l.analyticalProperties.some((q) => q.fieldId === p.fieldId && q.valueId === p.valueId),
-				),
-			)
-		: [];
+	const costCenterId =
+		payable.costCenterId !== undefined
+			? payable.costCenterId
+			: number % 5 === 0
+				? null
+				: `cc_${suffix}_${String(((number - 1) % 6) + 1).padStart(4, '0')}`;
+	const lines = payable.lineItems ?? [
+		payableLine(payable.amount, { expenseAccount: null, vatAccount: null }, costCenterId),
+	];
+	// The payable's analytical values: those every line shares.
+	const shared = lines[0].analyticalProperties.filter((p) =>
+		lines.every((l) =>
+			l.analyticalProperties.some((q) => q.fieldId === p.fieldId && q.valueId === p.valueId),
+		),
+	);
+	const counterparty = payable.counterparty ?? {
+		id: `sup_of_${payable.id}`,
+		type: 'supplier' as const,
+		name: payable.description.replace(/\s+\S+$/, ''),
+	};
+	const evidence = EVIDENCE[payable.type] ?? (number % 3 === 0 ? undefined : 'invoice');
 	return {
-		...payable,
-		amount,
+		id: payable.id,
 		version: payable.version ?? 1,
+		type: payable.type,
+		userId: payable.userId,
+		...(payable.companyId ? { companyId: payable.companyId } : {}),
 		bookkeepingStatus,
-		supplier,
-		updatedAt,
+		description: payable.description,
+		amount: payable.amount,
+		currency: payable.currency,
+		functionalAmount: payable.amount,
+		functionalCurrency: payable.currency,
+		createdAt: payable.createdAt,
 		payableDate: payable.createdAt.slice(0, 10),
-		counterparty: { type: 'supplier', ...supplier },
+		invoiceNumber:
+			payable.type === 'invoicePurchase'
+				? `INV-${suffix}-${String(number).padStart(6, '0')}`
+				: null,
+		counterparty: { ...counterparty, accountPayable: null },
 		costCenterId,
 		exportedAt: bookkeepingStatus === 'exported' ? updatedAt : null,
 		analyticalProperties: shared,
-		lineItems: lines ?? [
-			{
-				costCenterId,
-				financial: { netAmount: amount, vatAmount: 0, grossAmount: amount },
-				analyticalProperties: [],
-			},
-		],
+		lineItems: lines,
+		documentaryEvidence: {
+			provided: evidence ? { type: evidence, valid: true, notValidReason: null } : null,
+			notProvided: null,
+		},
+		allocations: [],
+		links: [{ attachments: `/v1/payables/${payable.id}/attachments` }],
 	};
 }
 

@@ -15,6 +15,7 @@ import { minorUnits, singleBody } from './shapes';
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { Intake, Payable, RouteId } from './types';
+import { PAYABLE_TYPES } from './types';
 import {
 	createSuppliers,
 	updateBookkeepingStatus,
@@ -174,19 +175,68 @@ function pageFault(ctx: RequestContext): PageFault {
 
 const SNAPSHOT_MAX_PAYABLE_DAYS = 31;
 
+/** A payable's bookkeeping states (docs/api.md#filters): the snapshot filters on them. */
+const BOOKKEEPING_STATES = [
+	'created',
+	'prepared',
+	'exported',
+	'failedToExport',
+	'exportedManually',
+	'unprepared',
+];
+/** What the body of a snapshot create may hold (docs/api.md#filters); anything else is a 400. */
+const SNAPSHOT_KEYS = [
+	'bookkeepingStatus',
+	'ids',
+	'type',
+	'exportedAfter',
+	'createdFrom',
+	'createdTo',
+	'updatedFrom',
+	'fromPayableDate',
+	'toPayableDate',
+	'sortBy',
+	'sortOrder',
+];
+
+/** A filter's values (one value or a list), each one of `allowed` when given; absent gives undefined. */
+function filterValues(
+	value: unknown,
+	name: string,
+	allowed?: readonly string[],
+): string[] | undefined {
+	if (value === undefined || value === null) return undefined;
+	const values = (Array.isArray(value) ? value : [value]).map(String);
+	const unknown = allowed && values.find((v) => !allowed.includes(v));
+	if (unknown !== undefined)
+		throw new SimError(
+			400,
+			'invalid_parameter',
+			`${name} must be among ${allowed!.join(', ')}; got ${unknown}`,
+			`body.${name}`,
+		);
+	return values;
+}
+
 /**
- * The filters of a payables snapshot (docs/api.md#filters), from the create's body: `status`,
- * `payableType`, `bookkeepingStatus`, `ids` (one value or a list each), `exportedAfter`,
- * `createdFrom`, `createdTo`, `updatedFrom`, `fromPayableDate` and `toPayableDate` (at most 31
- * days apart, else 400), and the order `sortBy` (`createdAt` or `payableDate`) and `sortOrder`.
+ * The filters of a payables snapshot (docs/api.md#filters), from the create's flat body:
+ * `bookkeepingStatus` (the six states), `ids`, `type` (the documented payable types; the name
+ * decided here), `exportedAfter`, `createdFrom`, `createdTo`, `updatedFrom`, `fromPayableDate`
+ * and `toPayableDate` (at most 31 days apart, else 400), and the order `sortBy` (`createdAt` or
+ * `payableDate`) and `sortOrder`. Any other property (such as the `payableType` or `status` we
+ * had decided before) is a 400.
  */
 function payableFilters(source: Record<string, unknown>) {
-	const asList = (v: unknown) =>
-		v === undefined || v === null ? undefined : (Array.isArray(v) ? v : [v]).map(String);
-	const status = asList(source.status);
-	const payableType = asList(source.payableType);
-	const bookkeepingStatus = asList(source.bookkeepingStatus);
-	const ids = asList(source.ids);
+	for (const key of Object.keys(source))
+		if (!SNAPSHOT_KEYS.includes(key))
+			throw new SimError(400, 'invalid_body', 'must NOT have additional properties', `body.${key}`);
+	const type = filterValues(source.type, 'type', PAYABLE_TYPES);
+	const bookkeepingStatus = filterValues(
+		source.bookkeepingStatus,
+		'bookkeepingStatus',
+		BOOKKEEPING_STATES,
+	);
+	const ids = filterValues(source.ids, 'ids');
 	const date = (name: string) => dateValue(source[name], name, 'body');
 	const exportedAfter = date('exportedAfter');
 	const createdFrom = date('createdFrom');
@@ -227,27 +277,23 @@ function payableFilters(source: Record<string, unknown>) {
 	const before = (value: string, bound: number | undefined) =>
 		bound === undefined || Date.parse(value) <= bound;
 	return {
-		filters: {
-			status: status ?? null,
-			payableType: payableType ?? null,
-			...Object.fromEntries(
-				Object.entries({
-					bookkeepingStatus,
-					ids,
-					exportedAfter,
-					createdFrom,
-					createdTo,
-					updatedFrom,
-					fromPayableDate,
-					toPayableDate,
-					sortBy: source.sortBy,
-					sortOrder: source.sortOrder,
-				}).filter(([, v]) => v !== undefined),
-			),
-		},
+		filters: Object.fromEntries(
+			Object.entries({
+				type,
+				bookkeepingStatus,
+				ids,
+				exportedAfter,
+				createdFrom,
+				createdTo,
+				updatedFrom,
+				fromPayableDate,
+				toPayableDate,
+				sortBy: source.sortBy,
+				sortOrder: source.sortOrder,
+			}).filter(([, v]) => v !== undefined),
+		),
 		match: (p: Payable) => {
-			if (status && !status.includes(p.status)) return false;
-			if (payableType && !payableType.includes(p.payableType)) return false;
+			if (type && !type.includes(p.type)) return false;
 			if (ids && !ids.includes(p.id)) return false;
 			const d = payableDetail(p);
 			return (
@@ -255,7 +301,7 @@ function payableFilters(source: Record<string, unknown>) {
 				after(d.exportedAt, exportedAfter, false) &&
 				after(d.createdAt, createdFrom) &&
 				before(d.createdAt, createdTo) &&
-				after(d.updatedAt, updatedFrom) &&
+				after(p.updatedAt ?? p.createdAt, updatedFrom) &&
 				after(d.payableDate, fromPayableDate) &&
 				before(d.payableDate, toPayableDate)
 			);
@@ -308,18 +354,50 @@ function listSettlements(ctx: RequestContext): HandlerResult {
 	return ok(pageOf(list, ctx.query, pageFault(ctx)));
 }
 
-/** The payable fields a search may filter on, and how a subfilter's values match them. */
-const SEARCH_FIELDS: Record<string, (payable: PayableDetail, values: unknown[]) => boolean> = {
-	id: (p, values) => values.includes(p.id),
-	bookkeepingStatus: (p, values) => values.includes(p.bookkeepingStatus),
-	payableType: (p, values) => values.includes(p.payableType),
-	status: (p, values) => values.includes(p.status),
-	currency: (p, values) => values.includes(p.currency),
+/**
+ * The search's own bookkeeping vocabulary (docs/api.md#body-cursor-lists): a production client
+ * filters on `toPrepare` and reads `state` as `toPrepare`, `toExport` or `exported`; Get a
+ * payable says `created`, `prepared`, …. How the two meet is decided here.
+ */
+const SEARCH_STATES: Record<string, readonly string[]> = {
+	toPrepare: ['created', 'unprepared'],
+	toExport: ['prepared', 'failedToExport'],
+	exported: ['exported', 'exportedManually'],
+};
+
+/** A payable's state in the search's vocabulary. */
+export function searchState(bookkeepingStatus: string): string {
+	const found = Object.entries(SEARCH_STATES).find(([, states]) =>
+		states.includes(bookkeepingStatus),
+	);
+	return found ? found[0] : 'toPrepare';
+}
+
+type SearchTest = (payable: Payable, detail: PayableDetail, values: unknown[]) => boolean;
+
+/**
+ * The payable fields a search may filter on, and how a subfilter's values match them: those a
+ * production client sends (`requestor`, `bookkeepingStatus` in the search's vocabulary,
+ * `paymentId`), `id`, and decided here `type`, `currency` and `amount`. No source shows a
+ * `payableType` or `status` subfilter: they are refused like any other field.
+ */
+const SEARCH_FIELDS: Record<string, SearchTest> = {
+	id: (p, d, values) => values.includes(p.id),
+	requestor: (p, d, values) => values.includes(p.userId),
+	paymentId: (p, d, values) => p.paymentId !== undefined && values.includes(p.paymentId),
+	bookkeepingStatus: (p, d, values) => values.includes(searchState(d.bookkeepingStatus)),
+	type: (p, d, values) => values.includes(p.type),
+	currency: (p, d, values) => values.includes(p.currency),
 	// Filter amounts are in major units (12.34); answers carry minor units (1234).
-	amount: (p, values) =>
+	amount: (p, d, values) =>
 		values.some(
 			(v) => (typeof v === 'number' || typeof v === 'string') && minorUnits(Number(v)) === p.amount,
 		),
+};
+/** The values a subfilter's field takes, where only some exist. */
+const SEARCH_VALUES: Record<string, readonly string[]> = {
+	bookkeepingStatus: Object.keys(SEARCH_STATES),
+	type: PAYABLE_TYPES,
 };
 const SEARCH_KEYS = ['limit', 'cursor', 'sort', 'filters'];
 
@@ -339,7 +417,7 @@ function objectAt(value: unknown, source: string): Record<string, unknown> {
  * `{ operator: "and" | "or", subfilters: [{ field, operator: "=", value: [...] }] }`. Anything
  * else (the flat filters decided earlier, another operator, an unknown field) is a 400.
  */
-function searchFilters(raw: unknown): (payable: PayableDetail) => boolean {
+function searchFilters(raw: unknown): (payable: Payable) => boolean {
 	if (raw === undefined || raw === null) return () => true;
 	const filters = objectAt(raw, 'body.filters');
 	for (const key of Object.keys(filters))
@@ -372,7 +450,16 @@ function searchFilters(raw: unknown): (payable: PayableDetail) => boolean {
 		if (!Array.isArray(sub.value) || sub.value.length === 0)
 			throw new SimError(400, 'invalid_body', 'value must be a non-empty list', `${at}.value`);
 		const values = sub.value;
-		return (p: PayableDetail) => field(p, values);
+		const allowed = SEARCH_VALUES[sub.field as string];
+		const unknown = allowed && values.find((v) => !allowed.includes(String(v)));
+		if (unknown !== undefined)
+			throw new SimError(
+				400,
+				'invalid_body',
+				`value must be among ${allowed.join(', ')}; got ${String(unknown)}`,
+				`${at}.value`,
+			);
+		return (p: Payable) => field(p, payableDetail(p), values);
 	});
 	return filters.operator === 'and'
 		? (p) => tests.every((t) => t(p))
@@ -382,7 +469,7 @@ function searchFilters(raw: unknown): (payable: PayableDetail) => boolean {
 /**
  * POST /v1/payables/search (docs/api.md#body-cursor-lists): body `{ limit, cursor?, sort?,
  * filters? }`, answer `{ payables, nextCursor }` with the payables as Get a payable gives them
- * (amounts in minor units).
+ * (amounts in minor units) plus their `state`.
  */
 function searchPayables(ctx: RequestContext): HandlerResult {
 	const body = bodyObject(ctx);
@@ -410,7 +497,7 @@ function searchPayables(ctx: RequestContext): HandlerResult {
 		items: ctx.sim.data(ctx.companyId!).payables,
 		keyOf: byCreated,
 		desc: sort === 'desc',
-		match: (payable) => match(payableDetail(payable)),
+		match,
 		limit,
 		cursor: numeric
 			? fromNumeric(String(body.cursor))
@@ -425,8 +512,12 @@ function searchPayables(ctx: RequestContext): HandlerResult {
 		repeatCursor: ctx.fault === 'repeatCursor',
 		ignorePosition: ctx.fault === 'ignorePosition',
 	});
-	// dataEnvelope: older answers name the list `data`.
-	const payables = page.data.map(payableDetail);
+	// dataEnvelope: older answers name the list `data`. Each row as Get a payable answers it,
+	// plus its `state` in the search's vocabulary (a production client reads it).
+	const payables = page.data.map((p) => {
+		const detail = payableDetail(p);
+		return { ...detail, state: searchState(detail.bookkeepingStatus) };
+	});
 	const nextCursor =
 		ctx.fault === 'numericCursor' && page.nextCursor ? toNumeric(page.nextCursor) : page.nextCursor;
 	if (ctx.fault === 'dataEnvelope') return ok({ data: payables, nextCursor });
@@ -515,10 +606,19 @@ function createSnapshot(ctx: RequestContext): HandlerResult {
 			companyId,
 			createdAt: now,
 			polls: 0,
-			items: order(ctx.sim.data(companyId).payables.filter(match)),
+			// A copy as of now, each payable as Get a payable answers it (docs/api.md#snapshots).
+			items: order(ctx.sim.data(companyId).payables.filter(match)).map(payableDetail),
 		});
 	}
-	return ok({ key, status: 'PENDING' }, 201);
+	// The answer echoes the filters under `query` (vendor documentation).
+	const remaining = Math.max(
+		0,
+		Math.round((SNAPSHOT_REUSE_MS - (now - ctx.sim.snapshots.get(key)!.createdAt)) / 1000),
+	);
+	return ok(
+		{ query: body, key, expireInSeconds: SNAPSHOT_REUSE_MS / 1000, remainingSeconds: remaining },
+		201,
+	);
 }
 
 /** Real-world rule (option snapshotBuildConflict): another snapshot of the company is still PENDING. */

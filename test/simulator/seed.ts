@@ -14,13 +14,18 @@ import type {
 	ExpenseCategory,
 	Intake,
 	Invoice,
+	ExpenseAccountRef,
 	Payable,
+	PayableLineItem,
+	PayableType,
 	SeedOptions,
 	Settlement,
 	Supplier,
 	User,
+	VatAccountRef,
 	WalletMovement,
 } from './types';
+import { PAYABLE_TYPES } from './types';
 
 export const ORGANISATION_ID = 'org_001';
 
@@ -140,6 +145,119 @@ export function makeInvoice(
 	};
 }
 
+/** The payable types whose amount is money coming back (docs/api.md#payables): negative amounts. */
+const REFUNDS: readonly PayableType[] = ['creditNote', 'reverseBill'];
+/** The payable types due to the employee who spent, not to a supplier. */
+const EMPLOYEE_TYPES: readonly PayableType[] = [
+	'expenseClaim',
+	'mileageAllowance',
+	'perDiemAllowance',
+];
+/** The card payable types: they come from a card payment (the search's `paymentId`). */
+const CARD_TYPES: readonly PayableType[] = [
+	'singlePurchaseCard',
+	'subscriptionCard',
+	'physicalCard',
+];
+
+/**
+ * The expense and VAT accounts of the simulator's chart of accounts (the same in every company),
+ * by ID: what a payable's line names, and what an accounting update's `expenseAccountId` or
+ * `taxAccountId` resolves to (docs/api.md#payable-accounting).
+ */
+export const EXPENSE_ACCOUNTS: readonly ExpenseAccountRef[] = [
+	{ id: 'ea_6061', code: '606100', description: 'Office supplies' },
+	{ id: 'ea_6132', code: '613200', description: 'Rent' },
+	{ id: 'ea_6251', code: '625100', description: 'Travel' },
+	{ id: 'ea_6256', code: '625600', description: 'Meals' },
+	{ id: 'ea_6511', code: '651100', description: 'Software licences' },
+];
+export const VAT_ACCOUNTS: readonly VatAccountRef[] = [
+	{ id: 'ta_4456', code: '445660', description: 'Deductible VAT 20%', rate: 20 },
+	{ id: 'ta_4457', code: '445662', description: 'Deductible VAT 10%', rate: 10 },
+	{ id: 'ta_4458', code: '445663', description: 'Deductible VAT 5.5%', rate: 5.5 },
+];
+
+/** An expense account by ID; one the chart does not hold keeps its ID (account IDs are taken as given). */
+export function expenseAccountRef(id: string): ExpenseAccountRef {
+	return EXPENSE_ACCOUNTS.find((a) => a.id === id) ?? { id, code: null, description: null };
+}
+
+/** A VAT account by ID; one the chart does not hold keeps its ID, without a rate. */
+export function vatAccountRef(id: string): VatAccountRef {
+	return VAT_ACCOUNTS.find((a) => a.id === id) ?? { id, code: null, description: null, rate: null };
+}
+
+/** A line of `gross` minor units: the VAT inside it at the VAT account's rate (none without one). */
+export function payableLine(
+	gross: number,
+	accounts: { expenseAccount: ExpenseAccountRef | null; vatAccount: VatAccountRef | null },
+	costCenterId: string | null,
+	analyticalProperties: Array<{ fieldId: string; valueId: string }> = [],
+): PayableLineItem {
+	const rate = accounts.vatAccount?.rate ?? 0;
+	const vatAmount = Math.round((gross * rate) / (100 + rate));
+	return {
+		...accounts,
+		financial: {
+			netAmount: gross - vatAmount,
+			vatAmount,
+			vatAdjustmentAmount: 0,
+			grossAmount: gross,
+		},
+		analyticalProperties,
+		costCenterId,
+	};
+}
+
+/** The cost center of payable number `n`: one of the company's first six, or none for every fifth. */
+function payableCostCenter(suffix: string, n: number): string | null {
+	return n % 5 === 0 ? null : `cc_${suffix}_${pad(((n - 1) % 6) + 1, 4)}`;
+}
+
+/**
+ * Payable number `n` of a company, in the documented shape (docs/api.md#payables). Without a
+ * draw of its own: every third payable is not prepared yet (its lines carry no accounts, as a
+ * payable Spendesk just created), every fourth from the second has two lines, and every seventh
+ * from the third has lines without a cost center while the payable has one.
+ */
+export function seededPayable(
+	company: string,
+	n: number,
+	drawn: Pick<Payable, 'type' | 'description' | 'userId' | 'amount' | 'currency'> & {
+		supplier: string;
+	},
+): Payable {
+	const suffix = company.slice(4);
+	const id = `pay_${suffix}_${pad(n, 6)}`;
+	const { supplier, ...fields } = drawn;
+	const costCenterId = payableCostCenter(suffix, n);
+	const prepared = n % 3 !== 0;
+	const accounts = (line: number) => ({
+		expenseAccount: prepared ? EXPENSE_ACCOUNTS[(n + line) % EXPENSE_ACCOUNTS.length] : null,
+		vatAccount: prepared ? VAT_ACCOUNTS[n % VAT_ACCOUNTS.length] : null,
+	});
+	const lineCostCenter = n % 7 === 3 ? null : costCenterId;
+	const first = n % 4 === 2 ? Math.trunc(drawn.amount / 2) : drawn.amount;
+	const lineItems = [payableLine(first, accounts(0), lineCostCenter)];
+	if (first !== drawn.amount)
+		lineItems.push(payableLine(drawn.amount - first, accounts(1), lineCostCenter));
+	const employee = EMPLOYEE_TYPES.includes(drawn.type);
+	const supplierNumber = SUPPLIERS.indexOf(supplier) + 1;
+	return {
+		id,
+		companyId: company,
+		...fields,
+		createdAt: iso(BASE_TIME + n * 7 * MINUTE),
+		counterparty: employee
+			? { id: drawn.userId, type: 'employee', name: `Employee ${drawn.userId.slice(-5)}` }
+			: { id: `sup_${suffix}_${pad(supplierNumber, 5)}`, type: 'supplier', name: supplier },
+		costCenterId,
+		...(CARD_TYPES.includes(drawn.type) ? { paymentId: `pmt_${suffix}_${pad(n, 6)}` } : {}),
+		lineItems,
+	};
+}
+
 export function makeCompanyData(
 	company: string,
 	sizes: DataSizes,
@@ -173,16 +291,23 @@ export function makeCompanyData(
 
 	const payables: Payable[] = [];
 	for (let n = 1; n <= sizes.payables; n++) {
-		payables.push({
-			id: `pay_${suffix}_${pad(n, 6)}`,
-			companyId: company,
-			description: `${pick(rng, SUPPLIERS)} ${pick(rng, CATEGORIES).toLowerCase()}`,
-			payableType: pick(rng, ['invoice', 'expense_claim', 'card_purchase'] as const),
-			status: pick(rng, ['in_review', 'prepared', 'settled'] as const),
-			amount: amount(rng),
-			currency: pick(rng, CURRENCIES),
-			createdAt: iso(BASE_TIME + n * 7 * MINUTE),
-		});
+		// Six draws a payable, as before the payables took their documented shape, so that the
+		// records seeded after them keep their values.
+		const supplier = pick(rng, SUPPLIERS);
+		const category = pick(rng, CATEGORIES).toLowerCase();
+		const type = pick(rng, PAYABLE_TYPES);
+		const requestor = 1 + Math.floor(rng() * Math.max(1, sizes.users ?? DEFAULT_SIZES.users ?? 1));
+		const cents = Math.round(rng() * 500_000);
+		payables.push(
+			seededPayable(company, n, {
+				type,
+				supplier,
+				description: `${supplier} ${category}`,
+				userId: `usr_${suffix}_${pad(requestor, 5)}`,
+				amount: REFUNDS.includes(type) ? -cents : cents,
+				currency: pick(rng, CURRENCIES),
+			}),
+		);
 	}
 
 	const settlements: Settlement[] = [];

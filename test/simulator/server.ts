@@ -577,7 +577,7 @@ export class SpendeskSimulator {
 		return this.deliveries.whenSettled();
 	}
 
-	/** Inserts a new in_review payable (version 1, created now) and emits payables:created. */
+	/** Inserts a new payable (bookkeeping status `created`, version 1, created now) and emits payables:created. */
 	createPayable(
 		companyId: string,
 		partial: Partial<Payable> = {},
@@ -585,7 +585,7 @@ export class SpendeskSimulator {
 		return createPayable(this, companyId, partial);
 	}
 
-	/** Prepares an in_review payable (version + 1) and emits payables:prepared. */
+	/** Prepares a payable still `created` (version + 1) and emits payables:prepared. */
 	preparePayable(companyId: string, payableId: string): { payable: Payable; event: WebhookEvent } {
 		return preparePayable(this, companyId, payableId);
 	}

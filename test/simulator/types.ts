@@ -70,32 +70,88 @@ export interface Account {
 	balance: number;
 }
 
+/**
+ * The payable types Spendesk documents (docs/api.md#payables): the vendor's guide to spend data
+ * and its older OpenAPI document list the same nine.
+ */
+export const PAYABLE_TYPES = [
+	'expenseClaim',
+	'invoicePurchase',
+	'creditNote',
+	'singlePurchaseCard',
+	'subscriptionCard',
+	'physicalCard',
+	'mileageAllowance',
+	'perDiemAllowance',
+	'reverseBill',
+] as const;
+export type PayableType = (typeof PAYABLE_TYPES)[number];
+
+/** Who a payable is due to (docs/api.md#payables): a supplier, or the employee who spent. */
+export interface PayableCounterparty {
+	id: string;
+	type: 'supplier' | 'employee';
+	name: string;
+}
+
+/**
+ * A payable as the simulator keeps it (docs/api.md#payables). Get a payable, the search and a
+ * snapshot's result answer it through `payableDetail` (routes-reads.ts), in the documented shape.
+ */
 export interface Payable {
 	id: string;
 	/** The payable's company, as the vendor's Payable carries it (docs/api.md#the-companys-own-id). */
 	companyId?: string;
+	type: PayableType;
+	/** The user who submitted it: the search's `requestor`. */
+	userId: string;
 	description: string;
-	payableType: 'invoice' | 'expense_claim' | 'card_purchase';
-	status: 'in_review' | 'prepared' | 'settled';
+	/** Minor units (cents); negative for a credit note or a reverse bill. */
 	amount: number;
 	currency: string;
 	createdAt: string;
-	/** Detail fields of Get a payable (docs/api.md#endpoints); when absent the route derives them. */
+	/** Derived from the description and the type when absent. */
+	counterparty?: PayableCounterparty;
+	/** The payable's own cost center; derived from its number when absent. */
+	costCenterId?: string | null;
+	/** The card payment a card payable comes from: the search's `paymentId`. Never answered. */
+	paymentId?: string;
 	version?: number;
 	bookkeepingStatus?: string;
-	supplier?: { id: string; name: string };
+	/** When the payable last changed (the snapshot's `updatedFrom`). Never answered: no source shows it. */
 	updatedAt?: string;
-	/** Set by the accounting update (PATCH /v1/payables/{id}); when absent the route derives one line. */
+	/** The lines in the documented shape; one line of the whole amount is derived when absent. */
 	lineItems?: PayableLineItem[];
 }
 
-/** A line of a payable's accounting, as Get a payable answers it (docs/api.md#payable-accounting). */
+/** An expense account as a payable's line names it (docs/api.md#payables). */
+export interface ExpenseAccountRef {
+	id: string;
+	code: string | null;
+	description: string | null;
+}
+
+/** A VAT account as a payable's line names it, with its rate in percent. */
+export interface VatAccountRef extends ExpenseAccountRef {
+	rate: number | null;
+}
+
+/**
+ * A line of a payable, as Get a payable answers it (docs/api.md#payables): its accounts as
+ * objects (null when not set), its amounts in minor units, its analytical values and cost
+ * center. The accounting update takes lines in another shape (docs/api.md#payable-accounting).
+ */
 export interface PayableLineItem {
-	costCenterId: string | null;
-	expenseAccountId?: string | null;
-	taxAccountId?: string | null;
-	financial: { netAmount: number; vatAmount: number; grossAmount: number };
+	expenseAccount: ExpenseAccountRef | null;
+	vatAccount: VatAccountRef | null;
+	financial: {
+		netAmount: number;
+		vatAmount: number;
+		vatAdjustmentAmount: number;
+		grossAmount: number;
+	};
 	analyticalProperties: Array<{ fieldId: string; valueId: string }>;
+	costCenterId: string | null;
 }
 
 /** A supplier's details in the documented nested shape (docs/api.md#bulk-writes). */

@@ -15,20 +15,20 @@ const field =
 	(record: IDataObject): unknown =>
 		record[key];
 
-/** The name of a nested party (`supplier`, `counterparty`): `{ name }`. */
-const nameOf = (value: unknown): unknown =>
-	value && typeof value === 'object' ? (value as IDataObject).name : undefined;
-
-/** The simplified payable: what it is, how much, its state and what an update needs. */
+/**
+ * The simplified payable: what it is, how much, its state and what an update needs, from the
+ * fields Spendesk's payable carries (docs/api.md#payables).
+ */
 const PAYABLE_FIELDS: SimpleField[] = [
 	['id', field('id')],
 	['description', field('description')],
-	['payableType', field('payableType')],
-	['status', field('status')],
+	['type', field('type')],
 	['bookkeepingStatus', field('bookkeepingStatus')],
 	['amount', field('amount')],
 	['currency', field('currency')],
-	['supplierName', (r) => nameOf(r.supplier) ?? nameOf(r.counterparty)],
+	['counterparty', field('counterparty')],
+	['userId', field('userId')],
+	['costCenterId', field('costCenterId')],
 	['payableDate', field('payableDate')],
 	['createdAt', field('createdAt')],
 	['version', field('version')],
@@ -39,7 +39,7 @@ const FIELDS = { payable: PAYABLE_FIELDS };
 /** Says in the editor what the simplified record keeps. */
 const KEPT = {
 	payable:
-		'ID, description, type, status, bookkeeping status, amount, currency, supplier name, payable date, creation date and version',
+		'ID, description, type, bookkeeping status, amount (in minor units: 12000 is 120.00), currency, counterparty (the supplier or the employee it is due to), requester ID, cost center ID, payable date, creation date and version',
 };
 
 export type SimplifiedRecord = keyof typeof FIELDS;

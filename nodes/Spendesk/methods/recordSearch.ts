@@ -120,10 +120,13 @@ async function readApiPage(
 			company,
 			body: { ...list.body, [size.param]: size.max, ...(token ? { cursor: token } : {}) },
 		});
-		const found = Array.isArray(body?.payables) ? body.payables : body?.data;
+		const found = records(Array.isArray(body?.payables) ? body.payables : body?.data);
+		// A short page is the last one, whatever its cursor says (docs/api.md#body-cursor-lists).
 		const next =
-			typeof body?.nextCursor === 'string' && body.nextCursor ? body.nextCursor : undefined;
-		return { records: records(found), next };
+			typeof body?.nextCursor === 'string' && body.nextCursor && found.length >= size.max
+				? body.nextCursor
+				: undefined;
+		return { records: found, next };
 	}
 	return {
 		records: await collect(ctx, list.endpoint, {

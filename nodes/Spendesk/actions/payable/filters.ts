@@ -21,38 +21,56 @@ export const FILTER_MODE: INodeProperties = {
 	default: 'fields',
 };
 
-/** The payable-type filter of the payable lists (snapshot and search; values: docs/api.md#filters). */
+/**
+ * The payable-type filter of the payable lists (snapshot and search): the nine types Spendesk
+ * documents; sent as `type`, the payable's own field (the filter's name is decided here:
+ * docs/api.md#filters).
+ */
 export const PAYABLE_TYPE_FILTER: INodeProperties = {
 	displayName: 'Payable Type',
-	name: 'payableType',
+	name: 'type',
 	type: 'multiOptions',
 	options: [
-		{ name: 'Card Purchase', value: 'card_purchase' },
-		{ name: 'Expense Claim', value: 'expense_claim' },
-		{ name: 'Invoice', value: 'invoice' },
+		{ name: 'Credit Note', value: 'creditNote', description: 'A credit note from a supplier' },
+		{
+			name: 'Expense Claim',
+			value: 'expenseClaim',
+			description: 'An employee paid and claims it back',
+		},
+		{ name: 'Invoice', value: 'invoicePurchase', description: 'A supplier invoice to pay' },
+		{ name: 'Mileage Allowance', value: 'mileageAllowance' },
+		{ name: 'Per Diem Allowance', value: 'perDiemAllowance' },
+		{
+			name: 'Physical Card',
+			value: 'physicalCard',
+			description: 'A purchase with a physical card',
+		},
+		{
+			name: 'Reverse Bill',
+			value: 'reverseBill',
+			description: 'Money coming back: a refund or a cash return',
+		},
+		{
+			name: 'Single-Use Card',
+			value: 'singlePurchaseCard',
+			description: 'A purchase with a single-use virtual card',
+		},
+		{
+			name: 'Subscription Card',
+			value: 'subscriptionCard',
+			description: 'A purchase with a subscription virtual card',
+		},
 	],
 	default: [],
-};
-
-/** The status filter of the payable lists (snapshot and search; values: docs/api.md#filters). */
-export const PAYABLE_STATUS_FILTER: INodeProperties = {
-	displayName: 'Status',
-	name: 'status',
-	type: 'multiOptions',
-	options: [
-		{ name: 'In Review', value: 'in_review' },
-		{ name: 'Prepared', value: 'prepared' },
-		{ name: 'Settled', value: 'settled' },
-	],
-	default: [],
+	description: 'Only payables of these types',
 };
 
 /** The most days a snapshot's payable-date range may span (docs/api.md#filters). */
 const MAX_PAYABLE_DAYS = 31;
 const DAY_MS = 24 * 3600 * 1000;
 /**
- * A payable's bookkeeping statuses, as Spendesk documents them (docs/api.md#filters). The
- * snapshot and the search filter on the same values.
+ * A payable's bookkeeping statuses, as Spendesk documents them (docs/api.md#filters): the
+ * snapshot's filter, and the `bookkeepingStatus` Get a payable answers.
  */
 export const BOOKKEEPING_STATUS_FILTER: INodeProperties = {
 	displayName: 'Bookkeeping Status',
@@ -71,35 +89,50 @@ export const BOOKKEEPING_STATUS_FILTER: INodeProperties = {
 };
 
 /**
- * The filters of the payable lists that take values from a list (snapshot and search), by
- * name: in Fields mode, a value not in the list (from an expression) is refused before any
- * request, naming the values (docs/api.md#filters).
+ * The search's own bookkeeping filter (docs/api.md#body-cursor-lists): it takes `toPrepare`,
+ * `toExport` and `exported`, not the statuses Get a payable answers.
  */
-const CHOICE_FILTERS = new Map(
-	[BOOKKEEPING_STATUS_FILTER, PAYABLE_TYPE_FILTER, PAYABLE_STATUS_FILTER].map((property) => [
-		property.name,
+export const SEARCH_BOOKKEEPING_FILTER: INodeProperties = {
+	displayName: 'Bookkeeping Status',
+	name: 'bookkeepingStatus',
+	type: 'multiOptions',
+	options: [
+		{ name: 'Exported', value: 'exported', description: 'Exported to accounting' },
 		{
-			label: property.displayName,
-			values: property.options!.map((o) => String((o as { value: string }).value)),
+			name: 'To Export',
+			value: 'toExport',
+			description: 'Prepared, waiting for the export to accounting',
 		},
-	]),
-);
+		{
+			name: 'To Prepare',
+			value: 'toPrepare',
+			description: 'Still to be enriched with accounting information',
+		},
+	],
+	default: [],
+	description:
+		"Only payables at these stages of bookkeeping, in the search's own words (Get a payable names the statuses differently)",
+};
 
-/** Whether `name` is a payable filter that takes values from a list. */
-export function isChoiceFilter(name: string): boolean {
-	return CHOICE_FILTERS.has(name);
-}
-
-/** The values of the choice filter `name`, each checked against its list; undefined when none. */
+/**
+ * The values of a filter that takes values from a list, each checked against its list: in
+ * Fields mode a value not in the list (from an expression) is refused before any request,
+ * naming the values (docs/api.md#filters). Undefined when none.
+ */
 export function readChoiceFilter(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	name: string,
+	property: INodeProperties,
 	value: unknown,
 ): string[] | undefined {
-	const { label, values } = CHOICE_FILTERS.get(name)!;
-	return readChoices(ctx, itemIndex, value, label, values);
+	const values = property.options!.map((o) => String((o as { value: string }).value));
+	return readChoices(ctx, itemIndex, value, property.displayName, values);
 }
+
+/** The snapshot's filters that take values from a list, by name. */
+const SNAPSHOT_CHOICES = new Map(
+	[BOOKKEEPING_STATUS_FILTER, PAYABLE_TYPE_FILTER].map((p) => [p.name, p]),
+);
 
 /**
  * The date filters of a snapshot, as fields: their labels, by body property
@@ -140,7 +173,6 @@ export const payableFilterProperties: INodeProperties[] = [
 				'Only these payables: their IDs, separated by commas',
 			),
 			PAYABLE_TYPE_FILTER,
-			PAYABLE_STATUS_FILTER,
 			dateFilter('Updated From', 'updatedFrom', 'Only payables changed on or after this date'),
 		],
 		{ displayOptions: { show: { filterMode: ['fields'] } } },
@@ -195,7 +227,8 @@ function fieldsBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		if (key in SNAPSHOT_DATES)
 			body[key] = readDateFilter(ctx, itemIndex, value, SNAPSHOT_DATES[key]);
 		else if (key === 'ids') body.ids = readIdList(ctx, itemIndex, value, 'Payable IDs');
-		else if (isChoiceFilter(key)) body[key] = readChoiceFilter(ctx, itemIndex, key, value);
+		else if (SNAPSHOT_CHOICES.has(key))
+			body[key] = readChoiceFilter(ctx, itemIndex, SNAPSHOT_CHOICES.get(key)!, value);
 		else if (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '')
 			body[key] = value;
 	}

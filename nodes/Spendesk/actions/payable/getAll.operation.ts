@@ -12,19 +12,20 @@ import { filtersCollection, readCollection, readJsonObject } from '../sharedPara
 import { withSimplify } from '../simplify';
 import type { SingleOperation } from '../types';
 import {
-	BOOKKEEPING_STATUS_FILTER,
 	FILTER_MODE,
-	isChoiceFilter,
-	PAYABLE_STATUS_FILTER,
 	PAYABLE_TYPE_FILTER,
 	readChoiceFilter,
+	SEARCH_BOOKKEEPING_FILTER,
 } from './filters';
+
+/** The search's filters that take values from a list, by subfilter field. */
+const CHOICES = new Map([SEARCH_BOOKKEEPING_FILTER, PAYABLE_TYPE_FILTER].map((p) => [p.name, p]));
 
 const searchFilterProperties: INodeProperties[] = [
 	FILTER_MODE,
 	filtersCollection(
 		[
-			BOOKKEEPING_STATUS_FILTER,
+			SEARCH_BOOKKEEPING_FILTER,
 			textFilter(
 				'Payable IDs',
 				'id',
@@ -32,7 +33,18 @@ const searchFilterProperties: INodeProperties[] = [
 				'One or more payable IDs, separated by commas',
 			),
 			PAYABLE_TYPE_FILTER,
-			PAYABLE_STATUS_FILTER,
+			textFilter(
+				'Payment IDs',
+				'paymentId',
+				'e.g. pmt_001_000007',
+				'Only the payables of these card payments: their IDs, separated by commas',
+			),
+			textFilter(
+				'Requester IDs',
+				'requestor',
+				'e.g. usr_001_00004',
+				'Only the payables these users submitted: their user IDs (User → Get Many lists them), separated by commas',
+			),
 		],
 		{
 			description: 'A payable must match every filter added; within one filter, any of its values',
@@ -45,7 +57,7 @@ const searchFilterProperties: INodeProperties[] = [
 		type: 'json',
 		default: '{}',
 		description:
-			'The search\'s "filters" object, sent to Spendesk as it is, e.g. {"operator": "and", "subfilters": [{"field": "bookkeepingStatus", "operator": "=", "value": ["prepared"]}]}. Amounts in filters are in major units (12.34), while the payables carry them in minor units (1234). Leave {} for no filter.',
+			'The search\'s "filters" object, sent to Spendesk as it is, e.g. {"operator": "and", "subfilters": [{"field": "bookkeepingStatus", "operator": "=", "value": ["toPrepare"]}]}. Amounts in filters are in major units (12.34), while the payables carry them in minor units (1234). Leave {} for no filter.',
 		displayOptions: { show: { filterMode: ['json'] } },
 	},
 ];
@@ -70,8 +82,9 @@ export function readSearchFilters(
 	const fields = readCollection(ctx, 'filters', itemIndex);
 	const subfilters: IDataObject[] = [];
 	for (const [field, raw] of Object.entries(fields)) {
-		const values = isChoiceFilter(field)
-			? (readChoiceFilter(ctx, itemIndex, field, raw) ?? [])
+		const choice = CHOICES.get(field);
+		const values = choice
+			? (readChoiceFilter(ctx, itemIndex, choice, raw) ?? [])
 			: (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
 					.map((v) => String(v).trim())
 					.filter(Boolean);

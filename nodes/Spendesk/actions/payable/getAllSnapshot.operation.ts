@@ -53,7 +53,7 @@ export const getAllPayablesSnapshot = withSimplify(
 					typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
 					default: SNAPSHOT_MAX_WAIT_SECONDS,
 					description:
-						'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute, so allow several minutes.',
+						'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute: the node checks at once, then every minute, the last check at the first minute that reaches this wait (below 60, after one minute). Allow several minutes.',
 				},
 				{
 					displayName: 'Sort By',

@@ -11,7 +11,7 @@ import { uploadPayableReceipt } from './uploadReceipt.operation';
 export const payableResource: SpendeskResource = {
 	value: 'payable',
 	name: 'Payable',
-	description: 'Payables (invoices, expense claims, card purchases)',
+	description: 'Payables (invoices, credit notes, expense claims, allowances, card purchases)',
 	operation: {
 		displayName: 'Operation',
 		name: 'operation',
@@ -24,7 +24,7 @@ export const payableResource: SpendeskResource = {
 				value: 'get',
 				action: 'Get payable',
 				description:
-					'Retrieve one payable in full: amount, currency, supplier, bookkeeping status and the version that updates need; needs the payable ID',
+					'Retrieve one payable in full: type, amount, currency, counterparty, lines with their accounts, bookkeeping status and the version that updates need; needs the payable ID',
 			},
 			{
 				name: 'Get Attachments',
@@ -37,7 +37,8 @@ export const payableResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many payables',
-				description: 'Retrieve many payables, filtered by status, type or bookkeeping status',
+				description:
+					'Retrieve many payables, filtered by bookkeeping stage, type, requester, card payment or ID',
 			},
 			{
 				name: 'Get Many as Snapshot',

@@ -357,24 +357,62 @@ export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChan
 }
 
 const idText = (value: unknown): string | undefined =>
-	typeof value === 'string' && value ? value : undefined;
+	typeof value === 'string' && value.trim() ? value : undefined;
 
 /** An ID as text, a numeric one as its digits; nothing for null, empty or anything else. */
 const idOrNumber = (value: unknown): string | undefined =>
 	typeof value === 'number' && Number.isFinite(value) ? String(value) : idText(value);
 
-/** A line as Get a payable gives it, as the update takes it back (unset properties left out). */
-export function lineFromPayable(entry: unknown): LineItem | undefined {
+/** The ID of an account as a line names it: an object `{id, code, …}` (null when not set), or an ID. */
+const accountId = (value: unknown): string | undefined =>
+	value && typeof value === 'object' && !Array.isArray(value)
+		? idOrNumber((value as IDataObject).id)
+		: idOrNumber(value);
+
+/**
+ * A line's gross amount in minor units: `financial.grossAmount`, else the net amount plus the
+ * VAT and its adjustment (spelled `vatAdjustmentAmount` in answers, `vatAdjustementAmount` in
+ * the vendor's older document: both read), else a `grossAmount` of the line itself.
+ */
+function grossOf(line: IDataObject): number | undefined {
+	const financial = (line.financial ?? {}) as IDataObject;
+	const whole = (value: unknown) =>
+		typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+	const gross = whole(financial.grossAmount) ?? whole(line.grossAmount);
+	if (gross !== undefined) return gross;
+	const net = whole(financial.netAmount);
+	const vat = whole(financial.vatAmount);
+	const adjustment =
+		whole(financial.vatAdjustmentAmount) ?? whole(financial.vatAdjustementAmount) ?? 0;
+	return net !== undefined && vat !== undefined ? net + vat + adjustment : undefined;
+}
+
+/**
+ * A line as Get a payable gives it, as the update takes it back (unset properties left out).
+ * Get answers `{expenseAccount: {id, code, description}, vatAccount: {id, code, description,
+ * rate}, financial: {netAmount, vatAmount, vatAdjustmentAmount, grossAmount},
+ * analyticalProperties: [{fieldId, valueId, …}], costCenterId}` (docs/api.md#payables); the
+ * update takes `{grossAmount, expenseAccountId, taxAccountId, costCenterId,
+ * analyticalFieldValues}`. Both shapes are read, so that no account is lost on the way back; a
+ * line without a cost center takes the payable's (`payableCostCenter`).
+ */
+export function lineFromPayable(entry: unknown, payableCostCenter?: unknown): LineItem | undefined {
 	if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
 	const line = entry as IDataObject;
-	const financial = (line.financial ?? {}) as IDataObject;
-	const gross = financial.grossAmount ?? line.grossAmount;
-	if (typeof gross !== 'number') return undefined;
+	const gross = grossOf(line);
+	if (gross === undefined) return undefined;
 	const result: LineItem = { grossAmount: gross };
-	for (const key of ['expenseAccountId', 'taxAccountId', 'costCenterId'] as const) {
-		const id = idText(line[key]);
-		if (id) result[key] = id;
-	}
+	const expense = accountId(line.expenseAccount) ?? accountId(line.expenseAccountId);
+	if (expense) result.expenseAccountId = expense;
+	const tax =
+		accountId(line.vatAccount) ??
+		accountId(line.taxAccount) ??
+		accountId(line.taxAccountId) ??
+		accountId(line.vatAccountId);
+	if (tax) result.taxAccountId = tax;
+	const costCenter =
+		idOrNumber(line.costCenterId) ?? accountId(line.costCenter) ?? idOrNumber(payableCostCenter);
+	if (costCenter) result.costCenterId = costCenter;
 	const values = (line.analyticalProperties ?? line.analyticalFieldValues) as unknown;
 	if (Array.isArray(values))
 		// A field without a value (valueId null) is left out, never sent back as the text "null".

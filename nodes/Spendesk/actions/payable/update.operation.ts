@@ -126,10 +126,13 @@ async function readCurrent(ctx: IExecuteFunctions, target: Target): Promise<IDat
 	return payable;
 }
 
-function noLinesFromSpendesk(ctx: IExecuteFunctions, target: Target): never {
+/** The lines as read cannot be sent back: none, or line `unreadable` (from 1) without a usable amount. */
+function noLinesFromSpendesk(ctx: IExecuteFunctions, target: Target, unreadable?: number): never {
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`Spendesk gave no line items for payable "${target.payableId}", so it cannot be updated`,
+		unreadable
+			? `Spendesk gave line ${unreadable} of payable "${target.payableId}" without a gross amount in minor units, so it cannot be updated`
+			: `Spendesk gave no line items for payable "${target.payableId}", so it cannot be updated`,
 		{
 			description: "Nothing was sent. Choose Replace All under 'Line Items' and give every line.",
 			itemIndex: target.itemIndex,
@@ -151,8 +154,10 @@ function mergedLines(
 	changes: LineChange[],
 ): LineItem[] {
 	const read: unknown[] = Array.isArray(payable.lineItems) ? payable.lineItems : [];
-	const lines = read.map(lineFromPayable);
-	if (!lines.length || lines.some((line) => !line)) noLinesFromSpendesk(ctx, target);
+	const lines = read.map((line) => lineFromPayable(line, payable.costCenterId));
+	if (!lines.length) noLinesFromSpendesk(ctx, target);
+	const unreadable = lines.findIndex((line) => !line);
+	if (unreadable !== -1) noLinesFromSpendesk(ctx, target, unreadable + 1);
 	let result = lines as LineItem[];
 	for (const change of changes) {
 		if (change.line !== undefined && change.line > result.length)

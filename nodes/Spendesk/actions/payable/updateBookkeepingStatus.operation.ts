@@ -3,7 +3,9 @@
  * calls of up to 100 (PUT /v1/payables/bookkeeping-status, docs/api.md#bulk-writes). Each
  * payable carries the version it was read at: by default the input item's `version`; an item
  * without one has its payable read first (one Get each). A stale version (`conflict`) or an
- * unknown payable (`not_found`) is the error of its own item only.
+ * unknown payable (`not_found`) is the error of its own item only. The answer's shape is
+ * unverified: a 2xx that does not report on a payable is that item's success with a note,
+ * never a failure of a write Spendesk accepted.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
@@ -23,33 +25,44 @@ import {
 	versionProperty,
 } from './version';
 
-/** What Spendesk answered for one payable, as its item's result or its error. */
+/** Words of a per-payable result that say the payable was not changed. */
+const REFUSED = /fail|error|reject|invalid|denied|forbidden|refused/i;
+
+/**
+ * The note of a payable the 2xx answer did not report on (docs/api.md#bulk-writes): the call
+ * was accepted, so the status is most likely set; the answer's shape is unverified, so the
+ * item succeeds, saying so, rather than fails.
+ */
+const unpairedNote = (status: number) =>
+	`Spendesk accepted the call (HTTP ${status}) but its answer did not report on this payable, so the node cannot confirm it: the bookkeeping status is most likely set. Check it with Payable → Get before relying on it; running the node again is safe.`;
+
+/** The item of a payable marked as asked, with what Spendesk answered for it (`answer`) or a note. */
+function marked(sent: IDataObject, answer: IDataObject, note?: string): EntryResult {
+	const json: IDataObject = { ...answer, id: sent.id, bookkeepingStatus: sent.bookkeepingStatus };
+	if (sent.failureReason !== undefined) json.failureReason = sent.failureReason;
+	if (note) json.note = note;
+	return { ok: true, json };
+}
+
+/**
+ * What Spendesk answered for one payable, as its item's result or its error. `updated` is
+ * the documented success, `conflict` and `not_found` the documented refusals, and a word
+ * that says it failed is a refusal too; an answer without a word the node knows, or no answer
+ * for this payable in a 2xx, is a success with a note.
+ */
 function resultOf(
 	ctx: IExecuteFunctions,
 	entry: BatchEntry,
 	answer: IDataObject | undefined,
-	company: string | undefined,
+	call: { company: string | undefined; httpStatus: number },
 ): EntryResult {
 	const sent = entry.body;
 	const node = ctx.getNode();
 	const { itemIndex } = entry;
-	if (!answer || answer.id !== sent.id) {
-		const description =
-			'The answer did not list this payable: check its bookkeeping status in Spendesk; running it again is safe.';
-		return {
-			ok: false,
-			error: new NodeOperationError(node, `Spendesk gave no result for ${entry.label}`, {
-				description,
-				itemIndex,
-			}),
-		};
-	}
-	if (answer.status === 'updated') {
-		const json: IDataObject = { ...answer, bookkeepingStatus: sent.bookkeepingStatus };
-		if (sent.failureReason !== undefined) json.failureReason = sent.failureReason;
-		return { ok: true, json };
-	}
-	if (answer.status === 'conflict') {
+	if (!answer) return marked(sent, {}, unpairedNote(call.httpStatus));
+	const status = statusWord(answer);
+	if (status === 'updated') return marked(sent, answer);
+	if (status === 'conflict') {
 		const current =
 			typeof answer.version === 'number' ? ` Its current version is ${answer.version}.` : '';
 		const description = staleVersionAdvice(sent.version, 'marked', current);
@@ -61,17 +74,54 @@ function resultOf(
 			}),
 		};
 	}
-	if (answer.status === 'not_found')
-		return { ok: false, error: notFoundError(ctx, entry, company) };
-	const description = 'Spendesk did not update it. Check the payable in Spendesk.';
-	return {
-		ok: false,
-		error: new NodeOperationError(
-			node,
-			`Spendesk answered "${String(answer.status)}" for ${entry.label}`,
-			{ description, itemIndex },
-		),
-	};
+	if (status === 'not_found' || status === 'notFound')
+		return { ok: false, error: notFoundError(ctx, entry, call.company) };
+	if (status !== undefined && REFUSED.test(status)) {
+		const description = 'Spendesk did not update it. Check the payable in Spendesk.';
+		return {
+			ok: false,
+			error: new NodeOperationError(node, `Spendesk answered "${status}" for ${entry.label}`, {
+				description,
+				itemIndex,
+			}),
+		};
+	}
+	const word = status === undefined ? 'no result word' : `"${status}"`;
+	return marked(
+		sent,
+		answer,
+		`Spendesk accepted the call (HTTP ${call.httpStatus}) and answered ${word} for this payable, which the node does not know: the bookkeeping status is most likely set. Check it with Payable → Get before relying on it.`,
+	);
+}
+
+/** The word of a per-payable result: `status`, else `outcome` or `result`. */
+function statusWord(answer: IDataObject): string | undefined {
+	for (const key of ['status', 'outcome', 'result']) {
+		const value = answer[key];
+		if (typeof value === 'string' && value) return value;
+	}
+	return undefined;
+}
+
+/** The payable a per-payable result names: `id`, `payableId` or `payable.id`. */
+function answerId(answer: IDataObject): string | undefined {
+	const nested = answer.payable as IDataObject | undefined;
+	const id =
+		answer.id ?? answer.payableId ?? (nested && typeof nested === 'object' ? nested.id : undefined);
+	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+/**
+ * The per-payable results of the answer, wherever they are: `data` (decided here), `payables`,
+ * `items` or `results`, or the answer itself when it is a list. Anything else gives none.
+ */
+function answersOf(body: unknown): IDataObject[] {
+	if (Array.isArray(body)) return body as IDataObject[];
+	if (!body || typeof body !== 'object') return [];
+	const object = body as IDataObject;
+	for (const key of ['data', 'payables', 'items', 'results'])
+		if (Array.isArray(object[key])) return object[key] as IDataObject[];
+	return [];
 }
 
 function notFoundError(
@@ -169,23 +219,31 @@ async function sendBulk(
 	entries: BatchEntry[],
 ): Promise<EntryResult[]> {
 	const payables = entries.map((entry) => entry.body);
-	const { body } = await callSpendesk<IDataObject>(this, 'updateBookkeepingStatus', {
+	const response = await callSpendesk<unknown>(this, 'updateBookkeepingStatus', {
 		company,
 		body: { payables },
 		itemIndex: entries[0].itemIndex,
 	});
-	const answers = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
 	// Paired by payable ID, whatever the order of the answers; the same payable sent twice
 	// takes its answers in order.
 	const byId = new Map<string, IDataObject[]>();
-	for (const answer of answers) {
+	for (const answer of answersOf(response.body)) {
 		if (!answer || typeof answer !== 'object') continue;
-		const key = String(answer.id);
-		byId.set(key, [...(byId.get(key) ?? []), answer]);
+		const key = answerId(answer);
+		if (key !== undefined) byId.set(key, [...(byId.get(key) ?? []), answer]);
 	}
-	return entries.map((entry) =>
-		resultOf(this, entry, byId.get(String(entry.body.id))?.shift(), company),
+	const call = { company, httpStatus: response.status };
+	const results = entries.map((entry) =>
+		resultOf(this, entry, byId.get(String(entry.body.id))?.shift(), call),
 	);
+	const unconfirmed = results.filter((r) => r.ok && r.json.note !== undefined).length;
+	if (unconfirmed)
+		this.addExecutionHints({
+			message: `Spendesk accepted the bookkeeping status of ${unconfirmed === 1 ? 'one payable' : `${unconfirmed} payables`} without confirming ${unconfirmed === 1 ? 'it' : 'each one'} in its answer (see 'note' on the items): check them with Payable → Get before relying on them.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	return results;
 }
 
 export const updateBookkeepingStatus: BatchedOperation = {

@@ -1,11 +1,14 @@
 /**
- * Body-cursor lists (`cursor` and a page size in the request body): stop on a null
- * `nextCursor`. A cursor that comes back once is asked once more (CursorsAsked); one that
- * comes back again, or pages that bring nothing new, are an error. For a reader that takes
- * every page, the next page is asked while the current one is handed out (NextPageAhead).
- * The list is `payables`, as the payables search answers it, or `data` (older answers).
+ * Body-cursor lists (`cursor` and a page size in the request body). The end of the list does
+ * not rest on `nextCursor` alone (docs/api.md#body-cursor-lists): no production client has
+ * seen one, so a page shorter than the size asked ends the list whatever its cursor says, and
+ * a full page without a cursor ends it too, with a hint in the output that more payables may
+ * match. A cursor that comes back once is asked once more (CursorsAsked); one that comes back
+ * again, or pages that bring nothing new, are an error. For a reader that takes every page, the
+ * next page is asked while the current one is handed out (NextPageAhead). The list is
+ * `payables`, as the payables search answers it, or `data` (older answers).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { prepareCall, sendCall } from '../request';
@@ -33,17 +36,20 @@ export async function* bodyCursorStrategy(
 	const cursors = new CursorsAsked(ctx, endpoint, request.itemIndex);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | number | undefined;
-	const pages = new NextPageAhead((pageSize) => {
+	const pages = new NextPageAhead(async (pageSize) => {
 		const body: IDataObject = { ...request.body, [size.param]: pageSize };
 		if (cursor !== undefined) body.cursor = cursor;
-		return sendCall<IDataObject>(call, { body });
+		return { ...(await sendCall<IDataObject>(call, { body })), asked: pageSize };
 	}, request.readsToEnd === true);
 	try {
 		while (limit.left() > 0) {
 			const response = await pages.take(nextPageSize(size, request, limit.left()));
 			const items = asItems(listOf(response.body));
 			const nextCursor = readCursor(ctx, endpoint, response.body?.nextCursor, request.itemIndex);
-			const more = nextCursor !== undefined;
+			// A short page is the last one, whatever its cursor says.
+			const more = nextCursor !== undefined && items.length >= response.asked;
+			if (nextCursor === undefined && items.length >= response.asked && items.length < limit.left())
+				mayHaveMore(ctx, endpoint, response.asked);
 			const fresh =
 				items.length > 0 || more ? progress(items, { reasked: cursors.reasked }) : items;
 			const left = limit.left() - fresh.length;
@@ -61,6 +67,28 @@ export async function* bodyCursorStrategy(
 		await pages.stop();
 	}
 	limit.truncated();
+}
+
+const hinted = new WeakMap<object, Set<string>>();
+
+/**
+ * A full page came without a next-page cursor: the list ends there, as the node cannot ask for
+ * more, but more items may match. Said once per execution in the output pane (or the log).
+ */
+function mayHaveMore(ctx: SpendeskContext, endpoint: Endpoint, pageSize: number): void {
+	const seen = hinted.get(ctx) ?? new Set<string>();
+	hinted.set(ctx, seen);
+	if (seen.has(endpoint.path)) return;
+	seen.add(endpoint.path);
+	const hint: NodeExecutionHint = {
+		message: `Spendesk answered a full page of ${pageSize} to "${endpoint.label}" without a cursor to the next page, so the node stopped there and more may match. Narrow the filters so that fewer match; for payables, Payable → Get Many as Snapshot reads every page.`,
+		type: 'warning',
+		location: 'outputPane',
+	};
+	const add = (ctx as { addExecutionHints?: (...hints: NodeExecutionHint[]) => void })
+		.addExecutionHints;
+	if (typeof add === 'function') add.call(ctx, hint);
+	else ctx.logger?.warn(hint.message, { node: ctx.getNode().name });
 }
 
 /**
