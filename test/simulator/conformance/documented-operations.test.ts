@@ -92,16 +92,37 @@ describe.each(['specification', 'documented'] as const)(
 				const after = await read();
 				expect(after.version).toBe(before.version + 1);
 				expect(after.costCenterId).toBe('cc_001_0002');
+				// Read back in the documented line shape (docs/api.md#payables): the accounts as
+				// objects (an ID the chart of accounts does not hold keeps its ID only), the VAT
+				// at the VAT account's rate.
+				const vat = Math.round((first * 20) / 120);
 				expect(after.lineItems).toEqual([
 					{
 						costCenterId: 'cc_001_0002',
-						expenseAccountId: 'ea_6063',
-						taxAccountId: 'ta_4456',
-						financial: { netAmount: first, vatAmount: 0, grossAmount: first },
+						expenseAccount: { id: 'ea_6063', code: null, description: null },
+						vatAccount: {
+							id: 'ta_4456',
+							code: '445660',
+							description: 'Deductible VAT 20%',
+							rate: 20,
+						},
+						financial: {
+							netAmount: first - vat,
+							vatAmount: vat,
+							vatAdjustmentAmount: 0,
+							grossAmount: first,
+						},
 						analyticalProperties: [{ fieldId: 'af_001_001', valueId: 'afv_001_001_00002' }],
 					},
-					expect.objectContaining({ expenseAccountId: 'ea_6064', taxAccountId: null }),
+					expect.objectContaining({
+						expenseAccount: { id: 'ea_6064', code: null, description: null },
+						vatAccount: null,
+					}),
 				]);
+				for (const line of after.lineItems) {
+					expect(line).not.toHaveProperty('expenseAccountId');
+					expect(line).not.toHaveProperty('taxAccountId');
+				}
 				// A second write with one line replaces both.
 				const again = await patch({
 					version: after.version,
@@ -171,7 +192,7 @@ describe.each(['specification', 'documented'] as const)(
 				exported.bookkeepingStatus = 'exported';
 				const res = await api(sim, company, `/v1/payables/${exported.id}`, {
 					method: 'PATCH',
-					body: { version: 1, lineItems: [{ grossAmount: Math.round(exported.amount * 100) }] },
+					body: { version: 1, lineItems: [{ grossAmount: exported.amount }] },
 				});
 				expect(res.status).toBe(409);
 				expect(err(res).detail).toMatch(/already exported/);

@@ -77,25 +77,89 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 		},
 	});
 
-	test('status and payableType subfilters (AND) are respected on every page', async () => {
-		const status = sim.data(C).payables[0].status;
-		const { items } = await drain({ limit: 3, ...where('and', [['status', [status]]]) });
-		const expected = sim.data(C).payables.filter((p) => p.status === status);
+	test('requestor and type subfilters (AND) are respected on every page', async () => {
+		// The requester of the most payables, read a payable a page.
+		const counts = new Map<string, number>();
+		for (const p of sim.data(C).payables) counts.set(p.userId, (counts.get(p.userId) ?? 0) + 1);
+		const [requestor] = [...counts].sort((x, y) => y[1] - x[1])[0];
+		const { items } = await drain({ limit: 1, ...where('and', [['requestor', [requestor]]]) });
+		const expected = sim.data(C).payables.filter((p) => p.userId === requestor);
+		expect(expected.length).toBeGreaterThan(1);
 		expect([...items].sort()).toEqual(ids(expected).sort());
-		const type = sim.data(C).payables[0].payableType;
+		const type = expected[0].type;
 		const both = await drain({
 			limit: 4,
 			...where('and', [
-				['status', [status]],
-				['payableType', [type]],
+				['requestor', [requestor]],
+				['type', [type]],
 			]),
 		});
 		const expectedBoth = sim
 			.data(C)
-			.payables.filter((p) => p.status === status && p.payableType === type);
+			.payables.filter((p) => p.userId === requestor && p.type === type);
 		expect(expectedBoth.length).toBeGreaterThan(0);
 		expect([...both.items].sort()).toEqual(ids(expectedBoth).sort());
 	});
+
+	test('a paymentId subfilter finds the payables of a card payment', async () => {
+		const card = sim.data(C).payables.find((p) => p.paymentId !== undefined)!;
+		const res = await search({ limit: 5, ...where('and', [['paymentId', [card.paymentId]]]) });
+		expect(res.status).toBe(200);
+		expect(ids(res.body.payables)).toEqual([card.id]);
+		const none = await search({ limit: 5, ...where('and', [['paymentId', ['pmt_none']]]) });
+		expect(none.body.payables).toEqual([]);
+	});
+
+	test('bookkeepingStatus takes the search’s words: toPrepare, toExport, exported; rows carry their state', async () => {
+		const [a, b, c, d] = sim.data(C).payables;
+		a.bookkeepingStatus = 'prepared';
+		b.bookkeepingStatus = 'exportedManually';
+		c.bookkeepingStatus = 'unprepared';
+		try {
+			const only = (ids: string[]) =>
+				where('and', [
+					['id', ids],
+					['bookkeepingStatus', ['toPrepare']],
+				]);
+			const toPrepare = await search({ limit: 10, ...only([a.id, b.id, c.id, d.id]) });
+			expect(ids(toPrepare.body.payables)).toEqual([c.id, d.id]);
+			expect(toPrepare.body.payables.map((p: { state: string }) => p.state)).toEqual([
+				'toPrepare',
+				'toPrepare',
+			]);
+			const rest = await search({
+				limit: 10,
+				...where('and', [
+					['id', [a.id, b.id, c.id, d.id]],
+					['bookkeepingStatus', ['toExport', 'exported']],
+				]),
+			});
+			expect(rest.body.payables.map((p: { id: string; state: string }) => [p.id, p.state])).toEqual(
+				[
+					[a.id, 'toExport'],
+					[b.id, 'exported'],
+				],
+			);
+			// Get a payable's words are not the search's.
+			const getWords = await search({
+				limit: 10,
+				...where('and', [['bookkeepingStatus', ['created']]]),
+			});
+			expect(getWords.status).toBe(400);
+			expect(err(getWords).source).toBe('body.filters.subfilters[0].value');
+		} finally {
+			for (const p of [a, b, c]) delete p.bookkeepingStatus;
+		}
+	});
+
+	test.each(['payableType', 'status'])(
+		'a %s subfilter (no source shows one) is a 400',
+		async (field) => {
+			const res = await search({ limit: 10, ...where('and', [[field, ['x']]]) });
+			expect(res.status).toBe(400);
+			expect(err(res).source).toBe('body.filters.subfilters[0].field');
+		},
+	);
 
 	test('OR of subfilters; a value list matches any of its values; id and bookkeepingStatus filter', async () => {
 		const [a, b, c] = sim.data(C).payables;
@@ -119,7 +183,7 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 			limit: 100,
 			...where('and', [
 				['id', [a.id]],
-				['bookkeepingStatus', ['created']],
+				['bookkeepingStatus', ['toPrepare']],
 			]),
 		});
 		expect(ids(notExported.body.payables)).toEqual([a.id]);
@@ -127,11 +191,15 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 
 	test('amounts: major units in a filter, minor units in the answer', async () => {
 		const payable = sim.data(C).payables[4];
-		const res = await search({ limit: 100, ...where('and', [['amount', [payable.amount]]]) });
+		const res = await search({
+			limit: 100,
+			...where('and', [['amount', [payable.amount / 100]]]),
+		});
 		expect(res.status).toBe(200);
 		const found = res.body.payables.find((p: { id: string }) => p.id === payable.id);
 		expect(found).toBeDefined();
-		expect(found.amount).toBe(Math.round(payable.amount * 100));
+		// The filter takes major units: 1234 minor units are 12.34.
+		expect(found.amount).toBe(payable.amount);
 		expect(found).toMatchObject({ version: 1, currency: payable.currency });
 	});
 
@@ -174,13 +242,16 @@ describe('body-cursor lists (docs/api.md#body-cursor-lists): Search payables', (
 		expect(err(res).source).toBe(source);
 	});
 
-	test('returned items carry the requested status', async () => {
-		const res = await search({ limit: 100, ...where('and', [['status', ['settled']]]) });
+	test('returned items carry the requested type, each the payable Get a payable answers plus its state', async () => {
+		const res = await search({ limit: 100, ...where('and', [['type', ['invoicePurchase']]]) });
 		expect(res.status).toBe(200);
-		expect(res.body.payables.every((p: { status: string }) => p.status === 'settled')).toBe(true);
-		expect(res.body.payables).toHaveLength(
-			sim.data(C).payables.filter((p) => p.status === 'settled').length,
-		);
+		const expected = sim.data(C).payables.filter((p) => p.type === 'invoicePurchase');
+		expect(expected.length).toBeGreaterThan(0);
+		expect(ids(res.body.payables)).toEqual(ids(expected));
+		for (const row of res.body.payables) {
+			const one = await api(sim, org, `/v1/payables/${row.id}`, { companyId: C });
+			expect(row).toEqual({ ...one.body, state: 'toPrepare' });
+		}
 		expect(res.body.nextCursor).toBeNull();
 	});
 

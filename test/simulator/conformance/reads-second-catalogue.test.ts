@@ -30,15 +30,20 @@ describe('reads of payables, suppliers, users, cost centers, bank fees, wallet l
 	afterAll(async () => sim.stop());
 
 	describe('GET /v1/payables/{payableId}', () => {
-		test('answers the payable at the top level (no data wrapper) with the documented fields, the amount in minor units', async () => {
+		test('answers the payable at the top level (no data wrapper) in the documented shape (docs/api.md#payables), amounts in minor units', async () => {
+			// pay_002_000004: one prepared line, with an expense and a VAT account (seed.ts).
 			const payable = sim.data('cmp_002').payables[3];
 			const res = await api(sim, org, `/v1/payables/${payable.id}`, { companyId: 'cmp_002' });
 			expect(res.status).toBe(200);
 			expect(res.body).not.toHaveProperty('data');
-			const amount = Math.round(payable.amount * 100);
+			const { amount } = payable;
+			expect(Number.isInteger(amount)).toBe(true);
 			expect(res.body).toMatchObject({
 				id: payable.id,
 				version: 1,
+				type: payable.type,
+				userId: payable.userId,
+				companyId: 'cmp_002',
 				amount,
 				currency: payable.currency,
 				description: payable.description,
@@ -46,23 +51,69 @@ describe('reads of payables, suppliers, users, cost centers, bank fees, wallet l
 				exportedAt: null,
 				analyticalProperties: [],
 				bookkeepingStatus: 'created',
+				costCenterId: 'cc_002_0004',
 			});
-			expect(Number.isInteger(res.body.amount)).toBe(true);
 			expect(res.body.counterparty).toEqual({
-				type: 'supplier',
+				type: expect.stringMatching(/^(supplier|employee)$/),
 				id: expect.any(String),
 				name: expect.any(String),
+				accountPayable: null,
 			});
-			expect(res.body.costCenterId).toMatch(/^cc_002_\d{4}$/);
+			expect(res.body.documentaryEvidence).toEqual({
+				provided: expect.anything(),
+				notProvided: null,
+			});
+			const vat = Math.round((amount * 10) / 110);
 			expect(res.body.lineItems).toEqual([
 				{
-					costCenterId: res.body.costCenterId,
-					financial: { netAmount: amount, vatAmount: 0, grossAmount: amount },
+					expenseAccount: { id: 'ea_6511', code: '651100', description: 'Software licences' },
+					vatAccount: {
+						id: 'ta_4457',
+						code: '445662',
+						description: 'Deductible VAT 10%',
+						rate: 10,
+					},
+					financial: {
+						netAmount: amount - vat,
+						vatAmount: vat,
+						vatAdjustmentAmount: 0,
+						grossAmount: amount,
+					},
 					analyticalProperties: [],
+					costCenterId: 'cc_002_0004',
 				},
 			]);
-			expect(res.body.supplier).toEqual({ id: expect.any(String), name: expect.any(String) });
-			expect(res.body.updatedAt).toBe(payable.createdAt);
+			for (const gone of ['payableType', 'status', 'supplier', 'updatedAt'])
+				expect(res.body).not.toHaveProperty(gone);
+		});
+
+		test('a payable not prepared yet has lines without accounts; some lines lack the cost center the payable has', async () => {
+			const get = async (n: number) =>
+				(
+					await api(sim, org, `/v1/payables/pay_002_${String(n).padStart(6, '0')}`, {
+						companyId: 'cmp_002',
+					})
+				).body;
+			// pay_002_000003: not prepared yet, and its line has no cost center while the payable
+			// has one (seed.ts).
+			const unprepared = await get(3);
+			expect(
+				unprepared.lineItems.map((l: Record<string, unknown>) => [
+					l.expenseAccount,
+					l.vatAccount,
+					l.costCenterId,
+				]),
+			).toEqual([[null, null, null]]);
+			expect(unprepared.costCenterId).toBe('cc_002_0003');
+			// pay_002_000010: two lines adding up to the payable's amount.
+			const twoLines = await get(10);
+			expect(twoLines.lineItems).toHaveLength(2);
+			expect(
+				twoLines.lineItems.reduce(
+					(sum: number, l: { financial: { grossAmount: number } }) => sum + l.financial.grossAmount,
+					0,
+				),
+			).toBe(twoLines.amount);
 		});
 
 		test('a payable of another company is a 404 (the company of payables is placed in X-Company-Id)', async () => {

@@ -116,14 +116,14 @@ describe('real-world variations', () => {
 		sim.configure({ snapshotBuildConflict: true, snapshotPendingPolls: 1 });
 		const first = await api(sim, org, '/v1/snapshots/payables', {
 			companyId: 'cmp_002',
-			body: { status: 'settled' },
+			body: { bookkeepingStatus: ['exported'] },
 		});
 		expect(first.status).toBe(201);
 		expect(
 			(
 				await api(sim, org, '/v1/snapshots/payables', {
 					companyId: 'cmp_002',
-					body: { status: 'in_review' },
+					body: { bookkeepingStatus: ['created'] },
 				})
 			).status,
 		).toBe(409);
@@ -131,7 +131,7 @@ describe('real-world variations', () => {
 			(
 				await api(sim, org, '/v1/snapshots/payables', {
 					companyId: 'cmp_002',
-					body: { status: 'settled' },
+					body: { bookkeepingStatus: ['exported'] },
 				})
 			).status,
 		).toBe(201);
@@ -139,7 +139,7 @@ describe('real-world variations', () => {
 			(
 				await api(sim, org, '/v1/snapshots/payables', {
 					companyId: 'cmp_003',
-					body: { status: 'in_review' },
+					body: { bookkeepingStatus: ['created'] },
 				})
 			).status,
 		).toBe(201);
@@ -153,7 +153,7 @@ describe('real-world variations', () => {
 			(
 				await api(sim, org, '/v1/snapshots/payables', {
 					companyId: 'cmp_002',
-					body: { status: 'in_review' },
+					body: { bookkeepingStatus: ['created'] },
 				})
 			).status,
 		).toBe(201);

@@ -20,16 +20,57 @@ describe('payables snapshots (docs/api.md#snapshots)', () => {
 	const get = (key: string, query = '', companyId = C): Promise<ApiResponse> =>
 		api(sim, org, `/v1/snapshots/payables/${encodeURIComponent(key)}${query}`, { companyId });
 
-	test('creating a snapshot is 201 with a key and status PENDING', async () => {
-		const res = await create({ payableType: 'invoice' });
+	test('creating a snapshot is 201 with a key, the filters echoed under query, and its lifetime', async () => {
+		const filters = { type: ['invoicePurchase'], sortBy: 'payableDate', sortOrder: 'desc' };
+		const res = await create(filters);
 		expect(res.status).toBe(201);
 		expect(typeof res.body.key).toBe('string');
 		expect(res.body.key.length).toBeGreaterThan(0);
-		expect(res.body.status).toBe('PENDING');
+		expect(res.body).toEqual({
+			query: filters,
+			key: res.body.key,
+			expireInSeconds: 43200,
+			remainingSeconds: 43200,
+		});
+	});
+
+	test.each([
+		['payableType', { payableType: ['invoicePurchase'] }, 'body.payableType'],
+		['status', { status: ['prepared'] }, 'body.status'],
+	])('a %s filter (no source shows one) is a 400', async (_name, body, source) => {
+		const res = await create(body);
+		expect(res.status).toBe(400);
+		expect(err(res)).toMatchObject({ detail: 'must NOT have additional properties', source });
+	});
+
+	test.each([
+		['type', { type: ['card_purchase'] }],
+		['bookkeepingStatus', { bookkeepingStatus: ['toPrepare'] }],
+	])('a %s value outside the documented ones is a 400', async (name, body) => {
+		const res = await create(body);
+		expect(res.status).toBe(400);
+		expect(err(res).source).toBe(`body.${name}`);
+	});
+
+	test('the result holds each payable as Get a payable answers it: documented fields, minor units', async () => {
+		const { body } = await create({ type: ['expenseClaim', 'physicalCard'] });
+		let res = await get(body.key);
+		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++) res = await get(body.key);
+		expect(res.body.status).toBe('COMPLETE');
+		expect(res.body.result.data.length).toBeGreaterThan(0);
+		for (const payable of res.body.result.data) {
+			const one = await api(sim, org, `/v1/payables/${payable.id}`, { companyId: C });
+			expect(payable).toEqual(one.body);
+			expect(['expenseClaim', 'physicalCard']).toContain(payable.type);
+			expect(Number.isInteger(payable.amount)).toBe(true);
+			expect(payable).not.toHaveProperty('payableType');
+			expect(payable).not.toHaveProperty('status');
+			expect(payable).not.toHaveProperty('supplier');
+		}
 	});
 
 	test('a snapshot answers PENDING with result null for the default 2 polls, then COMPLETE', async () => {
-		const { body } = await create({ status: 'prepared' });
+		const { body } = await create({ type: ['creditNote', 'reverseBill'] });
 		const first = await get(body.key);
 		expect(first.status).toBe(200);
 		expect(first.body).toMatchObject({ status: 'PENDING', result: null });
@@ -38,7 +79,10 @@ describe('payables snapshots (docs/api.md#snapshots)', () => {
 		const third = await get(body.key);
 		expect(third.status).toBe(200);
 		expect(third.body.status).toBe('COMPLETE');
-		const expected = sim.data(C).payables.filter((p) => p.status === 'prepared');
+		const expected = sim
+			.data(C)
+			.payables.filter((p) => p.type === 'creditNote' || p.type === 'reverseBill');
+		expect(expected.length).toBeGreaterThan(0);
 		expect(ids(third.body.result.data).sort()).toEqual(ids(expected).sort());
 		expect(third.body.result.meta.pagination).toEqual({
 			page: 1,
@@ -76,17 +120,17 @@ describe('payables snapshots (docs/api.md#snapshots)', () => {
 	});
 
 	test('the same filters give the same snapshot key; different filters a different key', async () => {
-		const a = await create({ status: 'settled', payableType: 'card_purchase' });
-		const b = await create({ payableType: 'card_purchase', status: 'settled' });
-		const c = await create({ status: 'in_review', payableType: 'card_purchase' });
+		const a = await create({ bookkeepingStatus: ['exported'], type: ['physicalCard'] });
+		const b = await create({ type: ['physicalCard'], bookkeepingStatus: ['exported'] });
+		const c = await create({ bookkeepingStatus: ['created'], type: ['physicalCard'] });
 		expect(a.status).toBe(201);
 		expect(b.body.key).toBe(a.body.key);
 		expect(c.body.key).not.toBe(a.body.key);
 	});
 
 	test('the same filters on another company give a different key', async () => {
-		const a = await create({ status: 'settled' }, 'cmp_001');
-		const b = await create({ status: 'settled' }, 'cmp_003');
+		const a = await create({ bookkeepingStatus: ['exported'] }, 'cmp_001');
+		const b = await create({ bookkeepingStatus: ['exported'] }, 'cmp_003');
 		expect(a.status).toBe(201);
 		expect(b.status).toBe(201);
 		expect(b.body.key).not.toBe(a.body.key);
@@ -109,7 +153,7 @@ describe('payables snapshots (docs/api.md#snapshots)', () => {
 	});
 
 	test('simulator: snapshotError fault makes the snapshot GET answer status ERROR', async () => {
-		const { body } = await create({ payableType: 'expense_claim' });
+		const { body } = await create({ type: ['expenseClaim'] });
 		sim.injectFault({ route: 'getPayablesSnapshot', kind: 'snapshotError' });
 		const res = await get(body.key);
 		expect(res.body.status).toBe('ERROR');
@@ -117,13 +161,13 @@ describe('payables snapshots (docs/api.md#snapshots)', () => {
 	});
 
 	test('within 12 hours the same filters return the same key and the already built snapshot', async () => {
-		const a = await create({ status: 'prepared', payableType: 'expense_claim' });
+		const a = await create({ bookkeepingStatus: ['prepared'], type: ['expenseClaim'] });
 		let res = await get(a.body.key);
 		for (let i = 0; i < 5 && res.body.status === 'PENDING'; i++) res = await get(a.body.key);
 		expect(res.body.status).toBe('COMPLETE');
 		sim.clock.advance(11 * 3_600_000);
 		org = await token(sim, sim.credentials.orgKey);
-		const b = await create({ status: 'prepared', payableType: 'expense_claim' });
+		const b = await create({ bookkeepingStatus: ['prepared'], type: ['expenseClaim'] });
 		expect(b.status).toBe(201);
 		expect(b.body.key).toBe(a.body.key);
 		const again = await get(b.body.key);

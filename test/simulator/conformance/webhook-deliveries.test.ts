@@ -165,13 +165,14 @@ describe('webhook deliveries', () => {
 			events: ['payables:created', 'payables:prepared', 'settlements:created'],
 		});
 
-		const created = sim.createPayable('cmp_001', { description: 'Slack software', amount: 42 });
+		const created = sim.createPayable('cmp_001', { description: 'Slack software', amount: 4200 });
 		expect(created.payable.id).toBe('pay_001_000004');
 		const got = await api(sim, org, `/v1/payables/${created.payable.id}`, { companyId: 'cmp_001' });
 		expect(got.status).toBe(200);
 		expect(got.body).toMatchObject({
 			id: created.payable.id,
-			status: 'in_review',
+			type: 'invoicePurchase',
+			bookkeepingStatus: 'created',
 			version: 1,
 			description: 'Slack software',
 			amount: 4200,
@@ -182,25 +183,25 @@ describe('webhook deliveries', () => {
 			body: { limit: 100 },
 		});
 		expect(ids(search.body.payables)).toContain(created.payable.id);
-		const inReview = await api(sim, org, '/v1/payables/search', {
+		const toPrepare = await api(sim, org, '/v1/payables/search', {
 			method: 'POST',
 			companyId: 'cmp_001',
 			body: {
 				filters: {
 					operator: 'and',
-					subfilters: [{ field: 'status', operator: '=', value: ['in_review'] }],
+					subfilters: [{ field: 'bookkeepingStatus', operator: '=', value: ['toPrepare'] }],
 				},
 			},
 		});
-		expect(ids(inReview.body.payables)).toContain(created.payable.id);
+		expect(ids(toPrepare.body.payables)).toContain(created.payable.id);
 
 		const prepared = sim.preparePayable('cmp_001', created.payable.id);
 		const after = await api(sim, org, `/v1/payables/${created.payable.id}`, {
 			companyId: 'cmp_001',
 		});
-		expect(after.body).toMatchObject({ status: 'prepared', version: 2 });
+		expect(after.body).toMatchObject({ bookkeepingStatus: 'prepared', version: 2 });
 		expect(() => sim.preparePayable('cmp_001', created.payable.id)).toThrow(
-			/only an in_review payable/,
+			/only a created payable/,
 		);
 
 		const settled = sim.createSettlement('cmp_001', { payableId: created.payable.id });
@@ -483,14 +484,14 @@ describe('webhook deliveries', () => {
 		const payableId = created.body.data.data.id;
 		expect(
 			(await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body,
-		).toMatchObject({ status: 'in_review', version: 1 });
+		).toMatchObject({ bookkeepingStatus: 'created', version: 1 });
 
 		const prepared = await control({ companyId: 'cmp_001', eventType: 'payables:prepared' });
 		expect(prepared.status).toBe(201);
 		expect(prepared.body.data.data).toEqual({ companyId: 'cmp_001', id: payableId, version: 2 });
 		expect(
 			(await api(sim, org, `/v1/payables/${payableId}`, { companyId: 'cmp_001' })).body,
-		).toMatchObject({ status: 'prepared', version: 2 });
+		).toMatchObject({ bookkeepingStatus: 'prepared', version: 2 });
 
 		const settled = await control({ companyId: 'cmp_001', eventType: 'settlements:created' });
 		expect(settled.status).toBe(201);
@@ -517,7 +518,7 @@ describe('webhook deliveries', () => {
 		expect(rx.on('/ctl')).toHaveLength(4);
 	});
 
-	test('POST /_simulator/webhooks/events: a wrong company, event type or id is refused, as is preparing with no in_review payable', async () => {
+	test('POST /_simulator/webhooks/events: a wrong company, event type or id is refused, as is preparing with no created payable', async () => {
 		const { sim } = await start();
 		const control = (body: unknown) =>
 			request(sim, '/_simulator/webhooks/events', { method: 'POST', body });
@@ -536,7 +537,7 @@ describe('webhook deliveries', () => {
 		expect(badId.status).toBe(404);
 		expect(err(badId).source).toBe('body.id');
 
-		for (const p of sim.data('cmp_003').payables.filter((x) => x.status === 'in_review'))
+		for (const p of sim.data('cmp_003').payables.filter((x) => !x.bookkeepingStatus))
 			sim.preparePayable('cmp_003', p.id);
 		const nothing = await control({ companyId: 'cmp_003', eventType: 'payables:prepared' });
 		expect(nothing.status).toBe(409);
