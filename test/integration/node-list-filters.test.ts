@@ -215,7 +215,7 @@ describe.each(['specification', 'documented'] as const)(
 			},
 		);
 
-		test("Payable → Get Many: Bookkeeping Status takes Spendesk's payable states and finds those payables", async () => {
+		test("Payable → Get Many: Bookkeeping Status takes the search's words (toExport, exported, toPrepare) and finds those payables", async () => {
 			const payables = sim.data(CMP).payables;
 			const set = { exported: payables.slice(10, 12), failedToExport: payables.slice(12, 13) };
 			for (const [status, list] of Object.entries(set))
@@ -228,18 +228,19 @@ describe.each(['specification', 'documented'] as const)(
 						filterMode: 'fields',
 						filters: { bookkeepingStatus },
 					});
-				const changed = await search(['exported', 'failedToExport']);
+				const changed = await search(['exported', 'toExport']);
 				expect(apiRequests(sim)[0].body).toEqual({
 					limit: 100,
 					filters: {
 						operator: 'and',
 						subfilters: [
-							{ field: 'bookkeepingStatus', operator: '=', value: ['exported', 'failedToExport'] },
+							{ field: 'bookkeepingStatus', operator: '=', value: ['exported', 'toExport'] },
 						],
 					},
 				});
+				// failedToExport waits for another export: the search counts it to export.
 				expect(changed.out.map((o) => o.json.id)).toEqual(payables.slice(10, 13).map((p) => p.id));
-				const untouched = await search(['created']);
+				const untouched = await search(['toPrepare']);
 				expect(untouched.out.map((o) => o.json.id)).toEqual(
 					[...payables.slice(0, 10), ...payables.slice(13)].map((p) => p.id),
 				);
@@ -254,36 +255,30 @@ describe.each(['specification', 'documented'] as const)(
 					resource: 'payable',
 					operation: 'getAll',
 					filterMode: 'fields',
-					filters: { bookkeepingStatus: ['exported', 'toExport'] },
+					filters: { bookkeepingStatus: ['exported', 'prepared'] },
 				}),
 			);
+			// Get a payable's words are not the search's.
 			expect(error.message).toBe(
-				'Bookkeeping Status: "toExport" is not one of the values Spendesk knows',
+				'Bookkeeping Status: "prepared" is not one of the values Spendesk knows',
 			);
 			expect((error as NodeOperationError).description).toBe(
-				"Choose from the list in 'Bookkeeping Status' (an expression must give created, exported, exportedManually, failedToExport, prepared, unprepared).",
+				"Choose from the list in 'Bookkeeping Status' (an expression must give exported, toExport, toPrepare).",
 			);
 			expect(apiRequests(sim)).toEqual([]);
 		});
 
-		test.each([
-			['getAll', 'payableType'],
-			['getAll', 'status'],
-			['getAllSnapshot', 'payableType'],
-			['getAllSnapshot', 'status'],
-		])(
-			'Payable → Get Many (%s): %s finds exactly the payables of the values chosen',
-			async (operation, field) => {
+		test.each(['getAll', 'getAllSnapshot'])(
+			'Payable → Get Many (%s): Payable Type finds exactly the payables of the types chosen, sent as `type`',
+			async (operation) => {
 				const payables = sim.data(CMP).payables;
-				const chosen = field === 'status' ? ['in_review', 'settled'] : ['expense_claim'];
-				const wanted = payables
-					.filter((p) => chosen.includes(String(p[field as 'status' | 'payableType'])))
-					.map((p) => p.id);
+				const chosen = ['expenseClaim', 'mileageAllowance'];
+				const wanted = payables.filter((p) => chosen.includes(p.type)).map((p) => p.id);
 				const { out } = await run({
 					resource: 'payable',
 					operation,
 					filterMode: 'fields',
-					filters: { [field]: chosen },
+					filters: { type: chosen },
 				});
 				expect(wanted.length).toBeGreaterThan(0);
 				expect(wanted.length).toBeLessThan(payables.length);
@@ -291,23 +286,65 @@ describe.each(['specification', 'documented'] as const)(
 				if (operation === 'getAll')
 					expect(apiRequests(sim)[0].body).toEqual({
 						limit: 100,
-						filters: { operator: 'and', subfilters: [{ field, operator: '=', value: chosen }] },
+						filters: {
+							operator: 'and',
+							subfilters: [{ field: 'type', operator: '=', value: chosen }],
+						},
 					});
-				else expect(sim.requestsTo('createPayablesSnapshot')[0].body).toEqual({ [field]: chosen });
+				else expect(sim.requestsTo('createPayablesSnapshot')[0].body).toEqual({ type: chosen });
 			},
 		);
 
+		test('Payable → Get Many: Requester IDs and Payment IDs find the payables a user submitted and those of a card payment', async () => {
+			const payables = sim.data(CMP).payables;
+			const card = payables.find((p) => p.paymentId !== undefined)!;
+			const byPayment = await run({
+				resource: 'payable',
+				operation: 'getAll',
+				filterMode: 'fields',
+				filters: { paymentId: card.paymentId },
+			});
+			expect(byPayment.out.map((o) => o.json.id)).toEqual([card.id]);
+			const requester = payables[0].userId;
+			const byRequester = await run({
+				resource: 'payable',
+				operation: 'getAll',
+				filterMode: 'fields',
+				filters: { requestor: requester },
+			});
+			expect(apiRequests(sim)[0].body).toMatchObject({
+				filters: {
+					operator: 'and',
+					subfilters: [{ field: 'requestor', operator: '=', value: [requester] }],
+				},
+			});
+			expect(byRequester.out.map((o) => o.json.id)).toEqual(
+				payables.filter((p) => p.userId === requester).map((p) => p.id),
+			);
+		});
+
 		test.each([
-			['getAll', 'payableType', 'Payable Type', 'bill', 'card_purchase, expense_claim, invoice'],
-			['getAll', 'status', 'Status', 'paid', 'in_review, prepared, settled'],
+			[
+				'getAll',
+				'type',
+				'Payable Type',
+				'card_purchase',
+				'creditNote, expenseClaim, invoicePurchase, mileageAllowance, perDiemAllowance, physicalCard, reverseBill, singlePurchaseCard, subscriptionCard',
+			],
+			[
+				'getAll',
+				'bookkeepingStatus',
+				'Bookkeeping Status',
+				'created',
+				'exported, toExport, toPrepare',
+			],
 			[
 				'getAllSnapshot',
-				'payableType',
+				'type',
 				'Payable Type',
-				'bill',
-				'card_purchase, expense_claim, invoice',
+				'invoice',
+				'creditNote, expenseClaim, invoicePurchase, mileageAllowance, perDiemAllowance, physicalCard, reverseBill, singlePurchaseCard, subscriptionCard',
 			],
-			['getAllSnapshot', 'status', 'Status', 'paid', 'in_review, prepared, settled'],
 			[
 				'getAllSnapshot',
 				'bookkeepingStatus',

@@ -12,6 +12,7 @@ import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
 import { payableDetail } from '../simulator/routes-reads';
+import { searchRow } from '../simulator/routes';
 
 /** Analytical field values as the node gives them: v1 items carry `value` (and `name` added from it). */
 const values = (list: Array<{ id: string; name: string }>, level: Level) =>
@@ -144,21 +145,19 @@ const CASES: Case[] = [
 		expected: (sim, t) => sim.data(t).accounts.slice(0, 7),
 	},
 	{
-		name: 'payable getAll (Get Many): fields mode (status settled+prepared, type invoice) sends the documented filter grammar, Return All',
+		name: 'payable getAll (Get Many): fields mode (bookkeeping toPrepare, types invoice+credit note) sends the documented filter grammar, Return All',
 		params: () => ({
 			resource: 'payable',
 			operation: 'getAll',
 			filterMode: 'fields',
-			filters: { status: ['settled', 'prepared'], payableType: ['invoice'] },
+			filters: { bookkeepingStatus: ['toPrepare'], type: ['invoicePurchase', 'creditNote'] },
 			returnAll: true,
 		}),
 		expected: (sim, t) =>
 			sim
 				.data(t)
-				.payables.filter(
-					(p) => ['settled', 'prepared'].includes(p.status) && p.payableType === 'invoice',
-				)
-				.map(payableDetail),
+				.payables.filter((p) => ['invoicePurchase', 'creditNote'].includes(p.type))
+				.map(searchRow),
 		log: (log) => {
 			expect(log.length).toBeGreaterThanOrEqual(1);
 			for (const entry of log) {
@@ -170,8 +169,8 @@ const CASES: Case[] = [
 						operator: 'and',
 						// In the order of the Filters fields, as n8n hands the collection to the node.
 						subfilters: [
-							{ field: 'payableType', operator: '=', value: ['invoice'] },
-							{ field: 'status', operator: '=', value: ['settled', 'prepared'] },
+							{ field: 'bookkeepingStatus', operator: '=', value: ['toPrepare'] },
+							{ field: 'type', operator: '=', value: ['invoicePurchase', 'creditNote'] },
 						],
 					},
 				});
@@ -187,7 +186,7 @@ const CASES: Case[] = [
 			filters: { id: ` ${sim.data(t).payables[2].id}, ${sim.data(t).payables[0].id} ` },
 			returnAll: true,
 		}),
-		expected: (sim, t) => [sim.data(t).payables[0], sim.data(t).payables[2]].map(payableDetail),
+		expected: (sim, t) => [sim.data(t).payables[0], sim.data(t).payables[2]].map(searchRow),
 		log: (log, sim, t) => {
 			expect(log).toHaveLength(1);
 			expect((log[0].body as IDataObject).filters).toEqual({
@@ -209,22 +208,22 @@ const CASES: Case[] = [
 			operation: 'getAll',
 			filterMode: 'json',
 			filtersJson:
-				'{"operator":"or","subfilters":[{"field":"status","operator":"=","value":["in_review"]}]}',
+				'{"operator":"or","subfilters":[{"field":"type","operator":"=","value":["expenseClaim"]}]}',
 			returnAll: false,
 			limit: 5,
 		}),
 		expected: (sim, t) =>
 			sim
 				.data(t)
-				.payables.filter((p) => p.status === 'in_review')
+				.payables.filter((p) => p.type === 'expenseClaim')
 				.slice(0, 5)
-				.map(payableDetail),
+				.map(searchRow),
 		log: (log) => {
 			expect(log).toHaveLength(1);
 			expect(log[0].body).toEqual({
 				filters: {
 					operator: 'or',
-					subfilters: [{ field: 'status', operator: '=', value: ['in_review'] }],
+					subfilters: [{ field: 'type', operator: '=', value: ['expenseClaim'] }],
 				},
 				limit: 5,
 			});
@@ -239,7 +238,7 @@ const CASES: Case[] = [
 			filtersJson: '{}',
 			returnAll: true,
 		}),
-		expected: (sim, t) => sim.data(t).payables.map(payableDetail),
+		expected: (sim, t) => sim.data(t).payables.map(searchRow),
 		log: (log) => {
 			expect(log.length).toBeGreaterThanOrEqual(2);
 			expect(log[0].body).toEqual({ limit: 100 });
@@ -247,20 +246,26 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'payable getAllSnapshot: waits for the snapshot (one PENDING poll) and returns every page',
+		name: 'payable getAllSnapshot: waits for the snapshot (one PENDING poll) and returns every page, each payable as Get answers it',
 		params: () => ({
 			resource: 'payable',
 			operation: 'getAllSnapshot',
 			filterMode: 'fields',
-			filters: { payableType: ['card_purchase'] },
+			filters: { type: ['physicalCard', 'subscriptionCard', 'singlePurchaseCard'] },
 			options: { maxWait: 10 },
 			returnAll: true,
 		}),
-		expected: (sim, t) => sim.data(t).payables.filter((p) => p.payableType === 'card_purchase'),
+		expected: (sim, t) =>
+			sim
+				.data(t)
+				.payables.filter((p) => p.type.endsWith('Card'))
+				.map(payableDetail),
 		log: (log) => {
 			const created = log.filter((r) => r.route === 'createPayablesSnapshot');
 			expect(created).toHaveLength(1);
-			expect(created[0].body).toEqual({ payableType: ['card_purchase'] });
+			expect(created[0].body).toEqual({
+				type: ['physicalCard', 'subscriptionCard', 'singlePurchaseCard'],
+			});
 			const polls = log.filter((r) => r.route === 'getPayablesSnapshot');
 			expect(polls.length).toBeGreaterThanOrEqual(2);
 		},
@@ -284,12 +289,13 @@ const CASES: Case[] = [
 				.map((p) => ({
 					id: p.id,
 					description: p.description,
-					payableType: p.payableType,
-					status: p.status,
+					type: p.type,
 					bookkeepingStatus: p.bookkeepingStatus,
 					amount: p.amount,
 					currency: p.currency,
-					supplierName: (p.supplier as IDataObject).name,
+					counterparty: p.counterparty,
+					userId: p.userId,
+					costCenterId: p.costCenterId,
 					payableDate: p.payableDate,
 					createdAt: p.createdAt,
 					version: p.version,
@@ -311,14 +317,20 @@ const CASES: Case[] = [
 			sim
 				.data(t)
 				.payables.slice(0, 2)
+				.map(payableDetail)
 				.map((p) => ({
 					id: p.id,
 					description: p.description,
-					payableType: p.payableType,
-					status: p.status,
+					type: p.type,
+					bookkeepingStatus: p.bookkeepingStatus,
 					amount: p.amount,
 					currency: p.currency,
+					counterparty: p.counterparty,
+					userId: p.userId,
+					costCenterId: p.costCenterId,
+					payableDate: p.payableDate,
 					createdAt: p.createdAt,
+					version: p.version,
 				})),
 	},
 	{
@@ -443,14 +455,14 @@ const CASES: Case[] = [
 			companyPlacement: 'header',
 			pagination: 'bodyCursor',
 			query: '{}',
-			body: '{"filters":{"operator":"and","subfilters":[{"field":"status","operator":"=","value":["settled"]}]}}',
+			body: '{"filters":{"operator":"and","subfilters":[{"field":"type","operator":"=","value":["invoicePurchase"]}]}}',
 			returnAll: true,
 		}),
 		expected: (sim, t) =>
 			sim
 				.data(t)
-				.payables.filter((p) => p.status === 'settled')
-				.map(payableDetail),
+				.payables.filter((p) => p.type === 'invoicePurchase')
+				.map(searchRow),
 		log: (log) => {
 			for (const entry of log)
 				expect((entry.body as IDataObject).filters).toMatchObject({ operator: 'and' });
@@ -578,7 +590,7 @@ describe('node: every operation with every credential kind', () => {
 				companyScope: 'one',
 				company: 'cmp_004',
 				filterMode: 'json',
-				filtersJson: '{"status":"settled"}',
+				filtersJson: '{"bookkeepingStatus":["exported"]}',
 				options: { maxWait: 1 },
 				returnAll: true,
 			});

@@ -140,15 +140,31 @@ describe.each(['specification', 'documented'] as const)(
 			expect(apiRequests(sim)[0].body).toEqual({ version: before.version, lineItems: sent });
 			const after = detail(id);
 			expect(after.version).toBe(before.version + 1);
+			// Get answers the lines in its own shape (docs/api.md#payables): accounts as objects.
+			const vat = Math.round((first * 20) / 120);
 			expect(after.lineItems).toEqual([
 				{
 					costCenterId: 'cc_001_0002',
-					expenseAccountId: 'ea_6063',
-					taxAccountId: 'ta_4456',
-					financial: { netAmount: first, vatAmount: 0, grossAmount: first },
+					expenseAccount: { id: 'ea_6063', code: null, description: null },
+					vatAccount: {
+						id: 'ta_4456',
+						code: '445660',
+						description: 'Deductible VAT 20%',
+						rate: 20,
+					},
+					financial: {
+						netAmount: first - vat,
+						vatAmount: vat,
+						vatAdjustmentAmount: 0,
+						grossAmount: first,
+					},
 					analyticalProperties: [{ fieldId: 'af_001_001', valueId: 'afv_001_001_00002' }],
 				},
-				expect.objectContaining({ expenseAccountId: 'ea_6064', costCenterId: null }),
+				expect.objectContaining({
+					expenseAccount: { id: 'ea_6064', code: null, description: null },
+					vatAccount: null,
+					costCenterId: null,
+				}),
 			]);
 		});
 
@@ -202,7 +218,7 @@ describe.each(['specification', 'documented'] as const)(
 			expect(out[0].json).toMatchObject({ id, version: before.version + 1 });
 			const after = detail(id);
 			expect(after.costCenterId).toBe('cc_001_0003');
-			expect(after.lineItems.map((l) => [l.expenseAccountId, l.taxAccountId])).toEqual([
+			expect(after.lineItems.map((l) => [l.expenseAccount?.id, l.vatAccount?.id])).toEqual([
 				['ea_1', 'ta_1'],
 				['ea_6070', 'ta_2'],
 			]);
@@ -214,7 +230,7 @@ describe.each(['specification', 'documented'] as const)(
 			const error = await failure(run(changeSome(id, { applyTo: 'all', taxAccountId: 'ta_9' })));
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
-				`Spendesk gave no line items for payable "${id}", so it cannot be updated`,
+				`Spendesk gave line 1 of payable "${id}" without a readable gross amount (in minor units), so it cannot be updated`,
 			);
 			expect(calls()).toEqual([`GET /v1/payables/${id}`]);
 		});
@@ -281,7 +297,7 @@ describe.each(['specification', 'documented'] as const)(
 			expect(error.description).toContain(`after version ${before.version} was read`);
 			expect(error.description).toContain('Payable → Get');
 			expect(calls()).toEqual([`GET /v1/payables/${id}`, `PATCH /v1/payables/${id}`]);
-			expect(detail(id).lineItems[0].expenseAccountId).toBe('ea_1');
+			expect(detail(id).lineItems[0].expenseAccount?.id).toBe('ea_1');
 		});
 
 		test('a refused field (400) names the line and the field and says nothing changed; an exported payable is refused as such', async () => {
@@ -390,7 +406,7 @@ describe.each(['specification', 'documented'] as const)(
 				pairedItem: { item: 1 },
 			});
 			expect(calls()).toEqual([`PATCH /v1/payables/${id}`, `PATCH /v1/payables/${id}`]);
-			expect(detail(id).lineItems[0].taxAccountId).toBe('ta_7');
+			expect(detail(id).lineItems[0].vatAccount?.id).toBe('ta_7');
 		});
 
 		test('Upload Receipt: the file reaches the file host with its exact bytes, without any credential, and the payable lists it', async () => {

@@ -13,6 +13,7 @@ import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch'
 import type { SpendeskSimulator } from '../simulator';
 import { DEFAULT_SUNSET } from '../simulator/server';
 import { payableDetail } from '../simulator/routes-reads';
+import { searchRow } from '../simulator/routes';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import { prepareNode, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
@@ -58,9 +59,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				filtersJson: '{}',
 				returnAll: true,
 			});
-			expect(out.map((o) => o.json)).toEqual(
-				plain(sim.data('cmp_002').payables.map(payableDetail)),
-			);
+			expect(out.map((o) => o.json)).toEqual(plain(sim.data('cmp_002').payables.map(searchRow)));
 			const pages = sim.requestsTo('searchPayables');
 			expect(pages.map((r) => r.fault)).toEqual(['dataEnvelope', 'dataEnvelope']);
 		});
@@ -78,7 +77,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				limit: 110,
 			});
 			expect(out.map((o) => o.json)).toEqual(
-				plain(sim.data('cmp_001').payables.slice(0, 110).map(payableDetail)),
+				plain(sim.data('cmp_001').payables.slice(0, 110).map(searchRow)),
 			);
 			expect(sim.requestsTo('searchPayables').map((r) => r.fault)).toEqual([
 				undefined,
@@ -149,10 +148,15 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			sim.injectFault({ route: 'createPayablesSnapshot', kind: 'snapshotConflict', times: 2 });
 			const { out } = await runNode(sim, 'orgKey', {
 				...SNAPSHOT,
-				filters: { status: ['settled'] },
+				filters: { type: ['invoicePurchase'] },
 			});
 			expect(out.map((o) => o.json)).toEqual(
-				plain(sim.data('cmp_002').payables.filter((p) => p.status === 'settled')),
+				plain(
+					sim
+						.data('cmp_002')
+						.payables.filter((p) => p.type === 'invoicePurchase')
+						.map(payableDetail),
+				),
 			);
 			expect(sim.requestsTo('createPayablesSnapshot').map((r) => r.status)).toEqual([
 				409, 409, 201,
@@ -165,7 +169,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				kind: 'snapshotConflict',
 				retryAfterSeconds: 1,
 			});
-			await runNode(sim, 'orgKey', { ...SNAPSHOT, filters: { status: ['prepared'] } });
+			await runNode(sim, 'orgKey', { ...SNAPSHOT, filters: { type: ['creditNote'] } });
 			const [conflict, created] = sim.requestsTo('createPayablesSnapshot');
 			expect(conflict.status).toBe(409);
 			expect(created.at - conflict.at).toBeGreaterThanOrEqual(950);
@@ -176,7 +180,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				...SNAPSHOT,
 				options: { maxWait: 1 },
-				filters: { status: ['in_review'] },
+				filters: { type: ['reverseBill'] },
 			});
 			sim.clearLog();
 			const error = await failure(execute());
@@ -188,22 +192,34 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 		});
 
 		test('two executions asking snapshots of one company at once: built one after the other, the server never answers 409', async () => {
+			// Snapshots of earlier tests, still counted as building under these settings, are dropped.
+			sim.snapshots.clear();
 			sim.configure({ snapshotBuildConflict: true, snapshotPendingPolls: 2 });
 			const first = await prepareNode(sim, 'orgKey', {
 				...SNAPSHOT,
-				filters: { payableType: ['invoice'] },
+				filters: { type: ['perDiemAllowance'] },
 			});
 			const second = await prepareNode(sim, 'orgKey', {
 				...SNAPSHOT,
-				filters: { payableType: ['expense_claim'] },
+				filters: { type: ['mileageAllowance'] },
 			});
 			sim.clearLog();
 			const [[a], [b]] = await Promise.all([first.execute(), second.execute()]);
 			expect(a.map((o) => o.json)).toEqual(
-				plain(sim.data('cmp_002').payables.filter((p) => p.payableType === 'invoice')),
+				plain(
+					sim
+						.data('cmp_002')
+						.payables.filter((p) => p.type === 'perDiemAllowance')
+						.map(payableDetail),
+				),
 			);
 			expect(b.map((o) => o.json)).toEqual(
-				plain(sim.data('cmp_002').payables.filter((p) => p.payableType === 'expense_claim')),
+				plain(
+					sim
+						.data('cmp_002')
+						.payables.filter((p) => p.type === 'mileageAllowance')
+						.map(payableDetail),
+				),
 			);
 			const creates = sim.requestsTo('createPayablesSnapshot');
 			expect(creates.map((r) => r.status)).toEqual([201, 201]);
@@ -214,17 +230,18 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 		});
 
 		test('snapshots of different companies are not held up by each other (All Companies)', async () => {
+			// Snapshots of earlier tests, still counted as building under these settings, are dropped.
+			sim.snapshots.clear();
 			sim.configure({ snapshotBuildConflict: true, snapshotPendingPolls: 2 });
 			const { out } = await runNode(sim, 'orgKey', {
 				...SNAPSHOT,
 				companyScope: 'all',
-				filters: { payableType: ['card_purchase'] },
+				filters: { type: ['physicalCard'] },
 			});
 			const active = sim.companies().filter((c) => c.active);
 			expect(out).toHaveLength(
 				active.reduce(
-					(n, c) =>
-						n + sim.data(c.id).payables.filter((p) => p.payableType === 'card_purchase').length,
+					(n, c) => n + sim.data(c.id).payables.filter((p) => p.type === 'physicalCard').length,
 					0,
 				),
 			);

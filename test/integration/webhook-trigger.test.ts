@@ -368,7 +368,7 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(h.executions.map((e) => e[0].data)).toEqual([
 				expect.objectContaining({ id: during.id }),
 			]);
-			const { payable } = sim.createPayable('cmp_003', { status: 'in_review' });
+			const { payable } = sim.createPayable('cmp_003', { bookkeepingStatus: 'created' });
 			await sim.whenWebhooksSettled();
 			sim.preparePayable('cmp_003', payable.id);
 			await sim.whenWebhooksSettled();

@@ -373,6 +373,12 @@ export function searchState(bookkeepingStatus: string): string {
 	return found ? found[0] : 'toPrepare';
 }
 
+/** A row of the payables search: the payable as Get a payable answers it, plus its `state`. */
+export function searchRow(payable: Payable): PayableDetail & { state: string } {
+	const detail = payableDetail(payable);
+	return { ...detail, state: searchState(detail.bookkeepingStatus) };
+}
+
 type SearchTest = (payable: Payable, detail: PayableDetail, values: unknown[]) => boolean;
 
 /**
@@ -514,10 +520,7 @@ function searchPayables(ctx: RequestContext): HandlerResult {
 	});
 	// dataEnvelope: older answers name the list `data`. Each row as Get a payable answers it,
 	// plus its `state` in the search's vocabulary (a production client reads it).
-	const payables = page.data.map((p) => {
-		const detail = payableDetail(p);
-		return { ...detail, state: searchState(detail.bookkeepingStatus) };
-	});
+	const payables = page.data.map(searchRow);
 	const nextCursor =
 		ctx.fault === 'numericCursor' && page.nextCursor ? toNumeric(page.nextCursor) : page.nextCursor;
 	if (ctx.fault === 'dataEnvelope') return ok({ data: payables, nextCursor });

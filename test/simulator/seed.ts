@@ -196,7 +196,8 @@ export function payableLine(
 	analyticalProperties: Array<{ fieldId: string; valueId: string }> = [],
 ): PayableLineItem {
 	const rate = accounts.vatAccount?.rate ?? 0;
-	const vatAmount = Math.round((gross * rate) / (100 + rate));
+	// `|| 0`: no -0 for a refund without VAT.
+	const vatAmount = Math.round((gross * rate) / (100 + rate)) || 0;
 	return {
 		...accounts,
 		financial: {

@@ -131,7 +131,7 @@ function noLinesFromSpendesk(ctx: IExecuteFunctions, target: Target, unreadable?
 	throw new NodeOperationError(
 		ctx.getNode(),
 		unreadable
-			? `Spendesk gave line ${unreadable} of payable "${target.payableId}" without a gross amount in minor units, so it cannot be updated`
+			? `Spendesk gave line ${unreadable} of payable "${target.payableId}" without a readable gross amount (in minor units), so it cannot be updated`
 			: `Spendesk gave no line items for payable "${target.payableId}", so it cannot be updated`,
 		{
 			description: "Nothing was sent. Choose Replace All under 'Line Items' and give every line.",
