@@ -10,6 +10,7 @@ import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import { transportSettings } from '../../nodes/Spendesk/transport/settings';
 import type { SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
+import { searchRow } from '../simulator/routes';
 import { apiKeyStore, resetTransport, startSimulator } from '../support/fixtures';
 import { createContext } from '../support/n8n-context';
 import { expectNoCredentialOnFileHost, runNode } from '../support/node';
@@ -74,7 +75,7 @@ describe('node: the documented shapes', () => {
 				filterMode: 'json',
 				filtersJson: '{}',
 			}),
-		).toEqual(plain(sim.data('cmp_001').payables.map(payableDetail)));
+		).toEqual(plain(sim.data('cmp_001').payables.map(searchRow)));
 	});
 
 	test('Payable → Get reads the payable answered at the top level, with its documented fields', async () => {
@@ -88,10 +89,21 @@ describe('node: the documented shapes', () => {
 		});
 		expect(out.map((o) => o.json)).toEqual([plain(payableDetail(payable))]);
 		expect(out[0].json).toMatchObject({
-			amount: Math.round(payable.amount * 100),
+			amount: payable.amount,
+			type: payable.type,
 			payableDate: payable.createdAt.slice(0, 10),
-			lineItems: [expect.objectContaining({ costCenterId: out[0].json.costCenterId })],
 		});
+		// Its lines in the documented shape: accounts as objects, amounts in minor units.
+		const lines = out[0].json.lineItems as IDataObject[];
+		expect(lines.length).toBeGreaterThan(0);
+		for (const line of lines)
+			expect(Object.keys(line).sort()).toEqual([
+				'analyticalProperties',
+				'costCenterId',
+				'expenseAccount',
+				'financial',
+				'vatAccount',
+			]);
 	});
 
 	test('single objects answered bare are read as when wrapped: Supplier → Get, User → Get, Wallet Summary, Accounting Export', async () => {

@@ -52,8 +52,8 @@ describe('node: payable and intake selectors', () => {
 		const payables = sim.data('cmp_002').payables;
 		expect(payables).toHaveLength(130);
 		expect(first.results[0]).toEqual({
-			// The search gives minor units (amount × 100); the label shows major units.
-			name: `${payables[0].description}, ${payables[0].amount.toFixed(2)} ${payables[0].currency} (${payables[0].id})`,
+			// The search gives minor units (1234); the label shows major units (12.34).
+			name: `${payables[0].description}, ${(payables[0].amount / 100).toFixed(2)} ${payables[0].currency} (${payables[0].id})`,
 			value: payables[0].id,
 		});
 		// One API page of 100 fills the list's first page; its cursor is the token of the next.

@@ -119,7 +119,7 @@ export const DOCUMENTED: DocumentedCase[] = [
 			maxWait: 20,
 			returnAll: true,
 		}),
-		expected: (sim) => sim.data(C).payables,
+		expected: (sim) => sim.data(C).payables.map(payableDetail),
 		path: /^(POST|GET) \/v1\/snapshots\/payables(\/[^/]+)?$/,
 	},
 	{
