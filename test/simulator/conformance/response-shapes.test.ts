@@ -5,6 +5,8 @@
  * shows (or one decided here, and said so). A catalogue entry without a case here fails the
  * test, so a new endpoint cannot go unchecked.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ENDPOINTS } from '../../../nodes/Spendesk/transport/endpoints';
 import type { EndpointName } from '../../../nodes/Spendesk/transport/endpoints';
 import { violations } from '../../schemas';
@@ -464,6 +466,34 @@ describe.each(['specification', 'documented'] as const)(
 			const run = CASES[name] as (c: Ctx) => Promise<Checked>;
 			const { problems } = await run(ctx);
 			expect(summary(problems)).toEqual([]);
+		});
+
+		test('webhook deliveries (docs/api.md#webhooks): the body POSTed for each event answers webhook-delivery.json', async () => {
+			const bodies: unknown[] = [];
+			const receiver = http.createServer((req, res) => {
+				const chunks: Buffer[] = [];
+				req.on('data', (c: Buffer) => chunks.push(c));
+				req.on('end', () => {
+					bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+					res.writeHead(200).end();
+				});
+			});
+			await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+			try {
+				const { port } = receiver.address() as AddressInfo;
+				const created = await send(ctx, 'POST', '/v1/webhooks', {
+					url: `http://127.0.0.1:${port}/hook`,
+					events: ['payables:created', 'settlements:created'],
+				});
+				expect(created.status).toBe(201);
+				sim.createPayable(COMPANY);
+				sim.createSettlement(COMPANY);
+				await sim.whenWebhooksIdle();
+				expect(bodies).toHaveLength(2);
+				expect(bodies.flatMap((body) => violations('webhook-delivery.json', body))).toEqual([]);
+			} finally {
+				await new Promise<void>((resolve) => receiver.close(() => resolve()));
+			}
 		});
 
 		test.each([
