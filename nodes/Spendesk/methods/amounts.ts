@@ -19,8 +19,10 @@ function minorDigits(currency: string): number {
 /** "EUR 1,326.40" for 132640 EUR; "" when there is no whole amount to show. */
 export function minorAmountText(amount: unknown, currency: unknown): string {
 	if (typeof amount !== 'number' || !Number.isInteger(amount)) return '';
-	const code = typeof currency === 'string' ? currency.trim().toUpperCase() : '';
-	const digits = /^[A-Z]{3}$/.test(code) ? minorDigits(code) : 2;
+	const given = typeof currency === 'string' ? currency.trim().toUpperCase() : '';
+	// Only an ISO 4217 code is shown (and says how many digits the minor unit has).
+	const code = /^[A-Z]{3}$/.test(given) ? given : '';
+	const digits = code ? minorDigits(code) : 2;
 	const major = new Intl.NumberFormat('en-US', {
 		minimumFractionDigits: digits,
 		maximumFractionDigits: digits,
