@@ -1519,14 +1519,14 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		it("Bank Fee and Wallet Load → Get Many: From / To date fields read in the workflow's time zone, sent in UTC", () => {
 			const data = sim.data(BIG);
 			const [from, to] = ['2026-01-03T00:00:00.000Z', '2026-01-09T12:00:00.000Z'];
-			const fees = data.bankFees.filter((f) => f.date >= from && f.date <= to);
+			const fees = data.bankFees.filter((f) => f.createdAt >= from && f.createdAt <= to);
 			expect(fees.length).toBeGreaterThan(0);
 			expect(out('Bank Fees Between')).toEqual(plain(fees));
 			expect(sim.requestsTo('listBankFees')[0].query).toMatchObject({ from, to });
 			expect(out('Wallet Loads')).toEqual(plain(data.walletLoads));
 			const since = '2026-01-16T00:00:00.000Z';
 			expect(out('Wallet Loads Since')).toEqual(
-				plain(data.walletLoads.filter((l) => l.date >= since)),
+				plain(data.walletLoads.filter((l) => l.createdAt >= since)),
 			);
 			expect(sim.requestsTo('listWalletLoads').map((r) => r.query.from)).toContain(since);
 		});
@@ -1717,7 +1717,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			for (const c of active) {
 				const groups = new Map<string, { sum: number; count: number; currency: string }>();
 				for (const s of sim.data(c.id).settlements) {
-					const key = `${s.settledAt.slice(0, 7)}|${s.currency}`;
+					const key = `${s.createdAt.slice(0, 7)}|${s.currency}`;
 					const group = groups.get(key) ?? { sum: 0, count: 0, currency: s.currency };
 					group.sum += s.amount;
 					group.count += 1;

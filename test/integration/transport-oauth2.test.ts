@@ -239,7 +239,10 @@ describe('OAuth2 credential, documented contract', () => {
 		const [call] = sim.requestsTo('walletSummary');
 		expect(call.headers).not.toHaveProperty('x-company-id');
 		expect(call.companyId).toBe('cmp_002');
-		expect(res.body).toEqual(JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary)));
+		// The wallet summary comes under `data`, with `meta` (docs/api.md#response-shapes).
+		expect(res.body).toMatchObject({
+			data: JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary)),
+		});
 	});
 
 	test('organisation-level consent with Access Level Organisation: each call names its company', async () => {

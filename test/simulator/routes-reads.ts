@@ -9,7 +9,7 @@ import type { RouteDef } from './routes';
 import type { HandlerResult, RequestContext } from './server';
 import { listParam } from './params';
 import { minorUnits, singleBody } from './shapes';
-import type { Payable, PayableLineItem, Supplier, WalletMovement } from './types';
+import type { BankFee, Payable, PayableLineItem, Supplier, WalletLoad } from './types';
 
 const ok = (body: unknown): HandlerResult => ({ status: 200, body });
 
@@ -161,15 +161,18 @@ function listSuppliers(ctx: RequestContext): HandlerResult {
 	);
 }
 
-/** Bank fees and wallet loads: `from` and `to` (both inclusive) on the movement's date; `from` after `to` is a 400. */
-function listMovements(ctx: RequestContext, list: readonly WalletMovement[]): HandlerResult {
+/** Bank fees and wallet loads: `from` and `to` (both inclusive) on the record's `createdAt`; `from` after `to` is a 400. */
+function listMovements(
+	ctx: RequestContext,
+	list: ReadonlyArray<BankFee | WalletLoad>,
+): HandlerResult {
 	const from = dateParam(ctx, 'from');
 	const to = dateParam(ctx, 'to');
 	if (from !== undefined && to !== undefined && from > to)
 		throw new SimError(400, 'invalid_parameter', 'from must not be after to', 'query.from');
-	const match = (m: WalletMovement) =>
-		(from === undefined || Date.parse(m.date) >= from) &&
-		(to === undefined || Date.parse(m.date) <= to);
+	const match = (m: BankFee | WalletLoad) =>
+		(from === undefined || Date.parse(m.createdAt) >= from) &&
+		(to === undefined || Date.parse(m.createdAt) <= to);
 	return ok(pageOf(list.filter(match), ctx.query, pageFaults(ctx)));
 }
 
