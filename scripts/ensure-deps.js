@@ -1,16 +1,26 @@
 /**
  * Run first by `npm test` and `npm run dev` (inside their scripts: .npmrc's ignore-scripts also
  * turns off npm's pre-scripts): installs the dependencies when they are missing or differ from
- * package-lock.json, so that both work on a fresh clone without an `npm install` first. Plain Node (it runs before anything is installed). Quick when nothing is
- * missing: it reads one package.json per direct dependency.
+ * package-lock.json, so that both work on a fresh clone without an `npm install` first. Plain
+ * Node (it runs before anything is installed). Quick when nothing is missing: it reads one
+ * package.json per direct dependency.
+ *
+ * While `npm ci` runs (about a minute on a fresh clone, silent until it ends), a line every
+ * 10 s says how far it is. When it is done, the time it started is written to
+ * node_modules/.cache/n8n-nodes-spendesk/ensure-deps.json, so that `npm run dev` can count it in
+ * its "ready in …".
  */
 'use strict';
-const { execFileSync } = require('node:child_process');
-const { existsSync, readFileSync } = require('node:fs');
+const { spawn } = require('node:child_process');
+const { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const readJson = (file) => JSON.parse(readFileSync(path.join(root, file), 'utf8'));
+/** Between two progress lines (the sandbox promises one every 15 s at most). */
+const INTERVAL_MS = 10_000;
+/** Where the last run is recorded (read by scripts/dev.ts). */
+const RECORD = path.join(root, 'node_modules', '.cache', 'n8n-nodes-spendesk', 'ensure-deps.json');
 
 /** Direct dependencies whose installed version is not the locked one (or that are missing). */
 function staleDependencies() {
@@ -25,15 +35,80 @@ function staleDependencies() {
 	});
 }
 
-const stale = staleDependencies();
-if (stale.length > 0) {
+/** Packages directly under node_modules (a scope's packages one by one). */
+function packagesInPlace() {
+	const dir = path.join(root, 'node_modules');
+	if (!existsSync(dir)) return 0;
+	let count = 0;
+	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+		count += entry.name.startsWith('@')
+			? readdirSync(path.join(dir, entry.name), { withFileTypes: true }).filter((e) =>
+					e.isDirectory(),
+				).length
+			: 1;
+	}
+	return count;
+}
+
+function seconds(ms) {
+	const s = Math.round(ms / 1000);
+	return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+function record(startedAt, installed) {
+	try {
+		mkdirSync(path.dirname(RECORD), { recursive: true });
+		writeFileSync(RECORD, JSON.stringify({ startedAt, endedAt: Date.now(), installed }));
+	} catch {
+		// only the "ready in" figure of npm run dev depends on it
+	}
+}
+
+async function main() {
+	const startedAt = Date.now();
+	const stale = staleDependencies();
+	if (stale.length === 0) {
+		record(startedAt, false);
+		return;
+	}
 	const shown = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ', …' : '');
 	console.log(`Installing dependencies (missing or not as locked: ${shown}): npm ci`);
+	const lock = readJson('package-lock.json');
+	const total = Object.keys(lock.packages ?? {}).filter((key) =>
+		/^node_modules\/(@[^/]+\/)?[^/]+$/.test(key),
+	).length;
 	// Inside `npm run`, npm_execpath is the npm that runs us; otherwise the npm on PATH.
 	const npmCli = process.env.npm_execpath;
 	const [command, args] =
 		npmCli && npmCli.endsWith('.js')
 			? [process.execPath, [npmCli, 'ci']]
 			: [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci']];
-	execFileSync(command, args, { cwd: root, stdio: 'inherit' });
+	const timer = setInterval(() => {
+		const done = packagesInPlace();
+		const doing =
+			done >= total
+				? 'npm is linking the packages'
+				: `npm is downloading and unpacking packages (${done} of ${total} in place)`;
+		console.log(
+			`installing dependencies (npm ci): ${seconds(Date.now() - startedAt)} so far, ${doing}`,
+		);
+	}, INTERVAL_MS);
+	const code = await new Promise((resolve) => {
+		const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+		child.on('error', (error) => {
+			console.error(`npm ci could not start: ${error.message}`);
+			resolve(1);
+		});
+		child.on('close', (status) => resolve(status ?? 1));
+	});
+	clearInterval(timer);
+	if (code !== 0) {
+		console.error(`npm ci failed (exit ${code}): see its output above`);
+		process.exit(code);
+	}
+	console.log(`Dependencies installed in ${seconds(Date.now() - startedAt)}`);
+	record(startedAt, true);
 }
+
+void main();

@@ -1,0 +1,112 @@
+/**
+ * Progress lines for the slow steps of installing n8n (runtime.ts) and of `npm run dev`
+ * (scripts/dev.ts): while a step runs, a line every PROGRESS_INTERVAL_MS says what it is doing
+ * and for how long, so that a first start (minutes of npm and of a C compiler) never looks hung.
+ * A timer only: the step itself runs exactly as it would without it.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** At most this long between two lines of a step (the sandbox promises a line every 15 s). */
+export const PROGRESS_INTERVAL_MS = 10_000;
+
+/** `42 s`, `1 min 5 s`. */
+export function formatDuration(ms: number): string {
+	const seconds = Math.max(0, Math.round(ms / 1000));
+	if (seconds < 60) return `${seconds} s`;
+	return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+export interface HeartbeatOptions {
+	/** What the step is doing right now, asked before every line (e.g. "npm is downloading packages"). */
+	detail?: () => string | undefined;
+	/** Between two lines; default PROGRESS_INTERVAL_MS. */
+	intervalMs?: number;
+	/** Where the lines go; default stderr. */
+	write?: (line: string) => void;
+}
+
+/**
+ * Runs `task`; until it settles, writes `<label>: <time> so far[, <detail>]` every interval.
+ * Resolves or rejects as the task does.
+ */
+export async function withHeartbeat<T>(
+	label: string,
+	task: () => Promise<T>,
+	options: HeartbeatOptions = {},
+): Promise<T> {
+	const started = Date.now();
+	const write = options.write ?? ((line: string) => void process.stderr.write(`${line}\n`));
+	const timer = setInterval(() => {
+		let detail: string | undefined;
+		try {
+			detail = options.detail?.();
+		} catch {
+			detail = undefined; // a detail that cannot be read this time: the line still goes out
+		}
+		write(`${label}: ${formatDuration(Date.now() - started)} so far${detail ? `, ${detail}` : ''}`);
+	}, options.intervalMs ?? PROGRESS_INTERVAL_MS);
+	timer.unref();
+	try {
+		return await task();
+	} finally {
+		clearInterval(timer);
+	}
+}
+
+/** Packages directly under `<dir>/node_modules` (a scope's packages counted one by one). */
+export function packagesInPlace(dir: string): number {
+	const root = path.join(dir, 'node_modules');
+	if (!existsSync(root)) return 0;
+	let count = 0;
+	for (const entry of readdirSync(root, { withFileTypes: true })) {
+		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+		if (entry.name.startsWith('@'))
+			count += readdirSync(path.join(root, entry.name), { withFileTypes: true }).filter((e) =>
+				e.isDirectory(),
+			).length;
+		else count += 1;
+	}
+	return count;
+}
+
+/** Packages a lockfile puts directly under node_modules (undefined without a readable lockfile). */
+export function lockedPackages(lockfile: string): number | undefined {
+	try {
+		const lock = JSON.parse(readFileSync(lockfile, 'utf8')) as {
+			packages?: Record<string, unknown>;
+		};
+		return Object.keys(lock.packages ?? {}).filter((key) =>
+			/^node_modules\/(@[^/]+\/)?[^/]+$/.test(key),
+		).length;
+	} catch {
+		return undefined;
+	}
+}
+
+/** "312 of 1,650 packages in place" (or "312 packages in place" without a total). */
+export function installDetail(dir: string, total: number | undefined): string {
+	const done = packagesInPlace(dir);
+	if (total && done >= total) return 'npm is linking the packages it unpacked';
+	const of = total ? ` of ${total.toLocaleString('en-US')}` : '';
+	return `npm is downloading and unpacking packages (${done.toLocaleString('en-US')}${of} in place)`;
+}
+
+/**
+ * What a native module's install script is doing, from its output so far (`npm rebuild
+ * --foreground-scripts`): looking for a prebuilt binary, or building from source.
+ */
+export function nativeBuildDetail(output: string): string {
+	const compiled = [...output.matchAll(/\b(?:CC|CXX)\(target\) \S*?([^/\s]+)\.o\b/g)];
+	if (compiled.length)
+		return `compiling ${compiled[compiled.length - 1][1]} with the C toolchain (make, g++)`;
+	if (/gyp info/.test(output))
+		return 'building from source: node-gyp is preparing the build (python3, make, g++)';
+	if (/prebuild-install/.test(output)) return 'looking for a prebuilt binary';
+	return 'running its install script';
+}
+
+/** Whether a native module's install output shows a build from source (no prebuilt binary). */
+export function buildsFromSource(output: string): boolean {
+	return /gyp info|\b(?:CC|CXX)\(target\)/.test(output);
+}
