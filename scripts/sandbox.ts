@@ -199,8 +199,6 @@ export function quickStart(credentials: SandboxCredentials): WorkflowJson {
 					operation: 'getAll',
 					companyScope: 'one',
 					company: { __rl: true, mode: 'list', value: '' },
-					sortBy: 'createdAt',
-					sort: 'desc',
 					returnAll: false,
 					limit: 10,
 				},
