@@ -12,7 +12,7 @@
  */
 'use strict';
 const { spawn } = require('node:child_process');
-const { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdirSync, readFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
@@ -35,20 +35,24 @@ function staleDependencies() {
 	});
 }
 
-/** Packages directly under node_modules (a scope's packages one by one). */
-function packagesInPlace() {
-	const dir = path.join(root, 'node_modules');
-	if (!existsSync(dir)) return 0;
-	let count = 0;
-	for (const entry of readdirSync(dir, { withFileTypes: true })) {
-		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-		count += entry.name.startsWith('@')
-			? readdirSync(path.join(dir, entry.name), { withFileTypes: true }).filter((e) =>
-					e.isDirectory(),
-				).length
-			: 1;
-	}
-	return count;
+/**
+ * Passes a child's output through line by line, except npm's http log lines (`--loglevel=http`),
+ * which are counted instead: one per package tarball fetched, from the network or npm's cache.
+ */
+function countFetches(stream, out, counts) {
+	let rest = '';
+	stream.on('data', (chunk) => {
+		const lines = (rest + chunk.toString()).split('\n');
+		rest = lines.pop();
+		for (const line of lines) {
+			if (/^npm http fetch GET \d+ \S+\.tgz\b/.test(line)) counts.downloaded += 1;
+			else if (/^npm http cache \S+\.tgz\b/.test(line)) counts.cached += 1;
+			else if (!line.startsWith('npm http ')) out.write(`${line}\n`);
+		}
+	});
+	stream.on('end', () => {
+		if (rest && !rest.startsWith('npm http ')) out.write(rest);
+	});
 }
 
 function seconds(ms) {
@@ -75,27 +79,32 @@ async function main() {
 	const shown = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ', …' : '');
 	console.log(`Installing dependencies (missing or not as locked: ${shown}): npm ci`);
 	const lock = readJson('package-lock.json');
-	const total = Object.keys(lock.packages ?? {}).filter((key) =>
-		/^node_modules\/(@[^/]+\/)?[^/]+$/.test(key),
+	const total = Object.values(lock.packages ?? {}).filter(
+		(entry) => typeof entry.resolved === 'string' && entry.resolved.endsWith('.tgz'),
 	).length;
 	// Inside `npm run`, npm_execpath is the npm that runs us; otherwise the npm on PATH.
 	const npmCli = process.env.npm_execpath;
 	const [command, args] =
 		npmCli && npmCli.endsWith('.js')
-			? [process.execPath, [npmCli, 'ci']]
-			: [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci']];
+			? [process.execPath, [npmCli, 'ci', '--loglevel=http']]
+			: [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--loglevel=http']];
+	const counts = { downloaded: 0, cached: 0 };
 	const timer = setInterval(() => {
-		const done = packagesInPlace();
+		const fetched = counts.downloaded + counts.cached;
 		const doing =
-			done >= total
-				? 'npm is linking the packages'
-				: `npm is downloading and unpacking packages (${done} of ${total} in place)`;
+			fetched === 0
+				? 'npm is reading the package lists'
+				: fetched >= total
+					? 'npm is writing the packages into node_modules'
+					: `npm has fetched ${fetched} of ${total} packages (${counts.downloaded} downloaded, the others from its cache)`;
 		console.log(
 			`installing dependencies (npm ci): ${seconds(Date.now() - startedAt)} so far, ${doing}`,
 		);
 	}, INTERVAL_MS);
 	const code = await new Promise((resolve) => {
-		const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+		const child = spawn(command, args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'] });
+		countFetches(child.stdout, process.stdout, counts);
+		countFetches(child.stderr, process.stderr, counts);
 		child.on('error', (error) => {
 			console.error(`npm ci could not start: ${error.message}`);
 			resolve(1);

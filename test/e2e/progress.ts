@@ -4,8 +4,7 @@
  * and for how long, so that a first start (minutes of npm and of a C compiler) never looks hung.
  * A timer only: the step itself runs exactly as it would without it.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 
 /** At most this long between two lines of a step (the sandbox promises a line every 15 s). */
 export const PROGRESS_INTERVAL_MS = 10_000;
@@ -54,42 +53,35 @@ export async function withHeartbeat<T>(
 	}
 }
 
-/** Packages directly under `<dir>/node_modules` (a scope's packages counted one by one). */
-export function packagesInPlace(dir: string): number {
-	const root = path.join(dir, 'node_modules');
-	if (!existsSync(root)) return 0;
-	let count = 0;
-	for (const entry of readdirSync(root, { withFileTypes: true })) {
-		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-		if (entry.name.startsWith('@'))
-			count += readdirSync(path.join(root, entry.name), { withFileTypes: true }).filter((e) =>
-				e.isDirectory(),
-			).length;
-		else count += 1;
-	}
-	return count;
-}
-
-/** Packages a lockfile puts directly under node_modules (undefined without a readable lockfile). */
-export function lockedPackages(lockfile: string): number | undefined {
+/** The package tarballs a lockfile lists, i.e. what npm fetches (undefined without a readable lockfile). */
+export function lockedTarballs(lockfile: string): number | undefined {
 	try {
 		const lock = JSON.parse(readFileSync(lockfile, 'utf8')) as {
-			packages?: Record<string, unknown>;
+			packages?: Record<string, { resolved?: unknown }>;
 		};
-		return Object.keys(lock.packages ?? {}).filter((key) =>
-			/^node_modules\/(@[^/]+\/)?[^/]+$/.test(key),
+		return Object.values(lock.packages ?? {}).filter(
+			(entry) => typeof entry.resolved === 'string' && entry.resolved.endsWith('.tgz'),
 		).length;
 	} catch {
 		return undefined;
 	}
 }
 
-/** "312 of 1,650 packages in place" (or "312 packages in place" without a total). */
-export function installDetail(dir: string, total: number | undefined): string {
-	const done = packagesInPlace(dir);
-	if (total && done >= total) return 'npm is linking the packages it unpacked';
+/** npm's switch that makes it log every package tarball it fetches (npmInstallDetail counts them). */
+export const NPM_HTTP_LOG = '--loglevel=http';
+
+/**
+ * What an npm install run with NPM_HTTP_LOG is doing, from its output so far: reading the
+ * registry, fetching tarballs (from the network or npm's cache), or writing them into place.
+ */
+export function npmInstallDetail(output: string, total: number | undefined): string {
+	const downloaded = (output.match(/^npm http fetch GET \d+ \S+\.tgz\b/gm) ?? []).length;
+	const cached = (output.match(/^npm http cache \S+\.tgz\b/gm) ?? []).length;
+	const fetched = downloaded + cached;
+	if (fetched === 0) return 'npm is reading the package lists';
+	if (total && fetched >= total) return 'npm is writing the packages into node_modules';
 	const of = total ? ` of ${total.toLocaleString('en-US')}` : '';
-	return `npm is downloading and unpacking packages (${done.toLocaleString('en-US')}${of} in place)`;
+	return `npm has fetched ${fetched.toLocaleString('en-US')}${of} packages (${downloaded.toLocaleString('en-US')} downloaded, the others from its cache)`;
 }
 
 /**

@@ -17,9 +17,10 @@ import { promisify } from 'node:util';
 import {
 	buildsFromSource,
 	formatDuration,
-	installDetail,
-	lockedPackages,
+	lockedTarballs,
 	nativeBuildDetail,
+	NPM_HTTP_LOG,
+	npmInstallDetail,
 	withHeartbeat,
 } from './progress';
 
@@ -269,17 +270,19 @@ async function installN8n(
 		// registry does not have and so the lockfile cannot list.)
 		writeFileSync(path.join(dir, 'package-lock.json'), readFileSync(lockfile));
 	}
-	const total = lockedPackages(path.join(dir, 'package-lock.json'));
+	const total = lockedTarballs(path.join(dir, 'package-lock.json'));
+	let output = '';
 	await withHeartbeat(
 		`[n8n-runtime] installing n8n ${version}`,
 		async () =>
 			await run(
 				'npm',
-				['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'],
+				['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', NPM_HTTP_LOG],
 				dir,
 				env,
+				(sofar) => (output = sofar),
 			),
-		{ detail: () => installDetail(dir, total) },
+		{ detail: () => npmInstallDetail(output, total) },
 	);
 	log(
 		`n8n ${version} and its packages are in place (${formatDuration(Date.now() - installStarted)})`,
@@ -296,7 +299,7 @@ async function installN8n(
 	for (const native of natives) {
 		const started = Date.now();
 		log(`rebuilding ${native} for ${nodeBin}`);
-		let output = '';
+		output = '';
 		let fromSource = false;
 		await withHeartbeat(
 			`[n8n-runtime] rebuilding ${native}`,

@@ -5,15 +5,14 @@
  * real folder.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
 	formatDuration,
-	installDetail,
-	lockedPackages,
+	lockedTarballs,
 	nativeBuildDetail,
-	packagesInPlace,
+	npmInstallDetail,
 	PROGRESS_INTERVAL_MS,
 	withHeartbeat,
 } from '../e2e/progress';
@@ -114,41 +113,39 @@ describe('what an npm install is doing', () => {
 	});
 	afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-	test('packages in place: top-level folders and each package of a scope, not files or dot folders', () => {
-		expect(packagesInPlace(dir)).toBe(0);
-		for (const name of ['n8n', 'sqlite3', '@n8n/config', '@n8n/di', '.bin', '.cache'])
-			mkdirSync(path.join(dir, 'node_modules', name), { recursive: true });
-		writeFileSync(path.join(dir, 'node_modules', '.package-lock.json'), '{}');
-		expect(packagesInPlace(dir)).toBe(4);
-	});
-
-	test('packages a lockfile puts at the top, out of all it lists; none without a lockfile', () => {
+	test('the tarballs a lockfile lists, nested ones too, not the root or links; none without a lockfile', () => {
 		const lockfile = path.join(dir, 'package-lock.json');
-		expect(lockedPackages(lockfile)).toBeUndefined();
+		expect(lockedTarballs(lockfile)).toBeUndefined();
+		const tgz = (name: string) => ({ resolved: `https://registry.npmjs.org/${name}/-/x.tgz` });
 		writeFileSync(
 			lockfile,
 			JSON.stringify({
 				packages: {
-					'': {},
-					'node_modules/n8n': {},
-					'node_modules/@n8n/config': {},
-					'node_modules/n8n/node_modules/semver': {},
-					'node_modules/@n8n/config/node_modules/@scope/x': {},
+					'': { name: 'n8n-runtime' },
+					'node_modules/n8n': tgz('n8n'),
+					'node_modules/@n8n/config': tgz('@n8n/config'),
+					'node_modules/n8n/node_modules/semver': tgz('semver'),
+					'node_modules/local': { resolved: 'packages/local', link: true },
 				},
 			}),
 		);
-		expect(lockedPackages(lockfile)).toBe(2);
+		expect(lockedTarballs(lockfile)).toBe(3);
 	});
 
-	test('the detail counts up to the total, then says npm is linking', () => {
-		mkdirSync(path.join(dir, 'node_modules', 'n8n'), { recursive: true });
-		expect(installDetail(dir, 1650)).toBe(
-			'npm is downloading and unpacking packages (1 of 1,650 in place)',
+	test('from npm --loglevel=http: reading, then tarballs fetched (downloaded or cached), then writing', () => {
+		// Lines as npm 11 prints them with --loglevel=http.
+		let output = 'npm http fetch GET 200 https://registry.npmjs.org/chalk 357ms (cache miss)\n';
+		expect(npmInstallDetail(output, 3)).toBe('npm is reading the package lists');
+		output +=
+			'npm http cache has-flag@https://registry.npmjs.org/has-flag/-/has-flag-4.0.0.tgz 0ms (cache hit)\n' +
+			'npm http fetch GET 200 https://registry.npmjs.org/chalk/-/chalk-4.1.2.tgz 21ms (cache miss)\n';
+		expect(npmInstallDetail(output, 1650)).toBe(
+			'npm has fetched 2 of 1,650 packages (1 downloaded, the others from its cache)',
 		);
-		expect(installDetail(dir, undefined)).toBe(
-			'npm is downloading and unpacking packages (1 in place)',
+		expect(npmInstallDetail(output, undefined)).toBe(
+			'npm has fetched 2 packages (1 downloaded, the others from its cache)',
 		);
-		expect(installDetail(dir, 1)).toBe('npm is linking the packages it unpacked');
+		expect(npmInstallDetail(output, 2)).toBe('npm is writing the packages into node_modules');
 	});
 
 	test('a native build: prebuilt binary looked for, then node-gyp, then the file being compiled', () => {
