@@ -45,9 +45,10 @@ function countFetches(stream, out, counts) {
 		const lines = (rest + chunk.toString()).split('\n');
 		rest = lines.pop();
 		for (const line of lines) {
-			if (/^npm http fetch GET \d+ \S+\.tgz\b/.test(line)) counts.downloaded += 1;
-			else if (/^npm http cache \S+\.tgz\b/.test(line)) counts.cached += 1;
-			else if (!line.startsWith('npm http ')) out.write(`${line}\n`);
+			if (/^npm http (?:fetch GET \d+|cache) \S+\.tgz\b/.test(line)) {
+				if (/\(cache hit\)\s*$/.test(line)) counts.cached += 1;
+				else counts.downloaded += 1;
+			} else if (!line.startsWith('npm http ')) out.write(`${line}\n`);
 		}
 	});
 	stream.on('end', () => {
@@ -79,8 +80,20 @@ async function main() {
 	const shown = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ', …' : '');
 	console.log(`Installing dependencies (missing or not as locked: ${shown}): npm ci`);
 	const lock = readJson('package-lock.json');
-	const total = Object.values(lock.packages ?? {}).filter(
-		(entry) => typeof entry.resolved === 'string' && entry.resolved.endsWith('.tgz'),
+	// What npm fetches here: versioned entries, not links or bundled ones, not for another OS or CPU.
+	const admits = (list, value) =>
+		!Array.isArray(list) ||
+		list.length === 0 ||
+		list.includes(value) ||
+		(list.every((name) => name.startsWith('!')) && !list.includes(`!${value}`));
+	const total = Object.entries(lock.packages ?? {}).filter(
+		([key, entry]) =>
+			key !== '' &&
+			typeof entry.version === 'string' &&
+			!entry.link &&
+			!entry.inBundle &&
+			admits(entry.os, process.platform) &&
+			admits(entry.cpu, process.arch),
 	).length;
 	// Inside `npm run`, npm_execpath is the npm that runs us; otherwise the npm on PATH.
 	const npmCli = process.env.npm_execpath;
@@ -96,7 +109,7 @@ async function main() {
 				? 'npm is reading the package lists'
 				: fetched >= total
 					? 'npm is writing the packages into node_modules'
-					: `npm has fetched ${fetched} of ${total} packages (${counts.downloaded} downloaded, the others from its cache)`;
+					: `npm has fetched ${fetched} of about ${total} packages (${counts.downloaded} downloaded, ${counts.cached} from its cache)`;
 		console.log(
 			`installing dependencies (npm ci): ${seconds(Date.now() - startedAt)} so far, ${doing}`,
 		);

@@ -53,14 +53,41 @@ export async function withHeartbeat<T>(
 	}
 }
 
-/** The package tarballs a lockfile lists, i.e. what npm fetches (undefined without a readable lockfile). */
-export function lockedTarballs(lockfile: string): number | undefined {
+/** Whether an npm `os` or `cpu` list admits `value` (no list, the value listed, or only others negated). */
+function admits(list: unknown, value: string): boolean {
+	if (!Array.isArray(list) || list.length === 0) return true;
+	const names = list.map(String);
+	if (names.includes(value)) return true;
+	return names.every((name) => name.startsWith('!')) && !names.includes(`!${value}`);
+}
+
+/**
+ * The packages a lockfile has npm fetch here: every entry with a version, not the root, not a
+ * link, not bundled inside another package, not for another OS or CPU, and not a dev dependency
+ * when `omitDev` (as `npm install --omit=dev`). Undefined without a readable lockfile.
+ */
+export function lockedTarballs(lockfile: string, omitDev = false): number | undefined {
+	type Entry = {
+		version?: unknown;
+		link?: unknown;
+		dev?: unknown;
+		inBundle?: unknown;
+		os?: unknown;
+		cpu?: unknown;
+	};
 	try {
 		const lock = JSON.parse(readFileSync(lockfile, 'utf8')) as {
-			packages?: Record<string, { resolved?: unknown }>;
+			packages?: Record<string, Entry>;
 		};
-		return Object.values(lock.packages ?? {}).filter(
-			(entry) => typeof entry.resolved === 'string' && entry.resolved.endsWith('.tgz'),
+		return Object.entries(lock.packages ?? {}).filter(
+			([key, entry]) =>
+				key !== '' &&
+				typeof entry.version === 'string' &&
+				!entry.link &&
+				!entry.inBundle &&
+				!(omitDev && entry.dev) &&
+				admits(entry.os, process.platform) &&
+				admits(entry.cpu, process.arch),
 		).length;
 	} catch {
 		return undefined;
@@ -72,16 +99,17 @@ export const NPM_HTTP_LOG = '--loglevel=http';
 
 /**
  * What an npm install run with NPM_HTTP_LOG is doing, from its output so far: reading the
- * registry, fetching tarballs (from the network or npm's cache), or writing them into place.
+ * registry, fetching package tarballs (downloaded, or from npm's cache), or writing them into
+ * place once all are fetched.
  */
 export function npmInstallDetail(output: string, total: number | undefined): string {
-	const downloaded = (output.match(/^npm http fetch GET \d+ \S+\.tgz\b/gm) ?? []).length;
-	const cached = (output.match(/^npm http cache \S+\.tgz\b/gm) ?? []).length;
-	const fetched = downloaded + cached;
+	const tarballs = output.match(/^npm http (?:fetch GET \d+|cache) \S+\.tgz\b.*$/gm) ?? [];
+	const cached = tarballs.filter((line) => /\(cache hit\)\s*$/.test(line)).length;
+	const fetched = tarballs.length;
 	if (fetched === 0) return 'npm is reading the package lists';
 	if (total && fetched >= total) return 'npm is writing the packages into node_modules';
-	const of = total ? ` of ${total.toLocaleString('en-US')}` : '';
-	return `npm has fetched ${fetched.toLocaleString('en-US')}${of} packages (${downloaded.toLocaleString('en-US')} downloaded, the others from its cache)`;
+	const of = total ? ` of about ${total.toLocaleString('en-US')}` : '';
+	return `npm has fetched ${fetched.toLocaleString('en-US')}${of} packages (${(fetched - cached).toLocaleString('en-US')} downloaded, ${cached.toLocaleString('en-US')} from its cache)`;
 }
 
 /**

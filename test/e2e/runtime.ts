@@ -270,7 +270,7 @@ async function installN8n(
 		// registry does not have and so the lockfile cannot list.)
 		writeFileSync(path.join(dir, 'package-lock.json'), readFileSync(lockfile));
 	}
-	const total = lockedTarballs(path.join(dir, 'package-lock.json'));
+	const total = lockedTarballs(path.join(dir, 'package-lock.json'), true);
 	let output = '';
 	await withHeartbeat(
 		`[n8n-runtime] installing n8n ${version}`,

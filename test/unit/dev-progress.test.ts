@@ -113,39 +113,57 @@ describe('what an npm install is doing', () => {
 	});
 	afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-	test('the tarballs a lockfile lists, nested ones too, not the root or links; none without a lockfile', () => {
+	test('the packages a lockfile has npm fetch here: not the root, links, bundled ones or those of other platforms; dev ones left out on request', () => {
 		const lockfile = path.join(dir, 'package-lock.json');
 		expect(lockedTarballs(lockfile)).toBeUndefined();
-		const tgz = (name: string) => ({ resolved: `https://registry.npmjs.org/${name}/-/x.tgz` });
 		writeFileSync(
 			lockfile,
 			JSON.stringify({
 				packages: {
-					'': { name: 'n8n-runtime' },
-					'node_modules/n8n': tgz('n8n'),
-					'node_modules/@n8n/config': tgz('@n8n/config'),
-					'node_modules/n8n/node_modules/semver': tgz('semver'),
+					'': { name: 'n8n-runtime', version: '0.0.0' },
+					'node_modules/n8n': { version: '2.8.4' },
+					'node_modules/@n8n/config': { version: '2.8.0' },
+					'node_modules/n8n/node_modules/semver': { version: '7.7.2' },
+					'node_modules/typescript': { version: '5.9.3', dev: true },
 					'node_modules/local': { resolved: 'packages/local', link: true },
+					'node_modules/n8n/node_modules/bundled': { version: '1.0.0', inBundle: true },
+					'node_modules/@esbuild/other-os': {
+						version: '0.25.0',
+						optional: true,
+						os: [process.platform === 'win32' ? 'linux' : 'win32'],
+					},
+					'node_modules/@esbuild/other-cpu': {
+						version: '0.25.0',
+						optional: true,
+						cpu: [process.arch === 'arm64' ? 'x64' : 'arm64'],
+					},
+					'node_modules/@esbuild/not-other-os': {
+						version: '0.25.0',
+						optional: true,
+						os: [`!${process.platform === 'win32' ? 'linux' : 'win32'}`],
+					},
 				},
 			}),
 		);
-		expect(lockedTarballs(lockfile)).toBe(3);
+		expect(lockedTarballs(lockfile)).toBe(5);
+		expect(lockedTarballs(lockfile, true)).toBe(4);
 	});
 
-	test('from npm --loglevel=http: reading, then tarballs fetched (downloaded or cached), then writing', () => {
+	test('from npm --loglevel=http: reading, then tarballs fetched (downloaded or from the cache), then writing', () => {
 		// Lines as npm 11 prints them with --loglevel=http.
 		let output = 'npm http fetch GET 200 https://registry.npmjs.org/chalk 357ms (cache miss)\n';
 		expect(npmInstallDetail(output, 3)).toBe('npm is reading the package lists');
 		output +=
 			'npm http cache has-flag@https://registry.npmjs.org/has-flag/-/has-flag-4.0.0.tgz 0ms (cache hit)\n' +
+			'npm http fetch GET 200 https://registry.npmjs.org/n8n/-/n8n-2.8.4.tgz 5ms (cache hit)\n' +
 			'npm http fetch GET 200 https://registry.npmjs.org/chalk/-/chalk-4.1.2.tgz 21ms (cache miss)\n';
 		expect(npmInstallDetail(output, 1650)).toBe(
-			'npm has fetched 2 of 1,650 packages (1 downloaded, the others from its cache)',
+			'npm has fetched 3 of about 1,650 packages (1 downloaded, 2 from its cache)',
 		);
 		expect(npmInstallDetail(output, undefined)).toBe(
-			'npm has fetched 2 packages (1 downloaded, the others from its cache)',
+			'npm has fetched 3 packages (1 downloaded, 2 from its cache)',
 		);
-		expect(npmInstallDetail(output, 2)).toBe('npm is writing the packages into node_modules');
+		expect(npmInstallDetail(output, 3)).toBe('npm is writing the packages into node_modules');
 	});
 
 	test('a native build: prebuilt binary looked for, then node-gyp, then the file being compiled', () => {
