@@ -127,10 +127,13 @@ const timings: Array<[string, number]> = [];
 async function phase<T>(
 	label: string,
 	task: () => Promise<T>,
-	detail?: () => string | undefined,
-	timing?: string,
+	{
+		detail,
+		timing,
+		announce = `${label}…`,
+	}: { detail?: () => string | undefined; timing?: string; announce?: string } = {},
 ): Promise<T> {
-	step(`${label}…`);
+	step(announce);
 	const started = Date.now();
 	const result = await withHeartbeat(`[dev] ${label}`, task, {
 		detail,
@@ -254,17 +257,13 @@ async function main(): Promise<void> {
 		const home = await phase(
 			'building the package (TypeScript) and installing it into n8n',
 			async () => await createHome(runtime, { dir: HOME_DIR }),
-			undefined,
-			'build and pack',
+			{ timing: 'build and pack' },
 		);
 
 		sim = new SpendeskSimulator(simulatorOptions(PROFILE, SIMULATOR_PORT));
 		await sim.start();
 		step(`simulator listening on ${sim.baseUrl} (profile: ${sim.profile})`);
 
-		step(
-			`starting n8n ${runtime.version} on http://127.0.0.1:${N8N_PORT} (log: ${VERBOSE ? 'console' : LOG_FILE})…`,
-		);
 		writeFileSync(
 			LOG_FILE,
 			`--- n8n ${runtime.version} started ${new Date().toISOString()} ---\n`,
@@ -301,11 +300,14 @@ async function main(): Promise<void> {
 						/Editor is now accessible via/.test(spawned.logs()) && (await readinessOk(N8N_PORT)),
 					`n8n on ${baseUrl}`,
 				),
-			() =>
-				lastLine
-					? `n8n says: ${lastLine.length > 100 ? `${lastLine.slice(0, 100)}…` : lastLine}`
-					: 'n8n is loading (the first start also creates its database)',
-			'n8n start',
+			{
+				detail: () =>
+					lastLine
+						? `n8n says: ${lastLine.length > 100 ? `${lastLine.slice(0, 100)}…` : lastLine}`
+						: 'n8n is loading (the first start also creates its database)',
+				timing: 'n8n start',
+				announce: `starting n8n ${runtime.version} on ${baseUrl} (log: ${VERBOSE ? 'console' : LOG_FILE})…`,
+			},
 		);
 		const n8n = { baseUrl, ...spawned };
 		n8n.process.once('exit', (code, signal) => {

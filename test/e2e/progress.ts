@@ -98,18 +98,24 @@ export function lockedTarballs(lockfile: string, omitDev = false): number | unde
 export const NPM_HTTP_LOG = '--loglevel=http';
 
 /**
- * What an npm install run with NPM_HTTP_LOG is doing, from its output so far: reading the
- * registry, fetching package tarballs (downloaded, or from npm's cache), or writing them into
- * place once all are fetched.
+ * What an npm install run with NPM_HTTP_LOG is doing, from its output so far: reading package
+ * lists from the registry (a lockfile without tarball addresses needs one per package), fetching
+ * package tarballs (downloaded, or from npm's cache), then writing them into place.
  */
 export function npmInstallDetail(output: string, total: number | undefined): string {
-	const tarballs = output.match(/^npm http (?:fetch GET \d+|cache) \S+\.tgz\b.*$/gm) ?? [];
+	const requests = output.match(/^npm http (?:fetch GET \d+|cache) \S+.*$/gm) ?? [];
+	const tarballs = requests.filter((line) =>
+		/^npm http (?:fetch GET \d+|cache) \S+\.tgz\b/.test(line),
+	);
+	const lists = requests.length - tarballs.length;
 	const cached = tarballs.filter((line) => /\(cache hit\)\s*$/.test(line)).length;
 	const fetched = tarballs.length;
-	if (fetched === 0) return 'npm is reading the package lists';
+	const n = (count: number) => count.toLocaleString('en-US');
+	if (requests.length === 0) return 'npm is starting';
+	if (fetched === 0) return `npm is reading the package lists (${n(lists)} read)`;
 	if (total && fetched >= total) return 'npm is writing the packages into node_modules';
-	const of = total ? ` of about ${total.toLocaleString('en-US')}` : '';
-	return `npm has fetched ${fetched.toLocaleString('en-US')}${of} packages (${(fetched - cached).toLocaleString('en-US')} downloaded, ${cached.toLocaleString('en-US')} from its cache)`;
+	const of = total ? ` of about ${n(total)}` : '';
+	return `npm has read ${n(lists)} package lists and fetched ${n(fetched)}${of} packages (${n(fetched - cached)} downloaded, ${n(cached)} from its cache)`;
 }
 
 /**

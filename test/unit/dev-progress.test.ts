@@ -151,17 +151,18 @@ describe('what an npm install is doing', () => {
 
 	test('from npm --loglevel=http: reading, then tarballs fetched (downloaded or from the cache), then writing', () => {
 		// Lines as npm 11 prints them with --loglevel=http.
+		expect(npmInstallDetail('', 3)).toBe('npm is starting');
 		let output = 'npm http fetch GET 200 https://registry.npmjs.org/chalk 357ms (cache miss)\n';
-		expect(npmInstallDetail(output, 3)).toBe('npm is reading the package lists');
+		expect(npmInstallDetail(output, 3)).toBe('npm is reading the package lists (1 read)');
 		output +=
 			'npm http cache has-flag@https://registry.npmjs.org/has-flag/-/has-flag-4.0.0.tgz 0ms (cache hit)\n' +
 			'npm http fetch GET 200 https://registry.npmjs.org/n8n/-/n8n-2.8.4.tgz 5ms (cache hit)\n' +
-			'npm http fetch GET 200 https://registry.npmjs.org/chalk/-/chalk-4.1.2.tgz 21ms (cache miss)\n';
+			'npm http fetch GET 200 https://registry.npmjs.org/chalk/-/chalk-4.1.2.tgz 8352ms (cache updated)\n';
 		expect(npmInstallDetail(output, 1650)).toBe(
-			'npm has fetched 3 of about 1,650 packages (1 downloaded, 2 from its cache)',
+			'npm has read 1 package lists and fetched 3 of about 1,650 packages (1 downloaded, 2 from its cache)',
 		);
 		expect(npmInstallDetail(output, undefined)).toBe(
-			'npm has fetched 3 packages (1 downloaded, 2 from its cache)',
+			'npm has read 1 package lists and fetched 3 packages (1 downloaded, 2 from its cache)',
 		);
 		expect(npmInstallDetail(output, 3)).toBe('npm is writing the packages into node_modules');
 	});
