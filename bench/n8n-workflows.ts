@@ -95,12 +95,12 @@ export function spendeskListNode(
 ): WorkflowNode {
 	const one = { companyScope: 'one', company: company(c.company), returnAll: true };
 	const parameters: Record<StyleKey, Record<string, unknown>> = {
-		cursor: { resource: 'invoice', operation: 'getAll', ...one, sortBy: 'updatedAt', sort: 'desc' },
+		cursor: { resource: 'invoice', operation: 'getAll', ...one },
 		page: { resource: 'settlement', operation: 'getAll', ...one },
 		offset: { resource: 'account', operation: 'getAll', ...one },
 		bodyCursor: {
 			resource: 'payable',
-			operation: 'search',
+			operation: 'getAll',
 			...one,
 			filterMode: 'fields',
 			filters: {},
@@ -109,7 +109,7 @@ export function spendeskListNode(
 			resource: 'payable',
 			operation: 'getAllSnapshot',
 			...one,
-			maxWait: 60,
+			options: { maxWait: 60 },
 			filterMode: 'fields',
 			filters: {},
 		},
@@ -386,8 +386,6 @@ export function nodeAllCompaniesWorkflow(id: string, credential: CredentialRef):
 			operation: 'getAll',
 			companyScope: 'all',
 			returnAll: true,
-			sortBy: 'updatedAt',
-			sort: 'desc',
 		},
 		credential,
 		[250, 0],

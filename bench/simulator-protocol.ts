@@ -42,4 +42,9 @@ export interface SimReady {
 	orgKey: ApiKeyCredential;
 }
 
-export const TOKEN_ROUTES: ReadonlySet<string> = new Set(['token', 'oauthToken', 'oauthAuthorize']);
+export const TOKEN_ROUTES: ReadonlySet<string> = new Set([
+	'token',
+	'oauthAuthorize',
+	'oauthTokenCreate',
+	'oauthTokenRefresh',
+]);

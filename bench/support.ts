@@ -83,8 +83,6 @@ export function invoiceGetAll(company: string): IDataObject {
 		companyScope: 'one',
 		company,
 		returnAll: true,
-		sortBy: 'updatedAt',
-		sort: 'desc',
 		filters: '{}',
 	};
 }

@@ -1,5 +1,5 @@
 /**
- * The OAuth2 scopes the Spendesk OAuth2 credential asks for (docs/api.md#scopes): the
+ * The OAuth2 scopes the Spendesk OAuth2 credential asks for (docs/api.md#scopes-asked-for): the
  * documented read scopes always, and experimental scopes only for the Experimental Features
  * the user ticks. Spendesk's authorize step requires `scope`, and what it does with a scope
  * the partner app was not granted is not documented, so nothing experimental is asked for
@@ -134,20 +134,7 @@ export function scopesFor(features: readonly string[]): string {
 	return unique([...DEFAULT_SCOPES, ...chosen.flatMap((f) => f.scopes)]).join(' ');
 }
 
-/**
- * `scopesFor` as the n8n expression the hidden `scope` field holds: n8n evaluates it over the
- * credential's own fields (`$self`) when Connect is clicked, and sends the result as `scope`.
- * Arrow functions and array methods only (no spread), which n8n's expression engine runs;
- * test/unit/oauth2-scopes.test.ts evaluates it with that engine.
- */
-export const scopeExpression =
-	`={{ ((chosen) => ${JSON.stringify(EXPERIMENTAL_FEATURES.map((f) => [f.value, f.scopes]))}` +
-	`.filter((f) => chosen.indexOf(f[0]) !== -1)` +
-	`.reduce((all, f) => all.concat(f[1]), ${JSON.stringify(DEFAULT_SCOPES)})` +
-	`.filter((s, i, all) => all.indexOf(s) === i).join(" "))` +
-	`([].concat($self["experimentalFeatures"] || [])) }}`;
-
-/** The credential's Experimental Features choice and the hidden scope computed from it. */
+/** The credential's Experimental Features choice; the scopes asked for follow from it (`scopesFor`). */
 export const scopeProperties: INodeProperties[] = [
 	{
 		displayName: 'Experimental Features',
@@ -161,12 +148,6 @@ export const scopeProperties: INodeProperties[] = [
 		})).sort((a, b) => a.name.localeCompare(b.name)),
 		default: [],
 		description:
-			'Spendesk features outside its documented API, each asking for its own scopes. Tick one only once your Spendesk contact has enabled it for your partner app, then click Connect (or Reconnect). The documented read scopes are always asked for.',
-	},
-	{
-		displayName: 'Scope',
-		name: 'scope',
-		type: 'hidden',
-		default: scopeExpression,
+			'Spendesk features outside its documented API, each asking for its own scopes. Tick one only once your Spendesk contact has enabled it for your partner app; on a connected credential, also turn on Connect Again so that you approve the new scopes. The documented read scopes are always asked for.',
 	},
 ];

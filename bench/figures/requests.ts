@@ -67,7 +67,7 @@ const STYLES: Style[] = [
 		extra: 0,
 		parameters: (company) => ({
 			resource: 'payable',
-			operation: 'search',
+			operation: 'getAll',
 			companyScope: 'one',
 			company,
 			returnAll: true,
@@ -86,7 +86,7 @@ const STYLES: Style[] = [
 			companyScope: 'one',
 			company,
 			returnAll: true,
-			maxWait: 300,
+			options: { maxWait: 300 },
 			...NO_FILTERS,
 		}),
 		routes: ['createPayablesSnapshot', 'getPayablesSnapshot'],

@@ -26,11 +26,12 @@ export class Spendesk implements INodeType {
 		name: 'spendesk',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['transform'],
-		// An array on purpose: n8n adds its own "Custom API Call" entry (__CUSTOM_API_CALL__) to
-		// every Resource and Operation list of a node whose `version` equals its `defaultVersion`.
-		// The node has a Custom API Call of its own (company placement and pagination included), so
-		// the injected one must not appear, and `[1]` is not equal to `1`. Pinned by
-		// test/integration/node-description.test.ts.
+		// Node versions as n8n's own nodes declare them: CONTRIBUTING.md, "Changing behaviour after
+		// 1.0.0: node versions". An array also on purpose: n8n adds its own "Custom API Call" entry
+		// (__CUSTOM_API_CALL__) to every Resource and Operation list of a node whose `version`
+		// equals its `defaultVersion`. The node has a Custom API Call of its own (company placement
+		// and pagination included), so the injected one must not appear, and `[1]` is not equal
+		// to `1`. Pinned by test/unit/node-description.test.ts.
 		version: [1],
 		defaultVersion: 1,
 		subtitle: nodeSubtitle(),
@@ -47,12 +48,11 @@ export class Spendesk implements INodeType {
 				testedBy: 'spendeskApiTest',
 				displayOptions: shownFor.apiKey,
 			},
-			{ name: 'spendeskOAuth2Api', required: true, displayOptions: shownFor.oAuth2 },
 			{
-				name: 'spendeskPartnerOAuth2Api',
+				name: 'spendeskOAuth2Api',
 				required: true,
-				testedBy: 'spendeskPartnerOAuth2Test',
-				displayOptions: shownFor.partnerOAuth2,
+				testedBy: 'spendeskOAuth2Test',
+				displayOptions: shownFor.oAuth2,
 			},
 		],
 		properties: [authenticationProperty, ...versionProperties],

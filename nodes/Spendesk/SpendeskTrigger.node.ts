@@ -35,7 +35,10 @@ export class SpendeskTrigger implements INodeType {
 		name: 'spendeskTrigger',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Node versions as n8n's own nodes declare them: CONTRIBUTING.md, "Changing behaviour after
+		// 1.0.0: node versions".
+		version: [1],
+		defaultVersion: 1,
 		subtitle: `={{ (${JSON.stringify(eventNames)})[$parameter["event"]] || $parameter["event"] }}`,
 		description:
 			'Starts the workflow when Spendesk has new (or updated) invoices; each is emitted exactly once',
@@ -50,19 +53,17 @@ export class SpendeskTrigger implements INodeType {
 				testedBy: 'spendeskApiTest',
 				displayOptions: shownFor.apiKey,
 			},
-			{ name: 'spendeskOAuth2Api', required: true, displayOptions: shownFor.oAuth2 },
 			{
-				name: 'spendeskPartnerOAuth2Api',
+				name: 'spendeskOAuth2Api',
 				required: true,
-				testedBy: 'spendeskPartnerOAuth2Test',
-				displayOptions: shownFor.partnerOAuth2,
+				testedBy: 'spendeskOAuth2Test',
+				displayOptions: shownFor.oAuth2,
 			},
 		],
 		properties: [
 			authenticationProperty,
 			{
 				displayName: 'Trigger On',
-				// `event` is the name saved workflows hold: it stays.
 				name: 'event',
 				type: 'options',
 				options: EVENT_OPTIONS,

@@ -24,7 +24,10 @@ export class SpendeskWebhookTrigger implements INodeType {
 		name: 'spendeskWebhookTrigger',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Node versions as n8n's own nodes declare them: CONTRIBUTING.md, "Changing behaviour after
+		// 1.0.0: node versions".
+		version: [1],
+		defaultVersion: 1,
 		// Event names ("Payable Created, Settlement Created"); a value not in the list, or the text
 		// of an expression, shows as it is.
 		subtitle: `={{ [].concat($parameter["events"]).map((e) => (${JSON.stringify(eventNames)})[e] || e).join(", ") }}`,
@@ -40,12 +43,11 @@ export class SpendeskWebhookTrigger implements INodeType {
 				testedBy: 'spendeskApiTest',
 				displayOptions: shownFor.apiKey,
 			},
-			{ name: 'spendeskOAuth2Api', required: true, displayOptions: shownFor.oAuth2 },
 			{
-				name: 'spendeskPartnerOAuth2Api',
+				name: 'spendeskOAuth2Api',
 				required: true,
-				testedBy: 'spendeskPartnerOAuth2Test',
-				displayOptions: shownFor.partnerOAuth2,
+				testedBy: 'spendeskOAuth2Test',
+				displayOptions: shownFor.oAuth2,
 			},
 		],
 		webhooks: [
@@ -62,7 +64,6 @@ export class SpendeskWebhookTrigger implements INodeType {
 			authenticationProperty,
 			{
 				displayName: 'Trigger On',
-				// `events` is the name saved workflows hold: it stays.
 				name: 'events',
 				type: 'multiOptions',
 				required: true,

@@ -1,33 +1,41 @@
 import type { ICredentialsDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { spendeskApiTest } from './methods/credentialTest';
-import { spendeskPartnerOAuth2Test } from './methods/partnerOAuth2Test';
+import { spendeskOAuth2Test } from './methods/oauth2Test';
 
 /**
  * The Authentication parameter's choice each credential belongs to. Every Spendesk node lists
- * the three credentials literally, the API key one with `testedBy: 'spendeskApiTest'` and the
- * partner OAuth2 one with `testedBy: 'spendeskPartnerOAuth2Test'` (n8n's
- * lint reads the list from the node file), and has `credentialTest` among its methods.
+ * the two credentials literally, with `testedBy: 'spendeskApiTest'` and
+ * `testedBy: 'spendeskOAuth2Test'` (n8n's lint reads the list from the node file), and has
+ * `credentialTest` among its methods.
  */
-export const shownFor: Record<'apiKey' | 'oAuth2' | 'partnerOAuth2', ICredentialsDisplayOptions> = {
+export const shownFor: Record<'apiKey' | 'oAuth2', ICredentialsDisplayOptions> = {
 	apiKey: { show: { authentication: ['apiKey'] } },
 	oAuth2: { show: { authentication: ['oAuth2'] } },
-	partnerOAuth2: { show: { authentication: ['partnerOAuth2'] } },
 };
 
 /**
- * The node-level credential tests (`methods.credentialTest`): n8n finds the API key's test
- * by credential type on whichever Spendesk node declares it, so every node carries it.
+ * The node-level credential tests (`methods.credentialTest`): n8n finds a credential's test
+ * by credential type on whichever Spendesk node declares it, so every node carries both.
  */
-export const credentialTest = { spendeskApiTest, spendeskPartnerOAuth2Test };
+export const credentialTest = { spendeskApiTest, spendeskOAuth2Test };
 
 export const authenticationProperty: INodeProperties = {
 	displayName: 'Authentication',
 	name: 'authentication',
 	type: 'options',
 	options: [
-		{ name: 'API Key', value: 'apiKey' },
-		{ name: 'OAuth2', value: 'oAuth2' },
-		{ name: 'Partner OAuth2', value: 'partnerOAuth2' },
+		{
+			name: 'API Key',
+			value: 'apiKey',
+			description:
+				'A Spendesk customer: an API key created in Spendesk under Settings → Integrations → API access management',
+		},
+		{
+			name: 'OAuth2',
+			value: 'oAuth2',
+			description:
+				'A partner app built with Spendesk: its client ID and secret, and a Spendesk user who approves access',
+		},
 	],
 	default: 'apiKey',
 };

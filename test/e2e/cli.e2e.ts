@@ -945,7 +945,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				apiKeyCredential(org, sim.baseUrl, sim.credentials.orgKey),
 				apiKeyCredential(companyCred, sim.baseUrl, sim.credentials.companyKey),
 				apiKeyCredential(limited, sim.baseUrl, sim.credentials.orgKeyNoExperimental),
-				// An OAuth2 connection whose tokens Spendesk no longer knows (revoked): n8n's refresh is refused.
+				// An OAuth2 connection whose tokens Spendesk no longer knows (revoked): the refresh is refused.
 				{
 					...revokedOAuth,
 					data: {
@@ -954,11 +954,10 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 						accessLevel: 'organisation',
 						clientId: sim.credentials.oauthClient.clientId,
 						clientSecret: sim.credentials.oauthClient.clientSecret,
-						oauthTokenData: {
-							access_token: 'revoked-access-token',
-							refresh_token: 'revoked-refresh-token',
-							token_type: 'Bearer',
-						},
+						redirectUri: 'https://example.com/spendesk/callback',
+						connection: 'connected',
+						accessToken: 'revoked-access-token',
+						refreshToken: 'revoked-refresh-token',
 					},
 				},
 			]),
@@ -1587,16 +1586,16 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			]);
 		});
 
-		it("a revoked OAuth2 connection: n8n's refresh is refused and the error says to reconnect the credential", () => {
+		it('a revoked OAuth2 connection: the refresh is refused and the error says to reconnect the credential', () => {
 			expect(out('Wallet With Revoked OAuth2 (continue)')).toEqual([
 				expect.objectContaining({
 					error:
-						'Reconnect the credential "Spendesk revoked OAuth2": Spendesk refused to renew its OAuth2 access',
+						'Reconnect the credential "Spendesk revoked OAuth2" to Spendesk: approve at the link below, then paste the address you land on into the credential and save',
 				}),
 			]);
 			expect(
 				sim
-					.requestsTo('oauthToken')
+					.requestsTo('oauthTokenRefresh')
 					.map((r) => [r.status, (r.body as Record<string, unknown>).grant_type]),
 			).toEqual([[400, 'refresh_token']]);
 		});

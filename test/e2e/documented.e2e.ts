@@ -3,8 +3,11 @@
  * company-level API key, checked by the credential test of n8n's editor (REST
  * `/rest/credentials/test`), runs every operation of the documented world in one workflow,
  * every result compared with the simulator's data; an organisation-level key shows the
- * experimental-access errors. The same workflows run against both simulator profiles
- * (docs/api.md#the-documented-profile): what differs is only what the experimental API gives.
+ * experimental-access errors. A credential created as a user fills it in (Environment with the
+ * simulator's Custom Base URL, Client ID and Client Secret, nothing else) passes its test and
+ * runs a generally available operation (docs/api.md#testing-an-api-key). The same workflows
+ * run against both simulator profiles (docs/api.md#the-documented-profile): what differs is
+ * only what the experimental API gives.
  */
 import { SpendeskSimulator } from '../simulator';
 import type { SimulatorOptions } from '../simulator';
@@ -12,8 +15,8 @@ import { C, DOCUMENTED, DOCUMENTED_SIZES } from '../support/documented';
 import { plain } from '../support/values';
 import { createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
-import { setupOwner, startN8n } from './server';
-import type { N8nServer } from './server';
+import { getExecution, setupOwner, startN8n, waitFor } from './server';
+import type { N8nServer, RestSession } from './server';
 import {
 	apiKeyCredential,
 	batchWorkflow,
@@ -21,7 +24,9 @@ import {
 	importCredentials,
 	importWorkflows,
 	items,
+	manualTrigger,
 	spendeskNode,
+	workflow,
 } from './workflows';
 import type { CredentialRef, Execution, WorkflowNode } from './workflows';
 
@@ -41,6 +46,10 @@ const EXPERIMENTAL = [
 
 const ids = (list: ReadonlyArray<{ id: string }>) => list.map((r) => r.id).sort();
 
+/** What the test says of the simulator's company key of the documented profile (the documented read scopes). */
+const GA_READS =
+	'It reads settlements, payables, payable attachments, suppliers, users, cost centers, expense categories, analytical fields, bank fees, wallet loads and the wallet summary; experimental features: none.';
+
 /** A workflow with one branch per node, each fed by the manual trigger's single item. */
 function branches(id: string, nodes: WorkflowNode[]) {
 	return batchWorkflow(
@@ -56,6 +65,7 @@ describe.each(['documented', 'specification'] as const)(
 		let sim: SpendeskSimulator;
 		let home: N8nHome;
 		let server: N8nServer | undefined;
+		let session: RestSession | undefined;
 		let companyRun: Execution;
 		let orgRun: Execution;
 		const out = (node: string) => items(companyRun.run, node);
@@ -197,33 +207,125 @@ describe.each(['documented', 'specification'] as const)(
 			);
 		});
 
+		/** The editor's Test button on a saved credential: n8n's credential test of its stored data. */
+		const testSaved = async (id: string) => {
+			const saved = await session!.get<{ id: string; name: string; type: string }>(
+				`/credentials/${id}?includeData=true`,
+			);
+			return await session!.post<{ status: string; message: string }>('/credentials/test', {
+				credentials: saved,
+			});
+		};
+
 		it("n8n's credential test (the editor's Test button) tells a working key from a broken one", async () => {
 			server = await startN8n(home);
-			const session = await setupOwner(server.baseUrl);
-			const test = async (ref: CredentialRef) => {
-				const saved = await session.get<{ id: string; name: string; type: string }>(
-					`/credentials/${ref.id}?includeData=true`,
-				);
-				return await session.post<{ status: string; message: string }>('/credentials/test', {
-					credentials: saved,
+			session = await setupOwner(server.baseUrl);
+			const company = await testSaved(COMPANY_KEY.id);
+			if (profile === 'documented') {
+				expect(company).toEqual({
+					status: 'OK',
+					message: `The key works for its company (Company ID "${C}"). ${GA_READS}`,
 				});
-			};
-			expect(await test(COMPANY_KEY)).toEqual({
-				status: 'OK',
-				message: `The key works for company "${C}".`,
-			});
-			const wrong = await test(WRONG_SECRET);
+			} else {
+				expect(company.status).toBe('OK');
+				expect(company.message).toMatch(
+					new RegExp(
+						`^The key works for its company \\(Company ID "${C}"\\)\\. It reads settlements, `,
+					),
+				);
+			}
+			const wrong = await testSaved(WRONG_SECRET.id);
 			expect(wrong.status).toBe('Error');
-			expect(wrong.message).toContain('Spendesk refused the client ID or secret');
+			expect(wrong.message).toContain('Spendesk refused the Client ID or Client Secret');
 			expect(wrong.message).not.toContain('not-the-secret');
-			const org = await test(ORG_KEY);
+			const org = await testSaved(ORG_KEY.id);
 			if (profile === 'documented') {
 				expect(org.status).toBe('Error');
-				expect(org.message).toContain('organisation-level access is not enabled for this key');
+				expect(org.message).toContain('this key has no organisation-level access');
 				expect(org.message).toContain('set Access Level to Company');
 			} else {
-				expect(org).toEqual({ status: 'OK', message: 'The key works at organisation level.' });
+				expect(org.status).toBe('OK');
+				expect(org.message).toMatch(
+					/^The key works at organisation level: it reaches 2 companies\. It reads settlements, /,
+				);
 			}
+		});
+
+		it('a new credential with only Environment, Client ID and Client Secret passes its Test and runs a generally available operation', async () => {
+			expect(session).toBeDefined();
+			const key = sim.credentials.companyKey;
+			// What the editor saves when only these fields are filled in: Access Level and Company ID left at their defaults.
+			const created = await session!.post<{ id: string; name: string }>('/credentials', {
+				name: 'Spendesk key as it comes',
+				type: 'spendeskApi',
+				data: {
+					environment: 'custom',
+					baseUrl: sim.baseUrl,
+					clientId: key.clientId,
+					clientSecret: key.clientSecret,
+				},
+			});
+			sim.clearLog();
+			const tested = await testSaved(created.id);
+			if (profile === 'documented') {
+				expect(tested).toEqual({
+					status: 'OK',
+					message: `The key works for its company. ${GA_READS}`,
+				});
+			} else {
+				expect(tested.status).toBe('OK');
+				expect(tested.message).toMatch(/^The key works for its company\. It reads settlements, /);
+			}
+			expect(sim.log.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+				'POST /v1/auth/token 200',
+				'GET /v1/settlements 200',
+			]);
+
+			const start = manualTrigger('Start');
+			const settlements = spendeskNode(
+				'Settlements',
+				{
+					companyScope: 'one',
+					company: { __rl: true, mode: 'id', value: '' },
+					resource: 'settlement',
+					operation: 'getAll',
+					returnAll: true,
+				},
+				{ id: created.id, name: created.name },
+				[250, 0],
+			);
+			const { name, nodes, connections, settings } = workflow(
+				'e2eKeyAsItComes',
+				'Spendesk key as it comes',
+				[start, settlements],
+				[['Start', 'Settlements']],
+			);
+			const saved = await session!.post<Record<string, unknown> & { id: string }>('/workflows', {
+				name,
+				active: false,
+				nodes,
+				connections,
+				settings,
+			});
+			sim.clearLog();
+			const { executionId } = await session!.post<{ executionId: string }>(
+				`/workflows/${saved.id}/run`,
+				{ workflowData: saved, triggerToStartFrom: { name: 'Start' } },
+			);
+			const execution = await waitFor(
+				async () => {
+					const e = await getExecution(session!, home, executionId);
+					return e.finished || ['success', 'error', 'crashed'].includes(e.status) ? e : undefined;
+				},
+				{ timeoutMs: 60_000, what: `execution ${executionId}` },
+			);
+			expect(execution.status).toBe('success');
+			expect(items(execution, 'Settlements')).toEqual(plain(sim.data(C).settlements));
+			// The company key's own company, on the documented v1 endpoint, without X-Company-Id.
+			const calls = sim.log.filter((r) => r.path !== '/v1/auth/token');
+			expect(calls.length).toBeGreaterThan(0);
+			expect(calls.every((r) => r.path === '/v1/settlements' && r.companyId === C)).toBe(true);
+			expect(calls.every((r) => r.headers['x-company-id'] === undefined)).toBe(true);
 		});
 	},
 );

@@ -4,7 +4,7 @@
  * read wrapped or bare; attachments listed with `url` and without a file name; the payables
  * snapshot polled at Spendesk's pace.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import { transportSettings } from '../../nodes/Spendesk/transport/settings';
@@ -70,7 +70,7 @@ describe('node: the documented shapes', () => {
 		expect(
 			await run({
 				resource: 'payable',
-				operation: 'search',
+				operation: 'getAll',
 				filterMode: 'json',
 				filtersJson: '{}',
 			}),
@@ -201,12 +201,15 @@ describe('node: the documented shapes', () => {
 		for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1200 - 50);
 	});
 
-	test('Max Wait of the payables snapshot defaults to 10 minutes', () => {
-		const property = new Spendesk().description.properties.find(
+	test('Max Wait of the payables snapshot (in Options) defaults to 10 minutes', () => {
+		const options = new Spendesk().description.properties.find(
 			(p) =>
-				p.name === 'maxWait' &&
+				p.name === 'options' &&
 				(p.displayOptions?.show?.operation as string[] | undefined)?.includes('getAllSnapshot'),
 		);
-		expect(property?.default).toBe(600);
+		const maxWait = (options?.options as INodeProperties[] | undefined)?.find(
+			(o) => o.name === 'maxWait',
+		);
+		expect(maxWait?.default).toBe(600);
 	});
 });

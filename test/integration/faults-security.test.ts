@@ -3,15 +3,12 @@
  * can make the package do with the credential. Each case is named after its point.
  */
 import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
-import { testBaseUrl } from '../../credentials/common';
-import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
-import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { nodeCompanyProperties } from '../../nodes/Spendesk/companies/description';
 import type { ResolvedCredential } from '../../nodes/Spendesk/transport/credential';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import type { Endpoint } from '../../nodes/Spendesk/transport/endpoints';
-import { resolveBaseUrl } from '../../nodes/Spendesk/transport/environment';
+import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
 import { applyPlacement } from '../../nodes/Spendesk/transport/placement';
 import type { SpendeskSimulator } from '../simulator';
 import {
@@ -22,54 +19,21 @@ import {
 	storeFor,
 } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
-import { MOCK_NODE, resolveLikeN8n } from '../support/n8n-credentials';
+import { MOCK_NODE } from '../support/n8n-credentials';
 import { apiRequests, prepareNode } from '../support/node';
+import { locatorById } from '../support/values';
 
-// ---------------------------------------------------------------- n8n's side of a credential
-
-/**
- * n8n's check of the OAuth2 URLs when Connect is clicked, before anything is sent or saved
- * (validateOAuthUrl, the same in n8n 2.8.4 and 2.41.1): the message it refuses with, or
- * undefined when the URL passes. An empty URL passes.
- */
-function n8nOAuthUrlRefusal(url: string): string | undefined {
-	const trimmed = url.trim();
-	if (!trimmed) return undefined;
-	if (!URL.canParse(trimmed)) return 'OAuth url is not a valid URL.';
-	const { protocol } = new URL(trimmed);
-	return ['http:', 'https:'].includes(protocol)
-		? undefined
-		: `OAuth url must use HTTP or HTTPS protocol. Invalid protocol: ${protocol}`;
-}
-
-const OAUTH2 = new SpendeskOAuth2Api();
-const API_KEY = new SpendeskApi();
 const SECRET = 's3cr&t/Zz+9';
 
-function oauthUrls(baseUrl: string): { authUrl: string; accessTokenUrl: string } {
-	const resolved = resolveLikeN8n(OAUTH2, {
+/** The approval link the OAuth2 credential gives for a custom base URL (undefined: none). */
+function approvalLink(baseUrl: string): string | undefined {
+	return approvalAddress({
 		environment: 'custom',
 		baseUrl,
 		clientId: 'app-1',
 		clientSecret: SECRET,
+		redirectUri: 'https://example.org/callback',
 	});
-	return { authUrl: String(resolved.authUrl), accessTokenUrl: String(resolved.accessTokenUrl) };
-}
-
-/** The base URL the credential test request of the API key goes to, as n8n resolves it. */
-function expressionBaseUrl(baseUrl: string): string {
-	const probe: INodeProperties = {
-		displayName: 'Probe',
-		name: 'probe',
-		type: 'hidden',
-		default: testBaseUrl,
-	};
-	const resolved = resolveLikeN8n(
-		API_KEY,
-		{ environment: 'custom', baseUrl, clientId: 'k', clientSecret: SECRET },
-		[probe],
-	);
-	return String(resolved.probe);
 }
 
 // ---------------------------------------------------------------- the node
@@ -87,8 +51,6 @@ const invoices = (company: string | IDataObject): IDataObject => ({
 	companyScope: 'one',
 	company,
 	returnAll: true,
-	sortBy: 'updatedAt',
-	sort: 'desc',
 	filters: '{}',
 });
 
@@ -106,44 +68,23 @@ describe('fault matrix: security', () => {
 
 	// ------------------------------------------------------------ 10
 
-	test('a plain-HTTP custom base URL: n8n refuses the OAuth2 URLs on Connect, they carry no secret, and the node refuses the credential', async () => {
-		const refused = [
+	test('a plain-HTTP or invalid custom base URL: the OAuth2 credential gives no approval link, and the node refuses it', async () => {
+		for (const baseUrl of [
 			'http://example.com',
-			'http://example.com/',
 			'HTTP://EXAMPLE.COM:80/api/',
 			'http://localhost.example.com',
 			'http://127.0.0.1.nip.io:8787',
 			'http://localhost@example.com',
 			'http://user:pw@example.com/?next=http://localhost',
-		];
-		for (const baseUrl of refused) {
-			for (const url of Object.values(oauthUrls(baseUrl))) {
-				expect(url).not.toContain('example.com');
-				expect(url).not.toContain(encodeURIComponent(SECRET));
-				expect(url).not.toContain('pw');
-				// What the user sees when clicking Connect: n8n's refusal, naming the reason.
-				expect(n8nOAuthUrlRefusal(url)).toBe(
-					'OAuth url must use HTTP or HTTPS protocol. Invalid protocol: spendesk-custom-base-url-needs-https-except-localhost:',
-				);
-			}
-		}
-		// A value that is not a URL at all is refused too, never left empty (n8n lets an empty URL pass).
-		for (const baseUrl of [
 			'',
-			'   ',
 			'example.com',
 			'ftp://example.com',
 			'https://exa mple.com',
 			'https://example.com:99999',
 			'http://example.com\\@localhost',
 			'https://h.example/a/%2E%2e/b',
-		]) {
-			for (const url of Object.values(oauthUrls(baseUrl))) {
-				expect(n8nOAuthUrlRefusal(url)).toBe(
-					'OAuth url must use HTTP or HTTPS protocol. Invalid protocol: spendesk-custom-base-url-is-not-a-valid-url:',
-				);
-			}
-		}
+		])
+			expect({ baseUrl, link: approvalLink(baseUrl) }).toEqual({ baseUrl, link: undefined });
 
 		// The node refuses such a credential before any request.
 		const store = await storeFor(sim, 'oauthOrg');
@@ -160,78 +101,25 @@ describe('fault matrix: security', () => {
 		expect(apiRequests(sim)).toEqual([]);
 	});
 
-	test('the OAuth2 URLs use the normalised base URL: no user info, query, fragment or trailing slash', () => {
-		expect(oauthUrls('https://user:pw@Api.Example.com/base//?x=1#frag')).toEqual({
-			authUrl: 'https://api.example.com/base/oauth2/authorize',
-			accessTokenUrl: `https://api.example.com/base/oauth2/token?client_id=app-1&client_secret=${encodeURIComponent(SECRET)}`,
-		});
-		expect(oauthUrls(' http://LOCALHOST:8787/ ')).toEqual({
-			authUrl: 'http://localhost:8787/oauth2/authorize',
-			accessTokenUrl: `http://localhost:8787/oauth2/token?client_id=app-1&client_secret=${encodeURIComponent(SECRET)}`,
-		});
-		expect(oauthUrls('http://[::1]:8787?x').authUrl).toBe('http://[::1]:8787/oauth2/authorize');
-		// Production and Demo are untouched.
-		const production = resolveLikeN8n(OAUTH2, {
+	test('the approval link uses the normalised base URL (no user info, query, fragment or trailing slash) and carries no secret', () => {
+		const link = approvalLink('https://user:pw@Api.Example.com/base//?x=1#frag')!;
+		expect(link.split('?')[0]).toBe('https://api.example.com/base/v1/oauth2/authorize');
+		for (const secret of [SECRET, encodeURIComponent(SECRET), 'pw'])
+			expect(link).not.toContain(secret);
+		expect(approvalLink(' http://LOCALHOST:8787/ ')!.split('?')[0]).toBe(
+			'http://localhost:8787/v1/oauth2/authorize',
+		);
+		expect(approvalLink('http://[::1]:8787?x')!.split('?')[0]).toBe(
+			'http://[::1]:8787/v1/oauth2/authorize',
+		);
+		// Production is untouched.
+		const production = approvalAddress({
 			environment: 'production',
 			clientId: 'app-1',
 			clientSecret: SECRET,
-		});
-		expect(production.authUrl).toBe('https://public-api.spendesk.com/oauth2/authorize');
-		// The same resolution in the execution-context double of the tests.
-		const store = new CredentialStore();
-		store.set('spendeskOAuth2Api', {
-			environment: 'custom',
-			baseUrl: 'https://u:p@h.example/x/?q#f',
-			clientId: 'app-1',
-			clientSecret: SECRET,
-		});
-		expect(store.get('spendeskOAuth2Api').authUrl).toBe('https://h.example/x/oauth2/authorize');
-		store.set('spendeskOAuth2Api', {
-			environment: 'custom',
-			baseUrl: 'http://example.com',
-			clientId: 'app-1',
-			clientSecret: SECRET,
-		});
-		expect(String(store.get('spendeskOAuth2Api').accessTokenUrl)).toBe(
-			'spendesk-custom-base-url-needs-https-except-localhost:',
-		);
-	});
-
-	test('the credential expressions and the node agree on every base URL: the same URL, or both refuse', () => {
-		const cases = [
-			'https://public-api.spendesk.com',
-			'https://public-api.spendesk.com/',
-			'https://user:pw@proxy.example.com:8443/spendesk/?a=b#c',
-			'HTTPS://Proxy.Example.COM/Spendesk',
-			'http://127.0.0.1:8787',
-			'http://localhost',
-			'http://[::1]:9000/',
-			'http://example.com',
-			'http://localhost@example.com',
-			'http://example.com\\@localhost',
-			'https://example.com\\path',
-			'https://example.com/a/../b',
-			'https://example.com/%2e%2e/b',
-			'https://example.com/a b',
-			'https://example.com:99999',
-			'https://',
-			'ftp://example.com',
-			'not a url',
-			'',
-		];
-		for (const baseUrl of cases) {
-			let expected: string;
-			try {
-				expected = resolveBaseUrl({ environment: 'custom', baseUrl });
-			} catch {
-				expected = 'refused';
-			}
-			const resolved = expressionBaseUrl(baseUrl);
-			expect([
-				baseUrl,
-				resolved.startsWith('spendesk-custom-base-url-') ? 'refused' : resolved,
-			]).toEqual([baseUrl, expected]);
-		}
+			redirectUri: 'https://example.org/callback',
+		})!;
+		expect(production.split('?')[0]).toBe('https://public-api.spendesk.com/v1/oauth2/authorize');
 	});
 
 	// ------------------------------------------------------------ 11
@@ -255,14 +143,12 @@ describe('fault matrix: security', () => {
 				operation: 'getValues',
 				companyScope: 'one',
 				company: 'cmp_001',
-				fieldId,
+				fieldId: locatorById(fieldId),
 				returnAll: true,
 			});
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(
-				`"List analytical field values": the Analytical Field ID "${fieldId}" is not a valid ID`,
-			);
+			expect(error.message).toBe(`Analytical Field ID "${fieldId}" is not a valid ID`);
 			expect(apiRequests(sim)).toEqual([]);
 		}
 	});
@@ -286,7 +172,7 @@ describe('fault matrix: security', () => {
 				company: 'cmp_001',
 				method: 'GET',
 				path,
-				scoping: 'header',
+				companyPlacement: 'header',
 				pagination: 'none',
 				query: '{}',
 			};
@@ -437,9 +323,10 @@ describe('fault matrix: security', () => {
 		expect(text).toContain(`bad client ${apiKey.clientId} secret [redacted]`);
 
 		const store = await storeFor(sim, 'oauthOrg');
-		const tokenData = store.get('spendeskOAuth2Api').oauthTokenData as {
-			access_token: string;
-			refresh_token: string;
+		const held = store.get('spendeskOAuth2Api');
+		const tokenData = {
+			access_token: String(held.accessToken),
+			refresh_token: String(held.refreshToken),
 		};
 		const client = sim.credentials.oauthClient;
 		sim.injectFault({
@@ -484,16 +371,14 @@ describe('fault matrix: security', () => {
 
 		// OAuth2: the access token n8n renews after a 401, then quoted by the retried call.
 		const store = await storeFor(sim, 'oauthOrg');
-		const before = (store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string })
-			.access_token;
+		const before = String(store.get('spendeskOAuth2Api').accessToken);
 		sim.expireTokens();
 		// The first call and n8n's retry meet the expired token (401); the call after the refresh gets the fault.
 		sim.injectFault({ route: 'walletSummary', kind: 'echoToken', after: 2 });
 		const renewed = await (
 			await prepareNode(sim, 'oauthOrg', walletSummary(), { store, continueOnFail: true })
 		).execute();
-		const after = (store.get('spendeskOAuth2Api').oauthTokenData as { access_token: string })
-			.access_token;
+		const after = String(store.get('spendeskOAuth2Api').accessToken);
 		expect(after).not.toBe(before);
 		expect(JSON.stringify(renewed)).not.toContain(after);
 		expect(renewed[0][0].json.description).toBe(
@@ -592,9 +477,6 @@ describe('fault matrix: security', () => {
 /** The access token (and refresh token) the credential holds after the runs. */
 function tokensOf(store: CredentialStore, kind: 'orgKey' | 'oauthOrg'): string[] {
 	if (kind === 'orgKey') return [String(store.get('spendeskApi').sessionToken)].filter(Boolean);
-	const data = store.get('spendeskOAuth2Api').oauthTokenData as {
-		access_token: string;
-		refresh_token: string;
-	};
-	return [data.access_token, data.refresh_token];
+	const data = store.get('spendeskOAuth2Api');
+	return [String(data.accessToken), String(data.refreshToken)];
 }

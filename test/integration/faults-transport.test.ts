@@ -132,7 +132,7 @@ describe('transport faults: lists that never end', () => {
 			company: 'cmp_001',
 			method: 'GET',
 			path: '/v2/companies/{companyId}/invoices',
-			scoping: 'path',
+			companyPlacement: 'path',
 			pagination: 'page',
 			returnAll: true,
 		});
@@ -152,7 +152,7 @@ describe('transport faults: lists that never end', () => {
 			company: 'cmp_001',
 			method: 'GET',
 			path: '/v2/expense-categories',
-			scoping: 'header',
+			companyPlacement: 'header',
 			pagination: 'offset',
 			returnAll: true,
 		});
@@ -172,7 +172,7 @@ describe('transport faults: lists that never end', () => {
 			company: 'cmp_001',
 			method: 'GET',
 			path: '/v1/settlements',
-			scoping: 'header',
+			companyPlacement: 'header',
 			pagination: 'page',
 			returnAll: true,
 		});
@@ -500,7 +500,7 @@ describe('transport faults: snapshot wait', () => {
 			company: 'cmp_001',
 			filterMode: 'fields',
 			filters: {},
-			maxWait: 'abc',
+			options: { maxWait: 'abc' },
 			returnAll: true,
 		});
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -581,7 +581,7 @@ describe('transport faults: a 200 whose body is not JSON', () => {
 			company: 'cmp_001',
 			method,
 			path: method === 'GET' ? '/v1/wallet-summary' : '/v2/companies/{companyId}/intakes',
-			scoping: method === 'GET' ? 'header' : 'path',
+			companyPlacement: method === 'GET' ? 'header' : 'path',
 			pagination: 'none',
 			body: '{"supplierName":"ACME"}',
 		});

@@ -442,8 +442,6 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 					company,
 					returnAll: false,
 					limit: 5,
-					sortBy: 'updatedAt',
-					sort: 'desc',
 					filters: '{}',
 				},
 			});

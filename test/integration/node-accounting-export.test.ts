@@ -9,6 +9,7 @@ import type { SpendeskSimulator } from '../simulator';
 import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
+import { locatorById } from '../support/values';
 
 const create = {
 	resource: 'accountingExport',
@@ -59,7 +60,11 @@ describe('accounting export', () => {
 	] as const)(
 		'%s: Create and Wait polls until COMPLETE; Get Journal gives the CSV as binary data',
 		async (kind, company, target) => {
-			const out = await run(sim, kind, { ...create, company, templateId: ' tpl_default ' });
+			const out = await run(sim, kind, {
+				...create,
+				company,
+				templateId: locatorById(' tpl_default '),
+			});
 			expect(out).toHaveLength(1);
 			expect(out[0].pairedItem).toEqual({ item: 0 });
 			const exportId = String(out[0].json.id);
@@ -84,7 +89,7 @@ describe('accounting export', () => {
 				resource: 'accountingExport',
 				operation: 'getJournal',
 				company,
-				exportId,
+				exportId: locatorById(exportId),
 			});
 			expect(journal).toHaveLength(1);
 			expect(journal[0].pairedItem).toEqual({ item: 0 });
@@ -202,7 +207,7 @@ describe('accounting export', () => {
 			resource: 'accountingExport',
 			operation: 'getJournal',
 			company: 'cmp_001',
-			exportId,
+			exportId: locatorById(exportId),
 		};
 		const error = await failure(run(sim, 'orgKey', params));
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -223,7 +228,7 @@ describe('accounting export', () => {
 				resource: 'accountingExport',
 				operation: 'getJournal',
 				company: 'cmp_001',
-				exportId: created[0].json.id,
+				exportId: locatorById(String(created[0].json.id)),
 			}),
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -247,7 +252,7 @@ describe('accounting export', () => {
 					resource: 'accountingExport',
 					operation: 'getJournal',
 					company: 'cmp_001',
-					exportId,
+					exportId: locatorById(exportId),
 				}),
 			);
 			expect(error.message).toMatch(/^Export ID (is empty|".*" is not a valid ID)$/);

@@ -51,8 +51,6 @@ describe('node: All Companies fan-out', () => {
 				operation: 'getAll',
 				companyScope: 'all',
 				returnAll: true,
-				sortBy: 'updatedAt',
-				sort: 'desc',
 				filters: '{}',
 			});
 			expect(out.map((o) => o.json)).toEqual(
@@ -74,8 +72,7 @@ describe('node: All Companies fan-out', () => {
 				companyScope: 'all',
 				returnAll: false,
 				limit: 4,
-				sortBy: 'createdAt',
-				sort: 'asc',
+				options: { sortBy: 'createdAt', sortOrder: 'asc' },
 				filters: '{"status":"to_review"}',
 			});
 			expect(out.map((o) => o.json)).toEqual(
@@ -140,7 +137,7 @@ describe('node: All Companies fan-out', () => {
 				companyScope: 'all',
 				method: 'GET',
 				path: '/v1/accounts',
-				scoping: 'header',
+				companyPlacement: 'header',
 				pagination: 'offset',
 				query: '{}',
 				returnAll: true,

@@ -45,8 +45,6 @@ describe('node: input items, errors and hints', () => {
 						company,
 						returnAll: false,
 						limit: 3,
-						sortBy: 'updatedAt',
-						sort: 'desc',
 						filters: '{}',
 					},
 					{ items: TWO_ITEMS },
@@ -133,7 +131,7 @@ describe('node: input items, errors and hints', () => {
 
 	describe('an error of one company (continueOnFail and not)', () => {
 		test.each([
-			['invoice', 'getAll', { sortBy: 'updatedAt', sort: 'desc', filters: '{}', returnAll: true }],
+			['invoice', 'getAll', { filters: '{}', returnAll: true }],
 			['walletSummary', 'get', {}],
 			['settlement', 'getAll', { returnAll: true }],
 		] as const)(
@@ -163,8 +161,6 @@ describe('node: input items, errors and hints', () => {
 					companyScope: 'one',
 					company: '',
 					returnAll: true,
-					sortBy: 'updatedAt',
-					sort: 'desc',
 					filters: '{}',
 				},
 				{ continueOnFail: true },
@@ -302,8 +298,6 @@ describe('node: input items, errors and hints', () => {
 			operation: 'getAll',
 			companyScope: 'one',
 			company: 'cmp_001',
-			sortBy: 'updatedAt',
-			sort: 'desc',
 			filters: '{}',
 		};
 

@@ -1,9 +1,9 @@
 /**
  * Accounting Export → Create and Wait with a journal template (docs/api.md#journal-templates),
  * in both profiles (the documented profile's keys hold the experimental scope once granted):
- * the Template list (`searchJournalTemplates`), a template picked from it or given by ID or as
- * text saved by earlier versions, the default template when empty, and a template the company
- * does not have refused with a clear error.
+ * the Template list (`searchJournalTemplates`), a template picked from it or given by ID, the
+ * default template when empty, and a template the company does not have refused with a clear
+ * error.
  */
 import type { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
@@ -76,7 +76,6 @@ describe.each(['specification', 'documented'] as const)(
 		test.each([
 			['From List', locatorFromList('tpl_datev'), 'tpl_datev'],
 			['By ID', locatorById(' tpl_sage '), 'tpl_sage'],
-			['text saved by earlier versions', 'tpl_default', 'tpl_default'],
 		])('a template %s is sent as templateId', async (_, templateId, sent) => {
 			const { out } = await runNode(sim, 'orgKey', { ...CREATE, company: 'cmp_002', templateId });
 			expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
@@ -88,8 +87,8 @@ describe.each(['specification', 'documented'] as const)(
 		});
 
 		test.each([
-			['an empty locator', locatorFromList('')],
-			['an empty text', ''],
+			['an empty From List', locatorFromList('')],
+			['an empty By ID', locatorById('  ')],
 		])('%s exports with the default template (no templateId sent)', async (_, templateId) => {
 			const { out } = await runNode(sim, 'companyKey', { ...CREATE, company: '', templateId });
 			expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({

@@ -215,7 +215,7 @@ describe.each(['specification', 'documented'] as const)(
 			},
 		);
 
-		test("Payable → Get Many (search): Bookkeeping Status takes Spendesk's payable states and finds those payables", async () => {
+		test("Payable → Get Many: Bookkeeping Status takes Spendesk's payable states and finds those payables", async () => {
 			const payables = sim.data(CMP).payables;
 			const set = { exported: payables.slice(10, 12), failedToExport: payables.slice(12, 13) };
 			for (const [status, list] of Object.entries(set))
@@ -224,7 +224,7 @@ describe.each(['specification', 'documented'] as const)(
 				const search = (bookkeepingStatus: string[]) =>
 					run({
 						resource: 'payable',
-						operation: 'search',
+						operation: 'getAll',
 						filterMode: 'fields',
 						filters: { bookkeepingStatus },
 					});
@@ -248,11 +248,11 @@ describe.each(['specification', 'documented'] as const)(
 			}
 		});
 
-		test('Payable → Get Many (search): a Bookkeeping Status Spendesk does not know is refused before any request, naming the values', async () => {
+		test('Payable → Get Many: a Bookkeeping Status Spendesk does not know is refused before any request, naming the values', async () => {
 			const error = await failure(
 				run({
 					resource: 'payable',
-					operation: 'search',
+					operation: 'getAll',
 					filterMode: 'fields',
 					filters: { bookkeepingStatus: ['exported', 'toExport'] },
 				}),
@@ -267,8 +267,8 @@ describe.each(['specification', 'documented'] as const)(
 		});
 
 		test.each([
-			['search', 'payableType'],
-			['search', 'status'],
+			['getAll', 'payableType'],
+			['getAll', 'status'],
 			['getAllSnapshot', 'payableType'],
 			['getAllSnapshot', 'status'],
 		])(
@@ -288,7 +288,7 @@ describe.each(['specification', 'documented'] as const)(
 				expect(wanted.length).toBeGreaterThan(0);
 				expect(wanted.length).toBeLessThan(payables.length);
 				expect(out.map((o) => o.json.id).sort()).toEqual([...wanted].sort());
-				if (operation === 'search')
+				if (operation === 'getAll')
 					expect(apiRequests(sim)[0].body).toEqual({
 						limit: 100,
 						filters: { operator: 'and', subfilters: [{ field, operator: '=', value: chosen }] },
@@ -298,8 +298,8 @@ describe.each(['specification', 'documented'] as const)(
 		);
 
 		test.each([
-			['search', 'payableType', 'Payable Type', 'bill', 'card_purchase, expense_claim, invoice'],
-			['search', 'status', 'Status', 'paid', 'in_review, prepared, settled'],
+			['getAll', 'payableType', 'Payable Type', 'bill', 'card_purchase, expense_claim, invoice'],
+			['getAll', 'status', 'Status', 'paid', 'in_review, prepared, settled'],
 			[
 				'getAllSnapshot',
 				'payableType',

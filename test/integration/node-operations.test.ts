@@ -10,7 +10,7 @@ import type { LoggedRequest, SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, failure } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
-import { plain } from '../support/values';
+import { locatorById, plain } from '../support/values';
 import { payableDetail } from '../simulator/routes-reads';
 
 /** Analytical field values as the node gives them: v1 items carry `value` (and `name` added from it). */
@@ -54,21 +54,19 @@ const SETTLEMENTS_CALL = {
 	operation: 'request',
 	method: 'GET',
 	path: '/v1/settlements',
-	scoping: 'header',
+	companyPlacement: 'header',
 	pagination: 'page',
 	returnAll: true,
 };
 
 const CASES: Case[] = [
 	{
-		name: 'invoice getAll: sortBy updatedAt desc, filters {"status":"paid"} passed through, Limit 10',
+		name: 'invoice getAll: by default newest update first (sortBy updatedAt, sort desc), filters {"status":"paid"} passed through, Limit 10',
 		params: () => ({
 			resource: 'invoice',
 			operation: 'getAll',
 			returnAll: false,
 			limit: 10,
-			sortBy: 'updatedAt',
-			sort: 'desc',
 			filters: '{"status":"paid"}',
 		}),
 		expected: (sim, t) =>
@@ -88,13 +86,12 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'invoice getAll: sortBy createdAt asc, Return All (several cursor pages)',
+		name: 'invoice getAll: Sort By Creation Date, Sort Order Ascending in Options, Return All (several cursor pages)',
 		params: () => ({
 			resource: 'invoice',
 			operation: 'getAll',
 			returnAll: true,
-			sortBy: 'createdAt',
-			sort: 'asc',
+			options: { sortBy: 'createdAt', sortOrder: 'asc' },
 			filters: '{}',
 		}),
 		expected: (sim, t) => sim.invoicesSorted(t, 'createdAt', 'asc'),
@@ -105,26 +102,24 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'invoice getAll: sortBy updatedAt desc, filter to_pay, Return All',
+		name: 'invoice getAll: default sort, filter to_pay, Return All',
 		params: () => ({
 			resource: 'invoice',
 			operation: 'getAll',
 			returnAll: true,
-			sortBy: 'updatedAt',
-			sort: 'desc',
 			filters: '{"status":"to_pay"}',
 		}),
 		expected: (sim, t) =>
 			sim.invoicesSorted(t, 'updatedAt', 'desc').filter((i) => i.status === 'to_pay'),
 	},
 	{
-		name: 'invoice getAll: sort in Options (createdAt asc), Limit 125 pages on past 100',
+		name: 'invoice getAll: Sort By and Sort Order in Options (createdAt asc), Limit 125 pages on past 100',
 		params: () => ({
 			resource: 'invoice',
 			operation: 'getAll',
 			returnAll: false,
 			limit: 125,
-			options: { sortBy: 'createdAt', sort: 'asc' },
+			options: { sortBy: 'createdAt', sortOrder: 'asc' },
 			filters: '{}',
 		}),
 		expected: (sim, t) => sim.invoicesSorted(t, 'createdAt', 'asc').slice(0, 125),
@@ -149,10 +144,10 @@ const CASES: Case[] = [
 		expected: (sim, t) => sim.data(t).accounts.slice(0, 7),
 	},
 	{
-		name: 'payable search: fields mode (status settled+prepared, type invoice) sends the documented filter grammar, Return All',
+		name: 'payable getAll (Get Many): fields mode (status settled+prepared, type invoice) sends the documented filter grammar, Return All',
 		params: () => ({
 			resource: 'payable',
-			operation: 'search',
+			operation: 'getAll',
 			filterMode: 'fields',
 			filters: { status: ['settled', 'prepared'], payableType: ['invoice'] },
 			returnAll: true,
@@ -184,10 +179,10 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'payable search: fields mode, payable IDs separated by commas become one list',
+		name: 'payable getAll (Get Many): fields mode, payable IDs separated by commas become one list',
 		params: (sim, t) => ({
 			resource: 'payable',
-			operation: 'search',
+			operation: 'getAll',
 			filterMode: 'fields',
 			filters: { id: ` ${sim.data(t).payables[2].id}, ${sim.data(t).payables[0].id} ` },
 			returnAll: true,
@@ -208,10 +203,10 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'payable search: JSON mode passes the filters object through unchanged, Limit 5',
+		name: 'payable getAll (Get Many): JSON mode passes the filters object through unchanged, Limit 5',
 		params: () => ({
 			resource: 'payable',
-			operation: 'search',
+			operation: 'getAll',
 			filterMode: 'json',
 			filtersJson:
 				'{"operator":"or","subfilters":[{"field":"status","operator":"=","value":["in_review"]}]}',
@@ -236,10 +231,10 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'payable search: JSON mode, Return All (body cursor pages)',
+		name: 'payable getAll (Get Many): JSON mode, Return All (body cursor pages)',
 		params: () => ({
 			resource: 'payable',
-			operation: 'search',
+			operation: 'getAll',
 			filterMode: 'json',
 			filtersJson: '{}',
 			returnAll: true,
@@ -258,7 +253,7 @@ const CASES: Case[] = [
 			operation: 'getAllSnapshot',
 			filterMode: 'fields',
 			filters: { payableType: ['card_purchase'] },
-			maxWait: 10,
+			options: { maxWait: 10 },
 			returnAll: true,
 		}),
 		expected: (sim, t) => sim.data(t).payables.filter((p) => p.payableType === 'card_purchase'),
@@ -271,10 +266,10 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'payable search (Get Many): Simplify keeps the main fields of each payable, Limit 3',
+		name: 'payable getAll (Get Many): Simplify keeps the main fields of each payable, Limit 3',
 		params: () => ({
 			resource: 'payable',
-			operation: 'search',
+			operation: 'getAll',
 			filterMode: 'fields',
 			filters: {},
 			returnAll: false,
@@ -364,7 +359,7 @@ const CASES: Case[] = [
 		params: (sim, t) => ({
 			resource: 'analyticalField',
 			operation: 'getValues',
-			fieldId: sim.data(t).analyticalFields[1].id,
+			fieldId: locatorById(sim.data(t).analyticalFields[1].id),
 			returnAll: true,
 		}),
 		expected: (sim, t, level) => values(sim.data(t).analyticalFields[1].values, level),
@@ -379,7 +374,7 @@ const CASES: Case[] = [
 		params: (sim, t) => ({
 			resource: 'analyticalField',
 			operation: 'getValues',
-			fieldId: sim.data(t).analyticalFields[0].id,
+			fieldId: locatorById(sim.data(t).analyticalFields[0].id),
 			returnAll: false,
 			limit: 4,
 		}),
@@ -424,7 +419,7 @@ const CASES: Case[] = [
 			operation: 'request',
 			method: 'GET',
 			path: '/v2/companies/{companyId}/invoices',
-			scoping: 'path',
+			companyPlacement: 'path',
 			pagination: 'cursor',
 			query: '{"sortBy":"updatedAt","sort":"desc"}',
 			returnAll: true,
@@ -445,7 +440,7 @@ const CASES: Case[] = [
 			operation: 'request',
 			method: 'POST',
 			path: '/v1/payables/search',
-			scoping: 'header',
+			companyPlacement: 'header',
 			pagination: 'bodyCursor',
 			query: '{}',
 			body: '{"filters":{"operator":"and","subfilters":[{"field":"status","operator":"=","value":["settled"]}]}}',
@@ -468,7 +463,7 @@ const CASES: Case[] = [
 			operation: 'request',
 			method: 'GET',
 			path: '/v1/accounts',
-			scoping: 'header',
+			companyPlacement: 'header',
 			pagination: 'offset',
 			query: '{}',
 			returnAll: true,
@@ -483,7 +478,7 @@ const CASES: Case[] = [
 			operation: 'request',
 			method: 'GET',
 			path: '/v1/wallet-summary',
-			scoping: 'header',
+			companyPlacement: 'header',
 			pagination: 'none',
 			query: '{}',
 		}),
@@ -584,7 +579,7 @@ describe('node: every operation with every credential kind', () => {
 				company: 'cmp_004',
 				filterMode: 'json',
 				filtersJson: '{"status":"settled"}',
-				maxWait: 1,
+				options: { maxWait: 1 },
 				returnAll: true,
 			});
 			const error = await failure(execute());

@@ -22,12 +22,12 @@ const one = (company: string) => ({ companyScope: 'one', company });
 const CREATE = {
 	...one('cmp_002'),
 	operation: 'create',
-	userId: 'usr_002_00002',
+	userId: locatorById('usr_002_00002'),
 	amount: 100,
 	startDate: '2026-04-01',
 	endDate: '2026-04-30',
 	supplierMode: 'id',
-	supplierId: 'sup_002_00003',
+	supplierId: locatorById('sup_002_00003'),
 };
 const PO = { resource: 'purchaseOrder' };
 
@@ -195,7 +195,7 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('Create refused by Spendesk (an unknown supplier): the error names the company and quotes Spendesk; nothing is created', async () => {
 			const before = purchaseOrdersOf(sim, 'cmp_002').length;
-			const error = await failure(run({ ...CREATE, supplierId: 'sup_nope' }));
+			const error = await failure(run({ ...CREATE, supplierId: locatorById('sup_nope') }));
 			expect(error.message).toBe(
 				'Spendesk rejected "Create a purchase order" for company "cmp_002" (400)',
 			);
@@ -266,7 +266,7 @@ describe.each(['specification', 'documented'] as const)(
 					...PO,
 					...one('cmp_003'),
 					operation: 'cancel',
-					purchaseOrderId: '={{ $json.id }}',
+					purchaseOrderId: locatorById('={{ $json.id }}'),
 				},
 				{ items, continueOnFail: true },
 			);
@@ -356,7 +356,7 @@ describe('node: purchase orders without the experimental scope (documented profi
 			runNode(sim, 'companyKey', {
 				...PO,
 				operation: 'create',
-				userId: 'usr_001_00002',
+				userId: locatorById('usr_001_00002'),
 				amount: 100,
 				startDate: '2026-04-01',
 				endDate: '2026-04-30',

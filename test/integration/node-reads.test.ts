@@ -243,7 +243,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				operation: 'get',
 				companyScope: 'one',
 				company: 'cmp_001',
-				payableId: payable.id,
+				payableId: locatorById(payable.id),
 			});
 			expect(out.map((o) => o.json)).toEqual([plain(payableDetail(payable))]);
 			expect(Object.keys(out[0].json).length).toBeGreaterThan(10);
@@ -410,7 +410,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			['supplier', 'getAll', { filters: null }],
 			['purchaseOrder', 'getAll', { filters: null, options: null }],
 			['analyticalField', 'getAll', { filters: null }],
-			['payable', 'search', { filterMode: 'fields', filters: null }],
+			['payable', 'getAll', { filterMode: 'fields', filters: null }],
 			['payable', 'getAllSnapshot', { options: null }],
 		])('%s %s with %j reads as with none set', async (resource, operation, params) => {
 			const { out } = await runNode(sim, 'orgKey', {

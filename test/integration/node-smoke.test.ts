@@ -19,8 +19,6 @@ describe('node smoke', () => {
 				companyScope: 'all',
 				returnAll: false,
 				limit: 5,
-				sortBy: 'updatedAt',
-				sort: 'desc',
 				filters: '{}',
 			},
 		});
@@ -48,15 +46,16 @@ describe('node smoke', () => {
 			companyScope: 'one',
 			company: 'cmp_001',
 			returnAll: true,
-			// Not shown with Return All on, nor is an option of an earlier version.
+			// Not shown with Return All on, nor is an option the description does not have.
 			limit: 7,
-			filters: '{}',
+			sortBy: 'createdAt',
 			options: { notAnOption: true },
 		});
 		const read = (name: string) => context.getNodeParameter(name, 0, 'absent');
 		expect(read('limit')).toBe('absent');
+		expect(read('sortBy')).toBe('absent');
 		expect(read('options')).toEqual({});
-		expect(read('sortBy')).toBe('updatedAt');
+		expect(read('filters')).toBe('{}');
 		expect(read('companyScope')).toBe('one');
 	});
 
@@ -86,7 +85,7 @@ describe('node smoke', () => {
 				company: { __rl: true, mode: 'id', value: '={{ $json.companies[1] }}' },
 				returnAll: false,
 				limit: '={{ $json.n * 2 }}',
-				sortBy: '={{ $json.missing }}',
+				options: { sortBy: '={{ $json.missing }}' },
 				filters: '{}',
 			},
 			{ items: [{ json: { companies: ['cmp_001', 'cmp_002'], n: 3 } }] },
@@ -94,7 +93,7 @@ describe('node smoke', () => {
 		expect(context.getNodeParameter('company', 0, '', { extractValue: true })).toBe('cmp_002');
 		expect(context.getNodeParameter('limit', 0, 50)).toBe(6);
 		// An expression that gives undefined is not replaced by the fallback (n8n-core's behaviour).
-		expect(context.getNodeParameter('sortBy', 0, 'createdAt')).toBeUndefined();
+		expect(context.getNodeParameter('options.sortBy', 0, 'createdAt')).toBeUndefined();
 		const out = await execute();
 		expect(out[0]).toHaveLength(6);
 		expect(sim.log.filter((r) => r.route === 'listInvoices').map((r) => r.companyId)).toEqual([

@@ -37,7 +37,7 @@ describe.each(['specification', 'documented'] as const)(
 			runNode(
 				sim,
 				'orgKey',
-				{ ...BASE, supplierId: '={{ $json.id }}', ...params },
+				{ ...BASE, supplierId: locatorById('={{ $json.id }}'), ...params },
 				{ items, continueOnFail },
 			);
 

@@ -8,6 +8,7 @@ import type { RouteId, SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, failure } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { prepareNode } from '../support/node';
+import { locatorById } from '../support/values';
 
 const invoices = (more: IDataObject): IDataObject => ({
 	resource: 'invoice',
@@ -16,8 +17,6 @@ const invoices = (more: IDataObject): IDataObject => ({
 	company: 'cmp_002',
 	returnAll: false,
 	limit: 10,
-	sortBy: 'updatedAt',
-	sort: 'desc',
 	filters: '{}',
 	...more,
 });
@@ -27,14 +26,14 @@ const custom = (more: IDataObject): IDataObject => ({
 	companyScope: 'one',
 	company: 'cmp_002',
 	method: 'GET',
-	scoping: 'header',
+	companyPlacement: 'header',
 	pagination: 'none',
 	query: '{}',
 	...more,
 });
 const payables = (more: IDataObject): IDataObject => ({
 	resource: 'payable',
-	operation: 'search',
+	operation: 'getAll',
 	companyScope: 'one',
 	company: 'cmp_002',
 	returnAll: true,
@@ -53,7 +52,7 @@ const values = (fieldId: string): IDataObject => ({
 	operation: 'getValues',
 	companyScope: 'one',
 	company: 'cmp_002',
-	fieldId,
+	fieldId: locatorById(fieldId),
 	returnAll: true,
 });
 
@@ -153,14 +152,14 @@ const CASES: BadInput[] = [
 		route: 'listSettlements',
 	},
 	{
-		name: 'custom Company Scoping from an expression that is no choice',
+		name: 'custom Company Placement from an expression that is no choice',
 		kind: 'orgKey',
-		params: custom({ path: '/v1/settlements', scoping: 'Header' }),
-		message: '\'Company Scoping\' must be one of path, none, header; got "Header"',
+		params: custom({ path: '/v1/settlements', companyPlacement: 'Header' }),
+		message: '\'Company Placement\' must be one of path, none, header; got "Header"',
 		route: 'listSettlements',
 	},
 	{
-		name: 'custom POST with Snapshot Pages (it would POST again at every poll)',
+		name: 'custom POST with Snapshot (it would POST again at every poll)',
 		kind: 'orgKey',
 		params: custom({
 			method: 'POST',
@@ -168,7 +167,7 @@ const CASES: BadInput[] = [
 			pagination: 'snapshot',
 			body: '{}',
 		}),
-		message: 'Pagination "Snapshot Pages" reads a snapshot with GET, not POST',
+		message: 'Pagination "Snapshot" reads a snapshot with GET, not POST',
 		route: 'createPayablesSnapshot',
 	},
 	{
@@ -229,14 +228,14 @@ const CASES: BadInput[] = [
 		name: 'custom path with {companyId} but header placement',
 		kind: 'orgKey',
 		params: custom({ path: '/v2/companies/{companyId}/invoices' }),
-		message: 'The path contains {companyId} but Company Scoping is not "Company in Path"',
+		message: 'The path contains {companyId} but Company Placement is not "Company in Path"',
 		route: 'listInvoices',
 	},
 	{
 		name: 'custom path placement "path" without {companyId}',
 		kind: 'orgKey',
-		params: custom({ path: '/v1/settlements', scoping: 'path' }),
-		message: 'Company Scoping is "Company in Path" but the path has no {companyId}',
+		params: custom({ path: '/v1/settlements', companyPlacement: 'path' }),
+		message: 'Company Placement is "Company in Path" but the path has no {companyId}',
 		route: 'listSettlements',
 	},
 	{
@@ -319,14 +318,44 @@ const CASES: BadInput[] = [
 		name: 'analytical field id empty',
 		kind: 'orgKey',
 		params: values(''),
-		message: 'Choose an analytical field',
+		message: 'Analytical Field ID is empty',
 		route: 'listAnalyticalFieldValues',
+	},
+	{
+		name: 'analytical field id as a bare text, not From List or By ID (workflow JSON written by hand)',
+		kind: 'orgKey',
+		params: { ...values(''), fieldId: 'af_002_001' },
+		message:
+			'Analytical Field ID must be picked From List or entered By ID; the node got the text "af_002_001"',
+		route: 'listAnalyticalFieldValues',
+	},
+	{
+		name: 'analytical field id in a mode the field does not have',
+		kind: 'orgKey',
+		params: { ...values(''), fieldId: { __rl: true, mode: 'url', value: 'af_002_001' } },
+		message:
+			'Analytical Field ID must be picked From List or entered By ID; the node got the mode "url"',
+		route: 'listAnalyticalFieldValues',
+	},
+	{
+		name: 'invoices Sort By from an expression that is no choice',
+		kind: 'orgKey',
+		params: invoices({ options: { sortBy: 'amount' } }),
+		message: 'Sort By: "amount" is not one of the values Spendesk knows',
+		route: 'listInvoices',
+	},
+	{
+		name: 'invoices Sort Order from an expression that is no choice',
+		kind: 'orgKey',
+		params: invoices({ options: { sortOrder: 'newest' } }),
+		message: 'Sort Order: "newest" is not one of the values Spendesk knows',
+		route: 'listInvoices',
 	},
 	{
 		name: 'analytical field id blank (OAuth2 company-level)',
 		kind: 'oauthCompany',
 		params: { ...values('   '), company: '' },
-		message: 'Choose an analytical field',
+		message: 'Analytical Field ID is empty',
 		route: 'listAnalyticalFieldValues',
 	},
 ];
@@ -476,21 +505,6 @@ describe('node: input as expressions give it', () => {
 		const { execute } = await prepareNode(sim, 'orgKey', invoices({ limit: 'ten' }));
 		const error = await failure(execute());
 		expect(error.message).toBe(`'Limit' must be a whole number of 1 or more; got "ten"`);
-		expect(sim.log).toHaveLength(0);
-	});
-
-	test('Several Companies saved by an earlier version (n8n leaves out its company list) is refused before any request, saying what to choose', async () => {
-		const { execute } = await prepareNode(
-			sim,
-			'orgKey',
-			invoices({ companyScope: 'several', companyIds: ['cmp_001', 'cmp_002'] }),
-		);
-		const error = await failure(execute());
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe("'Several Companies' is not a choice of this node");
-		expect((error as NodeOperationError).description).toContain(
-			"Choose One Company, or All Companies (reads only), in 'Companies'",
-		);
 		expect(sim.log).toHaveLength(0);
 	});
 

@@ -12,7 +12,7 @@ import type { BookkeptPayable } from '../simulator/writes';
 import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, AS_GIVEN, prepareNode } from '../support/node';
-import { plain } from '../support/values';
+import { locatorById, plain } from '../support/values';
 
 /** The node on these parameters, ready to run: its first output once called. */
 async function execute(
@@ -46,7 +46,7 @@ const MARK: IDataObject = {
 	operation: 'updateBookkeepingStatus',
 	companyScope: 'one',
 	company: '={{ $json.companyId }}',
-	payableId: '={{ $json.id }}',
+	payableId: locatorById('={{ $json.id }}'),
 	version: '={{ $json.version }}',
 	bookkeepingStatus: 'exported',
 };
@@ -127,7 +127,7 @@ describe('node: write operations', () => {
 					sim,
 					{
 						...MARK,
-						bookkeepingStatus: 'failedExport',
+						bookkeepingStatus: 'failedToExport',
 						failureReason: '  Unknown ledger account  ',
 					},
 					{ items },
@@ -148,10 +148,10 @@ describe('node: write operations', () => {
 			for (const o of out)
 				expect(o.json).toMatchObject({
 					status: 'updated',
-					bookkeepingStatus: 'failedExport',
+					bookkeepingStatus: 'failedToExport',
 					failureReason: 'Unknown ledger account',
 				});
-			// The payable then reads as Spendesk's state failedToExport.
+			// The payable then reads with the state sent.
 			expect(payable(sim, 'cmp_004', 2)).toMatchObject({
 				bookkeepingStatus: 'failedToExport',
 				failureReason: 'Unknown ledger account',
@@ -381,7 +381,7 @@ describe('node: write operations', () => {
 				{
 					resource: 'payable',
 					operation: 'updateBookkeepingStatus',
-					payableId: 'pay_001_000001',
+					payableId: locatorById('pay_001_000001'),
 					version: 1,
 				},
 			],
@@ -390,7 +390,7 @@ describe('node: write operations', () => {
 				{
 					resource: 'settlement',
 					operation: 'updateState',
-					settlementId: 'stl_001_000001',
+					settlementId: locatorById('stl_001_000001'),
 					state: 'exported',
 				},
 			],
@@ -400,7 +400,7 @@ describe('node: write operations', () => {
 				{
 					resource: 'supplier',
 					operation: 'update',
-					supplierId: 'sup_001_0001',
+					supplierId: locatorById('sup_001_0001'),
 					updateFields: { name: 'Acme' },
 				},
 			],
@@ -471,7 +471,7 @@ describe('node: write operations', () => {
 				expect(company[0].displayOptions?.show?.companyScope).toBeUndefined();
 			}
 			for (const [resource, operation] of [
-				['payable', 'search'],
+				['payable', 'getAll'],
 				['settlement', 'getAll'],
 				['intake', 'getAll'],
 				['invoice', 'getAll'],
@@ -503,7 +503,7 @@ describe('node: write operations', () => {
 						resource: 'settlement',
 						operation: 'updateState',
 						company,
-						settlementId: ` ${settlement.id} `,
+						settlementId: locatorById(` ${settlement.id} `),
 						state: 'failedToExport',
 					},
 					{ kind },
@@ -525,7 +525,7 @@ describe('node: write operations', () => {
 			]);
 		});
 
-		test('"failedExport" of earlier versions is sent as the documented failedToExport; a bare answer is read too', async () => {
+		test('a bare answer is read too', async () => {
 			const settlement = sim.data('cmp_002').settlements[2];
 			sim.injectFault({ route: 'updateSettlementState', kind: 'bareObject' });
 			const out = await (
@@ -534,8 +534,8 @@ describe('node: write operations', () => {
 					operation: 'updateState',
 					companyScope: 'one',
 					company: 'cmp_002',
-					settlementId: settlement.id,
-					state: 'failedExport',
+					settlementId: locatorById(settlement.id),
+					state: 'failedToExport',
 				})
 			)();
 			expect(apiRequests(sim).map((r) => r.body)).toEqual([{ state: 'failedToExport' }]);
@@ -544,13 +544,34 @@ describe('node: write operations', () => {
 			]);
 		});
 
+		test('a State that is not one of Spendesk\'s values (e.g. "failedExport" from an expression) is refused before any request', async () => {
+			const settlement = sim.data('cmp_002').settlements[2];
+			const error = await failure(
+				(
+					await execute(sim, {
+						resource: 'settlement',
+						operation: 'updateState',
+						company: 'cmp_002',
+						settlementId: locatorById(settlement.id),
+						state: 'failedExport',
+					})
+				)(),
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(
+				`'State' must be Exported or Failed to Export; got "failedExport"`,
+			);
+			expect((error as NodeOperationError).description).toContain('"failedToExport"');
+			expect(apiRequests(sim)).toEqual([]);
+		});
+
 		test('an unknown settlement is a clear 404; with Continue On Fail an error item', async () => {
 			const params = {
 				resource: 'settlement',
 				operation: 'updateState',
 				companyScope: 'one',
 				company: 'cmp_002',
-				settlementId: 'stl_nope',
+				settlementId: locatorById('stl_nope'),
 				state: 'exported',
 			};
 			const error = await failure((await execute(sim, params))());
@@ -574,7 +595,7 @@ describe('node: write operations', () => {
 					operation: 'updateState',
 					companyScope: 'one',
 					company: 'cmp_003',
-					settlementId: settlement.id,
+					settlementId: locatorById(settlement.id),
 					state: 'exported',
 				})
 			)();
@@ -590,7 +611,7 @@ describe('node: write operations', () => {
 						operation: 'updateState',
 						companyScope: 'one',
 						company: 'cmp_002',
-						settlementId: '..',
+						settlementId: locatorById('..'),
 						state: 'exported',
 					})
 				)(),
@@ -713,33 +734,6 @@ describe('node: write operations', () => {
 			expect(out[0].json.name).toBe('Supplier 60');
 		});
 
-		test('External ID saved by earlier versions: n8n leaves it out, the supplier is created without it', async () => {
-			const out = await (
-				await execute(
-					sim,
-					{ ...CREATE, additionalFields: { externalId: 'acc-1', city: 'Lyon' } },
-					{ items: suppliers(71, 1) },
-				)
-			)();
-			expect(sent()).toEqual([{ name: 'Supplier 71', supplierDetails: { city: 'Lyon' } }]);
-			expect(out[0].json).toMatchObject({ name: 'Supplier 71' });
-		});
-
-		test('External ID handed to the node as given (not by n8n) fails before any request, saying Spendesk has no place for it', async () => {
-			const error = await failure(
-				(
-					await execute(
-						sim,
-						{ ...CREATE, additionalFields: { externalId: 'acc-1' } },
-						{ items: suppliers(70, 1), asGiven: true },
-					)
-				)(),
-			);
-			expect(error.message).toBe('External ID can no longer be sent to Spendesk');
-			expect((error as NodeOperationError).description).toContain('no External ID field');
-			expect(sim.log).toHaveLength(0);
-		});
-
 		test('an invalid IBAN, country or email fails before any request; with Continue On Fail only its item is an error', async () => {
 			const items = suppliers(300, 4);
 			const params = {
@@ -811,7 +805,7 @@ describe('node: write operations', () => {
 					operation: 'update',
 					companyScope: 'one',
 					company: 'cmp_002',
-					supplierId: supplier.id,
+					supplierId: locatorById(supplier.id),
 					updateFields: {
 						name: ' Renamed ',
 						vatNumber: 'fr 40303265045',
@@ -858,23 +852,8 @@ describe('node: write operations', () => {
 			company: 'cmp_002',
 		};
 
-		test('Update: Is Archived saved by earlier versions is left out by n8n: alone, nothing to update, pointing to Archive', async () => {
-			const base = { ...UPDATE_ON_2, supplierId: sim.data('cmp_002').suppliers[1].id };
-			const error = await failure(
-				(await execute(sim, { ...base, updateFields: { isArchived: true } }))(),
-			);
-			expect(error.message).toBe('Nothing to update: add at least one field to Update Fields');
-			expect((error as NodeOperationError).description).toContain('Supplier → Archive');
-			expect(sim.log).toHaveLength(0);
-		});
-
-		test('Update: Is Archived handed as given (not by n8n) fails before any request; a bare answer is read', async () => {
-			const base = { ...UPDATE_ON_2, supplierId: sim.data('cmp_002').suppliers[1].id };
-			const archived = await failure(
-				(await execute(sim, { ...base, updateFields: { isArchived: true } }, { asGiven: true }))(),
-			);
-			expect(archived.message).toBe('Is Archived can no longer be sent to Spendesk');
-			expect(sim.log).toHaveLength(0);
+		test('Update: a bare answer is read', async () => {
+			const base = { ...UPDATE_ON_2, supplierId: locatorById(sim.data('cmp_002').suppliers[1].id) };
 			sim.injectFault({ route: 'updateSupplier', kind: 'bareObject' });
 			const out = await (await execute(sim, { ...base, updateFields: { city: 'Nantes' } }))();
 			expect(out.map((o) => o.json)).toEqual([plain(sim.data('cmp_002').suppliers[1])]);
@@ -884,12 +863,21 @@ describe('node: write operations', () => {
 		test('Update: nothing to change fails before any request; an unknown supplier is a 404', async () => {
 			const base = UPDATE_ON_2;
 			const empty = await failure(
-				(await execute(sim, { ...base, supplierId: 'sup_002_0001', updateFields: {} }))(),
+				(
+					await execute(sim, { ...base, supplierId: locatorById('sup_002_0001'), updateFields: {} })
+				)(),
 			);
 			expect(empty.message).toBe('Nothing to update: add at least one field to Update Fields');
+			expect((empty as NodeOperationError).description).toContain('Supplier → Archive');
 			expect(sim.log).toHaveLength(0);
 			const unknown = await failure(
-				(await execute(sim, { ...base, supplierId: 'sup_nope', updateFields: { name: 'x' } }))(),
+				(
+					await execute(sim, {
+						...base,
+						supplierId: locatorById('sup_nope'),
+						updateFields: { name: 'x' },
+					})
+				)(),
 			);
 			expect(unknown.message).toBe('Not found: "Update a supplier" for company "cmp_002"');
 		});

@@ -15,7 +15,7 @@ import { DEFAULT_SUNSET } from '../simulator/server';
 import { payableDetail } from '../simulator/routes-reads';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import { prepareNode, runNode } from '../support/node';
-import { plain } from '../support/values';
+import { locatorById, plain } from '../support/values';
 
 const SNAPSHOT = {
 	resource: 'payable',
@@ -23,7 +23,7 @@ const SNAPSHOT = {
 	companyScope: 'one',
 	company: 'cmp_002',
 	filterMode: 'fields',
-	maxWait: 20,
+	options: { maxWait: 20 },
 	returnAll: true,
 };
 
@@ -51,7 +51,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			sim.injectFault({ route: 'searchPayables', kind: 'dataEnvelope', times: 10 });
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
-				operation: 'search',
+				operation: 'getAll',
 				companyScope: 'one',
 				company: 'cmp_002',
 				filterMode: 'json',
@@ -69,7 +69,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			sim.injectFault({ route: 'searchPayables', kind: 'dataEnvelope', after: 1 });
 			const { out } = await runNode(sim, 'companyKey', {
 				resource: 'payable',
-				operation: 'search',
+				operation: 'getAll',
 				companyScope: 'one',
 				company: '',
 				filterMode: 'json',
@@ -97,7 +97,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				operation: 'getValues',
 				companyScope: 'one',
 				company: 'cmp_002',
-				fieldId: field.id,
+				fieldId: locatorById(field.id),
 				returnAll: true,
 			});
 			expect(out.map((o) => o.json)).toEqual(
@@ -115,7 +115,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				operation: 'getValues',
 				companyScope: 'one',
 				company: 'cmp_002',
-				fieldId: field.id,
+				fieldId: locatorById(field.id),
 				returnAll: false,
 				limit: 45,
 			});
@@ -175,7 +175,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			sim.injectFault({ route: 'createPayablesSnapshot', kind: 'snapshotConflict', times: 1000 });
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				...SNAPSHOT,
-				maxWait: 1,
+				options: { maxWait: 1 },
 				filters: { status: ['in_review'] },
 			});
 			sim.clearLog();
@@ -284,7 +284,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 							operation: 'request',
 							method: 'GET',
 							path: '/v1/accounts',
-							scoping: 'header',
+							companyPlacement: 'header',
 							pagination: 'none',
 							query: '{"limit":2}',
 						},

@@ -130,26 +130,26 @@ describe('transport: tokens', () => {
 		'n8n %s: OAuth2 organisation credential refreshes once (refresh_token grant) after expiry and the call succeeds',
 		async (n8nVersion, statuses) => {
 			const store = await storeFor(sim, 'oauthOrg');
-			const before = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
+			const before = store.get('spendeskOAuth2Api');
 			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
 			sim.clearLog();
 			sim.expireTokens();
 			const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
 			expect(res.status).toBe(200);
 			expect(res.body).toEqual({ data: sim.data('cmp_001').walletSummary });
-			const refresh = sim.requestsTo('oauthToken');
+			const refresh = sim.requestsTo('oauthTokenRefresh');
 			expect(refresh).toHaveLength(1);
 			expect(refresh[0].status).toBe(200);
 			expect((refresh[0].body as IDataObject).grant_type).toBe('refresh_token');
 			expect(sim.requestsTo('token')).toHaveLength(0);
 			expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual(statuses);
-			const after = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
-			expect(after.access_token).not.toBe(before.access_token);
+			const after = store.get('spendeskOAuth2Api');
+			expect(after.accessToken).not.toBe(before.accessToken);
 
 			// The refreshed token is kept: the next call needs no refresh.
 			sim.clearLog();
 			await callSpendesk(ctx, 'walletSummary', { company: 'cmp_002' });
-			expect(sim.requestsTo('oauthToken')).toHaveLength(0);
+			expect(sim.requestsTo('oauthTokenRefresh')).toHaveLength(0);
 			expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200]);
 		},
 	);
@@ -160,15 +160,13 @@ describe('transport: tokens', () => {
 			const store = await storeFor(sim, 'oauthOrg');
 			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
 			const client = sim.credentials.oauthClient;
-			const refreshTokens = [
-				String((store.get('spendeskOAuth2Api').oauthTokenData as IDataObject).refresh_token),
-			];
+			const refreshTokens = [String(store.get('spendeskOAuth2Api').refreshToken)];
 			for (const company of ['cmp_001', 'cmp_002']) {
 				sim.clearLog();
 				sim.clock.advance(61 * 60_000);
 				const res = await callSpendesk(ctx, 'walletSummary', { company });
 				expect(res.body).toEqual({ data: sim.data(company).walletSummary });
-				const refresh = sim.requestsTo('oauthToken');
+				const refresh = sim.requestsTo('oauthTokenRefresh');
 				expect(refresh.map((r) => [r.status, (r.body as IDataObject).grant_type])).toEqual([
 					[200, 'refresh_token'],
 				]);
@@ -179,9 +177,7 @@ describe('transport: tokens', () => {
 				});
 				// Asked, refused (401), asked again letting the 401 throw so that n8n refreshes, then 200.
 				expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([401, 401, 200]);
-				refreshTokens.push(
-					String((store.get('spendeskOAuth2Api').oauthTokenData as IDataObject).refresh_token),
-				);
+				refreshTokens.push(String(store.get('spendeskOAuth2Api').refreshToken));
 			}
 			// Rotated at each refresh; the used ones are dead.
 			expect(new Set(refreshTokens).size).toBe(3);
@@ -201,7 +197,7 @@ describe('transport: tokens', () => {
 			sim.clock.advance(61 * 60_000);
 			const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_003' });
 			expect(res.status).toBe(200);
-			expect(sim.requestsTo('oauthToken').map((r) => r.status)).toEqual([200]);
+			expect(sim.requestsTo('oauthTokenRefresh').map((r) => r.status)).toEqual([200]);
 		} finally {
 			client.clientSecret = original;
 		}
@@ -211,10 +207,10 @@ describe('transport: tokens', () => {
 		'n8n %s: a refused OAuth2 refresh (revoked refresh token) says to reconnect the credential, once, without any token',
 		async (n8nVersion) => {
 			const store = await storeFor(sim, 'oauthOrg');
-			const tokens = store.get('spendeskOAuth2Api').oauthTokenData as IDataObject;
-			store.set('spendeskOAuth2Api', {
-				...store.get('spendeskOAuth2Api'),
-				oauthTokenData: { ...tokens, refresh_token: 'revoked-refresh-token' },
+			const tokens = store.get('spendeskOAuth2Api');
+			store.update('spendeskOAuth2Api', {
+				...store.stored('spendeskOAuth2Api'),
+				refreshToken: 'revoked-refresh-token',
 			});
 			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
 			sim.clearLog();
@@ -224,17 +220,18 @@ describe('transport: tokens', () => {
 			);
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toBe(
-				'Reconnect the credential "Spendesk OAuth2": Spendesk refused to renew its OAuth2 access',
+				'Reconnect the credential "Spendesk OAuth2" to Spendesk: approve at the link below, then paste the address you land on into the credential and save',
 			);
 			const description = (error as NodeApiError).description ?? '';
 			expect(description).toContain('"Get wallet summary" for company "cmp_002"');
-			expect(description).toContain('click "Reconnect"');
+			expect(description).toContain('Spendesk refused to renew access');
+			expect(description).toContain(`href="${sim.baseUrl}/v1/oauth2/authorize?`);
 			expect((error as NodeApiError).context.itemIndex).toBe(3);
 			// One refusal from the token endpoint; the API was asked once (401) and never again.
-			expect(sim.requestsTo('oauthToken').map((r) => r.status)).toEqual([400]);
+			expect(sim.requestsTo('oauthTokenRefresh').map((r) => r.status)).toEqual([400]);
 			expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([401, 401]);
 			const text = `${JSON.stringify(error)} ${description} ${error.message}`;
-			expect(text).not.toContain(String(tokens.access_token));
+			expect(text).not.toContain(String(tokens.accessToken));
 			expect(text).not.toContain('revoked-refresh-token');
 			expect(text).not.toContain(sim.credentials.oauthClient.clientSecret);
 			expect(text).not.toContain('check your parameters');
@@ -248,20 +245,20 @@ describe('transport: tokens', () => {
 			const ctx = await ctxFor(sim, 'oauthOrg', { store, n8nVersion });
 			sim.clearLog();
 			sim.expireTokens();
-			sim.injectFault({ route: 'oauthToken', kind: 'status', status: 500, times: 1 });
+			sim.injectFault({ route: 'oauthTokenRefresh', kind: 'status', status: 500, times: 1 });
 			const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
 			expect(res.status).toBe(200);
-			expect(sim.requestsTo('oauthToken').map((r) => r.status)).toEqual([500, 200]);
+			expect(sim.requestsTo('oauthTokenRefresh').map((r) => r.status)).toEqual([500, 200]);
 
 			sim.clearLog();
 			sim.expireTokens();
-			sim.injectFault({ route: 'oauthToken', kind: 'status', status: 500, times: 20 });
+			sim.injectFault({ route: 'oauthTokenRefresh', kind: 'status', status: 500, times: 20 });
 			const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
 			sim.clearFaults();
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).not.toMatch(/Reconnect/);
 			expect(error.message).toContain('500');
-			expect(sim.requestsTo('oauthToken').length).toBe(5);
+			expect(sim.requestsTo('oauthTokenRefresh').length).toBe(5);
 			expect(JSON.stringify(error)).not.toContain(sim.credentials.oauthClient.clientSecret);
 		},
 	);
@@ -273,7 +270,7 @@ describe('transport: tokens', () => {
 		sim.expireTokens();
 		const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_006' }));
 		expect(error.message).toBe('Company "cmp_006" is deactivated');
-		expect(sim.requestsTo('oauthToken').map((r) => r.status)).toEqual([200]);
+		expect(sim.requestsTo('oauthTokenRefresh').map((r) => r.status)).toEqual([200]);
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([401, 401, 403]);
 	});
 

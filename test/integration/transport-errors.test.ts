@@ -91,7 +91,7 @@ describe('transport: errors (docs/api.md#errors)', () => {
 			}
 			expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([403]);
 			expect(sim.requestsTo('listInvoices').map((r) => r.status)).toEqual([403]);
-			expect(sim.requestsTo('oauthToken')).toHaveLength(0);
+			expect(sim.requestsTo('oauthTokenRefresh')).toHaveLength(0);
 			// Other companies still work.
 			expect((await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' })).status).toBe(200);
 		} finally {
@@ -109,7 +109,7 @@ describe('transport: errors (docs/api.md#errors)', () => {
 			'The company-level credential "Spendesk API key" cannot reach company "cmp_002"',
 		);
 		expect(error.description).toBe(
-			'A company-level credential reaches only its own company. Leave the Company field empty, or use an organisation-level credential to work across companies.',
+			"A company-level credential reaches only its own company. Leave the node's Company field empty and check the credential's Company ID (or leave it empty too: the node then looks the company up), or use an organisation-level credential to work across companies.",
 		);
 		expect(error.httpCode).toBe('403');
 		const log = sim.requestsTo('listInvoices');

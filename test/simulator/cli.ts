@@ -92,11 +92,6 @@ async function main(): Promise<void> {
 		),
 		`  OAuth2 client          client id ${oauthClient.clientId}   secret ${oauthClient.clientSecret}`,
 		`                         authorize ${url}/v1/oauth2/authorize   token ${url}/v1/oauth2/token/create   refresh ${url}/v1/oauth2/token/refresh?client_id=…&client_secret=…`,
-		...(documented
-			? []
-			: [
-					`                         also the older paths: authorize ${url}/oauth2/authorize   token ${url}/oauth2/token`,
-				]),
 		'',
 		'Try:',
 		`  curl -s -X POST ${url}/v1/auth/token -u ${orgKey.clientId}:${orgKey.clientSecret} \\`,

@@ -44,6 +44,7 @@ export function createPayable(
 	const now = sim.clock.iso();
 	const payable: Payable = {
 		id: freshId('pay', companyId, payables),
+		companyId,
 		description: 'Office Depot office',
 		payableType: 'invoice',
 		status: 'in_review',

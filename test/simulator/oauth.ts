@@ -1,15 +1,12 @@
 /**
- * OAuth2 of the simulator (docs/api.md#oauth2).
+ * OAuth2 of the simulator (docs/api.md#oauth2): Spendesk's documented contract for partner
+ * apps, served in both profiles.
  *
- * - The consent step shared by both contracts (`consent`): the approving user, organisation or
- *   company level, a Requester refused with `error=access_denied`.
- * - Spendesk's documented partner contract, served in both profiles: `GET /v1/oauth2/authorize`,
- *   `POST /v1/oauth2/token/create` (code exchange, 201) and `POST /v1/oauth2/token/refresh`
- *   (client in the query). JSON bodies only, the client in the body (create) or the query
+ * - `GET /v1/oauth2/authorize`: the consent step (the approving user, organisation or company
+ *   level, a Requester refused with `error=access_denied`), `scope` required.
+ * - `POST /v1/oauth2/token/create` (code exchange, 201) and `POST /v1/oauth2/token/refresh`
+ *   (client in the query): JSON bodies only, the client in the body (create) or the query
  *   (refresh), never a Basic header; answers without `expires_in`.
- *
- * The older contract of the specification profile (`/oauth2/authorize`, `/oauth2/token`) lives
- * in routes.ts and reuses `consent` and `pkceChallenge`.
  */
 import { createHash } from 'node:crypto';
 import { SimError } from './paging';
@@ -25,7 +22,7 @@ export function pkceChallenge(verifier: string): string {
 }
 
 /**
- * An error of the documented OAuth2 routes: the profile's error body (`errors: [{code, detail,
+ * An error of the OAuth2 routes: the profile's error body (`errors: [{code, detail,
  * source}]`, rewritten to the documented codes by the documented profile) plus the OAuth2
  * fields `error` (the RFC 6749 code, in both profiles) and `error_description`.
  */
@@ -40,7 +37,7 @@ export class OAuthError extends SimError {
 }
 
 /** The authorize step: checks the request, approves as the chosen user, redirects with a code. */
-export function consent(ctx: RequestContext): HandlerResult {
+function consent(ctx: RequestContext): HandlerResult {
 	const q = ctx.query;
 	const client = ctx.sim.oauthClient(q.client_id ?? '');
 	if (!client) throw new SimError(400, 'invalid_client', 'Unknown client_id', 'query.client_id');
@@ -111,9 +108,7 @@ export function consent(ctx: RequestContext): HandlerResult {
 	return { status: 302, headers: { location: redirect.toString() } };
 }
 
-// ---------------------------------------------------------------- the documented contract
-
-/** Every SimError a documented OAuth2 route throws goes out as an OAuthError. */
+/** Every SimError an OAuth2 route throws goes out as an OAuthError. */
 function oauthErrors(
 	handler: (ctx: RequestContext) => HandlerResult,
 ): (ctx: RequestContext) => HandlerResult {
@@ -135,7 +130,7 @@ const invalidClient = (source: string) =>
 	new SimError(401, 'invalid_client', 'Invalid client credentials', source);
 
 /** GET /v1/oauth2/authorize: the consent step, with `scope` required. */
-function authorizeV1(ctx: RequestContext): HandlerResult {
+function authorize(ctx: RequestContext): HandlerResult {
 	if (!(ctx.query.scope ?? '').trim())
 		throw invalidRequest('scope is required (space-separated scopes)', 'query.scope');
 	return consent(ctx);
@@ -257,14 +252,14 @@ function tokenRefresh(ctx: RequestContext): HandlerResult {
 	return tokenAnswer(ctx, found.clientId, previous, 200);
 }
 
-/** The documented partner OAuth2 routes, in both profiles (docs/api.md#oauth2). */
-export const OAUTH_V1_ROUTES: RouteDef[] = [
+/** The OAuth2 routes, in both profiles (docs/api.md#oauth2). */
+export const OAUTH_ROUTES: RouteDef[] = [
 	{
-		id: 'oauthAuthorizeV1',
+		id: 'oauthAuthorize',
 		method: 'GET',
 		pattern: /^\/v1\/oauth2\/authorize$/,
 		scoping: 'public',
-		handler: oauthErrors(authorizeV1),
+		handler: oauthErrors(authorize),
 	},
 	{
 		id: 'oauthTokenCreate',

@@ -14,7 +14,7 @@ import { RECEIPT_ROUTES } from './receipts';
 import { minorUnits, singleBody } from './shapes';
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
-import type { AccessLevel, Intake, Payable, RouteId } from './types';
+import type { Intake, Payable, RouteId } from './types';
 import {
 	createSuppliers,
 	updateBookkeepingStatus,
@@ -26,7 +26,7 @@ import {
 import { FILE_ROUTES } from './fileRoutes';
 import { WEBHOOK_ROUTES } from './webhooks';
 import { CONTROL_ROUTES } from './events';
-import { consent, OAUTH_V1_ROUTES, pkceChallenge } from './oauth';
+import { OAUTH_ROUTES, pkceChallenge } from './oauth';
 import type { SimulatorProfile } from './profile';
 
 export { pkceChallenge };
@@ -72,7 +72,7 @@ function bodyObject(ctx: RequestContext): Record<string, unknown> {
 	return ctx.body as Record<string, unknown>;
 }
 
-/** Basic client authentication, or client_id/client_secret in the body. */
+/** Basic client authentication (the API key's token request), or client_id/client_secret in the body. */
 function clientCredentials(
 	ctx: RequestContext,
 	body: Record<string, unknown>,
@@ -453,88 +453,37 @@ function tokenGrant(ctx: RequestContext): HandlerResult {
 			'body.grant_type',
 		);
 	}
+	const scopes = tokenScopes(key.scopes, body.scope);
+	const answer = ctx.sim.issueAccessToken({
+		kind: 'apiKey',
+		clientId: key.clientId,
+		level: key.level,
+		companyId: key.companyId,
+		scopes,
+	});
+	// The key's scopes, space-separated, as Spendesk's token answers list them
+	// (docs/api.md#authentication); the option `tokenAnswerScope: false` leaves them out.
 	return ok(
-		ctx.sim.issueAccessToken({
-			kind: 'apiKey',
-			clientId: key.clientId,
-			level: key.level,
-			companyId: key.companyId,
-			scopes: key.scopes,
-		}),
+		ctx.sim.options.tokenAnswerScope === false ? answer : { ...answer, scope: scopes.join(' ') },
 	);
 }
 
 /**
- * The vendor's rule for refreshes ("Changes to OAuth2 Refresh Tokens"): `client_id` and
- * `client_secret` are mandatory QUERY parameters of the refresh POST, whatever else
- * authenticates the client. Missing: 400; not the client's: 401.
+ * The scopes a token is issued with: the key's, or those of the optional `scope` field of the
+ * request that the key holds (the field restricts the token; docs/api.md#authentication).
  */
-function requireClientQuery(
-	ctx: RequestContext,
-	client: { clientId: string; clientSecret: string },
-): void {
-	for (const name of ['client_id', 'client_secret']) {
-		if (!ctx.query[name]) {
-			throw new SimError(
-				400,
-				'invalid_request',
-				`A refresh_token grant needs ${name} as a query parameter of the POST`,
-				`query.${name}`,
-			);
-		}
-	}
-	if (ctx.query.client_id !== client.clientId || ctx.query.client_secret !== client.clientSecret) {
-		throw new SimError(401, 'invalid_client', 'Invalid client credentials', 'query.client_id');
-	}
-}
-
-function oauthToken(ctx: RequestContext): HandlerResult {
-	const body = bodyObject(ctx);
-	const creds = clientCredentials(ctx, body);
-	const client = creds ? ctx.sim.oauthClient(creds.id) : undefined;
-	if (!creds || !client || client.clientSecret !== creds.secret) {
-		throw new SimError(
-			401,
-			'invalid_client',
-			'Invalid client credentials',
-			'headers.authorization',
-		);
-	}
-	const invalidGrant = (detail: string) => new SimError(400, 'invalid_grant', detail);
-	let grant: { userId: string; level: AccessLevel; companyId?: string; scopes: string[] };
-	if (body.grant_type === 'authorization_code') {
-		const code = ctx.sim.takeCode(String(body.code ?? ''));
-		if (!code || code.clientId !== client.clientId)
-			throw invalidGrant('Unknown authorization code');
-		if (code.used) throw invalidGrant('Authorization code already used');
-		if (code.expiresAt <= ctx.sim.clock.now()) throw invalidGrant('Authorization code expired');
-		if (body.redirect_uri !== undefined && body.redirect_uri !== code.redirectUri)
-			throw invalidGrant('redirect_uri does not match');
-		if (
-			typeof body.code_verifier !== 'string' ||
-			pkceChallenge(body.code_verifier) !== code.challenge
-		) {
-			throw invalidGrant('code_verifier does not match the code_challenge');
-		}
-		code.used = true;
-		grant = code;
-	} else if (body.grant_type === 'refresh_token') {
-		requireClientQuery(ctx, client);
-		const previous = ctx.sim.consumeRefreshToken(String(body.refresh_token ?? ''));
-		if (!previous || previous.clientId !== client.clientId)
-			throw invalidGrant('Invalid or already used refresh token');
-		grant = previous;
-	} else {
+function tokenScopes(held: readonly string[], requested: unknown): string[] {
+	if (requested === undefined || requested === null || requested === '') return [...held];
+	if (typeof requested !== 'string') {
 		throw new SimError(
 			400,
-			'unsupported_grant_type',
-			'grant_type must be authorization_code or refresh_token',
-			'body.grant_type',
+			'invalid_scope',
+			'scope must be a space-separated string',
+			'body.scope',
 		);
 	}
-	const access = ctx.sim.issueAccessToken({ kind: 'oauth2', clientId: client.clientId, ...grant });
-	const refresh = ctx.sim.issueRefreshToken({ clientId: client.clientId, ...grant });
-	return ok({ ...access, refresh_token: refresh, scope: grant.scopes.join(' ') });
+	const asked = requested.split(/\s+/).filter(Boolean);
+	return held.filter((scope) => asked.includes(scope));
 }
 
 function createSnapshot(ctx: RequestContext): HandlerResult {
@@ -612,25 +561,8 @@ export const ROUTES: RouteDef[] = [
 		scoping: 'public',
 		handler: tokenGrant,
 	},
-	{
-		id: 'oauthAuthorize',
-		method: 'GET',
-		pattern: /^\/oauth2\/authorize$/,
-		scoping: 'public',
-		// The specification's paths; the documented profile knows only the /v1 contract (oauth.ts).
-		profile: 'specification',
-		handler: consent,
-	},
-	{
-		id: 'oauthToken',
-		method: 'POST',
-		pattern: /^\/oauth2\/token$/,
-		scoping: 'public',
-		profile: 'specification',
-		handler: oauthToken,
-	},
-	// The documented partner OAuth2 contract, in both profiles (oauth.ts).
-	...OAUTH_V1_ROUTES,
+	// Spendesk's documented OAuth2 contract (oauth.ts).
+	...OAUTH_ROUTES,
 	{
 		id: 'getCompanies',
 		method: 'GET',

@@ -175,6 +175,7 @@ export function makeCompanyData(
 	for (let n = 1; n <= sizes.payables; n++) {
 		payables.push({
 			id: `pay_${suffix}_${pad(n, 6)}`,
+			companyId: company,
 			description: `${pick(rng, SUPPLIERS)} ${pick(rng, CATEGORIES).toLowerCase()}`,
 			payableType: pick(rng, ['invoice', 'expense_claim', 'card_purchase'] as const),
 			status: pick(rng, ['in_review', 'prepared', 'settled'] as const),

@@ -148,8 +148,6 @@ export const DEFAULT_SUNSET = 'Thu, 31 Dec 2026 23:59:59 GMT';
 const TOKEN_ROUTES: ReadonlySet<RouteId> = new Set([
 	'token',
 	'oauthAuthorize',
-	'oauthToken',
-	'oauthAuthorizeV1',
 	'oauthTokenCreate',
 	'oauthTokenRefresh',
 ]);
@@ -168,6 +166,7 @@ const createdKey = (i: Invoice): SortKey => [i.createdAt, i.id];
 
 type OptionalOption =
 	| 'grantScopes'
+	| 'tokenAnswerScope'
 	| 'maxInFlight'
 	| 'accountsMaxReturn'
 	| 'nextUrlOrigin'
@@ -1111,17 +1110,23 @@ const NOT_FOUND: RouteDef = {
 
 /** The request as it arrived (request line and every header), quoted back in a 400. */
 /**
- * An answer with the fields of `set` replaced (fault setFields). The objects on each path are
- * copied, never changed: answers share the simulator's own records.
+ * An answer with the fields of `set` replaced (fault setFields; `payables.0.companyId` reaches
+ * into a list, and the value `undefined` removes the field). The objects and lists on each path
+ * are copied, never changed: answers share the simulator's own records.
  */
 function withFields(body: unknown, set: Record<string, unknown> = {}): unknown {
+	const copyOf = (value: unknown): Record<string, unknown> =>
+		(Array.isArray(value) ? [...value] : { ...(value as object | undefined) }) as Record<
+			string,
+			unknown
+		>;
 	let out = body;
 	for (const [path, value] of Object.entries(set)) {
 		const keys = path.split('.');
-		const root = { ...(out as Record<string, unknown>) };
+		const root = copyOf(out);
 		let at = root;
 		for (const key of keys.slice(0, -1)) {
-			const copy = { ...(at[key] as Record<string, unknown> | undefined) };
+			const copy = copyOf(at[key]);
 			at[key] = copy;
 			at = copy;
 		}

@@ -72,6 +72,8 @@ export interface Account {
 
 export interface Payable {
 	id: string;
+	/** The payable's company, as the vendor's Payable carries it (docs/api.md#the-companys-own-id). */
+	companyId?: string;
 	description: string;
 	payableType: 'invoice' | 'expense_claim' | 'card_purchase';
 	status: 'in_review' | 'prepared' | 'settled';
@@ -297,6 +299,12 @@ export interface SimulatorOptions {
 	 * an experimental scope for a documented key). `grantScopes()` does the same later.
 	 */
 	grantScopes?: Record<string, string[]>;
+	/**
+	 * Whether the API-key token answer lists the token's scopes in `scope` (space-separated).
+	 * Default true; false answers `{access_token, token_type, expires_in}` only, as the vendor's
+	 * older document shows it (docs/api.md#authentication).
+	 */
+	tokenAnswerScope?: boolean;
 	/** Port on 127.0.0.1; 0 (default) picks a free one. */
 	port?: number;
 	seed?: SeedOptions;
@@ -354,10 +362,8 @@ export interface SimulatorOptions {
  */
 export type RouteId =
 	| 'token'
+	/** Spendesk's documented OAuth2 contract (docs/api.md#oauth2): authorize, code exchange, refresh. */
 	| 'oauthAuthorize'
-	| 'oauthToken'
-	/** The documented partner OAuth2 contract (docs/api.md#oauth2): authorize, code exchange, refresh. */
-	| 'oauthAuthorizeV1'
 	| 'oauthTokenCreate'
 	| 'oauthTokenRefresh'
 	| 'getCompanies'

@@ -27,8 +27,8 @@ export type BookkeptPayable = Payable & {
 };
 
 const BULK_MAX = 100;
-/** Bookkeeping statuses of the bulk payable update (decided here). */
-const STATES = ['exported', 'failedExport'];
+/** Bookkeeping statuses of the bulk payable update (the payable states' names, docs/api.md#bulk-writes). */
+const STATES = ['exported', 'failedToExport'];
 /** A settlement's states (vendor documentation). */
 const SETTLEMENT_STATES = ['exported', 'failedToExport'];
 
@@ -67,16 +67,16 @@ function checkBookkeepingEntry(entry: Record<string, unknown>, i: number): void 
 		throw new SimError(
 			400,
 			'invalid_body',
-			'bookkeepingStatus must be exported or failedExport',
+			'bookkeepingStatus must be exported or failedToExport',
 			at('bookkeepingStatus'),
 		);
 	}
 	if (entry.failureReason !== undefined) {
-		if (entry.bookkeepingStatus !== 'failedExport')
+		if (entry.bookkeepingStatus !== 'failedToExport')
 			throw new SimError(
 				400,
 				'invalid_body',
-				'failureReason is only for failedExport',
+				'failureReason is only for failedToExport',
 				at('failureReason'),
 			);
 		if (typeof entry.failureReason !== 'string' || entry.failureReason.length > 1000) {
@@ -101,11 +101,7 @@ export function updateBookkeepingStatus(ctx: RequestContext): HandlerResult {
 		const current = payable.version ?? 1;
 		if (entry.version !== current) return { id: entry.id, status: 'conflict', version: current };
 		payable.version = current + 1;
-		// The write's `failedExport` reads back as the payable state `failedToExport` (docs/api.md#filters).
-		payable.bookkeepingStatus =
-			entry.bookkeepingStatus === 'failedExport'
-				? 'failedToExport'
-				: (entry.bookkeepingStatus as string);
+		payable.bookkeepingStatus = entry.bookkeepingStatus as string;
 		if (entry.failureReason !== undefined) payable.failureReason = entry.failureReason as string;
 		else delete payable.failureReason;
 		payable.updatedAt = ctx.sim.clock.iso();

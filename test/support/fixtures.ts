@@ -1,13 +1,15 @@
 /** Shared set-up for integration tests: a simulator plus credential stores pointing at it. */
 import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { EXPERIMENTAL_FEATURES } from '../../credentials/scopes';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import { flowControl } from '../../nodes/Spendesk/transport/limiter';
+import { approvalAddress, oauth2PreAuthentication } from '../../nodes/Spendesk/transport/oauth2';
 import { transportSettings } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import { SpendeskSimulator } from '../simulator';
 import type { ApiKeyCredential, SimulatorOptions } from '../simulator';
-import { CredentialStore, createContext } from './n8n-context';
+import { CredentialStore, createContext, httpRequest } from './n8n-context';
 import type { ContextOptions } from './n8n-context';
 
 export type CredentialKind = 'orgKey' | 'companyKey' | 'oauthOrg' | 'oauthCompany';
@@ -51,47 +53,33 @@ export function simulatorPerSuite(
 	});
 }
 
-/** Runs the OAuth2 PKCE flow against the simulator, as n8n's editor does, and returns the token data. */
+/** The Redirect URI of the OAuth2 credentials the tests connect (n8n's own callback, as the README suggests). */
+export const OAUTH_REDIRECT = 'http://127.0.0.1:5678/rest/oauth2-credential/callback';
+
+/**
+ * Connects an OAuth2 credential against the simulator as a user does: the approval link the
+ * credential gives, approved as `user` (organisation or company consent), and the code
+ * exchanged by the credential's own preAuthentication. Returns the fields n8n saves.
+ */
 export async function oauthTokens(
 	sim: SpendeskSimulator,
+	fields: IDataObject,
 	consent: 'organisation' | 'company',
 	user = 'u_owner',
 	company?: string,
-) {
-	const { createHash, randomBytes } = await import('node:crypto');
-	const verifier = randomBytes(32).toString('base64url');
-	const challenge = createHash('sha256').update(verifier).digest('base64url');
-	const redirect = 'http://127.0.0.1:5678/rest/oauth2-credential/callback';
-	const authorize = new URL('/oauth2/authorize', sim.baseUrl);
-	const client = sim.credentials.oauthClient;
-	authorize.search = new URLSearchParams({
-		response_type: 'code',
-		client_id: client.clientId,
-		redirect_uri: redirect,
-		state: 'st',
-		code_challenge: challenge,
-		code_challenge_method: 'S256',
-		consent,
-		user,
-		...(company ? { company } : {}),
-	}).toString();
-	const res = await fetch(authorize, { redirect: 'manual' });
-	const code = new URL(res.headers.get('location')!).searchParams.get('code');
-	if (!code) throw new Error(`authorize refused: ${res.headers.get('location')}`);
-	const token = await fetch(new URL('/oauth2/token', sim.baseUrl), {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/x-www-form-urlencoded',
-			authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-		},
-		body: new URLSearchParams({
-			grant_type: 'authorization_code',
-			code,
-			redirect_uri: redirect,
-			code_verifier: verifier,
-		}),
-	});
-	return (await token.json()) as { access_token: string; refresh_token: string };
+): Promise<IDataObject> {
+	const link = new URL(approvalAddress(fields)!);
+	link.searchParams.set('consent', consent);
+	link.searchParams.set('user', user);
+	if (company) link.searchParams.set('company', company);
+	const res = await fetch(link, { redirect: 'manual' });
+	const landed = res.headers.get('location') ?? '';
+	if (!new URL(landed).searchParams.get('code')) throw new Error(`approval refused: ${landed}`);
+	const saved = await oauth2PreAuthentication(async (options) => await httpRequest(options), {
+		...fields,
+		authorizationResponse: landed,
+	} as ICredentialDataDecryptedObject);
+	return { ...fields, ...saved };
 }
 
 /** n8n's credentials database holding one API-key credential pointing at a simulator. */
@@ -117,16 +105,22 @@ export async function storeFor(
 		return apiKeyStore(sim.baseUrl, sim.credentials[kind]);
 	const level = kind === 'oauthOrg' ? 'organisation' : 'company';
 	const client = sim.credentials.oauthClient;
-	const store = new CredentialStore();
-	store.set('spendeskOAuth2Api', {
+	const fields: IDataObject = {
 		environment: 'custom',
 		baseUrl: sim.baseUrl,
 		clientId: client.clientId,
 		clientSecret: client.clientSecret,
+		redirectUri: OAUTH_REDIRECT,
 		accessLevel: level,
 		companyId: level === 'company' ? 'cmp_001' : '',
-		oauthTokenData: await oauthTokens(sim, level),
-	});
+		// A partner app with every experimental feature enabled: its tokens hold every scope.
+		experimentalFeatures: EXPERIMENTAL_FEATURES.map((f) => f.value),
+	};
+	const store = new CredentialStore();
+	store.set(
+		'spendeskOAuth2Api',
+		(await oauthTokens(sim, fields, level)) as ICredentialDataDecryptedObject,
+	);
 	return store;
 }
 

@@ -3,8 +3,9 @@
  *
  * It mirrors n8n 2.8 (n8n-core 2.8.1 `httpRequestWithAuthentication`, the CLI's
  * `CredentialsHelper.preAuthentication`) closely, because that is where the surprises are:
- * - the API-key token is fetched by the credential's `preAuthentication` only when the
- *   hidden expirable field is '' (or after a thrown 401), and saved to the credential store;
+ * - a credential's token is fetched by its `preAuthentication` only when the hidden
+ *   expirable field reads '' (or after a thrown 401), and saved to the credential store, whose
+ *   every read applies defaults and resolves expressions as n8n does;
  * - a thrown 401 re-runs preAuthentication once and retries once;
  * - `ignoreHttpStatusErrors` truthy (2.8: even `{ignore, except}`) returns every status, so a
  *   401 is NOT refreshed; with n8nVersion '2.9' the `except` list is honoured;
@@ -32,7 +33,6 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
-import { SpendeskPartnerOAuth2Api } from '../../credentials/SpendeskPartnerOAuth2Api.credentials';
 
 export type N8nVersion = '2.8' | '2.9';
 
@@ -56,23 +56,31 @@ export class AxiosError extends Error {
 const CREDENTIAL_CLASSES: Record<string, ICredentialType> = {
 	spendeskApi: new SpendeskApi(),
 	spendeskOAuth2Api: new SpendeskOAuth2Api(),
-	spendeskPartnerOAuth2Api: new SpendeskPartnerOAuth2Api(),
 };
 
 /**
- * The credentials "database": what preAuthentication and OAuth2 refresh write to. Each
- * credential is kept as JSON text, as n8n keeps it encrypted: every read parses a new copy.
+ * The credentials "database": what preAuthentication writes to. Each credential is kept as JSON
+ * text, as n8n keeps it encrypted; every read gives a new copy with the property defaults
+ * applied and every `={{ … }}` value resolved over the data itself (`$self`), as n8n's
+ * CredentialsHelper.applyDefaultsAndOverwrites does on each read (stored values included).
  */
 export class CredentialStore {
 	private readonly data = new Map<string, string>();
 	readonly writes: string[] = [];
 
 	set(type: string, value: ICredentialDataDecryptedObject): void {
-		this.data.set(type, JSON.stringify(withDefaults(type, value)));
+		this.data.set(type, JSON.stringify(value));
 	}
 
 	/** A fresh decrypted copy, as n8n's getCredentials gives on every call. */
 	get(type: string): ICredentialDataDecryptedObject {
+		const text = this.data.get(type);
+		if (text === undefined) throw new Error(`No credential of type ${type} in the test store`);
+		return resolved(type, JSON.parse(text) as ICredentialDataDecryptedObject);
+	}
+
+	/** The data as stored, expressions unresolved (what n8n's database holds). */
+	stored(type: string): ICredentialDataDecryptedObject {
 		const text = this.data.get(type);
 		if (text === undefined) throw new Error(`No credential of type ${type} in the test store`);
 		return JSON.parse(text) as ICredentialDataDecryptedObject;
@@ -84,23 +92,53 @@ export class CredentialStore {
 	}
 }
 
-/** Applies property defaults and resolves `={{ … }}` expressions over `$self`, like n8n does for credentials. */
-function withDefaults(
+const NO_TYPES = {
+	getByName: () => undefined,
+	getByNameAndVersion: () => undefined,
+	getKnownTypes: () => ({}),
+} as unknown as INodeTypes;
+
+/** applyDefaultsAndOverwrites of n8n 2.8: defaults, then expressions over `$self`, with n8n-workflow's own engine. */
+function resolved(
 	type: string,
 	value: ICredentialDataDecryptedObject,
 ): ICredentialDataDecryptedObject {
 	const cls = CREDENTIAL_CLASSES[type];
-	const out: ICredentialDataDecryptedObject = {};
-	for (const p of cls?.properties ?? [])
-		if (p.default !== undefined) out[p.name] = p.default as never;
-	Object.assign(out, value);
-	for (const [k, v] of Object.entries(out)) {
-		if (typeof v === 'string' && v.startsWith('={{') && v.endsWith('}}')) {
-			out[k] = new Function('$self', `return (${v.slice(3, -2)});`)(out) as never;
-		}
-	}
-	return out;
+	if (!cls) return value;
+	const withDefaults = NodeHelpers.getNodeParameters(
+		cls.properties,
+		value as INodeParameters,
+		true,
+		false,
+		null,
+		null,
+	) as ICredentialDataDecryptedObject;
+	const mock: INode = { ...MOCK_CREDENTIAL_NODE };
+	const workflow = new Workflow({
+		nodes: [mock],
+		connections: {},
+		active: false,
+		nodeTypes: NO_TYPES,
+	});
+	return workflow.expression.getComplexParameterValue(
+		mock,
+		withDefaults as INodeParameters,
+		'internal',
+		{} as never,
+		undefined,
+		undefined,
+		withDefaults as never,
+	) as ICredentialDataDecryptedObject;
 }
+
+const MOCK_CREDENTIAL_NODE: INode = {
+	id: 'mock',
+	name: 'mock',
+	type: 'mock',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 function resolveTemplate(template: string, credentials: IDataObject): string {
 	const body = template.startsWith('=') ? template.slice(1) : template;
@@ -470,7 +508,6 @@ export function createContext(options: ContextOptions) {
 		credentials: {
 			spendeskApi: { id: 'cred-api', name: 'Spendesk API key' },
 			spendeskOAuth2Api: { id: 'cred-oauth', name: 'Spendesk OAuth2' },
-			spendeskPartnerOAuth2Api: { id: 'cred-partner', name: 'Spendesk Partner' },
 		},
 	};
 	const hints: Array<{ message: string }> = [];
@@ -534,68 +571,6 @@ export function createContext(options: ContextOptions) {
 		return { ...opts, headers };
 	}
 
-	/**
-	 * token.refresh() of @n8n/client-oauth2 as n8n 2.8 uses it: a refusal throws the OAuth
-	 * client's own error, an AuthError (code EAUTH, standard `{ error }` body) or a ResponseError
-	 * (code ESTATUS, message "HTTP status N", any other body), never an axios error.
-	 */
-	async function refreshGrant(credentials: ICredentialDataDecryptedObject, refreshToken: string) {
-		const res = await fetch(String(credentials.accessTokenUrl), {
-			method: 'POST',
-			headers: {
-				authorization: `Basic ${Buffer.from(`${String(credentials.clientId)}:${String(credentials.clientSecret)}`).toString('base64')}`,
-				'content-type': 'application/x-www-form-urlencoded',
-				accept: 'application/json',
-			},
-			body: new URLSearchParams({
-				grant_type: 'refresh_token',
-				refresh_token: refreshToken,
-			}).toString(),
-		});
-		const body = (await res.json().catch(() => ({}))) as {
-			error?: string;
-			error_description?: string;
-			access_token: string;
-			refresh_token?: string;
-		};
-		if (res.status >= 400) {
-			if (typeof body.error === 'string')
-				throw Object.assign(new Error(body.error_description ?? body.error), {
-					code: 'EAUTH',
-					body,
-				});
-			throw Object.assign(new Error(`HTTP status ${res.status}`), {
-				code: 'ESTATUS',
-				status: res.status,
-				body,
-			});
-		}
-		return body;
-	}
-
-	/** requestOAuth2 of n8n-core 2.8.1 (n8n request flavour): refresh after a thrown 401, retry once. */
-	async function requestOAuth2(type: string, opts: IHttpRequestOptions) {
-		const credentials = options.store.get(type);
-		const tokenData = credentials.oauthTokenData as
-			| { access_token: string; refresh_token?: string }
-			| undefined;
-		if (!tokenData?.access_token)
-			throw new Error('OAuth2 credential has no token: connect it first');
-		const sign = (token: string) => ({
-			...opts,
-			headers: { ...(opts.headers ?? {}), Authorization: `Bearer ${token}` },
-		});
-		try {
-			return await request(sign(tokenData.access_token));
-		} catch (error) {
-			if ((error as AxiosError).response?.status !== 401) throw error;
-			const refreshed = await refreshGrant(credentials, String(tokenData.refresh_token ?? ''));
-			credentials.oauthTokenData = { ...tokenData, ...refreshed };
-			options.store.update(type, credentials);
-			return await request(sign(refreshed.access_token));
-		}
-	}
-
 	/** httpRequestWithAuthentication of n8n-core 2.8.1 (and 2.41.1). */
 	async function httpRequestWithAuthentication(
 		this: unknown,
@@ -612,7 +587,6 @@ export function createContext(options: ContextOptions) {
 		let credentials: ICredentialDataDecryptedObject | undefined;
 		let requestOptions = opts;
 		try {
-			if (type === 'spendeskOAuth2Api') return await requestOAuth2(type, opts);
 			credentials = options.store.get(type);
 			await preAuthentication(type, credentials, false);
 			requestOptions = authenticate(type, credentials, requestOptions);

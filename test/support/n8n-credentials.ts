@@ -3,7 +3,6 @@
  * n8n uses it; real HTTP to the simulator):
  * - `resolveLikeN8n`: CredentialsHelper.applyDefaultsAndOverwrites (defaults, then every
  *   `={{ … }}` evaluated with the data itself as `$self`);
- * - `authorizeScope`: the `scope` OauthService sends to the authorize URL on Connect;
  * - `findCredentialTest` and `testCredentialLikeN8n`: CredentialsTester (which test it picks
  *   for a credential type, and how it calls a node-level test with CredentialTestContext,
  *   whose only helper is the legacy `request`, proxied to axios).
@@ -24,7 +23,6 @@ import type {
 } from 'n8n-workflow';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
-import { SpendeskPartnerOAuth2Api } from '../../credentials/SpendeskPartnerOAuth2Api.credentials';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import { SpendeskWebhookTrigger } from '../../nodes/Spendesk/SpendeskWebhookTrigger.node';
@@ -48,7 +46,6 @@ const NODE_TYPES = {
 export const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
 	spendeskApi: new SpendeskApi(),
 	spendeskOAuth2Api: new SpendeskOAuth2Api(),
-	spendeskPartnerOAuth2Api: new SpendeskPartnerOAuth2Api(),
 };
 
 /** The package's nodes, in the order package.json lists them (n8n's "supported nodes" of a credential). */
@@ -97,21 +94,6 @@ export function resolveLikeN8n(
 		undefined,
 		withDefaults as never,
 	) as IDataObject;
-}
-
-/**
- * The `scope` query parameter n8n puts on the authorize URL when Connect is clicked
- * (OauthService.getOAuthCredentials, then the OAuth2 client): a saved `scope` is dropped first
- * unless the credential shows `scope` as an editable field, defaults are applied and
- * expressions resolved, and the result is split on commas and joined with spaces.
- */
-export function authorizeScope(data: IDataObject): string {
-	const type = CREDENTIAL_TYPES.spendeskOAuth2Api;
-	const saved = { ...data };
-	const editable = type.properties.some((p) => p.name === 'scope' && p.type !== 'hidden');
-	if (saved.scope && !editable) delete saved.scope;
-	const scope = String(resolveLikeN8n(type, saved).scope ?? 'openid');
-	return scope.split(',').join(scope.includes(',') ? ',' : ' ');
 }
 
 export type FoundTest =

@@ -19,7 +19,7 @@ export const apiRequests = (sim: SpendeskSimulator): LoggedRequest[] =>
 /**
  * Parameters handed to the node as given (`prepareNode`'s `extra`), without n8n's resolution:
  * only for the node's own guards against values n8n never passes on (a field the editor does
- * not show, an option of an earlier version), as a caller other than n8n's workflow could.
+ * not show), as a caller other than n8n's workflow could.
  */
 export const AS_GIVEN: Partial<ContextOptions> = { description: undefined };
 

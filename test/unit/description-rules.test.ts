@@ -1,6 +1,6 @@
 /**
  * The editor as n8n's UX guidelines for verified community nodes want it, checked on the whole
- * description of the node, both triggers and the three credentials: every parameter, every
+ * description of the node, both triggers and the two credentials: every parameter, every
  * option, collection and fixedCollection values included, whether a list is written out or
  * built with `.map` or spreads (n8n's lint reads literals only). Each check lists every
  * offending parameter by its path, e.g. `Spendesk › Limit [resource=invoice, operation=getAll]`.
@@ -19,7 +19,6 @@ import type {
 } from 'n8n-workflow';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
-import { SpendeskPartnerOAuth2Api } from '../../credentials/SpendeskPartnerOAuth2Api.credentials';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import { SpendeskWebhookTrigger } from '../../nodes/Spendesk/SpendeskWebhookTrigger.node';
@@ -36,7 +35,7 @@ interface Described {
 const fromSource: Described = {
 	origin: 'source',
 	nodes: [new Spendesk(), new SpendeskTrigger(), new SpendeskWebhookTrigger()],
-	credentials: [new SpendeskApi(), new SpendeskOAuth2Api(), new SpendeskPartnerOAuth2Api()],
+	credentials: [new SpendeskApi(), new SpendeskOAuth2Api()],
 };
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -57,7 +56,6 @@ function fromDist(): Described {
 		credentials: [
 			load('credentials/SpendeskApi.credentials.js', 'SpendeskApi'),
 			load('credentials/SpendeskOAuth2Api.credentials.js', 'SpendeskOAuth2Api'),
-			load('credentials/SpendeskPartnerOAuth2Api.credentials.js', 'SpendeskPartnerOAuth2Api'),
 		] as ICredentialType[],
 	};
 }

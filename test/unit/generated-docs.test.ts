@@ -16,7 +16,7 @@ import {
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { CATALOGUE_SCOPES, ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import { generatedFiles, renderOperationsTable } from '../../scripts/docs';
-import { authorizeScope } from '../support/n8n-credentials';
+import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -55,7 +55,13 @@ test('the OAuth2 credential asks by default for the documented read scopes only,
 	expect([...DEFAULT_SCOPES]).toEqual([...DOCUMENTED_READ_SCOPES]);
 	expect(DEFAULT_SCOPES.filter((s) => !CATALOGUE_SCOPES.includes(s))).toEqual([]);
 	expect(DEFAULT_SCOPES.filter(isExperimental)).toEqual([]);
-	expect(authorizeScope({}).split(' ')).toEqual([...DEFAULT_SCOPES]);
+	// What the approval link of a credential without Experimental Features asks for.
+	const link = approvalAddress({
+		clientId: 'c',
+		clientSecret: 's',
+		redirectUri: 'https://x.test/cb',
+	});
+	expect(new URL(link!).searchParams.get('scope')!.split(' ')).toEqual([...DEFAULT_SCOPES]);
 	// Every other scope of the catalogue is reachable through exactly one feature.
 	const features = (scope: string) =>
 		EXPERIMENTAL_FEATURES.filter((f) => f.scopes.includes(scope)).map((f) => f.name);

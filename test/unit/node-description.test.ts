@@ -4,7 +4,9 @@
  * resource, every parameter has a default, and n8n's injected "Custom API Call" option cannot
  * appear next to the node's own.
  */
+import { NodeHelpers } from 'n8n-workflow';
 import type {
+	INode,
 	ICredentialType,
 	INodeProperties,
 	INodePropertyOptions,
@@ -15,6 +17,7 @@ import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentia
 import { RESOURCES } from '../../nodes/Spendesk/actions/resources';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
+import { SpendeskWebhookTrigger } from '../../nodes/Spendesk/SpendeskWebhookTrigger.node';
 
 const node = new Spendesk().description;
 const trigger = new SpendeskTrigger().description;
@@ -51,6 +54,44 @@ describe('node description', () => {
 		expect(n8nWouldInject(node)).toBe(false);
 		// The same description with a plain number would get the injected option.
 		expect(n8nWouldInject({ ...node, version: 1 })).toBe(true);
+	});
+
+	test('the node and both triggers declare version [1] with defaultVersion 1, the form a later [1, 1.1] extends', () => {
+		for (const description of [node, trigger, new SpendeskWebhookTrigger().description])
+			expect({
+				name: description.name,
+				version: description.version,
+				default: description.defaultVersion,
+			}).toEqual({
+				name: description.name,
+				version: [1],
+				default: 1,
+			});
+	});
+
+	test("the recipe of CONTRIBUTING.md for a version 1.1 works with n8n's own resolution: a parameter gated on @version >= 1.1 is left out of version 1 and shown from 1.1", () => {
+		const gated: INodeProperties = {
+			displayName: 'New In 1.1',
+			name: 'newInOnePointOne',
+			type: 'boolean',
+			default: true,
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		};
+		const next = { ...node, version: [1, 1.1], defaultVersion: 1.1 };
+		next.properties = [...node.properties, gated];
+		const given = { resource: 'invoice', operation: 'getAll' };
+		const resolved = (typeVersion: number) =>
+			NodeHelpers.getNodeParameters(
+				next.properties,
+				given,
+				true,
+				false,
+				{ typeVersion, parameters: given } as unknown as INode,
+				next,
+			) ?? {};
+		expect(resolved(1)).not.toHaveProperty('newInOnePointOne');
+		expect(resolved(1.1)).toHaveProperty('newInOnePointOne', true);
+		expect(resolved(1)).toHaveProperty('resource', 'invoice');
 	});
 
 	test('no option anywhere is __CUSTOM_API_CALL__', () => {

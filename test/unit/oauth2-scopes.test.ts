@@ -1,7 +1,6 @@
 /**
- * The scopes the OAuth2 credential asks for (docs/api.md#oauth2, #scopes): computed from the
- * Experimental Features choice, and the hidden `scope` expression n8n evaluates on Connect
- * (n8n-workflow's own expression engine) gives the same string.
+ * The scopes the OAuth2 credential asks for (docs/api.md#scopes-asked-for): computed from the
+ * Experimental Features choice, and sent as the `scope` of the approval link.
  */
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
 import {
@@ -10,7 +9,7 @@ import {
 	EXPERIMENTAL_FEATURES,
 	scopesFor,
 } from '../../credentials/scopes';
-import { authorizeScope } from '../support/n8n-credentials';
+import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
 
 const property = (name: string) => new SpendeskOAuth2Api().properties.find((p) => p.name === name);
 const values = EXPERIMENTAL_FEATURES.map((f) => f.value);
@@ -49,33 +48,27 @@ test('each feature adds its scopes, once each, after the default ones', () => {
 	);
 });
 
-test('the credential shows the choice and hides the scope, whose expression n8n resolves to the same string', () => {
+test('the credential shows the choice; the approval link asks for the scopes it gives', () => {
 	expect(property('experimentalFeatures')).toMatchObject({ type: 'multiOptions', default: [] });
-	expect(property('scope')).toMatchObject({ type: 'hidden' });
+	expect(property('scope')).toBeUndefined();
 	const choices = [[], ...values.map((v) => [v]), values, ['invoicesIntakes', 'webhooks']];
 	for (const chosen of choices) {
-		const sent = authorizeScope({
+		const link = approvalAddress({
 			environment: 'production',
 			clientId: 'app',
 			clientSecret: 's',
+			redirectUri: 'https://example.com/callback',
 			experimentalFeatures: chosen,
 		});
+		const sent = new URL(link!).searchParams.get('scope');
 		expect({ chosen, sent }).toEqual({ chosen, sent: scopesFor(chosen) });
-		// n8n splits the scope on commas: there must be none.
-		expect(sent).not.toContain(',');
 	}
 	// A credential saved before the field existed: as if nothing was chosen.
-	expect(authorizeScope({ environment: 'production' })).toBe(scopesFor([]));
-});
-
-test('a credential saved with a typed scope: n8n drops it on Connect and asks for the computed scopes', () => {
-	const typed = 'experimental:company:read experimental:invoice:read wallet-summary:read';
-	expect(authorizeScope({ environment: 'production', scope: typed })).toBe(scopesFor([]));
-	expect(
-		authorizeScope({
-			environment: 'production',
-			scope: typed,
-			experimentalFeatures: ['organisationAccess', 'invoicesIntakes'],
-		}),
-	).toBe(scopesFor(['organisationAccess', 'invoicesIntakes']));
+	const bare = approvalAddress({
+		environment: 'production',
+		clientId: 'app',
+		clientSecret: 's',
+		redirectUri: 'https://example.com/callback',
+	});
+	expect(new URL(bare!).searchParams.get('scope')).toBe(scopesFor([]));
 });

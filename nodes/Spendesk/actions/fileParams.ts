@@ -92,7 +92,7 @@ export function readMaxBytes(
 /**
  * The field naming where a file is: "Input Data Field Name" for a file taken from the input
  * item, "Put Output File in Field" for a file put on the output item, as n8n's own nodes name
- * them. The parameter keeps the name `binaryPropertyName` that saved workflows hold.
+ * them, under the parameter name they use, `binaryPropertyName`.
  */
 export function binaryPropertyField(
 	description: string,

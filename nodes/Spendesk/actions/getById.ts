@@ -3,7 +3,7 @@
  * one catalogue endpoint with the ID in its path.
  *
  * Companies: with One Company, a 404 is the item's error naming the ID and the company. With
- * Several or All Companies the record lives in one of them, so a 404 is that company's empty
+ * All Companies the record lives in one of them, so a 404 is that company's empty
  * result: the item returns the record from the company that holds it (tagged with it), and
  * no item when none does.
  */

@@ -3,7 +3,7 @@
  * operation reads and checks the ID of the record it acts on, and the rule the editor checks
  * an ID typed By ID against.
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isOneIdSegment } from '../transport/placement';
 import { fail } from './writeFields';
 
@@ -11,7 +11,7 @@ import { fail } from './writeFields';
 export const ID_PATTERN = '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$';
 
 export interface RecordLocatorOptions {
-	/** Parameter name, kept as saved workflows hold it (e.g. payableId). */
+	/** Parameter name (e.g. payableId). */
 	name: string;
 	/** What the record is called in the editor (e.g. Payable). */
 	label: string;
@@ -30,10 +30,8 @@ export interface RecordLocatorOptions {
 
 /**
  * The record ID field of an operation: a resource locator, From List (the default) or By ID,
- * an expression possible in either. A value saved as plain text by an earlier version (the
- * field was a text field) is still read as the ID (readRecordId). With `allCompanies`, the
- * field comes twice under one name: with One Company as above, with All Companies By ID only
- * (`allCompaniesDescription`).
+ * an expression possible in either (LOCATOR_MODES). With `allCompaniesDescription`, the field
+ * comes twice under one name: with One Company as above, with All Companies By ID only.
  */
 export function recordLocator(options: RecordLocatorOptions): INodeProperties[] {
 	const field: INodeProperties = {
@@ -84,34 +82,70 @@ export function recordLocator(options: RecordLocatorOptions): INodeProperties[] 
 	];
 }
 
+/** The modes of a record locator: From List and By ID. */
+export const LOCATOR_MODES: readonly string[] = ['list', 'id'];
+
+/** What a value that is no record locator is, for messages. */
+function shownAs(raw: unknown): string {
+	if (typeof raw === 'string') return `the text "${raw.slice(0, 60)}"`;
+	if (Array.isArray(raw)) return 'a list';
+	if (raw !== null && typeof raw === 'object') {
+		const { mode } = raw as IDataObject;
+		return mode === undefined ? 'an object' : `the mode "${String(mode).slice(0, 40)}"`;
+	}
+	return String(raw);
+}
+
 /**
- * The record ID of an item (parameter `name`, a resource locator or text), before any request:
- * text or a number, trimmed, not empty, one path segment (`isOneIdSegment`). Messages name the
- * field by `label`; `hint` says where the ID comes from.
+ * The value of a record locator as n8n hands it over, `{ mode, value }` with mode From List or
+ * By ID (LOCATOR_MODES); empty (nothing given) is ''. Anything else (a plain text, another
+ * mode) fails naming the field `label`, before any request; `hint` says where the ID comes from.
  */
-export function readRecordId(
+export function locatorValue(
 	ctx: IExecuteFunctions,
-	name: string,
+	raw: unknown,
+	label: string,
+	itemIndex: number,
+	hint: string,
+): unknown {
+	if (raw === undefined || raw === null || raw === '') return '';
+	const locator = raw as IDataObject;
+	if (typeof raw === 'object' && 'value' in locator && LOCATOR_MODES.includes(String(locator.mode)))
+		return locator.value;
+	return fail(
+		ctx,
+		itemIndex,
+		`${label} must be picked From List or entered By ID; the node got ${shownAs(raw)}`,
+		`Set the field again in the node: From List, or By ID (an expression goes in By ID). ${hint}`,
+	);
+}
+
+/**
+ * A record ID: text or a number, trimmed, one path segment (`isOneIdSegment`); empty (or
+ * nothing) gives ''. Messages name the field by `label`; `hint` says where the ID comes from.
+ */
+export function checkRecordId(
+	ctx: IExecuteFunctions,
+	value: unknown,
 	label: string,
 	itemIndex: number,
 	hint: string,
 ): string {
-	const raw = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
+	if (value === undefined || value === null) return '';
 	const id =
-		typeof raw === 'string'
-			? raw.trim()
-			: typeof raw === 'number' && Number.isFinite(raw)
-				? String(raw)
+		typeof value === 'string'
+			? value.trim()
+			: typeof value === 'number' && Number.isFinite(value)
+				? String(value)
 				: undefined;
 	if (id === undefined)
 		fail(
 			ctx,
 			itemIndex,
-			`${label} must be an ID (text); got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
+			`${label} must be an ID (text); got ${Array.isArray(value) ? 'a list' : typeof value}`,
 			hint,
 		);
-	if (!id) fail(ctx, itemIndex, `${label} is empty`, hint);
-	if (!isOneIdSegment(id)) {
+	if (id && !isOneIdSegment(id)) {
 		fail(
 			ctx,
 			itemIndex,
@@ -120,4 +154,33 @@ export function readRecordId(
 		);
 	}
 	return id;
+}
+
+/**
+ * The record ID of an item (parameter `name`, a record locator: locatorValue), before any
+ * request: checked by checkRecordId, and not empty.
+ */
+export function readRecordId(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+	hint: string,
+): string {
+	const id = readOptionalRecordId(ctx, name, label, itemIndex, hint);
+	if (id === undefined) fail(ctx, itemIndex, `${label} is empty`, hint);
+	return id;
+}
+
+/** As readRecordId, for an optional field: empty gives undefined. */
+export function readOptionalRecordId(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+	hint: string,
+): string | undefined {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	const value = locatorValue(ctx, raw, label, itemIndex, hint);
+	return checkRecordId(ctx, value, label, itemIndex, hint) || undefined;
 }

@@ -200,14 +200,16 @@ export function numberOf(raw: unknown): number {
 /** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */
 export const MAX_WAIT_SECONDS = 3600;
 
-/** Max Wait (Seconds): a number (or numeric text) from 1 to MAX_WAIT_SECONDS; `what` is being built. */
-export function readMaxWaitSeconds(
+/**
+ * A Max Wait (Seconds) as given (a number, or numeric text from an expression), from 1 to
+ * MAX_WAIT_SECONDS, else the error naming the field; `what` is being built, `example` a value to suggest.
+ */
+export function checkMaxWaitSeconds(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	what: string,
-	fallback = 300,
+	raw: unknown,
+	{ what, example }: { what: string; example: number },
 ): number {
-	const raw = ctx.getNodeParameter('maxWait', itemIndex, fallback) as unknown;
 	const seconds = numberOf(raw);
 	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
@@ -215,10 +217,21 @@ export function readMaxWaitSeconds(
 			ctx.getNode(),
 			`'Max Wait (Seconds)' must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
 			{
-				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${fallback}. An expression must give a number.`,
+				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${example}. An expression must give a number.`,
 				itemIndex,
 			},
 		);
 	}
 	return seconds;
+}
+
+/** The Max Wait (Seconds) parameter (`maxWait`) of an operation; `fallback` when it is not set. */
+export function readMaxWaitSeconds(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	what: string,
+	fallback = 300,
+): number {
+	const raw = ctx.getNodeParameter('maxWait', itemIndex, fallback) as unknown;
+	return checkMaxWaitSeconds(ctx, itemIndex, raw, { what, example: fallback });
 }

@@ -1,8 +1,8 @@
 /**
  * Simplify: the operations whose records carry many fields (payables: amounts, line items,
  * analytical properties…) can return a short version of each record instead, the fields most
- * workflows (and AI agents using the node as a tool) need. Off by default, so saved workflows
- * keep their output.
+ * workflows (and AI agents using the node as a tool) need. Off by default: each record as
+ * Spendesk returns it.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SingleOperation } from './types';

@@ -35,10 +35,10 @@ function operationProperties(): INodeProperties[] {
 /**
  * Resources whose company fields come after some of their operation's own fields, and only
  * when one of these says the call goes to a company: the Custom API Call shows Method, Path and
- * Company Scoping first, and no company with Company Scoping: None.
+ * Company Placement first, and no company with Company Placement: None.
  */
 const COMPANY_FIELDS_AFTER: Record<string, { after: string; hide: Record<string, string[]> }> = {
-	customApiCall: { after: 'scoping', hide: { scoping: ['none'] } },
+	customApiCall: { after: 'companyPlacement', hide: { companyPlacement: ['none'] } },
 };
 
 /**

@@ -51,8 +51,7 @@ function companyLocatorFor(what: string): INodeProperties {
 
 /**
  * The node: one company, or every company the credential reaches (reads only: see
- * nodeWriteCompanyProperties). The parameter keeps the name `companyScope` under which saved
- * workflows hold it.
+ * nodeWriteCompanyProperties).
  */
 export const nodeCompanyProperties: INodeProperties[] = [
 	{

@@ -179,25 +179,14 @@ export function readCompanyChoice(
 	const mode = read('companyScope', 'one') as string;
 	if (mode === 'one') {
 		// n8n's extractValue looks the field up among the parameters shown, and fails when the
-		// Company field is hidden (Custom API Call with Company Scoping None): only a resource
+		// Company field is not shown (Custom API Call with Company Placement: None): only a resource
 		// locator's value needs it.
 		const raw = read('company', '');
 		const locator = raw !== null && typeof raw === 'object' && '__rl' in raw;
 		return { mode, company: locator ? read('company', '', { extractValue: true }) : raw };
 	}
 	if (mode === 'several') {
-		// The node offers no Several Companies (only the triggers do): a workflow saved by an
-		// earlier version may still hold it, and n8n leaves out its company list.
-		if (itemIndex !== undefined)
-			throw new NodeOperationError(
-				ctx.getNode(),
-				"'Several Companies' is not a choice of this node",
-				{
-					description:
-						"Choose One Company, or All Companies (reads only), in 'Companies'. A workflow saved by an earlier version may still hold Several Companies; the Spendesk Trigger and the Spendesk Webhook Trigger keep it.",
-					itemIndex,
-				},
-			);
+		// The triggers' Several Companies (the node offers One or All Companies only).
 		return { mode, companyIds: read('companyIds', []) };
 	}
 	return { mode };

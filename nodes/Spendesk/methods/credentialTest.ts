@@ -4,12 +4,14 @@
  * `testedBy: 'spendeskApiTest'` and has this function under `methods.credentialTest`, so the
  * test is found whichever node the credential is opened from (n8n looks it up by credential
  * type). n8n calls it with the credential's data (defaults applied, expressions resolved) and
- * shows one message: OK, or an error saying what to do. docs/api.md#authentication.
+ * gets one answer: OK with what the key can do, or an error saying what to do.
+ * docs/api.md#testing-an-api-key.
  *
- * 1. The client ID and secret: the token request, as `preAuthentication` makes it.
- * 2. What the Access Level needs: an organisation-level key lists companies (the
- *    organisation-level endpoint); a company-level key reads its company's wallet summary,
- *    a documented v1 read.
+ * 1. The Client ID and Client Secret: the token request, as `preAuthentication` makes it. The
+ *    token answer's `scope`, when it carries one, says what the key may do.
+ * 2. One read any key can answer. Company (the default): a documented v1 list, one item, chosen
+ *    among the reads the token's scopes allow; a 403 naming a scope still proves that the key
+ *    and its token work. Organisation: Get Companies, the organisation-level endpoint.
  */
 import type {
 	ICredentialsDecrypted,
@@ -17,17 +19,33 @@ import type {
 	IDataObject,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
 import { ENDPOINTS } from '../transport/endpoints';
-import type { Endpoint } from '../transport/endpoints';
+import type { Endpoint, EndpointName } from '../transport/endpoints';
 import { resolveBaseUrl } from '../transport/environment';
 import { NETWORK_WORDS, readErrorBody, redact } from '../transport/errors';
+import { isOneIdSegment } from '../transport/placement';
 import { transportSettings } from '../transport/settings';
+import { abilities, readWords, tokenScopes } from './keyScopes';
 
 /** Where the user finds the key's client ID, secret and scopes in Spendesk. */
 const KEY_SETTINGS = 'Settings → Integrations → API access management';
 
-const SCOPE_CHECK = ENDPOINTS.walletSummary;
+/**
+ * The documented v1 lists a company-level key is tested with, in order of preference: the
+ * first whose scope the token holds (the first of all when the token lists no scope). Each is a
+ * page list whose first page answers 200 even when empty.
+ */
+export const COMPANY_PROBES: readonly EndpointName[] = [
+	'listSettlements',
+	'listSuppliers',
+	'listUsers',
+	'listCostCenters',
+	'listExpenseCategoriesV1',
+	'listAnalyticalFieldsV1',
+	'listBankFees',
+	'listWalletLoads',
+];
+
 const LEVEL_CHECK = ENDPOINTS.getCompanies;
 
 interface Answer {
@@ -106,19 +124,13 @@ function isOk(status: number): boolean {
 	return status >= 200 && status < 300;
 }
 
-/** The company a wallet summary answer belongs to, wrapped in `data` or bare. */
-function companyOfAnswer(body: unknown): string | undefined {
-	const object = body as { data?: { companyId?: unknown }; companyId?: unknown } | undefined;
-	const id = object?.data?.companyId ?? object?.companyId;
-	return typeof id === 'string' && id ? id : undefined;
-}
-
 interface Settings {
 	baseUrl: string;
 	origin: string;
 	clientId: string;
 	clientSecret: string;
 	level: 'organisation' | 'company';
+	/** The optional Company ID (a label); empty when not given. */
 	companyId: string;
 	/** Never quoted: the secret, then the token once issued. */
 	secrets: string[];
@@ -145,12 +157,14 @@ function settingsOf(data: IDataObject): Settings | { failure: INodeCredentialTes
 			),
 		};
 	}
-	const level = data.accessLevel === 'company' ? 'company' : 'organisation';
-	const companyId = typeof data.companyId === 'string' ? data.companyId.trim() : '';
-	if (level === 'company' && !companyId) {
+	// Company unless Organisation is chosen, as the transport reads it (transport/credential.ts).
+	const level = data.accessLevel === 'organisation' ? 'organisation' : 'company';
+	const companyId =
+		level === 'company' && typeof data.companyId === 'string' ? data.companyId.trim() : '';
+	if (companyId && !isOneIdSegment(companyId)) {
 		return {
 			failure: failed(
-				'Enter the Company ID of the company this key belongs to, or set Access Level to Organisation for an organisation-level key.',
+				`"${companyId}" is not a company ID: a Spendesk company ID is one word without spaces or slashes. Correct the Company ID, or leave it empty (it is optional).`,
 			),
 		};
 	}
@@ -158,11 +172,17 @@ function settingsOf(data: IDataObject): Settings | { failure: INodeCredentialTes
 	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets: [clientSecret] };
 }
 
-/** Step 1, the client ID and secret: the token request as `preAuthentication` makes it. */
+interface Token {
+	accessToken: string;
+	/** The scopes the token answer lists; undefined when it lists none. */
+	scopes?: string[];
+}
+
+/** Step 1, the Client ID and Client Secret: the token request as `preAuthentication` makes it. */
 async function requestToken(
 	ctx: ICredentialTestFunctions,
 	s: Settings,
-): Promise<{ accessToken: string } | { failure: INodeCredentialTestResult }> {
+): Promise<Token | { failure: INodeCredentialTestResult }> {
 	const token = answerOf(
 		await exchange(ctx, {
 			method: ENDPOINTS.token.method,
@@ -180,7 +200,7 @@ async function requestToken(
 	if (status === 400 || status === 401 || status === 403) {
 		return {
 			failure: failed(
-				`Spendesk refused the client ID or secret: check both fields (copy them again from Spendesk: ${KEY_SETTINGS}), that the key has not expired, and that Environment is the one the key was created in (Production or Demo).${said(body, s.secrets)}`,
+				`Spendesk refused the Client ID or Client Secret: check both fields (copy them again from Spendesk: ${KEY_SETTINGS}), that the key has not expired, and that Environment is the one the key was created in (Production or Demo).${said(body, s.secrets)}`,
 			),
 		};
 	}
@@ -192,52 +212,83 @@ async function requestToken(
 			),
 		};
 	}
-	return { accessToken };
+	return { accessToken, scopes: tokenScopes(body) };
 }
 
-/** Step 2 for an organisation-level key: Get Companies answered. */
-function organisationOutcome(answer: Answer, spendeskSaid: string): INodeCredentialTestResult {
-	if (isOk(answer.statusCode))
-		return { status: 'OK', message: 'The key works at organisation level.' };
-	if (answer.statusCode === 403) {
-		return failed(
-			`Spendesk accepted the client ID and secret, but organisation-level access is not enabled for this key: set Access Level to Company (and enter the key's Company ID), or ask your Spendesk contact to enable organisation-level access (scope ${LEVEL_CHECK.scope}).${spendeskSaid}`,
-		);
-	}
-	return otherOutcome(answer, LEVEL_CHECK, spendeskSaid);
+/** The company-level read: the first documented list the token's scopes allow, else the first. */
+export function companyProbe(scopes: readonly string[] | undefined): Endpoint {
+	const probes: Endpoint[] = COMPANY_PROBES.map((name) => ENDPOINTS[name]);
+	return (scopes && probes.find((e) => e.scope && scopes.includes(e.scope))) || probes[0];
 }
 
-/** Step 2 for a company-level key: the wallet summary answered. */
+/** Whether a 403 names a scope: the key and its token work, the key lacks that read. */
+function namesScope(body: unknown): boolean {
+	const error = readErrorBody(body);
+	return /scope/i.test([error?.code, error?.detail, error?.source].filter(Boolean).join(' '));
+}
+
+/** What the key can do, from its token's scopes, or what the test's read showed when it lists none. */
+function whatItDoes(token: Token, probe: Endpoint, readAllowed: boolean): string {
+	if (token.scopes) return abilities(token.scopes);
+	const words = readWords(probe.scope!);
+	return readAllowed
+		? `Spendesk did not list the key's scopes: it reads ${words} at least; each operation needs its own scope (see the operations table).`
+		: `Spendesk did not list the key's scopes: it does not read ${words} (scope ${probe.scope}); each operation needs its own scope (see the operations table).`;
+}
+
+/** Step 2 for Access Level Company: a documented v1 list answered. */
 function companyOutcome(
 	answer: Answer,
-	companyId: string,
-	spendeskSaid: string,
+	s: Settings,
+	token: Token,
+	probe: Endpoint,
 ): INodeCredentialTestResult {
 	const { statusCode: status, body } = answer;
-	const company = companyLabel(companyId);
-	const text = JSON.stringify(body ?? '');
-	if (isOk(status)) {
-		const own = companyOfAnswer(body);
-		if (own && own !== companyId) {
-			return failed(
-				`The key is valid but belongs to ${companyLabel(own)}, not to ${company} given in the credential: set Company ID to ${own}.`,
-			);
-		}
-		return { status: 'OK', message: `The key works for ${company}.` };
+	const spendeskSaid = said(body, s.secrets);
+	const works = s.companyId
+		? `The key works for its company (Company ID "${s.companyId}").`
+		: 'The key works for its company.';
+	if (isOk(status)) return { status: 'OK', message: `${works} ${whatItDoes(token, probe, true)}` };
+	if (status === 403 && namesScope(body)) {
+		// Refused for a scope: the key and its token work; the key does not read this list.
+		return { status: 'OK', message: `${works} ${whatItDoes(token, probe, false)}` };
 	}
-	if (status === 400 && /x-company-id/i.test(text)) {
+	if (status === 400 && /x-company-id/i.test(JSON.stringify(body ?? ''))) {
 		return failed(
-			`The client ID and secret are valid, but the key is organisation-level: Spendesk asks which company each call is for. Set Access Level to Organisation.${spendeskSaid}`,
+			`The Client ID and Client Secret are valid, but the key is organisation-level: Spendesk asks which company each call is for. Set Access Level to Organisation.${spendeskSaid}`,
 		);
 	}
 	if (status === 403) {
 		return failed(
-			/scope/i.test(text)
-				? `The key is valid for ${company}, but it lacks the scope ${SCOPE_CHECK.scope} that the test reads with (Wallet Summary → Get): add it to the key in Spendesk (${KEY_SETTINGS}). Operations whose scopes the key holds work meanwhile.${spendeskSaid}`
-				: `The client ID and secret are valid, but Spendesk refused access to ${company} (HTTP 403 to "${SCOPE_CHECK.label}"): check the Company ID, and that the key holds the scope ${SCOPE_CHECK.scope}.${spendeskSaid}`,
+			`Spendesk accepted the Client ID and Client Secret, but refused the key's company (HTTP 403 to "${probe.label}"): check in Spendesk (${KEY_SETTINGS}) that the key is still active, and ask your Spendesk contact if its company was deactivated.${spendeskSaid}`,
 		);
 	}
-	return otherOutcome(answer, SCOPE_CHECK, spendeskSaid, company);
+	return otherOutcome(answer, probe, spendeskSaid);
+}
+
+/** The number of companies Get Companies reports (`meta.pagination.total`), if it does. */
+function companyCount(body: unknown): number | undefined {
+	const total = (body as { meta?: { pagination?: { total?: unknown } } } | undefined)?.meta
+		?.pagination?.total;
+	return typeof total === 'number' && Number.isInteger(total) && total >= 0 ? total : undefined;
+}
+
+/** Step 2 for Access Level Organisation: Get Companies answered. */
+function organisationOutcome(answer: Answer, s: Settings, token: Token): INodeCredentialTestResult {
+	const spendeskSaid = said(answer.body, s.secrets);
+	if (isOk(answer.statusCode)) {
+		const count = companyCount(answer.body);
+		const reach =
+			count === undefined ? '' : `: it reaches ${count} ${count === 1 ? 'company' : 'companies'}`;
+		const scopes = token.scopes ? ` ${abilities(token.scopes)}` : '';
+		return { status: 'OK', message: `The key works at organisation level${reach}.${scopes}` };
+	}
+	if (answer.statusCode === 403) {
+		return failed(
+			`Spendesk accepted the Client ID and Client Secret, but this key has no organisation-level access (HTTP 403 to "${LEVEL_CHECK.label}"): set Access Level to Company (most keys are company keys), or ask your Spendesk contact to enable organisation-level access for this key (scope ${LEVEL_CHECK.scope}).${spendeskSaid}`,
+		);
+	}
+	return otherOutcome(answer, LEVEL_CHECK, spendeskSaid);
 }
 
 /** Step 2 answered with a status no case expects (a 401 for the token just issued, a 404…). */
@@ -245,15 +296,14 @@ function otherOutcome(
 	answer: Answer,
 	check: Endpoint,
 	spendeskSaid: string,
-	company?: string,
 ): INodeCredentialTestResult {
 	if (answer.statusCode === 401) {
 		return failed(
-			`Spendesk accepted the client ID and secret but then refused the token it issued (HTTP 401 to "${check.label}"): test again; if it persists, check that Environment is the one the key was created in.${spendeskSaid}`,
+			`Spendesk accepted the Client ID and Client Secret but then refused the token it issued (HTTP 401 to "${check.label}"): test again; if it persists, check that Environment is the one the key was created in.${spendeskSaid}`,
 		);
 	}
 	return failed(
-		`The client ID and secret are valid, but Spendesk answered "${check.label}" with HTTP ${answer.statusCode}${company ? ` for ${company}` : ''}: check the credential's Access Level and Company ID.${spendeskSaid}`,
+		`The Client ID and Client Secret are valid, but Spendesk answered "${check.label}" with HTTP ${answer.statusCode}: check the credential's Access Level (Company for most keys), then test again.${spendeskSaid}`,
 	);
 }
 
@@ -268,21 +318,20 @@ export async function spendeskApiTest(
 	if ('failure' in token) return token.failure;
 	s.secrets.push(token.accessToken);
 
-	const check = s.level === 'organisation' ? LEVEL_CHECK : SCOPE_CHECK;
+	const check = s.level === 'organisation' ? LEVEL_CHECK : companyProbe(token.scopes);
 	const probe = answerOf(
 		await exchange(this, {
 			method: check.method,
 			uri: s.baseUrl + check.path,
 			headers: { authorization: `Bearer ${token.accessToken}`, accept: 'application/json' },
-			...(s.level === 'organisation' ? { qs: { [LEVEL_CHECK.pageSize.param]: 1 } } : {}),
+			qs: { [check.pageSize!.param]: 1 },
 		}),
 		check,
 		s.origin,
 		s.secrets,
 	);
 	if ('failure' in probe) return probe.failure;
-	const spendeskSaid = said(probe.answer.body, s.secrets);
 	return s.level === 'organisation'
-		? organisationOutcome(probe.answer, spendeskSaid)
-		: companyOutcome(probe.answer, s.companyId, spendeskSaid);
+		? organisationOutcome(probe.answer, s, token)
+		: companyOutcome(probe.answer, s, token, check);
 }

@@ -22,12 +22,8 @@ export type SpendeskContext =
 	| IWebhookFunctions;
 
 /** Credential type used for the node's Authentication choice. */
-export function credentialTypeOf(
-	authentication: unknown,
-): 'spendeskApi' | 'spendeskOAuth2Api' | 'spendeskPartnerOAuth2Api' {
-	if (authentication === 'oAuth2') return 'spendeskOAuth2Api';
-	if (authentication === 'partnerOAuth2') return 'spendeskPartnerOAuth2Api';
-	return 'spendeskApi';
+export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {
+	return authentication === 'oAuth2' ? 'spendeskOAuth2Api' : 'spendeskApi';
 }
 
 export interface ResolvedCredential {
@@ -39,7 +35,11 @@ export interface ResolvedCredential {
 	baseUrl: string;
 	origin: string;
 	level: 'organisation' | 'company';
-	/** A company-level credential's own company, when the credential names it. */
+	/**
+	 * A company-level credential's own company, when its Company ID names it (an optional
+	 * label: docs/api.md#the-companys-own-id). Calls that need it in their path look it up
+	 * when it is not given (transport/ownCompany.ts).
+	 */
 	ownCompanyId?: string;
 }
 
@@ -79,7 +79,8 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 		});
 	}
 	const reference = node.credentials?.[credentialType];
-	const level = credentials.accessLevel === 'company' ? 'company' : 'organisation';
+	// Company unless Organisation is chosen: the level Spendesk's documented keys have.
+	const level = credentials.accessLevel === 'organisation' ? 'organisation' : 'company';
 	const ownCompanyId =
 		typeof credentials.companyId === 'string' && credentials.companyId.trim()
 			? credentials.companyId.trim()

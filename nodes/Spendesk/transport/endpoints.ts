@@ -94,53 +94,32 @@ export const ENDPOINTS = catalogue({
 		idempotent: false,
 	},
 	oauth2Authorize: {
-		label: 'OAuth2 consent page',
-		operations: ['Credential: OAuth2 (connect)'],
-		source: 'Authorization code with PKCE (S256): the specification; path: decided here (#oauth2).',
-		method: 'GET',
-		path: '/oauth2/authorize',
-		placement: 'none',
-		pagination: 'none',
-		idempotent: false,
-	},
-	oauth2Token: {
-		label: 'OAuth2 token',
-		operations: ['Credential: OAuth2 (connect, refresh)'],
+		label: 'OAuth2 approval page',
+		operations: ['Credential: OAuth2 (the link of "Connect the credential")'],
 		source:
-			'Rotating refresh tokens and the client ID and secret as query parameters of a refresh: vendor documentation; path and one URL for both grants: decided here (#oauth2).',
-		method: 'POST',
-		path: '/oauth2/token',
-		placement: 'none',
-		pagination: 'none',
-		idempotent: false,
-	},
-	partnerOAuth2Authorize: {
-		label: 'Partner OAuth2 consent page',
-		operations: ['Credential: Partner OAuth2 (authorization address)'],
-		source:
-			'Authorization code with PKCE (S256), scope required: vendor documentation (#the-documented-partner-contract).',
+			'Authorization code with PKCE (S256), scope required: vendor documentation (#the-documented-contract).',
 		method: 'GET',
 		path: '/v1/oauth2/authorize',
 		placement: 'none',
 		pagination: 'none',
 		idempotent: false,
 	},
-	partnerOAuth2TokenCreate: {
-		label: 'Partner OAuth2 code exchange',
-		operations: ['Credential: Partner OAuth2 (first use after the paste)'],
+	oauth2TokenCreate: {
+		label: 'OAuth2 code exchange',
+		operations: ['Credential: OAuth2 (first run after the paste)'],
 		source:
-			'JSON body with the client in it, 201 without expires_in: vendor documentation (#the-documented-partner-contract).',
+			'JSON body with the client in it, 201 without expires_in: vendor documentation (#the-documented-contract).',
 		method: 'POST',
 		path: '/v1/oauth2/token/create',
 		placement: 'none',
 		pagination: 'none',
 		idempotent: false,
 	},
-	partnerOAuth2TokenRefresh: {
-		label: 'Partner OAuth2 refresh',
-		operations: ['Credential: Partner OAuth2 (renewal after a 401)'],
+	oauth2TokenRefresh: {
+		label: 'OAuth2 refresh',
+		operations: ['Credential: OAuth2 (renewal after a 401)'],
 		source:
-			'Client ID and secret as query parameters, JSON body, rotating refresh tokens: vendor documentation; v1 path: decided here (#the-documented-partner-contract).',
+			'Client ID and secret as query parameters, JSON body, rotating refresh tokens: vendor documentation; v1 path: decided here (#the-documented-contract).',
 		method: 'POST',
 		path: '/v1/oauth2/token/refresh',
 		placement: 'none',
@@ -166,7 +145,7 @@ export const ENDPOINTS = catalogue({
 	},
 	walletSummary: {
 		label: 'Get wallet summary',
-		operations: ['Wallet Summary → Get', 'Credential: API key (test, company level)'],
+		operations: ['Wallet Summary → Get'],
 		source: 'Path and placement: the specification; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/wallet-summary',
@@ -177,7 +156,11 @@ export const ENDPOINTS = catalogue({
 	},
 	listSettlements: {
 		label: 'List settlements',
-		operations: ['Settlement → Get Many', 'Webhook Trigger: Fetch Full Object (settlements)'],
+		operations: [
+			'Settlement → Get Many',
+			'Webhook Trigger: Fetch Full Object (settlements)',
+			'Credential: API key (test, company level)',
+		],
 		source: 'Path and page style: the specification; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/settlements',
@@ -272,7 +255,10 @@ export const ENDPOINTS = catalogue({
 	// three entries above (docs/api.md#the-documented-profile).
 	listAnalyticalFieldsV1: {
 		label: 'List analytical fields',
-		operations: ['Analytical Field → Get Many (company-level credential)'],
+		operations: [
+			'Analytical Field → Get Many (company-level credential)',
+			'Credential: API key (test, company level)',
+		],
 		source:
 			'Path, page style (`pageSize` ≤ 30), `includeArchived` and scope: vendor documentation; item shape `{id, name, isArchived}`: decided here.',
 		method: 'GET',
@@ -299,7 +285,10 @@ export const ENDPOINTS = catalogue({
 	},
 	listExpenseCategoriesV1: {
 		label: 'List expense categories',
-		operations: ['Expense Category → Get Many (company-level credential)'],
+		operations: [
+			'Expense Category → Get Many (company-level credential)',
+			'Credential: API key (test, company level)',
+		],
 		source: 'Path, page style (`pageSize` ≤ 30) and scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/expense-categories',
@@ -326,7 +315,10 @@ export const ENDPOINTS = catalogue({
 		// Body `{ limit, cursor?, sort?, filters?: { operator, subfilters } }`; the answer lists
 		// `payables` (older answers: `data`; pagination/bodyCursor.ts reads both).
 		label: 'Search payables',
-		operations: ['Payable → Get Many'],
+		operations: [
+			'Payable → Get Many',
+			'Company ID look-up (company-level credential without Company ID, calls with the company in the path)',
+		],
 		source:
 			'Cursor in the JSON body: the specification; path, filter grammar, `payables` answer and scope: public client code and vendor documentation (#body-cursor-lists).',
 		method: 'POST',
@@ -429,6 +421,7 @@ export const ENDPOINTS = catalogue({
 			'Payable → Get',
 			'Payable → Update (Change Some, or without a version)',
 			'Webhook Trigger: Fetch Full Object (payables)',
+			"Company ID look-up (company-level credential without Company ID, when the search's payable does not carry it)",
 		],
 		source:
 			'Path, scope, bare answer and fields (amount in minor units): vendor documentation and public client code.',
@@ -443,7 +436,7 @@ export const ENDPOINTS = catalogue({
 		// Filters: `updatedAfter` (ISO 8601 date-time, strictly after) and `isArchived` ("true" or "false"),
 		// and the documented ones of docs/api.md#filters.
 		label: 'List suppliers',
-		operations: ['Supplier → Get Many'],
+		operations: ['Supplier → Get Many', 'Credential: API key (test, company level)'],
 		source: 'Path and scope: vendor documentation; page style and filters: decided here.',
 		method: 'GET',
 		path: '/v1/suppliers',
@@ -468,7 +461,7 @@ export const ENDPOINTS = catalogue({
 	listUsers: {
 		// The members of the company: `{ id, firstName, lastName, email, role, createdAt }`.
 		label: 'List users',
-		operations: ['User → Get Many'],
+		operations: ['User → Get Many', 'Credential: API key (test, company level)'],
 		source: 'Path and scope: vendor documentation; page style: decided here.',
 		method: 'GET',
 		path: '/v1/users',
@@ -493,7 +486,7 @@ export const ENDPOINTS = catalogue({
 	listCostCenters: {
 		// `{ id, name, ownerId }`.
 		label: 'List cost centers',
-		operations: ['Cost Center → Get Many'],
+		operations: ['Cost Center → Get Many', 'Credential: API key (test, company level)'],
 		source: 'Path and scope: vendor documentation; page style: decided here.',
 		method: 'GET',
 		path: '/v1/cost-centers',
@@ -507,7 +500,7 @@ export const ENDPOINTS = catalogue({
 		// Filters `from` and `to`: ISO 8601 in UTC, both inclusive, on the record's `date`;
 		// records `{ id, amount, currency, date, description }`. The same for wallet loads.
 		label: 'List bank fees',
-		operations: ['Bank Fee → Get Many'],
+		operations: ['Bank Fee → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			'Path: vendor listings; scope: vendor documentation; page style and filters: decided here.',
 		method: 'GET',
@@ -520,7 +513,7 @@ export const ENDPOINTS = catalogue({
 	},
 	listWalletLoads: {
 		label: 'List wallet loads',
-		operations: ['Wallet Load → Get Many'],
+		operations: ['Wallet Load → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			'Path: vendor listings; scope: vendor documentation; page style and filters: decided here.',
 		method: 'GET',

@@ -261,7 +261,7 @@ function accessRefused(call: FailedCall, detail: string, company: string): Descr
 		return {
 			message: `The company-level credential "${credentialName}" cannot reach ${company}`,
 			description:
-				'A company-level credential reaches only its own company. Leave the Company field empty, or use an organisation-level credential to work across companies.',
+				"A company-level credential reaches only its own company. Leave the node's Company field empty and check the credential's Company ID (or leave it empty too: the node then looks the company up), or use an organisation-level credential to work across companies.",
 		};
 	}
 	return {
@@ -289,32 +289,45 @@ export function apiError(node: INode, call: FailedCall): NodeApiError {
 	});
 }
 
-/** n8n could not renew the OAuth2 access token: the connection must be made again in the credential. */
+/** Text as it may go into an error description, which n8n's node panel shows as HTML. */
+function htmlText(text: string): string {
+	return text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+}
+
+/**
+ * The OAuth2 credential must be connected (again): nothing connected yet, Connect Again on, the
+ * pasted answer unusable, or Spendesk refused the code or the refresh. The description links to
+ * Spendesk's approval page (n8n's node panel shows the description as HTML, so the link is one
+ * click; the address stays readable in plain text) and says what to do with the answer.
+ */
 export function renewalRefusedError(
 	node: INode,
 	call: {
 		credentialName: string;
-		credentialType?: string;
-		/** Partner OAuth2: nothing connected yet, or the pasted answer is unusable. */
+		/** Nothing connected yet, Connect Again on, or the pasted answer unusable. */
 		notConnected?: boolean;
+		/** What the credential said went wrong (no secret). */
+		detail?: string;
+		/** A new link to Spendesk's approval page, when the credential's fields give one. */
+		approvalAddress?: string;
 		endpoint: Endpoint;
 		companyId?: string;
 		itemIndex?: number;
 	},
 ): NodeApiError {
 	const forCompany = call.companyId ? ` for ${companyLabel(call.companyId)}` : '';
-	const partner = call.credentialType === 'spendeskPartnerOAuth2Api';
-	const steps = `open it, click Test for a new authorization address, approve, paste the address you land on into Authorization Response and save`;
-	const message = partner
-		? call.notConnected
-			? `Connect the credential "${call.credentialName}": ${steps}`
-			: `Reconnect the credential "${call.credentialName}": ${steps}`
-		: `Reconnect the credential "${call.credentialName}": Spendesk refused to renew its OAuth2 access`;
-	const description = partner
-		? call.notConnected
-			? `"${call.endpoint.label}"${forCompany} needs the credential connected: it holds no connection yet, or its Authorization Response is not one this credential asked for. Then run the workflow again (within 10 minutes of approving).`
-			: `"${call.endpoint.label}"${forCompany} needed a new access token and Spendesk refused: the connection was revoked in Spendesk, the refresh token expired (30 days) or was already used, or the authorization code was used or too old. Then run the workflow again (within 10 minutes of approving).`
-		: `"${call.endpoint.label}"${forCompany} needed a new access token and Spendesk refused the refresh: the connection was revoked in Spendesk, the refresh token expired (30 days), or the app's Client ID or Client Secret changed. Open the credential in n8n, check the Client ID and Client Secret, click "Reconnect" and approve access again, then run the workflow again.`;
+	const verb = call.notConnected ? 'Connect' : 'Reconnect';
+	const message = call.approvalAddress
+		? `${verb} the credential "${call.credentialName}" to Spendesk: approve at the link below, then paste the address you land on into the credential and save`
+		: `${verb} the credential "${call.credentialName}" to Spendesk: open it, check its fields and save, then run again for an approval link`;
+	const why = call.detail ? `${htmlText(call.detail.replace(/[.\s]+$/, ''))}. ` : '';
+	const open = call.approvalAddress
+		? `Open <a href="${htmlText(call.approvalAddress).replace(/"/g, '&quot;')}" target="_blank">Spendesk's approval page</a> and approve`
+		: "Open the credential, check its Client ID, Client Secret and Redirect URI, save, and run again for a link to Spendesk's approval page; approve there";
+	const description =
+		`"${htmlText(call.endpoint.label)}"${htmlText(forCompany)} needs the credential "${htmlText(call.credentialName)}" connected to Spendesk. ${why}` +
+		`${open}; then copy the whole address your browser shows, paste it into the credential's Authorization Response field and save. ` +
+		'The next run connects (start it within 10 minutes of approving).';
 	return new NodeApiError(
 		node,
 		{

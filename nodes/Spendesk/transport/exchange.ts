@@ -2,9 +2,9 @@
  * One HTTP exchange through n8n's authenticated request helper, with one token renewal
  * after a 401, each request over by its deadline.
  *
- * Tokens are n8n's business: the API-key credential fetches its token in
- * `preAuthentication` into a hidden expirable field, and n8n renews it after a thrown 401
- * (OAuth2: with the refresh token). An OAuth2 refresh that Spendesk refuses is told apart
+ * Tokens are n8n's business: each credential fetches its token in `preAuthentication` into
+ * hidden fields (API key: a new token; OAuth2: the code exchange or the refresh), and n8n
+ * renews it after a thrown 401. An OAuth2 connection that must be made (again) is told apart
  * from the API's answer to the retried call.
  */
 import { sleep } from 'n8n-workflow';
@@ -12,36 +12,32 @@ import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { rememberSecrets } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { flowControl } from './limiter';
-import { reconnectReason } from './partnerOAuth2';
+import { approvalAddress, connectProblem } from './oauth2';
 import { classifyThrown } from './outcome';
 import type { Outcome } from './outcome';
 import { transportSettings } from './settings';
 
-/** The OAuth2 access token n8n holds now (undefined for other credentials or when unreadable). */
-async function heldAccessToken(
+/** The OAuth2 refresh token stored now (undefined for other credentials or when unreadable). */
+async function heldRefreshToken(
 	ctx: SpendeskContext,
 	credential: ResolvedCredential,
 ): Promise<string | undefined> {
 	if (credential.credentialType !== 'spendeskOAuth2Api') return undefined;
 	try {
-		const credentials = await ctx.getCredentials(credential.credentialType);
-		const token = (credentials.oauthTokenData as { access_token?: unknown } | undefined)
-			?.access_token;
-		return typeof token === 'string' ? token : undefined;
+		const token = (await ctx.getCredentials(credential.credentialType)).refreshToken;
+		return typeof token === 'string' && token ? token : undefined;
 	} catch {
 		return undefined;
 	}
 }
 
-/** The Partner OAuth2 refresh token stored now (undefined for other credentials or when unreadable). */
-async function heldRefreshToken(
+/** A new approval link for the OAuth2 credential (undefined when its fields cannot give one). */
+async function newApprovalAddress(
 	ctx: SpendeskContext,
 	credential: ResolvedCredential,
 ): Promise<string | undefined> {
-	if (credential.credentialType !== 'spendeskPartnerOAuth2Api') return undefined;
 	try {
-		const token = (await ctx.getCredentials(credential.credentialType)).refreshToken;
-		return typeof token === 'string' && token ? token : undefined;
+		return approvalAddress(await ctx.getCredentials(credential.credentialType));
 	} catch {
 		return undefined;
 	}
@@ -182,9 +178,15 @@ async function exchange(
 			response: (await answerBy(grain, sent)) as IN8nHttpFullResponse,
 		};
 	} catch (error) {
-		// Partner OAuth2: preAuthentication refused the connection (refresh or code refused, not connected).
-		const reconnect = reconnectReason(error);
-		if (reconnect) return { kind: 'renewalRefused', notConnected: reconnect === 'notConnected' };
+		// OAuth2: preAuthentication asks for a connection (refresh or code refused, not connected).
+		const problem = connectProblem(error);
+		if (problem)
+			return {
+				kind: 'renewalRefused',
+				notConnected: problem.reason === 'notConnected',
+				detail: problem.detail,
+				approvalAddress: await newApprovalAddress(ctx, credential),
+			};
 		if (cancel?.aborted) return { kind: 'thrown', error, cancelled: true };
 		return grain.deadline.aborted
 			? { kind: 'thrown', code: 'ETIMEDOUT', error }
@@ -208,30 +210,21 @@ export async function sendWithRenewal(
 		await rememberSecrets(ctx, credential);
 	}
 	if (first.kind !== 'response' || first.response.statusCode !== 401) return first;
-	// Ask again letting the 401 throw: n8n then renews the token (API key: preAuthentication;
-	// OAuth2: refresh) and retries once. One renewal at a time per credential: calls that
-	// got the same 401 meanwhile find the renewed token and need no renewal of their own.
+	// Ask again letting the 401 throw: n8n then renews the token (preAuthentication: a new
+	// API-key token, or the OAuth2 refresh) and retries once. One renewal at a time per
+	// credential: calls that got the same 401 meanwhile find the renewed token and need no
+	// renewal of their own.
 	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
-		const before = await heldAccessToken(ctx, credential);
 		const refreshBefore = await heldRefreshToken(ctx, credential);
 		try {
 			let outcome = await exchange(ctx, credential, request, false);
-			// Partner OAuth2 in queue mode: another worker may have spent the refresh token first
-			// and saved its pair. Read the credential again after a moment; a new refresh token
-			// there means the race was lost, not the connection: try once more with it.
+			// OAuth2 in queue mode: another worker may have spent the refresh token first and
+			// saved its pair. Read the credential again after a moment; a new refresh token there
+			// means the race was lost, not the connection: try once more with it.
 			if (outcome.kind === 'renewalRefused' && !outcome.notConnected && refreshBefore) {
 				await sleep(1500);
 				const now = await heldRefreshToken(ctx, credential);
 				if (now && now !== refreshBefore) outcome = await exchange(ctx, credential, request, false);
-			}
-			if (outcome.kind !== 'thrown') return outcome;
-			// OAuth2: a failure that left n8n's token as it was is the refresh being refused, not
-			// the API answering the retried call. Read from the credential, whatever error shape
-			// the n8n version gives the refusal. A 5xx or a network failure is Spendesk failing,
-			// not refusing: it goes to the retry rules, and reconnecting would not help.
-			const failing = outcome.code !== undefined || (outcome.status ?? 0) >= 500;
-			if (before !== undefined && !failing && (await heldAccessToken(ctx, credential)) === before) {
-				return { kind: 'renewalRefused' };
 			}
 			return outcome;
 		} finally {

@@ -18,10 +18,11 @@ export type Outcome =
 	| { kind: 'response'; response: IN8nHttpFullResponse }
 	| Thrown
 	/**
-	 * n8n could not renew the OAuth2 token: the token endpoint refused the refresh (Partner
-	 * OAuth2: or the code, or nothing is connected yet).
+	 * The OAuth2 credential must be connected (again): the token endpoint refused the refresh
+	 * or the pasted code, or nothing is connected yet. `detail` says which; `approvalAddress` is
+	 * a new link to Spendesk's approval page, when the credential's fields give one.
 	 */
-	| { kind: 'renewalRefused'; notConnected?: boolean };
+	| { kind: 'renewalRefused'; notConnected?: boolean; detail?: string; approvalAddress?: string };
 
 const NETWORK_CODES = new Set([
 	'ECONNRESET',

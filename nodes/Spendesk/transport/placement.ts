@@ -141,7 +141,7 @@ function companyOfCall(
 					: namedCompany(node, endpoint, requested, itemIndex);
 			if (endpoint.placement === 'path' && !companyId) {
 				throw new NodeOperationError(node, `"${endpoint.label}" needs the company ID`, {
-					description: `Set the Company field, or enter the company ID of this company-level key in the credential "${credential.credentialName}".`,
+					description: `Set the node's Company field, or enter the Company ID in the credential "${credential.credentialName}".`,
 					itemIndex,
 				});
 			}

@@ -26,6 +26,7 @@ import { redirectTarget } from './environment';
 import { flowControl, numberHeader, refusedInFlight, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './exchange';
+import { needsOwnCompany, ownCompanyOf } from './ownCompany';
 import { applyPlacement, followLink } from './placement';
 import type { CallTarget, PlacedCall } from './placement';
 import { transportSettings } from './settings';
@@ -127,8 +128,14 @@ export async function prepareCall(
 	options: CallOptions = {},
 ): Promise<PreparedCall> {
 	const { endpoint, credential } = await resolveEndpoint(ctx, ref);
+	// A company in the path with a company-level credential and no Company ID: looked up once
+	// per execution, for this path only (docs/api.md#the-companys-own-id).
+	const company = needsOwnCompany(credential, endpoint, options.company)
+		? await ownCompanyOf(ctx, credential, endpoint, callSpendesk, options.itemIndex)
+		: options.company;
 	const placed = applyPlacement(ctx.getNode(), credential, endpoint, {
 		...options,
+		company,
 		url: undefined,
 	});
 	return { ctx, endpoint, credential, placed, options, owner: executionOf(ctx) };
@@ -255,8 +262,9 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	if (outcome.kind === 'renewalRefused') {
 		throw renewalRefusedError(ctx.getNode(), {
 			credentialName: credential.credentialName,
-			credentialType: credential.credentialType,
 			notConnected: outcome.notConnected,
+			detail: outcome.detail,
+			approvalAddress: outcome.approvalAddress,
 			endpoint,
 			companyId: placed.companyId,
 			itemIndex: options.itemIndex,

@@ -21,6 +21,39 @@ describe('authentication (docs/api.md#authentication): token endpoint and bearer
 		expect(res.body.expires_in).toBe(3600);
 	});
 
+	test("token: the answer lists the key's scopes in `scope`, space-separated, and the token holds those", async () => {
+		const key = sim.credentials.companyKey;
+		const res = await tokenResponse(sim, key);
+		expect(res.body.scope).toBe(key.scopes.join(' '));
+		const settlements = await api(sim, res.body.access_token, '/v1/settlements');
+		expect(settlements.status).toBe(200);
+	});
+
+	test('token: a `scope` in the request restricts the token to the scopes the key holds', async () => {
+		const res = await request(sim, '/v1/auth/token', {
+			method: 'POST',
+			authorization: basic(sim.credentials.companyKey),
+			body: { grant_type: 'client_credentials', scope: 'user:read not-a-scope:read' },
+		});
+		expect(res.status).toBe(200);
+		expect(res.body.scope).toBe('user:read');
+		expect((await api(sim, res.body.access_token, '/v1/users')).status).toBe(200);
+		const refused = await api(sim, res.body.access_token, '/v1/settlements');
+		expect([refused.status, err(refused).code]).toEqual([403, 'insufficient_scope']);
+	});
+
+	test('token: with tokenAnswerScope false the answer has no `scope`', async () => {
+		const bare = new SpendeskSimulator({ profile: 'documented', tokenAnswerScope: false });
+		await bare.start();
+		try {
+			const res = await tokenResponse(bare, bare.credentials.companyKey);
+			expect(res.status).toBe(200);
+			expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
+		} finally {
+			await bare.stop();
+		}
+	});
+
 	test('token: form-encoded grant_type=client_credentials is accepted and the token works', async () => {
 		const res = await request(sim, '/v1/auth/token', {
 			method: 'POST',

@@ -153,7 +153,7 @@ export interface AuthorizeOptions {
 	state?: string;
 }
 
-/** GET /oauth2/authorize without following the redirect. */
+/** GET /v1/oauth2/authorize without following the redirect. */
 export async function authorize(
 	sim: SpendeskSimulator,
 	opts: AuthorizeOptions = {},
@@ -172,7 +172,7 @@ export async function authorize(
 	if (opts.user) q.set('user', opts.user);
 	if (opts.consent) q.set('consent', opts.consent);
 	if (opts.company) q.set('company', opts.company);
-	const res = await fetch(`${sim.baseUrl}/oauth2/authorize?${q.toString()}`, {
+	const res = await fetch(`${sim.baseUrl}/v1/oauth2/authorize?${q.toString()}`, {
 		redirect: 'manual',
 	});
 	const loc = res.headers.get('location');
@@ -180,29 +180,16 @@ export async function authorize(
 	return { status: res.status, location: loc ? new URL(loc) : null, verifier, body };
 }
 
-/** POST /oauth2/token with a form body and client_id/client_secret in the body. */
+/** POST /v1/oauth2/token/create: a JSON body with the client in it (the documented code exchange). */
 export async function oauthTokenCall(
 	sim: SpendeskSimulator,
 	params: Record<string, string>,
-	clientInBody = true,
-	query: Record<string, string> = {},
 ): Promise<ApiResponse> {
 	const c = sim.credentials.oauthClient;
-	const form = new URLSearchParams(params);
-	const headers: Record<string, string> = {
-		'content-type': 'application/x-www-form-urlencoded',
-		accept: 'application/json',
-	};
-	if (clientInBody) {
-		form.set('client_id', c.clientId);
-		form.set('client_secret', c.clientSecret);
-	} else {
-		headers.authorization = basic(c);
-	}
-	const url = new URL('/oauth2/token', sim.baseUrl);
-	url.search = new URLSearchParams(query).toString();
-	const res = await fetch(url, { method: 'POST', headers, body: form.toString() });
-	return read(res);
+	return await request(sim, '/v1/oauth2/token/create', {
+		method: 'POST',
+		body: { ...params, client_id: c.clientId, client_secret: c.clientSecret },
+	});
 }
 
 /** The query a refresh must carry: the client's id and secret (the vendor's refresh rule). */
@@ -211,17 +198,16 @@ export function clientQuery(sim: SpendeskSimulator): Record<string, string> {
 	return { client_id: c.clientId, client_secret: c.clientSecret };
 }
 
-/** A refresh_token grant as the vendor documents it: client in the body and in the query. */
+/** POST /v1/oauth2/token/refresh as the vendor documents it: JSON body, the client in the query. */
 export async function oauthRefreshCall(
 	sim: SpendeskSimulator,
 	refreshToken: string,
+	query: Record<string, string> = clientQuery(sim),
 ): Promise<ApiResponse> {
-	return await oauthTokenCall(
-		sim,
-		{ grant_type: 'refresh_token', refresh_token: refreshToken },
-		true,
-		clientQuery(sim),
-	);
+	return await request(sim, `/v1/oauth2/token/refresh?${new URLSearchParams(query).toString()}`, {
+		method: 'POST',
+		body: { grant_type: 'refresh_token', refresh_token: refreshToken },
+	});
 }
 
 /** Full authorize + code exchange; returns the token response body. */
@@ -240,7 +226,7 @@ export async function oauthLogin(
 		redirect_uri: REDIRECT_URI,
 		code_verifier: a.verifier,
 	});
-	if (res.status !== 200)
+	if (res.status !== 201)
 		throw new Error(`oauth token answered ${res.status}: ${JSON.stringify(res.body)}`);
 	return res.body;
 }

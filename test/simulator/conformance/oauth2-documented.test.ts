@@ -1,5 +1,5 @@
 /**
- * Spendesk's documented partner OAuth2 contract (docs/api.md#oauth2), served by both profiles:
+ * Spendesk's documented OAuth2 contract for partner apps (docs/api.md#oauth2), served by both profiles:
  * GET /v1/oauth2/authorize, POST /v1/oauth2/token/create, POST /v1/oauth2/token/refresh.
  */
 import { SpendeskSimulator } from '../server';
@@ -542,7 +542,7 @@ describe.each<SimulatorProfile>(['specification', 'documented'])(
 			const tokens = await connect(sim);
 			const renewed = await refresh(sim, tokens.refresh_token);
 			const routes = sim.log.map((l) => l.route);
-			expect(routes).toEqual(['oauthAuthorizeV1', 'oauthTokenCreate', 'oauthTokenRefresh']);
+			expect(routes).toEqual(['oauthAuthorize', 'oauthTokenCreate', 'oauthTokenRefresh']);
 			const dump = JSON.stringify(sim.log);
 			const codeQuery = sim.log[0];
 			expect(codeQuery.query.code_challenge).toBeTruthy();
@@ -568,35 +568,25 @@ describe.each<SimulatorProfile>(['specification', 'documented'])(
 	},
 );
 
-describe('the older OAuth2 paths (/oauth2/authorize, /oauth2/token) by profile', () => {
-	test('the specification profile still serves them', async () => {
-		const sim = new SpendeskSimulator();
-		await sim.start();
-		try {
-			const a = await authorizeV1(sim, {}, '/oauth2/authorize');
-			expect(a.status).toBe(302);
-			expect(a.location!.searchParams.get('code')).toBeTruthy();
-		} finally {
-			await sim.stop();
-		}
-	});
-
-	test('the documented profile answers them 404 like any unknown path', async () => {
-		const sim = new SpendeskSimulator({ profile: 'documented' });
-		await sim.start();
-		try {
-			const a = await authorizeV1(sim, {}, '/oauth2/authorize');
-			expect(a.status).toBe(404);
-			expect(a.body.errors[0].code).toBe('NOT_FOUND');
-			const c = sim.credentials.oauthClient;
-			const token = await request(sim, '/oauth2/token', {
-				method: 'POST',
-				body: { grant_type: 'refresh_token', refresh_token: 'x', ...{ client_id: c.clientId } },
-			});
-			expect(token.status).toBe(404);
-			expect(sim.log.map((l) => l.route)).toEqual(['notFound', 'notFound']);
-		} finally {
-			await sim.stop();
-		}
-	});
-});
+describe.each(['specification', 'documented'] as SimulatorProfile[])(
+	'no other OAuth2 paths (%s profile)',
+	(profile) => {
+		test('/oauth2/authorize and /oauth2/token answer 404 like any unknown path', async () => {
+			const sim = new SpendeskSimulator({ profile });
+			await sim.start();
+			try {
+				const a = await authorizeV1(sim, {}, '/oauth2/authorize');
+				expect(a.status).toBe(404);
+				const c = sim.credentials.oauthClient;
+				const token = await request(sim, '/oauth2/token', {
+					method: 'POST',
+					body: { grant_type: 'refresh_token', refresh_token: 'x', client_id: c.clientId },
+				});
+				expect(token.status).toBe(404);
+				expect(sim.log.map((l) => l.route)).toEqual(['notFound', 'notFound']);
+			} finally {
+				await sim.stop();
+			}
+		});
+	},
+);

@@ -33,7 +33,7 @@ describe('writes (docs/api.md#bulk-writes)', () => {
 				{
 					id: b.id,
 					version: 1,
-					bookkeepingStatus: 'failedExport',
+					bookkeepingStatus: 'failedToExport',
 					failureReason: 'No ledger account',
 				},
 				{ id: a.id, version: 1, bookkeepingStatus: 'exported' },
@@ -45,7 +45,7 @@ describe('writes (docs/api.md#bulk-writes)', () => {
 					{ id: a.id, status: 'updated', version: 2 },
 				],
 			});
-			// failedExport reads back as Spendesk's payable state failedToExport.
+			// The status written is the payable state read back.
 			expect(payable('cmp_001', 1)).toMatchObject({
 				version: 2,
 				bookkeepingStatus: 'failedToExport',
@@ -96,14 +96,16 @@ describe('writes (docs/api.md#bulk-writes)', () => {
 			expect((await bulk(many)).status).toBe(400);
 		});
 
-		test('a malformed entry is a 400 naming it, and nothing of the call is applied', async () => {
+		test('a malformed entry (a status not failedToExport or exported, e.g. failedExport) is a 400 naming it, and nothing of the call is applied', async () => {
 			const p = payable('cmp_001', 10);
-			const res = await bulk([
-				{ id: p.id, version: 1, bookkeepingStatus: 'exported' },
-				{ id: payable('cmp_001', 11).id, version: 1, bookkeepingStatus: 'done' },
-			]);
-			expect(res.status).toBe(400);
-			expect(err(res).source).toBe('body.payables[1].bookkeepingStatus');
+			for (const status of ['done', 'failedExport']) {
+				const res = await bulk([
+					{ id: p.id, version: 1, bookkeepingStatus: 'exported' },
+					{ id: payable('cmp_001', 11).id, version: 1, bookkeepingStatus: status },
+				]);
+				expect(res.status).toBe(400);
+				expect(err(res).source).toBe('body.payables[1].bookkeepingStatus');
+			}
 			expect(payable('cmp_001', 10).version).toBeUndefined();
 			const reason = await bulk([
 				{ id: p.id, version: 1, bookkeepingStatus: 'exported', failureReason: 'x' },

@@ -11,7 +11,7 @@ import { restated } from '../../transport/restate';
 import { untilComplete } from '../../transport/statusPoll';
 import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../sharedParams';
 import { toEpoch } from '../dates';
-import { readRecordId, recordLocator } from '../recordId';
+import { readOptionalRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 
 /**
@@ -89,12 +89,9 @@ async function whenComplete(
 	});
 }
 
-/** The template chosen (a resource locator, or text saved by earlier versions); undefined for the default one. */
+/** The template chosen; undefined for the company's default one (the field left empty). */
 function readTemplateId(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	const raw = ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }) as unknown;
-	if (raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim()))
-		return undefined;
-	return readRecordId(
+	return readOptionalRecordId(
 		ctx,
 		'templateId',
 		'Template ID',
@@ -148,7 +145,7 @@ export const createAndWaitExport: SpendeskOperation = {
 			description:
 				'End of the period to export: the export holds what happened before it (excluded)',
 		},
-		// Optional: empty is the company's default template. A plain text saved by earlier versions is still read.
+		// Optional: empty is the company's default template.
 		...recordLocator({
 			name: 'templateId',
 			label: 'Template',

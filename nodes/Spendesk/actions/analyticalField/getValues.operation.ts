@@ -1,6 +1,5 @@
-import { NodeOperationError } from 'n8n-workflow';
 import { listOperation } from '../list';
-import { recordLocator } from '../recordId';
+import { readRecordId, recordLocator } from '../recordId';
 import { archivedFilter, readArchivedFilter } from './filters';
 
 export const getAnalyticalFieldValues = listOperation({
@@ -19,16 +18,13 @@ export const getAnalyticalFieldValues = listOperation({
 	],
 	after: [archivedFilter('values')],
 	request: (ctx, itemIndex) => {
-		const fieldId = String(
-			ctx.getNodeParameter('fieldId', itemIndex, '', { extractValue: true }) ?? '',
-		).trim();
-		if (!fieldId) {
-			throw new NodeOperationError(ctx.getNode(), 'Choose an analytical field', {
-				description:
-					'Pick the analytical field from the list, or enter its ID (Analytical Field → Get Many lists them).',
-				itemIndex,
-			});
-		}
+		const fieldId = readRecordId(
+			ctx,
+			'fieldId',
+			'Analytical Field ID',
+			itemIndex,
+			'Pick the analytical field from the list, or enter its ID (Analytical Field → Get Many lists them).',
+		);
 		return { pathParams: { fieldId }, qs: readArchivedFilter(ctx, itemIndex) };
 	},
 	// Some answers carry a value's label as `value` instead of `name`: it is given as `name` too, so workflows read one field.

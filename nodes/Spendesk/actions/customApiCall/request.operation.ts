@@ -39,7 +39,7 @@ function oneOf<T extends string>(
 	);
 }
 
-/** The path checked before any request: under the base URL, {companyId} only where Company Scoping puts it. */
+/** The path checked before any request: under the base URL, {companyId} only where Company Placement puts it. */
 function checkPath(
 	path: string,
 	placement: CompanyPlacement,
@@ -65,14 +65,14 @@ function checkPath(
 		);
 	if (placement === 'path' && !placeholders.includes('companyId')) {
 		throw fail(
-			'Company Scoping is "Company in Path" but the path has no {companyId}',
+			'Company Placement is "Company in Path" but the path has no {companyId}',
 			`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
 		);
 	}
 	if (placement !== 'path' && placeholders.includes('companyId')) {
 		throw fail(
-			'The path contains {companyId} but Company Scoping is not "Company in Path"',
-			'Set Company Scoping to "Company in Path".',
+			'The path contains {companyId} but Company Placement is not "Company in Path"',
+			'Set Company Placement to "Company in Path".',
 		);
 	}
 }
@@ -99,9 +99,8 @@ export const customApiCall: SpendeskOperation = {
 				'Path under the base URL of the credential; write {companyId} where the company goes in the path',
 		},
 		{
-			displayName: 'Company Scoping',
-			// `scoping` is the name saved workflows hold: it stays.
-			name: 'scoping',
+			displayName: 'Company Placement',
+			name: 'companyPlacement',
 			type: 'options',
 			options: [
 				{ name: 'Company in Path', value: 'path', description: 'Paths containing {companyId}' },
@@ -194,14 +193,13 @@ export const customApiCall: SpendeskOperation = {
 			new NodeOperationError(this.getNode(), message, { description, itemIndex });
 		const method = oneOf(this, 'method', itemIndex, 'GET', METHODS, 'Method', fail);
 		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
-		// Saved workflows hold the company placement under the parameter name `scoping`.
 		const placement = oneOf(
 			this,
-			'scoping',
+			'companyPlacement',
 			itemIndex,
 			'header',
 			PLACEMENTS,
-			'Company Scoping',
+			'Company Placement',
 			fail,
 		);
 		const pagination = oneOf(this, 'pagination', itemIndex, 'none', STYLES, 'Pagination', fail);
@@ -209,8 +207,8 @@ export const customApiCall: SpendeskOperation = {
 		checkPath(path, placement, fail);
 		if (pagination === 'snapshot' && method !== 'GET')
 			throw fail(
-				`Pagination "Snapshot Pages" reads a snapshot with GET, not ${method}`,
-				'Nothing was sent. Create the snapshot with a call of its own (POST, Pagination None), then read it with GET and Pagination Snapshot Pages; or use Payable → Get Many as Snapshot, which does both.',
+				`Pagination "Snapshot" reads a snapshot with GET, not ${method}`,
+				'Nothing was sent. Create the snapshot with a call of its own (POST, Pagination None), then read it with GET and Pagination Snapshot; or use Payable → Get Many as Snapshot, which does both.',
 			);
 
 		const endpoint: Endpoint = {

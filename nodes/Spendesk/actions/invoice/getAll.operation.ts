@@ -1,43 +1,16 @@
 /**
  * Invoice → Get Many: the invoices of a company, newest change first by default; every cursor
- * page read (docs/api.md#cursor-lists), so any Limit works.
+ * page read (docs/api.md#cursor-lists), so any Limit works. Sort By and Sort Order are in
+ * Options, sent as the list's `sortBy` and `sort`.
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { optionsCollection, readJsonObject, rejectPagingKeys } from '../sharedParams';
+import { readChoice } from '../listFilters';
+import {
+	optionsCollection,
+	readCollection,
+	readJsonObject,
+	rejectPagingKeys,
+} from '../sharedParams';
 import { listOperation } from '../list';
-
-const SORT_BY: INodeProperties = {
-	displayName: 'Sort By',
-	name: 'sortBy',
-	type: 'options',
-	options: [
-		{ name: 'Creation Date', value: 'createdAt' },
-		{ name: 'Update Date', value: 'updatedAt' },
-	],
-	default: 'updatedAt',
-};
-
-const SORT_ORDER: INodeProperties = {
-	displayName: 'Sort Order',
-	name: 'sort',
-	type: 'options',
-	options: [
-		{ name: 'Ascending', value: 'asc' },
-		{ name: 'Descending', value: 'desc' },
-	],
-	default: 'desc',
-};
-
-/**
- * Sort By and Sort Order are in Options. Earlier versions had them as top-level parameters
- * (`sortBy`, `sort`): n8n drops saved values of parameters the node no longer describes, so
- * both stay, hidden, under their names, and are read when Options does not set the sort: a
- * saved workflow keeps its order.
- */
-function sortOf(ctx: IExecuteFunctions, itemIndex: number, name: string, fallback: string) {
-	const chosen = ctx.getNodeParameter(`options.${name}`, itemIndex, '') as string;
-	return chosen || (ctx.getNodeParameter(name, itemIndex, fallback) as string) || fallback;
-}
 
 export const getAllInvoices = listOperation({
 	endpoint: 'listInvoices',
@@ -50,9 +23,30 @@ export const getAllInvoices = listOperation({
 			description:
 				'Further query filters passed to Spendesk as they are, e.g. {"status": "to_pay"}',
 		},
-		optionsCollection([SORT_BY, SORT_ORDER]),
-		{ ...SORT_BY, type: 'hidden', options: undefined },
-		{ ...SORT_ORDER, type: 'hidden', options: undefined },
+		optionsCollection([
+			{
+				displayName: 'Sort By',
+				name: 'sortBy',
+				type: 'options',
+				options: [
+					{ name: 'Creation Date', value: 'createdAt' },
+					{ name: 'Update Date', value: 'updatedAt' },
+				],
+				default: 'updatedAt',
+				description: 'The date the invoices are listed by',
+			},
+			{
+				displayName: 'Sort Order',
+				name: 'sortOrder',
+				type: 'options',
+				options: [
+					{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
+					{ name: 'Descending', value: 'desc', description: 'Newest first' },
+				],
+				default: 'desc',
+				description: 'Whether the oldest or the newest invoices come first',
+			},
+		]),
 	],
 	request: (ctx, itemIndex) => {
 		const filters = rejectPagingKeys(
@@ -61,11 +55,15 @@ export const getAllInvoices = listOperation({
 			'Filters (JSON)',
 			itemIndex,
 		);
+		const options = readCollection(ctx, 'options', itemIndex);
 		return {
 			qs: {
 				...filters,
-				sortBy: sortOf(ctx, itemIndex, 'sortBy', 'updatedAt'),
-				sort: sortOf(ctx, itemIndex, 'sort', 'desc'),
+				sortBy:
+					readChoice(ctx, itemIndex, options.sortBy, 'Sort By', ['createdAt', 'updatedAt']) ??
+					'updatedAt',
+				sort:
+					readChoice(ctx, itemIndex, options.sortOrder, 'Sort Order', ['asc', 'desc']) ?? 'desc',
 			},
 		};
 	},

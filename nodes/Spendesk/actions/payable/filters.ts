@@ -114,7 +114,7 @@ const SNAPSHOT_DATES: Record<string, string> = {
 	updatedFrom: 'Updated From',
 };
 
-/** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Get Many has its own (search.operation.ts). */
+/** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Get Many has its own (getAll.operation.ts). */
 export const payableFilterProperties: INodeProperties[] = [
 	FILTER_MODE,
 	filtersCollection(

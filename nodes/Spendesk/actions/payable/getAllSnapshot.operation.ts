@@ -3,15 +3,13 @@
  * consistent copy of the matching payables, then the node reads its pages
  * (docs/api.md#snapshots).
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readChoice } from '../listFilters';
 import {
+	checkMaxWaitSeconds,
 	MAX_WAIT_SECONDS,
-	numberOf,
 	optionsCollection,
 	readCollection,
-	readMaxWaitSeconds,
 } from '../sharedParams';
 import { listOperation } from '../list';
 import { withSimplify } from '../simplify';
@@ -21,29 +19,13 @@ import { payableFilterProperties, readPayableFilters } from './filters';
 /** Default Max Wait: ten status checks at Spendesk's pace of one a minute. */
 const SNAPSHOT_MAX_WAIT_SECONDS = 600;
 
-/**
- * Max Wait (Seconds), in Options. Earlier versions had it as a top-level parameter `maxWait`:
- * n8n drops saved values of parameters the node no longer describes, so `maxWait` stays, hidden,
- * and is read when Options has no Max Wait (a saved workflow keeps its wait).
- */
+/** Max Wait (Seconds) of Options; SNAPSHOT_MAX_WAIT_SECONDS when it is not set. */
 function readSnapshotMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
-	const options = readCollection(ctx, 'options', itemIndex);
-	const raw = options.maxWait as unknown;
-	if (raw === undefined || raw === null || raw === '')
-		return readMaxWaitSeconds(ctx, itemIndex, 'snapshot', SNAPSHOT_MAX_WAIT_SECONDS);
-	const seconds = numberOf(raw);
-	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
-		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Max Wait (Seconds) must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
-			{
-				description: `Enter how long to wait for Spendesk to build the snapshot, e.g. ${SNAPSHOT_MAX_WAIT_SECONDS}. An expression must give a number.`,
-				itemIndex,
-			},
-		);
-	}
-	return seconds;
+	const { maxWait } = readCollection(ctx, 'options', itemIndex);
+	return checkMaxWaitSeconds(ctx, itemIndex, maxWait ?? SNAPSHOT_MAX_WAIT_SECONDS, {
+		what: 'snapshot',
+		example: SNAPSHOT_MAX_WAIT_SECONDS,
+	});
 }
 
 /** Sort By and Sort Order of Options, as the snapshot's `sortBy` and `sortOrder` (docs/api.md#filters). */
@@ -96,12 +78,6 @@ export const getAllPayablesSnapshot = withSimplify(
 					description: 'Whether the oldest or the newest payables come first',
 				},
 			]),
-			{
-				displayName: 'Max Wait (Seconds)',
-				name: 'maxWait',
-				type: 'hidden',
-				default: SNAPSHOT_MAX_WAIT_SECONDS,
-			},
 		],
 		request: (ctx, itemIndex) => ({
 			body: { ...readPayableFilters(ctx, itemIndex), ...readSort(ctx, itemIndex) },

@@ -3,7 +3,7 @@ import type { SpendeskResource } from '../types';
 import { getAllPayablesSnapshot } from './getAllSnapshot.operation';
 import { getPayable } from './get.operation';
 import { getPayableAttachments } from './getAttachments.operation';
-import { searchPayables } from './search.operation';
+import { getAllPayables } from './getAll.operation';
 import { updatePayable } from './update.operation';
 import { updateBookkeepingStatus } from './updateBookkeepingStatus.operation';
 import { uploadPayableReceipt } from './uploadReceipt.operation';
@@ -35,7 +35,7 @@ export const payableResource: SpendeskResource = {
 			},
 			{
 				name: 'Get Many',
-				value: 'search',
+				value: 'getAll',
 				action: 'Get many payables',
 				description: 'Retrieve many payables, filtered by status, type or bookkeeping status',
 			},
@@ -68,10 +68,10 @@ export const payableResource: SpendeskResource = {
 					"Attach the input item's file (PDF, JPEG or PNG, up to 50 MB) to one payable as a receipt; needs the payable ID. Returns the payable ID and the file's name, type and size.",
 			},
 		],
-		default: 'search',
+		default: 'getAll',
 	},
 	operations: [
-		searchPayables,
+		getAllPayables,
 		getAllPayablesSnapshot,
 		getPayable,
 		getPayableAttachments,

@@ -5,8 +5,7 @@
  * costCenterId, analyticalFieldValues: [{fieldId, valueId}]}`, with only the properties given.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { isOneIdSegment } from '../../transport/placement';
-import { recordLocator } from '../recordId';
+import { checkRecordId, locatorValue, recordLocator } from '../recordId';
 import { fail } from '../writeFields';
 
 export interface AnalyticalValue {
@@ -224,26 +223,27 @@ export function fieldName(source: string | undefined): string | undefined {
 	return parts.join(', ');
 }
 
-/** An ID given as text or as a resource locator's value; empty gives undefined. */
+/** An ID typed in a text field of a line; empty gives undefined. */
+function readTextId(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	where: string,
+	itemIndex: number,
+): string | undefined {
+	return (
+		checkRecordId(ctx, value, where, itemIndex, 'Enter the ID as Spendesk gives it.') || undefined
+	);
+}
+
+/** An ID of a line's record locator (From List or By ID); empty gives undefined. */
 function readId(
 	ctx: IExecuteFunctions,
 	raw: unknown,
 	where: string,
 	itemIndex: number,
 ): string | undefined {
-	const value =
-		raw && typeof raw === 'object' && 'value' in raw ? (raw as { value: unknown }).value : raw;
-	const id =
-		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-	if (!id) return undefined;
-	if (!isOneIdSegment(id))
-		fail(
-			ctx,
-			itemIndex,
-			`${where} "${id.slice(0, 60)}" is not a valid ID`,
-			'An ID is one word of at most 128 characters, without spaces, slashes, "?" or "#".',
-		);
-	return id;
+	const hint = 'Pick it from the list, or enter its ID By ID.';
+	return readTextId(ctx, locatorValue(ctx, raw, where, itemIndex, hint), where, itemIndex);
 }
 
 function readAnalyticalValues(
@@ -280,7 +280,7 @@ function readSettings(
 	const costCenterId = readId(ctx, entry.costCenterId, `${where}, Cost Center`, itemIndex);
 	if (costCenterId) set.costCenterId = costCenterId;
 	for (const key of ['expenseAccountId', 'taxAccountId'] as const) {
-		const id = readId(ctx, entry[key], `${where}, ${FIELD_NAMES[key]}`, itemIndex);
+		const id = readTextId(ctx, entry[key], `${where}, ${FIELD_NAMES[key]}`, itemIndex);
 		if (id) set[key] = id;
 	}
 	const values = readAnalyticalValues(ctx, entry.analyticalValues, where, itemIndex);

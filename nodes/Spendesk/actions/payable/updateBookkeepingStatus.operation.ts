@@ -1,5 +1,5 @@
 /**
- * Payable → Update Bookkeeping Status: marks payables exported (or failed export) in bulk
+ * Payable → Update Bookkeeping Status: marks payables exported (or failed to export) in bulk
  * calls of up to 100 (PUT /v1/payables/bookkeeping-status, docs/api.md#bulk-writes). Each
  * payable carries the version it was read at: by default the input item's `version`; an item
  * without one has its payable read first (one Get each). A stale version (`conflict`) or an
@@ -98,20 +98,20 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const id = readPayableId(this, itemIndex);
 	const version = readGivenVersion(this, itemIndex);
 	const status = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
-	if (status !== 'exported' && status !== 'failedExport') {
+	if (status !== 'exported' && status !== 'failedToExport') {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Bookkeeping Status must be Exported or Failed Export; got "${String(status).slice(0, 40)}"`,
+			`Bookkeeping Status must be Exported or Failed to Export; got "${String(status).slice(0, 40)}"`,
 			{
 				description:
-					'Choose Exported or Failed Export (an expression must give "exported" or "failedExport").',
+					'Choose Exported or Failed to Export (an expression must give "exported" or "failedToExport").',
 				itemIndex,
 			},
 		);
 	}
 	const body: IDataObject = { id, bookkeepingStatus: status };
 	if (version !== undefined) body.version = version;
-	if (status === 'failedExport') {
+	if (status === 'failedToExport') {
 		const reason = readText(
 			this,
 			this.getNodeParameter('failureReason', itemIndex, ''),
@@ -213,8 +213,8 @@ export const updateBookkeepingStatus: BatchedOperation = {
 					description: 'The payable is in the accounting system',
 				},
 				{
-					name: 'Failed Export',
-					value: 'failedExport',
+					name: 'Failed to Export',
+					value: 'failedToExport',
 					description: 'The payable could not be exported to the accounting system',
 				},
 			],
@@ -229,7 +229,7 @@ export const updateBookkeepingStatus: BatchedOperation = {
 			placeholder: 'e.g. Unknown supplier account in the ledger',
 			description:
 				'Why the payable could not be exported, shown in Spendesk (at most 1000 characters)',
-			displayOptions: { show: { bookkeepingStatus: ['failedExport'] } },
+			displayOptions: { show: { bookkeepingStatus: ['failedToExport'] } },
 		},
 	],
 	batch: {

@@ -26,8 +26,8 @@ export function versionProperty(cost: string): INodeProperties {
 	return {
 		displayName: 'Version',
 		name: 'version',
-		// Text, so that its default can be the input item's version (an expression); a number
-		// typed in, or saved by an earlier version of the node, is read the same.
+		// Text, so that its default can be the input item's version (an expression, which gives
+		// a number): digits typed in and a number are read the same.
 		type: 'string',
 		default: '={{ $json.version }}',
 		placeholder: 'e.g. 3',

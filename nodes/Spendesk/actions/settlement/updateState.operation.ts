@@ -1,7 +1,7 @@
 /**
  * Settlement → Update State: marks one settlement exported or failed to export (PUT
  * /v1/settlements/{settlementId}/state). Spendesk's values are `exported` and `failedToExport`
- * (docs/api.md#endpoints); `failedExport`, the value of earlier versions, is sent as `failedToExport`.
+ * (docs/api.md#bulk-writes).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
@@ -37,7 +37,7 @@ export const updateSettlementState: SingleOperation = {
 					description: 'The settlement is in the accounting system',
 				},
 				{
-					name: 'Failed Export',
+					name: 'Failed to Export',
 					value: 'failedToExport',
 					description: 'The export to the accounting system did not go through',
 				},
@@ -48,15 +48,14 @@ export const updateSettlementState: SingleOperation = {
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const settlementId = readRecordId(this, 'settlementId', 'Settlement ID', itemIndex, ID_HINT);
-		const chosen = this.getNodeParameter('state', itemIndex, 'exported') as string;
-		const state = chosen === 'failedExport' ? 'failedToExport' : chosen;
+		const state = this.getNodeParameter('state', itemIndex, 'exported') as string;
 		if (state !== 'exported' && state !== 'failedToExport') {
 			throw new NodeOperationError(
 				this.getNode(),
-				`'State' must be Exported or Failed Export; got "${String(chosen).slice(0, 40)}"`,
+				`'State' must be Exported or Failed to Export; got "${String(state).slice(0, 40)}"`,
 				{
 					description:
-						'Choose Exported or Failed Export (an expression must give "exported" or "failedToExport").',
+						'Choose Exported or Failed to Export (an expression must give "exported" or "failedToExport").',
 					itemIndex,
 				},
 			);

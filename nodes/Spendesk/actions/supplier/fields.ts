@@ -100,12 +100,6 @@ export const supplierFieldOptions: INodeProperties[] = [
 	},
 ];
 
-/** Fields of earlier versions that Spendesk's documented supplier has no place for. */
-const DROPPED: Record<string, string> = {
-	externalId: 'External ID',
-	isArchived: 'Is Archived',
-};
-
 /** A two-letter country code, in capitals. */
 function readCountry(
 	ctx: IExecuteFunctions,
@@ -162,7 +156,7 @@ const FIELDS: Record<string, { at: 'top' | 'supplierDetails' | 'bankInfo'; read:
 
 /**
  * The optional fields of a collection in the nested shape, checked; `keepEmpty` gives a field
- * left empty as null (cleared). A field of earlier versions with no place in it fails, saying so.
+ * left empty as null (cleared).
  */
 export function readSupplierFields(
 	ctx: IExecuteFunctions,
@@ -170,15 +164,6 @@ export function readSupplierFields(
 	itemIndex: number,
 	keepEmpty: boolean,
 ): IDataObject {
-	for (const [name, label] of Object.entries(DROPPED)) {
-		if (name in fields)
-			fail(
-				ctx,
-				itemIndex,
-				`${label} can no longer be sent to Spendesk`,
-				`Spendesk's supplier has no ${label} field, so the node no longer sends it: remove ${label} from the fields of this node.`,
-			);
-	}
 	const out: IDataObject = {};
 	const nested: Record<'supplierDetails' | 'bankInfo', IDataObject> = {
 		supplierDetails: {},

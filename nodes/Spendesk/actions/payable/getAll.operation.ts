@@ -1,5 +1,5 @@
 /**
- * Payable → Get Many (value `search`, as saved workflows hold it; POST /v1/payables/search). Spendesk's filter grammar (docs/api.md#body-cursor-lists):
+ * Payable → Get Many (value `getAll`; POST /v1/payables/search). Spendesk's filter grammar (docs/api.md#body-cursor-lists):
  * `filters: { operator: "and" | "or", subfilters: [{ field, operator: "=", value: [...] }] }`.
  * The Fields mode builds an AND of one equality subfilter per field filled in (its values a
  * list); the JSON mode sends the user's `filters` object as it is.
@@ -80,9 +80,8 @@ export function readSearchFilters(
 	return subfilters.length ? { operator: 'and', subfilters } : undefined;
 }
 
-export const searchPayables = withSimplify(
+export const getAllPayables = withSimplify(
 	listOperation({
-		value: 'search',
 		endpoint: 'searchPayables',
 		after: searchFilterProperties,
 		request: (ctx, itemIndex) => {

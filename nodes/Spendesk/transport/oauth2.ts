@@ -1,12 +1,13 @@
 /**
- * Spendesk's documented partner OAuth2 (docs/api.md#oauth2), for the Partner OAuth2
- * credential: the authorization address, the check of the pasted answer, the JSON code
- * exchange and the JSON refresh.
+ * Spendesk's documented OAuth2 for partner apps (docs/api.md#oauth2), for the Spendesk OAuth2
+ * credential: the address where the user approves, the check of the address they paste back,
+ * the JSON code exchange and the JSON refresh.
  *
  * PKCE without storing anything: `state` carries a random nonce and the time it was made,
  * signed with the client secret; the code verifier is an HMAC of the nonce with the client
- * secret. The n8n server alone can build the authorization address (the credential test) and
- * recompute the verifier (`preAuthentication`); the verifier is sent only to the token endpoint.
+ * secret. Only the n8n server can build the approval address (in the error of a run that has
+ * no connection yet) and recompute the verifier (`preAuthentication`); the verifier is sent
+ * only to the token endpoint.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type {
@@ -14,21 +15,19 @@ import type {
 	IDataObject,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
+import { scopesFor } from '../../../credentials/scopes';
 import { ENDPOINTS } from './endpoints';
 import { resolveBaseUrl } from './environment';
 import { transportSettings } from './settings';
 
-/** How long a pasted authorization answer is accepted by the test (Spendesk's codes live 10 minutes). */
-export const AUTHORIZATION_MAX_AGE_MS = 10 * 60 * 1000;
-
 /** How long a rotated refresh token is remembered in this process (old token → new pair). */
 const ROTATED_LIFETIME_MS = 5 * 60 * 1000;
 
-/** Marks errors that mean "the credential must be connected again" (a test of the transport). */
-export const RECONNECT_MARK = 'spendeskPartnerOAuth2Reconnect';
+/** Marks errors that mean "the credential must be connected (again)" (a test of the transport). */
+export const RECONNECT_MARK = 'spendeskOAuth2Connect';
 
 /** The connection must be made (again): refused refresh or code, or nothing to connect with. */
-export class PartnerReconnectError extends Error {
+export class OAuth2ConnectError extends Error {
 	readonly [RECONNECT_MARK] = true;
 
 	/**
@@ -42,22 +41,34 @@ export class PartnerReconnectError extends Error {
 		readonly reason: 'refused' | 'notConnected',
 	) {
 		super(message);
-		this.name = 'PartnerReconnectError';
+		this.name = 'OAuth2ConnectError';
 		this.httpCode = `${RECONNECT_MARK}:${reason}`;
 	}
 }
 
-/** Whether an error (or the error it wraps, as n8n wraps `preAuthentication` failures) asks for a reconnection. */
-export function reconnectReason(error: unknown): 'refused' | 'notConnected' | undefined {
+/** Why an error (or the error it wraps, as n8n wraps `preAuthentication` failures) asks for a connection. */
+export interface ConnectProblem {
+	reason: 'refused' | 'notConnected';
+	/** What went wrong, in the credential's words (never a secret: no token, code or client secret). */
+	detail: string;
+}
+
+/** The connection problem an error carries, if it carries one. */
+export function connectProblem(error: unknown): ConnectProblem | undefined {
 	const seen = new Set<unknown>();
 	const queue: unknown[] = [error];
 	while (queue.length && seen.size < 8) {
 		const e = queue.shift() as Record<string, unknown> | undefined;
 		if (!e || typeof e !== 'object' || seen.has(e)) continue;
 		seen.add(e);
-		if (e[RECONNECT_MARK] === true) return e.reason === 'notConnected' ? 'notConnected' : 'refused';
+		const detail = typeof e.message === 'string' ? e.message : '';
+		if (e[RECONNECT_MARK] === true)
+			return { reason: e.reason === 'notConnected' ? 'notConnected' : 'refused', detail };
 		if (typeof e.httpCode === 'string' && e.httpCode.startsWith(`${RECONNECT_MARK}:`))
-			return e.httpCode.endsWith(':notConnected') ? 'notConnected' : 'refused';
+			return {
+				reason: e.httpCode.endsWith(':notConnected') ? 'notConnected' : 'refused',
+				detail,
+			};
 		// n8n's NodeApiError keeps the wrapped error as `errorResponse` (or `cause`).
 		queue.push(e.cause, e.errorResponse);
 	}
@@ -125,7 +136,7 @@ export function authorizeUrl(
 ): string {
 	const state = newState(client, now);
 	const { nonce } = readState(client, state)!;
-	const url = new URL(baseUrl + ENDPOINTS.partnerOAuth2Authorize.path);
+	const url = new URL(baseUrl + ENDPOINTS.oauth2Authorize.path);
 	url.search = new URLSearchParams({
 		response_type: 'code',
 		client_id: client.clientId,
@@ -151,14 +162,14 @@ export function readAuthorizationResponse(client: Client, pasted: string): Paste
 			? new URL(text).searchParams
 			: new URLSearchParams(text.replace(/^[^?]*\?/, ''));
 	} catch {
-		return { kind: 'problem', message: 'Authorization Response is not an address' };
+		return { kind: 'problem', message: 'The pasted Authorization Response is not an address' };
 	}
 	const error = params.get('error');
 	if (error) {
 		const why = (params.get('error_description') ?? '').slice(0, 200);
 		return {
 			kind: 'problem',
-			message: `Spendesk did not grant access (${error.slice(0, 50)}${why ? `: ${why}` : ''})`,
+			message: `Spendesk did not grant access (${error.slice(0, 50)}${why ? `: ${why}` : ''}): approve on the approval page, then paste the address you land on`,
 		};
 	}
 	const code = params.get('code');
@@ -166,14 +177,15 @@ export function readAuthorizationResponse(client: Client, pasted: string): Paste
 	if (!code || !state)
 		return {
 			kind: 'problem',
-			message: 'Authorization Response has no code and state: paste the whole address',
+			message:
+				'The pasted Authorization Response has no code and state: paste the whole address your browser shows after you approve',
 		};
 	const read = readState(client, state);
 	if (!read)
 		return {
 			kind: 'problem',
 			message:
-				'Authorization Response does not come from an authorization address of this credential (its state does not match the Client ID and Client Secret)',
+				'The pasted Authorization Response does not answer an approval link of this credential (its state does not match the Client ID and Client Secret; they may have changed since): use a new link',
 		};
 	return {
 		kind: 'code',
@@ -193,12 +205,12 @@ type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 /**
  * One token call, over after `tokenTimeoutMs`. Its failures never carry the request (the
  * refresh address holds the client secret): an HTTP status as `httpCode`, a network failure
- * as its `code`, a refusal (4xx) as a PartnerReconnectError.
+ * as its `code`, a refusal (4xx) as an OAuth2ConnectError.
  */
 async function tokenCall(
 	httpRequest: HttpRequest,
 	options: IHttpRequestOptions,
-	refused: string,
+	refused: { message: string; reason: ConnectProblem['reason'] },
 ): Promise<TokenPair> {
 	const timeoutMs = transportSettings.tokenTimeoutMs;
 	const deadline = AbortSignal.timeout(timeoutMs);
@@ -228,8 +240,12 @@ async function tokenCall(
 	return { accessToken, refreshToken };
 }
 
-/** What a failed token call becomes: a PartnerReconnectError (4xx), or a status or network code. */
-function tokenFailure(error: unknown, timedOut: boolean, refused: string): Error {
+/** What a failed token call becomes: an OAuth2ConnectError (4xx), or a status or network code. */
+function tokenFailure(
+	error: unknown,
+	timedOut: boolean,
+	refused: { message: string; reason: ConnectProblem['reason'] },
+): Error {
 	const e = error as {
 		response?: { status?: unknown };
 		code?: unknown;
@@ -237,7 +253,7 @@ function tokenFailure(error: unknown, timedOut: boolean, refused: string): Error
 	};
 	const status = typeof e?.response?.status === 'number' ? e.response.status : undefined;
 	if (status !== undefined && status >= 400 && status < 500 && status !== 429)
-		return new PartnerReconnectError(`${refused} (HTTP ${status})`, 'refused');
+		return new OAuth2ConnectError(`${refused.message} (HTTP ${status})`, refused.reason);
 	const code = timedOut
 		? 'ETIMEDOUT'
 		: [e?.code, e?.cause?.code].find(
@@ -287,77 +303,111 @@ async function singleFlight(key: string, call: () => Promise<TokenPair>): Promis
 }
 
 /** Forgets every remembered grant (tests). */
-export function resetPartnerOAuth2(): void {
+export function resetOAuth2(): void {
 	inFlight.clear();
 	rotated.clear();
 }
 
 const hash = (text: string): string => createHash('sha256').update(text).digest('base64url');
 
-export const RECONNECT_STEPS =
-	'open it, click Test for a new authorization address, approve, paste the address you land on into Authorization Response and save';
+/**
+ * The value the preAuthentication saves in the credential's expirable `connection` field: an
+ * n8n expression that n8n resolves each time it reads the credential. It reads "connected"
+ * while nothing is pasted and Connect Again is off, and '' as soon as an Authorization Response
+ * is pasted or Connect Again is turned on, so that n8n calls preAuthentication on the next
+ * request: the paste is exchanged at once, even while the credential still holds a valid
+ * access token (a code lives 10 minutes; a token an hour).
+ */
+export const CONNECTED =
+	'={{ $self["authorizationResponse"] || $self["connectAgain"] === true ? "" : "connected" }}';
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 /**
- * The credential's `preAuthentication`: the code exchange when an authorization answer is
+ * The address where the user approves the partner app, built from the credential's own fields
+ * (base URL, client, Redirect URI, Experimental Features); undefined when they cannot give one.
+ * Each call gives a new `state` (a new nonce), each valid for its own answer.
+ */
+export function approvalAddress(credentials: IDataObject): string | undefined {
+	const client = clientOf(credentials);
+	const redirectUri = text(credentials.redirectUri);
+	if (!client.clientId || !client.clientSecret || !URL.canParse(redirectUri)) return undefined;
+	let baseUrl: string;
+	try {
+		baseUrl = resolveBaseUrl(credentials);
+	} catch {
+		return undefined;
+	}
+	const features = ([] as unknown[]).concat(credentials.experimentalFeatures ?? []).map(String);
+	return authorizeUrl(baseUrl, client, redirectUri, scopesFor(features));
+}
+
+/**
+ * The credential's `preAuthentication`: the code exchange when an Authorization Response is
  * pasted, otherwise the refresh. Returns the fields n8n saves.
  */
-export async function partnerPreAuthentication(
+export async function oauth2PreAuthentication(
 	httpRequest: HttpRequest,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
 	const client = clientOf(credentials);
 	const baseUrl = resolveBaseUrl(credentials);
-	const pasted =
-		typeof credentials.authorizationResponse === 'string'
-			? credentials.authorizationResponse.trim()
-			: '';
+	const pasted = text(credentials.authorizationResponse);
 	const refreshToken = typeof credentials.refreshToken === 'string' ? credentials.refreshToken : '';
 	if (pasted) {
 		const answer = readAuthorizationResponse(client, pasted);
-		if (answer.kind === 'problem')
-			throw new PartnerReconnectError(`${answer.message}; ${RECONNECT_STEPS}`, 'notConnected');
-		const redirectUri =
-			typeof credentials.redirectUri === 'string' ? credentials.redirectUri.trim() : '';
+		if (answer.kind === 'problem') throw new OAuth2ConnectError(answer.message, 'notConnected');
 		const pair = await singleFlight(
 			`code:${client.clientId}:${hash(answer.code)}`,
 			async () =>
 				await tokenCall(
 					httpRequest,
 					{
-						method: ENDPOINTS.partnerOAuth2TokenCreate.method,
-						url: baseUrl + ENDPOINTS.partnerOAuth2TokenCreate.path,
+						method: ENDPOINTS.oauth2TokenCreate.method,
+						url: baseUrl + ENDPOINTS.oauth2TokenCreate.path,
 						body: {
 							grant_type: 'authorization_code',
 							client_id: client.clientId,
 							client_secret: client.clientSecret,
-							redirect_uri: redirectUri,
+							redirect_uri: text(credentials.redirectUri),
 							code: answer.code,
 							code_verifier: answer.verifier,
 						},
 					},
-					'Spendesk refused the authorization code (used, older than 10 minutes, or for another Redirect URI)',
+					{
+						// The paste connects nothing: as if nothing were connected yet.
+						message:
+							'Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another Redirect URI',
+						reason: 'notConnected',
+					},
 				),
 		);
-		return { ...pair, authorizationResponse: '' };
+		return { ...pair, authorizationResponse: '', connectAgain: false, connection: CONNECTED };
 	}
-	if (!refreshToken)
-		throw new PartnerReconnectError(
-			`The credential is not connected yet: ${RECONNECT_STEPS}`,
+	if (credentials.connectAgain === true)
+		throw new OAuth2ConnectError(
+			'Connect Again is on: the credential waits for a new approval',
 			'notConnected',
 		);
+	if (!refreshToken)
+		throw new OAuth2ConnectError('The credential is not connected to Spendesk yet', 'notConnected');
 	const pair = await singleFlight(
 		`refresh:${client.clientId}:${hash(refreshToken)}`,
 		async () =>
 			await tokenCall(
 				httpRequest,
 				{
-					method: ENDPOINTS.partnerOAuth2TokenRefresh.method,
-					url: baseUrl + ENDPOINTS.partnerOAuth2TokenRefresh.path,
+					method: ENDPOINTS.oauth2TokenRefresh.method,
+					url: baseUrl + ENDPOINTS.oauth2TokenRefresh.path,
 					qs: { client_id: client.clientId, client_secret: client.clientSecret },
 					body: { grant_type: 'refresh_token', refresh_token: refreshToken },
 				},
-				'Spendesk refused to renew access (the refresh token expired after 30 days, was revoked or already used)',
+				{
+					message:
+						'Spendesk refused to renew access: the connection was revoked in Spendesk, or its refresh token expired (30 days) or was already used',
+					reason: 'refused',
+				},
 			),
 	);
-	return { ...pair };
+	return { ...pair, connection: CONNECTED };
 }

@@ -1,0 +1,73 @@
+/**
+ * The OAuth2 credential's test (run by n8n on Save, and by Retry), node-level like the API
+ * key's (`testedBy: 'spendeskOAuth2Test'`). It checks what can be checked before and after the
+ * approval without spending anything: the settings, and a pasted answer's state (signed by this
+ * credential). It never exchanges the code: a test cannot save tokens, and a code works once;
+ * the next run does (docs/api.md#the-oauth2-credential).
+ *
+ * n8n shows an OK test as "Connection tested successfully" without its message, and an error
+ * as a red "Couldn't connect with these settings": so only a real problem is an error, and
+ * the credential's notices say what comes next.
+ */
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+import { resolveBaseUrl } from '../transport/environment';
+import { clientOf, readAuthorizationResponse } from '../transport/oauth2';
+
+const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+/** The test n8n runs for the Spendesk OAuth2 credential. */
+export async function spendeskOAuth2Test(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	try {
+		resolveBaseUrl(data);
+	} catch (error) {
+		return failed(
+			`${(error as Error).message}. Choose Production or Demo as Environment, or fix the Base URL.`,
+		);
+	}
+	const client = clientOf(data);
+	if (!client.clientId || !client.clientSecret)
+		return failed('Enter the Client ID and the Client Secret of your Spendesk partner app.');
+	const redirectUri = text(data.redirectUri);
+	if (!/^https?:\/\//i.test(redirectUri) || !URL.canParse(redirectUri))
+		return failed(
+			`The Redirect URI must be a whole address starting with https:// (or http://), exactly as registered for your partner app with Spendesk; "${redirectUri.slice(0, 100)}" is not one.`,
+		);
+	if (data.accessLevel === 'company' && !text(data.companyId))
+		return failed(
+			'Enter the Company ID of the company you will approve, or set Access Level to Organisation.',
+		);
+	const pasted = text(data.authorizationResponse);
+	if (pasted) {
+		const answer = readAuthorizationResponse(client, pasted);
+		if (answer.kind === 'problem')
+			return failed(
+				`${answer.message}. Run a Spendesk node with this credential for a new approval link.`,
+			);
+		return {
+			status: 'OK',
+			message:
+				"The pasted answer is this credential's: the next run of a Spendesk node connects (start it within 10 minutes of approving).",
+		};
+	}
+	if (data.connectAgain === true)
+		return {
+			status: 'OK',
+			message: 'Settings complete. Connect Again is on: the next run gives a new approval link.',
+		};
+	return {
+		status: 'OK',
+		message: text(data.refreshToken)
+			? 'Settings complete, and the credential holds a connection: runs renew access by themselves.'
+			: 'Settings complete. Not connected yet: the next run of a Spendesk node gives the approval link.',
+	};
+}
