@@ -420,9 +420,11 @@ function printWelcome(
 		`  - OAuth2: no credential is made for it (it must be connected first). To try it, create a Spendesk OAuth2`,
 	);
 	say(
-		`    credential: Custom Base URL ${sim.baseUrl}, Client ID ${oauthClient.clientId}, Client Secret ${oauthClient.clientSecret},`,
+		`    Partner App credential: Custom Base URL ${sim.baseUrl}, Client ID ${oauthClient.clientId}, Client Secret ${oauthClient.clientSecret},`,
 	);
-	say('    and connect it as README "Try it" says');
+	say(
+		`    Redirect URI ${server.baseUrl}/rest/oauth2-credential/callback, Access Level Organisation; connect it as README "Try it" says`,
+	);
 	say();
 	say(
 		`Commands: i [companyId] + Enter adds a new invoice, p [companyId] + Enter creates a payable (webhook), default ${SANDBOX_COMPANY}.  Ctrl-C stops n8n and the simulator.`,
