@@ -394,7 +394,9 @@ function printWelcome(
 			'  - documented profile: the company key holds only the documented scopes; invoices, intakes and Get Companies answer the experimental-access error',
 		);
 	say(
-		'  - add a Spendesk node to any workflow: pick a company from the Company list, change resources and operations',
+		documented
+			? '  - add a Spendesk node to any workflow: leave Company empty (the company key works on its own company), change resources and operations'
+			: '  - add a Spendesk node to any workflow: pick a company from the Company list, change resources and operations',
 	);
 	if (!documented) {
 		say(
