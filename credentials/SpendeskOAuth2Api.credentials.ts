@@ -101,7 +101,7 @@ export class SpendeskOAuth2Api implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: `e.g. ${N8N_CALLBACK}`,
-			description: `The redirect URI registered for your partner app with Spendesk, exactly. None yet? Register any address you control, such as n8n's own OAuth callback URL (${N8N_CALLBACK}): Spendesk sends you there after you approve, and you only copy the address from the browser's address bar (n8n's page there says "Failed to connect": that is expected, the address is what counts).`,
+			description: `The redirect URI registered for your partner app with Spendesk, exactly. None yet? Register any address you control, such as n8n's own OAuth callback URL (${N8N_CALLBACK}): Spendesk sends you there after you approve, and you only copy the address from the browser's address bar (n8n's own page there does not recognise Spendesk's answer, which is expected: the address is what counts).`,
 		},
 		...scopeProperties,
 		...accessLevelProperties('connection'),

@@ -6,49 +6,70 @@
  * 3. installs n8n once (the `node20` target of test/e2e/runtime.ts, into .cache/n8n/) and runs
  *    it on 127.0.0.1:5678 with a persistent user folder, .cache/dev-home, into which the freshly
  *    packed package is re-installed at every start;
- * 4. creates (if missing) the owner login, credentials against the simulator and example
- *    workflows, then prints what to try.
+ * 4. creates (if missing) the owner login, the API key credentials against the simulator
+ *    (each checked with n8n's own credential test) and the example workflows, each with a
+ *    credential it runs with as it is, then prints what to try.
  *
- * `--profile documented` starts the simulator's documented profile (docs/api.md#the-documented-profile):
- * the main credential is then the company-level API key, as most Spendesk customers have.
+ * A first start on a fresh clone installs the dependencies (scripts/ensure-deps.js) and n8n
+ * (minutes: npm, then sqlite3 built from source where no prebuilt binary fits): a line at least
+ * every 10 s says what is going on, and "ready in …" counts from the start of `npm run dev`.
+ *
+ * No OAuth2 credential is created: one that is not connected would be the one n8n picks in
+ * new nodes, and fail at the first run (README, "Try it", says how to make one).
+ *
+ * `--profile documented` starts the simulator's documented profile (docs/api.md#the-documented-profile)
+ * in its own user folder, .cache/dev-home-documented: the one credential is then the
+ * company-level API key, as most Spendesk customers have, and the examples that need
+ * experimental access are left out (scripts/sandbox.ts).
  *
  * Ctrl-C stops n8n and the simulator. Type `i` + Enter to add a new invoice (for the polling
  * trigger), `p` + Enter to create a payable (the simulator delivers its webhook at once).
  * Ports: SIMULATOR_PORT (default 8787) and DEV_N8N_PORT (default 5678). n8n's log goes to
  * .cache/dev-home/n8n.log (or to the console with --verbose). Delete .cache/dev-home to start over.
  */
-import {
-	appendFileSync,
-	existsSync,
-	readFileSync,
-	readdirSync,
-	rmSync,
-	writeFileSync,
-} from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { EXPERIMENTAL_FEATURES } from '../credentials/scopes';
 import { SpendeskSimulator } from '../test/simulator';
 import { webhooksOf } from '../test/simulator/webhooks';
-import { CACHE_DIR, createHome, ensureN8n } from '../test/e2e/runtime';
-import { DEFAULT_OWNER, ensureOwner, portOpen, RestError, startN8n } from '../test/e2e/server';
-import type { N8nServer, RestSession } from '../test/e2e/server';
+import { formatDuration, withHeartbeat } from '../test/e2e/progress';
+import { CACHE_DIR, REPO_ROOT, createHome, ensureN8n } from '../test/e2e/runtime';
 import {
-	COMPANY_LEVEL_EXAMPLES,
-	EXAMPLES_DIR,
-	apiKeyCredential,
-	loadExample,
-} from '../test/e2e/workflows';
+	DEFAULT_OWNER,
+	ensureOwner,
+	freePort,
+	portOpen,
+	readinessOk,
+	RestError,
+	spawnN8n,
+	waitUntilReady,
+} from '../test/e2e/server';
+import type { N8nProcess, RestSession } from '../test/e2e/server';
+import {
+	CREDENTIAL_NAMES,
+	ensureCredentials,
+	ensureWorkflows,
+	leftOutExamples,
+	SANDBOX_COMPANY,
+	sandboxWelcomeUser,
+	simulatorOptions,
+	testCredentials,
+} from './sandbox';
+import type { CredentialKey, Named } from './sandbox';
 
 const SIMULATOR_PORT = Number(process.env.SIMULATOR_PORT ?? 8787);
 const N8N_PORT = Number(process.env.DEV_N8N_PORT ?? 5678);
-const HOME_DIR = path.join(CACHE_DIR, 'dev-home');
-const LOG_FILE = path.join(HOME_DIR, 'n8n.log');
-/** Process group of the n8n this script started, so that the next start can stop one left running. */
-const PID_FILE = path.join(HOME_DIR, 'n8n.pid');
 const VERBOSE = process.argv.includes('--verbose');
 /** The simulator's profile: `--profile documented` (or `--profile=documented`); default specification. */
 const PROFILE = profileArgument(process.argv.slice(2));
+/** n8n's user folder: one per profile, as each has its own credentials and workflows. */
+const HOME_DIR = path.join(
+	CACHE_DIR,
+	PROFILE === 'documented' ? 'dev-home-documented' : 'dev-home',
+);
+const LOG_FILE = path.join(HOME_DIR, 'n8n.log');
+/** Process group of the n8n this script started, so that the next start can stop one left running. */
+const PID_FILE = path.join(HOME_DIR, 'n8n.pid');
 
 function profileArgument(argv: string[]): 'specification' | 'documented' {
 	const at = argv.findIndex((a) => a === '--profile' || a.startsWith('--profile='));
@@ -59,11 +80,68 @@ function profileArgument(argv: string[]): 'specification' | 'documented' {
 	return value;
 }
 
-const CREDENTIAL_NAMES = {
-	org: 'Spendesk organisation key (simulator)',
-	company: 'Spendesk company key cmp_001 (simulator)',
-	oauth: 'Spendesk OAuth2 (simulator)',
-} as const;
+/** Where scripts/ensure-deps.js records its last run (it runs first in `npm run dev`). */
+const ENSURE_DEPS_RECORD = path.join(
+	REPO_ROOT,
+	'node_modules',
+	'.cache',
+	'n8n-nodes-spendesk',
+	'ensure-deps.json',
+);
+
+/**
+ * When `npm run dev` started: ensure-deps.js ran just before this script (and maybe `npm ci`),
+ * so its start counts when it ended moments before this process began.
+ */
+function launchStart(): { at: number; dependenciesMs?: number } {
+	const self = Math.round(performance.timeOrigin);
+	try {
+		const run = JSON.parse(readFileSync(ENSURE_DEPS_RECORD, 'utf8')) as {
+			startedAt?: unknown;
+			endedAt?: unknown;
+			installed?: unknown;
+		};
+		if (
+			typeof run.startedAt === 'number' &&
+			typeof run.endedAt === 'number' &&
+			run.endedAt <= self + 1000 &&
+			self - run.endedAt < 60_000
+		)
+			return {
+				at: run.startedAt,
+				dependenciesMs: run.installed === true ? run.endedAt - run.startedAt : undefined,
+			};
+	} catch {
+		// run without ensure-deps.js (tsx scripts/dev.ts): count from this process
+	}
+	return { at: self };
+}
+
+/** How long each slow step took, for the "ready in …" line. */
+const timings: Array<[string, number]> = [];
+
+/**
+ * A slow step: announced, a line every 10 s while it runs (what it is doing, for how long),
+ * and its time kept for the "ready in …" line.
+ */
+async function phase<T>(
+	label: string,
+	task: () => Promise<T>,
+	{
+		detail,
+		timing,
+		announce = `${label}…`,
+	}: { detail?: () => string | undefined; timing?: string; announce?: string } = {},
+): Promise<T> {
+	step(announce);
+	const started = Date.now();
+	const result = await withHeartbeat(`[dev] ${label}`, task, {
+		detail,
+		write: (line) => void process.stdout.write(`${line}\n`),
+	});
+	if (timing) timings.push([timing, Date.now() - started]);
+	return result;
+}
 
 function say(line = ''): void {
 	process.stdout.write(`${line}\n`);
@@ -71,12 +149,6 @@ function say(line = ''): void {
 
 function step(message: string): void {
 	process.stdout.write(`[dev] ${message}\n`);
-}
-
-interface Named {
-	id: string;
-	name: string;
-	type?: string;
 }
 
 /** True while `pid` is an n8n process (not a pid the system gave to something else since). */
@@ -136,7 +208,9 @@ function stopWithLauncher(stop: () => void): void {
 }
 
 async function main(): Promise<void> {
-	const started = Date.now();
+	const launch = launchStart();
+	if (launch.dependenciesMs !== undefined)
+		timings.push(['dependencies (npm ci)', launch.dependenciesMs]);
 	await stopLeftoverN8n();
 	for (const [port, what, variable] of [
 		[SIMULATOR_PORT, 'the simulator', 'SIMULATOR_PORT'],
@@ -149,13 +223,14 @@ async function main(): Promise<void> {
 	}
 
 	let sim: SpendeskSimulator | undefined;
-	let server: N8nServer | undefined;
+	/** Known from the moment it is spawned, so that a Ctrl-C while it starts stops it too. */
+	let n8nProcess: N8nProcess | undefined;
 	let stopping = false;
 	const shutdown = async (code: number) => {
 		if (stopping) return;
 		stopping = true;
 		step('stopping n8n and the simulator…');
-		await server?.stop().catch(() => undefined);
+		await n8nProcess?.stop().catch(() => undefined);
 		rmSync(PID_FILE, { force: true });
 		await sim?.stop().catch(() => undefined);
 		step('stopped');
@@ -168,42 +243,73 @@ async function main(): Promise<void> {
 
 	try {
 		step('installing n8n if needed (the first time takes a few minutes)…');
+		const installStarted = Date.now();
+		// Its own progress lines (npm, then the native build) come from runtime.ts.
 		const runtime = await ensureN8n('node20');
+		if (Date.now() - installStarted > 5000)
+			timings.push([`n8n ${runtime.version} install`, Date.now() - installStarted]);
 
-		step('building and packing the package, installing it into n8n…');
 		// The same version is packed every time: remove the previous copy so the new build is installed.
 		rmSync(path.join(HOME_DIR, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-spendesk'), {
 			recursive: true,
 			force: true,
 		});
-		const home = await createHome(runtime, { dir: HOME_DIR });
+		const home = await phase(
+			'building the package (TypeScript) and installing it into n8n',
+			async () => await createHome(runtime, { dir: HOME_DIR }),
+			{ timing: 'build and pack' },
+		);
 
-		sim = new SpendeskSimulator({
-			profile: PROFILE,
-			port: SIMULATOR_PORT,
-			seed: {
-				companies: 6,
-				sizes: { invoices: 250, payables: 120, settlements: 80, accounts: 60 },
-			},
-		});
+		sim = new SpendeskSimulator(simulatorOptions(PROFILE, SIMULATOR_PORT));
 		await sim.start();
 		step(`simulator listening on ${sim.baseUrl} (profile: ${sim.profile})`);
 
-		step(
-			`starting n8n ${runtime.version} on http://127.0.0.1:${N8N_PORT} (log: ${VERBOSE ? 'console' : LOG_FILE})…`,
-		);
 		writeFileSync(
 			LOG_FILE,
 			`--- n8n ${runtime.version} started ${new Date().toISOString()} ---\n`,
 			{ flag: 'a' },
 		);
-		server = await startN8n(home, {
-			port: N8N_PORT,
-			onOutput: (chunk) =>
-				VERBOSE ? process.stdout.write(chunk) : appendFileSync(LOG_FILE, chunk),
-		});
-		const n8n = server;
-		writeFileSync(PID_FILE, `${n8n.process.pid ?? ''}\n`);
+		let lastLine = '';
+		const baseUrl = `http://127.0.0.1:${N8N_PORT}`;
+		const spawned = spawnN8n(
+			home,
+			['start'],
+			{
+				...home.env,
+				N8N_PORT: String(N8N_PORT),
+				N8N_EDITOR_BASE_URL: baseUrl,
+				WEBHOOK_URL: `${baseUrl}/`,
+				// n8n's task broker listens on 5679 by default: a free port lets it run beside another n8n.
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			},
+			(chunk) => {
+				const lines = chunk.split('\n').filter((l) => l.trim());
+				if (lines.length) lastLine = lines[lines.length - 1].trim();
+				if (VERBOSE) process.stdout.write(chunk);
+				else appendFileSync(LOG_FILE, chunk);
+			},
+		);
+		n8nProcess = spawned;
+		writeFileSync(PID_FILE, `${spawned.process.pid ?? ''}\n`);
+		await phase(
+			`starting n8n ${runtime.version}`,
+			async () =>
+				await waitUntilReady(
+					spawned,
+					async () =>
+						/Editor is now accessible via/.test(spawned.logs()) && (await readinessOk(N8N_PORT)),
+					`n8n on ${baseUrl}`,
+				),
+			{
+				detail: () =>
+					lastLine
+						? `n8n says: ${lastLine.length > 100 ? `${lastLine.slice(0, 100)}…` : lastLine}`
+						: 'n8n is loading (the first start also creates its database)',
+				timing: 'n8n start',
+				announce: `starting n8n ${runtime.version} on ${baseUrl} (log: ${VERBOSE ? 'console' : LOG_FILE})…`,
+			},
+		);
+		const n8n = { baseUrl, ...spawned };
 		n8n.process.once('exit', (code, signal) => {
 			if (stopping) return;
 			process.stderr.write(
@@ -223,10 +329,11 @@ async function main(): Promise<void> {
 			}
 			throw error;
 		}
-		const credentials = await ensureCredentials(session, sim);
-		const workflows = await ensureWorkflows(session, credentials);
+		const credentials = await ensureCredentials(session, sim, step);
+		const tests = await testCredentials(session, credentials, step);
+		const workflows = await ensureWorkflows(session, credentials, PROFILE);
 
-		printWelcome(n8n, sim, workflows, Date.now() - started);
+		printWelcome(n8n, sim, workflows, tests, Date.now() - launch.at);
 		listenForCommands(sim);
 	} catch (error) {
 		process.stderr.write(`[dev] ${error instanceof Error ? error.message : String(error)}\n`);
@@ -234,244 +341,25 @@ async function main(): Promise<void> {
 	}
 }
 
-/**
- * Credentials against the simulator, created when missing and reset at every start (the
- * simulator's URL or keys may have changed). The OAuth2 credential keeps its id, so workflows
- * using it keep working, but its token died with the previous simulator: Reconnect it.
- */
-async function ensureCredentials(
-	session: RestSession,
-	sim: SpendeskSimulator,
-): Promise<Record<keyof typeof CREDENTIAL_NAMES, Named>> {
-	const existing = await session.get<Named[]>('/credentials');
-	const { orgKey, companyKey, oauthClient } = sim.credentials;
-	const apiKey = (key: typeof orgKey) => ({
-		type: 'spendeskApi',
-		data: apiKeyCredential({ id: '', name: '' }, sim.baseUrl, key).data,
-	});
-	const wanted = {
-		org: apiKey(orgKey),
-		company: apiKey(companyKey),
-		oauth: {
-			type: 'spendeskOAuth2Api',
-			data: {
-				environment: 'custom',
-				baseUrl: sim.baseUrl,
-				clientId: oauthClient.clientId,
-				clientSecret: oauthClient.clientSecret,
-				accessLevel: 'organisation',
-				// The simulator's partner app holds every scope: ask for all of them on Connect.
-				experimentalFeatures: EXPERIMENTAL_FEATURES.map((f) => f.value),
-			},
-		},
-	};
-	const result = {} as Record<keyof typeof CREDENTIAL_NAMES, Named>;
-	for (const key of Object.keys(wanted) as Array<keyof typeof wanted>) {
-		const name = CREDENTIAL_NAMES[key];
-		const { type, data } = wanted[key];
-		const found = existing.find((c) => c.name === name && c.type === type);
-		if (!found) {
-			result[key] = await session.post<Named>('/credentials', { name, type, data });
-		} else {
-			await session.patch(`/credentials/${found.id}`, { name, type, data });
-			result[key] = found;
-		}
-	}
-	return result;
-}
-
-interface WorkflowJson {
-	name: string;
-	nodes: Array<
-		{
-			name: string;
-			type: string;
-			credentials?: Record<string, { id: string; name: string }>;
-		} & Record<string, unknown>
-	>;
-	connections: Record<string, unknown>;
-	settings?: Record<string, unknown>;
-	[key: string]: unknown;
-}
-
-/** A quick-start workflow: one run lists the companies (organisation key) and the latest invoices (company key). */
-function quickStart(credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>): WorkflowJson {
-	const ref = (c: Named) => ({ spendeskApi: { id: c.id, name: c.name } });
-	return {
-		name: 'Spendesk sandbox: try me',
-		nodes: [
-			{
-				id: 'dev-start',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 100],
-				parameters: {},
-			},
-			{
-				id: 'dev-companies',
-				name: 'Get Companies (organisation key)',
-				type: 'n8n-nodes-spendesk.spendesk',
-				typeVersion: 1,
-				position: [260, 0],
-				parameters: {
-					authentication: 'apiKey',
-					resource: 'company',
-					operation: 'getAll',
-					returnAll: true,
-				},
-				credentials: ref(credentials.org),
-			},
-			{
-				id: 'dev-invoices',
-				name: 'Latest Invoices (company key)',
-				type: 'n8n-nodes-spendesk.spendesk',
-				typeVersion: 1,
-				position: [260, 200],
-				parameters: {
-					authentication: 'apiKey',
-					resource: 'invoice',
-					operation: 'getAll',
-					companyScope: 'one',
-					company: { __rl: true, mode: 'list', value: '' },
-					sortBy: 'createdAt',
-					sort: 'desc',
-					returnAll: false,
-					limit: 10,
-				},
-				credentials: ref(credentials.company),
-			},
-		],
-		connections: {
-			Start: {
-				main: [
-					[
-						{ node: 'Get Companies (organisation key)', type: 'main', index: 0 },
-						{ node: 'Latest Invoices (company key)', type: 'main', index: 0 },
-					],
-				],
-			},
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
-
-/** The documented profile's quick start: the company-level key reads the wallet summary and the expense categories (v1). */
-function documentedQuickStart(
-	credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>,
-): WorkflowJson {
-	const ref = { spendeskApi: { id: credentials.company.id, name: credentials.company.name } };
-	const node = (id: string, name: string, y: number, parameters: Record<string, unknown>) => ({
-		id,
-		name,
-		type: 'n8n-nodes-spendesk.spendesk',
-		typeVersion: 1,
-		position: [260, y],
-		parameters: {
-			authentication: 'apiKey',
-			companyScope: 'one',
-			company: { __rl: true, mode: 'list', value: '' },
-			...parameters,
-		},
-		credentials: ref,
-	});
-	return {
-		name: 'Spendesk sandbox (documented API): try me',
-		nodes: [
-			{
-				id: 'dev-start',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 100],
-				parameters: {},
-			},
-			node('dev-wallet', 'Wallet Summary (company key)', 0, {
-				resource: 'walletSummary',
-				operation: 'get',
-			}),
-			node('dev-categories', 'Expense Categories (company key)', 200, {
-				resource: 'expenseCategory',
-				operation: 'getAll',
-				returnAll: true,
-			}),
-		],
-		connections: {
-			Start: {
-				main: [
-					[
-						{ node: 'Wallet Summary (company key)', type: 'main', index: 0 },
-						{ node: 'Expense Categories (company key)', type: 'main', index: 0 },
-					],
-				],
-			},
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
-
-/** The quick-start workflow and the workflows of examples/ (with the organisation key, or the company key for those made for one), created when missing. */
-async function ensureWorkflows(
-	session: RestSession,
-	credentials: Record<keyof typeof CREDENTIAL_NAMES, Named>,
-): Promise<Named[]> {
-	const wanted: WorkflowJson[] = [
-		PROFILE === 'documented' ? documentedQuickStart(credentials) : quickStart(credentials),
-	];
-	const files = existsSync(EXAMPLES_DIR)
-		? readdirSync(EXAMPLES_DIR)
-				.filter((f) => f.endsWith('.json'))
-				.sort()
-		: [];
-	for (const file of files) {
-		// The documented profile: the company-level key is the main credential (an organisation key
-		// holds no experimental scope there, so it cannot list companies).
-		const credential =
-			PROFILE === 'documented' || COMPANY_LEVEL_EXAMPLES.includes(file)
-				? credentials.company
-				: credentials.org;
-		wanted.push(
-			loadExample(file, '', {
-				id: credential.id,
-				name: credential.name,
-			}) as unknown as WorkflowJson,
-		);
-	}
-	const existing = await session.get<Named[]>('/workflows');
-	const result: Named[] = [];
-	for (const workflow of wanted) {
-		const found = existing.find((w) => w.name === workflow.name);
-		if (found) {
-			result.push(found);
-			continue;
-		}
-		const { name, nodes, connections, settings, pinData, meta } = workflow;
-		result.push(
-			await session.post<Named>('/workflows', {
-				name,
-				nodes,
-				connections,
-				settings: settings ?? {},
-				pinData,
-				meta,
-				active: false,
-			}),
-		);
-	}
-	return result;
-}
-
 function printWelcome(
-	server: N8nServer,
+	server: { baseUrl: string },
 	sim: SpendeskSimulator,
 	workflows: Named[],
+	tests: Partial<Record<CredentialKey, string>>,
 	ms: number,
 ): void {
 	const active = sim.companies().filter((c) => c.active);
 	const invoices = active.reduce((sum, c) => sum + sim.data(c.id).invoices.length, 0);
 	const { orgKey, companyKey, oauthClient } = sim.credentials;
+	const keys = { org: orgKey, company: companyKey };
+	const documented = PROFILE === 'documented';
 	say();
-	say(`Spendesk sandbox ready in ${Math.round(ms / 1000)} s`);
+	say(
+		`Spendesk sandbox ready in ${formatDuration(ms)}` +
+			(timings.length
+				? ` (${timings.map(([what, took]) => `${what} ${formatDuration(took)}`).join(', ')})`
+				: ''),
+	);
 	say();
 	say(`  n8n        ${server.baseUrl}`);
 	say(`  login      ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}`);
@@ -480,50 +368,68 @@ function printWelcome(
 	);
 	say();
 	say('Credentials in n8n (environment "Custom Base URL" = the simulator):');
-	say(`  ${CREDENTIAL_NAMES.org.padEnd(44)} API key ${orgKey.clientId} / ${orgKey.clientSecret}`);
-	say(
-		`  ${CREDENTIAL_NAMES.company.padEnd(44)} API key ${companyKey.clientId} / ${companyKey.clientSecret}`,
-	);
-	say(
-		`  ${CREDENTIAL_NAMES.oauth.padEnd(44)} OAuth2 client ${oauthClient.clientId}: open it, click Connect (or Reconnect after a restart)`,
-	);
+	for (const [key, result] of Object.entries(tests) as Array<[CredentialKey, string]>)
+		say(
+			`  ${CREDENTIAL_NAMES[key].padEnd(44)} API key ${keys[key].clientId} / ${keys[key].clientSecret}` +
+				(result === 'OK' ? '  (test passed)' : `  (TEST FAILED: ${result})`),
+		);
 	say();
-	say('Workflows:');
+	say('Workflows (each runs as it is, with the credential it was given):');
 	for (const workflow of workflows)
 		say(`  ${workflow.name.padEnd(60)} ${server.baseUrl}/workflow/${workflow.id}`);
+	const left = leftOutExamples(PROFILE);
+	if (left.length) {
+		say('  Left out here, as they need experimental access the documented keys do not hold:');
+		for (const { file, needs } of left) say(`    examples/${file} (${needs})`);
+	}
 	say();
 	say('Try:');
 	say(
-		PROFILE === 'documented'
+		documented
 			? '  - "Spendesk sandbox (documented API): try me": Execute workflow, see the wallet summary and expense categories (company key, v1)'
 			: '  - "Spendesk sandbox: try me": Execute workflow, see companies and the latest invoices',
 	);
-	if (PROFILE === 'documented')
+	if (documented)
 		say(
-			'  - documented profile: keys hold only the documented scopes; invoices, intakes and Get Companies answer the experimental-access error',
+			'  - documented profile: the company key holds only the documented scopes; invoices, intakes and Get Companies answer the experimental-access error',
 		);
 	say(
-		'  - add a Spendesk node to any workflow: pick a company from the Company list, change resources and operations',
+		documented
+			? '  - add a Spendesk node to any workflow: leave Company empty (the company key works on its own company), change resources and operations'
+			: '  - add a Spendesk node to any workflow: pick a company from the Company list, change resources and operations',
+	);
+	if (!documented) {
+		say(
+			'  - "Spendesk: notify about new invoices": publish it, then type  i  + Enter here to add an invoice;',
+		);
+		say('    the next poll (every 5 minutes) starts an execution with it (Executions tab)');
+		say(
+			'  - "Spendesk: react to new payables (webhook)": publish it (it registers a webhook per company at the',
+		);
+		say(
+			'    simulator), then type  p  + Enter here: the simulator creates a payable and delivers the signed webhook,',
+		);
+		say('    and the workflow runs at once with the payable (Executions tab)');
+		const user = sandboxWelcomeUser(sim);
+		say(
+			`  - "Spendesk: purchase order from a form": Execute workflow, fill in the form that opens with ${user.email}`,
+		);
+		say(
+			`    (${user.name}, a member of ${SANDBOX_COMPANY}): the purchase order is created for them (another email creates none)`,
+		);
+	}
+	say(
+		`  - OAuth2: no credential is made for it (it must be connected first). To try it, create a Spendesk OAuth2`,
 	);
 	say(
-		'  - "Spendesk: notify about new invoices": publish it, then type  i  + Enter here to add an invoice;',
-	);
-	say('    the next poll (every 5 minutes) starts an execution with it (Executions tab)');
-	say(
-		'  - "Spendesk: react to new payables (webhook)": publish it (it registers a webhook per company at the',
+		`    Partner App credential: Custom Base URL ${sim.baseUrl}, Client ID ${oauthClient.clientId}, Client Secret ${oauthClient.clientSecret},`,
 	);
 	say(
-		'    simulator), then type  p  + Enter here: the simulator creates a payable and delivers the signed webhook,',
-	);
-	say('    and the workflow runs at once with the payable (Executions tab)');
-	say(
-		PROFILE === 'documented'
-			? `  - OAuth2 in this profile: create a "Spendesk Partner OAuth2 API" credential (client ${oauthClient.clientId} / ${oauthClient.clientSecret}, any Redirect URI), click Test, open the address it gives, paste where you land (the older OAuth2 credential cannot connect here)`
-			: '  - the OAuth2 credential: Connect, then switch a Spendesk node to Authentication = OAuth2',
+		`    Redirect URI ${server.baseUrl}/rest/oauth2-credential/callback, Access Level Organisation; connect it as README "Try it" says`,
 	);
 	say();
 	say(
-		`Commands: i [companyId] + Enter adds a new invoice, p [companyId] + Enter creates a payable (webhook), default cmp_001.  Ctrl-C stops n8n and the simulator.`,
+		`Commands: i [companyId] + Enter adds a new invoice, p [companyId] + Enter creates a payable (webhook), default ${SANDBOX_COMPANY}.  Ctrl-C stops n8n and the simulator.`,
 	);
 	say(
 		`n8n log: ${VERBOSE ? 'console (--verbose)' : LOG_FILE}. Start over: rm -rf ${path.relative(process.cwd(), HOME_DIR) || HOME_DIR}`,

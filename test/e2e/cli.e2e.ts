@@ -26,6 +26,7 @@ import type { N8nHome, N8nRuntime, N8nTarget } from './runtime';
 import {
 	apiKeyCredential,
 	batchWorkflow,
+	byId,
 	company,
 	COMPANY_LEVEL_EXAMPLES,
 	convertToFileNode,
@@ -196,8 +197,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'invoice',
 					operation: 'getAll',
 					company: company(BIG),
-					sortBy: 'createdAt',
-					sort: 'asc',
+					options: { sortBy: 'createdAt', sortOrder: 'asc' },
 					returnAll: true,
 				}),
 			],
@@ -214,8 +214,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'invoice',
 					operation: 'getAll',
 					company: company(BIG),
-					sortBy: 'createdAt',
-					sort: 'desc',
+					options: { sortBy: 'createdAt', sortOrder: 'desc' },
 					returnAll: false,
 					limit: 7,
 				}),
@@ -225,8 +224,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'invoice',
 					operation: 'getAll',
 					company: company(BIG),
-					sortBy: 'createdAt',
-					sort: 'asc',
+					options: { sortBy: 'createdAt', sortOrder: 'asc' },
 					filters: '{"status": "paid"}',
 					returnAll: true,
 				}),
@@ -236,8 +234,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'invoice',
 					operation: 'getAll',
 					companyScope: 'all',
-					sortBy: 'createdAt',
-					sort: 'asc',
+					options: { sortBy: 'createdAt', sortOrder: 'asc' },
 					returnAll: true,
 				}),
 			],
@@ -261,7 +258,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			[
 				s('Payables Search', {
 					resource: 'payable',
-					operation: 'search',
+					operation: 'getAll',
 					company: company(BIG),
 					returnAll: true,
 				}),
@@ -269,7 +266,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			[
 				s('Payables Search Filtered', {
 					resource: 'payable',
-					operation: 'search',
+					operation: 'getAll',
 					company: company(BIG),
 					filterMode: 'fields',
 					filters: { status: ['settled', 'prepared'], payableType: ['invoice'] },
@@ -279,7 +276,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			[
 				s('Payables Search By IDs', {
 					resource: 'payable',
-					operation: 'search',
+					operation: 'getAll',
 					company: company(BIG),
 					filterMode: 'fields',
 					filters: { id: SEARCH_IDS.join(', ') },
@@ -289,7 +286,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			[
 				s('Payables Search JSON', {
 					resource: 'payable',
-					operation: 'search',
+					operation: 'getAll',
 					company: company(BIG),
 					filterMode: 'json',
 					filtersJson: JSON.stringify(searchJson(sim.data(BIG).payables), null, 2),
@@ -302,7 +299,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					operation: 'getAllSnapshot',
 					company: company(BIG),
 					returnAll: true,
-					maxWait: 60,
+					options: { maxWait: 60 },
 				}),
 			],
 			[
@@ -333,7 +330,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'analyticalField',
 					operation: 'getValues',
 					company: company(BIG),
-					fieldId: '__FIELD__',
+					fieldId: byId('__FIELD__'),
 					returnAll: true,
 				}),
 			],
@@ -373,7 +370,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					company: company('cmp_004'),
 					method: 'GET',
 					path: '/v1/wallet-summary',
-					scoping: 'header',
+					companyPlacement: 'header',
 					pagination: 'none',
 				}),
 			],
@@ -383,7 +380,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					operation: 'request',
 					method: 'GET',
 					path: '/v2/companies',
-					scoping: 'none',
+					companyPlacement: 'none',
 					pagination: 'page',
 					returnAll: true,
 				}),
@@ -395,7 +392,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					company: company(BIG),
 					method: 'GET',
 					path: '/v2/companies/{companyId}/invoices',
-					scoping: 'path',
+					companyPlacement: 'path',
 					pagination: 'cursor',
 					query: '{"sortBy": "updatedAt", "sort": "asc"}',
 					returnAll: true,
@@ -408,7 +405,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					company: company(BIG),
 					method: 'GET',
 					path: '/v1/accounts',
-					scoping: 'header',
+					companyPlacement: 'header',
 					pagination: 'offset',
 					returnAll: true,
 				}),
@@ -420,7 +417,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					company: company(BIG),
 					method: 'POST',
 					path: '/v1/payables/search',
-					scoping: 'header',
+					companyPlacement: 'header',
 					pagination: 'bodyCursor',
 					body: JSON.stringify({ filters: CARD_PURCHASES }),
 					returnAll: true,
@@ -506,7 +503,6 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	function accountingLoopBranches(
 		s: (name: string, parameters: Json, extra?: Partial<WorkflowNode>) => WorkflowNode,
 	): WorkflowNode[][] {
-		const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 		const big = sim.data(BIG);
 		const loop = sim.data(LOOP);
 		const scan = (prefix: string, property: string) => [
@@ -588,7 +584,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			[
 				s('Payables To Mark', {
 					resource: 'payable',
-					operation: 'search',
+					operation: 'getAll',
 					company: company(LOOP),
 					returnAll: true,
 				}),
@@ -596,7 +592,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'payable',
 					operation: 'updateBookkeepingStatus',
 					company: company(LOOP),
-					payableId: '={{ $json.id }}',
+					payableId: byId('={{ $json.id }}'),
 					version: '={{ $json.version || 1 }}',
 					bookkeepingStatus: 'exported',
 				}),
@@ -609,9 +605,9 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 						resource: 'payable',
 						operation: 'updateBookkeepingStatus',
 						company: company(LOOP),
-						payableId: '={{ $json.id }}',
+						payableId: byId('={{ $json.id }}'),
 						version: '={{ $json.version }}',
-						bookkeepingStatus: 'failedExport',
+						bookkeepingStatus: 'failedToExport',
 						failureReason: 'Unknown supplier account in the ledger',
 					},
 					continueOnFail,
@@ -622,26 +618,30 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'settlement',
 					operation: 'updateState',
 					company: company(LOOP),
-					settlementId: loop.settlements[0].id,
+					settlementId: byId(loop.settlements[0].id),
 					state: 'failedToExport',
 				}),
 			],
 			[
-				// A node saved by an earlier version keeps the old option value: sent as Spendesk's.
-				s('Settlement Update State (Earlier Value)', {
-					resource: 'settlement',
-					operation: 'updateState',
-					company: company(LOOP),
-					settlementId: loop.settlements[1].id,
-					state: 'failedExport',
-				}),
+				// The value of development builds, from an expression or a hand-written workflow.
+				s(
+					'Settlement Update State failedExport (continue)',
+					{
+						resource: 'settlement',
+						operation: 'updateState',
+						company: company(LOOP),
+						settlementId: byId(loop.settlements[1].id),
+						state: 'failedExport',
+					},
+					continueOnFail,
+				),
 			],
 			[
 				s('Settlement Exported', {
 					resource: 'settlement',
 					operation: 'updateState',
 					company: company(LOOP),
-					settlementId: loop.settlements[2].id,
+					settlementId: byId(loop.settlements[2].id),
 					state: 'exported',
 				}),
 			],
@@ -701,7 +701,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'supplier',
 					operation: 'update',
 					company: company(LOOP),
-					supplierId: '={{ $json.id }}',
+					supplierId: byId('={{ $json.id }}'),
 					// A field added and left empty is cleared (BIC).
 					updateFields: { vatNumber: 'fr 40303265045', city: 'Lyon', bic: '' },
 				}),
@@ -769,7 +769,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'accountingExport',
 					operation: 'getJournal',
 					company: company(BIG),
-					exportId: '={{ $json.id }}',
+					exportId: byId('={{ $json.id }}'),
 				}),
 			],
 		];
@@ -785,8 +785,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 						resource: 'invoice',
 						operation: 'getAll',
 						company: company('', 'list'),
-						sortBy: 'createdAt',
-						sort: 'asc',
+						options: { sortBy: 'createdAt', sortOrder: 'asc' },
 						returnAll: true,
 					},
 					companyCred,
@@ -901,8 +900,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				resource: 'invoice',
 				operation: 'getAll',
 				companyScope: trigger.parameters.companyScope,
-				sortBy: 'updatedAt',
-				sort: 'desc',
+				options: { sortBy: 'updatedAt', sortOrder: 'desc' },
 				returnAll: false,
 				limit: 1,
 			},
@@ -938,7 +936,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 
 		const ops = operationsWorkflow();
 		const fieldId = sim.data(BIG).analyticalFields[0].id;
-		ops.nodes.find((n) => n.name === 'Analytical Field Values')!.parameters.fieldId = fieldId;
+		ops.nodes.find((n) => n.name === 'Analytical Field Values')!.parameters.fieldId = byId(fieldId);
 
 		await timed(target, 'import 4 credentials', () =>
 			importCredentials(home, [
@@ -1399,7 +1397,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				{
 					id: 'pay_005_000010',
 					version: 1,
-					bookkeepingStatus: 'failedExport',
+					bookkeepingStatus: 'failedToExport',
 					failureReason: 'Unknown supplier account in the ledger',
 				},
 			]);
@@ -1409,19 +1407,22 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			});
 		});
 
-		it("Settlement → Update State: Spendesk's values (failedToExport, exported); the earlier value failedExport sent as failedToExport", () => {
-			const [failed, earlier, exported] = sim.data(LOOP).settlements;
+		it("Settlement → Update State: Spendesk's values (failedToExport, exported); failedExport refused before any request", () => {
+			const [failed, refused, exported] = sim.data(LOOP).settlements;
 			expect(failed).toMatchObject({ state: 'failedToExport' });
-			expect(earlier).toMatchObject({ state: 'failedToExport' });
+			expect(refused).not.toHaveProperty('state');
 			expect(exported).toMatchObject({ state: 'exported' });
 			expect(out('Settlement Update State')).toEqual([plain(failed)]);
-			expect(out('Settlement Update State (Earlier Value)')).toEqual([plain(earlier)]);
+			expect(out('Settlement Update State failedExport (continue)')).toEqual([
+				expect.objectContaining({
+					error: `'State' must be Exported or Failed to Export; got "failedExport"`,
+				}),
+			]);
 			expect(out('Settlement Exported')).toEqual([plain(exported)]);
 			const calls = sim.requestsTo('updateSettlementState');
 			expect(calls.map((r) => [r.method, r.path, r.body, r.status]).sort()).toEqual(
 				[
 					['PUT', `/v1/settlements/${failed.id}/state`, { state: 'failedToExport' }, 200],
-					['PUT', `/v1/settlements/${earlier.id}/state`, { state: 'failedToExport' }, 200],
 					['PUT', `/v1/settlements/${exported.id}/state`, { state: 'exported' }, 200],
 				].sort(),
 			);
@@ -1519,14 +1520,14 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		it("Bank Fee and Wallet Load → Get Many: From / To date fields read in the workflow's time zone, sent in UTC", () => {
 			const data = sim.data(BIG);
 			const [from, to] = ['2026-01-03T00:00:00.000Z', '2026-01-09T12:00:00.000Z'];
-			const fees = data.bankFees.filter((f) => f.date >= from && f.date <= to);
+			const fees = data.bankFees.filter((f) => f.createdAt >= from && f.createdAt <= to);
 			expect(fees.length).toBeGreaterThan(0);
 			expect(out('Bank Fees Between')).toEqual(plain(fees));
 			expect(sim.requestsTo('listBankFees')[0].query).toMatchObject({ from, to });
 			expect(out('Wallet Loads')).toEqual(plain(data.walletLoads));
 			const since = '2026-01-16T00:00:00.000Z';
 			expect(out('Wallet Loads Since')).toEqual(
-				plain(data.walletLoads.filter((l) => l.date >= since)),
+				plain(data.walletLoads.filter((l) => l.createdAt >= since)),
 			);
 			expect(sim.requestsTo('listWalletLoads').map((r) => r.query.from)).toContain(since);
 		});
@@ -1717,7 +1718,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			for (const c of active) {
 				const groups = new Map<string, { sum: number; count: number; currency: string }>();
 				for (const s of sim.data(c.id).settlements) {
-					const key = `${s.settledAt.slice(0, 7)}|${s.currency}`;
+					const key = `${s.createdAt.slice(0, 7)}|${s.currency}`;
 					const group = groups.get(key) ?? { sum: 0, count: 0, currency: s.currency };
 					group.sum += s.amount;
 					group.count += 1;

@@ -13,6 +13,7 @@ import { setupOwner, startN8n } from './server';
 import {
 	apiKeyCredential,
 	batchWorkflow,
+	byId,
 	company,
 	execute,
 	importCredentials,
@@ -54,12 +55,12 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 			node('Archive', {
 				resource: 'supplier',
 				operation: 'archive',
-				supplierId: '={{ $json.ids }}',
+				supplierId: byId('={{ $json.ids }}'),
 			}),
 			node('Unarchive', {
 				resource: 'supplier',
 				operation: 'unarchive',
-				supplierId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				supplierId: byId('={{ $json.id }}'),
 			}),
 		],
 		[
@@ -76,7 +77,7 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 			node('Update', {
 				resource: 'supplier',
 				operation: 'update',
-				supplierId: '={{ $json.id }}',
+				supplierId: byId('={{ $json.id }}'),
 				updateFields: { city: '={{ $json.city }}' },
 			}),
 		],

@@ -52,7 +52,7 @@ const PANELS: Panel[] = [
 		type: SPENDESK_NODE,
 		parameters: {
 			resource: 'payable',
-			operation: 'search',
+			operation: 'getAll',
 			companyScope: 'one',
 			company: company('cmp_001'),
 		},

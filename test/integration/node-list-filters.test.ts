@@ -69,7 +69,7 @@ describe.each(['specification', 'documented'] as const)(
 			const expected = list.filter(
 				(s) =>
 					s.paidFrom === 'externalAccount' &&
-					s.exportedAt !== undefined &&
+					s.exportedAt !== null &&
 					s.exportedAt > '2026-02-05T00:00:00.000Z',
 			);
 			expect(expected.length).toBeGreaterThan(0);

@@ -147,7 +147,8 @@ const CASES: Case[] = [
 			sim
 				.data(t)
 				.bankFees.filter(
-					(f) => f.date >= '2026-01-03T00:00:00.000Z' && f.date <= '2026-01-09T12:00:00.000Z',
+					(f) =>
+						f.createdAt >= '2026-01-03T00:00:00.000Z' && f.createdAt <= '2026-01-09T12:00:00.000Z',
 				),
 		log: (log) =>
 			expect(log[0].query).toMatchObject({
@@ -169,7 +170,7 @@ const CASES: Case[] = [
 			filters: { from: '2026-01-16T01:00:00+01:00' },
 		}),
 		expected: (sim, t) =>
-			sim.data(t).walletLoads.filter((l) => l.date >= '2026-01-16T00:00:00.000Z'),
+			sim.data(t).walletLoads.filter((l) => l.createdAt >= '2026-01-16T00:00:00.000Z'),
 		log: (log) => expect(log[0].query.from).toBe('2026-01-16T00:00:00.000Z'),
 	},
 ];

@@ -96,7 +96,8 @@ describe('node: payable and intake selectors', () => {
 		expect(calls).toEqual([4, 4, 4, 2]);
 		const [first] = (await search(sim, searchSettlements, 'orgKey', company)).results;
 		expect(first).toEqual({
-			name: `${settlements[0].amount} ${settlements[0].currency}, ${settlements[0].settledAt.slice(0, 10)} (${settlements[0].id})`,
+			// Minor units shown in major ones with the currency first (EUR, GBP, USD: two digits).
+			name: `${settlements[0].currency} ${(settlements[0].amount / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}, ${settlements[0].createdAt.slice(0, 10)} (${settlements[0].id})`,
 			value: settlements[0].id,
 		});
 	});

@@ -57,7 +57,10 @@ describe('transport: tokens', () => {
 			),
 		);
 		expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-		expect(results.map((r) => (r.body.data as IDataObject).companyId)).toEqual(companies);
+		// The wallet summary names its wallet (`wal_` and the company's number), not the company.
+		expect(results.map((r) => (r.body.data as IDataObject).id)).toEqual(
+			companies.map((c) => `wal_${c.slice(4)}`),
+		);
 		expect(sim.requestsTo('token')).toHaveLength(1);
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
 	});
@@ -136,7 +139,7 @@ describe('transport: tokens', () => {
 			sim.expireTokens();
 			const res = await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });
 			expect(res.status).toBe(200);
-			expect(res.body).toEqual({ data: sim.data('cmp_001').walletSummary });
+			expect(res.body).toMatchObject({ data: sim.data('cmp_001').walletSummary });
 			const refresh = sim.requestsTo('oauthTokenRefresh');
 			expect(refresh).toHaveLength(1);
 			expect(refresh[0].status).toBe(200);
@@ -165,7 +168,7 @@ describe('transport: tokens', () => {
 				sim.clearLog();
 				sim.clock.advance(61 * 60_000);
 				const res = await callSpendesk(ctx, 'walletSummary', { company });
-				expect(res.body).toEqual({ data: sim.data(company).walletSummary });
+				expect(res.body).toMatchObject({ data: sim.data(company).walletSummary });
 				const refresh = sim.requestsTo('oauthTokenRefresh');
 				expect(refresh.map((r) => [r.status, (r.body as IDataObject).grant_type])).toEqual([
 					[200, 'refresh_token'],

@@ -215,6 +215,16 @@ describe('OAuth2 credential, documented contract', () => {
 		expect(store.get(TYPE).connection).toBe('connected');
 	});
 
+	test('left at its defaults (Access Level Company, no Company ID), the Test passes: the Company ID is optional', async () => {
+		const defaults = { ...fields };
+		delete defaults.accessLevel;
+		expect(await testCredentialLikeN8n(TYPE, defaults)).toEqual({
+			status: 'OK',
+			message:
+				'Settings complete. Not connected yet: the next run of a Spendesk node gives the approval link.',
+		});
+	});
+
 	test('company-level consent with Access Level Company: no company header, the approved company answers', async () => {
 		const companyFields = { ...fields, accessLevel: 'company', companyId: 'cmp_002' };
 		const store = storeOf(companyFields);
@@ -229,7 +239,10 @@ describe('OAuth2 credential, documented contract', () => {
 		const [call] = sim.requestsTo('walletSummary');
 		expect(call.headers).not.toHaveProperty('x-company-id');
 		expect(call.companyId).toBe('cmp_002');
-		expect(res.body).toEqual(JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary)));
+		// The wallet summary comes under `data`, with `meta` (docs/api.md#response-shapes).
+		expect(res.body).toMatchObject({
+			data: JSON.parse(JSON.stringify(sim.data('cmp_002').walletSummary)),
+		});
 	});
 
 	test('organisation-level consent with Access Level Organisation: each call names its company', async () => {

@@ -17,6 +17,7 @@ import type { SortKey } from './paging';
 import type { RouteDef } from './routes';
 import type { WebhookEvent, WebhookEventType } from './deliveries';
 import type { HandlerResult, RequestContext, SpendeskSimulator } from './server';
+import { makeSettlement } from './seed';
 import type { Payable, Settlement } from './types';
 import { WEBHOOK_EVENTS } from './webhooks';
 
@@ -99,12 +100,11 @@ export function createSettlement(
 	partial: Partial<Settlement> = {},
 ): { settlement: Settlement; event: WebhookEvent } {
 	const data = sim.data(companyId);
+	const id = freshId('stl', companyId, data.settlements);
 	const settlement: Settlement = {
-		id: freshId('stl', companyId, data.settlements),
-		payableId: data.payables[data.payables.length - 1]?.id ?? '',
-		amount: 120,
-		currency: 'EUR',
-		settledAt: sim.clock.iso(),
+		...makeSettlement(companyId, data.settlements.length + 1, sim.clock.now(), () => 0.25),
+		id,
+		links: [{ bankFees: `/bank-fees?settlementIds=${id}` }],
 		...partial,
 	};
 	if (data.settlements.some((s) => s.id === settlement.id))

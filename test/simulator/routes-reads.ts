@@ -11,12 +11,13 @@ import { listParam } from './params';
 import { payableLine } from './seed';
 import { singleBody } from './shapes';
 import type {
+	BankFee,
 	Payable,
 	PayableCounterparty,
 	PayableLineItem,
 	PayableType,
 	Supplier,
-	WalletMovement,
+	WalletLoad,
 } from './types';
 
 const ok = (body: unknown): HandlerResult => ({ status: 200, body });
@@ -198,15 +199,18 @@ function listSuppliers(ctx: RequestContext): HandlerResult {
 	);
 }
 
-/** Bank fees and wallet loads: `from` and `to` (both inclusive) on the movement's date; `from` after `to` is a 400. */
-function listMovements(ctx: RequestContext, list: readonly WalletMovement[]): HandlerResult {
+/** Bank fees and wallet loads: `from` and `to` (both inclusive) on the record's `createdAt`; `from` after `to` is a 400. */
+function listMovements(
+	ctx: RequestContext,
+	list: ReadonlyArray<BankFee | WalletLoad>,
+): HandlerResult {
 	const from = dateParam(ctx, 'from');
 	const to = dateParam(ctx, 'to');
 	if (from !== undefined && to !== undefined && from > to)
 		throw new SimError(400, 'invalid_parameter', 'from must not be after to', 'query.from');
-	const match = (m: WalletMovement) =>
-		(from === undefined || Date.parse(m.date) >= from) &&
-		(to === undefined || Date.parse(m.date) <= to);
+	const match = (m: BankFee | WalletLoad) =>
+		(from === undefined || Date.parse(m.createdAt) >= from) &&
+		(to === undefined || Date.parse(m.createdAt) <= to);
 	return ok(pageOf(list.filter(match), ctx.query, pageFaults(ctx)));
 }
 

@@ -78,7 +78,9 @@ export const REFERENCE_ROUTES: RouteDef[] = [
 		handler: (ctx) =>
 			ok(
 				pageOf(
-					ctx.sim.data(ctx.companyId!).expenseCategories.map(({ id, name }) => ({ id, name })),
+					ctx.sim
+						.data(ctx.companyId!)
+						.expenseCategories.map(({ id, name, costCenters }) => ({ id, name, costCenters })),
 					ctx.query,
 					pageFaults(ctx),
 				),

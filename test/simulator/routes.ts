@@ -11,7 +11,7 @@ import { dateQuery, dateValue, enumListParam, listParam } from './params';
 import { updatePayable } from './payableAccounting';
 import { PURCHASE_ORDER_ROUTES } from './purchaseOrders';
 import { RECEIPT_ROUTES } from './receipts';
-import { minorUnits, singleBody } from './shapes';
+import { minorUnits } from './shapes';
 import type { PageFault, SortKey } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import type { Intake, Payable, RouteId } from './types';
@@ -323,7 +323,7 @@ const PAID_FROM = ['spendeskAccount', 'externalAccount'];
 /**
  * GET /v1/settlements with its documented filters (docs/api.md#filters): `exportedAfter`,
  * `paidFrom[]`, `state[]`, `ids` and `sort` (`+createdAt` or `-createdAt`, the settlement's
- * date). A settlement without a state is `created`, without `paidFrom` `spendeskAccount`.
+ * date), on the settlements of the vendor's shape (docs/api.md#response-shapes).
  */
 function listSettlements(ctx: RequestContext): HandlerResult {
 	const exportedAfter = dateQuery(ctx, 'exportedAfter');
@@ -345,9 +345,9 @@ function listSettlements(ctx: RequestContext): HandlerResult {
 		list = list.filter(
 			(s) =>
 				(exportedAfter === undefined ||
-					(s.exportedAt !== undefined && Date.parse(s.exportedAt) > exportedAfter)) &&
-				(!paidFrom || paidFrom.includes(s.paidFrom ?? 'spendeskAccount')) &&
-				(!state || state.includes(s.state ?? 'created')) &&
+					(s.exportedAt !== null && Date.parse(s.exportedAt) > exportedAfter)) &&
+				(!paidFrom || paidFrom.includes(s.paidFrom)) &&
+				(!state || state.includes(s.state)) &&
 				(!ids || ids.includes(s.id)),
 		);
 	if (sort === '-createdAt') list = [...list].reverse();
@@ -687,7 +687,13 @@ export const ROUTES: RouteDef[] = [
 		pattern: /^\/v1\/wallet-summary$/,
 		scoping: 'header',
 		scope: 'wallet-summary:read',
-		handler: (ctx) => singleBody(ctx, ctx.sim.data(ctx.companyId!).walletSummary),
+		// `{data, meta}` as the vendor's older document answers it (docs/api.md#response-shapes):
+		// in both profiles, since the documented profile keeps a `data` that comes with `meta`.
+		handler: (ctx) => {
+			const summary = ctx.sim.data(ctx.companyId!).walletSummary;
+			if (ctx.fault === 'bareObject') return ok(summary);
+			return ok({ data: summary, meta: { pagination: { page: 1, pageSize: 1, total: 1 } } });
+		},
 	},
 	{
 		id: 'listSettlements',

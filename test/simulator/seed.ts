@@ -5,6 +5,7 @@
 import type {
 	Account,
 	AnalyticalField,
+	BankFee,
 	Company,
 	CompanyData,
 	CompanyUser,
@@ -23,7 +24,8 @@ import type {
 	Supplier,
 	User,
 	VatAccountRef,
-	WalletMovement,
+	WalletLoad,
+	WalletSummary,
 } from './types';
 import { PAYABLE_TYPES } from './types';
 
@@ -114,7 +116,8 @@ export function prng(seed: number): () => number {
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const iso = (ms: number) => new Date(ms).toISOString();
 const pick = <T>(rng: () => number, list: readonly T[]): T => list[Math.floor(rng() * list.length)];
-const amount = (rng: () => number) => Math.round(rng() * 500_000) / 100;
+/** An amount in minor units (cents), as every amount of the API (docs/api.md#response-shapes). */
+const cents = (rng: () => number) => Math.round(rng() * 500_000);
 
 export function companyId(index: number): string {
 	return `cmp_${pad(index, 3)}`;
@@ -137,7 +140,7 @@ export function makeInvoice(
 		invoiceNumber: `INV-${company.slice(4)}-${pad(n, 6)}`,
 		companyId: company,
 		supplierName: pick(rng, SUPPLIERS),
-		amount: amount(rng),
+		amount: cents(rng),
 		currency: pick(rng, CURRENCIES),
 		status: pick(rng, ['to_review', 'to_pay', 'paid'] as const),
 		createdAt: iso(createdAtMs),
@@ -286,7 +289,7 @@ export function makeCompanyData(
 			name: `${pick(rng, CATEGORIES)} account ${n}`,
 			type: pick(rng, ['bank', 'wallet', 'card']),
 			currency: pick(rng, CURRENCIES),
-			balance: amount(rng),
+			balance: cents(rng),
 		});
 	}
 
@@ -298,29 +301,22 @@ export function makeCompanyData(
 		const category = pick(rng, CATEGORIES).toLowerCase();
 		const type = pick(rng, PAYABLE_TYPES);
 		const requestor = 1 + Math.floor(rng() * Math.max(1, sizes.users ?? DEFAULT_SIZES.users ?? 1));
-		const cents = Math.round(rng() * 500_000);
+		const minor = cents(rng);
 		payables.push(
 			seededPayable(company, n, {
 				type,
 				supplier,
 				description: `${supplier} ${category}`,
 				userId: `usr_${suffix}_${pad(requestor, 5)}`,
-				amount: REFUNDS.includes(type) ? -cents : cents,
+				amount: REFUNDS.includes(type) ? -minor : minor,
 				currency: pick(rng, CURRENCIES),
 			}),
 		);
 	}
 
 	const settlements: Settlement[] = [];
-	for (let n = 1; n <= sizes.settlements; n++) {
-		settlements.push({
-			id: `stl_${suffix}_${pad(n, 6)}`,
-			payableId: `pay_${suffix}_${pad(1 + Math.floor(rng() * Math.max(1, sizes.payables)), 6)}`,
-			amount: amount(rng),
-			currency: pick(rng, CURRENCIES),
-			settledAt: iso(BASE_TIME + n * 11 * MINUTE),
-		});
-	}
+	for (let n = 1; n <= sizes.settlements; n++)
+		settlements.push(makeSettlement(company, n, BASE_TIME + n * 11 * MINUTE, rng));
 
 	const analyticalFields: AnalyticalField[] = [];
 	for (let f = 1; f <= sizes.analyticalFields; f++) {
@@ -346,6 +342,7 @@ export function makeCompanyData(
 			name:
 				CATEGORIES[(n - 1) % CATEGORIES.length] +
 				(n > CATEGORIES.length ? ` ${Math.ceil(n / CATEGORIES.length)}` : ''),
+			costCenters: [],
 		});
 	}
 
@@ -355,13 +352,19 @@ export function makeCompanyData(
 			id: `int_${suffix}_${pad(n, 6)}`,
 			createdAt: iso(BASE_TIME + n * 13 * MINUTE),
 			supplierName: pick(rng, SUPPLIERS),
-			amount: amount(rng),
+			amount: cents(rng),
 			currency: 'EUR',
 		});
 	}
 
+	const second = secondCatalogueData(company, sizes, seed);
+	// Each category applies to one of the company's cost centers (none when it has none).
+	for (const [i, category] of expenseCategories.entries()) {
+		const center = second.costCenters[i % Math.max(1, second.costCenters.length)];
+		category.costCenters = center ? [{ id: center.id, name: center.name }] : [];
+	}
 	return {
-		...secondCatalogueData(company, sizes, seed),
+		...second,
 		invoices,
 		accounts,
 		payables,
@@ -369,12 +372,78 @@ export function makeCompanyData(
 		analyticalFields,
 		expenseCategories,
 		intakes,
-		walletSummary: {
-			companyId: company,
-			currency: 'EUR',
-			balance: amount(rng) * 10,
-			scheduledPayments: amount(rng),
-			updatedAt: iso(BASE_TIME),
+		walletSummary: walletSummary(company, cents(rng) * 10, cents(rng)),
+	};
+}
+
+const SETTLEMENT_KINDS = [
+	['payment', 'card', 'spendeskAccount'],
+	['payment', 'card', 'spendeskAccount'],
+	['payment', 'wireTransfer', 'spendeskAccount'],
+	['payment', 'wireTransfer', 'externalAccount'],
+	['refund', 'card', 'spendeskAccount'],
+] as const;
+
+/**
+ * One settlement (docs/api.md#response-shapes), created at `createdAtMs` and cleared a day
+ * later; `n` is its 1-based number inside its company. Three draws of `rng`.
+ */
+export function makeSettlement(
+	company: string,
+	n: number,
+	createdAtMs: number,
+	rng: () => number,
+): Settlement {
+	const [type, medium, paidFrom] = pick(rng, SETTLEMENT_KINDS);
+	const amountMinor = cents(rng);
+	const currency = pick(rng, CURRENCIES);
+	// Billed in the wallet's currency (EUR); a foreign amount at a fixed rate of the simulator.
+	const rate = currency === 'EUR' ? null : currency === 'GBP' ? 1.17 : 0.92;
+	const id = `stl_${company.slice(4)}_${pad(n, 6)}`;
+	return {
+		id,
+		type,
+		medium,
+		paidFrom,
+		transactionDescription: `${medium === 'card' ? 'Card' : 'Transfer'}: ${SUPPLIERS[(n - 1) % SUPPLIERS.length]}`,
+		createdAt: iso(createdAtMs),
+		clearedAt: iso(createdAtMs + 24 * 60 * MINUTE),
+		amount: amountMinor,
+		currency,
+		billingAmount: rate === null ? amountMinor : Math.round(amountMinor * rate),
+		billingCurrency: 'EUR',
+		billingExchangeRate: rate,
+		state: 'created',
+		exportedAt: null,
+		links: [{ bankFees: `/bank-fees?settlementIds=${id}` }],
+	};
+}
+
+/** A company's wallet summary (docs/api.md#response-shapes): EUR, amounts in minor units. */
+export function walletSummary(company: string, total: number, allocated: number): WalletSummary {
+	const cards = Math.round(allocated * 0.6);
+	const subscription = Math.round(cards / 3);
+	const physical = Math.round(cards / 3);
+	const transfers = allocated - cards;
+	const claims = Math.round(transfers / 4);
+	return {
+		id: `wal_${company.slice(4)}`,
+		name: `Main wallet ${company.slice(4)}`,
+		status: 'active',
+		currency: 'EUR',
+		totalAmount: total,
+		totalAvailableAmount: total - allocated,
+		totalAllocatedAmount: allocated,
+		allocatedOnCards: {
+			subscriptionAmount: subscription,
+			physicalAmount: physical,
+			singlePurchaseAmount: cards - subscription - physical,
+			totalAllocatedAmount: cards,
+		},
+		scheduledTransfersAmount: {
+			scheduledExpenseClaimsAmount: claims,
+			scheduledInvoicesAmount: transfers - claims,
+			totalScheduledTransfersAmount: transfers,
 		},
 	};
 }
@@ -405,8 +474,6 @@ const LAST_NAMES = [
 ];
 const COST_CENTERS = ['Engineering', 'Sales', 'Marketing', 'Finance', 'Operations', 'People'];
 const DAY_MS = 24 * 60 * MINUTE;
-/** Minor units (cents), as the endpoints of the second catalogue (docs/api.md#endpoints) answer amounts. */
-const cents = (rng: () => number) => Math.round(rng() * 500_000);
 
 /**
  * Suppliers, users, cost centers, bank fees and wallet loads (docs/api.md#endpoints). They draw
@@ -443,9 +510,6 @@ function secondCatalogueData(company: string, sizes: DataSizes, seed: number) {
 				.toLowerCase()
 				.normalize('NFD')
 				.replace(/[^a-z]/g, '')}.${lastName.toLowerCase()}.${n}@example.com`,
-			role:
-				n === 1 ? 'owner' : pick(rng, ['admin', 'controller', 'requester', 'requester'] as const),
-			createdAt: iso(BASE_TIME + n * 17 * MINUTE),
 		});
 	}
 	const costCenters: CostCenter[] = [];
@@ -453,37 +517,40 @@ function secondCatalogueData(company: string, sizes: DataSizes, seed: number) {
 		const name =
 			COST_CENTERS[(n - 1) % COST_CENTERS.length] +
 			(n > COST_CENTERS.length ? ` ${Math.ceil(n / COST_CENTERS.length)}` : '');
-		costCenters.push({
-			id: `cc_${suffix}_${pad(n, 4)}`,
-			name,
-			ownerId: users.length ? users[Math.floor(rng() * users.length)].id : null,
+		// An owner and up to two co-owners among the members (the first member when there are none).
+		const member = () =>
+			users.length ? users[Math.floor(rng() * users.length)].id : `usr_${suffix}_${pad(1, 5)}`;
+		const owner = member();
+		const coOwners = [...new Set([member(), member()].slice(0, n % 3))].filter(
+			(id) => id !== owner,
+		);
+		costCenters.push({ id: `cc_${suffix}_${pad(n, 4)}`, name, owner, coOwners });
+	}
+	// Bank fees belong to a settlement of the company, charged a few hours before they are recorded.
+	const settlementCount = Math.max(1, sizes.settlements);
+	const bankFees: BankFee[] = [];
+	for (let n = 1; n <= size('bankFees'); n++) {
+		const createdAt = BASE_TIME + n * (DAY_MS / 2);
+		bankFees.push({
+			id: `bfee_${suffix}_${pad(n, 6)}`,
+			kind: (['fxFee', 'fxFee', 'atmFee', 'otherFee'] as const)[n % 4],
+			settlementId: `stl_${suffix}_${pad(((n - 1) % settlementCount) + 1, 6)}`,
+			amount: Math.round(cents(rng) / 100),
+			currency: 'EUR',
+			createdAt: iso(createdAt),
+			chargedAt: iso(createdAt - 3 * 60 * MINUTE),
 		});
 	}
-	const movements = (
-		prefix: string,
-		count: number,
-		everyMs: number,
-		label: string,
-	): WalletMovement[] => {
-		const list: WalletMovement[] = [];
-		for (let n = 1; n <= count; n++) {
-			list.push({
-				id: `${prefix}_${suffix}_${pad(n, 6)}`,
-				amount: cents(rng),
-				currency: 'EUR',
-				date: iso(BASE_TIME + n * everyMs),
-				description: `${label} ${n}`,
-			});
-		}
-		return list;
-	};
-	return {
-		suppliers,
-		users,
-		costCenters,
-		bankFees: movements('bfee', size('bankFees'), DAY_MS / 2, 'Bank fee'),
-		walletLoads: movements('wload', size('walletLoads'), 3 * DAY_MS, 'Wallet load'),
-	};
+	const walletLoads: WalletLoad[] = [];
+	for (let n = 1; n <= size('walletLoads'); n++)
+		walletLoads.push({
+			id: `wload_${suffix}_${pad(n, 6)}`,
+			type: n % 4 === 0 ? 'card' : 'wireTransfer',
+			currency: 'EUR',
+			amount: cents(rng) * 10,
+			createdAt: iso(BASE_TIME + n * 3 * DAY_MS),
+		});
+	return { suppliers, users, costCenters, bankFees, walletLoads };
 }
 
 export interface SeededWorld {

@@ -55,6 +55,7 @@ export interface Invoice {
 	invoiceNumber: string;
 	companyId: string;
 	supplierName: string;
+	/** Minor units (docs/api.md#response-shapes). */
 	amount: number;
 	currency: string;
 	status: 'to_review' | 'to_pay' | 'paid';
@@ -67,6 +68,7 @@ export interface Account {
 	name: string;
 	type: string;
 	currency: string;
+	/** Minor units (docs/api.md#response-shapes). */
 	balance: number;
 }
 
@@ -172,18 +174,28 @@ export interface SupplierBankInfo {
 	bankCountry?: string | null;
 }
 
+/** A settlement as the vendor's older OpenAPI document shows it (docs/api.md#response-shapes). */
 export interface Settlement {
 	id: string;
-	payableId: string;
+	type: 'payment' | 'refund' | 'advance' | 'cashReturn' | 'chargeBack' | 'reimbursement';
+	medium: 'card' | 'wireTransfer';
+	/** The account that paid (docs/api.md#filters); cards always `spendeskAccount`. */
+	paidFrom: 'spendeskAccount' | 'externalAccount';
+	transactionDescription: string;
+	createdAt: string;
+	clearedAt: string;
+	/** Minor units, in `currency`. */
 	amount: number;
 	currency: string;
-	settledAt: string;
-	/** Absent: `created` (docs/api.md#settlement-filters); set by the state write. */
-	state?: string;
+	/** Minor units, in the account's currency `billingCurrency`. */
+	billingAmount: number;
+	billingCurrency: string;
+	billingExchangeRate: number | null;
+	/** `created` until the state write changes it. */
+	state: 'created' | 'exported' | 'failedToExport';
 	/** Set when the state write first marks the settlement exported. */
-	exportedAt?: string;
-	/** The account that paid: absent means `spendeskAccount` (docs/api.md#settlement-filters). */
-	paidFrom?: 'spendeskAccount' | 'externalAccount';
+	exportedAt: string | null;
+	links: Array<{ bankFees: string }>;
 }
 
 /** A supplier (vendor) of a company. */
@@ -222,6 +234,8 @@ export interface AnalyticalFieldValue {
 export interface ExpenseCategory {
 	id: string;
 	name: string;
+	/** The cost centers the category applies to. */
+	costCenters: Array<{ id: string; name: string }>;
 }
 
 export interface Intake {
@@ -230,12 +244,26 @@ export interface Intake {
 	[key: string]: unknown;
 }
 
+/** The wallet summary as the vendor's older OpenAPI document shows it; amounts in minor units. */
 export interface WalletSummary {
-	companyId: string;
+	id: string;
+	name: string;
+	status: 'active';
 	currency: string;
-	balance: number;
-	scheduledPayments: number;
-	updatedAt: string;
+	totalAmount: number;
+	totalAvailableAmount: number;
+	totalAllocatedAmount: number;
+	allocatedOnCards: {
+		subscriptionAmount: number;
+		physicalAmount: number;
+		singlePurchaseAmount: number;
+		totalAllocatedAmount: number;
+	};
+	scheduledTransfersAmount: {
+		scheduledExpenseClaimsAmount: number;
+		scheduledInvoicesAmount: number;
+		totalScheduledTransfersAmount: number;
+	};
 }
 
 /** A member of a company as GET /v1/users lists it (apart from the OAuth2 users of the organisation). */
@@ -244,23 +272,34 @@ export interface CompanyUser {
 	firstName: string;
 	lastName: string;
 	email: string;
-	role: UserRole;
-	createdAt: string;
 }
 
 export interface CostCenter {
 	id: string;
 	name: string;
-	ownerId: string | null;
+	/** The owner's user ID. */
+	owner: string;
+	coOwners: string[];
 }
 
-/** A bank fee or a wallet load: an amount in minor units on a date. */
-export interface WalletMovement {
+/** A bank fee (docs/api.md#response-shapes): minor units, in the wallet's currency. */
+export interface BankFee {
 	id: string;
+	kind: 'fxFee' | 'atmFee' | 'otherFee';
+	settlementId: string;
 	amount: number;
 	currency: string;
-	date: string;
-	description: string;
+	createdAt: string;
+	chargedAt: string;
+}
+
+/** A wallet load (docs/api.md#response-shapes): minor units, in the wallet's currency. */
+export interface WalletLoad {
+	id: string;
+	type: 'card' | 'wireTransfer';
+	currency: string;
+	amount: number;
+	createdAt: string;
 }
 
 /** All data of one company. Arrays are kept in creation order. */
@@ -276,8 +315,8 @@ export interface CompanyData {
 	suppliers: Supplier[];
 	users: CompanyUser[];
 	costCenters: CostCenter[];
-	bankFees: WalletMovement[];
-	walletLoads: WalletMovement[];
+	bankFees: BankFee[];
+	walletLoads: WalletLoad[];
 }
 
 export interface User {

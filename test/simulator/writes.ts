@@ -16,7 +16,7 @@
 import { SimError } from './paging';
 import type { HandlerResult, RequestContext } from './server';
 import { singleBody } from './shapes';
-import type { Payable, Supplier, SupplierBankInfo, SupplierDetails } from './types';
+import type { Payable, Settlement, Supplier, SupplierBankInfo, SupplierDetails } from './types';
 
 /** What the bookkeeping-status write keeps on a payable. */
 export type BookkeptPayable = Payable & {
@@ -128,7 +128,7 @@ export function updateSettlementState(ctx: RequestContext): HandlerResult {
 	// The first export stamps exportedAt (the settlements list filters on it: docs/api.md#filters).
 	if (body.state === 'exported' && !settlement.exportedAt)
 		settlement.exportedAt = ctx.sim.clock.iso();
-	settlement.state = body.state as string;
+	settlement.state = body.state as Settlement['state'];
 	return singleBody(ctx, settlement);
 }
 

@@ -116,7 +116,7 @@ export const DOCUMENTED: DocumentedCase[] = [
 			operation: 'getAllSnapshot',
 			filterMode: 'fields',
 			filters: {},
-			maxWait: 20,
+			options: { maxWait: 20 },
 			returnAll: true,
 		}),
 		expected: (sim) => sim.data(C).payables.map(payableDetail),

@@ -4,11 +4,11 @@
  * or ID (docs/api.md#journal-templates). Templates belong to one company, so with Several or All
  * Companies there is no list: enter the ID.
  */
-import { labelOf } from './listSearch';
 import { recordSearch } from './recordSearch';
 
+/** A template's label: its name (docs/api.md#journal-templates). */
 export const searchJournalTemplates = recordSearch({
 	endpoint: 'listJournalTemplates',
 	what: 'Journal templates',
-	label: labelOf,
+	label: (t) => (typeof t.name === 'string' ? t.name : ''),
 });

@@ -21,9 +21,9 @@ export async function searchCompanies(
 	return { results };
 }
 
-/** A record's label: its `name`, or (as some answers carry it) its `value` or `label`. */
+/** A record's label: its `name`, or (as some answers carry it) its `value` (docs/api.md#response-shapes). */
 export function labelOf(record: IDataObject): string {
-	for (const key of ['name', 'value', 'label']) {
+	for (const key of ['name', 'value']) {
 		const value = record[key];
 		if (typeof value === 'string' && value) return value;
 	}

@@ -42,10 +42,6 @@ export async function spendeskOAuth2Test(
 		return failed(
 			`The Redirect URI must be a whole address starting with https:// (or http://), exactly as registered for your partner app with Spendesk; "${redirectUri.slice(0, 100)}" is not one.`,
 		);
-	if (data.accessLevel === 'company' && !text(data.companyId))
-		return failed(
-			'Enter the Company ID of the company you will approve, or set Access Level to Organisation.',
-		);
 	const pasted = text(data.authorizationResponse);
 	if (pasted) {
 		const answer = readAuthorizationResponse(client, pasted);

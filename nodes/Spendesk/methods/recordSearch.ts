@@ -10,6 +10,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import type { EndpointName } from '../transport/endpoints';
 import { collect } from '../transport/paginate';
 import { callSpendesk, resolveEndpoint } from '../transport/request';
+import { minorAmountText } from './amounts';
 
 export interface RecordList {
 	endpoint: EndpointName;
@@ -162,17 +163,25 @@ export async function searchRecords(
 }
 
 /** A From List search method of the node: the records of one list, as searchRecords gives them. */
-export type RecordSearchMethod = (
+export type RecordSearchMethod = ((
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
-) => Promise<INodeListSearchResult>;
+) => Promise<INodeListSearchResult>) & {
+	/** The list it searches (its label names the fields it reads: docs/api.md#response-shapes). */
+	readonly list?: RecordList;
+};
 
 /** The From List search method for one record list. */
 export function recordSearch(list: RecordList): RecordSearchMethod {
-	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+	const method = async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	) {
 		return await searchRecords(this, list, filter, paginationToken);
 	};
+	return Object.assign(method, { list });
 }
 
 /** A record's amount and currency, for its label. */
@@ -226,25 +235,33 @@ export const searchSuppliers = recordSearch({
 	label: (s) => text(s.name),
 });
 
+/** Members of the chosen company, as "first last, email (id)" (docs/api.md#response-shapes). */
 export const searchUsers = recordSearch({
 	endpoint: 'listUsers',
 	what: 'Users',
 	label: (u) =>
-		[[text(u.firstName), text(u.lastName)].filter(Boolean).join(' ') || text(u.name), text(u.email)]
+		[[text(u.firstName), text(u.lastName)].filter(Boolean).join(' '), text(u.email)]
 			.filter(Boolean)
 			.join(', '),
 });
 
-/** Settlements of the chosen company, as "amount currency, settlement date (id)". */
+/**
+ * Settlements of the chosen company, as "EUR 1,326.40, 2026-01-05 (id)": the amount, sent in
+ * minor units, with its currency, and the day it was created (else cleared).
+ */
 export const searchSettlements = recordSearch({
 	endpoint: 'listSettlements',
 	what: 'Settlements',
-	label: (r) => [amountOf(r), text(r.settledAt).slice(0, 10)].filter(Boolean).join(', '),
+	label: (r) =>
+		[minorAmountText(r.amount, r.currency), (text(r.createdAt) || text(r.clearedAt)).slice(0, 10)]
+			.filter(Boolean)
+			.join(', '),
 });
 
 /** Intakes of the chosen company, filtered by supplier or ID. */
 export const searchIntakeRecords = recordSearch({
 	endpoint: 'listIntakes',
 	what: 'Intakes',
-	label: (r) => [text(r.supplierName), amountOf(r)].filter(Boolean).join(', '),
+	label: (r) =>
+		[text(r.supplierName), minorAmountText(r.amount, r.currency)].filter(Boolean).join(', '),
 });

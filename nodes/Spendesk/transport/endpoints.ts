@@ -459,7 +459,7 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listUsers: {
-		// The members of the company: `{ id, firstName, lastName, email, role, createdAt }`.
+		// The members of the company: `{ id, firstName, lastName, email }` (docs/api.md#response-shapes).
 		label: 'List users',
 		operations: ['User → Get Many', 'Credential: API key (test, company level)'],
 		source: 'Path and scope: vendor documentation; page style: decided here.',
@@ -484,7 +484,7 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listCostCenters: {
-		// `{ id, name, ownerId }`.
+		// `{ id, name, owner, coOwners }` (docs/api.md#response-shapes).
 		label: 'List cost centers',
 		operations: ['Cost Center → Get Many', 'Credential: API key (test, company level)'],
 		source: 'Path and scope: vendor documentation; page style: decided here.',
@@ -497,8 +497,9 @@ export const ENDPOINTS = catalogue({
 		idempotent: true,
 	},
 	listBankFees: {
-		// Filters `from` and `to`: ISO 8601 in UTC, both inclusive, on the record's `date`;
-		// records `{ id, amount, currency, date, description }`. The same for wallet loads.
+		// Filters `from` and `to`: ISO 8601 in UTC, both inclusive, on the record's `createdAt`;
+		// records `{ id, kind, settlementId, amount, currency, createdAt, chargedAt }`, wallet loads
+		// `{ id, type, currency, amount, createdAt }`, amounts in minor units (docs/api.md#response-shapes).
 		label: 'List bank fees',
 		operations: ['Bank Fee → Get Many', 'Credential: API key (test, company level)'],
 		source:

@@ -342,56 +342,52 @@ export function approvalAddress(credentials: IDataObject): string | undefined {
 	return authorizeUrl(baseUrl, client, redirectUri, scopesFor(features));
 }
 
-/**
- * The credential's `preAuthentication`: the code exchange when an Authorization Response is
- * pasted, otherwise the refresh. Returns the fields n8n saves.
- */
-export async function oauth2PreAuthentication(
+/** The code exchange of a pasted answer (JSON, the client in the body): the token pair. */
+async function exchangeCode(
 	httpRequest: HttpRequest,
 	credentials: ICredentialDataDecryptedObject,
-): Promise<IDataObject> {
+	baseUrl: string,
+	pasted: string,
+): Promise<TokenPair> {
 	const client = clientOf(credentials);
-	const baseUrl = resolveBaseUrl(credentials);
-	const pasted = text(credentials.authorizationResponse);
-	const refreshToken = typeof credentials.refreshToken === 'string' ? credentials.refreshToken : '';
-	if (pasted) {
-		const answer = readAuthorizationResponse(client, pasted);
-		if (answer.kind === 'problem') throw new OAuth2ConnectError(answer.message, 'notConnected');
-		const pair = await singleFlight(
-			`code:${client.clientId}:${hash(answer.code)}`,
-			async () =>
-				await tokenCall(
-					httpRequest,
-					{
-						method: ENDPOINTS.oauth2TokenCreate.method,
-						url: baseUrl + ENDPOINTS.oauth2TokenCreate.path,
-						body: {
-							grant_type: 'authorization_code',
-							client_id: client.clientId,
-							client_secret: client.clientSecret,
-							redirect_uri: text(credentials.redirectUri),
-							code: answer.code,
-							code_verifier: answer.verifier,
-						},
+	const answer = readAuthorizationResponse(client, pasted);
+	if (answer.kind === 'problem') throw new OAuth2ConnectError(answer.message, 'notConnected');
+	return await singleFlight(
+		`code:${client.clientId}:${hash(answer.code)}`,
+		async () =>
+			await tokenCall(
+				httpRequest,
+				{
+					method: ENDPOINTS.oauth2TokenCreate.method,
+					url: baseUrl + ENDPOINTS.oauth2TokenCreate.path,
+					body: {
+						grant_type: 'authorization_code',
+						client_id: client.clientId,
+						client_secret: client.clientSecret,
+						redirect_uri: text(credentials.redirectUri),
+						code: answer.code,
+						code_verifier: answer.verifier,
 					},
-					{
-						// The paste connects nothing: as if nothing were connected yet.
-						message:
-							'Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another Redirect URI',
-						reason: 'notConnected',
-					},
-				),
-		);
-		return { ...pair, authorizationResponse: '', connectAgain: false, connection: CONNECTED };
-	}
-	if (credentials.connectAgain === true)
-		throw new OAuth2ConnectError(
-			'Connect Again is on: the credential waits for a new approval',
-			'notConnected',
-		);
-	if (!refreshToken)
-		throw new OAuth2ConnectError('The credential is not connected to Spendesk yet', 'notConnected');
-	const pair = await singleFlight(
+				},
+				{
+					// The paste connects nothing: as if nothing were connected yet.
+					message:
+						'Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another Redirect URI',
+					reason: 'notConnected',
+				},
+			),
+	);
+}
+
+/** The refresh (JSON, the client in the query): the rotated token pair. */
+async function refresh(
+	httpRequest: HttpRequest,
+	credentials: ICredentialDataDecryptedObject,
+	baseUrl: string,
+	refreshToken: string,
+): Promise<TokenPair> {
+	const client = clientOf(credentials);
+	return await singleFlight(
 		`refresh:${client.clientId}:${hash(refreshToken)}`,
 		async () =>
 			await tokenCall(
@@ -409,5 +405,32 @@ export async function oauth2PreAuthentication(
 				},
 			),
 	);
-	return { ...pair, connection: CONNECTED };
+}
+
+/**
+ * The credential's `preAuthentication`: the code exchange when an Authorization Response is
+ * pasted, otherwise the refresh. Returns the fields n8n saves.
+ */
+export async function oauth2PreAuthentication(
+	httpRequest: HttpRequest,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<IDataObject> {
+	const baseUrl = resolveBaseUrl(credentials);
+	const pasted = text(credentials.authorizationResponse);
+	if (pasted) {
+		const pair = await exchangeCode(httpRequest, credentials, baseUrl, pasted);
+		return { ...pair, authorizationResponse: '', connectAgain: false, connection: CONNECTED };
+	}
+	if (credentials.connectAgain === true)
+		throw new OAuth2ConnectError(
+			'Connect Again is on: the credential waits for a new approval',
+			'notConnected',
+		);
+	const refreshToken = typeof credentials.refreshToken === 'string' ? credentials.refreshToken : '';
+	if (!refreshToken)
+		throw new OAuth2ConnectError('The credential is not connected to Spendesk yet', 'notConnected');
+	return {
+		...(await refresh(httpRequest, credentials, baseUrl, refreshToken)),
+		connection: CONNECTED,
+	};
 }

@@ -55,7 +55,13 @@ describe.each(['specification', 'documented'] as const)(
 				);
 				expect(await list(`exportedAfter=${encodeURIComponent(cut)}`)).toEqual([all[3].id]);
 				all[7].paidFrom = 'externalAccount';
-				expect(await list('paidFrom=externalAccount')).toEqual([all[7].id]);
+				const external = all.filter((s) => s.paidFrom === 'externalAccount');
+				expect(external.length).toBeGreaterThan(1);
+				expect(external.length).toBeLessThan(all.length);
+				expect(await list('paidFrom=externalAccount')).toEqual(ids(external));
+				expect(await list('paidFrom=spendeskAccount')).toEqual(
+					ids(all.filter((s) => s.paidFrom === 'spendeskAccount')),
+				);
 				expect(await list('paidFrom=spendeskAccount&paidFrom=externalAccount')).toEqual(ids(all));
 				expect(await list(`ids=${all[2].id},${all[6].id}`)).toEqual([all[2].id, all[6].id]);
 				expect(await list(`ids=${all[2].id}&ids=${all[6].id}`)).toEqual([all[2].id, all[6].id]);

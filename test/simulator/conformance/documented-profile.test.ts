@@ -128,13 +128,17 @@ describe('documented profile (docs/api.md#the-documented-profile)', () => {
 		expect(err(failed).code).toBe('INTERNAL_SERVER_ERROR');
 	});
 
-	test('single objects of a GET come bare, without the data wrapper; lists keep theirs', async () => {
+	test('single objects of a GET come bare, without the data wrapper; lists and the wallet summary keep theirs', async () => {
 		const user = sim.data('cmp_001').users[0];
 		const one = await api(sim, company, `/v1/users/${user.id}`);
 		expect(one.status).toBe(200);
 		expect(one.body).toEqual(user);
+		// The vendor's older document answers the wallet summary as {data, meta} (docs/api.md#response-shapes).
 		const summary = await api(sim, company, '/v1/wallet-summary');
-		expect(summary.body).toEqual(sim.data('cmp_001').walletSummary);
+		expect(summary.body).toEqual({
+			data: sim.data('cmp_001').walletSummary,
+			meta: { pagination: { page: 1, pageSize: 1, total: 1 } },
+		});
 		const supplier = sim.data('cmp_001').suppliers[0];
 		expect((await api(sim, company, `/v1/suppliers/${supplier.id}`)).body).toMatchObject({
 			id: supplier.id,

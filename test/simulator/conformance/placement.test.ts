@@ -35,7 +35,7 @@ describe('company placement (docs/api.md#levels-and-company-placement)', () => {
 		expect(a.body.data).toEqual(sim.data('cmp_002').walletSummary);
 		const b = await api(sim, org, '/v1/wallet-summary', { companyId: 'cmp_003' });
 		expect(b.body.data).toEqual(sim.data('cmp_003').walletSummary);
-		expect(b.body.data.companyId).toBe('cmp_003');
+		expect(b.body.data.id).toBe('wal_003');
 	});
 
 	test('errors (docs/api.md#errors): an organisation token on v1 settlements without X-Company-Id is 400 missing_company_id', async () => {

@@ -241,8 +241,8 @@ describe('reads of payables, suppliers, users, cost centers, bank fees, wallet l
 			async (path) => {
 				const list =
 					path === 'bank-fees' ? sim.data('cmp_001').bankFees : sim.data('cmp_001').walletLoads;
-				const from = list[2].date;
-				const to = list[6].date;
+				const from = list[2].createdAt;
+				const to = list[6].createdAt;
 				const res = await api(
 					sim,
 					org,
@@ -260,9 +260,11 @@ describe('reads of payables, suppliers, users, cost centers, bank fees, wallet l
 				companyId: 'cmp_001',
 			});
 			expect(
-				res.body.data.every((f: { date: string }) => f.date >= '2026-01-10T00:00:00.000Z'),
+				res.body.data.every(
+					(f: { createdAt: string }) => f.createdAt >= '2026-01-10T00:00:00.000Z',
+				),
 			).toBe(true);
-			expect(res.body.data[0].date).toBe('2026-01-10T00:00:00.000Z');
+			expect(res.body.data[0].createdAt).toBe('2026-01-10T00:00:00.000Z');
 		});
 
 		test('from after to, or a value that is not a date, is a 400', async () => {

@@ -109,11 +109,16 @@ describe.each(['specification', 'documented'] as const)(
 			}
 		});
 
-		test('GET /v1/expense-categories pages by 30 at most, items {id, name}', async () => {
+		test('GET /v1/expense-categories pages by 30 at most, items {id, name, costCenters}', async () => {
 			const categories = sim.data('cmp_001').expenseCategories;
 			const first = await api(sim, company, '/v1/expense-categories');
 			expect(first.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 45 });
-			expect(first.body.data[0]).toEqual({ id: categories[0].id, name: categories[0].name });
+			const center = sim.data('cmp_001').costCenters[0];
+			expect(first.body.data[0]).toEqual({
+				id: categories[0].id,
+				name: categories[0].name,
+				costCenters: [{ id: center.id, name: center.name }],
+			});
 			const second = await api(sim, company, '/v1/expense-categories?page=2');
 			expect(ids(second.body.data)).toEqual(ids(categories.slice(30)));
 			expect((await api(sim, company, '/v1/expense-categories?pageSize=31')).status).toBe(400);

@@ -204,13 +204,13 @@ describe('webhook deliveries', () => {
 			/only a created payable/,
 		);
 
-		const settled = sim.createSettlement('cmp_001', { payableId: created.payable.id });
+		const settled = sim.createSettlement('cmp_001', { transactionDescription: 'Card: test' });
 		const list = await api(sim, org, '/v1/settlements', { companyId: 'cmp_001' });
 		expect(list.status).toBe(200);
 		expect(ids(list.body.data)).toContain(settled.settlement.id);
 		expect(
 			list.body.data.find((s: { id: string }) => s.id === settled.settlement.id),
-		).toMatchObject({ payableId: created.payable.id });
+		).toMatchObject({ transactionDescription: 'Card: test', state: 'created' });
 
 		await sim.whenWebhooksIdle();
 		const byType = (t: string) => rx.hits.map(json).find((b) => b.event.eventType === t);

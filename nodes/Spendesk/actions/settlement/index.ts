@@ -18,7 +18,7 @@ export const settlementResource: SpendeskResource = {
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many settlements',
-				description: 'List the settlements of a company',
+				description: 'List the settlements of a company (amounts in cents)',
 			},
 			{
 				name: 'Update State',

@@ -17,7 +17,7 @@ export const walletSummaryResource: SpendeskResource = {
 				name: 'Get',
 				value: 'get',
 				action: 'Get wallet summary',
-				description: 'Get the wallet summary of a company',
+				description: 'Get the wallet summary of a company (amounts in cents)',
 			},
 		],
 		default: 'get',
