@@ -145,7 +145,7 @@ describe.each(['specification', 'documented'] as const)(
 			expect(after.lineItems).toEqual([
 				{
 					costCenterId: 'cc_001_0002',
-					expenseAccount: { id: 'ea_6063', code: null, description: null },
+					expenseAccount: { id: 'ea_6063', code: '', description: null },
 					vatAccount: {
 						id: 'ta_4456',
 						code: '445660',
@@ -161,7 +161,7 @@ describe.each(['specification', 'documented'] as const)(
 					analyticalProperties: [{ fieldId: 'af_001_001', valueId: 'afv_001_001_00002' }],
 				},
 				expect.objectContaining({
-					expenseAccount: { id: 'ea_6064', code: null, description: null },
+					expenseAccount: { id: 'ea_6064', code: '', description: null },
 					vatAccount: null,
 					costCenterId: null,
 				}),

@@ -181,14 +181,17 @@ export const VAT_ACCOUNTS: readonly VatAccountRef[] = [
 	{ id: 'ta_4458', code: '445663', description: 'Deductible VAT 5.5%', rate: 5.5 },
 ];
 
-/** An expense account by ID; one the chart does not hold keeps its ID (account IDs are taken as given). */
+/**
+ * An expense account by ID; one the chart does not hold keeps its ID, with no code (`''`) and
+ * no description (account IDs are taken as given).
+ */
 export function expenseAccountRef(id: string): ExpenseAccountRef {
-	return EXPENSE_ACCOUNTS.find((a) => a.id === id) ?? { id, code: null, description: null };
+	return EXPENSE_ACCOUNTS.find((a) => a.id === id) ?? { id, code: '', description: null };
 }
 
-/** A VAT account by ID; one the chart does not hold keeps its ID, without a rate. */
+/** A VAT account by ID; one the chart does not hold keeps its ID, at a rate of 0 (no VAT counted). */
 export function vatAccountRef(id: string): VatAccountRef {
-	return VAT_ACCOUNTS.find((a) => a.id === id) ?? { id, code: null, description: null, rate: null };
+	return VAT_ACCOUNTS.find((a) => a.id === id) ?? { id, code: '', description: null, rate: 0 };
 }
 
 /** A line of `gross` minor units: the VAT inside it at the VAT account's rate (none without one). */

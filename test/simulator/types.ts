@@ -129,13 +129,13 @@ export interface Payable {
 /** An expense account as a payable's line names it (docs/api.md#payables). */
 export interface ExpenseAccountRef {
 	id: string;
-	code: string | null;
+	code: string;
 	description: string | null;
 }
 
 /** A VAT account as a payable's line names it, with its rate in percent. */
 export interface VatAccountRef extends ExpenseAccountRef {
-	rate: number | null;
+	rate: number;
 }
 
 /**

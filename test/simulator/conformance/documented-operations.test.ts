@@ -93,13 +93,13 @@ describe.each(['specification', 'documented'] as const)(
 				expect(after.version).toBe(before.version + 1);
 				expect(after.costCenterId).toBe('cc_001_0002');
 				// Read back in the documented line shape (docs/api.md#payables): the accounts as
-				// objects (an ID the chart of accounts does not hold keeps its ID only), the VAT
+				// objects (an ID the chart of accounts does not hold keeps its ID, without a code), the VAT
 				// at the VAT account's rate.
 				const vat = Math.round((first * 20) / 120);
 				expect(after.lineItems).toEqual([
 					{
 						costCenterId: 'cc_001_0002',
-						expenseAccount: { id: 'ea_6063', code: null, description: null },
+						expenseAccount: { id: 'ea_6063', code: '', description: null },
 						vatAccount: {
 							id: 'ta_4456',
 							code: '445660',
@@ -115,7 +115,7 @@ describe.each(['specification', 'documented'] as const)(
 						analyticalProperties: [{ fieldId: 'af_001_001', valueId: 'afv_001_001_00002' }],
 					},
 					expect.objectContaining({
-						expenseAccount: { id: 'ea_6064', code: null, description: null },
+						expenseAccount: { id: 'ea_6064', code: '', description: null },
 						vatAccount: null,
 					}),
 				]);

@@ -363,22 +363,22 @@ const idText = (value: unknown): string | undefined =>
 const idOrNumber = (value: unknown): string | undefined =>
 	typeof value === 'number' && Number.isFinite(value) ? String(value) : idText(value);
 
-/** The ID of an account as a line names it: an object `{id, code, …}` (null when not set), or an ID. */
+/** The ID of an account as a line names it: `{id, code, …}`, or null when the line has none. */
 const accountId = (value: unknown): string | undefined =>
 	value && typeof value === 'object' && !Array.isArray(value)
 		? idOrNumber((value as IDataObject).id)
-		: idOrNumber(value);
+		: undefined;
 
 /**
- * A line's gross amount in minor units: `financial.grossAmount`, else the net amount plus the
- * VAT and its adjustment (spelled `vatAdjustmentAmount` in answers, `vatAdjustementAmount` in
- * the vendor's older document: both read), else a `grossAmount` of the line itself.
+ * A line's gross amount in minor units: `financial.grossAmount`, else its net amount plus the
+ * VAT and the VAT adjustment (spelled `vatAdjustmentAmount` in answers, `vatAdjustementAmount`
+ * in the vendor's older document: both read).
  */
 function grossOf(line: IDataObject): number | undefined {
 	const financial = (line.financial ?? {}) as IDataObject;
 	const whole = (value: unknown) =>
 		typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
-	const gross = whole(financial.grossAmount) ?? whole(line.grossAmount);
+	const gross = whole(financial.grossAmount);
 	if (gross !== undefined) return gross;
 	const net = whole(financial.netAmount);
 	const vat = whole(financial.vatAmount);
@@ -391,10 +391,12 @@ function grossOf(line: IDataObject): number | undefined {
  * A line as Get a payable gives it, as the update takes it back (unset properties left out).
  * Get answers `{expenseAccount: {id, code, description}, vatAccount: {id, code, description,
  * rate}, financial: {netAmount, vatAmount, vatAdjustmentAmount, grossAmount},
- * analyticalProperties: [{fieldId, valueId, …}], costCenterId}` (docs/api.md#payables); the
- * update takes `{grossAmount, expenseAccountId, taxAccountId, costCenterId,
- * analyticalFieldValues}`. Both shapes are read, so that no account is lost on the way back; a
- * line without a cost center takes the payable's (`payableCostCenter`).
+ * analyticalProperties: [{fieldId, valueId, …}], costCenterId}` (docs/api.md#payables), an
+ * account null when the line has none; the update takes `{grossAmount, expenseAccountId,
+ * taxAccountId, costCenterId, analyticalFieldValues}`. So `expenseAccount.id` becomes
+ * `expenseAccountId` and `vatAccount.id` `taxAccountId`, and a line without a cost center
+ * takes the payable's (`payableCostCenter`): nothing the line holds is lost on the way back.
+ * test/schemas/fields-read.ts lists the fields read.
  */
 export function lineFromPayable(entry: unknown, payableCostCenter?: unknown): LineItem | undefined {
 	if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
@@ -402,18 +404,13 @@ export function lineFromPayable(entry: unknown, payableCostCenter?: unknown): Li
 	const gross = grossOf(line);
 	if (gross === undefined) return undefined;
 	const result: LineItem = { grossAmount: gross };
-	const expense = accountId(line.expenseAccount) ?? accountId(line.expenseAccountId);
+	const expense = accountId(line.expenseAccount);
 	if (expense) result.expenseAccountId = expense;
-	const tax =
-		accountId(line.vatAccount) ??
-		accountId(line.taxAccount) ??
-		accountId(line.taxAccountId) ??
-		accountId(line.vatAccountId);
+	const tax = accountId(line.vatAccount);
 	if (tax) result.taxAccountId = tax;
-	const costCenter =
-		idOrNumber(line.costCenterId) ?? accountId(line.costCenter) ?? idOrNumber(payableCostCenter);
+	const costCenter = idOrNumber(line.costCenterId) ?? idOrNumber(payableCostCenter);
 	if (costCenter) result.costCenterId = costCenter;
-	const values = (line.analyticalProperties ?? line.analyticalFieldValues) as unknown;
+	const values = line.analyticalProperties as unknown;
 	if (Array.isArray(values))
 		// A field without a value (valueId null) is left out, never sent back as the text "null".
 		result.analyticalFieldValues = values.flatMap((v: unknown) => {

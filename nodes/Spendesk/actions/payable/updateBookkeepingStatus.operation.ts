@@ -94,34 +94,19 @@ function resultOf(
 	);
 }
 
-/** The word of a per-payable result: `status`, else `outcome` or `result`. */
+/** The word of a per-payable result (`status`), when it has one. */
 function statusWord(answer: IDataObject): string | undefined {
-	for (const key of ['status', 'outcome', 'result']) {
-		const value = answer[key];
-		if (typeof value === 'string' && value) return value;
-	}
-	return undefined;
-}
-
-/** The payable a per-payable result names: `id`, `payableId` or `payable.id`. */
-function answerId(answer: IDataObject): string | undefined {
-	const nested = answer.payable as IDataObject | undefined;
-	const id =
-		answer.id ?? answer.payableId ?? (nested && typeof nested === 'object' ? nested.id : undefined);
-	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+	return typeof answer.status === 'string' && answer.status ? answer.status : undefined;
 }
 
 /**
- * The per-payable results of the answer, wherever they are: `data` (decided here), `payables`,
- * `items` or `results`, or the answer itself when it is a list. Anything else gives none.
+ * The per-payable results of the answer: `data`, each naming its payable by `id`
+ * (docs/api.md#bulk-writes). An answer of another shape gives none: every payable is then
+ * unpaired, a success with a note (test/schemas/fields-read.ts lists the fields read).
  */
 function answersOf(body: unknown): IDataObject[] {
-	if (Array.isArray(body)) return body as IDataObject[];
-	if (!body || typeof body !== 'object') return [];
-	const object = body as IDataObject;
-	for (const key of ['data', 'payables', 'items', 'results'])
-		if (Array.isArray(object[key])) return object[key] as IDataObject[];
-	return [];
+	const data = body && typeof body === 'object' ? (body as IDataObject).data : undefined;
+	return Array.isArray(data) ? (data as IDataObject[]) : [];
 }
 
 function notFoundError(
@@ -229,8 +214,9 @@ async function sendBulk(
 	const byId = new Map<string, IDataObject[]>();
 	for (const answer of answersOf(response.body)) {
 		if (!answer || typeof answer !== 'object') continue;
-		const key = answerId(answer);
-		if (key !== undefined) byId.set(key, [...(byId.get(key) ?? []), answer]);
+		const { id } = answer;
+		if (typeof id !== 'string' && typeof id !== 'number') continue;
+		byId.set(String(id), [...(byId.get(String(id)) ?? []), answer]);
 	}
 	const call = { company, httpStatus: response.status };
 	const results = entries.map((entry) =>
