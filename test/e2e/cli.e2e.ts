@@ -12,6 +12,7 @@ import path from 'node:path';
 import { SpendeskSimulator } from '../simulator';
 import type { Company, CompanySeed, LoggedRequest, Payable } from '../simulator';
 import { journalCsv } from '../simulator/files';
+import { searchRow } from '../simulator/routes';
 import { payableDetail } from '../simulator/routes-reads';
 import { plain } from '../support/values';
 import {
@@ -78,21 +79,27 @@ const SCAN = Buffer.from([
 
 /** Payable → Get Many, Fields mode: Payable IDs, comma-separated. */
 const SEARCH_IDS = ['pay_002_000004', 'pay_002_000017', 'pay_002_000121'];
+/** The card payable types (docs/api.md#payables). */
+const CARD_TYPES = ['singlePurchaseCard', 'subscriptionCard', 'physicalCard'];
 /** The search filters of the Custom API Call (body cursor), in Spendesk's grammar. */
 const CARD_PURCHASES = {
 	operator: 'and',
-	subfilters: [{ field: 'payableType', operator: '=', value: ['card_purchase'] }],
+	subfilters: [{ field: 'type', operator: '=', value: CARD_TYPES }],
 };
 /**
  * Payable → Get Many, JSON mode: the `filters` object sent as the user wrote it. An OR of two
- * amounts (major units, as filters take them) and a status.
+ * amounts (major units, as filters take them, where payables carry minor units) and a type.
  */
 function searchJson(payables: readonly Payable[]): Json {
 	return {
 		operator: 'or',
 		subfilters: [
-			{ field: 'amount', operator: '=', value: [payables[20].amount, payables[45].amount] },
-			{ field: 'status', operator: '=', value: ['in_review'] },
+			{
+				field: 'amount',
+				operator: '=',
+				value: [payables[20].amount / 100, payables[45].amount / 100],
+			},
+			{ field: 'type', operator: '=', value: ['expenseClaim'] },
 		],
 	};
 }
@@ -269,7 +276,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					operation: 'getAll',
 					company: company(BIG),
 					filterMode: 'fields',
-					filters: { status: ['settled', 'prepared'], payableType: ['invoice'] },
+					filters: { bookkeepingStatus: ['toPrepare'], type: ['invoicePurchase', 'creditNote'] },
 					returnAll: true,
 				}),
 			],
@@ -933,6 +940,14 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		});
 		await sim.start();
 		active = sim.companies().filter((c) => c.active);
+		// Payables prepared for export (the seed creates them all `created`): every fourth from
+		// the first, and one that failed to export, for the example that exports them.
+		for (const c of active) {
+			const payables = sim.data(c.id).payables;
+			payables.forEach((p, i) => {
+				if (i % 4 === 0) p.bookkeepingStatus = i === 4 ? 'failedToExport' : 'prepared';
+			});
+		}
 
 		const ops = operationsWorkflow();
 		const fieldId = sim.data(BIG).analyticalFields[0].id;
@@ -1065,13 +1080,14 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		it("Payable → Get Many: body-cursor pages of `payables` (amounts in minor units), Fields and JSON filters in Spendesk's grammar", () => {
 			const payables = sortedBy(sim.data(BIG).payables, (p) => p.createdAt);
 			const found = (match: (p: Payable) => boolean) =>
-				plain(payables.filter(match).map(payableDetail));
+				plain(payables.filter(match).map(searchRow));
 			expect(out('Payables Search')).toEqual(found(() => true));
 			expect(out('Payables Search')).toHaveLength(130);
-			expect(out('Payables Search')[7].amount).toBe(Math.round(payables[7].amount * 100));
+			expect(out('Payables Search')[7].amount).toBe(payables[7].amount);
 
 			const filtered = found(
-				(p) => ['settled', 'prepared'].includes(p.status) && p.payableType === 'invoice',
+				(p) =>
+					searchRow(p).state === 'toPrepare' && ['invoicePurchase', 'creditNote'].includes(p.type),
 			);
 			expect(filtered.length).toBeGreaterThan(0);
 			expect(out('Payables Search Filtered')).toEqual(filtered);
@@ -1080,7 +1096,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 
 			const json = searchJson(sim.data(BIG).payables);
 			const amounts = [sim.data(BIG).payables[20].amount, sim.data(BIG).payables[45].amount];
-			const either = found((p) => amounts.includes(p.amount) || p.status === 'in_review');
+			const either = found((p) => amounts.includes(p.amount) || p.type === 'expenseClaim');
 			expect(either.length).toBeGreaterThan(2);
 			expect(either.length).toBeLessThan(130);
 			expect(out('Payables Search JSON')).toEqual(either);
@@ -1103,8 +1119,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(filters.map(bySubfilterField)).toContainEqual({
 				operator: 'and',
 				subfilters: [
-					{ field: 'payableType', operator: '=', value: ['invoice'] },
-					{ field: 'status', operator: '=', value: ['settled', 'prepared'] },
+					{ field: 'bookkeepingStatus', operator: '=', value: ['toPrepare'] },
+					{ field: 'type', operator: '=', value: ['invoicePurchase', 'creditNote'] },
 				],
 			});
 			expect(filters).toContainEqual({
@@ -1120,7 +1136,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		it('Payable → Get Many as Snapshot: the snapshot created, complete at the first check, then its result pages', () => {
 			// The simulator builds the snapshot at once (snapshotPendingPolls 0): after the first
 			// check the node waits a minute between checks, as Spendesk asks (integration tests).
-			expect(out('Payables Snapshot')).toEqual(plain(sim.data(BIG).payables));
+			expect(out('Payables Snapshot')).toEqual(plain(sim.data(BIG).payables.map(payableDetail)));
 			expect(sim.requestsTo('createPayablesSnapshot')).toHaveLength(1);
 			const polls = sim.requestsTo('getPayablesSnapshot');
 			expect(polls.length).toBeGreaterThanOrEqual(Math.ceil(130 / 30));
@@ -1182,8 +1198,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Custom Accounts Offset')).toEqual(plain(sim.data(BIG).accounts));
 			// The search's `payables`, as Spendesk answers them (amounts in minor units).
 			const cards = sortedBy(sim.data(BIG).payables, (p) => p.createdAt)
-				.filter((p) => p.payableType === 'card_purchase')
-				.map(payableDetail);
+				.filter((p) => CARD_TYPES.includes(p.type))
+				.map(searchRow);
 			expect(cards.length).toBeGreaterThan(0);
 			expect(out('Custom Payables Body Cursor')).toEqual(plain(cards));
 		});
@@ -1744,7 +1760,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		it('export-payables-with-receipts.json: the receipts of the prepared payables as binary files, then those payables marked exported in bulk', async () => {
 			const prepared = active.flatMap((c) =>
 				sortedBy(sim.data(c.id).payables, (p) => p.createdAt)
-					.filter((p) => p.status === 'prepared')
+					.filter((p) => ['prepared', 'failedToExport'].includes(p.bookkeepingStatus ?? 'created'))
 					.map((p) => ({ c, p })),
 			);
 			const withFiles = prepared.filter(({ p }) => sim.files.attachmentsOf(p.id).length > 0);
@@ -1803,8 +1819,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 						p.id,
 						before.get(p.id)!.version,
 						p.description,
-						detail.supplier.name,
-						Math.round(p.amount * 100),
+						detail.counterparty.name,
+						p.amount,
 						p.currency,
 					];
 				}),

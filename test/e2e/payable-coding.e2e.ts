@@ -6,7 +6,9 @@
  * expense account from the table; Payable → Upload Receipt attaches a file made by Convert to
  * File; Accounting Export → Create and Wait exports. One `n8n execute` per n8n target runs a
  * branch per simulator; the simulators' state is then checked: lines written, receipts
- * attached, no credential on the file host.
+ * attached, no credential on the file host. A second branch per simulator changes the cost
+ * center of one line of a payable whose lines carry expense and VAT accounts (Change Some, the
+ * payable read first): every account must survive the write-back (docs/api.md#payable-accounting).
  */
 import type { SimulatorOptions } from '../simulator';
 import { SpendeskSimulator } from '../simulator';
@@ -15,6 +17,7 @@ import { createHome, ensureN8n, parseTargets } from './runtime';
 import {
 	apiKeyCredential,
 	batchWorkflow,
+	byId,
 	company,
 	execute,
 	importCredentials,
@@ -22,6 +25,7 @@ import {
 	items,
 	loadExample,
 	SPENDESK_NODE,
+	spendeskNode,
 } from './workflows';
 import type { CredentialRef, Execution, WorkflowNode } from './workflows';
 
@@ -32,6 +36,12 @@ const EXAMPLE = 'code-payables-then-export.json';
 const PROFILES = ['specification', 'documented'] as const;
 type Profile = (typeof PROFILES)[number];
 const C = 'cmp_001';
+/**
+ * The company of the second branch, and its payable whose two lines carry an expense and a VAT
+ * account each, no cost center of their own, and the payable's cost center cc_002_0002 (seed.ts).
+ */
+const ACCOUNTS = 'cmp_002';
+const TWO_LINES = 'pay_002_000038';
 /** Every payable of the company is read and coded. */
 const CODED = 6;
 const SCOPES = [
@@ -60,7 +70,7 @@ function mappingOf(
 	sim: SpendeskSimulator,
 ): Record<string, { costCenterId: string; expenseAccountId: string }> {
 	const suppliers = [
-		...new Set(sim.data(C).payables.map((p) => payableDetail(p).supplier.name)),
+		...new Set(sim.data(C).payables.map((p) => payableDetail(p).counterparty.name)),
 	].sort();
 	const centers = sim.data(C).costCenters;
 	return Object.fromEntries(
@@ -97,11 +107,38 @@ function branch(profile: Profile, sim: SpendeskSimulator): WorkflowNode[] {
 	return nodes;
 }
 
+/** The second branch: Change Some on line 2 of TWO_LINES, its cost center only, the version read first. */
+function oneLineBranch(profile: Profile): WorkflowNode[] {
+	return [
+		spendeskNode(
+			`Change One Line (${profile})`,
+			{
+				resource: 'payable',
+				operation: 'update',
+				companyScope: 'one',
+				company: company(ACCOUNTS),
+				payableId: byId(TWO_LINES),
+				version: '',
+				lineItemsMode: 'changeSome',
+				lineChanges: {
+					change: [{ applyTo: 'line', lineNumber: 2, costCenterId: byId('cc_002_0004') }],
+				},
+			},
+			credentialOf(profile),
+		),
+	];
+}
+
 describe.each(parseTargets())('code payables from a mapping table, then export (%s)', (target) => {
 	const sims = {} as Record<Profile, SpendeskSimulator>;
 	const before = {} as Record<
 		Profile,
-		{ versions: Map<string, number>; attachments: Map<string, number> }
+		{
+			versions: Map<string, number>;
+			attachments: Map<string, number>;
+			vatAccounts: Map<string, unknown[]>;
+			twoLines: ReturnType<typeof payableDetail>;
+		}
 	>;
 	let run: Execution;
 
@@ -111,7 +148,14 @@ describe.each(parseTargets())('code payables from a mapping table, then export (
 				profile,
 				rateLimit: 10_000,
 				exportPendingPolls: 0,
-				seed: { companies: 2, sizes: { invoices: 1, payables: CODED, suppliers: 3 } },
+				seed: {
+					companies: [
+						{ id: C },
+						{ id: ACCOUNTS, sizes: { payables: 40 } },
+						{ id: 'cmp_003', active: false },
+					],
+					sizes: { invoices: 1, payables: CODED, suppliers: 3 },
+				},
 				grantScopes: { 'sim-org-client': SCOPES },
 			};
 			const sim = new SpendeskSimulator(options);
@@ -124,6 +168,12 @@ describe.each(parseTargets())('code payables from a mapping table, then export (
 				attachments: new Map(
 					sim.data(C).payables.map((p) => [p.id, sim.files.attachmentsOf(p.id).length]),
 				),
+				vatAccounts: new Map(
+					sim
+						.data(C)
+						.payables.map((p) => [p.id, payableDetail(p).lineItems.map((l) => l.vatAccount)]),
+				),
+				twoLines: payableDetail(sim.data(ACCOUNTS).payables.find((p) => p.id === TWO_LINES)!),
 			};
 		}
 		const home = await createHome(await ensureN8n(target));
@@ -141,7 +191,7 @@ describe.each(parseTargets())('code payables from a mapping table, then export (
 			batchWorkflow(
 				'e2ePayableCoding',
 				'Code payables from a mapping table, then export',
-				PROFILES.map((profile) => branch(profile, sims[profile])),
+				PROFILES.flatMap((profile) => [branch(profile, sims[profile]), oneLineBranch(profile)]),
 			),
 		]);
 		run = await execute(home, 'e2ePayableCoding');
@@ -162,21 +212,27 @@ describe.each(parseTargets())('code payables from a mapping table, then export (
 			expect(coded().map((i) => i.id)).toEqual(read.map((i) => i.id));
 			for (const item of read) {
 				const payable = payableDetail(sim.data(C).payables.find((p) => p.id === item.id)!);
-				const wanted = table[payable.supplier.name];
+				const wanted = table[payable.counterparty.name];
 				expect(payable.version).toBe(before[profile].versions.get(payable.id)! + 1);
 				expect(payable.lineItems.length).toBeGreaterThan(0);
 				for (const line of payable.lineItems)
 					expect(line).toMatchObject({
 						costCenterId: wanted.costCenterId,
-						expenseAccountId: wanted.expenseAccountId,
+						expenseAccount: expect.objectContaining({ id: wanted.expenseAccountId }),
 					});
+				// The VAT accounts the lines had, kept: Get answers them as objects, sent back as IDs.
+				expect(payable.lineItems.map((l) => l.vatAccount)).toEqual(
+					before[profile].vatAccounts.get(payable.id),
+				);
 				expect(payable.lineItems.reduce((sum, l) => sum + l.financial.grossAmount, 0)).toBe(
 					payable.amount,
 				);
 			}
-			const patches = sim.log.filter((r) => r.method === 'PATCH');
+			const patches = sim.log.filter((r) => r.method === 'PATCH' && r.companyId === C);
 			expect(patches).toHaveLength(CODED);
-			expect(sim.log.filter((r) => r.route === 'getPayable')).toHaveLength(CODED);
+			expect(sim.log.filter((r) => r.route === 'getPayable' && r.companyId === C)).toHaveLength(
+				CODED,
+			);
 		});
 
 		test('each coded payable has the receipt attached, byte for byte; the file host never saw a credential', () => {
@@ -196,6 +252,40 @@ describe.each(parseTargets())('code payables from a mapping table, then export (
 				expect(entry.headers).not.toHaveProperty('authorization');
 				expect(entry.headers).not.toHaveProperty('x-company-id');
 			}
+		});
+
+		test('Change Some on one line of a payable whose lines carry accounts: every expense and VAT account survives, the other line takes the payable’s cost center', () => {
+			const sim = sims[profile];
+			const was = before[profile].twoLines;
+			expect(was.lineItems).toHaveLength(2);
+			const accounts = was.lineItems.map((l) => [l.expenseAccount?.id, l.vatAccount?.id]);
+			expect(accounts.flat().every((id) => typeof id === 'string')).toBe(true);
+			const now = payableDetail(sim.data(ACCOUNTS).payables.find((p) => p.id === TWO_LINES)!);
+			expect(items(run.run, `Change One Line (${profile})`)).toEqual([
+				expect.objectContaining({ id: TWO_LINES, version: was.version + 1 }),
+			]);
+			expect(now.version).toBe(was.version + 1);
+			expect(now.lineItems.map((l) => l.expenseAccount)).toEqual(
+				was.lineItems.map((l) => l.expenseAccount),
+			);
+			expect(now.lineItems.map((l) => l.vatAccount)).toEqual(
+				was.lineItems.map((l) => l.vatAccount),
+			);
+			expect(now.lineItems.map((l) => l.financial.grossAmount)).toEqual(
+				was.lineItems.map((l) => l.financial.grossAmount),
+			);
+			expect(now.lineItems.map((l) => l.costCenterId)).toEqual([was.costCenterId, 'cc_002_0004']);
+			const [patch] = sim.log.filter((r) => r.method === 'PATCH' && r.companyId === ACCOUNTS);
+			expect(patch.body).toEqual({
+				version: was.version,
+				lineItems: was.lineItems.map((l, i) => ({
+					grossAmount: l.financial.grossAmount,
+					expenseAccountId: accounts[i][0],
+					taxAccountId: accounts[i][1],
+					costCenterId: i === 0 ? was.costCenterId : 'cc_002_0004',
+					analyticalFieldValues: [],
+				})),
+			});
 		});
 
 		test('then one accounting export is created and waited for', () => {

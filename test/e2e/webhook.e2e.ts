@@ -264,7 +264,9 @@ describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', 
 		}
 
 		// A payable prepared at Spendesk: signed with the instance's secret, accepted, one execution.
-		const inReview = sim.data(COMPANY).payables.find((p) => p.status === 'in_review')!;
+		const inReview = sim
+			.data(COMPANY)
+			.payables.find((p) => (p.bookkeepingStatus ?? 'created') === 'created')!;
 		const { payable, event } = sim.preparePayable(COMPANY, inReview.id);
 		const fresh = await waitFor(
 			async () => {
