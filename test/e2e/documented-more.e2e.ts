@@ -54,7 +54,7 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 			node('Archive', {
 				resource: 'supplier',
 				operation: 'archive',
-				supplierId: '={{ $json.ids }}',
+				supplierId: { __rl: true, mode: 'id', value: '={{ $json.ids }}' },
 			}),
 			node('Unarchive', {
 				resource: 'supplier',
@@ -76,7 +76,7 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 			node('Update', {
 				resource: 'supplier',
 				operation: 'update',
-				supplierId: '={{ $json.id }}',
+				supplierId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 				updateFields: { city: '={{ $json.city }}' },
 			}),
 		],
