@@ -1484,16 +1484,27 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(creates.map((r) => [r.method, r.companyId, r.status, r.body])).toEqual([
 				['POST', LOOP, 201, names.map(sentSupplier)],
 			]);
-			// Each item the supplier of its `{ outcome: "created", supplier }`, as created then.
+			// Each item the supplier of its `{ outcome: "created", supplier }`, as created then, in
+			// the shape Spendesk reads it (docs/api.md#suppliers-as-read).
 			const created = out('Create Suppliers');
 			expect(created).toEqual(
 				names.map((name) =>
 					expect.objectContaining({
-						...sentSupplier(name),
+						name,
+						primaryEmail: sentSupplier(name).primaryEmail,
+						legalName: `${name} SAS`,
+						registrationNo: '303265045',
+						vatNo: null,
+						address: {
+							line1: '1 rue de la Paix',
+							city: 'Paris',
+							postalCode: '75002',
+							country: 'FR',
+						},
 						id: expect.any(String),
 						iban: bankInfo.iban,
 						bic: bankInfo.bic,
-						vatNumber: null,
+						bankCountry: 'FR',
 						isArchived: false,
 					}),
 				),
@@ -1516,11 +1527,12 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				const sent = sentSupplier(s.name);
 				expect(s).toMatchObject({
 					primaryEmail: sent.primaryEmail,
-					supplierDetails: { ...sent.supplierDetails, vatNumber: 'FR40303265045', city: 'Lyon' },
-					bankInfo: { ...bankInfo, bic: null },
-					vatNumber: 'FR40303265045',
+					legalName: sent.supplierDetails.legalName,
+					vatNo: 'FR40303265045',
+					address: { line1: '1 rue de la Paix', city: 'Lyon', postalCode: '75002', country: 'FR' },
 					iban: bankInfo.iban,
 					bic: null,
+					bankCountry: 'FR',
 				});
 			}
 		});

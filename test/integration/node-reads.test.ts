@@ -513,7 +513,10 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const want = sim
 				.data('cmp_002')
 				.suppliers.filter((s) => s.name.toLowerCase().includes('slack'));
-			expect(results).toEqual(want.map((s) => ({ name: `${s.name} (${s.id})`, value: s.id })));
+			// Labelled with the fields Spendesk reads back (docs/api.md#suppliers-as-read).
+			const label = (s: (typeof want)[number]) =>
+				[s.name, s.address.city, s.vatNo].filter(Boolean).join(', ');
+			expect(results).toEqual(want.map((s) => ({ name: `${label(s)} (${s.id})`, value: s.id })));
 		});
 
 		test("users of a company-level credential's own company, by name and email; payables by description", async () => {

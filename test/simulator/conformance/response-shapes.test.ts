@@ -368,6 +368,12 @@ const CASES: Record<EndpointName, ((c: Ctx) => Promise<Checked>) | { none: strin
 		});
 		return ok(res, violations('write-answers.json#/$defs/supplierItems', res.body));
 	},
+	updateOneSupplierStatus: async (c) => {
+		const res = await send(c, 'PATCH', `/v1/experimental/suppliers/${c.state.supplierId}/status`, {
+			isArchived: false,
+		});
+		return ok(res, single(res, 'supplier.json'));
+	},
 	updateSuppliers: async (c) => {
 		const res = await send(c, 'PATCH', '/v1/suppliers', [
 			{ id: c.state.supplierId, primaryEmail: 'accounts@example.com' },
@@ -428,6 +434,7 @@ const ORDER: EndpointName[] = [
 	'updateSupplier',
 	'updateSuppliers',
 	'updateSupplierStatus',
+	'updateOneSupplierStatus',
 ];
 
 test('response shapes (docs/api.md#response-shapes): every catalogue entry has a case, run in an order that finds its IDs', () => {
