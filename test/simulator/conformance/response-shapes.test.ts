@@ -339,13 +339,17 @@ const CASES: Record<EndpointName, ((c: Ctx) => Promise<Checked>) | { none: strin
 	},
 	createPurchaseOrder: async (c) => {
 		const users = await get(c, '/v1/users');
+		const costCenters = await get(c, '/v1/cost-centers');
+		const money = (amount: number) => ({ amount, currency: 'EUR', precision: 2 });
 		const res = await send(c, 'POST', '/v1/purchase-orders', {
 			userId: users.body?.data?.[0]?.id,
 			supplierName: 'Conformance Supplier',
-			amount: 1000,
-			netAmount: 1000,
-			startDate: '2026-01-01',
-			endDate: '2026-01-31',
+			amount: money(1000),
+			netAmount: money(1000),
+			costCenterId: costCenters.body?.data?.[0]?.id,
+			startDate: '2026-01-01T00:00:00.000Z',
+			endDate: '2026-01-31T00:00:00.000Z',
+			customFieldAssociations: [],
 		});
 		return ok(res, single(res, 'purchase-order.json'));
 	},
