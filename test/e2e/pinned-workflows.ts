@@ -237,6 +237,9 @@ export interface RunContext {
 }
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const RUN_DATE = '<date of the run>';
 /** What the simulator's clock gives an instant taken during the run, up to an hour after it (links and tokens it times). */
 export const RUN_TIME = '<time of the run>';
 const AFTER_RUN_MS = 61 * 60_000;
@@ -250,8 +253,10 @@ const AFTER_RUN_MS = 61 * 60_000;
  * 2. Instants read from the clock during the run: the simulator stamps what a workflow creates
  *    or changes (`createdAt`, `updatedAt`, a webhook event's `timestamp`) and the expiry of its
  *    pre-signed links with the wall clock. A string that is a whole ISO 8601 date-time between
- *    2 s before the run started and 61 minutes after it ended becomes `<time of the run>`. The
- *    seeded data is dated January 2026 and never falls in that window.
+ *    2 s before the run started and 61 minutes after it ended becomes `<time of the run>`; a
+ *    string that is a whole date (YYYY-MM-DD) of that window, in UTC, becomes `<date of the run>`
+ *    (a payable created during the run is dated that day). The seeded data is dated from
+ *    January to May 2026, never in that window.
  * 3. Pre-signed links: their query `expires=<unix seconds>&signature=<hex>` is made from the
  *    clock and from a key drawn at random when the simulator starts; it becomes
  *    `expires=<time of the run>&signature=<signature>`. The rest of the link (host, path) stays.
@@ -337,10 +342,12 @@ function normaliseString(text: string, ctx: RunContext): string {
 	for (const [origin, name] of ctx.origins) s = s.split(origin).join(name);
 	s = s.replace(/expires=\d+&signature=[0-9a-f]{64}/g, `expires=${RUN_TIME}&signature=<signature>`);
 	s = s.replace(/\bevt_[0-9a-f]{24}\b/g, 'evt_<random>');
+	const [from, to] = [ctx.startedAt - 2_000, ctx.endedAt + AFTER_RUN_MS];
 	if (ISO_DATE_TIME.test(s)) {
 		const at = Date.parse(s);
-		if (at >= ctx.startedAt - 2_000 && at <= ctx.endedAt + AFTER_RUN_MS) return RUN_TIME;
+		if (at >= from && at <= to) return RUN_TIME;
 	}
+	if (ISO_DATE.test(s) && (s === utcDate(from) || s === utcDate(to))) return RUN_DATE;
 	return s;
 }
 
