@@ -18,6 +18,7 @@
 import { SPENDESK_NODE } from './workflows';
 import { RESOURCES } from '../../nodes/Spendesk/actions/resources';
 import {
+	differences,
 	fixtureTargets,
 	FixtureRunner,
 	listExpectedFiles,
@@ -90,6 +91,8 @@ describe.each(fixtureTargets())(
 				);
 			// Compared as the recorder writes it: the outcome's JSON.
 			const actual = JSON.parse(outcomeJson(await runner!.run(fixture))) as unknown;
+			// Each difference on a line of its own, with its path (node, run, output, item, field).
+			expect(differences(expected, actual)).toEqual([]);
 			expect(actual).toStrictEqual(expected);
 		});
 	},

@@ -351,6 +351,45 @@ function normaliseString(text: string, ctx: RunContext): string {
 	return s;
 }
 
+/**
+ * Where two outcomes differ, one line per difference naming the path, e.g.
+ * `executions[0].nodes["Settlements"][0].outputs[0][1].json.amount: expected 111.5, got 111.05`
+ * (at most `max` lines). Empty when they are equal.
+ */
+export function differences(expected: unknown, actual: unknown, max = 40): string[] {
+	const out: string[] = [];
+	const show = (v: unknown) => {
+		const text = JSON.stringify(v);
+		return text === undefined ? 'nothing' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
+	};
+	const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+	const walk = (e: unknown, a: unknown, at: string): void => {
+		if (out.length >= max) return;
+		if (kind(e) !== kind(a) || (kind(e) !== 'array' && kind(e) !== 'object')) {
+			if (!Object.is(e, a)) out.push(`${at || '(whole)'}: expected ${show(e)}, got ${show(a)}`);
+			return;
+		}
+		if (Array.isArray(e) && Array.isArray(a)) {
+			if (e.length !== a.length) out.push(`${at}: expected ${e.length} entries, got ${a.length}`);
+			for (let i = 0; i < Math.max(e.length, a.length); i++) walk(e[i], a[i], `${at}[${i}]`);
+			return;
+		}
+		const eo = e as Record<string, unknown>;
+		const ao = a as Record<string, unknown>;
+		for (const key of new Set([...Object.keys(eo), ...Object.keys(ao)])) {
+			const next = /^[A-Za-z_$][\w$]*$/.test(key)
+				? `${at}${at ? '.' : ''}${key}`
+				: `${at}[${JSON.stringify(key)}]`;
+			if (!(key in ao)) out.push(`${next}: expected ${show(eo[key])}, got nothing`);
+			else if (!(key in eo)) out.push(`${next}: expected nothing, got ${show(ao[key])}`);
+			else walk(eo[key], ao[key], next);
+			if (out.length >= max) return;
+		}
+	};
+	walk(expected, actual, '');
+	return out;
+}
+
 /** The expected file's text: the outcome as JSON (formatted by the recorder). */
 export function outcomeJson(outcome: FixtureOutcome): string {
 	return `${JSON.stringify(outcome, null, '\t')}\n`;
