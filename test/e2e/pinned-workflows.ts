@@ -19,7 +19,7 @@
  * - the outcome is each execution's status and, node by node, every run's items on every
  *   output (json, pairedItem, binary, item errors) and its error: `normaliseExecution`.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { SpendeskSimulator } from '../simulator';
 import type { SimulatorOptions } from '../simulator';
@@ -427,12 +427,20 @@ export class FixtureRunner {
 		log(`n8n ${runtime.version} (${target}): ${fixtures.length} workflows imported, starting`);
 		// Binary data inline (base64 in the item), so that the bytes are part of the outcome.
 		const server = await startN8n(home, { env: { N8N_DEFAULT_BINARY_DATA_MODE: 'default' } });
-		const session = await setupOwner(server.baseUrl);
-		return new FixtureRunner(target, home, server, session, ports, log);
+		try {
+			const session = await setupOwner(server.baseUrl);
+			return new FixtureRunner(target, home, server, session, ports, log);
+		} catch (error) {
+			await server.stop();
+			throw error;
+		}
 	}
 
+	/** Stops n8n and removes its home (E2E_KEEP=1 keeps it, for a look at its database and logs). */
 	async stop(): Promise<void> {
 		await this.server.stop();
+		if (process.env.E2E_KEEP) this.log(`n8n home kept: ${this.home.dir}`);
+		else rmSync(this.home.dir, { recursive: true, force: true });
 	}
 
 	/** n8n's output so far (for a failure's message). */
