@@ -4,7 +4,7 @@
  * seeded simulator, and its outcome (node by node: items of every output with json, pairedItem,
  * binary and item errors; node errors; the execution's status) must equal
  * `<name>.expected.json` beside it, after the normalisation written out in
- * test/e2e/pinned-workflows.ts (normaliseExecution): free ports, instants read from the clock
+ * test/e2e/pinned-outcome.ts (normaliseExecution): free ports, instants read from the clock
  * during the run, pre-signed link signatures, random webhook event ids, n8n's binary storage
  * ids, and error stacks. Nothing else.
  *
@@ -18,18 +18,17 @@
 import { SPENDESK_NODE } from './workflows';
 import { RESOURCES } from '../../nodes/Spendesk/actions/resources';
 import {
-	differences,
 	fixtureTargets,
 	FixtureRunner,
 	listExpectedFiles,
 	listFixtures,
 	MANUAL_TRIGGER,
-	outcomeJson,
 	readExpected,
 	SPENDESK_TRIGGER,
 	SPENDESK_WEBHOOK_TRIGGER,
 	spendeskNodes,
 } from './pinned-workflows';
+import { differences, outcomeJson } from './pinned-outcome';
 
 const VERSION = '1.0';
 const fixtures = listFixtures(VERSION);
