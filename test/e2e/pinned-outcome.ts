@@ -149,7 +149,9 @@ export function normaliseValue(value: unknown, ctx: RunContext): unknown {
 
 function normaliseString(text: string, ctx: RunContext): string {
 	let s = text;
-	for (const [origin, name] of ctx.origins) s = s.split(origin).join(name);
+	// Not followed by a digit: port 4000 is not the start of port 40001.
+	for (const [origin, name] of ctx.origins)
+		s = s.replace(new RegExp(`${origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\d)`, 'g'), name);
 	s = s.replace(/expires=\d+&signature=[0-9a-f]{64}/g, `expires=${RUN_TIME}&signature=<signature>`);
 	s = s.replace(/\bevt_[0-9a-f]{24}\b/g, 'evt_<random>');
 	const [from, to] = [ctx.startedAt - 2_000, ctx.endedAt + AFTER_RUN_MS];

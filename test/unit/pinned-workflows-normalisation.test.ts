@@ -92,6 +92,21 @@ describe('pinned workflows: what the comparison normalises', () => {
 		});
 	});
 
+	it('an origin is replaced only where its port ends', () => {
+		const short: RunContext = {
+			...ctx,
+			origins: [['http://127.0.0.1:4000', 'http://spendesk.simulator']],
+		};
+		const outcome = normaliseExecution(
+			runOf([{ json: { a: 'http://127.0.0.1:4000/v1', b: 'http://127.0.0.1:40001/v1' } }]),
+			short,
+		);
+		expect(outcome.nodes.Node[0].outputs[0]![0].json).toEqual({
+			a: 'http://spendesk.simulator/v1',
+			b: 'http://127.0.0.1:40001/v1',
+		});
+	});
+
 	it("n8n's binary storage id is left out; name, type, size and bytes stay", () => {
 		const [item] = outcomeJson([
 			{
