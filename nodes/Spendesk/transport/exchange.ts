@@ -8,9 +8,10 @@
  * from the API's answer to the retried call.
  */
 import { sleep } from 'n8n-workflow';
-import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 import { rememberSecrets } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
+import { redirectRefusal, sendAuthenticated } from './door';
 import { flowControl } from './limiter';
 import { approvalAddress, connectProblem } from './oauth2';
 import { classifyThrown } from './outcome';
@@ -165,19 +166,20 @@ async function exchange(
 	const options: IHttpRequestOptions = Object.assign({}, request);
 	options.ignoreHttpStatusErrors = ignoreHttpStatusErrors;
 	options.abortSignal = signal;
-	// Never follow a redirect: n8n would send the credential to wherever it points.
-	options.disableFollowRedirect = true;
 	try {
-		const sent = ctx.helpers.httpRequestWithAuthentication.call(
-			receiver,
-			credential.credentialType,
-			options,
-		);
-		return {
-			kind: 'response',
-			response: (await answerBy(grain, sent)) as IN8nHttpFullResponse,
-		};
+		// Through the one door: a redirect is never followed (transport/door.ts).
+		const sent = sendAuthenticated(receiver, credential.credentialType, options);
+		return { kind: 'response', response: await answerBy(grain, sent) };
 	} catch (error) {
+		// A redirect refused: of the API call, or of the token call n8n made first (`via`).
+		const redirect = redirectRefusal(error);
+		if (redirect)
+			return {
+				kind: 'redirected',
+				status: redirect.status,
+				target: redirect.target,
+				via: redirect.what,
+			};
 		// OAuth2: preAuthentication asks for a connection (refresh or code refused, not connected).
 		const problem = connectProblem(error);
 		if (problem)
