@@ -12,6 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { webhooksOf } from '../simulator/webhooks';
 import { resetTransport, startSimulator } from '../support/fixtures';
+import { sleep } from '../support/time';
 import { startWebhookHarness } from '../support/webhook-harness';
 import type { WebhookHarness } from '../support/webhook-harness';
 import { SIGNATURE_HEADER } from '../../nodes/Spendesk/webhook/signature';
@@ -98,4 +99,81 @@ describe('Webhook Trigger hardening', () => {
 		});
 	});
 
+	describe('an activation that changes the companies', () => {
+		/** The webhook-instance requests since the log was cleared, as "METHOD path company". */
+		const webhookCalls = () =>
+			sim.log
+				.filter((r) => r.route.endsWith('Webhook') || r.route === 'listWebhooks')
+				.map((r) => `${r.method} ${r.path} ${r.companyId ?? ''}`.trim());
+
+		test('adding a company keeps the instances that are right and registers only the new one', async () => {
+			const parameters: IDataObject = {
+				events: ['payables:created'],
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_002'],
+				options: {},
+			};
+			const h = await harness(parameters);
+			await h.activate();
+			const before = kept(h).map((i) => ({ ...i }));
+			expect(before).toHaveLength(2);
+
+			parameters.companyIds = ['cmp_001', 'cmp_002', 'cmp_003'];
+			// A payable created while the activation runs is delivered through the kept instance.
+			sim.injectFault({ route: 'createWebhook', kind: 'latency', latencyMs: 300 });
+			sim.clearLog();
+			const activation = h.activate();
+			await sleep(100);
+			const during = sim.createPayable('cmp_001').payable;
+			expect(await activation).toBe(true);
+			await sim.whenWebhooksSettled();
+
+			expect(sim.requestsTo('deleteWebhook')).toEqual([]);
+			expect(sim.requestsTo('createWebhook').map((r) => r.companyId)).toEqual(['cmp_003']);
+			// The kept instances: same ids and secrets, still at Spendesk.
+			expect(kept(h).slice(0, 2)).toEqual(before);
+			for (const instance of before)
+				expect(webhooksOf(sim, instance.companyId).map((w) => w.id)).toEqual([instance.id]);
+			expect(kept(h).map((i) => i.companyId)).toEqual(['cmp_001', 'cmp_002', 'cmp_003']);
+			expect(await h.checkExists()).toBe(true);
+			expect(h.executions.map((e) => (e[0].data as IDataObject).id)).toEqual([during.id]);
+			expect(
+				sim
+					.webhookDeliveries()
+					.filter((d) => d.url === h.url)
+					.map((d) => d.status),
+			).toEqual([200]);
+		});
+
+		test('removing a company deletes only its instance; an instance gone at Spendesk is registered anew', async () => {
+			const parameters: IDataObject = {
+				events: ['payables:created'],
+				companyScope: 'several',
+				companyIds: ['cmp_001', 'cmp_002', 'cmp_003'],
+				options: {},
+			};
+			const h = await harness(parameters);
+			await h.activate();
+			const [first, second, third] = kept(h).map((i) => ({ ...i }));
+			// cmp_002's instance disappears at Spendesk; cmp_003 leaves the selection.
+			webhooksOf(sim, 'cmp_002').length = 0;
+			parameters.companyIds = ['cmp_001', 'cmp_002'];
+			sim.clearLog();
+			expect(await h.activate()).toBe(true);
+
+			// The stale ones only: cmp_003's, and cmp_002's, already gone (answered 404).
+			expect(sim.requestsTo('deleteWebhook').map((r) => `${r.path} ${r.status}`)).toEqual([
+				`/v1/webhooks/${second.id} 404`,
+				`/v1/webhooks/${third.id} 204`,
+			]);
+			expect(sim.requestsTo('createWebhook').map((r) => r.companyId)).toEqual(['cmp_002']);
+			expect(webhooksOf(sim, 'cmp_003')).toEqual([]);
+			const now = kept(h);
+			expect(now.find((i) => i.companyId === 'cmp_001')).toEqual(first);
+			expect(now.find((i) => i.companyId === 'cmp_002')!.id).not.toBe(second.id);
+			expect(now).toHaveLength(2);
+			expect(await h.checkExists()).toBe(true);
+			expect(webhookCalls().filter((c) => c.startsWith('PATCH'))).toEqual([]);
+		});
+	});
 });
