@@ -28,6 +28,15 @@ const ROTATED_LIFETIME_MS = 5 * 60 * 1000;
 /** Marks errors that mean "the credential must be connected (again)" (a test of the transport). */
 export const RECONNECT_MARK = 'spendeskOAuth2Connect';
 
+/**
+ * Why the connection must be made (again): the refresh was refused (`refused`), the token
+ * endpoint refused a pasted code (`codeRefused`: spent, too old, or exchanged first by another
+ * n8n process that saved the connection), or there is nothing to connect with (`notConnected`).
+ */
+export type ConnectReason = 'refused' | 'codeRefused' | 'notConnected';
+
+const CONNECT_REASONS: readonly ConnectReason[] = ['refused', 'codeRefused', 'notConnected'];
+
 /** The connection must be made (again): refused refresh or code, or nothing to connect with. */
 export class OAuth2ConnectError extends Error {
 	readonly [RECONNECT_MARK] = true;
@@ -40,7 +49,7 @@ export class OAuth2ConnectError extends Error {
 
 	constructor(
 		message: string,
-		readonly reason: 'refused' | 'notConnected',
+		readonly reason: ConnectReason,
 	) {
 		super(message);
 		this.name = 'OAuth2ConnectError';
@@ -50,7 +59,7 @@ export class OAuth2ConnectError extends Error {
 
 /** Why an error (or the error it wraps, as n8n wraps `preAuthentication` failures) asks for a connection. */
 export interface ConnectProblem {
-	reason: 'refused' | 'notConnected';
+	reason: ConnectReason;
 	/** What went wrong, in the credential's words (never a secret: no token, code or client secret). */
 	detail: string;
 }
@@ -64,13 +73,12 @@ export function connectProblem(error: unknown): ConnectProblem | undefined {
 		if (!e || typeof e !== 'object' || seen.has(e)) continue;
 		seen.add(e);
 		const detail = typeof e.message === 'string' ? e.message : '';
-		if (e[RECONNECT_MARK] === true)
-			return { reason: e.reason === 'notConnected' ? 'notConnected' : 'refused', detail };
-		if (typeof e.httpCode === 'string' && e.httpCode.startsWith(`${RECONNECT_MARK}:`))
-			return {
-				reason: e.httpCode.endsWith(':notConnected') ? 'notConnected' : 'refused',
-				detail,
-			};
+		const marked = typeof e.httpCode === 'string' && e.httpCode.startsWith(`${RECONNECT_MARK}:`);
+		if (e[RECONNECT_MARK] === true || marked) {
+			const given = e[RECONNECT_MARK] === true ? e.reason : String(e.httpCode).split(':')[1];
+			const reason = CONNECT_REASONS.find((r) => r === given) ?? 'refused';
+			return { reason, detail };
+		}
 		// n8n's NodeApiError keeps the wrapped error as `errorResponse` (or `cause`).
 		queue.push(e.cause, e.errorResponse);
 	}
@@ -378,10 +386,11 @@ async function exchangeCode(
 					},
 				},
 				{
-					// The paste connects nothing: as if nothing were connected yet.
+					// The paste connects nothing: as if nothing were connected yet, unless another
+					// n8n process exchanged it first (transport/exchange.ts reads the credential again).
 					message:
 						'Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another Redirect URI',
-					reason: 'notConnected',
+					reason: 'codeRefused',
 				},
 			),
 	);

@@ -23,7 +23,14 @@ export type Outcome =
 	 * or the pasted code, or nothing is connected yet. `detail` says which; `approvalAddress` is
 	 * a new link to Spendesk's approval page, when the credential's fields give one.
 	 */
-	| { kind: 'renewalRefused'; notConnected?: boolean; detail?: string; approvalAddress?: string }
+	| {
+			kind: 'renewalRefused';
+			notConnected?: boolean;
+			/** The token endpoint refused a pasted code (possibly exchanged first by another n8n process). */
+			codeRefused?: boolean;
+			detail?: string;
+			approvalAddress?: string;
+	  }
 	/**
 	 * A redirect, never followed (transport/door.ts): of the API call, or, with `via` naming
 	 * it, of the token call the credential made first. `target` is its origin only.
