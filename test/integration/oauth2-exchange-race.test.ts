@@ -105,6 +105,15 @@ describe('OAuth2: the worker that loses the race to exchange a pasted code', () 
 		expect(sim.requestsTo('oauthTokenRefresh')).toEqual([]);
 	});
 
+	test('a 5xx on the code exchange is retried like any other call and connects (docs/errors.md#retries)', async () => {
+		const store = await pasted();
+		sim.injectFault({ route: 'oauthTokenCreate', kind: 'status', status: 503 });
+		const res = await callSpendesk(ctxOf(store), 'walletSummary', { company: 'cmp_001' });
+		expect(res.status).toBe(200);
+		expect(sim.requestsTo('oauthTokenCreate').map((r) => r.status)).toEqual([503, 201]);
+		expect(store.stored(TYPE).authorizationResponse).toBe('');
+	});
+
 	test('a paste refused for its own sake (used before, nobody saved a connection) still fails, saying why', async () => {
 		const store = await pasted();
 		const used = copyOf(store);

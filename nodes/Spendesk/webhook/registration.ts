@@ -76,6 +76,8 @@ async function notRightAtSpendesk(
 		company: kept.company,
 		pathParams: { webhookId: kept.id },
 		allowNotFound: true,
+		// Spendesk's answer (or an error quoting it) may hold the instance's secret.
+		secrets: [kept.secret],
 	});
 	if (answer.status === 404) return 'it is no longer at Spendesk';
 	const remote = singleObject(answer.body);
