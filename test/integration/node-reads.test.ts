@@ -386,7 +386,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			[
 				'walletLoad',
 				{ from: '2026-02-01T00:00:00', to: '2026-01-01T00:00:00' },
-				"'From' (2026-02-01T00:00:00.000Z) is after 'Until' (2026-01-01T00:00:00.000Z)",
+				"'From' (2026-02-01T00:00:00.000Z) is after 'Until' (2026-01-01T23:59:59.999Z)",
 			],
 			['supplier', { updatedAfter: 'last week' }, `'Updated After' is not a date: got "last week"`],
 		])('%s getAll with filters %j fails before any request', async (resource, filters, message) => {

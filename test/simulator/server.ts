@@ -770,7 +770,12 @@ export class SpendeskSimulator {
 				req.socket.destroy();
 				return;
 			}
-			if (fault?.kind === 'status') {
+			if (fault?.kind === 'redirect') {
+				result = {
+					status: fault.status ?? 307,
+					headers: { location: fault.location ?? 'http://redirect.example.invalid/' },
+				};
+			} else if (fault?.kind === 'status') {
 				const status = fault.status ?? 500;
 				result = errorResult(
 					new SimError(

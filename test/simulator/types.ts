@@ -543,6 +543,11 @@ export type FaultKind =
 	/** Answer with `status` (default 500) and the error body (`detail` and `source` when given). */
 	| 'status'
 	/**
+	 * Answer a redirect: `status` (default 307) with `Location: location` (default
+	 * http://redirect.example.invalid/), no body, as a proxy or a wrong base URL does.
+	 */
+	| 'redirect'
+	/**
 	 * Answer `status` (default 400) with the error body whose detail quotes the request as it
 	 * arrived, headers (authorization included) and all, as a debugging gateway does.
 	 */
@@ -646,6 +651,8 @@ export interface FaultSpec {
 	/** Let this many matching requests pass first. Default 0. */
 	after?: number;
 	status?: number;
+	/** redirect: where the `Location` header points. */
+	location?: string;
 	/** `status` faults: the error body's detail and source. */
 	detail?: string;
 	source?: string;
