@@ -1688,7 +1688,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					'Invoice ID': i.id,
 					'Invoice Number': i.invoiceNumber,
 					Supplier: i.supplierName,
-					Amount: i.amount,
+					// The example's column in the currency's units; Spendesk gives minor units.
+					Amount: i.amount / 100,
 					Currency: i.currency,
 					Status: i.status,
 					'Created At': i.createdAt,
@@ -1733,7 +1734,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(items(exec.run, 'Format Notification')).toEqual(
 				newest.map(({ c, i }) => ({
 					title: `New invoice ${i.invoiceNumber} (${c.name})`,
-					text: `New invoice ${i.invoiceNumber} from ${i.supplierName}: ${i.amount.toFixed(2)} ${i.currency} for ${c.name} (status: ${i.status}, received ${i.createdAt})`,
+					text: `New invoice ${i.invoiceNumber} from ${i.supplierName}: ${(i.amount / 100).toFixed(2)} ${i.currency} for ${c.name} (status: ${i.status}, received ${i.createdAt})`,
 					invoiceId: i.id,
 					companyId: c.id,
 				})),
@@ -1763,7 +1764,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 						Month: key.split('|')[0],
 						Currency: g.currency,
 						Settlements: g.count,
-						Total: Math.round(g.sum * 100) / 100,
+						// Settlement amounts are minor units; the report gives the currency's units.
+						Total: g.sum / 100,
 					});
 				}
 			}
