@@ -53,6 +53,9 @@ export const RUN_DATE = '<date of the run>';
 /** What the simulator's clock gives an instant taken during the run, up to an hour after it (links and tokens it times). */
 export const RUN_TIME = '<time of the run>';
 const AFTER_RUN_MS = 61 * 60_000;
+/** An instant the simulator sets a day after one of the run (a new settlement's `clearedAt`). */
+export const DAY_AFTER_RUN = '<a day after the run>';
+const DAY_MS = 24 * 60 * 60_000;
 
 /**
  * EXACTLY what is normalised, and why (everything else must be equal, byte for byte):
@@ -65,8 +68,10 @@ const AFTER_RUN_MS = 61 * 60_000;
  *    pre-signed links with the wall clock. A string that is a whole ISO 8601 date-time between
  *    2 s before the run started and 61 minutes after it ended becomes `<time of the run>`; a
  *    string that is a whole date (YYYY-MM-DD) of that window, in UTC, becomes `<date of the run>`
- *    (a payable created during the run is dated that day). The seeded data is dated from
- *    January to May 2026, never in that window.
+ *    (a payable created during the run is dated that day). A whole ISO 8601 date-time exactly
+ *    one day after an instant of that window becomes `<a day after the run>`: the simulator
+ *    clears a settlement it creates during the run a day after its creation (`clearedAt`).
+ *    The seeded data is dated from January to May 2026, never in those windows.
  * 3. Pre-signed links: their query `expires=<unix seconds>&signature=<hex>` is made from the
  *    clock and from a key drawn at random when the simulator starts; it becomes
  *    `expires=<time of the run>&signature=<signature>`. The rest of the link (host, path) stays.
@@ -158,6 +163,7 @@ function normaliseString(text: string, ctx: RunContext): string {
 	if (ISO_DATE_TIME.test(s)) {
 		const at = Date.parse(s);
 		if (at >= from && at <= to) return RUN_TIME;
+		if (at - DAY_MS >= from && at - DAY_MS <= to) return DAY_AFTER_RUN;
 	}
 	if (ISO_DATE.test(s) && (s === utcDate(from) || s === utcDate(to))) return RUN_DATE;
 	return s;

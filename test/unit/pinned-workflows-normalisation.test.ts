@@ -3,7 +3,13 @@
  * replaces what varies between two runs on the same seed and keeps everything else, so that
  * test/e2e/fixtures-1.0.e2e.ts stays strict. Run data shaped as n8n stores it.
  */
-import { differences, normaliseExecution, RUN_DATE, RUN_TIME } from '../e2e/pinned-outcome';
+import {
+	DAY_AFTER_RUN,
+	differences,
+	normaliseExecution,
+	RUN_DATE,
+	RUN_TIME,
+} from '../e2e/pinned-outcome';
 import type { RunContext } from '../e2e/pinned-outcome';
 import type { RunJson } from '../e2e/workflows';
 
@@ -54,6 +60,25 @@ describe('pinned workflows: what the comparison normalises', () => {
 			},
 		]);
 		expect(item.json).toEqual({ createdAt: RUN_TIME, expiresAt: RUN_TIME, payableDate: RUN_DATE });
+	});
+
+	it('an instant exactly a day after one of the run (a settlement cleared a day after it was made) becomes its placeholder', () => {
+		const [item] = outcomeJson([
+			{
+				json: {
+					createdAt: '2026-11-28T12:00:01.500Z',
+					clearedAt: '2026-11-29T12:00:01.500Z',
+					twoDaysLater: '2026-11-30T12:00:01.500Z',
+					dayAndTwoHoursLater: '2026-11-29T14:00:05.000Z',
+				},
+			},
+		]);
+		expect(item.json).toEqual({
+			createdAt: RUN_TIME,
+			clearedAt: DAY_AFTER_RUN,
+			twoDaysLater: '2026-11-30T12:00:01.500Z',
+			dayAndTwoHoursLater: '2026-11-29T14:00:05.000Z',
+		});
 	});
 
 	it('seeded dates, instants outside the window and timestamps inside longer text are kept', () => {
