@@ -7,12 +7,9 @@ import type {
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
+import { redirectRefusal, sendPlain } from '../nodes/Spendesk/transport/door';
 import { ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
-import {
-	REDIRECT_HELP,
-	redirectTarget,
-	resolveBaseUrl,
-} from '../nodes/Spendesk/transport/environment';
+import { REDIRECT_HELP, resolveBaseUrl } from '../nodes/Spendesk/transport/environment';
 import { transportSettings } from '../nodes/Spendesk/transport/settings';
 import { accessLevelProperties, environmentProperties } from './common';
 
@@ -76,30 +73,26 @@ export class SpendeskApi implements ICredentialType {
 		const deadline = AbortSignal.timeout(timeoutMs);
 		let response: { access_token?: unknown };
 		try {
-			response = (await this.helpers.httpRequest({
-				method: 'POST',
-				url,
-				auth: {
-					username: String(credentials.clientId ?? ''),
-					password: String(credentials.clientSecret ?? ''),
+			// Through the one door: a redirect is never followed (the client secret would go with it).
+			response = (await sendPlain(
+				this,
+				{
+					method: 'POST',
+					url,
+					auth: {
+						username: String(credentials.clientId ?? ''),
+						password: String(credentials.clientSecret ?? ''),
+					},
+					headers: { 'content-type': 'application/json', accept: 'application/json' },
+					body: { grant_type: 'client_credentials' },
+					json: true,
+					timeout: timeoutMs,
+					abortSignal: deadline,
 				},
-				headers: { 'content-type': 'application/json', accept: 'application/json' },
-				body: { grant_type: 'client_credentials' },
-				json: true,
-				timeout: timeoutMs,
-				abortSignal: deadline,
-				// Never follow a redirect: n8n would re-send the client secret to wherever it points.
-				disableFollowRedirect: true,
-			})) as { access_token?: unknown };
+				{ what: "Spendesk's token endpoint", description: REDIRECT_HELP },
+			)) as { access_token?: unknown };
 		} catch (error) {
-			const answer = (error as { response?: { status?: unknown; headers?: IDataObject } }).response;
-			const status = Number(answer?.status);
-			if (status >= 300 && status < 400) {
-				throw new Error(
-					`Spendesk's token endpoint at ${url} answered with a redirect (${status}) to ${redirectTarget(answer?.headers?.location, url)}, which was not followed. ${REDIRECT_HELP}`,
-				);
-			}
-			if (!deadline.aborted) throw error;
+			if (redirectRefusal(error) || !deadline.aborted) throw error;
 			// A network timeout for the retry rules and the "Could not reach Spendesk" error.
 			throw Object.assign(
 				new Error(

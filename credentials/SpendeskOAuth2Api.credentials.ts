@@ -128,10 +128,8 @@ export class SpendeskOAuth2Api implements ICredentialType {
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<IDataObject> {
-		return await oauth2PreAuthentication(
-			async (options) => await this.helpers.httpRequest(options),
-			credentials,
-		);
+		// The token calls leave through the package's one door (nodes/Spendesk/transport/door.ts).
+		return await oauth2PreAuthentication(this, credentials);
 	}
 
 	authenticate: IAuthenticateGeneric = {

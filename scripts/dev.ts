@@ -2,7 +2,8 @@
  * `npm run dev`: a local sandbox with a real n8n and the Spendesk simulator, in one command.
  *
  * 1. builds and packs this package;
- * 2. starts the Spendesk API simulator with realistic seeded data on 127.0.0.1:8787;
+ * 2. starts the Spendesk API simulator with realistic seeded data on 127.0.0.1:8787, some
+ *    payables waiting for the accounting export among it;
  * 3. installs n8n once (the `node20` target of test/e2e/runtime.ts, into .cache/n8n/) and runs
  *    it on 127.0.0.1:5678 with a persistent user folder, .cache/dev-home, into which the freshly
  *    packed package is re-installed at every start;
@@ -50,7 +51,9 @@ import {
 	ensureCredentials,
 	ensureWorkflows,
 	leftOutExamples,
+	preparePayablesForExport,
 	SANDBOX_COMPANY,
+	SANDBOX_COST_CENTER,
 	sandboxWelcomeUser,
 	simulatorOptions,
 	testCredentials,
@@ -261,6 +264,7 @@ async function main(): Promise<void> {
 		);
 
 		sim = new SpendeskSimulator(simulatorOptions(PROFILE, SIMULATOR_PORT));
+		preparePayablesForExport(sim);
 		await sim.start();
 		step(`simulator listening on ${sim.baseUrl} (profile: ${sim.profile})`);
 
@@ -415,7 +419,10 @@ function printWelcome(
 			`  - "Spendesk: purchase order from a form": Execute workflow, fill in the form that opens with ${user.email}`,
 		);
 		say(
-			`    (${user.name}, a member of ${SANDBOX_COMPANY}): the purchase order is created for them (another email creates none)`,
+			`    (${user.name}, a member of ${SANDBOX_COMPANY}): the purchase order is created for them (another email creates none),`,
+		);
+		say(
+			`    charged to ${SANDBOX_COST_CENTER.name}, the Cost Center picked for you in "Create Purchase Order", as its note asks`,
 		);
 	}
 	say(

@@ -25,6 +25,25 @@ export function simulatorOptions(profile: Profile, port = 0): SimulatorOptions {
 	};
 }
 
+/**
+ * Payables waiting for the accounting export, as any company using Spendesk has some (the seed
+ * makes every payable `created`): in every active company, of the nine newest payables, those
+ * whose lines carry accounts are `prepared` and the others `failedToExport` (an export refused
+ * them). export-payables-with-receipts.json lists them (Bookkeeping Status *To Export*): the
+ * prepared ones have receipts, the failed ones none, so it exports some and leaves others.
+ */
+export function preparePayablesForExport(sim: SpendeskSimulator): void {
+	for (const company of sim.companies().filter((c) => c.active)) {
+		const newest = [...sim.data(company.id).payables]
+			.sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+			.slice(0, 9);
+		for (const payable of newest) {
+			const prepared = (payable.lineItems ?? []).every((line) => line.expenseAccount);
+			payable.bookkeepingStatus = prepared ? 'prepared' : 'failedToExport';
+		}
+	}
+}
+
 /** The company the company key belongs to, where the examples made for one company work. */
 export const SANDBOX_COMPANY = 'cmp_001';
 
@@ -315,7 +334,40 @@ export function leftOutExamples(profile: Profile): Array<{ file: string; needs: 
 		.map((file) => ({ file, needs: EXPERIMENTAL_EXAMPLES[file] }));
 }
 
-/** An example as the sandbox makes it: with the credential it runs with as it is (exampleCredential). */
+/**
+ * The cost center of SANDBOX_COMPANY the sandbox picks where an example's sticky note asks the
+ * builder to pick one (a seeded cost center; the end-to-end test checks that it exists).
+ */
+export const SANDBOX_COST_CENTER = { id: 'cc_001_0001', name: 'Engineering' } as const;
+
+/**
+ * What a builder does after importing an example, before its first run, where its sticky note
+ * asks for it: Create Purchase Order (purchase-order-from-form.json) leaves its Cost Center
+ * empty, as Spendesk requires one to be picked; the sandbox picks SANDBOX_COST_CENTER, as from
+ * the list.
+ */
+function setUpAsBuilder(example: Workflow): void {
+	for (const node of example.nodes) {
+		const { resource, operation, costCenterId } = node.parameters as {
+			resource?: unknown;
+			operation?: unknown;
+			costCenterId?: { value?: unknown };
+		};
+		if (resource !== 'purchaseOrder' || operation !== 'create') continue;
+		if ((costCenterId?.value ?? '') !== '') continue;
+		node.parameters.costCenterId = {
+			__rl: true,
+			mode: 'list',
+			value: SANDBOX_COST_CENTER.id,
+			cachedResultName: SANDBOX_COST_CENTER.name,
+		};
+	}
+}
+
+/**
+ * An example as the sandbox makes it: with the credential it runs with as it is
+ * (exampleCredential), and what its sticky note asks the builder to pick (setUpAsBuilder).
+ */
 export function sandboxExample(
 	file: string,
 	credentials: SandboxCredentials,
@@ -323,7 +375,9 @@ export function sandboxExample(
 ): WorkflowJson {
 	const example = loadExample(file, '', { id: '', name: '' });
 	const { id, name } = need(credentials, exampleCredential(example, profile));
-	return loadExample(file, '', { id, name }) as unknown as WorkflowJson;
+	const workflow = loadExample(file, '', { id, name });
+	setUpAsBuilder(workflow);
+	return workflow as unknown as WorkflowJson;
 }
 
 /** The quick-start workflow and the examples the profile keeps, each with the credential it runs with. */

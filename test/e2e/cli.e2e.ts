@@ -1013,10 +1013,13 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 	describe('one execution of every operation (organisation key)', () => {
 		let exec: Execution;
 		const out = (node: string) => items(exec.run, node);
+		/** The settlement the node given failedExport acts on, as seeded. */
+		let refusedBefore: Json;
 
 		beforeAll(async () => {
 			sim.clearLog();
 			sim.resetStats();
+			refusedBefore = plain<Json>(sim.data(LOOP).settlements[1]);
 			exec = timedExecution(
 				target,
 				'every operation (55 Spendesk nodes)',
@@ -1426,7 +1429,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 		it("Settlement → Update State: Spendesk's values (failedToExport, exported); failedExport refused before any request", () => {
 			const [failed, refused, exported] = sim.data(LOOP).settlements;
 			expect(failed).toMatchObject({ state: 'failedToExport' });
-			expect(refused).not.toHaveProperty('state');
+			expect(refusedBefore.state).not.toBe('failedToExport');
+			expect(plain(refused)).toEqual(refusedBefore);
 			expect(exported).toMatchObject({ state: 'exported' });
 			expect(out('Settlement Update State')).toEqual([plain(failed)]);
 			expect(out('Settlement Update State failedExport (continue)')).toEqual([
@@ -1484,16 +1488,27 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(creates.map((r) => [r.method, r.companyId, r.status, r.body])).toEqual([
 				['POST', LOOP, 201, names.map(sentSupplier)],
 			]);
-			// Each item the supplier of its `{ outcome: "created", supplier }`, as created then.
+			// Each item the supplier of its `{ outcome: "created", supplier }`, as created then, in
+			// the shape Spendesk reads it (docs/api.md#suppliers-as-read).
 			const created = out('Create Suppliers');
 			expect(created).toEqual(
 				names.map((name) =>
 					expect.objectContaining({
-						...sentSupplier(name),
+						name,
+						primaryEmail: sentSupplier(name).primaryEmail,
+						legalName: `${name} SAS`,
+						registrationNo: '303265045',
+						vatNo: null,
+						address: {
+							line1: '1 rue de la Paix',
+							city: 'Paris',
+							postalCode: '75002',
+							country: 'FR',
+						},
 						id: expect.any(String),
 						iban: bankInfo.iban,
 						bic: bankInfo.bic,
-						vatNumber: null,
+						bankCountry: 'FR',
 						isArchived: false,
 					}),
 				),
@@ -1516,11 +1531,12 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				const sent = sentSupplier(s.name);
 				expect(s).toMatchObject({
 					primaryEmail: sent.primaryEmail,
-					supplierDetails: { ...sent.supplierDetails, vatNumber: 'FR40303265045', city: 'Lyon' },
-					bankInfo: { ...bankInfo, bic: null },
-					vatNumber: 'FR40303265045',
+					legalName: sent.supplierDetails.legalName,
+					vatNo: 'FR40303265045',
+					address: { line1: '1 rue de la Paix', city: 'Lyon', postalCode: '75002', country: 'FR' },
 					iban: bankInfo.iban,
 					bic: null,
+					bankCountry: 'FR',
 				});
 			}
 		});
@@ -1672,7 +1688,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					'Invoice ID': i.id,
 					'Invoice Number': i.invoiceNumber,
 					Supplier: i.supplierName,
-					Amount: i.amount,
+					// The example's column in the currency's units; Spendesk gives minor units.
+					Amount: i.amount / 100,
 					Currency: i.currency,
 					Status: i.status,
 					'Created At': i.createdAt,
@@ -1717,7 +1734,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(items(exec.run, 'Format Notification')).toEqual(
 				newest.map(({ c, i }) => ({
 					title: `New invoice ${i.invoiceNumber} (${c.name})`,
-					text: `New invoice ${i.invoiceNumber} from ${i.supplierName}: ${i.amount.toFixed(2)} ${i.currency} for ${c.name} (status: ${i.status}, received ${i.createdAt})`,
+					text: `New invoice ${i.invoiceNumber} from ${i.supplierName}: ${(i.amount / 100).toFixed(2)} ${i.currency} for ${c.name} (status: ${i.status}, received ${i.createdAt})`,
 					invoiceId: i.id,
 					companyId: c.id,
 				})),
@@ -1747,7 +1764,8 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 						Month: key.split('|')[0],
 						Currency: g.currency,
 						Settlements: g.count,
-						Total: Math.round(g.sum * 100) / 100,
+						// Settlement amounts are minor units; the report gives the currency's units.
+						Total: g.sum / 100,
 					});
 				}
 			}

@@ -23,7 +23,9 @@ import {
 	ensureCredentials,
 	ensureWorkflows,
 	leftOutExamples,
+	preparePayablesForExport,
 	SANDBOX_COMPANY,
+	SANDBOX_COST_CENTER,
 	SANDBOX_CREDENTIALS,
 	sandboxExample,
 	sandboxWelcomeUser,
@@ -86,6 +88,7 @@ describe.each(parseTargets())('npm run dev: the sandbox (%s)', (target) => {
 
 		beforeAll(async () => {
 			sim = new SpendeskSimulator(simulatorOptions(profile));
+			preparePayablesForExport(sim);
 			await sim.start();
 			home = await createHome(await ensureN8n(target));
 			server = await startN8n(home);
@@ -175,12 +178,23 @@ describe.each(parseTargets())('npm run dev: the sandbox (%s)', (target) => {
 			expect(started).toBeUndefined(); // waiting for its webhook call
 			if (type === FORM) {
 				const form = workflow.nodes.find((n) => n.name === trigger)!;
+				// What a user types, by the label the form shows; each field of the form is filled.
+				const typed: Record<string, string> = {
+					'Requester Email': sandboxWelcomeUser(sim).email.toUpperCase(),
+					Supplier: 'Northwind Printing',
+					Amount: '1200.50',
+					'Net Amount': '1000.42',
+					'Start Date': '2026-12-01',
+					'End Date': '2026-12-31',
+				};
+				const { formFields } = form.parameters as {
+					formFields: { values: Array<{ fieldLabel: string }> };
+				};
 				const body = new FormData();
-				body.set('field-0', sandboxWelcomeUser(sim).email.toUpperCase());
-				body.set('field-1', 'Northwind Printing');
-				body.set('field-2', '1200.50');
-				body.set('field-3', '2026-12-01');
-				body.set('field-4', '2026-12-31');
+				formFields.values.forEach(({ fieldLabel }, index) => {
+					if (!(fieldLabel in typed)) throw new Error(`Nothing to type into "${fieldLabel}"`);
+					body.set(`field-${index}`, typed[fieldLabel]);
+				});
 				const response = await fetch(`${server!.baseUrl}/form-test/${String(form.webhookId)}`, {
 					method: 'POST',
 					body,
@@ -216,7 +230,17 @@ describe.each(parseTargets())('npm run dev: the sandbox (%s)', (target) => {
 			test(`runs green on its first run (Execute workflow from "${trigger}")`, async () => {
 				const orders = purchaseOrdersOf(sim, SANDBOX_COMPANY).length;
 				expectGreen(workflow, trigger, await firstRun(idOf(), workflow));
-				if (type === FORM) expect(purchaseOrdersOf(sim, SANDBOX_COMPANY)).toHaveLength(orders + 1);
+				if (type === FORM) {
+					const after = purchaseOrdersOf(sim, SANDBOX_COMPANY);
+					expect(after).toHaveLength(orders + 1);
+					// Charged to the cost center the sandbox picked, one the company has.
+					expect(sim.data(SANDBOX_COMPANY).costCenters).toContainEqual(
+						expect.objectContaining(SANDBOX_COST_CENTER),
+					);
+					expect(after[after.length - 1]).toMatchObject({
+						costCenterId: SANDBOX_COST_CENTER.id,
+					});
+				}
 			});
 
 			if (type === WEBHOOK)

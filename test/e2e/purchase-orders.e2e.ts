@@ -4,12 +4,19 @@
  * a manual trigger and an Edit Fields node named like it give the item n8n's Form Trigger
  * gives for a submission (one field per form label, `submittedAt`, `formMode`). The requester's
  * email picks the user, the purchase order is created for them with the supplier by name, the
- * amount and the period; then it is read (Get), closed, another open one is cancelled, and the
+ * amounts (sent in minor units with currency and precision), the period (ISO date-times in the
+ * workflow's time zone) and the cost center the builder picked in the node, in the body a
+ * public client sent to the vendor's sandbox; then it is read (Get), closed, another open one is cancelled, and the
  * open ones are listed (Get Many with a status filter). Every result is compared with the
  * simulator's data, against both simulator profiles in one n8n home (docs/api.md#purchase-orders,
  * docs/api.md#the-documented-profile): the documented profile's company key holds the
  * experimental purchase-order scopes only because it was granted them, as Spendesk does on
  * request.
+ *
+ * The same n8n runs Supplier → Get Many on a page answered as a bare array, and on an answer
+ * that is no list at all: the first gives the suppliers, the second an error naming the
+ * operation as the editor shows it (docs/api.md#page-lists), read from the node's parameters
+ * as n8n hands them over.
  *
  * The Webhook Trigger's update of an instance in place is not run here: n8n deletes a
  * trigger's instances on every deactivation or change of an active workflow, so a real n8n
@@ -25,6 +32,7 @@ import { createHome, ensureN8n, parseTargets } from './runtime';
 import type { N8nHome } from './runtime';
 import {
 	apiKeyCredential,
+	batchWorkflow,
 	EXAMPLE_CREDENTIAL_ID,
 	EXAMPLES_DIR,
 	execute,
@@ -45,12 +53,16 @@ const FORM = 'Purchase Request Form';
 const CREATE = 'Create Purchase Order';
 const SCOPES = ['experimental:purchase-order:read', 'experimental:purchase-order:write'];
 const PROFILES = ['specification', 'documented'] as const;
+/** The workflow's time zone: the form's dates are midnight there. */
+const TIMEZONE = 'Europe/Paris';
+const eur = (amount: number) => ({ amount, currency: 'EUR', precision: 2 });
 type Profile = (typeof PROFILES)[number];
 
 /** What the form's submission gives: the example's labels, as n8n's Form Trigger outputs them. */
 const SUBMISSION = {
 	Supplier: 'Northwind Printing',
 	Amount: 1200.5,
+	'Net Amount': 1000.42,
 	'Start Date': '2026-04-01',
 	'End Date': '2026-06-30',
 	submittedAt: '2026-03-20T09:15:00.000+01:00',
@@ -72,8 +84,13 @@ function purchaseOrderWorkflow(
 	credential: CredentialRef,
 	email: string,
 	other: string,
+	costCenter: string,
 ): Workflow {
 	const example = loadExample(EXAMPLE, id, credential);
+	// What the builder does after import: pick the Cost Center (By ID here) and, here, the time zone.
+	const create = example.nodes.find((n) => n.name === CREATE)!;
+	create.parameters.costCenterId = { __rl: true, mode: 'id', value: costCenter };
+	example.settings = { ...example.settings, timezone: TIMEZONE };
 	const form = example.nodes.find((n) => n.name === FORM)!;
 	const start = manualTrigger('Start', [form.position[0] - 240, form.position[1]]);
 	const submission = setNode(
@@ -136,6 +153,7 @@ function purchaseOrderWorkflow(
 describe.each(parseTargets())('purchase orders in real n8n (%s)', (target) => {
 	const sims = {} as Record<Profile, SpendeskSimulator>;
 	const runs = {} as Record<Profile, Execution>;
+	const listRuns = {} as Record<Profile, Execution>;
 	let home: N8nHome;
 
 	beforeAll(async () => {
@@ -170,12 +188,31 @@ describe.each(parseTargets())('purchase orders in real n8n (%s)', (target) => {
 				// As typed in the form: other case, spaces around.
 				` ${requester.email.toUpperCase()} `,
 				other.id,
+				sim.data(own).costCenters[1].id,
 			);
 		});
-		await importWorkflows(home, workflows);
+		const suppliers = (name: string, profile: Profile, extra = {}) =>
+			spendeskNode(
+				name,
+				{ resource: 'supplier', operation: 'getAll', returnAll: true, companyScope: 'one' },
+				credentialOf(profile),
+				[0, 0],
+				extra,
+			);
+		const lists = PROFILES.map((profile) =>
+			batchWorkflow(`e2eLists${profile}`, `Bare lists (${profile})`, [
+				[suppliers('Suppliers As Array', profile)],
+				[suppliers('Suppliers Unreadable', profile, { onError: 'continueRegularOutput' })],
+			]),
+		);
+		await importWorkflows(home, [...workflows, ...lists]);
 		for (const profile of PROFILES) {
 			sims[profile].clearLog();
 			runs[profile] = await execute(home, `e2ePurchaseOrders${profile}`);
+			// The first list answered as a bare array, the second with no list at all.
+			sims[profile].injectFault({ route: 'listSuppliers', kind: 'bareArray' });
+			sims[profile].injectFault({ route: 'listSuppliers', kind: 'setFields', set: { data: 'x' } });
+			listRuns[profile] = await execute(home, `e2eLists${profile}`);
 		}
 	});
 
@@ -203,19 +240,24 @@ describe.each(parseTargets())('purchase orders in real n8n (%s)', (target) => {
 			const creates = sim().requestsTo('createPurchaseOrder');
 			expect(creates).toHaveLength(1);
 			expect(creates[0].companyId).toBe(own());
+			// The body of the public client's sandbox run (docs/api.md#purchase-orders).
 			expect(creates[0].body).toEqual({
 				userId: requester.id,
-				amount: 1200.5,
-				startDate: '2026-04-01',
-				endDate: '2026-06-30',
+				amount: eur(120050),
+				netAmount: eur(100042),
+				startDate: '2026-03-31T22:00:00.000Z',
+				endDate: '2026-06-29T22:00:00.000Z',
+				costCenterId: sim().data(own()).costCenters[1].id,
+				customFieldAssociations: [],
 				supplierName: 'Northwind Printing',
 			});
+			expect(creates[0].status).toBe(201);
 			const [created] = out(CREATE);
 			expect(out(CREATE)).toHaveLength(1);
 			expect(created).toMatchObject({
 				userId: requester.id,
 				status: 'open',
-				amount: 1200.5,
+				amount: eur(120050),
 				supplier: { id: null, name: 'Northwind Printing' },
 			});
 			expect(purchaseOrdersOf(sim(), own()).at(-1)!.id).toBe(created.id);
@@ -240,6 +282,23 @@ describe.each(parseTargets())('purchase orders in real n8n (%s)', (target) => {
 			expect(out('Cancel Another')).toEqual([
 				expect.objectContaining({ id: other.id, status: 'cancelled' }),
 			]);
+		});
+
+		it('Supplier → Get Many reads a page answered as a bare array; an answer with no list is an error naming "Supplier → Get Many"', () => {
+			const lists = (node: string) => items(listRuns[profile].run, node);
+			expect(lists('Suppliers As Array')).toEqual(plain(sim().data(own()).suppliers));
+			expect(lists('Suppliers Unreadable')).toEqual([
+				expect.objectContaining({
+					error: expect.stringMatching(
+						/^Spendesk answered "Supplier → Get Many" for (the credential's own company|company "cmp_001") with something the node cannot read as a list \(page 1: an object with "data"/,
+					),
+				}),
+			]);
+			expect(
+				sim()
+					.requestsTo('listSuppliers')
+					.map((r) => r.fault),
+			).toEqual(['bareArray', 'setFields']);
 		});
 
 		it('Get Many with the Open filter lists exactly the open purchase orders left', () => {

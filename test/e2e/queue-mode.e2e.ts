@@ -206,9 +206,14 @@ describe.each(queueTargets())(
 			const setupStarted = Date.now();
 			sim = new SpendeskSimulator({ seed: { sizes: { invoices: 250, payables: 20 } } });
 			await sim.start();
-			[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+			// Both started before either failure is thrown, so that afterAll stops the one that started.
+			const [pg, rd] = await Promise.allSettled([startPostgres(), startRedis()]);
+			if (pg.status === 'fulfilled') postgres = pg.value;
+			if (rd.status === 'fulfilled') redis = rd.value;
+			if (pg.status === 'rejected') throw pg.reason;
+			if (rd.status === 'rejected') throw rd.reason;
 			const runtime = await ensureN8n(target);
-			const env = queueModeEnv(postgres, redis);
+			const env = queueModeEnv(pg.value, rd.value);
 			const [mainHome, ...workerHomes] = await Promise.all(
 				[0, 1, 2, 3].map(async () => await createQueueHome(runtime, env)),
 			);

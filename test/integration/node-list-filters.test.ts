@@ -132,7 +132,7 @@ describe.each(['specification', 'documented'] as const)(
 					createdBefore: '2100-01-01T00:00:00Z',
 					updatedAfter: '2000-01-01T00:00:00Z',
 					updatedBefore: '2100-01-01T00:00:00Z',
-					vatNumber: target.vatNumber ?? '',
+					vatNumber: target.vatNo ?? '',
 					iban: target.iban ?? '',
 					bankCountry: (target.iban ?? 'fr').slice(0, 2).toLowerCase(),
 				},
@@ -143,7 +143,7 @@ describe.each(['specification', 'documented'] as const)(
 				createdBefore: '2100-01-01T00:00:00.000Z',
 				updatedAfter: '2000-01-01T00:00:00.000Z',
 				updatedBefore: '2100-01-01T00:00:00.000Z',
-				...(target.vatNumber ? { vatNumber: target.vatNumber } : {}),
+				...(target.vatNo ? { vatNumber: target.vatNo } : {}),
 				...(target.iban ? { iban: target.iban, bankCountry: target.iban.slice(0, 2) } : {}),
 			});
 			expect(out.map((o) => o.json.id)).toEqual([target.id]);

@@ -6,7 +6,8 @@
  * fields offer From List: the purchase order list (`searchPurchaseOrders`) pages on to its end.
  */
 import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject, ILoadOptionsFunctions, INodeProperties } from 'n8n-workflow';
+import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
@@ -18,17 +19,21 @@ import { locatorById, locatorFromList, plain } from '../support/values';
 
 const SCOPES = ['experimental:purchase-order:read', 'experimental:purchase-order:write'];
 const one = (company: string) => ({ companyScope: 'one', company });
-/** A valid Create on cmp_002 (a user, an amount, a period, a supplier by ID). */
+/** A valid Create on cmp_002 (a user, the amounts, a period, a supplier by ID, a cost center). */
 const CREATE = {
 	...one('cmp_002'),
 	operation: 'create',
 	userId: locatorById('usr_002_00002'),
+	currency: 'EUR',
 	amount: 100,
+	netAmount: 80,
 	startDate: '2026-04-01',
 	endDate: '2026-04-30',
 	supplierMode: 'id',
 	supplierId: locatorById('sup_002_00003'),
+	costCenterId: locatorById('cc_002_0001'),
 };
+const eur = (amount: number) => ({ amount, currency: 'EUR', precision: 2 });
 const PO = { resource: 'purchaseOrder' };
 
 describe.each(['specification', 'documented'] as const)(
@@ -106,71 +111,153 @@ describe.each(['specification', 'documented'] as const)(
 			expect((error as NodeApiError).description).toContain('Purchase Order → Get Many');
 		});
 
-		test('Create sends the purchase order once and returns it; New Supplier sends supplierName instead of supplierId', async () => {
+		test('Create (docs/api.md#purchase-orders) sends the body of the sandbox run: amounts as {amount, currency, precision} in minor units, custom fields as {customFieldId, customFieldValueId}, ISO date-times, items', async () => {
 			const base = {
 				...one('cmp_002'),
 				operation: 'create',
-				// Picked From List, as the editor stores it.
+				// Picked From List, as the editor stores them.
 				userId: locatorFromList('usr_002_00002'),
+				currency: 'eur',
 				amount: 1200.5,
+				netAmount: '1000.42',
 				startDate: '2026-04-01',
-				endDate: '2026-06-30T00:00:00',
-			};
-			const { out } = await run({
-				...base,
-				supplierMode: 'id',
-				supplierId: locatorFromList('sup_002_00003'),
-				additionalFields: {
-					netAmount: 1000,
-					costCenterId: 'cc_002_0002',
-					customFields: { field: [{ fieldId: 'af_002_001', valueId: 'afv_002_001_00004' }] },
+				endDate: '2026-06-30T18:00:00',
+				costCenterId: locatorFromList('cc_002_0002'),
+				customFields: {
+					field: [
+						{
+							fieldId: locatorFromList('af_002_001'),
+							valueId: locatorById('afv_002_001_00004'),
+						},
+					],
 				},
+			};
+			const { out } = await run(
+				{
+					...base,
+					supplierMode: 'id',
+					supplierId: locatorFromList('sup_002_00003'),
+					additionalFields: {
+						description: 'Posters',
+						deliveryNotesExpected: true,
+						items: { item: [{ name: 'Posters A2', quantity: 2, unitPrice: 500.21, vatRate: 20 }] },
+					},
+				},
+				'orgKey',
+				{ timezone: 'Europe/Paris' },
+			);
+			const [sent] = apiRequests(sim);
+			expect(sent).toMatchObject({ method: 'POST', path: '/v1/purchase-orders', status: 201 });
+			expect(sent.body).toEqual({
+				userId: 'usr_002_00002',
+				amount: eur(120050),
+				netAmount: eur(100042),
+				// Midnight and 18:00 in the workflow's time zone (Paris, summer time).
+				startDate: '2026-03-31T22:00:00.000Z',
+				endDate: '2026-06-30T16:00:00.000Z',
+				costCenterId: 'cc_002_0002',
+				customFieldAssociations: [
+					{ customFieldId: 'af_002_001', customFieldValueId: 'afv_002_001_00004' },
+				],
+				supplierId: 'sup_002_00003',
+				description: 'Posters',
+				items: [{ name: 'Posters A2', quantity: 2, unitPrice: eur(50021), vatRate: 20 }],
+				deliveryNotesExpected: true,
 			});
 			expect(out).toHaveLength(1);
 			expect(out[0].json).toMatchObject({
 				status: 'open',
-				amount: 1200.5,
-				netAmount: 1000,
-				startDate: '2026-04-01',
-				endDate: '2026-06-30',
+				amount: eur(120050),
 				supplier: { id: 'sup_002_00003' },
-				customFieldAssociations: [{ fieldId: 'af_002_001', valueId: 'afv_002_001_00004' }],
 			});
 			expect(purchaseOrdersOf(sim, 'cmp_002').at(-1)!.id).toBe(out[0].json.id);
-			const [sent] = apiRequests(sim);
-			expect(sent).toMatchObject({ method: 'POST', path: '/v1/purchase-orders' });
-			expect(sent.body).toEqual({
-				userId: 'usr_002_00002',
-				amount: 1200.5,
-				startDate: '2026-04-01',
-				endDate: '2026-06-30',
-				supplierId: 'sup_002_00003',
-				netAmount: 1000,
-				costCenterId: 'cc_002_0002',
-				customFieldAssociations: [{ fieldId: 'af_002_001', valueId: 'afv_002_001_00004' }],
-			});
+
+			// New Supplier sends supplierName; no custom field is an empty list; JPY has no decimals.
 			const byName = await run({
 				...base,
+				currency: 'JPY',
+				amount: 120000,
+				netAmount: 100000,
+				customFields: {},
 				supplierMode: 'name',
 				supplierName: ' Northwind Printing ',
 			});
 			expect(byName.out[0].json.supplier).toEqual({ id: null, name: 'Northwind Printing' });
-			expect(apiRequests(sim)[0].body).toMatchObject({ supplierName: 'Northwind Printing' });
-			expect(apiRequests(sim)[0].body).not.toHaveProperty('supplierId');
+			const body = apiRequests(sim)[0].body as IDataObject;
+			expect(body).toMatchObject({
+				supplierName: 'Northwind Printing',
+				amount: { amount: 120000, currency: 'JPY', precision: 0 },
+				customFieldAssociations: [],
+			});
+			expect(body).not.toHaveProperty('supplierId');
+			expect(body).not.toHaveProperty('items');
+		});
+
+		test('Create: Net Amount and Cost Center are required in the panel; Cost Center and the custom fields offer From List', () => {
+			const create = new Spendesk().description.properties.filter(
+				(p) =>
+					p.displayOptions?.show?.operation?.includes('create') &&
+					p.displayOptions?.show?.resource?.includes('purchaseOrder'),
+			);
+			const field = (name: string) => create.find((p) => p.name === name)!;
+			for (const name of [
+				'currency',
+				'amount',
+				'netAmount',
+				'startDate',
+				'endDate',
+				'costCenterId',
+			])
+				expect([name, field(name)?.required]).toEqual([name, true]);
+			expect(field('amount').description).toMatch(/decimal number in the Currency.*not in cents/);
+			expect(field('netAmount').description).toMatch(
+				/decimal number in the Currency.*not in cents/,
+			);
+			expect(field('costCenterId')).toMatchObject({
+				type: 'resourceLocator',
+				modes: [
+					{ name: 'list', typeOptions: { searchListMethod: 'searchCostCenters' } },
+					{ name: 'id' },
+				],
+			});
+			const [fieldOf] = (field('customFields')?.options ?? []) as Array<{
+				values: INodeProperties[];
+			}>;
+			expect(fieldOf?.values.map((v) => [v.name, v.type, v.modes?.map((m) => m.name)])).toEqual([
+				['fieldId', 'resourceLocator', ['list', 'id']],
+				['valueId', 'resourceLocator', ['id']],
+			]);
+			expect(fieldOf.values[0].modes![0].typeOptions).toMatchObject({
+				searchListMethod: 'searchAnalyticalFields',
+			});
 		});
 
 		test('Create: bad input fails before any request, saying which field and what to do', async () => {
 			const base = CREATE;
 			for (const [change, message] of [
-				[{ endDate: '2026-03-01' }, 'Start Date (2026-04-01) is after End Date (2026-03-01)'],
-				[{ amount: 0 }, 'Amount must be a number of at least 0.01; got 0'],
-				[{ additionalFields: { netAmount: 150 } }, 'Net Amount (150) is more than Amount (100)'],
+				[
+					{ endDate: '2026-03-01' },
+					'Start Date (2026-04-01T00:00:00.000Z) is after End Date (2026-03-01T00:00:00.000Z)',
+				],
+				[{ amount: 0 }, 'Amount must be a number above 0; got 0'],
+				[{ netAmount: 150 }, 'Net Amount (150) is more than Amount (100)'],
+				[{ amount: 12.345 }, 'Amount has more decimals than EUR has (2); got 12.345'],
+				[{ currency: 'euro' }, 'Currency must be a three-letter currency code; got "euro"'],
+				[{ costCenterId: locatorById('') }, 'Cost Center ID is empty'],
+				[
+					{ customFields: { field: [{ fieldId: locatorById('af_002_001') }] } },
+					'Custom Field 1 needs both a Field and a Value',
+				],
+				[
+					{ additionalFields: { items: { item: [{ name: 'A', unitPrice: 1.001 }] } } },
+					'Item 1, Unit Price has more decimals than EUR has (2); got 1.001',
+				],
 				[{ supplierMode: 'name', supplierName: '  ' }, 'Supplier Name is empty'],
 				[
 					{ startDate: '2026-02-30' },
 					'Start Date is not a date: 2026-02-30 does not exist (February 2026 has 28 days)',
 				],
-				[{ amount: 1.7e308 }, 'Amount is too large to send exactly; got 1.7e+308'],
+				[{ amount: 1.7e308, netAmount: 1 }, 'Amount is too large to send exactly; got 1.7e+308'],
 			] as Array<[IDataObject, string]>) {
 				const error = await failure(run({ ...base, ...change }));
 				expect(error.message).toBe(message);
@@ -206,12 +293,12 @@ describe.each(['specification', 'documented'] as const)(
 			expect(apiRequests(sim)).toHaveLength(1);
 		});
 
-		test('From List: the purchase orders of the chosen company as "supplier, amount currency, status (id)", page after page to the end', async () => {
+		test('From List: the purchase orders of the chosen company as "supplier, amount currency, status (id)", the amount read from minor units, page after page to the end', async () => {
 			const orders = purchaseOrdersOf(sim, 'cmp_001');
 			const template = orders[0];
 			// More than one page of the editor's list (100): 5 API pages of 30.
 			for (let n = orders.length + 1; n <= 132; n++)
-				orders.push({ ...template, id: `po_001_${String(n).padStart(5, '0')}`, amount: n });
+				orders.push({ ...template, id: `po_001_${String(n).padStart(5, '0')}`, amount: eur(n) });
 			const search = async (parameters: IDataObject, filter?: string, token?: string) => {
 				const { context } = await contextFor(sim, 'orgKey', { parameters });
 				sim.clearLog();
@@ -223,8 +310,10 @@ describe.each(['specification', 'documented'] as const)(
 			};
 			const company = { companyScope: 'one', company: locatorFromList('cmp_001') };
 			const first = await search(company);
+			// The amount in minor units with its precision, shown in the currency (docs/api.md#purchase-orders).
+			expect(template.amount).toEqual(eur(10050));
 			expect(first.results[0]).toEqual({
-				name: `${template.supplier.name}, ${template.amount} EUR, ${template.status} (${template.id})`,
+				name: `${template.supplier.name}, 100.50 EUR, ${template.status} (${template.id})`,
 				value: template.id,
 			});
 			// API pages are read until 100 match; the next page number is the token.
@@ -358,10 +447,12 @@ describe('node: purchase orders without the experimental scope (documented profi
 				operation: 'create',
 				userId: locatorById('usr_001_00002'),
 				amount: 100,
+				netAmount: 100,
 				startDate: '2026-04-01',
 				endDate: '2026-04-30',
 				supplierMode: 'name',
 				supplierName: 'Northwind',
+				costCenterId: locatorById('cc_001_0001'),
 			}),
 		);
 		expect(error.message).toContain(

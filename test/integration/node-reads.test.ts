@@ -386,7 +386,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			[
 				'walletLoad',
 				{ from: '2026-02-01T00:00:00', to: '2026-01-01T00:00:00' },
-				"'From' (2026-02-01T00:00:00.000Z) is after 'Until' (2026-01-01T00:00:00.000Z)",
+				"'From' (2026-02-01T00:00:00.000Z) is after 'Until' (2026-01-01T23:59:59.999Z)",
 			],
 			['supplier', { updatedAfter: 'last week' }, `'Updated After' is not a date: got "last week"`],
 		])('%s getAll with filters %j fails before any request', async (resource, filters, message) => {
@@ -513,7 +513,10 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const want = sim
 				.data('cmp_002')
 				.suppliers.filter((s) => s.name.toLowerCase().includes('slack'));
-			expect(results).toEqual(want.map((s) => ({ name: `${s.name} (${s.id})`, value: s.id })));
+			// Labelled with the fields Spendesk reads back (docs/api.md#suppliers-as-read).
+			const label = (s: (typeof want)[number]) =>
+				[s.name, s.address.city, s.vatNo].filter(Boolean).join(', ');
+			expect(results).toEqual(want.map((s) => ({ name: `${label(s)} (${s.id})`, value: s.id })));
 		});
 
 		test("users of a company-level credential's own company, by name and email; payables by description", async () => {

@@ -134,17 +134,84 @@ describe.each(['specification', 'documented'] as const)(
 			).toBe(true);
 		});
 
-		test('a bulk call answered 204 with no content says the items may have been applied, never to run them again', async () => {
-			const ids = suppliers()
-				.slice(0, 2)
-				.map((s) => s.id);
-			sim.injectFault({ route: 'updateSupplierStatus', kind: 'noContent' });
-			const error = await failure(run({ operation: 'archive' }, itemsOf(ids)));
-			expect(apiRequests(sim)).toHaveLength(1);
-			expect(error.message).toContain('(bulk call for items 0–1, may have been applied)');
-			const description = (error as NodeApiError).description ?? '';
-			expect(description).toContain('Spendesk may have applied this');
-			expect(description).not.toMatch(/has not applied them|then run the node again/);
+		test.each([
+			['204 with no content', { kind: 'noContent' }],
+			['an object without items', { kind: 'setFields', set: { items: undefined, status: 'ok' } }],
+			[
+				'one result for the two sent, naming no supplier',
+				{ kind: 'setFields', set: { items: [{ outcome: 'updated' }] } },
+			],
+		] as const)(
+			'a bulk archive answered 2xx with %s is applied: each item its supplier ID and state with a note, never "may have been applied" (docs/api.md#supplier-management)',
+			async (_, fault) => {
+				const [a, b] = suppliers().slice(20, 22);
+				sim.injectFault({ route: 'updateSupplierStatus', ...fault });
+				const { out, hints } = await run({ operation: 'archive' }, itemsOf([a.id, b.id]));
+				expect(apiRequests(sim)).toHaveLength(1);
+				expect(out.map((o) => [o.json.id, o.json.isArchived, o.pairedItem])).toEqual([
+					[a.id, true, { item: 0 }],
+					[b.id, true, { item: 1 }],
+				]);
+				for (const o of out) {
+					expect(o.json.error).toBeUndefined();
+					expect(String(o.json.note)).toMatch(
+						/^Spendesk accepted the change \(HTTP 2\d\d\) but did not list this supplier in its answer/,
+					);
+					expect(String(o.json.note)).toContain('Supplier → Get');
+				}
+				expect(hints.map((h) => h.message)).toEqual([
+					expect.stringContaining('Supplier → Archive: Spendesk accepted the call'),
+				]);
+			},
+		);
+
+		test('a bulk answer listing some of the suppliers sent: those get their supplier, the others a note', async () => {
+			const [a, b] = suppliers().slice(22, 24);
+			sim.injectFault({
+				route: 'updateSupplierStatus',
+				kind: 'setFields',
+				set: {
+					items: [{ outcome: 'updated', supplier: { id: b.id, isArchived: true, name: 'B' } }],
+				},
+			});
+			const { out } = await run({ operation: 'archive' }, itemsOf([a.id, b.id]));
+			expect(out[0].json).toMatchObject({ id: a.id, isArchived: true, note: expect.any(String) });
+			expect(out[1].json).toEqual({ id: b.id, isArchived: true, name: 'B' });
+		});
+
+		test('Update of several items answered 2xx without the list is applied: each item its ID and what was sent, with a note', async () => {
+			const [a, b] = suppliers().slice(24, 26);
+			// Applied, then answered without the list.
+			sim.injectFault({ route: 'updateSuppliers', kind: 'setFields', set: { items: undefined } });
+			const { out } = await run(
+				{ operation: 'update', updateFields: { city: 'Metz' } },
+				itemsOf([a.id, b.id]),
+			);
+			expect(out.map((o) => [o.json.id, o.json.sent, o.pairedItem])).toEqual([
+				[a.id, { supplierDetails: { city: 'Metz' } }, { item: 0 }],
+				[b.id, { supplierDetails: { city: 'Metz' } }, { item: 1 }],
+			]);
+			expect(out.every((o) => typeof o.json.note === 'string' && !o.json.error)).toBe(true);
+			expect([a.address.city, b.address.city]).toEqual(['Metz', 'Metz']);
+		});
+
+		test('Archive of one item uses the supplier’s own status route and returns the supplier; an unknown one is its error', async () => {
+			const s = suppliers()[30];
+			const { out } = await run({ operation: 'archive' }, itemsOf([s.id]));
+			expect(apiRequests(sim).map((r) => [`${r.method} ${r.path}`, r.body])).toEqual([
+				[`PATCH /v1/experimental/suppliers/${s.id}/status`, { isArchived: true }],
+			]);
+			expect(out.map((o) => o.json)).toEqual([JSON.parse(JSON.stringify(s))]);
+			expect(s.isArchived).toBe(true);
+			const { out: back } = await run({ operation: 'unarchive' }, itemsOf([s.id]));
+			expect(back[0].json).toMatchObject({ id: s.id, isArchived: false });
+			sim.injectFault({ route: 'updateOneSupplierStatus', kind: 'noContent' });
+			const { out: empty } = await run({ operation: 'archive' }, itemsOf([s.id]));
+			expect(empty[0].json).toMatchObject({ id: s.id, isArchived: true, note: expect.any(String) });
+			const error = await failure(run({ operation: 'archive' }, itemsOf(['sup_nope'])));
+			expect(error.message).toBe(
+				`Spendesk has no supplier "sup_nope" in company "${CMP}", so it was not changed`,
+			);
 		});
 
 		test('a bad supplier ID fails before any request; All Companies handed as given (not by n8n, which drops it) is refused', async () => {
@@ -190,9 +257,10 @@ describe.each(['specification', 'documented'] as const)(
 			expect(out.map((o) => [o.json.id, o.pairedItem])).toEqual(
 				list.map((s, i) => [s.id, { item: i }]),
 			);
+			// The supplier as read (docs/api.md#suppliers-as-read).
 			expect(out[149].json).toMatchObject({
 				name: 'Renamed',
-				supplierDetails: { city: 'City 149' },
+				address: { city: 'City 149' },
 			});
 		});
 
@@ -207,7 +275,7 @@ describe.each(['specification', 'documented'] as const)(
 			expect(out[0].json.error).toBe(
 				`Spendesk has no supplier "sup_nope" in company "${CMP}", so it was not changed`,
 			);
-			expect(out[1].json).toMatchObject({ id: s.id, supplierDetails: { zipcode: '69001' } });
+			expect(out[1].json).toMatchObject({ id: s.id, address: { postalCode: '69001' } });
 			expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		});
 
@@ -219,7 +287,7 @@ describe.each(['specification', 'documented'] as const)(
 			expect(apiRequests(sim).map((r) => `${r.method} ${r.path}`)).toEqual([
 				`PATCH /v1/suppliers/${s.id}`,
 			]);
-			expect(out[0].json).toMatchObject({ id: s.id, supplierDetails: { city: 'Lille' } });
+			expect(out[0].json).toMatchObject({ id: s.id, address: { city: 'Lille' } });
 		});
 	},
 );

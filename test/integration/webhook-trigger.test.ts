@@ -193,7 +193,9 @@ describe('Spendesk Webhook Trigger', () => {
 			const h = await start({});
 			await h.activate();
 			const dead = kept(h)[0];
-			// The DELETE of the old instance fails on every retry, then Spendesk is back.
+			// Spendesk disabled the instance, so the activation registers anew; the DELETE of the
+			// old instance fails on every retry, then Spendesk is back.
+			Object.assign(ours(h, 'cmp_002')[0], { status: 'disabled', disabled: true });
 			sim.injectFault({ route: 'deleteWebhook', kind: 'status', status: 503, times: 5 });
 			await h.create();
 			expect(ours(h, 'cmp_002')).toHaveLength(1);

@@ -62,7 +62,7 @@ export const FIELDS_READ: readonly Reader[] = [
 	{
 		reader: 'methods/recordSearch.ts searchSuppliers label',
 		schema: 'supplier.json',
-		fields: ['name'],
+		fields: ['name', 'vatNo', 'address', 'address.city'],
 		...picker(searchSuppliers),
 	},
 	{

@@ -58,6 +58,11 @@ export interface PageFault {
 	total?: number;
 	cap?: number;
 	repeatLast?: boolean;
+	/**
+	 * Not a fault: a `pageSize` above the maximum is served as the maximum (and reported so)
+	 * instead of a 400, as the analytical values answer (docs/api.md#page-lists).
+	 */
+	capPageSize?: boolean;
 }
 
 /** Page-based style: page 1 always answers; a later page without results is a 404. */
@@ -67,7 +72,10 @@ export function pageOf<T>(
 	fault: PageFault = {},
 ) {
 	const page = intParam(query.page, 'page', 'query', 1, 1, Number.MAX_SAFE_INTEGER);
-	const pageSize = intParam(query.pageSize, 'pageSize', 'query', PAGE_SIZE_MAX, 1, PAGE_SIZE_MAX);
+	const asked = fault.capPageSize
+		? intParam(query.pageSize, 'pageSize', 'query', PAGE_SIZE_MAX, 1, Number.MAX_SAFE_INTEGER)
+		: intParam(query.pageSize, 'pageSize', 'query', PAGE_SIZE_MAX, 1, PAGE_SIZE_MAX);
+	const pageSize = Math.min(asked, PAGE_SIZE_MAX);
 	const served = Math.min(pageSize, fault.cap ?? pageSize);
 	let start = fault.ignorePage ? 0 : (page - 1) * served;
 	if (page > 1 && start >= items.length) throw new SimError(404, 'not_found', 'Page not found');

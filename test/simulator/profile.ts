@@ -41,16 +41,18 @@ const DOCUMENTED_CODES: Record<number, string> = {
 
 /**
  * Defaults of the documented profile, under what the caller's options say: 50 requests a
- * minute per company, 5 in flight, and attachments listed as the vendor's document shows them
- * (`url`, without `fileName`, `size` or `expiresAt`; docs/api.md#files).
+ * minute per company, 5 in flight, attachments listed as the vendor's document shows them
+ * (`url`, without `fileName`, `size` or `expiresAt`; docs/api.md#files), and the analytical
+ * field values answered as a bare array, as some collections answer (docs/api.md#page-lists).
  */
 export const DOCUMENTED_DEFAULTS: Pick<
 	SimulatorOptions,
-	'rateLimit' | 'maxInFlight' | 'attachmentShape'
+	'rateLimit' | 'maxInFlight' | 'attachmentShape' | 'bareArrayLists'
 > = {
 	rateLimit: 50,
 	maxInFlight: 5,
 	attachmentShape: 'documented',
+	bareArrayLists: ['listAnalyticalFieldValuesV1'],
 };
 
 /** The documented code of an error status (5xx all as INTERNAL_SERVER_ERROR); undefined: keep the code. */

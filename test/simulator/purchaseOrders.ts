@@ -3,11 +3,18 @@
  * `status[]`, `createdFrom`, `createdTo`, option `withItems`), `GET /v1/purchase-orders/{id}`,
  * `POST /v1/purchase-orders`, and `POST /v1/purchase-orders/{id}/cancel` and `/close`.
  *
+ * The create body is the one a public client sent to the vendor's sandbox: amounts as
+ * `{amount, currency, precision}` in minor units, custom fields as
+ * `{customFieldId, customFieldValueId}`, ISO 8601 date-times, `items[]`, and `netAmount`,
+ * `costCenterId` and `customFieldAssociations` required. Any other shape is a 400 naming the
+ * field, in the profile's error shape.
+ *
  * Decided here where the sources are silent: a purchase order is `open`, `closed` or
- * `cancelled`; only an open one can be cancelled or closed (otherwise 409); amounts are in the
- * company's currency in major units, as the create body gives them; every answer is the purchase
- * order bare; a list leaves out `items` unless `withItems=true`, Get always has them. Each company
- * starts with a few purchase orders of its own (seeded on first use).
+ * `cancelled`; only an open one can be cancelled or closed (otherwise 409); a purchase order as
+ * read carries its amounts, custom fields, dates and items as the create body gives them; every
+ * answer is the purchase order bare; a list leaves out `items` unless `withItems=true`, Get
+ * always has them. Each company starts with a few purchase orders of its own (seeded on first
+ * use).
  */
 import { pageOf, SimError } from './paging';
 import { booleanQuery, dateQuery, enumListParam, objectBody, onlyKeys } from './params';
@@ -17,11 +24,23 @@ import type { HandlerResult, RequestContext, SpendeskSimulator } from './server'
 export const PURCHASE_ORDER_STATUSES = ['open', 'closed', 'cancelled'] as const;
 export type PurchaseOrderStatus = (typeof PURCHASE_ORDER_STATUSES)[number];
 
-export interface PurchaseOrderItem {
-	description: string;
-	quantity: number;
+/** An amount as the purchase-order body gives it: minor units, its currency and its precision. */
+export interface Money {
 	amount: number;
-	netAmount: number;
+	currency: string;
+	precision: number;
+}
+
+export interface PurchaseOrderItem {
+	name: string;
+	quantity: number;
+	unitPrice: Money;
+	vatRate: number;
+}
+
+export interface CustomFieldAssociation {
+	customFieldId: string;
+	customFieldValueId: string;
 }
 
 export interface PurchaseOrder {
@@ -29,14 +48,15 @@ export interface PurchaseOrder {
 	status: PurchaseOrderStatus;
 	userId: string;
 	supplier: { id: string | null; name: string };
-	amount: number;
-	netAmount: number;
-	currency: string;
+	description: string | null;
+	amount: Money;
+	netAmount: Money;
 	costCenterId: string | null;
 	startDate: string;
 	endDate: string;
-	customFieldAssociations: Array<{ fieldId: string; valueId: string }>;
+	customFieldAssociations: CustomFieldAssociation[];
 	items: PurchaseOrderItem[];
+	deliveryNotesExpected: boolean;
 	createdAt: string;
 	updatedAt: string;
 	closedAt: string | null;
@@ -55,9 +75,22 @@ const CREATE_KEYS = [
 	'customFieldAssociations',
 	'supplierId',
 	'supplierName',
+	'description',
+	'items',
+	'deliveryNotesExpected',
+];
+const REQUIRED_KEYS = [
+	'userId',
+	'amount',
+	'netAmount',
+	'costCenterId',
+	'startDate',
+	'endDate',
+	'customFieldAssociations',
 ];
 const DAY = 24 * 3600 * 1000;
 const BASE_TIME = Date.UTC(2026, 0, 1);
+const euros = (cents: number): Money => ({ amount: cents, currency: 'EUR', precision: 2 });
 
 const stores = new WeakMap<SpendeskSimulator, Map<string, PurchaseOrder[]>>();
 
@@ -77,7 +110,8 @@ function seed(sim: SpendeskSimulator, companyId: string): PurchaseOrder[] {
 	for (let n = 1; n <= SEEDED_PURCHASE_ORDERS; n++) {
 		const created = new Date(BASE_TIME + n * 3 * DAY).toISOString();
 		const supplier = data.suppliers[(n - 1) % Math.max(1, data.suppliers.length)];
-		const amount = 100 * n + 0.5;
+		const amount = 10_000 * n + 50;
+		const net = Math.round(amount / 1.2);
 		const status: PurchaseOrderStatus = n % 4 === 0 ? 'closed' : n % 6 === 0 ? 'cancelled' : 'open';
 		list.push({
 			id: `po_${suffix}_${String(n).padStart(5, '0')}`,
@@ -86,21 +120,15 @@ function seed(sim: SpendeskSimulator, companyId: string): PurchaseOrder[] {
 			supplier: supplier
 				? { id: supplier.id, name: supplier.name }
 				: { id: null, name: `Supplier ${n}` },
-			amount,
-			netAmount: Math.round((amount / 1.2) * 100) / 100,
-			currency: 'EUR',
+			description: `Order ${n}`,
+			amount: euros(amount),
+			netAmount: euros(net),
 			costCenterId: data.costCenters[(n - 1) % Math.max(1, data.costCenters.length)]?.id ?? null,
-			startDate: created.slice(0, 10),
-			endDate: new Date(BASE_TIME + (n * 3 + 90) * DAY).toISOString().slice(0, 10),
+			startDate: created,
+			endDate: new Date(BASE_TIME + (n * 3 + 90) * DAY).toISOString(),
 			customFieldAssociations: [],
-			items: [
-				{
-					description: `Order ${n}`,
-					quantity: 1,
-					amount,
-					netAmount: Math.round((amount / 1.2) * 100) / 100,
-				},
-			],
+			items: [{ name: `Order ${n}`, quantity: 1, unitPrice: euros(net), vatRate: 20 }],
+			deliveryNotesExpected: false,
 			createdAt: created,
 			updatedAt: created,
 			closedAt: status === 'closed' ? created : null,
@@ -150,32 +178,59 @@ function orderOf(ctx: RequestContext): PurchaseOrder {
 	return found;
 }
 
-function amountOf(value: unknown, field: string, min: number): number {
-	if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
-		throw invalid(`${field} must be a number of at least ${min}`, field);
-	return Math.round(value * 100) / 100;
-}
+const isObject = (value: unknown): value is Record<string, unknown> =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
 
-function dateOf(value: unknown, field: string): string {
+/** An amount `{amount, currency, precision}` in minor units, of at least `min` minor units. */
+function moneyOf(value: unknown, field: string, min: number): Money {
+	if (!isObject(value))
+		throw invalid(
+			`${field} must be an object {amount, currency, precision}, the amount in minor units`,
+			field,
+		);
+	onlyKeys(value, ['amount', 'currency', 'precision'], `body.${field}`);
+	const { amount, currency, precision } = value;
+	if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < min)
+		throw invalid(
+			`amount must be a whole number of minor units of at least ${min}`,
+			`${field}.amount`,
+		);
+	if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))
+		throw invalid('currency must be a currency code (ISO 4217), e.g. EUR', `${field}.currency`);
 	if (
-		typeof value !== 'string' ||
-		!/^\d{4}-\d{2}-\d{2}$/.test(value) ||
-		Number.isNaN(Date.parse(value))
+		typeof precision !== 'number' ||
+		!Number.isInteger(precision) ||
+		precision < 0 ||
+		precision > 4
 	)
-		throw invalid(`${field} must be a date (YYYY-MM-DD)`, field);
-	return value;
+		throw invalid(
+			'precision must be the number of decimals of the currency (0 to 4)',
+			`${field}.precision`,
+		);
+	return { amount, currency, precision };
 }
 
-function createPurchaseOrder(ctx: RequestContext): HandlerResult {
-	const body = objectBody(ctx);
-	onlyKeys(body, CREATE_KEYS, 'body');
+/** An amount in the same currency and precision as the purchase order's. */
+function sameMoney(value: unknown, field: string, min: number, as: Money): Money {
+	const money = moneyOf(value, field, min);
+	if (money.currency !== as.currency)
+		throw invalid(`currency must be the purchase order's (${as.currency})`, `${field}.currency`);
+	if (money.precision !== as.precision)
+		throw invalid(`precision must be the purchase order's (${as.precision})`, `${field}.precision`);
+	return money;
+}
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An ISO 8601 date-time with its offset; a bare day (YYYY-MM-DD) is refused. */
+function dateTimeOf(value: unknown, field: string): string {
+	if (typeof value !== 'string' || !DATE_TIME.test(value) || Number.isNaN(Date.parse(value)))
+		throw invalid(`${field} must be an ISO 8601 date-time, e.g. 2026-04-01T00:00:00.000Z`, field);
+	return new Date(value).toISOString();
+}
+
+function supplierOf(ctx: RequestContext, body: Record<string, unknown>): PurchaseOrder['supplier'] {
 	const data = ctx.sim.data(ctx.companyId!);
-	if (typeof body.userId !== 'string' || !data.users.some((u) => u.id === body.userId))
-		throw invalid('userId must be the ID of a user of the company', 'userId');
-	const amount = amountOf(body.amount, 'amount', 0.01);
-	const netAmount =
-		body.netAmount === undefined ? amount : amountOf(body.netAmount, 'netAmount', 0);
-	if (netAmount > amount) throw invalid('netAmount must not be more than amount', 'netAmount');
 	const hasId = body.supplierId !== undefined && body.supplierId !== null;
 	const hasName = body.supplierName !== undefined && body.supplierName !== null;
 	if (hasId === hasName)
@@ -183,60 +238,125 @@ function createPurchaseOrder(ctx: RequestContext): HandlerResult {
 			'Give exactly one of supplierId and supplierName',
 			hasId ? 'supplierName' : 'supplierId',
 		);
-	let supplier: PurchaseOrder['supplier'];
 	if (hasId) {
 		const found = data.suppliers.find((s) => s.id === body.supplierId);
 		if (!found)
 			throw invalid('supplierId must be the ID of a supplier of the company', 'supplierId');
-		supplier = { id: found.id, name: found.name };
-	} else {
-		if (
-			typeof body.supplierName !== 'string' ||
-			!body.supplierName.trim() ||
-			body.supplierName.length > 200
-		)
-			throw invalid('supplierName must be a name of 1 to 200 characters', 'supplierName');
-		supplier = { id: null, name: body.supplierName.trim() };
+		return { id: found.id, name: found.name };
 	}
-	let costCenterId: string | null = null;
-	if (body.costCenterId !== undefined && body.costCenterId !== null) {
-		if (!data.costCenters.some((c) => c.id === body.costCenterId))
-			throw invalid('costCenterId must be the ID of a cost center of the company', 'costCenterId');
-		costCenterId = body.costCenterId as string;
-	}
-	const startDate = dateOf(body.startDate, 'startDate');
-	const endDate = dateOf(body.endDate, 'endDate');
-	if (startDate > endDate) throw invalid('startDate must not be after endDate', 'startDate');
-	const associations = body.customFieldAssociations ?? [];
-	if (!Array.isArray(associations))
-		throw invalid('customFieldAssociations must be a list', 'customFieldAssociations');
-	const customFieldAssociations = associations.map((entry: unknown, i) => {
+	if (
+		typeof body.supplierName !== 'string' ||
+		!body.supplierName.trim() ||
+		body.supplierName.length > 200
+	)
+		throw invalid('supplierName must be a name of 1 to 200 characters', 'supplierName');
+	return { id: null, name: body.supplierName.trim() };
+}
+
+function associationsOf(ctx: RequestContext, raw: unknown): CustomFieldAssociation[] {
+	if (!Array.isArray(raw))
+		throw invalid(
+			'customFieldAssociations must be a list (empty when none)',
+			'customFieldAssociations',
+		);
+	const data = ctx.sim.data(ctx.companyId!);
+	return raw.map((entry: unknown, i) => {
 		const at = `customFieldAssociations[${i}]`;
-		if (!entry || typeof entry !== 'object' || Array.isArray(entry))
-			throw invalid('must be object', at);
-		const pair = entry as Record<string, unknown>;
-		onlyKeys(pair, ['fieldId', 'valueId'], `body.${at}`);
-		const field = data.analyticalFields.find((f) => f.id === pair.fieldId);
-		if (!field) throw invalid(`No custom field ${String(pair.fieldId)}`, `${at}.fieldId`);
-		if (!field.values.some((v) => v.id === pair.valueId))
-			throw invalid(`No value ${String(pair.valueId)} in field ${field.id}`, `${at}.valueId`);
-		return { fieldId: field.id, valueId: pair.valueId as string };
+		if (!isObject(entry)) throw invalid('must be object', at);
+		onlyKeys(entry, ['customFieldId', 'customFieldValueId'], `body.${at}`);
+		const field = data.analyticalFields.find((f) => f.id === entry.customFieldId);
+		if (!field)
+			throw invalid(`No custom field ${String(entry.customFieldId)}`, `${at}.customFieldId`);
+		if (!field.values.some((v) => v.id === entry.customFieldValueId))
+			throw invalid(
+				`No value ${String(entry.customFieldValueId)} in field ${field.id}`,
+				`${at}.customFieldValueId`,
+			);
+		return { customFieldId: field.id, customFieldValueId: entry.customFieldValueId as string };
 	});
+}
+
+function itemsOf(raw: unknown, as: Money): PurchaseOrderItem[] {
+	if (raw === undefined) return [];
+	if (!Array.isArray(raw) || raw.length > 100)
+		throw invalid('items must be a list of at most 100 items', 'items');
+	return raw.map((entry: unknown, i) => {
+		const at = `items[${i}]`;
+		if (!isObject(entry)) throw invalid('must be object', at);
+		onlyKeys(entry, ['name', 'quantity', 'unitPrice', 'vatRate'], `body.${at}`);
+		const { name, quantity, vatRate } = entry;
+		if (typeof name !== 'string' || !name.trim() || name.length > 200)
+			throw invalid('name must be a text of 1 to 200 characters', `${at}.name`);
+		if (typeof quantity !== 'number' || !Number.isFinite(quantity) || quantity <= 0)
+			throw invalid('quantity must be a number above 0', `${at}.quantity`);
+		const vat = vatRate ?? 0;
+		if (typeof vat !== 'number' || !Number.isFinite(vat) || vat < 0 || vat > 100)
+			throw invalid('vatRate must be a percentage from 0 to 100', `${at}.vatRate`);
+		return {
+			name: name.trim(),
+			quantity,
+			unitPrice: sameMoney(entry.unitPrice, `${at}.unitPrice`, 0, as),
+			vatRate: vat,
+		};
+	});
+}
+
+/** The body of a create, checked field by field (a 400 naming the first wrong one); nothing is stored here. */
+function readCreateBody(
+	ctx: RequestContext,
+): Omit<PurchaseOrder, 'id' | 'status' | 'createdAt' | 'updatedAt' | 'closedAt' | 'cancelledAt'> {
+	const body = objectBody(ctx);
+	onlyKeys(body, CREATE_KEYS, 'body');
+	const missing = REQUIRED_KEYS.find((key) => body[key] === undefined || body[key] === null);
+	if (missing) throw invalid(`${missing} is required`, missing);
+	const data = ctx.sim.data(ctx.companyId!);
+	if (typeof body.userId !== 'string' || !data.users.some((u) => u.id === body.userId))
+		throw invalid('userId must be the ID of a user of the company', 'userId');
+	const amount = moneyOf(body.amount, 'amount', 1);
+	const netAmount = sameMoney(body.netAmount, 'netAmount', 0, amount);
+	if (netAmount.amount > amount.amount)
+		throw invalid('netAmount must not be more than amount', 'netAmount.amount');
+	const supplier = supplierOf(ctx, body);
+	if (
+		typeof body.costCenterId !== 'string' ||
+		!data.costCenters.some((c) => c.id === body.costCenterId)
+	)
+		throw invalid('costCenterId must be the ID of a cost center of the company', 'costCenterId');
+	const startDate = dateTimeOf(body.startDate, 'startDate');
+	const endDate = dateTimeOf(body.endDate, 'endDate');
+	if (startDate > endDate) throw invalid('startDate must not be after endDate', 'startDate');
+	const customFieldAssociations = associationsOf(ctx, body.customFieldAssociations);
+	const items = itemsOf(body.items, amount);
+	if (
+		body.description !== undefined &&
+		(typeof body.description !== 'string' || body.description.length > 1000)
+	)
+		throw invalid('description must be a text of at most 1000 characters', 'description');
+	if (body.deliveryNotesExpected !== undefined && typeof body.deliveryNotesExpected !== 'boolean')
+		throw invalid('deliveryNotesExpected must be true or false', 'deliveryNotesExpected');
+	return {
+		userId: body.userId,
+		supplier,
+		description: (body.description as string | undefined) ?? null,
+		amount,
+		netAmount,
+		costCenterId: body.costCenterId,
+		startDate,
+		endDate,
+		customFieldAssociations,
+		items,
+		deliveryNotesExpected: (body.deliveryNotesExpected as boolean | undefined) ?? false,
+	};
+}
+
+function createPurchaseOrder(ctx: RequestContext): HandlerResult {
+	const fields = readCreateBody(ctx);
 	const list = purchaseOrdersOf(ctx.sim, ctx.companyId!);
 	const now = ctx.sim.clock.iso();
 	const order: PurchaseOrder = {
 		id: `po_${ctx.companyId!.slice(4)}_${String(list.length + 1).padStart(5, '0')}`,
 		status: 'open',
-		userId: body.userId,
-		supplier,
-		amount,
-		netAmount,
-		currency: 'EUR',
-		costCenterId,
-		startDate,
-		endDate,
-		customFieldAssociations,
-		items: [],
+		...fields,
 		createdAt: now,
 		updatedAt: now,
 		closedAt: null,

@@ -171,9 +171,11 @@ export function payableDetail(payable: Payable): PayableDetail {
 }
 
 /**
- * Suppliers: `updatedAfter` and `isArchived` (decided here), and the documented filters
- * (docs/api.md#filters) `ids`, `createdBefore`, `createdAfter`, `updatedBefore`, `bankCountry`,
- * `iban` and `vatNumber` (exact matches; the bank country is the IBAN's when none is recorded).
+ * Suppliers, in the shape Spendesk reads them (docs/api.md#suppliers-as-read): `updatedAfter`
+ * and `isArchived` (decided here), and the documented filters (docs/api.md#filters) `ids`,
+ * `createdBefore`, `createdAfter`, `updatedBefore`, `bankCountry`, `iban` and `vatNumber`
+ * (exact matches on the read fields `bankCountry`, `iban` and `vatNo`; the bank country is the
+ * IBAN's when none is recorded).
  */
 function listSuppliers(ctx: RequestContext): HandlerResult {
 	const updatedAfter = dateParam(ctx, 'updatedAfter');
@@ -183,7 +185,7 @@ function listSuppliers(ctx: RequestContext): HandlerResult {
 	const isArchived = booleanParam(ctx, 'isArchived');
 	const ids = listParam(ctx, 'ids');
 	const { bankCountry, iban, vatNumber } = ctx.query;
-	const countryOf = (s: Supplier) => s.bankInfo?.bankCountry ?? s.iban?.slice(0, 2) ?? null;
+	const countryOf = (s: Supplier) => s.bankCountry ?? s.iban?.slice(0, 2) ?? null;
 	const match = (s: Supplier) =>
 		(updatedAfter === undefined || Date.parse(s.updatedAt) > updatedAfter) &&
 		(updatedBefore === undefined || Date.parse(s.updatedAt) < updatedBefore) &&
@@ -193,7 +195,7 @@ function listSuppliers(ctx: RequestContext): HandlerResult {
 		(!ids || ids.includes(s.id)) &&
 		(!bankCountry || countryOf(s) === bankCountry.toUpperCase()) &&
 		(!iban || s.iban === iban.replace(/\s+/g, '').toUpperCase()) &&
-		(!vatNumber || s.vatNumber === vatNumber);
+		(!vatNumber || s.vatNo === vatNumber);
 	return ok(
 		pageOf(ctx.sim.data(ctx.companyId!).suppliers.filter(match), ctx.query, pageFaults(ctx)),
 	);

@@ -3,6 +3,9 @@
  * profiles: analytical fields, their values and expense categories. Page lists (`page`,
  * `pageSize` ≤ 30, a later page past the end is a 404), the company in the X-Company-Id header
  * for organisation tokens. Archived fields and values are left out unless `includeArchived=true`.
+ * The values list serves a `pageSize` above 30 as 30 instead of refusing it, as the API does
+ * (public client code). The documented profile answers the values list as a bare array
+ * (profile.ts; docs/api.md#page-lists).
  */
 import { pageOf, SimError } from './paging';
 import type { PageFault } from './paging';
@@ -66,7 +69,8 @@ export const REFERENCE_ROUTES: RouteDef[] = [
 			const values = field.values
 				.filter((v) => archived || !v.isArchived)
 				.map(({ id, name, isArchived }) => ({ id, value: name, isArchived: isArchived ?? false }));
-			return ok(pageOf(values, ctx.query, pageFaults(ctx)));
+			// A pageSize above 30 is served as 30, not refused (public client code).
+			return ok(pageOf(values, ctx.query, { ...pageFaults(ctx), capPageSize: true }));
 		},
 	},
 	{

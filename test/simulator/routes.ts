@@ -23,6 +23,7 @@ import {
 	updateSupplier,
 	updateSuppliers,
 	updateSupplierStatus,
+	updateOneSupplierStatus,
 } from './writes';
 import { FILE_ROUTES } from './fileRoutes';
 import { WEBHOOK_ROUTES } from './webhooks';
@@ -72,6 +73,10 @@ function bodyObject(ctx: RequestContext): Record<string, unknown> {
 	}
 	return ctx.body as Record<string, unknown>;
 }
+
+/** Whether the request authenticates its client with a Basic header. */
+const basicAuth = (ctx: RequestContext): boolean =>
+	/^Basic\s+\S+$/i.test(ctx.headers.authorization ?? '');
 
 /** Basic client authentication (the API key's token request), or client_id/client_secret in the body. */
 function clientCredentials(
@@ -539,7 +544,10 @@ function tokenGrant(ctx: RequestContext): HandlerResult {
 			'headers.authorization',
 		);
 	}
-	if (body.grant_type !== 'client_credentials') {
+	// With Basic authentication the body is optional (docs/api.md#authentication): no body is a
+	// client-credentials grant.
+	const grant = ctx.body === undefined && basicAuth(ctx) ? 'client_credentials' : body.grant_type;
+	if (grant !== 'client_credentials') {
 		throw new SimError(
 			400,
 			'unsupported_grant_type',
@@ -937,6 +945,14 @@ export const ROUTES: RouteDef[] = [
 		scoping: 'header',
 		scope: 'experimental:supplier:manage',
 		handler: updateSupplierStatus,
+	},
+	{
+		id: 'updateOneSupplierStatus',
+		method: 'PATCH',
+		pattern: /^\/v1\/experimental\/suppliers\/(?<supplierId>[^/]+)\/status$/,
+		scoping: 'header',
+		scope: 'experimental:supplier:manage',
+		handler: updateOneSupplierStatus,
 	},
 	{
 		id: 'updatePayableAccounting',

@@ -475,6 +475,14 @@ const LAST_NAMES = [
 	'Silva',
 	'Moreau',
 ];
+/** City and postal code of the seeded suppliers' addresses. */
+const SUPPLIER_CITIES = [
+	['Paris', '75002'],
+	['Lyon', '69002'],
+	['Nantes', '44000'],
+	['Lille', '59000'],
+	['Bordeaux', '33000'],
+];
 const COST_CENTERS = ['Engineering', 'Sales', 'Marketing', 'Finance', 'Operations', 'People'];
 const DAY_MS = 24 * 60 * MINUTE;
 
@@ -489,13 +497,28 @@ function secondCatalogueData(company: string, sizes: DataSizes, seed: number) {
 	const suppliers: Supplier[] = [];
 	for (let n = 1; n <= size('suppliers'); n++) {
 		const createdAt = BASE_TIME + n * DAY_MS;
+		// The PRNG is drawn as before (IBAN, VAT number, update date), so the records after keep their values.
+		const iban = n % 3 === 0 ? null : `FR76${pad(Math.floor(rng() * 1e10), 10)}${pad(n, 13)}`;
+		const vatNo = n % 4 === 0 ? null : `FR${pad(Math.floor(rng() * 1e11), 11)}`;
+		const name = `${SUPPLIERS[(n - 1) % SUPPLIERS.length]}${n > SUPPLIERS.length ? ` ${Math.ceil(n / SUPPLIERS.length)}` : ''}`;
+		// As Spendesk reads a supplier back (docs/api.md#suppliers-as-read).
 		suppliers.push({
 			id: `sup_${suffix}_${pad(n, 5)}`,
-			name: `${SUPPLIERS[(n - 1) % SUPPLIERS.length]}${n > SUPPLIERS.length ? ` ${Math.ceil(n / SUPPLIERS.length)}` : ''}`,
-			iban: n % 3 === 0 ? null : `FR76${pad(Math.floor(rng() * 1e10), 10)}${pad(n, 13)}`,
-			bic: n % 3 === 0 ? null : 'BNPAFRPPXXX',
-			vatNumber: n % 4 === 0 ? null : `FR${pad(Math.floor(rng() * 1e11), 11)}`,
-			externalId: n % 5 === 0 ? `ext-${suffix}-${n}` : null,
+			name,
+			legalName: n % 2 === 0 ? `${name} SAS` : null,
+			registrationNo: vatNo ? vatNo.slice(4) : null,
+			vatNo,
+			address: {
+				line1: n % 5 === 0 ? null : `${n} rue du Commerce`,
+				city: n % 5 === 0 ? null : SUPPLIER_CITIES[n % SUPPLIER_CITIES.length][0],
+				postalCode: n % 5 === 0 ? null : SUPPLIER_CITIES[n % SUPPLIER_CITIES.length][1],
+				country: n % 5 === 0 ? null : 'FR',
+			},
+			iban,
+			bic: iban ? 'BNPAFRPPXXX' : null,
+			bankCountry: iban ? 'FR' : null,
+			bankInfo: {},
+			primaryEmail: null,
 			isArchived: n % 7 === 0,
 			createdAt: iso(createdAt),
 			updatedAt: iso(createdAt + Math.floor(rng() * 30) * DAY_MS),

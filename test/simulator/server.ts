@@ -189,6 +189,7 @@ function resolveOptions(
 		companiesCacheSeconds: 1200,
 		snapshotPendingPolls: 2,
 		attachmentShape: 'decided',
+		bareArrayLists: [],
 		latencyMs: 0,
 		oauthDefaultUser: 'u_owner',
 		oauthDefaultConsent: 'organisation',
@@ -769,7 +770,12 @@ export class SpendeskSimulator {
 				req.socket.destroy();
 				return;
 			}
-			if (fault?.kind === 'status') {
+			if (fault?.kind === 'redirect') {
+				result = {
+					status: fault.status ?? 307,
+					headers: { location: fault.location ?? 'http://redirect.example.invalid/' },
+				};
+			} else if (fault?.kind === 'status') {
 				const status = fault.status ?? 500;
 				result = errorResult(
 					new SimError(
@@ -824,6 +830,9 @@ export class SpendeskSimulator {
 				result = { status: 204 };
 			} else {
 				result = await this.dispatch(route, ctx);
+				// Some collections answer a page as a bare array (docs/api.md#page-lists).
+				if (fault?.kind === 'bareArray' || this.options.bareArrayLists.includes(route.id))
+					result = bareArrayPage(result);
 				if (fault?.kind === 'spentBudget') {
 					const s = String(fault.retryAfterSeconds ?? 1);
 					result = {
@@ -1168,6 +1177,14 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 		req.on('end', () => resolve(Buffer.concat(chunks)));
 		req.on('error', reject);
 	});
+}
+
+/** A page list's answer `{data: [...], meta}` as the bare array of its items; any other answer as it is. */
+function bareArrayPage(result: HandlerResult): HandlerResult {
+	const body = result.body as { data?: unknown; meta?: unknown } | undefined;
+	if (result.status >= 300 || !body || typeof body !== 'object' || !Array.isArray(body.data))
+		return result;
+	return { ...result, body: body.data };
 }
 
 /** JSON or form body; JSON when it parses, form when the content type says so, raw text otherwise. */

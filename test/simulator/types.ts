@@ -156,7 +156,7 @@ export interface PayableLineItem {
 	costCenterId: string | null;
 }
 
-/** A supplier's details in the documented nested shape (docs/api.md#bulk-writes). */
+/** A supplier's details in the documented nested shape of the writes (docs/api.md#bulk-writes). */
 export interface SupplierDetails {
 	legalName?: string | null;
 	vatNumber?: string | null;
@@ -167,11 +167,19 @@ export interface SupplierDetails {
 	registrationNumber?: string | null;
 }
 
-/** A supplier's bank account in the documented nested shape. */
+/** A supplier's bank account in the documented nested shape of the writes. */
 export interface SupplierBankInfo {
 	iban?: string | null;
 	bic?: string | null;
 	bankCountry?: string | null;
+}
+
+/** A supplier's address as read (docs/api.md#suppliers-as-read). */
+export interface SupplierAddress {
+	line1: string | null;
+	city: string | null;
+	postalCode: string | null;
+	country: string | null;
 }
 
 /** A settlement as the vendor's older OpenAPI document shows it (docs/api.md#response-shapes). */
@@ -198,22 +206,28 @@ export interface Settlement {
 	links: Array<{ bankFees: string }>;
 }
 
-/** A supplier (vendor) of a company. */
+/**
+ * A supplier (vendor) of a company, kept in the shape Spendesk reads it back
+ * (docs/api.md#suppliers-as-read): details and bank account at the top level, the address
+ * nested, `bankInfo` empty. The writes take another shape (`supplierDetails`, `bankInfo`:
+ * writes.ts maps it).
+ */
 export interface Supplier {
 	id: string;
 	name: string;
+	legalName: string | null;
+	registrationNo: string | null;
+	vatNo: string | null;
+	address: SupplierAddress;
 	iban: string | null;
 	bic: string | null;
-	vatNumber: string | null;
-	/** The supplier's ID in the customer's accounting system; unique within its company when set. */
-	externalId: string | null;
+	bankCountry: string | null;
+	/** Empty as read: the bank account is at the top level. */
+	bankInfo: Record<string, never>;
+	primaryEmail: string | null;
 	isArchived: boolean;
 	createdAt: string;
 	updatedAt: string;
-	/** Set by Create and Update (the documented nested shape); `iban`, `bic` and `vatNumber` mirror it. */
-	primaryEmail?: string | null;
-	supplierDetails?: SupplierDetails;
-	bankInfo?: SupplierBankInfo;
 }
 
 export interface AnalyticalField {
@@ -441,6 +455,12 @@ export interface SimulatorOptions {
 	 * `id, mimeType, url`, as the vendor's older document shows them.
 	 */
 	attachmentShape?: 'decided' | 'documented';
+	/**
+	 * Page lists answered as a bare JSON array (no `{data, meta}`), by route id
+	 * (docs/api.md#page-lists). Default: none; the documented profile: the analytical field
+	 * values (`listAnalyticalFieldValuesV1`).
+	 */
+	bareArrayLists?: RouteId[];
 	/** Number of GETs of a new accounting export that answer PENDING. Default 2. */
 	exportPendingPolls?: number;
 	/**
@@ -513,6 +533,7 @@ export type RouteId =
 	| 'closePurchaseOrder'
 	| 'listJournalTemplates'
 	| 'updateSupplierStatus'
+	| 'updateOneSupplierStatus'
 	| 'updateSuppliers'
 	/** The simulator's control route POST /_simulator/webhooks/events (not a Spendesk endpoint). */
 	| 'simulatorWebhookEvent'
@@ -521,6 +542,11 @@ export type RouteId =
 export type FaultKind =
 	/** Answer with `status` (default 500) and the error body (`detail` and `source` when given). */
 	| 'status'
+	/**
+	 * Answer a redirect: `status` (default 307) with `Location: location` (default
+	 * http://redirect.example.invalid/), no body, as a proxy or a wrong base URL does.
+	 */
+	| 'redirect'
 	/**
 	 * Answer `status` (default 400) with the error body whose detail quotes the request as it
 	 * arrived, headers (authorization included) and all, as a debugging gateway does.
@@ -585,8 +611,11 @@ export type FaultKind =
 	| 'spentBudget'
 	/** Payables search: answer `{ data: [...], nextCursor }` instead of `{ payables: [...], nextCursor }` (older answers). */
 	| 'dataEnvelope'
-	/** Supplier create with one supplier: answer `{ item: { outcome, supplier } }` instead of `{ items: [...] }`. */
-	| 'supplierItem'
+	/**
+	 * Page lists: answer the page's items as a bare JSON array, without `{data, meta}`, as some
+	 * collections answer (docs/api.md#page-lists); the option `bareArrayLists` does it for whole routes.
+	 */
+	| 'bareArray'
 	/** Single objects (Get a supplier, a user, a settlement's new state, …): answer the object bare, without the `data` wrapper. */
 	| 'bareObject'
 	/** Analytical fields and their values: each carries its label as `value` instead of `name` (real-world variation). */
@@ -622,6 +651,8 @@ export interface FaultSpec {
 	/** Let this many matching requests pass first. Default 0. */
 	after?: number;
 	status?: number;
+	/** redirect: where the `Location` header points. */
+	location?: string;
 	/** `status` faults: the error body's detail and source. */
 	detail?: string;
 	source?: string;

@@ -8,9 +8,10 @@
  * - Bookkeeping status: the answer lists one result per entry, in the order sent; `updated`
  *   moves the version on by one; `conflict` (stale version) and `not_found` carry the
  *   payable's current version (null when unknown). A seeded payable without a version is at 1.
- * - Supplier create (vendor documentation: a JSON array of suppliers in the nested shape,
+ * - Supplier create (public client code: a JSON array of suppliers in the nested shape,
  *   unknown properties refused) is all or nothing here; the answer lists one `{ outcome,
- *   supplier }` per supplier in the order sent.
+ *   supplier }` per supplier in the order sent, or `{ item: supplier }` for one. Suppliers are
+ *   kept and answered in the shape Spendesk reads them (docs/api.md#suppliers-as-read).
  * - A settlement's state is `exported` or `failedToExport` (vendor documentation).
  */
 import { SimError } from './paging';
@@ -218,21 +219,56 @@ function checkSupplier(
 	if (bank) checkTexts(bank, BANK_TEXT, `${source}.bankInfo`);
 }
 
-/** Applies the nested fields of `entry` to `supplier` (a PATCH: absent kept, null cleared); the flat fields mirror them. */
+/** Where each field of the written nested shape lands in the supplier as read (docs/api.md#suppliers-as-read). */
+const DETAILS_READ: Record<keyof SupplierDetails, (s: Supplier, v: string | null) => void> = {
+	legalName: (s, v) => (s.legalName = v),
+	registrationNumber: (s, v) => (s.registrationNo = v),
+	vatNumber: (s, v) => (s.vatNo = v),
+	address: (s, v) => (s.address.line1 = v),
+	city: (s, v) => (s.address.city = v),
+	zipcode: (s, v) => (s.address.postalCode = v),
+	country: (s, v) => (s.address.country = v),
+};
+const BANK_READ: Record<keyof SupplierBankInfo, (s: Supplier, v: string | null) => void> = {
+	iban: (s, v) => (s.iban = v),
+	bic: (s, v) => (s.bic = v),
+	bankCountry: (s, v) => (s.bankCountry = v),
+};
+
+/**
+ * Applies the written fields of `entry` (the nested shape) to `supplier` (the shape as read): a
+ * PATCH keeps what is absent and clears what is null.
+ */
 function applySupplier(supplier: Supplier, entry: Record<string, unknown>): void {
 	if (typeof entry.name === 'string') supplier.name = entry.name.trim();
 	if ('primaryEmail' in entry)
 		supplier.primaryEmail = (entry.primaryEmail as string | null) ?? null;
-	const details = entry.supplierDetails as SupplierDetails | null | undefined;
-	if (details) supplier.supplierDetails = { ...supplier.supplierDetails, ...details };
-	const bank = entry.bankInfo as SupplierBankInfo | null | undefined;
-	if (bank) supplier.bankInfo = { ...supplier.bankInfo, ...bank };
-	supplier.iban = supplier.bankInfo?.iban ?? supplier.iban;
-	supplier.bic = supplier.bankInfo?.bic ?? supplier.bic;
-	supplier.vatNumber = supplier.supplierDetails?.vatNumber ?? supplier.vatNumber;
-	if (bank && 'iban' in bank) supplier.iban = bank.iban ?? null;
-	if (bank && 'bic' in bank) supplier.bic = bank.bic ?? null;
-	if (details && 'vatNumber' in details) supplier.vatNumber = details.vatNumber ?? null;
+	const details = (entry.supplierDetails ?? {}) as Record<string, string | null | undefined>;
+	for (const [key, set] of Object.entries(DETAILS_READ))
+		if (details[key] !== undefined) set(supplier, details[key] ?? null);
+	const bank = (entry.bankInfo ?? {}) as Record<string, string | null | undefined>;
+	for (const [key, set] of Object.entries(BANK_READ))
+		if (bank[key] !== undefined) set(supplier, bank[key] ?? null);
+}
+
+/** A new supplier, as read, with nothing but its ID and dates yet. */
+function newSupplier(id: string, now: string): Supplier {
+	return {
+		id,
+		name: '',
+		legalName: null,
+		registrationNo: null,
+		vatNo: null,
+		address: { line1: null, city: null, postalCode: null, country: null },
+		iban: null,
+		bic: null,
+		bankCountry: null,
+		bankInfo: {},
+		primaryEmail: null,
+		isArchived: false,
+		createdAt: now,
+		updatedAt: now,
+	};
 }
 
 /** The body of a bulk supplier call: a JSON array of 1 to BULK_MAX objects, else a 400. */
@@ -253,7 +289,10 @@ function supplierList(ctx: RequestContext): Array<Record<string, unknown>> {
 	return list as Array<Record<string, unknown>>;
 }
 
-/** POST /v1/suppliers: a JSON array of 1 to 100 suppliers; 201 `{ items: [{ outcome, supplier }] }`. */
+/**
+ * POST /v1/suppliers: a JSON array of 1 to 100 suppliers; 201 `{ items: [{ outcome, supplier }] }`,
+ * or for one supplier `{ item: supplier }` (public client code: `item.id`).
+ */
 export function createSuppliers(ctx: RequestContext): HandlerResult {
 	const entries = supplierList(ctx);
 	entries.forEach((entry, i) => checkSupplier(entry, `body[${i}]`, true));
@@ -261,27 +300,15 @@ export function createSuppliers(ctx: RequestContext): HandlerResult {
 	const suffix = ctx.companyId!.slice(4);
 	const now = ctx.sim.clock.iso();
 	const items = entries.map((entry) => {
-		const supplier: Supplier = {
-			id: `sup_${suffix}_${String(suppliers.length + 1).padStart(4, '0')}`,
-			name: '',
-			iban: null,
-			bic: null,
-			vatNumber: null,
-			externalId: null,
-			isArchived: false,
-			createdAt: now,
-			updatedAt: now,
-			primaryEmail: null,
-			supplierDetails: {},
-			bankInfo: {},
-		};
+		const supplier = newSupplier(
+			`sup_${suffix}_${String(suppliers.length + 1).padStart(4, '0')}`,
+			now,
+		);
 		applySupplier(supplier, entry);
 		suppliers.push(supplier);
 		return { outcome: 'created', supplier };
 	});
-	// supplierItem: one supplier answered as `{ item }`, as the vendor may for a single supplier.
-	if (ctx.fault === 'supplierItem' && items.length === 1)
-		return { status: 201, body: { item: items[0] } };
+	if (items.length === 1) return { status: 201, body: { item: items[0].supplier } };
 	return { status: 201, body: { items } };
 }
 
@@ -361,4 +388,25 @@ export function updateSupplierStatus(ctx: RequestContext): HandlerResult {
 		return { outcome: 'updated', supplier };
 	});
 	return { status: 200, body: { items } };
+}
+
+/**
+ * PATCH /v1/experimental/suppliers/{supplierId}/status (docs/api.md#supplier-management):
+ * `{ isArchived }` archives or unarchives one supplier. Decided here: the answer is the
+ * supplier as it now is (a single object: `{data}` in the specification profile, bare under
+ * the `bareObject` fault), an unknown supplier a 404.
+ */
+export function updateOneSupplierStatus(ctx: RequestContext): HandlerResult {
+	const body = bodyOf(ctx);
+	for (const key of Object.keys(body))
+		if (key !== 'isArchived') throw additionalProperty(`body.${key}`);
+	if (typeof body.isArchived !== 'boolean')
+		throw new SimError(400, 'invalid_body', 'isArchived must be true or false', 'body.isArchived');
+	const supplier = ctx.sim
+		.data(ctx.companyId!)
+		.suppliers.find((s) => s.id === ctx.params.supplierId);
+	if (!supplier) throw new SimError(404, 'not_found', 'Supplier not found', 'path.supplierId');
+	supplier.isArchived = body.isArchived;
+	supplier.updatedAt = ctx.sim.clock.iso();
+	return singleBody(ctx, supplier);
 }

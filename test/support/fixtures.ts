@@ -75,10 +75,10 @@ export async function oauthTokens(
 	const res = await fetch(link, { redirect: 'manual' });
 	const landed = res.headers.get('location') ?? '';
 	if (!new URL(landed).searchParams.get('code')) throw new Error(`approval refused: ${landed}`);
-	const saved = await oauth2PreAuthentication(async (options) => await httpRequest(options), {
-		...fields,
-		authorizationResponse: landed,
-	} as ICredentialDataDecryptedObject);
+	const saved = await oauth2PreAuthentication(
+		{ helpers: { httpRequest: async (options) => await httpRequest(options) } },
+		{ ...fields, authorizationResponse: landed } as ICredentialDataDecryptedObject,
+	);
 	return { ...fields, ...saved };
 }
 

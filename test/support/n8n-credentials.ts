@@ -130,8 +130,9 @@ export function findCredentialTest(
 /**
  * CredentialTestContext: its only helper is the legacy `request`, which n8n proxies to axios
  * (proxyRequestToAxios): `uri`, `auth: {user, pass}`, `qs`, `json`, `simple: false` (every
- * status is an answer), `resolveWithFullResponse`, `timeout`; a network failure throws with
- * its code.
+ * status is an answer), `resolveWithFullResponse`, `timeout`, the redirect rules of
+ * parseRequestObject (`followRedirect`, `followAllRedirects`, `maxRedirects`); a network
+ * failure throws with its code.
  */
 export function credentialTestContext(): ICredentialTestFunctions {
 	const request = async (uriOrObject: string | object, options?: object) => {
@@ -140,9 +141,17 @@ export function credentialTestContext(): ICredentialTestFunctions {
 		) as IDataObject & {
 			auth?: { user?: string; username?: string; pass?: string; password?: string };
 		};
+		const method = (o.method as IHttpRequestOptions['method']) ?? 'GET';
+		// parseRequestObject: a GET or HEAD follows redirects unless `followRedirect: false`, any
+		// other method only with `followAllRedirects`; `maxRedirects: 0` follows none.
+		const follows =
+			o.maxRedirects !== 0 &&
+			((o.followRedirect !== false && (method === 'GET' || method === 'HEAD')) ||
+				o.followAllRedirects === true);
 		const converted: IHttpRequestOptions = {
 			url: String(o.uri ?? o.url),
-			method: (o.method as IHttpRequestOptions['method']) ?? 'GET',
+			method,
+			disableFollowRedirect: !follows,
 			headers: o.headers as IDataObject | undefined,
 			qs: o.qs as IDataObject | undefined,
 			body: o.body as IDataObject | undefined,

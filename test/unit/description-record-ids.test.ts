@@ -68,6 +68,7 @@ describe('record ID fields of the operations', () => {
 			'analyticalField fieldId',
 			'intake intakeId',
 			'payable payableId',
+			'purchaseOrder costCenterId',
 			'purchaseOrder purchaseOrderId',
 			'purchaseOrder supplierId',
 			'purchaseOrder userId',

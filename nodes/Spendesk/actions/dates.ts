@@ -131,20 +131,62 @@ export function readDateFilter(
 	return new Date(at).toISOString();
 }
 
+/**
+ * The day an end date names when it is given as a day: a date without a time, or at 00:00
+ * without a time zone (what the editor's date picker gives when only a day is picked), as
+ * `YYYY-MM-DD`; undefined for a moment (another time, or a time zone given).
+ */
+export function dayOnly(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const match = ISO_LIKE.exec(value.trim());
+	if (!match || match[3]) return undefined;
+	const time = match[2];
+	return time === undefined || /^00:00(?::00(?:\.0+)?)?$/.test(time) ? match[1] : undefined;
+}
+
+/**
+ * An end date that includes its day ("on or before this date": Until, Created To), as ISO 8601
+ * in UTC (undefined when empty). A day (see dayOnly) means the whole of it: its last
+ * millisecond in the workflow's time zone, so that what happened later that day is not left
+ * out. A moment (a time other than 00:00, a time zone, a date from an expression such as
+ * {{ $now }}) is kept as it is. Anything else fails naming the field, as readDateFilter does.
+ */
+export function readEndDateFilter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+): string | undefined {
+	const moment = readDateFilter(ctx, itemIndex, value, label);
+	const day = dayOnly(value);
+	if (moment === undefined || day === undefined) return moment;
+	const [year, month, dayOfMonth] = day.split('-').map(Number);
+	const nextMidnight = fromZone(Date.UTC(year, month - 1, dayOfMonth + 1), ctx.getTimezone());
+	return new Date(nextMidnight - 1).toISOString();
+}
+
 /** The From / Until filters of a dated list (bank fees, wallet loads), both dates included. */
 export function fromToFilters(what: string): INodeProperties {
 	return filtersCollection([
 		dateFilter('From', 'from', `Only ${what} on or after this date`),
-		// "Until", not "To": the end date is included (an accounting export's "Before" is not).
-		dateFilter('Until', 'to', `Only ${what} on or before this date`),
+		// "Until", not "To": the end date is included (an accounting export's "Before" is not),
+		// a day as a whole (readEndDateFilter).
+		dateFilter(
+			'Until',
+			'to',
+			`Only ${what} on or before this date (a day without a time includes the whole day)`,
+		),
 	]);
 }
 
-/** Reads From / Until as the query parameters from / to; From after Until fails before any request. */
+/**
+ * Reads From / Until as the query parameters from / to (Until given as a day: the end of that
+ * day); From after Until fails before any request.
+ */
 export function readFromTo(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);
 	const from = readDateFilter(ctx, itemIndex, filters.from, 'From');
-	const to = readDateFilter(ctx, itemIndex, filters.to, 'Until');
+	const to = readEndDateFilter(ctx, itemIndex, filters.to, 'Until');
 	if (from && to && from > to) {
 		throw new NodeOperationError(ctx.getNode(), `'From' (${from}) is after 'Until' (${to})`, {
 			description: 'Set From to a date on or before Until, or leave one of them empty.',

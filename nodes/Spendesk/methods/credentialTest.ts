@@ -19,6 +19,7 @@ import type {
 	IDataObject,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
+import { redirectRefusal, sendLegacy } from '../transport/door';
 import { ENDPOINTS } from '../transport/endpoints';
 import type { Endpoint, EndpointName } from '../transport/endpoints';
 import { resolveBaseUrl } from '../transport/environment';
@@ -53,22 +54,29 @@ interface Answer {
 	body: unknown;
 }
 
-type Exchange = { kind: 'answer'; answer: Answer } | { kind: 'unreachable'; code?: string };
+type Exchange =
+	| { kind: 'answer'; answer: Answer }
+	| { kind: 'unreachable'; code?: string }
+	| { kind: 'redirected'; status: number; target: string };
 
 const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
-/** One request with n8n's credential-test helper: any status is an answer; only a network failure is not. */
+/**
+ * One request with n8n's credential-test helper, through the one door (transport/door.ts: a
+ * redirect is never followed, the secret or the token would go with it): any other status is an
+ * answer; a network failure is not.
+ */
 async function exchange(ctx: ICredentialTestFunctions, options: IDataObject): Promise<Exchange> {
 	try {
-		const answer = (await ctx.helpers.request({
+		const answer = await sendLegacy(ctx, {
 			...options,
 			json: true,
-			simple: false,
-			resolveWithFullResponse: true,
 			timeout: transportSettings.tokenTimeoutMs,
-		})) as Answer;
+		});
 		return { kind: 'answer', answer };
 	} catch (error) {
+		const redirect = redirectRefusal(error);
+		if (redirect) return { kind: 'redirected', status: redirect.status, target: redirect.target };
 		const e = error as { code?: unknown; cause?: { code?: unknown } };
 		const code = [e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string');
 		return { kind: 'unreachable', code };
@@ -94,6 +102,13 @@ function answerOf(
 	origin: string,
 	secrets: string[],
 ): { answer: Answer } | { failure: INodeCredentialTestResult } {
+	if (result.kind === 'redirected') {
+		return {
+			failure: failed(
+				`Spendesk answered "${endpoint.label}" at ${origin} with a redirect (${result.status}) to ${result.target}, which was not followed: nothing was sent there. Spendesk's API never redirects: check the credential's Environment (or Base URL): it must be the API's own address, not a page or a proxy that forwards elsewhere. Then test again.`,
+			),
+		};
+	}
 	if (result.kind === 'unreachable') {
 		const words = NETWORK_WORDS[result.code ?? ''] ?? 'connection failed';
 		return {

@@ -9,6 +9,7 @@ import { restated } from '../transport/restate';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import type { EndpointName } from '../transport/endpoints';
 import { collect } from '../transport/paginate';
+import { readPageList, unreadableList } from '../transport/pagination/pageList';
 import { callSpendesk, resolveEndpoint } from '../transport/request';
 import { minorAmountText } from './amounts';
 
@@ -91,14 +92,16 @@ async function readApiPage(
 	const size = endpoint.pageSize;
 	if (endpoint.pagination === 'page' && size) {
 		const page = Math.max(1, Number.parseInt(token ?? '1', 10) || 1);
-		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {
+		const { body } = await callSpendesk<unknown>(ctx, endpoint, {
 			company,
 			qs: { page, [size.param]: size.max },
 		});
-		const found = records(body?.data);
-		const pagination = paginationOf(body);
-		const served = Number(pagination.pageSize) || size.max;
-		const total = Number(pagination.total);
+		// `{data, meta}` or a bare array; anything else is an error, never an empty list.
+		const list = readPageList(body);
+		if (!list) throw unreadableList(ctx, endpoint, company, page, body);
+		const found = records(list.items);
+		const served = Number(list.pagination.pageSize) || size.max;
+		const total = Number(list.pagination.total);
 		const more = Number.isFinite(total)
 			? (page - 1) * served + found.length < total
 			: found.length >= served;
@@ -229,10 +232,18 @@ export async function searchPayables(
 	}
 }
 
+/**
+ * Suppliers as Spendesk reads them (docs/api.md#suppliers-as-read): "name, city, VAT number",
+ * the city from `address` and the VAT number from `vatNo` (the writes' `supplierDetails` is not
+ * in a read).
+ */
 export const searchSuppliers = recordSearch({
 	endpoint: 'listSuppliers',
 	what: 'Suppliers',
-	label: (s) => text(s.name),
+	label: (s) =>
+		[text(s.name), text((s.address as IDataObject | null | undefined)?.city), text(s.vatNo)]
+			.filter(Boolean)
+			.join(', '),
 });
 
 /** Members of the chosen company, as "first last, email (id)" (docs/api.md#response-shapes). */

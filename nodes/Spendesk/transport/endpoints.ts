@@ -389,7 +389,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Create suppliers',
 		operations: ['Supplier → Create'],
 		source:
-			'Path, array body in the nested shape, strict properties and `items` answer: public client code; 100 per call: decided here (#bulk-writes).',
+			'Path, array body in the nested shape, strict properties, `items` answer and `{item}` for one supplier: public client code; 100 per call: decided here (#bulk-writes).',
 		method: 'POST',
 		path: '/v1/suppliers',
 		placement: 'header',
@@ -723,7 +723,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Create a purchase order',
 		operations: ['Purchase Order → Create'],
 		source:
-			'Path, body fields (`supplierId` or `supplierName`) and scope: public client code; validation and answer: decided here (#purchase-orders).',
+			'Path, scope and body (amounts `{amount, currency, precision}` in minor units, `customFieldId`/`customFieldValueId`, ISO date-times, `items`; `netAmount`, `costCenterId`, `customFieldAssociations` required; `supplierId` or `supplierName`): public client code run against the vendor sandbox; answer: decided here (#purchase-orders).',
 		method: 'POST',
 		path: '/v1/purchase-orders',
 		placement: 'header',
@@ -773,9 +773,9 @@ export const ENDPOINTS = catalogue({
 	},
 	updateSupplierStatus: {
 		label: 'Archive or unarchive suppliers',
-		operations: ['Supplier → Archive', 'Supplier → Unarchive'],
+		operations: ['Supplier → Archive (several items)', 'Supplier → Unarchive (several items)'],
 		source:
-			'Path, body `{supplierIds, isArchived}` and scope: public client code; `items` answer: decided here, as the create answers (#supplier-management).',
+			'Path, body `{supplierIds, isArchived}` and scope: public client code; `items` answer: decided here, as the create answers, and read defensively (#supplier-management).',
 		method: 'PATCH',
 		path: '/v1/experimental/suppliers/status',
 		placement: 'header',
@@ -783,12 +783,29 @@ export const ENDPOINTS = catalogue({
 		scope: 'experimental:supplier:manage',
 		// Sets an absolute state: a replay leaves the suppliers as the first call did.
 		idempotent: true,
+		// Its answer is unverified: a 2xx without a body is an accepted change (actions/supplier/bulk.ts).
+		mayAnswerEmpty: true,
+	},
+	updateOneSupplierStatus: {
+		label: 'Archive or unarchive a supplier',
+		operations: ['Supplier → Archive (one item)', 'Supplier → Unarchive (one item)'],
+		source:
+			'Path, body `{isArchived}` and scope: public client code; the supplier as the answer: decided here, and read defensively (#supplier-management).',
+		method: 'PATCH',
+		path: '/v1/experimental/suppliers/{supplierId}/status',
+		placement: 'header',
+		pagination: 'none',
+		scope: 'experimental:supplier:manage',
+		// Sets an absolute state: a replay leaves the supplier as the first call did.
+		idempotent: true,
+		// Its answer is unverified: a 2xx without a body is an accepted change.
+		mayAnswerEmpty: true,
 	},
 	updateSuppliers: {
 		label: 'Update several suppliers',
 		operations: ['Supplier → Update (several items)'],
 		source:
-			'Path, array body with `id` and scope: public client code; `items` answer: decided here, as the create answers (#supplier-management).',
+			'Path, array body with `id` and scope: public client code; `items` answer: decided here, as the create answers, and read defensively (#supplier-management).',
 		method: 'PATCH',
 		path: '/v1/suppliers',
 		placement: 'header',
@@ -796,6 +813,8 @@ export const ENDPOINTS = catalogue({
 		scope: 'experimental:supplier:manage',
 		// Sets absolute field values: a replay leaves the suppliers as the first call did.
 		idempotent: true,
+		// Its answer is unverified: a 2xx without a body is an accepted change (actions/supplier/bulk.ts).
+		mayAnswerEmpty: true,
 	},
 });
 

@@ -79,20 +79,6 @@ export function displayUrl(raw: string): string {
 	return at === -1 ? withoutQuery : `…${withoutQuery.slice(at + 1)}`;
 }
 
-/**
- * Where a redirect's `Location` points, as it may be shown: the origin only (scheme, host and
- * port), never the path, query or user info, which may carry a signature or a secret.
- */
-export function redirectTarget(location: unknown, from: string): string {
-	const raw = Array.isArray(location) ? (location[0] as unknown) : location;
-	if (typeof raw !== 'string' || !raw.trim()) return 'an address it did not give';
-	try {
-		return new URL(raw.trim(), from).origin;
-	} catch {
-		return 'an address that is not a valid URL';
-	}
-}
-
 /** What to say about a redirect from Spendesk's API: it never redirects, so the base URL is wrong. */
 export const REDIRECT_HELP =
 	"Spendesk's API never redirects, so nothing was sent there: check the environment or Custom base URL of the credential (it must be the API's own address, not a page or a proxy that forwards elsewhere), then run the node again.";

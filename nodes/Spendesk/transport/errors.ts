@@ -524,8 +524,9 @@ export function notFileError(
 }
 
 /**
- * A 3xx from the API: never followed (the credential would go with it), an error naming where
- * it pointed (its origin only) and the base URL to check.
+ * A 3xx from the API, or from its token endpoint (`via`) while the call waited for a token:
+ * never followed (the credential would go with it), an error naming where it pointed (its
+ * origin only) and the base URL to check.
  */
 export function redirectError(
 	node: INode,
@@ -533,12 +534,17 @@ export function redirectError(
 		endpoint: Endpoint;
 		status: number;
 		target: string;
+		/** Who answered the redirect when it was not the API call itself ("Spendesk's token endpoint"). */
+		via?: string;
 		companyId?: string;
 		itemIndex?: number;
 	},
 ): NodeApiError {
-	const { endpoint, status, target, companyId } = call;
+	const { endpoint, status, target, via, companyId } = call;
 	const forCompany = companyId ? ` for ${companyLabel(companyId)}` : '';
+	const message = via
+		? `${via} answered with a redirect (${status}) to ${target}, which was not followed: "${endpoint.label}"${forCompany} was not sent`
+		: `Spendesk answered "${endpoint.label}"${forCompany} with a redirect (${status}) to ${target}, which was not followed`;
 	return new NodeApiError(
 		node,
 		{
@@ -547,11 +553,6 @@ export function redirectError(
 			...(companyId ? { companyId } : {}),
 			redirectTo: target,
 		},
-		{
-			message: `Spendesk answered "${endpoint.label}"${forCompany} with a redirect (${status}) to ${target}, which was not followed`,
-			description: REDIRECT_HELP,
-			httpCode: String(status),
-			itemIndex: call.itemIndex,
-		},
+		{ message, description: REDIRECT_HELP, httpCode: String(status), itemIndex: call.itemIndex },
 	);
 }

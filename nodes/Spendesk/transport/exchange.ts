@@ -8,9 +8,10 @@
  * from the API's answer to the retried call.
  */
 import { sleep } from 'n8n-workflow';
-import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 import { rememberSecrets } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
+import { redirectRefusal, sendAuthenticated } from './door';
 import { flowControl } from './limiter';
 import { approvalAddress, connectProblem } from './oauth2';
 import { classifyThrown } from './outcome';
@@ -165,25 +166,27 @@ async function exchange(
 	const options: IHttpRequestOptions = Object.assign({}, request);
 	options.ignoreHttpStatusErrors = ignoreHttpStatusErrors;
 	options.abortSignal = signal;
-	// Never follow a redirect: n8n would send the credential to wherever it points.
-	options.disableFollowRedirect = true;
 	try {
-		const sent = ctx.helpers.httpRequestWithAuthentication.call(
-			receiver,
-			credential.credentialType,
-			options,
-		);
-		return {
-			kind: 'response',
-			response: (await answerBy(grain, sent)) as IN8nHttpFullResponse,
-		};
+		// Through the one door: a redirect is never followed (transport/door.ts).
+		const sent = sendAuthenticated(receiver, credential.credentialType, options);
+		return { kind: 'response', response: await answerBy(grain, sent) };
 	} catch (error) {
+		// A redirect refused: of the API call, or of the token call n8n made first (`via`).
+		const redirect = redirectRefusal(error);
+		if (redirect)
+			return {
+				kind: 'redirected',
+				status: redirect.status,
+				target: redirect.target,
+				via: redirect.what,
+			};
 		// OAuth2: preAuthentication asks for a connection (refresh or code refused, not connected).
 		const problem = connectProblem(error);
 		if (problem)
 			return {
 				kind: 'renewalRefused',
-				notConnected: problem.reason === 'notConnected',
+				notConnected: problem.reason !== 'refused',
+				codeRefused: problem.reason === 'codeRefused',
 				detail: problem.detail,
 				approvalAddress: await newApprovalAddress(ctx, credential),
 			};
@@ -192,6 +195,48 @@ async function exchange(
 			? { kind: 'thrown', code: 'ETIMEDOUT', error }
 			: classifyThrown(error);
 	}
+}
+
+/**
+ * How long a call that lost a race for an OAuth2 grant waits before it reads the credential
+ * again: in queue mode, the n8n process that won saves its tokens meanwhile.
+ */
+const RACE_WAIT_MS = 1500;
+
+/**
+ * Whether the OAuth2 credential, read again after a moment, holds a connection saved by another
+ * n8n process: no pasted answer waiting, Connect Again off, a refresh token.
+ */
+async function connectedElsewhere(
+	ctx: SpendeskContext,
+	credential: ResolvedCredential,
+): Promise<boolean> {
+	await sleep(RACE_WAIT_MS);
+	try {
+		const data = await ctx.getCredentials(credential.credentialType);
+		const pasted =
+			typeof data.authorizationResponse === 'string' && data.authorizationResponse.trim();
+		const refresh = typeof data.refreshToken === 'string' && data.refreshToken;
+		return !pasted && data.connectAgain !== true && !!refresh;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * OAuth2 in queue mode: a freshly pasted code is exchanged by whichever process runs first,
+ * and the others' exchange of the same code is refused (a code works once). When the code was
+ * refused and the credential, read again, holds the connection the winner saved, the race was
+ * lost, not the connection: the call is made once more with it (`retry`).
+ */
+async function afterLostExchange(
+	ctx: SpendeskContext,
+	credential: ResolvedCredential,
+	outcome: Outcome,
+	retry: () => Promise<Outcome>,
+): Promise<Outcome> {
+	if (outcome.kind !== 'renewalRefused' || !outcome.codeRefused) return outcome;
+	return (await connectedElsewhere(ctx, credential)) ? await retry() : outcome;
 }
 
 /** Resolved credentials whose tokens were read after their first exchange. */
@@ -203,7 +248,12 @@ export async function sendWithRenewal(
 	credential: ResolvedCredential,
 	request: IHttpRequestOptions,
 ): Promise<Outcome> {
-	const first = await exchange(ctx, credential, request, true);
+	const first = await afterLostExchange(
+		ctx,
+		credential,
+		await exchange(ctx, credential, request, true),
+		async () => await exchange(ctx, credential, request, true),
+	);
 	// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
 	if (!tokensRead.has(credential)) {
 		tokensRead.add(credential);
@@ -217,16 +267,18 @@ export async function sendWithRenewal(
 	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
 		const refreshBefore = await heldRefreshToken(ctx, credential);
 		try {
-			let outcome = await exchange(ctx, credential, request, false);
+			const again = async () => await exchange(ctx, credential, request, false);
+			let outcome = await again();
 			// OAuth2 in queue mode: another worker may have spent the refresh token first and
 			// saved its pair. Read the credential again after a moment; a new refresh token there
 			// means the race was lost, not the connection: try once more with it.
 			if (outcome.kind === 'renewalRefused' && !outcome.notConnected && refreshBefore) {
-				await sleep(1500);
+				await sleep(RACE_WAIT_MS);
 				const now = await heldRefreshToken(ctx, credential);
-				if (now && now !== refreshBefore) outcome = await exchange(ctx, credential, request, false);
+				if (now && now !== refreshBefore) outcome = await again();
 			}
-			return outcome;
+			// The same for a pasted code another worker exchanged first.
+			return await afterLostExchange(ctx, credential, outcome, again);
 		} finally {
 			// A renewal may have brought new tokens: remember them too.
 			await rememberSecrets(ctx, credential);

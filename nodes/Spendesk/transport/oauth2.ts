@@ -16,8 +16,10 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 import { scopesFor } from '../../../credentials/scopes';
+import { redirectRefusal, sendPlain } from './door';
+import type { PlainCaller } from './door';
 import { ENDPOINTS } from './endpoints';
-import { resolveBaseUrl } from './environment';
+import { REDIRECT_HELP, resolveBaseUrl } from './environment';
 import { transportSettings } from './settings';
 
 /** How long a rotated refresh token is remembered in this process (old token → new pair). */
@@ -25,6 +27,15 @@ const ROTATED_LIFETIME_MS = 5 * 60 * 1000;
 
 /** Marks errors that mean "the credential must be connected (again)" (a test of the transport). */
 export const RECONNECT_MARK = 'spendeskOAuth2Connect';
+
+/**
+ * Why the connection must be made (again): the refresh was refused (`refused`), the token
+ * endpoint refused a pasted code (`codeRefused`: spent, too old, or exchanged first by another
+ * n8n process that saved the connection), or there is nothing to connect with (`notConnected`).
+ */
+export type ConnectReason = 'refused' | 'codeRefused' | 'notConnected';
+
+const CONNECT_REASONS: readonly ConnectReason[] = ['refused', 'codeRefused', 'notConnected'];
 
 /** The connection must be made (again): refused refresh or code, or nothing to connect with. */
 export class OAuth2ConnectError extends Error {
@@ -38,7 +49,7 @@ export class OAuth2ConnectError extends Error {
 
 	constructor(
 		message: string,
-		readonly reason: 'refused' | 'notConnected',
+		readonly reason: ConnectReason,
 	) {
 		super(message);
 		this.name = 'OAuth2ConnectError';
@@ -48,7 +59,7 @@ export class OAuth2ConnectError extends Error {
 
 /** Why an error (or the error it wraps, as n8n wraps `preAuthentication` failures) asks for a connection. */
 export interface ConnectProblem {
-	reason: 'refused' | 'notConnected';
+	reason: ConnectReason;
 	/** What went wrong, in the credential's words (never a secret: no token, code or client secret). */
 	detail: string;
 }
@@ -62,13 +73,12 @@ export function connectProblem(error: unknown): ConnectProblem | undefined {
 		if (!e || typeof e !== 'object' || seen.has(e)) continue;
 		seen.add(e);
 		const detail = typeof e.message === 'string' ? e.message : '';
-		if (e[RECONNECT_MARK] === true)
-			return { reason: e.reason === 'notConnected' ? 'notConnected' : 'refused', detail };
-		if (typeof e.httpCode === 'string' && e.httpCode.startsWith(`${RECONNECT_MARK}:`))
-			return {
-				reason: e.httpCode.endsWith(':notConnected') ? 'notConnected' : 'refused',
-				detail,
-			};
+		const marked = typeof e.httpCode === 'string' && e.httpCode.startsWith(`${RECONNECT_MARK}:`);
+		if (e[RECONNECT_MARK] === true || marked) {
+			const given = e[RECONNECT_MARK] === true ? e.reason : String(e.httpCode).split(':')[1];
+			const reason = CONNECT_REASONS.find((r) => r === given) ?? 'refused';
+			return { reason, detail };
+		}
 		// n8n's NodeApiError keeps the wrapped error as `errorResponse` (or `cause`).
 		queue.push(e.cause, e.errorResponse);
 	}
@@ -200,15 +210,18 @@ export interface TokenPair {
 	refreshToken: string;
 }
 
-type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+/** Who answers the token calls, in errors. */
+const TOKEN_ENDPOINT = "Spendesk's OAuth2 token endpoint";
 
 /**
- * One token call, over after `tokenTimeoutMs`. Its failures never carry the request (the
- * refresh address holds the client secret): an HTTP status as `httpCode`, a network failure
- * as its `code`, a refusal (4xx) as an OAuth2ConnectError.
+ * One token call, through the one door (a redirect is never followed: the client secret, the
+ * code and its verifier, or the refresh token would go with it), over after `tokenTimeoutMs`.
+ * Its failures never carry the request (the refresh address holds the client secret): an HTTP
+ * status as `httpCode`, a network failure as its `code`, a refusal (4xx) as an
+ * OAuth2ConnectError, a redirect as the door's error naming its target's origin.
  */
 async function tokenCall(
-	httpRequest: HttpRequest,
+	caller: PlainCaller,
 	options: IHttpRequestOptions,
 	refused: { message: string; reason: ConnectProblem['reason'] },
 ): Promise<TokenPair> {
@@ -216,13 +229,17 @@ async function tokenCall(
 	const deadline = AbortSignal.timeout(timeoutMs);
 	let answer: { access_token?: unknown; refresh_token?: unknown };
 	try {
-		answer = (await httpRequest({
-			...options,
-			headers: { 'content-type': 'application/json', accept: 'application/json' },
-			json: true,
-			timeout: timeoutMs,
-			abortSignal: deadline,
-		})) as typeof answer;
+		answer = (await sendPlain(
+			caller,
+			{
+				...options,
+				headers: { 'content-type': 'application/json', accept: 'application/json' },
+				json: true,
+				timeout: timeoutMs,
+				abortSignal: deadline,
+			},
+			{ what: TOKEN_ENDPOINT, description: REDIRECT_HELP },
+		)) as typeof answer;
 	} catch (error) {
 		throw tokenFailure(error, deadline.aborted, refused);
 	}
@@ -234,9 +251,7 @@ async function tokenCall(
 		typeof refreshToken !== 'string' ||
 		!refreshToken
 	)
-		throw new Error(
-			"Spendesk's OAuth2 token endpoint answered without an access and a refresh token",
-		);
+		throw new Error(`${TOKEN_ENDPOINT} answered without an access and a refresh token`);
 	return { accessToken, refreshToken };
 }
 
@@ -246,6 +261,7 @@ function tokenFailure(
 	timedOut: boolean,
 	refused: { message: string; reason: ConnectProblem['reason'] },
 ): Error {
+	if (redirectRefusal(error)) return error as Error;
 	const e = error as {
 		response?: { status?: unknown };
 		code?: unknown;
@@ -261,7 +277,7 @@ function tokenFailure(
 			);
 	return Object.assign(
 		new Error(
-			`Spendesk's OAuth2 token endpoint ${status !== undefined ? `answered HTTP ${status}` : `could not be reached${code ? ` (${code})` : ''}`}`,
+			`${TOKEN_ENDPOINT} ${status !== undefined ? `answered HTTP ${status}` : `could not be reached${code ? ` (${code})` : ''}`}`,
 		),
 		status !== undefined ? { httpCode: String(status) } : { code: code ?? 'ECONNRESET' },
 	);
@@ -344,7 +360,7 @@ export function approvalAddress(credentials: IDataObject): string | undefined {
 
 /** The code exchange of a pasted answer (JSON, the client in the body): the token pair. */
 async function exchangeCode(
-	httpRequest: HttpRequest,
+	caller: PlainCaller,
 	credentials: ICredentialDataDecryptedObject,
 	baseUrl: string,
 	pasted: string,
@@ -356,7 +372,7 @@ async function exchangeCode(
 		`code:${client.clientId}:${hash(answer.code)}`,
 		async () =>
 			await tokenCall(
-				httpRequest,
+				caller,
 				{
 					method: ENDPOINTS.oauth2TokenCreate.method,
 					url: baseUrl + ENDPOINTS.oauth2TokenCreate.path,
@@ -370,10 +386,11 @@ async function exchangeCode(
 					},
 				},
 				{
-					// The paste connects nothing: as if nothing were connected yet.
+					// The paste connects nothing: as if nothing were connected yet, unless another
+					// n8n process exchanged it first (transport/exchange.ts reads the credential again).
 					message:
 						'Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another Redirect URI',
-					reason: 'notConnected',
+					reason: 'codeRefused',
 				},
 			),
 	);
@@ -381,7 +398,7 @@ async function exchangeCode(
 
 /** The refresh (JSON, the client in the query): the rotated token pair. */
 async function refresh(
-	httpRequest: HttpRequest,
+	caller: PlainCaller,
 	credentials: ICredentialDataDecryptedObject,
 	baseUrl: string,
 	refreshToken: string,
@@ -391,7 +408,7 @@ async function refresh(
 		`refresh:${client.clientId}:${hash(refreshToken)}`,
 		async () =>
 			await tokenCall(
-				httpRequest,
+				caller,
 				{
 					method: ENDPOINTS.oauth2TokenRefresh.method,
 					url: baseUrl + ENDPOINTS.oauth2TokenRefresh.path,
@@ -412,13 +429,13 @@ async function refresh(
  * pasted, otherwise the refresh. Returns the fields n8n saves.
  */
 export async function oauth2PreAuthentication(
-	httpRequest: HttpRequest,
+	caller: PlainCaller,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
 	const baseUrl = resolveBaseUrl(credentials);
 	const pasted = text(credentials.authorizationResponse);
 	if (pasted) {
-		const pair = await exchangeCode(httpRequest, credentials, baseUrl, pasted);
+		const pair = await exchangeCode(caller, credentials, baseUrl, pasted);
 		return { ...pair, authorizationResponse: '', connectAgain: false, connection: CONNECTED };
 	}
 	if (credentials.connectAgain === true)
@@ -430,7 +447,7 @@ export async function oauth2PreAuthentication(
 	if (!refreshToken)
 		throw new OAuth2ConnectError('The credential is not connected to Spendesk yet', 'notConnected');
 	return {
-		...(await refresh(httpRequest, credentials, baseUrl, refreshToken)),
+		...(await refresh(caller, credentials, baseUrl, refreshToken)),
 		connection: CONNECTED,
 	};
 }

@@ -1,6 +1,7 @@
 /**
- * What one HTTP exchange came to: a response (whatever its status), a thrown failure (an
- * HTTP status, a network error code, or neither), or a refused OAuth2 renewal.
+ * What one HTTP exchange came to: a response (any status but a 3xx), a thrown failure (an
+ * HTTP status, a network error code, or neither), a refused OAuth2 renewal, or a redirect
+ * that was not followed.
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
@@ -22,7 +23,19 @@ export type Outcome =
 	 * or the pasted code, or nothing is connected yet. `detail` says which; `approvalAddress` is
 	 * a new link to Spendesk's approval page, when the credential's fields give one.
 	 */
-	| { kind: 'renewalRefused'; notConnected?: boolean; detail?: string; approvalAddress?: string };
+	| {
+			kind: 'renewalRefused';
+			notConnected?: boolean;
+			/** The token endpoint refused a pasted code (possibly exchanged first by another n8n process). */
+			codeRefused?: boolean;
+			detail?: string;
+			approvalAddress?: string;
+	  }
+	/**
+	 * A redirect, never followed (transport/door.ts): of the API call, or, with `via` naming
+	 * it, of the token call the credential made first. `target` is its origin only.
+	 */
+	| { kind: 'redirected'; status: number; target: string; via?: string };
 
 const NETWORK_CODES = new Set([
 	'ECONNRESET',

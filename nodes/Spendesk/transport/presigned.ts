@@ -2,11 +2,11 @@
  * Transfers to and from pre-signed URLs (attachments' download links, intake upload links,
  * receipt upload forms).
  * Such a URL is its own authorisation and may lie on another host (object storage), so it is
- * called through n8n's plain request helper: never the authenticated one, never with the
- * bearer token or any Authorization header. Only HTTPS is allowed (plain HTTP on the loopback
- * interface only, for a local test server); redirects are not followed; a download stops as
- * soon as it passes the size the user allows. Errors name the host and path of the link, never
- * its query (the signature).
+ * called with n8n's plain request helper, through the package's one door (transport/door.ts):
+ * never the authenticated helper, never with the bearer token or any Authorization header, and
+ * redirects are not followed. Only HTTPS is allowed (plain HTTP on the loopback interface only,
+ * for a local test server); a download stops as soon as it passes the size the user allows.
+ * Errors name the host and path of the link, never its query (the signature).
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
@@ -15,6 +15,8 @@ import type {
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
+import { redirectRefusal, sendPlain } from './door';
+import type { RedirectRefusal } from './door';
 import { isSecureOrLoopback } from './environment';
 import { cancelSignalOf } from './exchange';
 import { transportSettings } from './settings';
@@ -65,7 +67,7 @@ function deadline(ctx: IExecuteFunctions): AbortSignal {
 	return cancel ? AbortSignal.any([timeout, cancel]) : timeout;
 }
 
-/** One request to a pre-signed link with n8n's plain helper: no credential, no redirects, every status returned. */
+/** One request to a pre-signed link through the one door: no credential, no redirects, every other status returned. */
 async function send(
 	ctx: IExecuteFunctions,
 	request: Omit<IHttpRequestOptions, 'url'>,
@@ -75,16 +77,17 @@ async function send(
 	signal: AbortSignal = deadline(ctx),
 ): Promise<IN8nHttpFullResponse> {
 	try {
-		return (await ctx.helpers.httpRequest({
+		return (await sendPlain(ctx, {
 			...request,
 			url: url.toString(),
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
 			timeout: transportSettings.timeoutMs,
 			abortSignal: signal,
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
+		const redirect = redirectRefusal(error);
+		if (redirect) throw redirectedError(ctx, redirect, url, what, itemIndex);
 		const code = (error as { code?: unknown }).code;
 		throw new NodeApiError(
 			ctx.getNode(),
@@ -96,6 +99,27 @@ async function send(
 			},
 		);
 	}
+}
+
+/** A pre-signed link answered with a redirect: not followed, its target named by origin only. */
+function redirectedError(
+	ctx: IExecuteFunctions,
+	redirect: RedirectRefusal,
+	url: URL,
+	what: string,
+	itemIndex: number,
+): NodeApiError {
+	return new NodeApiError(
+		ctx.getNode(),
+		{ status: redirect.status, host: url.origin, redirectTo: redirect.target },
+		{
+			message: `The file host ${url.origin} answered with a redirect (${redirect.status}) to ${redirect.target} for ${what}, which was not followed`,
+			description:
+				'A pre-signed link carries its own authorisation, so a redirect of it is never followed: nothing was sent to the other address. Run the node again for fresh links; if it persists, contact Spendesk support.',
+			httpCode: String(redirect.status),
+			itemIndex,
+		},
+	);
 }
 
 /** A body read up to its end, or up to the failure that cut it off (`cut`: the stream's error). */
@@ -160,9 +184,7 @@ function transferError(
 	const description =
 		status === 403
 			? 'Pre-signed links expire after a few minutes and only work as given. Run the node again to get fresh links; if it fails at once, check that the clock of your n8n instance is right.'
-			: status >= 300 && status < 400
-				? 'The file host redirected the request; redirects of pre-signed links are not followed. Contact Spendesk support if it persists.'
-				: 'Run the node again; if it persists, contact Spendesk support.';
+			: 'Run the node again; if it persists, contact Spendesk support.';
 	return new NodeApiError(
 		ctx.getNode(),
 		{ status, host: url.origin, ...(code ? { storageCode: code } : {}) },

@@ -22,7 +22,6 @@ import {
 	renewalRefusedError,
 	unreachableError,
 } from './errors';
-import { redirectTarget } from './environment';
 import { flowControl, numberHeader, refusedInFlight, retryAfterMs } from './limiter';
 import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './exchange';
@@ -270,12 +269,12 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 			itemIndex: options.itemIndex,
 		});
 	}
+	if (outcome.kind === 'redirected') throw redirectOf(call, outcome);
 	if (outcome.kind === 'thrown') return readThrown(call, outcome);
 	const status = outcome.response.statusCode;
 	const headers = (outcome.response.headers ?? {}) as Record<string, unknown>;
 	const body: unknown = outcome.response.body;
 	flowControl.observe(placed.budgetKey, headers, transportSettings.longestRememberedWaitMs);
-	if (status >= 300 && status < 400) throw redirectOf(call, status, headers.location);
 	if (status >= 200 && status < 300) {
 		const read = call.endpoint.contentType
 			? fileBody(call, status, headers, body)
@@ -287,12 +286,13 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 	return { failure: { status, headers, body: textOf(body) } };
 }
 
-/** A 3xx from the API (never followed): the error naming where it pointed. */
-function redirectOf(call: Call, status: number, location: unknown): NodeApiError {
+/** A 3xx from the API or its token endpoint (never followed): the error naming where it pointed. */
+function redirectOf(call: Call, redirect: Extract<Outcome, { kind: 'redirected' }>): NodeApiError {
 	return redirectError(call.ctx.getNode(), {
 		endpoint: call.endpoint,
-		status,
-		target: redirectTarget(location, call.credential.baseUrl),
+		status: redirect.status,
+		target: redirect.target,
+		via: redirect.via,
 		companyId: call.placed.companyId,
 		itemIndex: call.options.itemIndex,
 	});

@@ -104,13 +104,21 @@ async function fetchPayable(
 	return singleObject(answer.body) ?? {};
 }
 
-/** The settlement of the event: Spendesk has no Get a settlement, so its list is read until the settlement shows up. */
+/**
+ * The settlement of the event. Spendesk has no Get a settlement: its list is read filtered by
+ * the settlement's ID (`ids`, docs/api.md#filters), one request however many settlements the
+ * company has, so the delivery is answered well within Spendesk's 10 s. A list that ignored
+ * the filter is still read until the settlement shows up.
+ */
 async function fetchSettlement(
 	ctx: IWebhookFunctions,
 	instance: RegisteredInstance,
 	id: string,
 ): Promise<IDataObject> {
-	for await (const page of paginate(ctx, 'listSettlements', { company: instance.company })) {
+	for await (const page of paginate(ctx, 'listSettlements', {
+		company: instance.company,
+		qs: { ids: [id] },
+	})) {
 		const found = page.find((settlement) => String(settlement.id) === id);
 		if (found) return found;
 	}

@@ -4,10 +4,12 @@
  *   data), still at Spendesk with this node's URL and events;
  * - create: one instance per company, with a secret made here; instances of this node's URL
  *   left by an activation that did not finish (n8n stopped, static data not saved) are found
- *   by their URL and deleted first, so they never pile up. A company whose kept instance has
- *   this URL and only other events is updated in place instead (docs/api.md#webhooks): same
- *   instance, same secret, no gap in deliveries; when Spendesk refuses the update or the
- *   instance is gone, that company goes the delete-and-create way;
+ *   by their URL and deleted first, so they never pile up. A company whose kept instance is
+ *   right (this URL, these events, still so at Spendesk) keeps it as it is, and one whose kept
+ *   instance has this URL and only other events has it updated in place
+ *   (docs/api.md#webhooks): same instance, same secret, no gap in deliveries, Spendesk's
+ *   pending retries kept. Only stale instances are deleted (companies no longer chosen,
+ *   another URL, gone or disabled at Spendesk, refused updates), and only missing ones created;
  * - delete: exactly the instances kept in static data.
  * The URL is the node's own webhook URL, which no other node shares, so an instance with that
  * URL is this trigger's.
@@ -60,6 +62,31 @@ async function companiesOf(ctx: IHookFunctions): Promise<CompanyTarget[]> {
 const sameEvents = (a: readonly string[], b: readonly string[]) =>
 	a.length === b.length && a.every((e) => b.includes(e));
 
+/**
+ * Why the instance kept for a company is not right at Spendesk (gone, disabled, another URL or
+ * other events), or undefined when it is.
+ */
+async function notRightAtSpendesk(
+	ctx: IHookFunctions,
+	kept: RegisteredInstance,
+	url: string,
+	events: readonly string[],
+): Promise<string | undefined> {
+	const answer = await callSpendesk(ctx, 'getWebhook', {
+		company: kept.company,
+		pathParams: { webhookId: kept.id },
+		allowNotFound: true,
+		// Spendesk's answer (or an error quoting it) may hold the instance's secret.
+		secrets: [kept.secret],
+	});
+	if (answer.status === 404) return 'it is no longer at Spendesk';
+	const remote = singleObject(answer.body);
+	if (remote?.disabled === true || remote?.status === 'disabled') return 'Spendesk disabled it';
+	if (remote?.url !== url) return 'Spendesk holds another URL for it';
+	const remoteEvents = Array.isArray(remote.events) ? (remote.events as string[]) : [];
+	return sameEvents(remoteEvents, events) ? undefined : 'Spendesk holds other events for it';
+}
+
 /** Whether every chosen company has this trigger's instance at Spendesk, with this URL and these events. */
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	const state = webhookStaticData(this);
@@ -72,20 +99,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	for (const target of targets) {
 		const kept = current.find((i) => i.company === target.id);
 		if (!kept || kept.url !== url || !sameEvents(kept.events, events)) return false;
-		const answer = await callSpendesk(this, 'getWebhook', {
-			company: kept.company,
-			pathParams: { webhookId: kept.id },
-			allowNotFound: true,
-		});
-		if (answer.status === 404) return false;
-		const remote = singleObject(answer.body);
-		if (
-			remote?.url !== url ||
-			remote.disabled === true ||
-			remote.status === 'disabled' ||
-			!sameEvents(Array.isArray(remote.events) ? (remote.events as string[]) : [], events)
-		)
-			return false;
+		if (await notRightAtSpendesk(this, kept, url ?? '', events)) return false;
 	}
 	return true;
 }
@@ -240,10 +254,34 @@ async function updateInPlace(
 }
 
 /**
- * The companies whose kept instance can be updated in place: same URL, other events. Each one
- * updated is taken out of `targets`' way (returned), the others are registered anew.
+ * A kept instance with this URL and these events, if it is still right at Spendesk: kept as it
+ * is (same instance and secret, no gap in deliveries, Spendesk's pending retries kept).
+ * Otherwise undefined, and the reason is logged: that company is registered anew.
  */
-async function updateChangedEvents(
+async function keepIfRight(
+	ctx: IHookFunctions,
+	instance: RegisteredInstance,
+	events: WebhookEventType[],
+): Promise<RegisteredInstance | undefined> {
+	let reason: string | undefined;
+	try {
+		reason = await notRightAtSpendesk(ctx, instance, instance.url, events);
+	} catch (error) {
+		reason = `Spendesk could not confirm it: ${(error as Error).message}`;
+	}
+	if (reason === undefined) return instance;
+	ctx.logger.info(
+		`Spendesk Webhook Trigger: webhook instance ${instance.id} of ${companyLabel(instance.company)} is registered anew (${reason})`,
+	);
+	return undefined;
+}
+
+/**
+ * The instances an activation keeps: for each chosen company, its current instance when it has
+ * this URL, as it is when its events are right and Spendesk still holds it so, updated in place
+ * when only the events differ. The other companies are registered anew.
+ */
+async function reusableInstances(
 	ctx: IHookFunctions,
 	state: { instances: RegisteredInstance[] },
 	targets: CompanyTarget[],
@@ -251,14 +289,16 @@ async function updateChangedEvents(
 	events: WebhookEventType[],
 ): Promise<RegisteredInstance[]> {
 	const current = currentInstances(state.instances);
-	const updated: RegisteredInstance[] = [];
+	const reused: RegisteredInstance[] = [];
 	for (const target of targets) {
 		const kept = current.find((i) => (i.company ?? '') === (target.id ?? ''));
-		if (!kept || kept.url !== url || sameEvents(kept.events, events)) continue;
-		const now = await updateInPlace(ctx, kept, events);
-		if (now) updated.push(now);
+		if (!kept || kept.url !== url) continue;
+		const now = sameEvents(kept.events, events)
+			? await keepIfRight(ctx, kept, events)
+			: await updateInPlace(ctx, kept, events);
+		if (now) reused.push(now);
 	}
-	return updated;
+	return reused;
 }
 
 /** Registers one instance per chosen company. On a failure, what was registered is deleted again. */
@@ -273,22 +313,23 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 				'Check that the credential is the right one and that its companies are active in Spendesk.',
 		});
 	}
-	// Same URL, only the events changed: those instances are updated in place and kept.
-	const updated = await updateChangedEvents(this, state, targets, url, events);
-	const updatedIds = new Set(updated.map((i) => i.id));
-	// Instances of an earlier registration (other companies, URL or events) go first.
+	// Instances that are right are kept as they are; same URL with other events, updated in place.
+	const reused = await reusableInstances(this, state, targets, url, events);
+	const reusedIds = new Set(reused.map((i) => i.id));
+	// Only what is stale goes: instances of companies no longer chosen, of another URL, gone or
+	// disabled at Spendesk, and leftovers of earlier activations.
 	state.instances = await deleteAll(
 		this,
-		state.instances.filter((i) => !updatedIds.has(i.id)),
+		state.instances.filter((i) => !reusedIds.has(i.id)),
 	);
-	// After the leftovers that could not be deleted: an updated instance is its company's current one.
-	state.instances.push(...updated);
+	// After the leftovers that could not be deleted: a reused instance is its company's current one.
+	state.instances.push(...reused);
 	const registered: RegisteredInstance[] = [];
 	const deleted = new Set<string>();
 	let failure: unknown;
 	try {
 		for (const target of targets) {
-			if (updated.some((i) => (i.company ?? '') === (target.id ?? ''))) continue;
+			if (reused.some((i) => (i.company ?? '') === (target.id ?? ''))) continue;
 			registered.push(await registerCompany(this, target, url, events, deleted));
 		}
 	} catch (error) {

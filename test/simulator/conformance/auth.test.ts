@@ -227,3 +227,35 @@ describe('authentication (docs/api.md#authentication): configured token lifetime
 		expect(res.body.expires_in).toBe(30);
 	});
 });
+
+describe.each(['specification', 'documented'] as const)(
+	'authentication (docs/api.md#authentication): a token request without a body (%s profile)',
+	(profile) => {
+		let sim: SpendeskSimulator;
+		beforeAll(async () => {
+			sim = new SpendeskSimulator({ profile, seed: { companies: 2, sizes: { invoices: 1 } } });
+			await sim.start();
+		});
+		afterAll(async () => sim.stop());
+
+		test('Basic authorization and no body is a client-credentials grant: 200 with a token that works', async () => {
+			for (const headers of [{}, { 'content-type': 'application/json' }] as Array<
+				Record<string, string>
+			>) {
+				const res = await request(sim, '/v1/auth/token', {
+					method: 'POST',
+					authorization: basic(sim.credentials.companyKey),
+					headers,
+				});
+				expect(res.status).toBe(200);
+				expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+				expect(sim.log.at(-1)).toMatchObject({ route: 'token', body: undefined, status: 200 });
+				const used = await api(sim, res.body.access_token, '/v1/suppliers?pageSize=1');
+				expect(used.status).toBe(200);
+			}
+			// Without a body the client still has to authenticate.
+			const anonymous = await request(sim, '/v1/auth/token', { method: 'POST' });
+			expect(anonymous.status).toBe(401);
+		});
+	},
+);

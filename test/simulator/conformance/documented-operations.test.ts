@@ -1,6 +1,6 @@
 /**
  * The documented operations served in both profiles (docs/api.md#payable-accounting,
- * #receipt-upload, #purchase-orders, #journal-templates, #supplier-management,
+ * #receipt-upload, #journal-templates, #supplier-management,
  * #webhooks): shapes, scope refusals, validation and state machines. In the documented
  * profile the keys hold the experimental scopes only because the test grants them.
  */
@@ -8,9 +8,8 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpendeskSimulator } from '../server';
-import { purchaseOrdersOf, SEEDED_PURCHASE_ORDERS } from '../purchaseOrders';
 import { receiptUploads } from '../receipts';
-import { api, err, ids, request, token } from './helpers';
+import { api, err, request, token } from './helpers';
 
 const GRANTED = [
 	'experimental:accounting:update',
@@ -314,172 +313,6 @@ describe.each(['specification', 'documented'] as const)(
 						contentLength: 10,
 					},
 				);
-			});
-		});
-
-		describe('purchase orders', () => {
-			const seeded = () => purchaseOrdersOf(sim, 'cmp_002');
-			const create = (body: unknown, t = org) =>
-				api(sim, t, '/v1/purchase-orders', { method: 'POST', companyId: 'cmp_002', body });
-			const order = {
-				userId: 'usr_002_00001',
-				amount: 1200,
-				netAmount: 1000,
-				costCenterId: 'cc_002_0001',
-				startDate: '2026-03-01',
-				endDate: '2026-06-30',
-				customFieldAssociations: [{ fieldId: 'af_002_001', valueId: 'afv_002_001_00001' }],
-			};
-
-			test('GET /v1/purchase-orders is a page list, without items unless withItems=true', async () => {
-				const res = await api(sim, org, '/v1/purchase-orders?pageSize=5', { companyId: 'cmp_002' });
-				expect(res.status).toBe(200);
-				expect(res.body.meta.pagination).toEqual({
-					page: 1,
-					pageSize: 5,
-					total: SEEDED_PURCHASE_ORDERS,
-				});
-				expect(ids(res.body.data)).toEqual(ids(seeded().slice(0, 5)));
-				expect(res.body.data[0]).not.toHaveProperty('items');
-				expect(res.body.data[0]).toMatchObject({
-					status: expect.any(String),
-					supplier: { name: expect.any(String) },
-				});
-				const withItems = await api(sim, org, '/v1/purchase-orders?withItems=true', {
-					companyId: 'cmp_002',
-				});
-				expect(withItems.body.data[0].items).toEqual(seeded()[0].items);
-				expect(
-					(await api(sim, org, '/v1/purchase-orders?page=9', { companyId: 'cmp_002' })).status,
-				).toBe(404);
-			});
-
-			test('filters: status (one or several) and the creation dates', async () => {
-				const closed = await api(sim, org, '/v1/purchase-orders?status=closed', {
-					companyId: 'cmp_002',
-				});
-				expect(ids(closed.body.data)).toEqual(ids(seeded().filter((o) => o.status === 'closed')));
-				const two = await api(sim, org, '/v1/purchase-orders?status[]=closed&status[]=cancelled', {
-					companyId: 'cmp_002',
-				});
-				expect(ids(two.body.data)).toEqual(ids(seeded().filter((o) => o.status !== 'open')));
-				expect(two.body.data.length).toBeGreaterThan(closed.body.data.length);
-				const dated = await api(
-					sim,
-					org,
-					'/v1/purchase-orders?createdFrom=2026-01-10&createdTo=2026-01-20T00:00:00Z',
-					{
-						companyId: 'cmp_002',
-					},
-				);
-				expect(ids(dated.body.data)).toEqual(
-					ids(
-						seeded().filter(
-							(o) => o.createdAt >= '2026-01-10' && o.createdAt <= '2026-01-20T00:00:00.000Z',
-						),
-					),
-				);
-				expect(dated.body.data.length).toBeGreaterThan(0);
-				const wrong = await api(sim, org, '/v1/purchase-orders?status=draft', {
-					companyId: 'cmp_002',
-				});
-				expect(wrong.status).toBe(400);
-				expect(err(wrong).source).toBe(source('query.status'));
-			});
-
-			test('POST creates an open purchase order (201) with supplierId or supplierName; GET reads it', async () => {
-				const byId = await create({ ...order, supplierId: 'sup_002_00003' });
-				expect(byId.status).toBe(201);
-				expect(byId.body).toMatchObject({
-					...order,
-					status: 'open',
-					supplier: { id: 'sup_002_00003', name: sim.data('cmp_002').suppliers[2].name },
-				});
-				const byName = await create({ ...order, supplierName: 'New Print Shop' });
-				expect(byName.status).toBe(201);
-				expect(byName.body.supplier).toEqual({ id: null, name: 'New Print Shop' });
-				const read = await api(sim, org, `/v1/purchase-orders/${byId.body.id}`, {
-					companyId: 'cmp_002',
-				});
-				expect(read.status).toBe(200);
-				expect(read.body).toEqual(byId.body);
-				expect(
-					(await api(sim, org, '/v1/purchase-orders/po_nope', { companyId: 'cmp_002' })).status,
-				).toBe(404);
-			});
-
-			test.each([
-				[
-					'both supplierId and supplierName',
-					{ supplierId: 'sup_002_00003', supplierName: 'X' },
-					'body.supplierName',
-				],
-				['neither supplierId nor supplierName', {}, 'body.supplierId'],
-				['an unknown supplier', { supplierId: 'sup_nope' }, 'body.supplierId'],
-				['another field', { supplierName: 'X', currency: 'EUR' }, 'body.currency'],
-				['a net amount above the amount', { supplierName: 'X', netAmount: 5000 }, 'body.netAmount'],
-				['an end before the start', { supplierName: 'X', endDate: '2026-02-01' }, 'body.startDate'],
-				['an unknown user', { supplierName: 'X', userId: 'usr_nope' }, 'body.userId'],
-			])('POST with %s is a 400 naming the field', async (_, change, at) => {
-				const before = seeded().length;
-				const res = await create({ ...order, ...change });
-				expect(res.status).toBe(400);
-				expect(err(res)).toMatchObject({ code: badRequest, source: source(at) });
-				expect(seeded()).toHaveLength(before);
-			});
-
-			test('cancel and close move an open purchase order only; anything else is a 409 saying why', async () => {
-				const { body: a } = await create({ ...order, supplierName: 'A' });
-				const { body: b } = await create({ ...order, supplierName: 'B' });
-				const act = (id: string, action: string) =>
-					api(sim, org, `/v1/purchase-orders/${id}/${action}`, {
-						method: 'POST',
-						companyId: 'cmp_002',
-					});
-				const cancelled = await act(a.id, 'cancel');
-				expect(cancelled.status).toBe(200);
-				expect(cancelled.body).toMatchObject({
-					id: a.id,
-					status: 'cancelled',
-					cancelledAt: expect.any(String),
-				});
-				const closed = await act(b.id, 'close');
-				expect(closed.body).toMatchObject({
-					id: b.id,
-					status: 'closed',
-					closedAt: expect.any(String),
-				});
-				for (const [id, action, status] of [
-					[a.id, 'cancel', 'cancelled'],
-					[a.id, 'close', 'cancelled'],
-					[b.id, 'cancel', 'closed'],
-				]) {
-					const res = await act(id, action);
-					expect(res.status).toBe(409);
-					expect(err(res).detail).toBe(
-						`Purchase order ${id} is ${status}: only an open purchase order can be ${action === 'cancel' ? 'cancelled' : 'closed'}`,
-					);
-				}
-				expect((await act('po_nope', 'close')).status).toBe(404);
-			});
-
-			test('reads need experimental:purchase-order:read, writes experimental:purchase-order:write', async () => {
-				await refusedForScope('/v1/purchase-orders', 'GET', 'experimental:purchase-order:read');
-				await refusedForScope('/v1/purchase-orders', 'POST', 'experimental:purchase-order:write', {
-					...order,
-					supplierName: 'X',
-				});
-				await refusedForScope(
-					`/v1/purchase-orders/${seeded()[0].id}/cancel`,
-					'POST',
-					'experimental:purchase-order:write',
-				);
-			});
-
-			test('a company-level key reaches its own purchase orders', async () => {
-				const res = await api(sim, company, '/v1/purchase-orders');
-				expect(res.status).toBe(200);
-				expect(ids(res.body.data)).toEqual(ids(purchaseOrdersOf(sim, 'cmp_001')));
 			});
 		});
 

@@ -234,6 +234,26 @@ describe('fault injection', () => {
 		).toBe(2);
 	});
 
+	test('simulator: redirect fault answers 307 (or `status`) with Location, also on the token endpoints', async () => {
+		sim.injectFault({
+			route: 'walletSummary',
+			kind: 'redirect',
+			location: 'http://127.0.0.1:9/collect?x=1',
+		});
+		const headers = { authorization: `Bearer ${org}`, 'x-company-id': 'cmp_001' };
+		const moved = await fetch(`${sim.baseUrl}/v1/wallet-summary`, { headers, redirect: 'manual' });
+		expect(moved.status).toBe(307);
+		expect(moved.headers.get('location')).toBe('http://127.0.0.1:9/collect?x=1');
+		sim.injectFault({ route: 'oauthTokenRefresh', kind: 'redirect', status: 308 });
+		const refresh = await fetch(`${sim.baseUrl}/v1/oauth2/token/refresh`, {
+			method: 'POST',
+			redirect: 'manual',
+		});
+		expect(refresh.status).toBe(308);
+		expect(refresh.headers.get('location')).toBe('http://redirect.example.invalid/');
+		expect((await wallet()).status).toBe(200);
+	});
+
 	test('simulator: htmlBody fault answers 200 with an HTML page; noContent answers 204 without a body', async () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'htmlBody' });
 		const html = await wallet();

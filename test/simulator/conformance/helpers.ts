@@ -103,6 +103,13 @@ export function err(res: ApiResponse): { code: string; detail: string; source?: 
 }
 
 export const ids = (items: Array<{ id: string }>): string[] => items.map((i) => i.id);
+
+/** The items of a page list's answer: `{data, meta}`, or a bare array as some lists answer (docs/api.md#page-lists). */
+export const pageItems = (body: unknown): Array<{ id: string }> =>
+	(Array.isArray(body) ? body : (body as { data: unknown }).data) as Array<{ id: string }>;
+
+/** The ids of a page list's items, whichever of the two shapes it answers. */
+export const listed = (body: unknown): string[] => ids(pageItems(body));
 export const sortedIds = (items: Array<{ id: string }>): string[] => ids(items).sort();
 
 /** Follows a cursor list (query `cursor`) from `path` until hasNextPage is false. */

@@ -1,5 +1,5 @@
 import { SpendeskSimulator } from '../server';
-import { api, err, ids, token } from './helpers';
+import { api, err, ids, listed, pageItems, token } from './helpers';
 
 /**
  * The documented v1 reference lists, in both profiles (docs/api.md#the-documented-profile):
@@ -79,34 +79,62 @@ describe.each(['specification', 'documented'] as const)(
 			}
 		});
 
-		test('GET /v1/analytical-fields/{fieldId}/values pages by 30 at most, items {id, value, isArchived}', async () => {
+		test('GET /v1/analytical-fields/{fieldId}/values pages by 30 at most, items {id, value, isArchived}; the documented profile answers a bare array (docs/api.md#page-lists)', async () => {
 			const field = sim.data('cmp_001').analyticalFields[0];
 			field.values[2].isArchived = true;
 			try {
 				const first = await api(sim, company, `/v1/analytical-fields/${field.id}/values`);
 				expect(first.status).toBe(200);
-				expect(first.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 39 });
-				expect(first.body.data[0]).toEqual({
+				if (profile === 'documented') expect(Array.isArray(first.body)).toBe(true);
+				else expect(first.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 39 });
+				expect(pageItems(first.body)[0]).toEqual({
 					id: field.values[0].id,
 					value: field.values[0].name,
 					isArchived: false,
 				});
-				expect(ids(first.body.data)).not.toContain(field.values[2].id);
+				expect(listed(first.body)).toHaveLength(30);
+				expect(listed(first.body)).not.toContain(field.values[2].id);
+				const second = await api(sim, company, `/v1/analytical-fields/${field.id}/values?page=2`);
+				expect(listed(second.body)).toEqual(
+					ids(field.values.filter((v) => !v.isArchived).slice(30)),
+				);
+				const past = await api(sim, company, `/v1/analytical-fields/${field.id}/values?page=3`);
+				expect(past.status).toBe(404);
 				const all = await api(
 					sim,
 					company,
 					`/v1/analytical-fields/${field.id}/values?includeArchived=true&page=1&pageSize=5`,
 				);
-				expect(all.body.data[2]).toMatchObject({ id: field.values[2].id, isArchived: true });
-				expect(all.body.meta.pagination.total).toBe(40);
-				expect(
-					(await api(sim, company, `/v1/analytical-fields/${field.id}/values?pageSize=31`)).status,
-				).toBe(400);
+				expect(pageItems(all.body)[2]).toMatchObject({ id: field.values[2].id, isArchived: true });
+				if (profile === 'specification') expect(all.body.meta.pagination.total).toBe(40);
 				const unknown = await api(sim, company, '/v1/analytical-fields/af_nope/values');
 				expect(unknown.status).toBe(404);
 			} finally {
 				field.values[2].isArchived = undefined;
 			}
+		});
+
+		test('analytical values: a pageSize above 30 is served as 30, not refused (docs/api.md#page-lists)', async () => {
+			const field = sim.data('cmp_001').analyticalFields[0];
+			for (const pageSize of [31, 100, 1000]) {
+				const big = await api(
+					sim,
+					company,
+					`/v1/analytical-fields/${field.id}/values?pageSize=${pageSize}`,
+				);
+				expect(big.status).toBe(200);
+				expect(listed(big.body)).toEqual(ids(field.values.slice(0, 30)));
+				if (profile === 'specification')
+					expect(big.body.meta.pagination).toEqual({ page: 1, pageSize: 30, total: 40 });
+			}
+			const second = await api(
+				sim,
+				company,
+				`/v1/analytical-fields/${field.id}/values?page=2&pageSize=100`,
+			);
+			expect(listed(second.body)).toEqual(ids(field.values.slice(30)));
+			const zero = await api(sim, company, `/v1/analytical-fields/${field.id}/values?pageSize=0`);
+			expect(zero.status).toBe(400);
 		});
 
 		test('GET /v1/expense-categories pages by 30 at most, items {id, name, costCenters}', async () => {

@@ -339,13 +339,17 @@ const CASES: Record<EndpointName, ((c: Ctx) => Promise<Checked>) | { none: strin
 	},
 	createPurchaseOrder: async (c) => {
 		const users = await get(c, '/v1/users');
+		const costCenters = await get(c, '/v1/cost-centers');
+		const money = (amount: number) => ({ amount, currency: 'EUR', precision: 2 });
 		const res = await send(c, 'POST', '/v1/purchase-orders', {
 			userId: users.body?.data?.[0]?.id,
 			supplierName: 'Conformance Supplier',
-			amount: 1000,
-			netAmount: 1000,
-			startDate: '2026-01-01',
-			endDate: '2026-01-31',
+			amount: money(1000),
+			netAmount: money(1000),
+			costCenterId: costCenters.body?.data?.[0]?.id,
+			startDate: '2026-01-01T00:00:00.000Z',
+			endDate: '2026-01-31T00:00:00.000Z',
+			customFieldAssociations: [],
 		});
 		return ok(res, single(res, 'purchase-order.json'));
 	},
@@ -367,6 +371,12 @@ const CASES: Record<EndpointName, ((c: Ctx) => Promise<Checked>) | { none: strin
 			isArchived: true,
 		});
 		return ok(res, violations('write-answers.json#/$defs/supplierItems', res.body));
+	},
+	updateOneSupplierStatus: async (c) => {
+		const res = await send(c, 'PATCH', `/v1/experimental/suppliers/${c.state.supplierId}/status`, {
+			isArchived: false,
+		});
+		return ok(res, single(res, 'supplier.json'));
 	},
 	updateSuppliers: async (c) => {
 		const res = await send(c, 'PATCH', '/v1/suppliers', [
@@ -428,6 +438,7 @@ const ORDER: EndpointName[] = [
 	'updateSupplier',
 	'updateSuppliers',
 	'updateSupplierStatus',
+	'updateOneSupplierStatus',
 ];
 
 test('response shapes (docs/api.md#response-shapes): every catalogue entry has a case, run in an order that finds its IDs', () => {

@@ -1,64 +1,37 @@
 /**
  * Purchase Order → Create: one purchase order per input item (docs/api.md#purchase-orders),
- * for a user of the company, an amount, a period, and an existing supplier (by ID) or a new one
- * (by name). Checked before any request; never repeated after a 5xx or a dropped connection
- * (the catalogue entry is not idempotent), since a replay would create a second one.
+ * for a user of the company, an amount and a net amount, a period, a cost center, custom fields,
+ * and an existing supplier (by ID) or a new one (by name). The body is the one a public client
+ * sent to the vendor's sandbox (createBody.ts). Checked before any request; never repeated after
+ * a 5xx or a dropped connection (the catalogue entry is not idempotent), since a replay would
+ * create a second one.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { expressionDate, impossibleDate } from '../dates';
 import { readRecordId, recordLocator } from '../recordId';
+import { readCollection } from '../sharedParams';
 import type { SingleOperation } from '../types';
 import { fail, readText } from '../writeFields';
-import { readCollection } from '../sharedParams';
-import { isoTime } from '../../transport/timeText';
+import { readCurrency, readCustomFields, readDateTime, readItems, readMoney } from './createBody';
 
-/** An amount in the company's currency (major units): a number, or its digits as text. */
-function readAmount(
-	ctx: IExecuteFunctions,
-	raw: unknown,
-	label: string,
-	min: number,
-	itemIndex: number,
-): number {
-	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : raw;
-	if (typeof value !== 'number' || !Number.isFinite(value) || value < min)
+/** Start Date and End Date as ISO date-times, the start not after the end. */
+function readPeriod(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const date = (name: string, label: string) =>
+		readDateTime(ctx, ctx.getNodeParameter(name, itemIndex, ''), label, itemIndex);
+	const startDate = date('startDate', 'Start Date');
+	const endDate = date('endDate', 'End Date');
+	if (startDate > endDate)
 		fail(
 			ctx,
 			itemIndex,
-			`${label} must be a number of at least ${min}; got ${typeof raw === 'string' ? `"${raw.slice(0, 40)}"` : String(raw)}`,
-			`Enter '${label}' in the company's currency, e.g. 1200.50 (not in cents).`,
+			`Start Date (${startDate}) is after End Date (${endDate})`,
+			"Set 'Start Date' on or before 'End Date'.",
 		);
-	// Past this the amount in cents is no longer exact (and from 1.8e306 it would be sent as null).
-	if (value * 100 > Number.MAX_SAFE_INTEGER)
-		fail(
-			ctx,
-			itemIndex,
-			`${label} is too large to send exactly; got ${String(raw).slice(0, 40)}`,
-			`Enter '${label}' in the company's currency, at most ${Math.floor(Number.MAX_SAFE_INTEGER / 100)}.`,
-		);
-	return Math.round(value * 100) / 100;
+	return { startDate, endDate };
 }
 
-/** A day (YYYY-MM-DD) from a date field: the calendar day as picked, whatever the time zone. */
-function readDay(ctx: IExecuteFunctions, raw: unknown, label: string, itemIndex: number): string {
-	// A Date as its UTC day (an invalid one as its text), a Luxon DateTime as its ISO text.
-	const given = raw instanceof Date ? (isoTime(raw.getTime()) ?? String(raw)) : expressionDate(raw);
-	const text = typeof given === 'string' ? given.trim() : '';
-	const day = /^\d{4}-\d{2}-\d{2}/.exec(text)?.[0];
-	const impossible = day ? impossibleDate(day) : undefined;
-	if (!day || impossible)
-		fail(
-			ctx,
-			itemIndex,
-			`${label} is not a date${impossible ? `: ${impossible}` : text ? `: "${text.slice(0, 40)}"` : ''}`,
-			`Pick a date in '${label}', or give one as YYYY-MM-DD, e.g. 2026-03-31.`,
-		);
-	return day;
-}
-
-/** User, amount and period: checked before any request. */
+/** User, amounts, period, cost center and custom fields: checked before any request. */
 function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const userId = readRecordId(
 		ctx,
@@ -67,33 +40,40 @@ function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		itemIndex,
 		'Pick the user from the list, or give the ID of a member of the company, e.g. {{ $json.userId }} (User → Get Many lists them).',
 	);
-	const amount = readAmount(
+	const currency = readCurrency(ctx, itemIndex);
+	const amount = readMoney(
 		ctx,
 		ctx.getNodeParameter('amount', itemIndex, 0),
 		'Amount',
-		0.01,
+		currency,
+		true,
 		itemIndex,
 	);
-	const startDate = readDay(
+	const netAmount = readMoney(
 		ctx,
-		ctx.getNodeParameter('startDate', itemIndex, ''),
-		'Start Date',
+		ctx.getNodeParameter('netAmount', itemIndex, 0),
+		'Net Amount',
+		currency,
+		false,
 		itemIndex,
 	);
-	const endDate = readDay(
-		ctx,
-		ctx.getNodeParameter('endDate', itemIndex, ''),
-		'End Date',
-		itemIndex,
-	);
-	if (startDate > endDate)
+	if (netAmount.amount > amount.amount)
 		fail(
 			ctx,
 			itemIndex,
-			`Start Date (${startDate}) is after End Date (${endDate})`,
-			"Set 'Start Date' on or before 'End Date'.",
+			`Net Amount (${ctx.getNodeParameter('netAmount', itemIndex, 0) as number}) is more than Amount (${ctx.getNodeParameter('amount', itemIndex, 0) as number})`,
+			"Give 'Net Amount' without taxes: at most 'Amount'.",
 		);
-	return { userId, amount, startDate, endDate };
+	const { startDate, endDate } = readPeriod(ctx, itemIndex);
+	const costCenterId = readRecordId(
+		ctx,
+		'costCenterId',
+		'Cost Center ID',
+		itemIndex,
+		'Pick the cost center from the list, or give the ID of a cost center of the company (Cost Center → Get Many lists them).',
+	);
+	const customFieldAssociations = readCustomFields(ctx, itemIndex);
+	return { userId, amount, netAmount, costCenterId, startDate, endDate, customFieldAssociations };
 }
 
 /** Exactly one of supplierId (Existing Supplier) and supplierName (New Supplier). */
@@ -127,40 +107,125 @@ function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	};
 }
 
-/** Net amount, cost center and custom fields, when given. */
-function readAdditional(ctx: IExecuteFunctions, amount: number, itemIndex: number): IDataObject {
+/** Description, line items and delivery notes, when given. */
+function readAdditional(ctx: IExecuteFunctions, currency: string, itemIndex: number): IDataObject {
 	const extra = readCollection(ctx, 'additionalFields', itemIndex);
 	const body: IDataObject = {};
-	if (extra.netAmount !== undefined && extra.netAmount !== '') {
-		const netAmount = readAmount(ctx, extra.netAmount, 'Net Amount', 0, itemIndex);
-		if (netAmount > amount)
-			fail(
-				ctx,
-				itemIndex,
-				`Net Amount (${netAmount}) is more than Amount (${amount})`,
-				"Give 'Net Amount' without taxes: at most 'Amount'.",
-			);
-		body.netAmount = netAmount;
-	}
-	const costCenterId = readText(ctx, extra.costCenterId, 'Cost Center ID', 128, itemIndex);
-	if (costCenterId) body.costCenterId = costCenterId;
-	const fields = ((extra.customFields as IDataObject | undefined)?.field ?? []) as IDataObject[];
-	if (fields.length)
-		body.customFieldAssociations = fields.map((pair, n) => {
-			const label = `Custom Field ${n + 1}`;
-			const fieldId = readText(ctx, pair.fieldId, `${label}: Field ID`, 128, itemIndex);
-			const valueId = readText(ctx, pair.valueId, `${label}: Value ID`, 128, itemIndex);
-			if (!fieldId || !valueId)
-				fail(
-					ctx,
-					itemIndex,
-					`${label} needs both a Field ID and a Value ID`,
-					"Fill in both IDs of each custom field, or remove it from 'Custom Fields'.",
-				);
-			return { fieldId, valueId };
-		});
+	const description = readText(ctx, extra.description, 'Description', 1000, itemIndex);
+	if (description) body.description = description;
+	const items = readItems(ctx, extra.items, currency, itemIndex);
+	if (items) body.items = items;
+	if (typeof extra.deliveryNotesExpected === 'boolean')
+		body.deliveryNotesExpected = extra.deliveryNotesExpected;
 	return body;
 }
+
+/** A decimal amount of the panel, in the currency. */
+function amountField(
+	name: string,
+	label: string,
+	description: string,
+	placeholder: string,
+): INodeProperties {
+	return {
+		displayName: label,
+		name,
+		type: 'number',
+		required: true,
+		typeOptions: { minValue: 0 },
+		default: 0,
+		placeholder,
+		description,
+	};
+}
+
+/** Custom Fields: each an analytical field (from the list or by ID) and the ID of one of its values. */
+const customFieldsField: INodeProperties = {
+	displayName: 'Custom Fields',
+	name: 'customFields',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Custom Field',
+	default: {},
+	description:
+		'Values of analytical fields for the purchase order, one per field; Spendesk lists them as required, so none given is sent as an empty list',
+	options: [
+		{
+			displayName: 'Field',
+			name: 'field',
+			values: [
+				recordLocator({
+					name: 'fieldId',
+					label: 'Field',
+					description: 'The analytical field; pick it from the list, or enter its ID',
+					placeholder: 'e.g. af_001_002',
+					searchListMethod: 'searchAnalyticalFields',
+				})[0],
+				recordLocator({
+					name: 'valueId',
+					label: 'Value',
+					description:
+						'The ID of one of the field’s values (Analytical Field → Get Many Values lists them)',
+					placeholder: 'e.g. afv_001_002_00007',
+				})[0],
+			],
+		},
+	],
+};
+
+/** Additional Fields → Items: the line items of the purchase order. */
+const itemsField: INodeProperties = {
+	displayName: 'Items',
+	name: 'items',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Item',
+	default: {},
+	description: 'The line items of the purchase order',
+	options: [
+		{
+			displayName: 'Item',
+			name: 'item',
+			values: [
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. Posters A2',
+					description: 'What the line orders',
+				},
+				{
+					displayName: 'Quantity',
+					name: 'quantity',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 1,
+					description: 'How many units the line orders',
+				},
+				{
+					displayName: 'Unit Price',
+					name: 'unitPrice',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 0,
+					placeholder: 'e.g. 25.90',
+					description:
+						'Price of one unit without taxes, as a decimal number in the Currency, e.g. 25.90 (not in cents)',
+				},
+				{
+					displayName: 'VAT Rate (%)',
+					name: 'vatRate',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 100 },
+					default: 0,
+					placeholder: 'e.g. 20',
+					description: 'VAT rate of the line in percent, e.g. 20 for 20%',
+				},
+			],
+		},
+	],
+};
 
 export const createPurchaseOrder: SingleOperation = {
 	value: 'create',
@@ -176,22 +241,35 @@ export const createPurchaseOrder: SingleOperation = {
 			searchListMethod: 'searchUsers',
 		}),
 		{
-			displayName: 'Amount',
-			name: 'amount',
-			type: 'number',
+			displayName: 'Currency',
+			name: 'currency',
+			type: 'string',
 			required: true,
-			typeOptions: { minValue: 0.01, numberPrecision: 2 },
-			default: 0,
-			placeholder: 'e.g. 1200.50',
-			description: "Total amount in the company's currency, taxes included (not in cents)",
+			default: 'EUR',
+			placeholder: 'e.g. EUR',
+			description:
+				"Currency of the amounts, as its three-letter code (ISO 4217), usually the company's currency",
 		},
+		amountField(
+			'amount',
+			'Amount',
+			'Total amount, taxes included, as a decimal number in the Currency, e.g. 1200.50 (not in cents): the node sends it to Spendesk in minor units',
+			'e.g. 1200.50',
+		),
+		amountField(
+			'netAmount',
+			'Net Amount',
+			'Amount without taxes, as a decimal number in the Currency, e.g. 1000.42 (not in cents); at most Amount',
+			'e.g. 1000.42',
+		),
 		{
 			displayName: 'Start Date',
 			name: 'startDate',
 			type: 'dateTime',
 			required: true,
 			default: '',
-			description: 'First day of the period the purchase order covers',
+			description:
+				"When the period the purchase order covers starts (a date without a time is midnight in the workflow's time zone)",
 		},
 		{
 			displayName: 'End Date',
@@ -199,7 +277,7 @@ export const createPurchaseOrder: SingleOperation = {
 			type: 'dateTime',
 			required: true,
 			default: '',
-			description: 'Last day of the period the purchase order covers',
+			description: 'When the period the purchase order covers ends',
 		},
 		{
 			displayName: 'Supplier',
@@ -239,6 +317,15 @@ export const createPurchaseOrder: SingleOperation = {
 			description: 'Name of the new supplier',
 			displayOptions: { show: { supplierMode: ['name'] } },
 		},
+		...recordLocator({
+			name: 'costCenterId',
+			label: 'Cost Center',
+			description:
+				'The cost center to charge: pick it from the list, or enter its ID (Cost Center → Get Many lists them)',
+			placeholder: 'e.g. cc_001_0003',
+			searchListMethod: 'searchCostCenters',
+		}),
+		customFieldsField,
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
@@ -247,67 +334,32 @@ export const createPurchaseOrder: SingleOperation = {
 			default: {},
 			options: [
 				{
-					displayName: 'Cost Center ID',
-					name: 'costCenterId',
+					displayName: 'Delivery Notes Expected',
+					name: 'deliveryNotesExpected',
+					type: 'boolean',
+					default: false,
+					description: 'Whether the supplier is expected to send delivery notes',
+				},
+				{
+					displayName: 'Description',
+					name: 'description',
 					type: 'string',
 					default: '',
-					placeholder: 'e.g. cc_001_0003',
-					description: 'ID of the cost center to charge (Cost Center → Get Many lists them)',
+					placeholder: 'e.g. Printing, spring campaign',
+					description: 'What the purchase order is for (at most 1,000 characters)',
 				},
-				{
-					displayName: 'Custom Fields',
-					name: 'customFields',
-					type: 'fixedCollection',
-					typeOptions: { multipleValues: true },
-					placeholder: 'Add Custom Field',
-					default: {},
-					description: 'Analytical field values to attach, one per field',
-					options: [
-						{
-							displayName: 'Field',
-							name: 'field',
-							values: [
-								{
-									displayName: 'Field ID',
-									name: 'fieldId',
-									type: 'string',
-									default: '',
-									placeholder: 'e.g. af_001_002',
-									description:
-										'ID of the analytical field (Analytical Field → Get Many lists them)',
-								},
-								{
-									displayName: 'Value ID',
-									name: 'valueId',
-									type: 'string',
-									default: '',
-									placeholder: 'e.g. afv_001_002_00007',
-									description:
-										'ID of one of its values (Analytical Field → Get Many Values lists them)',
-								},
-							],
-						},
-					],
-				},
-				{
-					displayName: 'Net Amount',
-					name: 'netAmount',
-					type: 'number',
-					typeOptions: { minValue: 0, numberPrecision: 2 },
-					default: 0,
-					placeholder: 'e.g. 1000.42',
-					description:
-						"Amount without taxes, in the company's currency; at most Amount (Spendesk takes Amount when it is not given)",
-				},
+				itemsField,
 			],
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
+		const required = readRequired(this, itemIndex);
+		const { currency } = required.amount as { currency: string };
 		const body = {
-			...readRequired(this, itemIndex),
+			...required,
 			...readSupplier(this, itemIndex),
+			...readAdditional(this, currency, itemIndex),
 		};
-		Object.assign(body, readAdditional(this, body.amount as number, itemIndex));
 		return async (company) => {
 			const { body: answer } = await callSpendesk<IDataObject>(this, 'createPurchaseOrder', {
 				company,

@@ -6,7 +6,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { collectList } from '../../transport/paginate';
-import { readDateFilter } from '../dates';
+import { readDateFilter, readEndDateFilter } from '../dates';
 import { dateFilter } from '../listFilters';
 import {
 	filtersCollection,
@@ -23,7 +23,7 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);
 	const options = readCollection(ctx, 'options', itemIndex);
 	const createdFrom = readDateFilter(ctx, itemIndex, filters.createdFrom, 'Created From');
-	const createdTo = readDateFilter(ctx, itemIndex, filters.createdTo, 'Created To');
+	const createdTo = readEndDateFilter(ctx, itemIndex, filters.createdTo, 'Created To');
 	if (createdFrom && createdTo && createdFrom > createdTo)
 		throw new NodeOperationError(
 			ctx.getNode(),

@@ -1,19 +1,56 @@
 /**
- * Supplier → Archive and Supplier → Unarchive: each input item one supplier, sent in bulk
- * calls of up to 100 IDs (docs/api.md#supplier-management). Each item gets its supplier as it
- * now is; an unknown supplier is the error of its own item.
+ * Supplier → Archive and Supplier → Unarchive (docs/api.md#supplier-management): each input
+ * item one supplier. One item goes through the supplier's own status route
+ * (`PATCH /v1/experimental/suppliers/{supplierId}/status`); several go in bulk calls of up to
+ * 100 IDs (`PATCH /v1/experimental/suppliers/status`). Each item gets its supplier as it now
+ * is, or, when Spendesk's answer does not show it, what was set with a note; an unknown
+ * supplier is the error of its own item.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { readRecordId, recordLocator } from '../recordId';
-import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { supplierResults } from './bulk';
+import type { BatchEntry, BatchedOperation, EntryResult, SingleOperation } from '../types';
+import { acceptedNote, hintUnlisted, supplierResults } from './bulk';
 
 const ID_HINT =
 	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
 
+/** One supplier archived or unarchived through its own status route. */
+function oneSupplier(archived: boolean, operation: string): SingleOperation['prepare'] {
+	return function (this: IExecuteFunctions, itemIndex: number) {
+		const supplierId = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
+		return async (company) => {
+			const response = await callSpendesk<IDataObject>(this, 'updateOneSupplierStatus', {
+				company,
+				itemIndex,
+				pathParams: { supplierId },
+				body: { isArchived: archived },
+				allowNotFound: true,
+			});
+			if (response.status === 404)
+				throw new NodeApiError(this.getNode(), { supplierId, status: 404 } as JsonObject, {
+					message: `Spendesk has no supplier "${supplierId}"${company ? ` in company "${company}"` : ''}, so it was not changed`,
+					description:
+						'Check the supplier ID of this item (Supplier → Get Many lists them), or pick the supplier from the list.',
+					httpCode: '404',
+					itemIndex,
+				});
+			const supplier = singleObject(response.body);
+			if (supplier?.id !== undefined) return { items: [supplier] };
+			// Accepted, but the answer does not show the supplier: what was set, with a note.
+			hintUnlisted(this, operation, response.status, 1, 1);
+			return {
+				items: [{ id: supplierId, isArchived: archived, note: acceptedNote(response.status) }],
+			};
+		};
+	};
+}
+
 function archiving(archived: boolean): BatchedOperation {
 	const verb = archived ? 'archive' : 'unarchive';
+	const operation = `Supplier → ${archived ? 'Archive' : 'Unarchive'}`;
 	function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 		const id = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
 		return { itemIndex, body: { id }, label: `supplier "${id}"` };
@@ -23,17 +60,18 @@ function archiving(archived: boolean): BatchedOperation {
 		company: string | undefined,
 		entries: BatchEntry[],
 	): Promise<EntryResult[]> {
-		const { body } = await callSpendesk<IDataObject>(this, 'updateSupplierStatus', {
+		const answer = await callSpendesk<IDataObject>(this, 'updateSupplierStatus', {
 			company,
 			body: { supplierIds: entries.map((entry) => entry.body.id), isArchived: archived },
 			itemIndex: entries[0].itemIndex,
 		});
 		return supplierResults(
 			this,
-			{ endpoint: 'updateSupplierStatus', verb, company },
-			body,
+			{ endpoint: 'updateSupplierStatus', operation, verb, company },
+			answer,
 			entries,
 			(entry) => String(entry.body.id),
+			(entry) => ({ id: entry.body.id, isArchived: archived }),
 		);
 	}
 	return {
@@ -54,6 +92,7 @@ function archiving(archived: boolean): BatchedOperation {
 			replayAdvice: (items) =>
 				`Running ${items} again is harmless: it sets the same archived state again.`,
 		},
+		single: oneSupplier(archived, operation),
 	};
 }
 

@@ -1,12 +1,15 @@
 /**
- * The answers of the supplier bulk changes (archive, unarchive, update several): Spendesk answers
- * `{ items: [{ outcome, supplier }] }`, one per supplier in the order sent, `outcome` `updated`
- * (the supplier as it now is) or `notFound` (`supplier: { id }` only, nothing changed)
- * (docs/api.md#supplier-management). Each result is paired with its entry by the supplier's ID.
+ * The answers of the supplier bulk changes (archive, unarchive, update several). Decided here,
+ * as the create answers: `{ items: [{ outcome, supplier }] }`, `outcome` `updated` (the supplier
+ * as it now is) or `notFound` (`supplier: { id }` only, nothing changed)
+ * (docs/api.md#supplier-management). Spendesk's real answer is not known, so it is read
+ * defensively: each result is paired with its entry by the supplier's ID; an entry the answer
+ * does not name (no list, another count, no IDs, a 204) was accepted all the same, since the
+ * call succeeded, and gets what was sent with a note, never an error saying it may not have
+ * been applied.
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
-import { ENDPOINTS } from '../../transport/endpoints';
 import type { EndpointName } from '../../transport/endpoints';
 import type { BatchEntry, EntryResult } from '../types';
 
@@ -28,29 +31,11 @@ export function answeredItems(body: IDataObject | undefined): unknown[] | undefi
 /** A bulk change of suppliers: which call, and how its messages name what it does. */
 export interface SupplierBulk {
 	endpoint: EndpointName;
+	/** The operation as the editor names it, e.g. "Supplier → Archive". */
+	operation: string;
 	/** What the call did to a supplier, e.g. "archive", "update". */
 	verb: string;
 	company: string | undefined;
-}
-
-/** An answer that cannot be paired with the suppliers sent: an error of the whole call. */
-function unpaired(
-	ctx: IExecuteFunctions,
-	bulk: SupplierBulk,
-	entries: BatchEntry[],
-	why: string,
-): NodeApiError {
-	const endpoint = ENDPOINTS[bulk.endpoint];
-	return new NodeApiError(
-		ctx.getNode(),
-		{ endpoint: `${endpoint.method} ${endpoint.path}`, sent: entries.length },
-		{
-			message: `${why}, so the node cannot tell which input item each supplier belongs to`,
-			description: `Spendesk may have applied the change to some or all of these suppliers. Check them in Spendesk (Supplier → Get Many with the IDs filter); running the same items again is harmless, as it sets the same values again.`,
-			httpCode: '500',
-			itemIndex: entries[0].itemIndex,
-		},
-	);
 }
 
 /** The ID of the supplier an answer's result names. */
@@ -88,42 +73,53 @@ function entryResult(
 	};
 }
 
+/** The note of an item whose supplier a successful answer did not name. */
+export function acceptedNote(status: number): string {
+	return `Spendesk accepted the change (HTTP ${status}) but did not list this supplier in its answer, so this item shows what was sent, not the supplier as it now is. Supplier → Get shows it; running the item again is harmless.`;
+}
+
+/** Says once, in the editor, that some items carry only what was sent. */
+export function hintUnlisted(
+	ctx: IExecuteFunctions,
+	operation: string,
+	status: number,
+	unlisted: number,
+	sent: number,
+): void {
+	ctx.addExecutionHints({
+		message: `${operation}: Spendesk accepted the call (HTTP ${status}) but its answer did not list ${unlisted === sent ? `the ${sent} suppliers` : `${unlisted} of the ${sent} suppliers`} sent one by one. Their items show what was sent, with a note.`,
+		location: 'outputPane',
+	});
+}
+
 /**
- * The result of each entry, in the order of `entries`, paired by supplier ID (the same ID sent
- * twice takes its results in order). Another number of results, or a result naming no supplier
- * sent, cannot be paired: an error of the whole call.
+ * The result of each entry, in the order of `entries`: the answer's result for its supplier ID
+ * (the same ID sent twice takes its results in order; a result without an ID keeps its position
+ * when the answer holds one result per entry), else, since the call succeeded with `status`,
+ * `sent(entry)` with a note.
  */
 export function supplierResults(
 	ctx: IExecuteFunctions,
 	bulk: SupplierBulk,
-	body: IDataObject | undefined,
+	answer: { status: number; body: IDataObject | undefined },
 	entries: BatchEntry[],
 	idOf: (entry: BatchEntry) => string,
+	sent: (entry: BatchEntry) => IDataObject,
 ): EntryResult[] {
-	const list = answeredItems(body);
-	if (!list) throw unpaired(ctx, bulk, entries, 'Spendesk answered without the list of suppliers');
-	if (list.length !== entries.length)
-		throw unpaired(
-			ctx,
-			bulk,
-			entries,
-			`Spendesk answered ${list.length} suppliers for the ${entries.length} sent`,
-		);
+	const list = answeredItems(isObject(answer.body) ? answer.body : undefined) ?? [];
+	const byPosition = list.length === entries.length;
 	const byId = new Map<string, IDataObject[]>();
 	list.forEach((raw, i) => {
-		// A result without an ID keeps its position.
-		const id = answeredId(raw) ?? idOf(entries[i]);
-		byId.set(id, [...(byId.get(id) ?? []), isObject(raw) ? raw : {}]);
+		const id = answeredId(raw) ?? (byPosition ? idOf(entries[i]) : undefined);
+		if (id !== undefined && isObject(raw)) byId.set(id, [...(byId.get(id) ?? []), raw]);
 	});
-	return entries.map((entry) => {
+	let unlisted = 0;
+	const results = entries.map((entry): EntryResult => {
 		const raw = byId.get(idOf(entry))?.shift();
-		if (raw === undefined)
-			throw unpaired(
-				ctx,
-				bulk,
-				entries,
-				`Spendesk answered suppliers that were not sent (none for ${entry.label})`,
-			);
-		return entryResult(ctx, bulk, entry, raw);
+		if (raw !== undefined) return entryResult(ctx, bulk, entry, raw);
+		unlisted++;
+		return { ok: true, json: { ...sent(entry), note: acceptedNote(answer.status) } };
 	});
+	if (unlisted) hintUnlisted(ctx, bulk.operation, answer.status, unlisted, entries.length);
+	return results;
 }

@@ -2,7 +2,8 @@
  * Supplier → Update: changes the fields given of suppliers, in the documented nested shape. One
  * input item is one call for its supplier (docs/api.md#bulk-writes); several input items go
  * together, up to 100 per call, each its supplier's `id` and changes
- * (docs/api.md#supplier-management), and each item gets its supplier, paired by ID.
+ * (docs/api.md#supplier-management), and each item gets its supplier, paired by ID (or, when
+ * Spendesk's answer does not show it, its ID and what was sent, with a note: bulk.ts).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
@@ -57,17 +58,19 @@ async function send(
 	entries: BatchEntry[],
 ): Promise<EntryResult[]> {
 	// The body is a JSON array of suppliers, each its ID and changes (docs/api.md#supplier-management).
-	const { body } = await callSpendesk<IDataObject>(this, 'updateSuppliers', {
+	const answer = await callSpendesk<IDataObject>(this, 'updateSuppliers', {
 		company,
 		body: entries.map((entry) => entry.body),
 		itemIndex: entries[0].itemIndex,
 	});
 	return supplierResults(
 		this,
-		{ endpoint: 'updateSuppliers', verb: 'update', company },
-		body,
+		{ endpoint: 'updateSuppliers', operation: 'Supplier → Update', verb: 'update', company },
+		answer,
 		entries,
 		(entry) => String(entry.body.id),
+		// What was sent, in the written shape, when the answer does not show the supplier.
+		({ body: { id, ...sent } }) => ({ id, sent }),
 	);
 }
 

@@ -3,7 +3,9 @@
  * once `total` items have arrived (unless the pages proved it wrong: then on a short page),
  * never on page arithmetic, as a server may serve fewer items a page than asked; an empty
  * page or a 404 on a later page also ends the list, a 404 on page 1 is an error, and a page
- * that brings nothing new (a page number the server ignores) is an error.
+ * that brings nothing new (a page number the server ignores) is an error. A page answered as a
+ * bare array (no total) ends the list when it is shorter than asked; an answer that is neither
+ * `{data, meta}` nor an array is an error (pageList.ts), never an empty list.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
@@ -14,7 +16,9 @@ import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, progressGuard, queryOf } from './strategy';
+import { readPageList, unreadableList } from './pageList';
+import type { PageListBody } from './pageList';
+import { progressGuard, queryOf } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* pageStrategy(
@@ -27,8 +31,8 @@ export async function* pageStrategy(
 }
 
 /**
- * Reads the pages of a page-based list. `envelope` finds the list (`data`, `meta`) in a
- * response body; `firstBody` is page 1 when it has been read already.
+ * Reads the pages of a page-based list. `envelope` finds the list (`{data, meta}` or a bare
+ * array) in a response body; `firstBody` is page 1 when it has been read already.
  *
  * Once page 1 has come with a `total` it does not contradict, the pages still needed (to the
  * total, or to the Limit) are read ahead concurrently (PagesAhead) and handed out in order,
@@ -70,13 +74,13 @@ export async function* readPages(
 				page === 1 && firstBody ? firstBody : ahead?.left ? await ahead.take() : await ask(page);
 			if (body === undefined) return;
 			const content = envelope(body);
-			const items = asItems(content.data);
-			const pagination = ((content.meta as IDataObject | undefined)?.pagination ??
-				{}) as IDataObject;
-			const total = Number(pagination.total);
+			const list = readPageList(content);
+			if (!list)
+				throw unreadableList(ctx, endpoint, request.company, page, content, request.itemIndex);
+			const { items } = list;
+			const total = Number(list.pagination.total);
 			received += items.length;
-			const served = Number(pagination.pageSize) || pageSize;
-			const end = items.length === 0 || lastPage(total, received, items.length < served);
+			const end = items.length === 0 || isLast(list, total, received, pageSize);
 			if (page === 1 && !end) ahead = readAhead(ask, total, items.length, limit.max);
 			// Every page is checked, the last one too: a last page repeating the one before is an error.
 			yield limit.take(items.length > 0 || !end ? progress(items) : items);
@@ -104,6 +108,16 @@ function readAhead(
 	return last >= 2
 		? new PagesAhead(last - 1, (index) => index + 2, ask, transportSettings.maxInFlight)
 		: undefined;
+}
+
+/**
+ * Whether a non-empty page is the last: a bare array has no total, so a page shorter than the
+ * size asked is the last (as public client code reads such lists); otherwise `lastPage`.
+ */
+function isLast(list: PageListBody, total: number, received: number, asked: number): boolean {
+	if (list.bare) return list.items.length < asked;
+	const served = Number(list.pagination.pageSize) || asked;
+	return lastPage(total, received, list.items.length < served);
 }
 
 /**
