@@ -41,8 +41,8 @@ describe('an end date given as a day includes the whole day', () => {
 			const fees = sim.data('cmp_001').bankFees;
 			const { ids, query } = await list('bankFee', { to: until });
 			expect(query.to).toBe('2026-01-02T23:59:59.999Z');
-			expect(ids).toEqual(fees.filter((f) => f.date < '2026-01-03').map((f) => f.id));
-			expect(ids).toContain(fees.find((f) => f.date === '2026-01-02T12:00:00.000Z')!.id);
+			expect(ids).toEqual(fees.filter((f) => f.createdAt < '2026-01-03').map((f) => f.id));
+			expect(ids).toContain(fees.find((f) => f.createdAt === '2026-01-02T12:00:00.000Z')!.id);
 		},
 	);
 
@@ -51,7 +51,7 @@ describe('an end date given as a day includes the whole day', () => {
 		expect(ids).toEqual(
 			sim
 				.data('cmp_001')
-				.bankFees.filter((f) => f.date.startsWith('2026-01-05'))
+				.bankFees.filter((f) => f.createdAt.startsWith('2026-01-05'))
 				.map((f) => f.id),
 		);
 		expect(ids).toHaveLength(2);
@@ -61,7 +61,7 @@ describe('an end date given as a day includes the whole day', () => {
 		const { ids, query } = await list('bankFee', { to: '2026-01-02T00:00:00Z' });
 		expect(query.to).toBe('2026-01-02T00:00:00.000Z');
 		expect(ids).not.toContain(
-			sim.data('cmp_001').bankFees.find((f) => f.date === '2026-01-02T12:00:00.000Z')!.id,
+			sim.data('cmp_001').bankFees.find((f) => f.createdAt === '2026-01-02T12:00:00.000Z')!.id,
 		);
 		const later = await list('bankFee', { to: '2026-01-02T06:00:00' });
 		expect(later.query.to).toBe('2026-01-02T06:00:00.000Z');
@@ -72,7 +72,7 @@ describe('an end date given as a day includes the whole day', () => {
 		const loads = sim.data('cmp_001').walletLoads;
 		const { ids, query } = await list('walletLoad', { to: '2026-01-04' }, 'Europe/Paris');
 		expect(query.to).toBe('2026-01-04T22:59:59.999Z');
-		expect(loads[0].date).toBe('2026-01-04T00:00:00.000Z');
+		expect(loads[0].createdAt).toBe('2026-01-04T00:00:00.000Z');
 		expect(ids).toEqual([loads[0].id]);
 	});
 
