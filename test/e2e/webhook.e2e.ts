@@ -284,7 +284,11 @@ describe.each(parseTargets())('Spendesk Webhook Trigger in a running n8n (%s)', 
 		expect(fresh[0]).toMatchObject({ mode: 'webhook', status: 'success' });
 		const emitted = items(await getExecution(session, home, fresh[0].id), TRIGGER);
 		expect(emitted).toEqual([
-			expect.objectContaining({ id: payable.id, status: 'prepared', companyId: COMPANY }),
+			expect.objectContaining({
+				id: payable.id,
+				bookkeepingStatus: 'prepared',
+				companyId: COMPANY,
+			}),
 		]);
 		expect(emitted[0].webhookEvent).toMatchObject({ eventType: 'payables:prepared' });
 		expect(
