@@ -337,11 +337,9 @@ function journal(ctx: RequestContext): HandlerResult {
 			`The export is ${exp.status}; its journal exists once it is COMPLETE`,
 			'path.exportId',
 		);
-	// The journal shows amounts in major units; payables hold minor units (docs/api.md#payables).
 	const rows = ctx.sim
 		.data(exp.companyId)
-		.payables.filter((p) => p.createdAt >= exp.from && p.createdAt < exp.to)
-		.map((p) => ({ ...p, amount: p.amount / 100 }));
+		.payables.filter((p) => p.createdAt >= exp.from && p.createdAt < exp.to);
 	return {
 		status: 200,
 		body: journalCsv(rows),

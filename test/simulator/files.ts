@@ -163,7 +163,14 @@ export function journalCsv(
 	const lines = ['date,payableId,description,amount,currency'];
 	for (const row of rows)
 		lines.push(
-			[row.createdAt.slice(0, 10), row.id, row.description, row.amount.toFixed(2), row.currency]
+			// Payables hold minor units (docs/api.md#payables); the journal shows major units.
+			[
+				row.createdAt.slice(0, 10),
+				row.id,
+				row.description,
+				(row.amount / 100).toFixed(2),
+				row.currency,
+			]
 				.map(csvField)
 				.join(','),
 		);
