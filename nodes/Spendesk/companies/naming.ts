@@ -2,24 +2,10 @@
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 import { restated } from '../transport/restate';
-import type { CompanyTarget } from './select';
+import { companyLabel } from '../transport/companyLabel';
+import type { CompanyTarget } from '../transport/companyLabel';
 
-/** How messages name a call that names no company: the credential's own company. */
-export const OWN_COMPANY = "the credential's own company";
-
-/**
- * How every message names a company: `company "Acme" (cmp_1)` (with its name when known),
- * `company "cmp_1"`, or `unnamed` when there is no company ID (by default the credential's
- * own company).
- */
-export function companyLabel(
-	company: CompanyTarget | string | undefined,
-	unnamed: string = OWN_COMPANY,
-): string {
-	const target: CompanyTarget = typeof company === 'string' ? { id: company } : (company ?? {});
-	if (!target.id) return unnamed;
-	return target.name ? `company "${target.name}" (${target.id})` : `company "${target.id}"`;
-}
+export { companyLabel, OWN_COMPANY } from '../transport/companyLabel';
 
 /** The item with its company added (companyId, companyName). */
 export function tagItem(json: IDataObject, target: CompanyTarget): IDataObject {

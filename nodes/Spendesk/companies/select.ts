@@ -16,12 +16,9 @@ import type {
 import { collect } from '../transport/paginate';
 import { resolveCredential } from '../transport/credential';
 import type { SpendeskContext } from '../transport/request';
+import type { CompanyTarget } from '../transport/companyLabel';
 
-export interface CompanyTarget {
-	/** Undefined: a company-level credential acting on its own (unnamed) company. */
-	id?: string;
-	name?: string;
-}
+export type { CompanyTarget };
 
 export interface CompanySelection {
 	/**

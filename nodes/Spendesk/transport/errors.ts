@@ -7,7 +7,7 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from './companyLabel';
 import type { Endpoint } from './endpoints';
 import { REDIRECT_HELP } from './environment';
 import { isoTime } from './timeText';

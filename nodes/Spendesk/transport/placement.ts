@@ -6,7 +6,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from './companyLabel';
 import type { ResolvedCredential } from './credential';
 import type { Endpoint } from './endpoints';
 import { DOT_SEGMENT } from './environment';

@@ -27,31 +27,13 @@ import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './exchange';
 import { needsOwnCompany, ownCompanyOf } from './ownCompany';
 import { applyPlacement, followLink } from './placement';
-import type { CallTarget, PlacedCall } from './placement';
+import type { PlacedCall } from './placement';
+import type { CallOptions, CallResult } from './call';
 import { transportSettings } from './settings';
 
 export type { SpendeskContext } from './credential';
+export type { CallOptions, CallResult } from './call';
 export { transportSettings } from './settings';
-
-export interface CallOptions extends CallTarget {
-	qs?: IDataObject;
-	/** The JSON body: an object, or a list (Create suppliers takes a JSON array). */
-	body?: IDataObject | IDataObject[];
-	/** Answer 404 as a result instead of an error (page-based lists past their end). */
-	allowNotFound?: boolean;
-	/** Other statuses answered as a result instead of an error (a payables snapshot's 409 while another is built). */
-	acceptStatus?: number[];
-	/** Called with the headers of the answer that is the result (e.g. to read the server's Date). */
-	onHeaders?: (headers: Record<string, unknown>) => void;
-	/** Values the request carries that an error must never quote back (a webhook's signing secret). */
-	secrets?: readonly string[];
-}
-
-export interface CallResult<T> {
-	status: number;
-	headers: Record<string, unknown>;
-	body: T;
-}
 
 /**
  * Calls of one catalogue endpoint for one target, worked out once: the endpoint for the

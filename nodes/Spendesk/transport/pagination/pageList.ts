@@ -6,7 +6,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
-import { companyLabel } from '../../companies/naming';
+import { companyLabel } from '../companyLabel';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { asItems } from './strategy';

@@ -6,7 +6,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import type { CallOptions } from '../request';
+import type { CallOptions } from '../call';
 import { transportSettings } from '../settings';
 import type { ItemLimit } from './limit';
 
