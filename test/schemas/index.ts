@@ -25,7 +25,7 @@ export const SCHEMAS: Readonly<Record<string, Json>> = Object.fromEntries(
 		.map((file) => [file, JSON.parse(readFileSync(path.join(SCHEMA_DIR, file), 'utf8')) as Json]),
 );
 
-/** The sources a field may name (documented-api.md's list, in the words the schemas use). */
+/** The sources a field may name (docs/api.md#sources, in the words the schemas use). */
 export const SOURCE_WORDS = [
 	'vendor portal',
 	'alpha OpenAPI document',
