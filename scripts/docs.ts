@@ -1,7 +1,7 @@
 /**
- * `npm run docs`: writes the parts of README.md and docs/api.md that come from the endpoint
+ * `npm run docs`: writes the parts of docs/operations.md and docs/api.md that come from the endpoint
  * catalogue (nodes/Spendesk/transport/endpoints.ts), between their marker lines:
- * - README.md `operations`: the operations table (operation, endpoints, pages, scopes);
+ * - docs/operations.md `operations`: the operations table (operation, endpoints, pages, scopes);
  * - docs/api.md `endpoints`: every call with method, path, company placement, pagination,
  *   page size, scope, retry and the source of its facts;
  * - docs/api.md `scopes`: every scope and what needs it.
@@ -56,7 +56,7 @@ const PLACEMENT_WORDS: Record<string, string> = {
 };
 
 /**
- * The README operations table: one row per node operation ("Resource → Operation"), its calls in
+ * The operations table (docs/operations.md): one row per node operation ("Resource → Operation"), its calls in
  * catalogue order. The triggers' and credentials' calls are in docs/api.md's endpoint table.
  */
 export function renderOperationsTable(): string {
@@ -146,7 +146,7 @@ export function renderScopeTable(): string {
 /** The generated parts of each file: file → marker → content. */
 export function generatedParts(): Record<string, Record<string, string>> {
 	return {
-		'README.md': { operations: renderOperationsTable() },
+		'docs/operations.md': { operations: renderOperationsTable() },
 		'docs/api.md': { endpoints: renderEndpointTable(), scopes: renderScopeTable() },
 	};
 }

@@ -1,6 +1,6 @@
 /**
  * The endpoint catalogue (nodes/Spendesk/transport/endpoints.ts) is the one place that knows
- * the API's paths, pages and scopes: the README operations table, docs/api.md's endpoint and
+ * the API's paths, pages and scopes: the operations table of docs/operations.md, docs/api.md's endpoint and
  * scope tables and the OAuth2 credential's scopes are checked against it, and no other shipped
  * file writes an API path.
  */
@@ -20,7 +20,7 @@ import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-test('README.md and docs/api.md hold what `npm run docs` generates from the catalogue', () => {
+test('docs/operations.md and docs/api.md hold what `npm run docs` generates from the catalogue', () => {
 	for (const { file, current, expected } of generatedFiles()) {
 		expect({ file, text: current }).toEqual({ file, text: expected });
 	}
