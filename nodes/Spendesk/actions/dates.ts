@@ -7,6 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dateFilter } from './listFilters';
 import { filtersCollection, readCollection } from './sharedParams';
+import { expressionDate } from '../values/expression';
 
 const ISO_LIKE =
 	/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -93,16 +94,6 @@ export function toEpoch(value: unknown, timeZone: string): number {
 			`${day}T${time ?? '00:00:00'}${zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`,
 		);
 	return fromZone(local, timeZone);
-}
-
-/**
- * A date as an expression may give it: a Date as its milliseconds, a Luxon DateTime
- * ({{ $now }}) as its ISO text, anything else as it is.
- */
-export function expressionDate(value: unknown): unknown {
-	if (value instanceof Date) return value.getTime();
-	const toISO = (value as { toISO?: unknown } | null)?.toISO;
-	return typeof toISO === 'function' ? String((toISO as () => unknown).call(value)) : value;
 }
 
 /** One date filter of a collection, as ISO 8601 in UTC (undefined when empty); anything else fails naming the field. */

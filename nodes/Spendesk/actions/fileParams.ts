@@ -4,7 +4,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { numberOf } from './sharedParams';
+import { numberOf } from '../values/expression';
 
 /** The name of the field holding a file (`label` as the editor names it): not empty, without spaces. */
 export function readBinaryPropertyName(
@@ -119,4 +119,18 @@ export function safeFileName(name: unknown, fallback: string): string {
 					.trim()
 			: '';
 	return text && text !== '.' && text !== '..' ? text.slice(0, 255) : fallback;
+}
+
+/** The input item's file: its property checked before any request (n8n's own error when it is missing). */
+export function readInputFile(ctx: IExecuteFunctions, itemIndex: number) {
+	const property = readBinaryPropertyName(ctx, 'binaryPropertyName', itemIndex);
+	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
+	return {
+		property,
+		fileName: safeFileName(
+			binary.fileName,
+			`file${binary.fileExtension ? `.${binary.fileExtension}` : ''}`,
+		),
+		mimeType: binary.mimeType || 'application/octet-stream',
+	};
 }

@@ -1,6 +1,7 @@
 /** Parameters and helpers shared by the operations: Return All + Limit, JSON parameters. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { numberOf } from '../values/expression';
 
 /**
  * Return All + Limit for a list operation; the Limit maximum defaults to what users may ask.
@@ -186,15 +187,6 @@ export function rejectPagingKeys(
 		}
 	}
 	return filters;
-}
-
-/** A number parameter as expressions may give it: a number, or numeric text; anything else is NaN. */
-export function numberOf(raw: unknown): number {
-	return typeof raw === 'number'
-		? raw
-		: typeof raw === 'string' && raw.trim() !== ''
-			? Number(raw)
-			: Number.NaN;
 }
 
 /** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */

@@ -5,8 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { expressionDate } from '../actions/dates';
-import { numberOf } from '../actions/sharedParams';
+import { expressionDate, numberOf } from '../values/expression';
 import { time } from './cursorState';
 import type { TriggerEvent } from './cursorState';
 

@@ -4,8 +4,8 @@ import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { readJsonObject } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
-import { refuseEmptyFile, uploadToIntake, withState } from './upload';
-import { intakeBinaryField, readInputFile } from './uploadFile.operation';
+import { readInputFile } from '../fileParams';
+import { intakeBinaryField, refuseEmptyFile, uploadToIntake, withState } from './upload';
 
 export const createIntake: SpendeskOperation = {
 	value: 'create',

@@ -5,11 +5,12 @@
  * knows whether anything was stored before running again.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { presignedUrl, uploadHeaders, uploadPresigned } from '../../transport/presigned';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { restated } from '../../transport/restate';
+import { binaryPropertyField } from '../fileParams';
 
 export interface IntakeFile {
 	company: string | undefined;
@@ -141,3 +142,9 @@ export async function uploadToIntake(
 		status: typeof data.status === 'string' ? data.status : 'uploaded',
 	};
 }
+
+/** The field holding the file an intake upload sends. */
+export const intakeBinaryField: INodeProperties = binaryPropertyField(
+	'The name of the input field containing the binary file data to be uploaded',
+	'input',
+);

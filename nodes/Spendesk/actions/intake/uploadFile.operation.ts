@@ -1,28 +1,9 @@
 /** Intake → Upload File: the binary file of the input item, uploaded to an intake (start, pre-signed PUT, confirm). */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { binaryPropertyField, readBinaryPropertyName, safeFileName } from '../fileParams';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { readInputFile } from '../fileParams';
 import { readRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
-import { uploadToIntake } from './upload';
-
-/** The input item's file: its property checked before any request (n8n's own error when it is missing). */
-export function readInputFile(ctx: IExecuteFunctions, itemIndex: number) {
-	const property = readBinaryPropertyName(ctx, 'binaryPropertyName', itemIndex);
-	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
-	return {
-		property,
-		fileName: safeFileName(
-			binary.fileName,
-			`file${binary.fileExtension ? `.${binary.fileExtension}` : ''}`,
-		),
-		mimeType: binary.mimeType || 'application/octet-stream',
-	};
-}
-
-export const intakeBinaryField: INodeProperties = binaryPropertyField(
-	'The name of the input field containing the binary file data to be uploaded',
-	'input',
-);
+import { intakeBinaryField, uploadToIntake } from './upload';
 
 export const uploadIntakeFile: SpendeskOperation = {
 	value: 'uploadFile',

@@ -17,7 +17,7 @@ import {
 import { callSpendesk } from '../../transport/request';
 import { maxFileSizeOption, readMaxBytes } from '../fileParams';
 import type { MaxFileSize } from '../fileParams';
-import { readInputFile } from '../intake/uploadFile.operation';
+import { readInputFile } from '../fileParams';
 import { withState } from '../intake/upload';
 import { readRecordId, recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';

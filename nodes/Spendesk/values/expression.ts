@@ -1,0 +1,23 @@
+/**
+ * Values as n8n hands them to a node when a parameter holds an expression: numbers as text,
+ * dates as Luxon DateTime or Date. Shared by the actions and the polling trigger.
+ */
+
+/**
+ * A date as an expression may give it: a Date as its milliseconds, a Luxon DateTime
+ * ({{ $now }}) as its ISO text, anything else as it is.
+ */
+export function expressionDate(value: unknown): unknown {
+	if (value instanceof Date) return value.getTime();
+	const toISO = (value as { toISO?: unknown } | null)?.toISO;
+	return typeof toISO === 'function' ? String((toISO as () => unknown).call(value)) : value;
+}
+
+/** A number parameter as expressions may give it: a number, or numeric text; anything else is NaN. */
+export function numberOf(raw: unknown): number {
+	return typeof raw === 'number'
+		? raw
+		: typeof raw === 'string' && raw.trim() !== ''
+			? Number(raw)
+			: Number.NaN;
+}
