@@ -146,7 +146,7 @@ describe('node: the documented shapes', () => {
 		expect(out[0].json).toMatchObject({ status: 'COMPLETE' });
 	});
 
-	test('attachments listed with url and without file name or size: downloaded from url without the token, named from ID and type', async () => {
+	test('attachments listed as the older document shows them (no ID, file name or size): downloaded from url without the token, named from the link and the type', async () => {
 		sim.configure({ attachmentShape: 'documented' });
 		const payableId = 'pay_001_000005';
 		const files = sim.files.attachmentsOf(payableId);
@@ -165,9 +165,15 @@ describe('node: the documented shapes', () => {
 		};
 		expect(out).toHaveLength(2);
 		out.forEach((item, i) => {
-			expect(item.json).toEqual({ payableId, id: files[i].id, mimeType: files[i].mimeType });
+			expect(item.json).toEqual({
+				payableId,
+				mimeType: files[i].mimeType,
+				checksum: expect.any(String),
+				attachedAt: expect.any(String),
+			});
 			const binary = item.binary!.data;
 			expect(Buffer.from(binary.data, 'base64').equals(files[i].content)).toBe(true);
+			// The link's last path segment is the file's key on the file host.
 			expect(binary).toMatchObject({
 				fileName: `${files[i].id}.${extension[files[i].mimeType]}`,
 				mimeType: files[i].mimeType,
@@ -188,7 +194,7 @@ describe('node: the documented shapes', () => {
 			options: { metadataOnly: true },
 		});
 		expect(out.map((o) => Object.keys(o.json).sort())).toEqual([
-			['id', 'mimeType', 'payableId', 'url'],
+			['attachedAt', 'checksum', 'mimeType', 'payableId', 'url'],
 		]);
 		expect(sim.requestsTo('fileDownload')).toHaveLength(0);
 	});

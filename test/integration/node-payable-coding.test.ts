@@ -344,7 +344,10 @@ describe.each(['specification', 'documented'] as const)(
 		test('bad input fails before any request: no lines, a change that sets nothing, an amount that is not whole', async () => {
 			const base = { ...UPDATE, payableId: locatorById('pay_001_000002'), version: 1 };
 			const cases: Array<[IDataObject, string]> = [
-				[{ lineItemsMode: 'replaceAll', lineItems: {} }, 'Lines must hold 1 to 100 lines; got 0'],
+				[
+					{ lineItemsMode: 'replaceAll', lineItems: {} },
+					'Lines must hold at least one line; got none',
+				],
 				[
 					{ lineItemsMode: 'changeSome', lineChanges: {} },
 					'Changes is empty: there is nothing to update',

@@ -252,7 +252,7 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(await changed.checkExists()).toBe(false);
 		});
 
-		test('the 50-per-company limit is an error naming the company; what was registered for other companies is deleted again', async () => {
+		test('a company with 50 instances: Spendesk refuses one more (the simulator’s limit), the error names the company and advises; what was registered for other companies is deleted again', async () => {
 			const full = webhooksOf(sim, 'cmp_003');
 			for (let i = 0; i < 50; i++) {
 				full.push({
@@ -270,9 +270,21 @@ describe('Spendesk Webhook Trigger', () => {
 			}
 			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
 			const error = await failure(h.activate());
-			expect(error.message).toContain('cmp_003');
-			expect(error.message).toContain('50');
-			expect((error as { description?: string }).description).toMatch(/Delete webhook instances/);
+			expect(error.message).toBe(
+				'Could not register the webhook for company "cmp_003": Spendesk rejected "Create a webhook instance" for company "cmp_003" (400)',
+			);
+			// What Spendesk said comes with it.
+			expect((error as { description?: string }).description).toContain(
+				'A company has at most 50 webhook instances',
+			);
+			expect((error as { description?: string }).description).toMatch(
+				/has 50 webhook instances already: if Spendesk limits their number, delete those no longer used/,
+			);
+			// The node asked Spendesk (no count of its own): the create was refused there.
+			expect(sim.requestsTo('createWebhook').map((r) => [r.companyId, r.status])).toContainEqual([
+				'cmp_003',
+				400,
+			]);
 			expect(ours(h, 'cmp_002')).toHaveLength(0);
 			expect(webhooksOf(sim, 'cmp_003')).toHaveLength(50);
 			expect(kept(h)).toEqual([]);

@@ -4,6 +4,7 @@
  * their journal CSV. The pre-signed routes (`host: 'files'`) are served only by the file host,
  * the simulator's second loopback server, and take no bearer token.
  */
+import { createHash } from 'node:crypto';
 import { pageOf, SimError } from './paging';
 import type { RouteDef } from './routes';
 import type { HandlerResult, RequestContext } from './server';
@@ -76,13 +77,21 @@ function listAttachments(ctx: RequestContext): HandlerResult {
 	if (!payable) throw new SimError(404, 'not_found', 'Payable not found', 'path.payableId');
 	const data = ctx.sim.files.attachmentsOf(payable.id).map((file) => {
 		const { url, expiresAt } = presign(ctx, 'GET', `/files/${encodeURIComponent(file.id)}`);
-		// The vendor's older document: the link under `url`, without file name, size or expiry.
+		const listed = file.listedMimeType === undefined ? file.mimeType : file.listedMimeType;
+		const mimeType = listed === null ? {} : { mimeType: listed };
+		// The vendor's older document (`Attachment`): the MIME type, a checksum, when it was
+		// attached and the link under `url`; no ID, file name, size or expiry.
 		if (ctx.sim.options.attachmentShape === 'documented')
-			return { id: file.id, mimeType: file.mimeType, url };
+			return {
+				...mimeType,
+				checksum: createHash('md5').update(file.content).digest('hex'),
+				attachedAt: file.attachedAt ?? payable.createdAt,
+				url,
+			};
 		return {
 			id: file.id,
 			fileName: file.fileName,
-			mimeType: file.mimeType,
+			...mimeType,
 			size: file.listedSize ?? file.content.length,
 			downloadUrl: url,
 			expiresAt,

@@ -14,6 +14,10 @@ export interface StoredFile {
 	content: Buffer;
 	/** Size the listing states, when it differs from the content's (tests: a listing that understates). */
 	listedSize?: number;
+	/** MIME type the listing states, when it differs from the stored one; null: none listed (tests). */
+	listedMimeType?: string | null;
+	/** When it was attached (the documented listing's `attachedAt`); seeded files: the payable's creation. */
+	attachedAt?: string;
 }
 
 export interface IntakeUpload {
@@ -46,31 +50,51 @@ export const DEFAULT_URL_LIFETIME_SECONDS = 900;
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** The seeded files of a payable: its number modulo 3 gives none, a PDF receipt, or a PDF and a PNG photo. */
+const JPEG_SIGNATURE = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
+
+/** A small PDF whose text names what it is. */
+function pdf(title: string): Buffer {
+	return Buffer.from(
+		`%PDF-1.4\n% ${title}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+		'latin1',
+	);
+}
+
+/** Every byte value after a signature, so a client that reads the file as text damages it visibly. */
+function image(signature: Buffer, n: number): Buffer {
+	const bytes = Buffer.alloc(512);
+	for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + n) % 256;
+	return Buffer.concat([signature, bytes]);
+}
+
+/**
+ * The seeded files of a payable, by its number: n mod 3 gives none, a PDF receipt, or a PDF and
+ * a PNG photo; a number that is 8 mod 9 (8, 17, …) gives two PDFs (a receipt and an invoice)
+ * and a JPEG photo instead, the receipt types the vendor's older document lists
+ * (docs/api.md#files).
+ */
 export function seededAttachments(payableId: string): StoredFile[] {
 	const n = Number(/(\d+)$/.exec(payableId)?.[1] ?? 0);
 	const suffix = payableId.replace(/^pay_/, '');
+	const file = (i: number, fileName: string, mimeType: string, content: Buffer): StoredFile => ({
+		id: `att_${suffix}_${i}`,
+		fileName,
+		mimeType,
+		content,
+	});
+	if (n % 9 === 8)
+		return [
+			file(1, `receipt-${payableId}.pdf`, 'application/pdf', pdf(`Receipt for ${payableId}`)),
+			file(2, `invoice-${payableId}.pdf`, 'application/pdf', pdf(`Invoice for ${payableId}`)),
+			file(3, `photo ${payableId}.jpg`, 'image/jpeg', image(JPEG_SIGNATURE, n)),
+		];
 	const files: StoredFile[] = [];
-	if (n % 3 >= 1) {
-		const pdf = `%PDF-1.4\n% Receipt for ${payableId}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`;
-		files.push({
-			id: `att_${suffix}_1`,
-			fileName: `receipt-${payableId}.pdf`,
-			mimeType: 'application/pdf',
-			content: Buffer.from(pdf, 'latin1'),
-		});
-	}
-	if (n % 3 === 2) {
-		// Every byte value, so a client that reads the file as text damages it visibly.
-		const bytes = Buffer.alloc(512);
-		for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7 + n) % 256;
-		files.push({
-			id: `att_${suffix}_2`,
-			fileName: `photo ${payableId} (2).png`,
-			mimeType: 'image/png',
-			content: Buffer.concat([PNG_SIGNATURE, bytes]),
-		});
-	}
+	if (n % 3 >= 1)
+		files.push(
+			file(1, `receipt-${payableId}.pdf`, 'application/pdf', pdf(`Receipt for ${payableId}`)),
+		);
+	if (n % 3 === 2)
+		files.push(file(2, `photo ${payableId} (2).png`, 'image/png', image(PNG_SIGNATURE, n)));
 	return files;
 }
 

@@ -42,7 +42,8 @@ const DOCUMENTED_CODES: Record<number, string> = {
 /**
  * Defaults of the documented profile, under what the caller's options say: 50 requests a
  * minute per company, 5 in flight, attachments listed as the vendor's document shows them
- * (`url`, without `fileName`, `size` or `expiresAt`; docs/api.md#files), and the analytical
+ * (`mimeType, checksum, attachedAt, url`, without `id`, `fileName`, `size` or `expiresAt`;
+ * docs/api.md#files), and the analytical
  * field values answered as a bare array, as some collections answer (docs/api.md#page-lists).
  */
 export const DOCUMENTED_DEFAULTS: Pick<

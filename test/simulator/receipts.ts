@@ -194,6 +194,7 @@ function receiveUpload(ctx: RequestContext): HandlerResult {
 			fileName: parts[fileAt].fileName || `${upload.uploadId}.${extension}`,
 			mimeType: upload.mimeType,
 			content: Buffer.from(file),
+			attachedAt: new Date(ctx.sim.clock.now()).toISOString(),
 		},
 	]);
 	upload.attachmentId = attachmentId;

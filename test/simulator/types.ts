@@ -452,7 +452,7 @@ export interface SimulatorOptions {
 	/**
 	 * The items of a payable's attachments list (docs/api.md#files): `decided` (default) carries
 	 * `id, fileName, mimeType, size, downloadUrl, expiresAt`; `documented` carries only
-	 * `id, mimeType, url`, as the vendor's older document shows them.
+	 * `mimeType, checksum, attachedAt, url`, as the vendor's older document shows them.
 	 */
 	attachmentShape?: 'decided' | 'documented';
 	/**

@@ -97,7 +97,7 @@ export const ENDPOINTS = catalogue({
 		label: 'OAuth2 approval page',
 		operations: ['Credential: OAuth2 (the link of "Connect the credential")'],
 		source:
-			'Authorization code with PKCE (S256), scope required: vendor documentation (#the-documented-contract).',
+			"Authorization code with PKCE (S256), scope required: vendor documentation; `/v1` path: an integration platform's configuration (#the-documented-contract).",
 		method: 'GET',
 		path: '/v1/oauth2/authorize',
 		placement: 'none',
@@ -108,7 +108,7 @@ export const ENDPOINTS = catalogue({
 		label: 'OAuth2 code exchange',
 		operations: ['Credential: OAuth2 (first run after the paste)'],
 		source:
-			'JSON body with the client in it, 201 without expires_in: vendor documentation (#the-documented-contract).',
+			"JSON body with the client in it, 201 without expires_in: vendor documentation; `/v1` path and JSON body: an integration platform's configuration (#the-documented-contract).",
 		method: 'POST',
 		path: '/v1/oauth2/token/create',
 		placement: 'none',
@@ -146,7 +146,8 @@ export const ENDPOINTS = catalogue({
 	walletSummary: {
 		label: 'Get wallet summary',
 		operations: ['Wallet Summary → Get'],
-		source: 'Path and placement: the specification; scope: vendor documentation.',
+		source:
+			'Path and placement: the specification (no vendor document shows this `/v1` path; the older OpenAPI document has `/v0/wallet-summaries`); answer `{data, meta}`: older OpenAPI document; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/wallet-summary',
 		placement: 'header',
@@ -210,7 +211,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List analytical fields',
 		operations: ['Analytical Field → Get Many'],
 		source:
-			'Header placement and cursor style: the specification; path, page-size maximum and scope: decided here.',
+			'Header placement: the specification; cursor style, path, page-size maximum and scope: decided here.',
 		method: 'GET',
 		path: '/v2/analytical-fields',
 		placement: 'header',
@@ -260,7 +261,7 @@ export const ENDPOINTS = catalogue({
 			'Credential: API key (test, company level)',
 		],
 		source:
-			'Path, page style (`pageSize` ≤ 30), `includeArchived` and scope: vendor documentation; item shape `{id, name, isArchived}`: decided here.',
+			"Path: public client code; page style, `includeArchived` and item shape `{id, name, isArchived}`: older OpenAPI document (under `/v0`); `pageSize` ≤ 30: public client code (the older document allows 100); scope: decided here, from the vendor's scope list.",
 		method: 'GET',
 		path: '/v1/analytical-fields',
 		placement: 'header',
@@ -274,7 +275,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List analytical field values',
 		operations: ['Analytical Field → Get Many Values (company-level credential)'],
 		source:
-			'Path, page style (`pageSize` ≤ 30), items `{id, value, isArchived}`, `includeArchived` and scope: vendor documentation.',
+			"Path and `pageSize` ≤ 30 (a larger one served as 30): public client code; page style, items `{id, value, isArchived}` and `includeArchived`: older OpenAPI document (under `/v0`) and public client code; scope: decided here, from the vendor's scope list.",
 		method: 'GET',
 		path: '/v1/analytical-fields/{fieldId}/values',
 		placement: 'header',
@@ -289,7 +290,8 @@ export const ENDPOINTS = catalogue({
 			'Expense Category → Get Many (company-level credential)',
 			'Credential: API key (test, company level)',
 		],
-		source: 'Path, page style (`pageSize` ≤ 30) and scope: vendor documentation.',
+		source:
+			"Path and `pageSize` ≤ 30: public client code; page style: older OpenAPI document (under `/v0`); scope: decided here, from the vendor's scope list.",
 		method: 'GET',
 		path: '/v1/expense-categories',
 		placement: 'header',
@@ -320,7 +322,7 @@ export const ENDPOINTS = catalogue({
 			'Company ID look-up (company-level credential without Company ID, calls with the company in the path)',
 		],
 		source:
-			'Cursor in the JSON body: the specification; path, filter grammar, `payables` answer and scope: public client code and vendor documentation (#body-cursor-lists).',
+			'Cursor in the JSON body: the specification; path, filter grammar and `payables` answer: public client code; scope: decided here, from a scope public client code shows granted (#body-cursor-lists).',
 		method: 'POST',
 		path: '/v1/payables/search',
 		placement: 'header',
@@ -348,7 +350,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a payables snapshot',
 		operations: ['Payable → Get Many as Snapshot'],
 		source:
-			'Path and pages inside `result`: vendor documentation; page size: decided here (as page lists).',
+			'Path: vendor documentation; pages inside `result`: the specification; status answer and page size: decided here (as page lists).',
 		method: 'GET',
 		path: '/v1/snapshots/payables/{key}',
 		placement: 'header',
@@ -361,7 +363,8 @@ export const ENDPOINTS = catalogue({
 	updateBookkeepingStatus: {
 		label: 'Update bookkeeping status',
 		operations: ['Payable → Update Bookkeeping Status'],
-		source: 'Path, bulk body (1–100) and per-payable answer: decided here.',
+		source:
+			'State values `exported` and `failedToExport`: vendor documentation; path, bulk body (1–100) and per-payable answer: decided here, and the answer read defensively (#bulk-writes).',
 		method: 'PUT',
 		path: '/v1/payables/bookkeeping-status',
 		placement: 'header',
@@ -437,7 +440,8 @@ export const ENDPOINTS = catalogue({
 		// and the documented ones of docs/api.md#filters.
 		label: 'List suppliers',
 		operations: ['Supplier → Get Many', 'Credential: API key (test, company level)'],
-		source: 'Path and scope: vendor documentation; page style and filters: decided here.',
+		source:
+			'Path: public client code (the older OpenAPI document: `/v0/suppliers`); page style: older OpenAPI document; filters: public client code; the `isArchived` filter: decided here; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/suppliers',
 		placement: 'header',
@@ -450,7 +454,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a supplier',
 		operations: ['Supplier → Get'],
 		source:
-			'Path and scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).',
+			"Path: public client code (a read by ID against the vendor's sandbox); scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).",
 		method: 'GET',
 		path: '/v1/suppliers/{supplierId}',
 		placement: 'header',
@@ -462,7 +466,8 @@ export const ENDPOINTS = catalogue({
 		// The members of the company: `{ id, firstName, lastName, email }` (docs/api.md#response-shapes).
 		label: 'List users',
 		operations: ['User → Get Many', 'Credential: API key (test, company level)'],
-		source: 'Path and scope: vendor documentation; page style: decided here.',
+		source:
+			'Path: public client code (the older OpenAPI document: `/v0/users`); page style: older OpenAPI document; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/users',
 		placement: 'header',
@@ -475,7 +480,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a user',
 		operations: ['User → Get'],
 		source:
-			'Path and scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).',
+			'Path: decided here (public client code lists it, without a reported run); scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).',
 		method: 'GET',
 		path: '/v1/users/{userId}',
 		placement: 'header',
@@ -487,7 +492,8 @@ export const ENDPOINTS = catalogue({
 		// `{ id, name, owner, coOwners }` (docs/api.md#response-shapes).
 		label: 'List cost centers',
 		operations: ['Cost Center → Get Many', 'Credential: API key (test, company level)'],
-		source: 'Path and scope: vendor documentation; page style: decided here.',
+		source:
+			'Path: public client code (the older OpenAPI document: `/v0/cost-centers`); page style: older OpenAPI document; scope: vendor documentation.',
 		method: 'GET',
 		path: '/v1/cost-centers',
 		placement: 'header',
@@ -503,7 +509,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List bank fees',
 		operations: ['Bank Fee → Get Many', 'Credential: API key (test, company level)'],
 		source:
-			'Path: vendor listings; scope: vendor documentation; page style and filters: decided here.',
+			"Path: public client code (the older OpenAPI document: `/v0/bank-fees`); page style and filters `from`, `to`: older OpenAPI document; scope: decided here, from the vendor's scope list.",
 		method: 'GET',
 		path: '/v1/bank-fees',
 		placement: 'header',
@@ -516,7 +522,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List wallet loads',
 		operations: ['Wallet Load → Get Many', 'Credential: API key (test, company level)'],
 		source:
-			'Path: vendor listings; scope: vendor documentation; page style and filters: decided here.',
+			"Path: public client code (the older OpenAPI document: `/v0/wallet-loads`); page style and filters `from`, `to`: older OpenAPI document; scope: decided here, from the vendor's scope list.",
 		method: 'GET',
 		path: '/v1/wallet-loads',
 		placement: 'header',
@@ -529,7 +535,7 @@ export const ENDPOINTS = catalogue({
 		label: "List a payable's attachments",
 		operations: ['Payable → Get Attachments'],
 		source:
-			'Path and scope: vendor documentation; items with `url` and without file name or size: vendor documentation; `downloadUrl`, `fileName`, `size`, `expiresAt`: decided here (#files).',
+			'Path: public client code (the older OpenAPI document: under `/v0`); scope: vendor documentation; items `{mimeType, checksum, attachedAt, url}`: older OpenAPI document; `id`, `downloadUrl`, `fileName`, `size`, `expiresAt`: decided here (#files).',
 		method: 'GET',
 		path: '/v1/payables/{payableId}/attachments',
 		placement: 'header',
@@ -567,7 +573,8 @@ export const ENDPOINTS = catalogue({
 	createAccountingExport: {
 		label: 'Create an accounting export',
 		operations: ['Accounting Export → Create and Wait'],
-		source: 'Path: vendor listings; body, polling and scope: decided here.',
+		source:
+			"Path: an integration platform's listing; scope: vendor documentation (its scope list); body and polling: decided here.",
 		method: 'POST',
 		path: '/v1/accounting/exports',
 		placement: 'header',
@@ -580,7 +587,8 @@ export const ENDPOINTS = catalogue({
 	getAccountingExport: {
 		label: 'Get an accounting export',
 		operations: ['Accounting Export → Create and Wait'],
-		source: 'Path: vendor listings; status values: decided here.',
+		source:
+			"Path: an integration platform's listing; scope: vendor documentation (its scope list); status values: decided here.",
 		method: 'GET',
 		path: '/v1/accounting/exports/{exportId}',
 		placement: 'header',
@@ -591,7 +599,8 @@ export const ENDPOINTS = catalogue({
 	getJournal: {
 		label: 'Get the journal of an accounting export',
 		operations: ['Accounting Export → Get Journal'],
-		source: 'Path: vendor listings; CSV content type: decided here.',
+		source:
+			"Path: an integration platform's listing; scope: vendor documentation (its scope list); CSV content type: decided here.",
 		method: 'GET',
 		path: '/v1/accounting/journal/{exportId}/content',
 		placement: 'header',
@@ -657,7 +666,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Update a webhook instance',
 		operations: ['Webhook Trigger: activation'],
 		source:
-			'Path and scope: vendor listings; the secret kept and deliveries going on: decided here (#webhooks).',
+			"Path and scope: an integration platform's listing; the secret kept and deliveries going on: decided here (#webhooks).",
 		method: 'PATCH',
 		path: '/v1/webhooks/{webhookId}',
 		placement: 'header',
@@ -672,7 +681,7 @@ export const ENDPOINTS = catalogue({
 		label: "Update a payable's accounting",
 		operations: ['Payable → Update'],
 		source:
-			'Path, body (`version`, `lineItems` replacing the whole list), `{item: {version}}` answer, strict properties and scope: public client code; minor units, totals and the 409s: decided here (#payable-accounting).',
+			'Path, body (`version`, `lineItems` replacing the whole list), `{item: {version}}` answer, strict properties, scope, minor units and lines adding up to the amount: public client code; 1 to 100 lines (simulator) and the 409s: decided here (#payable-accounting).',
 		method: 'PATCH',
 		path: '/v1/payables/{payableId}',
 		placement: 'header',
@@ -686,7 +695,7 @@ export const ENDPOINTS = catalogue({
 		label: 'Start a receipt upload to a payable',
 		operations: ['Payable → Upload Receipt'],
 		source:
-			'Path, body `{mimeType, contentLength}`, the `{method, url, fields}` form upload without the bearer token, and scope: public client code; file types, size and lifetime: decided here (#receipt-upload).',
+			"Path, body `{mimeType, contentLength}`, the `{method, url, fields}` form upload without the bearer token, and scope: public client code; file types: older OpenAPI document (an attachment's `mimeType`); size and lifetime: decided here (#receipt-upload).",
 		method: 'POST',
 		path: '/v1/payables/{payableId}/attachments',
 		placement: 'header',
@@ -762,7 +771,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List journal templates',
 		operations: ['Accounting Export → Create and Wait (template list)'],
 		source:
-			'Path, `{id, name}` items and scope: public client code; page style: decided here (#journal-templates).',
+			'Path: public client code (listed, without a reported run); `{id, name}` items, scope and page style: decided here (#journal-templates).',
 		method: 'GET',
 		path: '/v1/accounting/journal-templates',
 		placement: 'header',

@@ -246,8 +246,10 @@ describe.each(['specification', 'documented'] as const)(
 				const listed = await api(sim, org, `/v1/payables/${payableId}/attachments`, {
 					companyId: 'cmp_001',
 				});
-				const added = listed.body.data.find((a: { id: string }) =>
-					a.id.endsWith(receiptUploads(sim).at(-1)!.uploadId),
+				// The documented listing names no ID: the link's path is the attachment's key.
+				const attachmentId = receiptUploads(sim).at(-1)!.attachmentId!;
+				const added = listed.body.data.find((a: { downloadUrl?: string; url?: string }) =>
+					new URL(a.downloadUrl ?? a.url ?? '').pathname.endsWith(`/${attachmentId}`),
 				);
 				expect(added).toMatchObject({ mimeType: 'application/pdf' });
 				const file = await fetch(added.downloadUrl ?? added.url);

@@ -3,6 +3,7 @@
  * URLs on the file host (another origin), intake file uploads (start, pre-signed PUT, confirm),
  * accounting exports and their journal CSV.
  */
+import { createHash } from 'node:crypto';
 import { SpendeskSimulator } from '../server';
 import { api, err, token } from './helpers';
 
@@ -53,24 +54,47 @@ describe('files', () => {
 			expect(counts).toEqual([0, 1, 2]);
 		});
 
-		test('option attachmentShape "documented": items carry only id, mimeType and url; the url serves the file without a token', async () => {
+		test('option attachmentShape "documented": items carry mimeType, checksum, attachedAt and url (no ID or file name); the url serves the file without a token', async () => {
 			sim.configure({ attachmentShape: 'documented' });
 			try {
 				const res = await api(sim, org, '/v1/payables/pay_001_000005/attachments', {
 					companyId: 'cmp_001',
 				});
 				expect(res.status).toBe(200);
+				const files = sim.files.attachmentsOf('pay_001_000005');
 				expect(res.body.data).toHaveLength(2);
-				for (const a of res.body.data) {
-					expect(Object.keys(a).sort()).toEqual(['id', 'mimeType', 'url']);
+				for (const [i, a] of res.body.data.entries()) {
+					expect(Object.keys(a).sort()).toEqual(['attachedAt', 'checksum', 'mimeType', 'url']);
+					expect(a.mimeType).toBe(files[i].mimeType);
+					expect(a.checksum).toBe(createHash('md5').update(files[i].content).digest('hex'));
+					expect(new Date(a.attachedAt).toISOString()).toBe(a.attachedAt);
 					expect(new URL(a.url).origin).toBe(sim.fileBaseUrl);
 					const file = await raw(a.url);
 					expect(file.status).toBe(200);
-					expect(file.bytes).toEqual(sim.files.blob(a.id)!.content);
+					expect(file.bytes).toEqual(files[i].content);
 				}
 			} finally {
 				sim.configure({ attachmentShape: 'decided' });
 			}
+		});
+
+		test('the seeded receipt types (docs/api.md#files): a payable numbered 8 mod 9 has two PDFs and a JPEG, each served with its type', async () => {
+			const res = await api(sim, org, '/v1/payables/pay_001_000008/attachments', {
+				companyId: 'cmp_001',
+			});
+			expect(res.status).toBe(200);
+			expect(res.body.data.map((a: { mimeType: string }) => a.mimeType)).toEqual([
+				'application/pdf',
+				'application/pdf',
+				'image/jpeg',
+			]);
+			for (const a of res.body.data) {
+				const file = await raw(a.downloadUrl);
+				expect(file.status).toBe(200);
+				expect(file.headers.get('content-type')).toBe(a.mimeType);
+			}
+			const jpeg = await raw(res.body.data[2].downloadUrl);
+			expect([...jpeg.bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
 		});
 
 		test('the download URL is on the file host, another origin than the API', async () => {

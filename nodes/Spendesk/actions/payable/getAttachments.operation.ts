@@ -1,11 +1,13 @@
 /**
  * Payable → Get Attachments: one item per attachment of the payable, with its file as binary
- * data (file name and MIME type kept), or its metadata only. Files are fetched from their
- * pre-signed links without credentials (transport/presigned.ts).
+ * data under a name of its own (attachmentNames.ts), or its metadata only. Files are fetched
+ * from their pre-signed links without credentials (transport/presigned.ts).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { ENDPOINTS } from '../../transport/endpoints';
+import { unreadableList } from '../../transport/pagination/pageList';
+import { asItems } from '../../transport/pagination/strategy';
 import { downloadPresigned, formatBytes, presignedUrl } from '../../transport/presigned';
 import { callSpendesk } from '../../transport/request';
 import {
@@ -14,10 +16,10 @@ import {
 	maxFileSizeOption,
 	readBinaryPropertyName,
 	readMaxBytes,
-	safeFileName,
 } from '../fileParams';
 import { readRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
+import { baseFileName, FileNames, mimeTypeOf, withExtension } from './attachmentNames';
 import { optionsCollection } from '../sharedParams';
 
 interface AttachmentOptions {
@@ -35,38 +37,6 @@ function readOptions(ctx: IExecuteFunctions, itemIndex: number): AttachmentOptio
 	};
 }
 
-/** File name extensions of the usual attachment types, for attachments listed without a file name. */
-const EXTENSIONS: Record<string, string> = {
-	'application/pdf': 'pdf',
-	'image/jpeg': 'jpg',
-	'image/jpg': 'jpg',
-	'image/png': 'png',
-	'image/gif': 'gif',
-	'image/heic': 'heic',
-	'image/heif': 'heif',
-	'image/tiff': 'tiff',
-	'image/webp': 'webp',
-	'text/csv': 'csv',
-	'text/plain': 'txt',
-	'application/xml': 'xml',
-	'text/xml': 'xml',
-	'application/zip': 'zip',
-};
-
-/**
- * The attachment's file name; without one (the vendor's items may lack it), one made of its ID
- * and its MIME type, e.g. `att_1.pdf`.
- */
-export function attachmentFileName(attachment: IDataObject): string {
-	const id = String(attachment.id ?? 'attachment');
-	const mime = typeof attachment.mimeType === 'string' ? attachment.mimeType.toLowerCase() : '';
-	const extension = EXTENSIONS[mime.split(';')[0].trim()];
-	return safeFileName(
-		attachment.fileName,
-		safeFileName(extension ? `${id}.${extension}` : id, 'attachment'),
-	);
-}
-
 /** The attachment's pre-signed link: `downloadUrl`, else `url` (as the vendor's items carry it). */
 function linkOf(attachment: IDataObject): unknown {
 	return attachment.downloadUrl !== undefined && attachment.downloadUrl !== null
@@ -74,15 +44,53 @@ function linkOf(attachment: IDataObject): unknown {
 		: attachment.url;
 }
 
-/** One attachment with its file: the link checked, the declared size checked, then the download. */
+/** The link as a URL when it is one; for naming only (presignedUrl checks it before any use). */
+function parsedLink(attachment: IDataObject): URL | undefined {
+	try {
+		return new URL(String(linkOf(attachment)));
+	} catch {
+		return undefined;
+	}
+}
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The attachments of an answer: `{data: [...]}`, a bare list, or one attachment under `data` (as
+ * the vendor's older document declares the answer); `{data: null}` lists none. Anything else is
+ * an error, never an empty list.
+ */
+function attachmentsOf(
+	ctx: IExecuteFunctions,
+	body: unknown,
+	company: string | undefined,
+	itemIndex: number,
+): IDataObject[] {
+	if (Array.isArray(body)) return asItems(body);
+	if (isObject(body)) {
+		if (Array.isArray(body.data)) return asItems(body.data);
+		if (isObject(body.data)) return [body.data];
+		if (body.data === null) return [];
+	}
+	throw unreadableList(ctx, ENDPOINTS.listPayableAttachments, company, 1, body, itemIndex);
+}
+
+/**
+ * One attachment with its file: the link checked, the declared size checked, then the download.
+ * The file is named from what Spendesk gives (attachmentNames.ts), with the extension of its
+ * type: the listed MIME type, else the download's Content-Type.
+ */
 async function withFile(
 	ctx: IExecuteFunctions,
 	attachment: IDataObject,
 	options: AttachmentOptions,
+	names: FileNames,
 	itemIndex: number,
 ): Promise<IBinaryKeyData> {
-	const fileName = attachmentFileName(attachment);
-	const what = `attachment "${fileName}" of the payable`;
+	const base = baseFileName(attachment, parsedLink(attachment));
+	const listedType = mimeTypeOf(attachment.mimeType);
+	const what = `attachment "${withExtension(base, listedType)}" of the payable`;
 	const url = presignedUrl(ctx, linkOf(attachment), what, itemIndex);
 	const declared = typeof attachment.size === 'number' ? attachment.size : undefined;
 	if (declared !== undefined && declared > options.maxBytes) {
@@ -101,12 +109,14 @@ async function withFile(
 		maxBytes: options.maxBytes,
 		itemIndex,
 	});
-	const mimeType =
-		typeof attachment.mimeType === 'string' && attachment.mimeType
-			? attachment.mimeType
-			: contentType?.split(';')[0].trim() || 'application/octet-stream';
+	const mimeType = listedType ?? mimeTypeOf(contentType);
+	const fileName = names.take(withExtension(base, mimeType));
 	return {
-		[options.binaryPropertyName]: await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType),
+		[options.binaryPropertyName]: await ctx.helpers.prepareBinaryData(
+			bytes,
+			fileName,
+			mimeType ?? 'application/octet-stream',
+		),
 	};
 }
 
@@ -152,12 +162,13 @@ export const getPayableAttachments: SpendeskOperation = {
 				pathParams: { payableId },
 				itemIndex,
 			});
-			const attachments = Array.isArray(body?.data) ? bodyItems(body) : [];
+			const attachments = attachmentsOf(this, body, company, itemIndex);
 			if (options.metadataOnly) return { items: attachments.map((a) => ({ payableId, ...a })) };
 			const items: IDataObject[] = [];
 			const binary: IBinaryKeyData[] = [];
+			const names = new FileNames();
 			for (const attachment of attachments) {
-				binary.push(await withFile(this, attachment, options, itemIndex));
+				binary.push(await withFile(this, attachment, options, names, itemIndex));
 				// The link is spent and soon expired: the item carries the file instead.
 				const metadata: IDataObject = { payableId, ...attachment };
 				delete metadata.downloadUrl;

@@ -66,7 +66,7 @@ export const payableResource: SpendeskResource = {
 				value: 'uploadReceipt',
 				action: 'Upload payable receipt',
 				description:
-					"Attach the input item's file (PDF, JPEG or PNG, up to 50 MB) to one payable as a receipt; needs the payable ID. Returns the payable ID and the file's name, type and size.",
+					"Attach the input item's file (PDF, JPEG or PNG) to one payable as a receipt; needs the payable ID. Returns the payable ID and the file's name, type and size.",
 			},
 		],
 		default: 'getAll',

@@ -296,11 +296,12 @@ const entriesOf = (ctx: IExecuteFunctions, name: string, itemIndex: number): IDa
 /** Replace All: every line with its amount, checked before any request. */
 export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[] {
 	const entries = entriesOf(ctx, 'lineItems.line', itemIndex);
-	if (!entries.length || entries.length > 100)
+	// No source gives a largest number of lines: Spendesk refuses what it does not take.
+	if (!entries.length)
 		fail(
 			ctx,
 			itemIndex,
-			`Lines must hold 1 to 100 lines; got ${entries.length}`,
+			'Lines must hold at least one line; got none',
 			'Add every line of the payable under Lines (their gross amounts adding up to its amount), or choose Change Some to change some lines and keep the others.',
 		);
 	return entries.map((entry, i) => {

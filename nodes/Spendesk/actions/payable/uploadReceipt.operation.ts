@@ -2,8 +2,9 @@
  * Payable → Upload Receipt: the binary file of the input item attached to a payable
  * (docs/api.md#receipt-upload). Spendesk opens a pre-signed form for the file's type and size;
  * the file then goes to the form's URL as multipart/form-data, WITHOUT the bearer token
- * (transport/presigned.ts). The type and size are checked before any request: PDF, JPEG or PNG,
- * at most Max File Size and never more than the API's 50 MB.
+ * (transport/presigned.ts). The type and size are checked before any request: PDF, JPEG or PNG
+ * (the types a payable's attachments have), at most Max File Size. No source gives Spendesk's
+ * largest receipt, so Max File Size defaults to 50 MB (the simulator's limit) and may be raised.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
@@ -15,7 +16,7 @@ import {
 	uploadPresignedForm,
 } from '../../transport/presigned';
 import { callSpendesk } from '../../transport/request';
-import { maxFileSizeOption, readMaxBytes } from '../fileParams';
+import { DOWNLOAD_MAX_FILE_SIZE, maxFileSizeOption, readMaxBytes } from '../fileParams';
 import type { MaxFileSize } from '../fileParams';
 import { readInputFile } from '../fileParams';
 import { withState } from '../intake/upload';
@@ -24,15 +25,16 @@ import type { SingleOperation } from '../types';
 import { fail } from '../writeFields';
 import { optionsCollection } from '../sharedParams';
 
-/** The API's limit for a receipt (docs/api.md#receipt-upload). */
-const LARGEST_RECEIPT_MB = 50;
+/** Max File Size of a receipt by default; Spendesk's own limit is not published (docs/api.md#receipt-upload). */
+const DEFAULT_RECEIPT_MB = 50;
 
-/** Max File Size of a receipt: the API's limit by default. */
+/** Max File Size of a receipt: 50 MB by default, up to the largest file a download takes. */
 const RECEIPT_MAX_FILE_SIZE: MaxFileSize = {
-	largest: LARGEST_RECEIPT_MB,
-	fallback: LARGEST_RECEIPT_MB,
-	description: `Largest receipt to upload; a larger file is refused before anything is sent (Spendesk takes ${LARGEST_RECEIPT_MB} MB at most)`,
-	advice: `Enter the largest receipt to upload in megabytes; Spendesk takes receipts of ${LARGEST_RECEIPT_MB} MB at most.`,
+	largest: DOWNLOAD_MAX_FILE_SIZE.largest,
+	fallback: DEFAULT_RECEIPT_MB,
+	description:
+		'Largest receipt to upload; a larger file is refused before anything is sent. Spendesk does not publish its own limit: raise this if it takes larger receipts.',
+	advice: `Enter the largest receipt to upload in megabytes, e.g. ${DEFAULT_RECEIPT_MB}.`,
 };
 
 /** The receipt types Spendesk takes, by the MIME types files come with. */
@@ -150,7 +152,7 @@ export const uploadPayableReceipt: SingleOperation = {
 						: `The file "${input.fileName}" is larger than 'Max File Size (MB)' (${formatBytes(bytes.length)}; the limit is ${formatBytes(maxBytes)})`,
 					bytes.length === 0
 						? 'Nothing was sent. Check the binary data of the input item.'
-						: `Nothing was sent. Raise 'Max File Size (MB)' in the options (Spendesk takes ${LARGEST_RECEIPT_MB} MB at most), or make the file smaller.`,
+						: "Nothing was sent. Raise 'Max File Size (MB)' in the options, or make the file smaller.",
 				);
 			const file = { bytes, fileName: input.fileName, mimeType };
 			return { items: [await uploadReceipt(this, company, payableId, file, itemIndex)] };
