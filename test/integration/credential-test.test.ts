@@ -6,6 +6,8 @@
  * key reads from its token's scopes; Organisation checks organisation access; one message per
  * failure, in the panel's words; never a secret in a message.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { COMPANY_PROBES, spendeskApiTest } from '../../nodes/Spendesk/methods/credentialTest';
 import { spendeskOAuth2Test } from '../../nodes/Spendesk/methods/oauth2Test';
@@ -460,5 +462,123 @@ describe('specification profile: organisation-level keys', () => {
 			expect(echoed.message).toContain('[redacted]');
 			expect(echoed.message).not.toMatch(/sat_[0-9a-f]{8}/);
 		});
+	});
+});
+
+/**
+ * A token endpoint or a read that trickles its answer, one byte a second: n8n's legacy helper
+ * (the only one a credential test gets) takes no abort signal, and its `timeout` only limits
+ * silence, so without a deadline of its own the Test would wait for the last byte. Each call
+ * of the Test ends at the token time limit (here lowered to 2 s) with a clear message, and the
+ * connection is closed, not left trickling.
+ */
+describe('a token endpoint or a read that trickles its answer', () => {
+	const TOKEN_ANSWER = JSON.stringify({ access_token: 'tok-trickle-1', token_type: 'Bearer' });
+	const LIST_ANSWER = JSON.stringify({ data: [], meta: { pagination: { total: 0 } } });
+	let server: http.Server;
+	let baseUrl = '';
+	/** What each path does: trickle its answer, stay silent, or answer at once. */
+	let behaviour: Record<string, 'trickle' | 'silent' | 'answer'> = {};
+	/** The paths whose trickling answer the client cut before its end, in order. */
+	let cut: string[] = [];
+	let onCut = () => {};
+	const timers = new Set<NodeJS.Timeout>();
+
+	beforeAll(async () => {
+		server = http.createServer((req, res) => {
+			req.resume();
+			const path = (req.url ?? '').split('?')[0];
+			const body = path === '/v1/auth/token' ? TOKEN_ANSWER : LIST_ANSWER;
+			const how = behaviour[path] ?? 'answer';
+			if (how === 'silent') return;
+			res.writeHead(200, { 'content-type': 'application/json' });
+			if (how === 'answer') {
+				res.end(body);
+				return;
+			}
+			// Headers at once, then one byte a second: never silent, done only after the whole body.
+			let sent = 0;
+			const timer = setInterval(() => {
+				res.write(body[sent++]);
+				if (sent === body.length) {
+					clearInterval(timer);
+					res.end();
+				}
+			}, 1000);
+			timers.add(timer);
+			res.on('close', () => {
+				clearInterval(timer);
+				if (sent < body.length) {
+					cut.push(path);
+					onCut();
+				}
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		for (const timer of timers) clearInterval(timer);
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	});
+	beforeEach(() => {
+		resetTransport({ tokenTimeoutMs: 2000 });
+		cut = [];
+	});
+
+	/** The paths cut so far, once `path` is among them (or after a second without it). */
+	const cutBy = async (path: string) => {
+		const waited = Date.now();
+		while (!cut.includes(path) && Date.now() - waited < 1000)
+			await new Promise<void>((resolve) => {
+				onCut = resolve;
+				setTimeout(resolve, 100);
+			});
+		return cut;
+	};
+	afterEach(() => resetTransport());
+
+	const credential = {
+		environment: 'custom',
+		clientId: 'client-trickle',
+		clientSecret: 'secret-trickle-9f3',
+	};
+	const timed = async () => {
+		const started = Date.now();
+		const result = await test$({ ...credential, baseUrl });
+		return { result, seconds: (Date.now() - started) / 1000 };
+	};
+	const message = (label: string) =>
+		`Spendesk did not answer "${label}" at ${baseUrl} within 2 s (it sent too little, or nothing, in that time): check the credential's Environment (or Base URL) and the network of your n8n instance, then test again.`;
+
+	test('the token answer trickles: the Test ends at the time limit, saying so, and drops the connection', async () => {
+		behaviour = { '/v1/auth/token': 'trickle' };
+		const { result, seconds } = await timed();
+		expect(result).toEqual({ status: 'Error', message: message('Get access token') });
+		expect(seconds).toBeLessThan(3.5);
+		// The client closed the connection: the trickle did not go on to its end.
+		expect(await cutBy('/v1/auth/token')).toEqual(['/v1/auth/token']);
+	}, 60_000);
+
+	test("the read's answer trickles: the Test ends at the time limit of that call, saying so", async () => {
+		behaviour = { '/v1/settlements': 'trickle' };
+		const { result, seconds } = await timed();
+		expect(result).toEqual({ status: 'Error', message: message('List settlements') });
+		expect(seconds).toBeLessThan(3.5);
+		expect(await cutBy('/v1/settlements')).toEqual(['/v1/settlements']);
+	}, 60_000);
+
+	test('a token endpoint that says nothing at all: the same message at the time limit', async () => {
+		behaviour = { '/v1/auth/token': 'silent' };
+		const { result, seconds } = await timed();
+		expect(result).toEqual({ status: 'Error', message: message('Get access token') });
+		expect(seconds).toBeLessThan(3.5);
+	}, 60_000);
+
+	test('answered at once, the same server passes the Test', async () => {
+		behaviour = {};
+		const { result } = await timed();
+		expect(result.status).toBe('OK');
 	});
 });

@@ -153,6 +153,36 @@ describe('fault matrix: security', () => {
 		}
 	});
 
+	test.each([
+		[
+			'Payable ID',
+			{ resource: 'payable', operation: 'update', lineItemsMode: 'changeSome' },
+			'payableId',
+		],
+		['Payable ID', { resource: 'payable', operation: 'uploadReceipt' }, 'payableId'],
+		['Purchase Order ID', { resource: 'purchaseOrder', operation: 'get' }, 'purchaseOrderId'],
+		['Purchase Order ID', { resource: 'purchaseOrder', operation: 'cancel' }, 'purchaseOrderId'],
+		['Purchase Order ID', { resource: 'purchaseOrder', operation: 'close' }, 'purchaseOrderId'],
+		['Supplier ID', { resource: 'supplier', operation: 'archive' }, 'supplierId'],
+		['Supplier ID', { resource: 'supplier', operation: 'update' }, 'supplierId'],
+	] as const)(
+		'"." and ".." (plain or URL-encoded) as the %s of %j are refused naming the field, before any request',
+		async (label, operation, field) => {
+			for (const id of ['..', '.', '%2e%2e', '%2E.']) {
+				const { execute } = await prepareNode(sim, 'orgKey', {
+					companyScope: 'one',
+					company: 'cmp_001',
+					...operation,
+					[field]: locatorById(id),
+				});
+				const error = await failure(execute());
+				expect(error).toBeInstanceOf(NodeOperationError);
+				expect(error.message).toBe(`${label} "${id}" is not a valid ID`);
+				expect(apiRequests(sim)).toEqual([]);
+			}
+		},
+	);
+
 	test('a Custom API Call path with dot segments, plain or URL-encoded, is refused before any request', async () => {
 		const store = await storeFor(sim, 'oauthOrg');
 		store.set('spendeskOAuth2Api', {

@@ -193,7 +193,7 @@ describe.each(['specification', 'documented'] as const)(
 						toPayableDate: '2026-02-02T00:00:00Z',
 					},
 				},
-				"The payable dates span 32 days: Spendesk allows at most 31 between 'Payable Date From' and 'Payable Date To'",
+				"'Payable Date From' and 'Payable Date To' are 32 days apart: Spendesk allows at most 31",
 			],
 			[
 				'JSON',
@@ -201,7 +201,7 @@ describe.each(['specification', 'documented'] as const)(
 					filterMode: 'json',
 					filtersJson: '{"fromPayableDate": "2026-01-01", "toPayableDate": "2026-03-01"}',
 				},
-				"The payable dates span 59 days: Spendesk allows at most 31 between 'fromPayableDate' and 'toPayableDate'",
+				"'fromPayableDate' and 'toPayableDate' are 59 days apart: Spendesk allows at most 31",
 			],
 		])(
 			'Payable → Get Many as Snapshot: a payable-date range over 31 days (%s) is refused before any request',

@@ -354,6 +354,24 @@ describe('OAuth2 credential, documented contract', () => {
 		);
 	});
 
+	test('the code exchange answered byte by byte ends at the token time limit, as timed out', async () => {
+		const store = storeOf(fields);
+		const { link } = await connectError(store);
+		paste(store, await approve(link!));
+		sim.clearLog();
+		resetTransport({ tokenTimeoutMs: 600, maxRetries: 0 });
+		sim.injectFault({ route: 'oauthTokenCreate', kind: 'trickleBody', intervalMs: 100 });
+		const started = Date.now();
+		const error = (await failure(
+			callSpendesk(ctxOf(store), 'walletSummary', { company: 'cmp_001' }),
+		)) as NodeApiError;
+		expect(Date.now() - started).toBeLessThan(3000);
+		expect(error.message).toBe(
+			`Could not reach Spendesk at ${sim.baseUrl} for "Get wallet summary" (timed out)`,
+		);
+		expect(sim.requestsTo('oauthTokenCreate')).toHaveLength(1);
+	});
+
 	test('a 5xx on the refresh is retried and does not ask to reconnect', async () => {
 		const store = await connectedStore();
 		const secrets = secretsOf(store);

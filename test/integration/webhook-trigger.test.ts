@@ -466,6 +466,27 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(await h.checkExists()).toBe(true);
 		});
 
+		test("an update refused with an error quoting the instance's secret: the log says why it is registered anew, never the secret", async () => {
+			const { h, parameters } = await editable(['payables:created']);
+			const [first] = kept(h).map((i) => ({ ...i }));
+			parameters.events = ['payables:prepared'];
+			sim.injectFault({
+				route: 'updateWebhook',
+				kind: 'status',
+				status: 400,
+				detail: `Instance with secret ${first.secret} cannot change its events`,
+			});
+			sim.clearLog();
+			await h.activate();
+			expect(sim.requestsTo('updateWebhook').map((r) => r.status)).toEqual([400, 200]);
+			const logs = h.logs.map((l) => l.message).join('\n');
+			expect(logs).toContain(
+				`webhook instance ${first.id} of company "${first.companyId}" is registered anew (Spendesk refused the update: `,
+			);
+			expect(JSON.stringify(h.logs)).not.toContain(first.secret);
+			expect(kept(h).find((i) => i.companyId === first.companyId)!.id).not.toBe(first.id);
+		});
+
 		test('an update refused (no scope for it) falls back to delete and create; when creating is refused too, the error says which company and what to do', async () => {
 			const { h, parameters } = await editable(['payables:created']);
 			const before = kept(h).map((i) => ({ ...i }));

@@ -179,6 +179,7 @@ function pageFault(ctx: RequestContext): PageFault {
 }
 
 const SNAPSHOT_MAX_PAYABLE_DAYS = 31;
+const DAY_MS = 24 * 3600 * 1000;
 
 /** A payable's bookkeeping states (docs/api.md#filters): the snapshot filters on them. */
 const BOOKKEEPING_STATES = [
@@ -257,7 +258,9 @@ function payableFilters(source: Record<string, unknown>) {
 				'fromPayableDate must not be after toPayableDate',
 				'body.fromPayableDate',
 			);
-		if (toPayableDate - fromPayableDate > SNAPSHOT_MAX_PAYABLE_DAYS * 24 * 3600 * 1000)
+		// Counted in whole days (decided here, docs/api.md#filters): 31 days and 23:59:59.999 are
+		// 31 days apart.
+		if (Math.floor((toPayableDate - fromPayableDate) / DAY_MS) > SNAPSHOT_MAX_PAYABLE_DAYS)
 			throw new SimError(
 				400,
 				'invalid_parameter',

@@ -883,7 +883,7 @@ export class SpendeskSimulator {
 		entry.clientId = ctx.token?.clientId;
 		entry.companyId = ctx.companyId;
 		if (ctx.deprecatedLimit) entry.deprecatedLimit = true;
-		await this.finish(res, entry, result);
+		await this.finish(res, entry, result, undefined, ctx.faultSpec?.intervalMs);
 	}
 
 	private async finish(
@@ -891,6 +891,8 @@ export class SpendeskSimulator {
 		entry: LoggedRequest,
 		result: HandlerResult,
 		body?: string,
+		/** trickleBody: the pause between two bytes. */
+		intervalMs = 1000,
 	): Promise<void> {
 		if (body !== undefined) entry.body = redact(parseBody(body, undefined));
 		if (this.documented) result = this.documentedAnswer(entry.method, result);
@@ -916,13 +918,17 @@ export class SpendeskSimulator {
 			else res.write(half);
 			return;
 		}
-		res.end(
+		const payload =
 			result.body === undefined
 				? undefined
 				: typeof result.body === 'string' || Buffer.isBuffer(result.body)
 					? result.body
-					: JSON.stringify(result.body),
-		);
+					: JSON.stringify(result.body);
+		if (entry.fault === 'trickleBody' && payload !== undefined) {
+			trickle(res, Buffer.from(payload), intervalMs);
+			return;
+		}
+		res.end(payload);
 	}
 
 	/**
@@ -1216,4 +1222,18 @@ function redactHeaders(headers: http.IncomingHttpHeaders): Record<string, string
 		out[k] = k === 'authorization' ? value.replace(/^(\S+)\s+.*$/, '$1 <redacted>') : value;
 	}
 	return out;
+}
+
+/** A body one byte every `intervalMs`: done after the last byte, or when the client closes first. */
+function trickle(res: http.ServerResponse, bytes: Buffer, intervalMs: number): void {
+	let sent = 0;
+	const timer = setInterval(() => {
+		res.write(bytes.subarray(sent, sent + 1));
+		sent++;
+		if (sent >= bytes.length) {
+			clearInterval(timer);
+			res.end();
+		}
+	}, intervalMs);
+	res.on('close', () => clearInterval(timer));
 }

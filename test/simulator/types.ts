@@ -634,6 +634,12 @@ export type FaultKind =
 	| 'dropMidBody'
 	/** File host downloads: the full Content-Length and half the file, then silence (the connection stays open until the client gives up or the simulator stops). */
 	| 'stallMidBody'
+	/**
+	 * Any route, the token endpoints and the file host included: the answer as it would be, its
+	 * headers at once and its body one byte every `intervalMs` (default 1000): never silent, done
+	 * only after the last byte, unless the client closes the connection first.
+	 */
+	| 'trickleBody'
 	/** Accounting export GET: status ERROR. */
 	| 'exportError'
 	/**
@@ -666,6 +672,8 @@ export interface FaultSpec {
 	pageCap?: number;
 	/** deprecated: the Sunset header's value. */
 	sunset?: string;
+	/** trickleBody: the pause between two bytes of the body, in ms (default 1000). */
+	intervalMs?: number;
 	/** setFields: dotted path in the answer → the value it gets. */
 	set?: Record<string, unknown>;
 }

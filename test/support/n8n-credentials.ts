@@ -130,7 +130,8 @@ export function findCredentialTest(
 /**
  * CredentialTestContext: its only helper is the legacy `request`, which n8n proxies to axios
  * (proxyRequestToAxios): `uri`, `auth: {user, pass}`, `qs`, `json`, `simple: false` (every
- * status is an answer), `resolveWithFullResponse`, `timeout`, the redirect rules of
+ * status is an answer), `resolveWithFullResponse`, `useStream`, `timeout` (which only limits
+ * silence: no abort signal reaches the request), the redirect rules of
  * parseRequestObject (`followRedirect`, `followAllRedirects`, `maxRedirects`); a network
  * failure throws with its code.
  */
@@ -165,6 +166,8 @@ export function credentialTestContext(): ICredentialTestFunctions {
 						},
 					}
 				: {}),
+			// parseRequestObject: `useStream` is axios' responseType 'stream' (the body a stream).
+			...(o.useStream === true ? { encoding: 'stream' as const } : {}),
 			...(o.simple === false ? { ignoreHttpStatusErrors: true } : {}),
 			...(o.resolveWithFullResponse ? { returnFullResponse: true } : {}),
 		};

@@ -156,6 +156,30 @@ export function readEndDateFilter(
 	return new Date(nextMidnight - 1).toISOString();
 }
 
+/**
+ * Whether a date filter ends a range with its day included, by its label: a label ending in
+ * "To" or "Until" ("on or before this date"). "Before" and "After" leave their date out and are
+ * not end dates of this kind (docs/api.md#filters).
+ */
+export function isEndDateLabel(label: string): boolean {
+	return /\b(?:To|Until)$/.test(label);
+}
+
+/**
+ * A date filter read by the one rule of its label: an end date (isEndDateLabel) through
+ * readEndDateFilter, so a day includes its whole day; any other through readDateFilter.
+ */
+export function readFilterDate(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+): string | undefined {
+	return isEndDateLabel(label)
+		? readEndDateFilter(ctx, itemIndex, value, label)
+		: readDateFilter(ctx, itemIndex, value, label);
+}
+
 /** The From / Until filters of a dated list (bank fees, wallet loads), both dates included. */
 export function fromToFilters(what: string): INodeProperties {
 	return filtersCollection([

@@ -57,28 +57,32 @@ interface Answer {
 type Exchange =
 	| { kind: 'answer'; answer: Answer }
 	| { kind: 'unreachable'; code?: string }
+	| { kind: 'late'; timeoutMs: number }
 	| { kind: 'redirected'; status: number; target: string };
 
 const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
+/** The network codes of a request cut for taking too long. */
+const TIMED_OUT = new Set(['ETIMEDOUT', 'ECONNABORTED']);
+
 /**
  * One request with n8n's credential-test helper, through the one door (transport/door.ts: a
- * redirect is never followed, the secret or the token would go with it): any other status is an
- * answer; a network failure is not.
+ * redirect is never followed, the secret or the token would go with it), over after the token
+ * time limit whatever the server does (a server answering a byte at a time included): any other
+ * status is an answer; a network failure or the time limit is not.
  */
 async function exchange(ctx: ICredentialTestFunctions, options: IDataObject): Promise<Exchange> {
+	const timeoutMs = transportSettings.tokenTimeoutMs;
+	const deadline = { signal: AbortSignal.timeout(timeoutMs), timeoutMs };
 	try {
-		const answer = await sendLegacy(ctx, {
-			...options,
-			json: true,
-			timeout: transportSettings.tokenTimeoutMs,
-		});
+		const answer = await sendLegacy(ctx, { ...options, json: true }, deadline);
 		return { kind: 'answer', answer };
 	} catch (error) {
 		const redirect = redirectRefusal(error);
 		if (redirect) return { kind: 'redirected', status: redirect.status, target: redirect.target };
 		const e = error as { code?: unknown; cause?: { code?: unknown } };
 		const code = [e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string');
+		if (deadline.signal.aborted || TIMED_OUT.has(code ?? '')) return { kind: 'late', timeoutMs };
 		return { kind: 'unreachable', code };
 	}
 }
@@ -106,6 +110,13 @@ function answerOf(
 		return {
 			failure: failed(
 				`Spendesk answered "${endpoint.label}" at ${origin} with a redirect (${result.status}) to ${result.target}, which was not followed: nothing was sent there. Spendesk's API never redirects: check the credential's Environment (or Base URL): it must be the API's own address, not a page or a proxy that forwards elsewhere. Then test again.`,
+			),
+		};
+	}
+	if (result.kind === 'late') {
+		return {
+			failure: failed(
+				`Spendesk did not answer "${endpoint.label}" at ${origin} within ${Math.ceil(result.timeoutMs / 1000)} s (it sent too little, or nothing, in that time): check the credential's Environment (or Base URL) and the network of your n8n instance, then test again.`,
 			),
 		};
 	}

@@ -240,17 +240,106 @@ export interface LegacyCaller {
 	helpers: { request(uriOrObject: string | IDataObject, options?: IDataObject): Promise<unknown> };
 }
 
-/** One request with the legacy helper: every status an answer ({statusCode, headers, body}) except a 3xx. */
+/**
+ * A legacy request not answered in full by its deadline: no complete answer, whether its server
+ * said nothing or kept sending a little at a time. A network timeout (`ETIMEDOUT`).
+ */
+export class DeadlineError extends Error {
+	readonly code = 'ETIMEDOUT';
+
+	constructor(readonly timeoutMs: number) {
+		super(`No complete answer within ${timeoutMs} ms`);
+		this.name = 'DeadlineError';
+	}
+}
+
+/** A deadline: its signal and how long it gave. */
+export interface Deadline {
+	signal: AbortSignal;
+	timeoutMs: number;
+}
+
+type Streamed = AsyncIterable<Uint8Array | string> & { destroy(error?: Error): void };
+
+const isStreamed = (body: unknown): body is Streamed =>
+	typeof (body as { destroy?: unknown } | null)?.destroy === 'function' &&
+	typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+
+/** Lets go of a response that came too late: its body, a stream, is closed. */
+function letGo(response: unknown): void {
+	const body = (response as { body?: unknown } | null)?.body;
+	if (isStreamed(body)) body.destroy();
+}
+
+/**
+ * The response of `sent` (its headers), or a DeadlineError when the deadline comes first. The
+ * legacy helper takes no abort signal: a response that still comes later is let go.
+ */
+async function headersBy<T>(sent: Promise<T>, deadline: Deadline): Promise<T> {
+	return await new Promise<T>((resolve, reject) => {
+		const late = () => reject(new DeadlineError(deadline.timeoutMs));
+		if (deadline.signal.aborted) late();
+		else deadline.signal.addEventListener('abort', late, { once: true });
+		sent.then(
+			(response) => {
+				deadline.signal.removeEventListener('abort', late);
+				if (deadline.signal.aborted) letGo(response);
+				else resolve(response);
+			},
+			(error: unknown) => {
+				deadline.signal.removeEventListener('abort', late);
+				reject(error);
+			},
+		);
+	});
+}
+
+/**
+ * A streamed body read in full by the deadline, else closed (its connection with it) and a
+ * DeadlineError; as the helper would give it: JSON parsed when asked and valid, the text
+ * otherwise, undefined when empty. A body that is not a stream is given as it is.
+ */
+async function bodyBy(body: unknown, deadline: Deadline, json: boolean): Promise<unknown> {
+	if (!isStreamed(body)) return body;
+	const stop = () => body.destroy(new DeadlineError(deadline.timeoutMs));
+	if (deadline.signal.aborted) stop();
+	else deadline.signal.addEventListener('abort', stop, { once: true });
+	const chunks: Buffer[] = [];
+	try {
+		for await (const chunk of body)
+			chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+	} finally {
+		deadline.signal.removeEventListener('abort', stop);
+	}
+	const text = Buffer.concat(chunks).toString('utf8');
+	if (text === '') return undefined;
+	if (!json) return text;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+/**
+ * One request with the legacy helper: every status an answer ({statusCode, headers, body})
+ * except a 3xx. Over by `deadline` whatever the server does: the helper takes no abort signal
+ * and its `timeout` only limits silence (a server sending a byte a second is never cut), so the
+ * answer is streamed and read here, and closed at the deadline; a DeadlineError then.
+ */
 export async function sendLegacy(
 	ctx: LegacyCaller,
 	options: IDataObject,
+	deadline: Deadline,
 	label: DoorLabel = {},
 ): Promise<{ statusCode: number; headers?: IDataObject; body: unknown }> {
 	const from = originOf(options.uri ?? options.url);
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await ctx.helpers.request({
+		const sent = ctx.helpers.request({
 			...options,
+			timeout: deadline.timeoutMs,
+			useStream: true,
 			simple: false,
 			resolveWithFullResponse: true,
 			// The legacy helper follows a GET's redirects unless told not to, and others with followAllRedirects.
@@ -258,9 +347,15 @@ export async function sendLegacy(
 			followAllRedirects: false,
 			maxRedirects: 0,
 			sendCredentialsOnCrossOriginRedirect: false,
-		})) as IN8nHttpFullResponse;
+		}) as Promise<IN8nHttpFullResponse>;
+		response = await headersBy(sent, deadline);
 	} catch (error) {
 		throw rethrown(error, from, label);
 	}
-	return checked(response, from, label);
+	checked(response, from, label);
+	return {
+		statusCode: response.statusCode,
+		headers: response.headers,
+		body: await bodyBy(response.body, deadline, options.json === true),
+	};
 }

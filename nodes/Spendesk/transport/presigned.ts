@@ -88,6 +88,7 @@ async function send(
 	} catch (error) {
 		const redirect = redirectRefusal(error);
 		if (redirect) throw redirectedError(ctx, redirect, url, what, itemIndex);
+		if (signal.aborted) throw overTime(ctx, url, what, itemIndex);
 		const code = (error as { code?: unknown }).code;
 		throw new NodeApiError(
 			ctx.getNode(),
@@ -99,6 +100,36 @@ async function send(
 			},
 		);
 	}
+}
+
+/** The transfer limit in words: whole seconds. */
+const limitWords = () => `${Math.round(transportSettings.timeoutMs / 1000)} s`;
+
+/**
+ * A transfer stopped before the file host answered: the execution was cancelled, or the host
+ * did not answer within the transfer limit (it sent too little, or nothing, in that time).
+ */
+function overTime(
+	ctx: IExecuteFunctions,
+	url: URL,
+	what: string,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (cancelSignalOf(ctx)?.aborted === true)
+		return new NodeOperationError(
+			ctx.getNode(),
+			`The execution was cancelled while ${what} waited for the file host ${url.origin}`,
+			{ description: 'The transfer was stopped and its connection closed.', itemIndex },
+		);
+	return new NodeApiError(
+		ctx.getNode(),
+		{ host: url.origin, networkError: 'ETIMEDOUT' },
+		{
+			message: `The file host ${url.origin} did not answer within ${limitWords()} for ${what}`,
+			description: `It sent too little, or nothing, in that time, so the transfer was stopped. Check the network and proxy between n8n and ${url.host}, then run the node again.`,
+			itemIndex,
+		},
+	);
 }
 
 /** A pre-signed link answered with a redirect: not followed, its target named by origin only. */
@@ -247,9 +278,8 @@ function cutOff(
 				'The execution was cancelled during the download; nothing of this file was kept.',
 			itemIndex,
 		});
-	const seconds = Math.round(transportSettings.timeoutMs / 1000);
 	const cause = cut.stalled
-		? `The file host stopped sending and the download did not finish within ${seconds} s, so it was stopped.`
+		? `The download did not finish within ${limitWords()} (the file host sent too little, or nothing, in that time), so it was stopped.`
 		: `The file host closed the connection before the whole file arrived${networkError ? ` (${networkError})` : ''}.`;
 	return new NodeApiError(
 		ctx.getNode(),

@@ -106,6 +106,25 @@ describe.each(['specification', 'documented'] as const)(
 				expect(reversed.status).toBe(400);
 			});
 
+			test('31 days apart counts whole days: up to the last millisecond of the 31st day after fromPayableDate, accepted', async () => {
+				for (const [from, to] of [
+					['2026-01-01T00:00:00.000Z', '2026-02-01T23:59:59.999Z'],
+					// 2026-10-01 to 2026-10-31 in Paris, the clock going back an hour between.
+					['2026-09-30T22:00:00.000Z', '2026-10-31T22:59:59.999Z'],
+				]) {
+					const ok = await snapshot({ fromPayableDate: from, toPayableDate: to });
+					expect(ok.status).toBe(200);
+				}
+				const tooWide = await snapshot({
+					fromPayableDate: '2026-01-01T00:00:00.000Z',
+					toPayableDate: '2026-02-02T00:00:00.000Z',
+				});
+				expect(tooWide.status).toBe(400);
+				expect(err(tooWide).detail).toBe(
+					'fromPayableDate and toPayableDate must be at most 31 days apart',
+				);
+			});
+
 			test('ids, createdFrom/createdTo, bookkeepingStatus, exportedAfter, sortBy and sortOrder', async () => {
 				const list = payables();
 				const pick = await snapshot({ ids: [list[3].id, list[1].id] });

@@ -1,6 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { readDateFilter, toEpoch } from '../dates';
+import { readFilterDate, toEpoch } from '../dates';
 import { dateFilter, readChoices, readIdList, textFilter } from '../listFilters';
 import {
 	filtersCollection,
@@ -136,7 +136,8 @@ const SNAPSHOT_CHOICES = new Map(
 
 /**
  * The date filters of a snapshot, as fields: their labels, by body property
- * (docs/api.md#filters).
+ * (docs/api.md#filters). Each is read by its label (readFilterDate): Created To and Payable Date
+ * To given as a day include that whole day.
  */
 const SNAPSHOT_DATES: Record<string, string> = {
 	createdFrom: 'Created From',
@@ -188,8 +189,11 @@ export const payableFilterProperties: INodeProperties[] = [
 ];
 
 /**
- * Spendesk refuses a payable-date range longer than 31 days (docs/api.md#filters): the node
- * refuses it first, before any request, saying which fields to change.
+ * Spendesk refuses payable dates more than 31 days apart (docs/api.md#filters), counted in whole
+ * days, as the simulator counts them: a To given as a day ends at its last millisecond, so From
+ * 2026-01-01 and To 2026-02-01 are 31 days apart, and a month is never too long, even with the
+ * clock changing in it. The node refuses a wider range first, before any request, saying which
+ * fields to change.
  */
 function checkPayableDates(
 	ctx: IExecuteFunctions,
@@ -206,13 +210,13 @@ function checkPayableDates(
 			description: `Set '${from}' to a date on or before '${to}'.`,
 			itemIndex,
 		});
-	if (end - start > MAX_PAYABLE_DAYS * DAY_MS) {
-		const days = Math.ceil((end - start) / DAY_MS);
+	const days = Math.floor((end - start) / DAY_MS);
+	if (days > MAX_PAYABLE_DAYS) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The payable dates span ${days} days: Spendesk allows at most ${MAX_PAYABLE_DAYS} between '${from}' and '${to}'`,
+			`'${from}' and '${to}' are ${days} days apart: Spendesk allows at most ${MAX_PAYABLE_DAYS}`,
 			{
-				description: `Nothing was sent. Narrow '${from}' and '${to}' to ${MAX_PAYABLE_DAYS} days or less, and run the node once per period for a longer one (e.g. one item per month), or leave one of them empty.`,
+				description: `Nothing was sent. Narrow '${from}' and '${to}' to ${MAX_PAYABLE_DAYS} days apart or less, and run the node once per period for a longer one (e.g. one item per month), or leave one of them empty.`,
 				itemIndex,
 			},
 		);
@@ -225,7 +229,7 @@ function fieldsBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const body: IDataObject = {};
 	for (const [key, value] of Object.entries(fields)) {
 		if (key in SNAPSHOT_DATES)
-			body[key] = readDateFilter(ctx, itemIndex, value, SNAPSHOT_DATES[key]);
+			body[key] = readFilterDate(ctx, itemIndex, value, SNAPSHOT_DATES[key]);
 		else if (key === 'ids') body.ids = readIdList(ctx, itemIndex, value, 'Payable IDs');
 		else if (SNAPSHOT_CHOICES.has(key))
 			body[key] = readChoiceFilter(ctx, itemIndex, SNAPSHOT_CHOICES.get(key)!, value);
