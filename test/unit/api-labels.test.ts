@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
-import type { EndpointId } from '../../nodes/Spendesk/transport/endpoints';
+import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import { SOURCE_WORDS } from '../schemas';
 
 const API_MD = readFileSync(path.resolve(__dirname, '../../docs/api.md'), 'utf8');
@@ -196,7 +196,7 @@ interface ProseFact extends Expectation {
 
 interface EntryFact extends Expectation {
 	fact: string;
-	entry: EndpointId;
+	entry: EndpointName;
 	about: RegExp;
 }
 
