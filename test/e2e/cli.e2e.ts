@@ -770,7 +770,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					company: company(BIG),
 					from: '2026-01-01T03:00:00',
 					to: '2026-01-01T06:00:00',
-					maxWait: 60,
+					options: { maxWait: 60 },
 				}),
 				s('Journal', {
 					resource: 'accountingExport',

@@ -96,12 +96,14 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 				operation: 'createAndWait',
 				from: '2026-01-01T00:00:00.000Z',
 				to: '2026-01-01T02:00:00.000Z',
-				maxWait: 60,
-				templateId: {
-					__rl: true,
-					mode: 'list',
-					value: 'tpl_datev',
-					cachedResultName: 'DATEV (tpl_datev)',
+				options: {
+					maxWait: 60,
+					templateId: {
+						__rl: true,
+						mode: 'list',
+						value: 'tpl_datev',
+						cachedResultName: 'DATEV (tpl_datev)',
+					},
 				},
 			}),
 		],
@@ -237,7 +239,7 @@ describe.each(parseTargets())('documented operations, more (%s)', (target) => {
 				const found = await session.post<{ results: Array<{ name: string; value: string }> }>(
 					'/dynamic-node-parameters/resource-locator-results',
 					{
-						path: 'parameters.templateId',
+						path: 'parameters.options.templateId',
 						nodeTypeAndVersion: { name: 'n8n-nodes-spendesk.spendesk', version: 1 },
 						methodName: 'searchJournalTemplates',
 						currentNodeParameters: {

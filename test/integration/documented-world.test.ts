@@ -228,7 +228,7 @@ describe('documented world: an experimental scope granted to the company-level k
 			operation: 'createAndWait',
 			from: '2026-01-01T00:00:00.000Z',
 			to: '2026-01-01T02:00:00.000Z',
-			maxWait: 10,
+			options: { maxWait: 10 },
 		});
 		expect(out).toHaveLength(1);
 		const gets = apiRequests(sim).filter((r) => r.route === 'getAccountingExport');

@@ -224,14 +224,3 @@ export function checkMaxWaitSeconds(
 	}
 	return seconds;
 }
-
-/** The Max Wait (Seconds) parameter (`maxWait`) of an operation; `fallback` when it is not set. */
-export function readMaxWaitSeconds(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	what: string,
-	fallback = 300,
-): number {
-	const raw = ctx.getNodeParameter('maxWait', itemIndex, fallback) as unknown;
-	return checkMaxWaitSeconds(ctx, itemIndex, raw, { what, example: fallback });
-}

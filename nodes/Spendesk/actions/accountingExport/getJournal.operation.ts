@@ -9,6 +9,8 @@ import { optionsCollection } from '../sharedParams';
 export const getJournal: SpendeskOperation = {
 	value: 'getJournal',
 	perCompany: true,
+	// An export and its journal belong to the company that made it.
+	oneCompany: true,
 	properties: [
 		// No API lists the exports: By ID only.
 		...recordLocator({
