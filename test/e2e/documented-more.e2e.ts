@@ -87,7 +87,7 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 				operation: 'getAll',
 				returnAll: true,
 				filters: { state: ['exported', 'failedToExport'], paidFrom: ['externalAccount'] },
-				options: { sort: '-createdAt' },
+				sort: { rule: { direction: 'desc' } },
 			}),
 		],
 		[

@@ -87,12 +87,12 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'invoice getAll: Sort By Creation Date, Sort Order Ascending in Options, Return All (several cursor pages)',
+		name: 'invoice getAll: a Sort rule of Creation Date, Ascending, Return All (several cursor pages)',
 		params: () => ({
 			resource: 'invoice',
 			operation: 'getAll',
 			returnAll: true,
-			options: { sortBy: 'createdAt', sortOrder: 'asc' },
+			sort: { rule: { field: 'createdAt', direction: 'asc' } },
 			filters: '{}',
 		}),
 		expected: (sim, t) => sim.invoicesSorted(t, 'createdAt', 'asc'),
@@ -114,13 +114,13 @@ const CASES: Case[] = [
 			sim.invoicesSorted(t, 'updatedAt', 'desc').filter((i) => i.status === 'to_pay'),
 	},
 	{
-		name: 'invoice getAll: Sort By and Sort Order in Options (createdAt asc), Limit 125 pages on past 100',
+		name: 'invoice getAll: a Sort rule (createdAt asc), Limit 125 pages on past 100',
 		params: () => ({
 			resource: 'invoice',
 			operation: 'getAll',
 			returnAll: false,
 			limit: 125,
-			options: { sortBy: 'createdAt', sortOrder: 'asc' },
+			sort: { rule: { field: 'createdAt', direction: 'asc' } },
 			filters: '{}',
 		}),
 		expected: (sim, t) => sim.invoicesSorted(t, 'createdAt', 'asc').slice(0, 125),

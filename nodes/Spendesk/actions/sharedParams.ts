@@ -12,6 +12,8 @@ export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
+		// Required: the editor marks an emptied Limit before the workflow runs.
+		required: true,
 		typeOptions: { minValue: 1, ...(maxLimit ? { maxValue: maxLimit } : {}) },
 		default: 50,
 		description: 'Max number of results to return',

@@ -5,13 +5,17 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
-import { dateFilter, readChoice, readChoices, readIdList, textFilter } from '../listFilters';
-import { filtersCollection, optionsCollection, readCollection } from '../sharedParams';
+import { dateFilter, readChoices, readIdList, readSortRule, textFilter } from '../listFilters';
+import type { SortRule } from '../listFilters';
+import { filtersCollection, readCollection } from '../sharedParams';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
 const STATES = ['created', 'exported', 'failedToExport'];
 /** The list's order by creation date (docs/api.md#filters): oldest first unless asked. */
-const SORTS = ['+createdAt', '-createdAt'];
+const SORTS = { asc: '+createdAt', desc: '-createdAt' } as const;
+
+/** The Sort rule's direction as the list's `sort`; none: Spendesk's order. */
+const sortOf = (direction: SortRule['direction']) => (direction ? SORTS[direction] : undefined);
 
 function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);
@@ -22,7 +26,7 @@ function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IData
 		paidFrom: readChoices(ctx, itemIndex, filters.paidFrom, 'Paid From', PAID_FROM),
 		state: readChoices(ctx, itemIndex, filters.state, 'State', STATES),
 		ids: readIdList(ctx, itemIndex, filters.ids, 'Settlement IDs'),
-		sort: readChoice(ctx, itemIndex, readCollection(ctx, 'options', itemIndex).sort, 'Sort', SORTS),
+		sort: sortOf(readSortRule(ctx, itemIndex).direction),
 	};
 }
 
@@ -65,19 +69,35 @@ export const getAllSettlements = listOperation({
 				description: 'Only settlements in these states',
 			},
 		]),
-		optionsCollection([
-			{
-				displayName: 'Sort',
-				name: 'sort',
-				type: 'options',
-				options: [
-					{ name: 'Newest First', value: '-createdAt' },
-					{ name: 'Oldest First', value: '+createdAt' },
-				],
-				default: '+createdAt',
-				description: "Order of the settlements by creation date (Spendesk's default: oldest first)",
-			},
-		]),
+		{
+			displayName: 'Sort',
+			name: 'sort',
+			type: 'fixedCollection',
+			placeholder: 'Add Sort Rule',
+			default: {},
+			description:
+				"The order of the settlements by creation date; without a rule, Spendesk's own order (oldest first)",
+			options: [
+				{
+					displayName: 'Sort Rule',
+					name: 'rule',
+					values: [
+						// One field only: settlements are sorted by creation date.
+						{
+							displayName: 'Direction',
+							name: 'direction',
+							type: 'options',
+							options: [
+								{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
+								{ name: 'Descending', value: 'desc', description: 'Newest first' },
+							],
+							default: 'asc',
+							description: 'Whether the oldest or the newest settlements come first',
+						},
+					],
+				},
+			],
+		},
 	],
 	request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
 });

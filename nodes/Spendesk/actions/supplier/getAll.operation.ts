@@ -33,7 +33,7 @@ function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataOb
 
 export const getAllSuppliers = listOperation({
 	endpoint: 'listSuppliers',
-	properties: [
+	after: [
 		filtersCollection([
 			{
 				displayName: 'Archived',
