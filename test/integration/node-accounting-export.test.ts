@@ -165,7 +165,10 @@ describe('accounting export', () => {
 			{ from: '2026-02-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z' },
 			"'From' (2026-02-01T00:00:00.000Z) is after 'Before' (2026-01-01T00:00:00.000Z)",
 		],
-		[{ options: { maxWait: 0 } }, "'Max Wait (Seconds)' must be a number of seconds from 1 to 3600; got 0"],
+		[
+			{ options: { maxWait: 0 } },
+			"'Max Wait (Seconds)' must be a number of seconds from 1 to 3600; got 0",
+		],
 	])('bad input %j fails before any request', async (params, message) => {
 		const error = await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001', ...params }));
 		expect(error).toBeInstanceOf(NodeOperationError);

@@ -77,7 +77,11 @@ describe.each(['specification', 'documented'] as const)(
 			['From List', locatorFromList('tpl_datev'), 'tpl_datev'],
 			['By ID', locatorById(' tpl_sage '), 'tpl_sage'],
 		])('a template %s is sent as templateId', async (_, templateId, sent) => {
-			const { out } = await runNode(sim, 'orgKey', { ...CREATE, company: 'cmp_002', ...withTemplate(templateId) });
+			const { out } = await runNode(sim, 'orgKey', {
+				...CREATE,
+				company: 'cmp_002',
+				...withTemplate(templateId),
+			});
 			expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
 				from: CREATE.from,
 				to: CREATE.to,
@@ -90,7 +94,11 @@ describe.each(['specification', 'documented'] as const)(
 			['an empty From List', locatorFromList('')],
 			['an empty By ID', locatorById('  ')],
 		])('%s exports with the default template (no templateId sent)', async (_, templateId) => {
-			const { out } = await runNode(sim, 'companyKey', { ...CREATE, company: '', ...withTemplate(templateId) });
+			const { out } = await runNode(sim, 'companyKey', {
+				...CREATE,
+				company: '',
+				...withTemplate(templateId),
+			});
 			expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
 				from: CREATE.from,
 				to: CREATE.to,
@@ -117,7 +125,11 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('a template ID that is not an ID fails before any request', async () => {
 			const error = await failure(
-				runNode(sim, 'orgKey', { ...CREATE, company: 'cmp_002', ...withTemplate(locatorById('a/b')) }),
+				runNode(sim, 'orgKey', {
+					...CREATE,
+					company: 'cmp_002',
+					...withTemplate(locatorById('a/b')),
+				}),
 			);
 			expect(error.message).toBe('Template ID "a/b" is not a valid ID');
 			expect(apiRequests(sim)).toEqual([]);

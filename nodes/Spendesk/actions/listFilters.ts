@@ -111,7 +111,12 @@ export function readSortRule(
 		raw !== null && typeof raw === 'object' && !Array.isArray(raw)
 			? ((raw as { rule?: unknown }).rule as Record<string, unknown> | undefined)
 			: undefined;
-	if (raw !== undefined && raw !== null && raw !== '' && (typeof raw !== 'object' || Array.isArray(raw)))
+	if (
+		raw !== undefined &&
+		raw !== null &&
+		raw !== '' &&
+		(typeof raw !== 'object' || Array.isArray(raw))
+	)
 		fail(
 			ctx,
 			itemIndex,
