@@ -86,14 +86,17 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 				resource: 'settlement',
 				operation: 'getAll',
 				returnAll: true,
-				filters: { state: ['exported', 'failedToExport'], paidFrom: ['externalAccount'] },
+				filters: {
+					bookkeepingStatus: ['exported', 'failedToExport'],
+					paidFrom: ['externalAccount'],
+				},
 				sort: { rule: { direction: 'desc' } },
 			}),
 		],
 		[
 			node('Export With Template', {
 				resource: 'accountingExport',
-				operation: 'createAndWait',
+				operation: 'create',
 				from: '2026-01-01T00:00:00.000Z',
 				to: '2026-01-01T02:00:00.000Z',
 				options: {
@@ -245,7 +248,7 @@ describe.each(parseTargets())('documented operations, more (%s)', (target) => {
 						currentNodeParameters: {
 							authentication: 'apiKey',
 							resource: 'accountingExport',
-							operation: 'createAndWait',
+							operation: 'create',
 							...one,
 						},
 						credentials: { spendeskApi: { id: key.id, name: key.name } },

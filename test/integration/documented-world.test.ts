@@ -221,11 +221,11 @@ describe('documented world: an experimental scope granted to the company-level k
 		expect(new Set(paths(sim))).toEqual(new Set(['GET /v2/companies/cmp_001/invoices']));
 	});
 
-	test('Accounting Export → Create and Wait reads the export answered bare', async () => {
+	test('Accounting Export → Create reads the export answered bare', async () => {
 		const { out } = await runNode(sim, 'companyKey', {
 			...one,
 			resource: 'accountingExport',
-			operation: 'createAndWait',
+			operation: 'create',
 			from: '2026-01-01T00:00:00.000Z',
 			to: '2026-01-01T02:00:00.000Z',
 			options: { maxWait: 10 },

@@ -1,5 +1,5 @@
 /**
- * Accounting Export → Create and Wait and → Get Journal through the node, over real HTTP:
+ * Accounting Export → Create and → Get Journal through the node, over real HTTP:
  * the export polled until COMPLETE (bounded by Max Wait), its journal as a CSV file in binary
  * data, the CSV accepted only on the journal endpoint (a proxy's HTML page is refused).
  */
@@ -13,7 +13,7 @@ import { locatorById } from '../support/values';
 
 const create = {
 	resource: 'accountingExport',
-	operation: 'createAndWait',
+	operation: 'create',
 	from: '2026-01-01T00:00:00.000Z',
 	to: '2026-01-01T02:00:00.000Z',
 	options: { maxWait: 30 },
@@ -58,7 +58,7 @@ describe('accounting export', () => {
 		['companyKey', '', 'cmp_001'],
 		['oauthCompany', '', 'cmp_001'],
 	] as const)(
-		'%s: Create and Wait polls until COMPLETE; Get Journal gives the CSV as binary data',
+		'%s: Create polls until COMPLETE; Get Journal gives the CSV as binary data',
 		async (kind, company, target) => {
 			const out = await run(sim, kind, {
 				...create,
@@ -269,7 +269,7 @@ describe('accounting export', () => {
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
-			'Accounting Export → Create and Wait writes to one company at a time: All Companies is not allowed',
+			'Accounting Export → Create writes to one company at a time: All Companies is not allowed',
 		);
 		const journal = await failure(
 			runNode(

@@ -1,5 +1,5 @@
 /**
- * Accounting Export → Create and Wait with a journal template (docs/api.md#journal-templates),
+ * Accounting Export → Create with a journal template (docs/api.md#journal-templates),
  * in both profiles (the documented profile's keys hold the experimental scope once granted):
  * the Template list (`searchJournalTemplates`), a template picked from it or given by ID, the
  * default template when empty, and a template the company does not have refused with a clear
@@ -18,7 +18,7 @@ import { locatorById, locatorFromList } from '../support/values';
 const SCOPES = ['experimental:accounting-export:read'];
 const CREATE = {
 	resource: 'accountingExport',
-	operation: 'createAndWait',
+	operation: 'create',
 	companyScope: 'one',
 	from: '2026-01-01T00:00:00.000Z',
 	to: '2026-01-01T02:00:00.000Z',

@@ -55,7 +55,7 @@ describe.each(['specification', 'documented'] as const)(
 				filters: {
 					exportedAfter: '2026-02-05T00:00:00Z',
 					paidFrom: ['externalAccount'],
-					state: ['exported', 'failedToExport'],
+					bookkeepingStatus: ['exported', 'failedToExport'],
 				},
 			});
 			expect(apiRequests(sim)[0].query).toMatchObject({
@@ -116,11 +116,17 @@ describe.each(['specification', 'documented'] as const)(
 			expect(apiRequests(sim)).toEqual([]);
 		});
 
-		test('Settlement → Get Many: a state Spendesk does not know fails before any request', async () => {
+		test('Settlement → Get Many: a bookkeeping status Spendesk does not know fails before any request', async () => {
 			const error = await failure(
-				run({ resource: 'settlement', operation: 'getAll', filters: { state: 'paid' } }),
+				run({
+					resource: 'settlement',
+					operation: 'getAll',
+					filters: { bookkeepingStatus: 'paid' },
+				}),
 			);
-			expect(error.message).toBe('State: "paid" is not one of the values Spendesk knows');
+			expect(error.message).toBe(
+				'Bookkeeping Status: "paid" is not one of the values Spendesk knows',
+			);
 			expect(apiRequests(sim)).toEqual([]);
 		});
 

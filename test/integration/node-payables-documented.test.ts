@@ -75,7 +75,7 @@ describe.each(PROFILES)(
 				version: '',
 				lineItemsMode: 'changeSome',
 				lineChanges: {
-					change: [{ applyTo: 'line', lineNumber: 2, costCenterId: locatorById('cc_001_0004') }],
+					change: [{ applyTo: 'oneLine', lineNumber: 2, costCenterId: locatorById('cc_001_0004') }],
 				},
 			});
 

@@ -195,7 +195,7 @@ export const FIELDS_READ: readonly Reader[] = [
 		fields: ['id', 'name'],
 	},
 	{
-		reader: 'actions/accountingExport/createAndWait.operation.ts status poll',
+		reader: 'actions/accountingExport/create.operation.ts status poll',
 		schema: 'accounting-export.json',
 		fields: ['id', 'status'],
 	},

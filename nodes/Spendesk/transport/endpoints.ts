@@ -374,7 +374,7 @@ export const ENDPOINTS = catalogue({
 	},
 	updateSettlementState: {
 		label: "Update a settlement's state",
-		operations: ['Settlement → Update State'],
+		operations: ['Settlement → Update Bookkeeping Status'],
 		source:
 			'State values `exported` and `failedToExport`: vendor documentation; path, body and scope: decided here.',
 		method: 'PUT',
@@ -566,7 +566,7 @@ export const ENDPOINTS = catalogue({
 	},
 	createAccountingExport: {
 		label: 'Create an accounting export',
-		operations: ['Accounting Export → Create and Wait'],
+		operations: ['Accounting Export → Create'],
 		source: 'Path: vendor listings; body, polling and scope: decided here.',
 		method: 'POST',
 		path: '/v1/accounting/exports',
@@ -579,7 +579,7 @@ export const ENDPOINTS = catalogue({
 	},
 	getAccountingExport: {
 		label: 'Get an accounting export',
-		operations: ['Accounting Export → Create and Wait'],
+		operations: ['Accounting Export → Create'],
 		source: 'Path: vendor listings; status values: decided here.',
 		method: 'GET',
 		path: '/v1/accounting/exports/{exportId}',
@@ -760,7 +760,7 @@ export const ENDPOINTS = catalogue({
 	},
 	listJournalTemplates: {
 		label: 'List journal templates',
-		operations: ['Accounting Export → Create and Wait (template list)'],
+		operations: ['Accounting Export → Create (template list)'],
 		source:
 			'Path, `{id, name}` items and scope: public client code; page style: decided here (#journal-templates).',
 		method: 'GET',

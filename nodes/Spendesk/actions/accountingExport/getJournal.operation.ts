@@ -17,7 +17,7 @@ export const getJournal: SpendeskOperation = {
 			name: 'exportId',
 			label: 'Export',
 			placeholder: 'e.g. exp_000001',
-			description: 'ID of a complete accounting export, as Create and Wait returns it',
+			description: 'ID of a complete accounting export, as Accounting Export → Create returns it',
 		}),
 		optionsCollection([binaryPropertyField('The name of the output field to put the CSV file in')]),
 	],
@@ -27,7 +27,7 @@ export const getJournal: SpendeskOperation = {
 			'exportId',
 			'Export ID',
 			itemIndex,
-			'Give the ID of an export, e.g. from Accounting Export → Create and Wait.',
+			'Give the ID of an export, e.g. from Accounting Export → Create.',
 		);
 		const property = readBinaryPropertyName(this, 'options.binaryPropertyName', itemIndex);
 		return async (company) => {

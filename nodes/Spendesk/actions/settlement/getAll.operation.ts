@@ -24,7 +24,7 @@ function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IData
 		// Several values as the parameter repeated (`state=exported&state=failedToExport`), as
 		// Spendesk's settlements list reads them (docs/api.md#filters).
 		paidFrom: readChoices(ctx, itemIndex, filters.paidFrom, 'Paid From', PAID_FROM),
-		state: readChoices(ctx, itemIndex, filters.state, 'State', STATES),
+		state: readChoices(ctx, itemIndex, filters.bookkeepingStatus, 'Bookkeeping Status', STATES),
 		ids: readIdList(ctx, itemIndex, filters.ids, 'Settlement IDs'),
 		sort: sortOf(readSortRule(ctx, itemIndex).direction),
 	};
@@ -34,6 +34,18 @@ export const getAllSettlements = listOperation({
 	endpoint: 'listSettlements',
 	after: [
 		filtersCollection([
+			{
+				displayName: 'Bookkeeping Status',
+				name: 'bookkeepingStatus',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Created', value: 'created' },
+					{ name: 'Exported', value: 'exported' },
+					{ name: 'Failed to Export', value: 'failedToExport' },
+				],
+				default: [],
+				description: 'Only settlements with these bookkeeping statuses',
+			},
 			dateFilter(
 				'Exported After',
 				'exportedAfter',
@@ -56,18 +68,6 @@ export const getAllSettlements = listOperation({
 				'e.g. set_001_0001, set_001_0002',
 				'Only these settlements: their IDs, separated by commas',
 			),
-			{
-				displayName: 'State',
-				name: 'state',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Created', value: 'created' },
-					{ name: 'Exported', value: 'exported' },
-					{ name: 'Failed to Export', value: 'failedToExport' },
-				],
-				default: [],
-				description: 'Only settlements in these states',
-			},
 		]),
 		{
 			displayName: 'Sort',

@@ -1,6 +1,6 @@
 /**
- * Accounting Export → Create and Wait: starts an export of a period (POST /v1/accounting/exports),
- * then polls it (GET /v1/accounting/exports/{exportId}) until COMPLETE or ERROR, spaced like the
+ * Accounting Export → Create: starts an export of a period (POST /v1/accounting/exports), then
+ * waits for Spendesk to build it: polls it (GET /v1/accounting/exports/{exportId}) until COMPLETE or ERROR, spaced like the
  * payables snapshot wait (pauses doubling from 0.5 s to 5 s) and bounded by Max Wait.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -134,8 +134,8 @@ function unknownTemplate(
 	});
 }
 
-export const createAndWaitExport: SpendeskOperation = {
-	value: 'createAndWait',
+export const createExport: SpendeskOperation = {
+	value: 'create',
 	perCompany: true,
 	// It creates an export: one company at a time, never once per company by mistake.
 	write: true,
