@@ -10,7 +10,11 @@ import { nodeSubtitle, versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
 import { searchCostCenters } from './methods/costCenterSearch';
 import { searchJournalTemplates } from './methods/journalTemplateSearch';
-import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
+import {
+	searchAnalyticalFields,
+	searchAnalyticalFieldValues,
+	searchCompanies,
+} from './methods/listSearch';
 import { searchPurchaseOrders } from './methods/purchaseOrderSearch';
 import {
 	searchIntakeRecords,
@@ -63,6 +67,7 @@ export class Spendesk implements INodeType {
 		listSearch: {
 			searchCompanies,
 			searchAnalyticalFields,
+			searchAnalyticalFieldValues,
 			searchPayables,
 			searchSuppliers,
 			searchUsers,

@@ -225,10 +225,14 @@ describe.each(['specification', 'documented'] as const)(
 			}>;
 			expect(fieldOf?.values.map((v) => [v.name, v.type, v.modes?.map((m) => m.name)])).toEqual([
 				['fieldId', 'resourceLocator', ['list', 'id']],
-				['valueId', 'resourceLocator', ['id']],
+				['valueId', 'resourceLocator', ['list', 'id']],
 			]);
 			expect(fieldOf.values[0].modes![0].typeOptions).toMatchObject({
 				searchListMethod: 'searchAnalyticalFields',
+			});
+			// The values of the field chosen in the same row.
+			expect(fieldOf.values[1].modes![0].typeOptions).toMatchObject({
+				searchListMethod: 'searchAnalyticalFieldValues',
 			});
 		});
 

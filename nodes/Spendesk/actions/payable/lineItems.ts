@@ -90,8 +90,9 @@ const analyticalValuesField: INodeProperties = {
 					name: 'valueId',
 					label: 'Value',
 					description:
-						'The ID of one of the field’s values (Analytical Field → Get Many Values lists them)',
+						'One of the values of the field chosen above: pick it from the list, or enter its ID',
 					placeholder: 'e.g. afv_001_001_00002',
+					searchListMethod: 'searchAnalyticalFieldValues',
 				})[0],
 			],
 		},

@@ -165,8 +165,9 @@ const customFieldsField: INodeProperties = {
 					name: 'valueId',
 					label: 'Value',
 					description:
-						'The ID of one of the field’s values (Analytical Field → Get Many Values lists them)',
+						'One of the values of the field chosen above: pick it from the list, or enter its ID',
 					placeholder: 'e.g. afv_001_002_00007',
+					searchListMethod: 'searchAnalyticalFieldValues',
 				})[0],
 			],
 		},
