@@ -13,7 +13,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { simplified } from '../../nodes/Spendesk/actions/simplify';
 import { searchCostCenters } from '../../nodes/Spendesk/methods/costCenterSearch';
 import { searchJournalTemplates } from '../../nodes/Spendesk/methods/journalTemplateSearch';
-import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
+import {
+	searchAnalyticalFields,
+	searchAnalyticalFieldValues,
+} from '../../nodes/Spendesk/methods/listSearch';
 import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import {
 	searchIntakeRecords,
@@ -86,6 +89,12 @@ export const FIELDS_READ: readonly Reader[] = [
 		schema: 'analytical-field.json',
 		fields: ['name', 'value'],
 		...picker(searchAnalyticalFields),
+	},
+	{
+		reader: 'methods/listSearch.ts searchAnalyticalFieldValues label (labelOf)',
+		schema: 'analytical-field-value.json',
+		fields: ['name', 'value'],
+		...picker(searchAnalyticalFieldValues),
 	},
 	{
 		reader: 'methods/costCenterSearch.ts label',

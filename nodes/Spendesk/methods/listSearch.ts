@@ -3,6 +3,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import { reachableCompanies } from '../companies/select';
 import { isOneIdSegment } from '../transport/placement';
 import { recordSearch, searchRecords } from './recordSearch';
+import type { RecordList, RecordSearchMethod } from './recordSearch';
 
 /** Company selector: every company of every page of Get Companies, filtered by name or ID. */
 export async function searchCompanies(
@@ -68,26 +69,22 @@ function fieldOfRow(ctx: ILoadOptionsFunctions): string {
 	return id;
 }
 
+/** The values of an analytical field, labelled as the fields are (labelOf). */
+const FIELD_VALUES: RecordList = {
+	endpoint: 'listAnalyticalFieldValues',
+	what: 'Analytical field values',
+	label: labelOf,
+};
+
 /**
  * Value selector of an analytical field (Purchase Order → Create's Custom Fields, Payable →
  * Update's Analytical Values): the values of the field chosen in the same row, in the company
  * chosen in the node (or a company-level credential's own), filtered by name or ID.
  */
-export async function searchAnalyticalFieldValues(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const fieldId = fieldOfRow(this);
-	return await searchRecords(
-		this,
-		{
-			endpoint: 'listAnalyticalFieldValues',
-			what: 'Analytical field values',
-			label: labelOf,
-			pathParams: { fieldId },
-		},
-		filter,
-		paginationToken,
-	);
-}
+export const searchAnalyticalFieldValues: RecordSearchMethod = Object.assign(
+	async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+		const list = { ...FIELD_VALUES, pathParams: { fieldId: fieldOfRow(this) } };
+		return await searchRecords(this, list, filter, paginationToken);
+	},
+	{ list: FIELD_VALUES },
+);

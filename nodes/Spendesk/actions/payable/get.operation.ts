@@ -9,7 +9,7 @@ export const getPayable = withSimplify(
 		label: 'Payable',
 		searchListMethod: 'searchPayables',
 		placeholder: 'e.g. pay_001_000042',
-		source: 'usually from an expression, e.g. {{ $json.id }} after Payable → Get Many or a webhook',
+		source: 'usually from an expression: the ID a Payable → Get Many or a webhook gave',
 	}) as SingleOperation,
 	'payable',
 );
