@@ -271,7 +271,7 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'payable getAll (Get Many): Simplify keeps the main fields of each payable, Limit 3',
+		name: 'payable getAll (Get Many): Output Simplified keeps the main fields of each payable, Limit 3',
 		params: () => ({
 			resource: 'payable',
 			operation: 'getAll',
@@ -279,7 +279,7 @@ const CASES: Case[] = [
 			filters: {},
 			returnAll: false,
 			limit: 3,
-			simplify: true,
+			output: 'simple',
 		}),
 		expected: (sim, t) =>
 			sim
@@ -294,15 +294,13 @@ const CASES: Case[] = [
 					amount: p.amount,
 					currency: p.currency,
 					counterparty: p.counterparty,
-					userId: p.userId,
 					costCenterId: p.costCenterId,
 					payableDate: p.payableDate,
-					createdAt: p.createdAt,
 					version: p.version,
 				})),
 	},
 	{
-		name: 'payable getAllSnapshot: Max Wait in Options; Simplify keeps the fields the snapshot has',
+		name: 'payable getAllSnapshot: Max Wait in Options; Output Simplified keeps the fields the snapshot has',
 		params: () => ({
 			resource: 'payable',
 			operation: 'getAllSnapshot',
@@ -311,7 +309,7 @@ const CASES: Case[] = [
 			options: { maxWait: 10 },
 			returnAll: false,
 			limit: 2,
-			simplify: true,
+			output: 'simple',
 		}),
 		expected: (sim, t) =>
 			sim
@@ -326,10 +324,8 @@ const CASES: Case[] = [
 					amount: p.amount,
 					currency: p.currency,
 					counterparty: p.counterparty,
-					userId: p.userId,
 					costCenterId: p.costCenterId,
 					payableDate: p.payableDate,
-					createdAt: p.createdAt,
 					version: p.version,
 				})),
 	},

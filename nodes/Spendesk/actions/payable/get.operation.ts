@@ -1,8 +1,8 @@
 import { getByIdOperation } from '../getById';
-import { withSimplify } from '../simplify';
+import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
 
-export const getPayable = withSimplify(
+export const getPayable = withOutput(
 	getByIdOperation({
 		endpoint: 'getPayable',
 		param: 'payableId',

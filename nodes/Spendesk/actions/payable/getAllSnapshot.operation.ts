@@ -12,7 +12,7 @@ import {
 	readCollection,
 } from '../sharedParams';
 import { listOperation } from '../list';
-import { withSimplify } from '../simplify';
+import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
 import { payableFilterProperties, readPayableFilters } from './filters';
 
@@ -34,7 +34,7 @@ function readSort(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return { ...(field ? { sortBy: field } : {}), ...(direction ? { sortOrder: direction } : {}) };
 }
 
-export const getAllPayablesSnapshot = withSimplify(
+export const getAllPayablesSnapshot = withOutput(
 	listOperation({
 		value: 'getAllSnapshot',
 		endpoint: 'getPayablesSnapshot',

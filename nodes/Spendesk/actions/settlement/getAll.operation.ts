@@ -5,6 +5,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
+import { withOutput } from '../output';
+import type { SingleOperation } from '../types';
 import { dateFilter, readChoices, readIdList, readSortRule, textFilter } from '../listFilters';
 import type { SortRule } from '../listFilters';
 import { filtersCollection, readCollection } from '../sharedParams';
@@ -30,74 +32,77 @@ function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IData
 	};
 }
 
-export const getAllSettlements = listOperation({
-	endpoint: 'listSettlements',
-	after: [
-		filtersCollection([
-			{
-				displayName: 'Bookkeeping Status',
-				name: 'bookkeepingStatus',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Created', value: 'created' },
-					{ name: 'Exported', value: 'exported' },
-					{ name: 'Failed to Export', value: 'failedToExport' },
-				],
-				default: [],
-				description: 'Only settlements with these bookkeeping statuses',
-			},
-			dateFilter(
-				'Exported After',
-				'exportedAfter',
-				'Only settlements first exported after this date',
-			),
-			{
-				displayName: 'Paid From',
-				name: 'paidFrom',
-				type: 'multiOptions',
-				options: [
-					{ name: 'External Account', value: 'externalAccount' },
-					{ name: 'Spendesk Account', value: 'spendeskAccount' },
-				],
-				default: [],
-				description: 'Only settlements paid from these accounts',
-			},
-			textFilter(
-				'Settlement IDs',
-				'ids',
-				'e.g. set_001_0001, set_001_0002',
-				'Only these settlements: their IDs, separated by commas',
-			),
-		]),
-		{
-			displayName: 'Sort',
-			name: 'sort',
-			type: 'fixedCollection',
-			placeholder: 'Add Sort Rule',
-			default: {},
-			description:
-				"The order of the settlements by creation date; without a rule, Spendesk's own order (oldest first)",
-			options: [
+export const getAllSettlements = withOutput(
+	listOperation({
+		endpoint: 'listSettlements',
+		after: [
+			filtersCollection([
 				{
-					displayName: 'Sort Rule',
-					name: 'rule',
-					values: [
-						// One field only: settlements are sorted by creation date.
-						{
-							displayName: 'Direction',
-							name: 'direction',
-							type: 'options',
-							options: [
-								{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
-								{ name: 'Descending', value: 'desc', description: 'Newest first' },
-							],
-							default: 'asc',
-							description: 'Whether the oldest or the newest settlements come first',
-						},
+					displayName: 'Bookkeeping Status',
+					name: 'bookkeepingStatus',
+					type: 'multiOptions',
+					options: [
+						{ name: 'Created', value: 'created' },
+						{ name: 'Exported', value: 'exported' },
+						{ name: 'Failed to Export', value: 'failedToExport' },
 					],
+					default: [],
+					description: 'Only settlements with these bookkeeping statuses',
 				},
-			],
-		},
-	],
-	request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
-});
+				dateFilter(
+					'Exported After',
+					'exportedAfter',
+					'Only settlements first exported after this date',
+				),
+				{
+					displayName: 'Paid From',
+					name: 'paidFrom',
+					type: 'multiOptions',
+					options: [
+						{ name: 'External Account', value: 'externalAccount' },
+						{ name: 'Spendesk Account', value: 'spendeskAccount' },
+					],
+					default: [],
+					description: 'Only settlements paid from these accounts',
+				},
+				textFilter(
+					'Settlement IDs',
+					'ids',
+					'e.g. set_001_0001, set_001_0002',
+					'Only these settlements: their IDs, separated by commas',
+				),
+			]),
+			{
+				displayName: 'Sort',
+				name: 'sort',
+				type: 'fixedCollection',
+				placeholder: 'Add Sort Rule',
+				default: {},
+				description:
+					"The order of the settlements by creation date; without a rule, Spendesk's own order (oldest first)",
+				options: [
+					{
+						displayName: 'Sort Rule',
+						name: 'rule',
+						values: [
+							// One field only: settlements are sorted by creation date.
+							{
+								displayName: 'Direction',
+								name: 'direction',
+								type: 'options',
+								options: [
+									{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
+									{ name: 'Descending', value: 'desc', description: 'Newest first' },
+								],
+								default: 'asc',
+								description: 'Whether the oldest or the newest settlements come first',
+							},
+						],
+					},
+				],
+			},
+		],
+		request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
+	}) as SingleOperation,
+	'settlement',
+);
