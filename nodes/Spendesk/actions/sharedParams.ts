@@ -12,7 +12,8 @@ export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
-		// Required: the editor marks an emptied Limit before the workflow runs.
+		// Required. n8n's editor marks an emptied required field before the run for text, options,
+		// dates and pickers, not yet for a number: an emptied Limit is refused when the node runs.
 		required: true,
 		typeOptions: { minValue: 1, ...(maxLimit ? { maxValue: maxLimit } : {}) },
 		default: 50,
