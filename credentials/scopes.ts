@@ -86,7 +86,7 @@ export const EXPERIMENTAL_FEATURES: readonly ExperimentalFeature[] = [
 		value: 'accountingWriteBack',
 		name: 'Accounting Write-Back',
 		description:
-			'Payable → Update (accounting lines), Payable → Update Bookkeeping Status and Settlement → Update State',
+			'Payable → Update (accounting lines), Payable → Update Bookkeeping Status and Settlement → Update Bookkeeping Status',
 		scopes: ['experimental:accounting:update', 'experimental:settlement:update'],
 	},
 	{

@@ -6,11 +6,16 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { route } from './actions/router';
+import { SPENDESK_DESCRIPTION } from './appDescription';
 import { nodeSubtitle, versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
 import { searchCostCenters } from './methods/costCenterSearch';
 import { searchJournalTemplates } from './methods/journalTemplateSearch';
-import { searchAnalyticalFields, searchCompanies } from './methods/listSearch';
+import {
+	searchAnalyticalFields,
+	searchAnalyticalFieldValues,
+	searchCompanies,
+} from './methods/listSearch';
 import { searchPurchaseOrders } from './methods/purchaseOrderSearch';
 import {
 	searchIntakeRecords,
@@ -35,8 +40,7 @@ export class Spendesk implements INodeType {
 		version: [1],
 		defaultVersion: 1,
 		subtitle: nodeSubtitle(),
-		description:
-			'Read, create and update Spendesk data (payables with their receipts, bookkeeping status, suppliers, invoices, settlements, users, accounting exports, intakes and more) for one company or every company of an organisation',
+		description: SPENDESK_DESCRIPTION,
 		defaults: { name: 'Spendesk' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -63,6 +67,7 @@ export class Spendesk implements INodeType {
 		listSearch: {
 			searchCompanies,
 			searchAnalyticalFields,
+			searchAnalyticalFieldValues,
 			searchPayables,
 			searchSuppliers,
 			searchUsers,

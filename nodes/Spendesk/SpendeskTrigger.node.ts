@@ -11,6 +11,7 @@ import { getCompanies } from './methods/loadOptions';
 import { searchCompanies } from './methods/listSearch';
 import { pollInvoices } from './trigger/poll';
 import { optionsCollection } from './actions/sharedParams';
+import { SPENDESK_DESCRIPTION } from './appDescription';
 
 /** The events the trigger starts on. */
 const EVENT_OPTIONS = [
@@ -40,8 +41,8 @@ export class SpendeskTrigger implements INodeType {
 		version: [1],
 		defaultVersion: 1,
 		subtitle: `={{ (${JSON.stringify(eventNames)})[$parameter["event"]] || $parameter["event"] }}`,
-		description:
-			'Starts the workflow when Spendesk has new (or updated) invoices; each is emitted exactly once',
+		// n8n's node panel shows this as the Spendesk app's description (appDescription.ts).
+		description: SPENDESK_DESCRIPTION,
 		defaults: { name: 'Spendesk Trigger' },
 		polling: true,
 		inputs: [],

@@ -204,7 +204,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'invoice',
 					operation: 'getAll',
 					company: company(BIG),
-					options: { sortBy: 'createdAt', sortOrder: 'asc' },
+					sort: { rule: { field: 'createdAt', direction: 'asc' } },
 					returnAll: true,
 				}),
 			],
@@ -221,7 +221,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'invoice',
 					operation: 'getAll',
 					company: company(BIG),
-					options: { sortBy: 'createdAt', sortOrder: 'desc' },
+					sort: { rule: { field: 'createdAt', direction: 'desc' } },
 					returnAll: false,
 					limit: 7,
 				}),
@@ -231,7 +231,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'invoice',
 					operation: 'getAll',
 					company: company(BIG),
-					options: { sortBy: 'createdAt', sortOrder: 'asc' },
+					sort: { rule: { field: 'createdAt', direction: 'asc' } },
 					filters: '{"status": "paid"}',
 					returnAll: true,
 				}),
@@ -241,7 +241,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					resource: 'invoice',
 					operation: 'getAll',
 					companyScope: 'all',
-					options: { sortBy: 'createdAt', sortOrder: 'asc' },
+					sort: { rule: { field: 'createdAt', direction: 'asc' } },
 					returnAll: true,
 				}),
 			],
@@ -623,10 +623,10 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			[
 				s('Settlement Update State', {
 					resource: 'settlement',
-					operation: 'updateState',
+					operation: 'updateBookkeepingStatus',
 					company: company(LOOP),
 					settlementId: byId(loop.settlements[0].id),
-					state: 'failedToExport',
+					bookkeepingStatus: 'failedToExport',
 				}),
 			],
 			[
@@ -635,10 +635,10 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 					'Settlement Update State failedExport (continue)',
 					{
 						resource: 'settlement',
-						operation: 'updateState',
+						operation: 'updateBookkeepingStatus',
 						company: company(LOOP),
 						settlementId: byId(loop.settlements[1].id),
-						state: 'failedExport',
+						bookkeepingStatus: 'failedExport',
 					},
 					continueOnFail,
 				),
@@ -646,10 +646,10 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			[
 				s('Settlement Exported', {
 					resource: 'settlement',
-					operation: 'updateState',
+					operation: 'updateBookkeepingStatus',
 					company: company(LOOP),
 					settlementId: byId(loop.settlements[2].id),
-					state: 'exported',
+					bookkeepingStatus: 'exported',
 				}),
 			],
 			[
@@ -766,11 +766,11 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			[
 				s('Accounting Export', {
 					resource: 'accountingExport',
-					operation: 'createAndWait',
+					operation: 'create',
 					company: company(BIG),
 					from: '2026-01-01T03:00:00',
 					to: '2026-01-01T06:00:00',
-					maxWait: 60,
+					options: { maxWait: 60 },
 				}),
 				s('Journal', {
 					resource: 'accountingExport',
@@ -792,7 +792,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 						resource: 'invoice',
 						operation: 'getAll',
 						company: company('', 'list'),
-						options: { sortBy: 'createdAt', sortOrder: 'asc' },
+						sort: { rule: { field: 'createdAt', direction: 'asc' } },
 						returnAll: true,
 					},
 					companyCred,
@@ -907,7 +907,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				resource: 'invoice',
 				operation: 'getAll',
 				companyScope: trigger.parameters.companyScope,
-				options: { sortBy: 'updatedAt', sortOrder: 'desc' },
+				sort: { rule: { field: 'updatedAt', direction: 'desc' } },
 				returnAll: false,
 				limit: 1,
 			},
@@ -1426,7 +1426,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			});
 		});
 
-		it("Settlement → Update State: Spendesk's values (failedToExport, exported); failedExport refused before any request", () => {
+		it("Settlement → Update Bookkeeping Status: Spendesk's values (failedToExport, exported); failedExport refused before any request", () => {
 			const [failed, refused, exported] = sim.data(LOOP).settlements;
 			expect(failed).toMatchObject({ state: 'failedToExport' });
 			expect(refusedBefore.state).not.toBe('failedToExport');
@@ -1435,7 +1435,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Settlement Update State')).toEqual([plain(failed)]);
 			expect(out('Settlement Update State failedExport (continue)')).toEqual([
 				expect.objectContaining({
-					error: `'State' must be Exported or Failed to Export; got "failedExport"`,
+					error: `'Bookkeeping Status' must be Exported or Failed to Export; got "failedExport"`,
 				}),
 			]);
 			expect(out('Settlement Exported')).toEqual([plain(exported)]);
@@ -1564,7 +1564,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(sim.requestsTo('listWalletLoads').map((r) => r.query.from)).toContain(since);
 		});
 
-		it('Accounting Export → Create and Wait (polled until COMPLETE) and Get Journal: the CSV as binary data', () => {
+		it('Accounting Export → Create (polled until COMPLETE) and Get Journal: the CSV as binary data', () => {
 			const [from, to] = ['2026-01-01T02:00:00.000Z', '2026-01-01T05:00:00.000Z']; // 03:00 and 06:00 in Paris
 			const [created] = out('Accounting Export');
 			expect(created).toEqual({ id: expect.any(String), status: 'COMPLETE', from, to });

@@ -86,22 +86,27 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 				resource: 'settlement',
 				operation: 'getAll',
 				returnAll: true,
-				filters: { state: ['exported', 'failedToExport'], paidFrom: ['externalAccount'] },
-				options: { sort: '-createdAt' },
+				filters: {
+					bookkeepingStatus: ['exported', 'failedToExport'],
+					paidFrom: ['externalAccount'],
+				},
+				sort: { rule: { direction: 'desc' } },
 			}),
 		],
 		[
 			node('Export With Template', {
 				resource: 'accountingExport',
-				operation: 'createAndWait',
+				operation: 'create',
 				from: '2026-01-01T00:00:00.000Z',
 				to: '2026-01-01T02:00:00.000Z',
-				maxWait: 60,
-				templateId: {
-					__rl: true,
-					mode: 'list',
-					value: 'tpl_datev',
-					cachedResultName: 'DATEV (tpl_datev)',
+				options: {
+					maxWait: 60,
+					templateId: {
+						__rl: true,
+						mode: 'list',
+						value: 'tpl_datev',
+						cachedResultName: 'DATEV (tpl_datev)',
+					},
 				},
 			}),
 		],
@@ -237,13 +242,13 @@ describe.each(parseTargets())('documented operations, more (%s)', (target) => {
 				const found = await session.post<{ results: Array<{ name: string; value: string }> }>(
 					'/dynamic-node-parameters/resource-locator-results',
 					{
-						path: 'parameters.templateId',
+						path: 'parameters.options.templateId',
 						nodeTypeAndVersion: { name: 'n8n-nodes-spendesk.spendesk', version: 1 },
 						methodName: 'searchJournalTemplates',
 						currentNodeParameters: {
 							authentication: 'apiKey',
 							resource: 'accountingExport',
-							operation: 'createAndWait',
+							operation: 'create',
 							...one,
 						},
 						credentials: { spendeskApi: { id: key.id, name: key.name } },

@@ -3,12 +3,16 @@
  * driven by playwright-core): one workflow holding the Spendesk node on several operations and
  * both triggers; the canvas subtitles read as words, and each node panel shows the texts of
  * n8n's guidelines for verified nodes (record pickers, file field names, no one-option company
- * selector on a write, "Trigger On"). Each panel is saved as a screenshot in test-output/
- * (editor-<node>-<target>.png).
+ * selector on a write, "Trigger On"). Purchase Order → Create's pickers list what Spendesk has
+ * (a custom field's Value: the values of the field chosen beside it). n8n's node panel (the
+ * list of apps to add) shows the Spendesk app with the node's description, the polling
+ * trigger's events and the node's actions; the examples' sticky notes show their whole text.
+ * Each view is saved as a screenshot in test-output/ (editor-<view>-<target>.png).
  *
  * The panel is drawn by n8n's editor, not by n8n's version of the node API, so it runs on the
  * newest n8n of the run only. Override the browser with CHROMIUM_PATH.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { SpendeskSimulator } from '../simulator';
@@ -20,11 +24,12 @@ import {
 	signIn,
 	UI_TIMEOUT,
 } from './browser';
-import { createHome, ensureN8n, parseTargets } from './runtime';
+import { createHome, ensureN8n, parseTargets, REPO_ROOT } from './runtime';
 import type { N8nHome } from './runtime';
 import { setupOwner, startN8n } from './server';
 import type { N8nServer, RestSession } from './server';
 import { SPENDESK_NODE, SPENDESK_TRIGGER_NODE, company } from './workflows';
+import { locatorFromList } from '../support/values';
 
 jest.setTimeout(6 * 60_000);
 
@@ -32,6 +37,19 @@ const targets = parseTargets();
 const target = targets[targets.length - 1];
 
 const WEBHOOK_TRIGGER_NODE = 'n8n-nodes-spendesk.spendeskWebhookTrigger';
+
+/** The analytical field of the Create Purchase Order panel's custom field (seeded in cmp_001). */
+const CUSTOM_FIELD = 'af_001_002';
+
+/** The node as packed (the build the tarball holds): its description and Operation lists. */
+const packedNode = (): {
+	description: { description: string; properties: Array<{ name: string; options?: unknown[] }> };
+} => {
+	const { Spendesk } = jest.requireActual<{ Spendesk: new () => never }>(
+		path.join(REPO_ROOT, 'dist/nodes/Spendesk/Spendesk.node.js'),
+	);
+	return new Spendesk();
+};
 
 interface Panel {
 	/** Node name on the canvas. */
@@ -57,7 +75,7 @@ const PANELS: Panel[] = [
 			company: company('cmp_001'),
 		},
 		subtitle: 'Get Many: Payable',
-		shows: ['Return All', 'Filters', 'Simplify'],
+		shows: ['Return All', 'Filters', 'Output'],
 		hides: ['POST', '/v1/'],
 	},
 	{
@@ -80,6 +98,23 @@ const PANELS: Panel[] = [
 		subtitle: 'Update: Supplier',
 		shows: ['Supplier', 'Update Fields'],
 		hides: ['Companies', 'Supplier ID'],
+	},
+	{
+		// Every record is a picker: User, Supplier, Cost Center, and each custom field's Field
+		// and Value (the values of the field chosen in the same row).
+		name: 'Create Purchase Order',
+		type: SPENDESK_NODE,
+		parameters: {
+			resource: 'purchaseOrder',
+			operation: 'create',
+			company: company('cmp_001'),
+			customFields: {
+				field: [{ fieldId: locatorFromList(CUSTOM_FIELD), valueId: locatorFromList('') }],
+			},
+		},
+		subtitle: 'Create: Purchase Order',
+		shows: ['User', 'Cost Center', 'Custom Fields', 'Field', 'Value', 'Existing Supplier'],
+		hides: ['Cost Center ID', 'Field ID', 'Value ID', 'Companies'],
 	},
 	{
 		name: 'Upload File',
@@ -237,6 +272,113 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 			});
 		},
 	);
+
+	it("Purchase Order → Create: a custom field's Value lists the values of the field chosen beside it", async () => {
+		await step('purchase-order-values', async () => {
+			await page.goto(`${server!.baseUrl}/workflow/${workflowId}`);
+			await page
+				.locator('[data-test-id="canvas-node"][data-node-name="Create Purchase Order"]')
+				.dblclick();
+			const value = page.getByTestId('resource-locator-valueId');
+			await value.scrollIntoViewIfNeeded();
+			await value.getByTestId('rlc-input').click();
+			const field = sim.data('cmp_001').analyticalFields.find((f) => f.id === CUSTOM_FIELD)!;
+			// The first values of the field, as the list shows them ("name (id)").
+			for (const v of field.values.slice(0, 3))
+				await page.getByText(`${v.name} (${v.id})`, { exact: true }).waitFor();
+			// Not the values of another field.
+			const other = sim.data('cmp_001').analyticalFields.find((f) => f.id !== CUSTOM_FIELD)!;
+			expect(await page.getByText(`(${other.values[0].id})`).count()).toBe(0);
+			const file = path.join(OUTPUT_DIR, `editor-purchase-order-values-${target}.png`);
+			await page.screenshot({ path: file });
+			process.stderr.write(`[editor.e2e ${target}] Purchase Order → Create values: ${file}\n`);
+			await page.keyboard.press('Escape');
+			await page.getByTestId('ndv-close-button').click();
+		});
+	});
+
+	it("n8n's node panel: the Spendesk app shows the node's description, the polling trigger's events and the node's actions", async () => {
+		await step('node-panel', async () => {
+			const { description } = packedNode();
+			const operations = description.properties
+				.filter((p) => p.name === 'operation')
+				.reduce((n, p) => n + (p.options ?? []).length, 0);
+			await page.goto(`${server!.baseUrl}/workflow/new`);
+			// The empty canvas's "Add first step" (n8n's test IDs differ between versions).
+			await page
+				.locator('[data-test-id="canvas-add-button"], [data-test-id="canvas-plus-button"]')
+				.first()
+				.click();
+			await page.getByTestId('node-creator-search-bar').fill('Spendesk');
+			const names = page.getByTestId('node-creator-item-name');
+			await names.first().waitFor();
+			// n8n puts a trigger under an app only when it is named after the node: the polling
+			// Spendesk Trigger is under Spendesk; the Webhook Trigger is an app of its own
+			// (CONTRIBUTING.md, conventions).
+			expect(await names.allInnerTexts()).toEqual(['Spendesk', 'Spendesk Webhook']);
+			await page.screenshot({
+				path: path.join(OUTPUT_DIR, `editor-node-panel-search-${target}.png`),
+			});
+			await names.filter({ hasText: /^Spendesk$/ }).click();
+			const creator = page.getByTestId('node-creator');
+			await creator.getByText(description.description, { exact: true }).waitFor();
+			await creator.getByText('Triggers (2)').waitFor();
+			await creator.getByText(`Actions (${operations})`).waitFor();
+			// The app's triggers (the search's list may still slide out beside them): the polling
+			// trigger's two events, none of the Webhook Trigger's.
+			const items = await creator.getByTestId('node-creator-item-name').allInnerTexts();
+			expect(items.filter((name) => name.startsWith('On '))).toEqual([
+				'On new invoice',
+				'On new or updated invoice',
+			]);
+			const file = path.join(OUTPUT_DIR, `editor-node-panel-spendesk-${target}.png`);
+			await page.screenshot({ path: file });
+			process.stderr.write(`[editor.e2e ${target}] node panel: ${file}\n`);
+		});
+	});
+
+	it("every example's sticky note shows its whole text", async () => {
+		await step('sticky-notes', async () => {
+			const dir = path.join(REPO_ROOT, 'examples');
+			const cut: string[] = [];
+			for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+				const example = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
+					nodes: Array<Record<string, unknown>>;
+					connections: unknown;
+				};
+				const saved = await session.post<{ id: string }>('/workflows', {
+					name: `Example ${file}`,
+					active: false,
+					nodes: example.nodes,
+					connections: example.connections,
+					settings: { executionOrder: 'v1' },
+				});
+				await page.goto(`${server!.baseUrl}/workflow/${saved.id}`);
+				const stickies = page.getByTestId('sticky');
+				await stickies.first().waitFor();
+				// How far the text runs below the note, in screen pixels (0: it fits).
+				const overflows = await stickies.evaluateAll((notes) =>
+					notes.map((note) => {
+						const box = note.getBoundingClientRect();
+						const bottoms = Array.from(note.querySelectorAll('p, li, h1, h2, h3, pre, code')).map(
+							(e) => e.getBoundingClientRect().bottom,
+						);
+						return Math.max(0, Math.ceil(Math.max(box.top, ...bottoms) - box.bottom));
+					}),
+				);
+				if (overflows.some((px) => px > 0)) {
+					cut.push(`${file}: ${overflows.join(', ')} px below the note`);
+					await page.screenshot({
+						path: path.join(
+							OUTPUT_DIR,
+							`editor-sticky-cut-${file.replace(/\.json$/, '')}-${target}.png`,
+						),
+					});
+				}
+			}
+			expect(cut).toEqual([]);
+		});
+	});
 
 	/** What `scope` shows: its text and the values of its fields (a chosen option shows as a value). */
 	async function shownIn(scope: ReturnType<Page['locator']>): Promise<string> {

@@ -4,7 +4,7 @@
  * node holds a mapping table (supplier → cost center and expense account); Payable → Get Many
  * reads the payables; Payable → Update (Change Some) sets each payable's cost center and
  * expense account from the table; Payable → Upload Receipt attaches a file made by Convert to
- * File; Accounting Export → Create and Wait exports. One `n8n execute` per n8n target runs a
+ * File; Accounting Export → Create exports. One `n8n execute` per n8n target runs a
  * branch per simulator; the simulators' state is then checked: lines written, receipts
  * attached, no credential on the file host. A second branch per simulator changes the cost
  * center of one line of a payable whose lines carry expense and VAT accounts (Change Some, the
@@ -121,7 +121,7 @@ function oneLineBranch(profile: Profile): WorkflowNode[] {
 				version: '',
 				lineItemsMode: 'changeSome',
 				lineChanges: {
-					change: [{ applyTo: 'line', lineNumber: 2, costCenterId: byId('cc_002_0004') }],
+					change: [{ applyTo: 'oneLine', lineNumber: 2, costCenterId: byId('cc_002_0004') }],
 				},
 			},
 			credentialOf(profile),

@@ -162,7 +162,7 @@ function drainWorkflow(id: string, name: string): Workflow {
 			resource: 'invoice',
 			operation: 'getAll',
 			companyScope: 'all',
-			options: { sortBy: 'createdAt', sortOrder: 'asc' },
+			sort: { rule: { field: 'createdAt', direction: 'asc' } },
 			returnAll: true,
 		},
 		DRAIN_CREDENTIAL,

@@ -136,7 +136,7 @@ describe('node: the documented shapes', () => {
 		sim.injectFault({ route: 'getAccountingExport', kind: 'bareObject' });
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'accountingExport',
-			operation: 'createAndWait',
+			operation: 'create',
 			companyScope: 'one',
 			company: 'cmp_001',
 			from: '2026-01-01T00:00:00Z',

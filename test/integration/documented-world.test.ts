@@ -221,14 +221,14 @@ describe('documented world: an experimental scope granted to the company-level k
 		expect(new Set(paths(sim))).toEqual(new Set(['GET /v2/companies/cmp_001/invoices']));
 	});
 
-	test('Accounting Export → Create and Wait reads the export answered bare', async () => {
+	test('Accounting Export → Create reads the export answered bare', async () => {
 		const { out } = await runNode(sim, 'companyKey', {
 			...one,
 			resource: 'accountingExport',
-			operation: 'createAndWait',
+			operation: 'create',
 			from: '2026-01-01T00:00:00.000Z',
 			to: '2026-01-01T02:00:00.000Z',
-			maxWait: 10,
+			options: { maxWait: 10 },
 		});
 		expect(out).toHaveLength(1);
 		const gets = apiRequests(sim).filter((r) => r.route === 'getAccountingExport');

@@ -1,5 +1,5 @@
 /**
- * Accounting Export → Create and Wait and → Get Journal through the node, over real HTTP:
+ * Accounting Export → Create and → Get Journal through the node, over real HTTP:
  * the export polled until COMPLETE (bounded by Max Wait), its journal as a CSV file in binary
  * data, the CSV accepted only on the journal endpoint (a proxy's HTML page is refused).
  */
@@ -8,15 +8,15 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import { apiRequests, runNode } from '../support/node';
+import { AS_GIVEN, apiRequests, runNode } from '../support/node';
 import { locatorById } from '../support/values';
 
 const create = {
 	resource: 'accountingExport',
-	operation: 'createAndWait',
+	operation: 'create',
 	from: '2026-01-01T00:00:00.000Z',
 	to: '2026-01-01T02:00:00.000Z',
-	maxWait: 30,
+	options: { maxWait: 30 },
 };
 
 async function run(
@@ -58,12 +58,12 @@ describe('accounting export', () => {
 		['companyKey', '', 'cmp_001'],
 		['oauthCompany', '', 'cmp_001'],
 	] as const)(
-		'%s: Create and Wait polls until COMPLETE; Get Journal gives the CSV as binary data',
+		'%s: Create polls until COMPLETE; Get Journal gives the CSV as binary data',
 		async (kind, company, target) => {
 			const out = await run(sim, kind, {
 				...create,
 				company,
-				templateId: locatorById(' tpl_default '),
+				options: { ...create.options, templateId: locatorById(' tpl_default ') },
 			});
 			expect(out).toHaveLength(1);
 			expect(out[0].pairedItem).toEqual({ item: 0 });
@@ -165,7 +165,10 @@ describe('accounting export', () => {
 			{ from: '2026-02-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z' },
 			"'From' (2026-02-01T00:00:00.000Z) is after 'Before' (2026-01-01T00:00:00.000Z)",
 		],
-		[{ maxWait: 0 }, "'Max Wait (Seconds)' must be a number of seconds from 1 to 3600; got 0"],
+		[
+			{ options: { maxWait: 0 } },
+			"'Max Wait (Seconds)' must be a number of seconds from 1 to 3600; got 0",
+		],
 	])('bad input %j fails before any request', async (params, message) => {
 		const error = await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001', ...params }));
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -182,7 +185,7 @@ describe('accounting export', () => {
 	test('Max Wait bounds the wait; the error says to get the journal later rather than create another export', async () => {
 		sim.configure({ exportPendingPolls: 1000 });
 		const error = (await failure(
-			run(sim, 'orgKey', { ...create, company: 'cmp_001', maxWait: 1 }),
+			run(sim, 'orgKey', { ...create, company: 'cmp_001', options: { maxWait: 1 } }),
 		)) as NodeOperationError;
 		expect(error.message).toMatch(/^The accounting export (exp_\d+) was not ready after 1 s$/);
 		expect(error.description).toContain('Accounting Export → Get Journal');
@@ -201,7 +204,7 @@ describe('accounting export', () => {
 
 	test('the journal of an export not yet COMPLETE is a clear error; Continue On Fail makes it an error item', async () => {
 		sim.configure({ exportPendingPolls: 1000 });
-		await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001', maxWait: 1 }));
+		await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001', options: { maxWait: 1 } }));
 		const exportId = sim.requestsTo('getAccountingExport')[0].path.split('/').pop()!;
 		const params = {
 			resource: 'accountingExport',
@@ -260,13 +263,30 @@ describe('accounting export', () => {
 		expect(sim.log).toHaveLength(0);
 	});
 
-	test('All Companies: an export is made in every company (an export changes no data)', async () => {
-		const out = await run(sim, 'orgKey', { ...create, companyScope: 'all' });
-		const active = sim
-			.companies()
-			.filter((c) => c.active)
-			.map((c) => c.id);
-		expect(out.map((o) => o.json.companyId)).toEqual(active);
-		for (const item of out) expect(item.json.status).toBe('COMPLETE');
+	test('an export is made for one company: the node offers no All Companies, and refuses it when handed it anyway', async () => {
+		const error = await failure(
+			runNode(sim, 'orgKey', { ...create, companyScope: 'all' }, AS_GIVEN),
+		);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error.message).toBe(
+			'Accounting Export → Create writes to one company at a time: All Companies is not allowed',
+		);
+		const journal = await failure(
+			runNode(
+				sim,
+				'orgKey',
+				{
+					resource: 'accountingExport',
+					operation: 'getJournal',
+					companyScope: 'all',
+					exportId: locatorById('exp_000001'),
+				},
+				AS_GIVEN,
+			),
+		);
+		expect(journal.message).toBe(
+			'Accounting Export → Get Journal reads from one company at a time: All Companies is not allowed',
+		);
+		expect(sim.log).toHaveLength(0);
 	});
 });

@@ -72,7 +72,7 @@ describe('node: All Companies fan-out', () => {
 				companyScope: 'all',
 				returnAll: false,
 				limit: 4,
-				options: { sortBy: 'createdAt', sortOrder: 'asc' },
+				sort: { rule: { field: 'createdAt', direction: 'asc' } },
 				filters: '{"status":"to_review"}',
 			});
 			expect(out.map((o) => o.json)).toEqual(

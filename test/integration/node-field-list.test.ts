@@ -2,14 +2,18 @@
  * Node, the analytical field selector (listSearch `searchAnalyticalFields`): the fields of the
  * company chosen in the node, over real HTTP to the simulator; a page at a time, to the end; filtered by name or
  * ID; a company-level credential's own company when Company is empty; no list with All
- * Companies (fields belong to one company).
+ * Companies (fields belong to one company). And the value selector beside it
+ * (`searchAnalyticalFieldValues`): the values of the field chosen in the same row.
  */
 import type { ILoadOptionsFunctions, IDataObject, INodeListSearchItems } from 'n8n-workflow';
-import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
+import {
+	searchAnalyticalFields,
+	searchAnalyticalFieldValues,
+} from '../../nodes/Spendesk/methods/listSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import { locatorFromList } from '../support/values';
+import { locatorById, locatorFromList } from '../support/values';
 
 async function search(
 	sim: SpendeskSimulator,
@@ -122,5 +126,112 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 		expect(error.message).toBe(
 			'Choose a company: organisation-level credentials must name the company on this call',
 		);
+	});
+});
+
+describe('node: analytical field value selector (searchAnalyticalFieldValues)', () => {
+	let sim: SpendeskSimulator;
+	beforeAll(async () => {
+		// 140 values per field.
+		sim = await startSimulator({
+			seed: { sizes: { analyticalFields: 3, analyticalFieldValues: 140 } },
+		});
+	});
+	afterAll(async () => sim.stop());
+	beforeEach(() => resetTransport());
+
+	/**
+	 * The values listed for the Value of row `row` of a parameter, as the editor asks for them:
+	 * the method runs for that Value (`path`), and reads the row's field beside it.
+	 */
+	async function values(
+		kind: CredentialKind,
+		parameters: IDataObject,
+		path: string,
+		filter?: string,
+		paginationToken?: string,
+	) {
+		const { context } = await contextFor(sim, kind, { parameters, path });
+		sim.clearLog();
+		return await searchAnalyticalFieldValues.call(
+			context as unknown as ILoadOptionsFunctions,
+			filter,
+			paginationToken,
+		);
+	}
+
+	const PURCHASE_ORDER = { resource: 'purchaseOrder', operation: 'create', company: 'cmp_002' };
+	const customFields = (...fieldIds: string[]) => ({
+		customFields: {
+			field: fieldIds.map((id) => ({ fieldId: locatorFromList(id), valueId: locatorFromList('') })),
+		},
+	});
+
+	test('Purchase Order → Create: the values of the row\'s own field, as "name (id)" (an API page holds up to 1,000)', async () => {
+		const [first, second] = sim.data('cmp_002').analyticalFields;
+		const parameters = { ...PURCHASE_ORDER, ...customFields(first.id, second.id) };
+		const page = await values('orgKey', parameters, 'parameters.customFields.field[1].valueId');
+		expect(second.values).toHaveLength(140);
+		expect(page.results).toEqual(
+			second.values.map((v) => ({ name: `${v.name} (${v.id})`, value: v.id })),
+		);
+		expect(page.paginationToken).toBeUndefined();
+		expect(sim.requestsTo('listAnalyticalFieldValues').map((r) => [r.path, r.companyId])).toEqual([
+			[`/v2/analytical-fields/${second.id}/values`, 'cmp_002'],
+		]);
+	});
+
+	test('Payable → Update: the row of Analytical Values inside a change; a field By ID, filtered by the text typed', async () => {
+		const field = sim.data('cmp_001').analyticalFields[2];
+		const wanted = field.values[41];
+		const parameters = {
+			resource: 'payable',
+			operation: 'update',
+			company: '',
+			lineItemsMode: 'changeSome',
+			lineChanges: {
+				change: [
+					{
+						applyTo: 'everyLine',
+						analyticalValues: {
+							value: [{ fieldId: locatorById(` ${field.id} `), valueId: locatorFromList('') }],
+						},
+					},
+				],
+			},
+		};
+		const page = await values(
+			'companyKey',
+			parameters,
+			'parameters.lineChanges.change[0].analyticalValues.value[0].valueId',
+			wanted.id.toUpperCase(),
+		);
+		expect(page.results).toEqual([{ name: `${wanted.name} (${wanted.id})`, value: wanted.id }]);
+		expect(
+			sim.requestsTo('listAnalyticalFieldValues').every((r) => r.companyId === 'cmp_001'),
+		).toBe(true);
+	});
+
+	test.each([
+		[
+			'no field chosen in the row',
+			locatorFromList(''),
+			'Pick the analytical field of this row first: its values are listed here',
+		],
+		[
+			'a field from an expression',
+			locatorById('={{ $json.fieldId }}'),
+			'The analytical field of this row comes from an expression, so its values cannot be listed here',
+		],
+	])('%s: a message saying what to do, no request', async (_, fieldId, message) => {
+		const parameters = {
+			...PURCHASE_ORDER,
+			customFields: { field: [{ fieldId, valueId: locatorFromList('') }] },
+		};
+		const error = await failure(
+			values('orgKey', parameters, 'parameters.customFields.field[0].valueId'),
+		);
+		expect(error.message).toBe(message);
+		expect(sim.log).toHaveLength(0);
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * Accounting Export → Create and Wait with a journal template (docs/api.md#journal-templates),
+ * Accounting Export → Create with a journal template (docs/api.md#journal-templates),
  * in both profiles (the documented profile's keys hold the experimental scope once granted):
  * the Template list (`searchJournalTemplates`), a template picked from it or given by ID, the
  * default template when empty, and a template the company does not have refused with a clear
@@ -18,12 +18,12 @@ import { locatorById, locatorFromList } from '../support/values';
 const SCOPES = ['experimental:accounting-export:read'];
 const CREATE = {
 	resource: 'accountingExport',
-	operation: 'createAndWait',
+	operation: 'create',
 	companyScope: 'one',
 	from: '2026-01-01T00:00:00.000Z',
 	to: '2026-01-01T02:00:00.000Z',
-	maxWait: 30,
 };
+const withTemplate = (templateId: IDataObject) => ({ options: { maxWait: 30, templateId } });
 
 describe.each(['specification', 'documented'] as const)(
 	'node: journal templates (%s profile)',
@@ -77,7 +77,11 @@ describe.each(['specification', 'documented'] as const)(
 			['From List', locatorFromList('tpl_datev'), 'tpl_datev'],
 			['By ID', locatorById(' tpl_sage '), 'tpl_sage'],
 		])('a template %s is sent as templateId', async (_, templateId, sent) => {
-			const { out } = await runNode(sim, 'orgKey', { ...CREATE, company: 'cmp_002', templateId });
+			const { out } = await runNode(sim, 'orgKey', {
+				...CREATE,
+				company: 'cmp_002',
+				...withTemplate(templateId),
+			});
 			expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
 				from: CREATE.from,
 				to: CREATE.to,
@@ -90,7 +94,11 @@ describe.each(['specification', 'documented'] as const)(
 			['an empty From List', locatorFromList('')],
 			['an empty By ID', locatorById('  ')],
 		])('%s exports with the default template (no templateId sent)', async (_, templateId) => {
-			const { out } = await runNode(sim, 'companyKey', { ...CREATE, company: '', templateId });
+			const { out } = await runNode(sim, 'companyKey', {
+				...CREATE,
+				company: '',
+				...withTemplate(templateId),
+			});
 			expect(sim.requestsTo('createAccountingExport')[0].body).toEqual({
 				from: CREATE.from,
 				to: CREATE.to,
@@ -103,7 +111,7 @@ describe.each(['specification', 'documented'] as const)(
 				runNode(sim, 'orgKey', {
 					...CREATE,
 					company: 'cmp_002',
-					templateId: locatorById('tpl_unknown'),
+					...withTemplate(locatorById('tpl_unknown')),
 				}),
 			);
 			expect(error.message).toBe(
@@ -117,7 +125,11 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('a template ID that is not an ID fails before any request', async () => {
 			const error = await failure(
-				runNode(sim, 'orgKey', { ...CREATE, company: 'cmp_002', templateId: locatorById('a/b') }),
+				runNode(sim, 'orgKey', {
+					...CREATE,
+					company: 'cmp_002',
+					...withTemplate(locatorById('a/b')),
+				}),
 			);
 			expect(error.message).toBe('Template ID "a/b" is not a valid ID');
 			expect(apiRequests(sim)).toEqual([]);

@@ -55,7 +55,7 @@ describe.each(['specification', 'documented'] as const)(
 				filters: {
 					exportedAfter: '2026-02-05T00:00:00Z',
 					paidFrom: ['externalAccount'],
-					state: ['exported', 'failedToExport'],
+					bookkeepingStatus: ['exported', 'failedToExport'],
 				},
 			});
 			expect(apiRequests(sim)[0].query).toMatchObject({
@@ -86,16 +86,16 @@ describe.each(['specification', 'documented'] as const)(
 		});
 
 		test.each([
-			['-createdAt', true],
-			['+createdAt', false],
+			['desc', '-createdAt', true],
+			['asc', '+createdAt', false],
 		])(
-			'Settlement → Get Many: Options → Sort %s reaches the query and orders the settlements',
-			async (sort, newestFirst) => {
+			'Settlement → Get Many: a Sort rule %s reaches the query as %s and orders the settlements',
+			async (direction, sort, newestFirst) => {
 				const list = sim.data(CMP).settlements.map((s) => s.id);
 				const { out } = await run({
 					resource: 'settlement',
 					operation: 'getAll',
-					options: { sort },
+					sort: { rule: { direction } },
 				});
 				expect(apiRequests(sim).map((r) => r.query.sort)).toEqual(apiRequests(sim).map(() => sort));
 				expect(out.map((o) => o.json.id)).toEqual(newestFirst ? [...list].reverse() : list);
@@ -106,17 +106,27 @@ describe.each(['specification', 'documented'] as const)(
 			await run({ resource: 'settlement', operation: 'getAll' });
 			expect(apiRequests(sim)[0].query).not.toHaveProperty('sort');
 			const error = await failure(
-				run({ resource: 'settlement', operation: 'getAll', options: { sort: 'amount' } }),
+				run({
+					resource: 'settlement',
+					operation: 'getAll',
+					sort: { rule: { direction: 'amount' } },
+				}),
 			);
-			expect(error.message).toBe('Sort: "amount" is not one of the values Spendesk knows');
+			expect(error.message).toBe('Direction: "amount" is not one of the values Spendesk knows');
 			expect(apiRequests(sim)).toEqual([]);
 		});
 
-		test('Settlement → Get Many: a state Spendesk does not know fails before any request', async () => {
+		test('Settlement → Get Many: a bookkeeping status Spendesk does not know fails before any request', async () => {
 			const error = await failure(
-				run({ resource: 'settlement', operation: 'getAll', filters: { state: 'paid' } }),
+				run({
+					resource: 'settlement',
+					operation: 'getAll',
+					filters: { bookkeepingStatus: 'paid' },
+				}),
 			);
-			expect(error.message).toBe('State: "paid" is not one of the values Spendesk knows');
+			expect(error.message).toBe(
+				'Bookkeeping Status: "paid" is not one of the values Spendesk knows',
+			);
 			expect(apiRequests(sim)).toEqual([]);
 		});
 
@@ -164,7 +174,7 @@ describe.each(['specification', 'documented'] as const)(
 					fromPayableDate: '2025-12-20T00:00:00Z',
 					toPayableDate: '2026-01-20T00:00:00Z',
 				},
-				options: { sortBy: 'createdAt', sortOrder: 'desc' },
+				sort: { rule: { field: 'createdAt', direction: 'desc' } },
 			});
 			expect(sim.requestsTo('createPayablesSnapshot')[0].body).toEqual({
 				bookkeepingStatus: ['created'],

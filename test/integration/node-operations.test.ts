@@ -87,12 +87,12 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'invoice getAll: Sort By Creation Date, Sort Order Ascending in Options, Return All (several cursor pages)',
+		name: 'invoice getAll: a Sort rule of Creation Date, Ascending, Return All (several cursor pages)',
 		params: () => ({
 			resource: 'invoice',
 			operation: 'getAll',
 			returnAll: true,
-			options: { sortBy: 'createdAt', sortOrder: 'asc' },
+			sort: { rule: { field: 'createdAt', direction: 'asc' } },
 			filters: '{}',
 		}),
 		expected: (sim, t) => sim.invoicesSorted(t, 'createdAt', 'asc'),
@@ -114,13 +114,13 @@ const CASES: Case[] = [
 			sim.invoicesSorted(t, 'updatedAt', 'desc').filter((i) => i.status === 'to_pay'),
 	},
 	{
-		name: 'invoice getAll: Sort By and Sort Order in Options (createdAt asc), Limit 125 pages on past 100',
+		name: 'invoice getAll: a Sort rule (createdAt asc), Limit 125 pages on past 100',
 		params: () => ({
 			resource: 'invoice',
 			operation: 'getAll',
 			returnAll: false,
 			limit: 125,
-			options: { sortBy: 'createdAt', sortOrder: 'asc' },
+			sort: { rule: { field: 'createdAt', direction: 'asc' } },
 			filters: '{}',
 		}),
 		expected: (sim, t) => sim.invoicesSorted(t, 'createdAt', 'asc').slice(0, 125),
@@ -271,7 +271,7 @@ const CASES: Case[] = [
 		},
 	},
 	{
-		name: 'payable getAll (Get Many): Simplify keeps the main fields of each payable, Limit 3',
+		name: 'payable getAll (Get Many): Output Simplified keeps the main fields of each payable, Limit 3',
 		params: () => ({
 			resource: 'payable',
 			operation: 'getAll',
@@ -279,7 +279,7 @@ const CASES: Case[] = [
 			filters: {},
 			returnAll: false,
 			limit: 3,
-			simplify: true,
+			output: 'simple',
 		}),
 		expected: (sim, t) =>
 			sim
@@ -294,15 +294,13 @@ const CASES: Case[] = [
 					amount: p.amount,
 					currency: p.currency,
 					counterparty: p.counterparty,
-					userId: p.userId,
 					costCenterId: p.costCenterId,
 					payableDate: p.payableDate,
-					createdAt: p.createdAt,
 					version: p.version,
 				})),
 	},
 	{
-		name: 'payable getAllSnapshot: Max Wait in Options; Simplify keeps the fields the snapshot has',
+		name: 'payable getAllSnapshot: Max Wait in Options; Output Simplified keeps the fields the snapshot has',
 		params: () => ({
 			resource: 'payable',
 			operation: 'getAllSnapshot',
@@ -311,7 +309,7 @@ const CASES: Case[] = [
 			options: { maxWait: 10 },
 			returnAll: false,
 			limit: 2,
-			simplify: true,
+			output: 'simple',
 		}),
 		expected: (sim, t) =>
 			sim
@@ -326,10 +324,8 @@ const CASES: Case[] = [
 					amount: p.amount,
 					currency: p.currency,
 					counterparty: p.counterparty,
-					userId: p.userId,
 					costCenterId: p.costCenterId,
 					payableDate: p.payableDate,
-					createdAt: p.createdAt,
 					version: p.version,
 				})),
 	},

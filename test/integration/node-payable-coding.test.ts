@@ -190,8 +190,8 @@ describe.each(['specification', 'documented'] as const)(
 					version: '',
 					lineItemsMode: 'changeSome',
 					lineChanges: changes(
-						{ applyTo: 'all', costCenterId: locatorById('cc_001_0003') },
-						{ applyTo: 'line', lineNumber: 2, expenseAccountId: 'ea_6070' },
+						{ applyTo: 'everyLine', costCenterId: locatorById('cc_001_0003') },
+						{ applyTo: 'oneLine', lineNumber: 2, expenseAccountId: 'ea_6070' },
 					),
 				},
 				'companyKey',
@@ -227,7 +227,9 @@ describe.each(['specification', 'documented'] as const)(
 		test('Change Some on a payable whose lines come back as null: refused after the Get, naming it, before any PATCH', async () => {
 			const id = 'pay_001_000006';
 			sim.injectFault({ route: 'getPayable', kind: 'setFields', set: { lineItems: [null] } });
-			const error = await failure(run(changeSome(id, { applyTo: 'all', taxAccountId: 'ta_9' })));
+			const error = await failure(
+				run(changeSome(id, { applyTo: 'everyLine', taxAccountId: 'ta_9' })),
+			);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
 				`Spendesk gave line 1 of payable "${id}" without a readable gross amount (in minor units), so it cannot be updated`,
@@ -253,7 +255,7 @@ describe.each(['specification', 'documented'] as const)(
 					],
 				},
 			});
-			await run(changeSome(id, { applyTo: 'all', taxAccountId: 'ta_9' }));
+			await run(changeSome(id, { applyTo: 'everyLine', taxAccountId: 'ta_9' }));
 			const patch = apiRequests(sim).find((r) => r.method === 'PATCH')!;
 			expect(patch.body).toMatchObject({
 				lineItems: [{ grossAmount: amount, taxAccountId: 'ta_9', analyticalFieldValues: [] }],
@@ -264,11 +266,23 @@ describe.each(['specification', 'documented'] as const)(
 		test('Change Some on a line the payable lacks: refused after the Get, before any PATCH', async () => {
 			const id = 'pay_001_000006';
 			const error = await failure(
-				run(changeSome(id, { applyTo: 'line', lineNumber: 3, taxAccountId: 'ta_9' })),
+				run(changeSome(id, { applyTo: 'oneLine', lineNumber: 3, taxAccountId: 'ta_9' })),
 			);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(`Change 1: payable "${id}" has no line 3 (it has 1)`);
 			expect(calls()).toEqual([`GET /v1/payables/${id}`]);
+		});
+
+		test('Change Some: an Apply To the node does not know (from an expression) is refused before any request, never read as Every Line', async () => {
+			const id = 'pay_001_000006';
+			const error = await failure(
+				run(changeSome(id, { applyTo: 'line', lineNumber: 1, taxAccountId: 'ta_9' })),
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(
+				'Change 1, Apply To: "line" is not one of the values Spendesk knows',
+			);
+			expect(calls()).toEqual([]);
 		});
 
 		test('a stale version: the item’s error says the payable changed since it was read; nothing changes, nothing is retried', async () => {
@@ -287,7 +301,7 @@ describe.each(['specification', 'documented'] as const)(
 					payableId: locatorById(id),
 					version: String(before.version),
 					lineItemsMode: 'changeSome',
-					lineChanges: changes({ applyTo: 'all', expenseAccountId: 'ea_2' }),
+					lineChanges: changes({ applyTo: 'everyLine', expenseAccountId: 'ea_2' }),
 				}),
 			)) as NodeApiError;
 			expect(error).toBeInstanceOf(NodeApiError);
@@ -355,7 +369,7 @@ describe.each(['specification', 'documented'] as const)(
 				[
 					{
 						lineItemsMode: 'changeSome',
-						lineChanges: changes({ applyTo: 'all', taxAccountId: ' ' }),
+						lineChanges: changes({ applyTo: 'everyLine', taxAccountId: ' ' }),
 					},
 					'Change 1 sets nothing',
 				],

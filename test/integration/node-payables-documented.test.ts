@@ -4,7 +4,7 @@
  * answers them; the snapshot's Payable Type takes the documented types and no review status;
  * the search takes its own bookkeeping words and does not rest on `nextCursor` to end; a bulk
  * bookkeeping answer the node cannot pair leaves the applied writes successful; a Max Wait no
- * longer than the status interval still gets a second check; Simplify keeps fields a payable has.
+ * longer than the status interval still gets a second check; Output Simplified keeps fields a payable has.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
@@ -75,7 +75,7 @@ describe.each(PROFILES)(
 				version: '',
 				lineItemsMode: 'changeSome',
 				lineChanges: {
-					change: [{ applyTo: 'line', lineNumber: 2, costCenterId: locatorById('cc_001_0004') }],
+					change: [{ applyTo: 'oneLine', lineNumber: 2, costCenterId: locatorById('cc_001_0004') }],
 				},
 			});
 
@@ -293,13 +293,13 @@ describe.each(PROFILES)(
 			}
 		});
 
-		test('Simplify keeps fields a payable has: type, counterparty, requester; no payableType, status or supplier (docs/api.md#payables)', async () => {
+		test('Output Simplified keeps fields a payable has: type, counterparty, cost center; no payableType, status or supplier (docs/api.md#payables)', async () => {
 			const id = 'pay_001_000004';
 			const { out } = await run({
 				resource: 'payable',
 				operation: 'get',
 				payableId: locatorById(id),
-				simplify: true,
+				output: 'simple',
 			});
 			const full = payableDetail(stored(id));
 			expect(out.map((o) => o.json)).toEqual([
@@ -311,10 +311,8 @@ describe.each(PROFILES)(
 					amount: full.amount,
 					currency: full.currency,
 					counterparty: JSON.parse(JSON.stringify(full.counterparty)),
-					userId: full.userId,
 					costCenterId: full.costCenterId,
 					payableDate: full.payableDate,
-					createdAt: full.createdAt,
 					version: 1,
 				},
 			]);

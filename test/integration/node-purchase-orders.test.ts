@@ -29,7 +29,7 @@ const CREATE = {
 	netAmount: 80,
 	startDate: '2026-04-01',
 	endDate: '2026-04-30',
-	supplierMode: 'id',
+	supplierMode: 'existing',
 	supplierId: locatorById('sup_002_00003'),
 	costCenterId: locatorById('cc_002_0001'),
 };
@@ -135,7 +135,7 @@ describe.each(['specification', 'documented'] as const)(
 			const { out } = await run(
 				{
 					...base,
-					supplierMode: 'id',
+					supplierMode: 'existing',
 					supplierId: locatorFromList('sup_002_00003'),
 					additionalFields: {
 						description: 'Posters',
@@ -179,7 +179,7 @@ describe.each(['specification', 'documented'] as const)(
 				amount: 120000,
 				netAmount: 100000,
 				customFields: {},
-				supplierMode: 'name',
+				supplierMode: 'new',
 				supplierName: ' Northwind Printing ',
 			});
 			expect(byName.out[0].json.supplier).toEqual({ id: null, name: 'Northwind Printing' });
@@ -225,10 +225,14 @@ describe.each(['specification', 'documented'] as const)(
 			}>;
 			expect(fieldOf?.values.map((v) => [v.name, v.type, v.modes?.map((m) => m.name)])).toEqual([
 				['fieldId', 'resourceLocator', ['list', 'id']],
-				['valueId', 'resourceLocator', ['id']],
+				['valueId', 'resourceLocator', ['list', 'id']],
 			]);
 			expect(fieldOf.values[0].modes![0].typeOptions).toMatchObject({
 				searchListMethod: 'searchAnalyticalFields',
+			});
+			// The values of the field chosen in the same row.
+			expect(fieldOf.values[1].modes![0].typeOptions).toMatchObject({
+				searchListMethod: 'searchAnalyticalFieldValues',
 			});
 		});
 
@@ -252,7 +256,7 @@ describe.each(['specification', 'documented'] as const)(
 					{ additionalFields: { items: { item: [{ name: 'A', unitPrice: 1.001 }] } } },
 					'Item 1, Unit Price has more decimals than EUR has (2); got 1.001',
 				],
-				[{ supplierMode: 'name', supplierName: '  ' }, 'Supplier Name is empty'],
+				[{ supplierMode: 'new', supplierName: '  ' }, 'Supplier Name is empty'],
 				[
 					{ startDate: '2026-02-30' },
 					'Start Date is not a date: 2026-02-30 does not exist (February 2026 has 28 days)',
@@ -450,7 +454,7 @@ describe('node: purchase orders without the experimental scope (documented profi
 				netAmount: 100,
 				startDate: '2026-04-01',
 				endDate: '2026-04-30',
-				supplierMode: 'name',
+				supplierMode: 'new',
 				supplierName: 'Northwind',
 				costCenterId: locatorById('cc_001_0001'),
 			}),

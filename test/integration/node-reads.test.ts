@@ -208,15 +208,15 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		});
 	});
 
-	describe('Payable → Get: Simplify', () => {
-		test('keeps the main fields of the payable, with All Companies tagged as usual', async () => {
+	describe('Payable → Get: Output', () => {
+		test('Simplified keeps the main fields of the payable, with All Companies tagged as usual', async () => {
 			const payable = payableDetail(sim.data('cmp_003').payables[4]);
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
 				companyScope: 'all',
 				payableId: locatorById(payable.id),
-				simplify: true,
+				output: 'simple',
 			});
 			expect(out.map((o) => o.json)).toEqual([
 				{
@@ -227,10 +227,8 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 					amount: payable.amount,
 					currency: payable.currency,
 					counterparty: payable.counterparty,
-					userId: payable.userId,
 					costCenterId: payable.costCenterId,
 					payableDate: payable.payableDate,
-					createdAt: payable.createdAt,
 					version: payable.version,
 					companyId: 'cmp_003',
 					companyName: sim.companies().find((c) => c.id === 'cmp_003')?.name,
@@ -238,7 +236,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			]);
 		});
 
-		test('off (the default): the payable as Spendesk gives it', async () => {
+		test('Raw (the default): the payable as Spendesk gives it', async () => {
 			const payable = sim.data('cmp_001').payables[1];
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
@@ -249,6 +247,118 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			});
 			expect(out.map((o) => o.json)).toEqual([plain(payableDetail(payable))]);
 			expect(Object.keys(out[0].json).length).toBeGreaterThan(10);
+		});
+	});
+
+	describe('Output: Raw, Simplified, Selected Fields on suppliers, purchase orders and settlements', () => {
+		/** Simplified: these fields, those the record has, in this order (actions/output.ts). */
+		const SIMPLE: Record<string, string[]> = {
+			supplier: [
+				'id',
+				'name',
+				'legalName',
+				'vatNo',
+				'iban',
+				'bic',
+				'bankCountry',
+				'address',
+				'primaryEmail',
+				'isArchived',
+			],
+			purchaseOrder: [
+				'id',
+				'status',
+				'description',
+				'supplier',
+				'amount',
+				'netAmount',
+				'currency',
+				'startDate',
+				'endDate',
+				'userId',
+			],
+			settlement: [
+				'id',
+				'type',
+				'medium',
+				'paidFrom',
+				'amount',
+				'currency',
+				'state',
+				'createdAt',
+				'clearedAt',
+				'exportedAt',
+			],
+		};
+		const pick = (record: IDataObject, fields: string[]) =>
+			Object.fromEntries(fields.filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
+
+		const READS: Array<[string, string, IDataObject]> = [
+			['supplier', 'getAll', { returnAll: false, limit: 3 }],
+			['purchaseOrder', 'getAll', { returnAll: false, limit: 3 }],
+			['settlement', 'getAll', { returnAll: true }],
+		];
+
+		test.each(READS)(
+			'%s → %s: Simplified and Selected Fields shape what Raw gives',
+			async (resource, operation, extra) => {
+				const base = { resource, operation, companyScope: 'one', company: 'cmp_002', ...extra };
+				const raw = (await runNode(sim, 'orgKey', base)).out.map((o) => o.json);
+				expect(raw.length).toBeGreaterThan(0);
+				expect(Object.keys(raw[0]).length).toBeGreaterThan(SIMPLE[resource].length);
+				const simple = await runNode(sim, 'orgKey', { ...base, output: 'simple' });
+				expect(simple.out.map((o) => o.json)).toEqual(raw.map((r) => pick(r, SIMPLE[resource])));
+				for (const item of simple.out)
+					expect(Object.keys(item.json).length).toBeLessThanOrEqual(10);
+				// Selected Fields: the ID first, then the fields chosen, in the order chosen.
+				const chosen = [SIMPLE[resource][2], SIMPLE[resource][1]];
+				const selected = await runNode(sim, 'orgKey', {
+					...base,
+					output: 'selectedFields',
+					fields: chosen,
+				});
+				expect(selected.out.map((o) => o.json)).toEqual(raw.map((r) => pick(r, ['id', ...chosen])));
+				expect(Object.keys(selected.out[0].json)).toEqual(
+					['id', ...chosen].filter((f) => raw[0][f] !== undefined),
+				);
+				expect(selected.out.map((o) => o.pairedItem)).toEqual(raw.map(() => ({ item: 0 })));
+			},
+		);
+
+		test('Supplier → Get with All Companies: the chosen fields, then the company tags', async () => {
+			const supplier = sim.data('cmp_003').suppliers[0];
+			const { out } = await runNode(sim, 'orgKey', {
+				resource: 'supplier',
+				operation: 'get',
+				companyScope: 'all',
+				supplierId: locatorById(supplier.id),
+				output: 'selectedFields',
+				fields: ['name'],
+			});
+			expect(out.map((o) => o.json)).toEqual([
+				{
+					id: supplier.id,
+					name: supplier.name,
+					companyId: 'cmp_003',
+					companyName: sim.companies().find((c) => c.id === 'cmp_003')?.name,
+				},
+			]);
+		});
+
+		test('a field the record does not have (from an expression) is refused before any request, naming the field', async () => {
+			const error = await failure(
+				runNode(sim, 'orgKey', {
+					resource: 'settlement',
+					operation: 'getAll',
+					companyScope: 'one',
+					company: 'cmp_001',
+					output: 'selectedFields',
+					fields: '={{ ["amount", "settledAt"] }}',
+				}),
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe('Fields: "settledAt" is not one of the values Spendesk knows');
+			expect(apiRequests(sim)).toEqual([]);
 		});
 	});
 

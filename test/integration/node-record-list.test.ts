@@ -1,7 +1,7 @@
 /**
  * Node, the record selectors (listSearch `searchPayables`, `searchSettlements`,
  * `searchIntakeRecords`) of Payable → Get / Get Attachments / Update Bookkeeping Status,
- * Settlement → Update State and Intake → Upload File: a page of the list at a time (API pages
+ * Settlement → Update Bookkeeping Status and Intake → Upload File: a page of the list at a time (API pages
  * read until 100 records match, 10 at most), the token of the next API page as the pagination
  * token so the editor reads on to the end; filtered by text or ID, the company chosen in the
  * node; no list with All Companies.

@@ -50,11 +50,13 @@ describe('node smoke', () => {
 			limit: 7,
 			sortBy: 'createdAt',
 			options: { notAnOption: true },
+			sort: { rule: { field: 'createdAt', direction: 'asc' } },
 		});
 		const read = (name: string) => context.getNodeParameter(name, 0, 'absent');
 		expect(read('limit')).toBe('absent');
 		expect(read('sortBy')).toBe('absent');
-		expect(read('options')).toEqual({});
+		expect(read('options')).toBe('absent');
+		expect(read('sort')).toEqual({ rule: { field: 'createdAt', direction: 'asc' } });
 		expect(read('filters')).toBe('{}');
 		expect(read('companyScope')).toBe('one');
 	});
@@ -85,7 +87,7 @@ describe('node smoke', () => {
 				company: { __rl: true, mode: 'id', value: '={{ $json.companies[1] }}' },
 				returnAll: false,
 				limit: '={{ $json.n * 2 }}',
-				options: { sortBy: '={{ $json.missing }}' },
+				sort: { rule: { field: '={{ $json.missing }}', direction: 'desc' } },
 				filters: '{}',
 			},
 			{ items: [{ json: { companies: ['cmp_001', 'cmp_002'], n: 3 } }] },
@@ -93,7 +95,7 @@ describe('node smoke', () => {
 		expect(context.getNodeParameter('company', 0, '', { extractValue: true })).toBe('cmp_002');
 		expect(context.getNodeParameter('limit', 0, 50)).toBe(6);
 		// An expression that gives undefined is not replaced by the fallback (n8n-core's behaviour).
-		expect(context.getNodeParameter('options.sortBy', 0, 'createdAt')).toBeUndefined();
+		expect(context.getNodeParameter('sort.rule.field', 0, 'createdAt')).toBeUndefined();
 		const out = await execute();
 		expect(out[0]).toHaveLength(6);
 		expect(sim.log.filter((r) => r.route === 'listInvoices').map((r) => r.companyId)).toEqual([

@@ -338,17 +338,17 @@ const CASES: BadInput[] = [
 		route: 'listAnalyticalFieldValues',
 	},
 	{
-		name: 'invoices Sort By from an expression that is no choice',
+		name: 'invoices Sort Field from an expression that is no choice',
 		kind: 'orgKey',
-		params: invoices({ options: { sortBy: 'amount' } }),
-		message: 'Sort By: "amount" is not one of the values Spendesk knows',
+		params: invoices({ sort: { rule: { field: 'amount', direction: 'asc' } } }),
+		message: 'Field: "amount" is not one of the values Spendesk knows',
 		route: 'listInvoices',
 	},
 	{
-		name: 'invoices Sort Order from an expression that is no choice',
+		name: 'invoices Sort Direction from an expression that is no choice',
 		kind: 'orgKey',
-		params: invoices({ options: { sortOrder: 'newest' } }),
-		message: 'Sort Order: "newest" is not one of the values Spendesk knows',
+		params: invoices({ sort: { rule: { field: 'createdAt', direction: 'newest' } } }),
+		message: 'Direction: "newest" is not one of the values Spendesk knows',
 		route: 'listInvoices',
 	},
 	{

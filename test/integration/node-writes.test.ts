@@ -386,12 +386,12 @@ describe('node: write operations', () => {
 				},
 			],
 			[
-				'Settlement → Update State',
+				'Settlement → Update Bookkeeping Status',
 				{
 					resource: 'settlement',
-					operation: 'updateState',
+					operation: 'updateBookkeepingStatus',
 					settlementId: locatorById('stl_001_000001'),
-					state: 'exported',
+					bookkeepingStatus: 'exported',
 				},
 			],
 			['Supplier → Create', { resource: 'supplier', operation: 'create', name: 'Acme' }],
@@ -489,41 +489,44 @@ describe('node: write operations', () => {
 		});
 	});
 
-	describe('Settlement → Update State', () => {
+	describe('Settlement → Update Bookkeeping Status', () => {
 		test.each([
 			['orgKey', 'cmp_002', 'cmp_002'],
 			['companyKey', '', 'cmp_001'],
-		] as const)('%s: sets the state and returns the settlement', async (kind, company, target) => {
-			const settlement = sim.data(target).settlements[1];
-			const out = await (
-				await execute(
-					sim,
+		] as const)(
+			"%s: sets the bookkeeping status (the settlement's state) and returns the settlement",
+			async (kind, company, target) => {
+				const settlement = sim.data(target).settlements[1];
+				const out = await (
+					await execute(
+						sim,
+						{
+							// Writes have no Companies parameter: the node reads One Company.
+							resource: 'settlement',
+							operation: 'updateBookkeepingStatus',
+							company,
+							settlementId: locatorById(` ${settlement.id} `),
+							bookkeepingStatus: 'failedToExport',
+						},
+						{ kind },
+					)
+				)();
+				expect(out).toEqual([
 					{
-						// Writes have no Companies parameter: the node reads One Company.
-						resource: 'settlement',
-						operation: 'updateState',
-						company,
-						settlementId: locatorById(` ${settlement.id} `),
-						state: 'failedToExport',
+						json: plain<IDataObject>({ ...settlement, state: 'failedToExport' }),
+						pairedItem: { item: 0 },
 					},
-					{ kind },
-				)
-			)();
-			expect(out).toEqual([
-				{
-					json: plain<IDataObject>({ ...settlement, state: 'failedToExport' }),
-					pairedItem: { item: 0 },
-				},
-			]);
-			expect(apiRequests(sim)).toMatchObject([
-				{
-					method: 'PUT',
-					path: `/v1/settlements/${settlement.id}/state`,
-					body: { state: 'failedToExport' },
-					companyId: target,
-				},
-			]);
-		});
+				]);
+				expect(apiRequests(sim)).toMatchObject([
+					{
+						method: 'PUT',
+						path: `/v1/settlements/${settlement.id}/state`,
+						body: { state: 'failedToExport' },
+						companyId: target,
+					},
+				]);
+			},
+		);
 
 		test('a bare answer is read too', async () => {
 			const settlement = sim.data('cmp_002').settlements[2];
@@ -531,11 +534,11 @@ describe('node: write operations', () => {
 			const out = await (
 				await execute(sim, {
 					resource: 'settlement',
-					operation: 'updateState',
+					operation: 'updateBookkeepingStatus',
 					companyScope: 'one',
 					company: 'cmp_002',
 					settlementId: locatorById(settlement.id),
-					state: 'failedToExport',
+					bookkeepingStatus: 'failedToExport',
 				})
 			)();
 			expect(apiRequests(sim).map((r) => r.body)).toEqual([{ state: 'failedToExport' }]);
@@ -544,22 +547,22 @@ describe('node: write operations', () => {
 			]);
 		});
 
-		test('a State that is not one of Spendesk\'s values (e.g. "failedExport" from an expression) is refused before any request', async () => {
+		test('a Bookkeeping Status that is not one of Spendesk\'s values (e.g. "failedExport" from an expression) is refused before any request', async () => {
 			const settlement = sim.data('cmp_002').settlements[2];
 			const error = await failure(
 				(
 					await execute(sim, {
 						resource: 'settlement',
-						operation: 'updateState',
+						operation: 'updateBookkeepingStatus',
 						company: 'cmp_002',
 						settlementId: locatorById(settlement.id),
-						state: 'failedExport',
+						bookkeepingStatus: 'failedExport',
 					})
 				)(),
 			);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
-				`'State' must be Exported or Failed to Export; got "failedExport"`,
+				`'Bookkeeping Status' must be Exported or Failed to Export; got "failedExport"`,
 			);
 			expect((error as NodeOperationError).description).toContain('"failedToExport"');
 			expect(apiRequests(sim)).toEqual([]);
@@ -568,11 +571,11 @@ describe('node: write operations', () => {
 		test('an unknown settlement is a clear 404; with Continue On Fail an error item', async () => {
 			const params = {
 				resource: 'settlement',
-				operation: 'updateState',
+				operation: 'updateBookkeepingStatus',
 				companyScope: 'one',
 				company: 'cmp_002',
 				settlementId: locatorById('stl_nope'),
-				state: 'exported',
+				bookkeepingStatus: 'exported',
 			};
 			const error = await failure((await execute(sim, params))());
 			expect(error.message).toBe('Not found: "Update a settlement\'s state" for company "cmp_002"');
@@ -592,11 +595,11 @@ describe('node: write operations', () => {
 			const out = await (
 				await execute(sim, {
 					resource: 'settlement',
-					operation: 'updateState',
+					operation: 'updateBookkeepingStatus',
 					companyScope: 'one',
 					company: 'cmp_003',
 					settlementId: locatorById(settlement.id),
-					state: 'exported',
+					bookkeepingStatus: 'exported',
 				})
 			)();
 			expect(apiRequests(sim).map((r) => r.status)).toEqual([503, 200]);
@@ -608,11 +611,11 @@ describe('node: write operations', () => {
 				(
 					await execute(sim, {
 						resource: 'settlement',
-						operation: 'updateState',
+						operation: 'updateBookkeepingStatus',
 						companyScope: 'one',
 						company: 'cmp_002',
 						settlementId: locatorById('..'),
-						state: 'exported',
+						bookkeepingStatus: 'exported',
 					})
 				)(),
 			);

@@ -10,10 +10,13 @@
  * When a reader changes, change its entry here with it (docs/api.md#response-shapes).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { simplified } from '../../nodes/Spendesk/actions/simplify';
+import { simplified } from '../../nodes/Spendesk/actions/output';
 import { searchCostCenters } from '../../nodes/Spendesk/methods/costCenterSearch';
 import { searchJournalTemplates } from '../../nodes/Spendesk/methods/journalTemplateSearch';
-import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
+import {
+	searchAnalyticalFields,
+	searchAnalyticalFieldValues,
+} from '../../nodes/Spendesk/methods/listSearch';
 import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import {
 	searchIntakeRecords,
@@ -88,6 +91,12 @@ export const FIELDS_READ: readonly Reader[] = [
 		...picker(searchAnalyticalFields),
 	},
 	{
+		reader: 'methods/listSearch.ts searchAnalyticalFieldValues label (labelOf)',
+		schema: 'analytical-field-value.json',
+		fields: ['name', 'value'],
+		...picker(searchAnalyticalFieldValues),
+	},
+	{
 		reader: 'methods/costCenterSearch.ts label',
 		schema: 'cost-center.json',
 		fields: ['name'],
@@ -110,25 +119,74 @@ export const FIELDS_READ: readonly Reader[] = [
 		schema: 'company.json',
 		fields: ['id', 'name'],
 	},
-	// Simplify (actions/simplify.ts).
+	// Output → Simplified (actions/output.ts); Selected Fields reads only the fields chosen.
 	{
-		reader: 'actions/simplify.ts Simplify of a payable',
+		reader: 'actions/output.ts Simplified payable',
 		schema: 'payable.json',
 		fields: [
 			'id',
+			'version',
 			'description',
 			'type',
 			'bookkeepingStatus',
 			'amount',
 			'currency',
 			'counterparty',
-			'userId',
 			'costCenterId',
 			'payableDate',
-			'createdAt',
-			'version',
 		],
 		probe: (record) => simplified('payable', record),
+	},
+	{
+		reader: 'actions/output.ts Simplified purchase order',
+		schema: 'purchase-order.json',
+		fields: [
+			'id',
+			'status',
+			'description',
+			'supplier',
+			'amount',
+			'netAmount',
+			'currency',
+			'startDate',
+			'endDate',
+			'userId',
+		],
+		probe: (record) => simplified('purchaseOrder', record),
+	},
+	{
+		reader: 'actions/output.ts Simplified supplier',
+		schema: 'supplier.json',
+		fields: [
+			'id',
+			'name',
+			'legalName',
+			'vatNo',
+			'iban',
+			'bic',
+			'bankCountry',
+			'address',
+			'primaryEmail',
+			'isArchived',
+		],
+		probe: (record) => simplified('supplier', record),
+	},
+	{
+		reader: 'actions/output.ts Simplified settlement',
+		schema: 'settlement.json',
+		fields: [
+			'id',
+			'type',
+			'medium',
+			'paidFrom',
+			'amount',
+			'currency',
+			'state',
+			'createdAt',
+			'clearedAt',
+			'exportedAt',
+		],
+		probe: (record) => simplified('settlement', record),
 	},
 	// Operations that read a field of an answer (actions/).
 	{
@@ -195,7 +253,7 @@ export const FIELDS_READ: readonly Reader[] = [
 		fields: ['id', 'name'],
 	},
 	{
-		reader: 'actions/accountingExport/createAndWait.operation.ts status poll',
+		reader: 'actions/accountingExport/create.operation.ts status poll',
 		schema: 'accounting-export.json',
 		fields: ['id', 'status'],
 	},

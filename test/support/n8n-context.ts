@@ -472,6 +472,12 @@ export interface ContextOptions {
 	 * parameters the editor would not display left out).
 	 */
 	description?: INodeTypeDescription;
+	/**
+	 * For a load-options context: the parameter the method runs for, as n8n's LoadOptionsContext
+	 * holds it (e.g. `parameters.customFields.field[0].valueId`), against which a name starting
+	 * with "&" is read (a field of the same row).
+	 */
+	path?: string;
 }
 
 let executions = 0;
@@ -673,9 +679,22 @@ export function createContext(options: ContextOptions) {
 			const evaluated = itemIndex === undefined || given ? value : evaluate(value, itemIndex);
 			return nodeOptions?.extractValue ? extracted(name, evaluated) : evaluated;
 		},
-		// Load-options contexts: the node's parameters as the editor holds them.
+		// Load-options contexts: the node's parameters as the editor holds them. As n8n-core's
+		// LoadOptionsContext, "&name" is read beside the parameter the method runs for (`path`),
+		// and a path may index a list (`field[0]`).
 		getCurrentNodeParameter(name: string, nodeOptions?: { extractValue?: boolean }) {
-			return context.getNodeParameter(name, undefined, undefined, nodeOptions);
+			const resolved = name.startsWith('&')
+				? `${(options.path ?? '').split('.').slice(1, -1).join('.')}.${name.slice(1)}`
+				: name;
+			const key = resolved.replace(/\[(\d+)\]/g, '.$1');
+			if (nodeOptions?.extractValue)
+				return context.getNodeParameter(key, undefined, undefined, nodeOptions);
+			// n8n-core reads the editor's parameters as they are: one not held is undefined.
+			try {
+				return context.getNodeParameter(key, undefined, undefined);
+			} catch {
+				return undefined;
+			}
 		},
 		getInputData: () => items,
 		getTimezone: () => options.timezone ?? 'UTC',

@@ -14,16 +14,36 @@ const node = new Spendesk();
 const { properties } = node.description;
 const listSearch = node.methods.listSearch as Record<string, unknown>;
 
-/** Parameters named …Id that are not the ID of a record an operation acts on (none today). */
-const NOT_RECORD_IDS = new Set<string>([]);
+/**
+ * Parameters named …Id that are not a record picked for an operation: the payables search's
+ * Payment IDs filter (several IDs as text), and a payable line's accounts, which no API lists
+ * (entered as text, the label says "ID").
+ */
+const NOT_RECORD_IDS = new Set<string>(['paymentId', 'expenseAccountId', 'taxAccountId']);
 
-/** Every parameter, collections and fixed collections included, with the path to it. */
-function walk(list: INodeProperties[], path = ''): Array<{ path: string; p: INodeProperties }> {
-	return list.flatMap((p) => {
+/**
+ * Every parameter, collections and fixed collections included, with the path to it; a field
+ * inside a collection is shown where its collection is (its resource and operation).
+ */
+function walk(
+	list: INodeProperties[],
+	path = '',
+	parent?: INodeProperties,
+): Array<{ path: string; p: INodeProperties }> {
+	return list.flatMap((field) => {
+		const p: INodeProperties = parent
+			? {
+					...field,
+					displayOptions: {
+						...field.displayOptions,
+						show: { ...parent.displayOptions?.show, ...field.displayOptions?.show },
+					},
+				}
+			: field;
 		const here = `${path}${p.name}`;
 		const nested = (p.options ?? []).flatMap((o) => {
-			if ('type' in o) return walk([o as INodeProperties], `${here}.`);
-			if ('values' in o) return walk(o.values, `${here}.${o.name}.`);
+			if ('type' in o) return walk([o as INodeProperties], `${here}.`, p);
+			if ('values' in o) return walk(o.values, `${here}.${o.name}.`, p);
 			return [];
 		});
 		return [{ path: here, p }, ...nested];
@@ -41,7 +61,8 @@ const mode = (p: INodeProperties, name: string): INodePropertyMode | undefined =
 
 const recordIds = walk(properties)
 	.filter(({ p }) => /Id$/.test(p.name) && !NOT_RECORD_IDS.has(p.name))
-	// Operation fields only: the trigger's and the company selector's fields are not here.
+	// Operation fields only (collections' fields included): the trigger's and the company
+	// selector's fields are not here.
 	.filter(({ p }) => shown(p, 'operation').length > 0)
 	.map(({ p }) => p);
 
@@ -67,11 +88,16 @@ describe('record ID fields of the operations', () => {
 			'accountingExport templateId',
 			'analyticalField fieldId',
 			'intake intakeId',
+			'payable costCenterId',
+			'payable fieldId',
 			'payable payableId',
+			'payable valueId',
 			'purchaseOrder costCenterId',
+			'purchaseOrder fieldId',
 			'purchaseOrder purchaseOrderId',
 			'purchaseOrder supplierId',
 			'purchaseOrder userId',
+			'purchaseOrder valueId',
 			'settlement settlementId',
 			'supplier supplierId',
 			'user userId',
@@ -133,7 +159,6 @@ describe('record ID fields of the operations', () => {
 		// The reads by ID that offer All Companies each have one.
 		const copies = recordIds.filter((p) => shown(p, 'companyScope').includes('all')).map(where);
 		expect(copies.sort()).toEqual([
-			'accountingExport → createAndWait: templateId (all)',
 			'analyticalField → getValues: fieldId (all)',
 			'payable → get: payableId (all)',
 			'payable → getAttachments: payableId (all)',

@@ -28,6 +28,10 @@ const SAMPLES: Record<string, IDataObject[]> = {
 		{ id: 'af_1', name: 'Project', isArchived: false },
 		{ id: 'af_2', value: 'Region' },
 	],
+	'analytical-field-value.json': [
+		{ id: 'afv_1', name: 'Paris', isArchived: false },
+		{ id: 'afv_2', value: 'Lyon' },
+	],
 	'cost-center.json': [data.costCenters[0] as unknown as IDataObject],
 	'journal-template.json': [{ id: 'jt_1', name: 'Standard' }],
 	'purchase-order.json': [

@@ -89,3 +89,44 @@ export function readChoice(
 ): string | undefined {
 	return readChoices(ctx, itemIndex, value, label, allowed)?.[0];
 }
+
+/** The Sort rule of a list (`sort` › `rule`): its field and direction, each checked. */
+export interface SortRule {
+	field?: string;
+	direction?: 'asc' | 'desc';
+}
+
+/**
+ * The Sort rule of a list as the editor saves it (`{ rule: { field, direction } }`); none
+ * given (or an empty Sort) is `{}`. `fields`: the fields the list sorts by (none when the list
+ * sorts by one date only, so the rule holds a Direction alone).
+ */
+export function readSortRule(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fields: readonly string[] = [],
+): SortRule {
+	const raw = ctx.getNodeParameter('sort', itemIndex, {}) as unknown;
+	const rule =
+		raw !== null && typeof raw === 'object' && !Array.isArray(raw)
+			? ((raw as { rule?: unknown }).rule as Record<string, unknown> | undefined)
+			: undefined;
+	if (
+		raw !== undefined &&
+		raw !== null &&
+		raw !== '' &&
+		(typeof raw !== 'object' || Array.isArray(raw))
+	)
+		fail(
+			ctx,
+			itemIndex,
+			`'Sort' must be a sort rule; got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
+			"Set 'Sort' in the node, or remove the value an expression or the workflow's JSON gives it.",
+		);
+	if (!rule || typeof rule !== 'object') return {};
+	const field = fields.length ? readChoice(ctx, itemIndex, rule.field, 'Field', fields) : undefined;
+	const direction = readChoice(ctx, itemIndex, rule.direction, 'Direction', ['asc', 'desc']) as
+		| SortRule['direction']
+		| undefined;
+	return { ...(field ? { field } : {}), ...(direction ? { direction } : {}) };
+}

@@ -57,12 +57,12 @@ function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const operation = lookupOperation(ctx, itemIndex);
 		operation?.refuseManyWrites?.call(ctx, itemIndex);
-		if (!operation?.write || !operation.perCompany) continue;
+		if (!(operation?.write || operation?.oneCompany) || !operation.perCompany) continue;
 		const { mode } = readCompanyChoice(ctx, itemIndex);
 		if (mode === 'one') continue;
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`${operationTitle(ctx, itemIndex)} writes to one company at a time: All Companies is not allowed`,
+			`${operationTitle(ctx, itemIndex)} ${operation.write ? 'writes to' : 'reads from'} one company at a time: All Companies is not allowed`,
 			{
 				description:
 					"Nothing was sent. Pick one company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.",

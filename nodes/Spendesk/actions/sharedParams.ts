@@ -13,6 +13,9 @@ export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
 		displayName: 'Limit',
 		name: 'limit',
 		type: 'number',
+		// Required. n8n's editor marks an emptied required field before the run for text, options,
+		// dates and pickers, not yet for a number: an emptied Limit is refused when the node runs.
+		required: true,
 		typeOptions: { minValue: 1, ...(maxLimit ? { maxValue: maxLimit } : {}) },
 		default: 50,
 		description: 'Max number of results to return',
@@ -215,15 +218,4 @@ export function checkMaxWaitSeconds(
 		);
 	}
 	return seconds;
-}
-
-/** The Max Wait (Seconds) parameter (`maxWait`) of an operation; `fallback` when it is not set. */
-export function readMaxWaitSeconds(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	what: string,
-	fallback = 300,
-): number {
-	const raw = ctx.getNodeParameter('maxWait', itemIndex, fallback) as unknown;
-	return checkMaxWaitSeconds(ctx, itemIndex, raw, { what, example: fallback });
 }

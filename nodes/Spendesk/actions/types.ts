@@ -37,6 +37,18 @@ interface OperationBase {
 	 */
 	write?: boolean;
 	/**
+	 * True for a read of one record that belongs to the company that made it, which no other
+	 * company holds (Accounting Export → Get Journal): like a write, it shows the Company field
+	 * alone, and All Companies is refused before any request.
+	 */
+	oneCompany?: boolean;
+	/**
+	 * For an operation whose parameters decide whether it writes (Custom API Call): the values
+	 * under which it only reads, and shows the company fields of reads (All Companies
+	 * included); under any other value it shows the Company field alone, as writes do.
+	 */
+	readsWhen?: Record<string, string[]>;
+	/**
 	 * For an operation whose parameters decide whether it writes (Custom API Call: any method
 	 * but GET): throws when this item would write to several companies. The router runs it for
 	 * every item before any request, as it checks `write` operations.

@@ -43,24 +43,45 @@ const COMPANY_FIELDS_AFTER: Record<string, { after: string; hide: Record<string,
 
 /**
  * The company fields of one resource's operations. Reads offer All Companies (the Companies
- * selector, the Company field for One Company, Add Company Fields); operations that write run
- * on one company, so they show the Company field alone.
+ * selector, the Company field for One Company, Add Company Fields); operations that write,
+ * and reads of a record only one company holds, run on one company, so they show the Company
+ * field alone. An operation whose parameters decide whether it writes shows the fields of
+ * reads under the values it reads with (`readsWhen`), the Company field alone otherwise.
  */
 function companyProperties(resource: SpendeskResource): INodeProperties[] {
-	const reads = resource.operations.filter((o) => o.perCompany && !o.write).map((o) => o.value);
-	const writes = resource.operations.filter((o) => o.perCompany && o.write).map((o) => o.value);
+	const perCompany = resource.operations.filter((o) => o.perCompany);
+	const oneCompany = (o: SpendeskOperation) => o.write === true || o.oneCompany === true;
 	const hide = COMPANY_FIELDS_AFTER[resource.value]?.hide;
-	const shown = (operations: string[], properties: INodeProperties[]) =>
+	const shown = (
+		operations: SpendeskOperation[],
+		properties: INodeProperties[],
+		when: { show?: Record<string, string[]>; hide?: Record<string, string[]> } = {},
+	) =>
 		operations.length
 			? updateDisplayOptions(
 					{
-						show: { resource: [resource.value], operation: operations },
-						...(hide ? { hide } : {}),
+						show: {
+							resource: [resource.value],
+							operation: operations.map((o) => o.value),
+							...when.show,
+						},
+						...(hide || when.hide ? { hide: { ...hide, ...when.hide } } : {}),
 					},
 					properties,
 				)
 			: [];
-	return [...shown(reads, nodeCompanyProperties), ...shown(writes, nodeWriteCompanyProperties)];
+	const reads = perCompany.filter((o) => !oneCompany(o) && !o.readsWhen);
+	const writes = perCompany.filter(oneCompany);
+	return [
+		...shown(reads, nodeCompanyProperties),
+		...shown(writes, nodeWriteCompanyProperties),
+		...perCompany
+			.filter((o) => !oneCompany(o) && o.readsWhen)
+			.flatMap((o) => [
+				...shown([o], nodeCompanyProperties, { show: o.readsWhen }),
+				...shown([o], nodeWriteCompanyProperties, { hide: o.readsWhen }),
+			]),
+	];
 }
 
 /** The fields of one operation, shown for its own resource and operation. */

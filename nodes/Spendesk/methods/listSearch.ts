@@ -1,6 +1,9 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { reachableCompanies } from '../companies/select';
-import { recordSearch } from './recordSearch';
+import { isOneIdSegment } from '../transport/placement';
+import { recordSearch, searchRecords } from './recordSearch';
+import type { RecordList, RecordSearchMethod } from './recordSearch';
 
 /** Company selector: every company of every page of Get Companies, filtered by name or ID. */
 export async function searchCompanies(
@@ -40,3 +43,48 @@ export const searchAnalyticalFields = recordSearch({
 	what: 'Analytical fields',
 	label: labelOf,
 });
+
+/**
+ * The analytical field chosen beside the Value being picked (`&fieldId`: the same row of
+ * Custom Fields or Analytical Values, as n8n reads a field of the same row), From List or By ID.
+ */
+function fieldOfRow(ctx: ILoadOptionsFunctions): string {
+	const raw = ctx.getCurrentNodeParameter('&fieldId') as unknown;
+	const value =
+		raw !== null && typeof raw === 'object' ? (raw as IDataObject).value : (raw ?? undefined);
+	const id = typeof value === 'string' ? value.trim() : '';
+	if (!id || id.startsWith('=') || !isOneIdSegment(id)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			id.startsWith('=')
+				? 'The analytical field of this row comes from an expression, so its values cannot be listed here'
+				: 'Pick the analytical field of this row first: its values are listed here',
+			{
+				description: id.startsWith('=')
+					? "Enter the value's ID instead (By ID), e.g. from an expression; Analytical Field → Get Many Values lists the values of a field."
+					: "Choose the field in 'Analytical Field' (or 'Field') above, then open this list again; or enter the value's ID (By ID).",
+			},
+		);
+	}
+	return id;
+}
+
+/** The values of an analytical field, labelled as the fields are (labelOf). */
+const FIELD_VALUES: RecordList = {
+	endpoint: 'listAnalyticalFieldValues',
+	what: 'Analytical field values',
+	label: labelOf,
+};
+
+/**
+ * Value selector of an analytical field (Purchase Order → Create's Custom Fields, Payable →
+ * Update's Analytical Values): the values of the field chosen in the same row, in the company
+ * chosen in the node (or a company-level credential's own), filtered by name or ID.
+ */
+export const searchAnalyticalFieldValues: RecordSearchMethod = Object.assign(
+	async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+		const list = { ...FIELD_VALUES, pathParams: { fieldId: fieldOfRow(this) } };
+		return await searchRecords(this, list, filter, paginationToken);
+	},
+	{ list: FIELD_VALUES },
+);

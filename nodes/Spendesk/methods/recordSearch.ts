@@ -19,6 +19,8 @@ export interface RecordList {
 	what: string;
 	label: (record: IDataObject) => string;
 	body?: IDataObject;
+	/** The path's parameters (e.g. the field whose values are listed). */
+	pathParams?: Record<string, string>;
 }
 
 /** Matches wanted for one page of the editor's list; more pages come as the user scrolls. */
@@ -89,11 +91,13 @@ async function readApiPage(
 	token: string | undefined,
 ): Promise<ApiPage> {
 	const { endpoint } = await resolveEndpoint(ctx, list.endpoint);
+	// The company, and the path's parameters (e.g. the field whose values are listed).
+	const call = { company, pathParams: list.pathParams };
 	const size = endpoint.pageSize;
 	if (endpoint.pagination === 'page' && size) {
 		const page = Math.max(1, Number.parseInt(token ?? '1', 10) || 1);
 		const { body } = await callSpendesk<unknown>(ctx, endpoint, {
-			company,
+			...call,
 			qs: { page, [size.param]: size.max },
 		});
 		// `{data, meta}` or a bare array; anything else is an error, never an empty list.
@@ -109,7 +113,7 @@ async function readApiPage(
 	}
 	if (endpoint.pagination === 'cursor' && size) {
 		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {
-			company,
+			...call,
 			qs: { [size.param]: size.max, ...(token ? { cursor: token } : {}) },
 		});
 		const pagination = paginationOf(body);
@@ -121,7 +125,7 @@ async function readApiPage(
 	}
 	if (endpoint.pagination === 'bodyCursor' && size) {
 		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {
-			company,
+			...call,
 			body: { ...list.body, [size.param]: size.max, ...(token ? { cursor: token } : {}) },
 		});
 		const found = records(Array.isArray(body?.payables) ? body.payables : body?.data);
@@ -134,7 +138,7 @@ async function readApiPage(
 	}
 	return {
 		records: await collect(ctx, list.endpoint, {
-			company,
+			...call,
 			...(list.body ? { body: list.body } : {}),
 		}),
 	};

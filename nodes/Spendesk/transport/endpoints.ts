@@ -377,7 +377,7 @@ export const ENDPOINTS = catalogue({
 	},
 	updateSettlementState: {
 		label: "Update a settlement's state",
-		operations: ['Settlement → Update State'],
+		operations: ['Settlement → Update Bookkeeping Status'],
 		source:
 			'State values `exported` and `failedToExport`: vendor documentation; path, body and scope: decided here.',
 		method: 'PUT',
@@ -572,7 +572,7 @@ export const ENDPOINTS = catalogue({
 	},
 	createAccountingExport: {
 		label: 'Create an accounting export',
-		operations: ['Accounting Export → Create and Wait'],
+		operations: ['Accounting Export → Create'],
 		source:
 			"Path: an integration platform's listing; scope: vendor documentation (its scope list); body and polling: decided here.",
 		method: 'POST',
@@ -586,7 +586,7 @@ export const ENDPOINTS = catalogue({
 	},
 	getAccountingExport: {
 		label: 'Get an accounting export',
-		operations: ['Accounting Export → Create and Wait'],
+		operations: ['Accounting Export → Create'],
 		source:
 			"Path: an integration platform's listing; scope: vendor documentation (its scope list); status values: decided here.",
 		method: 'GET',
@@ -769,7 +769,7 @@ export const ENDPOINTS = catalogue({
 	},
 	listJournalTemplates: {
 		label: 'List journal templates',
-		operations: ['Accounting Export → Create and Wait (template list)'],
+		operations: ['Accounting Export → Create (template list)'],
 		source:
 			'Path: public client code (listed, without a reported run); `{id, name}` items, scope and page style: decided here (#journal-templates).',
 		method: 'GET',

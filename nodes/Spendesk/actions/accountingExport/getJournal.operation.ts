@@ -9,13 +9,15 @@ import { optionsCollection } from '../sharedParams';
 export const getJournal: SpendeskOperation = {
 	value: 'getJournal',
 	perCompany: true,
+	// An export and its journal belong to the company that made it.
+	oneCompany: true,
 	properties: [
 		// No API lists the exports: By ID only.
 		...recordLocator({
 			name: 'exportId',
 			label: 'Export',
 			placeholder: 'e.g. exp_000001',
-			description: 'ID of a complete accounting export, as Create and Wait returns it',
+			description: 'ID of a complete accounting export, as Accounting Export → Create returns it',
 		}),
 		optionsCollection([binaryPropertyField('The name of the output field to put the CSV file in')]),
 	],
@@ -25,7 +27,7 @@ export const getJournal: SpendeskOperation = {
 			'exportId',
 			'Export ID',
 			itemIndex,
-			'Give the ID of an export, e.g. from Accounting Export → Create and Wait.',
+			'Give the ID of an export, e.g. from Accounting Export → Create.',
 		);
 		const property = readBinaryPropertyName(this, 'options.binaryPropertyName', itemIndex);
 		return async (company) => {

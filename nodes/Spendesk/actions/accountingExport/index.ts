@@ -1,6 +1,6 @@
 /** The Accounting Export resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
-import { createAndWaitExport } from './createAndWait.operation';
+import { createExport } from './create.operation';
 import { getJournal } from './getJournal.operation';
 
 export const accountingExportResource: SpendeskResource = {
@@ -15,11 +15,11 @@ export const accountingExportResource: SpendeskResource = {
 		displayOptions: { show: { resource: ['accountingExport'] } },
 		options: [
 			{
-				name: 'Create and Wait',
-				value: 'createAndWait',
-				action: 'Create accounting export and wait until ready',
+				name: 'Create',
+				value: 'create',
+				action: 'Create accounting export',
 				description:
-					'Start an accounting export of a period, wait until Spendesk has built it, and return the export (its ID and status); needs From and Before',
+					'Create an accounting export of a period and wait until Spendesk has built it (up to Max Wait); returns the export with its ID and status. Needs From and Before.',
 			},
 			{
 				name: 'Get Journal',
@@ -29,7 +29,7 @@ export const accountingExportResource: SpendeskResource = {
 					'Get the journal of a complete accounting export as a CSV file in binary data; needs the export ID',
 			},
 		],
-		default: 'createAndWait',
+		default: 'create',
 	},
-	operations: [createAndWaitExport, getJournal],
+	operations: [createExport, getJournal],
 };

@@ -3,6 +3,6 @@ import { listOperation } from '../list';
 
 export const getAllBankFees = listOperation({
 	endpoint: 'listBankFees',
-	properties: [fromToFilters('bank fees')],
+	after: [fromToFilters('bank fees')],
 	request: (ctx, itemIndex) => ({ qs: readFromTo(ctx, itemIndex) }),
 });

@@ -80,6 +80,8 @@ function checkPath(
 export const customApiCall: SpendeskOperation = {
 	value: 'request',
 	perCompany: true,
+	// GET reads, and may read every company; any other method may write: one company.
+	readsWhen: { method: ['GET'] },
 	properties: [
 		{
 			displayName: 'Method',

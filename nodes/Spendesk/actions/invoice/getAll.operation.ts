@@ -1,15 +1,10 @@
 /**
  * Invoice → Get Many: the invoices of a company, newest change first by default; every cursor
- * page read (docs/api.md#cursor-lists), so any Limit works. Sort By and Sort Order are in
- * Options, sent as the list's `sortBy` and `sort`.
+ * page read (docs/api.md#cursor-lists), so any Limit works. A Sort rule (Field and Direction,
+ * below Options) is sent as the list's `sortBy` and `sort`.
  */
-import { readChoice } from '../listFilters';
-import {
-	optionsCollection,
-	readCollection,
-	readJsonObject,
-	rejectPagingKeys,
-} from '../sharedParams';
+import { readSortRule } from '../listFilters';
+import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 import { listOperation } from '../list';
 
 export const getAllInvoices = listOperation({
@@ -23,30 +18,44 @@ export const getAllInvoices = listOperation({
 			description:
 				'Further query filters passed to Spendesk as they are, e.g. {"status": "to_pay"}',
 		},
-		optionsCollection([
-			{
-				displayName: 'Sort By',
-				name: 'sortBy',
-				type: 'options',
-				options: [
-					{ name: 'Creation Date', value: 'createdAt' },
-					{ name: 'Update Date', value: 'updatedAt' },
-				],
-				default: 'updatedAt',
-				description: 'The date the invoices are listed by',
-			},
-			{
-				displayName: 'Sort Order',
-				name: 'sortOrder',
-				type: 'options',
-				options: [
-					{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
-					{ name: 'Descending', value: 'desc', description: 'Newest first' },
-				],
-				default: 'desc',
-				description: 'Whether the oldest or the newest invoices come first',
-			},
-		]),
+		{
+			displayName: 'Sort',
+			name: 'sort',
+			type: 'fixedCollection',
+			placeholder: 'Add Sort Rule',
+			default: {},
+			description: 'The order of the invoices; without a rule, the most recently updated first',
+			options: [
+				{
+					displayName: 'Sort Rule',
+					name: 'rule',
+					values: [
+						{
+							displayName: 'Field',
+							name: 'field',
+							type: 'options',
+							options: [
+								{ name: 'Creation Date', value: 'createdAt' },
+								{ name: 'Update Date', value: 'updatedAt' },
+							],
+							default: 'updatedAt',
+							description: 'The date the invoices are listed by',
+						},
+						{
+							displayName: 'Direction',
+							name: 'direction',
+							type: 'options',
+							options: [
+								{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
+								{ name: 'Descending', value: 'desc', description: 'Newest first' },
+							],
+							default: 'desc',
+							description: 'Whether the oldest or the newest invoices come first',
+						},
+					],
+				},
+			],
+		},
 	],
 	request: (ctx, itemIndex) => {
 		const filters = rejectPagingKeys(
@@ -55,16 +64,7 @@ export const getAllInvoices = listOperation({
 			'Filters (JSON)',
 			itemIndex,
 		);
-		const options = readCollection(ctx, 'options', itemIndex);
-		return {
-			qs: {
-				...filters,
-				sortBy:
-					readChoice(ctx, itemIndex, options.sortBy, 'Sort By', ['createdAt', 'updatedAt']) ??
-					'updatedAt',
-				sort:
-					readChoice(ctx, itemIndex, options.sortOrder, 'Sort Order', ['asc', 'desc']) ?? 'desc',
-			},
-		};
+		const { field, direction } = readSortRule(ctx, itemIndex, ['createdAt', 'updatedAt']);
+		return { qs: { ...filters, sortBy: field ?? 'updatedAt', sort: direction ?? 'desc' } };
 	},
 });

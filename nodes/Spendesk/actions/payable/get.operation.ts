@@ -1,15 +1,15 @@
 import { getByIdOperation } from '../getById';
-import { withSimplify } from '../simplify';
+import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
 
-export const getPayable = withSimplify(
+export const getPayable = withOutput(
 	getByIdOperation({
 		endpoint: 'getPayable',
 		param: 'payableId',
 		label: 'Payable',
 		searchListMethod: 'searchPayables',
 		placeholder: 'e.g. pay_001_000042',
-		source: 'usually from an expression, e.g. {{ $json.id }} after Payable → Get Many or a webhook',
+		source: 'usually from an expression: the ID a Payable → Get Many or a webhook gave',
 	}) as SingleOperation,
 	'payable',
 );

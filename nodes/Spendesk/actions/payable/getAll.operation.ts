@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { listOperation } from '../list';
 import { textFilter } from '../listFilters';
 import { filtersCollection, readCollection, readJsonObject } from '../sharedParams';
-import { withSimplify } from '../simplify';
+import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
 import {
 	FILTER_MODE,
@@ -93,7 +93,7 @@ export function readSearchFilters(
 	return subfilters.length ? { operator: 'and', subfilters } : undefined;
 }
 
-export const getAllPayables = withSimplify(
+export const getAllPayables = withOutput(
 	listOperation({
 		endpoint: 'searchPayables',
 		after: searchFilterProperties,

@@ -4,7 +4,7 @@
  * (docs/api.md#snapshots).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { readChoice } from '../listFilters';
+import { readSortRule } from '../listFilters';
 import {
 	checkMaxWaitSeconds,
 	MAX_WAIT_SECONDS,
@@ -12,7 +12,7 @@ import {
 	readCollection,
 } from '../sharedParams';
 import { listOperation } from '../list';
-import { withSimplify } from '../simplify';
+import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
 import { payableFilterProperties, readPayableFilters } from './filters';
 
@@ -28,18 +28,13 @@ function readSnapshotMaxWait(ctx: IExecuteFunctions, itemIndex: number): number 
 	});
 }
 
-/** Sort By and Sort Order of Options, as the snapshot's `sortBy` and `sortOrder` (docs/api.md#filters). */
+/** The Sort rule, as the snapshot's `sortBy` and `sortOrder` (docs/api.md#filters); none: Spendesk's order. */
 function readSort(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const options = readCollection(ctx, 'options', itemIndex);
-	const sortBy = readChoice(ctx, itemIndex, options.sortBy, 'Sort By', [
-		'createdAt',
-		'payableDate',
-	]);
-	const sortOrder = readChoice(ctx, itemIndex, options.sortOrder, 'Sort Order', ['asc', 'desc']);
-	return { ...(sortBy ? { sortBy } : {}), ...(sortOrder ? { sortOrder } : {}) };
+	const { field, direction } = readSortRule(ctx, itemIndex, ['createdAt', 'payableDate']);
+	return { ...(field ? { sortBy: field } : {}), ...(direction ? { sortOrder: direction } : {}) };
 }
 
-export const getAllPayablesSnapshot = withSimplify(
+export const getAllPayablesSnapshot = withOutput(
 	listOperation({
 		value: 'getAllSnapshot',
 		endpoint: 'getPayablesSnapshot',
@@ -55,29 +50,45 @@ export const getAllPayablesSnapshot = withSimplify(
 					description:
 						'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute: the node checks at once, then every minute, the last check at the first minute that reaches this wait (below 60, after one minute). Allow several minutes.',
 				},
-				{
-					displayName: 'Sort By',
-					name: 'sortBy',
-					type: 'options',
-					options: [
-						{ name: 'Created At', value: 'createdAt' },
-						{ name: 'Payable Date', value: 'payableDate' },
-					],
-					default: 'createdAt',
-					description: 'The date the payables are listed by',
-				},
-				{
-					displayName: 'Sort Order',
-					name: 'sortOrder',
-					type: 'options',
-					options: [
-						{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
-						{ name: 'Descending', value: 'desc', description: 'Newest first' },
-					],
-					default: 'asc',
-					description: 'Whether the oldest or the newest payables come first',
-				},
 			]),
+			{
+				displayName: 'Sort',
+				name: 'sort',
+				type: 'fixedCollection',
+				placeholder: 'Add Sort Rule',
+				default: {},
+				description: "The order of the payables; without a rule, Spendesk's own order",
+				options: [
+					{
+						displayName: 'Sort Rule',
+						name: 'rule',
+						values: [
+							{
+								displayName: 'Field',
+								name: 'field',
+								type: 'options',
+								options: [
+									{ name: 'Creation Date', value: 'createdAt' },
+									{ name: 'Payable Date', value: 'payableDate' },
+								],
+								default: 'createdAt',
+								description: 'The date the payables are listed by',
+							},
+							{
+								displayName: 'Direction',
+								name: 'direction',
+								type: 'options',
+								options: [
+									{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
+									{ name: 'Descending', value: 'desc', description: 'Newest first' },
+								],
+								default: 'asc',
+								description: 'Whether the oldest or the newest payables come first',
+							},
+						],
+					},
+				],
+			},
 		],
 		request: (ctx, itemIndex) => ({
 			body: { ...readPayableFilters(ctx, itemIndex), ...readSort(ctx, itemIndex) },

@@ -7,6 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { checkRecordId, locatorValue, recordLocator } from '../recordId';
 import { fail } from '../writeFields';
+import { readChoice } from '../listFilters';
 
 export interface AnalyticalValue {
 	fieldId: string;
@@ -89,8 +90,9 @@ const analyticalValuesField: INodeProperties = {
 					name: 'valueId',
 					label: 'Value',
 					description:
-						'The ID of one of the field’s values (Analytical Field → Get Many Values lists them)',
+						'One of the values of the field chosen above: pick it from the list, or enter its ID',
 					placeholder: 'e.g. afv_001_001_00002',
+					searchListMethod: 'searchAnalyticalFieldValues',
 				})[0],
 			],
 		},
@@ -142,10 +144,10 @@ export const lineItemFields: INodeProperties[] = [
 						name: 'applyTo',
 						type: 'options',
 						options: [
-							{ name: 'Every Line', value: 'all' },
-							{ name: 'One Line', value: 'line' },
+							{ name: 'Every Line', value: 'everyLine' },
+							{ name: 'One Line', value: 'oneLine' },
 						],
-						default: 'all',
+						default: 'everyLine',
 						description: 'Whether the change applies to every line of the payable or to one',
 					},
 					{
@@ -155,7 +157,7 @@ export const lineItemFields: INodeProperties[] = [
 						typeOptions: { minValue: 1 },
 						default: 1,
 						description: 'The line to change, from 1 (the order of lineItems in Payable → Get)',
-						displayOptions: { show: { applyTo: ['line'] } },
+						displayOptions: { show: { applyTo: ['oneLine'] } },
 					},
 					costCenterField,
 					...accountFields,
@@ -328,7 +330,9 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[]
 export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChange[] {
 	const changes = entriesOf(ctx, 'lineChanges.change', itemIndex).map((entry, i) => {
 		const where = `Change ${i + 1}`;
-		const one = entry.applyTo === 'line';
+		const one =
+			readChoice(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, ['everyLine', 'oneLine']) ===
+			'oneLine';
 		const line = one ? Number(entry.lineNumber ?? 1) : undefined;
 		if (line !== undefined && (!Number.isSafeInteger(line) || line < 1))
 			fail(

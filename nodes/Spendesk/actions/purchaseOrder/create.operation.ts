@@ -10,6 +10,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { readRecordId, recordLocator } from '../recordId';
+import { readChoice } from '../listFilters';
 import { readCollection } from '../sharedParams';
 import type { SingleOperation } from '../types';
 import { fail, readText } from '../writeFields';
@@ -78,8 +79,14 @@ function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 /** Exactly one of supplierId (Existing Supplier) and supplierName (New Supplier). */
 function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const mode = ctx.getNodeParameter('supplierMode', itemIndex, 'id') as string;
-	if (mode === 'name') {
+	const mode = readChoice(
+		ctx,
+		itemIndex,
+		ctx.getNodeParameter('supplierMode', itemIndex, 'existing'),
+		'Supplier',
+		['existing', 'new'],
+	);
+	if (mode === 'new') {
 		const name = readText(
 			ctx,
 			ctx.getNodeParameter('supplierName', itemIndex, ''),
@@ -165,8 +172,9 @@ const customFieldsField: INodeProperties = {
 					name: 'valueId',
 					label: 'Value',
 					description:
-						'The ID of one of the field’s values (Analytical Field → Get Many Values lists them)',
+						'One of the values of the field chosen above: pick it from the list, or enter its ID',
 					placeholder: 'e.g. afv_001_002_00007',
+					searchListMethod: 'searchAnalyticalFieldValues',
 				})[0],
 			],
 		},
@@ -286,16 +294,16 @@ export const createPurchaseOrder: SingleOperation = {
 			options: [
 				{
 					name: 'Existing Supplier',
-					value: 'id',
+					value: 'existing',
 					description: 'A supplier Spendesk already knows, from the list or by its ID',
 				},
 				{
 					name: 'New Supplier',
-					value: 'name',
+					value: 'new',
 					description: 'A supplier not in Spendesk yet, by its name',
 				},
 			],
-			default: 'id',
+			default: 'existing',
 			description:
 				'Whether the supplier is already in Spendesk (from the list or by ID) or new (by name)',
 		},
@@ -306,7 +314,7 @@ export const createPurchaseOrder: SingleOperation = {
 				'The supplier of the purchase order: pick it from the list, or enter its ID (e.g. from an expression after Supplier → Get Many)',
 			placeholder: 'e.g. sup_001_00042',
 			searchListMethod: 'searchSuppliers',
-		}).map((field) => ({ ...field, displayOptions: { show: { supplierMode: ['id'] } } })),
+		}).map((field) => ({ ...field, displayOptions: { show: { supplierMode: ['existing'] } } })),
 		{
 			displayName: 'Supplier Name',
 			name: 'supplierName',
@@ -315,7 +323,7 @@ export const createPurchaseOrder: SingleOperation = {
 			default: '',
 			placeholder: 'e.g. Northwind Printing',
 			description: 'Name of the new supplier',
-			displayOptions: { show: { supplierMode: ['name'] } },
+			displayOptions: { show: { supplierMode: ['new'] } },
 		},
 		...recordLocator({
 			name: 'costCenterId',

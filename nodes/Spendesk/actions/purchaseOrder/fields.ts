@@ -22,10 +22,10 @@ export function purchaseOrderLocator(what: string, allCompanies = false): INodeP
 	return recordLocator({
 		name: 'purchaseOrderId',
 		label: 'Purchase Order',
-		description: `The purchase order to ${what}: pick it from the list, or enter its ID (usually from an expression, e.g. {{ $json.id }} after Purchase Order → Create or Get Many)`,
+		description: `The purchase order to ${what}: pick it from the list, or enter its ID (usually from an expression: the ID a Purchase Order → Create or Get Many gave)`,
 		...(allCompanies
 			? {
-					allCompaniesDescription: `The ID of the purchase order to ${what} (usually from an expression, e.g. {{ $json.id }}); the node looks for it in every company`,
+					allCompaniesDescription: `The ID of the purchase order to ${what} (usually from an expression: the ID a Purchase Order → Get Many gave); the node looks for it in every company`,
 				}
 			: {}),
 		placeholder: 'e.g. po_001_00042',

@@ -15,6 +15,7 @@ import {
 	readLimit,
 	returnAllOrLimit,
 } from '../sharedParams';
+import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
 
 const STATUSES = ['cancelled', 'closed', 'open'];
@@ -55,45 +56,52 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	};
 }
 
-export const getAllPurchaseOrders: SingleOperation = {
-	value: 'getAll',
-	perCompany: true,
-	properties: [
-		...returnAllOrLimit(),
-		filtersCollection([
-			dateFilter(
-				'Created From',
-				'createdFrom',
-				'Only purchase orders created on or after this date',
-			),
-			dateFilter('Created To', 'createdTo', 'Only purchase orders created on or before this date'),
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Cancelled', value: 'cancelled', description: 'Cancelled before use' },
-					{ name: 'Closed', value: 'closed', description: 'Closed: no more spending against it' },
-					{ name: 'Open', value: 'open', description: 'Open: spending can go against it' },
-				],
-				default: [],
-				description: 'Only purchase orders in these statuses (every status when none is chosen)',
-			},
-		]),
-		optionsCollection([
-			{
-				displayName: 'With Items',
-				name: 'withItems',
-				type: 'boolean',
-				default: false,
-				description: "Whether to include each purchase order's line items",
-			},
-		]),
-	],
-	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const qs = readQuery(this, itemIndex);
-		const limit = readLimit(this, itemIndex);
-		return async (company) =>
-			await collectList(this, 'listPurchaseOrders', { qs, company, itemIndex, limit });
+export const getAllPurchaseOrders: SingleOperation = withOutput(
+	{
+		value: 'getAll',
+		perCompany: true,
+		properties: [
+			...returnAllOrLimit(),
+			filtersCollection([
+				dateFilter(
+					'Created From',
+					'createdFrom',
+					'Only purchase orders created on or after this date',
+				),
+				dateFilter(
+					'Created To',
+					'createdTo',
+					'Only purchase orders created on or before this date',
+				),
+				{
+					displayName: 'Status',
+					name: 'status',
+					type: 'multiOptions',
+					options: [
+						{ name: 'Cancelled', value: 'cancelled', description: 'Cancelled before use' },
+						{ name: 'Closed', value: 'closed', description: 'Closed: no more spending against it' },
+						{ name: 'Open', value: 'open', description: 'Open: spending can go against it' },
+					],
+					default: [],
+					description: 'Only purchase orders in these statuses (every status when none is chosen)',
+				},
+			]),
+			optionsCollection([
+				{
+					displayName: 'With Items',
+					name: 'withItems',
+					type: 'boolean',
+					default: false,
+					description: "Whether to include each purchase order's line items",
+				},
+			]),
+		],
+		prepare(this: IExecuteFunctions, itemIndex: number) {
+			const qs = readQuery(this, itemIndex);
+			const limit = readLimit(this, itemIndex);
+			return async (company) =>
+				await collectList(this, 'listPurchaseOrders', { qs, company, itemIndex, limit });
+		},
 	},
-};
+	'purchaseOrder',
+);

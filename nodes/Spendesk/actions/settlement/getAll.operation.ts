@@ -5,13 +5,19 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
-import { dateFilter, readChoice, readChoices, readIdList, textFilter } from '../listFilters';
-import { filtersCollection, optionsCollection, readCollection } from '../sharedParams';
+import { withOutput } from '../output';
+import type { SingleOperation } from '../types';
+import { dateFilter, readChoices, readIdList, readSortRule, textFilter } from '../listFilters';
+import type { SortRule } from '../listFilters';
+import { filtersCollection, readCollection } from '../sharedParams';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
 const STATES = ['created', 'exported', 'failedToExport'];
 /** The list's order by creation date (docs/api.md#filters): oldest first unless asked. */
-const SORTS = ['+createdAt', '-createdAt'];
+const SORTS = { asc: '+createdAt', desc: '-createdAt' } as const;
+
+/** The Sort rule's direction as the list's `sort`; none: Spendesk's order. */
+const sortOf = (direction: SortRule['direction']) => (direction ? SORTS[direction] : undefined);
 
 function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);
@@ -20,64 +26,83 @@ function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IData
 		// Several values as the parameter repeated (`state=exported&state=failedToExport`), as
 		// Spendesk's settlements list reads them (docs/api.md#filters).
 		paidFrom: readChoices(ctx, itemIndex, filters.paidFrom, 'Paid From', PAID_FROM),
-		state: readChoices(ctx, itemIndex, filters.state, 'State', STATES),
+		state: readChoices(ctx, itemIndex, filters.bookkeepingStatus, 'Bookkeeping Status', STATES),
 		ids: readIdList(ctx, itemIndex, filters.ids, 'Settlement IDs'),
-		sort: readChoice(ctx, itemIndex, readCollection(ctx, 'options', itemIndex).sort, 'Sort', SORTS),
+		sort: sortOf(readSortRule(ctx, itemIndex).direction),
 	};
 }
 
-export const getAllSettlements = listOperation({
-	endpoint: 'listSettlements',
-	after: [
-		filtersCollection([
-			dateFilter(
-				'Exported After',
-				'exportedAfter',
-				'Only settlements first exported after this date',
-			),
-			{
-				displayName: 'Paid From',
-				name: 'paidFrom',
-				type: 'multiOptions',
-				options: [
-					{ name: 'External Account', value: 'externalAccount' },
-					{ name: 'Spendesk Account', value: 'spendeskAccount' },
-				],
-				default: [],
-				description: 'Only settlements paid from these accounts',
-			},
-			textFilter(
-				'Settlement IDs',
-				'ids',
-				'e.g. set_001_0001, set_001_0002',
-				'Only these settlements: their IDs, separated by commas',
-			),
-			{
-				displayName: 'State',
-				name: 'state',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Created', value: 'created' },
-					{ name: 'Exported', value: 'exported' },
-					{ name: 'Failed to Export', value: 'failedToExport' },
-				],
-				default: [],
-				description: 'Only settlements in these states',
-			},
-		]),
-		optionsCollection([
+export const getAllSettlements = withOutput(
+	listOperation({
+		endpoint: 'listSettlements',
+		after: [
+			filtersCollection([
+				{
+					displayName: 'Bookkeeping Status',
+					name: 'bookkeepingStatus',
+					type: 'multiOptions',
+					options: [
+						{ name: 'Created', value: 'created' },
+						{ name: 'Exported', value: 'exported' },
+						{ name: 'Failed to Export', value: 'failedToExport' },
+					],
+					default: [],
+					description: 'Only settlements with these bookkeeping statuses',
+				},
+				dateFilter(
+					'Exported After',
+					'exportedAfter',
+					'Only settlements first exported after this date',
+				),
+				{
+					displayName: 'Paid From',
+					name: 'paidFrom',
+					type: 'multiOptions',
+					options: [
+						{ name: 'External Account', value: 'externalAccount' },
+						{ name: 'Spendesk Account', value: 'spendeskAccount' },
+					],
+					default: [],
+					description: 'Only settlements paid from these accounts',
+				},
+				textFilter(
+					'Settlement IDs',
+					'ids',
+					'e.g. set_001_0001, set_001_0002',
+					'Only these settlements: their IDs, separated by commas',
+				),
+			]),
 			{
 				displayName: 'Sort',
 				name: 'sort',
-				type: 'options',
+				type: 'fixedCollection',
+				placeholder: 'Add Sort Rule',
+				default: {},
+				description:
+					"The order of the settlements by creation date; without a rule, Spendesk's own order (oldest first)",
 				options: [
-					{ name: 'Newest First', value: '-createdAt' },
-					{ name: 'Oldest First', value: '+createdAt' },
+					{
+						displayName: 'Sort Rule',
+						name: 'rule',
+						values: [
+							// One field only: settlements are sorted by creation date.
+							{
+								displayName: 'Direction',
+								name: 'direction',
+								type: 'options',
+								options: [
+									{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
+									{ name: 'Descending', value: 'desc', description: 'Newest first' },
+								],
+								default: 'asc',
+								description: 'Whether the oldest or the newest settlements come first',
+							},
+						],
+					},
 				],
-				default: '+createdAt',
-				description: "Order of the settlements by creation date (Spendesk's default: oldest first)",
 			},
-		]),
-	],
-	request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
-});
+		],
+		request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
+	}) as SingleOperation,
+	'settlement',
+);

@@ -1,7 +1,7 @@
 /** The Settlement resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { getAllSettlements } from './getAll.operation';
-import { updateSettlementState } from './updateState.operation';
+import { updateSettlementBookkeepingStatus } from './updateBookkeepingStatus.operation';
 
 export const settlementResource: SpendeskResource = {
 	value: 'settlement',
@@ -21,14 +21,14 @@ export const settlementResource: SpendeskResource = {
 				description: 'List the settlements of a company (amounts in cents)',
 			},
 			{
-				name: 'Update State',
-				value: 'updateState',
-				action: 'Update settlement state',
+				name: 'Update Bookkeeping Status',
+				value: 'updateBookkeepingStatus',
+				action: 'Update settlement bookkeeping status',
 				description:
 					'Mark one settlement, given by its ID, as exported to the accounting system or not. Returns the updated settlement.',
 			},
 		],
 		default: 'getAll',
 	},
-	operations: [getAllSettlements, updateSettlementState],
+	operations: [getAllSettlements, updateSettlementBookkeepingStatus],
 };

@@ -20,16 +20,16 @@ export const supplierResource: SpendeskResource = {
 			{
 				name: 'Archive',
 				value: 'archive',
-				action: 'Archive suppliers',
+				action: 'Archive supplier',
 				description:
-					'Archive suppliers so they can no longer be used, one per input item, given by its ID. Returns each supplier as it now is.',
+					'Archive one supplier per input item, given by its ID, so that it can no longer be used. Returns the supplier as it now is.',
 			},
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create suppliers',
+				action: 'Create supplier',
 				description:
-					'Create one supplier per input item from its name and optional bank details, VAT number and address. Returns each created supplier with its ID.',
+					'Create one supplier per input item from its name and optional bank details, VAT number and address. Returns the created supplier with its ID.',
 			},
 			{
 				name: 'Get',
@@ -48,16 +48,16 @@ export const supplierResource: SpendeskResource = {
 			{
 				name: 'Unarchive',
 				value: 'unarchive',
-				action: 'Unarchive suppliers',
+				action: 'Unarchive supplier',
 				description:
-					'Make archived suppliers active again, one per input item, given by its ID. Returns each supplier as it now is.',
+					'Make one archived supplier per input item, given by its ID, active again. Returns the supplier as it now is.',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				action: 'Update suppliers',
+				action: 'Update supplier',
 				description:
-					'Change the fields given of one supplier per input item, given by its ID. Returns each updated supplier.',
+					'Change the fields given of one supplier per input item, given by its ID. Returns the updated supplier.',
 			},
 		],
 		default: 'getAll',

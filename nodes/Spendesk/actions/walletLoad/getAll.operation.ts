@@ -3,6 +3,6 @@ import { listOperation } from '../list';
 
 export const getAllWalletLoads = listOperation({
 	endpoint: 'listWalletLoads',
-	properties: [fromToFilters('wallet loads')],
+	after: [fromToFilters('wallet loads')],
 	request: (ctx, itemIndex) => ({ qs: readFromTo(ctx, itemIndex) }),
 });

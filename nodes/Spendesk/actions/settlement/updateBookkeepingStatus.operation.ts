@@ -1,7 +1,8 @@
 /**
- * Settlement → Update State: marks one settlement exported or failed to export (PUT
- * /v1/settlements/{settlementId}/state). Spendesk's values are `exported` and `failedToExport`
- * (docs/api.md#bulk-writes).
+ * Settlement → Update Bookkeeping Status: marks one settlement exported or failed to export
+ * (PUT /v1/settlements/{settlementId}/state, the settlement's `state`). Spendesk's values are
+ * `exported` and `failedToExport` (docs/api.md#bulk-writes), the words and the name of a
+ * payable's bookkeeping status.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
@@ -13,8 +14,8 @@ import { readRecordId, recordLocator } from '../recordId';
 const ID_HINT =
 	'Pick the settlement from the list, or give its ID, usually from an expression such as {{ $json.id }} (Settlement → Get Many lists them).';
 
-export const updateSettlementState: SingleOperation = {
-	value: 'updateState',
+export const updateSettlementBookkeepingStatus: SingleOperation = {
+	value: 'updateBookkeepingStatus',
 	perCompany: true,
 	write: true,
 	properties: [
@@ -27,8 +28,8 @@ export const updateSettlementState: SingleOperation = {
 			searchListMethod: 'searchSettlements',
 		}),
 		{
-			displayName: 'State',
-			name: 'state',
+			displayName: 'Bookkeeping Status',
+			name: 'bookkeepingStatus',
 			type: 'options',
 			options: [
 				{
@@ -43,16 +44,16 @@ export const updateSettlementState: SingleOperation = {
 				},
 			],
 			default: 'exported',
-			description: 'The state to set',
+			description: 'The bookkeeping status to set',
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const settlementId = readRecordId(this, 'settlementId', 'Settlement ID', itemIndex, ID_HINT);
-		const state = this.getNodeParameter('state', itemIndex, 'exported') as string;
+		const state = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
 		if (state !== 'exported' && state !== 'failedToExport') {
 			throw new NodeOperationError(
 				this.getNode(),
-				`'State' must be Exported or Failed to Export; got "${String(state).slice(0, 40)}"`,
+				`'Bookkeeping Status' must be Exported or Failed to Export; got "${String(state).slice(0, 40)}"`,
 				{
 					description:
 						'Choose Exported or Failed to Export (an expression must give "exported" or "failedToExport").',

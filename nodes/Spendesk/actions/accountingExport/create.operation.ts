@@ -1,6 +1,6 @@
 /**
- * Accounting Export → Create and Wait: starts an export of a period (POST /v1/accounting/exports),
- * then polls it (GET /v1/accounting/exports/{exportId}) until COMPLETE or ERROR, spaced like the
+ * Accounting Export → Create: starts an export of a period (POST /v1/accounting/exports), then
+ * waits for Spendesk to build it: polls it (GET /v1/accounting/exports/{exportId}) until COMPLETE or ERROR, spaced like the
  * payables snapshot wait (pauses doubling from 0.5 s to 5 s) and bounded by Max Wait.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -9,7 +9,12 @@ import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { restated } from '../../transport/restate';
 import { untilComplete } from '../../transport/statusPoll';
-import { MAX_WAIT_SECONDS, readMaxWaitSeconds } from '../sharedParams';
+import {
+	checkMaxWaitSeconds,
+	MAX_WAIT_SECONDS,
+	optionsCollection,
+	readCollection,
+} from '../sharedParams';
 import { toEpoch } from '../dates';
 import { readOptionalRecordId, recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
@@ -89,11 +94,17 @@ async function whenComplete(
 	});
 }
 
+/** Max Wait (Seconds) of Options; 300 when it is not set. */
+function readExportMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
+	const { maxWait } = readCollection(ctx, 'options', itemIndex);
+	return checkMaxWaitSeconds(ctx, itemIndex, maxWait ?? 300, { what: 'export', example: 300 });
+}
+
 /** The template chosen; undefined for the company's default one (the field left empty). */
 function readTemplateId(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	return readOptionalRecordId(
 		ctx,
-		'templateId',
+		'options.templateId',
 		'Template ID',
 		itemIndex,
 		"Pick the template from the list, or leave 'Template' empty for the company's default template.",
@@ -123,9 +134,11 @@ function unknownTemplate(
 	});
 }
 
-export const createAndWaitExport: SpendeskOperation = {
-	value: 'createAndWait',
+export const createExport: SpendeskOperation = {
+	value: 'create',
 	perCompany: true,
+	// It creates an export: one company at a time, never once per company by mistake.
+	write: true,
 	properties: [
 		{
 			displayName: 'From',
@@ -145,25 +158,28 @@ export const createAndWaitExport: SpendeskOperation = {
 			description:
 				'End of the period to export: the export holds what happened before it (excluded)',
 		},
-		// Optional: empty is the company's default template.
-		...recordLocator({
-			name: 'templateId',
-			label: 'Template',
-			description:
-				"The company's journal template to export with: pick it from the list, or enter its ID; leave empty for the company's default template",
-			allCompaniesDescription:
-				"The ID of the journal template to export with, in every company; leave empty for each company's default template",
-			placeholder: 'e.g. tpl_default',
-			searchListMethod: 'searchJournalTemplates',
-		}).map((field) => ({ ...field, required: false })),
-		{
-			displayName: 'Max Wait (Seconds)',
-			name: 'maxWait',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
-			default: 300,
-			description: 'How long to wait for Spendesk to build the export before giving up',
-		},
+		optionsCollection([
+			{
+				displayName: 'Max Wait (Seconds)',
+				name: 'maxWait',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
+				default: 300,
+				description: 'How long to wait for Spendesk to build the export before giving up',
+			},
+			// Optional (docs/api.md#accounting-exports): empty is the company's default template.
+			{
+				...recordLocator({
+					name: 'templateId',
+					label: 'Template',
+					description:
+						"The company's journal template to export with: pick it from the list, or enter its ID. Without it, Spendesk uses the company's default template.",
+					placeholder: 'e.g. tpl_default',
+					searchListMethod: 'searchJournalTemplates',
+				})[0],
+				required: false,
+			},
+		]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const from = readInstant(this, 'from', 'From', itemIndex);
@@ -176,7 +192,7 @@ export const createAndWaitExport: SpendeskOperation = {
 		}
 		const templateId = readTemplateId(this, itemIndex);
 		const body: IDataObject = { from, to, ...(templateId ? { templateId } : {}) };
-		const maxWaitMs = readMaxWaitSeconds(this, itemIndex, 'export') * 1000;
+		const maxWaitMs = readExportMaxWait(this, itemIndex) * 1000;
 		return async (company) => {
 			const { body: created } = await callSpendesk<IDataObject>(this, 'createAccountingExport', {
 				company,

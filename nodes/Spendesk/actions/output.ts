@@ -1,0 +1,293 @@
+/**
+ * Output (n8n's convention for nodes usable as AI tools): the reads of records with more than
+ * ten top-level fields (payables, purchase orders, suppliers, settlements) return each record
+ * as Spendesk gives it (Raw, the default), its main fields (Simplified, at most ten: what most
+ * workflows and AI agents need), or the fields chosen (Selected Fields, the ID always
+ * included). The fields are those of docs/api.md#response-shapes.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { readChoices } from './listFilters';
+import type { SingleOperation } from './types';
+
+/** A record's fields as Selected Fields offers them (value: the field's name in the record). */
+type FieldOption = { name: string; value: string };
+
+interface RecordOutput {
+	/** The fields of Simplified, in their order (at most ten). */
+	simple: readonly string[];
+	/** What Simplified keeps, in words, for the editor. */
+	kept: string;
+	/** Every top-level field of the record, for Selected Fields (sorted by name). */
+	fields: readonly FieldOption[];
+}
+
+const field = (name: string, value: string): FieldOption => ({ name, value });
+
+/** Fields several records share, under one label each. */
+const ID = field('ID', 'id');
+const AMOUNT = field('Amount', 'amount');
+const CURRENCY = field('Currency', 'currency');
+const CREATED = field('Creation Date', 'createdAt');
+const UPDATED = field('Update Date', 'updatedAt');
+const DESCRIPTION = field('Description', 'description');
+const EXPORTED = field('Export Date', 'exportedAt');
+const LINKS = field('Links', 'links');
+const STATE = field('State', 'state');
+const TYPE = field('Type', 'type');
+
+const byName = (fields: FieldOption[]): FieldOption[] =>
+	[...fields].sort((a, b) => a.name.localeCompare(b.name));
+
+const OUTPUTS = {
+	payable: {
+		simple: [
+			'id',
+			'version',
+			'description',
+			'type',
+			'bookkeepingStatus',
+			'amount',
+			'currency',
+			'counterparty',
+			'costCenterId',
+			'payableDate',
+		],
+		kept: 'ID, version, description, type, bookkeeping status, amount (in minor units: 12000 is 120.00), currency, counterparty (the supplier or the employee it is due to), cost center ID and payable date',
+		fields: byName([
+			ID,
+			field('Version', 'version'),
+			TYPE,
+			field('User ID', 'userId'),
+			field('Company ID', 'companyId'),
+			STATE,
+			field('Bookkeeping Status', 'bookkeepingStatus'),
+			field('Cost Center ID', 'costCenterId'),
+			field('Cost Center Name', 'costCenterName'),
+			field('Team ID', 'teamId'),
+			field('Team Name', 'teamName'),
+			CREATED,
+			UPDATED,
+			field('Payable Date', 'payableDate'),
+			field('Accounting Date', 'accountingDate'),
+			field('Invoice Due Date', 'invoiceDueDate'),
+			AMOUNT,
+			CURRENCY,
+			field('Functional Amount', 'functionalAmount'),
+			field('Functional Currency', 'functionalCurrency'),
+			field('Functional Exchange Rate', 'functionalExchangeRate'),
+			field('Invoice Number', 'invoiceNumber'),
+			field('Credit Note Number', 'creditNoteNumber'),
+			field('Reference Invoice Number', 'referenceInvoiceNumber'),
+			DESCRIPTION,
+			EXPORTED,
+			field('Counterparty', 'counterparty'),
+			field('Line Items', 'lineItems'),
+			field('Analytical Properties', 'analyticalProperties'),
+			field('Allocations', 'allocations'),
+			field('Documentary Evidence', 'documentaryEvidence'),
+			LINKS,
+		]),
+	},
+	purchaseOrder: {
+		simple: [
+			'id',
+			'status',
+			'description',
+			'supplier',
+			'amount',
+			'netAmount',
+			'currency',
+			'startDate',
+			'endDate',
+			'userId',
+		],
+		kept: 'ID, status, description, supplier, amount, net amount, currency, start and end dates, and the ID of the member it is for',
+		fields: byName([
+			ID,
+			field('Status', 'status'),
+			field('User ID', 'userId'),
+			field('Supplier', 'supplier'),
+			AMOUNT,
+			field('Net Amount', 'netAmount'),
+			CURRENCY,
+			field('Cost Center ID', 'costCenterId'),
+			field('Start Date', 'startDate'),
+			field('End Date', 'endDate'),
+			field('Custom Fields', 'customFieldAssociations'),
+			field('Items', 'items'),
+			CREATED,
+			UPDATED,
+			field('Close Date', 'closedAt'),
+			field('Cancellation Date', 'cancelledAt'),
+			DESCRIPTION,
+			field('Delivery Notes Expected', 'deliveryNotesExpected'),
+		]),
+	},
+	supplier: {
+		simple: [
+			'id',
+			'name',
+			'legalName',
+			'vatNo',
+			'iban',
+			'bic',
+			'bankCountry',
+			'address',
+			'primaryEmail',
+			'isArchived',
+		],
+		kept: 'ID, name, legal name, VAT number, IBAN, BIC, bank country, address, email and whether it is archived',
+		fields: byName([
+			ID,
+			field('Name', 'name'),
+			field('Legal Name', 'legalName'),
+			field('Registration Number', 'registrationNo'),
+			field('VAT Number', 'vatNo'),
+			field('Address', 'address'),
+			field('IBAN', 'iban'),
+			field('BIC', 'bic'),
+			field('Bank Country', 'bankCountry'),
+			field('Bank Info', 'bankInfo'),
+			field('Email', 'primaryEmail'),
+			field('Archived', 'isArchived'),
+			CREATED,
+			UPDATED,
+		]),
+	},
+	settlement: {
+		simple: [
+			'id',
+			'type',
+			'medium',
+			'paidFrom',
+			'amount',
+			'currency',
+			'state',
+			'createdAt',
+			'clearedAt',
+			'exportedAt',
+		],
+		kept: 'ID, type, medium, the account it was paid from, amount (in minor units), currency, bookkeeping status (state), creation, clearing and export dates',
+		fields: byName([
+			ID,
+			TYPE,
+			field('Medium', 'medium'),
+			field('Paid From', 'paidFrom'),
+			field('Transaction Description', 'transactionDescription'),
+			CREATED,
+			field('Clearing Date', 'clearedAt'),
+			AMOUNT,
+			CURRENCY,
+			field('Billing Amount', 'billingAmount'),
+			field('Billing Currency', 'billingCurrency'),
+			field('Billing Exchange Rate', 'billingExchangeRate'),
+			STATE,
+			EXPORTED,
+			LINKS,
+		]),
+	},
+} satisfies Record<string, RecordOutput>;
+
+export type OutputRecord = keyof typeof OUTPUTS;
+
+/** Output and, for Selected Fields, the Fields to return. */
+export function outputProperties(record: OutputRecord): INodeProperties[] {
+	const { kept, fields } = OUTPUTS[record];
+	return [
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			options: [
+				{
+					name: 'Raw',
+					value: 'raw',
+					description: 'Every field, as Spendesk returns it',
+				},
+				{
+					name: 'Selected Fields',
+					value: 'selectedFields',
+					description: 'The ID and the fields chosen below',
+				},
+				{
+					name: 'Simplified',
+					value: 'simple',
+					description: `At most ten fields: ${kept}`,
+				},
+			],
+			default: 'raw',
+			description: 'How much of each record to return: fewer fields suit AI agents and large lists',
+		},
+		{
+			displayName: 'Fields',
+			name: 'fields',
+			type: 'multiOptions',
+			options: [...fields],
+			default: [],
+			description: 'The fields to return with the ID',
+			displayOptions: { show: { output: ['selectedFields'] } },
+		},
+	];
+}
+
+/** The fields of `fields` a record has, in that order: those it lacks are left out. */
+function pick(item: IDataObject, fields: readonly string[]): IDataObject {
+	const out: IDataObject = {};
+	for (const name of fields) if (item[name] !== undefined) out[name] = item[name];
+	return out;
+}
+
+/** The Simplified version of one record: its main fields, those it has, in their order. */
+export function simplified(record: OutputRecord, item: IDataObject): IDataObject {
+	return pick(item, OUTPUTS[record].simple);
+}
+
+/**
+ * How an item's records are returned, read before any request: undefined for Raw (as they
+ * come), else the function that shapes each one. An Output or a field the node does not know
+ * (from an expression) is refused naming the field.
+ */
+function readOutput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	record: OutputRecord,
+): ((item: IDataObject) => IDataObject) | undefined {
+	const raw = ctx.getNodeParameter('output', itemIndex, 'raw');
+	const output = readChoices(ctx, itemIndex, raw, 'Output', ['raw', 'selectedFields', 'simple']);
+	if (output?.[0] === 'simple') return (item) => simplified(record, item);
+	if (output?.[0] !== 'selectedFields') return undefined;
+	const known = OUTPUTS[record].fields.map((f) => f.value);
+	const chosen =
+		readChoices(ctx, itemIndex, ctx.getNodeParameter('fields', itemIndex, []), 'Fields', known) ??
+		[];
+	const fields = ['id', ...chosen.filter((name) => name !== 'id')];
+	return (item) => pick(item, fields);
+}
+
+/**
+ * The operation with Output: Output and Fields added to its parameters (before Options and
+ * Sort, n8n's place for them) and each record of its result shaped as chosen. For operations
+ * run item by item (list and Get builders give them as SpendeskOperation: cast at the call).
+ */
+export function withOutput(operation: SingleOperation, record: OutputRecord): SingleOperation {
+	const at = operation.properties.findIndex((p) => p.name === 'options' || p.name === 'sort');
+	const before = at === -1 ? operation.properties.length : at;
+	return {
+		...operation,
+		properties: [
+			...operation.properties.slice(0, before),
+			...outputProperties(record),
+			...operation.properties.slice(before),
+		],
+		prepare(this: IExecuteFunctions, itemIndex: number) {
+			const shape = readOutput(this, itemIndex, record);
+			const run = operation.prepare.call(this, itemIndex);
+			if (!shape) return run;
+			const shaped = (items: IDataObject[]) => items.map(shape);
+			return async (company, sink) => {
+				const result = await run(company, (items) => sink(shaped(items)));
+				return { ...result, items: shaped(result.items) };
+			};
+		},
+	};
+}
