@@ -16,7 +16,6 @@ import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 const POSTS_THAT_READ: Partial<Record<EndpointName, string>> = {
 	searchPayables: 'the payables search: a read whose filters go in the body',
 	createPayablesSnapshot: 'builds a copy of payables to read; changes no payable',
-	createAccountingExport: 'an export changes no payable (decided here, docs/api.md)',
 };
 
 /** The node operation a catalogue title names ("Payable → Update (several items)"), if any. */

@@ -580,8 +580,8 @@ export const ENDPOINTS = catalogue({
 		placement: 'header',
 		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
-		// Each call starts a new export: not repeated after a 5xx or a dropped connection. Decided
-		// here: an export changes no payable, so All Companies may run it once per company.
+		// Each call starts a new export: not repeated after a 5xx or a dropped connection, and a
+		// write (one company per run: docs/errors.md#writes-and-retries).
 		idempotent: false,
 	},
 	getAccountingExport: {
