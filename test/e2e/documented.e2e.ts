@@ -169,7 +169,9 @@ describe.each(['documented', 'specification'] as const)(
 			] as const) {
 				if (profile === 'documented') {
 					const [item] = out(node);
-					expect(String(item.error)).toContain("belongs to Spendesk's experimental API");
+					expect(String(item.error)).toContain(
+						`${resource === 'invoices' ? 'Invoice' : 'Intake'} → Get Many uses Spendesk's experimental API`,
+					);
 					expect(String(item.error)).toContain(`for company "${C}"`);
 				} else {
 					expect(
@@ -181,7 +183,7 @@ describe.each(['documented', 'specification'] as const)(
 			}
 			expect(out('Companies With Company Key (continue)')).toEqual([
 				expect.objectContaining({
-					error: `"Get companies" needs an organisation-level credential; "${COMPANY_KEY.name}" is company-level`,
+					error: `Company → Get Many needs an organisation-level credential; "${COMPANY_KEY.name}" is company-level`,
 				}),
 			]);
 		});
@@ -191,7 +193,7 @@ describe.each(['documented', 'specification'] as const)(
 			if (profile === 'documented') {
 				expect(companies).toEqual([
 					expect.objectContaining({
-						error: `"Get companies" belongs to Spendesk's experimental API, and the credential "${ORG_KEY.name}" has no access to it`,
+						error: `Company → Get Many uses Spendesk's experimental API, and the credential "${ORG_KEY.name}" has no access to it`,
 					}),
 				]);
 			} else {

@@ -119,7 +119,7 @@ describe.each(['specification', 'documented'] as const)(
 			const error = await failure(
 				runNode(sim, 'orgKey', { ...CREATE, company: 'cmp_002', templateId: locatorById('a/b') }),
 			);
-			expect(error.message).toBe('Template ID "a/b" is not a valid ID');
+			expect(error.message).toBe('\'Template\' holds "a/b", which is not a valid ID');
 			expect(apiRequests(sim)).toEqual([]);
 		});
 	},

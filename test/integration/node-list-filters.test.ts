@@ -108,7 +108,7 @@ describe.each(['specification', 'documented'] as const)(
 			const error = await failure(
 				run({ resource: 'settlement', operation: 'getAll', options: { sort: 'amount' } }),
 			);
-			expect(error.message).toBe('Sort: "amount" is not one of the values Spendesk knows');
+			expect(error.message).toBe('\'Sort\': "amount" is not one of the values Spendesk knows');
 			expect(apiRequests(sim)).toEqual([]);
 		});
 
@@ -116,7 +116,7 @@ describe.each(['specification', 'documented'] as const)(
 			const error = await failure(
 				run({ resource: 'settlement', operation: 'getAll', filters: { state: 'paid' } }),
 			);
-			expect(error.message).toBe('State: "paid" is not one of the values Spendesk knows');
+			expect(error.message).toBe('\'State\': "paid" is not one of the values Spendesk knows');
 			expect(apiRequests(sim)).toEqual([]);
 		});
 
@@ -260,7 +260,7 @@ describe.each(['specification', 'documented'] as const)(
 			);
 			// Get a payable's words are not the search's.
 			expect(error.message).toBe(
-				'Bookkeeping Status: "prepared" is not one of the values Spendesk knows',
+				'\'Bookkeeping Status\': "prepared" is not one of the values Spendesk knows',
 			);
 			expect((error as NodeOperationError).description).toBe(
 				"Choose from the list in 'Bookkeeping Status' (an expression must give exported, toExport, toPrepare).",
@@ -364,7 +364,9 @@ describe.each(['specification', 'documented'] as const)(
 						filters: { [field]: `${wrong}, ${values.split(', ')[0]}` },
 					}),
 				);
-				expect(error.message).toBe(`${label}: "${wrong}" is not one of the values Spendesk knows`);
+				expect(error.message).toBe(
+					`'${label}': "${wrong}" is not one of the values Spendesk knows`,
+				);
 				expect((error as NodeOperationError).description).toBe(
 					`Choose from the list in '${label}' (an expression must give ${values}).`,
 				);
