@@ -77,7 +77,8 @@ export class SpendeskWebhookTrigger implements INodeType {
 					description,
 				})),
 				default: ['payables:created'],
-				description: 'The events that start the workflow',
+				description:
+					'Which Spendesk events start the workflow; each starts it with the event, which carries its companyId',
 			},
 			...webhookCompanyProperties,
 			optionsCollection([
