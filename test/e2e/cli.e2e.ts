@@ -1435,7 +1435,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Settlement Update State')).toEqual([plain(failed)]);
 			expect(out('Settlement Update State failedExport (continue)')).toEqual([
 				expect.objectContaining({
-					error: `'State' must be Exported or Failed to Export; got "failedExport"`,
+					error: `'State' must be "Exported" or "Failed to Export"; got "failedExport"`,
 				}),
 			]);
 			expect(out('Settlement Exported')).toEqual([plain(exported)]);
