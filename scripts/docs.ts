@@ -16,7 +16,12 @@ import type { Endpoint, EndpointName } from '../nodes/Spendesk/transport/endpoin
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 
-type Entry = Endpoint & { readonly operations: readonly string[]; readonly source: string };
+/** A catalogue entry with its docs-only facts: the API's name for it (`label`), who calls it, its source. */
+type Entry = Endpoint & {
+	readonly label: string;
+	readonly operations: readonly string[];
+	readonly source: string;
+};
 
 const entries = (Object.entries(ENDPOINTS) as Array<[EndpointName, Entry]>).map(([name, e]) => ({
 	name,

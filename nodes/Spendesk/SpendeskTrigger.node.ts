@@ -10,6 +10,7 @@ import { triggerCompanyProperties } from './companies/description';
 import { getCompanies } from './methods/loadOptions';
 import { searchCompanies } from './methods/listSearch';
 import { pollInvoices } from './trigger/poll';
+import { nameCalls } from './transport/callName';
 import { optionsCollection } from './actions/sharedParams';
 import { SPENDESK_DESCRIPTION } from './appDescription';
 
@@ -114,6 +115,11 @@ export class SpendeskTrigger implements INodeType {
 	methods = { credentialTest, listSearch: { searchCompanies }, loadOptions: { getCompanies } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		// Messages name the trigger and its event as the panel shows them (transport/callName.ts).
+		nameCalls(this, () => {
+			const event = String(this.getNodeParameter('event', 'newInvoice'));
+			return `Spendesk Trigger (${eventNames[event] ?? event})`;
+		});
 		return await pollInvoices.call(this);
 	}
 }

@@ -10,10 +10,14 @@ import { webhookCompanyProperties } from './companies/description';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
 import { getCompanies } from './methods/loadOptions';
 import { searchCompanies } from './methods/listSearch';
+import { nameCalls } from './transport/callName';
 import { receiveDelivery } from './webhook/delivery';
 import { WEBHOOK_EVENTS } from './webhook/events';
 import { checkExists, create, remove } from './webhook/registration';
 import { optionsCollection } from './actions/sharedParams';
+
+/** How messages name the calls of an activation (transport/callName.ts). */
+const REGISTERING = 'Spendesk Webhook Trigger (registering its webhooks at Spendesk)';
 
 /** Event value → name, for the subtitle. */
 const eventNames = Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e.value, e.name]));
@@ -73,7 +77,8 @@ export class SpendeskWebhookTrigger implements INodeType {
 					description,
 				})),
 				default: ['payables:created'],
-				description: 'The events that start the workflow',
+				description:
+					'Which Spendesk events start the workflow; each starts it with the event, which carries its companyId',
 			},
 			...webhookCompanyProperties,
 			optionsCollection([
@@ -94,18 +99,22 @@ export class SpendeskWebhookTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				nameCalls(this, REGISTERING);
 				return await checkExists.call(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
+				nameCalls(this, REGISTERING);
 				return await create.call(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
+				nameCalls(this, 'Spendesk Webhook Trigger (removing its webhooks at Spendesk)');
 				return await remove.call(this);
 			},
 		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		nameCalls(this, 'Spendesk Webhook Trigger (Fetch Full Object)');
 		return await receiveDelivery.call(this);
 	}
 }

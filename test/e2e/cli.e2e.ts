@@ -1435,7 +1435,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Settlement Update State')).toEqual([plain(failed)]);
 			expect(out('Settlement Update State failedExport (continue)')).toEqual([
 				expect.objectContaining({
-					error: `'Bookkeeping Status' must be Exported or Failed to Export; got "failedExport"`,
+					error: `'Bookkeeping Status' must be "Exported" or "Failed to Export"; got "failedExport"`,
 				}),
 			]);
 			expect(out('Settlement Exported')).toEqual([plain(exported)]);
@@ -1609,7 +1609,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Companies With Company Key (continue)')).toEqual([
 				expect.objectContaining({
 					error:
-						'"Get companies" needs an organisation-level credential; "Spendesk company key" is company-level',
+						'Company → Get Many needs an organisation-level credential; "Spendesk company key" is company-level',
 				}),
 			]);
 			expect(out('Other Company With Company Key (continue)')).toEqual([
@@ -1637,7 +1637,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			expect(out('Settlements With Limited Key')).toEqual(plain(sim.data(BIG).settlements));
 			const [error] = out('Invoices With Limited Key (continue)');
 			expect(String(error.error)).toContain(
-				'"List invoices" belongs to Spendesk\'s experimental API, and the credential "Spendesk limited key" has no access to it',
+				'Invoice → Get Many uses Spendesk\'s experimental API, and the credential "Spendesk limited key" has no access to it',
 			);
 			expect(String(error.error)).not.toContain('lacks the scope');
 		});
@@ -1668,7 +1668,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			);
 			expect(exec.code).not.toBe(0);
 			const message =
-				'"Get companies" needs an organisation-level credential; "Spendesk company key" is company-level';
+				'Company → Get Many needs an organisation-level credential; "Spendesk company key" is company-level';
 			expect(exec.run?.data.resultData.error?.message).toBe(message);
 			expect(printed(exec, message)).toBe(true);
 		});

@@ -81,7 +81,7 @@ describe.each(parseTargets())('the credential Test in real n8n (%s)', (target) =
 		const seconds = (Date.now() - started) / 1000;
 		expect(tested).toEqual({
 			status: 'Error',
-			message: `Spendesk did not answer "Get access token" at ${baseUrl} within 30 s (it sent too little, or nothing, in that time): check the credential's Environment (or Base URL) and the network of your n8n instance, then test again.`,
+			message: `Spendesk did not answer the test's token request at ${baseUrl} within 30 s (it sent too little, or nothing, in that time): check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then test again.`,
 		});
 		expect(seconds).toBeGreaterThanOrEqual(29);
 		expect(seconds).toBeLessThan(40);

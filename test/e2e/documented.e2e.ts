@@ -169,7 +169,9 @@ describe.each(['documented', 'specification'] as const)(
 			] as const) {
 				if (profile === 'documented') {
 					const [item] = out(node);
-					expect(String(item.error)).toContain("belongs to Spendesk's experimental API");
+					expect(String(item.error)).toContain(
+						`${resource === 'invoices' ? 'Invoice' : 'Intake'} → Get Many uses Spendesk's experimental API`,
+					);
 					expect(String(item.error)).toContain(`for company "${C}"`);
 				} else {
 					expect(
@@ -181,7 +183,7 @@ describe.each(['documented', 'specification'] as const)(
 			}
 			expect(out('Companies With Company Key (continue)')).toEqual([
 				expect.objectContaining({
-					error: `"Get companies" needs an organisation-level credential; "${COMPANY_KEY.name}" is company-level`,
+					error: `Company → Get Many needs an organisation-level credential; "${COMPANY_KEY.name}" is company-level`,
 				}),
 			]);
 		});
@@ -191,7 +193,7 @@ describe.each(['documented', 'specification'] as const)(
 			if (profile === 'documented') {
 				expect(companies).toEqual([
 					expect.objectContaining({
-						error: `"Get companies" belongs to Spendesk's experimental API, and the credential "${ORG_KEY.name}" has no access to it`,
+						error: `Company → Get Many uses Spendesk's experimental API, and the credential "${ORG_KEY.name}" has no access to it`,
 					}),
 				]);
 			} else {
@@ -224,25 +226,25 @@ describe.each(['documented', 'specification'] as const)(
 			if (profile === 'documented') {
 				expect(company).toEqual({
 					status: 'OK',
-					message: `The key works for its company (Company ID "${C}"). ${GA_READS}`,
+					message: `The key works for its company ('Company ID' "${C}"). ${GA_READS}`,
 				});
 			} else {
 				expect(company.status).toBe('OK');
 				expect(company.message).toMatch(
 					new RegExp(
-						`^The key works for its company \\(Company ID "${C}"\\)\\. It reads settlements, `,
+						`^The key works for its company \\('Company ID' "${C}"\\)\\. It reads settlements, `,
 					),
 				);
 			}
 			const wrong = await testSaved(WRONG_SECRET.id);
 			expect(wrong.status).toBe('Error');
-			expect(wrong.message).toContain('Spendesk refused the Client ID or Client Secret');
+			expect(wrong.message).toContain("Spendesk refused 'Client ID' or 'Client Secret'");
 			expect(wrong.message).not.toContain('not-the-secret');
 			const org = await testSaved(ORG_KEY.id);
 			if (profile === 'documented') {
 				expect(org.status).toBe('Error');
 				expect(org.message).toContain('this key has no organisation-level access');
-				expect(org.message).toContain('set Access Level to Company');
+				expect(org.message).toContain(`set 'Access Level' to "Company"`);
 			} else {
 				expect(org.status).toBe('OK');
 				expect(org.message).toMatch(

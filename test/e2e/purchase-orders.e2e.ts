@@ -290,7 +290,7 @@ describe.each(parseTargets())('purchase orders in real n8n (%s)', (target) => {
 			expect(lists('Suppliers Unreadable')).toEqual([
 				expect.objectContaining({
 					error: expect.stringMatching(
-						/^Spendesk answered "Supplier → Get Many" for (the credential's own company|company "cmp_001") with something the node cannot read as a list \(page 1: an object with "data"/,
+						/^Spendesk answered Supplier → Get Many for (the credential's own company|company "cmp_001") with something the node cannot read as a list \(page 1: an object with "data"/,
 					),
 				}),
 			]);

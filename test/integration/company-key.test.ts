@@ -141,10 +141,10 @@ describe('documented profile: a company key with only Environment, Client ID and
 		const error = await failure(runNode(sim, 'companyKey', { ...one, ...invoices }, { store }));
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
-			'"List invoices" needs the ID of the company of the credential "Spendesk API key", and Spendesk did not give it',
+			'Invoice → Get Many needs the ID of the company of the credential "Spendesk API key", and Spendesk did not give it',
 		);
 		expect((error as NodeOperationError).description).toBe(
-			"Enter the company's ID in the credential's Company ID field (the address bar of the Spendesk app shows it). Without it, the node reads it from one of the company's payables, but Spendesk refused the payables search (HTTP 403; it needs the scope experimental:payable-search:read). \"List invoices\" also belongs to Spendesk's experimental API: Ask your Spendesk contact to enable experimental access for this key (scope \"experimental:invoice:read\"), then add the scope to the API key in Spendesk (or to the OAuth2 credential's scopes and reconnect); or use an operation of Spendesk's generally available API, which needs no experimental access.",
+			"Enter the company's ID in 'Company ID' in the credential (the address bar of the Spendesk app shows it). Without it, the node reads it from one of the company's payables, but Spendesk refused the payables search (HTTP 403; it needs the scope experimental:payable-search:read). Invoice → Get Many also uses Spendesk's experimental API: Ask your Spendesk contact to enable experimental access for this key (scope \"experimental:invoice:read\"), then add the scope to the API key in Spendesk (or to the OAuth2 credential's scopes and reconnect); or use an operation of Spendesk's generally available API, which needs no experimental access.",
 		);
 		expect(apiRequests(sim).map((r) => [r.path, r.status])).toEqual([['/v1/payables/search', 403]]);
 	});
@@ -161,7 +161,7 @@ describe('documented profile: a company key with only Environment, Client ID and
 			),
 		);
 		expect(error.message).toBe(
-			`"List invoices" belongs to Spendesk's experimental API, and the credential "Spendesk API key" has no access to it for company "${C}"`,
+			`Invoice → Get Many uses Spendesk's experimental API, and the credential "Spendesk API key" has no access to it for company "${C}"`,
 		);
 		expect(apiRequests(sim).map((r) => [r.path, r.status])).toEqual([
 			[`/v2/companies/${C}/invoices`, 403],
@@ -243,7 +243,7 @@ describe('documented profile: experimental access granted, no Company ID', () =>
 			run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) }),
 		);
 		expect(error.message).toBe(
-			'"List invoices" needs the ID of the company of the credential "Spendesk API key", and Spendesk did not give it',
+			'Invoice → Get Many needs the ID of the company of the credential "Spendesk API key", and Spendesk did not give it',
 		);
 		expect((error as NodeOperationError).description).toContain(
 			"Without it, the node reads it from one of the company's payables, but Spendesk's payable answers did not carry the company.",
@@ -256,7 +256,7 @@ describe('documented profile: experimental access granted, no Company ID', () =>
 		expect(key.clientId).toBe(invoiceOnly);
 		const error = await failure(run(invoices, { store: minimalStore(sim, key) }));
 		expect((error as NodeOperationError).description).toMatch(
-			/^Enter the company's ID in the credential's Company ID field .* but Spendesk refused the payables search \(HTTP 403; it needs the scope experimental:payable-search:read\)\./,
+			/^Enter the company's ID in 'Company ID' in the credential .* but Spendesk refused the payables search \(HTTP 403; it needs the scope experimental:payable-search:read\)\./,
 		);
 		// With the Company ID, the same key reads its invoices.
 		sim.clearLog();

@@ -80,7 +80,7 @@ describe('documented world: a company-level API key', () => {
 		sim.clearLog();
 		const error = await failure(searchPayables.call(context as unknown as ILoadOptionsFunctions));
 		expect(error.message).toBe(
-			`"Search payables" belongs to Spendesk's experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001", so the payables cannot be listed here`,
+			`the list of payables uses Spendesk's experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001", so the payables cannot be listed here`,
 		);
 		expect((error as NodeApiError).description).toMatch(/^Enter the payable ID instead \(By ID\)/);
 		expect(paths(sim)).toEqual(['POST /v1/payables/search']);
@@ -112,7 +112,7 @@ describe('documented world: a company-level API key', () => {
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			'The credential "Spendesk API key" lacks the scope "account:read" needed for "Get accounts"',
+			'The credential "Spendesk API key" lacks the scope "account:read" needed for Account → Get Many',
 		);
 		expect(apiRequests(sim).map((r) => [r.path, r.status, r.errorCode])).toEqual([
 			['/v1/accounts', 403, 'FORBIDDEN_ERROR'],
@@ -123,21 +123,18 @@ describe('documented world: a company-level API key', () => {
 		[
 			'Invoice → Get Many',
 			{ resource: 'invoice', operation: 'getAll', returnAll: true },
-			'List invoices',
 			'experimental:invoice:read',
 			'/v2/companies/cmp_001/invoices',
 		],
 		[
 			'Intake → Get Many',
 			{ resource: 'intake', operation: 'getAll', returnAll: true },
-			'List intakes',
 			'experimental:intake:read',
 			'/v2/companies/cmp_001/intakes',
 		],
 		[
 			'Intake → Create',
 			{ resource: 'intake', operation: 'create', intake: '{"supplierName":"ACME"}' },
-			'Create an intake',
 			'experimental:intake:write',
 			'/v2/companies/cmp_001/intakes',
 		],
@@ -150,19 +147,18 @@ describe('documented world: a company-level API key', () => {
 				version: 1,
 				bookkeepingStatus: 'exported',
 			},
-			'Update bookkeeping status',
 			'experimental:accounting:update',
 			'/v1/payables/bookkeeping-status',
 		],
 	] as const)(
 		'%s: the experimental-access error, naming the company and the scope to ask for',
-		async (_name, params, label, scope, path) => {
+		async (name, params, scope, path) => {
 			const error = await failure(runNode(sim, 'companyKey', { ...one, ...params }));
 			expect(error).toBeInstanceOf(NodeApiError);
 			// A bulk write adds which items it concerned.
 			expect(
 				error.message.startsWith(
-					`"${label}" belongs to Spendesk's experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001"`,
+					`${name} uses Spendesk's experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001"`,
 				),
 			).toBe(true);
 			expect(
@@ -181,7 +177,7 @@ describe('documented world: a company-level API key', () => {
 		);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
-			'"Get companies" needs an organisation-level credential; "Spendesk API key" is company-level',
+			'Company → Get Many needs an organisation-level credential; "Spendesk API key" is company-level',
 		);
 		expect((error as NodeOperationError).description).toContain(
 			"It belongs to Spendesk's experimental API",
@@ -251,7 +247,7 @@ describe('documented world: an organisation-level key with the documented scopes
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			`"Get companies" belongs to Spendesk's experimental API, and the credential "Spendesk API key" has no access to it`,
+			`Company → Get Many uses Spendesk's experimental API, and the credential "Spendesk API key" has no access to it`,
 		);
 		expect((error as NodeApiError).description).toContain('(scope "experimental:company:read")');
 		expect(apiRequests(sim).map((r) => [r.path, r.status, r.errorCode])).toEqual([
@@ -268,8 +264,8 @@ describe('documented world: an organisation-level key with the documented scopes
 				returnAll: true,
 			}),
 		);
-		expect(error.message).toContain(
-			`"Get companies" belongs to Spendesk's experimental API, and the credential "Spendesk API key" has no access to it`,
+		expect(error.message).toBe(
+			`Settlement → Get Many (listing the companies for All Companies) uses Spendesk's experimental API, and the credential "Spendesk API key" has no access to it`,
 		);
 		expect(apiRequests(sim).map((r) => r.path)).toEqual(['/v2/companies']);
 	});

@@ -178,7 +178,7 @@ describe('one door: no request follows a redirect', () => {
 		expect(result.status).toBe('Error');
 		expect(received).toEqual([]);
 		expectNamedByOrigin(result.message, [sim.credentials.orgKey.clientSecret]);
-		expect(result.message).toMatch(/Environment \(or Base URL\)/);
+		expect(result.message).toContain("check 'Environment' (or 'Base URL') in the credential");
 	});
 
 	test.each([

@@ -6,6 +6,7 @@ import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { nodeCompanyProperties } from '../../nodes/Spendesk/companies/description';
 import type { ResolvedCredential } from '../../nodes/Spendesk/transport/credential';
+import { callName, nameCalls } from '../../nodes/Spendesk/transport/callName';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import type { Endpoint } from '../../nodes/Spendesk/transport/endpoints';
 import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
@@ -148,7 +149,7 @@ describe('fault matrix: security', () => {
 			});
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(`Analytical Field ID "${fieldId}" is not a valid ID`);
+			expect(error.message).toBe(`'Analytical Field' holds "${fieldId}", which is not a valid ID`);
 			expect(apiRequests(sim)).toEqual([]);
 		}
 	});
@@ -209,7 +210,7 @@ describe('fault matrix: security', () => {
 			const { execute } = await prepareNode(sim, 'oauthOrg', params, { store });
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(`Path "${path}" is not a valid API path`);
+			expect(error.message).toBe(`'Path' holds "${path}", which is not a valid API path`);
 			expect(apiRequests(sim)).toEqual([]);
 		}
 	});
@@ -232,7 +233,7 @@ describe('fault matrix: security', () => {
 			const { execute } = await prepareNode(paged, 'orgKey', invoices('cmp_001'));
 			const error = await failure(execute());
 			expect(error.message).toBe(
-				'Refusing to follow a link of "List invoices" to another path (/v1/accounts)',
+				'Refusing to follow a link of Invoice → Get Many to another path (/v1/accounts)',
 			);
 			expect(apiRequests(paged).map((r) => r.route)).toEqual(['listInvoices']);
 		} finally {
@@ -250,19 +251,22 @@ describe('fault matrix: security', () => {
 			level: 'organisation',
 		};
 		const node = MOCK_NODE;
+		// Named as the node's run names its calls (transport/callName.ts).
+		const named = { getNode: () => node };
+		nameCalls(named, 'Payable → Get Many as Snapshot');
 		const scoped =
 			(
-				target: Parameters<typeof applyPlacement>[3],
+				target: Parameters<typeof applyPlacement>[4],
 				endpoint: Endpoint = ENDPOINTS.getPayablesSnapshot,
 			) =>
 			() =>
-				applyPlacement(node, credential, endpoint, target);
+				applyPlacement(node, credential, endpoint, callName(named), target);
 		expect(scoped({ company: 'cmp_001', pathParams: { key: 'snap_1' } })().url).toBe(
 			'https://proxy.example.com/spendesk/v1/snapshots/payables/snap_1',
 		);
 		for (const key of ['..', '.', '%2e%2e']) {
 			expect(scoped({ company: 'cmp_001', pathParams: { key } })).toThrow(
-				`"Get a payables snapshot": the snapshot key "${key}" is not a valid ID`,
+				`Payable → Get Many as Snapshot: the snapshot key "${key}" is not a valid ID`,
 			);
 		}
 		const list = ENDPOINTS.listInvoices;
@@ -284,7 +288,7 @@ describe('fault matrix: security', () => {
 				list,
 			),
 		).toThrow(
-			'Refusing to follow a link of "List invoices" to another path (/v2/companies/cmp_001/invoices)',
+			'Refusing to follow a link of Payable → Get Many as Snapshot to another path (/v2/companies/cmp_001/invoices)',
 		);
 		expect(
 			scoped(
@@ -295,7 +299,7 @@ describe('fault matrix: security', () => {
 				list,
 			),
 		).toThrow(
-			'Refusing to follow a link of "List invoices" to another path (/spendesk/v2/companies/cmp_002/invoices)',
+			'Refusing to follow a link of Payable → Get Many as Snapshot to another path (/spendesk/v2/companies/cmp_002/invoices)',
 		);
 	});
 
@@ -328,7 +332,7 @@ describe('fault matrix: security', () => {
 				expect(String(item.description)).toContain('Bearer [redacted]');
 				expect(String(item.description)).toContain('/v1/wallet-summary');
 				expect(item.error).toBe(
-					'Spendesk rejected "Get wallet summary" for company "cmp_001" (400)',
+					'Spendesk rejected Wallet Summary → Get for company "cmp_001" (400)',
 				);
 			}
 		}
@@ -426,7 +430,7 @@ describe('fault matrix: security', () => {
 		});
 		const error = await failure((await prepareNode(sim, 'orgKey', walletSummary())).execute());
 		expect(error.message).toBe(
-			'Spendesk rejected "Get wallet summary" for company "cmp_001" (400)',
+			'Spendesk rejected Wallet Summary → Get for company "cmp_001" (400)',
 		);
 		expect((error as { description?: string }).description).toBe(
 			'Spendesk said: X-Company-Id header value does not match the company of the wallet (body.walletId)',

@@ -73,7 +73,7 @@ describe('transport faults: lists that never end', () => {
 		expect(pages).toBeLessThan(40);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as Error).message).toBe(
-			'Spendesk sent the same items again for "List invoices": the list is not moving forward',
+			'Spendesk sent the same items again for a call of the node "Spendesk": the list is not moving forward',
 		);
 		expect(sim.requestsTo('listInvoices')).toHaveLength(2);
 	});
@@ -87,7 +87,7 @@ describe('transport faults: lists that never end', () => {
 		expect(pages).toBeLessThan(40);
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect((error as Error).message).toBe(
-			'Spendesk sent 10 empty pages in a row for "List invoices" while saying more would follow',
+			'Spendesk sent 10 empty pages in a row for a call of the node "Spendesk" while saying more would follow',
 		);
 		// The first page, then the bound of empty pages.
 		expect(sim.requestsTo('listInvoices')).toHaveLength(11);
@@ -99,7 +99,7 @@ describe('transport faults: lists that never end', () => {
 			collect(await ctxFor(sim, 'orgKey'), 'getAccounts', { company: 'cmp_001' }),
 		);
 		expect(error.message).toBe(
-			'Spendesk sent the same items again for "Get accounts": the list is not moving forward',
+			'Spendesk sent the same items again for a call of the node "Spendesk": the list is not moving forward',
 		);
 		// Page 1, then the pages totalResults says are left, read ahead (at most the in-flight cap):
 		// the first of them ends the list.
@@ -119,7 +119,7 @@ describe('transport faults: lists that never end', () => {
 			pageSize: 20,
 		});
 		expect((error as Error).message).toBe(
-			'Spendesk sent the same items again for "Search payables": the list is not moving forward',
+			'Spendesk sent the same items again for a call of the node "Spendesk": the list is not moving forward',
 		);
 		expect(sim.requestsTo('searchPayables')).toHaveLength(2);
 	});
@@ -138,7 +138,7 @@ describe('transport faults: lists that never end', () => {
 		});
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error!.message).toMatch(
-			/^Spendesk sent the same items again for "Custom API call GET \/v2\/companies\/\{companyId\}\/invoices"/,
+			'Spendesk sent the same items again for Custom API Call (GET /v2/companies/{companyId}/invoices): the list is not moving forward',
 		);
 		expect(error!.description).toMatch(/Pagination/);
 		expect(sim.requestsTo('listInvoices')).toHaveLength(2);
@@ -158,7 +158,7 @@ describe('transport faults: lists that never end', () => {
 		});
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error!.message).toMatch(
-			/^Spendesk sent the same items again for "Custom API call GET \/v2\/expense-categories"/,
+			'Spendesk sent the same items again for Custom API Call (GET /v2/expense-categories): the list is not moving forward',
 		);
 		expect(sim.requestsTo('listExpenseCategories')).toHaveLength(2);
 	});
@@ -217,7 +217,7 @@ describe('transport faults: waits that poison the limiter', () => {
 		// Past the last date a Date can hold: said in words, not "Invalid time value".
 		{
 			retryAfterSeconds: 1e300,
-			says: 'Spendesk asked to wait longer than any date can show before the next request on "Get wallet summary"',
+			says: 'Spendesk asked to wait longer than any date can show before the next request of a call of the node "Spendesk"',
 		},
 	])(
 		'a 429 with Retry-After $retryAfterSeconds fails saying when to retry, and the next call is sent',
@@ -323,7 +323,7 @@ describe('transport faults: slots held forever', () => {
 		)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			`Could not reach Spendesk at ${server.url} for "Get wallet summary" (timed out)`,
+			`Could not reach Spendesk at ${server.url} for a call of the node "Spendesk" (timed out)`,
 		);
 
 		// Nothing is left holding the credential: once the token endpoint answers, calls go through.
@@ -376,7 +376,7 @@ describe('transport faults: slots held forever', () => {
 		for (const error of await Promise.all(slow)) {
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toBe(
-				`Could not reach Spendesk at ${server.url} for "Get wallet summary" (timed out)`,
+				`Could not reach Spendesk at ${server.url} for a call of the node "Spendesk" (timed out)`,
 			);
 		}
 		// The requests were aborted, not just abandoned: the client closed all five connections.
@@ -423,7 +423,7 @@ describe('transport faults: slots held forever', () => {
 		const error = (await slow) as NodeOperationError;
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
-			'The execution was cancelled while "Get wallet summary" waited for Spendesk',
+			'The execution was cancelled while a call of the node "Spendesk" waited for Spendesk',
 		);
 		// Not retried: the server saw the slow call once.
 		expect(server.seen.filter((r) => r.startsWith('GET')).length).toBe(2);
@@ -553,7 +553,7 @@ describe('transport faults: a 200 whose body is not JSON', () => {
 		});
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toBe(
-			'Spendesk answered "Get wallet summary" for company "cmp_001" with text/html instead of JSON (200)',
+			'Spendesk answered Wallet Summary → Get for company "cmp_001" with text/html instead of JSON (200)',
 		);
 		expect(error!.description).toMatch(/proxy/);
 	});
@@ -593,7 +593,7 @@ describe('transport faults: a 200 whose body is not JSON', () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'noContent' });
 		const got = await runNodeSettled(sim, call('GET'));
 		expect(got.error!.message).toBe(
-			'Spendesk answered "Custom API call GET /v1/wallet-summary" for company "cmp_001" with no content instead of JSON (204)',
+			'Spendesk answered Custom API Call (GET /v1/wallet-summary) for company "cmp_001" with no content instead of JSON (204)',
 		);
 	});
 
@@ -604,7 +604,7 @@ describe('transport faults: a 200 whose body is not JSON', () => {
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			'Spendesk answered "List invoices" for company "cmp_001" with no content instead of JSON (204)',
+			'Spendesk answered a call of the node "Spendesk" for company "cmp_001" with no content instead of JSON (204)',
 		);
 	});
 });

@@ -215,7 +215,7 @@ describe('accounting export', () => {
 		const error = await failure(run(sim, 'orgKey', params));
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			`Spendesk rejected "Get the journal of an accounting export" for company "cmp_001" (409)`,
+			`Spendesk rejected Accounting Export → Get Journal for company "cmp_001" (409)`,
 		);
 		const out = await run(sim, 'orgKey', params, true);
 		expect(out).toEqual([
@@ -236,7 +236,7 @@ describe('accounting export', () => {
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe(
-			`Spendesk answered "Get the journal of an accounting export" for company "cmp_001" with text/html instead of text/csv (200)`,
+			`Spendesk answered Accounting Export → Get Journal for company "cmp_001" with text/html instead of text/csv (200)`,
 		);
 	});
 
@@ -244,7 +244,7 @@ describe('accounting export', () => {
 		sim.injectFault({ route: 'getAccountingExport', kind: 'htmlBody' });
 		const error = await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001' }));
 		expect(error.message).toBe(
-			`Spendesk answered "Get an accounting export" for company "cmp_001" with text/html instead of JSON (200)`,
+			`Spendesk answered Accounting Export → Create and Wait for company "cmp_001" with text/html instead of JSON (200)`,
 		);
 	});
 
@@ -258,7 +258,7 @@ describe('accounting export', () => {
 					exportId: locatorById(exportId),
 				}),
 			);
-			expect(error.message).toMatch(/^Export ID (is empty|".*" is not a valid ID)$/);
+			expect(error.message).toMatch(/^'Export' (is empty|holds ".*", which is not a valid ID)$/);
 		}
 		expect(sim.log).toHaveLength(0);
 	});

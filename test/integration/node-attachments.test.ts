@@ -121,7 +121,7 @@ describe('payable getAttachments', () => {
 			);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
-				'The file of attachment "big.pdf" of the payable is larger than Max File Size (2.0 MB; the limit is 1.0 MB)',
+				'The file of attachment "big.pdf" of the payable is larger than \'Max File Size (MB)\' allows (2.0 MB; the limit is 1.0 MB)',
 			);
 			expect(sim.log.filter((r) => r.host === 'files')).toHaveLength(0);
 		});
@@ -144,7 +144,7 @@ describe('payable getAttachments', () => {
 				}),
 			);
 			expect(error.message).toBe(
-				'The file of attachment "big.pdf" of the payable is larger than Max File Size (2.0 MB; the limit is 1.0 MB)',
+				'The file of attachment "big.pdf" of the payable is larger than \'Max File Size (MB)\' allows (2.0 MB; the limit is 1.0 MB)',
 			);
 		});
 
@@ -167,7 +167,7 @@ describe('payable getAttachments', () => {
 				}),
 			);
 			expect(error.message).toBe(
-				'The file of attachment "big.pdf" of the payable is larger than Max File Size (more than 1.0 MB received; the limit is 1.0 MB)',
+				'The file of attachment "big.pdf" of the payable is larger than \'Max File Size (MB)\' allows (more than 1.0 MB received; the limit is 1.0 MB)',
 			);
 		});
 
@@ -233,13 +233,15 @@ describe('payable getAttachments', () => {
 			run(sim, 'orgKey', { company: 'cmp_001', payableId: locatorById('pay_001_999999') }),
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe(`Not found: "List a payable's attachments" for company "cmp_001"`);
+		expect(error.message).toBe(
+			`Spendesk found nothing for Payable → Get Attachments in company "cmp_001" (404)`,
+		);
 		for (const bad of ['', '  ', '.', '..', 'a/b']) {
 			const refused = await failure(
 				run(sim, 'orgKey', { company: 'cmp_001', payableId: locatorById(bad) }),
 			);
 			expect(refused).toBeInstanceOf(NodeOperationError);
-			expect(refused.message).toMatch(/^Payable ID (is empty|".*" is not a valid ID)$/);
+			expect(refused.message).toMatch(/^'Payable' (is empty|holds ".*", which is not a valid ID)$/);
 			expect(sim.log).toHaveLength(0);
 		}
 	});

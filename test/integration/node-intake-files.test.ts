@@ -207,7 +207,7 @@ describe('intake files', () => {
 				binaryPropertyName: 'data',
 			}),
 		);
-		expect(empty.message).toBe('Intake ID is empty');
+		expect(empty.message).toBe("'Intake' is empty");
 		expect(sim.log).toHaveLength(0);
 	});
 

@@ -234,7 +234,7 @@ describe('node: input items, errors and hints', () => {
 			expect(out).toHaveLength(2);
 			expect(out[0].pairedItem).toEqual({ item: 0 });
 			expect(out[0].json).toMatchObject({
-				error: 'Not found: "Get wallet summary" for company "cmp_002"',
+				error: 'Spendesk found nothing for Wallet Summary → Get in company "cmp_002" (404)',
 				companyId: 'cmp_002',
 			});
 			expect(out[1]).toEqual({
@@ -251,7 +251,7 @@ describe('node: input items, errors and hints', () => {
 				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
 				{ onError: 'continueErrorOutput', items: TWO_ITEMS },
 			);
-			const message = 'Not found: "Get wallet summary" for company "cmp_002"';
+			const message = 'Spendesk found nothing for Wallet Summary → Get in company "cmp_002" (404)';
 			expect(out[0].error).toBeInstanceOf(NodeOperationError);
 			expect(out[0].error?.message).toBe(message);
 			expect(out[0].error?.description).toEqual(expect.any(String));
@@ -270,7 +270,7 @@ describe('node: input items, errors and hints', () => {
 			);
 			expect(out[0]).not.toHaveProperty('error');
 			expect(out[0].json).toEqual({
-				error: 'Not found: "Get wallet summary" for company "cmp_002"',
+				error: 'Spendesk found nothing for Wallet Summary → Get in company "cmp_002" (404)',
 				description: expect.any(String),
 				companyId: 'cmp_002',
 			});
@@ -286,7 +286,9 @@ describe('node: input items, errors and hints', () => {
 			);
 			const error = await failure(execute());
 			expect(error).toBeInstanceOf(NodeApiError);
-			expect(error.message).toBe('Not found: "Get wallet summary" for company "cmp_002"');
+			expect(error.message).toBe(
+				'Spendesk found nothing for Wallet Summary → Get in company "cmp_002" (404)',
+			);
 			// The second item never ran.
 			expect(sim.requestsTo('walletSummary')).toHaveLength(1);
 		});
@@ -320,7 +322,7 @@ describe('node: input items, errors and hints', () => {
 			});
 			expect(out.length).toBeGreaterThan(5);
 			expect(hints.map((h) => h.message)).toEqual([
-				'With All Companies, the Limit applies to each company and cut off the results of some of them. Turn on Return All to get every result.',
+				"With All Companies, 'Limit' counts for each company, and some companies have more results than the node returned. Turn on 'Return All' to get every result.",
 			]);
 		});
 

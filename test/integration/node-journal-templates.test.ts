@@ -131,7 +131,7 @@ describe.each(['specification', 'documented'] as const)(
 					...withTemplate(locatorById('a/b')),
 				}),
 			);
-			expect(error.message).toBe('Template ID "a/b" is not a valid ID');
+			expect(error.message).toBe('\'Template\' holds "a/b", which is not a valid ID');
 			expect(apiRequests(sim)).toEqual([]);
 		});
 	},

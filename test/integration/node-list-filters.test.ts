@@ -112,7 +112,7 @@ describe.each(['specification', 'documented'] as const)(
 					sort: { rule: { direction: 'amount' } },
 				}),
 			);
-			expect(error.message).toBe('Direction: "amount" is not one of the values Spendesk knows');
+			expect(error.message).toBe('\'Direction\': "amount" is not one of the values Spendesk knows');
 			expect(apiRequests(sim)).toEqual([]);
 		});
 
@@ -125,7 +125,7 @@ describe.each(['specification', 'documented'] as const)(
 				}),
 			);
 			expect(error.message).toBe(
-				'Bookkeeping Status: "paid" is not one of the values Spendesk knows',
+				'\'Bookkeeping Status\': "paid" is not one of the values Spendesk knows',
 			);
 			expect(apiRequests(sim)).toEqual([]);
 		});
@@ -270,7 +270,7 @@ describe.each(['specification', 'documented'] as const)(
 			);
 			// Get a payable's words are not the search's.
 			expect(error.message).toBe(
-				'Bookkeeping Status: "prepared" is not one of the values Spendesk knows',
+				'\'Bookkeeping Status\': "prepared" is not one of the values Spendesk knows',
 			);
 			expect((error as NodeOperationError).description).toBe(
 				"Choose from the list in 'Bookkeeping Status' (an expression must give exported, toExport, toPrepare).",
@@ -374,7 +374,9 @@ describe.each(['specification', 'documented'] as const)(
 						filters: { [field]: `${wrong}, ${values.split(', ')[0]}` },
 					}),
 				);
-				expect(error.message).toBe(`${label}: "${wrong}" is not one of the values Spendesk knows`);
+				expect(error.message).toBe(
+					`'${label}': "${wrong}" is not one of the values Spendesk knows`,
+				);
 				expect((error as NodeOperationError).description).toBe(
 					`Choose from the list in '${label}' (an expression must give ${values}).`,
 				);

@@ -648,7 +648,7 @@ describe('node: every operation with every credential kind', () => {
 				const error = await failure(execute());
 				expect(error).toBeInstanceOf(NodeOperationError);
 				expect(error.message).toBe(
-					`"Get companies" needs an organisation-level credential; "${credentialName}" is company-level`,
+					`Company → Get Many needs an organisation-level credential; "${credentialName}" is company-level`,
 				);
 				expect(sim.log).toHaveLength(0);
 			},

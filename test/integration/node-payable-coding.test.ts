@@ -330,7 +330,7 @@ describe.each(['specification', 'documented'] as const)(
 				}),
 			)) as NodeApiError;
 			expect(error.message).toBe(
-				`Spendesk refused the accounting of payable "${id}" in company "${C}" (line 2, Cost Center)`,
+				`Spendesk refused the accounting of payable "${id}" in company "${C}" (line 2, 'Cost Center')`,
 			);
 			expect(error.description).toMatch(
 				/^Nothing was changed\. Spendesk said: No cost center cc_999/,
@@ -360,11 +360,11 @@ describe.each(['specification', 'documented'] as const)(
 			const cases: Array<[IDataObject, string]> = [
 				[
 					{ lineItemsMode: 'replaceAll', lineItems: {} },
-					'Lines must hold at least one line; got none',
+					"'Lines' must hold at least one line; got none",
 				],
 				[
 					{ lineItemsMode: 'changeSome', lineChanges: {} },
-					'Changes is empty: there is nothing to update',
+					"'Changes' is empty: there is nothing to update",
 				],
 				[
 					{
@@ -375,12 +375,12 @@ describe.each(['specification', 'documented'] as const)(
 				],
 				[
 					{ lineItemsMode: 'replaceAll', lineItems: lines({ grossAmount: 12.5 }) },
-					'Line 1, Gross Amount must be a whole number of minor units; got 12.5',
+					"Line 1, 'Gross Amount (Minor Units)' must be a whole number of minor units; got 12.5",
 				],
 				// Left empty (or an expression giving ''): no amount, not 0.
 				[
 					{ lineItemsMode: 'replaceAll', lineItems: lines({ grossAmount: '' }) },
-					'Line 1, Gross Amount must be a whole number of minor units; got ""',
+					`Line 1, 'Gross Amount (Minor Units)' must be a whole number of minor units; got ""`,
 				],
 			];
 			for (const [params, message] of cases) {

@@ -241,27 +241,27 @@ describe.each(['specification', 'documented'] as const)(
 			for (const [change, message] of [
 				[
 					{ endDate: '2026-03-01' },
-					'Start Date (2026-04-01T00:00:00.000Z) is after End Date (2026-03-01T00:00:00.000Z)',
+					"'Start Date' (2026-04-01T00:00:00.000Z) is after 'End Date' (2026-03-01T00:00:00.000Z)",
 				],
-				[{ amount: 0 }, 'Amount must be a number above 0; got 0'],
-				[{ netAmount: 150 }, 'Net Amount (150) is more than Amount (100)'],
-				[{ amount: 12.345 }, 'Amount has more decimals than EUR has (2); got 12.345'],
-				[{ currency: 'euro' }, 'Currency must be a three-letter currency code; got "euro"'],
-				[{ costCenterId: locatorById('') }, 'Cost Center ID is empty'],
+				[{ amount: 0 }, "'Amount' must be a number above 0; got 0"],
+				[{ netAmount: 150 }, "'Net Amount' (150) is more than 'Amount' (100)"],
+				[{ amount: 12.345 }, "'Amount' has more decimals than EUR has (2); got 12.345"],
+				[{ currency: 'euro' }, `'Currency' must be a three-letter currency code; got "euro"`],
+				[{ costCenterId: locatorById('') }, "'Cost Center' is empty"],
 				[
 					{ customFields: { field: [{ fieldId: locatorById('af_002_001') }] } },
-					'Custom Field 1 needs both a Field and a Value',
+					"'Custom Fields' 1 needs both a 'Field' and a 'Value'",
 				],
 				[
 					{ additionalFields: { items: { item: [{ name: 'A', unitPrice: 1.001 }] } } },
-					'Item 1, Unit Price has more decimals than EUR has (2); got 1.001',
+					"'Item' 1, 'Unit Price' has more decimals than EUR has (2); got 1.001",
 				],
-				[{ supplierMode: 'new', supplierName: '  ' }, 'Supplier Name is empty'],
+				[{ supplierMode: 'new', supplierName: '  ' }, "'Supplier Name' is empty"],
 				[
 					{ startDate: '2026-02-30' },
-					'Start Date is not a date: 2026-02-30 does not exist (February 2026 has 28 days)',
+					"'Start Date' is not a date: 2026-02-30 does not exist (February 2026 has 28 days)",
 				],
-				[{ amount: 1.7e308, netAmount: 1 }, 'Amount is too large to send exactly; got 1.7e+308'],
+				[{ amount: 1.7e308, netAmount: 1 }, "'Amount' is too large to send exactly; got 1.7e+308"],
 			] as Array<[IDataObject, string]>) {
 				const error = await failure(run({ ...base, ...change }));
 				expect(error.message).toBe(message);
@@ -270,7 +270,7 @@ describe.each(['specification', 'documented'] as const)(
 			}
 			// An expression giving a Date that holds no time, evaluated by n8n's expression engine.
 			const invalid = await failure(run({ ...base, endDate: '={{ new Date("soon") }}' }));
-			expect(invalid.message).toBe('End Date is not a date: "Invalid Date"');
+			expect(invalid.message).toBe(`'End Date' is not a date: "Invalid Date"`);
 			expect(apiRequests(sim)).toEqual([]);
 		});
 
@@ -279,7 +279,7 @@ describe.each(['specification', 'documented'] as const)(
 			const error = await failure(run(CREATE));
 			expect(apiRequests(sim)).toHaveLength(1);
 			const description = (error as NodeApiError).description ?? '';
-			expect(description).toContain('Spendesk may have applied this "Create a purchase order"');
+			expect(description).toContain('Spendesk may have applied Purchase Order → Create:');
 			expect(description).toContain('before running the node again');
 			expect(description).not.toContain('then run the node again');
 		});
@@ -288,7 +288,7 @@ describe.each(['specification', 'documented'] as const)(
 			const before = purchaseOrdersOf(sim, 'cmp_002').length;
 			const error = await failure(run({ ...CREATE, supplierId: locatorById('sup_nope') }));
 			expect(error.message).toBe(
-				'Spendesk rejected "Create a purchase order" for company "cmp_002" (400)',
+				'Spendesk rejected Purchase Order → Create for company "cmp_002" (400)',
 			);
 			expect((error as NodeApiError).description).toContain(
 				'supplierId must be the ID of a supplier of the company',
@@ -396,7 +396,9 @@ describe.each(['specification', 'documented'] as const)(
 			const error = await failure(
 				run({ ...one('cmp_003'), operation: 'cancel', purchaseOrderId: locatorById(order.id) }),
 			);
-			expect(error.message).toContain('server error (503)');
+			expect(error.message).toBe(
+				'Spendesk could not complete Purchase Order → Cancel for company "cmp_003" (503)',
+			);
 			expect((error as NodeApiError).description).toContain('not safe to repeat');
 			expect(sim.requestsTo('cancelPurchaseOrder')).toHaveLength(1);
 		});
@@ -459,8 +461,8 @@ describe('node: purchase orders without the experimental scope (documented profi
 				costCenterId: locatorById('cc_001_0001'),
 			}),
 		);
-		expect(error.message).toContain(
-			'"Create a purchase order" belongs to Spendesk\'s experimental API',
+		expect(error.message).toBe(
+			'Purchase Order → Create uses Spendesk\'s experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001"',
 		);
 		expect((error as NodeApiError).description).toContain('experimental:purchase-order:write');
 		expect(sim.requestsTo('createPurchaseOrder')).toHaveLength(1);

@@ -453,12 +453,16 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 
 	describe('validation before any request', () => {
 		test.each([
-			['an empty ID', '', 'Payable ID is empty'],
-			['spaces only', '   ', 'Payable ID is empty'],
-			['".."', '..', 'Payable ID ".." is not a valid ID'],
-			['"%2e%2e"', '%2e%2e', 'Payable ID "%2e%2e" is not a valid ID'],
-			['a slash', 'pay/../../v1/accounts', 'Payable ID "pay/../../v1/accounts" is not a valid ID'],
-			['a space inside', 'pay 1', 'Payable ID "pay 1" is not a valid ID'],
+			['an empty ID', '', "'Payable' is empty"],
+			['spaces only', '   ', "'Payable' is empty"],
+			['".."', '..', `'Payable' holds "..", which is not a valid ID`],
+			['"%2e%2e"', '%2e%2e', `'Payable' holds "%2e%2e", which is not a valid ID`],
+			[
+				'a slash',
+				'pay/../../v1/accounts',
+				`'Payable' holds "pay/../../v1/accounts", which is not a valid ID`,
+			],
+			['a space inside', 'pay 1', `'Payable' holds "pay 1", which is not a valid ID`],
 		])(
 			'payable get with %s fails naming the field, nothing is sent',
 			async (_what, value, message) => {
@@ -485,7 +489,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				supplierId: { __rl: true, mode: 'id', value: { id: 1 } },
 			});
 			expect((await failure(execute())).message).toBe(
-				'Supplier ID must be an ID (text); got object',
+				"'Supplier' must be an ID (text); got object",
 			);
 			expect(sim.log).toHaveLength(0);
 		});

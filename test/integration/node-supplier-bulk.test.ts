@@ -216,7 +216,7 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('a bad supplier ID fails before any request; All Companies handed as given (not by n8n, which drops it) is refused', async () => {
 			const bad = await failure(run({ operation: 'archive' }, itemsOf(['a b'])));
-			expect(bad.message).toBe('Supplier ID "a b" is not a valid ID');
+			expect(bad.message).toBe('\'Supplier\' holds "a b", which is not a valid ID');
 			const all = await failure(
 				runNode(
 					sim,

@@ -140,7 +140,7 @@ const CASES: BadInput[] = [
 		name: 'custom path with ".."',
 		kind: 'orgKey',
 		params: custom({ path: '/v1/../v2/companies' }),
-		message: 'Path "/v1/../v2/companies" is not a valid API path',
+		message: `'Path' holds "/v1/../v2/companies", which is not a valid API path`,
 		route: 'getCompanies',
 	},
 	{
@@ -167,7 +167,7 @@ const CASES: BadInput[] = [
 			pagination: 'snapshot',
 			body: '{}',
 		}),
-		message: 'Pagination "Snapshot" reads a snapshot with GET, not POST',
+		message: `'Pagination' "Snapshot" reads a snapshot with GET, not POST`,
 		route: 'createPayablesSnapshot',
 	},
 	{
@@ -193,49 +193,49 @@ const CASES: BadInput[] = [
 		name: 'custom path with "//"',
 		kind: 'orgKey',
 		params: custom({ path: '//evil.example/v1/settlements' }),
-		message: 'Path "//evil.example/v1/settlements" is not a valid API path',
+		message: `'Path' holds "//evil.example/v1/settlements", which is not a valid API path`,
 		route: 'listSettlements',
 	},
 	{
 		name: 'custom path with "//" inside',
 		kind: 'oauthOrg',
 		params: custom({ path: '/v1//settlements' }),
-		message: 'Path "/v1//settlements" is not a valid API path',
+		message: `'Path' holds "/v1//settlements", which is not a valid API path`,
 		route: 'listSettlements',
 	},
 	{
 		name: 'custom path "http://…"',
 		kind: 'orgKey',
 		params: custom({ path: 'http://evil.example/v1/settlements' }),
-		message: 'Path "http://evil.example/v1/settlements" is not a valid API path',
+		message: `'Path' holds "http://evil.example/v1/settlements", which is not a valid API path`,
 		route: 'listSettlements',
 	},
 	{
 		name: 'custom path without a leading slash',
 		kind: 'companyKey',
 		params: custom({ company: '', path: 'v1/settlements' }),
-		message: 'Path "v1/settlements" is not a valid API path',
+		message: `'Path' holds "v1/settlements", which is not a valid API path`,
 		route: 'listSettlements',
 	},
 	{
 		name: 'custom path with a query string',
 		kind: 'orgKey',
 		params: custom({ path: '/v1/settlements?page=2' }),
-		message: 'Path "/v1/settlements?page=2" is not a valid API path',
+		message: `'Path' holds "/v1/settlements?page=2", which is not a valid API path`,
 		route: 'listSettlements',
 	},
 	{
 		name: 'custom path with {companyId} but header placement',
 		kind: 'orgKey',
 		params: custom({ path: '/v2/companies/{companyId}/invoices' }),
-		message: 'The path contains {companyId} but Company Placement is not "Company in Path"',
+		message: `The path contains {companyId} but 'Company Placement' is not "Company in Path"`,
 		route: 'listInvoices',
 	},
 	{
 		name: 'custom path placement "path" without {companyId}',
 		kind: 'orgKey',
 		params: custom({ path: '/v1/settlements', companyPlacement: 'path' }),
-		message: 'Company Placement is "Company in Path" but the path has no {companyId}',
+		message: `'Company Placement' is "Company in Path" but the path has no {companyId}`,
 		route: 'listSettlements',
 	},
 	{
@@ -290,7 +290,7 @@ const CASES: BadInput[] = [
 		name: 'payable filters setting "limit"',
 		kind: 'companyKey',
 		params: payables({ company: '', filtersJson: '{"limit":5}' }),
-		message: 'Filters (JSON) must not set "limit"',
+		message: `'Filters (JSON)' must not set "limit"`,
 		route: 'searchPayables',
 	},
 	{
@@ -318,44 +318,42 @@ const CASES: BadInput[] = [
 		name: 'analytical field id empty',
 		kind: 'orgKey',
 		params: values(''),
-		message: 'Analytical Field ID is empty',
+		message: "'Analytical Field' is empty",
 		route: 'listAnalyticalFieldValues',
 	},
 	{
 		name: 'analytical field id as a bare text, not From List or By ID (workflow JSON written by hand)',
 		kind: 'orgKey',
 		params: { ...values(''), fieldId: 'af_002_001' },
-		message:
-			'Analytical Field ID must be picked From List or entered By ID; the node got the text "af_002_001"',
+		message: `'Analytical Field' must be picked From List or entered By ID; the node got the text "af_002_001"`,
 		route: 'listAnalyticalFieldValues',
 	},
 	{
 		name: 'analytical field id in a mode the field does not have',
 		kind: 'orgKey',
 		params: { ...values(''), fieldId: { __rl: true, mode: 'url', value: 'af_002_001' } },
-		message:
-			'Analytical Field ID must be picked From List or entered By ID; the node got the mode "url"',
+		message: `'Analytical Field' must be picked From List or entered By ID; the node got the mode "url"`,
 		route: 'listAnalyticalFieldValues',
 	},
 	{
 		name: 'invoices Sort Field from an expression that is no choice',
 		kind: 'orgKey',
 		params: invoices({ sort: { rule: { field: 'amount', direction: 'asc' } } }),
-		message: 'Field: "amount" is not one of the values Spendesk knows',
+		message: `'Field': "amount" is not one of the values Spendesk knows`,
 		route: 'listInvoices',
 	},
 	{
 		name: 'invoices Sort Direction from an expression that is no choice',
 		kind: 'orgKey',
 		params: invoices({ sort: { rule: { field: 'createdAt', direction: 'newest' } } }),
-		message: 'Direction: "newest" is not one of the values Spendesk knows',
+		message: `'Direction': "newest" is not one of the values Spendesk knows`,
 		route: 'listInvoices',
 	},
 	{
 		name: 'analytical field id blank (OAuth2 company-level)',
 		kind: 'oauthCompany',
 		params: { ...values('   '), company: '' },
-		message: 'Analytical Field ID is empty',
+		message: "'Analytical Field' is empty",
 		route: 'listAnalyticalFieldValues',
 	},
 ];
@@ -399,7 +397,7 @@ describe('node: bad input fails before any request', () => {
 					`Custom API Call with method ${method} writes to one company at a time: All Companies is not allowed`,
 				);
 				expect((error as NodeOperationError).description).toContain(
-					'Set Companies to One Company and pick the company',
+					"Set 'Companies' to One Company and pick the company",
 				);
 				// Not even the company list was read.
 				expect(sim.log).toHaveLength(0);

@@ -218,11 +218,11 @@ describe('node: write operations', () => {
 			expect(apiRequests(sim).map((r) => r.status)).toEqual([503]);
 			expect(error).toBeInstanceOf(NodeApiError);
 			expect(error.message).toBe(
-				'Spendesk had a server error (503) on "Update bookkeeping status" for company "cmp_002" (bulk call for items 0–99, may have been applied)',
+				'Spendesk could not complete Payable → Update Bookkeeping Status for company "cmp_002" (503) (bulk call for items 0–99, may have been applied)',
 			);
 			const { description } = error as NodeApiError;
 			expect(description).toContain(
-				'Applied for certain: none. May have been applied: items 0–99 (their bulk call failed after it was sent and was not retried). Not sent: items 100–149.',
+				'Applied for certain: none. May have been applied: items 0–99 (Spendesk did not confirm their bulk call after it was sent, and it was not retried). Not sent: items 100–149.',
 			);
 			expect(description).toContain(
 				'Running items 0–99 again is safe: a payable that was already updated has a newer version, so Spendesk refuses it as changed since it was read',
@@ -242,13 +242,13 @@ describe('node: write operations', () => {
 			const error = await failure((await execute(sim, MARK, { items }))());
 			expect(apiRequests(sim).map((r) => r.status)).toEqual([200, 503]);
 			expect(error.message).toBe(
-				'Spendesk had a server error (503) on "Update bookkeeping status" for company "cmp_004" (bulk call for items 100–199, may have been applied)',
+				'Spendesk could not complete Payable → Update Bookkeeping Status for company "cmp_004" (503) (bulk call for items 100–199, may have been applied)',
 			);
 			const { description } = error as NodeApiError;
 			const story = description!.slice(description!.indexOf('Applied:'));
 			expect(story).toBe(
 				'Applied: items 0–99. ' +
-					'May have been applied: items 100–199 (their bulk call failed after it was sent and was not retried). ' +
+					'May have been applied: items 100–199 (Spendesk did not confirm their bulk call after it was sent, and it was not retried). ' +
 					'Not sent: items 200–249. ' +
 					'What to do: Running items 100–199 again is safe: a payable that was already updated has a newer version, so Spendesk refuses it as changed since it was read and does not change it twice. ' +
 					'Run items 200–249 again: Spendesk has not applied them. ' +
@@ -352,14 +352,14 @@ describe('node: write operations', () => {
 			items[2] = { json: { ...items[2].json, id: '  ' } };
 			items[3] = { json: { ...items[3].json, version: 'two' } };
 			const error = await failure((await execute(sim, MARK, { items }))());
-			expect(error.message).toBe('Payable ID is empty');
+			expect(error.message).toBe("'Payable' is empty");
 			expect(sim.log).toHaveLength(0);
 			const out = await (await execute(sim, MARK, { items, continueOnFail: true }))();
 			expect(out.map((o) => o.json.error ?? o.json.status)).toEqual([
 				'updated',
 				'updated',
-				'Payable ID is empty',
-				'Version must be a whole number from 0; got "two"',
+				"'Payable' is empty",
+				'\'Version\' must be a whole number from 0; got "two"',
 			]);
 			expect((apiRequests(sim)[0].body as { payables: unknown[] }).payables).toHaveLength(2);
 		});
@@ -562,7 +562,7 @@ describe('node: write operations', () => {
 			);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
-				`'Bookkeeping Status' must be Exported or Failed to Export; got "failedExport"`,
+				`'Bookkeeping Status' must be "Exported" or "Failed to Export"; got "failedExport"`,
 			);
 			expect((error as NodeOperationError).description).toContain('"failedToExport"');
 			expect(apiRequests(sim)).toEqual([]);
@@ -578,7 +578,9 @@ describe('node: write operations', () => {
 				bookkeepingStatus: 'exported',
 			};
 			const error = await failure((await execute(sim, params))());
-			expect(error.message).toBe('Not found: "Update a settlement\'s state" for company "cmp_002"');
+			expect(error.message).toBe(
+				'Spendesk found nothing for Settlement → Update State in company "cmp_002" (404)',
+			);
 			const out = await (await execute(sim, params, { continueOnFail: true }))();
 			expect(out[0]).toMatchObject({ json: { error: error.message }, pairedItem: { item: 0 } });
 			expect(out[0]).not.toHaveProperty('error');
@@ -619,7 +621,7 @@ describe('node: write operations', () => {
 					})
 				)(),
 			);
-			expect(error.message).toBe('Settlement ID ".." is not a valid ID');
+			expect(error.message).toBe('\'Settlement\' holds "..", which is not a valid ID');
 			expect(sim.log).toHaveLength(0);
 		});
 	});
@@ -750,14 +752,16 @@ describe('node: write operations', () => {
 			items[2] = { json: { ...items[2].json, country: 'France' } };
 			items[3] = { json: { ...items[3].json, email: 'billing at example' } };
 			const error = await failure((await execute(sim, params, { items }))());
-			expect(error.message).toBe('IBAN "FR760000" is not a valid IBAN');
+			expect(error.message).toBe(
+				'\'IBAN\' holds "FR760000", which is not a valid international bank account number',
+			);
 			expect(sim.log).toHaveLength(0);
 			const out = await (await execute(sim, params, { items, continueOnFail: true }))();
 			expect(out.map((o) => o.json.error ?? o.json.name)).toEqual([
 				'Supplier 300',
-				'IBAN "FR760000" is not a valid IBAN',
-				'Country "FRANCE" is not a two-letter country code',
-				'Email "billing at example" is not an email address',
+				'\'IBAN\' holds "FR760000", which is not a valid international bank account number',
+				'\'Country\' holds "FRANCE", which is not a two-letter country code',
+				'\'Email\' holds "billing at example", which is not an email address',
 			]);
 		});
 
@@ -785,7 +789,7 @@ describe('node: write operations', () => {
 			expect(error.message).toContain('(bulk call for items 0–2, may have been applied)');
 			expect(description!.slice(description!.indexOf('Applied'))).toBe(
 				'Applied for certain: none. ' +
-					'May have been applied: items 0–2 (their bulk call failed after it was sent and was not retried). ' +
+					'May have been applied: items 0–2 (Spendesk did not confirm their bulk call after it was sent, and it was not retried). ' +
 					'What to do: Do not run items 0–2 again as they are, which may create the same suppliers twice: first search Spendesk for those suppliers by name (Supplier → Get Many), and run again only the ones it does not have. ' +
 					"(Item numbers count from 0, as n8n's item index.)",
 			);
@@ -869,7 +873,7 @@ describe('node: write operations', () => {
 					await execute(sim, { ...base, supplierId: locatorById('sup_002_0001'), updateFields: {} })
 				)(),
 			);
-			expect(empty.message).toBe('Nothing to update: add at least one field to Update Fields');
+			expect(empty.message).toBe("Nothing to update: add at least one field to 'Update Fields'");
 			expect((empty as NodeOperationError).description).toContain('Supplier → Archive');
 			expect(sim.log).toHaveLength(0);
 			const unknown = await failure(
@@ -881,7 +885,9 @@ describe('node: write operations', () => {
 					})
 				)(),
 			);
-			expect(unknown.message).toBe('Not found: "Update a supplier" for company "cmp_002"');
+			expect(unknown.message).toBe(
+				'Spendesk found nothing for Supplier → Update in company "cmp_002" (404)',
+			);
 		});
 	});
 });

@@ -82,11 +82,11 @@ describe('page lists answered as a bare array (docs/api.md#page-lists)', () => {
 			sim.injectFault({ route: 'listSuppliers', kind: 'setFields', set });
 			const error = await failure(run({}));
 			expect(error.message).toBe(
-				`Spendesk answered "Supplier → Get Many" for company "cmp_001" with something the node cannot read as a list (page 1: ${error.message.split('(page 1: ')[1]}`,
+				`Spendesk answered Supplier → Get Many for company "cmp_001" with something the node cannot read as a list (page 1: ${error.message.split('(page 1: ')[1]}`,
 			);
 			expect(error.message).toContain(shape);
 			expect((error as { description?: string }).description).toContain(
-				'rather than an empty or partial list',
+				'The node stops rather than return an empty or partial list',
 			);
 			expect(apiRequests(sim)).toHaveLength(1);
 		},
@@ -95,7 +95,7 @@ describe('page lists answered as a bare array (docs/api.md#page-lists)', () => {
 	test('a later page that cannot be read fails the list too, with its page number', async () => {
 		sim.injectFault({ route: 'listSuppliers', kind: 'setFields', set: { data: 'none' }, after: 1 });
 		const error = await failure(run({}));
-		expect(error.message).toMatch(/"Supplier → Get Many" for company "cmp_001" .*\(page 2: /);
+		expect(error.message).toMatch(/ Supplier → Get Many for company "cmp_001" .*\(page 2: /);
 	});
 
 	test('From List reads a bare array too (cost centers), and fails on an answer it cannot read', async () => {
@@ -112,7 +112,9 @@ describe('page lists answered as a bare array (docs/api.md#page-lists)', () => {
 		expect(apiRequests(sim).map((r) => r.query.page)).toEqual(['1', '2']);
 		sim.injectFault({ route: 'listCostCenters', kind: 'setFields', set: { data: null } });
 		const error = await failure(searchCostCenters.call(ctx));
-		expect(error.message).toMatch(/^Spendesk answered "List cost centers" for company "cmp_001"/);
+		expect(error.message).toMatch(
+			/^Spendesk answered the list of cost centers for company "cmp_001"/,
+		);
 	});
 
 	test('the supplier search labels each supplier with the fields Spendesk reads back: name, city, VAT number (docs/api.md#suppliers-as-read)', async () => {

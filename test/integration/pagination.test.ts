@@ -13,6 +13,8 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { nameCalls } from '../../nodes/Spendesk/transport/callName';
+import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import { collect, eachPage, paginate } from '../../nodes/Spendesk/transport/paginate';
 import type { ListRequest } from '../../nodes/Spendesk/transport/paginate';
@@ -84,7 +86,17 @@ async function drain(
 ): Promise<IDataObject[]> {
 	const { context } = await contextFor(sim, kind);
 	sim.clearLog();
-	return await collect(asContext(context), name, request);
+	return await collect(named(context, name), name, request);
+}
+
+/**
+ * The context of a drain, its calls named as the node's run names them: the operation that
+ * reads the endpoint, as the panel shows it (messages name it; transport/callName.ts).
+ */
+function named(context: TestContext, name: EndpointName): SpendeskContext {
+	const ctx = asContext(context);
+	nameCalls(ctx, ENDPOINTS[name].operations[0]);
+	return ctx;
 }
 
 interface Exchange {
@@ -130,7 +142,7 @@ async function drainFresh(
 ): Promise<{ error?: unknown; pages: number }> {
 	const { context } = await contextFor(sim, 'orgKey');
 	sim.clearLog();
-	return await drainBounded(asContext(context), name, request, maxPages);
+	return await drainBounded(named(context, name), name, request, maxPages);
 }
 
 /** Every request of the drain reached the route successfully (no retries, no errors). */
@@ -369,7 +381,7 @@ describe('page style: List settlements (pageSize max 30)', () => {
 	test('a last page repeating the previous one fails clearly instead of giving duplicates', async () => {
 		sim.injectFault({ route: 'listSettlements', kind: 'repeatLastPage', times: 100 });
 		await expect(drain(sim, 'orgKey', 'listSettlements', { company: THREE_PAGES })).rejects.toThrow(
-			/^Spendesk sent the same items again for "List settlements"/,
+			/^Spendesk sent the same items again for Settlement → Get Many:/,
 		);
 		expect(byPage(sim.requestsTo('listSettlements')).map((r) => r.query.page)).toEqual([
 			'1',
@@ -381,7 +393,7 @@ describe('page style: List settlements (pageSize max 30)', () => {
 	test('a 404 on page 1 is an error naming the endpoint, and is not retried', async () => {
 		sim.injectFault({ route: 'listSettlements', kind: 'status', status: 404 });
 		await expect(drain(sim, 'orgKey', 'listSettlements', { company: 'cmp_001' })).rejects.toThrow(
-			/List settlements/,
+			'Spendesk found nothing for Settlement → Get Many in company "cmp_001" (404)',
 		);
 		const requests = sim.requestsTo('listSettlements');
 		expect(requests.map((r) => [r.query.page ?? '1', r.status])).toEqual([['1', 404]]);
@@ -647,7 +659,7 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		try {
 			await expect(
 				drain(sim, 'orgKey', 'listInvoices', { company: 'cmp_001', qs: { ...SORT } }),
-			).rejects.toThrow(/more pages follow for "List invoices" but gave no cursor/);
+			).rejects.toThrow(/more pages follow for Invoice → Get Many but gave no cursor/);
 			expect(sim.requestsTo('listInvoices')).toHaveLength(1);
 		} finally {
 			sim.configure({ nextUrlOrigin: undefined });
@@ -693,7 +705,7 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		await expect(
 			drain(sim, 'orgKey', 'listInvoices', { company: 'cmp_001', qs: { ...SORT } }),
 		).rejects.toThrow(
-			'Spendesk answered a hasNextPage the node cannot read for "List invoices" (1)',
+			'Spendesk answered a hasNextPage the node cannot read for Invoice → Get Many (1)',
 		);
 		expect(sim.requestsTo('listInvoices')).toHaveLength(1);
 	});
@@ -718,7 +730,13 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		});
 		expect(pages).toBeLessThan(10);
 		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toMatch(/List invoices/);
+		expect((error as Error).message).toBe(
+			'Spendesk sent the same page cursor twice for Invoice → Get Many',
+		);
+		// What Spendesk support needs to know: the call, by its method and path.
+		expect((error as { description?: string }).description).toContain(
+			'naming the call GET /v2/companies/{companyId}/invoices',
+		);
 		const requests = sim.requestsTo('listInvoices');
 		expect(requests.length).toBeGreaterThanOrEqual(2);
 		expect(requests.length).toBeLessThanOrEqual(3);
@@ -1031,7 +1049,7 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 			sim.injectFault({ route: 'searchPayables', kind: 'setFields', set: { nextCursor: value } });
 			const { error } = await drainFresh(sim, 'searchPayables', { company: 'cmp_001' });
 			expect((error as Error).message).toBe(
-				`Spendesk answered a next-page cursor the node cannot send back for "Search payables" (${kind})`,
+				`Spendesk answered a next-page cursor the node cannot send back for Payable → Get Many (${kind})`,
 			);
 			expect(sim.requestsTo('searchPayables')).toHaveLength(1);
 		},
@@ -1042,7 +1060,9 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		const { error, pages } = await drainFresh(sim, 'searchPayables', { company: 'cmp_001' });
 		expect(pages).toBeLessThan(10);
 		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toMatch(/Search payables/);
+		expect((error as Error).message).toBe(
+			'Spendesk sent the same page cursor twice for Payable → Get Many',
+		);
 		const requests = sim.requestsTo('searchPayables');
 		expect(requests.length).toBeGreaterThanOrEqual(2);
 		expect(requests.length).toBeLessThanOrEqual(3);

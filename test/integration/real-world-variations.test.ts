@@ -256,7 +256,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 	});
 
 	describe('Deprecation/Sunset headers as an execution hint', () => {
-		const HINT = `Spendesk marks "List suppliers" (GET /v1/suppliers) as deprecated; it stops working on ${DEFAULT_SUNSET}. It still works for now: update the Spendesk node (or the Custom API Call's path) before then.`;
+		const HINT = `Spendesk marks the endpoint of Supplier → Get Many (GET /v1/suppliers) as deprecated; it stops working on ${DEFAULT_SUNSET}. It still works for now: update the Spendesk node (or the Custom API Call's path) before then.`;
 
 		test('one hint per run naming the endpoint, however many pages and items met the headers', async () => {
 			sim.injectFault({ route: 'listSuppliers', kind: 'deprecated', times: 10 });
@@ -310,7 +310,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			);
 			expect(hints.map((h) => h.message)).toEqual([
 				HINT,
-				'Spendesk marks "Custom API call GET /v1/accounts" as deprecated. It still works for now: update the Spendesk node (or the Custom API Call\'s path) before then.',
+				"Spendesk marks the endpoint of Custom API Call (GET /v1/accounts) as deprecated. It still works for now: update the Spendesk node (or the Custom API Call's path) before then.",
 			]);
 		});
 
@@ -330,7 +330,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { hints } = await runNode(sim, 'orgKey', params);
 			expect(hints.map((h) => h.message)).toEqual([
 				expect.stringContaining(
-					'"List users" (GET /v1/users) as deprecated; it stops working on Fri, 01 Jan 2027 00:00:00 GMT.',
+					'the endpoint of User → Get Many (GET /v1/users) as deprecated; it stops working on Fri, 01 Jan 2027 00:00:00 GMT.',
 				),
 			]);
 			expect((await runNode(sim, 'orgKey', params)).hints).toEqual([]);

@@ -226,7 +226,7 @@ describe('transport: tokens', () => {
 				'Reconnect the credential "Spendesk OAuth2" to Spendesk: approve at the link below, then paste the address you land on into the credential and save',
 			);
 			const description = (error as NodeApiError).description ?? '';
-			expect(description).toContain('"Get wallet summary" for company "cmp_002"');
+			expect(description).toContain('a call of the node "Spendesk" for company "cmp_002"');
 			expect(description).toContain('Spendesk refused to renew access');
 			expect(description).toContain(`href="${sim.baseUrl}/v1/oauth2/authorize?`);
 			expect((error as NodeApiError).context.itemIndex).toBe(3);
@@ -382,7 +382,7 @@ describe('transport: a token endpoint refusing the client with 400 (docs/api.md#
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toBe('Spendesk refused the credential "Spendesk API key" (400)');
 		const description = (error as NodeApiError).description ?? '';
-		expect(description).toContain('Client ID and Client Secret');
+		expect(description).toContain("Check 'Client ID' and 'Client Secret' in the credential");
 		expect(description).not.toContain('parameters of this operation');
 		expect(tokenRequests).toEqual(['POST /v1/auth/token']);
 		expect(`${JSON.stringify(error)} ${description} ${error.message}`).not.toContain(secret);
@@ -452,7 +452,7 @@ describe('transport: redirects from the API are refused (docs/api.md#authenticat
 		const text = `${error.message} ${description}`;
 		expect(text).toContain(targetHost);
 		expect(text).toMatch(/never redirects/);
-		expect(text).toMatch(/base URL/);
+		expect(text).toContain("check 'Environment' (or 'Base URL') in the credential");
 		for (const secret of ['query-secret-91ab', 'client-secret-3c77', 'api-token-5e1c'])
 			expect(`${text} ${JSON.stringify(error)}`).not.toContain(secret);
 	};

@@ -6,6 +6,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
+import { callName, nameCalls } from '../../nodes/Spendesk/transport/callName';
 import { apiError, describeFailure } from '../../nodes/Spendesk/transport/errors';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
@@ -52,7 +53,7 @@ describe('transport: errors (docs/api.md#errors)', () => {
 		const error = await apiFailure(callSpendesk(org, 'walletSummary', { company: 'cmp_999' }));
 		expect(error.message).toBe('Company "cmp_999" does not belong to your organisation');
 		expect(error.description).toBe(
-			'Check the company ID, or pick the company from the list in the Company field. Newly created companies can take up to 20 minutes to become visible.',
+			"Check the company ID, or pick the company from the list in 'Company'. Newly created companies can take up to 20 minutes to become visible.",
 		);
 		expect(error.httpCode).toBe('403');
 		const log = sim.requestsTo('walletSummary');
@@ -109,7 +110,7 @@ describe('transport: errors (docs/api.md#errors)', () => {
 			'The company-level credential "Spendesk API key" cannot reach company "cmp_002"',
 		);
 		expect(error.description).toBe(
-			"A company-level credential reaches only its own company. Leave the node's Company field empty and check the credential's Company ID (or leave it empty too: the node then looks the company up), or use an organisation-level credential to work across companies.",
+			"A company-level credential reaches only its own company. Leave 'Company' empty in the node and check 'Company ID' in the credential (or leave it empty too: the node then looks the company up), or use an organisation-level credential to work across companies.",
 		);
 		expect(error.httpCode).toBe('403');
 		const log = sim.requestsTo('listInvoices');
@@ -129,7 +130,7 @@ describe('transport: errors (docs/api.md#errors)', () => {
 		sim.clearLog();
 		const error = await apiFailure(callSpendesk(ctx, 'getCompanies'));
 		expect(error.message).toBe(
-			'"Get companies" needs an organisation-level credential; "Spendesk API key" is company-level',
+			'a call of the node "Spendesk" needs an organisation-level credential; "Spendesk API key" is company-level',
 		);
 		expect(error.httpCode).toBe('403');
 		expect(sim.requestsTo('getCompanies').map((r) => r.status)).toEqual([403]);
@@ -151,7 +152,7 @@ describe('transport: errors (docs/api.md#errors)', () => {
 		sim.clearLog();
 		const error = await apiFailure(callSpendesk(ctx, 'listInvoices', { company: 'cmp_001' }));
 		expect(error.message).toBe(
-			'"List invoices" belongs to Spendesk\'s experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001"',
+			'a call of the node "Spendesk" uses Spendesk\'s experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001"',
 		);
 		expect(error.description).toBe(
 			'Ask your Spendesk contact to enable experimental access for this key (scope "experimental:invoice:read"), then add the scope to the API key in Spendesk (or to the OAuth2 credential\'s scopes and reconnect); or use an operation of Spendesk\'s generally available API, which needs no experimental access.',
@@ -184,9 +185,11 @@ describe('transport: errors (docs/api.md#errors)', () => {
 				pathParams: { key: 'no-such-snapshot' },
 			}),
 		);
-		expect(error.message).toBe('Not found: "Get a payables snapshot" for company "cmp_001"');
+		expect(error.message).toBe(
+			'Spendesk found nothing for a call of the node "Spendesk" in company "cmp_001" (404)',
+		);
 		expect(error.description).toBe(
-			'Spendesk said: Snapshot not found. Check the IDs given to this operation, and the base URL of the credential.',
+			"Spendesk said: Snapshot not found. Check the IDs given to this operation, and 'Environment' (or 'Base URL') in the credential.",
 		);
 		expect(error.httpCode).toBe('404');
 		expect(sim.requestsTo('getPayablesSnapshot').map((r) => r.status)).toEqual([404]);
@@ -197,7 +200,9 @@ describe('transport: errors (docs/api.md#errors)', () => {
 		const error = await apiFailure(
 			callSpendesk(org, 'listSettlements', { company: 'cmp_001', qs: { page: 9, pageSize: 30 } }),
 		);
-		expect(error.message).toBe('Not found: "List settlements" for company "cmp_001"');
+		expect(error.message).toBe(
+			'Spendesk found nothing for a call of the node "Spendesk" in company "cmp_001" (404)',
+		);
 		expect(error.httpCode).toBe('404');
 		const allowed = await callSpendesk(org, 'listSettlements', {
 			company: 'cmp_001',
@@ -209,8 +214,12 @@ describe('transport: errors (docs/api.md#errors)', () => {
 	});
 
 	test('400 missing X-Company-Id maps to "Choose a company" (describeFailure / apiError)', () => {
+		// Named as the node's run names its calls (transport/callName.ts).
+		const named = { getNode: () => ({ name: 'Spendesk' }) as INode };
+		nameCalls(named, 'Wallet Summary → Get');
 		const call = {
 			endpoint: ENDPOINTS.walletSummary,
+			name: callName(named),
 			status: 400,
 			error: {
 				code: 'missing_company_id',
@@ -224,7 +233,7 @@ describe('transport: errors (docs/api.md#errors)', () => {
 			message:
 				'Choose a company: organisation-level credentials must name the company on this call',
 			description:
-				'"Get wallet summary" works on one company at a time. Set the Company field (from the list, by ID, or All Companies). Spendesk said: X-Company-Id header is required for organisation tokens',
+				"Wallet Summary → Get works on one company at a time. Choose it in 'Company' (from the list or by ID), or All Companies in 'Companies' where the operation offers it. Spendesk said: X-Company-Id header is required for organisation tokens",
 		});
 		// Recognised by its source alone, too.
 		expect(describeFailure({ ...call, error: { source: 'headers.x-company-id' } }).message).toBe(

@@ -103,7 +103,7 @@ describe('OAuth2 credential, documented contract', () => {
 		);
 		expect(error.message).not.toMatch(/sign|network|reach/i);
 		expect(description).toContain(
-			`paste it into the credential's Authorization Response field and save. The next run connects`,
+			`paste it into 'Authorization Response' in the credential and save. The next run connects`,
 		);
 		expect(link!.origin + link!.pathname).toBe(`${sim.baseUrl}/v1/oauth2/authorize`);
 		expect(link!.searchParams.get('response_type')).toBe('code');
@@ -137,7 +137,7 @@ describe('OAuth2 credential, documented contract', () => {
 		});
 		const wrongRedirect = await testCredentialLikeN8n(TYPE, { ...fields, redirectUri: 'cb' });
 		expect(wrongRedirect.status).toBe('Error');
-		expect(wrongRedirect.message).toContain('The Redirect URI must be a whole address');
+		expect(wrongRedirect.message).toContain("'Redirect URI' must be a whole address");
 		const { link } = await connectError(storeOf(fields));
 		const landed = await approve(link!);
 		sim.clearLog();

@@ -181,7 +181,7 @@ describe('transport: company placement (docs/api.md#levels-and-company-placement
 			const error = await failure(callSpendesk(company, 'getCompanies'));
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
-				'"Get companies" needs an organisation-level credential; "Spendesk API key" is company-level',
+				'a call of the node "Spendesk" needs an organisation-level credential; "Spendesk API key" is company-level',
 			);
 			expect(sim.log).toHaveLength(0);
 		});

@@ -78,9 +78,8 @@ describe('transport: retries', () => {
 			callSpendesk(ctx, 'createIntake', { company: 'cmp_001', body: { description: 'Taxi' } }),
 		);
 		expect(error.message).toBe(
-			'Spendesk had a server error (503) on "Create an intake" for company "cmp_001"',
+			'Spendesk could not complete a call of the node "Spendesk" for company "cmp_001" (503)',
 		);
-		expect(error.message).toContain('server error');
 		expect(error.description).toContain('not safe to repeat');
 		expect(error.httpCode).toBe('503');
 		expect(sim.requestsTo('createIntake').map((r) => r.status)).toEqual([503]);
@@ -94,10 +93,10 @@ describe('transport: retries', () => {
 		);
 		expect(sim.requestsTo('createIntake')).toHaveLength(1);
 		expect(error.description).toBe(
-			'This call is not safe to repeat, so it was not retried. It may have reached Spendesk and been applied: check in Spendesk before running it again. Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again. (ECONNRESET)',
+			"This call is not safe to repeat, so it was not retried. It may have reached Spendesk and been applied: check in Spendesk before running it again. Check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then run the node again. (ECONNRESET)",
 		);
 		expect(error.message).toBe(
-			`Could not reach Spendesk at ${sim.baseUrl} for "Create an intake" (connection reset)`,
+			`Could not reach Spendesk at ${sim.baseUrl} for a call of the node "Spendesk" (connection reset)`,
 		);
 	});
 
@@ -120,7 +119,7 @@ describe('transport: retries', () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'status', status: 503, times: 100 });
 		const error = await apiFailure(drain());
 		expect(error.message).toBe(
-			'Spendesk had a server error (503) on "List invoices" for company "cmp_002"',
+			'Spendesk could not complete a call of the node "Spendesk" for company "cmp_002" (503)',
 		);
 		expect(error.httpCode).toBe('503');
 		expect(transportSettings.maxRetries).toBe(4);
@@ -132,7 +131,7 @@ describe('transport: retries', () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'status', status: 500, times: 100 });
 		const error = await apiFailure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_003' }));
 		expect(error.message).toBe(
-			'Spendesk had a server error (500) on "Get wallet summary" for company "cmp_003"',
+			'Spendesk could not complete a call of the node "Spendesk" for company "cmp_003" (500)',
 		);
 		expect(sim.requestsTo('walletSummary').map((r) => r.status)).toEqual([500, 500, 500]);
 	});
@@ -142,10 +141,10 @@ describe('transport: retries', () => {
 		const error = await apiFailure(drain());
 		expect(sim.requestsTo('listInvoices')).toHaveLength(5);
 		expect(error.description).toBe(
-			'The node tried 5 times. Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again. (ECONNRESET)',
+			"The node tried 5 times. Check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then run the node again. (ECONNRESET)",
 		);
 		expect(error.message).toBe(
-			`Could not reach Spendesk at ${sim.baseUrl} for "List invoices" (connection reset)`,
+			`Could not reach Spendesk at ${sim.baseUrl} for a call of the node "Spendesk" (connection reset)`,
 		);
 	});
 

@@ -6,11 +6,14 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/credential';
 import type { Endpoint } from '../../nodes/Spendesk/transport/endpoints';
+import { nameCalls } from '../../nodes/Spendesk/transport/callName';
 import { progressGuard } from '../../nodes/Spendesk/transport/pagination/strategy';
 
 const node = { name: 'Spendesk', type: 'n8n-nodes-spendesk.spendesk' } as INode;
 const ctx = { getNode: () => node } as unknown as SpendeskContext;
-const endpoint = { label: 'List invoices' } as Endpoint;
+// Messages name the call as the node's run names it (transport/callName.ts).
+nameCalls(ctx, 'Invoice → Get Many');
+const endpoint = { method: 'GET', path: '/v2/companies/{companyId}/invoices' } as Endpoint;
 
 const invoices = (from: number, to: number): IDataObject[] =>
 	Array.from({ length: to - from }, (_, i) => ({ id: `inv_${from + i}`, amount: from + i }));
@@ -30,7 +33,7 @@ describe('progress guard', () => {
 		guard(invoices(0, 100));
 		expect(guard(invoices(0, 100), { reasked: true })).toEqual([]);
 		expect(() => guard(invoices(0, 100))).toThrow(
-			'Spendesk sent the same items again for "List invoices": the list is not moving forward',
+			'Spendesk sent the same items again for Invoice → Get Many: the list is not moving forward',
 		);
 	});
 
@@ -58,7 +61,7 @@ describe('progress guard', () => {
 		guard(invoices(0, 5));
 		for (let i = 0; i < 9; i++) expect(guard([])).toEqual([]);
 		expect(() => guard([])).toThrow(
-			'Spendesk sent 10 empty pages in a row for "List invoices" while saying more would follow',
+			'Spendesk sent 10 empty pages in a row for Invoice → Get Many while saying more would follow',
 		);
 	});
 });

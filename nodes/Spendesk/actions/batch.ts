@@ -59,7 +59,7 @@ function standing(
 	];
 	if (maybe.length)
 		parts.push(
-			`May have been applied: ${itemsPhrase(maybe)} (their bulk call failed after it was sent and was not retried).`,
+			`May have been applied: ${itemsPhrase(maybe)} (Spendesk did not confirm their bulk call after it was sent, and it was not retried).`,
 		);
 	if (failed.length) parts.push(`Not applied: ${itemsPhrase(failed)}.`);
 	if (unsent.length) parts.push(`Not sent: ${itemsPhrase(unsent)}.`);
@@ -157,7 +157,7 @@ function bulkCallError(
 	const note = progress
 		? standing(spec, progress, maybe ? { maybe: indexes } : { failed: indexes })
 		: maybe
-			? `Spendesk may have applied this item: the bulk call that carried ${itemsPhrase(indexes)} failed after it was sent and was not retried. What to do: ${spec.replayAdvice('this item')}`
+			? `Spendesk may have applied this item: Spendesk did not confirm the bulk call that carried ${itemsPhrase(indexes)} after it was sent, and it was not retried. What to do: ${spec.replayAdvice('this item')}`
 			: `Spendesk did not apply this item: the bulk call that carried ${itemsPhrase(indexes)} was refused as a whole. What to do: fix the cause and run it again.`;
 	const cause = withoutReplayAdvice(e.description);
 	const message = `${e.message ?? String(error)} (bulk call for ${itemsPhrase(indexes)}${maybe ? ', may have been applied' : ', not applied'})`;

@@ -108,14 +108,14 @@ export function readDateFilter(
 	const impossible = typeof value === 'string' ? impossibleDate(value) : undefined;
 	if (impossible !== undefined) {
 		throw new NodeOperationError(ctx.getNode(), `'${label}' is not a real date: ${impossible}`, {
-			description: `Correct the ${label} field; the node does not move an impossible date to the next month or day.`,
+			description: `Correct '${label}'; the node does not move an impossible date to the next month or day.`,
 			itemIndex,
 		});
 	}
 	if (Number.isNaN(at)) {
 		const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : typeof value;
 		throw new NodeOperationError(ctx.getNode(), `'${label}' is not a date: got ${shown}`, {
-			description: `Pick a date in the ${label} field, or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T18:00:00Z (an expression may give {{ $now }}).`,
+			description: `Pick a date in '${label}', or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T18:00:00Z (an expression may give {{ $now }}).`,
 			itemIndex,
 		});
 	}
@@ -204,7 +204,7 @@ export function readFromTo(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 	const to = readEndDateFilter(ctx, itemIndex, filters.to, 'Until');
 	if (from && to && from > to) {
 		throw new NodeOperationError(ctx.getNode(), `'From' (${from}) is after 'Until' (${to})`, {
-			description: 'Set From to a date on or before Until, or leave one of them empty.',
+			description: "Set 'From' to a date on or before 'Until', or leave one of them empty.",
 			itemIndex,
 		});
 	}

@@ -60,7 +60,7 @@ function notFound(
 		} as JsonObject,
 		{
 			message: `${options.label} "${id}" was not found in ${companyLabel(company)}`,
-			description: `Check the ${options.label} ID and the company: IDs belong to one company. To look in every company, choose All Companies.`,
+			description: `Check the ID in '${options.label}' and the company: IDs belong to one company. To look in every company, choose All Companies in 'Companies'.`,
 			httpCode: '404',
 			itemIndex,
 		},
@@ -76,7 +76,7 @@ export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
 			const id = readRecordId(
 				this,
 				options.param,
-				`${options.label} ID`,
+				`'${options.label}'`,
 				itemIndex,
 				`Pick the ${options.label.toLowerCase()} from the list, or enter its ID (${options.source}).`,
 			);

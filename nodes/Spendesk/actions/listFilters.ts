@@ -6,7 +6,7 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isOneIdSegment } from '../transport/placement';
-import { fail } from './writeFields';
+import { fail, fieldLabel } from './writeFields';
 
 /** A date filter's field (empty: not filtered). */
 export function dateFilter(
@@ -50,7 +50,7 @@ export function readIdList(
 			fail(
 				ctx,
 				itemIndex,
-				`${label}: ${typeof id === 'string' ? `"${id.slice(0, 60)}"` : typeof id} is not a valid ID`,
+				`${fieldLabel(label)}: ${typeof id === 'string' ? `"${id.slice(0, 60)}"` : typeof id} is not a valid ID`,
 				`Enter the IDs separated by commas, e.g. id_1, id_2 (an expression may give a list). An ID has no spaces, slashes, "?" or "#".`,
 			);
 	}
@@ -73,7 +73,7 @@ export function readChoices(
 		fail(
 			ctx,
 			itemIndex,
-			`${label}: "${unknown.slice(0, 40)}" is not one of the values Spendesk knows`,
+			`${fieldLabel(label)}: "${unknown.slice(0, 40)}" is not one of the values Spendesk knows`,
 			`Choose from the list in '${label}' (an expression must give ${allowed.join(', ')}).`,
 		);
 	return chosen.length ? chosen : undefined;

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isOneIdSegment } from '../transport/placement';
-import { fail } from './writeFields';
+import { fail, fieldLabel } from './writeFields';
 
 /** The editor's check of an ID typed By ID: the rule of `isOneIdSegment` as a pattern. */
 export const ID_PATTERN = '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$';
@@ -115,7 +115,7 @@ export function locatorValue(
 	return fail(
 		ctx,
 		itemIndex,
-		`${label} must be picked From List or entered By ID; the node got ${shownAs(raw)}`,
+		`${fieldLabel(label)} must be picked From List or entered By ID; the node got ${shownAs(raw)}`,
 		`Set the field again in the node: From List, or By ID (an expression goes in By ID). ${hint}`,
 	);
 }
@@ -142,14 +142,14 @@ export function checkRecordId(
 		fail(
 			ctx,
 			itemIndex,
-			`${label} must be an ID (text); got ${Array.isArray(value) ? 'a list' : typeof value}`,
+			`${fieldLabel(label)} must be an ID (text); got ${Array.isArray(value) ? 'a list' : typeof value}`,
 			hint,
 		);
 	if (id && !isOneIdSegment(id)) {
 		fail(
 			ctx,
 			itemIndex,
-			`${label} "${id.slice(0, 60)}" is not a valid ID`,
+			`${fieldLabel(label)} holds "${id.slice(0, 60)}", which is not a valid ID`,
 			`An ID is one word of at most 128 characters, without spaces, slashes, "?" or "#", and not "." or "..". ${hint}`,
 		);
 	}
@@ -168,7 +168,7 @@ export function readRecordId(
 	hint: string,
 ): string {
 	const id = readOptionalRecordId(ctx, name, label, itemIndex, hint);
-	if (id === undefined) fail(ctx, itemIndex, `${label} is empty`, hint);
+	if (id === undefined) fail(ctx, itemIndex, `${fieldLabel(label)} is empty`, hint);
 	return id;
 }
 

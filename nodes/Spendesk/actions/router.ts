@@ -9,6 +9,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { forEachCompany } from '../companies/fanOut';
+import { nameCalls } from '../transport/callName';
 import { companyError, tagItem } from '../companies/naming';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanySelection, CompanyTarget } from '../companies/select';
@@ -39,10 +40,16 @@ function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOpera
 	);
 }
 
-/** `Payable → Update Bookkeeping Status`: the operation as the editor names it. */
+/**
+ * `Payable → Update Bookkeeping Status`: the operation as the editor names it; an operation that
+ * says more of itself by its parameters, by those (`Custom API Call (GET /v1/payables)`). Every
+ * message about a call of the run names it so (transport/callName.ts).
+ */
 function operationTitle(ctx: IExecuteFunctions, itemIndex: number): string {
 	const resource = RESOURCES.find((r) => r.value === ctx.getNodeParameter('resource', itemIndex));
 	const name = ctx.getNodeParameter('operation', itemIndex) as string;
+	const detail = lookupOperation(ctx, itemIndex)?.namedBy?.call(ctx, itemIndex);
+	if (resource && detail) return `${resource.name} (${detail})`;
 	const option = resource?.operation.options?.find((o) => 'value' in o && o.value === name);
 	return `${resource?.name ?? ''} → ${option?.name ?? name}`;
 }
@@ -160,6 +167,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const output: INodeExecutionData[] = [];
 	let truncated = false;
 	const count = this.getInputData().length;
+	nameCalls(this, (itemIndex) => operationTitle(this, itemIndex ?? 0));
 	refuseWritesOnEveryCompany(this, count);
 	const first = count ? lookupOperation(this, 0) : undefined;
 	// Resource and Operation take no expressions: every item runs the same operation.
@@ -178,7 +186,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	if (truncated) {
 		this.addExecutionHints({
 			message:
-				'With All Companies, the Limit applies to each company and cut off the results of some of them. Turn on Return All to get every result.',
+				"With All Companies, 'Limit' counts for each company, and some companies have more results than the node returned. Turn on 'Return All' to get every result.",
 			location: 'outputPane',
 		});
 	}

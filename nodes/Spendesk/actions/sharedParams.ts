@@ -48,16 +48,16 @@ export function readLimit(
 	const limit = numberOf(raw);
 	const max = maxLimit ?? Number.MAX_SAFE_INTEGER;
 	if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+		const range = maxLimit ? `a whole number from 1 to ${maxLimit}` : 'a whole number of 1 or more';
+		const empty = raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim());
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
 		throw new NodeOperationError(
 			ctx.getNode(),
-			maxLimit
-				? `'Limit' must be a whole number from 1 to ${maxLimit}; got ${got}`
-				: `'Limit' must be a whole number of 1 or more; got ${got}`,
+			empty ? `'Limit' is empty: enter ${range}` : `'Limit' must be ${range}; got ${got}`,
 			{
 				description: maxLimit
-					? `Spendesk returns at most ${maxLimit} here per call. Use Return All to get everything. An expression may give a number or numeric text such as "25".`
-					: 'Use Return All to get everything. An expression may give a number or numeric text such as "25".',
+					? `Spendesk returns at most ${maxLimit} here per call. Turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`
+					: `Or turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`,
 				itemIndex,
 			},
 		);
@@ -184,7 +184,7 @@ export function rejectPagingKeys(
 	for (const reserved of ['limit', 'cursor']) {
 		if (reserved in filters) {
 			throw new NodeOperationError(ctx.getNode(), `'${label}' must not set "${reserved}"`, {
-				description: 'Paging is handled by the node: use Return All and Limit instead.',
+				description: "Paging is handled by the node: use 'Return All' and 'Limit' instead.",
 				itemIndex,
 			});
 		}

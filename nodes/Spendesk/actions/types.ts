@@ -54,6 +54,11 @@ interface OperationBase {
 	 * every item before any request, as it checks `write` operations.
 	 */
 	refuseManyWrites?(this: IExecuteFunctions, itemIndex: number): void;
+	/**
+	 * What messages name the operation by, after its resource, when its name in the list says
+	 * too little (Custom API Call: its method and path, "Custom API Call (GET /v1/payables)").
+	 */
+	namedBy?(this: IExecuteFunctions, itemIndex: number): string;
 	/** Parameters of the operation; the router adds displayOptions for resource and operation. */
 	properties: INodeProperties[];
 }

@@ -6,6 +6,17 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+/**
+ * A field's label as messages write it (CONTRIBUTING.md: parameter names in single quotes): the
+ * name as the panel shows it in quotes, after where it is ("Item 2, 'Name'"). A label already
+ * written so is kept as it is.
+ */
+export function fieldLabel(label: string): string {
+	if (label.includes("'")) return label;
+	const at = label.lastIndexOf(', ');
+	return at < 0 ? `'${label}'` : `${label.slice(0, at + 2)}'${label.slice(at + 2)}'`;
+}
+
 export function fail(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -23,7 +34,7 @@ export function readVersion(ctx: IExecuteFunctions, itemIndex: number): number {
 		fail(
 			ctx,
 			itemIndex,
-			`Version must be a whole number from 0; got ${typeof raw === 'string' ? `"${raw.slice(0, 40)}"` : String(raw)}`,
+			`'Version' must be a whole number from 0; got ${typeof raw === 'string' ? `"${raw.slice(0, 40)}"` : String(raw)}`,
 			'Give the version of the payable as read from Spendesk (Payable → Get, or the search), e.g. {{ $json.version }}. Spendesk refuses the update when the payable has changed since.',
 		);
 	}
@@ -39,15 +50,16 @@ export function readText(
 	itemIndex: number,
 ): string | undefined {
 	if (value === undefined || value === null) return undefined;
+	const field = fieldLabel(label);
 	if (typeof value !== 'string' && typeof value !== 'number')
-		fail(ctx, itemIndex, `${label} must be text`, `Enter ${label} as text.`);
+		fail(ctx, itemIndex, `${field} must be text`, `Enter ${field} as text.`);
 	const text = String(value).trim();
 	if (text.length > max)
 		fail(
 			ctx,
 			itemIndex,
-			`${label} is too long (${text.length} characters; at most ${max})`,
-			`Shorten ${label}.`,
+			`${field} is too long (${text.length} characters; at most ${max})`,
+			`Shorten ${field}.`,
 		);
 	return text || undefined;
 }
@@ -75,8 +87,8 @@ export function readIban(
 		fail(
 			ctx,
 			itemIndex,
-			`IBAN "${text.slice(0, 40)}" is not a valid IBAN`,
-			'Check the IBAN: two letters for the country, two check digits, then the account number (spaces are allowed).',
+			`'IBAN' holds "${text.slice(0, 40)}", which is not a valid international bank account number`,
+			"Check 'IBAN': two letters for the country, two check digits, then the account number (spaces are allowed).",
 		);
 	}
 	return text;
@@ -94,8 +106,8 @@ export function readBic(
 		fail(
 			ctx,
 			itemIndex,
-			`BIC "${text}" is not a valid BIC`,
-			'A BIC (SWIFT code) has 8 or 11 characters, e.g. BNPAFRPP or BNPAFRPPXXX.',
+			`'BIC' holds "${text}", which is not a valid SWIFT code`,
+			"'BIC' takes a SWIFT code of 8 or 11 characters, e.g. BNPAFRPP or BNPAFRPPXXX.",
 		);
 	}
 	return text;

@@ -37,9 +37,13 @@ const companyLocator: INodeProperties = {
 	],
 };
 
-/** How the Companies options describe their choice; the node and both triggers share them. */
+/**
+ * How the Companies options describe their choice; the node and both triggers share them. Which
+ * items carry their company is said once per node (issue 45): by Add Company Fields in the node
+ * (its only switch), by the Companies field of the polling trigger (always, with All or Several
+ * Companies), by Trigger On of the Webhook Trigger (every event carries its companyId).
+ */
 const EVERY_COMPANY = 'Every company the credential reaches';
-const TAGGED = 'each item gets its companyId and companyName';
 
 /** A company field of its own for a trigger: what the company does there, then the common help. */
 function companyLocatorFor(what: string): INodeProperties {
@@ -60,7 +64,7 @@ export const nodeCompanyProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'All Companies', value: 'all', description: `${EVERY_COMPANY}; ${TAGGED}` },
+			{ name: 'All Companies', value: 'all', description: EVERY_COMPANY },
 			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
 		],
 		default: 'one',
@@ -71,7 +75,8 @@ export const nodeCompanyProperties: INodeProperties[] = [
 		name: 'addCompanyFields',
 		type: 'boolean',
 		default: true,
-		description: 'Whether to add companyId and companyName to each item',
+		description:
+			'Whether to add companyId and companyName to each item, to tell the companies apart',
 		displayOptions: { show: { companyScope: ['all'] } },
 	},
 ];
@@ -93,17 +98,19 @@ export const triggerCompanyProperties: INodeProperties[] = [
 		name: 'companyScope',
 		type: 'options',
 		noDataExpression: true,
+		description:
+			'With All or Several Companies, each item gets its companyId and companyName (always)',
 		options: [
 			{
 				name: 'All Companies',
 				value: 'all',
-				description: `${EVERY_COMPANY}; ${TAGGED}. Companies added later are included from the next poll.`,
+				description: `${EVERY_COMPANY}. Companies added later are included from the next poll.`,
 			},
 			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
 			{
 				name: 'Several Companies',
 				value: 'several',
-				description: `The companies chosen below; ${TAGGED}`,
+				description: 'The companies chosen below',
 			},
 		],
 		default: 'one',
@@ -136,13 +143,13 @@ export const webhookCompanyProperties: INodeProperties[] = [
 			{
 				name: 'All Companies',
 				value: 'all',
-				description: `${EVERY_COMPANY}; each item gets its companyId. Companies added later are included when the workflow is activated again.`,
+				description: `${EVERY_COMPANY}. Companies added later are included when the workflow is activated again.`,
 			},
 			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
 			{
 				name: 'Several Companies',
 				value: 'several',
-				description: 'The companies chosen below; each item gets its companyId',
+				description: 'The companies chosen below',
 			},
 		],
 		default: 'one',

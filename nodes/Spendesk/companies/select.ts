@@ -47,21 +47,30 @@ export const COMPANY_LIST_TTL_MS = 20 * 60_000;
 
 const listedPerContext = new WeakMap<object, Promise<CompanyTarget[]>>();
 
-/** Every company the credential reaches (a company-level credential: its own), listed once per execution. */
-export async function reachableCompanies(ctx: SpendeskContext): Promise<CompanyTarget[]> {
+/** How messages name the company list when it is a step of All Companies (transport/callName.ts). */
+const LISTING = 'listing the companies for All Companies';
+
+/**
+ * Every company the credential reaches (a company-level credential: its own), listed once per
+ * execution. `step`: what messages add to the name of the call, when listing is a step of it.
+ */
+export async function reachableCompanies(
+	ctx: SpendeskContext,
+	step?: string,
+): Promise<CompanyTarget[]> {
 	let companies = listedPerContext.get(ctx);
 	if (!companies) {
-		companies = listCompanies(ctx);
+		companies = listCompanies(ctx, step);
 		listedPerContext.set(ctx, companies);
 		companies.catch(() => listedPerContext.delete(ctx));
 	}
 	return await companies;
 }
 
-async function listCompanies(ctx: SpendeskContext): Promise<CompanyTarget[]> {
+async function listCompanies(ctx: SpendeskContext, step?: string): Promise<CompanyTarget[]> {
 	const credential = await resolveCredential(ctx);
 	if (credential.level === 'company') return [{ id: credential.ownCompanyId }];
-	const items = await collect(ctx, 'getCompanies');
+	const items = await collect(ctx, 'getCompanies', { step });
 	return items.map((c: IDataObject) => ({
 		id: String(c.id),
 		name: typeof c.name === 'string' ? c.name : undefined,
@@ -82,7 +91,7 @@ async function keptCompanies(
 	if (list && age >= 0 && age < COMPANY_LIST_TTL_MS) {
 		return list.companies.map(([id, name]) => ({ id, name: name ?? undefined }));
 	}
-	const companies = await listCompanies(ctx);
+	const companies = await listCompanies(ctx, LISTING);
 	kept.companyList = {
 		at: Date.now(),
 		companies: companies.map((c) => [c.id ?? '', c.name ?? null]),
@@ -203,7 +212,7 @@ export async function selectCompanies(
 			listed: true,
 			targets: options.kept
 				? await keptCompanies(ctx, options.kept)
-				: await reachableCompanies(ctx),
+				: await reachableCompanies(ctx, LISTING),
 		};
 	}
 	if (choice.mode === 'several') {

@@ -97,6 +97,16 @@ function said(body: unknown, secrets: string[]): string {
 }
 
 /**
+ * How the test's messages name each of its requests, in words: the user chose the Test, not
+ * an endpoint (transport/callName.ts names the node's calls).
+ */
+function testStep(endpoint: Endpoint): string {
+	if (endpoint === ENDPOINTS.token) return "the test's token request";
+	if (endpoint === LEVEL_CHECK) return "the test's read of the company list";
+	return `the test's read of ${readWords(endpoint.scope ?? '')}`;
+}
+
+/**
  * The answer of a step, or the failure every step shares: Spendesk unreachable, failing (5xx)
  * or limiting the key's requests (429).
  */
@@ -109,22 +119,22 @@ function answerOf(
 	if (result.kind === 'redirected') {
 		return {
 			failure: failed(
-				`Spendesk answered "${endpoint.label}" at ${origin} with a redirect (${result.status}) to ${result.target}, which was not followed: nothing was sent there. Spendesk's API never redirects: check the credential's Environment (or Base URL): it must be the API's own address, not a page or a proxy that forwards elsewhere. Then test again.`,
+				`Spendesk answered ${testStep(endpoint)} at ${origin} with a redirect (${result.status}) to ${result.target}, which was not followed: nothing was sent there. Spendesk's API never redirects: check 'Environment' (or 'Base URL') in the credential: it must be the API's own address, not a page or a proxy that forwards elsewhere. Then test again.`,
 			),
 		};
 	}
 	if (result.kind === 'late') {
 		return {
 			failure: failed(
-				`Spendesk did not answer "${endpoint.label}" at ${origin} within ${Math.ceil(result.timeoutMs / 1000)} s (it sent too little, or nothing, in that time): check the credential's Environment (or Base URL) and the network of your n8n instance, then test again.`,
+				`Spendesk did not answer ${testStep(endpoint)} at ${origin} within ${Math.ceil(result.timeoutMs / 1000)} s (it sent too little, or nothing, in that time): check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then test again.`,
 			),
 		};
 	}
 	if (result.kind === 'unreachable') {
-		const words = NETWORK_WORDS[result.code ?? ''] ?? 'connection failed';
+		const words = NETWORK_WORDS[result.code ?? ''] ?? 'no connection';
 		return {
 			failure: failed(
-				`Spendesk could not be reached at ${origin} (${words}${result.code ? `, ${result.code}` : ''}): check the credential's Environment (or Base URL) and the network of your n8n instance, then test again.`,
+				`Spendesk could not be reached at ${origin} (${words}${result.code ? `, ${result.code}` : ''}): check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then test again.`,
 			),
 		};
 	}
@@ -132,14 +142,14 @@ function answerOf(
 	if (status >= 500) {
 		return {
 			failure: failed(
-				`Spendesk could not be reached: it answered HTTP ${status} to "${endpoint.label}" at ${origin}. The problem is on Spendesk's side: test again in a few minutes.${said(body, secrets)}`,
+				`Spendesk could not answer ${testStep(endpoint)} at ${origin} (HTTP ${status}). The problem is on Spendesk's side: test again in a few minutes.${said(body, secrets)}`,
 			),
 		};
 	}
 	if (status === 429) {
 		return {
 			failure: failed(
-				`Spendesk is limiting the requests of this key right now (HTTP 429 to "${endpoint.label}"): wait a minute, then test again.`,
+				`Spendesk is limiting the requests of this key right now (HTTP 429 to ${testStep(endpoint)}): wait a minute, then test again.`,
 			),
 		};
 	}
@@ -170,7 +180,7 @@ function settingsOf(data: IDataObject): Settings | { failure: INodeCredentialTes
 	} catch (error) {
 		return {
 			failure: failed(
-				`${(error as Error).message}. Choose Production or Demo as Environment, or fix the Base URL.`,
+				`${(error as Error).message}. Choose Production or Demo in 'Environment', or correct 'Base URL'.`,
 			),
 		};
 	}
@@ -179,7 +189,7 @@ function settingsOf(data: IDataObject): Settings | { failure: INodeCredentialTes
 	if (!clientId || !clientSecret) {
 		return {
 			failure: failed(
-				`Enter both the Client ID and the Client Secret of the API key (from Spendesk: ${KEY_SETTINGS}).`,
+				`Enter both 'Client ID' and 'Client Secret' of the API key (from Spendesk: ${KEY_SETTINGS}).`,
 			),
 		};
 	}
@@ -190,7 +200,7 @@ function settingsOf(data: IDataObject): Settings | { failure: INodeCredentialTes
 	if (companyId && !isOneIdSegment(companyId)) {
 		return {
 			failure: failed(
-				`"${companyId}" is not a company ID: a Spendesk company ID is one word without spaces or slashes. Correct the Company ID, or leave it empty (it is optional).`,
+				`"${companyId}" is not a company ID: a Spendesk company ID is one word without spaces or slashes. Correct 'Company ID', or leave it empty (it is optional).`,
 			),
 		};
 	}
@@ -226,7 +236,7 @@ async function requestToken(
 	if (status === 400 || status === 401 || status === 403) {
 		return {
 			failure: failed(
-				`Spendesk refused the Client ID or Client Secret: check both fields (copy them again from Spendesk: ${KEY_SETTINGS}), that the key has not expired, and that Environment is the one the key was created in (Production or Demo).${said(body, s.secrets)}`,
+				`Spendesk refused 'Client ID' or 'Client Secret': check both fields (copy them again from Spendesk: ${KEY_SETTINGS}), that the key has not expired, and that 'Environment' is the one the key was created in (Production or Demo).${said(body, s.secrets)}`,
 			),
 		};
 	}
@@ -234,7 +244,7 @@ async function requestToken(
 	if (!isOk(status) || typeof accessToken !== 'string' || !accessToken) {
 		return {
 			failure: failed(
-				`Spendesk answered the token request with HTTP ${status}${isOk(status) ? ' but no access token' : ''}: check that Environment (or Base URL) points at Spendesk's API, then test again.${said(body, s.secrets)}`,
+				`Spendesk answered the token request with HTTP ${status}${isOk(status) ? ' but no access token' : ''}: check that 'Environment' (or 'Base URL') points at Spendesk's API, then test again.${said(body, s.secrets)}`,
 			),
 		};
 	}
@@ -272,7 +282,7 @@ function companyOutcome(
 	const { statusCode: status, body } = answer;
 	const spendeskSaid = said(body, s.secrets);
 	const works = s.companyId
-		? `The key works for its company (Company ID "${s.companyId}").`
+		? `The key works for its company ('Company ID' "${s.companyId}").`
 		: 'The key works for its company.';
 	if (isOk(status)) return { status: 'OK', message: `${works} ${whatItDoes(token, probe, true)}` };
 	if (status === 403 && namesScope(body)) {
@@ -281,12 +291,12 @@ function companyOutcome(
 	}
 	if (status === 400 && /x-company-id/i.test(JSON.stringify(body ?? ''))) {
 		return failed(
-			`The Client ID and Client Secret are valid, but the key is organisation-level: Spendesk asks which company each call is for. Set Access Level to Organisation.${spendeskSaid}`,
+			`'Client ID' and 'Client Secret' are valid, but the key is organisation-level: Spendesk asks which company each call is for. Set 'Access Level' to "Organisation".${spendeskSaid}`,
 		);
 	}
 	if (status === 403) {
 		return failed(
-			`Spendesk accepted the Client ID and Client Secret, but refused the key's company (HTTP 403 to "${probe.label}"): check in Spendesk (${KEY_SETTINGS}) that the key is still active, and ask your Spendesk contact if its company was deactivated.${spendeskSaid}`,
+			`Spendesk accepted 'Client ID' and 'Client Secret', but refused the key's company (HTTP 403 to ${testStep(probe)}): check in Spendesk (${KEY_SETTINGS}) that the key is still active, and ask your Spendesk contact if its company was deactivated.${spendeskSaid}`,
 		);
 	}
 	return otherOutcome(answer, probe, spendeskSaid);
@@ -311,7 +321,7 @@ function organisationOutcome(answer: Answer, s: Settings, token: Token): INodeCr
 	}
 	if (answer.statusCode === 403) {
 		return failed(
-			`Spendesk accepted the Client ID and Client Secret, but this key has no organisation-level access (HTTP 403 to "${LEVEL_CHECK.label}"): set Access Level to Company (most keys are company keys), or ask your Spendesk contact to enable organisation-level access for this key (scope ${LEVEL_CHECK.scope}).${spendeskSaid}`,
+			`Spendesk accepted 'Client ID' and 'Client Secret', but this key has no organisation-level access (HTTP 403 to ${testStep(LEVEL_CHECK)}): set 'Access Level' to "Company" (most keys are company keys), or ask your Spendesk contact to enable organisation-level access for this key (scope ${LEVEL_CHECK.scope}).${spendeskSaid}`,
 		);
 	}
 	return otherOutcome(answer, LEVEL_CHECK, spendeskSaid);
@@ -325,11 +335,11 @@ function otherOutcome(
 ): INodeCredentialTestResult {
 	if (answer.statusCode === 401) {
 		return failed(
-			`Spendesk accepted the Client ID and Client Secret but then refused the token it issued (HTTP 401 to "${check.label}"): test again; if it persists, check that Environment is the one the key was created in.${spendeskSaid}`,
+			`Spendesk accepted 'Client ID' and 'Client Secret' but then refused the token it issued (HTTP 401 to ${testStep(check)}): test again; if it persists, check that 'Environment' is the one the key was created in.${spendeskSaid}`,
 		);
 	}
 	return failed(
-		`The Client ID and Client Secret are valid, but Spendesk answered "${check.label}" with HTTP ${answer.statusCode}: check the credential's Access Level (Company for most keys), then test again.${spendeskSaid}`,
+		`'Client ID' and 'Client Secret' are valid, but Spendesk answered ${testStep(check)} with HTTP ${answer.statusCode}: check 'Access Level' in the credential ("Company" for most keys), then test again.${spendeskSaid}`,
 	);
 }
 

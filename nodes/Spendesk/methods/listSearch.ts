@@ -2,14 +2,19 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { reachableCompanies } from '../companies/select';
 import { isOneIdSegment } from '../transport/placement';
+import { nameCalls } from '../transport/callName';
 import { recordSearch, searchRecords } from './recordSearch';
 import type { RecordList, RecordSearchMethod } from './recordSearch';
+
+/** How messages name the company list of the editor (transport/callName.ts). */
+export const COMPANY_LIST = 'the list of companies';
 
 /** Company selector: every company of every page of Get Companies, filtered by name or ID. */
 export async function searchCompanies(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
+	nameCalls(this, COMPANY_LIST);
 	const companies = await reachableCompanies(this);
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const results = companies

@@ -31,16 +31,16 @@ export async function spendeskOAuth2Test(
 		resolveBaseUrl(data);
 	} catch (error) {
 		return failed(
-			`${(error as Error).message}. Choose Production or Demo as Environment, or fix the Base URL.`,
+			`${(error as Error).message}. Choose Production or Demo in 'Environment', or correct 'Base URL'.`,
 		);
 	}
 	const client = clientOf(data);
 	if (!client.clientId || !client.clientSecret)
-		return failed('Enter the Client ID and the Client Secret of your Spendesk partner app.');
+		return failed("Enter 'Client ID' and 'Client Secret' of your Spendesk partner app.");
 	const redirectUri = text(data.redirectUri);
 	if (!/^https?:\/\//i.test(redirectUri) || !URL.canParse(redirectUri))
 		return failed(
-			`The Redirect URI must be a whole address starting with https:// (or http://), exactly as registered for your partner app with Spendesk; "${redirectUri.slice(0, 100)}" is not one.`,
+			`'Redirect URI' must be a whole address starting with https:// (or http://), exactly as registered for your partner app with Spendesk; "${redirectUri.slice(0, 100)}" is not one.`,
 		);
 	const pasted = text(data.authorizationResponse);
 	if (pasted) {
@@ -58,7 +58,7 @@ export async function spendeskOAuth2Test(
 	if (data.connectAgain === true)
 		return {
 			status: 'OK',
-			message: 'Settings complete. Connect Again is on: the next run gives a new approval link.',
+			message: "Settings complete. 'Connect Again' is on: the next run gives a new approval link.",
 		};
 	return {
 		status: 'OK',

@@ -11,6 +11,7 @@ import type { EndpointName } from '../transport/endpoints';
 import { collect } from '../transport/paginate';
 import { readPageList, unreadableList } from '../transport/pagination/pageList';
 import { callSpendesk, resolveEndpoint } from '../transport/request';
+import { nameCalls } from '../transport/callName';
 import { minorAmountText } from './amounts';
 
 export interface RecordList {
@@ -156,6 +157,7 @@ export async function searchRecords(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
+	nameCalls(ctx, `the list of ${list.what.toLowerCase()}`);
 	const company = chosenCompany(ctx, list.what);
 	const results: INodeListSearchResult['results'] = [];
 	let token = paginationToken || undefined;

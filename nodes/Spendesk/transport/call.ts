@@ -18,6 +18,11 @@ export interface CallOptions extends CallTarget {
 	onHeaders?: (headers: Record<string, unknown>) => void;
 	/** Values the request carries that an error must never quote back (a webhook's signing secret). */
 	secrets?: readonly string[];
+	/**
+	 * The step this call is of what the user chose, in words, for messages ("listing the
+	 * companies for All Companies"): transport/callName.ts.
+	 */
+	step?: string;
 }
 
 export interface CallResult<T> {

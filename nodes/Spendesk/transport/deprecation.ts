@@ -5,6 +5,7 @@
  * trigger, the editor's lists), as a warning in n8n's log, once per context and endpoint.
  */
 import type { NodeExecutionHint } from 'n8n-workflow';
+import type { CallName } from './callName';
 import type { SpendeskContext } from './credential';
 import type { Endpoint } from './endpoints';
 
@@ -25,18 +26,20 @@ function headerText(headers: Record<string, unknown>, name: string): string | un
 /** The hint for a deprecated endpoint, or undefined when the answer carries neither header. */
 export function deprecationHint(
 	endpoint: Endpoint,
+	name: CallName,
 	headers: Record<string, unknown>,
 ): NodeExecutionHint | undefined {
 	const deprecation = headerText(headers, 'deprecation');
 	const sunset = headerText(headers, 'sunset');
 	if (deprecation === undefined && sunset === undefined) return undefined;
-	// A Custom API Call's label names its method and path already.
-	const name = endpoint.label.includes(endpoint.path)
-		? `"${endpoint.label}"`
-		: `"${endpoint.label}" (${endpoint.method} ${endpoint.path})`;
+	// A Custom API Call's name says its method and path already.
+	const call = `${endpoint.method} ${endpoint.path}`;
+	const what = name.includes(call)
+		? `the endpoint of ${name}`
+		: `the endpoint of ${name} (${call})`;
 	const when = sunset ? `; it stops working on ${sunset}` : '';
 	return {
-		message: `Spendesk marks ${name} as deprecated${when}. It still works for now: update the Spendesk node (or the Custom API Call's path) before then.`,
+		message: `Spendesk marks ${what} as deprecated${when}. It still works for now: update the Spendesk node (or the Custom API Call's path) before then.`,
 		type: 'warning',
 		location: 'outputPane',
 	};
@@ -46,9 +49,10 @@ export function deprecationHint(
 export function noteDeprecation(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
+	name: CallName,
 	headers: Record<string, unknown>,
 ): void {
-	const hint = deprecationHint(endpoint, headers);
+	const hint = deprecationHint(endpoint, name, headers);
 	if (!hint) return;
 	const key = `${endpoint.method} ${endpoint.path}`;
 	let seen = announced.get(ctx);

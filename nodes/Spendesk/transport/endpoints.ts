@@ -42,8 +42,6 @@ export interface Endpoint {
 	 * `endpointForLevel`, so that pagination, placement and scope follow the entry called.
 	 */
 	readonly companyLevel?: EndpointName;
-	/** Human name used in error messages. */
-	readonly label: string;
 	/**
 	 * Who calls it, as the user sees it ("Resource → Operation", a trigger or the credential):
 	 * the README operations table and docs/api.md are generated from this (`npm run docs`).
@@ -66,6 +64,12 @@ type CatalogueEntry<Name> = Omit<
 	Endpoint,
 	'snapshotCreate' | 'companyLevel' | 'operations' | 'source'
 > & {
+	/**
+	 * The API's name for the endpoint, for docs/api.md's endpoint table only. Messages never
+	 * use it: they name what the user chose, as the editor shows it (transport/callName.ts;
+	 * test/unit/call-names.test.ts fails on any read of it in nodes/).
+	 */
+	readonly label: string;
 	readonly snapshotCreate?: Name;
 	readonly companyLevel?: Name;
 	readonly operations: readonly string[];

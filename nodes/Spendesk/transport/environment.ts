@@ -81,4 +81,4 @@ export function displayUrl(raw: string): string {
 
 /** What to say about a redirect from Spendesk's API: it never redirects, so the base URL is wrong. */
 export const REDIRECT_HELP =
-	"Spendesk's API never redirects, so nothing was sent there: check the environment or Custom base URL of the credential (it must be the API's own address, not a page or a proxy that forwards elsewhere), then run the node again.";
+	"Spendesk's API never redirects, so nothing was sent there: check 'Environment' (or 'Base URL') in the credential (it must be the API's own address, not a page or a proxy that forwards elsewhere), then run the node again.";

@@ -7,6 +7,7 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
+import type { CallName } from './callName';
 import { companyLabel } from './companyLabel';
 import type { Endpoint } from './endpoints';
 import { REDIRECT_HELP } from './environment';
@@ -20,6 +21,8 @@ export interface ApiErrorBody {
 
 export interface FailedCall {
 	endpoint: Endpoint;
+	/** What the user chose, as messages name it (transport/callName.ts). */
+	name: CallName;
 	status: number;
 	/** First entry of the API's `{ errors: [...] }` body, when present. */
 	error?: ApiErrorBody;
@@ -123,67 +126,70 @@ export function experimentalAccessHelp(endpoint: Endpoint): string {
  */
 export function experimentalAccess(
 	endpoint: Endpoint,
+	name: CallName,
 	credentialName: string,
 	companyId?: string,
 ): { message: string; description: string } {
 	const forCompany = companyId ? ` for ${companyLabel(companyId)}` : '';
 	return {
-		message: `"${endpoint.label}" belongs to Spendesk's experimental API, and the credential "${credentialName}" has no access to it${forCompany}`,
+		message: `${name} uses Spendesk's experimental API, and the credential "${credentialName}" has no access to it${forCompany}`,
 		description: experimentalAccessHelp(endpoint),
 	};
 }
 
 /** Message and description for a failed call, following the cases of docs/api.md#errors. */
 export function describeFailure(call: FailedCall): { message: string; description: string } {
-	const { endpoint, status, companyId, credentialName } = call;
+	const { endpoint, name, status, companyId, credentialName } = call;
 	const error = quotedError(call);
 	const detail = error?.detail ?? '';
 	const company = companyLabel(companyId, 'the company');
+	// Where the call names no company (the company list), messages name none.
+	const forCompany = companyId ? ` for ${company}` : '';
 
 	// The specification names the header `headers.x-company-id`; the documented errors name the field alone.
 	if (status === 400 && /^(headers\.)?x-company-id$/i.test(error?.source ?? '')) {
 		return {
 			message:
 				'Choose a company: organisation-level credentials must name the company on this call',
-			description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies). Spendesk said: ${detail || 'X-Company-Id header is required'}`,
+			description: `${name} works on one company at a time. Choose it in 'Company' (from the list or by ID), or All Companies in 'Companies' where the operation offers it. Spendesk said: ${detail || 'X-Company-Id header is required'}`,
 		};
 	}
 	// The token endpoint refusing the client: a 400 is allowed by RFC 6749 for invalid_client.
 	if (status !== 401 && /^invalid_client$/i.test(error?.code ?? '')) {
 		return {
 			message: `Spendesk refused the credential "${credentialName}" (${status})`,
-			description: `Spendesk's token endpoint did not accept the credential's client${detail ? ` (Spendesk said: ${detail})` : ''}. Check the Client ID and Client Secret in the credential (copied whole, without spaces), that the API key has not expired or been revoked in Spendesk, and that the environment (Production, Demo or Custom URL) matches where the key was created.`,
+			description: `Spendesk's token endpoint did not accept the credential's client${detail ? ` (Spendesk said: ${detail})` : ''}. Check 'Client ID' and 'Client Secret' in the credential (copied whole, without spaces), that the API key has not expired or been revoked in Spendesk, and that 'Environment' (Production, Demo or Custom Base URL) is where the key was created.`,
 		};
 	}
 	if (status === 401) {
 		return {
 			message: `Spendesk refused the credential "${credentialName}" (401)`,
 			description:
-				'The access token was rejected even after requesting a new one. Check the Client ID and Client Secret (or reconnect the OAuth2 credential), that the API key has not expired or been revoked in Spendesk, and that the environment (Production, Demo or Custom URL) matches where the key was created.',
+				"Spendesk refused the access token even after the node asked for a new one. Check 'Client ID' and 'Client Secret' in the credential (or connect the OAuth2 credential again), that the API key has not expired or been revoked in Spendesk, and that 'Environment' (Production, Demo or Custom Base URL) is where the key was created.",
 		};
 	}
 	if (status === 403) return describeForbidden({ ...call, error }, detail, company);
 	if (status === 404) {
 		return {
-			message: `Not found: "${endpoint.label}" for ${company}`,
-			description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the IDs given to this operation, and the base URL of the credential.`,
+			message: `Spendesk found nothing for ${name}${companyId ? ` in ${company}` : ''} (404)`,
+			description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the IDs given to this operation, and 'Environment' (or 'Base URL') in the credential.`,
 		};
 	}
 	if (status === 429) {
 		return {
 			message: `Spendesk rate limit reached for ${company} and did not reset in time`,
 			description:
-				'Spendesk allows a limited number of requests per minute per company and credential. The node waited and retried up to its limit; run the workflow later, lower the number of items, or use Return All instead of many small calls.',
+				"Spendesk allows a limited number of requests per minute per company and credential. The node waited and retried up to its limit; run the workflow later, lower the number of items, or turn on 'Return All' instead of making many small calls.",
 		};
 	}
 	if (status >= 500) {
 		return {
-			message: `Spendesk had a server error (${status}) on "${endpoint.label}" for ${company}`,
+			message: `Spendesk could not complete ${name}${forCompany} (${status})`,
 			description: `The node retried${endpoint.idempotent ? '' : ' nothing, because this call is not safe to repeat: Spendesk may have applied it, so check in Spendesk before running it again'}. Try again later; if it persists, check status.spendesk.com.${detail ? ` Spendesk said: ${detail}` : ''}`,
 		};
 	}
 	return {
-		message: `Spendesk rejected "${endpoint.label}" for ${company} (${status})`,
+		message: `Spendesk rejected ${name}${forCompany} (${status})`,
 		description: detail
 			? `Spendesk said: ${detail}${error?.source ? ` (${error.source})` : ''}`
 			: 'Check the parameters of this operation.',
@@ -199,19 +205,19 @@ function describeForbidden(call: FailedCall, detail: string, company: string): D
 
 /** A 403 about the company or the level: organisation-level only, not in the organisation, user not a member, deactivated. */
 function companyRefused(call: FailedCall, detail: string, company: string): Described | undefined {
-	const { endpoint, credentialName } = call;
+	const { name, credentialName } = call;
 	if (/requires an organisation-level token/i.test(detail)) {
 		return {
-			message: `"${endpoint.label}" needs an organisation-level credential; "${credentialName}" is company-level`,
+			message: `${name} needs an organisation-level credential; "${credentialName}" is company-level`,
 			description:
-				'Create an organisation-level API key in Spendesk (Settings → Integrations → API access, by an organisation owner) or reconnect OAuth2 approving the whole organisation, and set Access Level to Organisation in the credential.',
+				'Create an organisation-level API key in Spendesk (Settings → Integrations → API access, by an organisation owner) or reconnect OAuth2 approving the whole organisation, and set \'Access Level\' to "Organisation" in the credential.',
 		};
 	}
 	if (/does not belong to organisation/i.test(detail)) {
 		return {
 			message: `${capitalise(company)} does not belong to your organisation`,
 			description:
-				'Check the company ID, or pick the company from the list in the Company field. Newly created companies can take up to 20 minutes to become visible.',
+				"Check the company ID, or pick the company from the list in 'Company'. Newly created companies can take up to 20 minutes to become visible.",
 		};
 	}
 	if (/user does not belong/i.test(detail)) {
@@ -236,7 +242,7 @@ function companyRefused(call: FailedCall, detail: string, company: string): Desc
  * endpoint's `experimental:` scope), a missing scope, another company's path.
  */
 function accessRefused(call: FailedCall, detail: string, company: string): Described {
-	const { endpoint, error, level, credentialName, companyId } = call;
+	const { endpoint, name, error, level, credentialName, companyId } = call;
 	const scope = endpoint.scope;
 	const scopeRefused =
 		error?.code === 'insufficient_scope' ||
@@ -249,11 +255,11 @@ function accessRefused(call: FailedCall, detail: string, company: string): Descr
 		!scopeRefused &&
 		/companyId/i.test(error?.source ?? '');
 	if (isExperimental(endpoint) && !foreignPath)
-		return experimentalAccess(endpoint, credentialName, companyId);
+		return experimentalAccess(endpoint, name, credentialName, companyId);
 	if (scopeRefused) {
 		const missing = /scope:?\s*(\S+)/i.exec(detail)?.[1] ?? scope ?? 'unknown';
 		return {
-			message: `The credential "${credentialName}" lacks the scope "${missing}" needed for "${endpoint.label}"`,
+			message: `The credential "${credentialName}" lacks the scope "${missing}" needed for ${name}`,
 			description: `Edit the API key in Spendesk to grant "${missing}" (or add it to the OAuth2 credential's scopes and reconnect).`,
 		};
 	}
@@ -261,12 +267,12 @@ function accessRefused(call: FailedCall, detail: string, company: string): Descr
 		return {
 			message: `The company-level credential "${credentialName}" cannot reach ${company}`,
 			description:
-				"A company-level credential reaches only its own company. Leave the node's Company field empty and check the credential's Company ID (or leave it empty too: the node then looks the company up), or use an organisation-level credential to work across companies.",
+				"A company-level credential reaches only its own company. Leave 'Company' empty in the node and check 'Company ID' in the credential (or leave it empty too: the node then looks the company up), or use an organisation-level credential to work across companies.",
 		};
 	}
 	return {
-		message: `Spendesk denied access to "${endpoint.label}" for ${company} (403)`,
-		description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the credential's access level and scopes${scope ? ` (this call needs "${scope}")` : ''}.`,
+		message: `Spendesk denied access to ${name}${companyId ? ` for ${company}` : ''} (403)`,
+		description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check 'Access Level' and the scopes of the credential${scope ? ` (this call needs "${scope}")` : ''}.`,
 	};
 }
 
@@ -311,6 +317,7 @@ export function renewalRefusedError(
 		/** A new link to Spendesk's approval page, when the credential's fields give one. */
 		approvalAddress?: string;
 		endpoint: Endpoint;
+		name: CallName;
 		companyId?: string;
 		itemIndex?: number;
 	},
@@ -323,10 +330,10 @@ export function renewalRefusedError(
 	const why = call.detail ? `${htmlText(call.detail.replace(/[.\s]+$/, ''))}. ` : '';
 	const open = call.approvalAddress
 		? `Open <a href="${htmlText(call.approvalAddress).replace(/"/g, '&quot;')}" target="_blank">Spendesk's approval page</a> and approve`
-		: "Open the credential, check its Client ID, Client Secret and Redirect URI, save, and run again for a link to Spendesk's approval page; approve there";
+		: "Open the credential, check 'Client ID', 'Client Secret' and 'Redirect URI', save, and run again for a link to Spendesk's approval page; approve there";
 	const description =
-		`"${htmlText(call.endpoint.label)}"${htmlText(forCompany)} needs the credential "${htmlText(call.credentialName)}" connected to Spendesk. ${why}` +
-		`${open}; then copy the whole address your browser shows, paste it into the credential's Authorization Response field and save. ` +
+		`${htmlText(call.name)}${htmlText(forCompany)} needs the credential "${htmlText(call.credentialName)}" connected to Spendesk. ${why}` +
+		`${open}; then copy the whole address your browser shows, paste it into 'Authorization Response' in the credential and save. ` +
 		'The next run connects (start it within 10 minutes of approving).';
 	return new NodeApiError(
 		node,
@@ -355,9 +362,16 @@ export const NETWORK_WORDS: Record<string, string> = {
 /** Spendesk could not be reached (connection refused or reset, timeout, unknown host), after the retries allowed. */
 export function unreachableError(
 	node: INode,
-	call: { origin: string; endpoint: Endpoint; code?: string; retries: number; itemIndex?: number },
+	call: {
+		origin: string;
+		endpoint: Endpoint;
+		name: CallName;
+		code?: string;
+		retries: number;
+		itemIndex?: number;
+	},
 ): NodeApiError {
-	const { origin, endpoint, code, retries } = call;
+	const { origin, endpoint, name, code, retries } = call;
 	// Not under the key `code`: NodeApiError would swap our message for its generic one for ECONNRESET & co.
 	const response: JsonObject = {
 		networkError: code ?? null,
@@ -365,8 +379,8 @@ export function unreachableError(
 	};
 	// The code goes in the description: NodeApiError replaces any message that contains it.
 	return new NodeApiError(node, response, {
-		message: `Could not reach Spendesk at ${origin} for "${endpoint.label}" (${NETWORK_WORDS[code ?? ''] ?? 'connection failed'})`,
-		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : notRetried(code)}Check the environment or custom base URL of the credential and the network of your n8n instance, then run the node again.${code ? ` (${code})` : ''}`,
+		message: `Could not reach Spendesk at ${origin} for ${name} (${NETWORK_WORDS[code ?? ''] ?? 'no connection'})`,
+		description: `${retries ? `The node tried ${retries + 1} times. ` : endpoint.idempotent ? '' : notRetried(code)}Check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then run the node again.${code ? ` (${code})` : ''}`,
 		itemIndex: call.itemIndex,
 	});
 }
@@ -410,13 +424,14 @@ export function rateLimitWaitError(
 	node: INode,
 	call: {
 		endpoint: Endpoint;
+		name: CallName;
 		companyId?: string;
 		waitMs: number;
 		maxWaitMs: number;
 		itemIndex?: number;
 	},
 ): NodeApiError {
-	const { endpoint, companyId, waitMs, maxWaitMs } = call;
+	const { endpoint, name, companyId, waitMs, maxWaitMs } = call;
 	const company = companyLabel(companyId, 'the company');
 	// A wait past the last date a Date can hold (a Retry-After of 1e300) has no date to show.
 	const retryAt = isoTime(Date.now() + waitMs);
@@ -433,7 +448,7 @@ export function rateLimitWaitError(
 		},
 		{
 			message: `Spendesk rate limit reached for ${company} and did not reset in time`,
-			description: `Spendesk asked to wait ${until} before the next request on "${endpoint.label}", longer than a call may wait (${duration(maxWaitMs)} in all). Run the workflow again after that time, lower the number of items, or use Return All instead of many small calls.`,
+			description: `Spendesk asked to wait ${until} before the next request of ${name}, longer than a call may wait (${duration(maxWaitMs)} in all). Run the workflow again after that time, lower the number of items, or turn on 'Return All' instead of making many small calls.`,
 			httpCode: '429',
 			itemIndex: call.itemIndex,
 		},
@@ -456,6 +471,7 @@ export function notJsonError(
 	node: INode,
 	call: {
 		endpoint: Endpoint;
+		name: CallName;
 		status: number;
 		body: unknown;
 		contentType?: string;
@@ -463,7 +479,7 @@ export function notJsonError(
 		itemIndex?: number;
 	},
 ): NodeApiError {
-	const { endpoint, status, companyId } = call;
+	const { endpoint, name, status, companyId } = call;
 	const what = describeBody(call.body, call.contentType);
 	const forCompany = companyId ? ` for ${companyLabel(companyId)}` : '';
 	return new NodeApiError(
@@ -475,12 +491,12 @@ export function notJsonError(
 			contentType: call.contentType ?? null,
 		},
 		{
-			message: `Spendesk answered "${endpoint.label}"${forCompany} with ${what} instead of JSON (${status})`,
+			message: `Spendesk answered ${name}${forCompany} with ${what} instead of JSON (${status})`,
 			description:
-				endpoint.method !== 'GET' && status >= 200 && status < 300
+				!endpoint.idempotent && status >= 200 && status < 300
 					? // A write answered 2xx: Spendesk may have applied it; running again may apply it twice.
-						`Spendesk may have applied this "${endpoint.label}": the answer said it succeeded (${status}) but had no readable content, so the node cannot show what was done. Check in Spendesk whether it was applied before running the node again, or it may be applied twice. If such answers keep coming, check the environment or custom base URL of the credential and the proxy settings of your n8n instance.`
-					: 'The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check the environment or custom base URL of the credential and the proxy settings of your n8n instance, then run the node again.',
+						`Spendesk may have applied ${name}: the answer said it succeeded (${status}) but had no readable content, so the node cannot show what was done. Check in Spendesk whether it was applied before running the node again, or it may be applied twice. If such answers keep coming, check 'Environment' (or 'Base URL') in the credential and the proxy settings of your n8n instance.`
+					: "The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check 'Environment' (or 'Base URL') in the credential and the proxy settings of your n8n instance, then run the node again.",
 			httpCode: String(status),
 			itemIndex: call.itemIndex,
 		},
@@ -495,6 +511,7 @@ export function notFileError(
 	node: INode,
 	call: {
 		endpoint: Endpoint;
+		name: CallName;
 		status: number;
 		expected: string;
 		contentType?: string;
@@ -502,7 +519,7 @@ export function notFileError(
 		itemIndex?: number;
 	},
 ): NodeApiError {
-	const { endpoint, status, companyId } = call;
+	const { endpoint, name, status, companyId } = call;
 	const what = call.contentType?.split(';')[0].trim().toLowerCase() || 'no content type';
 	const forCompany = companyId ? ` for ${companyLabel(companyId)}` : '';
 	return new NodeApiError(
@@ -514,9 +531,9 @@ export function notFileError(
 			contentType: call.contentType ?? null,
 		},
 		{
-			message: `Spendesk answered "${endpoint.label}"${forCompany} with ${what} instead of ${call.expected} (${status})`,
+			message: `Spendesk answered ${name}${forCompany} with ${what} instead of ${call.expected} (${status})`,
 			description:
-				'The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check the environment or custom base URL of the credential and the proxy settings of your n8n instance, then run the node again.',
+				"The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check 'Environment' (or 'Base URL') in the credential and the proxy settings of your n8n instance, then run the node again.",
 			httpCode: String(status),
 			itemIndex: call.itemIndex,
 		},
@@ -532,6 +549,7 @@ export function redirectError(
 	node: INode,
 	call: {
 		endpoint: Endpoint;
+		name: CallName;
 		status: number;
 		target: string;
 		/** Who answered the redirect when it was not the API call itself ("Spendesk's token endpoint"). */
@@ -540,11 +558,11 @@ export function redirectError(
 		itemIndex?: number;
 	},
 ): NodeApiError {
-	const { endpoint, status, target, via, companyId } = call;
+	const { endpoint, name, status, target, via, companyId } = call;
 	const forCompany = companyId ? ` for ${companyLabel(companyId)}` : '';
 	const message = via
-		? `${via} answered with a redirect (${status}) to ${target}, which was not followed: "${endpoint.label}"${forCompany} was not sent`
-		: `Spendesk answered "${endpoint.label}"${forCompany} with a redirect (${status}) to ${target}, which was not followed`;
+		? `${via} answered with a redirect (${status}) to ${target}, which was not followed: ${name}${forCompany} was not sent`
+		: `Spendesk answered ${name}${forCompany} with a redirect (${status}) to ${target}, which was not followed`;
 	return new NodeApiError(
 		node,
 		{

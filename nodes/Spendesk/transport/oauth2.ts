@@ -172,7 +172,7 @@ export function readAuthorizationResponse(client: Client, pasted: string): Paste
 			? new URL(text).searchParams
 			: new URLSearchParams(text.replace(/^[^?]*\?/, ''));
 	} catch {
-		return { kind: 'problem', message: 'The pasted Authorization Response is not an address' };
+		return { kind: 'problem', message: "The pasted 'Authorization Response' is not an address" };
 	}
 	const error = params.get('error');
 	if (error) {
@@ -188,14 +188,14 @@ export function readAuthorizationResponse(client: Client, pasted: string): Paste
 		return {
 			kind: 'problem',
 			message:
-				'The pasted Authorization Response has no code and state: paste the whole address your browser shows after you approve',
+				"The pasted 'Authorization Response' has no code and state: paste the whole address your browser shows after you approve",
 		};
 	const read = readState(client, state);
 	if (!read)
 		return {
 			kind: 'problem',
 			message:
-				'The pasted Authorization Response does not answer an approval link of this credential (its state does not match the Client ID and Client Secret; they may have changed since): use a new link',
+				"The pasted 'Authorization Response' does not answer an approval link of this credential (its state does not match 'Client ID' and 'Client Secret'; they may have changed since): use a new link",
 		};
 	return {
 		kind: 'code',
@@ -389,7 +389,7 @@ async function exchangeCode(
 					// The paste connects nothing: as if nothing were connected yet, unless another
 					// n8n process exchanged it first (transport/exchange.ts reads the credential again).
 					message:
-						'Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another Redirect URI',
+						"Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another 'Redirect URI'",
 					reason: 'codeRefused',
 				},
 			),

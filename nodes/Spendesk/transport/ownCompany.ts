@@ -11,6 +11,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
+import type { CallName } from './callName';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { ENDPOINTS } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
@@ -56,12 +57,13 @@ export async function ownCompanyOf(
 	ctx: SpendeskContext,
 	credential: ResolvedCredential,
 	endpoint: Endpoint,
+	name: CallName,
 	send: Send,
 	itemIndex?: number,
 ): Promise<string> {
 	let lookup = found.get(credential);
 	if (!lookup) {
-		lookup = lookUp(ctx, send);
+		lookup = lookUp(ctx, send, itemIndex);
 		found.set(credential, lookup);
 		// A failure of the network or of Spendesk is not an answer: the next call asks again.
 		lookup.catch(() => found.delete(credential));
@@ -70,13 +72,13 @@ export async function ownCompanyOf(
 	if ('companyId' in result) return result.companyId;
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`"${endpoint.label}" needs the ID of the company of the credential "${credential.credentialName}", and Spendesk did not give it`,
+		`${name} needs the ID of the company of the credential "${credential.credentialName}", and Spendesk did not give it`,
 		{
 			description: [
-				"Enter the company's ID in the credential's Company ID field (the address bar of the Spendesk app shows it).",
+				"Enter the company's ID in 'Company ID' in the credential (the address bar of the Spendesk app shows it).",
 				`Without it, the node reads it from one of the company's payables, but ${result.reason}.`,
 				isExperimental(endpoint)
-					? `"${endpoint.label}" also belongs to Spendesk's experimental API: ${experimentalAccessHelp(endpoint)}`
+					? `${name} also uses Spendesk's experimental API: ${experimentalAccessHelp(endpoint)}`
 					: '',
 			]
 				.filter(Boolean)
@@ -99,11 +101,16 @@ function firstPayable(body: unknown): IDataObject | undefined {
 	return first && typeof first === 'object' ? (first as IDataObject) : undefined;
 }
 
-async function lookUp(ctx: SpendeskContext, send: Send): Promise<Found> {
+/** What messages add to the name of the look-up's calls. */
+const STEP = "looking up the credential's company";
+
+async function lookUp(ctx: SpendeskContext, send: Send, itemIndex?: number): Promise<Found> {
 	const search = ENDPOINTS.searchPayables;
 	const searched = await send(ctx, 'searchPayables', {
 		body: { [search.pageSize.param]: 1 },
 		acceptStatus: REFUSALS,
+		itemIndex,
+		step: STEP,
 	});
 	if (searched.status >= 300) {
 		return {
@@ -119,6 +126,8 @@ async function lookUp(ctx: SpendeskContext, send: Send): Promise<Found> {
 		const read = await send(ctx, 'getPayable', {
 			pathParams: { payableId },
 			acceptStatus: REFUSALS,
+			itemIndex,
+			step: STEP,
 		});
 		if (read.status < 300) {
 			const fromPayable = companyOf(singleObject(read.body));

@@ -6,6 +6,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
+import type { CallName } from './callName';
 import { companyLabel } from './companyLabel';
 import type { ResolvedCredential } from './credential';
 import type { Endpoint } from './endpoints';
@@ -50,16 +51,17 @@ export function applyPlacement(
 	node: INode,
 	credential: ResolvedCredential,
 	endpoint: Endpoint,
+	name: CallName,
 	target: CallTarget,
 ): PlacedCall {
 	const { itemIndex } = target;
 	const requested = validCompanyId(node, target.company, itemIndex);
-	const companyId = companyOfCall(node, credential, endpoint, requested, itemIndex);
+	const companyId = companyOfCall(node, credential, { endpoint, name }, requested, itemIndex);
 	const headers: Record<string, string> = { accept: 'application/json' };
 	if (endpoint.placement === 'header' && credential.level === 'organisation' && companyId)
 		headers['x-company-id'] = companyId;
-	const path = fillPath(node, endpoint, { ...target.pathParams, companyId }, itemIndex);
-	const { url, pathname } = underBaseUrl(node, credential, endpoint, path, itemIndex);
+	const path = fillPath(node, { endpoint, name }, { ...target.pathParams, companyId }, itemIndex);
+	const { url, pathname } = underBaseUrl(node, credential, name, path, itemIndex);
 	const budgetCompany =
 		companyId ?? (endpoint.placement === 'organisation' ? 'organisation' : 'none');
 	const placed: PlacedCall = {
@@ -70,7 +72,7 @@ export function applyPlacement(
 		path: decodedPath(pathname),
 	};
 	return target.url
-		? followLink(node, credential, endpoint, placed, new URL(target.url), itemIndex)
+		? followLink(node, credential, name, placed, new URL(target.url), itemIndex)
 		: placed;
 }
 
@@ -82,12 +84,12 @@ export function applyPlacement(
 export function followLink(
 	node: INode,
 	credential: ResolvedCredential,
-	endpoint: Endpoint,
+	name: CallName,
 	placed: PlacedCall,
 	link: URL,
 	itemIndex?: number,
 ): PlacedCall {
-	samePath(node, credential, endpoint, link, placed.path, itemIndex);
+	samePath(node, credential, name, link, placed.path, itemIndex);
 	// Written out: a spread followed by another property takes the engine's slow path.
 	const { headers, companyId, budgetKey, path } = placed;
 	return { url: link.href, headers, companyId, budgetKey, path };
@@ -110,11 +112,17 @@ function validCompanyId(
 	return requested;
 }
 
+/** An endpoint and what messages call it. */
+interface Named {
+	endpoint: Endpoint;
+	name: CallName;
+}
+
 /** The company the call acts on, per the endpoint's placement (undefined: the call names none). */
 function companyOfCall(
 	node: INode,
 	credential: ResolvedCredential,
-	endpoint: Endpoint,
+	{ endpoint, name }: Named,
 	requested: string | undefined,
 	itemIndex?: number,
 ): string | undefined {
@@ -123,7 +131,7 @@ function companyOfCall(
 			if (credential.level === 'company') {
 				throw new NodeOperationError(
 					node,
-					`"${endpoint.label}" needs an organisation-level credential; "${credential.credentialName}" is company-level`,
+					`${name} needs an organisation-level credential; "${credential.credentialName}" is company-level`,
 					{
 						description: isExperimental(endpoint)
 							? `It belongs to Spendesk's experimental API: it needs an organisation-level API key (or OAuth2 approved for the whole organisation) with experimental access. ${experimentalAccessHelp(endpoint)} With this credential, pick the company by ID instead of listing companies.`
@@ -138,10 +146,10 @@ function companyOfCall(
 			const companyId =
 				credential.level === 'company'
 					? ownCompany(node, credential, requested, itemIndex)
-					: namedCompany(node, endpoint, requested, itemIndex);
+					: namedCompany(node, name, requested, itemIndex);
 			if (endpoint.placement === 'path' && !companyId) {
-				throw new NodeOperationError(node, `"${endpoint.label}" needs the company ID`, {
-					description: `Set the node's Company field, or enter the Company ID in the credential "${credential.credentialName}".`,
+				throw new NodeOperationError(node, `${name} needs the company ID`, {
+					description: `Choose the company in 'Company' in the node, or enter it in 'Company ID' in the credential "${credential.credentialName}".`,
 					itemIndex,
 				});
 			}
@@ -164,7 +172,7 @@ function ownCompany(
 			node,
 			`The company-level credential "${credential.credentialName}" cannot reach ${companyLabel(requested)}`,
 			{
-				description: `It reaches only its own company "${credential.ownCompanyId}". Leave the Company field empty, or use an organisation-level credential.`,
+				description: `It reaches only its own company "${credential.ownCompanyId}". Leave 'Company' empty, or use an organisation-level credential.`,
 				itemIndex,
 			},
 		);
@@ -175,7 +183,7 @@ function ownCompany(
 /** An organisation-level credential must name the company of a call placed in the header or the path. */
 function namedCompany(
 	node: INode,
-	endpoint: Endpoint,
+	name: CallName,
 	requested: string | undefined,
 	itemIndex?: number,
 ): string {
@@ -184,7 +192,7 @@ function namedCompany(
 			node,
 			'Choose a company: organisation-level credentials must name the company on this call',
 			{
-				description: `"${endpoint.label}" works on one company at a time. Set the Company field (from the list, by ID, or All Companies).`,
+				description: `${name} works on one company at a time. Choose it in 'Company' (from the list or by ID), or All Companies in 'Companies' where the operation offers it.`,
 				itemIndex,
 			},
 		);
@@ -205,14 +213,14 @@ const PATH_VALUE_NAMES: Record<string, string> = {
 /** The catalogue path with its `{placeholders}` filled in (URL-encoded); each must have a value that stays one segment. */
 function fillPath(
 	node: INode,
-	endpoint: Endpoint,
+	{ endpoint, name: call }: Named,
 	params: Record<string, string | undefined>,
 	itemIndex?: number,
 ): string {
 	return endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = params[name];
 		if (value === undefined || value === '') {
-			throw new NodeOperationError(node, `"${endpoint.label}" needs a value for ${name}`, {
+			throw new NodeOperationError(node, `${call} needs a value for ${name}`, {
 				description: `Give the ${name} the call needs, e.g. pick the company or the record in the node.`,
 				itemIndex,
 			});
@@ -220,7 +228,7 @@ function fillPath(
 		if (DOT_VALUE.test(value)) {
 			throw new NodeOperationError(
 				node,
-				`"${endpoint.label}": the ${PATH_VALUE_NAMES[name] ?? name} "${value}" is not a valid ID`,
+				`${call}: the ${PATH_VALUE_NAMES[name] ?? name} "${value}" is not a valid ID`,
 				{
 					description:
 						'"." and ".." (or their URL-encoded forms) would point the call at another path. Enter the ID as Spendesk gives it.',
@@ -236,7 +244,7 @@ function fillPath(
 function underBaseUrl(
 	node: INode,
 	credential: ResolvedCredential,
-	endpoint: Endpoint,
+	name: CallName,
 	path: string,
 	itemIndex?: number,
 ): { url: string; pathname: string } {
@@ -246,7 +254,7 @@ function underBaseUrl(
 	if (DOT_SEGMENT.test(path) || (pathname !== basePath && !pathname.startsWith(`${basePath}/`))) {
 		throw new NodeOperationError(
 			node,
-			`Refusing to call "${endpoint.label}" outside the base URL (${pathname})`,
+			`Refusing to send ${name} outside the base URL (${pathname})`,
 			{
 				description:
 					'The path must stay under the base URL of the credential: no "." or ".." segments, plain or URL-encoded.',
@@ -261,7 +269,7 @@ function underBaseUrl(
 function samePath(
 	node: INode,
 	credential: ResolvedCredential,
-	endpoint: Endpoint,
+	name: CallName,
 	url: URL,
 	expected: string,
 	itemIndex?: number,
@@ -280,7 +288,7 @@ function samePath(
 	if (decodedPath(url.pathname) !== expected) {
 		throw new NodeOperationError(
 			node,
-			`Refusing to follow a link of "${endpoint.label}" to another path (${url.pathname})`,
+			`Refusing to follow a link of ${name} to another path (${url.pathname})`,
 			{
 				description:
 					'Spendesk answered with a next-page link that leads elsewhere. Run the node again; if it persists, contact Spendesk support.',

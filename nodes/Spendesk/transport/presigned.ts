@@ -95,7 +95,7 @@ async function send(
 			{ host: url.origin, networkError: typeof code === 'string' ? code : null },
 			{
 				message: `Could not reach the file host ${url.origin} for ${what}`,
-				description: `The connection failed${typeof code === 'string' ? ` (${code})` : ''}. Check the network and proxy settings of your n8n instance, then run the node again.`,
+				description: `The connection did not go through${typeof code === 'string' ? ` (${code})` : ''}. Check the network and proxy settings of your n8n instance, then run the node again.`,
 				itemIndex,
 			},
 		);
@@ -214,7 +214,7 @@ function transferError(
 	const said = code ? ` ${code}` : '';
 	const description =
 		status === 403
-			? 'Pre-signed links expire after a few minutes and only work as given. Run the node again to get fresh links; if it fails at once, check that the clock of your n8n instance is right.'
+			? 'Pre-signed links expire after a few minutes and only work as given. Run the node again to get fresh links; if they are refused at once too, check that the clock of your n8n instance is right.'
 			: 'Run the node again; if it persists, contact Spendesk support.';
 	return new NodeApiError(
 		ctx.getNode(),
@@ -240,10 +240,10 @@ function tooLarge(
 ): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`The file of ${what} is larger than Max File Size (${size}; the limit is ${formatBytes(maxBytes)})`,
+		`The file of ${what} is larger than 'Max File Size (MB)' allows (${size}; the limit is ${formatBytes(maxBytes)})`,
 		{
 			description:
-				'Raise Max File Size (MB) in the options to download it, or turn on Metadata Only to get the links without the files.',
+				"Raise 'Max File Size (MB)' in the options to download it, or turn on 'Metadata Only' to get the links without the files.",
 			itemIndex,
 		},
 	);

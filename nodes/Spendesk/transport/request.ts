@@ -7,6 +7,8 @@
  */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import { callName } from './callName';
+import type { CallName } from './callName';
 import { credentialSecrets, resolveCredential } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { noteDeprecation } from './deprecation';
@@ -44,6 +46,8 @@ export { transportSettings } from './settings';
 export interface PreparedCall {
 	readonly ctx: SpendeskContext;
 	readonly endpoint: Endpoint;
+	/** What the user chose, as messages name the call (transport/callName.ts). */
+	readonly name: CallName;
 	readonly credential: ResolvedCredential;
 	readonly placed: PlacedCall;
 	readonly options: CallOptions;
@@ -109,17 +113,18 @@ export async function prepareCall(
 	options: CallOptions = {},
 ): Promise<PreparedCall> {
 	const { endpoint, credential } = await resolveEndpoint(ctx, ref);
+	const name = callName(ctx, options);
 	// A company in the path with a company-level credential and no Company ID: looked up once
 	// per execution, for this path only (docs/api.md#the-companys-own-id).
 	const company = needsOwnCompany(credential, endpoint, options.company)
-		? await ownCompanyOf(ctx, credential, endpoint, callSpendesk, options.itemIndex)
+		? await ownCompanyOf(ctx, credential, endpoint, name, callSpendesk, options.itemIndex)
 		: options.company;
-	const placed = applyPlacement(ctx.getNode(), credential, endpoint, {
+	const placed = applyPlacement(ctx.getNode(), credential, endpoint, name, {
 		...options,
 		company,
 		url: undefined,
 	});
-	return { ctx, endpoint, credential, placed, options, owner: executionOf(ctx) };
+	return { ctx, endpoint, name, credential, placed, options, owner: executionOf(ctx) };
 }
 
 /**
@@ -130,10 +135,10 @@ export async function sendCall<T = unknown>(
 	prepared: PreparedCall,
 	variant: CallVariant = {},
 ): Promise<CallResult<T>> {
-	const { ctx, endpoint, credential, options, owner } = prepared;
+	const { ctx, endpoint, name, credential, options, owner } = prepared;
 	const link = typeof variant.url === 'string' ? new URL(variant.url) : variant.url;
 	const placed = link
-		? followLink(ctx.getNode(), credential, endpoint, prepared.placed, link, options.itemIndex)
+		? followLink(ctx.getNode(), credential, name, prepared.placed, link, options.itemIndex)
 		: prepared.placed;
 	const qs = link ? undefined : (variant.qs ?? options.qs);
 	const request = httpRequest(endpoint, placed, qs, variant.body ?? options.body);
@@ -141,6 +146,7 @@ export async function sendCall<T = unknown>(
 	const call: Call = {
 		ctx,
 		endpoint,
+		name,
 		credential,
 		placed,
 		options,
@@ -175,7 +181,7 @@ export async function sendCall<T = unknown>(
 			flowControl.answered(placed.budgetKey);
 		}
 		if ('result' in attempt) {
-			noteDeprecation(ctx, endpoint, attempt.result.headers);
+			noteDeprecation(ctx, endpoint, name, attempt.result.headers);
 			options.onHeaders?.(attempt.result.headers);
 			return attempt.result as CallResult<T>;
 		}
@@ -239,7 +245,7 @@ function httpRequest(
 
 /** A 2xx (or an allowed 404) is the result; any other answer is a failure for the retry rules. */
 function readOutcome(call: Call, outcome: Outcome): Attempt {
-	const { ctx, endpoint, credential, placed, options } = call;
+	const { ctx, endpoint, name, credential, placed, options } = call;
 	if (outcome.kind === 'renewalRefused') {
 		throw renewalRefusedError(ctx.getNode(), {
 			credentialName: credential.credentialName,
@@ -247,6 +253,7 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 			detail: outcome.detail,
 			approvalAddress: outcome.approvalAddress,
 			endpoint,
+			name,
 			companyId: placed.companyId,
 			itemIndex: options.itemIndex,
 		});
@@ -272,6 +279,7 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 function redirectOf(call: Call, redirect: Extract<Outcome, { kind: 'redirected' }>): NodeApiError {
 	return redirectError(call.ctx.getNode(), {
 		endpoint: call.endpoint,
+		name: call.name,
 		status: redirect.status,
 		target: redirect.target,
 		via: redirect.via,
@@ -313,6 +321,7 @@ function fileBody(
 	if (accepted && bytes) return bytes;
 	throw notFileError(call.ctx.getNode(), {
 		endpoint: call.endpoint,
+		name: call.name,
 		status,
 		expected,
 		contentType,
@@ -345,6 +354,7 @@ function jsonBody(
 	const contentType = headers['content-type'];
 	throw notJsonError(call.ctx.getNode(), {
 		endpoint: call.endpoint,
+		name: call.name,
 		status,
 		body,
 		contentType: typeof contentType === 'string' ? contentType : undefined,
@@ -359,7 +369,7 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 	if (thrown.cancelled) {
 		throw new NodeOperationError(
 			call.ctx.getNode(),
-			`The execution was cancelled while "${call.endpoint.label}" waited for Spendesk`,
+			`The execution was cancelled while ${call.name} waited for Spendesk`,
 			{
 				description:
 					'The request was stopped and its connection closed. A read can simply be run again; after a write, check in Spendesk whether it was applied before running it again.',
@@ -370,7 +380,7 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 	if (status === undefined && code === undefined) {
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
 		throw new NodeOperationError(call.ctx.getNode(), (error as Error)?.message ?? String(error), {
-			description: `The call "${call.endpoint.label}" stopped before Spendesk answered. Run the node again; if it persists, check the credential and the network between n8n and Spendesk.`,
+			description: `${call.name} stopped before Spendesk answered. Run the node again; if it persists, check the credential and the network between n8n and Spendesk.`,
 			itemIndex: call.options.itemIndex,
 		});
 	}
@@ -440,9 +450,10 @@ function backoff(attempt: number): number {
 
 /** The call cannot wait `waitMs` for the rate limit: when to retry. */
 function rateLimitError(call: Call, waitMs: number): NodeApiError {
-	const { ctx, endpoint, placed, options } = call;
+	const { ctx, endpoint, name, placed, options } = call;
 	return rateLimitWaitError(ctx.getNode(), {
 		endpoint,
+		name,
 		companyId: placed.companyId,
 		waitMs,
 		maxWaitMs: transportSettings.maxWaitMs,
@@ -452,11 +463,12 @@ function rateLimitError(call: Call, waitMs: number): NodeApiError {
 
 /** The error a failure ends the call with: the API's answer, or Spendesk unreachable. */
 function callError(call: Call, failure: Failure): NodeApiError {
-	const { ctx, endpoint, credential, placed, options } = call;
+	const { ctx, endpoint, name, credential, placed, options } = call;
 	if (failure.status === undefined) {
 		return unreachableError(ctx.getNode(), {
 			origin: credential.origin,
 			endpoint,
+			name,
 			code: failure.code,
 			retries: call.retries,
 			itemIndex: options.itemIndex,
@@ -464,6 +476,7 @@ function callError(call: Call, failure: Failure): NodeApiError {
 	}
 	return apiError(ctx.getNode(), {
 		endpoint,
+		name,
 		status: failure.status,
 		error: readErrorBody(failure.body),
 		companyId: placed.companyId,

@@ -55,10 +55,10 @@ export function readTriggerParameters(ctx: IPollFunctions): TriggerParameters {
 	if (event !== 'newInvoice' && event !== 'newOrUpdatedInvoice') {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`'Trigger On' must be New Invoice or New or Updated Invoice; got ${shown(event)}`,
+			`'Trigger On' must be "New Invoice" or "New or Updated Invoice"; got ${shown(event)}`,
 			{
 				description:
-					'Choose the event in Trigger On; an expression must return newInvoice or newOrUpdatedInvoice.',
+					"Choose the event in 'Trigger On'; an expression must return newInvoice or newOrUpdatedInvoice.",
 			},
 		);
 	}
@@ -80,9 +80,9 @@ export function firstPollStart(
 	if (startFrom !== 'now' && startFrom !== 'date') {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`'Start From' must be Now or A Date; got ${shown(startFrom)}`,
+			`'Start From' must be "Now" or "A Date"; got ${shown(startFrom)}`,
 			{
-				description: 'Choose Start From from the list; an expression must return now or date.',
+				description: "Choose 'Start From' from the list; an expression must return now or date.",
 			},
 		);
 	}
@@ -100,7 +100,7 @@ export function firstPollStart(
 			`'Since' lies in the future (${new Date(start).toISOString()})`,
 			{
 				description:
-					'Enter a date in the past. To emit only the invoices that appear after activation, choose Start From: Now.',
+					"Enter a date in the past. To emit only the invoices that appear after activation, set 'Start From' to Now.",
 			},
 		);
 	}

@@ -138,7 +138,7 @@ function notFound(
 		{ status: 404, endpoint: `${method} ${path}`, companyId: instance.companyId } as JsonObject,
 		{
 			message: `${label} "${id}" of a webhook event was not found in ${companyLabel(instance.companyId)}`,
-			description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyLabel(instance.companyId)} with the ${label === 'Payable' ? 'payable:read' : 'settlement:read'} scope, or turn off Fetch Full Object.`,
+			description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyLabel(instance.companyId)} with the ${label === 'Payable' ? 'payable:read' : 'settlement:read'} scope, or turn off 'Fetch Full Object'.`,
 			httpCode: '404',
 		},
 	);

@@ -199,7 +199,7 @@ async function registerCompany(
 			`Spendesk registered a webhook for ${name} but did not say its id`,
 			{
 				description:
-					'Try to activate again; if it keeps failing, check the base URL of the credential.',
+					"Try to activate again; if it keeps happening, check 'Environment' (or 'Base URL') in the credential.",
 			},
 		);
 	}

@@ -78,7 +78,7 @@ async function whenComplete(
 				`Spendesk could not build the accounting export ${exportId}`,
 				{
 					description:
-						'The export ended with status ERROR. Check the period and the template, then run the node again; if it fails again, contact Spendesk support.',
+						'The export ended with the status "ERROR". Check the period and the template, then run the node again; if it happens again, contact Spendesk support.',
 					itemIndex,
 				},
 			),
@@ -105,7 +105,7 @@ function readTemplateId(ctx: IExecuteFunctions, itemIndex: number): string | und
 	return readOptionalRecordId(
 		ctx,
 		'options.templateId',
-		'Template ID',
+		"'Template'",
 		itemIndex,
 		"Pick the template from the list, or leave 'Template' empty for the company's default template.",
 	);

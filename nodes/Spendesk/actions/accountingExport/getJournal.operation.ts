@@ -25,7 +25,7 @@ export const getJournal: SpendeskOperation = {
 		const exportId = readRecordId(
 			this,
 			'exportId',
-			'Export ID',
+			"'Export'",
 			itemIndex,
 			'Give the ID of an export, e.g. from Accounting Export → Create.',
 		);

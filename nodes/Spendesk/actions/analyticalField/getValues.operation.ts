@@ -21,7 +21,7 @@ export const getAnalyticalFieldValues = listOperation({
 		const fieldId = readRecordId(
 			ctx,
 			'fieldId',
-			'Analytical Field ID',
+			"'Analytical Field'",
 			itemIndex,
 			'Pick the analytical field from the list, or enter its ID (Analytical Field → Get Many lists them).',
 		);

@@ -53,26 +53,26 @@ function checkPath(
 		path.includes('\\')
 	) {
 		throw fail(
-			`Path "${path}" is not a valid API path`,
+			`'Path' holds "${path}", which is not a valid API path`,
 			'Start with a slash and stay under the base URL: no "." or ".." segments (plain or URL-encoded), "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
 		);
 	}
 	const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 	if (placeholders.some((p) => p !== 'companyId'))
 		throw fail(
-			`Path "${path}" has an unknown placeholder`,
+			`'Path' "${path}" has an unknown placeholder`,
 			'Only {companyId} is filled in by the node.',
 		);
 	if (placement === 'path' && !placeholders.includes('companyId')) {
 		throw fail(
-			'Company Placement is "Company in Path" but the path has no {companyId}',
+			`'Company Placement' is "Company in Path" but the path has no {companyId}`,
 			`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
 		);
 	}
 	if (placement !== 'path' && placeholders.includes('companyId')) {
 		throw fail(
-			'The path contains {companyId} but Company Placement is not "Company in Path"',
-			'Set Company Placement to "Company in Path".',
+			`The path contains {companyId} but 'Company Placement' is not "Company in Path"`,
+			`Set 'Company Placement' to "Company in Path".`,
 		);
 	}
 }
@@ -185,10 +185,14 @@ export const customApiCall: SpendeskOperation = {
 			`Custom API Call with method ${String(method)} writes to one company at a time: All Companies is not allowed`,
 			{
 				description:
-					'Nothing was sent. Set Companies to One Company and pick the company (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.',
+					"Nothing was sent. Set 'Companies' to One Company and pick the company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.",
 				itemIndex,
 			},
 		);
+	},
+	namedBy(this: IExecuteFunctions, itemIndex: number) {
+		const method = String(this.getNodeParameter('method', itemIndex, 'GET'));
+		return `${method} ${String(this.getNodeParameter('path', itemIndex, '')).trim()}`;
 	},
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const fail = (message: string, description: string) =>
@@ -209,12 +213,11 @@ export const customApiCall: SpendeskOperation = {
 		checkPath(path, placement, fail);
 		if (pagination === 'snapshot' && method !== 'GET')
 			throw fail(
-				`Pagination "Snapshot" reads a snapshot with GET, not ${method}`,
-				'Nothing was sent. Create the snapshot with a call of its own (POST, Pagination None), then read it with GET and Pagination Snapshot; or use Payable → Get Many as Snapshot, which does both.',
+				`'Pagination' "Snapshot" reads a snapshot with GET, not ${method}`,
+				"Nothing was sent. Create the snapshot with a call of its own (POST, 'Pagination' None), then read it with GET and 'Pagination' Snapshot; or use Payable → Get Many as Snapshot, which does both.",
 			);
 
 		const endpoint: Endpoint = {
-			label: `Custom API call ${method} ${path}`,
 			method,
 			path,
 			placement,

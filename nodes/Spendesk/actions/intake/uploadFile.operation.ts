@@ -24,7 +24,7 @@ export const uploadIntakeFile: SpendeskOperation = {
 		const intakeId = readRecordId(
 			this,
 			'intakeId',
-			'Intake ID',
+			"'Intake'",
 			itemIndex,
 			'Pick the intake from the list, or give its ID, e.g. from Intake → Create.',
 		);

@@ -71,9 +71,8 @@ export function readSearchFilters(
 		const filters = readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex);
 		for (const reserved of ['limit', 'cursor']) {
 			if (reserved in filters)
-				throw new NodeOperationError(ctx.getNode(), `Filters (JSON) must not set "${reserved}"`, {
-					description:
-						'Filters (JSON) is the "filters" object of the search only; paging is handled by the node: use Return All and Limit instead.',
+				throw new NodeOperationError(ctx.getNode(), `'Filters (JSON)' must not set "${reserved}"`, {
+					description: `'Filters (JSON)' is the "filters" object of the search only; paging is handled by the node: use 'Return All' and 'Limit' instead.`,
 					itemIndex,
 				});
 		}

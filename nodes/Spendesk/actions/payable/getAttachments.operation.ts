@@ -96,10 +96,10 @@ async function withFile(
 	if (declared !== undefined && declared > options.maxBytes) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The file of ${what} is larger than Max File Size (${formatBytes(declared)}; the limit is ${formatBytes(options.maxBytes)})`,
+			`The file of ${what} is larger than 'Max File Size (MB)' allows (${formatBytes(declared)}; the limit is ${formatBytes(options.maxBytes)})`,
 			{
 				description:
-					'Raise Max File Size (MB) in the options to download it, or turn on Metadata Only to get the links without the files.',
+					"Raise 'Max File Size (MB)' in the options to download it, or turn on 'Metadata Only' to get the links without the files.",
 				itemIndex,
 			},
 		);
@@ -151,7 +151,7 @@ export const getPayableAttachments: SpendeskOperation = {
 		const payableId = readRecordId(
 			this,
 			'payableId',
-			'Payable ID',
+			"'Payable'",
 			itemIndex,
 			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
 		);

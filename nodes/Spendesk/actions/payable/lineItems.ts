@@ -204,7 +204,7 @@ export const lineItemFields: INodeProperties[] = [
 ];
 
 const FIELD_NAMES: Record<string, string> = {
-	grossAmount: 'Gross Amount',
+	grossAmount: 'Gross Amount (Minor Units)',
 	costCenterId: 'Cost Center',
 	expenseAccountId: 'Expense Account ID',
 	taxAccountId: 'Tax Account ID',
@@ -213,15 +213,15 @@ const FIELD_NAMES: Record<string, string> = {
 	valueId: 'Value',
 };
 
-/** Where a field of a line is, for messages: "line 2, Cost Center". */
+/** Where a field of a line is, for messages: "line 2, 'Cost Center'". */
 export function fieldName(source: string | undefined): string | undefined {
 	const found = /lineItems\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\](?:\.(\w+))?)?/.exec(source ?? '');
 	if (!found) return /lineItems/.test(source ?? '') ? 'the lines' : undefined;
 	const [, line, field, value, inner] = found;
 	const parts = [`line ${Number(line) + 1}`];
-	if (field) parts.push(FIELD_NAMES[field] ?? field);
+	if (field) parts.push(FIELD_NAMES[field] ? `'${FIELD_NAMES[field]}'` : field);
 	if (value !== undefined) parts.push(`value ${Number(value) + 1}`);
-	if (inner) parts.push(FIELD_NAMES[inner] ?? inner);
+	if (inner) parts.push(FIELD_NAMES[inner] ? `'${FIELD_NAMES[inner]}'` : inner);
 	return parts.join(', ');
 }
 
@@ -257,14 +257,14 @@ function readAnalyticalValues(
 	const entries = ((raw as IDataObject | undefined)?.value ?? []) as IDataObject[];
 	if (!Array.isArray(entries) || !entries.length) return undefined;
 	return entries.map((entry, i) => {
-		const at = `${where}, Analytical Value ${i + 1}`;
-		const fieldId = readId(ctx, entry.fieldId, `${at}, Analytical Field`, itemIndex);
-		const valueId = readId(ctx, entry.valueId, `${at}, Value`, itemIndex);
+		const at = `${where}, 'Analytical Value' ${i + 1}`;
+		const fieldId = readId(ctx, entry.fieldId, `${at}, 'Analytical Field'`, itemIndex);
+		const valueId = readId(ctx, entry.valueId, `${at}, 'Value'`, itemIndex);
 		if (!fieldId || !valueId)
 			fail(
 				ctx,
 				itemIndex,
-				`${at} needs both an Analytical Field and a Value`,
+				`${at} needs both an 'Analytical Field' and a 'Value'`,
 				'Pick the analytical field, and give the ID of one of its values (Analytical Field → Get Many Values lists them), or remove the analytical value.',
 			);
 		return { fieldId, valueId };
@@ -279,10 +279,10 @@ function readSettings(
 	itemIndex: number,
 ): LineChange['set'] {
 	const set: LineChange['set'] = {};
-	const costCenterId = readId(ctx, entry.costCenterId, `${where}, Cost Center`, itemIndex);
+	const costCenterId = readId(ctx, entry.costCenterId, `${where}, 'Cost Center'`, itemIndex);
 	if (costCenterId) set.costCenterId = costCenterId;
 	for (const key of ['expenseAccountId', 'taxAccountId'] as const) {
-		const id = readTextId(ctx, entry[key], `${where}, ${FIELD_NAMES[key]}`, itemIndex);
+		const id = readTextId(ctx, entry[key], `${where}, '${FIELD_NAMES[key]}'`, itemIndex);
 		if (id) set[key] = id;
 	}
 	const values = readAnalyticalValues(ctx, entry.analyticalValues, where, itemIndex);
@@ -303,8 +303,8 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[]
 		fail(
 			ctx,
 			itemIndex,
-			'Lines must hold at least one line; got none',
-			'Add every line of the payable under Lines (their gross amounts adding up to its amount), or choose Change Some to change some lines and keep the others.',
+			"'Lines' must hold at least one line; got none",
+			"Add every line of the payable under 'Lines' (their gross amounts adding up to its amount), or choose Change Some to change some lines and keep the others.",
 		);
 	return entries.map((entry, i) => {
 		const where = `Line ${i + 1}`;
@@ -319,7 +319,7 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[]
 			fail(
 				ctx,
 				itemIndex,
-				`${where}, Gross Amount must be a whole number of minor units; got ${typeof entry.grossAmount === 'string' ? `"${entry.grossAmount.slice(0, 40)}"` : String(entry.grossAmount).slice(0, 40)}`,
+				`${where}, 'Gross Amount (Minor Units)' must be a whole number of minor units; got ${typeof entry.grossAmount === 'string' ? `"${entry.grossAmount.slice(0, 40)}"` : String(entry.grossAmount).slice(0, 40)}`,
 				"Give the amount in minor units, like the payable's amount: 120.00 EUR is 12000.",
 			);
 		return { grossAmount: amount, ...readSettings(ctx, entry, where, itemIndex) };
@@ -338,7 +338,7 @@ export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChan
 			fail(
 				ctx,
 				itemIndex,
-				`${where}, Line Number must be a whole number from 1; got ${String(entry.lineNumber)}`,
+				`${where}, 'Line Number' must be a whole number from 1; got ${String(entry.lineNumber)}`,
 				'Give the number of the line to change, from 1, in the order Payable → Get lists them.',
 			);
 		const set = readSettings(ctx, entry, where, itemIndex);
@@ -355,7 +355,7 @@ export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChan
 		fail(
 			ctx,
 			itemIndex,
-			'Changes is empty: there is nothing to update',
+			"'Changes' is empty: there is nothing to update",
 			'Add a change (for example a cost center for every line), or choose Replace All to give every line.',
 		);
 	return changes;

@@ -119,7 +119,7 @@ function notFoundError(
 		`${capitalised(entry.label)} was not found in ${companyLabel(company)}`,
 		{
 			description:
-				'Check the Payable ID (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.',
+				"Check the ID in 'Payable' (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.",
 			itemIndex: entry.itemIndex,
 		},
 	);
@@ -136,10 +136,10 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	if (status !== 'exported' && status !== 'failedToExport') {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Bookkeeping Status must be Exported or Failed to Export; got "${String(status).slice(0, 40)}"`,
+			`'Bookkeeping Status' must be "Exported" or "Failed to Export"; got "${String(status).slice(0, 40)}"`,
 			{
 				description:
-					'Choose Exported or Failed to Export (an expression must give "exported" or "failedToExport").',
+					'Choose "Exported" or "Failed to Export" (an expression must give "exported" or "failedToExport").',
 				itemIndex,
 			},
 		);
@@ -225,7 +225,7 @@ async function sendBulk(
 	const unconfirmed = results.filter((r) => r.ok && r.json.note !== undefined).length;
 	if (unconfirmed)
 		this.addExecutionHints({
-			message: `Spendesk accepted the bookkeeping status of ${unconfirmed === 1 ? 'one payable' : `${unconfirmed} payables`} without confirming ${unconfirmed === 1 ? 'it' : 'each one'} in its answer (see 'note' on the items): check them with Payable → Get before relying on them.`,
+			message: `Spendesk accepted the bookkeeping status of ${unconfirmed === 1 ? 'one payable' : `${unconfirmed} payables`} without confirming ${unconfirmed === 1 ? 'it' : 'each one'} in its answer (see "note" on the items): check them with Payable → Get before relying on them.`,
 			type: 'warning',
 			location: 'outputPane',
 		});

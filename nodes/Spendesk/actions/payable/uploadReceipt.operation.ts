@@ -127,7 +127,7 @@ export const uploadPayableReceipt: SingleOperation = {
 		const payableId = readRecordId(
 			this,
 			'payableId',
-			'Payable ID',
+			"'Payable'",
 			itemIndex,
 			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
 		);

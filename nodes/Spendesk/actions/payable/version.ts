@@ -15,7 +15,7 @@ export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string
 	return readRecordId(
 		ctx,
 		'payableId',
-		'Payable ID',
+		"'Payable'",
 		itemIndex,
 		'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).',
 	);
@@ -55,6 +55,7 @@ export async function readPayable(
 		pathParams: { payableId },
 		itemIndex,
 		allowNotFound: true,
+		step: "reading the payable's current version",
 	});
 	if (response.status === 404) return undefined;
 	return bodyItems(response.body)[0] ?? {};

@@ -26,7 +26,7 @@ function readPeriod(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		fail(
 			ctx,
 			itemIndex,
-			`Start Date (${startDate}) is after End Date (${endDate})`,
+			`'Start Date' (${startDate}) is after 'End Date' (${endDate})`,
 			"Set 'Start Date' on or before 'End Date'.",
 		);
 	return { startDate, endDate };
@@ -37,7 +37,7 @@ function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const userId = readRecordId(
 		ctx,
 		'userId',
-		'User ID',
+		"'User'",
 		itemIndex,
 		'Pick the user from the list, or give the ID of a member of the company, e.g. {{ $json.userId }} (User → Get Many lists them).',
 	);
@@ -62,14 +62,14 @@ function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		fail(
 			ctx,
 			itemIndex,
-			`Net Amount (${ctx.getNodeParameter('netAmount', itemIndex, 0) as number}) is more than Amount (${ctx.getNodeParameter('amount', itemIndex, 0) as number})`,
+			`'Net Amount' (${ctx.getNodeParameter('netAmount', itemIndex, 0) as number}) is more than 'Amount' (${ctx.getNodeParameter('amount', itemIndex, 0) as number})`,
 			"Give 'Net Amount' without taxes: at most 'Amount'.",
 		);
 	const { startDate, endDate } = readPeriod(ctx, itemIndex);
 	const costCenterId = readRecordId(
 		ctx,
 		'costCenterId',
-		'Cost Center ID',
+		"'Cost Center'",
 		itemIndex,
 		'Pick the cost center from the list, or give the ID of a cost center of the company (Cost Center → Get Many lists them).',
 	);
@@ -98,7 +98,7 @@ function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 			fail(
 				ctx,
 				itemIndex,
-				'Supplier Name is empty',
+				"'Supplier Name' is empty",
 				"Give the new supplier's name, or choose Existing Supplier and give its ID.",
 			);
 		return { supplierName: name };
@@ -107,7 +107,7 @@ function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		supplierId: readRecordId(
 			ctx,
 			'supplierId',
-			'Supplier ID',
+			"'Supplier'",
 			itemIndex,
 			'Pick the supplier from the list, or give the ID of a supplier of the company (Supplier → Get Many lists them), or choose New Supplier and give its name.',
 		),

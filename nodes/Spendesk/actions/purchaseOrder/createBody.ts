@@ -9,7 +9,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { impossibleDate, toEpoch } from '../dates';
 import { checkRecordId, locatorValue } from '../recordId';
-import { fail, readText } from '../writeFields';
+import { fail, fieldLabel, readText } from '../writeFields';
 
 /** An amount as Spendesk takes it: minor units, its currency and the currency's precision. */
 export interface Money {
@@ -37,7 +37,7 @@ export function readCurrency(ctx: IExecuteFunctions, itemIndex: number): string 
 		fail(
 			ctx,
 			itemIndex,
-			`Currency must be a three-letter currency code; got ${typeof raw === 'string' ? `"${raw.slice(0, 40)}"` : String(raw)}`,
+			`'Currency' must be a three-letter currency code; got ${typeof raw === 'string' ? `"${raw.slice(0, 40)}"` : String(raw)}`,
 			"Enter the currency of the company's purchase orders as its ISO 4217 code, e.g. EUR, GBP or USD.",
 		);
 	return code;
@@ -70,8 +70,8 @@ export function readMoney(
 		fail(
 			ctx,
 			itemIndex,
-			`${label} must be a number ${positive ? 'above' : 'of at least'} 0; got ${shown(raw)}`,
-			`Enter '${label}' as a decimal number in ${currency}, e.g. ${example} (not in minor units such as cents).`,
+			`${fieldLabel(label)} must be a number ${positive ? 'above' : 'of at least'} 0; got ${shown(raw)}`,
+			`Enter ${fieldLabel(label)} as a decimal number in ${currency}, e.g. ${example} (not in minor units such as cents).`,
 		);
 	const scaled = value * 10 ** precision;
 	const amount = Math.round(scaled);
@@ -79,15 +79,15 @@ export function readMoney(
 		fail(
 			ctx,
 			itemIndex,
-			`${label} is too large to send exactly; got ${shown(raw)}`,
-			`Enter '${label}' in ${currency}, at most ${Math.floor(Number.MAX_SAFE_INTEGER / 10 ** precision)}.`,
+			`${fieldLabel(label)} is too large to send exactly; got ${shown(raw)}`,
+			`Enter ${fieldLabel(label)} in ${currency}, at most ${Math.floor(Number.MAX_SAFE_INTEGER / 10 ** precision)}.`,
 		);
 	if (Math.abs(scaled - amount) > 1e-6 * Math.max(1, Math.abs(scaled)))
 		fail(
 			ctx,
 			itemIndex,
-			`${label} has more decimals than ${currency} has (${precision}); got ${shown(raw)}`,
-			`Round '${label}' to ${precision} decimal${precision === 1 ? '' : 's'}, e.g. ${example}.`,
+			`${fieldLabel(label)} has more decimals than ${currency} has (${precision}); got ${shown(raw)}`,
+			`Round ${fieldLabel(label)} to ${precision} decimal${precision === 1 ? '' : 's'}, e.g. ${example}.`,
 		);
 	return { amount, currency, precision };
 }
@@ -105,8 +105,8 @@ export function readDateTime(
 		fail(
 			ctx,
 			itemIndex,
-			`${label} is not a date${impossible ? `: ${impossible}` : raw === '' || raw === undefined ? '' : `: ${raw instanceof Date ? `"${String(raw)}"` : shown(raw)}`}`,
-			`Pick a date in '${label}', or give one as an ISO 8601 date or date-time, e.g. 2026-03-31 or 2026-03-31T18:00:00Z.`,
+			`${fieldLabel(label)} is not a date${impossible ? `: ${impossible}` : raw === '' || raw === undefined ? '' : `: ${raw instanceof Date ? `"${String(raw)}"` : shown(raw)}`}`,
+			`Pick a date in ${fieldLabel(label)}, or give one as an ISO 8601 date or date-time, e.g. 2026-03-31 or 2026-03-31T18:00:00Z.`,
 		);
 	return new Date(at).toISOString();
 }
@@ -127,14 +127,14 @@ export function readCustomFields(ctx: IExecuteFunctions, itemIndex: number): IDa
 	const raw = ctx.getNodeParameter('customFields.field', itemIndex, []) as unknown;
 	const entries = Array.isArray(raw) ? (raw as IDataObject[]) : [];
 	return entries.map((entry, n) => {
-		const label = `Custom Field ${n + 1}`;
-		const customFieldId = readLocatorId(ctx, entry.fieldId, `${label}, Field`, itemIndex);
-		const customFieldValueId = readLocatorId(ctx, entry.valueId, `${label}, Value`, itemIndex);
+		const label = `'Custom Fields' ${n + 1}`;
+		const customFieldId = readLocatorId(ctx, entry.fieldId, `${label}, 'Field'`, itemIndex);
+		const customFieldValueId = readLocatorId(ctx, entry.valueId, `${label}, 'Value'`, itemIndex);
 		if (!customFieldId || !customFieldValueId)
 			fail(
 				ctx,
 				itemIndex,
-				`${label} needs both a Field and a Value`,
+				`${label} needs both a 'Field' and a 'Value'`,
 				"Pick the analytical field, and give the ID of one of its values (Analytical Field → Get Many Values lists them), or remove it from 'Custom Fields'.",
 			);
 		return { customFieldId, customFieldValueId };
@@ -149,20 +149,20 @@ function readItem(
 	currency: string,
 	itemIndex: number,
 ): IDataObject {
-	const name = readText(ctx, entry.name, `${label}, Name`, 200, itemIndex);
+	const name = readText(ctx, entry.name, `${label}, 'Name'`, 200, itemIndex);
 	if (!name)
 		fail(
 			ctx,
 			itemIndex,
-			`${label}, Name is empty`,
-			'Name each line item, or remove it from Items.',
+			`${label}, 'Name' is empty`,
+			"Name each line item, or remove it from 'Items'.",
 		);
 	const quantity = Number(entry.quantity ?? 1);
 	if (!Number.isFinite(quantity) || quantity <= 0)
 		fail(
 			ctx,
 			itemIndex,
-			`${label}, Quantity must be a number above 0; got ${shown(entry.quantity)}`,
+			`${label}, 'Quantity' must be a number above 0; got ${shown(entry.quantity)}`,
 			'Give how many units the line orders, e.g. 1 or 2.5.',
 		);
 	const vatRate = Number(entry.vatRate ?? 0);
@@ -170,13 +170,13 @@ function readItem(
 		fail(
 			ctx,
 			itemIndex,
-			`${label}, VAT Rate must be a percentage from 0 to 100; got ${shown(entry.vatRate)}`,
+			`${label}, 'VAT Rate (%)' must be a percentage from 0 to 100; got ${shown(entry.vatRate)}`,
 			'Give the VAT rate in percent, e.g. 20 for 20%.',
 		);
 	const unitPrice = readMoney(
 		ctx,
 		entry.unitPrice,
-		`${label}, Unit Price`,
+		`${label}, 'Unit Price'`,
 		currency,
 		false,
 		itemIndex,
@@ -197,8 +197,8 @@ export function readItems(
 		fail(
 			ctx,
 			itemIndex,
-			`Items holds ${entries.length} line items; at most 100`,
+			`'Items' holds ${entries.length} line items; at most 100`,
 			'Give at most 100 line items per purchase order.',
 		);
-	return entries.map((entry, n) => readItem(ctx, entry, `Item ${n + 1}`, currency, itemIndex));
+	return entries.map((entry, n) => readItem(ctx, entry, `'Item' ${n + 1}`, currency, itemIndex));
 }

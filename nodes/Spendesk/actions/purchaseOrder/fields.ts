@@ -35,7 +35,7 @@ export function purchaseOrderLocator(what: string, allCompanies = false): INodeP
 
 /** The purchase order ID of an item, checked before any request. */
 export function readPurchaseOrderId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return readRecordId(ctx, 'purchaseOrderId', 'Purchase Order ID', itemIndex, ID_HINT);
+	return readRecordId(ctx, 'purchaseOrderId', "'Purchase Order'", itemIndex, ID_HINT);
 }
 
 function apiError(

@@ -28,7 +28,7 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if (createdFrom && createdTo && createdFrom > createdTo)
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Created From (${createdFrom}) is after Created To (${createdTo})`,
+			`'Created From' (${createdFrom}) is after 'Created To' (${createdTo})`,
 			{
 				description: "Set 'Created From' to a date on or before 'Created To', or leave one empty.",
 				itemIndex,
@@ -40,7 +40,7 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if (unknown !== undefined)
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Status "${unknown.slice(0, 40)}" is not a purchase order status`,
+			`'Status': "${unknown.slice(0, 40)}" is not a purchase order status`,
 			{
 				description:
 					"Choose Open, Closed or Cancelled in 'Status' (an expression must give open, closed or cancelled).",

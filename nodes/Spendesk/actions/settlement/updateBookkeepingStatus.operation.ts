@@ -48,15 +48,15 @@ export const updateSettlementBookkeepingStatus: SingleOperation = {
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const settlementId = readRecordId(this, 'settlementId', 'Settlement ID', itemIndex, ID_HINT);
+		const settlementId = readRecordId(this, 'settlementId', "'Settlement'", itemIndex, ID_HINT);
 		const state = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
 		if (state !== 'exported' && state !== 'failedToExport') {
 			throw new NodeOperationError(
 				this.getNode(),
-				`'Bookkeeping Status' must be Exported or Failed to Export; got "${String(state).slice(0, 40)}"`,
+				`'Bookkeeping Status' must be "Exported" or "Failed to Export"; got "${String(state).slice(0, 40)}"`,
 				{
 					description:
-						'Choose Exported or Failed to Export (an expression must give "exported" or "failedToExport").',
+						'Choose "Exported" or "Failed to Export" (an expression must give "exported" or "failedToExport").',
 					itemIndex,
 				},
 			);

@@ -20,7 +20,7 @@ const ID_HINT =
 /** One supplier archived or unarchived through its own status route. */
 function oneSupplier(archived: boolean, operation: string): SingleOperation['prepare'] {
 	return function (this: IExecuteFunctions, itemIndex: number) {
-		const supplierId = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
+		const supplierId = readRecordId(this, 'supplierId', "'Supplier'", itemIndex, ID_HINT);
 		return async (company) => {
 			const response = await callSpendesk<IDataObject>(this, 'updateOneSupplierStatus', {
 				company,
@@ -52,7 +52,7 @@ function archiving(archived: boolean): BatchedOperation {
 	const verb = archived ? 'archive' : 'unarchive';
 	const operation = `Supplier → ${archived ? 'Archive' : 'Unarchive'}`;
 	function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
-		const id = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
+		const id = readRecordId(this, 'supplierId', "'Supplier'", itemIndex, ID_HINT);
 		return { itemIndex, body: { id }, label: `supplier "${id}"` };
 	}
 	async function send(

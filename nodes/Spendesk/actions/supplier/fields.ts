@@ -6,7 +6,7 @@
  * sent: Spendesk refuses any other property.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { fail, readBic, readIban, readText } from '../writeFields';
+import { fail, fieldLabel, readBic, readIban, readText } from '../writeFields';
 
 /** The optional supplier fields, as options of a collection (Additional Fields, Update Fields). */
 export const supplierFieldOptions: INodeProperties[] = [
@@ -112,8 +112,8 @@ function readCountry(
 		fail(
 			ctx,
 			itemIndex,
-			`${label} "${text.slice(0, 40)}" is not a two-letter country code`,
-			`Enter ${label} as its ISO 3166 code, e.g. FR for France or DE for Germany.`,
+			`${fieldLabel(label)} holds "${text.slice(0, 40)}", which is not a two-letter country code`,
+			`Enter ${fieldLabel(label)} as its ISO 3166 code, e.g. FR for France or DE for Germany.`,
 		);
 	return text;
 }
@@ -124,7 +124,7 @@ function readEmail(ctx: IExecuteFunctions, value: unknown, itemIndex: number): s
 		fail(
 			ctx,
 			itemIndex,
-			`Email "${text.slice(0, 60)}" is not an email address`,
+			`'Email' holds "${text.slice(0, 60)}", which is not an email address`,
 			'Enter one email address, e.g. billing@supplier.com.',
 		);
 	return text;

@@ -28,7 +28,7 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 		if (!name)
 			throw new NodeOperationError(ctx.getNode(), "'Name' is empty", {
 				description:
-					'A supplier keeps a name: enter the new name, or remove Name from Update Fields.',
+					"A supplier keeps a name: enter the new name, or remove 'Name' from 'Update Fields'.",
 				itemIndex,
 			});
 		changes.name = name;
@@ -36,7 +36,7 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if (Object.keys(changes).length === 0) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			'Nothing to update: add at least one field to Update Fields',
+			"Nothing to update: add at least one field to 'Update Fields'",
 			{
 				description:
 					'Choose the fields of the supplier to change. To archive or unarchive a supplier, use Supplier → Archive or Unarchive.',
@@ -48,7 +48,7 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 }
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
-	const id = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
+	const id = readRecordId(this, 'supplierId', "'Supplier'", itemIndex, ID_HINT);
 	return { itemIndex, body: { id, ...changesOf(this, itemIndex) }, label: `supplier "${id}"` };
 }
 
@@ -114,7 +114,7 @@ export const updateSupplier: BatchedOperation = {
 			`Running ${items} again is harmless: it sets the same field values again.`,
 	},
 	single(this: IExecuteFunctions, itemIndex: number) {
-		const supplierId = readRecordId(this, 'supplierId', 'Supplier ID', itemIndex, ID_HINT);
+		const supplierId = readRecordId(this, 'supplierId', "'Supplier'", itemIndex, ID_HINT);
 		const body = changesOf(this, itemIndex);
 		return async (company) => {
 			const { body: response } = await callSpendesk<IDataObject>(this, 'updateSupplier', {

@@ -15,6 +15,7 @@ import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import { NextPageAhead } from './ahead';
+import { callName } from '../callName';
 import { asItems, CursorsAsked, progressGuard, unreadablePaging } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
@@ -49,7 +50,7 @@ export async function* bodyCursorStrategy(
 			// A short page is the last one, whatever its cursor says.
 			const more = nextCursor !== undefined && items.length >= response.asked;
 			if (nextCursor === undefined && items.length >= response.asked && items.length < limit.left())
-				mayHaveMore(ctx, endpoint, response.asked);
+				mayHaveMore(ctx, endpoint, response.asked, request.itemIndex);
 			const fresh =
 				items.length > 0 || more ? progress(items, { reasked: cursors.reasked }) : items;
 			const left = limit.left() - fresh.length;
@@ -75,13 +76,18 @@ const hinted = new WeakMap<object, Set<string>>();
  * A full page came without a next-page cursor: the list ends there, as the node cannot ask for
  * more, but more items may match. Said once per execution in the output pane (or the log).
  */
-function mayHaveMore(ctx: SpendeskContext, endpoint: Endpoint, pageSize: number): void {
+function mayHaveMore(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	pageSize: number,
+	itemIndex?: number,
+): void {
 	const seen = hinted.get(ctx) ?? new Set<string>();
 	hinted.set(ctx, seen);
 	if (seen.has(endpoint.path)) return;
 	seen.add(endpoint.path);
 	const hint: NodeExecutionHint = {
-		message: `Spendesk answered a full page of ${pageSize} to "${endpoint.label}" without a cursor to the next page, so the node stopped there and more may match. Narrow the filters so that fewer match; for payables, Payable → Get Many as Snapshot reads every page.`,
+		message: `Spendesk answered a full page of ${pageSize} to ${callName(ctx, { itemIndex })} without a cursor to the next page, so the node stopped there and more may match. Narrow the filters so that fewer match; for payables, Payable → Get Many as Snapshot reads every page.`,
 		type: 'warning',
 		location: 'outputPane',
 	};

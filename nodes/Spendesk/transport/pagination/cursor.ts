@@ -16,7 +16,15 @@ import { prepareCall, sendCall } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import { NextPageAhead } from './ahead';
-import { asItems, CursorsAsked, progressGuard, queryOf, unreadablePaging } from './strategy';
+import { callName } from '../callName';
+import {
+	asItems,
+	CursorsAsked,
+	naming,
+	progressGuard,
+	queryOf,
+	unreadablePaging,
+} from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* cursorStrategy(
@@ -181,9 +189,9 @@ function noCursor(
 		: 'no next page link either';
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Spendesk said more pages follow for "${endpoint.label}" but gave no cursor to read them`,
+		`Spendesk said more pages follow for ${callName(ctx, { itemIndex })} but gave no cursor to read them`,
 		{
-			description: `The answer had hasNextPage true, no nextCursor and ${where}. The node stopped rather than return part of the list. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.`,
+			description: `The answer had hasNextPage true, no nextCursor and ${where}. The node stopped rather than return part of the list. Run it again; if it happens every time, report it to Spendesk support ${naming(endpoint)}.`,
 			itemIndex,
 		},
 	);

@@ -6,10 +6,11 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
+import { callName } from '../callName';
 import { companyLabel } from '../companyLabel';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import { asItems } from './strategy';
+import { asItems, naming } from './strategy';
 import type { Page } from './strategy';
 
 export interface PageListBody {
@@ -49,23 +50,6 @@ function shapeOf(body: unknown): string {
 	return `an object with ${named}${keys.length > 5 ? ', …' : ''}${'data' in body ? ' ("data" is not a list)' : ''}`;
 }
 
-const norm = (text: string): string => text.replace(/[\s_-]+/g, '').toLowerCase();
-
-/**
- * The operation as the editor shows it ("Supplier → Get Many"): the catalogue entry's operation
- * of the node's resource; the entry's label (a From List search, a trigger, a Custom API Call).
- */
-export function operationName(ctx: SpendeskContext, endpoint: Endpoint): string {
-	const { resource } = ctx.getNode().parameters;
-	const ofResource = (endpoint.operations ?? [])
-		.filter((name) => name.includes(' → '))
-		.map((name) => name.replace(/\s*\(.*\)$/, ''))
-		.filter(
-			(name) => typeof resource === 'string' && norm(name.split(' → ')[0]) === norm(resource),
-		);
-	return ofResource[0] ?? endpoint.label;
-}
-
 /** A 2xx answer of a page list that is neither `{data, meta}` nor a bare array. */
 export function unreadableList(
 	ctx: SpendeskContext,
@@ -77,10 +61,9 @@ export function unreadableList(
 ): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Spendesk answered "${operationName(ctx, endpoint)}" for ${companyLabel(company)} with something the node cannot read as a list (page ${page}: ${shapeOf(body)})`,
+		`Spendesk answered ${callName(ctx, { itemIndex })} for ${companyLabel(company)} with something the node cannot read as a list (page ${page}: ${shapeOf(body)})`,
 		{
-			description:
-				'A list comes as {data, meta} or as a list of items. The node returns an error rather than an empty or partial list that would not be true. Run it again; if it happens every time, check the environment or custom base URL of the credential, and report it to Spendesk support with the operation name.',
+			description: `A list comes as {data, meta} or as a list of items. The node stops rather than return an empty or partial list that would not be true. Run it again; if it happens every time, check 'Environment' (or 'Base URL') in the credential, and report it to Spendesk support ${naming(endpoint)}.`,
 			itemIndex,
 		},
 	);

@@ -105,7 +105,7 @@ async function snapshotKey(
 				`Another payables snapshot of ${companyLabel(company)} was still being built after ${Math.round(waited / 1000)} s`,
 				{
 					description:
-						'Spendesk builds one payables snapshot per company at a time and answered 409 until Max Wait ran out. Run the node again later, or raise Max Wait (Seconds).',
+						"Spendesk builds one payables snapshot per company at a time and answered 409 until 'Max Wait (Seconds)' ran out. Run the node again later, or raise 'Max Wait (Seconds)'.",
 					itemIndex: request.itemIndex,
 				},
 			),
@@ -182,7 +182,7 @@ async function whenComplete(
 				`Spendesk could not build the payables snapshot (key ${String(key)})`,
 				{
 					description:
-						'The snapshot ended with status ERROR. Run the node again; if it fails again, narrow the filters or contact Spendesk support.',
+						'The snapshot ended with the status "ERROR". Run the node again; if it happens again, narrow the filters or contact Spendesk support.',
 					itemIndex: call.itemIndex,
 				},
 			),

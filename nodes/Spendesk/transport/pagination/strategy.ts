@@ -4,6 +4,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
+import { callName } from '../callName';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import type { CallOptions } from '../call';
@@ -191,7 +192,7 @@ export function progressGuard(
 					ctx,
 					endpoint,
 					itemIndex,
-					`sent ${empty} empty pages in a row for "${endpoint.label}" while saying more would follow`,
+					`sent ${empty} empty pages in a row for ${callName(ctx, { itemIndex })} while saying more would follow`,
 				);
 			return items;
 		}
@@ -211,7 +212,7 @@ export function progressGuard(
 				ctx,
 				endpoint,
 				itemIndex,
-				`sent the same items again for "${endpoint.label}": the list is not moving forward`,
+				`sent the same items again for ${callName(ctx, { itemIndex })}: the list is not moving forward`,
 			);
 		const spare = older;
 		older = newer;
@@ -234,13 +235,17 @@ export function unreadablePaging(
 ): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Spendesk answered ${what} for "${endpoint.label}" (${detail})`,
+		`Spendesk answered ${what} for ${callName(ctx, { itemIndex })} (${detail})`,
 		{
-			description:
-				'The node cannot tell how the list goes on, and returns none of the items read so far rather than a list cut short without telling. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.',
+			description: `The node cannot tell how the list goes on, and returns none of the items read so far rather than a list cut short without telling. Run it again; if it happens every time, report it to Spendesk support ${naming(endpoint)}.`,
 			itemIndex,
 		},
 	);
+}
+
+/** How a report to Spendesk support names the call: its method and path, as the API knows it. */
+export function naming(endpoint: Endpoint): string {
+	return `naming the call ${endpoint.method} ${endpoint.path}`;
 }
 
 function endlessList(
@@ -250,8 +255,7 @@ function endlessList(
 	what: string,
 ): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), `Spendesk ${what}`, {
-		description:
-			'Reading on would never end, so the node stopped. With a Custom API Call, check that Pagination matches how the endpoint pages (page, cursor, offset or body cursor, or None). Otherwise run the node again; if it happens every time, report it to Spendesk support with the endpoint name.',
+		description: `Reading on would never end, so the node stopped. With a Custom API Call, check that 'Pagination' matches how the endpoint pages (page, cursor, offset or body cursor, or None). Otherwise run the node again; if it happens every time, report it to Spendesk support ${naming(endpoint)}.`,
 		itemIndex,
 	});
 }
@@ -295,10 +299,9 @@ function repeatedCursor(
 ): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Spendesk sent the same page cursor twice for "${endpoint.label}"`,
+		`Spendesk sent the same page cursor twice for ${callName(ctx, { itemIndex })}`,
 		{
-			description:
-				'The list would never end, so the node stopped. Run it again; if it happens every time, report it to Spendesk support with the endpoint name.',
+			description: `The list would never end, so the node stopped. Run it again; if it happens every time, report it to Spendesk support ${naming(endpoint)}.`,
 			itemIndex,
 		},
 	);
