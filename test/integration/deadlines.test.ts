@@ -66,7 +66,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 		sim.injectFault({ route: 'token', kind: 'trickleBody', intervalMs: 100 });
 		const { error, ms } = await timed(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
 		expect(error.message).toBe(
-			`Could not reach Spendesk at ${sim.baseUrl} for "Get wallet summary" (timed out)`,
+			`Could not reach Spendesk at ${sim.baseUrl} for a call of the node "Spendesk" (timed out)`,
 		);
 		expect(ms).toBeLessThan(BOUND_MS);
 	});
@@ -77,7 +77,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 		sim.injectFault({ route: 'oauthTokenRefresh', kind: 'trickleBody', intervalMs: 100 });
 		const { error, ms } = await timed(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
 		expect(error.message).toBe(
-			`Could not reach Spendesk at ${sim.baseUrl} for "Get wallet summary" (timed out)`,
+			`Could not reach Spendesk at ${sim.baseUrl} for a call of the node "Spendesk" (timed out)`,
 		);
 		expect(`${error.message} ${error.description}`).not.toMatch(/reconnect|approve/i);
 		expect(sim.requestsTo('oauthTokenRefresh')).toHaveLength(1);
@@ -94,9 +94,9 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 				payableId: locatorById('pay_001_000001'),
 				version: '',
 				lineItemsMode: 'changeSome',
-				lineChanges: { change: [{ applyTo: 'all', taxAccountId: 'ta_9' }] },
+				lineChanges: { change: [{ applyTo: 'everyLine', taxAccountId: 'ta_9' }] },
 			},
-			"Update a payable's accounting",
+			'Payable → Update',
 		],
 		[
 			'Purchase Order → Cancel',
@@ -106,13 +106,13 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 				operation: 'cancel',
 				purchaseOrderId: locatorById('po_001_00001'),
 			},
-			'Cancel a purchase order',
+			'Purchase Order → Cancel',
 		],
 		[
 			'Supplier → Create',
 			'createSuppliers',
 			{ resource: 'supplier', operation: 'create', name: 'Trickle Supplies' },
-			'Create suppliers',
+			'Supplier → Create',
 		],
 	] as const)(
 		'%s answered byte by byte: timed out at the attempt limit, not retried, may have been applied',
@@ -121,7 +121,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 			const { error, ms } = await timed(
 				runNode(sim, 'orgKey', { companyScope: 'one', company: 'cmp_001', ...params }),
 			);
-			expect(error.message).toContain(`for "${label}"`);
+			expect(error.message).toContain(`for ${label} (timed out)`);
 			expect(error.message).toMatch(/\(timed out\)|may have been applied/);
 			expect(error.description).toMatch(/may have (reached Spendesk and )?been applied/i);
 			expect(sim.requestsTo(route)).toHaveLength(1);

@@ -156,16 +156,16 @@ describe('fault matrix: security', () => {
 
 	test.each([
 		[
-			'Payable ID',
+			'Payable',
 			{ resource: 'payable', operation: 'update', lineItemsMode: 'changeSome' },
 			'payableId',
 		],
-		['Payable ID', { resource: 'payable', operation: 'uploadReceipt' }, 'payableId'],
-		['Purchase Order ID', { resource: 'purchaseOrder', operation: 'get' }, 'purchaseOrderId'],
-		['Purchase Order ID', { resource: 'purchaseOrder', operation: 'cancel' }, 'purchaseOrderId'],
-		['Purchase Order ID', { resource: 'purchaseOrder', operation: 'close' }, 'purchaseOrderId'],
-		['Supplier ID', { resource: 'supplier', operation: 'archive' }, 'supplierId'],
-		['Supplier ID', { resource: 'supplier', operation: 'update' }, 'supplierId'],
+		['Payable', { resource: 'payable', operation: 'uploadReceipt' }, 'payableId'],
+		['Purchase Order', { resource: 'purchaseOrder', operation: 'get' }, 'purchaseOrderId'],
+		['Purchase Order', { resource: 'purchaseOrder', operation: 'cancel' }, 'purchaseOrderId'],
+		['Purchase Order', { resource: 'purchaseOrder', operation: 'close' }, 'purchaseOrderId'],
+		['Supplier', { resource: 'supplier', operation: 'archive' }, 'supplierId'],
+		['Supplier', { resource: 'supplier', operation: 'update' }, 'supplierId'],
 	] as const)(
 		'"." and ".." (plain or URL-encoded) as the %s of %j are refused naming the field, before any request',
 		async (label, operation, field) => {
@@ -178,7 +178,7 @@ describe('fault matrix: security', () => {
 				});
 				const error = await failure(execute());
 				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(`${label} "${id}" is not a valid ID`);
+				expect(error.message).toBe(`'${label}' holds "${id}", which is not a valid ID`);
 				expect(apiRequests(sim)).toEqual([]);
 			}
 		},

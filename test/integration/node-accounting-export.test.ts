@@ -244,7 +244,7 @@ describe('accounting export', () => {
 		sim.injectFault({ route: 'getAccountingExport', kind: 'htmlBody' });
 		const error = await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001' }));
 		expect(error.message).toBe(
-			`Spendesk answered Accounting Export → Create and Wait for company "cmp_001" with text/html instead of JSON (200)`,
+			`Spendesk answered Accounting Export → Create for company "cmp_001" with text/html instead of JSON (200)`,
 		);
 	});
 

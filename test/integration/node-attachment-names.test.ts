@@ -220,7 +220,7 @@ describe('attachment file names (docs/api.md#files): the specification profile',
 		const error = await failure(attachments(sim, 'orgKey', 'cmp_001', payableId));
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
-			'Spendesk answered "Payable → Get Attachments" for company "cmp_001" with something the node cannot read as a list (page 1: an object with "data" ("data" is not a list))',
+			'Spendesk answered Payable → Get Attachments for company "cmp_001" with something the node cannot read as a list (page 1: an object with "data" ("data" is not a list))',
 		);
 	});
 });

@@ -280,7 +280,7 @@ describe.each(['specification', 'documented'] as const)(
 			);
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
-				'Change 1, Apply To: "line" is not one of the values Spendesk knows',
+				`Change 1, 'Apply To': "line" is not one of the values Spendesk knows`,
 			);
 			expect(calls()).toEqual([]);
 		});

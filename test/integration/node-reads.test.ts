@@ -357,7 +357,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				}),
 			);
 			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe('Fields: "settledAt" is not one of the values Spendesk knows');
+			expect(error.message).toBe(`'Fields': "settledAt" is not one of the values Spendesk knows`);
 			expect(apiRequests(sim)).toEqual([]);
 		});
 	});

@@ -579,7 +579,7 @@ describe('node: write operations', () => {
 			};
 			const error = await failure((await execute(sim, params))());
 			expect(error.message).toBe(
-				'Spendesk found nothing for Settlement → Update State in company "cmp_002" (404)',
+				'Spendesk found nothing for Settlement → Update Bookkeeping Status in company "cmp_002" (404)',
 			);
 			const out = await (await execute(sim, params, { continueOnFail: true }))();
 			expect(out[0]).toMatchObject({ json: { error: error.message }, pairedItem: { item: 0 } });

@@ -367,7 +367,7 @@ describe('OAuth2 credential, documented contract', () => {
 		)) as NodeApiError;
 		expect(Date.now() - started).toBeLessThan(3000);
 		expect(error.message).toBe(
-			`Could not reach Spendesk at ${sim.baseUrl} for "Get wallet summary" (timed out)`,
+			`Could not reach Spendesk at ${sim.baseUrl} for a call of the node "Spendesk" (timed out)`,
 		);
 		expect(sim.requestsTo('oauthTokenCreate')).toHaveLength(1);
 	});

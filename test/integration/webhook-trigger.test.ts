@@ -271,7 +271,7 @@ describe('Spendesk Webhook Trigger', () => {
 			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
 			const error = await failure(h.activate());
 			expect(error.message).toBe(
-				'Could not register the webhook for company "cmp_003": Spendesk rejected "Create a webhook instance" for company "cmp_003" (400)',
+				'Could not register the webhook for company "cmp_003": Spendesk rejected Spendesk Webhook Trigger (registering its webhooks at Spendesk) for company "cmp_003" (400)',
 			);
 			// What Spendesk said comes with it.
 			expect((error as { description?: string }).description).toContain(
