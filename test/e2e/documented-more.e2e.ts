@@ -7,7 +7,7 @@
  */
 import { SpendeskSimulator } from '../simulator';
 import { JOURNAL_TEMPLATES } from '../simulator/fileRoutes';
-import { createHome, ensureN8n, parseTargets } from './runtime';
+import { createHome, ensureN8n, oneTarget } from './runtime';
 import type { N8nHome } from './runtime';
 import { setupOwner, startN8n } from './server';
 import {
@@ -113,7 +113,7 @@ function branchesOf(profile: Profile, sim: SpendeskSimulator): WorkflowNode[][] 
 	];
 }
 
-describe.each(parseTargets())('documented operations, more (%s)', (target) => {
+describe.each(oneTarget())('documented operations, more (%s)', (target) => {
 	const sims = {} as Record<Profile, SpendeskSimulator>;
 	let home: N8nHome;
 	let run: Execution;

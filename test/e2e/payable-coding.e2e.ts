@@ -13,7 +13,7 @@
 import type { SimulatorOptions } from '../simulator';
 import { SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
-import { createHome, ensureN8n, parseTargets } from './runtime';
+import { createHome, ensureN8n, oneTarget } from './runtime';
 import {
 	apiKeyCredential,
 	batchWorkflow,
@@ -129,7 +129,7 @@ function oneLineBranch(profile: Profile): WorkflowNode[] {
 	];
 }
 
-describe.each(parseTargets())('code payables from a mapping table, then export (%s)', (target) => {
+describe.each(oneTarget())('code payables from a mapping table, then export (%s)', (target) => {
 	const sims = {} as Record<Profile, SpendeskSimulator>;
 	const before = {} as Record<
 		Profile,

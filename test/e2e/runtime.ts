@@ -61,6 +61,16 @@ export function parseTargets(raw = process.env.E2E_TARGETS): N8nTarget[] {
 	return targets as N8nTarget[];
 }
 
+/**
+ * The targets of a file whose behaviour does not depend on n8n's version (the package's own
+ * operations through n8n's helpers, the same in every version): the first of E2E_TARGETS, so
+ * that CI runs it once. ONE_TARGET_E2E_TARGETS names other targets on purpose.
+ */
+export function oneTarget(): N8nTarget[] {
+	const chosen = process.env.ONE_TARGET_E2E_TARGETS?.trim();
+	return chosen ? parseTargets(chosen) : parseTargets().slice(0, 1);
+}
+
 export interface N8nRuntime {
 	target: N8nTarget;
 	version: string;
