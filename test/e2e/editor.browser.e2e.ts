@@ -311,11 +311,18 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 				.click();
 			await page.getByTestId('node-creator-search-bar').fill('Spendesk');
 			const names = page.getByTestId('node-creator-item-name');
-			await names.first().waitFor();
+			// The search filters as the panel re-renders: wait for its result, not the first list
+			// (n8n's own entries such as "Trigger manually" show before it).
+			await names.filter({ hasText: /^Spendesk Webhook$/ }).waitFor();
+			let shown = await names.allInnerTexts();
+			for (let i = 0; i < 50 && shown.some((name) => !name.startsWith('Spendesk')); i++) {
+				await page.waitForTimeout(200);
+				shown = await names.allInnerTexts();
+			}
 			// n8n puts a trigger under an app only when it is named after the node: the polling
 			// Spendesk Trigger is under Spendesk; the Webhook Trigger is an app of its own
 			// (CONTRIBUTING.md, conventions).
-			expect(await names.allInnerTexts()).toEqual(['Spendesk', 'Spendesk Webhook']);
+			expect(shown).toEqual(['Spendesk', 'Spendesk Webhook']);
 			await page.screenshot({
 				path: path.join(OUTPUT_DIR, `editor-node-panel-search-${target}.png`),
 			});
