@@ -313,9 +313,9 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 			const names = page.getByTestId('node-creator-item-name');
 			// The search filters as the panel re-renders: wait for its result, not the first list
 			// (n8n's own entries such as "Trigger manually" show before it).
-			await names.filter({ hasText: /^Spendesk Webhook$/ }).waitFor();
+			await names.first().waitFor();
 			let shown = await names.allInnerTexts();
-			for (let i = 0; i < 50 && shown.some((name) => !name.startsWith('Spendesk')); i++) {
+			for (let i = 0; i < 150 && shown.some((name) => !name.startsWith('Spendesk')); i++) {
 				await page.waitForTimeout(200);
 				shown = await names.allInnerTexts();
 			}
