@@ -328,7 +328,8 @@ describe(`the node panel in n8n's editor (${target})`, () => {
 			});
 			await names.filter({ hasText: /^Spendesk$/ }).click();
 			const creator = page.getByTestId('node-creator');
-			await creator.getByText(description.description, { exact: true }).waitFor();
+			// The search's list may still slide out beside the app's view, with the same description.
+			await creator.getByText(description.description, { exact: true }).first().waitFor();
 			await creator.getByText('Triggers (2)').waitFor();
 			await creator.getByText(`Actions (${operations})`).waitFor();
 			// The app's triggers (the search's list may still slide out beside them): the polling
