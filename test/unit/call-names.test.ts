@@ -8,32 +8,11 @@
  * of catalogue entries is caught; the check itself is tested on samples of each way round it.
  * What the messages say instead is tested at run time: test/integration/message-names.test.ts.
  */
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { CHECKER_OPTIONS, ROOT, tsSources } from '../support/sources';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const CATALOGUE = path.join(ROOT, 'nodes', 'Spendesk', 'transport', 'endpoints.ts');
-
-function sources(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) return sources(full);
-		return entry.name.endsWith('.ts') ? [full] : [];
-	});
-}
-
-const OPTIONS: ts.CompilerOptions = {
-	strict: true,
-	module: ts.ModuleKind.CommonJS,
-	moduleResolution: ts.ModuleResolutionKind.Node10,
-	target: ts.ScriptTarget.ES2022,
-	esModuleInterop: true,
-	resolveJsonModule: true,
-	skipLibCheck: true,
-	noEmit: true,
-	types: ['node'],
-};
 
 /** A type whose values are catalogue entries: it has a path, a company placement and a pagination style. */
 function isCatalogueEntry(type: ts.Type, checker: ts.TypeChecker): boolean {
@@ -106,11 +85,11 @@ function labelReads(program: ts.Program, files: readonly string[]): string[] {
 describe('messages never name a call by the catalogue label', () => {
 	test('no code of nodes/ or credentials/ reads a catalogue entry’s label', () => {
 		const files = [
-			...sources(path.join(ROOT, 'nodes')),
-			...sources(path.join(ROOT, 'credentials')),
+			...tsSources(path.join(ROOT, 'nodes')),
+			...tsSources(path.join(ROOT, 'credentials')),
 		].filter((file) => file !== CATALOGUE);
 		expect(files.length).toBeGreaterThan(100);
-		const program = ts.createProgram(files, OPTIONS);
+		const program = ts.createProgram(files, CHECKER_OPTIONS);
 		expect(labelReads(program, files)).toEqual([]);
 	});
 
@@ -132,7 +111,7 @@ describe('messages never name a call by the catalogue label', () => {
 			"const resolved = endpointForLevel('searchPayables', 'company').path;",
 			'export { direct, keyed, label, renamed, rest, listed, computed, named, path, resolved };',
 		].join('\n');
-		const host = ts.createCompilerHost(OPTIONS);
+		const host = ts.createCompilerHost(CHECKER_OPTIONS);
 		const read = host.readFile.bind(host);
 		host.readFile = (file) => (file === sample ? text : read(file));
 		host.fileExists = (
@@ -142,7 +121,7 @@ describe('messages never name a call by the catalogue label', () => {
 		const getSource = host.getSourceFile.bind(host);
 		host.getSourceFile = (file, language) =>
 			file === sample ? ts.createSourceFile(file, text, language, true) : getSource(file, language);
-		const program = ts.createProgram([sample], OPTIONS, host);
+		const program = ts.createProgram([sample], CHECKER_OPTIONS, host);
 		const found = labelReads(program, [sample]).map((line) => line.replace(/^[^:]+:/, ''));
 		expect(found).toEqual([
 			'2: ENDPOINTS.searchPayables.label',

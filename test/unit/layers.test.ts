@@ -5,11 +5,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { ROOT, tsSources } from '../support/sources';
 
-const ROOT = join(__dirname, '..', '..');
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 const CLI = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 const { LAYERS } = createRequire(__filename)(CONFIG) as { LAYERS: Array<Record<string, string>> };
@@ -37,14 +37,6 @@ function cruise(cwd: string, paths: string[]): Violation[] {
 	return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
-function tsFiles(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const path = join(dir, entry.name);
-		if (entry.isDirectory()) return tsFiles(path);
-		return entry.name.endsWith('.ts') ? [path] : [];
-	});
-}
-
 describe('layers', () => {
 	it('nodes/ and credentials/ break no layer rule', () => {
 		const violations = cruise(ROOT, ['nodes', 'credentials']);
@@ -53,7 +45,7 @@ describe('layers', () => {
 
 	it('every product file belongs to exactly one layer group', () => {
 		const groups = LAYERS.flatMap((layer) => Object.entries(layer));
-		const files = [...tsFiles(join(ROOT, 'nodes')), ...tsFiles(join(ROOT, 'credentials'))].map(
+		const files = [...tsSources(join(ROOT, 'nodes')), ...tsSources(join(ROOT, 'credentials'))].map(
 			(file) => relative(ROOT, file).split('\\').join('/'),
 		);
 		expect(files.length).toBeGreaterThan(100);

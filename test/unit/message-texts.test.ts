@@ -12,7 +12,6 @@
  * calls (across files). What a template inserts at run time shows as "…". The check itself is
  * tested on samples.
  */
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
@@ -21,28 +20,7 @@ import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import { SpendeskWebhookTrigger } from '../../nodes/Spendesk/SpendeskWebhookTrigger.node';
 import { SpendeskApi } from '../../credentials/SpendeskApi.credentials';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
-
-const ROOT = path.resolve(__dirname, '..', '..');
-
-function sources(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) return sources(full);
-		return entry.name.endsWith('.ts') ? [full] : [];
-	});
-}
-
-const OPTIONS: ts.CompilerOptions = {
-	strict: true,
-	module: ts.ModuleKind.CommonJS,
-	moduleResolution: ts.ModuleResolutionKind.Node10,
-	target: ts.ScriptTarget.ES2022,
-	esModuleInterop: true,
-	resolveJsonModule: true,
-	skipLibCheck: true,
-	noEmit: true,
-	types: ['node'],
-};
+import { CHECKER_OPTIONS, ROOT, tsSources } from '../support/sources';
 
 /** Where a run-time text stands: the parameter names that take a message. */
 const MESSAGE_PARAMETERS = new Set(['message', 'description']);
@@ -361,8 +339,8 @@ function offences(texts: readonly Text[], names: Names): string[] {
 }
 
 function compile(files: string[], extra?: { file: string; text: string }): ts.Program {
-	if (!extra) return ts.createProgram(files, OPTIONS);
-	const host = ts.createCompilerHost(OPTIONS);
+	if (!extra) return ts.createProgram(files, CHECKER_OPTIONS);
+	const host = ts.createCompilerHost(CHECKER_OPTIONS);
 	const read = host.readFile.bind(host);
 	host.readFile = (file) => (file === extra.file ? extra.text : read(file));
 	const exists = host.fileExists.bind(host);
@@ -372,7 +350,7 @@ function compile(files: string[], extra?: { file: string; text: string }): ts.Pr
 		file === extra.file
 			? ts.createSourceFile(file, extra.text, language, true)
 			: getSource(file, language);
-	return ts.createProgram(files, OPTIONS, host);
+	return ts.createProgram(files, CHECKER_OPTIONS, host);
 }
 
 describe('message texts (CONTRIBUTING.md: names in single quotes, no "error"/"fail")', () => {
@@ -394,8 +372,8 @@ describe('message texts (CONTRIBUTING.md: names in single quotes, no "error"/"fa
 
 	test('every message of nodes/ and credentials/ names parameters in quotes and says no "error" or "failed"', () => {
 		const files = [
-			...sources(path.join(ROOT, 'nodes')),
-			...sources(path.join(ROOT, 'credentials')),
+			...tsSources(path.join(ROOT, 'nodes')),
+			...tsSources(path.join(ROOT, 'credentials')),
 		];
 		const texts = messageTexts(compile(files), files);
 		expect(texts.length).toBeGreaterThan(300);
@@ -404,8 +382,8 @@ describe('message texts (CONTRIBUTING.md: names in single quotes, no "error"/"fa
 
 	test('what a message quotes in single quotes is a name of the panels', () => {
 		const files = [
-			...sources(path.join(ROOT, 'nodes')),
-			...sources(path.join(ROOT, 'credentials')),
+			...tsSources(path.join(ROOT, 'nodes')),
+			...tsSources(path.join(ROOT, 'credentials')),
 		];
 		const known = new Set([...names.parameters, ...names.choices]);
 		const quoted = new Set<string>();

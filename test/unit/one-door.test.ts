@@ -11,11 +11,11 @@
  * - `fetch`, `XMLHttpRequest`, `WebSocket`, `EventSource`;
  * - an import, `require` or `import()` of Node's HTTP and socket modules or of an HTTP client.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { ROOT, tsSources } from '../support/sources';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const DOOR = path.join('nodes', 'Spendesk', 'transport', 'door.ts');
 
 /** n8n's request helpers, by name (IExecuteFunctions, ICredentialTestFunctions, IHttpRequestHelper, …). */
@@ -70,14 +70,6 @@ const NETWORK_MODULES = new Set([
 	'needle',
 	'form-data',
 ]);
-
-function sources(dir: string): string[] {
-	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) return sources(full);
-		return entry.name.endsWith('.ts') ? [full] : [];
-	});
-}
 
 const moduleName = (text: string) => text.replace(/^node:/, '').split('/')[0];
 
@@ -175,7 +167,7 @@ export function networkUses(file: string, text = readFileSync(file, 'utf8')): st
 }
 
 const shipped = () =>
-	[...sources(path.join(ROOT, 'nodes')), ...sources(path.join(ROOT, 'credentials'))].filter(
+	[...tsSources(path.join(ROOT, 'nodes')), ...tsSources(path.join(ROOT, 'credentials'))].filter(
 		(file) => path.relative(ROOT, file) !== DOOR,
 	);
 
