@@ -27,6 +27,34 @@ export function textFilter(
 	return { displayName, name, type: 'string', default: '', placeholder, description };
 }
 
+/** The one sort shape of the node: a Sort collection holding one rule (a field, then Direction). */
+export function sortCollection(description: string, rule: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'fixedCollection',
+		placeholder: 'Add Sort Rule',
+		default: {},
+		description,
+		options: [{ displayName: 'Sort Rule', name: 'rule', values: rule }],
+	};
+}
+
+/** A sort rule's Direction, oldest first unless the caller sets another default. */
+export function sortDirection(records: string): INodeProperties {
+	return {
+		displayName: 'Direction',
+		name: 'direction',
+		type: 'options',
+		options: [
+			{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
+			{ name: 'Descending', value: 'desc', description: 'Newest first' },
+		],
+		default: 'asc',
+		description: `Whether the oldest or the newest ${records} come first`,
+	};
+}
+
 /** A list from a field: an array (from an expression), or text separated by commas or spaces. */
 function valuesOf(value: unknown): unknown[] {
 	if (value === undefined || value === null || value === '') return [];

@@ -3,7 +3,7 @@
  * page read (docs/api.md#cursor-lists), so any Limit works. A Sort rule (Field and Direction,
  * below Options) is sent as the list's `sortBy` and `sort`.
  */
-import { readSortRule } from '../listFilters';
+import { readSortRule, sortCollection, sortDirection } from '../listFilters';
 import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 import { listOperation } from '../list';
 
@@ -18,44 +18,20 @@ export const getAllInvoices = listOperation({
 			description:
 				'Further query filters passed to Spendesk as they are, e.g. {"status": "to_pay"}',
 		},
-		{
-			displayName: 'Sort',
-			name: 'sort',
-			type: 'fixedCollection',
-			placeholder: 'Add Sort Rule',
-			default: {},
-			description: 'The order of the invoices; without a rule, the most recently updated first',
-			options: [
-				{
-					displayName: 'Sort Rule',
-					name: 'rule',
-					values: [
-						{
-							displayName: 'Field',
-							name: 'field',
-							type: 'options',
-							options: [
-								{ name: 'Creation Date', value: 'createdAt' },
-								{ name: 'Update Date', value: 'updatedAt' },
-							],
-							default: 'updatedAt',
-							description: 'The date the invoices are listed by',
-						},
-						{
-							displayName: 'Direction',
-							name: 'direction',
-							type: 'options',
-							options: [
-								{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
-								{ name: 'Descending', value: 'desc', description: 'Newest first' },
-							],
-							default: 'desc',
-							description: 'Whether the oldest or the newest invoices come first',
-						},
-					],
-				},
-			],
-		},
+		sortCollection('The order of the invoices; without a rule, the most recently updated first', [
+			{
+				displayName: 'Field',
+				name: 'field',
+				type: 'options',
+				options: [
+					{ name: 'Creation Date', value: 'createdAt' },
+					{ name: 'Update Date', value: 'updatedAt' },
+				],
+				default: 'updatedAt',
+				description: 'The date the invoices are listed by',
+			},
+			{ ...sortDirection('invoices'), default: 'desc' },
+		]),
 	],
 	request: (ctx, itemIndex) => {
 		const filters = rejectPagingKeys(

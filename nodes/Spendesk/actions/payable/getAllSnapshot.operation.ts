@@ -4,7 +4,7 @@
  * (docs/api.md#snapshots).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { readSortRule } from '../listFilters';
+import { readSortRule, sortCollection, sortDirection } from '../listFilters';
 import {
 	checkMaxWaitSeconds,
 	MAX_WAIT_SECONDS,
@@ -51,44 +51,20 @@ export const getAllPayablesSnapshot = withOutput(
 						'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute: the node checks at once, then every minute, the last check at the first minute that reaches this wait (below 60, after one minute). Allow several minutes.',
 				},
 			]),
-			{
-				displayName: 'Sort',
-				name: 'sort',
-				type: 'fixedCollection',
-				placeholder: 'Add Sort Rule',
-				default: {},
-				description: "The order of the payables; without a rule, Spendesk's own order",
-				options: [
-					{
-						displayName: 'Sort Rule',
-						name: 'rule',
-						values: [
-							{
-								displayName: 'Field',
-								name: 'field',
-								type: 'options',
-								options: [
-									{ name: 'Creation Date', value: 'createdAt' },
-									{ name: 'Payable Date', value: 'payableDate' },
-								],
-								default: 'createdAt',
-								description: 'The date the payables are listed by',
-							},
-							{
-								displayName: 'Direction',
-								name: 'direction',
-								type: 'options',
-								options: [
-									{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
-									{ name: 'Descending', value: 'desc', description: 'Newest first' },
-								],
-								default: 'asc',
-								description: 'Whether the oldest or the newest payables come first',
-							},
-						],
-					},
-				],
-			},
+			sortCollection("The order of the payables; without a rule, Spendesk's own order", [
+				{
+					displayName: 'Field',
+					name: 'field',
+					type: 'options',
+					options: [
+						{ name: 'Creation Date', value: 'createdAt' },
+						{ name: 'Payable Date', value: 'payableDate' },
+					],
+					default: 'createdAt',
+					description: 'The date the payables are listed by',
+				},
+				sortDirection('payables'),
+			]),
 		],
 		request: (ctx, itemIndex) => ({
 			body: { ...readPayableFilters(ctx, itemIndex), ...readSort(ctx, itemIndex) },

@@ -7,7 +7,15 @@ import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
 import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
-import { dateFilter, readChoices, readIdList, readSortRule, textFilter } from '../listFilters';
+import {
+	dateFilter,
+	readChoices,
+	readIdList,
+	readSortRule,
+	textFilter,
+	sortCollection,
+	sortDirection,
+} from '../listFilters';
 import type { SortRule } from '../listFilters';
 import { filtersCollection, readCollection } from '../sharedParams';
 
@@ -72,35 +80,13 @@ export const getAllSettlements = withOutput(
 					'Only these settlements: their IDs, separated by commas',
 				),
 			]),
-			{
-				displayName: 'Sort',
-				name: 'sort',
-				type: 'fixedCollection',
-				placeholder: 'Add Sort Rule',
-				default: {},
-				description:
-					"The order of the settlements by creation date; without a rule, Spendesk's own order (oldest first)",
-				options: [
-					{
-						displayName: 'Sort Rule',
-						name: 'rule',
-						values: [
-							// One field only: settlements are sorted by creation date.
-							{
-								displayName: 'Direction',
-								name: 'direction',
-								type: 'options',
-								options: [
-									{ name: 'Ascending', value: 'asc', description: 'Oldest first' },
-									{ name: 'Descending', value: 'desc', description: 'Newest first' },
-								],
-								default: 'asc',
-								description: 'Whether the oldest or the newest settlements come first',
-							},
-						],
-					},
+			sortCollection(
+				"The order of the settlements by creation date; without a rule, Spendesk's own order (oldest first)",
+				[
+					// One field only: settlements are sorted by creation date.
+					sortDirection('settlements'),
 				],
-			},
+			),
 		],
 		request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
 	}) as SingleOperation,
