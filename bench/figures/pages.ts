@@ -16,7 +16,6 @@
  *   full window's requests are spread over it (the list needs more than a window, so it paces).
  */
 import type { IDataObject } from 'n8n-workflow';
-import { PACE_MARGIN_MS } from '../../nodes/Spendesk/transport/limiter';
 import { NO_DATA } from '../../test/simulator/seed';
 import { SimulatorHandle } from '../simulator-handle';
 import { apiKeyStore, elapsed, executeNode, freshTransport, ratio } from '../support';
@@ -26,6 +25,8 @@ const LATENCY_MS = 300;
 const TARGET = 0.3;
 const RATE = 50;
 const WINDOW_MS = 6_000;
+/** The last second of a window, which a paced list left free (its reset is announced in whole seconds). */
+const PACE_MARGIN_MS = 1000;
 const FAN_OUT = ['cmp_011', 'cmp_012', 'cmp_013', 'cmp_014', 'cmp_015', 'cmp_016'];
 
 const seconds = (ms: number) => (ms / 1000).toFixed(2);

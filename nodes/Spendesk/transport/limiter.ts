@@ -124,15 +124,7 @@ interface RateBudget {
 	remaining: number;
 	/** When the window resets (ms since epoch). */
 	resetAt: number;
-	/** Paced requests (pace): none before this time (ms since epoch). */
-	nextAt: number;
 }
-
-/**
- * Paced requests end this long before the reset a server announces: it announces it in whole
- * seconds, rounded up, so the window may end up to a second earlier.
- */
-export const PACE_MARGIN_MS = 1000;
 
 export class FlowControl {
 	private readonly slots = new Map<string, Semaphore>();
@@ -209,22 +201,11 @@ export class FlowControl {
 	/**
 	 * Milliseconds to wait before the next request on this budget may go out (0 = go now).
 	 * When it returns 0 the request is counted against the budget.
-	 *
-	 * `demand`: the requests the caller still has to make, this one included (a list whose
-	 * pages are known). When it is more than the window has left, the list has to wait for the
-	 * reset anyway: what is left is spread evenly over the rest of the window instead of going
-	 * out at once, which finishes no later and leaves room in the window for other calls on
-	 * the same budget (docs/api.md#rate-limits).
 	 */
-	reserve(budgetKey: string, now = Date.now(), demand = 1): number {
+	reserve(budgetKey: string, now = Date.now()): number {
 		const budget = this.budgets.get(budgetKey);
 		if (budget && now < budget.resetAt) {
 			if (budget.remaining <= 0) return budget.resetAt - now;
-			if (demand > budget.remaining) {
-				if (now < budget.nextAt) return budget.nextAt - now;
-				const span = budget.resetAt - PACE_MARGIN_MS - now;
-				budget.nextAt = now + Math.max(0, span) / budget.remaining;
-			}
 			budget.remaining--;
 		} else if (budget) {
 			this.budgets.delete(budgetKey);
@@ -268,7 +249,7 @@ export class FlowControl {
 			known.resetAt = Math.min(known.resetAt, resetAt);
 			return;
 		}
-		this.budgets.set(budgetKey, { remaining: left, resetAt, nextAt: 0 });
+		this.budgets.set(budgetKey, { remaining: left, resetAt });
 	}
 
 	/**
@@ -278,7 +259,7 @@ export class FlowControl {
 	 */
 	exhausted(budgetKey: string, waitMs: number, longestWaitMs: number, now = Date.now()): void {
 		if (waitMs > longestWaitMs) return;
-		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs, nextAt: 0 });
+		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs });
 	}
 
 	/** Runs `run` alone among the calls holding the same key (e.g. token renewal per credential). */

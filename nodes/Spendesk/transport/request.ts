@@ -58,17 +58,6 @@ export interface CallVariant {
 	/** A link given by the API (a next page), on the credential's origin and the same path. */
 	url?: string | URL;
 	allowNotFound?: boolean;
-	/** The list's requests not sent yet, shared by its pages: paces a list that outruns its rate window. */
-	pace?: Pace;
-}
-
-/**
- * The requests of a list not sent yet, this one included (its pages read ahead know how many
- * they are). A call counts itself off once sent; the rate budget paces the list while this is
- * more than its window has left (limiter.ts, docs/api.md#rate-limits).
- */
-export interface Pace {
-	unsent: number;
 }
 
 /** One call in progress: what the steps of the loop read. */
@@ -149,18 +138,12 @@ export async function sendCall<T = unknown>(
 		started: Date.now(),
 		retries: 0,
 	};
-	let pace = variant.pace;
 	for (;;) {
-		const hold = flowControl.reserve(placed.budgetKey, Date.now(), pace?.unsent);
+		const hold = flowControl.reserve(placed.budgetKey);
 		if (hold > 0) {
-			// The rate budget is spent, or the list's requests are paced: wait for the reset or the next turn.
+			// The rate budget is spent: wait for the reset.
 			await waitWithin(call, hold, () => rateLimitError(call, hold));
 			continue;
-		}
-		if (pace) {
-			// Counted off once, whatever retries follow.
-			pace.unsent--;
-			pace = undefined;
 		}
 		let attempt: Attempt;
 		try {

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { prepareCall, sendCall } from '../request';
-import type { Pace, PreparedCall } from '../request';
+import type { PreparedCall } from '../request';
 import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { nextPageSize } from './limit';
@@ -29,14 +29,14 @@ export async function* offsetStrategy(
 	let call: Promise<PreparedCall> | undefined;
 	/**
 	 * One page from `offset`, asking no more than the Limit still needs once the items before it
-	 * are in; `pace`: the list's pages read ahead, paced together.
+	 * are in.
 	 */
-	const ask = async ({ offset, wanted }: Planned, pace?: Pace): Promise<Answer> => {
+	const ask = async ({ offset, wanted }: Planned): Promise<Answer> => {
 		call ??= prepareCall(ctx, endpoint, request);
 		const qs = queryOf(request.qs);
 		qs.offset = offset;
 		qs[size.param] = nextPageSize(size, request, wanted);
-		const { body } = await sendCall<IDataObject>(await call, { qs, pace });
+		const { body } = await sendCall<IDataObject>(await call, { qs });
 		return { offset, body };
 	};
 	let ahead: PagesAhead<Planned, Answer> | undefined;
@@ -83,7 +83,7 @@ interface Answer {
  * needs), each as many items on from the one before as the first page held, read ahead.
  */
 function readAhead(
-	ask: (page: Planned, pace?: Pace) => Promise<Answer>,
+	ask: (page: Planned) => Promise<Answer>,
 	offset: number,
 	total: number,
 	perPage: number,

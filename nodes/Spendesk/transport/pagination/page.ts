@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { prepareCall, sendCall } from '../request';
-import type { Pace, PreparedCall } from '../request';
+import type { PreparedCall } from '../request';
 import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { pagePlan } from './limit';
@@ -53,8 +53,8 @@ export async function* readPages(
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	/** Credential, placement and options once for every page (on the first page asked). */
 	let call: Promise<PreparedCall> | undefined;
-	/** A page's body, or undefined for a 404 past the end; `pace`: the list's pages read ahead, paced together. */
-	const ask = async (page: number, pace?: Pace): Promise<IDataObject | undefined> => {
+	/** A page's body, or undefined for a 404 past the end. */
+	const ask = async (page: number): Promise<IDataObject | undefined> => {
 		call ??= prepareCall(ctx, endpoint, request);
 		const qs = queryOf(request.qs);
 		qs.page = page;
@@ -62,7 +62,6 @@ export async function* readPages(
 		const response = await sendCall<IDataObject>(await call, {
 			qs,
 			allowNotFound: page > 1,
-			pace,
 		});
 		return response.status === 404 ? undefined : (response.body ?? {});
 	};
@@ -97,7 +96,7 @@ export async function* readPages(
  * needed, no more than the Limit needs, read ahead; undefined without a `total` to go by.
  */
 function readAhead(
-	ask: (page: number, pace?: Pace) => Promise<IDataObject | undefined>,
+	ask: (page: number) => Promise<IDataObject | undefined>,
 	total: number,
 	perPage: number,
 	max: number,
