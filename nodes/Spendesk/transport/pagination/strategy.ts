@@ -44,19 +44,6 @@ export type PageStrategy = (
 	limit: ItemLimit,
 ) => AsyncGenerator<Page>;
 
-/**
- * A copy of a list's query for one page, to which the page's own parameters are then assigned
- * (they win, as in `{ ...qs, page }`). Copied by assignment: an object spread followed by more
- * properties takes the engine's slow path (about half a microsecond), and this runs for every
- * page. The query goes through the same assignment when the request is built, so a key that
- * an assignment cannot copy never reached the request either.
- */
-export function queryOf(qs: IDataObject | undefined): IDataObject {
-	const query: IDataObject = {};
-	if (qs) for (const key of Object.keys(qs)) query[key] = qs[key];
-	return query;
-}
-
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
