@@ -8,6 +8,8 @@
  * Started by bench/figures/drain.ts with `node --expose-gc --import tsx`; the job comes as a
  * JSON argument, the result goes back over the IPC channel.
  */
+// Before any module of the node: the transport's settings and flow control as the benchmark sets them.
+import '../test/support/seam';
 import type {
 	IDataObject,
 	IExecuteFunctions,

@@ -4,6 +4,8 @@
  * `npm run bench -- --only requests,drain` runs some of the figures; `--only n8n` the
  * comparison inside a real n8n, which the default run leaves out.
  */
+// Before any module of the node: the transport's settings and flow control as the benchmark sets them.
+import '../test/support/seam';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -3,14 +3,14 @@
  * execution-context double of test/support (real HTTP, n8n's authentication flow), with the
  * transport's production settings.
  */
+import { transportSeam } from '../test/support/seam';
 import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { flowControl } from '../nodes/Spendesk/transport/limiter';
-import { transportSettings } from '../nodes/Spendesk/transport/request';
+import type { TransportSettings } from '../nodes/Spendesk/transport/settings';
 import { createContext } from '../test/support/n8n-context';
 import type { CredentialStore } from '../test/support/n8n-context';
 
@@ -23,16 +23,12 @@ const { SpendeskTrigger } =
 	require('../nodes/Spendesk/SpendeskTrigger.node.ts') as typeof import('../nodes/Spendesk/SpendeskTrigger.node');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** The transport's shipped settings, captured before anything changes them. */
-const PRODUCTION_SETTINGS = { ...transportSettings };
-
 /**
  * A new n8n process as far as the transport is concerned: no rate budgets, in-flight slots
  * or warm credentials, production retry and wait settings.
  */
-export function freshTransport(overrides: Partial<typeof transportSettings> = {}): void {
-	flowControl.reset();
-	Object.assign(transportSettings, PRODUCTION_SETTINGS, overrides);
+export function freshTransport(overrides: Partial<TransportSettings> = {}): void {
+	transportSeam.reset(overrides);
 }
 
 export { apiKeyStore } from '../test/support/fixtures';

@@ -276,16 +276,6 @@ export class FlowControl {
 			release();
 		}
 	}
-
-	/** Forgets every budget and slot (tests and benchmarks start clean). */
-	reset(): void {
-		this.slots.clear();
-		this.budgets.clear();
-		this.warm.clear();
-		this.cold.clear();
-		this.locks.clear();
-		this.sending.clear();
-	}
 }
 
 export function numberHeader(headers: Record<string, unknown>, name: string): number | undefined {

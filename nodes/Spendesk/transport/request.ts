@@ -33,7 +33,6 @@ import { transportSettings } from './settings';
 
 export type { SpendeskContext } from './credential';
 export type { CallOptions, CallResult } from './call';
-export { transportSettings } from './settings';
 
 /** One call in progress: what the steps of the loop read. */
 interface Call {
