@@ -135,6 +135,9 @@ export class FlowControl {
 	private readonly locks = new Map<string, Semaphore>();
 	/** Requests sent on each rate budget and not answered yet. */
 	private readonly sending = new Map<string, number>();
+	/** singleFlight: the calls running, and those ended lately with what they gave and until when it is kept. */
+	private readonly flights = new Map<string, Promise<unknown>>();
+	private readonly landed = new Map<string, { value: unknown; until: number }>();
 
 	/**
 	 * Runs one request of a credential: within its in-flight cap and, until the credential
@@ -177,14 +180,6 @@ export class FlowControl {
 			slots.release();
 			releaseCold?.();
 		}
-	}
-
-	/**
-	 * Takes an in-flight slot of the credential for `owner` (an execution): waiting owners take
-	 * turns. Call the returned function when the response is in.
-	 */
-	async slot(credentialKey: string, maxInFlight: number, owner?: unknown): Promise<() => void> {
-		return await this.slotsOf(credentialKey, maxInFlight).acquire(owner);
 	}
 
 	/** The in-flight slots of a credential (its cap set to `maxInFlight`). */
@@ -260,6 +255,28 @@ export class FlowControl {
 	exhausted(budgetKey: string, waitMs: number, longestWaitMs: number, now = Date.now()): void {
 		if (waitMs > longestWaitMs) return;
 		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs });
+	}
+
+	/**
+	 * One call per key in this process: concurrent callers share it, and a caller arriving
+	 * within `keepMs` of its end gets what it gave.
+	 */
+	async singleFlight<T>(key: string, keepMs: number, call: () => Promise<T>): Promise<T> {
+		const now = Date.now();
+		for (const [k, entry] of this.landed) if (entry.until <= now) this.landed.delete(k);
+		const done = this.landed.get(key);
+		if (done) return done.value as T;
+		let running = this.flights.get(key) as Promise<T> | undefined;
+		if (!running) {
+			running = call().then((value) => {
+				this.landed.set(key, { value, until: Date.now() + keepMs });
+				return value;
+			});
+			this.flights.set(key, running);
+			const clear = () => this.flights.delete(key);
+			running.then(clear, clear);
+		}
+		return await running;
 	}
 
 	/** Runs `run` alone among the calls holding the same key (e.g. token renewal per credential). */
