@@ -10,5 +10,7 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	moduleFileExtensions: ['ts', 'js', 'json'],
+	// The transport's settings and flow control as tests may change and renew them (one seam, not shipped).
+	setupFiles: ['<rootDir>/test/support/seam.ts'],
 	reporters: ['default', '<rootDir>/test/reporters/summary-line.js'],
 };

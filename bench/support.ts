@@ -3,14 +3,14 @@
  * execution-context double of test/support (real HTTP, n8n's authentication flow), with the
  * transport's production settings.
  */
+import { transportSeam } from '../test/support/seam';
 import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { flowControl } from '../nodes/Spendesk/transport/limiter';
-import { transportSettings } from '../nodes/Spendesk/transport/request';
+import type { TransportSettings } from '../nodes/Spendesk/transport/settings';
 import { createContext } from '../test/support/n8n-context';
 import type { CredentialStore } from '../test/support/n8n-context';
 
@@ -23,16 +23,12 @@ const { SpendeskTrigger } =
 	require('../nodes/Spendesk/SpendeskTrigger.node.ts') as typeof import('../nodes/Spendesk/SpendeskTrigger.node');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** The transport's shipped settings, captured before anything changes them. */
-const PRODUCTION_SETTINGS = { ...transportSettings };
-
 /**
  * A new n8n process as far as the transport is concerned: no rate budgets, in-flight slots
  * or warm credentials, production retry and wait settings.
  */
-export function freshTransport(overrides: Partial<typeof transportSettings> = {}): void {
-	flowControl.reset();
-	Object.assign(transportSettings, PRODUCTION_SETTINGS, overrides);
+export function freshTransport(overrides: Partial<TransportSettings> = {}): void {
+	transportSeam.reset(overrides);
 }
 
 export { apiKeyStore } from '../test/support/fixtures';
@@ -75,32 +71,113 @@ export const ROUND_ORDERS: DrainMode[][] = [
 	['helper', 'bare', 'node'],
 ];
 
-/** Parameters of invoice → Get Many for one company, Return All. */
-export function invoiceGetAll(company: string): IDataObject {
-	return {
-		resource: 'invoice',
+export type StyleKey = 'page' | 'cursor' | 'offset' | 'bodyCursor' | 'snapshot';
+
+/** A list of one company whose ids the benchmark compares a client's output with. */
+export type ListName = 'invoices' | 'settlements' | 'accounts' | 'payables';
+
+/** One pagination style: the list that shows it and the Spendesk node's parameters to read it all. */
+export interface Style {
+	key: StyleKey;
+	label: string;
+	list: ListName;
+	/** Largest page the API serves in this style. */
+	pageSize: number;
+	/** Requests that are not pages (the snapshot's create). */
+	extra: number;
+	/** Every API route the operation uses. */
+	routes: string[];
+	parameters: (company: string) => IDataObject;
+}
+
+/** Get Many of `resource` for one company, Return All (`more`: other parameters). */
+const getAll =
+	(resource: string, more: IDataObject = {}) =>
+	(company: string): IDataObject => ({
+		resource,
 		operation: 'getAll',
 		companyScope: 'one',
 		company,
 		returnAll: true,
-		filters: '{}',
-	};
+		...more,
+	});
+const NO_FILTERS = { filterMode: 'fields', filters: {} };
+const style = (
+	key: StyleKey,
+	label: string,
+	list: ListName,
+	pageSize: number,
+	routes: string[],
+	parameters: Style['parameters'],
+): Style => ({ key, label, list, pageSize, extra: routes.length - 1, routes, parameters });
+
+export const STYLES: Record<StyleKey, Style> = {
+	page: style(
+		'page',
+		'page (settlements)',
+		'settlements',
+		30,
+		['listSettlements'],
+		getAll('settlement'),
+	),
+	cursor: style(
+		'cursor',
+		'cursor (invoices)',
+		'invoices',
+		100,
+		['listInvoices'],
+		getAll('invoice', { filters: '{}' }),
+	),
+	offset: style('offset', 'offset (accounts)', 'accounts', 100, ['getAccounts'], getAll('account')),
+	bodyCursor: style(
+		'bodyCursor',
+		'body cursor (payables search)',
+		'payables',
+		100,
+		['searchPayables'],
+		getAll('payable', NO_FILTERS),
+	),
+	snapshot: style(
+		'snapshot',
+		'snapshot (payables snapshot)',
+		'payables',
+		30,
+		['createPayablesSnapshot', 'getPayablesSnapshot'],
+		getAll('payable', { operation: 'getAllSnapshot', options: { maxWait: 300 }, ...NO_FILTERS }),
+	),
+};
+
+/** The theoretical minimum of requests for n items: every page once (at least one), plus the snapshot's create. */
+export function minimumRequests(style: Style, items: number): number {
+	return Math.max(1, Math.ceil(items / style.pageSize)) + style.extra;
+}
+
+/** How many of the requests (in order of arrival) fall in each window, a window opening with the first request after the last one closed. */
+export function perWindow(requests: Array<{ at: number }>, windowMs: number): number[] {
+	const counts: number[] = [];
+	let opened = -Infinity;
+	for (const r of requests) {
+		if (r.at >= opened + windowMs) {
+			counts.push(0);
+			opened = r.at;
+		}
+		counts[counts.length - 1]++;
+	}
+	return counts;
 }
 
 export function elapsed(startedAt: number): number {
 	return performance.now() - startedAt;
 }
 
-/** One line of the results table. `pass` is undefined for figures reported without a target. */
+/** One line of the results table (`display`: the value as printed; `pass` undefined: reported without a target; `note`: printed under the table). */
 export interface Figure {
 	id: string;
 	figure: string;
 	value: number;
-	/** The value as printed. */
 	display: string;
 	target: string;
 	pass?: boolean;
-	/** Short explanation printed under the table. */
 	note?: string;
 }
 

@@ -11,7 +11,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CATALOGUE_SCOPES, ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
+import { ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
 import type { Endpoint, EndpointName } from '../nodes/Spendesk/transport/endpoints';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -27,6 +27,14 @@ const entries = (Object.entries(ENDPOINTS) as Array<[EndpointName, Entry]>).map(
 	name,
 	...e,
 }));
+
+/**
+ * Every OAuth scope the catalogue names, in catalogue order: docs/api.md's scope list, and
+ * what the OAuth2 credential's default scopes are checked against.
+ */
+export const CATALOGUE_SCOPES: readonly string[] = [
+	...new Set(entries.map((e) => e.scope).filter((scope): scope is string => scope !== undefined)),
+];
 
 /** A Markdown table cell: pipes escaped, one line. */
 function cell(text: string): string {

@@ -9,7 +9,6 @@
  * and transfers 800 ms); a trickled answer would take 10 s or more.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
-import { resetOAuth2 } from '../../nodes/Spendesk/transport/oauth2';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
 import { ctxFor, failure, resetTransport, simulatorPerSuite } from '../support/fixtures';
@@ -50,7 +49,6 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 	);
 	beforeEach(() => {
 		resetTransport({ tokenTimeoutMs: TOKEN_MS, timeoutMs: ATTEMPT_MS, maxRetries: 0 });
-		resetOAuth2();
 	});
 	afterAll(() => resetTransport());
 

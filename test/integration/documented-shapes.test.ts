@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
-import { transportSettings } from '../../nodes/Spendesk/transport/settings';
+import { transportSeam } from '../support/seam';
 import type { SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
 import { searchRow } from '../simulator/routes';
@@ -200,7 +200,7 @@ describe('node: the documented shapes', () => {
 	});
 
 	test('the payables snapshot status is polled snapshotPollIntervalMs apart after the first check (Spendesk: once a minute)', async () => {
-		transportSettings.snapshotPollIntervalMs = 1200;
+		transportSeam.settings.snapshotPollIntervalMs = 1200;
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'payable',
 			operation: 'getAllSnapshot',

@@ -13,7 +13,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
-import { approvalAddress, resetOAuth2 } from '../../nodes/Spendesk/transport/oauth2';
+import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
 import {
@@ -80,7 +80,6 @@ describe('one door: no request follows a redirect', () => {
 	});
 	beforeEach(() => {
 		resetTransport();
-		resetOAuth2();
 		sim.clearFaults();
 		sim.clearLog();
 		received.length = 0;

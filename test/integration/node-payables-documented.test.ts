@@ -8,7 +8,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
-import { transportSettings } from '../../nodes/Spendesk/transport/settings';
+import { transportSeam } from '../support/seam';
 import type { SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
 import { PAYABLE_TYPES } from '../simulator/types';
@@ -252,7 +252,7 @@ describe.each(PROFILES)(
 		test('Get Many as Snapshot with Max Wait no longer than the status interval waits one interval and checks once more (docs/api.md#snapshots)', async () => {
 			// Scaled down: an interval of 1 s and a Max Wait of 1 s stand for Spendesk's minute and a
 			// Max Wait of 60 s.
-			transportSettings.snapshotPollIntervalMs = 1000;
+			transportSeam.settings.snapshotPollIntervalMs = 1000;
 			sim.configure({ snapshotPendingPolls: 1 });
 			try {
 				const { out } = await run({
@@ -273,7 +273,7 @@ describe.each(PROFILES)(
 		});
 
 		test('Get Many as Snapshot: a snapshot still pending after the last check fails saying how long the node waited', async () => {
-			transportSettings.snapshotPollIntervalMs = 600;
+			transportSeam.settings.snapshotPollIntervalMs = 600;
 			sim.configure({ snapshotPendingPolls: 5 });
 			try {
 				const error = await failure(

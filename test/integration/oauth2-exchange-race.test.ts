@@ -8,7 +8,7 @@
  * still fails, saying why. Over real HTTP to the simulator's documented OAuth2 contract.
  */
 import type { ICredentialDataDecryptedObject, IDataObject, NodeApiError } from 'n8n-workflow';
-import { approvalAddress, resetOAuth2 } from '../../nodes/Spendesk/transport/oauth2';
+import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
 import { failure, OAUTH_REDIRECT, resetTransport, startSimulator } from '../support/fixtures';
@@ -55,7 +55,6 @@ describe('OAuth2: the worker that loses the race to exchange a pasted code', () 
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
 		resetTransport();
-		resetOAuth2();
 		sim.clearFaults();
 		sim.clearLog();
 	});
@@ -88,7 +87,7 @@ describe('OAuth2: the worker that loses the race to exchange a pasted code', () 
 		expect(shared.stored(TYPE).authorizationResponse).toBe('');
 		// Worker B, another process, read the credential before A saved: its exchange of the
 		// same code is refused; its later reads see what A saved.
-		resetOAuth2();
+		resetTransport(); // a new process: nothing remembered
 		const exchanges = () => sim.requestsTo('oauthTokenCreate').length;
 		const b = await callSpendesk(
 			ctxOf(racingStore(shared, before, () => exchanges() < 2)),
@@ -118,7 +117,7 @@ describe('OAuth2: the worker that loses the race to exchange a pasted code', () 
 		const store = await pasted();
 		const used = copyOf(store);
 		await callSpendesk(ctxOf(store), 'walletSummary', { company: 'cmp_001' });
-		resetOAuth2();
+		resetTransport(); // a new process: nothing remembered
 		// The same answer pasted again into a credential that holds no connection.
 		const again = new CredentialStore();
 		again.set(TYPE, { ...used.stored(TYPE) });

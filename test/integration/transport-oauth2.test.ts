@@ -7,7 +7,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, NodeApiError } from 'n8n-workflow';
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
-import { CONNECTED, resetOAuth2 } from '../../nodes/Spendesk/transport/oauth2';
+import { CONNECTED } from '../../nodes/Spendesk/transport/oauth2';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
 import { failure, resetTransport, startSimulator } from '../support/fixtures';
@@ -38,7 +38,6 @@ describe('OAuth2 credential, documented contract', () => {
 	afterAll(async () => sim.stop());
 	beforeEach(() => {
 		resetTransport();
-		resetOAuth2();
 		sim.clearFaults();
 		sim.clearLog();
 	});
@@ -340,7 +339,7 @@ describe('OAuth2 credential, documented contract', () => {
 		// Pasted twice: the code works once (a new process, so nothing remembered).
 		paste(store, landed);
 		await callSpendesk(ctxOf(store), 'walletSummary', { company: 'cmp_001' });
-		resetOAuth2();
+		resetTransport();
 		paste(store, landed);
 		const used = await connectError(store);
 		expect(used.error.message).toMatch(/^Connect the credential/);

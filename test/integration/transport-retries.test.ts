@@ -5,7 +5,8 @@
  * asserts timing.
  */
 import { collect } from '../../nodes/Spendesk/transport/paginate';
-import { callSpendesk, transportSettings } from '../../nodes/Spendesk/transport/request';
+import { callSpendesk } from '../../nodes/Spendesk/transport/request';
+import { transportSettings } from '../../nodes/Spendesk/transport/settings';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
 import { apiFailure, contextFor, resetTransport, startSimulator } from '../support/fixtures';

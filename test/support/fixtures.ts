@@ -3,28 +3,25 @@ import { NodeApiError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { EXPERIMENTAL_FEATURES } from '../../credentials/scopes';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
-import { flowControl } from '../../nodes/Spendesk/transport/limiter';
 import { approvalAddress, oauth2PreAuthentication } from '../../nodes/Spendesk/transport/oauth2';
-import { transportSettings } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import { SpendeskSimulator } from '../simulator';
 import type { ApiKeyCredential, SimulatorOptions } from '../simulator';
 import { CredentialStore, createContext, httpRequest } from './n8n-context';
 import type { ContextOptions } from './n8n-context';
+import { transportSeam } from './seam';
+import type { TransportSettings } from '../../nodes/Spendesk/transport/settings';
 
 export type CredentialKind = 'orgKey' | 'companyKey' | 'oauthOrg' | 'oauthCompany';
 
-const DEFAULT_SETTINGS = { ...transportSettings };
-
-/** Fresh transport state and fast retries for a test. */
-export function resetTransport(overrides: Partial<typeof transportSettings> = {}): void {
-	flowControl.reset();
-	Object.assign(
-		transportSettings,
-		DEFAULT_SETTINGS,
-		{ backoffBaseMs: 5, maxBackoffMs: 20, snapshotPollIntervalMs: 200 },
-		overrides,
-	);
+/** Fresh transport state and fast retries for a test (test/support/seam.ts). */
+export function resetTransport(overrides: Partial<TransportSettings> = {}): void {
+	transportSeam.reset({
+		backoffBaseMs: 5,
+		maxBackoffMs: 20,
+		snapshotPollIntervalMs: 200,
+		...overrides,
+	});
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SpendeskSimulator> {

@@ -14,8 +14,8 @@ import {
 	VENDOR_EXPERIMENTAL_SCOPES,
 } from '../../credentials/scopes';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
-import { CATALOGUE_SCOPES, ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
-import { generatedFiles, renderOperationsTable } from '../../scripts/docs';
+import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
+import { CATALOGUE_SCOPES, generatedFiles, renderOperationsTable } from '../../scripts/docs';
 import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
 
 const ROOT = path.resolve(__dirname, '../..');

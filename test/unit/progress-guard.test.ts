@@ -1,7 +1,7 @@
 /**
  * The progress guard of every list (nodes/Spendesk/transport/pagination/strategy.ts) on its
- * own: the items it hands back and the lists it stops, with pages far larger than the API's
- * (its identity tables grow), ids of every kind and items without an id.
+ * own: the items it hands back and the lists it stops, with pages far larger than the API's,
+ * ids of every kind and items without an id.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/credential';

@@ -842,18 +842,6 @@ export const STYLE_PAGE_SIZES: Readonly<Record<Exclude<PaginationStyle, 'none'>,
 	snapshot: ENDPOINTS.getPayablesSnapshot.pageSize,
 };
 
-/**
- * Every OAuth scope the catalogue names, in catalogue order: what the OAuth2 credential asks
- * for by default, and docs/api.md's scope list.
- */
-export const CATALOGUE_SCOPES: readonly string[] = [
-	...new Set(
-		Object.values(ENDPOINTS as Record<string, Endpoint>)
-			.map((e) => e.scope)
-			.filter((scope): scope is string => scope !== undefined),
-	),
-];
-
 /** A catalogue entry by name, or an ad-hoc endpoint (Custom API Call). */
 export type EndpointRef = EndpointName | Endpoint;
 

@@ -124,15 +124,7 @@ interface RateBudget {
 	remaining: number;
 	/** When the window resets (ms since epoch). */
 	resetAt: number;
-	/** Paced requests (pace): none before this time (ms since epoch). */
-	nextAt: number;
 }
-
-/**
- * Paced requests end this long before the reset a server announces: it announces it in whole
- * seconds, rounded up, so the window may end up to a second earlier.
- */
-export const PACE_MARGIN_MS = 1000;
 
 export class FlowControl {
 	private readonly slots = new Map<string, Semaphore>();
@@ -143,6 +135,9 @@ export class FlowControl {
 	private readonly locks = new Map<string, Semaphore>();
 	/** Requests sent on each rate budget and not answered yet. */
 	private readonly sending = new Map<string, number>();
+	/** singleFlight: the calls running, and those ended lately with what they gave and until when it is kept. */
+	private readonly flights = new Map<string, Promise<unknown>>();
+	private readonly landed = new Map<string, { value: unknown; until: number }>();
 
 	/**
 	 * Runs one request of a credential: within its in-flight cap and, until the credential
@@ -187,14 +182,6 @@ export class FlowControl {
 		}
 	}
 
-	/**
-	 * Takes an in-flight slot of the credential for `owner` (an execution): waiting owners take
-	 * turns. Call the returned function when the response is in.
-	 */
-	async slot(credentialKey: string, maxInFlight: number, owner?: unknown): Promise<() => void> {
-		return await this.slotsOf(credentialKey, maxInFlight).acquire(owner);
-	}
-
 	/** The in-flight slots of a credential (its cap set to `maxInFlight`). */
 	private slotsOf(credentialKey: string, maxInFlight: number): Semaphore {
 		let semaphore = this.slots.get(credentialKey);
@@ -209,22 +196,11 @@ export class FlowControl {
 	/**
 	 * Milliseconds to wait before the next request on this budget may go out (0 = go now).
 	 * When it returns 0 the request is counted against the budget.
-	 *
-	 * `demand`: the requests the caller still has to make, this one included (a list whose
-	 * pages are known). When it is more than the window has left, the list has to wait for the
-	 * reset anyway: what is left is spread evenly over the rest of the window instead of going
-	 * out at once, which finishes no later and leaves room in the window for other calls on
-	 * the same budget (docs/api.md#rate-limits).
 	 */
-	reserve(budgetKey: string, now = Date.now(), demand = 1): number {
+	reserve(budgetKey: string, now = Date.now()): number {
 		const budget = this.budgets.get(budgetKey);
 		if (budget && now < budget.resetAt) {
 			if (budget.remaining <= 0) return budget.resetAt - now;
-			if (demand > budget.remaining) {
-				if (now < budget.nextAt) return budget.nextAt - now;
-				const span = budget.resetAt - PACE_MARGIN_MS - now;
-				budget.nextAt = now + Math.max(0, span) / budget.remaining;
-			}
 			budget.remaining--;
 		} else if (budget) {
 			this.budgets.delete(budgetKey);
@@ -268,7 +244,7 @@ export class FlowControl {
 			known.resetAt = Math.min(known.resetAt, resetAt);
 			return;
 		}
-		this.budgets.set(budgetKey, { remaining: left, resetAt, nextAt: 0 });
+		this.budgets.set(budgetKey, { remaining: left, resetAt });
 	}
 
 	/**
@@ -278,7 +254,29 @@ export class FlowControl {
 	 */
 	exhausted(budgetKey: string, waitMs: number, longestWaitMs: number, now = Date.now()): void {
 		if (waitMs > longestWaitMs) return;
-		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs, nextAt: 0 });
+		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs });
+	}
+
+	/**
+	 * One call per key in this process: concurrent callers share it, and a caller arriving
+	 * within `keepMs` of its end gets what it gave.
+	 */
+	async singleFlight<T>(key: string, keepMs: number, call: () => Promise<T>): Promise<T> {
+		const now = Date.now();
+		for (const [k, entry] of this.landed) if (entry.until <= now) this.landed.delete(k);
+		const done = this.landed.get(key);
+		if (done) return done.value as T;
+		let running = this.flights.get(key) as Promise<T> | undefined;
+		if (!running) {
+			running = call().then((value) => {
+				this.landed.set(key, { value, until: Date.now() + keepMs });
+				return value;
+			});
+			this.flights.set(key, running);
+			const clear = () => this.flights.delete(key);
+			running.then(clear, clear);
+		}
+		return await running;
 	}
 
 	/** Runs `run` alone among the calls holding the same key (e.g. token renewal per credential). */
@@ -294,16 +292,6 @@ export class FlowControl {
 		} finally {
 			release();
 		}
-	}
-
-	/** Forgets every budget and slot (tests and benchmarks start clean). */
-	reset(): void {
-		this.slots.clear();
-		this.budgets.clear();
-		this.warm.clear();
-		this.cold.clear();
-		this.locks.clear();
-		this.sending.clear();
 	}
 }
 

@@ -20,6 +20,7 @@ import { redirectRefusal, sendPlain } from './door';
 import type { PlainCaller } from './door';
 import { ENDPOINTS } from './endpoints';
 import { REDIRECT_HELP, resolveBaseUrl } from './environment';
+import { flowControl } from './limiter';
 import { transportSettings } from './settings';
 
 /** How long a rotated refresh token is remembered in this process (old token → new pair). */
@@ -283,46 +284,13 @@ function tokenFailure(
 	);
 }
 
-/** Calls in flight, by client and grant; refresh tokens rotated lately, old → new pair. */
-const inFlight = new Map<string, Promise<TokenPair>>();
-const rotated = new Map<string, { pair: TokenPair; until: number }>();
-
-function forget(now: number): void {
-	for (const [key, entry] of rotated) if (entry.until <= now) rotated.delete(key);
-}
-
 /**
- * One call per key in this process: concurrent callers share it, and a caller arriving with a
- * grant spent lately (a rotated refresh token, a used code) gets the pair it gave.
+ * One call per client and grant in this process (limiter.ts): concurrent callers share it, and
+ * a caller arriving with a grant spent lately (a rotated refresh token, a used code) gets the
+ * pair it gave.
  */
-async function singleFlight(key: string, call: () => Promise<TokenPair>): Promise<TokenPair> {
-	const now = Date.now();
-	forget(now);
-	const done = rotated.get(key);
-	if (done) return done.pair;
-	let running = inFlight.get(key);
-	if (!running) {
-		running = call().then(
-			(pair) => {
-				rotated.set(key, { pair, until: Date.now() + ROTATED_LIFETIME_MS });
-				return pair;
-			},
-			(error: unknown) => {
-				throw error;
-			},
-		);
-		inFlight.set(key, running);
-		const clear = () => inFlight.delete(key);
-		running.then(clear, clear);
-	}
-	return await running;
-}
-
-/** Forgets every remembered grant (tests). */
-export function resetOAuth2(): void {
-	inFlight.clear();
-	rotated.clear();
-}
+const singleFlight = async (key: string, call: () => Promise<TokenPair>): Promise<TokenPair> =>
+	await flowControl.singleFlight(key, ROTATED_LIFETIME_MS, call);
 
 const hash = (text: string): string => createHash('sha256').update(text).digest('base64url');
 

@@ -81,7 +81,7 @@ export function applyPlacement(
  * catalogue path: the credential goes to the configured origin only, and the link must name
  * the same path. The rest of the placement (headers, company, rate budget) stays.
  */
-export function followLink(
+function followLink(
 	node: INode,
 	credential: ResolvedCredential,
 	name: CallName,
@@ -90,9 +90,7 @@ export function followLink(
 	itemIndex?: number,
 ): PlacedCall {
 	samePath(node, credential, name, link, placed.path, itemIndex);
-	// Written out: a spread followed by another property takes the engine's slow path.
-	const { headers, companyId, budgetKey, path } = placed;
-	return { url: link.href, headers, companyId, budgetKey, path };
+	return { ...placed, url: link.href };
 }
 
 /** The company ID the call asks for, trimmed (undefined when empty); refuses what cannot be an ID. */

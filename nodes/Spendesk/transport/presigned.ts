@@ -21,11 +21,6 @@ import { isSecureOrLoopback } from './environment';
 import { cancelSignalOf } from './exchange';
 import { transportSettings } from './settings';
 
-/** Where a link points, for messages: origin and path, without the query that holds the signature. */
-export function linkName(url: URL): string {
-	return `${url.origin}${url.pathname}`;
-}
-
 /** A pre-signed link as given by the API: an absolute HTTPS URL (HTTP only on loopback), without user info. */
 export function presignedUrl(
 	ctx: IExecuteFunctions,

@@ -28,22 +28,16 @@ import { flowControl, numberHeader, refusedInFlight, retryAfterMs } from './limi
 import type { Outcome, Thrown } from './outcome';
 import { sendWithRenewal } from './exchange';
 import { needsOwnCompany, ownCompanyOf } from './ownCompany';
-import { applyPlacement, followLink } from './placement';
+import { applyPlacement } from './placement';
 import type { PlacedCall } from './placement';
 import type { CallOptions, CallResult } from './call';
 import { transportSettings } from './settings';
 
 export type { SpendeskContext } from './credential';
 export type { CallOptions, CallResult } from './call';
-export { transportSettings } from './settings';
 
-/**
- * Calls of one catalogue endpoint for one target, worked out once: the endpoint for the
- * credential's level, the credential, the company placement (checked before any request) and
- * the options. The pages of a list are sent through one (sendCall) with their query, body or
- * link, without reading the credential or placing the call again.
- */
-export interface PreparedCall {
+/** One call in progress: what the steps of the loop read. */
+interface Call {
 	readonly ctx: SpendeskContext;
 	readonly endpoint: Endpoint;
 	/** What the user chose, as messages name the call (transport/callName.ts). */
@@ -51,37 +45,8 @@ export interface PreparedCall {
 	readonly credential: ResolvedCredential;
 	readonly placed: PlacedCall;
 	readonly options: CallOptions;
-	/** Who waits for in-flight slots: the execution (its id), else the context itself. */
-	readonly owner: unknown;
-}
-
-/** What one sending of a prepared call gives of its own: the query, the body, a link to follow instead of the catalogue path. */
-export interface CallVariant {
-	qs?: IDataObject;
-	body?: IDataObject | IDataObject[];
-	/** A link given by the API (a next page), on the credential's origin and the same path. */
-	url?: string | URL;
-	allowNotFound?: boolean;
-	/** The list's requests not sent yet, shared by its pages: paces a list that outruns its rate window. */
-	pace?: Pace;
-}
-
-/**
- * The requests of a list not sent yet, this one included (its pages read ahead know how many
- * they are). A call counts itself off once sent; the rate budget paces the list while this is
- * more than its window has left (limiter.ts, docs/api.md#rate-limits).
- */
-export interface Pace {
-	unsent: number;
-}
-
-/** One call in progress: what the steps of the loop read. */
-interface Call extends PreparedCall {
-	/** The call's placement (the prepared one, or a link followed). */
-	placed: PlacedCall;
-	allowNotFound: boolean | undefined;
 	/** When the call started: all its waits together stay within transportSettings.maxWaitMs. */
-	started: number;
+	readonly started: number;
 	/** Retries made so far after a 5xx or a connection failure. */
 	retries: number;
 }
@@ -97,21 +62,17 @@ interface Failure {
 
 type Attempt = { result: CallResult<unknown> } | { failure: Failure };
 
-/** Calls one catalogue endpoint. Resolves with the response of a 2xx (or of a 404 when allowed). */
+/**
+ * Calls one catalogue endpoint (or, with `url`, a link the API gave on the same path):
+ * within the rate budget and the in-flight cap, retrying what is safe to retry. Fails before
+ * any request when the call cannot be made. Resolves with the response of a 2xx (or of a 404
+ * when allowed).
+ */
 export async function callSpendesk<T = unknown>(
 	ctx: SpendeskContext,
 	ref: EndpointRef,
 	options: CallOptions = {},
 ): Promise<CallResult<T>> {
-	return await sendCall<T>(await prepareCall(ctx, ref, options), options);
-}
-
-/** Works out the calls of one endpoint for one target; fails before any request when they cannot be made. */
-export async function prepareCall(
-	ctx: SpendeskContext,
-	ref: EndpointRef,
-	options: CallOptions = {},
-): Promise<PreparedCall> {
 	const { endpoint, credential } = await resolveEndpoint(ctx, ref);
 	const name = callName(ctx, options);
 	// A company in the path with a company-level credential and no Company ID: looked up once
@@ -119,30 +80,9 @@ export async function prepareCall(
 	const company = needsOwnCompany(credential, endpoint, options.company)
 		? await ownCompanyOf(ctx, credential, endpoint, name, callSpendesk, options.itemIndex)
 		: options.company;
-	const placed = applyPlacement(ctx.getNode(), credential, endpoint, name, {
-		...options,
-		company,
-		url: undefined,
-	});
-	return { ctx, endpoint, name, credential, placed, options, owner: executionOf(ctx) };
-}
-
-/**
- * Sends a prepared call (with `variant`'s query, body or link in place of the prepared
- * call's own): within the rate budget and the in-flight cap, retrying what is safe to retry.
- */
-export async function sendCall<T = unknown>(
-	prepared: PreparedCall,
-	variant: CallVariant = {},
-): Promise<CallResult<T>> {
-	const { ctx, endpoint, name, credential, options, owner } = prepared;
-	const link = typeof variant.url === 'string' ? new URL(variant.url) : variant.url;
-	const placed = link
-		? followLink(ctx.getNode(), credential, name, prepared.placed, link, options.itemIndex)
-		: prepared.placed;
-	const qs = link ? undefined : (variant.qs ?? options.qs);
-	const request = httpRequest(endpoint, placed, qs, variant.body ?? options.body);
-	// Written out, not spread from `prepared`: one object of one shape for every call.
+	const placed = applyPlacement(ctx.getNode(), credential, endpoint, name, { ...options, company });
+	const qs = options.url ? undefined : options.qs;
+	const request = httpRequest(endpoint, placed, qs, options.body);
 	const call: Call = {
 		ctx,
 		endpoint,
@@ -150,23 +90,16 @@ export async function sendCall<T = unknown>(
 		credential,
 		placed,
 		options,
-		owner,
-		allowNotFound: variant.allowNotFound ?? options.allowNotFound,
 		started: Date.now(),
 		retries: 0,
 	};
-	let pace = variant.pace;
+	const owner = executionOf(ctx);
 	for (;;) {
-		const hold = flowControl.reserve(placed.budgetKey, Date.now(), pace?.unsent);
+		const hold = flowControl.reserve(placed.budgetKey);
 		if (hold > 0) {
-			// The rate budget is spent, or the list's requests are paced: wait for the reset or the next turn.
+			// The rate budget is spent: wait for the reset.
 			await waitWithin(call, hold, () => rateLimitError(call, hold));
 			continue;
-		}
-		if (pace) {
-			// Counted off once, whatever retries follow.
-			pace.unsent--;
-			pace = undefined;
 		}
 		let attempt: Attempt;
 		try {
@@ -270,7 +203,7 @@ function readOutcome(call: Call, outcome: Outcome): Attempt {
 			: jsonBody(call, status, headers, body);
 		return { result: { status, headers, body: read } };
 	}
-	if ((status === 404 && call.allowNotFound) || options.acceptStatus?.includes(status))
+	if ((status === 404 && options.allowNotFound) || options.acceptStatus?.includes(status))
 		return { result: { status, headers, body } };
 	return { failure: { status, headers, body: textOf(body) } };
 }
@@ -386,7 +319,7 @@ function readThrown(call: Call, thrown: Thrown): Attempt {
 	}
 	if (
 		status !== undefined &&
-		((status === 404 && call.allowNotFound) || call.options.acceptStatus?.includes(status))
+		((status === 404 && call.options.allowNotFound) || call.options.acceptStatus?.includes(status))
 	) {
 		return { result: { status, headers: {}, body: undefined } };
 	}

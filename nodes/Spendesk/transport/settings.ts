@@ -1,8 +1,8 @@
 /**
  * Tunables of the transport and the lists, shared by the node, the trigger and the API-key
- * credential's token request; tests and benchmarks may change them.
+ * credential's token request.
  */
-export const transportSettings = {
+export const transportSettings = Object.freeze({
 	/** Requests in flight per credential (the API allows 5 per consumer). */
 	maxInFlight: 5,
 	/** Longest total time one call may spend waiting for rate limits and retries. */
@@ -38,4 +38,6 @@ export const transportSettings = {
 	 * clients to poll a snapshot no more often than once a minute (docs/api.md#snapshots).
 	 */
 	snapshotPollIntervalMs: 60_000,
-};
+});
+
+export type TransportSettings = { -readonly [K in keyof typeof transportSettings]: number };

@@ -7,11 +7,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'x-spendesk-webhook-signature';
 
-/** The signature Spendesk sends for `body` (hex). */
-export function signatureOf(body: Buffer, secret: string): string {
-	return createHmac('sha256', secret).update(body).digest('hex');
-}
-
 /** The 32 bytes a header value stands for, in hex (either case) or base64; undefined when it is neither. */
 function digestOf(header: string): Buffer | undefined {
 	const value = header.trim().replace(/^sha256=/i, '');

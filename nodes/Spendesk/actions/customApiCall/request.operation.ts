@@ -7,9 +7,6 @@ import { collectList } from '../../transport/paginate';
 import { readJsonObject, readLimit, returnAllOrLimit } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
 
-/** Page sizes assumed for each style when calling an endpoint outside the catalogue. */
-const PAGE_SIZES = STYLE_PAGE_SIZES;
-
 const METHODS: ReadonlyArray<Endpoint['method']> = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
 const PLACEMENTS: readonly CompanyPlacement[] = ['path', 'none', 'header'];
 const STYLES: readonly PaginationStyle[] = [
@@ -222,7 +219,7 @@ export const customApiCall: SpendeskOperation = {
 			path,
 			placement,
 			pagination,
-			pageSize: pagination === 'none' ? undefined : PAGE_SIZES[pagination],
+			pageSize: pagination === 'none' ? undefined : STYLE_PAGE_SIZES[pagination],
 			idempotent: method === 'GET',
 			mayAnswerEmpty: method !== 'GET',
 		};

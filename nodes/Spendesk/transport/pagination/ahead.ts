@@ -1,5 +1,3 @@
-import type { Pace } from '../request';
-
 /**
  * Pages read ahead. Once the first page of a page or offset list tells how many pages are
  * left, those pages are asked concurrently instead of one after the other: at most `window`
@@ -14,24 +12,20 @@ export class PagesAhead<P, T> {
 	private readonly asked: Array<Promise<T>> = [];
 	/** Index of the next page to ask, of `count`. */
 	private next = 0;
-	/** The planned pages not sent yet: the rate budget paces them when they outrun its window. */
-	private readonly pace: Pace;
 
 	/**
 	 * @param count how many pages are still to read (a server's `total` may make it huge: the
 	 *   pages are named one by one as they are asked, never listed, so no total can exhaust memory)
 	 * @param pageAt what names the page of that index (a page number, an offset), in order
-	 * @param ask reads one page, sent with the list's `pace`
+	 * @param ask reads one page
 	 * @param window most pages asked and not yet handed out
 	 */
 	constructor(
 		private count: number,
 		private readonly pageAt: (index: number) => P,
-		private readonly ask: (page: P, pace: Pace) => Promise<T>,
+		private readonly ask: (page: P) => Promise<T>,
 		private readonly window: number,
-	) {
-		this.pace = { unsent: count };
-	}
+	) {}
 
 	/** Pages planned and not yet handed out. */
 	get left(): number {
@@ -44,7 +38,7 @@ export class PagesAhead<P, T> {
 	 */
 	async take(): Promise<T> {
 		while (this.asked.length < Math.max(1, this.window) && this.next < this.count) {
-			const answer = this.ask(this.pageAt(this.next++), this.pace);
+			const answer = this.ask(this.pageAt(this.next++));
 			// A page asked but never taken (the list ended before it) must not fail the execution.
 			answer.catch(() => undefined);
 			this.asked.push(answer);
@@ -60,8 +54,6 @@ export class PagesAhead<P, T> {
 	 */
 	async stop(): Promise<void> {
 		this.count = this.next;
-		// Pages asked and still waiting go as they would alone: there is nothing left to pace.
-		this.pace.unsent = 0;
 		await Promise.allSettled(this.asked.splice(0));
 	}
 }

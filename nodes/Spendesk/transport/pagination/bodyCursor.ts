@@ -11,7 +11,7 @@
 import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import { prepareCall, sendCall } from '../request';
+import { callSpendesk } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import { NextPageAhead } from './ahead';
@@ -32,15 +32,16 @@ export async function* bodyCursorStrategy(
 	limit: ItemLimit,
 ): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
-	// Credential, placement and options once for every page of the list.
-	const call = await prepareCall(ctx, endpoint, request);
 	const cursors = new CursorsAsked(ctx, endpoint, request.itemIndex);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	let cursor: string | number | undefined;
 	const pages = new NextPageAhead(async (pageSize) => {
 		const body: IDataObject = { ...request.body, [size.param]: pageSize };
 		if (cursor !== undefined) body.cursor = cursor;
-		return { ...(await sendCall<IDataObject>(call, { body })), asked: pageSize };
+		return {
+			...(await callSpendesk<IDataObject>(ctx, endpoint, { ...request, body })),
+			asked: pageSize,
+		};
 	}, request.readsToEnd === true);
 	try {
 		while (limit.left() > 0) {

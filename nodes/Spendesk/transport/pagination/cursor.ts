@@ -10,21 +10,15 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
+import { resolveCredential } from '../credential';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import { prepareCall, sendCall } from '../request';
+import { callSpendesk } from '../request';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import { NextPageAhead } from './ahead';
 import { callName } from '../callName';
-import {
-	asItems,
-	CursorsAsked,
-	naming,
-	progressGuard,
-	queryOf,
-	unreadablePaging,
-} from './strategy';
+import { asItems, CursorsAsked, naming, progressGuard, unreadablePaging } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* cursorStrategy(
@@ -34,18 +28,18 @@ export async function* cursorStrategy(
 	limit: ItemLimit,
 ): AsyncGenerator<Page> {
 	const size = endpoint.pageSize!;
-	// Credential, placement and options once for every page of the list.
-	const call = await prepareCall(ctx, endpoint, request);
-	const trail = new CursorTrail(ctx, endpoint, call.credential.origin, request.itemIndex);
+	const { origin } = await resolveCredential(ctx);
+	const trail = new CursorTrail(ctx, endpoint, origin, request.itemIndex);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	const pages = new NextPageAhead(
 		(pageSize) =>
-			sendCall<IDataObject>(
-				call,
+			callSpendesk<IDataObject>(
+				ctx,
+				endpoint,
 				// Without a cursor, the API's link (same origin only), with the page size we need.
 				trail.nextUrl
-					? { url: withParam(trail.nextUrl, size.param, pageSize) }
-					: { qs: cursorQuery(request.qs, size.param, pageSize, trail.cursor) },
+					? { ...request, url: withParam(trail.nextUrl, size.param, pageSize).href }
+					: { ...request, qs: cursorQuery(request.qs, size.param, pageSize, trail.cursor) },
 			),
 		request.readsToEnd === true,
 	);
@@ -131,10 +125,9 @@ function cursorQuery(
 	pageSize: number,
 	cursor: string | undefined,
 ): IDataObject {
-	const query = queryOf(qs);
-	query[sizeParam] = pageSize;
-	if (cursor !== undefined) query.cursor = cursor;
-	return query;
+	return cursor === undefined
+		? { ...qs, [sizeParam]: pageSize }
+		: { ...qs, [sizeParam]: pageSize, cursor };
 }
 
 /** The link with `name` set to `value` (left as it is when it already says exactly that). */

@@ -7,13 +7,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import { prepareCall, sendCall } from '../request';
-import type { Pace, PreparedCall } from '../request';
+import { callSpendesk } from '../request';
 import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
-import { asItems, progressGuard, queryOf } from './strategy';
+import { asItems, progressGuard } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* offsetStrategy(
@@ -25,18 +24,13 @@ export async function* offsetStrategy(
 	const size = endpoint.pageSize!;
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
 	const start = Number(request.qs?.offset ?? 0);
-	/** Credential, placement and options once for every page (on the first page asked). */
-	let call: Promise<PreparedCall> | undefined;
 	/**
 	 * One page from `offset`, asking no more than the Limit still needs once the items before it
-	 * are in; `pace`: the list's pages read ahead, paced together.
+	 * are in.
 	 */
-	const ask = async ({ offset, wanted }: Planned, pace?: Pace): Promise<Answer> => {
-		call ??= prepareCall(ctx, endpoint, request);
-		const qs = queryOf(request.qs);
-		qs.offset = offset;
-		qs[size.param] = nextPageSize(size, request, wanted);
-		const { body } = await sendCall<IDataObject>(await call, { qs, pace });
+	const ask = async ({ offset, wanted }: Planned): Promise<Answer> => {
+		const qs = { ...request.qs, offset, [size.param]: nextPageSize(size, request, wanted) };
+		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...request, qs });
 		return { offset, body };
 	};
 	let ahead: PagesAhead<Planned, Answer> | undefined;
@@ -83,7 +77,7 @@ interface Answer {
  * needs), each as many items on from the one before as the first page held, read ahead.
  */
 function readAhead(
-	ask: (page: Planned, pace?: Pace) => Promise<Answer>,
+	ask: (page: Planned) => Promise<Answer>,
 	offset: number,
 	total: number,
 	perPage: number,

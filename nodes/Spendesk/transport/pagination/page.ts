@@ -10,15 +10,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
-import { prepareCall, sendCall } from '../request';
-import type { Pace, PreparedCall } from '../request';
+import { callSpendesk } from '../request';
 import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { pagePlan } from './limit';
 import type { ItemLimit } from './limit';
 import { readPageList, unreadableList } from './pageList';
 import type { PageListBody } from './pageList';
-import { progressGuard, queryOf } from './strategy';
+import { progressGuard } from './strategy';
 import type { ListRequest, Page } from './strategy';
 
 export async function* pageStrategy(
@@ -51,18 +50,13 @@ export async function* readPages(
 	const size = endpoint.pageSize!;
 	const pageSize = pagePlan(size, request, limit.max);
 	const progress = progressGuard(ctx, endpoint, request.itemIndex);
-	/** Credential, placement and options once for every page (on the first page asked). */
-	let call: Promise<PreparedCall> | undefined;
-	/** A page's body, or undefined for a 404 past the end; `pace`: the list's pages read ahead, paced together. */
-	const ask = async (page: number, pace?: Pace): Promise<IDataObject | undefined> => {
-		call ??= prepareCall(ctx, endpoint, request);
-		const qs = queryOf(request.qs);
-		qs.page = page;
-		qs[size.param] = pageSize;
-		const response = await sendCall<IDataObject>(await call, {
+	/** A page's body, or undefined for a 404 past the end. */
+	const ask = async (page: number): Promise<IDataObject | undefined> => {
+		const qs = { ...request.qs, page, [size.param]: pageSize };
+		const response = await callSpendesk<IDataObject>(ctx, endpoint, {
+			...request,
 			qs,
 			allowNotFound: page > 1,
-			pace,
 		});
 		return response.status === 404 ? undefined : (response.body ?? {});
 	};
@@ -97,7 +91,7 @@ export async function* readPages(
  * needed, no more than the Limit needs, read ahead; undefined without a `total` to go by.
  */
 function readAhead(
-	ask: (page: number, pace?: Pace) => Promise<IDataObject | undefined>,
+	ask: (page: number) => Promise<IDataObject | undefined>,
 	total: number,
 	perPage: number,
 	max: number,

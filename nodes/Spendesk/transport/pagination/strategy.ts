@@ -45,19 +45,6 @@ export type PageStrategy = (
 	limit: ItemLimit,
 ) => AsyncGenerator<Page>;
 
-/**
- * A copy of a list's query for one page, to which the page's own parameters are then assigned
- * (they win, as in `{ ...qs, page }`). Copied by assignment: an object spread followed by more
- * properties takes the engine's slow path (about half a microsecond), and this runs for every
- * page. The query goes through the same assignment when the request is built, so a key that
- * an assignment cannot copy never reached the request either.
- */
-export function queryOf(qs: IDataObject | undefined): IDataObject {
-	const query: IDataObject = {};
-	if (qs) for (const key of Object.keys(qs)) query[key] = qs[key];
-	return query;
-}
-
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -91,71 +78,10 @@ export function bodyItems(body: unknown): Page {
 	return Array.isArray(body) ? asItems(body) : [asItem(body)];
 }
 
-/** A short fingerprint of a text (53-bit cyrb53), to recognise items without an id. */
-function fingerprint(text: string): string {
-	let h1 = 0xdeadbeef;
-	let h2 = 0x41c6ce57;
-	for (let i = 0; i < text.length; i++) {
-		const c = text.charCodeAt(i);
-		h1 = Math.imul(h1 ^ c, 2654435761);
-		h2 = Math.imul(h2 ^ c, 1597334677);
-	}
-	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-	return `\u0000${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
-}
-
-/** What tells an item apart: its `id`, else a fingerprint of its content. */
+/** What tells an item apart: its `id`, else its content (never equal to a text id). */
 function identity(item: IDataObject): string | number {
 	const id = item.id;
-	return typeof id === 'string' || typeof id === 'number' ? id : fingerprint(JSON.stringify(item));
-}
-
-/** A 32-bit hash of an identity (FNV-1a over the characters of a text). */
-function hashOf(key: string | number): number {
-	const text = typeof key === 'number' ? String(key) : key;
-	let hash = 0x811c9dc5;
-	for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
-	return hash;
-}
-
-/**
- * The identities of one page, in an open-addressing table that is emptied and refilled page
- * after page: a guard allocates nothing per page (a new Set for every page of a 1,000-page
- * drain is megabytes of garbage, and part of it outlives the page).
- */
-class PageIdentities {
-	private slots: Array<string | number | undefined> = [];
-	private mask = 0;
-	private filled = false;
-
-	/** Empties the table, with room for `size` identities. */
-	reset(size: number): void {
-		if (this.slots.length < size * 2) {
-			let capacity = 16;
-			while (capacity < size * 2) capacity *= 2;
-			this.slots = new Array<string | number | undefined>(capacity).fill(undefined);
-			this.mask = capacity - 1;
-		} else if (this.filled) {
-			this.slots.fill(undefined);
-		}
-		this.filled = false;
-	}
-
-	has(key: string | number, hash: number): boolean {
-		for (let i = hash & this.mask; ; i = (i + 1) & this.mask) {
-			const slot = this.slots[i];
-			if (slot === undefined) return false;
-			if (slot === key) return true;
-		}
-	}
-
-	add(key: string | number, hash: number): void {
-		let i = hash & this.mask;
-		for (; this.slots[i] !== undefined; i = (i + 1) & this.mask) if (this.slots[i] === key) return;
-		this.slots[i] = key;
-		this.filled = true;
-	}
+	return typeof id === 'string' || typeof id === 'number' ? id : `\u0000${JSON.stringify(item)}`;
 }
 
 /** Options of one call of a progress guard. */
@@ -172,18 +98,16 @@ export interface PageCheck {
  * included: it gives back the items not already received on the previous two pages (pages that
  * overlap give no duplicates); a page holding only items already received is an error at once
  * (unless it answers a cursor asked again on purpose), and so are `maxEmptyPages` empty pages
- * in a row. Memory stays bounded: only the identities of the last two pages are kept, in three
- * tables reused for the whole list.
+ * in a row. Memory stays bounded: only the identities of the last two pages are kept.
  */
 export function progressGuard(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
 	itemIndex?: number,
 ): (items: Page, check?: PageCheck) => Page {
-	/** Identities of the page before the last one, of the last one, and the table to fill next. */
-	let older = new PageIdentities();
-	let newer = new PageIdentities();
-	let next = new PageIdentities();
+	/** Identities of the page before the last one, and of the last one. */
+	let older = new Set<string | number>();
+	let newer = new Set<string | number>();
 	let empty = 0;
 	return (items, check = {}) => {
 		if (items.length === 0) {
@@ -197,28 +121,22 @@ export function progressGuard(
 			return items;
 		}
 		empty = 0;
-		// One pass, no copy of the page unless an item was already received: this runs on every page.
-		next.reset(items.length);
-		let fresh: Page | undefined;
-		for (let i = 0; i < items.length; i++) {
-			const key = identity(items[i]);
-			const hash = hashOf(key);
-			if (newer.has(key, hash) || older.has(key, hash)) fresh ??= items.slice(0, i);
-			else fresh?.push(items[i]);
-			next.add(key, hash);
-		}
-		if (fresh?.length === 0 && !check.reasked)
+		const page = new Set<string | number>();
+		const fresh = items.filter((item) => {
+			const key = identity(item);
+			page.add(key);
+			return !newer.has(key) && !older.has(key);
+		});
+		if (fresh.length === 0 && !check.reasked)
 			throw endlessList(
 				ctx,
 				endpoint,
 				itemIndex,
 				`sent the same items again for ${callName(ctx, { itemIndex })}: the list is not moving forward`,
 			);
-		const spare = older;
 		older = newer;
-		newer = next;
-		next = spare;
-		return fresh ?? items;
+		newer = page;
+		return fresh.length === items.length ? items : fresh;
 	};
 }
 
