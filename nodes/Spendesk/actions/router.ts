@@ -18,18 +18,22 @@ import { errorItem } from './errorItem';
 import { RESOURCES } from './resources';
 import type { ItemSink, OperationResult, SpendeskOperation } from './types';
 
-function lookupOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOperation | undefined {
-	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
-	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === name);
+/**
+ * The operation of each input item, looked up once. A resource or operation the node does not
+ * know (a workflow from another version of the package) is refused for its item when it runs.
+ */
+function operationsOf(ctx: IExecuteFunctions, count: number): Array<SpendeskOperation | undefined> {
+	return Array.from({ length: count }, (_, itemIndex) => {
+		const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+		const name = ctx.getNodeParameter('operation', itemIndex) as string;
+		return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === name);
+	});
 }
 
-function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOperation {
-	const operation = lookupOperation(ctx, itemIndex);
-	if (operation) return operation;
+function unknownOperation(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
 	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	throw new NodeOperationError(
+	return new NodeOperationError(
 		ctx.getNode(),
 		`The operation "${name}" of "${resource}" is not supported`,
 		{
@@ -45,10 +49,14 @@ function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOpera
  * says more of itself by its parameters, by those (`Custom API Call (GET /v1/payables)`). Every
  * message about a call of the run names it so (transport/callName.ts).
  */
-function operationTitle(ctx: IExecuteFunctions, itemIndex: number): string {
+function operationTitle(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	operation: SpendeskOperation | undefined,
+): string {
 	const resource = RESOURCES.find((r) => r.value === ctx.getNodeParameter('resource', itemIndex));
 	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	const detail = lookupOperation(ctx, itemIndex)?.namedBy?.call(ctx, itemIndex);
+	const detail = operation?.namedBy?.call(ctx, itemIndex);
 	if (resource && detail) return `${resource.name} (${detail})`;
 	const option = resource?.operation.options?.find((o) => 'value' in o && o.value === name);
 	return `${resource?.name ?? ''} → ${option?.name ?? name}`;
@@ -60,16 +68,18 @@ function operationTitle(ctx: IExecuteFunctions, itemIndex: number): string {
  * Company it shows; handed All Companies anyway, the node fails before any request, whatever
  * Continue On Fail says.
  */
-function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void {
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		const operation = lookupOperation(ctx, itemIndex);
+function refuseWritesOnEveryCompany(
+	ctx: IExecuteFunctions,
+	operations: Array<SpendeskOperation | undefined>,
+): void {
+	for (const [itemIndex, operation] of operations.entries()) {
 		operation?.refuseManyWrites?.call(ctx, itemIndex);
 		if (!(operation?.write || operation?.oneCompany) || !operation.perCompany) continue;
 		const { mode } = readCompanyChoice(ctx, itemIndex);
 		if (mode === 'one') continue;
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`${operationTitle(ctx, itemIndex)} ${operation.write ? 'writes to' : 'reads from'} one company at a time: All Companies is not allowed`,
+			`${operationTitle(ctx, itemIndex, operation)} ${operation.write ? 'writes to' : 'reads from'} one company at a time: All Companies is not allowed`,
 			{
 				description:
 					"Nothing was sent. Pick one company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.",
@@ -87,10 +97,11 @@ function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void
 async function runItem(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
+	operation: SpendeskOperation | undefined,
 	output: INodeExecutionData[],
 ): Promise<boolean> {
+	if (!operation) throw unknownOperation(ctx, itemIndex);
 	// route() hands batched operations to runBatched (one item may take their single call).
-	const operation = findOperation(ctx, itemIndex);
 	const prepare = operation.batch ? operation.single! : operation.prepare;
 	const run = prepare.call(ctx, itemIndex);
 	const selection: CompanySelection = operation.perCompany
@@ -167,15 +178,16 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const output: INodeExecutionData[] = [];
 	let truncated = false;
 	const count = this.getInputData().length;
-	nameCalls(this, (itemIndex) => operationTitle(this, itemIndex ?? 0));
-	refuseWritesOnEveryCompany(this, count);
-	const first = count ? lookupOperation(this, 0) : undefined;
+	const operations = operationsOf(this, count);
+	nameCalls(this, (itemIndex = 0) => operationTitle(this, itemIndex, operations[itemIndex]));
+	refuseWritesOnEveryCompany(this, operations);
+	const first = operations[0];
 	// Resource and Operation take no expressions: every item runs the same operation.
 	if (first?.batch && !(count === 1 && first.single)) return [await runBatched(this, first, count)];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const start = output.length;
 		try {
-			if (await runItem(this, itemIndex, output)) truncated = true;
+			if (await runItem(this, itemIndex, operations[itemIndex], output)) truncated = true;
 		} catch (error) {
 			// A failed item leaves no output item of its own but its error item.
 			output.length = start;
