@@ -14,8 +14,9 @@ import type { EndpointName } from '../transport/endpoints';
 import { ENDPOINTS } from '../transport/endpoints';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
-import { readRecordId, recordLocator } from './recordId';
+import { recordLocator } from './recordId';
 import type { SpendeskOperation } from './types';
+import { readRecordId } from './readers';
 
 export interface GetByIdOptions {
 	endpoint: EndpointName;
@@ -75,9 +76,9 @@ export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const id = readRecordId(
 				this,
+				itemIndex,
 				options.param,
 				`'${options.label}'`,
-				itemIndex,
 				`Pick the ${options.label.toLowerCase()} from the list, or enter its ID (${options.source}).`,
 			);
 			const oneCompany = this.getNodeParameter('companyScope', itemIndex, 'one') === 'one';

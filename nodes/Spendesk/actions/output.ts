@@ -6,8 +6,8 @@
  * included). The fields are those of docs/api.md#response-shapes.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { readChoices } from './listFilters';
 import type { SingleOperation } from './types';
+import { readChoices } from './readers';
 
 /** A record's fields as Selected Fields offers them (value: the field's name in the record). */
 type FieldOption = { name: string; value: string };

@@ -15,36 +15,9 @@ import {
 	optionsCollection,
 	readCollection,
 } from '../sharedParams';
-import { toEpoch } from '../dates';
-import { readOptionalRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
+import { readId, readPeriod } from '../readers';
 import type { SpendeskOperation } from '../types';
-
-/**
- * A dateTime parameter as an ISO 8601 instant (n8n gives text, or a date object from an
- * expression); a value without a time zone, as the date picker gives it, is read in the
- * workflow's time zone like the date filters of the lists.
- */
-function readInstant(
-	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
-	itemIndex: number,
-): string {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const ms = toEpoch(raw, ctx.getTimezone());
-	if (!Number.isFinite(ms)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`'${label}' must be a date and time; got ${typeof raw === 'string' && raw.trim() ? `"${raw.trim()}"` : 'nothing'}`,
-			{
-				description:
-					'Pick a date in the field, or give an ISO 8601 date-time from an expression, e.g. {{ $now.startOf("month").toISO() }}.',
-				itemIndex,
-			},
-		);
-	}
-	return new Date(ms).toISOString();
-}
 
 interface ExportRequest {
 	company: string | undefined;
@@ -98,17 +71,6 @@ async function whenComplete(
 function readExportMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
 	const { maxWait } = readCollection(ctx, 'options', itemIndex);
 	return checkMaxWaitSeconds(ctx, itemIndex, maxWait ?? 300, { what: 'export', example: 300 });
-}
-
-/** The template chosen; undefined for the company's default one (the field left empty). */
-function readTemplateId(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	return readOptionalRecordId(
-		ctx,
-		'options.templateId',
-		"'Template'",
-		itemIndex,
-		"Pick the template from the list, or leave 'Template' empty for the company's default template.",
-	);
 }
 
 /**
@@ -182,15 +144,23 @@ export const createExport: SpendeskOperation = {
 		]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const from = readInstant(this, 'from', 'From', itemIndex);
-		const to = readInstant(this, 'to', 'Before', itemIndex);
-		if (from > to) {
-			throw new NodeOperationError(this.getNode(), `'From' (${from}) is after 'Before' (${to})`, {
-				description: 'Enter a period whose start comes before its end.',
-				itemIndex,
-			});
-		}
-		const templateId = readTemplateId(this, itemIndex);
+		const { start: from, end: to } = readPeriod(
+			this,
+			itemIndex,
+			['from', 'From'],
+			['to', 'Before'],
+			{
+				wording: 'dateTime',
+				advice: 'Enter a period whose start comes before its end.',
+			},
+		);
+		const templateId = readId(
+			this,
+			itemIndex,
+			this.getNodeParameter('options.templateId', itemIndex, ''),
+			"'Template'",
+			"Pick the template from the list, or leave 'Template' empty for the company's default template.",
+		);
 		const body: IDataObject = { from, to, ...(templateId ? { templateId } : {}) };
 		const maxWaitMs = readExportMaxWait(this, itemIndex) * 1000;
 		return async (company) => {

@@ -3,9 +3,10 @@
  * page read (docs/api.md#cursor-lists), so any Limit works. A Sort rule (Field and Direction,
  * below Options) is sent as the list's `sortBy` and `sort`.
  */
-import { readSortRule, sortCollection, sortDirection } from '../listFilters';
+import { sortCollection, sortDirection } from '../listFilters';
 import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 import { listOperation } from '../list';
+import { readSortRule } from '../readers';
 
 export const getAllInvoices = listOperation({
 	endpoint: 'listInvoices',

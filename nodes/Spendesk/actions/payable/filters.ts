@@ -1,13 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readFilterDate, toEpoch } from '../dates';
-import { dateFilter, readChoices, readIdList, textFilter } from '../listFilters';
+import { dateFilter, textFilter } from '../listFilters';
 import {
 	filtersCollection,
 	readCollection,
 	readJsonObject,
 	rejectPagingKeys,
 } from '../sharedParams';
+import { readChoices, readIdList } from '../readers';
 
 /** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
 export const FILTER_MODE: INodeProperties = {

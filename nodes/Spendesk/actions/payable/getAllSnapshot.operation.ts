@@ -4,7 +4,7 @@
  * (docs/api.md#snapshots).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { readSortRule, sortCollection, sortDirection } from '../listFilters';
+import { sortCollection, sortDirection } from '../listFilters';
 import {
 	checkMaxWaitSeconds,
 	MAX_WAIT_SECONDS,
@@ -15,6 +15,7 @@ import { listOperation } from '../list';
 import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
 import { payableFilterProperties, readPayableFilters } from './filters';
+import { readSortRule } from '../readers';
 
 /** Default Max Wait: ten status checks at Spendesk's pace of one a minute. */
 const SNAPSHOT_MAX_WAIT_SECONDS = 600;

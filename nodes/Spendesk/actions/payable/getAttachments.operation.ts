@@ -17,10 +17,11 @@ import {
 	readBinaryPropertyName,
 	readMaxBytes,
 } from '../fileParams';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { baseFileName, FileNames, mimeTypeOf, withExtension } from './attachmentNames';
 import { optionsCollection } from '../sharedParams';
+import { readRecordId } from '../readers';
 
 interface AttachmentOptions {
 	binaryPropertyName: string;
@@ -150,9 +151,9 @@ export const getPayableAttachments: SpendeskOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const payableId = readRecordId(
 			this,
+			itemIndex,
 			'payableId',
 			"'Payable'",
-			itemIndex,
 			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
 		);
 		const options = readOptions(this, itemIndex);

@@ -5,9 +5,16 @@
  * costCenterId, analyticalFieldValues: [{fieldId, valueId}]}`, with only the properties given.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { checkRecordId, locatorValue, recordLocator } from '../recordId';
-import { fail } from '../writeFields';
-import { readChoice } from '../listFilters';
+import { recordLocator } from '../recordId';
+import {
+	entriesOf,
+	fail,
+	LIST_HINT,
+	readChoice,
+	readFieldValues,
+	readId,
+	readMinorUnits,
+} from '../readers';
 
 export interface AnalyticalValue {
 	fieldId: string;
@@ -225,52 +232,6 @@ export function fieldName(source: string | undefined): string | undefined {
 	return parts.join(', ');
 }
 
-/** An ID typed in a text field of a line; empty gives undefined. */
-function readTextId(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	where: string,
-	itemIndex: number,
-): string | undefined {
-	return (
-		checkRecordId(ctx, value, where, itemIndex, 'Enter the ID as Spendesk gives it.') || undefined
-	);
-}
-
-/** An ID of a line's record locator (From List or By ID); empty gives undefined. */
-function readId(
-	ctx: IExecuteFunctions,
-	raw: unknown,
-	where: string,
-	itemIndex: number,
-): string | undefined {
-	const hint = 'Pick it from the list, or enter its ID By ID.';
-	return readTextId(ctx, locatorValue(ctx, raw, where, itemIndex, hint), where, itemIndex);
-}
-
-function readAnalyticalValues(
-	ctx: IExecuteFunctions,
-	raw: unknown,
-	where: string,
-	itemIndex: number,
-): AnalyticalValue[] | undefined {
-	const entries = ((raw as IDataObject | undefined)?.value ?? []) as IDataObject[];
-	if (!Array.isArray(entries) || !entries.length) return undefined;
-	return entries.map((entry, i) => {
-		const at = `${where}, 'Analytical Value' ${i + 1}`;
-		const fieldId = readId(ctx, entry.fieldId, `${at}, 'Analytical Field'`, itemIndex);
-		const valueId = readId(ctx, entry.valueId, `${at}, 'Value'`, itemIndex);
-		if (!fieldId || !valueId)
-			fail(
-				ctx,
-				itemIndex,
-				`${at} needs both an 'Analytical Field' and a 'Value'`,
-				'Pick the analytical field, and give the ID of one of its values (Analytical Field → Get Many Values lists them), or remove the analytical value.',
-			);
-		return { fieldId, valueId };
-	});
-}
-
 /** What a line or change sets besides its amount: only the fields given. */
 function readSettings(
 	ctx: IExecuteFunctions,
@@ -279,25 +240,39 @@ function readSettings(
 	itemIndex: number,
 ): LineChange['set'] {
 	const set: LineChange['set'] = {};
-	const costCenterId = readId(ctx, entry.costCenterId, `${where}, 'Cost Center'`, itemIndex);
+	const costCenterId = readId(
+		ctx,
+		itemIndex,
+		entry.costCenterId,
+		`${where}, 'Cost Center'`,
+		LIST_HINT,
+	);
 	if (costCenterId) set.costCenterId = costCenterId;
 	for (const key of ['expenseAccountId', 'taxAccountId'] as const) {
-		const id = readTextId(ctx, entry[key], `${where}, '${FIELD_NAMES[key]}'`, itemIndex);
+		const label = `${where}, '${FIELD_NAMES[key]}'`;
+		const id = readId(
+			ctx,
+			itemIndex,
+			entry[key],
+			label,
+			'Enter the ID as Spendesk gives it.',
+			'text',
+		);
 		if (id) set[key] = id;
 	}
-	const values = readAnalyticalValues(ctx, entry.analyticalValues, where, itemIndex);
-	if (values) set.analyticalFieldValues = values;
+	const values = entriesOf((entry.analyticalValues as IDataObject | undefined)?.value);
+	if (values.length)
+		set.analyticalFieldValues = readFieldValues(ctx, itemIndex, values, {
+			at: (n) => `${where}, 'Analytical Value' ${n}`,
+			field: 'Analytical Field',
+			remove: 'the analytical value',
+		});
 	return set;
 }
 
-const entriesOf = (ctx: IExecuteFunctions, name: string, itemIndex: number): IDataObject[] => {
-	const raw = ctx.getNodeParameter(name, itemIndex, []) as unknown;
-	return Array.isArray(raw) ? (raw as IDataObject[]) : [];
-};
-
 /** Replace All: every line with its amount, checked before any request. */
 export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[] {
-	const entries = entriesOf(ctx, 'lineItems.line', itemIndex);
+	const entries = entriesOf(ctx.getNodeParameter('lineItems.line', itemIndex, []));
 	// No source gives a largest number of lines: Spendesk refuses what it does not take.
 	if (!entries.length)
 		fail(
@@ -308,49 +283,45 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[]
 		);
 	return entries.map((entry, i) => {
 		const where = `Line ${i + 1}`;
-		// Empty text is no amount (Number('') would make it 0).
-		const amount =
-			typeof entry.grossAmount === 'string'
-				? entry.grossAmount.trim() === ''
-					? undefined
-					: Number(entry.grossAmount)
-				: entry.grossAmount;
-		if (typeof amount !== 'number' || !Number.isSafeInteger(amount))
-			fail(
-				ctx,
-				itemIndex,
-				`${where}, 'Gross Amount (Minor Units)' must be a whole number of minor units; got ${typeof entry.grossAmount === 'string' ? `"${entry.grossAmount.slice(0, 40)}"` : String(entry.grossAmount).slice(0, 40)}`,
-				"Give the amount in minor units, like the payable's amount: 120.00 EUR is 12000.",
-			);
+		const amount = readMinorUnits(
+			ctx,
+			itemIndex,
+			entry.grossAmount,
+			`${where}, 'Gross Amount (Minor Units)'`,
+		);
 		return { grossAmount: amount, ...readSettings(ctx, entry, where, itemIndex) };
 	});
 }
 
 /** Change Some: the changes, checked before any request (the line numbers once the payable is read). */
 export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChange[] {
-	const changes = entriesOf(ctx, 'lineChanges.change', itemIndex).map((entry, i) => {
-		const where = `Change ${i + 1}`;
-		const one =
-			readChoice(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, ['everyLine', 'oneLine']) ===
-			'oneLine';
-		const line = one ? Number(entry.lineNumber ?? 1) : undefined;
-		if (line !== undefined && (!Number.isSafeInteger(line) || line < 1))
-			fail(
-				ctx,
-				itemIndex,
-				`${where}, 'Line Number' must be a whole number from 1; got ${String(entry.lineNumber)}`,
-				'Give the number of the line to change, from 1, in the order Payable → Get lists them.',
-			);
-		const set = readSettings(ctx, entry, where, itemIndex);
-		if (!Object.keys(set).length)
-			fail(
-				ctx,
-				itemIndex,
-				`${where} sets nothing`,
-				'Give a cost center, an account or an analytical value to set, or remove the change.',
-			);
-		return { line, position: i + 1, set };
-	});
+	const changes = entriesOf(ctx.getNodeParameter('lineChanges.change', itemIndex, [])).map(
+		(entry, i) => {
+			const where = `Change ${i + 1}`;
+			const one =
+				readChoice(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, [
+					'everyLine',
+					'oneLine',
+				]) === 'oneLine';
+			const line = one ? Number(entry.lineNumber ?? 1) : undefined;
+			if (line !== undefined && (!Number.isSafeInteger(line) || line < 1))
+				fail(
+					ctx,
+					itemIndex,
+					`${where}, 'Line Number' must be a whole number from 1; got ${String(entry.lineNumber)}`,
+					'Give the number of the line to change, from 1, in the order Payable → Get lists them.',
+				);
+			const set = readSettings(ctx, entry, where, itemIndex);
+			if (!Object.keys(set).length)
+				fail(
+					ctx,
+					itemIndex,
+					`${where} sets nothing`,
+					'Give a cost center, an account or an analytical value to set, or remove the change.',
+				);
+			return { line, position: i + 1, set };
+		},
+	);
 	if (!changes.length)
 		fail(
 			ctx,

@@ -13,7 +13,6 @@ import { companyLabel } from '../../companies/naming';
 import { callSpendesk } from '../../transport/request';
 import { recordLocator } from '../recordId';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { readText } from '../writeFields';
 import {
 	noVersionError,
 	readGivenVersion,
@@ -24,6 +23,7 @@ import {
 	versionIn,
 	versionProperty,
 } from './version';
+import { readBookkeepingStatus, readText } from '../readers';
 
 /** Words of a per-payable result that say the payable was not changed. */
 const REFUSED = /fail|error|reject|invalid|denied|forbidden|refused/i;
@@ -132,27 +132,16 @@ function capitalised(text: string): string {
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const id = readPayableId(this, itemIndex);
 	const version = readGivenVersion(this, itemIndex);
-	const status = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
-	if (status !== 'exported' && status !== 'failedToExport') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`'Bookkeeping Status' must be "Exported" or "Failed to Export"; got "${String(status).slice(0, 40)}"`,
-			{
-				description:
-					'Choose "Exported" or "Failed to Export" (an expression must give "exported" or "failedToExport").',
-				itemIndex,
-			},
-		);
-	}
+	const status = readBookkeepingStatus(this, itemIndex);
 	const body: IDataObject = { id, bookkeepingStatus: status };
 	if (version !== undefined) body.version = version;
 	if (status === 'failedToExport') {
 		const reason = readText(
 			this,
+			itemIndex,
 			this.getNodeParameter('failureReason', itemIndex, ''),
 			'Failure Reason',
 			1000,
-			itemIndex,
 		);
 		if (reason !== undefined) body.failureReason = reason;
 	}

@@ -20,10 +20,10 @@ import { DOWNLOAD_MAX_FILE_SIZE, maxFileSizeOption, readMaxBytes } from '../file
 import type { MaxFileSize } from '../fileParams';
 import { readInputFile } from '../fileParams';
 import { withState } from '../intake/upload';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
-import { fail } from '../writeFields';
 import { optionsCollection } from '../sharedParams';
+import { fail, readRecordId } from '../readers';
 
 /** Max File Size of a receipt by default; Spendesk's own limit is not published (docs/api.md#receipt-upload). */
 const DEFAULT_RECEIPT_MB = 50;
@@ -126,9 +126,9 @@ export const uploadPayableReceipt: SingleOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const payableId = readRecordId(
 			this,
+			itemIndex,
 			'payableId',
 			"'Payable'",
-			itemIndex,
 			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
 		);
 		const input = readInputFile(this, itemIndex);

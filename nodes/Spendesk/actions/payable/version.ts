@@ -7,16 +7,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { readRecordId } from '../recordId';
-import { readVersion } from '../writeFields';
+import { fail, readRecordId, shown } from '../readers';
 
 /** The payable a write names (its Payable field), refused clearly when empty or no ID. */
 export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return readRecordId(
 		ctx,
+		itemIndex,
 		'payableId',
 		"'Payable'",
-		itemIndex,
 		'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).',
 	);
 }
@@ -35,12 +34,23 @@ export function versionProperty(cost: string): INodeProperties {
 	};
 }
 
-/** The version as given; empty (no `version` in the item): undefined, read from Spendesk. */
+/**
+ * The version as given: a whole number from 0 (a number, or its digits as text from an
+ * expression); empty (no `version` in the item): undefined, read from Spendesk.
+ */
 export function readGivenVersion(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	const raw = ctx.getNodeParameter('version', itemIndex, '') as unknown;
 	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
 		return undefined;
-	return readVersion(ctx, itemIndex);
+	const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+	if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+		fail(
+			ctx,
+			itemIndex,
+			`'Version' must be a whole number from 0; got ${shown(raw)}`,
+			'Give the version of the payable as read from Spendesk (Payable → Get, or the search), e.g. {{ $json.version }}. Spendesk refuses the update when the payable has changed since.',
+		);
+	return value;
 }
 
 /** The payable as Spendesk holds it now (one Get); undefined when Spendesk does not know it. */

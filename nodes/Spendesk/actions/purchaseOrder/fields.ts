@@ -9,7 +9,8 @@ import { companyLabel } from '../../companies/naming';
 import type { EndpointName } from '../../transport/endpoints';
 import { ENDPOINTS } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
+import { readRecordId } from '../readers';
 
 export const ID_HINT =
 	'Pick the purchase order from the list, or enter its ID, usually from an expression such as {{ $json.id }} (Purchase Order → Get Many lists them).';
@@ -35,7 +36,7 @@ export function purchaseOrderLocator(what: string, allCompanies = false): INodeP
 
 /** The purchase order ID of an item, checked before any request. */
 export function readPurchaseOrderId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return readRecordId(ctx, 'purchaseOrderId', "'Purchase Order'", itemIndex, ID_HINT);
+	return readRecordId(ctx, itemIndex, 'purchaseOrderId', "'Purchase Order'", ID_HINT);
 }
 
 function apiError(

@@ -7,17 +7,9 @@ import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
 import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
-import {
-	dateFilter,
-	readChoices,
-	readIdList,
-	readSortRule,
-	textFilter,
-	sortCollection,
-	sortDirection,
-} from '../listFilters';
-import type { SortRule } from '../listFilters';
+import { dateFilter, textFilter, sortCollection, sortDirection } from '../listFilters';
 import { filtersCollection, readCollection } from '../sharedParams';
+import { SortRule, readChoices, readIdList, readSortRule } from '../readers';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
 const STATES = ['created', 'exported', 'failedToExport'];

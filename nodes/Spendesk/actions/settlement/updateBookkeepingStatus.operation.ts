@@ -4,12 +4,12 @@
  * `exported` and `failedToExport` (docs/api.md#bulk-writes), the words and the name of a
  * payable's bookkeeping status.
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
+import { readBookkeepingStatus, readRecordId } from '../readers';
 
 const ID_HINT =
 	'Pick the settlement from the list, or give its ID, usually from an expression such as {{ $json.id }} (Settlement → Get Many lists them).';
@@ -48,19 +48,8 @@ export const updateSettlementBookkeepingStatus: SingleOperation = {
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const settlementId = readRecordId(this, 'settlementId', "'Settlement'", itemIndex, ID_HINT);
-		const state = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
-		if (state !== 'exported' && state !== 'failedToExport') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`'Bookkeeping Status' must be "Exported" or "Failed to Export"; got "${String(state).slice(0, 40)}"`,
-				{
-					description:
-						'Choose "Exported" or "Failed to Export" (an expression must give "exported" or "failedToExport").',
-					itemIndex,
-				},
-			);
-		}
+		const settlementId = readRecordId(this, itemIndex, 'settlementId', "'Settlement'", ID_HINT);
+		const state = readBookkeepingStatus(this, itemIndex);
 		return async (company) => {
 			const { body } = await callSpendesk<IDataObject>(this, 'updateSettlementState', {
 				company,

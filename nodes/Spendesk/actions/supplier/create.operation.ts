@@ -8,13 +8,13 @@ import { ENDPOINTS } from '../../transport/endpoints';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { readText } from '../writeFields';
 import { answeredItems, answeredSupplier } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 import { readCollection } from '../sharedParams';
+import { readText } from '../readers';
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
-	const name = readText(this, this.getNodeParameter('name', itemIndex, ''), 'Name', 200, itemIndex);
+	const name = readText(this, itemIndex, this.getNodeParameter('name', itemIndex, ''), 'Name', 200);
 	if (!name) {
 		throw new NodeOperationError(this.getNode(), "'Name' is empty", {
 			description:

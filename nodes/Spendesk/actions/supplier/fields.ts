@@ -6,7 +6,7 @@
  * sent: Spendesk refuses any other property.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { fail, fieldLabel, readBic, readIban, readText } from '../writeFields';
+import { readBic, readCountry, readEmail, readIban, readText } from '../readers';
 
 /** The optional supplier fields, as options of a collection (Additional Fields, Update Fields). */
 export const supplierFieldOptions: INodeProperties[] = [
@@ -100,41 +100,11 @@ export const supplierFieldOptions: INodeProperties[] = [
 	},
 ];
 
-/** A two-letter country code, in capitals. */
-function readCountry(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	label: string,
-	itemIndex: number,
-): string | undefined {
-	const text = readText(ctx, value, label, 60, itemIndex)?.toUpperCase();
-	if (text !== undefined && !/^[A-Z]{2}$/.test(text))
-		fail(
-			ctx,
-			itemIndex,
-			`${fieldLabel(label)} holds "${text.slice(0, 40)}", which is not a two-letter country code`,
-			`Enter ${fieldLabel(label)} as its ISO 3166 code, e.g. FR for France or DE for Germany.`,
-		);
-	return text;
-}
-
-function readEmail(ctx: IExecuteFunctions, value: unknown, itemIndex: number): string | undefined {
-	const text = readText(ctx, value, 'Email', 254, itemIndex);
-	if (text !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text))
-		fail(
-			ctx,
-			itemIndex,
-			`'Email' holds "${text.slice(0, 60)}", which is not an email address`,
-			'Enter one email address, e.g. billing@supplier.com.',
-		);
-	return text;
-}
-
-type Reader = (ctx: IExecuteFunctions, value: unknown, itemIndex: number) => string | undefined;
+type Reader = (ctx: IExecuteFunctions, itemIndex: number, value: unknown) => string | undefined;
 const text =
 	(label: string, max: number): Reader =>
-	(ctx, value, itemIndex) =>
-		readText(ctx, value, label, max, itemIndex);
+	(ctx, itemIndex, value) =>
+		readText(ctx, itemIndex, value, label, max);
 
 /** Where each field goes in the nested shape, and how it is read. */
 const FIELDS: Record<string, { at: 'top' | 'supplierDetails' | 'bankInfo'; read: Reader }> = {
@@ -142,16 +112,16 @@ const FIELDS: Record<string, { at: 'top' | 'supplierDetails' | 'bankInfo'; read:
 	legalName: { at: 'supplierDetails', read: text('Legal Name', 200) },
 	vatNumber: {
 		at: 'supplierDetails',
-		read: (ctx, v, i) => readText(ctx, v, 'VAT Number', 32, i)?.replace(/\s+/g, '').toUpperCase(),
+		read: (ctx, i, v) => readText(ctx, i, v, 'VAT Number', 32)?.replace(/\s+/g, '').toUpperCase(),
 	},
-	country: { at: 'supplierDetails', read: (ctx, v, i) => readCountry(ctx, v, 'Country', i) },
+	country: { at: 'supplierDetails', read: (ctx, i, v) => readCountry(ctx, i, v, 'Country') },
 	city: { at: 'supplierDetails', read: text('City', 100) },
 	zipcode: { at: 'supplierDetails', read: text('Zip Code', 20) },
 	address: { at: 'supplierDetails', read: text('Address', 300) },
 	registrationNumber: { at: 'supplierDetails', read: text('Registration Number', 64) },
 	iban: { at: 'bankInfo', read: readIban },
 	bic: { at: 'bankInfo', read: readBic },
-	bankCountry: { at: 'bankInfo', read: (ctx, v, i) => readCountry(ctx, v, 'Bank Country', i) },
+	bankCountry: { at: 'bankInfo', read: (ctx, i, v) => readCountry(ctx, i, v, 'Bank Country') },
 };
 
 /**
@@ -171,7 +141,7 @@ export function readSupplierFields(
 	};
 	for (const [name, { at, read }] of Object.entries(FIELDS)) {
 		if (!(name in fields)) continue;
-		const value = read(ctx, fields[name], itemIndex);
+		const value = read(ctx, itemIndex, fields[name]);
 		const target = at === 'top' ? out : nested[at];
 		if (value !== undefined) target[name] = value;
 		else if (keepEmpty) target[name] = null;

@@ -5,12 +5,12 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
-import { dateFilter, readIdList as idList, textFilter } from '../listFilters';
+import { dateFilter, textFilter } from '../listFilters';
 import { listOperation } from '../list';
 import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
-import { readText } from '../writeFields';
 import { filtersCollection, readCollection } from '../sharedParams';
+import { readIdList as idList, readText } from '../readers';
 
 /** The filters as query parameters: dates as ISO date-times, Archived as isArchived true/false, texts as given. */
 function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -19,7 +19,7 @@ function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataOb
 	const date = (name: string, label: string) =>
 		readDateFilter(ctx, itemIndex, filters[name], label);
 	const text = (name: string, label: string, max: number) =>
-		readText(ctx, filters[name], label, max, itemIndex);
+		readText(ctx, itemIndex, filters[name], label, max);
 	return {
 		updatedAfter: date('updatedAfter', 'Updated After'),
 		updatedBefore: date('updatedBefore', 'Updated Before'),
