@@ -1,10 +1,6 @@
 /**
- * Batched operations: input items sent together in bulk calls. Every item is prepared first
- * (bad input fails before any request), the items are grouped by the company they target
- * (keeping input order), and each group is sent in calls of up to `batch.size` entries, one
- * after the other. Each input item gets its own output item, paired with it, in input order:
- * its result, or with Continue On Fail its error. Without Continue On Fail the first error
- * stops the node, saying which items were applied and which were not sent.
+ * Batched operations: every item prepared first, grouped by company in input order, sent in
+ * calls of up to `batch.size`; each item gets its own output item, or its error.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
@@ -37,11 +33,7 @@ function itemsPhrase(indexes: number[]): string {
 	return indexes.length === 1 ? `item ${indexes[0]}` : `items ${itemRanges(indexes)}`;
 }
 
-/**
- * The whole story of a run stopped by a failure, in one consistent account: what was applied,
- * what may have been (`maybe`: a bulk call that failed after it was sent), what was not
- * applied (`failed`), what was not sent, and what to do without applying anything twice.
- */
+/** The whole story of a run stopped by a failure: applied, maybe applied, not applied, not sent, and what to do. */
 function standing(
 	spec: BatchSpec,
 	progress: Progress,
@@ -140,10 +132,7 @@ function withoutReplayAdvice(description: string | null | undefined): string {
 		.join(' ');
 }
 
-/**
- * The error of a whole bulk call, for the items it carried: what happened, and whether they may
- * have been applied. With `progress` (the node stops), the description tells the whole run.
- */
+/** The error of a whole bulk call for the items it carried; with `progress` (the node stops), the whole run. */
 function bulkCallError(
 	ctx: IExecuteFunctions,
 	spec: BatchSpec,

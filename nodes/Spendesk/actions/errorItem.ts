@@ -1,13 +1,7 @@
 /**
- * Continue On Fail: the one shape of an error item, paired with the input item it belongs to.
- * Its text is redacted once more (bearer tokens, token and secret values), whatever made the error.
- *
- * With On Error "Continue" the item is `{error, description, companyId, companyName}` on the main
- * output. With "Continue (using error output)" it carries n8n's own `error` field instead: n8n
- * (n8n-core WorkflowExecute.handleNodeErrorOutput) sends an item to the error output only when
- * `error` is set or its json holds nothing but `error`/`message`, and it then rewrites the json
- * of an item with `error` set to `{error: message}` (normalizeNodeErrors). The description stays
- * on the error; the message names the company.
+ * Continue On Fail: the one shape of an error item, its text redacted once more. With
+ * "Continue (using error output)" it carries n8n's own `error` field, which n8n needs to route
+ * the item there (n8n-core WorkflowExecute.handleNodeErrorOutput); the message names the company.
  */
 import type { INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

@@ -1,11 +1,6 @@
 /**
- * Builds a Get operation: one record by its ID (a resource locator, From List or By ID) from
- * one catalogue endpoint with the ID in its path.
- *
- * Companies: with One Company, a 404 is the item's error naming the ID and the company. With
- * All Companies the record lives in one of them, so a 404 is that company's empty
- * result: the item returns the record from the company that holds it (tagged with it), and
- * no item when none does.
+ * Builds a Get operation: one record by its ID. With One Company a 404 is the item's error;
+ * with All Companies it is that company's empty result.
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';

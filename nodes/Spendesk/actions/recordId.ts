@@ -18,18 +18,11 @@ export interface RecordLocatorOptions {
 	placeholder: string;
 	/** listSearch method of the From List mode; without one (no API lists the records), By ID only. */
 	searchListMethod?: string;
-	/**
-	 * For reads that offer All Companies, the description of the field's copy shown then: a
-	 * list cannot know which company to list, so the copy (same name) has By ID only.
-	 */
+	/** For reads that offer All Companies: the description of the copy shown then, By ID only. */
 	allCompaniesDescription?: string;
 }
 
-/**
- * The record ID field of an operation: a resource locator, From List (the default) or By ID,
- * an expression possible in either (LOCATOR_MODES). With `allCompaniesDescription`, the field
- * comes twice under one name: with One Company as above, with All Companies By ID only.
- */
+/** The record ID field: From List (the default) or By ID; twice with `allCompaniesDescription`. */
 export function recordLocator(options: RecordLocatorOptions): INodeProperties[] {
 	const field: INodeProperties = {
 		displayName: options.label,
@@ -81,3 +74,28 @@ export function recordLocator(options: RecordLocatorOptions): INodeProperties[] 
 
 /** The modes of a record locator: From List and By ID. */
 export const LOCATOR_MODES: readonly string[] = ['list', 'id'];
+
+/** An analytical field and one of its values, each From List or By ID (`field`: its label). */
+export function fieldValueLocators(
+	field: string,
+	fieldPlaceholder: string,
+	valuePlaceholder: string,
+): INodeProperties[] {
+	return [
+		...recordLocator({
+			name: 'fieldId',
+			label: field,
+			description: 'The analytical field; pick it from the list, or enter its ID',
+			placeholder: fieldPlaceholder,
+			searchListMethod: 'searchAnalyticalFields',
+		}),
+		...recordLocator({
+			name: 'valueId',
+			label: 'Value',
+			description:
+				'One of the values of the field chosen above: pick it from the list, or enter its ID',
+			placeholder: valuePlaceholder,
+			searchListMethod: 'searchAnalyticalFieldValues',
+		}),
+	];
+}

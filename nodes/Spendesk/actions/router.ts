@@ -1,10 +1,6 @@
 /**
- * Runs the node: for every input item, the chosen operation on every company it targets.
- * Parameters are read and checked before the first request; companies run concurrently and
- * one failing company does not lose the others; every output item is paired with its input
- * item; with Continue On Fail an error becomes an item of its own (errorItem). A write runs on
- * one company only: All Companies is refused for every item before any request. Batched
- * operations (bulk calls) go through actions/batch.ts.
+ * Runs the node: for every input item, its operation on every company it targets, concurrently
+ * (one failing company does not lose the others). Bulk calls: actions/batch.ts.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
@@ -18,10 +14,7 @@ import { errorItem } from './errorItem';
 import { RESOURCES } from './resources';
 import type { ItemSink, OperationResult, SpendeskOperation } from './types';
 
-/**
- * The operation of each input item, looked up once. A resource or operation the node does not
- * know (a workflow from another version of the package) is refused for its item when it runs.
- */
+/** The operation of each input item, looked up once (undefined: refused when the item runs). */
 function operationsOf(ctx: IExecuteFunctions, count: number): Array<SpendeskOperation | undefined> {
 	return Array.from({ length: count }, (_, itemIndex) => {
 		const resource = ctx.getNodeParameter('resource', itemIndex) as string;
@@ -44,11 +37,7 @@ function unknownOperation(ctx: IExecuteFunctions, itemIndex: number): NodeOperat
 	);
 }
 
-/**
- * `Payable → Update Bookkeeping Status`: the operation as the editor names it; an operation that
- * says more of itself by its parameters, by those (`Custom API Call (GET /v1/payables)`). Every
- * message about a call of the run names it so (transport/callName.ts).
- */
+/** `Payable → Update Bookkeeping Status`, or `Custom API Call (GET /v1/payables)`: how messages name the operation. */
 function operationTitle(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -63,10 +52,8 @@ function operationTitle(
 }
 
 /**
- * A write never runs once per company by mistake. n8n itself drops a Companies value that a
- * write does not show (one left from a read) before the node runs, so the write goes to the
- * Company it shows; handed All Companies anyway, the node fails before any request, whatever
- * Continue On Fail says.
+ * A write never runs once per company by mistake: handed All Companies anyway (n8n drops a
+ * value the write does not show), the node fails before any request, whatever Continue On Fail says.
  */
 function refuseWritesOnEveryCompany(
 	ctx: IExecuteFunctions,
@@ -89,11 +76,7 @@ function refuseWritesOnEveryCompany(
 	}
 }
 
-/**
- * One input item: its operation on each of its companies, its output items appended to
- * `output` (none if it fails). Returns true when a Limit left results of a company of several
- * unread.
- */
+/** One input item on each of its companies, its items appended to `output`; true when a Limit left results unread. */
 async function runItem(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -140,10 +123,9 @@ async function runItem(
 }
 
 /**
- * The output items of one company, each built once as its item comes: one object per item,
- * as n8n's returnJsonArray + constructExecutionMetaData would give it, without their two
- * intermediate objects an item (a drain holds 100,000 of them), and without unwrapping a
- * record that happens to have a field named `json`. `company`: the company to tag them with.
+ * The output items of one company, each built once, as n8n's returnJsonArray +
+ * constructExecutionMetaData would give it without their intermediate objects (a drain holds
+ * 100,000), and without unwrapping a record that has a field named `json`.
  */
 function outputOf(items: INodeExecutionData[], itemIndex: number, company?: CompanyTarget) {
 	const pairedItem = { item: itemIndex };
@@ -151,7 +133,6 @@ function outputOf(items: INodeExecutionData[], itemIndex: number, company?: Comp
 		for (const record of records)
 			items.push({ json: company ? tagItem(record, company) : record, pairedItem });
 	};
-	/** The items the run returned, after those it handed to the sink, with their files. */
 	const add = ({ items: records, binary }: OperationResult) => {
 		if (!binary) return sink(records);
 		for (let i = 0; i < records.length; i++) {

@@ -3,11 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { numberOf } from '../values/expression';
 
-/**
- * Return All + Limit for a list operation; the Limit maximum defaults to what users may ask.
- * The Limit comes twice under one name: with All Companies it carries the hint that it
- * applies to each company, otherwise not.
- */
+/** Return All + Limit; the Limit twice, with All Companies carrying the hint that it applies to each. */
 export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
 	const limit: INodeProperties = {
 		displayName: 'Limit',
@@ -104,11 +100,7 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return collectionProperty('options', 'Add Option', options, {});
 }
 
-/**
- * A collection parameter (Filters, Options, Additional Fields): its fields, none when it is
- * empty or null (workflow JSON written by hand or by the API may hold `"filters": null`);
- * anything but an object is refused naming the field.
- */
+/** A collection parameter's fields; null or empty gives none (hand-written JSON may hold `null`). */
 export function readCollection(
 	ctx: IExecuteFunctions,
 	name: string,
@@ -128,11 +120,7 @@ export function readCollection(
 	);
 }
 
-/**
- * Parses a JSON parameter (an object expected; also a list with `lists`); names the field on
- * error. An expression may give the value itself: an object (or list) is taken as it is,
- * anything else but text is refused, never sent as `{}`.
- */
+/** A JSON parameter (an object; also a list with `lists`): an expression's object is taken as it is. */
 export function readJsonObject(
 	ctx: IExecuteFunctions,
 	name: string,
@@ -195,10 +183,7 @@ export function rejectPagingKeys(
 /** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */
 export const MAX_WAIT_SECONDS = 3600;
 
-/**
- * A Max Wait (Seconds) as given (a number, or numeric text from an expression), from 1 to
- * MAX_WAIT_SECONDS, else the error naming the field; `what` is being built, `example` a value to suggest.
- */
+/** Max Wait (Seconds) from 1 to MAX_WAIT_SECONDS, else the error naming the field. */
 export function checkMaxWaitSeconds(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

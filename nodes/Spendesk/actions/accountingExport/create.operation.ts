@@ -1,8 +1,4 @@
-/**
- * Accounting Export → Create: starts an export of a period (POST /v1/accounting/exports), then
- * waits for Spendesk to build it: polls it (GET /v1/accounting/exports/{exportId}) until COMPLETE or ERROR, spaced like the
- * payables snapshot wait (pauses doubling from 0.5 s to 5 s) and bounded by Max Wait.
- */
+/** Accounting Export → Create: starts an export of a period, then polls it until COMPLETE or ERROR, bounded by Max Wait. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/strategy';
@@ -73,10 +69,7 @@ function readExportMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
 	return checkMaxWaitSeconds(ctx, itemIndex, maxWait ?? 300, { what: 'export', example: 300 });
 }
 
-/**
- * A template the company does not have is refused (a 400 on `templateId`,
- * docs/api.md#journal-templates): the error names the template and the company.
- */
+/** A template the company does not have (a 400 on `templateId`, docs/api.md#journal-templates), named with the company. */
 function unknownTemplate(
 	ctx: IExecuteFunctions,
 	error: unknown,

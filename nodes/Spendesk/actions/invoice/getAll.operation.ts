@@ -1,8 +1,4 @@
-/**
- * Invoice → Get Many: the invoices of a company, newest change first by default; every cursor
- * page read (docs/api.md#cursor-lists), so any Limit works. A Sort rule (Field and Direction,
- * below Options) is sent as the list's `sortBy` and `sort`.
- */
+/** Invoice → Get Many: every cursor page read (docs/api.md#cursor-lists); Sort sent as `sortBy` and `sort`. */
 import { sortCollection, sortDirection } from '../listFilters';
 import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 import { listOperation } from '../list';

@@ -1,8 +1,6 @@
 /**
- * Payable → Get Many (value `getAll`; POST /v1/payables/search). Spendesk's filter grammar (docs/api.md#body-cursor-lists):
- * `filters: { operator: "and" | "or", subfilters: [{ field, operator: "=", value: [...] }] }`.
- * The Fields mode builds an AND of one equality subfilter per field filled in (its values a
- * list); the JSON mode sends the user's `filters` object as it is.
+ * Payable → Get Many (POST /v1/payables/search, docs/api.md#body-cursor-lists): the Fields mode
+ * sends an AND of one equality subfilter per field; the JSON mode sends `filters` as it is.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';

@@ -1,8 +1,4 @@
-/**
- * Payable → Get Many as Snapshot (value `getAllSnapshot`): Spendesk builds a complete,
- * consistent copy of the matching payables, then the node reads its pages
- * (docs/api.md#snapshots).
- */
+/** Payable → Get Many as Snapshot: Spendesk builds a consistent copy, then the node reads its pages (docs/api.md#snapshots). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { sortCollection, sortDirection } from '../listFilters';
 import {

@@ -1,11 +1,9 @@
 /**
- * The line items of Payable → Update (docs/api.md#payable-accounting): their fields in the
- * editor, reading them from an item before any request, and applying the changes of Change Some
- * to the lines Spendesk holds. A line as sent is `{grossAmount, expenseAccountId, taxAccountId,
- * costCenterId, analyticalFieldValues: [{fieldId, valueId}]}`, with only the properties given.
+ * The line items of Payable → Update (docs/api.md#payable-accounting): their fields, reading
+ * them, and applying Change Some to the lines Spendesk holds.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { recordLocator } from '../recordId';
+import { fieldValueLocators, recordLocator } from '../recordId';
 import {
 	entriesOf,
 	fail,
@@ -86,21 +84,7 @@ const analyticalValuesField: INodeProperties = {
 			displayName: 'Analytical Value',
 			name: 'value',
 			values: [
-				recordLocator({
-					name: 'fieldId',
-					label: 'Analytical Field',
-					description: 'The analytical field; pick it from the list, or enter its ID',
-					placeholder: 'e.g. af_001_001',
-					searchListMethod: 'searchAnalyticalFields',
-				})[0],
-				recordLocator({
-					name: 'valueId',
-					label: 'Value',
-					description:
-						'One of the values of the field chosen above: pick it from the list, or enter its ID',
-					placeholder: 'e.g. afv_001_001_00002',
-					searchListMethod: 'searchAnalyticalFieldValues',
-				})[0],
+				...fieldValueLocators('Analytical Field', 'e.g. af_001_001', 'e.g. afv_001_001_00002'),
 			],
 		},
 	],
@@ -210,6 +194,8 @@ export const lineItemFields: INodeProperties[] = [
 	},
 ];
 
+const APPLY_TO = ['everyLine', 'oneLine'];
+
 const FIELD_NAMES: Record<string, string> = {
 	grossAmount: 'Gross Amount (Minor Units)',
 	costCenterId: 'Cost Center',
@@ -240,26 +226,18 @@ function readSettings(
 	itemIndex: number,
 ): LineChange['set'] {
 	const set: LineChange['set'] = {};
-	const costCenterId = readId(
-		ctx,
-		itemIndex,
-		entry.costCenterId,
-		`${where}, 'Cost Center'`,
-		LIST_HINT,
-	);
-	if (costCenterId) set.costCenterId = costCenterId;
-	for (const key of ['expenseAccountId', 'taxAccountId'] as const) {
+	const id = (key: 'costCenterId' | 'expenseAccountId' | 'taxAccountId') => {
 		const label = `${where}, '${FIELD_NAMES[key]}'`;
-		const id = readId(
-			ctx,
-			itemIndex,
-			entry[key],
-			label,
-			'Enter the ID as Spendesk gives it.',
-			'text',
-		);
-		if (id) set[key] = id;
-	}
+		const value = entry[key];
+		const found =
+			key === 'costCenterId'
+				? readId(ctx, itemIndex, value, label, LIST_HINT)
+				: readId(ctx, itemIndex, value, label, 'Enter the ID as Spendesk gives it.', 'text');
+		if (found) set[key] = found;
+	};
+	id('costCenterId');
+	id('expenseAccountId');
+	id('taxAccountId');
 	const values = entriesOf((entry.analyticalValues as IDataObject | undefined)?.value);
 	if (values.length)
 		set.analyticalFieldValues = readFieldValues(ctx, itemIndex, values, {
@@ -295,33 +273,28 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[]
 
 /** Change Some: the changes, checked before any request (the line numbers once the payable is read). */
 export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChange[] {
-	const changes = entriesOf(ctx.getNodeParameter('lineChanges.change', itemIndex, [])).map(
-		(entry, i) => {
-			const where = `Change ${i + 1}`;
-			const one =
-				readChoice(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, [
-					'everyLine',
-					'oneLine',
-				]) === 'oneLine';
-			const line = one ? Number(entry.lineNumber ?? 1) : undefined;
-			if (line !== undefined && (!Number.isSafeInteger(line) || line < 1))
-				fail(
-					ctx,
-					itemIndex,
-					`${where}, 'Line Number' must be a whole number from 1; got ${String(entry.lineNumber)}`,
-					'Give the number of the line to change, from 1, in the order Payable → Get lists them.',
-				);
-			const set = readSettings(ctx, entry, where, itemIndex);
-			if (!Object.keys(set).length)
-				fail(
-					ctx,
-					itemIndex,
-					`${where} sets nothing`,
-					'Give a cost center, an account or an analytical value to set, or remove the change.',
-				);
-			return { line, position: i + 1, set };
-		},
-	);
+	const entries = entriesOf(ctx.getNodeParameter('lineChanges.change', itemIndex, []));
+	const changes = entries.map((entry, i) => {
+		const where = `Change ${i + 1}`;
+		const applyTo = readChoice(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, APPLY_TO);
+		const line = applyTo === 'oneLine' ? Number(entry.lineNumber ?? 1) : undefined;
+		if (line !== undefined && (!Number.isSafeInteger(line) || line < 1))
+			fail(
+				ctx,
+				itemIndex,
+				`${where}, 'Line Number' must be a whole number from 1; got ${String(entry.lineNumber)}`,
+				'Give the number of the line to change, from 1, in the order Payable → Get lists them.',
+			);
+		const set = readSettings(ctx, entry, where, itemIndex);
+		if (!Object.keys(set).length)
+			fail(
+				ctx,
+				itemIndex,
+				`${where} sets nothing`,
+				'Give a cost center, an account or an analytical value to set, or remove the change.',
+			);
+		return { line, position: i + 1, set };
+	});
 	if (!changes.length)
 		fail(
 			ctx,
@@ -345,11 +318,7 @@ const accountId = (value: unknown): string | undefined =>
 		? idOrNumber((value as IDataObject).id)
 		: undefined;
 
-/**
- * A line's gross amount in minor units: `financial.grossAmount`, else its net amount plus the
- * VAT and the VAT adjustment (spelled `vatAdjustmentAmount` in answers, `vatAdjustementAmount`
- * in the vendor's older document: both read).
- */
+/** A line's gross amount: `financial.grossAmount`, else net + VAT + adjustment (both spellings read). */
 function grossOf(line: IDataObject): number | undefined {
 	const financial = (line.financial ?? {}) as IDataObject;
 	const whole = (value: unknown) =>
@@ -364,15 +333,8 @@ function grossOf(line: IDataObject): number | undefined {
 }
 
 /**
- * A line as Get a payable gives it, as the update takes it back (unset properties left out).
- * Get answers `{expenseAccount: {id, code, description}, vatAccount: {id, code, description,
- * rate}, financial: {netAmount, vatAmount, vatAdjustmentAmount, grossAmount},
- * analyticalProperties: [{fieldId, valueId, …}], costCenterId}` (docs/api.md#payables), an
- * account null when the line has none; the update takes `{grossAmount, expenseAccountId,
- * taxAccountId, costCenterId, analyticalFieldValues}`. So `expenseAccount.id` becomes
- * `expenseAccountId` and `vatAccount.id` `taxAccountId`, and a line without a cost center
- * takes the payable's (`payableCostCenter`): nothing the line holds is lost on the way back.
- * test/schemas/fields-read.ts lists the fields read.
+ * A line as Get a payable gives it (docs/api.md#payables), in the shape the update takes back:
+ * account objects become their IDs, and a line without a cost center takes the payable's.
  */
 export function lineFromPayable(entry: unknown, payableCostCenter?: unknown): LineItem | undefined {
 	if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;

@@ -1,11 +1,7 @@
 /**
- * Payable → Update: a payable's accounting before export (docs/api.md#payable-accounting), its
- * line items with their amounts, cost centers, expense and tax accounts and analytical values.
- * Spendesk replaces the whole list of lines at each update: Replace All sends the lines given;
- * Change Some reads the payable first (one Get), applies the changes to its lines and sends
- * them all. The payable's version comes from the input item, or from that Get when left empty.
- * The update is never repeated after a 5xx or a dropped connection (a replay of an applied one
- * would be refused as a stale version).
+ * Payable → Update (docs/api.md#payable-accounting): Spendesk replaces every line at each
+ * update, so Change Some reads the payable first and sends all its lines. Never repeated after
+ * a 5xx (a replay of an applied one would be refused as a stale version).
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';

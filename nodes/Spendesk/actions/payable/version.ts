@@ -1,8 +1,4 @@
-/**
- * The payable a write names, and the version it carries (docs/api.md#payable-accounting,
- * docs/api.md#bulk-writes): by default the input item's `version`; left empty, the node reads
- * the payable first (one Get). Spendesk refuses a write whose version is stale.
- */
+/** The payable a write names, and its version (docs/api.md#payable-accounting): empty, read first. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
@@ -34,10 +30,7 @@ export function versionProperty(cost: string): INodeProperties {
 	};
 }
 
-/**
- * The version as given: a whole number from 0 (a number, or its digits as text from an
- * expression); empty (no `version` in the item): undefined, read from Spendesk.
- */
+/** The version given (digits as text too); empty: undefined, read from Spendesk. */
 export function readGivenVersion(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	const raw = ctx.getNodeParameter('version', itemIndex, '') as unknown;
 	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
@@ -100,9 +93,6 @@ export function noVersionError(
 export const staleVersionMessage = (name: string) =>
 	`${name} has changed in Spendesk since it was read`;
 
-/**
- * What to do about a stale version: `done` is what an earlier run did (e.g. "updated"),
- * `said` what Spendesk added, if anything (a sentence starting with a space).
- */
+/** What to do about a stale version: `done` by an earlier run, `said` by Spendesk. */
 export const staleVersionAdvice = (version: unknown, done: string, said = '') =>
 	`Spendesk did not update it: the payable changed after version ${String(version)} was read.${said} Read it again (Payable → Get) and use the version from that fresh Get, or leave 'Version' empty to have the node read it; if an earlier run already ${done} it, there is nothing to do.`;

@@ -1,17 +1,11 @@
 /**
- * Purchase Order → Create: one purchase order per input item (docs/api.md#purchase-orders),
- * for a user of the company, an amount and a net amount, a period, a cost center, custom fields,
- * and an existing supplier (by ID) or a new one (by name). The body is the one a public client
- * sent to the vendor's sandbox: amounts as `{amount, currency, precision}` in minor units (users
- * enter decimals in the currency), dates as ISO 8601 date-times, custom fields as
- * `{customFieldId, customFieldValueId}`. Checked before any request; never repeated after a 5xx
- * or a dropped connection (the catalogue entry is not idempotent), since a replay would create a
- * second one.
+ * Purchase Order → Create (docs/api.md#purchase-orders), in the body a public client sent to the
+ * vendor's sandbox: amounts in minor units, entered as decimals. Never repeated after a 5xx.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { recordLocator } from '../recordId';
+import { fieldValueLocators, recordLocator } from '../recordId';
 import { readCollection } from '../sharedParams';
 import type { SingleOperation } from '../types';
 import {
@@ -194,23 +188,7 @@ const customFieldsField: INodeProperties = {
 		{
 			displayName: 'Field',
 			name: 'field',
-			values: [
-				recordLocator({
-					name: 'fieldId',
-					label: 'Field',
-					description: 'The analytical field; pick it from the list, or enter its ID',
-					placeholder: 'e.g. af_001_002',
-					searchListMethod: 'searchAnalyticalFields',
-				})[0],
-				recordLocator({
-					name: 'valueId',
-					label: 'Value',
-					description:
-						'One of the values of the field chosen above: pick it from the list, or enter its ID',
-					placeholder: 'e.g. afv_001_002_00007',
-					searchListMethod: 'searchAnalyticalFieldValues',
-				})[0],
-			],
+			values: [...fieldValueLocators('Field', 'e.g. af_001_002', 'e.g. afv_001_002_00007')],
 		},
 	],
 };

@@ -1,8 +1,4 @@
-/**
- * What the Purchase Order operations share (docs/api.md#purchase-orders): the purchase order
- * field (a resource locator, From List or By ID), reading its ID, and the errors of a purchase order that is
- * not found or not open.
- */
+/** What the Purchase Order operations share (docs/api.md#purchase-orders). */
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { companyLabel } from '../../companies/naming';
@@ -15,10 +11,7 @@ import { readRecordId } from '../readers';
 export const ID_HINT =
 	'Pick the purchase order from the list, or enter its ID, usually from an expression such as {{ $json.id }} (Purchase Order → Get Many lists them).';
 
-/**
- * The Purchase Order field: From List (the purchase orders of the chosen company) or By ID. On
- * Get, which offers All Companies, a copy By ID only is shown then (recordLocator).
- */
+/** The Purchase Order field; on Get, with All Companies, By ID only. */
 export function purchaseOrderLocator(what: string, allCompanies = false): INodeProperties[] {
 	return recordLocator({
 		name: 'purchaseOrderId',

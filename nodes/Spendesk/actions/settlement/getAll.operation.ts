@@ -1,7 +1,4 @@
-/**
- * Settlement → Get Many: the settlements of a company, optionally filtered as Spendesk
- * documents it (docs/api.md#filters): first exported after a date, paid from, state, IDs.
- */
+/** Settlement → Get Many, filtered as Spendesk documents it (docs/api.md#filters). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';

@@ -1,9 +1,4 @@
-/**
- * Settlement → Update Bookkeeping Status: marks one settlement exported or failed to export
- * (PUT /v1/settlements/{settlementId}/state, the settlement's `state`). Spendesk's values are
- * `exported` and `failedToExport` (docs/api.md#bulk-writes), the words and the name of a
- * payable's bookkeeping status.
- */
+/** Settlement → Update Bookkeeping Status: the settlement's `state` (docs/api.md#bulk-writes). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';

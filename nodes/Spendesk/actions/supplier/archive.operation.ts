@@ -1,10 +1,6 @@
 /**
- * Supplier → Archive and Supplier → Unarchive (docs/api.md#supplier-management): each input
- * item one supplier. One item goes through the supplier's own status route
- * (`PATCH /v1/experimental/suppliers/{supplierId}/status`); several go in bulk calls of up to
- * 100 IDs (`PATCH /v1/experimental/suppliers/status`). Each item gets its supplier as it now
- * is, or, when Spendesk's answer does not show it, what was set with a note; an unknown
- * supplier is the error of its own item.
+ * Supplier → Archive and Unarchive (docs/api.md#supplier-management): one item through the
+ * supplier's own status route, several in bulk calls of up to 100 IDs.
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';

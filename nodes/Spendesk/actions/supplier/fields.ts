@@ -1,9 +1,6 @@
 /**
- * The supplier fields the write operations send, read and checked before any request, and
- * put in Spendesk's documented nested shape (docs/api.md#bulk-writes):
- * `{ name, primaryEmail?, supplierDetails?: { legalName, vatNumber, country, city, zipcode,
- * address, registrationNumber }, bankInfo?: { iban, bic, bankCountry } }`. Nothing else is
- * sent: Spendesk refuses any other property.
+ * The supplier fields the writes send, in Spendesk's documented nested shape
+ * (docs/api.md#bulk-writes); Spendesk refuses any other property.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readBic, readCountry, readEmail, readIban, readText } from '../readers';
@@ -124,10 +121,7 @@ const FIELDS: Record<string, { at: 'top' | 'supplierDetails' | 'bankInfo'; read:
 	bankCountry: { at: 'bankInfo', read: (ctx, i, v) => readCountry(ctx, i, v, 'Bank Country') },
 };
 
-/**
- * The optional fields of a collection in the nested shape, checked; `keepEmpty` gives a field
- * left empty as null (cleared).
- */
+/** The optional fields in the nested shape; `keepEmpty` gives a field left empty as null. */
 export function readSupplierFields(
 	ctx: IExecuteFunctions,
 	fields: IDataObject,

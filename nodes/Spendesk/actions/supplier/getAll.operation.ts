@@ -1,8 +1,4 @@
-/**
- * Supplier → Get Many: the suppliers of a company, optionally filtered: archived or not, and the
- * documented filters (docs/api.md#filters): IDs, created and updated ranges, bank country, IBAN
- * and VAT number (exact values).
- */
+/** Supplier → Get Many, with the documented filters (docs/api.md#filters). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { dateFilter, textFilter } from '../listFilters';

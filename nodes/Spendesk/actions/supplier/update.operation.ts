@@ -1,9 +1,6 @@
 /**
- * Supplier → Update: changes the fields given of suppliers, in the documented nested shape. One
- * input item is one call for its supplier (docs/api.md#bulk-writes); several input items go
- * together, up to 100 per call, each its supplier's `id` and changes
- * (docs/api.md#supplier-management), and each item gets its supplier, paired by ID (or, when
- * Spendesk's answer does not show it, its ID and what was sent, with a note: bulk.ts).
+ * Supplier → Update: one item one call; several in bulk calls of up to 100
+ * (docs/api.md#supplier-management), paired by ID (bulk.ts).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
