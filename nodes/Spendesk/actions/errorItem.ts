@@ -3,9 +3,11 @@
  * "Continue (using error output)" it carries n8n's own `error` field, which n8n needs to route
  * the item there (n8n-core WorkflowExecute.handleNodeErrorOutput); the message names the company.
  */
-import type { INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { CompanyTarget } from '../companies/select';
+import { ENDPOINTS } from '../transport/endpoints';
+import type { EndpointName } from '../transport/endpoints';
 import { redact } from '../transport/errors';
 
 export function errorItem(
@@ -34,4 +36,26 @@ export function errorItem(
 		},
 		pairedItem: { item: itemIndex },
 	};
+}
+
+/** The error of a call to `endpoint` that Spendesk answered with `status`, told in the node's words. */
+export function apiError(
+	ctx: IExecuteFunctions,
+	endpoint: EndpointName,
+	status: number,
+	company: string | undefined,
+	itemIndex: number,
+	message: string,
+	description: string,
+): NodeApiError {
+	const { method, path } = ENDPOINTS[endpoint];
+	return new NodeApiError(
+		ctx.getNode(),
+		{
+			status,
+			endpoint: `${method} ${path}`,
+			...(company ? { companyId: company } : {}),
+		} as JsonObject,
+		{ message, description, httpCode: String(status), itemIndex },
+	);
 }

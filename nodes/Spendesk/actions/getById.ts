@@ -2,13 +2,12 @@
  * Builds a Get operation: one record by its ID. With One Company a 404 is the item's error;
  * with All Companies it is that company's empty result.
  */
-import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { companyLabel } from '../companies/naming';
 import type { EndpointName } from '../transport/endpoints';
-import { ENDPOINTS } from '../transport/endpoints';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
+import { apiError } from './errorItem';
 import { recordLocator } from './recordId';
 import type { SpendeskOperation } from './types';
 import { readRecordId } from './readers';
@@ -39,30 +38,6 @@ export function idLocator(options: Omit<GetByIdOptions, 'endpoint'>): INodePrope
 	});
 }
 
-function notFound(
-	ctx: IExecuteFunctions,
-	options: GetByIdOptions,
-	id: string,
-	company: string | undefined,
-	itemIndex: number,
-): NodeApiError {
-	const endpoint = ENDPOINTS[options.endpoint];
-	return new NodeApiError(
-		ctx.getNode(),
-		{
-			status: 404,
-			endpoint: `${endpoint.method} ${endpoint.path}`,
-			...(company ? { companyId: company } : {}),
-		} as JsonObject,
-		{
-			message: `${options.label} "${id}" was not found in ${companyLabel(company)}`,
-			description: `Check the ID in '${options.label}' and the company: IDs belong to one company. To look in every company, choose All Companies in 'Companies'.`,
-			httpCode: '404',
-			itemIndex,
-		},
-	);
-}
-
 export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
 	return {
 		value: 'get',
@@ -85,7 +60,16 @@ export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
 					allowNotFound: true,
 				});
 				if (response.status === 404) {
-					if (oneCompany) throw notFound(this, options, id, company, itemIndex);
+					if (oneCompany)
+						throw apiError(
+							this,
+							options.endpoint,
+							404,
+							company,
+							itemIndex,
+							`${options.label} "${id}" was not found in ${companyLabel(company)}`,
+							`Check the ID in '${options.label}' and the company: IDs belong to one company. To look in every company, choose All Companies in 'Companies'.`,
+						);
 					return { items: [] };
 				}
 				return { items: bodyItems(response.body) };

@@ -204,3 +204,18 @@ export function checkMaxWaitSeconds(
 	}
 	return seconds;
 }
+
+/** Bookkeeping Status of a write: Exported or Failed to Export, each described for its record. */
+export function bookkeepingStatusField(exported: string, failed: string): INodeProperties {
+	return {
+		displayName: 'Bookkeeping Status',
+		name: 'bookkeepingStatus',
+		type: 'options',
+		options: [
+			{ name: 'Exported', value: 'exported', description: exported },
+			{ name: 'Failed to Export', value: 'failedToExport', description: failed },
+		],
+		default: 'exported',
+		description: 'The bookkeeping status to set',
+	};
+}

@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { companyLabel } from '../../companies/naming';
 import { callSpendesk } from '../../transport/request';
 import { recordLocator } from '../recordId';
+import { bookkeepingStatusField } from '../sharedParams';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import {
 	noVersionError,
@@ -214,25 +215,10 @@ export const updateBookkeepingStatus: BatchedOperation = {
 			searchListMethod: 'searchPayables',
 		}),
 		versionProperty('one more request per item'),
-		{
-			displayName: 'Bookkeeping Status',
-			name: 'bookkeepingStatus',
-			type: 'options',
-			options: [
-				{
-					name: 'Exported',
-					value: 'exported',
-					description: 'The payable is in the accounting system',
-				},
-				{
-					name: 'Failed to Export',
-					value: 'failedToExport',
-					description: 'The payable could not be exported to the accounting system',
-				},
-			],
-			default: 'exported',
-			description: 'The bookkeeping status to set',
-		},
+		bookkeepingStatusField(
+			'The payable is in the accounting system',
+			'The payable could not be exported to the accounting system',
+		),
 		{
 			displayName: 'Failure Reason',
 			name: 'failureReason',

@@ -1,10 +1,10 @@
 /** What the Purchase Order operations share (docs/api.md#purchase-orders). */
-import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import type { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { companyLabel } from '../../companies/naming';
 import type { EndpointName } from '../../transport/endpoints';
-import { ENDPOINTS } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
+import { apiError } from '../errorItem';
 import { recordLocator } from '../recordId';
 import { readRecordId } from '../readers';
 
@@ -30,27 +30,6 @@ export function purchaseOrderLocator(what: string, allCompanies = false): INodeP
 /** The purchase order ID of an item, checked before any request. */
 export function readPurchaseOrderId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return readRecordId(ctx, itemIndex, 'purchaseOrderId', "'Purchase Order'", ID_HINT);
-}
-
-function apiError(
-	ctx: IExecuteFunctions,
-	endpoint: EndpointName,
-	status: number,
-	company: string | undefined,
-	itemIndex: number,
-	message: string,
-	description: string,
-): NodeApiError {
-	const { method, path } = ENDPOINTS[endpoint];
-	return new NodeApiError(
-		ctx.getNode(),
-		{
-			status,
-			endpoint: `${method} ${path}`,
-			...(company ? { companyId: company } : {}),
-		} as JsonObject,
-		{ message, description, httpCode: String(status), itemIndex },
-	);
 }
 
 /** Spendesk knows no purchase order of that ID in the company. */

@@ -4,6 +4,7 @@ import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
 import { recordLocator } from '../recordId';
+import { bookkeepingStatusField } from '../sharedParams';
 import { readBookkeepingStatus, readRecordId } from '../readers';
 
 const ID_HINT =
@@ -22,25 +23,10 @@ export const updateSettlementBookkeepingStatus: SingleOperation = {
 			placeholder: 'e.g. stl_001_000123',
 			searchListMethod: 'searchSettlements',
 		}),
-		{
-			displayName: 'Bookkeeping Status',
-			name: 'bookkeepingStatus',
-			type: 'options',
-			options: [
-				{
-					name: 'Exported',
-					value: 'exported',
-					description: 'The settlement is in the accounting system',
-				},
-				{
-					name: 'Failed to Export',
-					value: 'failedToExport',
-					description: 'The export to the accounting system did not go through',
-				},
-			],
-			default: 'exported',
-			description: 'The bookkeeping status to set',
-		},
+		bookkeepingStatusField(
+			'The settlement is in the accounting system',
+			'The export to the accounting system did not go through',
+		),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const settlementId = readRecordId(this, itemIndex, 'settlementId', "'Settlement'", ID_HINT);

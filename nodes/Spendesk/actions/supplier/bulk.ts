@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import type { EndpointName } from '../../transport/endpoints';
 import type { BatchEntry, EntryResult } from '../types';
 
-const isObject = (value: unknown): value is IDataObject =>
+export const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The supplier a result of a bulk answer names: its `supplier`, or the result itself. */

@@ -4,7 +4,7 @@ import { ENDPOINTS } from '../../transport/endpoints';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { answeredItems, answeredSupplier } from './bulk';
+import { answeredItems, answeredSupplier, isObject } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 import { readCollection } from '../sharedParams';
 import { readText } from '../readers';
@@ -25,9 +25,6 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 		label: `supplier "${name}"`,
 	};
 }
-
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A call's answer that cannot be paired with the items sent: an error of the whole call. */
 function unpaired(
