@@ -2,14 +2,16 @@
  * Builds a Get operation: one record by its ID. With One Company a 404 is the item's error;
  * with All Companies it is that company's empty result.
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { companyLabel } from '../companies/naming';
 import type { EndpointName } from '../transport/endpoints';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';
 import { apiError } from './errorItem';
 import { recordLocator } from './recordId';
-import type { SpendeskOperation } from './types';
+import { withOutput } from './output';
+import type { OutputRecord } from './output';
+import type { SingleOperation } from './types';
 import { readRecordId } from './readers';
 
 export interface GetByIdOptions {
@@ -23,33 +25,29 @@ export interface GetByIdOptions {
 	placeholder: string;
 	/** Where the ID usually comes from, for the field's description. */
 	source: string;
+	output?: OutputRecord;
 }
 
-/** The ID field of a Get: From List or By ID; with All Companies, By ID only (recordLocator). */
-export function idLocator(options: Omit<GetByIdOptions, 'endpoint'>): INodeProperties[] {
+export function getByIdOperation(options: GetByIdOptions): SingleOperation {
 	const lower = options.label.toLowerCase();
-	return recordLocator({
-		name: options.param,
-		label: options.label,
-		description: `The ${lower} to get: pick it from the list, or enter its ID (${options.source})`,
-		allCompaniesDescription: `The ID of the ${lower} to get (${options.source}); the node looks for it in every company`,
-		placeholder: options.placeholder,
-		searchListMethod: options.searchListMethod,
-	});
-}
-
-export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
-	return {
+	const operation: SingleOperation = {
 		value: 'get',
 		perCompany: true,
-		properties: idLocator(options),
+		properties: recordLocator({
+			name: options.param,
+			label: options.label,
+			description: `The ${lower} to get: pick it from the list, or enter its ID (${options.source})`,
+			allCompaniesDescription: `The ID of the ${lower} to get (${options.source}); the node looks for it in every company`,
+			placeholder: options.placeholder,
+			searchListMethod: options.searchListMethod,
+		}),
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const id = readRecordId(
 				this,
 				itemIndex,
 				options.param,
 				`'${options.label}'`,
-				`Pick the ${options.label.toLowerCase()} from the list, or enter its ID (${options.source}).`,
+				`Pick the ${lower} from the list, or enter its ID (${options.source}).`,
 			);
 			const oneCompany = this.getNodeParameter('companyScope', itemIndex, 'one') === 'one';
 			return async (company) => {
@@ -76,4 +74,5 @@ export function getByIdOperation(options: GetByIdOptions): SpendeskOperation {
 			};
 		},
 	};
+	return options.output ? withOutput(operation, options.output) : operation;
 }

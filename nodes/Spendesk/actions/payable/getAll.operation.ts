@@ -7,8 +7,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { listOperation } from '../list';
 import { textFilter } from '../listFilters';
 import { filtersCollection, readCollection, readJsonObject } from '../sharedParams';
-import { withOutput } from '../output';
-import type { SingleOperation } from '../types';
 import {
 	FILTER_MODE,
 	PAYABLE_TYPE_FILTER,
@@ -90,14 +88,12 @@ export function readSearchFilters(
 	return subfilters.length ? { operator: 'and', subfilters } : undefined;
 }
 
-export const getAllPayables = withOutput(
-	listOperation({
-		endpoint: 'searchPayables',
-		after: searchFilterProperties,
-		request: (ctx, itemIndex) => {
-			const filters = readSearchFilters(ctx, itemIndex);
-			return { body: filters ? { filters } : {} };
-		},
-	}) as SingleOperation,
-	'payable',
-);
+export const getAllPayables = listOperation({
+	endpoint: 'searchPayables',
+	after: searchFilterProperties,
+	request: (ctx, itemIndex) => {
+		const filters = readSearchFilters(ctx, itemIndex);
+		return { body: filters ? { filters } : {} };
+	},
+	output: 'payable',
+});

@@ -8,8 +8,6 @@ import {
 	readCollection,
 } from '../sharedParams';
 import { listOperation } from '../list';
-import { withOutput } from '../output';
-import type { SingleOperation } from '../types';
 import { payableFilterProperties, readPayableFilters } from './filters';
 import { readSortRule } from '../readers';
 
@@ -31,42 +29,40 @@ function readSort(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return { ...(field ? { sortBy: field } : {}), ...(direction ? { sortOrder: direction } : {}) };
 }
 
-export const getAllPayablesSnapshot = withOutput(
-	listOperation({
-		value: 'getAllSnapshot',
-		endpoint: 'getPayablesSnapshot',
-		after: [
-			...payableFilterProperties,
-			optionsCollection([
-				{
-					displayName: 'Max Wait (Seconds)',
-					name: 'maxWait',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
-					default: SNAPSHOT_MAX_WAIT_SECONDS,
-					description:
-						'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute: the node checks at once, then every minute, the last check at the first minute that reaches this wait (below 60, after one minute). Allow several minutes.',
-				},
-			]),
-			sortCollection("The order of the payables; without a rule, Spendesk's own order", [
-				{
-					displayName: 'Field',
-					name: 'field',
-					type: 'options',
-					options: [
-						{ name: 'Creation Date', value: 'createdAt' },
-						{ name: 'Payable Date', value: 'payableDate' },
-					],
-					default: 'createdAt',
-					description: 'The date the payables are listed by',
-				},
-				sortDirection('payables'),
-			]),
-		],
-		request: (ctx, itemIndex) => ({
-			body: { ...readPayableFilters(ctx, itemIndex), ...readSort(ctx, itemIndex) },
-			snapshotMaxWaitMs: readSnapshotMaxWait(ctx, itemIndex) * 1000,
-		}),
-	}) as SingleOperation,
-	'payable',
-);
+export const getAllPayablesSnapshot = listOperation({
+	value: 'getAllSnapshot',
+	endpoint: 'getPayablesSnapshot',
+	after: [
+		...payableFilterProperties,
+		optionsCollection([
+			{
+				displayName: 'Max Wait (Seconds)',
+				name: 'maxWait',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
+				default: SNAPSHOT_MAX_WAIT_SECONDS,
+				description:
+					'How long to wait for Spendesk to build the snapshot before stopping. Spendesk allows one status check a minute: the node checks at once, then every minute, the last check at the first minute that reaches this wait (below 60, after one minute). Allow several minutes.',
+			},
+		]),
+		sortCollection("The order of the payables; without a rule, Spendesk's own order", [
+			{
+				displayName: 'Field',
+				name: 'field',
+				type: 'options',
+				options: [
+					{ name: 'Creation Date', value: 'createdAt' },
+					{ name: 'Payable Date', value: 'payableDate' },
+				],
+				default: 'createdAt',
+				description: 'The date the payables are listed by',
+			},
+			sortDirection('payables'),
+		]),
+	],
+	request: (ctx, itemIndex) => ({
+		body: { ...readPayableFilters(ctx, itemIndex), ...readSort(ctx, itemIndex) },
+		snapshotMaxWaitMs: readSnapshotMaxWait(ctx, itemIndex) * 1000,
+	}),
+	output: 'payable',
+});

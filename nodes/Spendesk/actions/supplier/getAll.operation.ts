@@ -3,8 +3,6 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { dateFilter, textFilter } from '../listFilters';
 import { listOperation } from '../list';
-import { withOutput } from '../output';
-import type { SingleOperation } from '../types';
 import { filtersCollection, readCollection } from '../sharedParams';
 import { readIdList as idList, readText } from '../readers';
 
@@ -29,58 +27,56 @@ function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataOb
 	};
 }
 
-export const getAllSuppliers = withOutput(
-	listOperation({
-		endpoint: 'listSuppliers',
-		after: [
-			filtersCollection([
-				{
-					displayName: 'Archived',
-					name: 'archived',
-					type: 'options',
-					options: [
-						{
-							name: 'Active Only',
-							value: 'active',
-							description: 'Suppliers that are not archived',
-						},
-						{ name: 'Archived Only', value: 'archived', description: 'Archived suppliers' },
-					],
-					default: 'active',
-					description:
-						'Whether to list archived or active suppliers (both when this filter is not added)',
-				},
-				textFilter(
-					'Bank Country',
-					'bankCountry',
-					'e.g. FR',
-					"Only suppliers whose bank is in this country (two-letter code); without a recorded bank country, the IBAN's counts",
-				),
-				dateFilter('Created After', 'createdAfter', 'Only suppliers created after this date'),
-				dateFilter('Created Before', 'createdBefore', 'Only suppliers created before this date'),
-				textFilter(
-					'IBAN',
-					'iban',
-					'e.g. FR76 3000 6000 0112 3456 7890 189',
-					'Only the supplier with this IBAN (spaces allowed)',
-				),
-				textFilter(
-					'Supplier IDs',
-					'ids',
-					'e.g. sup_001_0001, sup_001_0002',
-					'Only these suppliers: their IDs, separated by commas',
-				),
-				dateFilter('Updated After', 'updatedAfter', 'Only suppliers changed after this date'),
-				dateFilter('Updated Before', 'updatedBefore', 'Only suppliers changed before this date'),
-				textFilter(
-					'VAT Number',
-					'vatNumber',
-					'e.g. FR40303265045',
-					'Only the suppliers with this VAT number',
-				),
-			]),
-		],
-		request: (ctx, itemIndex) => ({ qs: readSupplierFilters(ctx, itemIndex) }),
-	}) as SingleOperation,
-	'supplier',
-);
+export const getAllSuppliers = listOperation({
+	endpoint: 'listSuppliers',
+	after: [
+		filtersCollection([
+			{
+				displayName: 'Archived',
+				name: 'archived',
+				type: 'options',
+				options: [
+					{
+						name: 'Active Only',
+						value: 'active',
+						description: 'Suppliers that are not archived',
+					},
+					{ name: 'Archived Only', value: 'archived', description: 'Archived suppliers' },
+				],
+				default: 'active',
+				description:
+					'Whether to list archived or active suppliers (both when this filter is not added)',
+			},
+			textFilter(
+				'Bank Country',
+				'bankCountry',
+				'e.g. FR',
+				"Only suppliers whose bank is in this country (two-letter code); without a recorded bank country, the IBAN's counts",
+			),
+			dateFilter('Created After', 'createdAfter', 'Only suppliers created after this date'),
+			dateFilter('Created Before', 'createdBefore', 'Only suppliers created before this date'),
+			textFilter(
+				'IBAN',
+				'iban',
+				'e.g. FR76 3000 6000 0112 3456 7890 189',
+				'Only the supplier with this IBAN (spaces allowed)',
+			),
+			textFilter(
+				'Supplier IDs',
+				'ids',
+				'e.g. sup_001_0001, sup_001_0002',
+				'Only these suppliers: their IDs, separated by commas',
+			),
+			dateFilter('Updated After', 'updatedAfter', 'Only suppliers changed after this date'),
+			dateFilter('Updated Before', 'updatedBefore', 'Only suppliers changed before this date'),
+			textFilter(
+				'VAT Number',
+				'vatNumber',
+				'e.g. FR40303265045',
+				'Only the suppliers with this VAT number',
+			),
+		]),
+	],
+	request: (ctx, itemIndex) => ({ qs: readSupplierFilters(ctx, itemIndex) }),
+	output: 'supplier',
+});
