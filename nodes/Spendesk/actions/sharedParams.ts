@@ -181,15 +181,31 @@ export function rejectPagingKeys(
 }
 
 /** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */
-export const MAX_WAIT_SECONDS = 3600;
+const MAX_WAIT_SECONDS = 3600;
 
-/** Max Wait (Seconds) from 1 to MAX_WAIT_SECONDS, else the error naming the field. */
-export function checkMaxWaitSeconds(
+/** The Max Wait (Seconds) option of an operation that waits for Spendesk to build something. */
+export function maxWaitOption(fallback: number, description: string): INodeProperties {
+	return {
+		displayName: 'Max Wait (Seconds)',
+		name: 'maxWait',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
+		default: fallback,
+		description,
+	};
+}
+
+/**
+ * Max Wait (Seconds) of Options (a number, or numeric text from an expression; `fallback` when
+ * not set), in ms, from 1 s to MAX_WAIT_SECONDS; `what` is being built.
+ */
+export function readMaxWaitMs(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	raw: unknown,
-	{ what, example }: { what: string; example: number },
+	what: string,
+	fallback: number,
 ): number {
+	const raw = readCollection(ctx, 'options', itemIndex).maxWait ?? fallback;
 	const seconds = numberOf(raw);
 	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
@@ -197,12 +213,12 @@ export function checkMaxWaitSeconds(
 			ctx.getNode(),
 			`'Max Wait (Seconds)' must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
 			{
-				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${example}. An expression must give a number.`,
+				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${fallback}. An expression must give a number.`,
 				itemIndex,
 			},
 		);
 	}
-	return seconds;
+	return seconds * 1000;
 }
 
 /** Bookkeeping Status of a write: Exported or Failed to Export, each described for its record. */

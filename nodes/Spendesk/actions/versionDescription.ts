@@ -8,27 +8,6 @@ import { nodeCompanyProperties, nodeWriteCompanyProperties } from '../companies/
 import { RESOURCES } from './resources';
 import type { SpendeskOperation, SpendeskResource } from './types';
 
-function resourceProperty(): INodeProperties {
-	return {
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		// Sorted by name, whatever order the resources are registered in.
-		options: RESOURCES.map((r) => ({
-			name: r.name,
-			value: r.value,
-			description: r.description,
-		})).sort((a, b) => a.name.localeCompare(b.name)),
-		default: 'invoice',
-	};
-}
-
-/** One Operation list per resource, each a literal in the resource's index.ts. */
-function operationProperties(): INodeProperties[] {
-	return RESOURCES.map((resource) => resource.operation);
-}
-
 /** The Custom API Call shows its company fields after Company Placement, and none with None. */
 const COMPANY_FIELDS_AFTER: Record<string, { after: string; hide: Record<string, string[]> }> = {
 	customApiCall: { after: 'companyPlacement', hide: { companyPlacement: ['none'] } },
@@ -96,8 +75,20 @@ function resourceFields(resource: SpendeskResource): INodeProperties[] {
 
 /** The node's parameters after Authentication: resource, operations, then each resource's fields. */
 export const versionProperties: INodeProperties[] = [
-	resourceProperty(),
-	...operationProperties(),
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		// Sorted by name, whatever order the resources are registered in.
+		options: RESOURCES.map((r) => ({
+			name: r.name,
+			value: r.value,
+			description: r.description,
+		})).sort((a, b) => a.name.localeCompare(b.name)),
+		default: 'invoice',
+	},
+	...RESOURCES.map((resource) => resource.operation),
 	...RESOURCES.flatMap(resourceFields),
 ];
 

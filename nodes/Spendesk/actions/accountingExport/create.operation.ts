@@ -5,12 +5,7 @@ import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { restated } from '../../transport/restate';
 import { untilComplete } from '../../transport/statusPoll';
-import {
-	checkMaxWaitSeconds,
-	MAX_WAIT_SECONDS,
-	optionsCollection,
-	readCollection,
-} from '../sharedParams';
+import { maxWaitOption, optionsCollection, readMaxWaitMs } from '../sharedParams';
 import { recordLocator } from '../recordId';
 import { readId, readPeriod } from '../readers';
 import type { SpendeskOperation } from '../types';
@@ -63,12 +58,6 @@ async function whenComplete(
 	});
 }
 
-/** Max Wait (Seconds) of Options; 300 when it is not set. */
-function readExportMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
-	const { maxWait } = readCollection(ctx, 'options', itemIndex);
-	return checkMaxWaitSeconds(ctx, itemIndex, maxWait ?? 300, { what: 'export', example: 300 });
-}
-
 /** A template the company does not have (a 400 on `templateId`, docs/api.md#journal-templates), named with the company. */
 function unknownTemplate(
 	ctx: IExecuteFunctions,
@@ -114,14 +103,7 @@ export const createExport: SpendeskOperation = {
 				'End of the period to export: the export holds what happened before it (excluded)',
 		},
 		optionsCollection([
-			{
-				displayName: 'Max Wait (Seconds)',
-				name: 'maxWait',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
-				default: 300,
-				description: 'How long to wait for Spendesk to build the export before giving up',
-			},
+			maxWaitOption(300, 'How long to wait for Spendesk to build the export before giving up'),
 			// Optional (docs/api.md#accounting-exports): empty is the company's default template.
 			{
 				...recordLocator({
@@ -155,7 +137,7 @@ export const createExport: SpendeskOperation = {
 			"Pick the template from the list, or leave 'Template' empty for the company's default template.",
 		);
 		const body: IDataObject = { from, to, ...(templateId ? { templateId } : {}) };
-		const maxWaitMs = readExportMaxWait(this, itemIndex) * 1000;
+		const maxWaitMs = readMaxWaitMs(this, itemIndex, 'export', 300);
 		return async (company) => {
 			const { body: created } = await callSpendesk<IDataObject>(this, 'createAccountingExport', {
 				company,

@@ -47,7 +47,7 @@ function resultOf(
 	const node = ctx.getNode();
 	const { itemIndex } = entry;
 	if (!answer) return marked(sent, {}, unpairedNote(call.httpStatus));
-	const status = statusWord(answer);
+	const status = typeof answer.status === 'string' && answer.status ? answer.status : undefined;
 	if (status === 'updated') return marked(sent, answer);
 	if (status === 'conflict') {
 		const current =
@@ -79,11 +79,6 @@ function resultOf(
 		answer,
 		`Spendesk accepted the call (HTTP ${call.httpStatus}) and answered ${word} for this payable, which the node does not know: the bookkeeping status is most likely set. Check it with Payable → Get before relying on it.`,
 	);
-}
-
-/** The word of a per-payable result (`status`), when it has one. */
-function statusWord(answer: IDataObject): string | undefined {
-	return typeof answer.status === 'string' && answer.status ? answer.status : undefined;
 }
 
 /** The per-payable results of the answer, `data` (docs/api.md#bulk-writes); another shape gives none. */
