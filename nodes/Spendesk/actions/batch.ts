@@ -68,17 +68,6 @@ function standing(
 	return parts.join(' ');
 }
 
-/** The same error with more said (its kind and details kept), for item `itemIndex`. */
-function extended(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-	message: string,
-	description: string,
-): NodeApiError | NodeOperationError {
-	return restated(ctx.getNode(), error, { message, description, itemIndex });
-}
-
 /** Reads every item's entry and company; a bad item fails before any request (or becomes its error item). */
 async function prepareAll(
 	ctx: IExecuteFunctions,
@@ -97,7 +86,11 @@ async function prepareAll(
 		} catch (error) {
 			if (!ctx.continueOnFail()) {
 				const e = error as { message?: string; description?: string | null };
-				throw extended(ctx, error, itemIndex, e.message ?? String(error), e.description ?? '');
+				throw restated(ctx.getNode(), error, {
+					message: e.message ?? String(error),
+					description: e.description ?? '',
+					itemIndex,
+				});
 			}
 			progress.slots[itemIndex] = [errorItem(ctx.getNode(), error, itemIndex)];
 		}
@@ -150,7 +143,8 @@ function bulkCallError(
 			: `Spendesk did not apply this item: the bulk call that carried ${itemsPhrase(indexes)} was refused as a whole. What to do: fix the cause and run it again.`;
 	const cause = withoutReplayAdvice(e.description);
 	const message = `${e.message ?? String(error)} (bulk call for ${itemsPhrase(indexes)}${maybe ? ', may have been applied' : ', not applied'})`;
-	return extended(ctx, error, indexes[0], message, [cause, note].filter(Boolean).join(' '));
+	const description = [cause, note].filter(Boolean).join(' ');
+	return restated(ctx.getNode(), error, { message, description, itemIndex: indexes[0] });
 }
 
 /** One entry's own error, as the error that stops the node: the item, then what was applied. */
@@ -173,13 +167,11 @@ function entryStop(
 	]
 		.filter(Boolean)
 		.join(' ');
-	return extended(
-		ctx,
-		error,
-		entry.itemIndex,
-		`Input item ${entry.itemIndex}: ${error.message}`,
+	return restated(ctx.getNode(), error, {
+		message: `Input item ${entry.itemIndex}: ${error.message}`,
 		description,
-	);
+		itemIndex: entry.itemIndex,
+	});
 }
 
 /** Sends one bulk call and files each entry's result in its item's slot. */

@@ -9,10 +9,7 @@ import { isOneIdSegment } from '../transport/placement';
 import { impossibleDate, toEpoch } from './dates';
 import { LOCATOR_MODES } from './recordId';
 
-/**
- * A field's label as messages write it (CONTRIBUTING.md: parameter names in single quotes): the
- * name in quotes, after where it is ("Item 2, 'Name'"). A label already written so is kept.
- */
+/** A field's label as messages write it, in quotes after where it is ("Item 2, 'Name'") (CONTRIBUTING.md). */
 export function fieldLabel(label: string): string {
 	if (label.includes("'")) return label;
 	const at = label.lastIndexOf(', ');
@@ -140,10 +137,7 @@ export function readRecordId(
 	return id;
 }
 
-/**
- * Analytical values of a list of fields, `{ fieldId, valueId }` each (record locators, both
- * needed); `at` names an entry by its number, `field` the field's label, `remove` ends the advice.
- */
+/** Analytical values, `{ fieldId, valueId }` each, both needed; `at` names an entry by its number. */
 export function readFieldValues(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -215,10 +209,7 @@ export function readMinorUnits(
 	return amount;
 }
 
-/**
- * An amount entered as a decimal number in `currency` (a number, or its digits as text), as
- * minor units: above 0 (`positive`) or from 0, with no more decimals than the currency has.
- */
+/** A decimal amount in `currency` as minor units: above 0 (`positive`) or from 0, no more decimals than it has. */
 export function readMoney(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -384,33 +375,22 @@ export interface SortRule {
 	direction?: 'asc' | 'desc';
 }
 
-/**
- * The Sort rule of a list as the editor saves it (`{ rule: { field, direction } }`); none
- * given (or an empty Sort) is `{}`. `fields`: the fields the list sorts by (none when the list
- * sorts by one date only, so the rule holds a Direction alone).
- */
+/** The Sort rule (`{ rule: { field, direction } }`), none given `{}`; `fields`: those the list sorts by, if any. */
 export function readSortRule(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	fields: readonly string[] = [],
 ): SortRule {
 	const raw = ctx.getNodeParameter('sort', itemIndex, {}) as unknown;
-	const rule =
-		raw !== null && typeof raw === 'object' && !Array.isArray(raw)
-			? ((raw as { rule?: unknown }).rule as Record<string, unknown> | undefined)
-			: undefined;
-	if (
-		raw !== undefined &&
-		raw !== null &&
-		raw !== '' &&
-		(typeof raw !== 'object' || Array.isArray(raw))
-	)
+	if (raw === undefined || raw === null || raw === '') return {};
+	if (typeof raw !== 'object' || Array.isArray(raw))
 		fail(
 			ctx,
 			itemIndex,
 			`'Sort' must be a sort rule; got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
 			"Set 'Sort' in the node, or remove the value an expression or the workflow's JSON gives it.",
 		);
+	const rule = (raw as { rule?: unknown }).rule as Record<string, unknown> | undefined;
 	if (!rule || typeof rule !== 'object') return {};
 	const field = fields.length ? readChoice(ctx, itemIndex, rule.field, 'Field', fields) : undefined;
 	const direction = readChoice(ctx, itemIndex, rule.direction, 'Direction', ['asc', 'desc']) as
