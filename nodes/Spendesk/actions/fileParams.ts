@@ -28,13 +28,11 @@ export function readBinaryPropertyName(
 	return value;
 }
 
-/** The bounds and texts of a Max File Size (MB) option. */
 export interface MaxFileSize {
 	/** Largest value accepted, in MB. */
 	largest: number;
 	/** Value when the option is not set, in MB. */
 	fallback: number;
-	/** The option's description in the editor. */
 	description: string;
 	/** What to do when the value given is out of bounds. */
 	advice: string;
@@ -51,7 +49,6 @@ export const DOWNLOAD_MAX_FILE_SIZE: MaxFileSize = {
 	advice: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
 };
 
-/** The Max File Size (MB) option, named `maxFileSize` among the Options of its operation. */
 export function maxFileSizeOption({
 	largest,
 	fallback,

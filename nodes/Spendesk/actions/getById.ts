@@ -20,7 +20,6 @@ export interface GetByIdOptions {
 	param: string;
 	/** What the record is called in the editor and in messages (e.g. Payable). */
 	label: string;
-	/** listSearch method of the From List mode. */
 	searchListMethod: string;
 	placeholder: string;
 	/** Where the ID usually comes from, for the field's description. */

@@ -4,7 +4,6 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-/** A date filter's field (empty: not filtered). */
 export function dateFilter(
 	displayName: string,
 	name: string,

@@ -187,7 +187,6 @@ const OUTPUTS = {
 
 export type OutputRecord = keyof typeof OUTPUTS;
 
-/** Output and, for Selected Fields, the Fields to return. */
 export function outputProperties(record: OutputRecord): INodeProperties[] {
 	const { kept, fields } = OUTPUTS[record];
 	return [
@@ -234,7 +233,6 @@ function pick(item: IDataObject, fields: readonly string[]): IDataObject {
 	return out;
 }
 
-/** The Simplified version of one record: its main fields, those it has, in their order. */
 export function simplified(record: OutputRecord, item: IDataObject): IDataObject {
 	return pick(item, OUTPUTS[record].simple);
 }

@@ -476,7 +476,6 @@ export function readCountry(
 	return text;
 }
 
-/** One email address. */
 export function readEmail(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

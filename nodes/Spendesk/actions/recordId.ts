@@ -12,7 +12,6 @@ export interface RecordLocatorOptions {
 	name: string;
 	/** What the record is called in the editor (e.g. Payable). */
 	label: string;
-	/** The field's description. */
 	description: string;
 	/** Example of an ID, for the By ID mode. */
 	placeholder: string;
@@ -72,7 +71,6 @@ export function recordLocator(options: RecordLocatorOptions): INodeProperties[] 
 	];
 }
 
-/** The modes of a record locator: From List and By ID. */
 export const LOCATOR_MODES: readonly string[] = ['list', 'id'];
 
 /** An analytical field and one of its values, each From List or By ID (`field`: its label). */

@@ -87,7 +87,6 @@ function collectionProperty(
 	};
 }
 
-/** The Filters collection of a list (`filters`), with its fields; `more`: e.g. its displayOptions. */
 export function filtersCollection(
 	options: INodeProperties[],
 	more: Partial<INodeProperties> = {},
@@ -95,7 +94,6 @@ export function filtersCollection(
 	return collectionProperty('filters', 'Add Filter', options, more);
 }
 
-/** The Options collection of an operation or trigger (`options`), with its fields. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return collectionProperty('options', 'Add Option', options, {});
 }

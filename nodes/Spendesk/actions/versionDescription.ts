@@ -53,7 +53,6 @@ function companyProperties(resource: SpendeskResource): INodeProperties[] {
 	];
 }
 
-/** The fields of one operation, shown for its own resource and operation. */
 function operationFields(
 	resource: SpendeskResource,
 	operation: SpendeskOperation,

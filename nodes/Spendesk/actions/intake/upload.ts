@@ -141,7 +141,6 @@ export async function uploadToIntake(
 	};
 }
 
-/** The field holding the file an intake upload sends. */
 export const intakeBinaryField: INodeProperties = binaryPropertyField(
 	'The name of the input field containing the binary file data to be uploaded',
 	'input',

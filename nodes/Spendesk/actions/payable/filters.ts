@@ -116,7 +116,6 @@ export function readChoiceFilter(
 	return readChoices(ctx, itemIndex, value, property.displayName, values);
 }
 
-/** The snapshot's filters that take values from a list, by name. */
 const SNAPSHOT_CHOICES = new Map(
 	[BOOKKEEPING_STATUS_FILTER, PAYABLE_TYPE_FILTER].map((p) => [p.name, p]),
 );

@@ -14,7 +14,6 @@ import {
 	SEARCH_BOOKKEEPING_FILTER,
 } from './filters';
 
-/** The search's filters that take values from a list, by subfilter field. */
 const CHOICES = new Map([SEARCH_BOOKKEEPING_FILTER, PAYABLE_TYPE_FILTER].map((p) => [p.name, p]));
 
 const searchFilterProperties: INodeProperties[] = [

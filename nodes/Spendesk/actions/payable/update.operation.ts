@@ -97,7 +97,6 @@ function refusal(
 	);
 }
 
-/** The payable as Spendesk holds it now (one Get). */
 async function readCurrent(ctx: IExecuteFunctions, target: Target): Promise<IDataObject> {
 	const { company, payableId, itemIndex } = target;
 	const payable = await readPayable(ctx, company, payableId, itemIndex);

@@ -5,7 +5,6 @@ import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { fail, readRecordId, shown } from '../readers';
 
-/** The payable a write names (its Payable field), refused clearly when empty or no ID. */
 export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return readRecordId(
 		ctx,
@@ -64,7 +63,6 @@ export async function readPayable(
 	return bodyItems(response.body)[0] ?? {};
 }
 
-/** The version of a payable as read, when it has a usable one. */
 export function versionIn(payable: IDataObject): number | undefined {
 	const { version } = payable;
 	return typeof version === 'number' && Number.isSafeInteger(version) && version >= 0

@@ -155,7 +155,6 @@ function readAdditional(ctx: IExecuteFunctions, currency: string, itemIndex: num
 	return body;
 }
 
-/** A decimal amount of the panel, in the currency. */
 function amountField(
 	name: string,
 	label: string,
@@ -193,7 +192,6 @@ const customFieldsField: INodeProperties = {
 	],
 };
 
-/** Additional Fields → Items: the line items of the purchase order. */
 const itemsField: INodeProperties = {
 	displayName: 'Items',
 	name: 'items',

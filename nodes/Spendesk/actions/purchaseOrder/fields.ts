@@ -27,7 +27,6 @@ export function purchaseOrderLocator(what: string, allCompanies = false): INodeP
 	});
 }
 
-/** The purchase order ID of an item, checked before any request. */
 export function readPurchaseOrderId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return readRecordId(ctx, itemIndex, 'purchaseOrderId', "'Purchase Order'", ID_HINT);
 }

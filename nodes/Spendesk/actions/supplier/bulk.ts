@@ -33,7 +33,6 @@ export interface SupplierBulk {
 	company: string | undefined;
 }
 
-/** The ID of the supplier an answer's result names. */
 function answeredId(raw: unknown): string | undefined {
 	const supplier = answeredSupplier(raw);
 	return typeof supplier.id === 'string' || typeof supplier.id === 'number'

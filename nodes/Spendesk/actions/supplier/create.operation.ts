@@ -50,7 +50,6 @@ function unpaired(
 	);
 }
 
-/** The name of the supplier a result reports, when it gives one. */
 function answeredName(raw: unknown): string | undefined {
 	const supplier = answeredSupplier(raw);
 	return typeof supplier.name === 'string' ? comparable(supplier.name) : undefined;
