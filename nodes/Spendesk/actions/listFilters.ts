@@ -12,8 +12,8 @@ export function dateFilter(
 	return { displayName, name, type: 'dateTime', default: '', description };
 }
 
-/** A text filter's field, e.g. record IDs separated by commas (empty: not filtered). */
-export function textFilter(
+/** A text field (a filter's empty: not filtered). */
+export function textField(
 	displayName: string,
 	name: string,
 	placeholder: string,

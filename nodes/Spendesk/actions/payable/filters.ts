@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readFilterDate, toEpoch } from '../dates';
-import { dateFilter, textFilter } from '../listFilters';
+import { dateFilter, textField } from '../listFilters';
 import {
 	filtersCollection,
 	readCollection,
@@ -149,7 +149,7 @@ export const payableFilterProperties: INodeProperties[] = [
 				'toPayableDate',
 				`Only payables dated on or before this date; with Payable Date From, at most ${MAX_PAYABLE_DAYS} days apart`,
 			),
-			textFilter(
+			textField(
 				'Payable IDs',
 				'ids',
 				'e.g. pay_001_000001, pay_001_000002',

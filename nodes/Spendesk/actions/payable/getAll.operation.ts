@@ -5,7 +5,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
-import { textFilter } from '../listFilters';
+import { textField } from '../listFilters';
 import { filtersCollection, readCollection, readJsonObject } from '../sharedParams';
 import {
 	FILTER_MODE,
@@ -21,20 +21,20 @@ const searchFilterProperties: INodeProperties[] = [
 	filtersCollection(
 		[
 			SEARCH_BOOKKEEPING_FILTER,
-			textFilter(
+			textField(
 				'Payable IDs',
 				'id',
 				'e.g. pay_001_000042, pay_001_000043',
 				'One or more payable IDs, separated by commas',
 			),
 			PAYABLE_TYPE_FILTER,
-			textFilter(
+			textField(
 				'Payment IDs',
 				'paymentId',
 				'e.g. pmt_001_000007',
 				'Only the payables of these card payments: their IDs, separated by commas',
 			),
-			textFilter(
+			textField(
 				'Requester IDs',
 				'requestor',
 				'e.g. usr_001_00004',

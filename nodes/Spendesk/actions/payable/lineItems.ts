@@ -13,6 +13,7 @@ import {
 	readId,
 	readMinorUnits,
 } from '../readers';
+import { textField } from '../listFilters';
 
 export interface AnalyticalValue {
 	fieldId: string;
@@ -40,24 +41,18 @@ export interface LineChange {
 const optional = (field: INodeProperties): INodeProperties => ({ ...field, required: false });
 
 const accountFields: INodeProperties[] = [
-	{
-		displayName: 'Expense Account ID',
-		name: 'expenseAccountId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. ea_6063',
-		description:
-			"ID of the expense account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
-	},
-	{
-		displayName: 'Tax Account ID',
-		name: 'taxAccountId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. ta_4456',
-		description:
-			"ID of the tax (VAT) account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
-	},
+	textField(
+		'Expense Account ID',
+		'expenseAccountId',
+		'e.g. ea_6063',
+		"ID of the expense account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
+	),
+	textField(
+		'Tax Account ID',
+		'taxAccountId',
+		'e.g. ta_4456',
+		"ID of the tax (VAT) account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
+	),
 ];
 
 const costCenterField = optional(

@@ -21,6 +21,7 @@ import {
 	shown,
 } from '../readers';
 import type { Money } from '../readers';
+import { textField } from '../listFilters';
 
 /** User, amounts, period, cost center and custom fields: checked before any request. */
 function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -205,14 +206,7 @@ const itemsField: INodeProperties = {
 			displayName: 'Item',
 			name: 'item',
 			values: [
-				{
-					displayName: 'Name',
-					name: 'name',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Posters A2',
-					description: 'What the line orders',
-				},
+				textField('Name', 'name', 'e.g. Posters A2', 'What the line orders'),
 				{
 					displayName: 'Quantity',
 					name: 'quantity',
@@ -358,14 +352,12 @@ export const createPurchaseOrder: SingleOperation = {
 					default: false,
 					description: 'Whether the supplier is expected to send delivery notes',
 				},
-				{
-					displayName: 'Description',
-					name: 'description',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Printing, spring campaign',
-					description: 'What the purchase order is for (at most 1,000 characters)',
-				},
+				textField(
+					'Description',
+					'description',
+					'e.g. Printing, spring campaign',
+					'What the purchase order is for (at most 1,000 characters)',
+				),
 				itemsField,
 			],
 		},

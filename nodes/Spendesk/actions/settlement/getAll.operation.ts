@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
-import { dateFilter, textFilter, sortCollection, sortDirection } from '../listFilters';
+import { dateFilter, textField, sortCollection, sortDirection } from '../listFilters';
 import { filtersCollection, readCollection } from '../sharedParams';
 import { SortRule, readChoices, readIdList, readSortRule } from '../readers';
 
@@ -59,7 +59,7 @@ export const getAllSettlements = listOperation({
 				default: [],
 				description: 'Only settlements paid from these accounts',
 			},
-			textFilter(
+			textField(
 				'Settlement IDs',
 				'ids',
 				'e.g. set_001_0001, set_001_0002',

@@ -4,49 +4,35 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readBic, readCountry, readEmail, readIban, readText } from '../readers';
+import { textField } from '../listFilters';
 
 /** The optional supplier fields, as options of a collection (Additional Fields, Update Fields). */
 export const supplierFieldOptions: INodeProperties[] = [
-	{
-		displayName: 'Address',
-		name: 'address',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 1 rue de la Paix',
-		description: 'Street address of the supplier (at most 300 characters)',
-	},
-	{
-		displayName: 'Bank Country',
-		name: 'bankCountry',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. FR',
-		description: "Country of the supplier's bank, as a two-letter code (ISO 3166)",
-	},
-	{
-		displayName: 'BIC',
-		name: 'bic',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. BNPAFRPP',
-		description: "BIC (SWIFT code) of the supplier's bank: 8 or 11 characters",
-	},
-	{
-		displayName: 'City',
-		name: 'city',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Paris',
-		description: 'City of the supplier (at most 100 characters)',
-	},
-	{
-		displayName: 'Country',
-		name: 'country',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. FR',
-		description: 'Country of the supplier, as a two-letter code (ISO 3166)',
-	},
+	textField(
+		'Address',
+		'address',
+		'e.g. 1 rue de la Paix',
+		'Street address of the supplier (at most 300 characters)',
+	),
+	textField(
+		'Bank Country',
+		'bankCountry',
+		'e.g. FR',
+		"Country of the supplier's bank, as a two-letter code (ISO 3166)",
+	),
+	textField(
+		'BIC',
+		'bic',
+		'e.g. BNPAFRPP',
+		"BIC (SWIFT code) of the supplier's bank: 8 or 11 characters",
+	),
+	textField('City', 'city', 'e.g. Paris', 'City of the supplier (at most 100 characters)'),
+	textField(
+		'Country',
+		'country',
+		'e.g. FR',
+		'Country of the supplier, as a two-letter code (ISO 3166)',
+	),
 	{
 		displayName: 'Email',
 		name: 'primaryEmail',
@@ -55,46 +41,36 @@ export const supplierFieldOptions: INodeProperties[] = [
 		default: '',
 		description: "The supplier's main email address",
 	},
-	{
-		displayName: 'IBAN',
-		name: 'iban',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. FR76 3000 6000 0112 3456 7890 189',
-		description: "IBAN of the supplier's bank account (spaces allowed)",
-	},
-	{
-		displayName: 'Legal Name',
-		name: 'legalName',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Office Depot France SAS',
-		description: "The supplier's registered company name (at most 200 characters)",
-	},
-	{
-		displayName: 'Registration Number',
-		name: 'registrationNumber',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 303265045',
-		description: "The supplier's company registration number, e.g. SIREN (at most 64 characters)",
-	},
-	{
-		displayName: 'VAT Number',
-		name: 'vatNumber',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. FR40303265045',
-		description: "The supplier's VAT number (at most 32 characters)",
-	},
-	{
-		displayName: 'Zip Code',
-		name: 'zipcode',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 75002',
-		description: 'Postal code of the supplier (at most 20 characters)',
-	},
+	textField(
+		'IBAN',
+		'iban',
+		'e.g. FR76 3000 6000 0112 3456 7890 189',
+		"IBAN of the supplier's bank account (spaces allowed)",
+	),
+	textField(
+		'Legal Name',
+		'legalName',
+		'e.g. Office Depot France SAS',
+		"The supplier's registered company name (at most 200 characters)",
+	),
+	textField(
+		'Registration Number',
+		'registrationNumber',
+		'e.g. 303265045',
+		"The supplier's company registration number, e.g. SIREN (at most 64 characters)",
+	),
+	textField(
+		'VAT Number',
+		'vatNumber',
+		'e.g. FR40303265045',
+		"The supplier's VAT number (at most 32 characters)",
+	),
+	textField(
+		'Zip Code',
+		'zipcode',
+		'e.g. 75002',
+		'Postal code of the supplier (at most 20 characters)',
+	),
 ];
 
 type Reader = (ctx: IExecuteFunctions, itemIndex: number, value: unknown) => string | undefined;

@@ -1,7 +1,7 @@
 /** Supplier → Get Many, with the documented filters (docs/api.md#filters). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
-import { dateFilter, textFilter } from '../listFilters';
+import { dateFilter, textField } from '../listFilters';
 import { listOperation } from '../list';
 import { filtersCollection, readCollection } from '../sharedParams';
 import { readIdList as idList, readText } from '../readers';
@@ -47,7 +47,7 @@ export const getAllSuppliers = listOperation({
 				description:
 					'Whether to list archived or active suppliers (both when this filter is not added)',
 			},
-			textFilter(
+			textField(
 				'Bank Country',
 				'bankCountry',
 				'e.g. FR',
@@ -55,13 +55,13 @@ export const getAllSuppliers = listOperation({
 			),
 			dateFilter('Created After', 'createdAfter', 'Only suppliers created after this date'),
 			dateFilter('Created Before', 'createdBefore', 'Only suppliers created before this date'),
-			textFilter(
+			textField(
 				'IBAN',
 				'iban',
 				'e.g. FR76 3000 6000 0112 3456 7890 189',
 				'Only the supplier with this IBAN (spaces allowed)',
 			),
-			textFilter(
+			textField(
 				'Supplier IDs',
 				'ids',
 				'e.g. sup_001_0001, sup_001_0002',
@@ -69,7 +69,7 @@ export const getAllSuppliers = listOperation({
 			),
 			dateFilter('Updated After', 'updatedAfter', 'Only suppliers changed after this date'),
 			dateFilter('Updated Before', 'updatedBefore', 'Only suppliers changed before this date'),
-			textFilter(
+			textField(
 				'VAT Number',
 				'vatNumber',
 				'e.g. FR40303265045',
