@@ -12,14 +12,19 @@ import type { CompanySelection, CompanyTarget } from '../companies/select';
 import { runBatched } from './batch';
 import { errorItem } from './errorItem';
 import { RESOURCES } from './resources';
-import type { ItemSink, OperationResult, SpendeskOperation } from './types';
+import type { ItemSink, OperationResult, SpendeskOperation, SpendeskResource } from './types';
 
-/** The operation of each input item, looked up once (undefined: refused when the item runs). */
-function operationsOf(ctx: IExecuteFunctions, count: number): Array<SpendeskOperation | undefined> {
+interface Chosen {
+	resource?: SpendeskResource;
+	operation?: SpendeskOperation;
+}
+
+/** Each input item's resource and operation, looked up once (none: refused when the item runs). */
+function chosenOf(ctx: IExecuteFunctions, count: number): Chosen[] {
 	return Array.from({ length: count }, (_, itemIndex) => {
-		const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+		const resource = RESOURCES.find((r) => r.value === ctx.getNodeParameter('resource', itemIndex));
 		const name = ctx.getNodeParameter('operation', itemIndex) as string;
-		return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === name);
+		return { resource, operation: resource?.operations.find((o) => o.value === name) };
 	});
 }
 
@@ -38,12 +43,8 @@ function unknownOperation(ctx: IExecuteFunctions, itemIndex: number): NodeOperat
 }
 
 /** `Payable → Update Bookkeeping Status`, or `Custom API Call (GET /v1/payables)`: how messages name the operation. */
-function operationTitle(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	operation: SpendeskOperation | undefined,
-): string {
-	const resource = RESOURCES.find((r) => r.value === ctx.getNodeParameter('resource', itemIndex));
+function operationTitle(ctx: IExecuteFunctions, itemIndex: number, chosen: Chosen): string {
+	const { resource, operation } = chosen;
 	const name = ctx.getNodeParameter('operation', itemIndex) as string;
 	const detail = operation?.namedBy?.call(ctx, itemIndex);
 	if (resource && detail) return `${resource.name} (${detail})`;
@@ -55,18 +56,15 @@ function operationTitle(
  * A write never runs once per company by mistake: handed All Companies anyway (n8n drops a
  * value the write does not show), the node fails before any request, whatever Continue On Fail says.
  */
-function refuseWritesOnEveryCompany(
-	ctx: IExecuteFunctions,
-	operations: Array<SpendeskOperation | undefined>,
-): void {
-	for (const [itemIndex, operation] of operations.entries()) {
+function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, chosen: Chosen[]): void {
+	for (const [itemIndex, { operation }] of chosen.entries()) {
 		operation?.refuseManyWrites?.call(ctx, itemIndex);
 		if (!(operation?.write || operation?.oneCompany) || !operation.perCompany) continue;
 		const { mode } = readCompanyChoice(ctx, itemIndex);
 		if (mode === 'one') continue;
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`${operationTitle(ctx, itemIndex, operation)} ${operation.write ? 'writes to' : 'reads from'} one company at a time: All Companies is not allowed`,
+			`${operationTitle(ctx, itemIndex, chosen[itemIndex])} ${operation.write ? 'writes to' : 'reads from'} one company at a time: All Companies is not allowed`,
 			{
 				description:
 					"Nothing was sent. Pick one company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.",
@@ -159,16 +157,16 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const output: INodeExecutionData[] = [];
 	let truncated = false;
 	const count = this.getInputData().length;
-	const operations = operationsOf(this, count);
-	nameCalls(this, (itemIndex = 0) => operationTitle(this, itemIndex, operations[itemIndex]));
-	refuseWritesOnEveryCompany(this, operations);
-	const first = operations[0];
+	const chosen = chosenOf(this, count);
+	nameCalls(this, (itemIndex = 0) => operationTitle(this, itemIndex, chosen[itemIndex]));
+	refuseWritesOnEveryCompany(this, chosen);
+	const first = chosen[0]?.operation;
 	// Resource and Operation take no expressions: every item runs the same operation.
 	if (first?.batch && !(count === 1 && first.single)) return [await runBatched(this, first, count)];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const start = output.length;
 		try {
-			if (await runItem(this, itemIndex, operations[itemIndex], output)) truncated = true;
+			if (await runItem(this, itemIndex, chosen[itemIndex].operation, output)) truncated = true;
 		} catch (error) {
 			// A failed item leaves no output item of its own but its error item.
 			output.length = start;
