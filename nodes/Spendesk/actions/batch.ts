@@ -1,10 +1,6 @@
 /**
- * Batched operations: input items sent together in bulk calls. Every item is prepared first
- * (bad input fails before any request), the items are grouped by the company they target
- * (keeping input order), and each group is sent in calls of up to `batch.size` entries, one
- * after the other. Each input item gets its own output item, paired with it, in input order:
- * its result, or with Continue On Fail its error. Without Continue On Fail the first error
- * stops the node, saying which items were applied and which were not sent.
+ * Batched operations: every item prepared first, grouped by company in input order, sent in
+ * calls of up to `batch.size`; each item gets its own output item, or its error.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
@@ -37,11 +33,7 @@ function itemsPhrase(indexes: number[]): string {
 	return indexes.length === 1 ? `item ${indexes[0]}` : `items ${itemRanges(indexes)}`;
 }
 
-/**
- * The whole story of a run stopped by a failure, in one consistent account: what was applied,
- * what may have been (`maybe`: a bulk call that failed after it was sent), what was not
- * applied (`failed`), what was not sent, and what to do without applying anything twice.
- */
+/** The whole story of a run stopped by a failure: applied, maybe applied, not applied, not sent, and what to do. */
 function standing(
 	spec: BatchSpec,
 	progress: Progress,
@@ -76,17 +68,6 @@ function standing(
 	return parts.join(' ');
 }
 
-/** The same error with more said (its kind and details kept), for item `itemIndex`. */
-function extended(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-	message: string,
-	description: string,
-): NodeApiError | NodeOperationError {
-	return restated(ctx.getNode(), error, { message, description, itemIndex });
-}
-
 /** Reads every item's entry and company; a bad item fails before any request (or becomes its error item). */
 async function prepareAll(
 	ctx: IExecuteFunctions,
@@ -105,7 +86,11 @@ async function prepareAll(
 		} catch (error) {
 			if (!ctx.continueOnFail()) {
 				const e = error as { message?: string; description?: string | null };
-				throw extended(ctx, error, itemIndex, e.message ?? String(error), e.description ?? '');
+				throw restated(ctx.getNode(), error, {
+					message: e.message ?? String(error),
+					description: e.description ?? '',
+					itemIndex,
+				});
 			}
 			progress.slots[itemIndex] = [errorItem(ctx.getNode(), error, itemIndex)];
 		}
@@ -140,10 +125,7 @@ function withoutReplayAdvice(description: string | null | undefined): string {
 		.join(' ');
 }
 
-/**
- * The error of a whole bulk call, for the items it carried: what happened, and whether they may
- * have been applied. With `progress` (the node stops), the description tells the whole run.
- */
+/** The error of a whole bulk call for the items it carried; with `progress` (the node stops), the whole run. */
 function bulkCallError(
 	ctx: IExecuteFunctions,
 	spec: BatchSpec,
@@ -161,7 +143,8 @@ function bulkCallError(
 			: `Spendesk did not apply this item: the bulk call that carried ${itemsPhrase(indexes)} was refused as a whole. What to do: fix the cause and run it again.`;
 	const cause = withoutReplayAdvice(e.description);
 	const message = `${e.message ?? String(error)} (bulk call for ${itemsPhrase(indexes)}${maybe ? ', may have been applied' : ', not applied'})`;
-	return extended(ctx, error, indexes[0], message, [cause, note].filter(Boolean).join(' '));
+	const description = [cause, note].filter(Boolean).join(' ');
+	return restated(ctx.getNode(), error, { message, description, itemIndex: indexes[0] });
 }
 
 /** One entry's own error, as the error that stops the node: the item, then what was applied. */
@@ -184,13 +167,11 @@ function entryStop(
 	]
 		.filter(Boolean)
 		.join(' ');
-	return extended(
-		ctx,
-		error,
-		entry.itemIndex,
-		`Input item ${entry.itemIndex}: ${error.message}`,
+	return restated(ctx.getNode(), error, {
+		message: `Input item ${entry.itemIndex}: ${error.message}`,
 		description,
-	);
+		itemIndex: entry.itemIndex,
+	});
 }
 
 /** Sends one bulk call and files each entry's result in its item's slot. */

@@ -1,7 +1,6 @@
 /**
- * Date filters as n8n dateTime fields: read, checked before any request, and sent to
- * Spendesk as ISO 8601 in UTC. A value without a time zone (what the date picker gives) is
- * read in the workflow's time zone.
+ * Dates of dateTime fields as ISO 8601 in UTC, a value without a time zone (what the date
+ * picker gives) read in the workflow's time zone; the date filters of the lists.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
@@ -46,25 +45,7 @@ function fromZone(localAsUtc: number, timeZone: string): number {
 	return localAsUtc - zoneOffset(first, timeZone);
 }
 
-const MONTHS = [
-	'January',
-	'February',
-	'March',
-	'April',
-	'May',
-	'June',
-	'July',
-	'August',
-	'September',
-	'October',
-	'November',
-	'December',
-];
-
-/**
- * Why an ISO-like text names no real moment (a day the month lacks, such as 2026-02-30, or an
- * hour past 23), or undefined. JavaScript would roll such a value over into the next month or day.
- */
+/** Why an ISO-like text names no real moment (2026-02-30, 24:00), which JavaScript would roll over. */
 export function impossibleDate(text: string): string | undefined {
 	const match = ISO_LIKE.exec(text.trim());
 	if (!match) return undefined;
@@ -72,7 +53,7 @@ export function impossibleDate(text: string): string | undefined {
 	if (month < 1 || month > 12) return `there is no month ${month}`;
 	const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
 	if (dayOfMonth < 1 || dayOfMonth > days)
-		return `${match[1]} does not exist (${MONTHS[month - 1]} ${year} has ${days} days)`;
+		return `${match[1]} does not exist (${new Date(Date.UTC(year, month - 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' })} ${year} has ${days} days)`;
 	const [hours, minutes, seconds] = (match[2] ?? '00:00:00').split(':').map(Number);
 	if (hours > 23 || minutes > 59 || (seconds ?? 0) >= 60)
 		return `${match[2]} is not a time of day (use 00:00 to 23:59)`;
@@ -122,11 +103,7 @@ export function readDateFilter(
 	return new Date(at).toISOString();
 }
 
-/**
- * The day an end date names when it is given as a day: a date without a time, or at 00:00
- * without a time zone (what the editor's date picker gives when only a day is picked), as
- * `YYYY-MM-DD`; undefined for a moment (another time, or a time zone given).
- */
+/** `YYYY-MM-DD` for a day (no time, or 00:00 without a zone: the date picker's day); undefined for a moment. */
 export function dayOnly(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const match = ISO_LIKE.exec(value.trim());
@@ -136,11 +113,8 @@ export function dayOnly(value: unknown): string | undefined {
 }
 
 /**
- * An end date that includes its day ("on or before this date": Until, Created To), as ISO 8601
- * in UTC (undefined when empty). A day (see dayOnly) means the whole of it: its last
- * millisecond in the workflow's time zone, so that what happened later that day is not left
- * out. A moment (a time other than 00:00, a time zone, a date from an expression such as
- * {{ $now }}) is kept as it is. Anything else fails naming the field, as readDateFilter does.
+ * An end date that includes its day (Until, Created To): a day (dayOnly) ends at its last
+ * millisecond in the workflow's time zone; a moment is kept as it is.
  */
 export function readEndDateFilter(
 	ctx: IExecuteFunctions,
@@ -156,19 +130,12 @@ export function readEndDateFilter(
 	return new Date(nextMidnight - 1).toISOString();
 }
 
-/**
- * Whether a date filter ends a range with its day included, by its label: a label ending in
- * "To" or "Until" ("on or before this date"). "Before" and "After" leave their date out and are
- * not end dates of this kind (docs/api.md#filters).
- */
+/** A label ending in "To" or "Until" includes its day; "Before" and "After" do not (docs/api.md#filters). */
 export function isEndDateLabel(label: string): boolean {
 	return /\b(?:To|Until)$/.test(label);
 }
 
-/**
- * A date filter read by the one rule of its label: an end date (isEndDateLabel) through
- * readEndDateFilter, so a day includes its whole day; any other through readDateFilter.
- */
+/** A date filter read by the rule of its label (isEndDateLabel). */
 export function readFilterDate(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -194,10 +161,7 @@ export function fromToFilters(what: string): INodeProperties {
 	]);
 }
 
-/**
- * Reads From / Until as the query parameters from / to (Until given as a day: the end of that
- * day); From after Until fails before any request.
- */
+/** From / Until as the query parameters from / to; From after Until fails before any request. */
 export function readFromTo(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);
 	const from = readDateFilter(ctx, itemIndex, filters.from, 'From');

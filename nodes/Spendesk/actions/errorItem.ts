@@ -1,17 +1,13 @@
 /**
- * Continue On Fail: the one shape of an error item, paired with the input item it belongs to.
- * Its text is redacted once more (bearer tokens, token and secret values), whatever made the error.
- *
- * With On Error "Continue" the item is `{error, description, companyId, companyName}` on the main
- * output. With "Continue (using error output)" it carries n8n's own `error` field instead: n8n
- * (n8n-core WorkflowExecute.handleNodeErrorOutput) sends an item to the error output only when
- * `error` is set or its json holds nothing but `error`/`message`, and it then rewrites the json
- * of an item with `error` set to `{error: message}` (normalizeNodeErrors). The description stays
- * on the error; the message names the company.
+ * Continue On Fail: the one shape of an error item, its text redacted once more. With
+ * "Continue (using error output)" it carries n8n's own `error` field, which n8n needs to route
+ * the item there (n8n-core WorkflowExecute.handleNodeErrorOutput); the message names the company.
  */
-import type { INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { CompanyTarget } from '../companies/select';
+import { ENDPOINTS } from '../transport/endpoints';
+import type { EndpointName } from '../transport/endpoints';
 import { redact } from '../transport/errors';
 
 export function errorItem(
@@ -40,4 +36,26 @@ export function errorItem(
 		},
 		pairedItem: { item: itemIndex },
 	};
+}
+
+/** The error of a call to `endpoint` that Spendesk answered with `status`, told in the node's words. */
+export function apiError(
+	ctx: IExecuteFunctions,
+	endpoint: EndpointName,
+	status: number,
+	company: string | undefined,
+	itemIndex: number,
+	message: string,
+	description: string,
+): NodeApiError {
+	const { method, path } = ENDPOINTS[endpoint];
+	return new NodeApiError(
+		ctx.getNode(),
+		{
+			status,
+			endpoint: `${method} ${path}`,
+			...(company ? { companyId: company } : {}),
+		} as JsonObject,
+		{ message, description, httpCode: String(status), itemIndex },
+	);
 }

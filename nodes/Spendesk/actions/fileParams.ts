@@ -1,7 +1,4 @@
-/**
- * Parameters of the operations that move files: the field holding the file, the largest file to
- * download, safe file names. (Record IDs: recordId.ts.)
- */
+/** Parameters of the operations that move files: the field holding the file, Max File Size, safe file names. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { numberOf } from '../values/expression';
@@ -31,13 +28,11 @@ export function readBinaryPropertyName(
 	return value;
 }
 
-/** The bounds and texts of a Max File Size (MB) option. */
 export interface MaxFileSize {
 	/** Largest value accepted, in MB. */
 	largest: number;
 	/** Value when the option is not set, in MB. */
 	fallback: number;
-	/** The option's description in the editor. */
 	description: string;
 	/** What to do when the value given is out of bounds. */
 	advice: string;
@@ -54,7 +49,6 @@ export const DOWNLOAD_MAX_FILE_SIZE: MaxFileSize = {
 	advice: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
 };
 
-/** The Max File Size (MB) option, named `maxFileSize` among the Options of its operation. */
 export function maxFileSizeOption({
 	largest,
 	fallback,
@@ -89,11 +83,7 @@ export function readMaxBytes(
 	return Math.floor(mb * 1024 * 1024);
 }
 
-/**
- * The field naming where a file is: "Input Data Field Name" for a file taken from the input
- * item, "Put Output File in Field" for a file put on the output item, as n8n's own nodes name
- * them, under the parameter name they use, `binaryPropertyName`.
- */
+/** "Input Data Field Name" or "Put Output File in Field", as n8n's own nodes name it (`binaryPropertyName`). */
 export function binaryPropertyField(
 	description: string,
 	direction: 'input' | 'output' = 'output',

@@ -4,7 +4,9 @@ import type { EndpointName } from '../transport/endpoints';
 import { eachPage } from '../transport/paginate';
 import type { ListRequest } from '../transport/paginate';
 import { readLimit, returnAllOrLimit } from './sharedParams';
-import type { SpendeskOperation } from './types';
+import { withOutput } from './output';
+import type { OutputRecord } from './output';
+import type { SingleOperation } from './types';
 
 export function listOperation(options: {
 	value?: string;
@@ -19,8 +21,9 @@ export function listOperation(options: {
 	request?: (ctx: IExecuteFunctions, itemIndex: number) => Partial<ListRequest>;
 	/** Turns each item the API returned into the item the node outputs (e.g. a label under its usual name). */
 	mapItem?: (item: IDataObject) => IDataObject;
-}): SpendeskOperation {
-	return {
+	output?: OutputRecord;
+}): SingleOperation {
+	const operation: SingleOperation = {
 		value: options.value ?? 'getAll',
 		perCompany: options.perCompany ?? true,
 		properties: [
@@ -44,4 +47,5 @@ export function listOperation(options: {
 			};
 		},
 	};
+	return options.output ? withOutput(operation, options.output) : operation;
 }

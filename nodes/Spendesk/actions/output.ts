@@ -1,13 +1,10 @@
 /**
- * Output (n8n's convention for nodes usable as AI tools): the reads of records with more than
- * ten top-level fields (payables, purchase orders, suppliers, settlements) return each record
- * as Spendesk gives it (Raw, the default), its main fields (Simplified, at most ten: what most
- * workflows and AI agents need), or the fields chosen (Selected Fields, the ID always
- * included). The fields are those of docs/api.md#response-shapes.
+ * Output (n8n's convention for nodes usable as AI tools): Raw, Simplified (at most ten fields)
+ * or Selected Fields, for records of more than ten fields (docs/api.md#response-shapes).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { readChoices } from './listFilters';
 import type { SingleOperation } from './types';
+import { readChoices } from './readers';
 
 /** A record's fields as Selected Fields offers them (value: the field's name in the record). */
 type FieldOption = { name: string; value: string };
@@ -190,7 +187,6 @@ const OUTPUTS = {
 
 export type OutputRecord = keyof typeof OUTPUTS;
 
-/** Output and, for Selected Fields, the Fields to return. */
 export function outputProperties(record: OutputRecord): INodeProperties[] {
 	const { kept, fields } = OUTPUTS[record];
 	return [
@@ -237,16 +233,11 @@ function pick(item: IDataObject, fields: readonly string[]): IDataObject {
 	return out;
 }
 
-/** The Simplified version of one record: its main fields, those it has, in their order. */
 export function simplified(record: OutputRecord, item: IDataObject): IDataObject {
 	return pick(item, OUTPUTS[record].simple);
 }
 
-/**
- * How an item's records are returned, read before any request: undefined for Raw (as they
- * come), else the function that shapes each one. An Output or a field the node does not know
- * (from an expression) is refused naming the field.
- */
+/** How an item's records are shaped, read before any request: undefined for Raw. */
 function readOutput(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -264,11 +255,7 @@ function readOutput(
 	return (item) => pick(item, fields);
 }
 
-/**
- * The operation with Output: Output and Fields added to its parameters (before Options and
- * Sort, n8n's place for them) and each record of its result shaped as chosen. For operations
- * run item by item (list and Get builders give them as SpendeskOperation: cast at the call).
- */
+/** The operation with Output and Fields (before Options and Sort), each record shaped as chosen. */
 export function withOutput(operation: SingleOperation, record: OutputRecord): SingleOperation {
 	const at = operation.properties.findIndex((p) => p.name === 'options' || p.name === 'sort');
 	const before = at === -1 ? operation.properties.length : at;

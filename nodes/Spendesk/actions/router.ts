@@ -1,10 +1,6 @@
 /**
- * Runs the node: for every input item, the chosen operation on every company it targets.
- * Parameters are read and checked before the first request; companies run concurrently and
- * one failing company does not lose the others; every output item is paired with its input
- * item; with Continue On Fail an error becomes an item of its own (errorItem). A write runs on
- * one company only: All Companies is refused for every item before any request. Batched
- * operations (bulk calls) go through actions/batch.ts.
+ * Runs the node: for every input item, its operation on every company it targets, concurrently
+ * (one failing company does not lose the others). Bulk calls: actions/batch.ts.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
@@ -16,20 +12,26 @@ import type { CompanySelection, CompanyTarget } from '../companies/select';
 import { runBatched } from './batch';
 import { errorItem } from './errorItem';
 import { RESOURCES } from './resources';
-import type { ItemSink, OperationResult, SpendeskOperation } from './types';
+import type { ItemSink, OperationResult, SpendeskOperation, SpendeskResource } from './types';
 
-function lookupOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOperation | undefined {
-	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
-	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	return RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === name);
+interface Chosen {
+	resource?: SpendeskResource;
+	operation?: SpendeskOperation;
 }
 
-function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOperation {
-	const operation = lookupOperation(ctx, itemIndex);
-	if (operation) return operation;
+/** Each input item's resource and operation, looked up once (none: refused when the item runs). */
+function chosenOf(ctx: IExecuteFunctions, count: number): Chosen[] {
+	return Array.from({ length: count }, (_, itemIndex) => {
+		const resource = RESOURCES.find((r) => r.value === ctx.getNodeParameter('resource', itemIndex));
+		const name = ctx.getNodeParameter('operation', itemIndex) as string;
+		return { resource, operation: resource?.operations.find((o) => o.value === name) };
+	});
+}
+
+function unknownOperation(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
 	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	throw new NodeOperationError(
+	return new NodeOperationError(
 		ctx.getNode(),
 		`The operation "${name}" of "${resource}" is not supported`,
 		{
@@ -40,36 +42,29 @@ function findOperation(ctx: IExecuteFunctions, itemIndex: number): SpendeskOpera
 	);
 }
 
-/**
- * `Payable → Update Bookkeeping Status`: the operation as the editor names it; an operation that
- * says more of itself by its parameters, by those (`Custom API Call (GET /v1/payables)`). Every
- * message about a call of the run names it so (transport/callName.ts).
- */
-function operationTitle(ctx: IExecuteFunctions, itemIndex: number): string {
-	const resource = RESOURCES.find((r) => r.value === ctx.getNodeParameter('resource', itemIndex));
+/** `Payable → Update Bookkeeping Status`, or `Custom API Call (GET /v1/payables)`: how messages name the operation. */
+function operationTitle(ctx: IExecuteFunctions, itemIndex: number, chosen: Chosen): string {
+	const { resource, operation } = chosen;
 	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	const detail = lookupOperation(ctx, itemIndex)?.namedBy?.call(ctx, itemIndex);
+	const detail = operation?.namedBy?.call(ctx, itemIndex);
 	if (resource && detail) return `${resource.name} (${detail})`;
 	const option = resource?.operation.options?.find((o) => 'value' in o && o.value === name);
 	return `${resource?.name ?? ''} → ${option?.name ?? name}`;
 }
 
 /**
- * A write never runs once per company by mistake. n8n itself drops a Companies value that a
- * write does not show (one left from a read) before the node runs, so the write goes to the
- * Company it shows; handed All Companies anyway, the node fails before any request, whatever
- * Continue On Fail says.
+ * A write never runs once per company by mistake: handed All Companies anyway (n8n drops a
+ * value the write does not show), the node fails before any request, whatever Continue On Fail says.
  */
-function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void {
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		const operation = lookupOperation(ctx, itemIndex);
+function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, chosen: Chosen[]): void {
+	for (const [itemIndex, { operation }] of chosen.entries()) {
 		operation?.refuseManyWrites?.call(ctx, itemIndex);
 		if (!(operation?.write || operation?.oneCompany) || !operation.perCompany) continue;
 		const { mode } = readCompanyChoice(ctx, itemIndex);
 		if (mode === 'one') continue;
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`${operationTitle(ctx, itemIndex)} ${operation.write ? 'writes to' : 'reads from'} one company at a time: All Companies is not allowed`,
+			`${operationTitle(ctx, itemIndex, chosen[itemIndex])} ${operation.write ? 'writes to' : 'reads from'} one company at a time: All Companies is not allowed`,
 			{
 				description:
 					"Nothing was sent. Pick one company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.",
@@ -79,18 +74,15 @@ function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, count: number): void
 	}
 }
 
-/**
- * One input item: its operation on each of its companies, its output items appended to
- * `output` (none if it fails). Returns true when a Limit left results of a company of several
- * unread.
- */
+/** One input item on each of its companies, its items appended to `output`; true when a Limit left results unread. */
 async function runItem(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
+	operation: SpendeskOperation | undefined,
 	output: INodeExecutionData[],
 ): Promise<boolean> {
+	if (!operation) throw unknownOperation(ctx, itemIndex);
 	// route() hands batched operations to runBatched (one item may take their single call).
-	const operation = findOperation(ctx, itemIndex);
 	const prepare = operation.batch ? operation.single! : operation.prepare;
 	const run = prepare.call(ctx, itemIndex);
 	const selection: CompanySelection = operation.perCompany
@@ -129,10 +121,9 @@ async function runItem(
 }
 
 /**
- * The output items of one company, each built once as its item comes: one object per item,
- * as n8n's returnJsonArray + constructExecutionMetaData would give it, without their two
- * intermediate objects an item (a drain holds 100,000 of them), and without unwrapping a
- * record that happens to have a field named `json`. `company`: the company to tag them with.
+ * The output items of one company, each built once, as n8n's returnJsonArray +
+ * constructExecutionMetaData would give it without their intermediate objects (a drain holds
+ * 100,000), and without unwrapping a record that has a field named `json`.
  */
 function outputOf(items: INodeExecutionData[], itemIndex: number, company?: CompanyTarget) {
 	const pairedItem = { item: itemIndex };
@@ -140,7 +131,6 @@ function outputOf(items: INodeExecutionData[], itemIndex: number, company?: Comp
 		for (const record of records)
 			items.push({ json: company ? tagItem(record, company) : record, pairedItem });
 	};
-	/** The items the run returned, after those it handed to the sink, with their files. */
 	const add = ({ items: records, binary }: OperationResult) => {
 		if (!binary) return sink(records);
 		for (let i = 0; i < records.length; i++) {
@@ -167,15 +157,16 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const output: INodeExecutionData[] = [];
 	let truncated = false;
 	const count = this.getInputData().length;
-	nameCalls(this, (itemIndex) => operationTitle(this, itemIndex ?? 0));
-	refuseWritesOnEveryCompany(this, count);
-	const first = count ? lookupOperation(this, 0) : undefined;
+	const chosen = chosenOf(this, count);
+	nameCalls(this, (itemIndex = 0) => operationTitle(this, itemIndex, chosen[itemIndex]));
+	refuseWritesOnEveryCompany(this, chosen);
+	const first = chosen[0]?.operation;
 	// Resource and Operation take no expressions: every item runs the same operation.
 	if (first?.batch && !(count === 1 && first.single)) return [await runBatched(this, first, count)];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const start = output.length;
 		try {
-			if (await runItem(this, itemIndex, output)) truncated = true;
+			if (await runItem(this, itemIndex, chosen[itemIndex].operation, output)) truncated = true;
 		} catch (error) {
 			// A failed item leaves no output item of its own but its error item.
 			output.length = start;

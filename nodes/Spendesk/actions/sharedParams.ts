@@ -3,11 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { numberOf } from '../values/expression';
 
-/**
- * Return All + Limit for a list operation; the Limit maximum defaults to what users may ask.
- * The Limit comes twice under one name: with All Companies it carries the hint that it
- * applies to each company, otherwise not.
- */
+/** Return All + Limit; the Limit twice, with All Companies carrying the hint that it applies to each. */
 export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
 	const limit: INodeProperties = {
 		displayName: 'Limit',
@@ -91,7 +87,6 @@ function collectionProperty(
 	};
 }
 
-/** The Filters collection of a list (`filters`), with its fields; `more`: e.g. its displayOptions. */
 export function filtersCollection(
 	options: INodeProperties[],
 	more: Partial<INodeProperties> = {},
@@ -99,16 +94,11 @@ export function filtersCollection(
 	return collectionProperty('filters', 'Add Filter', options, more);
 }
 
-/** The Options collection of an operation or trigger (`options`), with its fields. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return collectionProperty('options', 'Add Option', options, {});
 }
 
-/**
- * A collection parameter (Filters, Options, Additional Fields): its fields, none when it is
- * empty or null (workflow JSON written by hand or by the API may hold `"filters": null`);
- * anything but an object is refused naming the field.
- */
+/** A collection parameter's fields; null or empty gives none (hand-written JSON may hold `null`). */
 export function readCollection(
 	ctx: IExecuteFunctions,
 	name: string,
@@ -128,11 +118,7 @@ export function readCollection(
 	);
 }
 
-/**
- * Parses a JSON parameter (an object expected; also a list with `lists`); names the field on
- * error. An expression may give the value itself: an object (or list) is taken as it is,
- * anything else but text is refused, never sent as `{}`.
- */
+/** A JSON parameter (an object; also a list with `lists`): an expression's object is taken as it is. */
 export function readJsonObject(
 	ctx: IExecuteFunctions,
 	name: string,
@@ -193,18 +179,31 @@ export function rejectPagingKeys(
 }
 
 /** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */
-export const MAX_WAIT_SECONDS = 3600;
+const MAX_WAIT_SECONDS = 3600;
+
+/** The Max Wait (Seconds) option of an operation that waits for Spendesk to build something. */
+export function maxWaitOption(fallback: number, description: string): INodeProperties {
+	return {
+		displayName: 'Max Wait (Seconds)',
+		name: 'maxWait',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
+		default: fallback,
+		description,
+	};
+}
 
 /**
- * A Max Wait (Seconds) as given (a number, or numeric text from an expression), from 1 to
- * MAX_WAIT_SECONDS, else the error naming the field; `what` is being built, `example` a value to suggest.
+ * Max Wait (Seconds) of Options (a number, or numeric text from an expression; `fallback` when
+ * not set), in ms, from 1 s to MAX_WAIT_SECONDS; `what` is being built.
  */
-export function checkMaxWaitSeconds(
+export function readMaxWaitMs(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	raw: unknown,
-	{ what, example }: { what: string; example: number },
+	what: string,
+	fallback: number,
 ): number {
+	const raw = readCollection(ctx, 'options', itemIndex).maxWait ?? fallback;
 	const seconds = numberOf(raw);
 	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
@@ -212,10 +211,25 @@ export function checkMaxWaitSeconds(
 			ctx.getNode(),
 			`'Max Wait (Seconds)' must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
 			{
-				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${example}. An expression must give a number.`,
+				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${fallback}. An expression must give a number.`,
 				itemIndex,
 			},
 		);
 	}
-	return seconds;
+	return seconds * 1000;
+}
+
+/** Bookkeeping Status of a write: Exported or Failed to Export, each described for its record. */
+export function bookkeepingStatusField(exported: string, failed: string): INodeProperties {
+	return {
+		displayName: 'Bookkeeping Status',
+		name: 'bookkeepingStatus',
+		type: 'options',
+		options: [
+			{ name: 'Exported', value: 'exported', description: exported },
+			{ name: 'Failed to Export', value: 'failedToExport', description: failed },
+		],
+		default: 'exported',
+		description: 'The bookkeeping status to set',
+	};
 }

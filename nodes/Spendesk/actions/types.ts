@@ -10,16 +10,10 @@ export interface OperationResult {
 	binary?: Array<IBinaryKeyData | undefined>;
 }
 
-/**
- * Where an operation may hand its items as they come (a list, page by page): the router makes
- * each its output item at once, so that a list of any size is held once, as output items.
- */
+/** Where a list hands its items page by page: held once, as output items. */
 export type ItemSink = (items: IDataObject[]) => void;
 
-/**
- * Runs a prepared operation for one company; undefined lets a company-level credential use
- * its own company.
- */
+/** Runs a prepared operation for one company (undefined: a company key's own company). */
 export type OperationRun = (
 	company: string | undefined,
 	sink: ItemSink,
@@ -27,37 +21,18 @@ export type OperationRun = (
 
 /** What every operation has: its value, whether it acts per company, and its parameters. */
 interface OperationBase {
-	/** Operation value inside its resource. */
 	value: string;
 	/** False only for operations that take no company (Get Companies). */
 	perCompany: boolean;
-	/**
-	 * True for operations that create or change data: they run on one company only (All
-	 * Companies is not offered, and refused before any request when a workflow holds it).
-	 */
+	/** Creates or changes data: one company only (All Companies refused before any request). */
 	write?: boolean;
-	/**
-	 * True for a read of one record that belongs to the company that made it, which no other
-	 * company holds (Accounting Export → Get Journal): like a write, it shows the Company field
-	 * alone, and All Companies is refused before any request.
-	 */
+	/** A read of a record only one company holds (Get Journal): one company, as a write. */
 	oneCompany?: boolean;
-	/**
-	 * For an operation whose parameters decide whether it writes (Custom API Call): the values
-	 * under which it only reads, and shows the company fields of reads (All Companies
-	 * included); under any other value it shows the Company field alone, as writes do.
-	 */
+	/** Custom API Call: the parameter values under which it only reads (else it writes). */
 	readsWhen?: Record<string, string[]>;
-	/**
-	 * For an operation whose parameters decide whether it writes (Custom API Call: any method
-	 * but GET): throws when this item would write to several companies. The router runs it for
-	 * every item before any request, as it checks `write` operations.
-	 */
+	/** Custom API Call: throws, before any request, when this item would write to several companies. */
 	refuseManyWrites?(this: IExecuteFunctions, itemIndex: number): void;
-	/**
-	 * What messages name the operation by, after its resource, when its name in the list says
-	 * too little (Custom API Call: its method and path, "Custom API Call (GET /v1/payables)").
-	 */
+	/** What messages name the operation by when its name says too little ("Custom API Call (GET /v1/payables)"). */
 	namedBy?(this: IExecuteFunctions, itemIndex: number): string;
 	/** Parameters of the operation; the router adds displayOptions for resource and operation. */
 	properties: INodeProperties[];
@@ -65,10 +40,7 @@ interface OperationBase {
 
 /** An operation run item by item: its parameters (with displayOptions) and its execution. */
 export interface SingleOperation extends OperationBase {
-	/**
-	 * Reads and checks the item's parameters — bad input fails here, before any request —
-	 * and returns the run for each company.
-	 */
+	/** Reads and checks the item's parameters before any request; returns the run for each company. */
 	prepare(this: IExecuteFunctions, itemIndex: number): OperationRun;
 	batch?: undefined;
 }
@@ -97,17 +69,11 @@ export interface BatchSpec {
 		company: string | undefined,
 		entries: BatchEntry[],
 	): Promise<EntryResult[]>;
-	/**
-	 * What to do with `items` (e.g. "items 0–99", "this item") that a failed bulk call may have
-	 * applied, without applying them twice; said in the error when the call may have been applied.
-	 */
+	/** What to do with `items` ("items 0–99") a failed bulk call may have applied. */
 	replayAdvice(items: string): string;
 }
 
-/**
- * An operation whose input items are sent together: prepared item by item, grouped by
- * company in input order, then one bulk call per `batch.size` items (actions/batch.ts).
- */
+/** An operation whose input items are sent together in bulk calls (actions/batch.ts). */
 export interface BatchedOperation extends OperationBase {
 	write: true;
 	batch: BatchSpec;
@@ -122,11 +88,7 @@ export interface SpendeskResource {
 	value: string;
 	name: string;
 	description: string;
-	/**
-	 * The resource's Operation parameter, written out as a literal (name, value, action and
-	 * description of each option, and the default) so that n8n's checks can read it. Its option
-	 * values are those of `operations` (test/unit/node-description.test.ts checks it).
-	 */
+	/** The Operation parameter, a literal so that n8n's checks can read it. */
 	operation: INodeProperties;
 	operations: SpendeskOperation[];
 }

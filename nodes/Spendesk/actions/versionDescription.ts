@@ -1,9 +1,6 @@
 /**
- * The parameters the editor shows for the Spendesk node (Spendesk.node.ts holds the rest of
- * its description). Resource and Operation lists come from RESOURCES (each resource's Operation
- * parameter is a literal in its index.ts); each operation's own fields are shown for its resource
- * and operation only, with the company fields of the operations that act per company (the
- * Company field alone for operations that write).
+ * The parameters the editor shows (Spendesk.node.ts holds the rest): Resource, each Operation
+ * list, and each operation's fields with the company fields of its kind.
  */
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { INodeProperties } from 'n8n-workflow';
@@ -11,42 +8,14 @@ import { nodeCompanyProperties, nodeWriteCompanyProperties } from '../companies/
 import { RESOURCES } from './resources';
 import type { SpendeskOperation, SpendeskResource } from './types';
 
-function resourceProperty(): INodeProperties {
-	return {
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		// Sorted by name, whatever order the resources are registered in.
-		options: RESOURCES.map((r) => ({
-			name: r.name,
-			value: r.value,
-			description: r.description,
-		})).sort((a, b) => a.name.localeCompare(b.name)),
-		default: 'invoice',
-	};
-}
-
-/** One Operation list per resource, each a literal in the resource's index.ts. */
-function operationProperties(): INodeProperties[] {
-	return RESOURCES.map((resource) => resource.operation);
-}
-
-/**
- * Resources whose company fields come after some of their operation's own fields, and only
- * when one of these says the call goes to a company: the Custom API Call shows Method, Path and
- * Company Placement first, and no company with Company Placement: None.
- */
+/** The Custom API Call shows its company fields after Company Placement, and none with None. */
 const COMPANY_FIELDS_AFTER: Record<string, { after: string; hide: Record<string, string[]> }> = {
 	customApiCall: { after: 'companyPlacement', hide: { companyPlacement: ['none'] } },
 };
 
 /**
- * The company fields of one resource's operations. Reads offer All Companies (the Companies
- * selector, the Company field for One Company, Add Company Fields); operations that write,
- * and reads of a record only one company holds, run on one company, so they show the Company
- * field alone. An operation whose parameters decide whether it writes shows the fields of
- * reads under the values it reads with (`readsWhen`), the Company field alone otherwise.
+ * The company fields of one resource's operations: reads offer All Companies; writes, and
+ * reads of a record one company holds, the Company field alone; `readsWhen` either by values.
  */
 function companyProperties(resource: SpendeskResource): INodeProperties[] {
 	const perCompany = resource.operations.filter((o) => o.perCompany);
@@ -84,7 +53,6 @@ function companyProperties(resource: SpendeskResource): INodeProperties[] {
 	];
 }
 
-/** The fields of one operation, shown for its own resource and operation. */
 function operationFields(
 	resource: SpendeskResource,
 	operation: SpendeskOperation,
@@ -106,15 +74,24 @@ function resourceFields(resource: SpendeskResource): INodeProperties[] {
 
 /** The node's parameters after Authentication: resource, operations, then each resource's fields. */
 export const versionProperties: INodeProperties[] = [
-	resourceProperty(),
-	...operationProperties(),
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		// Sorted by name, whatever order the resources are registered in.
+		options: RESOURCES.map((r) => ({
+			name: r.name,
+			value: r.value,
+			description: r.description,
+		})).sort((a, b) => a.name.localeCompare(b.name)),
+		default: 'invoice',
+	},
+	...RESOURCES.map((resource) => resource.operation),
 	...RESOURCES.flatMap(resourceFields),
 ];
 
-/**
- * The node's subtitle: the names of the operation and the resource ("Get Many: Invoice"), looked
- * up in a map built from the Operation lists; a value the map does not know shows as it is.
- */
+/** The node's subtitle ("Get Many: Invoice"); a value it does not know shows as it is. */
 export function nodeSubtitle(): string {
 	const names: Record<string, string> = {};
 	for (const resource of RESOURCES) {

@@ -1,50 +1,14 @@
-/**
- * Accounting Export → Create: starts an export of a period (POST /v1/accounting/exports), then
- * waits for Spendesk to build it: polls it (GET /v1/accounting/exports/{exportId}) until COMPLETE or ERROR, spaced like the
- * payables snapshot wait (pauses doubling from 0.5 s to 5 s) and bounded by Max Wait.
- */
+/** Accounting Export → Create: starts an export of a period, then polls it until COMPLETE or ERROR, bounded by Max Wait. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import { restated } from '../../transport/restate';
 import { untilComplete } from '../../transport/statusPoll';
-import {
-	checkMaxWaitSeconds,
-	MAX_WAIT_SECONDS,
-	optionsCollection,
-	readCollection,
-} from '../sharedParams';
-import { toEpoch } from '../dates';
-import { readOptionalRecordId, recordLocator } from '../recordId';
+import { maxWaitOption, optionsCollection, readMaxWaitMs } from '../sharedParams';
+import { recordLocator } from '../recordId';
+import { readId, readPeriod } from '../readers';
 import type { SpendeskOperation } from '../types';
-
-/**
- * A dateTime parameter as an ISO 8601 instant (n8n gives text, or a date object from an
- * expression); a value without a time zone, as the date picker gives it, is read in the
- * workflow's time zone like the date filters of the lists.
- */
-function readInstant(
-	ctx: IExecuteFunctions,
-	name: string,
-	label: string,
-	itemIndex: number,
-): string {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	const ms = toEpoch(raw, ctx.getTimezone());
-	if (!Number.isFinite(ms)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`'${label}' must be a date and time; got ${typeof raw === 'string' && raw.trim() ? `"${raw.trim()}"` : 'nothing'}`,
-			{
-				description:
-					'Pick a date in the field, or give an ISO 8601 date-time from an expression, e.g. {{ $now.startOf("month").toISO() }}.',
-				itemIndex,
-			},
-		);
-	}
-	return new Date(ms).toISOString();
-}
 
 interface ExportRequest {
 	company: string | undefined;
@@ -94,27 +58,7 @@ async function whenComplete(
 	});
 }
 
-/** Max Wait (Seconds) of Options; 300 when it is not set. */
-function readExportMaxWait(ctx: IExecuteFunctions, itemIndex: number): number {
-	const { maxWait } = readCollection(ctx, 'options', itemIndex);
-	return checkMaxWaitSeconds(ctx, itemIndex, maxWait ?? 300, { what: 'export', example: 300 });
-}
-
-/** The template chosen; undefined for the company's default one (the field left empty). */
-function readTemplateId(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
-	return readOptionalRecordId(
-		ctx,
-		'options.templateId',
-		"'Template'",
-		itemIndex,
-		"Pick the template from the list, or leave 'Template' empty for the company's default template.",
-	);
-}
-
-/**
- * A template the company does not have is refused (a 400 on `templateId`,
- * docs/api.md#journal-templates): the error names the template and the company.
- */
+/** A template the company does not have (a 400 on `templateId`, docs/api.md#journal-templates), named with the company. */
 function unknownTemplate(
 	ctx: IExecuteFunctions,
 	error: unknown,
@@ -159,14 +103,7 @@ export const createExport: SpendeskOperation = {
 				'End of the period to export: the export holds what happened before it (excluded)',
 		},
 		optionsCollection([
-			{
-				displayName: 'Max Wait (Seconds)',
-				name: 'maxWait',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
-				default: 300,
-				description: 'How long to wait for Spendesk to build the export before giving up',
-			},
+			maxWaitOption(300, 'How long to wait for Spendesk to build the export before giving up'),
 			// Optional (docs/api.md#accounting-exports): empty is the company's default template.
 			{
 				...recordLocator({
@@ -182,17 +119,25 @@ export const createExport: SpendeskOperation = {
 		]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const from = readInstant(this, 'from', 'From', itemIndex);
-		const to = readInstant(this, 'to', 'Before', itemIndex);
-		if (from > to) {
-			throw new NodeOperationError(this.getNode(), `'From' (${from}) is after 'Before' (${to})`, {
-				description: 'Enter a period whose start comes before its end.',
-				itemIndex,
-			});
-		}
-		const templateId = readTemplateId(this, itemIndex);
+		const { start: from, end: to } = readPeriod(
+			this,
+			itemIndex,
+			['from', 'From'],
+			['to', 'Before'],
+			{
+				wording: 'dateTime',
+				advice: 'Enter a period whose start comes before its end.',
+			},
+		);
+		const templateId = readId(
+			this,
+			itemIndex,
+			this.getNodeParameter('options.templateId', itemIndex, ''),
+			"'Template'",
+			"Pick the template from the list, or leave 'Template' empty for the company's default template.",
+		);
 		const body: IDataObject = { from, to, ...(templateId ? { templateId } : {}) };
-		const maxWaitMs = readExportMaxWait(this, itemIndex) * 1000;
+		const maxWaitMs = readMaxWaitMs(this, itemIndex, 'export', 300);
 		return async (company) => {
 			const { body: created } = await callSpendesk<IDataObject>(this, 'createAccountingExport', {
 				company,

@@ -2,9 +2,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import { binaryPropertyField, readBinaryPropertyName } from '../fileParams';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { optionsCollection } from '../sharedParams';
+import { readRecordId } from '../readers';
 
 export const getJournal: SpendeskOperation = {
 	value: 'getJournal',
@@ -24,9 +25,9 @@ export const getJournal: SpendeskOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const exportId = readRecordId(
 			this,
+			itemIndex,
 			'exportId',
 			"'Export'",
-			itemIndex,
 			'Give the ID of an export, e.g. from Accounting Export → Create.',
 		);
 		const property = readBinaryPropertyName(this, 'options.binaryPropertyName', itemIndex);

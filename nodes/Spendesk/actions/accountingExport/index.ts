@@ -1,4 +1,3 @@
-/** The Accounting Export resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { createExport } from './create.operation';
 import { getJournal } from './getJournal.operation';

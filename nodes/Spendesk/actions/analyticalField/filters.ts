@@ -1,7 +1,4 @@
-/**
- * The filter of the analytical field lists: Include Archived, sent as `includeArchived=true`
- * (docs/api.md#filters; archived fields and values are left out without it).
- */
+/** Include Archived, sent as `includeArchived=true` (docs/api.md#filters). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { filtersCollection, readCollection } from '../sharedParams';
 

@@ -1,6 +1,7 @@
 import { listOperation } from '../list';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import { archivedFilter, readArchivedFilter } from './filters';
+import { readRecordId } from '../readers';
 
 export const getAnalyticalFieldValues = listOperation({
 	value: 'getValues',
@@ -20,9 +21,9 @@ export const getAnalyticalFieldValues = listOperation({
 	request: (ctx, itemIndex) => {
 		const fieldId = readRecordId(
 			ctx,
+			itemIndex,
 			'fieldId',
 			"'Analytical Field'",
-			itemIndex,
 			'Pick the analytical field from the list, or enter its ID (Analytical Field → Get Many lists them).',
 		);
 		return { pathParams: { fieldId }, qs: readArchivedFilter(ctx, itemIndex) };

@@ -1,4 +1,3 @@
-/** The Analytical Field resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { getAllAnalyticalFields } from './getAll.operation';
 import { getAnalyticalFieldValues } from './getValues.operation';

@@ -1,4 +1,3 @@
-/** The Cost Center resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { getAllCostCenters } from './getAll.operation';
 

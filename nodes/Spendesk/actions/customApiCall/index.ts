@@ -1,4 +1,3 @@
-/** The Custom API Call resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { customApiCall } from './request.operation';
 

@@ -1,4 +1,3 @@
-/** The Intake resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { createIntake } from './create.operation';
 import { getAllIntakes } from './getAll.operation';

@@ -1,8 +1,6 @@
 /**
- * Uploads a file to an intake in the API's three steps: start (the API opens an upload slot and
- * gives a pre-signed link), PUT of the bytes to that link WITHOUT the bearer token
- * (transport/presigned.ts), confirm. A failure says how far the upload went, so that the user
- * knows whether anything was stored before running again.
+ * Uploads a file to an intake in three steps: start (a pre-signed link), PUT of the bytes
+ * WITHOUT the bearer token (transport/presigned.ts), confirm; a failure says how far it went.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
@@ -143,7 +141,6 @@ export async function uploadToIntake(
 	};
 }
 
-/** The field holding the file an intake upload sends. */
 export const intakeBinaryField: INodeProperties = binaryPropertyField(
 	'The name of the input field containing the binary file data to be uploaded',
 	'input',

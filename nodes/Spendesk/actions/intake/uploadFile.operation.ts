@@ -1,9 +1,10 @@
 /** Intake → Upload File: the binary file of the input item, uploaded to an intake (start, pre-signed PUT, confirm). */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { readInputFile } from '../fileParams';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { intakeBinaryField, uploadToIntake } from './upload';
+import { readRecordId } from '../readers';
 
 export const uploadIntakeFile: SpendeskOperation = {
 	value: 'uploadFile',
@@ -23,9 +24,9 @@ export const uploadIntakeFile: SpendeskOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const intakeId = readRecordId(
 			this,
+			itemIndex,
 			'intakeId',
 			"'Intake'",
-			itemIndex,
 			'Pick the intake from the list, or give its ID, e.g. from Intake → Create.',
 		);
 		const file = readInputFile(this, itemIndex);

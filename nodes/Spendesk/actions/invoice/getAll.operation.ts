@@ -1,11 +1,8 @@
-/**
- * Invoice → Get Many: the invoices of a company, newest change first by default; every cursor
- * page read (docs/api.md#cursor-lists), so any Limit works. A Sort rule (Field and Direction,
- * below Options) is sent as the list's `sortBy` and `sort`.
- */
-import { readSortRule, sortCollection, sortDirection } from '../listFilters';
+/** Invoice → Get Many: every cursor page read (docs/api.md#cursor-lists); Sort sent as `sortBy` and `sort`. */
+import { sortCollection, sortDirection } from '../listFilters';
 import { readJsonObject, rejectPagingKeys } from '../sharedParams';
 import { listOperation } from '../list';
+import { readSortRule } from '../readers';
 
 export const getAllInvoices = listOperation({
 	endpoint: 'listInvoices',

@@ -1,9 +1,6 @@
 /**
- * The file names and MIME types Payable → Get Attachments gives its files (docs/api.md#files).
- * Spendesk may list an attachment with its own file name (the specification's items) or
- * without any name or ID (the vendor's older document: `mimeType, checksum, attachedAt, url`).
- * Every file gets a name that says what it is, with the extension of its type, and no two files
- * of one payable get the same name, so that a workflow writing them to disk keeps them all.
+ * The file names and MIME types of Payable → Get Attachments (docs/api.md#files): every file a
+ * name with the extension of its type, no two files of one payable the same name.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { safeFileName } from '../fileParams';
@@ -35,10 +32,7 @@ const ALIASES: Record<string, string> = {
 /** Types that say nothing about the file. */
 const GENERIC = new Set(['application/octet-stream', 'binary/octet-stream', 'application/binary']);
 
-/**
- * A MIME type as given (a listing's `mimeType`, a Content-Type header), without parameters,
- * lower case, in its usual spelling; undefined when absent or saying nothing of the file.
- */
+/** A MIME type without parameters, lower case, in its usual spelling; undefined when it says nothing. */
 export function mimeTypeOf(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const type = value.split(';')[0].trim().toLowerCase();
@@ -56,10 +50,7 @@ function lastSegment(url: URL | undefined): string {
 	}
 }
 
-/**
- * The name of an attachment before its type is known for sure: its own `fileName`, else its ID,
- * else the last segment of its link (object storage names a file by its key), else "attachment".
- */
+/** An attachment's name before its type is known: `fileName`, its ID, its link's last segment, or "attachment". */
 export function baseFileName(attachment: IDataObject, url: URL | undefined): string {
 	const id = typeof attachment.id === 'string' || typeof attachment.id === 'number';
 	return safeFileName(
@@ -76,11 +67,7 @@ export function withExtension(name: string, mimeType: string | undefined): strin
 	return given && extensions.includes(given) ? name : `${name}.${extensions[0]}`;
 }
 
-/**
- * The names given so far to the files of one payable, compared without case (a file system
- * may not tell `Receipt.pdf` from `receipt.pdf`): `take` gives a name no earlier file has,
- * numbering a repeat before its extension (`receipt (2).pdf`).
- */
+/** The names given so far to one payable's files, without case: `take` numbers a repeat (`receipt (2).pdf`). */
 export class FileNames {
 	private readonly taken = new Set<string>();
 

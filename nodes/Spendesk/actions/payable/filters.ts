@@ -1,13 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readFilterDate, toEpoch } from '../dates';
-import { dateFilter, readChoices, readIdList, textFilter } from '../listFilters';
+import { dateFilter, textField } from '../listFilters';
 import {
 	filtersCollection,
 	readCollection,
 	readJsonObject,
 	rejectPagingKeys,
 } from '../sharedParams';
+import { readChoices, readIdList } from '../readers';
 
 /** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
 export const FILTER_MODE: INodeProperties = {
@@ -21,11 +22,7 @@ export const FILTER_MODE: INodeProperties = {
 	default: 'fields',
 };
 
-/**
- * The payable-type filter of the payable lists (snapshot and search): the nine types Spendesk
- * documents; sent as `type`, the payable's own field (the filter's name is decided here:
- * docs/api.md#filters).
- */
+/** The nine payable types Spendesk documents, sent as `type` (docs/api.md#filters). */
 export const PAYABLE_TYPE_FILTER: INodeProperties = {
 	displayName: 'Payable Type',
 	name: 'type',
@@ -68,10 +65,7 @@ export const PAYABLE_TYPE_FILTER: INodeProperties = {
 /** The most days a snapshot's payable-date range may span (docs/api.md#filters). */
 const MAX_PAYABLE_DAYS = 31;
 const DAY_MS = 24 * 3600 * 1000;
-/**
- * A payable's bookkeeping statuses, as Spendesk documents them (docs/api.md#filters): the
- * snapshot's filter, and the `bookkeepingStatus` Get a payable answers.
- */
+/** A payable's bookkeeping statuses (docs/api.md#filters), as Get a payable answers them. */
 export const BOOKKEEPING_STATUS_FILTER: INodeProperties = {
 	displayName: 'Bookkeeping Status',
 	name: 'bookkeepingStatus',
@@ -88,10 +82,7 @@ export const BOOKKEEPING_STATUS_FILTER: INodeProperties = {
 	description: 'Only payables with these bookkeeping statuses',
 };
 
-/**
- * The search's own bookkeeping filter (docs/api.md#body-cursor-lists): it takes `toPrepare`,
- * `toExport` and `exported`, not the statuses Get a payable answers.
- */
+/** The search's own bookkeeping filter (docs/api.md#body-cursor-lists): not the statuses of Get. */
 export const SEARCH_BOOKKEEPING_FILTER: INodeProperties = {
 	displayName: 'Bookkeeping Status',
 	name: 'bookkeepingStatus',
@@ -114,11 +105,7 @@ export const SEARCH_BOOKKEEPING_FILTER: INodeProperties = {
 		"Only payables at these stages of bookkeeping, in the search's own words (Get a payable names the statuses differently)",
 };
 
-/**
- * The values of a filter that takes values from a list, each checked against its list: in
- * Fields mode a value not in the list (from an expression) is refused before any request,
- * naming the values (docs/api.md#filters). Undefined when none.
- */
+/** The values of a choice filter, each checked against its options (docs/api.md#filters). */
 export function readChoiceFilter(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -129,16 +116,11 @@ export function readChoiceFilter(
 	return readChoices(ctx, itemIndex, value, property.displayName, values);
 }
 
-/** The snapshot's filters that take values from a list, by name. */
 const SNAPSHOT_CHOICES = new Map(
 	[BOOKKEEPING_STATUS_FILTER, PAYABLE_TYPE_FILTER].map((p) => [p.name, p]),
 );
 
-/**
- * The date filters of a snapshot, as fields: their labels, by body property
- * (docs/api.md#filters). Each is read by its label (readFilterDate): Created To and Payable Date
- * To given as a day include that whole day.
- */
+/** The snapshot's date filters by body property; each read by its label (readFilterDate). */
 const SNAPSHOT_DATES: Record<string, string> = {
 	createdFrom: 'Created From',
 	createdTo: 'Created To',
@@ -167,7 +149,7 @@ export const payableFilterProperties: INodeProperties[] = [
 				'toPayableDate',
 				`Only payables dated on or before this date; with Payable Date From, at most ${MAX_PAYABLE_DAYS} days apart`,
 			),
-			textFilter(
+			textField(
 				'Payable IDs',
 				'ids',
 				'e.g. pay_001_000001, pay_001_000002',
@@ -189,11 +171,8 @@ export const payableFilterProperties: INodeProperties[] = [
 ];
 
 /**
- * Spendesk refuses payable dates more than 31 days apart (docs/api.md#filters), counted in whole
- * days, as the simulator counts them: a To given as a day ends at its last millisecond, so From
- * 2026-01-01 and To 2026-02-01 are 31 days apart, and a month is never too long, even with the
- * clock changing in it. The node refuses a wider range first, before any request, saying which
- * fields to change.
+ * Spendesk refuses payable dates more than 31 days apart (docs/api.md#filters), counted in
+ * whole days as the simulator counts them: the node refuses a wider range before any request.
  */
 function checkPayableDates(
 	ctx: IExecuteFunctions,

@@ -1,16 +1,12 @@
 /**
- * Payable → Get Many (value `getAll`; POST /v1/payables/search). Spendesk's filter grammar (docs/api.md#body-cursor-lists):
- * `filters: { operator: "and" | "or", subfilters: [{ field, operator: "=", value: [...] }] }`.
- * The Fields mode builds an AND of one equality subfilter per field filled in (its values a
- * list); the JSON mode sends the user's `filters` object as it is.
+ * Payable → Get Many (POST /v1/payables/search, docs/api.md#body-cursor-lists): the Fields mode
+ * sends an AND of one equality subfilter per field; the JSON mode sends `filters` as it is.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
-import { textFilter } from '../listFilters';
+import { textField } from '../listFilters';
 import { filtersCollection, readCollection, readJsonObject } from '../sharedParams';
-import { withOutput } from '../output';
-import type { SingleOperation } from '../types';
 import {
 	FILTER_MODE,
 	PAYABLE_TYPE_FILTER,
@@ -18,7 +14,6 @@ import {
 	SEARCH_BOOKKEEPING_FILTER,
 } from './filters';
 
-/** The search's filters that take values from a list, by subfilter field. */
 const CHOICES = new Map([SEARCH_BOOKKEEPING_FILTER, PAYABLE_TYPE_FILTER].map((p) => [p.name, p]));
 
 const searchFilterProperties: INodeProperties[] = [
@@ -26,20 +21,20 @@ const searchFilterProperties: INodeProperties[] = [
 	filtersCollection(
 		[
 			SEARCH_BOOKKEEPING_FILTER,
-			textFilter(
+			textField(
 				'Payable IDs',
 				'id',
 				'e.g. pay_001_000042, pay_001_000043',
 				'One or more payable IDs, separated by commas',
 			),
 			PAYABLE_TYPE_FILTER,
-			textFilter(
+			textField(
 				'Payment IDs',
 				'paymentId',
 				'e.g. pmt_001_000007',
 				'Only the payables of these card payments: their IDs, separated by commas',
 			),
-			textFilter(
+			textField(
 				'Requester IDs',
 				'requestor',
 				'e.g. usr_001_00004',
@@ -92,14 +87,12 @@ export function readSearchFilters(
 	return subfilters.length ? { operator: 'and', subfilters } : undefined;
 }
 
-export const getAllPayables = withOutput(
-	listOperation({
-		endpoint: 'searchPayables',
-		after: searchFilterProperties,
-		request: (ctx, itemIndex) => {
-			const filters = readSearchFilters(ctx, itemIndex);
-			return { body: filters ? { filters } : {} };
-		},
-	}) as SingleOperation,
-	'payable',
-);
+export const getAllPayables = listOperation({
+	endpoint: 'searchPayables',
+	after: searchFilterProperties,
+	request: (ctx, itemIndex) => {
+		const filters = readSearchFilters(ctx, itemIndex);
+		return { body: filters ? { filters } : {} };
+	},
+	output: 'payable',
+});

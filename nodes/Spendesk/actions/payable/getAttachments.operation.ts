@@ -1,8 +1,4 @@
-/**
- * Payable → Get Attachments: one item per attachment of the payable, with its file as binary
- * data under a name of its own (attachmentNames.ts), or its metadata only. Files are fetched
- * from their pre-signed links without credentials (transport/presigned.ts).
- */
+/** Payable → Get Attachments: one item per attachment, its file fetched without credentials (transport/presigned.ts). */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { ENDPOINTS } from '../../transport/endpoints';
@@ -17,10 +13,11 @@ import {
 	readBinaryPropertyName,
 	readMaxBytes,
 } from '../fileParams';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { baseFileName, FileNames, mimeTypeOf, withExtension } from './attachmentNames';
 import { optionsCollection } from '../sharedParams';
+import { readRecordId } from '../readers';
 
 interface AttachmentOptions {
 	binaryPropertyName: string;
@@ -56,11 +53,7 @@ function parsedLink(attachment: IDataObject): URL | undefined {
 const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/**
- * The attachments of an answer: `{data: [...]}`, a bare list, or one attachment under `data` (as
- * the vendor's older document declares the answer); `{data: null}` lists none. Anything else is
- * an error, never an empty list.
- */
+/** The attachments of an answer: `{data: [...]}`, a bare list, or one under `data`; anything else is an error. */
 function attachmentsOf(
 	ctx: IExecuteFunctions,
 	body: unknown,
@@ -76,11 +69,7 @@ function attachmentsOf(
 	throw unreadableList(ctx, ENDPOINTS.listPayableAttachments, company, 1, body, itemIndex);
 }
 
-/**
- * One attachment with its file: the link checked, the declared size checked, then the download.
- * The file is named from what Spendesk gives (attachmentNames.ts), with the extension of its
- * type: the listed MIME type, else the download's Content-Type.
- */
+/** One attachment with its file: link and declared size checked, then the download, named from what Spendesk gives. */
 async function withFile(
 	ctx: IExecuteFunctions,
 	attachment: IDataObject,
@@ -150,9 +139,9 @@ export const getPayableAttachments: SpendeskOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const payableId = readRecordId(
 			this,
+			itemIndex,
 			'payableId',
 			"'Payable'",
-			itemIndex,
 			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
 		);
 		const options = readOptions(this, itemIndex);

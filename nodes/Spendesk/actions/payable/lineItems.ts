@@ -1,13 +1,19 @@
 /**
- * The line items of Payable → Update (docs/api.md#payable-accounting): their fields in the
- * editor, reading them from an item before any request, and applying the changes of Change Some
- * to the lines Spendesk holds. A line as sent is `{grossAmount, expenseAccountId, taxAccountId,
- * costCenterId, analyticalFieldValues: [{fieldId, valueId}]}`, with only the properties given.
+ * The line items of Payable → Update (docs/api.md#payable-accounting): their fields, reading
+ * them, and applying Change Some to the lines Spendesk holds.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { checkRecordId, locatorValue, recordLocator } from '../recordId';
-import { fail } from '../writeFields';
-import { readChoice } from '../listFilters';
+import { fieldValueLocators, recordLocator } from '../recordId';
+import {
+	entriesOf,
+	fail,
+	LIST_HINT,
+	readChoice,
+	readFieldValues,
+	readId,
+	readMinorUnits,
+} from '../readers';
+import { textField } from '../listFilters';
 
 export interface AnalyticalValue {
 	fieldId: string;
@@ -35,24 +41,18 @@ export interface LineChange {
 const optional = (field: INodeProperties): INodeProperties => ({ ...field, required: false });
 
 const accountFields: INodeProperties[] = [
-	{
-		displayName: 'Expense Account ID',
-		name: 'expenseAccountId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. ea_6063',
-		description:
-			"ID of the expense account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
-	},
-	{
-		displayName: 'Tax Account ID',
-		name: 'taxAccountId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. ta_4456',
-		description:
-			"ID of the tax (VAT) account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
-	},
+	textField(
+		'Expense Account ID',
+		'expenseAccountId',
+		'e.g. ea_6063',
+		"ID of the expense account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
+	),
+	textField(
+		'Tax Account ID',
+		'taxAccountId',
+		'e.g. ta_4456',
+		"ID of the tax (VAT) account in the company's accounting setup (Spendesk offers no list of them: take it from your chart of accounts or from a payable read earlier)",
+	),
 ];
 
 const costCenterField = optional(
@@ -79,21 +79,7 @@ const analyticalValuesField: INodeProperties = {
 			displayName: 'Analytical Value',
 			name: 'value',
 			values: [
-				recordLocator({
-					name: 'fieldId',
-					label: 'Analytical Field',
-					description: 'The analytical field; pick it from the list, or enter its ID',
-					placeholder: 'e.g. af_001_001',
-					searchListMethod: 'searchAnalyticalFields',
-				})[0],
-				recordLocator({
-					name: 'valueId',
-					label: 'Value',
-					description:
-						'One of the values of the field chosen above: pick it from the list, or enter its ID',
-					placeholder: 'e.g. afv_001_001_00002',
-					searchListMethod: 'searchAnalyticalFieldValues',
-				})[0],
+				...fieldValueLocators('Analytical Field', 'e.g. af_001_001', 'e.g. afv_001_001_00002'),
 			],
 		},
 	],
@@ -203,6 +189,8 @@ export const lineItemFields: INodeProperties[] = [
 	},
 ];
 
+const APPLY_TO = ['everyLine', 'oneLine'];
+
 const FIELD_NAMES: Record<string, string> = {
 	grossAmount: 'Gross Amount (Minor Units)',
 	costCenterId: 'Cost Center',
@@ -225,52 +213,6 @@ export function fieldName(source: string | undefined): string | undefined {
 	return parts.join(', ');
 }
 
-/** An ID typed in a text field of a line; empty gives undefined. */
-function readTextId(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	where: string,
-	itemIndex: number,
-): string | undefined {
-	return (
-		checkRecordId(ctx, value, where, itemIndex, 'Enter the ID as Spendesk gives it.') || undefined
-	);
-}
-
-/** An ID of a line's record locator (From List or By ID); empty gives undefined. */
-function readId(
-	ctx: IExecuteFunctions,
-	raw: unknown,
-	where: string,
-	itemIndex: number,
-): string | undefined {
-	const hint = 'Pick it from the list, or enter its ID By ID.';
-	return readTextId(ctx, locatorValue(ctx, raw, where, itemIndex, hint), where, itemIndex);
-}
-
-function readAnalyticalValues(
-	ctx: IExecuteFunctions,
-	raw: unknown,
-	where: string,
-	itemIndex: number,
-): AnalyticalValue[] | undefined {
-	const entries = ((raw as IDataObject | undefined)?.value ?? []) as IDataObject[];
-	if (!Array.isArray(entries) || !entries.length) return undefined;
-	return entries.map((entry, i) => {
-		const at = `${where}, 'Analytical Value' ${i + 1}`;
-		const fieldId = readId(ctx, entry.fieldId, `${at}, 'Analytical Field'`, itemIndex);
-		const valueId = readId(ctx, entry.valueId, `${at}, 'Value'`, itemIndex);
-		if (!fieldId || !valueId)
-			fail(
-				ctx,
-				itemIndex,
-				`${at} needs both an 'Analytical Field' and a 'Value'`,
-				'Pick the analytical field, and give the ID of one of its values (Analytical Field → Get Many Values lists them), or remove the analytical value.',
-			);
-		return { fieldId, valueId };
-	});
-}
-
 /** What a line or change sets besides its amount: only the fields given. */
 function readSettings(
 	ctx: IExecuteFunctions,
@@ -279,25 +221,31 @@ function readSettings(
 	itemIndex: number,
 ): LineChange['set'] {
 	const set: LineChange['set'] = {};
-	const costCenterId = readId(ctx, entry.costCenterId, `${where}, 'Cost Center'`, itemIndex);
-	if (costCenterId) set.costCenterId = costCenterId;
-	for (const key of ['expenseAccountId', 'taxAccountId'] as const) {
-		const id = readTextId(ctx, entry[key], `${where}, '${FIELD_NAMES[key]}'`, itemIndex);
-		if (id) set[key] = id;
-	}
-	const values = readAnalyticalValues(ctx, entry.analyticalValues, where, itemIndex);
-	if (values) set.analyticalFieldValues = values;
+	const id = (key: 'costCenterId' | 'expenseAccountId' | 'taxAccountId') => {
+		const label = `${where}, '${FIELD_NAMES[key]}'`;
+		const value = entry[key];
+		const found =
+			key === 'costCenterId'
+				? readId(ctx, itemIndex, value, label, LIST_HINT)
+				: readId(ctx, itemIndex, value, label, 'Enter the ID as Spendesk gives it.', 'text');
+		if (found) set[key] = found;
+	};
+	id('costCenterId');
+	id('expenseAccountId');
+	id('taxAccountId');
+	const values = entriesOf((entry.analyticalValues as IDataObject | undefined)?.value);
+	if (values.length)
+		set.analyticalFieldValues = readFieldValues(ctx, itemIndex, values, {
+			at: (n) => `${where}, 'Analytical Value' ${n}`,
+			field: 'Analytical Field',
+			remove: 'the analytical value',
+		});
 	return set;
 }
 
-const entriesOf = (ctx: IExecuteFunctions, name: string, itemIndex: number): IDataObject[] => {
-	const raw = ctx.getNodeParameter(name, itemIndex, []) as unknown;
-	return Array.isArray(raw) ? (raw as IDataObject[]) : [];
-};
-
 /** Replace All: every line with its amount, checked before any request. */
 export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[] {
-	const entries = entriesOf(ctx, 'lineItems.line', itemIndex);
+	const entries = entriesOf(ctx.getNodeParameter('lineItems.line', itemIndex, []));
 	// No source gives a largest number of lines: Spendesk refuses what it does not take.
 	if (!entries.length)
 		fail(
@@ -308,32 +256,23 @@ export function readLines(ctx: IExecuteFunctions, itemIndex: number): LineItem[]
 		);
 	return entries.map((entry, i) => {
 		const where = `Line ${i + 1}`;
-		// Empty text is no amount (Number('') would make it 0).
-		const amount =
-			typeof entry.grossAmount === 'string'
-				? entry.grossAmount.trim() === ''
-					? undefined
-					: Number(entry.grossAmount)
-				: entry.grossAmount;
-		if (typeof amount !== 'number' || !Number.isSafeInteger(amount))
-			fail(
-				ctx,
-				itemIndex,
-				`${where}, 'Gross Amount (Minor Units)' must be a whole number of minor units; got ${typeof entry.grossAmount === 'string' ? `"${entry.grossAmount.slice(0, 40)}"` : String(entry.grossAmount).slice(0, 40)}`,
-				"Give the amount in minor units, like the payable's amount: 120.00 EUR is 12000.",
-			);
+		const amount = readMinorUnits(
+			ctx,
+			itemIndex,
+			entry.grossAmount,
+			`${where}, 'Gross Amount (Minor Units)'`,
+		);
 		return { grossAmount: amount, ...readSettings(ctx, entry, where, itemIndex) };
 	});
 }
 
 /** Change Some: the changes, checked before any request (the line numbers once the payable is read). */
 export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChange[] {
-	const changes = entriesOf(ctx, 'lineChanges.change', itemIndex).map((entry, i) => {
+	const entries = entriesOf(ctx.getNodeParameter('lineChanges.change', itemIndex, []));
+	const changes = entries.map((entry, i) => {
 		const where = `Change ${i + 1}`;
-		const one =
-			readChoice(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, ['everyLine', 'oneLine']) ===
-			'oneLine';
-		const line = one ? Number(entry.lineNumber ?? 1) : undefined;
+		const applyTo = readChoice(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, APPLY_TO);
+		const line = applyTo === 'oneLine' ? Number(entry.lineNumber ?? 1) : undefined;
 		if (line !== undefined && (!Number.isSafeInteger(line) || line < 1))
 			fail(
 				ctx,
@@ -374,11 +313,7 @@ const accountId = (value: unknown): string | undefined =>
 		? idOrNumber((value as IDataObject).id)
 		: undefined;
 
-/**
- * A line's gross amount in minor units: `financial.grossAmount`, else its net amount plus the
- * VAT and the VAT adjustment (spelled `vatAdjustmentAmount` in answers, `vatAdjustementAmount`
- * in the vendor's older document: both read).
- */
+/** A line's gross amount: `financial.grossAmount`, else net + VAT + adjustment (both spellings read). */
 function grossOf(line: IDataObject): number | undefined {
 	const financial = (line.financial ?? {}) as IDataObject;
 	const whole = (value: unknown) =>
@@ -393,15 +328,8 @@ function grossOf(line: IDataObject): number | undefined {
 }
 
 /**
- * A line as Get a payable gives it, as the update takes it back (unset properties left out).
- * Get answers `{expenseAccount: {id, code, description}, vatAccount: {id, code, description,
- * rate}, financial: {netAmount, vatAmount, vatAdjustmentAmount, grossAmount},
- * analyticalProperties: [{fieldId, valueId, …}], costCenterId}` (docs/api.md#payables), an
- * account null when the line has none; the update takes `{grossAmount, expenseAccountId,
- * taxAccountId, costCenterId, analyticalFieldValues}`. So `expenseAccount.id` becomes
- * `expenseAccountId` and `vatAccount.id` `taxAccountId`, and a line without a cost center
- * takes the payable's (`payableCostCenter`): nothing the line holds is lost on the way back.
- * test/schemas/fields-read.ts lists the fields read.
+ * A line as Get a payable gives it (docs/api.md#payables), in the shape the update takes back:
+ * account objects become their IDs, and a line without a cost center takes the payable's.
  */
 export function lineFromPayable(entry: unknown, payableCostCenter?: unknown): LineItem | undefined {
 	if (!entry || typeof entry !== 'object' || Array.isArray(entry)) return undefined;

@@ -1,20 +1,16 @@
 /**
- * Payable → Update: a payable's accounting before export (docs/api.md#payable-accounting), its
- * line items with their amounts, cost centers, expense and tax accounts and analytical values.
- * Spendesk replaces the whole list of lines at each update: Replace All sends the lines given;
- * Change Some reads the payable first (one Get), applies the changes to its lines and sends
- * them all. The payable's version comes from the input item, or from that Get when left empty.
- * The update is never repeated after a 5xx or a dropped connection (a replay of an applied one
- * would be refused as a stale version).
+ * Payable → Update (docs/api.md#payable-accounting): Spendesk replaces every line at each
+ * update, so Change Some reads the payable first and sends all its lines. Never repeated after
+ * a 5xx (a replay of an applied one would be refused as a stale version).
  */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { companyLabel } from '../../companies/naming';
-import { ENDPOINTS } from '../../transport/endpoints';
 import type { EndpointName } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
+import { apiError } from '../errorItem';
 import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import {
@@ -43,27 +39,6 @@ interface Target {
 	itemIndex: number;
 }
 
-function apiError(
-	ctx: IExecuteFunctions,
-	endpoint: EndpointName,
-	status: number,
-	target: Target,
-	message: string,
-	description: string,
-): NodeApiError {
-	const { method, path } = ENDPOINTS[endpoint];
-	const { company, itemIndex } = target;
-	return new NodeApiError(
-		ctx.getNode(),
-		{
-			status,
-			endpoint: `${method} ${path}`,
-			...(company ? { companyId: company } : {}),
-		} as JsonObject,
-		{ message, description, httpCode: String(status), itemIndex },
-	);
-}
-
 const payableName = (target: Target) =>
 	`Payable "${target.payableId}" in ${companyLabel(target.company)}`;
 
@@ -72,7 +47,8 @@ function notFound(ctx: IExecuteFunctions, endpoint: EndpointName, target: Target
 		ctx,
 		endpoint,
 		404,
-		target,
+		target.company,
+		target.itemIndex,
 		`Payable "${target.payableId}" was not found in ${companyLabel(target.company)}`,
 		'Nothing was changed. Check the payable ID (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.',
 	);
@@ -94,7 +70,8 @@ function refusal(
 			ctx,
 			'updatePayableAccounting',
 			409,
-			target,
+			target.company,
+			target.itemIndex,
 			`${payableName(target)} is already exported: its accounting can no longer change`,
 			`Nothing was changed.${detail} Leave this payable out, or change its accounting in your accounting system.`,
 		);
@@ -103,7 +80,8 @@ function refusal(
 			ctx,
 			'updatePayableAccounting',
 			409,
-			target,
+			target.company,
+			target.itemIndex,
 			staleVersionMessage(payableName(target)),
 			staleVersionAdvice(version, 'updated', detail),
 		);
@@ -112,13 +90,13 @@ function refusal(
 		ctx,
 		'updatePayableAccounting',
 		status,
-		target,
+		target.company,
+		target.itemIndex,
 		`Spendesk refused the accounting of payable "${target.payableId}" in ${companyLabel(target.company)}${where ? ` (${where})` : ''}`,
 		`Nothing was changed.${detail} Check ${where ? `${where} in 'Lines' or 'Changes'` : 'the lines'}: the gross amounts must add up to the payable's amount (in minor units), and cost centers and analytical values must be the company's (Cost Center → Get Many, Analytical Field → Get Many Values).`,
 	);
 }
 
-/** The payable as Spendesk holds it now (one Get). */
 async function readCurrent(ctx: IExecuteFunctions, target: Target): Promise<IDataObject> {
 	const { company, payableId, itemIndex } = target;
 	const payable = await readPayable(ctx, company, payableId, itemIndex);

@@ -1,19 +1,15 @@
 /**
- * Payable → Update Bookkeeping Status: marks payables exported (or failed to export) in bulk
- * calls of up to 100 (PUT /v1/payables/bookkeeping-status, docs/api.md#bulk-writes). Each
- * payable carries the version it was read at: by default the input item's `version`; an item
- * without one has its payable read first (one Get each). A stale version (`conflict`) or an
- * unknown payable (`not_found`) is the error of its own item only. The answer's shape is
- * unverified: a 2xx that does not report on a payable is that item's success with a note,
- * never a failure of a write Spendesk accepted.
+ * Payable → Update Bookkeeping Status, in bulk calls of up to 100 (docs/api.md#bulk-writes).
+ * The answer's shape is unverified: a 2xx that does not report on a payable is that item's
+ * success with a note, never a failure of a write Spendesk accepted.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { companyLabel } from '../../companies/naming';
 import { callSpendesk } from '../../transport/request';
 import { recordLocator } from '../recordId';
+import { bookkeepingStatusField } from '../sharedParams';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { readText } from '../writeFields';
 import {
 	noVersionError,
 	readGivenVersion,
@@ -24,15 +20,11 @@ import {
 	versionIn,
 	versionProperty,
 } from './version';
+import { readBookkeepingStatus, readText } from '../readers';
 
 /** Words of a per-payable result that say the payable was not changed. */
 const REFUSED = /fail|error|reject|invalid|denied|forbidden|refused/i;
 
-/**
- * The note of a payable the 2xx answer did not report on (docs/api.md#bulk-writes): the call
- * was accepted, so the status is most likely set; the answer's shape is unverified, so the
- * item succeeds, saying so, rather than fails.
- */
 const unpairedNote = (status: number) =>
 	`Spendesk accepted the call (HTTP ${status}) but its answer did not report on this payable, so the node cannot confirm it: the bookkeeping status is most likely set. Check it with Payable → Get before relying on it; running the node again is safe.`;
 
@@ -44,12 +36,7 @@ function marked(sent: IDataObject, answer: IDataObject, note?: string): EntryRes
 	return { ok: true, json };
 }
 
-/**
- * What Spendesk answered for one payable, as its item's result or its error. `updated` is
- * the documented success, `conflict` and `not_found` the documented refusals, and a word
- * that says it failed is a refusal too; an answer without a word the node knows, or no answer
- * for this payable in a 2xx, is a success with a note.
- */
+/** What Spendesk answered for one payable: `updated`, or a refusal (`conflict`, `not_found`, a word that says so). */
 function resultOf(
 	ctx: IExecuteFunctions,
 	entry: BatchEntry,
@@ -60,7 +47,7 @@ function resultOf(
 	const node = ctx.getNode();
 	const { itemIndex } = entry;
 	if (!answer) return marked(sent, {}, unpairedNote(call.httpStatus));
-	const status = statusWord(answer);
+	const status = typeof answer.status === 'string' && answer.status ? answer.status : undefined;
 	if (status === 'updated') return marked(sent, answer);
 	if (status === 'conflict') {
 		const current =
@@ -94,16 +81,7 @@ function resultOf(
 	);
 }
 
-/** The word of a per-payable result (`status`), when it has one. */
-function statusWord(answer: IDataObject): string | undefined {
-	return typeof answer.status === 'string' && answer.status ? answer.status : undefined;
-}
-
-/**
- * The per-payable results of the answer: `data`, each naming its payable by `id`
- * (docs/api.md#bulk-writes). An answer of another shape gives none: every payable is then
- * unpaired, a success with a note (test/schemas/fields-read.ts lists the fields read).
- */
+/** The per-payable results of the answer, `data` (docs/api.md#bulk-writes); another shape gives none. */
 function answersOf(body: unknown): IDataObject[] {
 	const data = body && typeof body === 'object' ? (body as IDataObject).data : undefined;
 	return Array.isArray(data) ? (data as IDataObject[]) : [];
@@ -132,37 +110,23 @@ function capitalised(text: string): string {
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const id = readPayableId(this, itemIndex);
 	const version = readGivenVersion(this, itemIndex);
-	const status = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
-	if (status !== 'exported' && status !== 'failedToExport') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`'Bookkeeping Status' must be "Exported" or "Failed to Export"; got "${String(status).slice(0, 40)}"`,
-			{
-				description:
-					'Choose "Exported" or "Failed to Export" (an expression must give "exported" or "failedToExport").',
-				itemIndex,
-			},
-		);
-	}
+	const status = readBookkeepingStatus(this, itemIndex);
 	const body: IDataObject = { id, bookkeepingStatus: status };
 	if (version !== undefined) body.version = version;
 	if (status === 'failedToExport') {
 		const reason = readText(
 			this,
+			itemIndex,
 			this.getNodeParameter('failureReason', itemIndex, ''),
 			'Failure Reason',
 			1000,
-			itemIndex,
 		);
 		if (reason !== undefined) body.failureReason = reason;
 	}
 	return { itemIndex, body, label: `payable "${id}"` };
 }
 
-/**
- * The current version of an entry's payable, read with one Get; undefined with the entry's
- * error when the payable is not found or has no version.
- */
+/** The current version of an entry's payable, read with one Get, or the entry's error. */
 async function currentVersion(
 	ctx: IExecuteFunctions,
 	company: string | undefined,
@@ -246,25 +210,10 @@ export const updateBookkeepingStatus: BatchedOperation = {
 			searchListMethod: 'searchPayables',
 		}),
 		versionProperty('one more request per item'),
-		{
-			displayName: 'Bookkeeping Status',
-			name: 'bookkeepingStatus',
-			type: 'options',
-			options: [
-				{
-					name: 'Exported',
-					value: 'exported',
-					description: 'The payable is in the accounting system',
-				},
-				{
-					name: 'Failed to Export',
-					value: 'failedToExport',
-					description: 'The payable could not be exported to the accounting system',
-				},
-			],
-			default: 'exported',
-			description: 'The bookkeeping status to set',
-		},
+		bookkeepingStatusField(
+			'The payable is in the accounting system',
+			'The payable could not be exported to the accounting system',
+		),
 		{
 			displayName: 'Failure Reason',
 			name: 'failureReason',

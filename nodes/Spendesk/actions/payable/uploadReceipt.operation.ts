@@ -1,10 +1,7 @@
 /**
- * Payable → Upload Receipt: the binary file of the input item attached to a payable
- * (docs/api.md#receipt-upload). Spendesk opens a pre-signed form for the file's type and size;
- * the file then goes to the form's URL as multipart/form-data, WITHOUT the bearer token
- * (transport/presigned.ts). The type and size are checked before any request: PDF, JPEG or PNG
- * (the types a payable's attachments have), at most Max File Size. No source gives Spendesk's
- * largest receipt, so Max File Size defaults to 50 MB (the simulator's limit) and may be raised.
+ * Payable → Upload Receipt (docs/api.md#receipt-upload): a pre-signed form, then the file
+ * WITHOUT the bearer token (transport/presigned.ts). No source gives Spendesk's largest receipt:
+ * Max File Size defaults to 50 MB (the simulator's limit).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
@@ -20,10 +17,10 @@ import { DOWNLOAD_MAX_FILE_SIZE, maxFileSizeOption, readMaxBytes } from '../file
 import type { MaxFileSize } from '../fileParams';
 import { readInputFile } from '../fileParams';
 import { withState } from '../intake/upload';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
-import { fail } from '../writeFields';
 import { optionsCollection } from '../sharedParams';
+import { fail, readRecordId } from '../readers';
 
 /** Max File Size of a receipt by default; Spendesk's own limit is not published (docs/api.md#receipt-upload). */
 const DEFAULT_RECEIPT_MB = 50;
@@ -126,9 +123,9 @@ export const uploadPayableReceipt: SingleOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const payableId = readRecordId(
 			this,
+			itemIndex,
 			'payableId',
 			"'Payable'",
-			itemIndex,
 			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
 		);
 		const input = readInputFile(this, itemIndex);

@@ -1,22 +1,16 @@
-/**
- * The payable a write names, and the version it carries (docs/api.md#payable-accounting,
- * docs/api.md#bulk-writes): by default the input item's `version`; left empty, the node reads
- * the payable first (one Get). Spendesk refuses a write whose version is stale.
- */
+/** The payable a write names, and its version (docs/api.md#payable-accounting): empty, read first. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { readRecordId } from '../recordId';
-import { readVersion } from '../writeFields';
+import { fail, readRecordId, shown } from '../readers';
 
-/** The payable a write names (its Payable field), refused clearly when empty or no ID. */
 export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return readRecordId(
 		ctx,
+		itemIndex,
 		'payableId',
 		"'Payable'",
-		itemIndex,
 		'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).',
 	);
 }
@@ -35,12 +29,20 @@ export function versionProperty(cost: string): INodeProperties {
 	};
 }
 
-/** The version as given; empty (no `version` in the item): undefined, read from Spendesk. */
+/** The version given (digits as text too); empty: undefined, read from Spendesk. */
 export function readGivenVersion(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	const raw = ctx.getNodeParameter('version', itemIndex, '') as unknown;
 	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
 		return undefined;
-	return readVersion(ctx, itemIndex);
+	const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+	if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+		fail(
+			ctx,
+			itemIndex,
+			`'Version' must be a whole number from 0; got ${shown(raw)}`,
+			'Give the version of the payable as read from Spendesk (Payable → Get, or the search), e.g. {{ $json.version }}. Spendesk refuses the update when the payable has changed since.',
+		);
+	return value;
 }
 
 /** The payable as Spendesk holds it now (one Get); undefined when Spendesk does not know it. */
@@ -61,7 +63,6 @@ export async function readPayable(
 	return bodyItems(response.body)[0] ?? {};
 }
 
-/** The version of a payable as read, when it has a usable one. */
 export function versionIn(payable: IDataObject): number | undefined {
 	const { version } = payable;
 	return typeof version === 'number' && Number.isSafeInteger(version) && version >= 0
@@ -90,9 +91,6 @@ export function noVersionError(
 export const staleVersionMessage = (name: string) =>
 	`${name} has changed in Spendesk since it was read`;
 
-/**
- * What to do about a stale version: `done` is what an earlier run did (e.g. "updated"),
- * `said` what Spendesk added, if anything (a sentence starting with a space).
- */
+/** What to do about a stale version: `done` by an earlier run, `said` by Spendesk. */
 export const staleVersionAdvice = (version: unknown, done: string, said = '') =>
 	`Spendesk did not update it: the payable changed after version ${String(version)} was read.${said} Read it again (Payable → Get) and use the version from that fresh Get, or leave 'Version' empty to have the node read it; if an earlier run already ${done} it, there is nothing to do.`;

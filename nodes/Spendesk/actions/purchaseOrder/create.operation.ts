@@ -1,98 +1,81 @@
 /**
- * Purchase Order → Create: one purchase order per input item (docs/api.md#purchase-orders),
- * for a user of the company, an amount and a net amount, a period, a cost center, custom fields,
- * and an existing supplier (by ID) or a new one (by name). The body is the one a public client
- * sent to the vendor's sandbox (createBody.ts). Checked before any request; never repeated after
- * a 5xx or a dropped connection (the catalogue entry is not idempotent), since a replay would
- * create a second one.
+ * Purchase Order → Create (docs/api.md#purchase-orders), in the body a public client sent to the
+ * vendor's sandbox: amounts in minor units, entered as decimals. Never repeated after a 5xx.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { readRecordId, recordLocator } from '../recordId';
-import { readChoice } from '../listFilters';
+import { fieldValueLocators, recordLocator } from '../recordId';
 import { readCollection } from '../sharedParams';
 import type { SingleOperation } from '../types';
-import { fail, readText } from '../writeFields';
-import { readCurrency, readCustomFields, readDateTime, readItems, readMoney } from './createBody';
-
-/** Start Date and End Date as ISO date-times, the start not after the end. */
-function readPeriod(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const date = (name: string, label: string) =>
-		readDateTime(ctx, ctx.getNodeParameter(name, itemIndex, ''), label, itemIndex);
-	const startDate = date('startDate', 'Start Date');
-	const endDate = date('endDate', 'End Date');
-	if (startDate > endDate)
-		fail(
-			ctx,
-			itemIndex,
-			`'Start Date' (${startDate}) is after 'End Date' (${endDate})`,
-			"Set 'Start Date' on or before 'End Date'.",
-		);
-	return { startDate, endDate };
-}
+import {
+	entriesOf,
+	fail,
+	readChoice,
+	readCurrency,
+	readFieldValues,
+	readMoney,
+	readPeriod,
+	readRecordId,
+	readText,
+	shown,
+} from '../readers';
+import type { Money } from '../readers';
+import { textField } from '../listFilters';
 
 /** User, amounts, period, cost center and custom fields: checked before any request. */
 function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const userId = readRecordId(
 		ctx,
+		itemIndex,
 		'userId',
 		"'User'",
-		itemIndex,
 		'Pick the user from the list, or give the ID of a member of the company, e.g. {{ $json.userId }} (User → Get Many lists them).',
 	);
-	const currency = readCurrency(ctx, itemIndex);
-	const amount = readMoney(
-		ctx,
-		ctx.getNodeParameter('amount', itemIndex, 0),
-		'Amount',
-		currency,
-		true,
-		itemIndex,
-	);
-	const netAmount = readMoney(
-		ctx,
-		ctx.getNodeParameter('netAmount', itemIndex, 0),
-		'Net Amount',
-		currency,
-		false,
-		itemIndex,
-	);
+	const currency = readCurrency(ctx, itemIndex, ctx.getNodeParameter('currency', itemIndex, ''));
+	const given = (name: string) => ctx.getNodeParameter(name, itemIndex, 0) as number;
+	const amount = readMoney(ctx, itemIndex, given('amount'), 'Amount', currency, true);
+	const netAmount = readMoney(ctx, itemIndex, given('netAmount'), 'Net Amount', currency);
 	if (netAmount.amount > amount.amount)
 		fail(
 			ctx,
 			itemIndex,
-			`'Net Amount' (${ctx.getNodeParameter('netAmount', itemIndex, 0) as number}) is more than 'Amount' (${ctx.getNodeParameter('amount', itemIndex, 0) as number})`,
+			`'Net Amount' (${given('netAmount')}) is more than 'Amount' (${given('amount')})`,
 			"Give 'Net Amount' without taxes: at most 'Amount'.",
 		);
-	const { startDate, endDate } = readPeriod(ctx, itemIndex);
+	const { start: startDate, end: endDate } = readPeriod(
+		ctx,
+		itemIndex,
+		['startDate', 'Start Date'],
+		['endDate', 'End Date'],
+		{ advice: "Set 'Start Date' on or before 'End Date'." },
+	);
 	const costCenterId = readRecordId(
 		ctx,
+		itemIndex,
 		'costCenterId',
 		"'Cost Center'",
-		itemIndex,
 		'Pick the cost center from the list, or give the ID of a cost center of the company (Cost Center → Get Many lists them).',
 	);
-	const customFieldAssociations = readCustomFields(ctx, itemIndex);
+	const customFields = entriesOf(ctx.getNodeParameter('customFields.field', itemIndex, []));
+	const customFieldAssociations = readFieldValues(ctx, itemIndex, customFields, {
+		at: (n) => `'Custom Fields' ${n}`,
+		field: 'Field',
+		remove: "it from 'Custom Fields'",
+	}).map(({ fieldId, valueId }) => ({ customFieldId: fieldId, customFieldValueId: valueId }));
 	return { userId, amount, netAmount, costCenterId, startDate, endDate, customFieldAssociations };
 }
 
 /** Exactly one of supplierId (Existing Supplier) and supplierName (New Supplier). */
 function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	const mode = readChoice(
-		ctx,
-		itemIndex,
-		ctx.getNodeParameter('supplierMode', itemIndex, 'existing'),
-		'Supplier',
-		['existing', 'new'],
-	);
-	if (mode === 'new') {
+	const mode = ctx.getNodeParameter('supplierMode', itemIndex, 'existing');
+	if (readChoice(ctx, itemIndex, mode, 'Supplier', ['existing', 'new']) === 'new') {
 		const name = readText(
 			ctx,
+			itemIndex,
 			ctx.getNodeParameter('supplierName', itemIndex, ''),
 			'Supplier Name',
 			200,
-			itemIndex,
 		);
 		if (!name)
 			fail(
@@ -106,28 +89,73 @@ function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return {
 		supplierId: readRecordId(
 			ctx,
+			itemIndex,
 			'supplierId',
 			"'Supplier'",
-			itemIndex,
 			'Pick the supplier from the list, or give the ID of a supplier of the company (Supplier → Get Many lists them), or choose New Supplier and give its name.',
 		),
 	};
+}
+
+/** One line item: its name, quantity, unit price (in the currency) and VAT rate (%). */
+function readItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	entry: IDataObject,
+	label: string,
+	currency: string,
+): IDataObject {
+	const name = readText(ctx, itemIndex, entry.name, `${label}, 'Name'`, 200);
+	if (!name)
+		fail(
+			ctx,
+			itemIndex,
+			`${label}, 'Name' is empty`,
+			"Name each line item, or remove it from 'Items'.",
+		);
+	const quantity = Number(entry.quantity ?? 1);
+	if (!Number.isFinite(quantity) || quantity <= 0)
+		fail(
+			ctx,
+			itemIndex,
+			`${label}, 'Quantity' must be a number above 0; got ${shown(entry.quantity)}`,
+			'Give how many units the line orders, e.g. 1 or 2.5.',
+		);
+	const vatRate = Number(entry.vatRate ?? 0);
+	if (!Number.isFinite(vatRate) || vatRate < 0 || vatRate > 100)
+		fail(
+			ctx,
+			itemIndex,
+			`${label}, 'VAT Rate (%)' must be a percentage from 0 to 100; got ${shown(entry.vatRate)}`,
+			'Give the VAT rate in percent, e.g. 20 for 20%.',
+		);
+	const unitPrice = readMoney(ctx, itemIndex, entry.unitPrice, `${label}, 'Unit Price'`, currency);
+	return { name, quantity, unitPrice: { ...unitPrice }, vatRate };
 }
 
 /** Description, line items and delivery notes, when given. */
 function readAdditional(ctx: IExecuteFunctions, currency: string, itemIndex: number): IDataObject {
 	const extra = readCollection(ctx, 'additionalFields', itemIndex);
 	const body: IDataObject = {};
-	const description = readText(ctx, extra.description, 'Description', 1000, itemIndex);
+	const description = readText(ctx, itemIndex, extra.description, 'Description', 1000);
 	if (description) body.description = description;
-	const items = readItems(ctx, extra.items, currency, itemIndex);
-	if (items) body.items = items;
+	const items = entriesOf((extra.items as IDataObject | undefined)?.item);
+	if (items.length > 100)
+		fail(
+			ctx,
+			itemIndex,
+			`'Items' holds ${items.length} line items; at most 100`,
+			'Give at most 100 line items per purchase order.',
+		);
+	if (items.length)
+		body.items = items.map((entry, n) =>
+			readItem(ctx, itemIndex, entry, `'Item' ${n + 1}`, currency),
+		);
 	if (typeof extra.deliveryNotesExpected === 'boolean')
 		body.deliveryNotesExpected = extra.deliveryNotesExpected;
 	return body;
 }
 
-/** A decimal amount of the panel, in the currency. */
 function amountField(
 	name: string,
 	label: string,
@@ -160,28 +188,11 @@ const customFieldsField: INodeProperties = {
 		{
 			displayName: 'Field',
 			name: 'field',
-			values: [
-				recordLocator({
-					name: 'fieldId',
-					label: 'Field',
-					description: 'The analytical field; pick it from the list, or enter its ID',
-					placeholder: 'e.g. af_001_002',
-					searchListMethod: 'searchAnalyticalFields',
-				})[0],
-				recordLocator({
-					name: 'valueId',
-					label: 'Value',
-					description:
-						'One of the values of the field chosen above: pick it from the list, or enter its ID',
-					placeholder: 'e.g. afv_001_002_00007',
-					searchListMethod: 'searchAnalyticalFieldValues',
-				})[0],
-			],
+			values: [...fieldValueLocators('Field', 'e.g. af_001_002', 'e.g. afv_001_002_00007')],
 		},
 	],
 };
 
-/** Additional Fields → Items: the line items of the purchase order. */
 const itemsField: INodeProperties = {
 	displayName: 'Items',
 	name: 'items',
@@ -195,14 +206,7 @@ const itemsField: INodeProperties = {
 			displayName: 'Item',
 			name: 'item',
 			values: [
-				{
-					displayName: 'Name',
-					name: 'name',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Posters A2',
-					description: 'What the line orders',
-				},
+				textField('Name', 'name', 'e.g. Posters A2', 'What the line orders'),
 				{
 					displayName: 'Quantity',
 					name: 'quantity',
@@ -348,21 +352,19 @@ export const createPurchaseOrder: SingleOperation = {
 					default: false,
 					description: 'Whether the supplier is expected to send delivery notes',
 				},
-				{
-					displayName: 'Description',
-					name: 'description',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Printing, spring campaign',
-					description: 'What the purchase order is for (at most 1,000 characters)',
-				},
+				textField(
+					'Description',
+					'description',
+					'e.g. Printing, spring campaign',
+					'What the purchase order is for (at most 1,000 characters)',
+				),
 				itemsField,
 			],
 		},
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const required = readRequired(this, itemIndex);
-		const { currency } = required.amount as { currency: string };
+		const { currency } = required.amount as Money;
 		const body = {
 			...required,
 			...readSupplier(this, itemIndex),

@@ -1,23 +1,17 @@
-/**
- * What the Purchase Order operations share (docs/api.md#purchase-orders): the purchase order
- * field (a resource locator, From List or By ID), reading its ID, and the errors of a purchase order that is
- * not found or not open.
- */
-import { NodeApiError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+/** What the Purchase Order operations share (docs/api.md#purchase-orders). */
+import type { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { companyLabel } from '../../companies/naming';
 import type { EndpointName } from '../../transport/endpoints';
-import { ENDPOINTS } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
-import { readRecordId, recordLocator } from '../recordId';
+import { apiError } from '../errorItem';
+import { recordLocator } from '../recordId';
+import { readRecordId } from '../readers';
 
 export const ID_HINT =
 	'Pick the purchase order from the list, or enter its ID, usually from an expression such as {{ $json.id }} (Purchase Order → Get Many lists them).';
 
-/**
- * The Purchase Order field: From List (the purchase orders of the chosen company) or By ID. On
- * Get, which offers All Companies, a copy By ID only is shown then (recordLocator).
- */
+/** The Purchase Order field; on Get, with All Companies, By ID only. */
 export function purchaseOrderLocator(what: string, allCompanies = false): INodeProperties[] {
 	return recordLocator({
 		name: 'purchaseOrderId',
@@ -33,30 +27,8 @@ export function purchaseOrderLocator(what: string, allCompanies = false): INodeP
 	});
 }
 
-/** The purchase order ID of an item, checked before any request. */
 export function readPurchaseOrderId(ctx: IExecuteFunctions, itemIndex: number): string {
-	return readRecordId(ctx, 'purchaseOrderId', "'Purchase Order'", itemIndex, ID_HINT);
-}
-
-function apiError(
-	ctx: IExecuteFunctions,
-	endpoint: EndpointName,
-	status: number,
-	company: string | undefined,
-	itemIndex: number,
-	message: string,
-	description: string,
-): NodeApiError {
-	const { method, path } = ENDPOINTS[endpoint];
-	return new NodeApiError(
-		ctx.getNode(),
-		{
-			status,
-			endpoint: `${method} ${path}`,
-			...(company ? { companyId: company } : {}),
-		} as JsonObject,
-		{ message, description, httpCode: String(status), itemIndex },
-	);
+	return readRecordId(ctx, itemIndex, 'purchaseOrderId', "'Purchase Order'", ID_HINT);
 }
 
 /** Spendesk knows no purchase order of that ID in the company. */

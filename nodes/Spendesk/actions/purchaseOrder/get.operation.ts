@@ -1,8 +1,4 @@
-/**
- * Purchase Order → Get: one purchase order by its ID, with its line items
- * (docs/api.md#purchase-orders). With One Company an unknown ID is the item's error; with
- * Several or All Companies the purchase order comes from the company that holds it.
- */
+/** Purchase Order → Get, with its line items (docs/api.md#purchase-orders). */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';

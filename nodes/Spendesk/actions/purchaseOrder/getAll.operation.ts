@@ -1,8 +1,4 @@
-/**
- * Purchase Order → Get Many: the purchase orders of a company, page by page
- * (docs/api.md#purchase-orders), optionally only some statuses or those created in a date
- * range, with their line items when asked.
- */
+/** Purchase Order → Get Many (docs/api.md#purchase-orders). */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { collectList } from '../../transport/paginate';

@@ -1,8 +1,6 @@
 /**
- * Purchase Order → Cancel and Close: one open purchase order, by its ID, moved to `cancelled`
- * or `closed` (docs/api.md#purchase-orders). A purchase order that is not open is refused by
- * Spendesk with a 409: the item's error says so and that nothing changed. Neither call is
- * repeated after a 5xx or a dropped connection (a replay of an applied one answers that 409).
+ * Purchase Order → Cancel and Close (docs/api.md#purchase-orders): one not open is a 409; never
+ * repeated after a 5xx (a replay of an applied one answers that 409).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';

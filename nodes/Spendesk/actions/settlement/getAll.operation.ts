@@ -1,23 +1,10 @@
-/**
- * Settlement → Get Many: the settlements of a company, optionally filtered as Spendesk
- * documents it (docs/api.md#filters): first exported after a date, paid from, state, IDs.
- */
+/** Settlement → Get Many, filtered as Spendesk documents it (docs/api.md#filters). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
-import { withOutput } from '../output';
-import type { SingleOperation } from '../types';
-import {
-	dateFilter,
-	readChoices,
-	readIdList,
-	readSortRule,
-	textFilter,
-	sortCollection,
-	sortDirection,
-} from '../listFilters';
-import type { SortRule } from '../listFilters';
+import { dateFilter, textField, sortCollection, sortDirection } from '../listFilters';
 import { filtersCollection, readCollection } from '../sharedParams';
+import { SortRule, readChoices, readIdList, readSortRule } from '../readers';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
 const STATES = ['created', 'exported', 'failedToExport'];
@@ -40,55 +27,53 @@ function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IData
 	};
 }
 
-export const getAllSettlements = withOutput(
-	listOperation({
-		endpoint: 'listSettlements',
-		after: [
-			filtersCollection([
-				{
-					displayName: 'Bookkeeping Status',
-					name: 'bookkeepingStatus',
-					type: 'multiOptions',
-					options: [
-						{ name: 'Created', value: 'created' },
-						{ name: 'Exported', value: 'exported' },
-						{ name: 'Failed to Export', value: 'failedToExport' },
-					],
-					default: [],
-					description: 'Only settlements with these bookkeeping statuses',
-				},
-				dateFilter(
-					'Exported After',
-					'exportedAfter',
-					'Only settlements first exported after this date',
-				),
-				{
-					displayName: 'Paid From',
-					name: 'paidFrom',
-					type: 'multiOptions',
-					options: [
-						{ name: 'External Account', value: 'externalAccount' },
-						{ name: 'Spendesk Account', value: 'spendeskAccount' },
-					],
-					default: [],
-					description: 'Only settlements paid from these accounts',
-				},
-				textFilter(
-					'Settlement IDs',
-					'ids',
-					'e.g. set_001_0001, set_001_0002',
-					'Only these settlements: their IDs, separated by commas',
-				),
-			]),
-			sortCollection(
-				"The order of the settlements by creation date; without a rule, Spendesk's own order (oldest first)",
-				[
-					// One field only: settlements are sorted by creation date.
-					sortDirection('settlements'),
+export const getAllSettlements = listOperation({
+	endpoint: 'listSettlements',
+	after: [
+		filtersCollection([
+			{
+				displayName: 'Bookkeeping Status',
+				name: 'bookkeepingStatus',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Created', value: 'created' },
+					{ name: 'Exported', value: 'exported' },
+					{ name: 'Failed to Export', value: 'failedToExport' },
 				],
+				default: [],
+				description: 'Only settlements with these bookkeeping statuses',
+			},
+			dateFilter(
+				'Exported After',
+				'exportedAfter',
+				'Only settlements first exported after this date',
 			),
-		],
-		request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
-	}) as SingleOperation,
-	'settlement',
-);
+			{
+				displayName: 'Paid From',
+				name: 'paidFrom',
+				type: 'multiOptions',
+				options: [
+					{ name: 'External Account', value: 'externalAccount' },
+					{ name: 'Spendesk Account', value: 'spendeskAccount' },
+				],
+				default: [],
+				description: 'Only settlements paid from these accounts',
+			},
+			textField(
+				'Settlement IDs',
+				'ids',
+				'e.g. set_001_0001, set_001_0002',
+				'Only these settlements: their IDs, separated by commas',
+			),
+		]),
+		sortCollection(
+			"The order of the settlements by creation date; without a rule, Spendesk's own order (oldest first)",
+			[
+				// One field only: settlements are sorted by creation date.
+				sortDirection('settlements'),
+			],
+		),
+	],
+	request: (ctx, itemIndex) => ({ qs: readSettlementFilters(ctx, itemIndex) }),
+	output: 'settlement',
+});

@@ -1,4 +1,3 @@
-/** The Settlement resource: its Operation list, written out for the editor and n8n's checks, and its operations. */
 import type { SpendeskResource } from '../types';
 import { getAllSettlements } from './getAll.operation';
 import { updateSettlementBookkeepingStatus } from './updateBookkeepingStatus.operation';

@@ -1,15 +1,11 @@
-/**
- * Settlement → Update Bookkeeping Status: marks one settlement exported or failed to export
- * (PUT /v1/settlements/{settlementId}/state, the settlement's `state`). Spendesk's values are
- * `exported` and `failedToExport` (docs/api.md#bulk-writes), the words and the name of a
- * payable's bookkeeping status.
- */
-import { NodeOperationError } from 'n8n-workflow';
+/** Settlement → Update Bookkeeping Status: the settlement's `state` (docs/api.md#bulk-writes). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
+import { bookkeepingStatusField } from '../sharedParams';
+import { readBookkeepingStatus, readRecordId } from '../readers';
 
 const ID_HINT =
 	'Pick the settlement from the list, or give its ID, usually from an expression such as {{ $json.id }} (Settlement → Get Many lists them).';
@@ -27,40 +23,14 @@ export const updateSettlementBookkeepingStatus: SingleOperation = {
 			placeholder: 'e.g. stl_001_000123',
 			searchListMethod: 'searchSettlements',
 		}),
-		{
-			displayName: 'Bookkeeping Status',
-			name: 'bookkeepingStatus',
-			type: 'options',
-			options: [
-				{
-					name: 'Exported',
-					value: 'exported',
-					description: 'The settlement is in the accounting system',
-				},
-				{
-					name: 'Failed to Export',
-					value: 'failedToExport',
-					description: 'The export to the accounting system did not go through',
-				},
-			],
-			default: 'exported',
-			description: 'The bookkeeping status to set',
-		},
+		bookkeepingStatusField(
+			'The settlement is in the accounting system',
+			'The export to the accounting system did not go through',
+		),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const settlementId = readRecordId(this, 'settlementId', "'Settlement'", itemIndex, ID_HINT);
-		const state = this.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
-		if (state !== 'exported' && state !== 'failedToExport') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`'Bookkeeping Status' must be "Exported" or "Failed to Export"; got "${String(state).slice(0, 40)}"`,
-				{
-					description:
-						'Choose "Exported" or "Failed to Export" (an expression must give "exported" or "failedToExport").',
-					itemIndex,
-				},
-			);
-		}
+		const settlementId = readRecordId(this, itemIndex, 'settlementId', "'Settlement'", ID_HINT);
+		const state = readBookkeepingStatus(this, itemIndex);
 		return async (company) => {
 			const { body } = await callSpendesk<IDataObject>(this, 'updateSettlementState', {
 				company,

@@ -1,18 +1,15 @@
 /**
- * Supplier → Archive and Supplier → Unarchive (docs/api.md#supplier-management): each input
- * item one supplier. One item goes through the supplier's own status route
- * (`PATCH /v1/experimental/suppliers/{supplierId}/status`); several go in bulk calls of up to
- * 100 IDs (`PATCH /v1/experimental/suppliers/status`). Each item gets its supplier as it now
- * is, or, when Spendesk's answer does not show it, what was set with a note; an unknown
- * supplier is the error of its own item.
+ * Supplier → Archive and Unarchive (docs/api.md#supplier-management): one item through the
+ * supplier's own status route, several in bulk calls of up to 100 IDs.
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
-import { readRecordId, recordLocator } from '../recordId';
+import { recordLocator } from '../recordId';
 import type { BatchEntry, BatchedOperation, EntryResult, SingleOperation } from '../types';
 import { acceptedNote, hintUnlisted, supplierResults } from './bulk';
+import { readRecordId } from '../readers';
 
 const ID_HINT =
 	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
@@ -20,7 +17,7 @@ const ID_HINT =
 /** One supplier archived or unarchived through its own status route. */
 function oneSupplier(archived: boolean, operation: string): SingleOperation['prepare'] {
 	return function (this: IExecuteFunctions, itemIndex: number) {
-		const supplierId = readRecordId(this, 'supplierId', "'Supplier'", itemIndex, ID_HINT);
+		const supplierId = readRecordId(this, itemIndex, 'supplierId', "'Supplier'", ID_HINT);
 		return async (company) => {
 			const response = await callSpendesk<IDataObject>(this, 'updateOneSupplierStatus', {
 				company,
@@ -52,7 +49,7 @@ function archiving(archived: boolean): BatchedOperation {
 	const verb = archived ? 'archive' : 'unarchive';
 	const operation = `Supplier → ${archived ? 'Archive' : 'Unarchive'}`;
 	function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
-		const id = readRecordId(this, 'supplierId', "'Supplier'", itemIndex, ID_HINT);
+		const id = readRecordId(this, itemIndex, 'supplierId', "'Supplier'", ID_HINT);
 		return { itemIndex, body: { id }, label: `supplier "${id}"` };
 	}
 	async function send(

@@ -1,19 +1,14 @@
 /**
- * The answers of the supplier bulk changes (archive, unarchive, update several). Decided here,
- * as the create answers: `{ items: [{ outcome, supplier }] }`, `outcome` `updated` (the supplier
- * as it now is) or `notFound` (`supplier: { id }` only, nothing changed)
- * (docs/api.md#supplier-management). Spendesk's real answer is not known, so it is read
- * defensively: each result is paired with its entry by the supplier's ID; an entry the answer
- * does not name (no list, another count, no IDs, a 204) was accepted all the same, since the
- * call succeeded, and gets what was sent with a note, never an error saying it may not have
- * been applied.
+ * The answers of the supplier bulk changes (docs/api.md#supplier-management), decided here and
+ * read defensively: paired by supplier ID; an entry the answer does not name was accepted all
+ * the same, since the call succeeded, and gets what was sent with a note.
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import type { EndpointName } from '../../transport/endpoints';
 import type { BatchEntry, EntryResult } from '../types';
 
-const isObject = (value: unknown): value is IDataObject =>
+export const isObject = (value: unknown): value is IDataObject =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The supplier a result of a bulk answer names: its `supplier`, or the result itself. */
@@ -38,7 +33,6 @@ export interface SupplierBulk {
 	company: string | undefined;
 }
 
-/** The ID of the supplier an answer's result names. */
 function answeredId(raw: unknown): string | undefined {
 	const supplier = answeredSupplier(raw);
 	return typeof supplier.id === 'string' || typeof supplier.id === 'number'
@@ -92,12 +86,7 @@ export function hintUnlisted(
 	});
 }
 
-/**
- * The result of each entry, in the order of `entries`: the answer's result for its supplier ID
- * (the same ID sent twice takes its results in order; a result without an ID keeps its position
- * when the answer holds one result per entry), else, since the call succeeded with `status`,
- * `sent(entry)` with a note.
- */
+/** The result of each entry: the answer's result for its supplier ID, else what was sent with a note. */
 export function supplierResults(
 	ctx: IExecuteFunctions,
 	bulk: SupplierBulk,

@@ -1,20 +1,16 @@
-/**
- * Supplier → Create: each input item one supplier, sent in bulk calls of up to 100
- * (POST /v1/suppliers, a JSON array in the documented nested shape). Each item gets the
- * supplier created for it.
- */
+/** Supplier → Create: each input item one supplier, in bulk calls of up to 100. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ENDPOINTS } from '../../transport/endpoints';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { readText } from '../writeFields';
-import { answeredItems, answeredSupplier } from './bulk';
+import { answeredItems, answeredSupplier, isObject } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 import { readCollection } from '../sharedParams';
+import { readText } from '../readers';
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
-	const name = readText(this, this.getNodeParameter('name', itemIndex, ''), 'Name', 200, itemIndex);
+	const name = readText(this, itemIndex, this.getNodeParameter('name', itemIndex, ''), 'Name', 200);
 	if (!name) {
 		throw new NodeOperationError(this.getNode(), "'Name' is empty", {
 			description:
@@ -29,9 +25,6 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 		label: `supplier "${name}"`,
 	};
 }
-
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A call's answer that cannot be paired with the items sent: an error of the whole call. */
 function unpaired(
@@ -57,7 +50,6 @@ function unpaired(
 	);
 }
 
-/** The name of the supplier a result reports, when it gives one. */
 function answeredName(raw: unknown): string | undefined {
 	const supplier = answeredSupplier(raw);
 	return typeof supplier.name === 'string' ? comparable(supplier.name) : undefined;
@@ -69,10 +61,8 @@ function comparable(name: string): string {
 }
 
 /**
- * The results in the order of `entries`. Spendesk answers in the order sent (docs/api.md#bulk-writes);
- * the supplier name each result reports checks it. When the names come in another order, the
- * results are paired by name (suppliers of the same name in the order sent); when a name is
- * missing or matches no supplier sent, the results cannot be paired: an error of the call.
+ * The results in the order of `entries` (docs/api.md#bulk-writes): in another order, paired by
+ * supplier name; a name missing or unknown cannot be paired: an error of the call.
  */
 function pairedByName(ctx: IExecuteFunctions, list: unknown[], entries: BatchEntry[]): unknown[] {
 	const sentName = (entry: BatchEntry) => comparable(String(entry.body.name));
@@ -106,11 +96,7 @@ function pairedByName(ctx: IExecuteFunctions, list: unknown[], entries: BatchEnt
 	});
 }
 
-/**
- * The result of each entry, in the order sent. Spendesk answers `{ items: [{ outcome,
- * supplier }] }` (one supplier: possibly `{ item: … }`); an entry whose outcome is not
- * `created` gets its own error. Another count of results cannot be paired: an error of the call.
- */
+/** The result of each entry; an outcome other than `created` is its own error. */
 function resultsOf(
 	ctx: IExecuteFunctions,
 	body: IDataObject | undefined,

@@ -1,55 +1,38 @@
 /**
- * The supplier fields the write operations send, read and checked before any request, and
- * put in Spendesk's documented nested shape (docs/api.md#bulk-writes):
- * `{ name, primaryEmail?, supplierDetails?: { legalName, vatNumber, country, city, zipcode,
- * address, registrationNumber }, bankInfo?: { iban, bic, bankCountry } }`. Nothing else is
- * sent: Spendesk refuses any other property.
+ * The supplier fields the writes send, in Spendesk's documented nested shape
+ * (docs/api.md#bulk-writes); Spendesk refuses any other property.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { fail, fieldLabel, readBic, readIban, readText } from '../writeFields';
+import { readBic, readCountry, readEmail, readIban, readText } from '../readers';
+import { textField } from '../listFilters';
 
 /** The optional supplier fields, as options of a collection (Additional Fields, Update Fields). */
 export const supplierFieldOptions: INodeProperties[] = [
-	{
-		displayName: 'Address',
-		name: 'address',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 1 rue de la Paix',
-		description: 'Street address of the supplier (at most 300 characters)',
-	},
-	{
-		displayName: 'Bank Country',
-		name: 'bankCountry',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. FR',
-		description: "Country of the supplier's bank, as a two-letter code (ISO 3166)",
-	},
-	{
-		displayName: 'BIC',
-		name: 'bic',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. BNPAFRPP',
-		description: "BIC (SWIFT code) of the supplier's bank: 8 or 11 characters",
-	},
-	{
-		displayName: 'City',
-		name: 'city',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Paris',
-		description: 'City of the supplier (at most 100 characters)',
-	},
-	{
-		displayName: 'Country',
-		name: 'country',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. FR',
-		description: 'Country of the supplier, as a two-letter code (ISO 3166)',
-	},
+	textField(
+		'Address',
+		'address',
+		'e.g. 1 rue de la Paix',
+		'Street address of the supplier (at most 300 characters)',
+	),
+	textField(
+		'Bank Country',
+		'bankCountry',
+		'e.g. FR',
+		"Country of the supplier's bank, as a two-letter code (ISO 3166)",
+	),
+	textField(
+		'BIC',
+		'bic',
+		'e.g. BNPAFRPP',
+		"BIC (SWIFT code) of the supplier's bank: 8 or 11 characters",
+	),
+	textField('City', 'city', 'e.g. Paris', 'City of the supplier (at most 100 characters)'),
+	textField(
+		'Country',
+		'country',
+		'e.g. FR',
+		'Country of the supplier, as a two-letter code (ISO 3166)',
+	),
 	{
 		displayName: 'Email',
 		name: 'primaryEmail',
@@ -58,83 +41,43 @@ export const supplierFieldOptions: INodeProperties[] = [
 		default: '',
 		description: "The supplier's main email address",
 	},
-	{
-		displayName: 'IBAN',
-		name: 'iban',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. FR76 3000 6000 0112 3456 7890 189',
-		description: "IBAN of the supplier's bank account (spaces allowed)",
-	},
-	{
-		displayName: 'Legal Name',
-		name: 'legalName',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Office Depot France SAS',
-		description: "The supplier's registered company name (at most 200 characters)",
-	},
-	{
-		displayName: 'Registration Number',
-		name: 'registrationNumber',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 303265045',
-		description: "The supplier's company registration number, e.g. SIREN (at most 64 characters)",
-	},
-	{
-		displayName: 'VAT Number',
-		name: 'vatNumber',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. FR40303265045',
-		description: "The supplier's VAT number (at most 32 characters)",
-	},
-	{
-		displayName: 'Zip Code',
-		name: 'zipcode',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 75002',
-		description: 'Postal code of the supplier (at most 20 characters)',
-	},
+	textField(
+		'IBAN',
+		'iban',
+		'e.g. FR76 3000 6000 0112 3456 7890 189',
+		"IBAN of the supplier's bank account (spaces allowed)",
+	),
+	textField(
+		'Legal Name',
+		'legalName',
+		'e.g. Office Depot France SAS',
+		"The supplier's registered company name (at most 200 characters)",
+	),
+	textField(
+		'Registration Number',
+		'registrationNumber',
+		'e.g. 303265045',
+		"The supplier's company registration number, e.g. SIREN (at most 64 characters)",
+	),
+	textField(
+		'VAT Number',
+		'vatNumber',
+		'e.g. FR40303265045',
+		"The supplier's VAT number (at most 32 characters)",
+	),
+	textField(
+		'Zip Code',
+		'zipcode',
+		'e.g. 75002',
+		'Postal code of the supplier (at most 20 characters)',
+	),
 ];
 
-/** A two-letter country code, in capitals. */
-function readCountry(
-	ctx: IExecuteFunctions,
-	value: unknown,
-	label: string,
-	itemIndex: number,
-): string | undefined {
-	const text = readText(ctx, value, label, 60, itemIndex)?.toUpperCase();
-	if (text !== undefined && !/^[A-Z]{2}$/.test(text))
-		fail(
-			ctx,
-			itemIndex,
-			`${fieldLabel(label)} holds "${text.slice(0, 40)}", which is not a two-letter country code`,
-			`Enter ${fieldLabel(label)} as its ISO 3166 code, e.g. FR for France or DE for Germany.`,
-		);
-	return text;
-}
-
-function readEmail(ctx: IExecuteFunctions, value: unknown, itemIndex: number): string | undefined {
-	const text = readText(ctx, value, 'Email', 254, itemIndex);
-	if (text !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text))
-		fail(
-			ctx,
-			itemIndex,
-			`'Email' holds "${text.slice(0, 60)}", which is not an email address`,
-			'Enter one email address, e.g. billing@supplier.com.',
-		);
-	return text;
-}
-
-type Reader = (ctx: IExecuteFunctions, value: unknown, itemIndex: number) => string | undefined;
+type Reader = (ctx: IExecuteFunctions, itemIndex: number, value: unknown) => string | undefined;
 const text =
 	(label: string, max: number): Reader =>
-	(ctx, value, itemIndex) =>
-		readText(ctx, value, label, max, itemIndex);
+	(ctx, itemIndex, value) =>
+		readText(ctx, itemIndex, value, label, max);
 
 /** Where each field goes in the nested shape, and how it is read. */
 const FIELDS: Record<string, { at: 'top' | 'supplierDetails' | 'bankInfo'; read: Reader }> = {
@@ -142,22 +85,19 @@ const FIELDS: Record<string, { at: 'top' | 'supplierDetails' | 'bankInfo'; read:
 	legalName: { at: 'supplierDetails', read: text('Legal Name', 200) },
 	vatNumber: {
 		at: 'supplierDetails',
-		read: (ctx, v, i) => readText(ctx, v, 'VAT Number', 32, i)?.replace(/\s+/g, '').toUpperCase(),
+		read: (ctx, i, v) => readText(ctx, i, v, 'VAT Number', 32)?.replace(/\s+/g, '').toUpperCase(),
 	},
-	country: { at: 'supplierDetails', read: (ctx, v, i) => readCountry(ctx, v, 'Country', i) },
+	country: { at: 'supplierDetails', read: (ctx, i, v) => readCountry(ctx, i, v, 'Country') },
 	city: { at: 'supplierDetails', read: text('City', 100) },
 	zipcode: { at: 'supplierDetails', read: text('Zip Code', 20) },
 	address: { at: 'supplierDetails', read: text('Address', 300) },
 	registrationNumber: { at: 'supplierDetails', read: text('Registration Number', 64) },
 	iban: { at: 'bankInfo', read: readIban },
 	bic: { at: 'bankInfo', read: readBic },
-	bankCountry: { at: 'bankInfo', read: (ctx, v, i) => readCountry(ctx, v, 'Bank Country', i) },
+	bankCountry: { at: 'bankInfo', read: (ctx, i, v) => readCountry(ctx, i, v, 'Bank Country') },
 };
 
-/**
- * The optional fields of a collection in the nested shape, checked; `keepEmpty` gives a field
- * left empty as null (cleared).
- */
+/** The optional fields in the nested shape; `keepEmpty` gives a field left empty as null. */
 export function readSupplierFields(
 	ctx: IExecuteFunctions,
 	fields: IDataObject,
@@ -171,7 +111,7 @@ export function readSupplierFields(
 	};
 	for (const [name, { at, read }] of Object.entries(FIELDS)) {
 		if (!(name in fields)) continue;
-		const value = read(ctx, fields[name], itemIndex);
+		const value = read(ctx, itemIndex, fields[name]);
 		const target = at === 'top' ? out : nested[at];
 		if (value !== undefined) target[name] = value;
 		else if (keepEmpty) target[name] = null;

@@ -1,16 +1,10 @@
-/**
- * Supplier → Get Many: the suppliers of a company, optionally filtered: archived or not, and the
- * documented filters (docs/api.md#filters): IDs, created and updated ranges, bank country, IBAN
- * and VAT number (exact values).
- */
+/** Supplier → Get Many, with the documented filters (docs/api.md#filters). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readDateFilter } from '../dates';
-import { dateFilter, readIdList as idList, textFilter } from '../listFilters';
+import { dateFilter, textField } from '../listFilters';
 import { listOperation } from '../list';
-import { withOutput } from '../output';
-import type { SingleOperation } from '../types';
-import { readText } from '../writeFields';
 import { filtersCollection, readCollection } from '../sharedParams';
+import { readIdList as idList, readText } from '../readers';
 
 /** The filters as query parameters: dates as ISO date-times, Archived as isArchived true/false, texts as given. */
 function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -19,7 +13,7 @@ function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataOb
 	const date = (name: string, label: string) =>
 		readDateFilter(ctx, itemIndex, filters[name], label);
 	const text = (name: string, label: string, max: number) =>
-		readText(ctx, filters[name], label, max, itemIndex);
+		readText(ctx, itemIndex, filters[name], label, max);
 	return {
 		updatedAfter: date('updatedAfter', 'Updated After'),
 		updatedBefore: date('updatedBefore', 'Updated Before'),
@@ -33,58 +27,56 @@ function readSupplierFilters(ctx: IExecuteFunctions, itemIndex: number): IDataOb
 	};
 }
 
-export const getAllSuppliers = withOutput(
-	listOperation({
-		endpoint: 'listSuppliers',
-		after: [
-			filtersCollection([
-				{
-					displayName: 'Archived',
-					name: 'archived',
-					type: 'options',
-					options: [
-						{
-							name: 'Active Only',
-							value: 'active',
-							description: 'Suppliers that are not archived',
-						},
-						{ name: 'Archived Only', value: 'archived', description: 'Archived suppliers' },
-					],
-					default: 'active',
-					description:
-						'Whether to list archived or active suppliers (both when this filter is not added)',
-				},
-				textFilter(
-					'Bank Country',
-					'bankCountry',
-					'e.g. FR',
-					"Only suppliers whose bank is in this country (two-letter code); without a recorded bank country, the IBAN's counts",
-				),
-				dateFilter('Created After', 'createdAfter', 'Only suppliers created after this date'),
-				dateFilter('Created Before', 'createdBefore', 'Only suppliers created before this date'),
-				textFilter(
-					'IBAN',
-					'iban',
-					'e.g. FR76 3000 6000 0112 3456 7890 189',
-					'Only the supplier with this IBAN (spaces allowed)',
-				),
-				textFilter(
-					'Supplier IDs',
-					'ids',
-					'e.g. sup_001_0001, sup_001_0002',
-					'Only these suppliers: their IDs, separated by commas',
-				),
-				dateFilter('Updated After', 'updatedAfter', 'Only suppliers changed after this date'),
-				dateFilter('Updated Before', 'updatedBefore', 'Only suppliers changed before this date'),
-				textFilter(
-					'VAT Number',
-					'vatNumber',
-					'e.g. FR40303265045',
-					'Only the suppliers with this VAT number',
-				),
-			]),
-		],
-		request: (ctx, itemIndex) => ({ qs: readSupplierFilters(ctx, itemIndex) }),
-	}) as SingleOperation,
-	'supplier',
-);
+export const getAllSuppliers = listOperation({
+	endpoint: 'listSuppliers',
+	after: [
+		filtersCollection([
+			{
+				displayName: 'Archived',
+				name: 'archived',
+				type: 'options',
+				options: [
+					{
+						name: 'Active Only',
+						value: 'active',
+						description: 'Suppliers that are not archived',
+					},
+					{ name: 'Archived Only', value: 'archived', description: 'Archived suppliers' },
+				],
+				default: 'active',
+				description:
+					'Whether to list archived or active suppliers (both when this filter is not added)',
+			},
+			textField(
+				'Bank Country',
+				'bankCountry',
+				'e.g. FR',
+				"Only suppliers whose bank is in this country (two-letter code); without a recorded bank country, the IBAN's counts",
+			),
+			dateFilter('Created After', 'createdAfter', 'Only suppliers created after this date'),
+			dateFilter('Created Before', 'createdBefore', 'Only suppliers created before this date'),
+			textField(
+				'IBAN',
+				'iban',
+				'e.g. FR76 3000 6000 0112 3456 7890 189',
+				'Only the supplier with this IBAN (spaces allowed)',
+			),
+			textField(
+				'Supplier IDs',
+				'ids',
+				'e.g. sup_001_0001, sup_001_0002',
+				'Only these suppliers: their IDs, separated by commas',
+			),
+			dateFilter('Updated After', 'updatedAfter', 'Only suppliers changed after this date'),
+			dateFilter('Updated Before', 'updatedBefore', 'Only suppliers changed before this date'),
+			textField(
+				'VAT Number',
+				'vatNumber',
+				'e.g. FR40303265045',
+				'Only the suppliers with this VAT number',
+			),
+		]),
+	],
+	request: (ctx, itemIndex) => ({ qs: readSupplierFilters(ctx, itemIndex) }),
+	output: 'supplier',
+});

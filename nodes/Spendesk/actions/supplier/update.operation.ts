@@ -1,20 +1,17 @@
 /**
- * Supplier → Update: changes the fields given of suppliers, in the documented nested shape. One
- * input item is one call for its supplier (docs/api.md#bulk-writes); several input items go
- * together, up to 100 per call, each its supplier's `id` and changes
- * (docs/api.md#supplier-management), and each item gets its supplier, paired by ID (or, when
- * Spendesk's answer does not show it, its ID and what was sent, with a note: bulk.ts).
+ * Supplier → Update: one item one call; several in bulk calls of up to 100
+ * (docs/api.md#supplier-management), paired by ID (bulk.ts).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/strategy';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { readRecordId, recordLocator } from '../recordId';
-import { readText } from '../writeFields';
+import { recordLocator } from '../recordId';
 import { supplierResults } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 import { readCollection } from '../sharedParams';
+import { readRecordId, readText } from '../readers';
 
 const ID_HINT =
 	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
@@ -24,7 +21,7 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fields = readCollection(ctx, 'updateFields', itemIndex);
 	const changes = readSupplierFields(ctx, fields, itemIndex, true);
 	if ('name' in fields) {
-		const name = readText(ctx, fields.name, 'Name', 200, itemIndex);
+		const name = readText(ctx, itemIndex, fields.name, 'Name', 200);
 		if (!name)
 			throw new NodeOperationError(ctx.getNode(), "'Name' is empty", {
 				description:
@@ -48,7 +45,7 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 }
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
-	const id = readRecordId(this, 'supplierId', "'Supplier'", itemIndex, ID_HINT);
+	const id = readRecordId(this, itemIndex, 'supplierId', "'Supplier'", ID_HINT);
 	return { itemIndex, body: { id, ...changesOf(this, itemIndex) }, label: `supplier "${id}"` };
 }
 
@@ -114,7 +111,7 @@ export const updateSupplier: BatchedOperation = {
 			`Running ${items} again is harmless: it sets the same field values again.`,
 	},
 	single(this: IExecuteFunctions, itemIndex: number) {
-		const supplierId = readRecordId(this, 'supplierId', "'Supplier'", itemIndex, ID_HINT);
+		const supplierId = readRecordId(this, itemIndex, 'supplierId', "'Supplier'", ID_HINT);
 		const body = changesOf(this, itemIndex);
 		return async (company) => {
 			const { body: response } = await callSpendesk<IDataObject>(this, 'updateSupplier', {
