@@ -5,12 +5,18 @@
  * error on the operations of the experimental API; an organisation-level key holding only the
  * documented scopes gets it on Get Companies and All Companies.
  */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
 import { searchPayables } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SimulatorOptions, SpendeskSimulator } from '../simulator';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import {
+	contextFor,
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	startSimulator,
+} from '../support/fixtures';
 import { C, DOCUMENTED, DOCUMENTED_SIZES } from '../support/documented';
 import { apiRequests, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
@@ -172,20 +178,15 @@ describe('documented world: a company-level API key', () => {
 	);
 
 	test('Company → Get Many: needs an organisation-level key with experimental access; no request', async () => {
-		const error = await failure(
+		const error = await expectRefusedBeforeAnyRequest(
+			sim,
 			runNode(sim, 'companyKey', { resource: 'company', operation: 'getAll', returnAll: true }),
-		);
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(
 			'Company → Get Many needs an organisation-level credential; "Spendesk API key" is company-level',
 		);
-		expect((error as NodeOperationError).description).toContain(
-			"It belongs to Spendesk's experimental API",
-		);
-		expect((error as NodeOperationError).description).toContain(
+		expect(error.description).toContain("It belongs to Spendesk's experimental API");
+		expect(error.description).toContain(
 			'Ask your Spendesk contact to enable experimental access for this key (scope "experimental:company:read")',
 		);
-		expect(apiRequests(sim)).toEqual([]);
 	});
 });
 

@@ -6,7 +6,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import {
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	startSimulator,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { AS_GIVEN, apiRequests, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -170,10 +175,11 @@ describe('accounting export', () => {
 			"'Max Wait (Seconds)' must be a number of seconds from 1 to 3600; got 0",
 		],
 	])('bad input %j fails before any request', async (params, message) => {
-		const error = await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001', ...params }));
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(message);
-		expect(sim.log).toHaveLength(0);
+		await expectRefusedBeforeAnyRequest(
+			sim,
+			run(sim, 'orgKey', { ...create, company: 'cmp_001', ...params }),
+			message,
+		);
 	});
 
 	test('an export ending in ERROR fails naming it', async () => {
@@ -250,17 +256,17 @@ describe('accounting export', () => {
 
 	test('Export ID is checked before any request', async () => {
 		for (const exportId of ['', '..', 'a b']) {
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run(sim, 'orgKey', {
 					resource: 'accountingExport',
 					operation: 'getJournal',
 					company: 'cmp_001',
 					exportId: locatorById(exportId),
 				}),
+				/^'Export' (is empty|holds ".*", which is not a valid ID)$/,
 			);
-			expect(error.message).toMatch(/^'Export' (is empty|holds ".*", which is not a valid ID)$/);
 		}
-		expect(sim.log).toHaveLength(0);
 	});
 
 	test('an export is made for one company: the node offers no All Companies, and refuses it when handed it anyway', async () => {

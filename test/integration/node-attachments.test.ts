@@ -8,7 +8,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { presignedUrl } from '../../nodes/Spendesk/transport/presigned';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import {
+	contextFor,
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	startSimulator,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -237,12 +243,11 @@ describe('payable getAttachments', () => {
 			`Spendesk found nothing for Payable → Get Attachments in company "cmp_001" (404)`,
 		);
 		for (const bad of ['', '  ', '.', '..', 'a/b']) {
-			const refused = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run(sim, 'orgKey', { company: 'cmp_001', payableId: locatorById(bad) }),
+				/^'Payable' (is empty|holds ".*", which is not a valid ID)$/,
 			);
-			expect(refused).toBeInstanceOf(NodeOperationError);
-			expect(refused.message).toMatch(/^'Payable' (is empty|holds ".*", which is not a valid ID)$/);
-			expect(sim.log).toHaveLength(0);
 		}
 	});
 

@@ -11,7 +11,13 @@ import {
 	searchAnalyticalFieldValues,
 } from '../../nodes/Spendesk/methods/listSearch';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import {
+	contextFor,
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	startSimulator,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { locatorById, locatorFromList } from '../support/values';
 
@@ -112,11 +118,11 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	});
 
 	test('with All Companies there is no list: a clear error, no request', async () => {
-		const error = await failure(search(sim, 'orgKey', { companyScope: 'all' }));
-		expect(error.message).toBe(
+		await expectRefusedBeforeAnyRequest(
+			sim,
+			search(sim, 'orgKey', { companyScope: 'all' }),
 			'Analytical fields belong to one company: choose One Company to pick from the list',
 		);
-		expect(sim.requestsTo('listAnalyticalFields')).toHaveLength(0);
 	});
 
 	test('an organisation credential with no company chosen gets the "Choose a company" error', async () => {
@@ -228,10 +234,10 @@ describe('node: analytical field value selector (searchAnalyticalFieldValues)', 
 			...PURCHASE_ORDER,
 			customFields: { field: [{ fieldId, valueId: locatorFromList('') }] },
 		};
-		const error = await failure(
+		await expectRefusedBeforeAnyRequest(
+			sim,
 			values('orgKey', parameters, 'parameters.customFields.field[0].valueId'),
+			message,
 		);
-		expect(error.message).toBe(message);
-		expect(sim.log).toHaveLength(0);
 	});
 });

@@ -6,7 +6,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, failure } from '../support/fixtures';
+import {
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	startSimulator,
+} from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { plain } from '../support/values';
 
@@ -144,10 +149,7 @@ describe('node: input items, errors and hints', () => {
 					company: '',
 					...more,
 				});
-				const error = await failure(execute());
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(CHOOSE_COMPANY);
-				expect(sim.log).toHaveLength(0);
+				await expectRefusedBeforeAnyRequest(sim, execute(), CHOOSE_COMPANY);
 			},
 		);
 

@@ -10,7 +10,13 @@ import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 import { searchJournalTemplates } from '../../nodes/Spendesk/methods/journalTemplateSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { JOURNAL_TEMPLATES } from '../simulator/fileRoutes';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import {
+	contextFor,
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	startSimulator,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 import { locatorById, locatorFromList } from '../support/values';
@@ -66,11 +72,11 @@ describe.each(['specification', 'documented'] as const)(
 		);
 
 		test('with All Companies the list says to enter the ID', async () => {
-			const error = await failure(search('orgKey', { companyScope: 'all' }));
-			expect(error.message).toBe(
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				search('orgKey', { companyScope: 'all' }),
 				'Journal templates belong to one company: choose One Company to pick from the list',
 			);
-			expect(apiRequests(sim)).toEqual([]);
 		});
 
 		test.each([
@@ -124,15 +130,15 @@ describe.each(['specification', 'documented'] as const)(
 		});
 
 		test('a template ID that is not an ID fails before any request', async () => {
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				runNode(sim, 'orgKey', {
 					...CREATE,
 					company: 'cmp_002',
 					...withTemplate(locatorById('a/b')),
 				}),
+				'\'Template\' holds "a/b", which is not a valid ID',
 			);
-			expect(error.message).toBe('\'Template\' holds "a/b", which is not a valid ID');
-			expect(apiRequests(sim)).toEqual([]);
 		});
 	},
 );

@@ -7,7 +7,12 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, failure } from '../support/fixtures';
+import {
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	startSimulator,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
@@ -645,12 +650,11 @@ describe('node: every operation with every credential kind', () => {
 					operation: 'getAll',
 					returnAll: true,
 				});
-				const error = await failure(execute());
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(
+				await expectRefusedBeforeAnyRequest(
+					sim,
+					execute(),
 					`Company → Get Many needs an organisation-level credential; "${credentialName}" is company-level`,
 				);
-				expect(sim.log).toHaveLength(0);
 			},
 		);
 	});

@@ -11,7 +11,12 @@ import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
-import { contextFor, failure, simulatorPerSuite } from '../support/fixtures';
+import {
+	contextFor,
+	expectRefusedBeforeAnyRequest,
+	failure,
+	simulatorPerSuite,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
 import { apiRequests, AS_GIVEN, prepareNode, runNode } from '../support/node';
@@ -263,15 +268,19 @@ describe.each(['specification', 'documented'] as const)(
 				],
 				[{ amount: 1.7e308, netAmount: 1 }, "'Amount' is too large to send exactly; got 1.7e+308"],
 			] as Array<[IDataObject, string]>) {
-				const error = await failure(run({ ...base, ...change }));
-				expect(error.message).toBe(message);
-				expect((error as { description?: string }).description).toBeTruthy();
-				expect(apiRequests(sim)).toEqual([]);
+				const error = await expectRefusedBeforeAnyRequest(
+					sim,
+					run({ ...base, ...change }),
+					message,
+				);
+				expect(error.description).toBeTruthy();
 			}
 			// An expression giving a Date that holds no time, evaluated by n8n's expression engine.
-			const invalid = await failure(run({ ...base, endDate: '={{ new Date("soon") }}' }));
-			expect(invalid.message).toBe(`'End Date' is not a date: "Invalid Date"`);
-			expect(apiRequests(sim)).toEqual([]);
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				run({ ...base, endDate: '={{ new Date("soon") }}' }),
+				`'End Date' is not a date: "Invalid Date"`,
+			);
 		});
 
 		test('Create answered 204 with no content: the error says it may have been created, to check before running again', async () => {
@@ -340,11 +349,11 @@ describe.each(['specification', 'documented'] as const)(
 			);
 
 			// With All Companies there is no list: the ID is entered instead.
-			const error = await failure(search({ companyScope: 'all' }));
-			expect(error.message).toBe(
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				search({ companyScope: 'all' }),
 				'Purchase orders belong to one company: choose One Company to pick from the list',
 			);
-			expect(apiRequests(sim)).toEqual([]);
 		});
 
 		test('Cancel and Close move open purchase orders; a closed one is refused, per item with Continue On Fail', async () => {
@@ -419,7 +428,8 @@ describe.each(['specification', 'documented'] as const)(
 		});
 
 		test('writes run on one company only: All Companies handed as given (not by n8n, which drops it) is refused before any request', async () => {
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run(
 					{
 						companyScope: 'all',
@@ -429,9 +439,8 @@ describe.each(['specification', 'documented'] as const)(
 					'orgKey',
 					AS_GIVEN,
 				),
+				/All Companies/,
 			);
-			expect(error.message).toMatch(/All Companies/);
-			expect(apiRequests(sim)).toEqual([]);
 		});
 	},
 );
