@@ -12,27 +12,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
-import {
-	expectRefusedBeforeAnyRequest,
-	resetTransport,
-	simulatorPerSuite,
-	startSimulator,
-} from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 
 describe('an end date given as a day includes the whole day', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			snapshotPendingPolls: 0,
 			seed: { companies: 2, sizes: { invoices: 1, bankFees: 35, walletLoads: 12 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	const list = async (resource: string, filters: IDataObject, timezone = 'UTC') => {
 		const { out } = await runNode(

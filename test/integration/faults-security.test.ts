@@ -16,9 +16,9 @@ import {
 	apiKeyStore,
 	expectRefusedBeforeAnyRequest,
 	failure,
-	resetTransport,
 	startSimulator,
 	storeFor,
+	simulatorPerSuite,
 } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
 import { MOCK_NODE } from '../support/n8n-credentials';
@@ -58,15 +58,8 @@ const invoices = (company: string | IDataObject): IDataObject => ({
 
 describe('fault matrix: security', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.clearLog();
-	});
+	simulatorPerSuite({}, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 
 	// ------------------------------------------------------------ 10
 

@@ -6,12 +6,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import {
-	expectRefusedBeforeAnyRequest,
-	failure,
-	resetTransport,
-	startSimulator,
-} from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { AS_GIVEN, apiRequests, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -44,18 +39,14 @@ const apiRoutes = (sim: SpendeskSimulator) => apiRequests(sim).map((r) => r.rout
 
 describe('accounting export', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			exportPendingPolls: 1,
 			seed: { sizes: { invoices: 3, payables: 30 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.configure({ exportPendingPolls: 1 });
-	});
+		},
+		(started) => (sim = started),
+	);
+	beforeEach(() => sim.configure({ exportPendingPolls: 1 }));
 
 	test.each([
 		['orgKey', 'cmp_002', 'cmp_002'],

@@ -13,7 +13,7 @@ import {
 	expectRefusedBeforeAnyRequest,
 	failure,
 	resetTransport,
-	startSimulator,
+	simulatorPerSuite,
 } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { expectNoCredentialOnFileHost, runNode } from '../support/node';
@@ -33,15 +33,11 @@ async function run(
 
 describe('payable getAttachments', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 3, payables: 12 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.configure({ fileUrlLifetimeSeconds: undefined });
-	});
+	simulatorPerSuite(
+		{ seed: { sizes: { invoices: 3, payables: 12 } } },
+		(started) => (sim = started),
+	);
+	beforeEach(() => sim.configure({ fileUrlLifetimeSeconds: undefined }));
 
 	test.each([
 		['orgKey', 'cmp_002', 'cmp_002'],

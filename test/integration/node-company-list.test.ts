@@ -7,7 +7,7 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 import { searchCompanies } from '../../nodes/Spendesk/methods/listSearch';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { Company, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 
 async function search(
@@ -23,8 +23,8 @@ async function search(
 describe('node: company selector (searchCompanies)', () => {
 	let sim: SpendeskSimulator;
 	let active: Company[];
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: {
 				companies: 35,
 				sizes: {
@@ -38,11 +38,12 @@ describe('node: company selector (searchCompanies)', () => {
 					intakes: 1,
 				},
 			},
-		});
-		active = sim.companies().filter((c) => c.active);
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => {
+			sim = started;
+			active = sim.companies().filter((c) => c.active);
+		},
+	);
 
 	const matching = (needle: string) =>
 		active

@@ -15,8 +15,7 @@ import {
 	contextFor,
 	expectRefusedBeforeAnyRequest,
 	failure,
-	resetTransport,
-	startSimulator,
+	simulatorPerSuite,
 } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { locatorById, locatorFromList } from '../support/values';
@@ -59,14 +58,13 @@ async function searchToTheEnd(
 
 describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		// 130 fields per company: two pages of the list (100 per page).
-		sim = await startSimulator({
+	// 130 fields per company: two pages of the list (100 per page).
+	simulatorPerSuite(
+		{
 			seed: { sizes: { analyticalFields: 130, analyticalFieldValues: 1 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => (sim = started),
+	);
 
 	test('lists every field of the chosen company, a page of 100 at a time, as "name (id)"', async () => {
 		const parameters = { companyScope: 'one', company: locatorFromList('cmp_002') };
@@ -137,14 +135,13 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 
 describe('node: analytical field value selector (searchAnalyticalFieldValues)', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		// 140 values per field.
-		sim = await startSimulator({
+	// 140 values per field.
+	simulatorPerSuite(
+		{
 			seed: { sizes: { analyticalFields: 3, analyticalFieldValues: 140 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => (sim = started),
+	);
 
 	/**
 	 * The values listed for the Value of row `row` of a parameter, as the editor asks for them:

@@ -7,12 +7,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import {
-	expectRefusedBeforeAnyRequest,
-	failure,
-	resetTransport,
-	startSimulator,
-} from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { AS_GIVEN, expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -62,14 +57,10 @@ const CREATE_WITH_FILE = {
 
 describe('intake files', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 3, payables: 3 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+	simulatorPerSuite(
+		{ seed: { sizes: { invoices: 3, payables: 3 } } },
+		(started) => (sim = started),
+	);
 
 	test.each([
 		['orgKey', 'cmp_002', 'cmp_002'],

@@ -14,8 +14,7 @@ import {
 	contextFor,
 	expectRefusedBeforeAnyRequest,
 	failure,
-	resetTransport,
-	startSimulator,
+	simulatorPerSuite,
 } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
@@ -35,17 +34,16 @@ describe.each(['specification', 'documented'] as const)(
 	'node: journal templates (%s profile)',
 	(profile) => {
 		let sim: SpendeskSimulator;
-		beforeAll(async () => {
-			sim = await startSimulator({
+		simulatorPerSuite(
+			{
 				profile,
 				exportPendingPolls: 1,
 				rateLimit: 10_000,
 				seed: { companies: 3, sizes: { invoices: 1, payables: 10 } },
 				grantScopes: { 'sim-org-client': SCOPES, 'sim-company-client': SCOPES },
-			});
-		});
-		afterAll(async () => sim.stop());
-		beforeEach(() => resetTransport());
+			},
+			(started) => (sim = started),
+		);
 
 		async function search(kind: CredentialKind, parameters: IDataObject, filter?: string) {
 			const { context } = await contextFor(sim, kind, { parameters });

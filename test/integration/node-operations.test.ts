@@ -7,12 +7,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
-import {
-	expectRefusedBeforeAnyRequest,
-	failure,
-	resetTransport,
-	startSimulator,
-} from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
@@ -502,8 +497,8 @@ const CASES: Case[] = [
 
 describe('node: every operation with every credential kind', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			snapshotPendingPolls: 1,
 			// Lists longer than one page of their maximum page size, so Return All pages.
 			seed: {
@@ -516,13 +511,9 @@ describe('node: every operation with every credential kind', () => {
 					intakes: 7,
 				},
 			},
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {

@@ -17,8 +17,7 @@ import {
 	contextFor,
 	expectRefusedBeforeAnyRequest,
 	failure,
-	resetTransport,
-	startSimulator,
+	simulatorPerSuite,
 } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
@@ -183,16 +182,12 @@ const CASES: Case[] = [
 
 describe('node: reads of payables, suppliers, users, cost centers, bank fees, wallet loads', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: { invoices: 3, accounts: 2, settlements: 2, payables: 20 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {

@@ -13,12 +13,7 @@ import {
 	searchSettlements,
 } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SpendeskSimulator } from '../simulator';
-import {
-	contextFor,
-	expectRefusedBeforeAnyRequest,
-	resetTransport,
-	startSimulator,
-} from '../support/fixtures';
+import { contextFor, expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { locatorFromList } from '../support/values';
 
@@ -43,13 +38,12 @@ async function search(
 
 describe('node: payable and intake selectors', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: { invoices: 3, payables: 130, intakes: 4, settlements: 400 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => (sim = started),
+	);
 
 	test('payables: a page of the list at a time, to the end, as "description, amount currency (id)"', async () => {
 		const company = { companyScope: 'one', company: locatorFromList('cmp_002') };

@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { RouteId, SpendeskSimulator } from '../simulator';
-import { expectRefusedBeforeAnyRequest, resetTransport, startSimulator } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { prepareNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -359,11 +359,7 @@ const CASES: BadInput[] = [
 
 describe('node: bad input fails before any request', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 10 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+	simulatorPerSuite({ seed: { sizes: { invoices: 10 } } }, (started) => (sim = started));
 
 	test.each(CASES)('$name ($kind)', async ({ kind, params, message, route }) => {
 		const { execute } = await prepareNode(sim, kind, params);
@@ -454,14 +450,8 @@ describe('node: bad input fails before any request', () => {
 
 describe('node: input as expressions give it', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 40 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearLog();
-	});
+	simulatorPerSuite({ seed: { sizes: { invoices: 40 } } }, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 
 	test('a Custom API Call Body an expression gives as a list is sent as that list (POST /v1/suppliers takes one)', async () => {
 		const before = sim.data('cmp_002').suppliers.length;

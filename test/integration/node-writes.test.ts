@@ -9,12 +9,7 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { SpendeskSimulator } from '../simulator';
 import type { BookkeptPayable } from '../simulator/writes';
-import {
-	expectRefusedBeforeAnyRequest,
-	failure,
-	resetTransport,
-	startSimulator,
-} from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, AS_GIVEN, prepareNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
@@ -70,16 +65,12 @@ function markItems(
 
 describe('node: write operations', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { companies: 5, sizes: { invoices: 5, payables: 700, settlements: 5, intakes: 1 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	describe('Payable → Update Bookkeeping Status: batching', () => {
 		test('splits 250 items into 3 bulk calls of 100, 100 and 50; one result item per input item, paired, in input order', async () => {

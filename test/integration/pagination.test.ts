@@ -29,7 +29,7 @@ import type {
 import { NO_DATA } from '../simulator';
 import { searchRow } from '../simulator/routes';
 import { payableDetail } from '../simulator/routes-reads';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, resetTransport, startSimulator, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { drainBounded } from '../support/lists';
 import { eventually } from '../support/time';
@@ -281,9 +281,8 @@ describe('page style: List settlements (pageSize max 30)', () => {
 	const SHRINKING = 'cmp_006';
 	const THREE_PAGES = 'cmp_007';
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: {
 				sizes: NO_DATA,
 				companies: [
@@ -292,13 +291,9 @@ describe('page style: List settlements (pageSize max 30)', () => {
 					{ id: THREE_PAGES, sizes: { settlements: 90 } },
 				],
 			},
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	test.each(cases)(
 		'Return All, $label ($n): exactly the settlements, in order, in the fewest pages',
@@ -439,18 +434,13 @@ describe('cursor style: List invoices (limit max 100)', () => {
 	const cases = sizeCases(MAX);
 	const SORT = { sortBy: 'updatedAt', sort: 'desc' } as const;
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ invoices: n })) },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.configure({ nextUrlOrigin: undefined });
-	});
+		},
+		(started) => (sim = started),
+	);
+	beforeEach(() => sim.configure({ nextUrlOrigin: undefined }));
 
 	/** Cursor requests of one drain: same sort and filters, limit as planned, cursor only after page 1, each cursor new. */
 	function expectCursorRequests(
@@ -754,17 +744,15 @@ describe('cursor style: List analytical field values (limit max 1000, fieldId in
 	const MAX = 1000;
 	const cases = sizeCases(MAX);
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: {
 				sizes: NO_DATA,
 				companies: companySeeds(cases, (n) => ({ analyticalFields: 1, analyticalFieldValues: n })),
 			},
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => (sim = started),
+	);
 
 	const fieldOf = (company: string) => sim.data(company).analyticalFields[0];
 
@@ -816,17 +804,13 @@ describe('offset style: Get accounts (fetch max 100)', () => {
 	const MAX = 100;
 	const cases = sizeCases(MAX);
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ accounts: n })) },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.configure({ accountsMaxReturn: undefined });
-	});
+		},
+		(started) => (sim = started),
+	);
+	beforeEach(() => sim.configure({ accountsMaxReturn: undefined }));
 	afterEach(() => sim.configure({ accountsMaxReturn: undefined }));
 
 	/** Offsets advance by what was received; the deprecated `limit` is never sent. */
@@ -920,17 +904,12 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 	const MAX = 100;
 	const cases = sizeCases(MAX);
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ payables: n })) },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	const bodyOf = (r: LoggedRequest) => (r.body ?? {}) as Record<string, unknown>;
 
@@ -1084,17 +1063,14 @@ describe('snapshot style: Get a payables snapshot (result pages of max 30)', () 
 	const cases = sizeCases(MAX);
 	const TWELVE_HOURS_AND_MORE = 13 * 3600 * 1000;
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			snapshotPendingPolls: PENDING,
 			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ payables: n })) },
-		});
-	});
-	afterAll(async () => sim.stop());
+		},
+		(started) => (sim = started),
+	);
 	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
 		sim.configure({ snapshotPendingPolls: PENDING });
 		// The same filters reuse a snapshot for 12 h: start every test on a fresh one.
 		sim.clock.advance(TWELVE_HOURS_AND_MORE);

@@ -15,21 +15,16 @@ import {
 	expectRefusedBeforeAnyRequest,
 	failure,
 	resetTransport,
-	startSimulator,
 	storeFor,
+	simulatorPerSuite,
 } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
 
 describe('transport: tokens', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		// Six companies, cmp_001…cmp_005 active (cmp_006 deactivated).
-		sim = await startSimulator({ seed: { companies: 6 } });
-	});
-	afterAll(async () => sim.stop());
+	// Six companies, cmp_001…cmp_005 active (cmp_006 deactivated).
+	simulatorPerSuite({ seed: { companies: 6 } }, (started) => (sim = started));
 	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
 		sim.clearLog();
 	});
 
@@ -307,14 +302,8 @@ describe('transport: tokens', () => {
 
 describe('transport: base URL', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearLog();
-	});
+	simulatorPerSuite({}, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 	afterEach(() => jest.restoreAllMocks());
 
 	test('plain HTTP on another host is refused before any request', async () => {

@@ -10,12 +10,7 @@ import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import type { Endpoint, EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import type { RouteId, SpendeskSimulator } from '../simulator';
-import {
-	ctxFor,
-	expectRefusedBeforeAnyRequest,
-	resetTransport,
-	startSimulator,
-} from '../support/fixtures';
+import { ctxFor, expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests } from '../support/node';
 
 const HEADER_ROUTES: EndpointName[] = [
@@ -29,15 +24,8 @@ const HEADER_ROUTES: EndpointName[] = [
 
 describe('transport: company placement (docs/api.md#levels-and-company-placement)', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.clearLog();
-	});
+	simulatorPerSuite({}, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 
 	describe('organisation-level credential', () => {
 		let org: SpendeskContext;
@@ -205,13 +193,11 @@ describe('transport: company placement (docs/api.md#levels-and-company-placement
 
 describe('transport: path ids are URL-encoded', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 7 } } });
+	simulatorPerSuite({ seed: { sizes: { invoices: 7 } } }, (started) => {
+		sim = started;
 		sim.createCompany({ id: 'cmp_é' });
 	});
-	afterAll(async () => sim.stop());
 	beforeEach(() => {
-		resetTransport();
 		sim.clearLog();
 	});
 
