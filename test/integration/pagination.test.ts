@@ -189,90 +189,6 @@ function expectLimitedPages(requests: LoggedRequest[], n: number, max: number) {
 	expect(covered - n).toBeLessThan(pages);
 }
 
-/**
- * A cursor-style list of 250 items in pages of 100 (company cmp_001) read one page ahead
- * (docs/performance.md#cursor-lists-one-page-ahead): only for a reader that takes every page,
- * never past the Limit, and never leaving a request behind.
- */
-function onePageAhead(
-	simulator: () => SpendeskSimulator,
-	name: 'listInvoices' | 'searchPayables',
-	request: ListRequest,
-	expected: () => object[],
-) {
-	describe('the next page asked while this one is handed out', () => {
-		/** Requests of the list that reached the simulator (answered, or still being answered). */
-		const arrived = () => simulator().requestsTo(name).length + simulator().stats.inFlight;
-
-		async function freshContext(): Promise<SpendeskContext> {
-			const { context } = await contextFor(simulator(), 'orgKey');
-			simulator().clearLog();
-			return asContext(context);
-		}
-
-		test('a reader that reads to the end: page n + 1 reaches the server while the reader still holds page n', async () => {
-			const ctx = await freshContext();
-			const items: IDataObject[] = [];
-			const seenAhead: boolean[] = [];
-			let held = 0;
-			for await (const page of paginate(ctx, name, { ...request, readsToEnd: true })) {
-				held++;
-				// The reader does not ask for page n + 1 before this resolves.
-				if (held < 3) seenAhead.push(await eventually(() => arrived() >= held + 1));
-				items.push(...page);
-			}
-			expect(seenAhead).toEqual([true, true]);
-			expect(items).toEqual(expected());
-			const requests = simulator().requestsTo(name);
-			expectAllOk(requests);
-			expect(requests).toHaveLength(3);
-			expect(simulator().stats.inFlight).toBe(0);
-		});
-
-		test('a reader that may stop early (the trigger): nothing is asked before it wants the next page', async () => {
-			const ctx = await freshContext();
-			for await (const page of paginate(ctx, name, request)) {
-				expect(page).toHaveLength(100);
-				break;
-			}
-			expect(simulator().requestsTo(name)).toHaveLength(1);
-			expect(simulator().stats.inFlight).toBe(0);
-		});
-
-		test('a Limit met by this page: no page is asked ahead', async () => {
-			const items = await drain(simulator(), 'orgKey', name, { ...request, limit: 200 });
-			expect(items).toEqual(expected().slice(0, 200));
-			expect(simulator().requestsTo(name)).toHaveLength(2);
-			expect(simulator().stats.inFlight).toBe(0);
-		});
-
-		test('a reader that fails: the page asked ahead is waited for, no request outlives the list', async () => {
-			const ctx = await freshContext();
-			await expect(
-				eachPage(ctx, name, request, () => {
-					throw new Error('the reader failed');
-				}),
-			).rejects.toThrow('the reader failed');
-			// Page 2 was asked while page 1 was handed out, and its answer came before the list ended.
-			expect(simulator().requestsTo(name)).toHaveLength(2);
-			expect(simulator().stats.inFlight).toBe(0);
-		});
-
-		test('an error on the page asked ahead comes in its turn, after the pages before it', async () => {
-			simulator().injectFault({ route: name, kind: 'status', status: 400, after: 1 });
-			const ctx = await freshContext();
-			const pages: number[] = [];
-			await expect(
-				eachPage(ctx, name, request, (page) => {
-					pages.push(page.length);
-				}),
-			).rejects.toThrow();
-			expect(pages).toEqual([100]);
-			expect(simulator().requestsTo(name)).toHaveLength(2);
-		});
-	});
-}
-
 // ------------------------------------------------------------------------------- page style
 
 describe('page style: List settlements (pageSize max 30)', () => {
@@ -656,21 +572,6 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		}
 	});
 
-	test('a numeric nextCursor is sent back as its text: every invoice, once', async () => {
-		sim.injectFault({ route: 'listInvoices', kind: 'numericCursor', times: 100 });
-		const items = await drain(sim, 'orgKey', 'listInvoices', {
-			company: 'cmp_001',
-			qs: { ...SORT },
-		});
-		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
-		const requests = sim.requestsTo('listInvoices');
-		expect(requests.map((r) => r.query.cursor)).toEqual([
-			undefined,
-			expect.stringMatching(/^\d+$/),
-			expect.stringMatching(/^\d+$/),
-		]);
-	});
-
 	test.each([
 		{ label: 'the text "true", then "false"', more: 'true', last: ' False' },
 		{ label: 'absent (nextCursor decides)', more: undefined, last: undefined },
@@ -699,45 +600,6 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		);
 		expect(sim.requestsTo('listInvoices')).toHaveLength(1);
 	});
-
-	test('a cursor repeated once (a server hiccup) is asked once more: exactly the invoices, none twice', async () => {
-		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', after: 1 });
-		const items = await drain(sim, 'orgKey', 'listInvoices', {
-			company: 'cmp_001',
-			qs: { ...SORT },
-		});
-		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
-		const cursors = sim.requestsTo('listInvoices').map((r) => r.query.cursor);
-		expect(cursors).toHaveLength(4);
-		expect(cursors[2]).toBe(cursors[1]);
-	});
-
-	test('a repeating cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
-		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', times: 1000 });
-		const { error, pages } = await drainFresh(sim, 'listInvoices', {
-			company: 'cmp_001',
-			qs: { ...SORT },
-		});
-		expect(pages).toBeLessThan(10);
-		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toBe(
-			'Spendesk sent the same page cursor twice for Invoice → Get Many',
-		);
-		// What Spendesk support needs to know: the call, by its method and path.
-		expect((error as { description?: string }).description).toContain(
-			'naming the call GET /v2/companies/{companyId}/invoices',
-		);
-		const requests = sim.requestsTo('listInvoices');
-		expect(requests.length).toBeGreaterThanOrEqual(2);
-		expect(requests.length).toBeLessThanOrEqual(3);
-	});
-
-	onePageAhead(
-		() => sim,
-		'listInvoices',
-		{ company: 'cmp_001', qs: { ...SORT } },
-		() => sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort),
-	);
 });
 
 describe('cursor style: List analytical field values (limit max 1000, fieldId in the path)', () => {
@@ -997,28 +859,6 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		);
 	});
 
-	test('a body cursor repeated once (a server hiccup) is asked once more: exactly the payables, none twice', async () => {
-		const expected = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
-		expect(expected.length).toBeGreaterThan(200);
-		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor', after: 1 });
-		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
-		expect(ids(items)).toEqual(ids(expected));
-		const cursors = sim.requestsTo('searchPayables').map((r) => bodyOf(r).cursor);
-		expect(cursors).toHaveLength(4);
-		expect(cursors[2]).toBe(cursors[1]);
-	});
-
-	test('a numeric nextCursor is sent back as the same number: every payable, once', async () => {
-		const expected = sim.data('cmp_001').payables.map(searchRow);
-		sim.injectFault({ route: 'searchPayables', kind: 'numericCursor', times: 100 });
-		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
-		expect(ids(items)).toEqual(ids(expected));
-		const cursors = sim.requestsTo('searchPayables').map((r) => bodyOf(r).cursor);
-		expect(cursors).toHaveLength(minimumRequests(expected.length, MAX));
-		expect(cursors[0]).toBeUndefined();
-		for (const c of cursors.slice(1)) expect(typeof c).toBe('number');
-	});
-
 	test.each([
 		{ kind: 'an object', value: { next: 'x' } },
 		{ kind: 'boolean', value: true },
@@ -1033,27 +873,153 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 			expect(sim.requestsTo('searchPayables')).toHaveLength(1);
 		},
 	);
-
-	test('a repeating body cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
-		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor', times: 1000 });
-		const { error, pages } = await drainFresh(sim, 'searchPayables', { company: 'cmp_001' });
-		expect(pages).toBeLessThan(10);
-		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toBe(
-			'Spendesk sent the same page cursor twice for Payable → Get Many',
-		);
-		const requests = sim.requestsTo('searchPayables');
-		expect(requests.length).toBeGreaterThanOrEqual(2);
-		expect(requests.length).toBeLessThanOrEqual(3);
-	});
-
-	onePageAhead(
-		() => sim,
-		'searchPayables',
-		{ company: 'cmp_001' },
-		() => sim.data('cmp_001').payables.map(searchRow),
-	);
 });
+
+// ------------------------------------------------------------------ both cursor styles
+
+/** The cursor in the query (List invoices) or in the JSON body (Search payables), 250 items in cmp_001. */
+const CURSOR_STYLES = [
+	{
+		style: 'cursor',
+		name: 'listInvoices' as const,
+		sizes: { invoices: 250 },
+		request: { company: 'cmp_001', qs: { sortBy: 'updatedAt', sort: 'desc' } } as ListRequest,
+		expected: (sim: SpendeskSimulator): object[] =>
+			sim.invoicesSorted('cmp_001', 'updatedAt', 'desc'),
+		cursorOf: (r: LoggedRequest): unknown => r.query.cursor,
+		// Sent back as its text.
+		numericCursor: expect.stringMatching(/^\d+$/),
+		operation: 'Invoice → Get Many',
+		call: 'GET /v2/companies/{companyId}/invoices',
+	},
+	{
+		style: 'body cursor',
+		name: 'searchPayables' as const,
+		sizes: { payables: 250 },
+		request: { company: 'cmp_001' } as ListRequest,
+		expected: (sim: SpendeskSimulator): object[] => sim.data('cmp_001').payables.map(searchRow),
+		cursorOf: (r: LoggedRequest): unknown => (r.body as IDataObject | undefined)?.cursor,
+		// Sent back as the same number.
+		numericCursor: expect.any(Number),
+		operation: 'Payable → Get Many',
+		call: 'POST /v1/payables/search',
+	},
+];
+
+describe.each(CURSOR_STYLES)(
+	'$style style: $name, 250 items in pages of 100',
+	({ name, sizes, request, expected, cursorOf, numericCursor, operation, call }) => {
+		let sim: SpendeskSimulator;
+		simulatorPerSuite(
+			{ seed: { sizes: NO_DATA, companies: [{ id: 'cmp_001', sizes }] } },
+			(started) => (sim = started),
+		);
+
+		test('a cursor repeated once (a server hiccup) is asked once more: exactly the items, none twice', async () => {
+			expect(expected(sim).length).toBeGreaterThan(200);
+			sim.injectFault({ route: name, kind: 'repeatCursor', after: 1 });
+			const items = await drain(sim, 'orgKey', name, request);
+			expect(items).toEqual(expected(sim));
+			const cursors = sim.requestsTo(name).map(cursorOf);
+			expect(cursors).toHaveLength(4);
+			expect(cursors[2]).toBe(cursors[1]);
+		});
+
+		test('a repeating cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
+			sim.injectFault({ route: name, kind: 'repeatCursor', times: 1000 });
+			const { error, pages } = await drainFresh(sim, name, request);
+			expect(pages).toBeLessThan(10);
+			expect(error).toBeInstanceOf(Error);
+			expect((error as Error).message).toBe(
+				`Spendesk sent the same page cursor twice for ${operation}`,
+			);
+			// What Spendesk support needs to know: the call, by its method and path.
+			expect((error as { description?: string }).description).toContain(`naming the call ${call}`);
+			const requests = sim.requestsTo(name);
+			expect(requests.length).toBeGreaterThanOrEqual(2);
+			expect(requests.length).toBeLessThanOrEqual(3);
+		});
+
+		test('a numeric nextCursor is sent back as it came: every item, once', async () => {
+			sim.injectFault({ route: name, kind: 'numericCursor', times: 100 });
+			const items = await drain(sim, 'orgKey', name, request);
+			expect(items).toEqual(expected(sim));
+			expect(sim.requestsTo(name).map(cursorOf)).toEqual([undefined, numericCursor, numericCursor]);
+		});
+
+		describe('the next page asked while this one is handed out', () => {
+			/** Requests of the list that reached the simulator (answered, or still being answered). */
+			const arrived = () => sim.requestsTo(name).length + sim.stats.inFlight;
+
+			async function freshContext(): Promise<SpendeskContext> {
+				const { context } = await contextFor(sim, 'orgKey');
+				sim.clearLog();
+				return asContext(context);
+			}
+
+			test('a reader that reads to the end: page n + 1 reaches the server while the reader still holds page n', async () => {
+				const ctx = await freshContext();
+				const items: IDataObject[] = [];
+				const seenAhead: boolean[] = [];
+				let held = 0;
+				for await (const page of paginate(ctx, name, { ...request, readsToEnd: true })) {
+					held++;
+					// The reader does not ask for page n + 1 before this resolves.
+					if (held < 3) seenAhead.push(await eventually(() => arrived() >= held + 1));
+					items.push(...page);
+				}
+				expect(seenAhead).toEqual([true, true]);
+				expect(items).toEqual(expected(sim));
+				const requests = sim.requestsTo(name);
+				expectAllOk(requests);
+				expect(requests).toHaveLength(3);
+				expect(sim.stats.inFlight).toBe(0);
+			});
+
+			test('a reader that may stop early (the trigger): nothing is asked before it wants the next page', async () => {
+				const ctx = await freshContext();
+				for await (const page of paginate(ctx, name, request)) {
+					expect(page).toHaveLength(100);
+					break;
+				}
+				expect(sim.requestsTo(name)).toHaveLength(1);
+				expect(sim.stats.inFlight).toBe(0);
+			});
+
+			test('a Limit met by this page: no page is asked ahead', async () => {
+				const items = await drain(sim, 'orgKey', name, { ...request, limit: 200 });
+				expect(items).toEqual(expected(sim).slice(0, 200));
+				expect(sim.requestsTo(name)).toHaveLength(2);
+				expect(sim.stats.inFlight).toBe(0);
+			});
+
+			test('a reader that fails: the page asked ahead is waited for, no request outlives the list', async () => {
+				const ctx = await freshContext();
+				await expect(
+					eachPage(ctx, name, request, () => {
+						throw new Error('the reader failed');
+					}),
+				).rejects.toThrow('the reader failed');
+				// Page 2 was asked while page 1 was handed out, and its answer came before the list ended.
+				expect(sim.requestsTo(name)).toHaveLength(2);
+				expect(sim.stats.inFlight).toBe(0);
+			});
+
+			test('an error on the page asked ahead comes in its turn, after the pages before it', async () => {
+				sim.injectFault({ route: name, kind: 'status', status: 400, after: 1 });
+				const ctx = await freshContext();
+				const pages: number[] = [];
+				await expect(
+					eachPage(ctx, name, request, (page) => {
+						pages.push(page.length);
+					}),
+				).rejects.toThrow();
+				expect(pages).toEqual([100]);
+				expect(sim.requestsTo(name)).toHaveLength(2);
+			});
+		});
+	},
+);
 
 // --------------------------------------------------------------------------- snapshot style
 
