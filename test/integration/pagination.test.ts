@@ -189,6 +189,42 @@ function expectLimitedPages(requests: LoggedRequest[], n: number, max: number) {
 	expect(covered - n).toBeLessThan(pages);
 }
 
+/** Cursor requests of one drain: same sort and filters, limit as planned, cursor only after page 1, each cursor new. */
+function expectCursorRequests(
+	requests: LoggedRequest[],
+	limits: number[],
+	filters: Record<string, string>,
+) {
+	expect(requests.map((r) => Number(r.query.limit))).toEqual(limits);
+	for (const r of requests)
+		for (const [k, v] of Object.entries(filters)) expect(r.query[k]).toBe(v);
+	expect(requests[0].query.cursor).toBeUndefined();
+	const cursors = requests.slice(1).map((r) => r.query.cursor);
+	for (const c of cursors) expect(typeof c === 'string' && c.length > 0).toBe(true);
+	expect(new Set(cursors).size).toBe(cursors.length);
+}
+
+const bodyOf = (r: LoggedRequest) => (r.body ?? {}) as Record<string, unknown>;
+
+/** Body cursor requests: limit as planned, filters unchanged, cursor only after the first, each cursor new. */
+function expectBodyRequests(
+	requests: LoggedRequest[],
+	limits: number[],
+	filters: Record<string, unknown> = {},
+) {
+	expect(requests.map((r) => bodyOf(r).limit)).toEqual(limits);
+	for (const r of requests) {
+		expect(r.method).toBe('POST');
+		expect(r.query.limit).toBeUndefined();
+		expect(r.query.cursor).toBeUndefined();
+		expect(bodyOf(r)).toMatchObject(filters);
+	}
+	expect(bodyOf(requests[0]).cursor).toBeUndefined();
+	const cursors = requests.slice(1).map((r) => bodyOf(r).cursor);
+	for (const c of cursors) expect(typeof c === 'string' && c.length > 0).toBe(true);
+	expect(new Set(cursors).size).toBe(cursors.length);
+}
+
 // ------------------------------------------------------------------------------- page style
 
 describe('page style: List settlements (pageSize max 30)', () => {
@@ -358,21 +394,6 @@ describe('cursor style: List invoices (limit max 100)', () => {
 	);
 	beforeEach(() => sim.configure({ nextUrlOrigin: undefined }));
 
-	/** Cursor requests of one drain: same sort and filters, limit as planned, cursor only after page 1, each cursor new. */
-	function expectCursorRequests(
-		requests: LoggedRequest[],
-		limits: number[],
-		filters: Record<string, string>,
-	) {
-		expect(requests.map((r) => Number(r.query.limit))).toEqual(limits);
-		for (const r of requests)
-			for (const [k, v] of Object.entries(filters)) expect(r.query[k]).toBe(v);
-		expect(requests[0].query.cursor).toBeUndefined();
-		const cursors = requests.slice(1).map((r) => r.query.cursor);
-		for (const c of cursors) expect(typeof c === 'string' && c.length > 0).toBe(true);
-		expect(new Set(cursors).size).toBe(cursors.length);
-	}
-
 	test.each(cases)(
 		'Return All, $label ($n): exactly the invoices in sort order, in the fewest requests',
 		async ({ n, company }) => {
@@ -401,26 +422,6 @@ describe('cursor style: List invoices (limit max 100)', () => {
 			expect(r.clientId).toBe(sim.credentials.companyKey.clientId);
 			expect(r.path).toBe('/v2/companies/cmp_001/invoices');
 		}
-	});
-
-	test.each([
-		[7, [7]],
-		[100, [100]],
-		[150, [100, 50]],
-	])('Limit %i: the first N invoices, asking limit=%j', async (limit, limits) => {
-		const items = await drain(sim, 'orgKey', 'listInvoices', {
-			company: 'cmp_001',
-			qs: { ...SORT },
-			limit,
-		});
-		expect(ids(items)).toEqual(
-			ids(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort).slice(0, limit)),
-		);
-		const requests = sim.requestsTo('listInvoices');
-		expectAllOk(requests);
-		expect(requests).toHaveLength(Math.ceil(limit / MAX));
-		expect(limits).toEqual(chunks(limit, MAX));
-		expectCursorRequests(requests, limits, SORT);
 	});
 
 	test('sortBy, sort and a status filter are identical on every page', async () => {
@@ -773,27 +774,6 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		(started) => (sim = started),
 	);
 
-	const bodyOf = (r: LoggedRequest) => (r.body ?? {}) as Record<string, unknown>;
-
-	/** Body cursor requests: limit as planned, filters unchanged, cursor only after the first, each cursor new. */
-	function expectBodyRequests(
-		requests: LoggedRequest[],
-		limits: number[],
-		filters: Record<string, unknown> = {},
-	) {
-		expect(requests.map((r) => bodyOf(r).limit)).toEqual(limits);
-		for (const r of requests) {
-			expect(r.method).toBe('POST');
-			expect(r.query.limit).toBeUndefined();
-			expect(r.query.cursor).toBeUndefined();
-			expect(bodyOf(r)).toMatchObject(filters);
-		}
-		expect(bodyOf(requests[0]).cursor).toBeUndefined();
-		const cursors = requests.slice(1).map((r) => bodyOf(r).cursor);
-		for (const c of cursors) expect(typeof c === 'string' && c.length > 0).toBe(true);
-		expect(new Set(cursors).size).toBe(cursors.length);
-	}
-
 	test.each(cases)(
 		'Return All, $label ($n): exactly the payables, in order, in the fewest requests',
 		async ({ n, company }) => {
@@ -809,19 +789,6 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 			);
 		},
 	);
-
-	test.each([
-		[7, [7]],
-		[100, [100]],
-		[150, [100, 50]],
-	])('Limit %i: the first N payables, asking body limit=%j', async (limit, limits) => {
-		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001', limit });
-		expect(ids(items)).toEqual(ids(sim.data('cmp_001').payables.slice(0, limit)));
-		const requests = sim.requestsTo('searchPayables');
-		expectAllOk(requests);
-		expect(limits).toEqual(chunks(limit, MAX));
-		expectBodyRequests(requests, limits);
-	});
 
 	test('a body filter stays the same on every request', async () => {
 		const expected = sim
@@ -887,6 +854,8 @@ const CURSOR_STYLES = [
 		expected: (sim: SpendeskSimulator): object[] =>
 			sim.invoicesSorted('cmp_001', 'updatedAt', 'desc'),
 		cursorOf: (r: LoggedRequest): unknown => r.query.cursor,
+		expectRequests: (requests: LoggedRequest[], limits: number[]) =>
+			expectCursorRequests(requests, limits, { sortBy: 'updatedAt', sort: 'desc' }),
 		// Sent back as its text.
 		numericCursor: expect.stringMatching(/^\d+$/),
 		operation: 'Invoice → Get Many',
@@ -898,7 +867,9 @@ const CURSOR_STYLES = [
 		sizes: { payables: 250 },
 		request: { company: 'cmp_001' } as ListRequest,
 		expected: (sim: SpendeskSimulator): object[] => sim.data('cmp_001').payables.map(searchRow),
-		cursorOf: (r: LoggedRequest): unknown => (r.body as IDataObject | undefined)?.cursor,
+		cursorOf: (r: LoggedRequest): unknown => bodyOf(r).cursor,
+		expectRequests: (requests: LoggedRequest[], limits: number[]) =>
+			expectBodyRequests(requests, limits),
 		// Sent back as the same number.
 		numericCursor: expect.any(Number),
 		operation: 'Payable → Get Many',
@@ -908,12 +879,36 @@ const CURSOR_STYLES = [
 
 describe.each(CURSOR_STYLES)(
 	'$style style: $name, 250 items in pages of 100',
-	({ name, sizes, request, expected, cursorOf, numericCursor, operation, call }) => {
+	({
+		name,
+		sizes,
+		request,
+		expected,
+		cursorOf,
+		expectRequests,
+		numericCursor,
+		operation,
+		call,
+	}) => {
 		let sim: SpendeskSimulator;
 		simulatorPerSuite(
 			{ seed: { sizes: NO_DATA, companies: [{ id: 'cmp_001', sizes }] } },
 			(started) => (sim = started),
 		);
+
+		test.each([
+			[7, [7]],
+			[100, [100]],
+			[150, [100, 50]],
+		])('Limit %i: the first N items, asking limit=%j', async (limit, limits) => {
+			const items = await drain(sim, 'orgKey', name, { ...request, limit });
+			expect(ids(items)).toEqual(ids(expected(sim).slice(0, limit)));
+			const requests = sim.requestsTo(name);
+			expectAllOk(requests);
+			expect(requests).toHaveLength(Math.ceil(limit / 100));
+			expect(limits).toEqual(chunks(limit, 100));
+			expectRequests(requests, limits);
+		});
 
 		test('a cursor repeated once (a server hiccup) is asked once more: exactly the items, none twice', async () => {
 			expect(expected(sim).length).toBeGreaterThan(200);
