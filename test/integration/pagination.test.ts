@@ -394,24 +394,6 @@ describe('cursor style: List invoices (limit max 100)', () => {
 	);
 	beforeEach(() => sim.configure({ nextUrlOrigin: undefined }));
 
-	test.each(cases)(
-		'Return All, $label ($n): exactly the invoices in sort order, in the fewest requests',
-		async ({ n, company }) => {
-			const items = await drain(sim, 'orgKey', 'listInvoices', { company, qs: { ...SORT } });
-			expect(items).toHaveLength(n);
-			expect(items).toEqual(sim.invoicesSorted(company, SORT.sortBy, SORT.sort));
-			const requests = sim.requestsTo('listInvoices');
-			expectAllOk(requests);
-			expect(requests).toHaveLength(minimumRequests(n, MAX));
-			expectCursorRequests(
-				requests,
-				requests.map(() => MAX),
-				SORT,
-			);
-			for (const r of requests) expect(r.path).toBe(`/v2/companies/${company}/invoices`);
-		},
-	);
-
 	test('Return All with a company-level API key (company from the credential)', async () => {
 		const items = await drain(sim, 'companyKey', 'listInvoices', { qs: { ...SORT } });
 		expect(ids(items)).toEqual(ids(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort)));
@@ -774,22 +756,6 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		(started) => (sim = started),
 	);
 
-	test.each(cases)(
-		'Return All, $label ($n): exactly the payables, in order, in the fewest requests',
-		async ({ n, company }) => {
-			const items = await drain(sim, 'orgKey', 'searchPayables', { company });
-			expect(items).toHaveLength(n);
-			expect(items).toEqual(sim.data(company).payables.map(searchRow));
-			const requests = sim.requestsTo('searchPayables');
-			expectAllOk(requests);
-			expect(requests).toHaveLength(minimumRequests(n, MAX));
-			expectBodyRequests(
-				requests,
-				requests.map(() => MAX),
-			);
-		},
-	);
-
 	test('a body filter stays the same on every request', async () => {
 		const expected = sim
 			.data('cmp_001')
@@ -844,15 +810,16 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 
 // ------------------------------------------------------------------ both cursor styles
 
-/** The cursor in the query (List invoices) or in the JSON body (Search payables), 250 items in cmp_001. */
+/** The cursor in the query (List invoices) or in the JSON body (Search payables), the five sizes of sizeCases(100). */
 const CURSOR_STYLES = [
 	{
 		style: 'cursor',
 		name: 'listInvoices' as const,
-		sizes: { invoices: 250 },
+		sizes: (n: number) => ({ invoices: n }),
 		request: { company: 'cmp_001', qs: { sortBy: 'updatedAt', sort: 'desc' } } as ListRequest,
-		expected: (sim: SpendeskSimulator): object[] =>
-			sim.invoicesSorted('cmp_001', 'updatedAt', 'desc'),
+		expected: (sim: SpendeskSimulator, company = 'cmp_001'): object[] =>
+			sim.invoicesSorted(company, 'updatedAt', 'desc'),
+		pathOf: (company: string) => `/v2/companies/${company}/invoices`,
 		cursorOf: (r: LoggedRequest): unknown => r.query.cursor,
 		expectRequests: (requests: LoggedRequest[], limits: number[]) =>
 			expectCursorRequests(requests, limits, { sortBy: 'updatedAt', sort: 'desc' }),
@@ -864,9 +831,11 @@ const CURSOR_STYLES = [
 	{
 		style: 'body cursor',
 		name: 'searchPayables' as const,
-		sizes: { payables: 250 },
+		sizes: (n: number) => ({ payables: n }),
 		request: { company: 'cmp_001' } as ListRequest,
-		expected: (sim: SpendeskSimulator): object[] => sim.data('cmp_001').payables.map(searchRow),
+		expected: (sim: SpendeskSimulator, company = 'cmp_001'): object[] =>
+			sim.data(company).payables.map(searchRow),
+		pathOf: () => '/v1/payables/search',
 		cursorOf: (r: LoggedRequest): unknown => bodyOf(r).cursor,
 		expectRequests: (requests: LoggedRequest[], limits: number[]) =>
 			expectBodyRequests(requests, limits),
@@ -878,12 +847,13 @@ const CURSOR_STYLES = [
 ];
 
 describe.each(CURSOR_STYLES)(
-	'$style style: $name, 250 items in pages of 100',
+	'$style style: $name, pages of 100',
 	({
 		name,
 		sizes,
 		request,
 		expected,
+		pathOf,
 		cursorOf,
 		expectRequests,
 		numericCursor,
@@ -891,9 +861,27 @@ describe.each(CURSOR_STYLES)(
 		call,
 	}) => {
 		let sim: SpendeskSimulator;
+		const cases = sizeCases(100);
 		simulatorPerSuite(
-			{ seed: { sizes: NO_DATA, companies: [{ id: 'cmp_001', sizes }] } },
+			{ seed: { sizes: NO_DATA, companies: companySeeds(cases, sizes) } },
 			(started) => (sim = started),
+		);
+
+		test.each(cases)(
+			'Return All, $label ($n): exactly the items, in order, in the fewest requests',
+			async ({ n, company }) => {
+				const items = await drain(sim, 'orgKey', name, { ...request, company });
+				expect(items).toHaveLength(n);
+				expect(items).toEqual(expected(sim, company));
+				const requests = sim.requestsTo(name);
+				expectAllOk(requests);
+				expect(requests).toHaveLength(minimumRequests(n, 100));
+				expectRequests(
+					requests,
+					requests.map(() => 100),
+				);
+				for (const r of requests) expect(r.path).toBe(pathOf(company));
+			},
 		);
 
 		test.each([
