@@ -3,22 +3,15 @@
  * Companies (35 companies, cmp_035 deactivated → 34 over two pages of 30), filters by part
  * of a name or ID, and gives a company-level credential just its own company.
  */
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { searchCompanies } from '../../nodes/Spendesk/methods/listSearch';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { Company, SpendeskSimulator } from '../simulator';
-import { contextFor, simulatorPerSuite } from '../support/fixtures';
+import { simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import { listSearch } from '../support/node';
 
-async function search(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	filter?: string,
-): Promise<INodeListSearchResult> {
-	const { context } = await contextFor(sim, kind);
-	sim.clearLog();
-	return await searchCompanies.call(context as unknown as ILoadOptionsFunctions, filter);
-}
+const search = (sim: SpendeskSimulator, kind: CredentialKind, filter?: string) =>
+	listSearch(sim, kind, searchCompanies, {}, filter);
 
 describe('node: company selector (searchCompanies)', () => {
 	let sim: SpendeskSimulator;

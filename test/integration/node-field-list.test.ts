@@ -5,38 +5,32 @@
  * Companies (fields belong to one company). And the value selector beside it
  * (`searchAnalyticalFieldValues`): the values of the field chosen in the same row.
  */
-import type { ILoadOptionsFunctions, IDataObject, INodeListSearchItems } from 'n8n-workflow';
+import type { IDataObject, INodeListSearchItems } from 'n8n-workflow';
 import {
 	searchAnalyticalFields,
 	searchAnalyticalFieldValues,
 } from '../../nodes/Spendesk/methods/listSearch';
 import type { SpendeskSimulator } from '../simulator';
-import {
-	contextFor,
-	expectRefusedBeforeAnyRequest,
-	failure,
-	simulatorPerSuite,
-} from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { locatorById, locatorFromList } from '../support/values';
+import { listSearch } from '../support/node';
 
-async function search(
+const search = (
 	sim: SpendeskSimulator,
 	kind: CredentialKind,
 	parameters: IDataObject,
 	filter?: string,
 	paginationToken?: string,
-) {
-	const { context } = await contextFor(sim, kind, {
-		parameters: { resource: 'analyticalField', operation: 'getValues', ...parameters },
-	});
-	sim.clearLog();
-	return await searchAnalyticalFields.call(
-		context as unknown as ILoadOptionsFunctions,
+) =>
+	listSearch(
+		sim,
+		kind,
+		searchAnalyticalFields,
+		{ parameters: { resource: 'analyticalField', operation: 'getValues', ...parameters } },
 		filter,
 		paginationToken,
 	);
-}
 
 /** Every page of the list, as the editor loads them while the user scrolls. */
 async function searchToTheEnd(
@@ -147,21 +141,21 @@ describe('node: analytical field value selector (searchAnalyticalFieldValues)', 
 	 * The values listed for the Value of row `row` of a parameter, as the editor asks for them:
 	 * the method runs for that Value (`path`), and reads the row's field beside it.
 	 */
-	async function values(
+	const values = (
 		kind: CredentialKind,
 		parameters: IDataObject,
 		path: string,
 		filter?: string,
 		paginationToken?: string,
-	) {
-		const { context } = await contextFor(sim, kind, { parameters, path });
-		sim.clearLog();
-		return await searchAnalyticalFieldValues.call(
-			context as unknown as ILoadOptionsFunctions,
+	) =>
+		listSearch(
+			sim,
+			kind,
+			searchAnalyticalFieldValues,
+			{ parameters, path },
 			filter,
 			paginationToken,
 		);
-	}
 
 	const PURCHASE_ORDER = { resource: 'purchaseOrder', operation: 'create', company: 'cmp_002' };
 	const customFields = (...fieldIds: string[]) => ({

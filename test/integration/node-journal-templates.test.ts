@@ -6,18 +6,13 @@
  * error.
  */
 import type { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { searchJournalTemplates } from '../../nodes/Spendesk/methods/journalTemplateSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { JOURNAL_TEMPLATES } from '../simulator/fileRoutes';
-import {
-	contextFor,
-	expectRefusedBeforeAnyRequest,
-	failure,
-	simulatorPerSuite,
-} from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import { apiRequests, runNode } from '../support/node';
+import { apiRequests, listSearch, runNode } from '../support/node';
 import { locatorById, locatorFromList } from '../support/values';
 
 const SCOPES = ['experimental:accounting-export:read'];
@@ -45,11 +40,8 @@ describe.each(['specification', 'documented'] as const)(
 			(started) => (sim = started),
 		);
 
-		async function search(kind: CredentialKind, parameters: IDataObject, filter?: string) {
-			const { context } = await contextFor(sim, kind, { parameters });
-			sim.clearLog();
-			return await searchJournalTemplates.call(context as unknown as ILoadOptionsFunctions, filter);
-		}
+		const search = (kind: CredentialKind, parameters: IDataObject, filter?: string) =>
+			listSearch(sim, kind, searchJournalTemplates, { parameters }, filter);
 
 		test.each([
 			['orgKey', { companyScope: 'one', company: locatorFromList('cmp_002') }, 'cmp_002'],

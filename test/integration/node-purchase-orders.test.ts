@@ -6,20 +6,15 @@
  * fields offer From List: the purchase order list (`searchPurchaseOrders`) pages on to its end.
  */
 import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, ILoadOptionsFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
-import {
-	contextFor,
-	expectRefusedBeforeAnyRequest,
-	failure,
-	simulatorPerSuite,
-} from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
-import { apiRequests, AS_GIVEN, prepareNode, runNode } from '../support/node';
+import { apiRequests, AS_GIVEN, listSearch, prepareNode, runNode } from '../support/node';
 import { locatorById, locatorFromList, plain } from '../support/values';
 
 const SCOPES = ['experimental:purchase-order:read', 'experimental:purchase-order:write'];
@@ -312,15 +307,8 @@ describe.each(['specification', 'documented'] as const)(
 			// More than one page of the editor's list (100): 5 API pages of 30.
 			for (let n = orders.length + 1; n <= 132; n++)
 				orders.push({ ...template, id: `po_001_${String(n).padStart(5, '0')}`, amount: eur(n) });
-			const search = async (parameters: IDataObject, filter?: string, token?: string) => {
-				const { context } = await contextFor(sim, 'orgKey', { parameters });
-				sim.clearLog();
-				return await searchPurchaseOrders.call(
-					context as unknown as ILoadOptionsFunctions,
-					filter,
-					token,
-				);
-			};
+			const search = (parameters: IDataObject, filter?: string, token?: string) =>
+				listSearch(sim, 'orgKey', searchPurchaseOrders, { parameters }, filter, token);
 			const company = { companyScope: 'one', company: locatorFromList('cmp_001') };
 			const first = await search(company);
 			// The amount in minor units with its precision, shown in the currency (docs/api.md#purchase-orders).

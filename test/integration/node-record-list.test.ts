@@ -6,35 +6,28 @@
  * token so the editor reads on to the end; filtered by text or ID, the company chosen in the
  * node; no list with All Companies.
  */
-import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import {
 	searchIntakeRecords,
 	searchPayables,
 	searchSettlements,
 } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { locatorFromList } from '../support/values';
+import { listSearch } from '../support/node';
 
 type Method = typeof searchIntakeRecords | typeof searchPayables | typeof searchSettlements;
 
-async function search(
+const search = (
 	sim: SpendeskSimulator,
 	method: Method,
 	kind: CredentialKind,
 	parameters: IDataObject,
 	filter?: string,
 	token?: string,
-) {
-	const { context } = await contextFor(sim, kind, { parameters });
-	sim.clearLog();
-	return await (method as typeof searchIntakeRecords).call(
-		context as unknown as ILoadOptionsFunctions,
-		filter,
-		token,
-	);
-}
+) => listSearch(sim, kind, method, { parameters }, filter, token);
 
 describe('node: payable and intake selectors', () => {
 	let sim: SpendeskSimulator;
