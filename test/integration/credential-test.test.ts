@@ -15,7 +15,7 @@ import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import type { Endpoint } from '../../nodes/Spendesk/transport/endpoints';
 import { DOCUMENTED_SCOPES } from '../simulator';
 import type { ApiKeyCredential, SimulatorOptions, SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator } from '../support/fixtures';
+import { resetTransport, startSimulator, simulatorPerSuite } from '../support/fixtures';
 import {
 	findCredentialTest,
 	NODE_CLASSES,
@@ -45,15 +45,8 @@ const test$ = (data: IDataObject) => testCredentialLikeN8n('spendeskApi', data);
 
 function suite(options: SimulatorOptions, body: (get: () => SpendeskSimulator) => void): void {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { companies: 3 }, ...options });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.clearLog();
-	});
+	simulatorPerSuite({ seed: { companies: 3 }, ...options }, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 	body(() => sim);
 }
 

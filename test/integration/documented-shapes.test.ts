@@ -11,20 +11,18 @@ import { transportSeam } from '../support/seam';
 import type { SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
 import { searchRow } from '../simulator/routes';
-import { apiKeyStore, resetTransport, startSimulator } from '../support/fixtures';
+import { apiKeyStore, simulatorPerSuite } from '../support/fixtures';
 import { createContext } from '../support/n8n-context';
 import { expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
 
 describe('node: the documented shapes', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 3, payables: 12 } } });
-	});
-	afterAll(async () => sim.stop());
+	simulatorPerSuite(
+		{ seed: { sizes: { invoices: 3, payables: 12 } } },
+		(started) => (sim = started),
+	);
 	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
 		sim.clearLog();
 		sim.configure({ attachmentShape: 'decided', snapshotPendingPolls: 2 });
 	});

@@ -5,14 +5,18 @@
  * error on the operations of the experimental API; an organisation-level key holding only the
  * documented scopes gets it on Get Companies and All Companies.
  */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { ILoadOptionsFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import { searchAnalyticalFields } from '../../nodes/Spendesk/methods/listSearch';
 import { searchPayables } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SimulatorOptions, SpendeskSimulator } from '../simulator';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import {
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	startSimulator,
+} from '../support/fixtures';
 import { C, DOCUMENTED, DOCUMENTED_SIZES } from '../support/documented';
-import { apiRequests, runNode } from '../support/node';
+import { apiRequests, listSearch, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
 
 async function documentedWorld(options: SimulatorOptions = {}): Promise<SpendeskSimulator> {
@@ -64,11 +68,9 @@ describe('documented world: a company-level API key', () => {
 	});
 
 	test('the Analytical Field selector lists the fields from GET /v1/analytical-fields', async () => {
-		const { context } = await contextFor(sim, 'companyKey', { parameters: one });
-		sim.clearLog();
-		const { results } = await searchAnalyticalFields.call(
-			context as unknown as ILoadOptionsFunctions,
-		);
+		const { results } = await listSearch(sim, 'companyKey', searchAnalyticalFields, {
+			parameters: one,
+		});
 		expect(results).toEqual(
 			sim.data(C).analyticalFields.map((f) => ({ name: `${f.name} (${f.id})`, value: f.id })),
 		);
@@ -76,9 +78,7 @@ describe('documented world: a company-level API key', () => {
 	});
 
 	test('the Payable picker (From List) says to enter the ID when the payables search is not granted', async () => {
-		const { context } = await contextFor(sim, 'companyKey', { parameters: one });
-		sim.clearLog();
-		const error = await failure(searchPayables.call(context as unknown as ILoadOptionsFunctions));
+		const error = await failure(listSearch(sim, 'companyKey', searchPayables, { parameters: one }));
 		expect(error.message).toBe(
 			`the list of payables uses Spendesk's experimental API, and the credential "Spendesk API key" has no access to it for company "cmp_001", so the payables cannot be listed here`,
 		);
@@ -172,20 +172,15 @@ describe('documented world: a company-level API key', () => {
 	);
 
 	test('Company → Get Many: needs an organisation-level key with experimental access; no request', async () => {
-		const error = await failure(
+		const error = await expectRefusedBeforeAnyRequest(
+			sim,
 			runNode(sim, 'companyKey', { resource: 'company', operation: 'getAll', returnAll: true }),
-		);
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(
 			'Company → Get Many needs an organisation-level credential; "Spendesk API key" is company-level',
 		);
-		expect((error as NodeOperationError).description).toContain(
-			"It belongs to Spendesk's experimental API",
-		);
-		expect((error as NodeOperationError).description).toContain(
+		expect(error.description).toContain("It belongs to Spendesk's experimental API");
+		expect(error.description).toContain(
 			'Ask your Spendesk contact to enable experimental access for this key (scope "experimental:company:read")',
 		);
-		expect(apiRequests(sim)).toEqual([]);
 	});
 });
 

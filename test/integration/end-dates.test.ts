@@ -7,27 +7,23 @@
  * (a time, a time zone) is sent as it is. One rule covers every date filter of the node's
  * description: a label ending in "To" or "Until" ends with its day (docs/api.md#filters).
  */
-import type { INodeProperties, NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
-import { failure, resetTransport, simulatorPerSuite, startSimulator } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 
 describe('an end date given as a day includes the whole day', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			snapshotPendingPolls: 0,
 			seed: { companies: 2, sizes: { invoices: 1, bankFees: 35, walletLoads: 12 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	const list = async (resource: string, filters: IDataObject, timezone = 'UTC') => {
 		const { out } = await runNode(
@@ -259,14 +255,12 @@ describe.each(['specification', 'documented'] as const)(
 		);
 
 		test('Payable Date From 2026-01-01 and To 2026-02-02 as days: 32 days apart, refused before any request', async () => {
-			const error = await failure(
+			const error = await expectRefusedBeforeAnyRequest(
+				sim,
 				snapshot({ fromPayableDate: '2026-01-01', toPayableDate: '2026-02-02' }),
-			);
-			expect(error.message).toBe(
 				"'Payable Date From' and 'Payable Date To' are 32 days apart: Spendesk allows at most 31",
 			);
-			expect((error as NodeOperationError).description).toContain('Nothing was sent.');
-			expect(apiRequests(sim)).toEqual([]);
+			expect(error.description).toContain('Nothing was sent.');
 		});
 	},
 );

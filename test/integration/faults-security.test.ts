@@ -2,7 +2,7 @@
  * Fault matrix, security: what a hostile configuration, a hostile value or a hostile server
  * can make the package do with the credential. Each case is named after its point.
  */
-import { NodeHelpers, NodeOperationError } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { nodeCompanyProperties } from '../../nodes/Spendesk/companies/description';
 import type { ResolvedCredential } from '../../nodes/Spendesk/transport/credential';
@@ -14,10 +14,11 @@ import { applyPlacement } from '../../nodes/Spendesk/transport/placement';
 import type { SpendeskSimulator } from '../simulator';
 import {
 	apiKeyStore,
+	expectRefusedBeforeAnyRequest,
 	failure,
-	resetTransport,
 	startSimulator,
 	storeFor,
+	simulatorPerSuite,
 } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
 import { MOCK_NODE } from '../support/n8n-credentials';
@@ -57,15 +58,8 @@ const invoices = (company: string | IDataObject): IDataObject => ({
 
 describe('fault matrix: security', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.clearLog();
-	});
+	simulatorPerSuite({}, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 
 	// ------------------------------------------------------------ 10
 
@@ -94,12 +88,11 @@ describe('fault matrix: security', () => {
 			baseUrl: 'http://example.com',
 		});
 		const { execute } = await prepareNode(sim, 'oauthOrg', walletSummary(), { store });
-		const error = await failure(execute());
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(
+		await expectRefusedBeforeAnyRequest(
+			sim,
+			execute(),
 			'The custom base URL "http://example.com" must use HTTPS: plain HTTP is only accepted for a server on this machine (localhost, 127.0.0.1 or [::1])',
 		);
-		expect(apiRequests(sim)).toEqual([]);
 	});
 
 	test('the approval link uses the normalised base URL (no user info, query, fragment or trailing slash) and carries no secret', () => {
@@ -129,10 +122,11 @@ describe('fault matrix: security', () => {
 		for (const company of ['..', '.', '%2e%2e', '%2E.', '.%2e', '%2e']) {
 			for (const params of [invoices(company), walletSummary({ company })]) {
 				const { execute } = await prepareNode(sim, 'orgKey', params);
-				const error = await failure(execute());
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(`"${company}" is not a valid company ID`);
-				expect(apiRequests(sim)).toEqual([]);
+				await expectRefusedBeforeAnyRequest(
+					sim,
+					execute(),
+					`"${company}" is not a valid company ID`,
+				);
 			}
 		}
 	});
@@ -147,10 +141,11 @@ describe('fault matrix: security', () => {
 				fieldId: locatorById(fieldId),
 				returnAll: true,
 			});
-			const error = await failure(execute());
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(`'Analytical Field' holds "${fieldId}", which is not a valid ID`);
-			expect(apiRequests(sim)).toEqual([]);
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				execute(),
+				`'Analytical Field' holds "${fieldId}", which is not a valid ID`,
+			);
 		}
 	});
 
@@ -176,10 +171,11 @@ describe('fault matrix: security', () => {
 					...operation,
 					[field]: locatorById(id),
 				});
-				const error = await failure(execute());
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(`'${label}' holds "${id}", which is not a valid ID`);
-				expect(apiRequests(sim)).toEqual([]);
+				await expectRefusedBeforeAnyRequest(
+					sim,
+					execute(),
+					`'${label}' holds "${id}", which is not a valid ID`,
+				);
 			}
 		},
 	);
@@ -208,10 +204,11 @@ describe('fault matrix: security', () => {
 				query: '{}',
 			};
 			const { execute } = await prepareNode(sim, 'oauthOrg', params, { store });
-			const error = await failure(execute());
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(`'Path' holds "${path}", which is not a valid API path`);
-			expect(apiRequests(sim)).toEqual([]);
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				execute(),
+				`'Path' holds "${path}", which is not a valid API path`,
+			);
 		}
 	});
 
@@ -461,18 +458,17 @@ describe('fault matrix: security', () => {
 				'not a url with hunter2@ in it?token=abc123',
 			]) {
 				store.set(type, { ...store.get(type), baseUrl });
-				const error = await failure(
+				const error = await expectRefusedBeforeAnyRequest(
+					sim,
 					(await prepareNode(sim, kind, walletSummary(), { store })).execute(),
+					/^The custom base URL "(http:\/\/example\.com\/x|… in it)" /,
 				);
-				expect(error).toBeInstanceOf(NodeOperationError);
 				for (const text of [error.message, JSON.stringify(error)]) {
 					expect(text).not.toContain('hunter2');
 					expect(text).not.toContain('abc123');
 				}
-				expect(error.message).toMatch(/^The custom base URL "(http:\/\/example\.com\/x|… in it)" /);
 			}
 		}
-		expect(apiRequests(sim)).toEqual([]);
 	});
 
 	// ------------------------------------------------------------ 14
@@ -500,11 +496,11 @@ describe('fault matrix: security', () => {
 		expect(out[0]).toHaveLength(3);
 		expect(apiRequests(sim).map((r) => r.path)).toEqual(['/v2/companies/cmp_001/invoices']);
 
-		const error = await failure((await prepareNode(sim, 'orgKey', emptyById)).execute());
-		expect(error.message).toBe(
+		await expectRefusedBeforeAnyRequest(
+			sim,
+			(await prepareNode(sim, 'orgKey', emptyById)).execute(),
 			'Choose a company: organisation-level credentials must name the company on this call',
 		);
-		expect(apiRequests(sim)).toEqual([]);
 	});
 });
 

@@ -24,6 +24,7 @@ import {
 	failure,
 	resetTransport,
 	startSimulator,
+	simulatorPerSuite,
 } from '../support/fixtures';
 import { drainBounded } from '../support/lists';
 import { createContext } from '../support/n8n-context';
@@ -48,21 +49,17 @@ async function runNodeSettled(
 
 describe('transport faults: lists that never end', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: {
 				companies: 3,
 				deactivated: [],
 				sizes: { invoices: 90, accounts: 250, settlements: 75, payables: 60 },
 			},
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.clearLog();
-	});
+		},
+		(started) => (sim = started),
+	);
+	beforeEach(() => sim.clearLog());
 
 	test('ever-new cursors over the same items stop with a clear error', async () => {
 		sim.injectFault({ route: 'listInvoices', kind: 'ignorePosition', after: 1, times: 100_000 });
@@ -199,15 +196,8 @@ describe('transport faults: lists that never end', () => {
 
 describe('transport faults: waits that poison the limiter', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.clearLog();
-	});
+	simulatorPerSuite({}, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 
 	test.each([
 		{
@@ -478,15 +468,13 @@ function createLoopbackContext(url: string): SpendeskContext {
 
 describe('transport faults: snapshot wait', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { companies: 2, deactivated: [], sizes: { payables: 10 } },
-		});
-	});
-	afterAll(async () => sim.stop());
+		},
+		(started) => (sim = started),
+	);
 	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
 		sim.clearLog();
 		sim.configure({ snapshotPendingPolls: 2 });
 		sim.clock.advance(13 * 3600 * 1000);
@@ -533,15 +521,8 @@ describe('transport faults: snapshot wait', () => {
 
 describe('transport faults: a 200 whose body is not JSON', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { companies: 3, deactivated: [] } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.clearLog();
-	});
+	simulatorPerSuite({ seed: { companies: 3, deactivated: [] } }, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 
 	test('an HTML page from a proxy fails naming the endpoint and the content type', async () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'htmlBody' });

@@ -6,7 +6,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { AS_GIVEN, apiRequests, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -39,18 +39,14 @@ const apiRoutes = (sim: SpendeskSimulator) => apiRequests(sim).map((r) => r.rout
 
 describe('accounting export', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			exportPendingPolls: 1,
 			seed: { sizes: { invoices: 3, payables: 30 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.configure({ exportPendingPolls: 1 });
-	});
+		},
+		(started) => (sim = started),
+	);
+	beforeEach(() => sim.configure({ exportPendingPolls: 1 }));
 
 	test.each([
 		['orgKey', 'cmp_002', 'cmp_002'],
@@ -170,10 +166,11 @@ describe('accounting export', () => {
 			"'Max Wait (Seconds)' must be a number of seconds from 1 to 3600; got 0",
 		],
 	])('bad input %j fails before any request', async (params, message) => {
-		const error = await failure(run(sim, 'orgKey', { ...create, company: 'cmp_001', ...params }));
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(message);
-		expect(sim.log).toHaveLength(0);
+		await expectRefusedBeforeAnyRequest(
+			sim,
+			run(sim, 'orgKey', { ...create, company: 'cmp_001', ...params }),
+			message,
+		);
 	});
 
 	test('an export ending in ERROR fails naming it', async () => {
@@ -250,17 +247,17 @@ describe('accounting export', () => {
 
 	test('Export ID is checked before any request', async () => {
 		for (const exportId of ['', '..', 'a b']) {
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run(sim, 'orgKey', {
 					resource: 'accountingExport',
 					operation: 'getJournal',
 					company: 'cmp_001',
 					exportId: locatorById(exportId),
 				}),
+				/^'Export' (is empty|holds ".*", which is not a valid ID)$/,
 			);
-			expect(error.message).toMatch(/^'Export' (is empty|holds ".*", which is not a valid ID)$/);
 		}
-		expect(sim.log).toHaveLength(0);
 	});
 
 	test('an export is made for one company: the node offers no All Companies, and refuses it when handed it anyway', async () => {

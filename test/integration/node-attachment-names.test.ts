@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import type { StoredFile } from '../simulator/files';
-import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { failure, resetTransport, startSimulator, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -47,17 +47,13 @@ const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`, 'latin
 
 describe('attachment file names (docs/api.md#files): the documented profile', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			profile: 'documented',
 			seed: { companies: 1, sizes: { invoices: 1, payables: 12 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	test('two PDFs and a JPEG of one payable, listed without ID or file name: three distinct names with the right extensions and types', async () => {
 		const payableId = 'pay_001_000008';

@@ -8,7 +8,13 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { presignedUrl } from '../../nodes/Spendesk/transport/presigned';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import {
+	contextFor,
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	simulatorPerSuite,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -27,15 +33,11 @@ async function run(
 
 describe('payable getAttachments', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 3, payables: 12 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.configure({ fileUrlLifetimeSeconds: undefined });
-	});
+	simulatorPerSuite(
+		{ seed: { sizes: { invoices: 3, payables: 12 } } },
+		(started) => (sim = started),
+	);
+	beforeEach(() => sim.configure({ fileUrlLifetimeSeconds: undefined }));
 
 	test.each([
 		['orgKey', 'cmp_002', 'cmp_002'],
@@ -237,12 +239,11 @@ describe('payable getAttachments', () => {
 			`Spendesk found nothing for Payable → Get Attachments in company "cmp_001" (404)`,
 		);
 		for (const bad of ['', '  ', '.', '..', 'a/b']) {
-			const refused = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run(sim, 'orgKey', { company: 'cmp_001', payableId: locatorById(bad) }),
+				/^'Payable' (is empty|holds ".*", which is not a valid ID)$/,
 			);
-			expect(refused).toBeInstanceOf(NodeOperationError);
-			expect(refused.message).toMatch(/^'Payable' (is empty|holds ".*", which is not a valid ID)$/);
-			expect(sim.log).toHaveLength(0);
 		}
 	});
 

@@ -3,28 +3,21 @@
  * Companies (35 companies, cmp_035 deactivated → 34 over two pages of 30), filters by part
  * of a name or ID, and gives a company-level credential just its own company.
  */
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { searchCompanies } from '../../nodes/Spendesk/methods/listSearch';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { Company, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
+import { listSearch } from '../support/node';
 
-async function search(
-	sim: SpendeskSimulator,
-	kind: CredentialKind,
-	filter?: string,
-): Promise<INodeListSearchResult> {
-	const { context } = await contextFor(sim, kind);
-	sim.clearLog();
-	return await searchCompanies.call(context as unknown as ILoadOptionsFunctions, filter);
-}
+const search = (sim: SpendeskSimulator, kind: CredentialKind, filter?: string) =>
+	listSearch(sim, kind, searchCompanies, {}, filter);
 
 describe('node: company selector (searchCompanies)', () => {
 	let sim: SpendeskSimulator;
 	let active: Company[];
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: {
 				companies: 35,
 				sizes: {
@@ -38,11 +31,12 @@ describe('node: company selector (searchCompanies)', () => {
 					intakes: 1,
 				},
 			},
-		});
-		active = sim.companies().filter((c) => c.active);
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => {
+			sim = started;
+			active = sim.companies().filter((c) => c.active);
+		},
+	);
 
 	const matching = (needle: string) =>
 		active

@@ -7,7 +7,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { INodeExecutionData } from 'n8n-workflow';
 import type { Company, SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, failure } from '../support/fixtures';
+import { startSimulator, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { plain } from '../support/values';
@@ -23,14 +23,9 @@ const tagged = (c: Company, items: unknown[]) =>
 describe('node: All Companies fan-out', () => {
 	let sim: SpendeskSimulator;
 	let active: Company[];
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: SEED });
+	simulatorPerSuite({ seed: SEED }, (started) => {
+		sim = started;
 		active = sim.companies().filter((c) => c.active);
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
 	});
 
 	test('the seed has 5 active companies and cmp_006 deactivated', () => {

@@ -5,33 +5,32 @@
  * Companies (fields belong to one company). And the value selector beside it
  * (`searchAnalyticalFieldValues`): the values of the field chosen in the same row.
  */
-import type { ILoadOptionsFunctions, IDataObject, INodeListSearchItems } from 'n8n-workflow';
+import type { IDataObject, INodeListSearchItems } from 'n8n-workflow';
 import {
 	searchAnalyticalFields,
 	searchAnalyticalFieldValues,
 } from '../../nodes/Spendesk/methods/listSearch';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { locatorById, locatorFromList } from '../support/values';
+import { listSearch } from '../support/node';
 
-async function search(
+const search = (
 	sim: SpendeskSimulator,
 	kind: CredentialKind,
 	parameters: IDataObject,
 	filter?: string,
 	paginationToken?: string,
-) {
-	const { context } = await contextFor(sim, kind, {
-		parameters: { resource: 'analyticalField', operation: 'getValues', ...parameters },
-	});
-	sim.clearLog();
-	return await searchAnalyticalFields.call(
-		context as unknown as ILoadOptionsFunctions,
+) =>
+	listSearch(
+		sim,
+		kind,
+		searchAnalyticalFields,
+		{ parameters: { resource: 'analyticalField', operation: 'getValues', ...parameters } },
 		filter,
 		paginationToken,
 	);
-}
 
 /** Every page of the list, as the editor loads them while the user scrolls. */
 async function searchToTheEnd(
@@ -53,14 +52,13 @@ async function searchToTheEnd(
 
 describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		// 130 fields per company: two pages of the list (100 per page).
-		sim = await startSimulator({
+	// 130 fields per company: two pages of the list (100 per page).
+	simulatorPerSuite(
+		{
 			seed: { sizes: { analyticalFields: 130, analyticalFieldValues: 1 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => (sim = started),
+	);
 
 	test('lists every field of the chosen company, a page of 100 at a time, as "name (id)"', async () => {
 		const parameters = { companyScope: 'one', company: locatorFromList('cmp_002') };
@@ -112,11 +110,11 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	});
 
 	test('with All Companies there is no list: a clear error, no request', async () => {
-		const error = await failure(search(sim, 'orgKey', { companyScope: 'all' }));
-		expect(error.message).toBe(
+		await expectRefusedBeforeAnyRequest(
+			sim,
+			search(sim, 'orgKey', { companyScope: 'all' }),
 			'Analytical fields belong to one company: choose One Company to pick from the list',
 		);
-		expect(sim.requestsTo('listAnalyticalFields')).toHaveLength(0);
 	});
 
 	test('an organisation credential with no company chosen gets the "Choose a company" error', async () => {
@@ -131,34 +129,33 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 
 describe('node: analytical field value selector (searchAnalyticalFieldValues)', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		// 140 values per field.
-		sim = await startSimulator({
+	// 140 values per field.
+	simulatorPerSuite(
+		{
 			seed: { sizes: { analyticalFields: 3, analyticalFieldValues: 140 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => (sim = started),
+	);
 
 	/**
 	 * The values listed for the Value of row `row` of a parameter, as the editor asks for them:
 	 * the method runs for that Value (`path`), and reads the row's field beside it.
 	 */
-	async function values(
+	const values = (
 		kind: CredentialKind,
 		parameters: IDataObject,
 		path: string,
 		filter?: string,
 		paginationToken?: string,
-	) {
-		const { context } = await contextFor(sim, kind, { parameters, path });
-		sim.clearLog();
-		return await searchAnalyticalFieldValues.call(
-			context as unknown as ILoadOptionsFunctions,
+	) =>
+		listSearch(
+			sim,
+			kind,
+			searchAnalyticalFieldValues,
+			{ parameters, path },
 			filter,
 			paginationToken,
 		);
-	}
 
 	const PURCHASE_ORDER = { resource: 'purchaseOrder', operation: 'create', company: 'cmp_002' };
 	const customFields = (...fieldIds: string[]) => ({
@@ -228,10 +225,10 @@ describe('node: analytical field value selector (searchAnalyticalFieldValues)', 
 			...PURCHASE_ORDER,
 			customFields: { field: [{ fieldId, valueId: locatorFromList('') }] },
 		};
-		const error = await failure(
+		await expectRefusedBeforeAnyRequest(
+			sim,
 			values('orgKey', parameters, 'parameters.customFields.field[0].valueId'),
+			message,
 		);
-		expect(error.message).toBe(message);
-		expect(sim.log).toHaveLength(0);
 	});
 });

@@ -4,10 +4,10 @@
  * file host WITHOUT the bearer token, confirm (API). Writes: refused on All Companies before any
  * request, the start never retried, errors saying how far the upload went.
  */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { AS_GIVEN, expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -57,14 +57,10 @@ const CREATE_WITH_FILE = {
 
 describe('intake files', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 3, payables: 3 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+	simulatorPerSuite(
+		{ seed: { sizes: { invoices: 3, payables: 3 } } },
+		(started) => (sim = started),
+	);
 
 	test.each([
 		['orgKey', 'cmp_002', 'cmp_002'],
@@ -172,43 +168,40 @@ describe('intake files', () => {
 	])(
 		'All Companies handed as given (not by n8n, which drops it) is refused before any request (%#)',
 		async (params, action) => {
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				runNode(
 					sim,
 					'orgKey',
 					{ ...params, companyScope: 'all' },
 					{ items: [fileItem()], ...AS_GIVEN },
 				),
-			);
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(
 				`${action} writes to one company at a time: All Companies is not allowed`,
 			);
-			expect(sim.log).toHaveLength(0);
 		},
 	);
 
 	test('a missing binary property fails before any request, naming it', async () => {
-		const error = await failure(
+		await expectRefusedBeforeAnyRequest(
+			sim,
 			run(sim, 'orgKey', {
 				...upload,
 				company: 'cmp_001',
 				intakeId: locatorById('int_001_000001'),
 				binaryPropertyName: 'attachment',
 			}),
+			/binary file 'attachment'/,
 		);
-		expect(error.message).toContain("binary file 'attachment'");
-		expect(sim.log).toHaveLength(0);
-		const empty = await failure(
+		await expectRefusedBeforeAnyRequest(
+			sim,
 			run(sim, 'orgKey', {
 				...upload,
 				company: 'cmp_001',
 				intakeId: locatorById(' '),
 				binaryPropertyName: 'data',
 			}),
+			"'Intake' is empty",
 		);
-		expect(empty.message).toBe("'Intake' is empty");
-		expect(sim.log).toHaveLength(0);
 	});
 
 	test('a 500 on the start is not retried, and the error says no file was sent', async () => {

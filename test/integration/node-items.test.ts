@@ -6,7 +6,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, failure } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { plain } from '../support/values';
 
@@ -17,14 +17,10 @@ const CHOOSE_COMPANY =
 
 describe('node: input items, errors and hints', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 40, settlements: 35 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+	simulatorPerSuite(
+		{ seed: { sizes: { invoices: 40, settlements: 35 } } },
+		(started) => (sim = started),
+	);
 
 	describe('every input item runs the operation and is paired with its output', () => {
 		test.each([
@@ -144,10 +140,7 @@ describe('node: input items, errors and hints', () => {
 					company: '',
 					...more,
 				});
-				const error = await failure(execute());
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(CHOOSE_COMPANY);
-				expect(sim.log).toHaveLength(0);
+				await expectRefusedBeforeAnyRequest(sim, execute(), CHOOSE_COMPANY);
 			},
 		);
 

@@ -6,13 +6,13 @@
  * error.
  */
 import type { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { searchJournalTemplates } from '../../nodes/Spendesk/methods/journalTemplateSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { JOURNAL_TEMPLATES } from '../simulator/fileRoutes';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import { apiRequests, runNode } from '../support/node';
+import { apiRequests, listSearch, runNode } from '../support/node';
 import { locatorById, locatorFromList } from '../support/values';
 
 const SCOPES = ['experimental:accounting-export:read'];
@@ -29,23 +29,19 @@ describe.each(['specification', 'documented'] as const)(
 	'node: journal templates (%s profile)',
 	(profile) => {
 		let sim: SpendeskSimulator;
-		beforeAll(async () => {
-			sim = await startSimulator({
+		simulatorPerSuite(
+			{
 				profile,
 				exportPendingPolls: 1,
 				rateLimit: 10_000,
 				seed: { companies: 3, sizes: { invoices: 1, payables: 10 } },
 				grantScopes: { 'sim-org-client': SCOPES, 'sim-company-client': SCOPES },
-			});
-		});
-		afterAll(async () => sim.stop());
-		beforeEach(() => resetTransport());
+			},
+			(started) => (sim = started),
+		);
 
-		async function search(kind: CredentialKind, parameters: IDataObject, filter?: string) {
-			const { context } = await contextFor(sim, kind, { parameters });
-			sim.clearLog();
-			return await searchJournalTemplates.call(context as unknown as ILoadOptionsFunctions, filter);
-		}
+		const search = (kind: CredentialKind, parameters: IDataObject, filter?: string) =>
+			listSearch(sim, kind, searchJournalTemplates, { parameters }, filter);
 
 		test.each([
 			['orgKey', { companyScope: 'one', company: locatorFromList('cmp_002') }, 'cmp_002'],
@@ -66,11 +62,11 @@ describe.each(['specification', 'documented'] as const)(
 		);
 
 		test('with All Companies the list says to enter the ID', async () => {
-			const error = await failure(search('orgKey', { companyScope: 'all' }));
-			expect(error.message).toBe(
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				search('orgKey', { companyScope: 'all' }),
 				'Journal templates belong to one company: choose One Company to pick from the list',
 			);
-			expect(apiRequests(sim)).toEqual([]);
 		});
 
 		test.each([
@@ -124,15 +120,15 @@ describe.each(['specification', 'documented'] as const)(
 		});
 
 		test('a template ID that is not an ID fails before any request', async () => {
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				runNode(sim, 'orgKey', {
 					...CREATE,
 					company: 'cmp_002',
 					...withTemplate(locatorById('a/b')),
 				}),
+				'\'Template\' holds "a/b", which is not a valid ID',
 			);
-			expect(error.message).toBe('\'Template\' holds "a/b", which is not a valid ID');
-			expect(apiRequests(sim)).toEqual([]);
 		});
 	},
 );

@@ -7,10 +7,9 @@
  * `includeArchived` of the analytical field lists), the results are the records that match,
  * and a payable-date range over 31 days is refused before any request.
  */
-import type { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
-import { failure, simulatorPerSuite } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -105,29 +104,27 @@ describe.each(['specification', 'documented'] as const)(
 		test('Settlement → Get Many: without Sort no sort is sent; a Sort Spendesk does not know fails before any request', async () => {
 			await run({ resource: 'settlement', operation: 'getAll' });
 			expect(apiRequests(sim)[0].query).not.toHaveProperty('sort');
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run({
 					resource: 'settlement',
 					operation: 'getAll',
 					sort: { rule: { direction: 'amount' } },
 				}),
+				'\'Direction\': "amount" is not one of the values Spendesk knows',
 			);
-			expect(error.message).toBe('\'Direction\': "amount" is not one of the values Spendesk knows');
-			expect(apiRequests(sim)).toEqual([]);
 		});
 
 		test('Settlement → Get Many: a bookkeeping status Spendesk does not know fails before any request', async () => {
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run({
 					resource: 'settlement',
 					operation: 'getAll',
 					filters: { bookkeepingStatus: 'paid' },
 				}),
-			);
-			expect(error.message).toBe(
 				'\'Bookkeeping Status\': "paid" is not one of the values Spendesk knows',
 			);
-			expect(apiRequests(sim)).toEqual([]);
 		});
 
 		test('Supplier → Get Many: IDs, created and updated ranges, bank country, IBAN and VAT number reach the query', async () => {
@@ -216,12 +213,12 @@ describe.each(['specification', 'documented'] as const)(
 		])(
 			'Payable → Get Many as Snapshot: a payable-date range over 31 days (%s) is refused before any request',
 			async (_, params, message) => {
-				const error = await failure(
+				const error = await expectRefusedBeforeAnyRequest(
+					sim,
 					run({ resource: 'payable', operation: 'getAllSnapshot', ...params }),
+					message,
 				);
-				expect(error.message).toBe(message);
-				expect((error as NodeOperationError).description).toContain('Nothing was sent. Narrow');
-				expect(apiRequests(sim)).toEqual([]);
+				expect(error.description).toContain('Nothing was sent. Narrow');
 			},
 		);
 
@@ -260,22 +257,20 @@ describe.each(['specification', 'documented'] as const)(
 		});
 
 		test('Payable → Get Many: a Bookkeeping Status Spendesk does not know is refused before any request, naming the values', async () => {
-			const error = await failure(
+			// Get a payable's words are not the search's.
+			const error = await expectRefusedBeforeAnyRequest(
+				sim,
 				run({
 					resource: 'payable',
 					operation: 'getAll',
 					filterMode: 'fields',
 					filters: { bookkeepingStatus: ['exported', 'prepared'] },
 				}),
-			);
-			// Get a payable's words are not the search's.
-			expect(error.message).toBe(
 				'\'Bookkeeping Status\': "prepared" is not one of the values Spendesk knows',
 			);
-			expect((error as NodeOperationError).description).toBe(
+			expect(error.description).toBe(
 				"Choose from the list in 'Bookkeeping Status' (an expression must give exported, toExport, toPrepare).",
 			);
-			expect(apiRequests(sim)).toEqual([]);
 		});
 
 		test.each(['getAll', 'getAllSnapshot'])(
@@ -365,7 +360,8 @@ describe.each(['specification', 'documented'] as const)(
 		])(
 			'Payable → Get Many (%s): a %s Spendesk does not know is refused before any request, naming the values',
 			async (operation, field, label, wrong, values) => {
-				const error = await failure(
+				const error = await expectRefusedBeforeAnyRequest(
+					sim,
 					run({
 						resource: 'payable',
 						operation,
@@ -373,14 +369,11 @@ describe.each(['specification', 'documented'] as const)(
 						// As an expression gives it: text, separated by commas.
 						filters: { [field]: `${wrong}, ${values.split(', ')[0]}` },
 					}),
-				);
-				expect(error.message).toBe(
 					`'${label}': "${wrong}" is not one of the values Spendesk knows`,
 				);
-				expect((error as NodeOperationError).description).toBe(
+				expect(error.description).toBe(
 					`Choose from the list in '${label}' (an expression must give ${values}).`,
 				);
-				expect(apiRequests(sim)).toEqual([]);
 			},
 		);
 

@@ -7,7 +7,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, failure } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
@@ -497,8 +497,8 @@ const CASES: Case[] = [
 
 describe('node: every operation with every credential kind', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			snapshotPendingPolls: 1,
 			// Lists longer than one page of their maximum page size, so Return All pages.
 			seed: {
@@ -511,13 +511,9 @@ describe('node: every operation with every credential kind', () => {
 					intakes: 7,
 				},
 			},
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
@@ -645,12 +641,11 @@ describe('node: every operation with every credential kind', () => {
 					operation: 'getAll',
 					returnAll: true,
 				});
-				const error = await failure(execute());
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(
+				await expectRefusedBeforeAnyRequest(
+					sim,
+					execute(),
 					`Company → Get Many needs an organisation-level credential; "${credentialName}" is company-level`,
 				);
-				expect(sim.log).toHaveLength(0);
 			},
 		);
 	});

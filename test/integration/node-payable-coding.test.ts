@@ -11,7 +11,12 @@ import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData } from 'n8n
 import { searchCostCenters } from '../../nodes/Spendesk/methods/costCenterSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
-import { contextFor, failure, simulatorPerSuite } from '../support/fixtures';
+import {
+	contextFor,
+	expectRefusedBeforeAnyRequest,
+	failure,
+	simulatorPerSuite,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById, locatorFromList } from '../support/values';
@@ -275,14 +280,11 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('Change Some: an Apply To the node does not know (from an expression) is refused before any request, never read as Every Line', async () => {
 			const id = 'pay_001_000006';
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run(changeSome(id, { applyTo: 'line', lineNumber: 1, taxAccountId: 'ta_9' })),
-			);
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(
 				`Change 1, 'Apply To': "line" is not one of the values Spendesk knows`,
 			);
-			expect(calls()).toEqual([]);
 		});
 
 		test('a stale version: the item’s error says the payable changed since it was read; nothing changes, nothing is retried', async () => {
@@ -383,12 +385,8 @@ describe.each(['specification', 'documented'] as const)(
 					`Line 1, 'Gross Amount (Minor Units)' must be a whole number of minor units; got ""`,
 				],
 			];
-			for (const [params, message] of cases) {
-				const error = await failure(run({ ...base, ...params }));
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(message);
-				expect(sim.log).toHaveLength(0);
-			}
+			for (const [params, message] of cases)
+				await expectRefusedBeforeAnyRequest(sim, run({ ...base, ...params }), message);
 		});
 
 		test('Continue On Fail: a stale item becomes an error item paired with it; the next item is updated', async () => {
@@ -462,7 +460,8 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('Upload Receipt refuses a file over Max File Size, or of another type, before any request', async () => {
 			const big = Buffer.alloc(20 * 1024, 7);
-			const tooLarge = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run(
 					{
 						...UPLOAD,
@@ -473,22 +472,17 @@ describe.each(['specification', 'documented'] as const)(
 					'orgKey',
 					{ items: [fileItem(big)] },
 				),
-			);
-			expect(tooLarge.message).toBe(
 				'The file "receipt march.pdf" is larger than \'Max File Size (MB)\' (20.0 KB; the limit is 10.2 KB)',
 			);
-			expect(sim.log).toHaveLength(0);
-			const text = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run(
 					{ ...UPLOAD, payableId: locatorById('pay_001_000005'), binaryPropertyName: 'data' },
 					'orgKey',
 					{ items: [fileItem(PDF, 'text/plain')] },
 				),
-			);
-			expect(text.message).toBe(
 				'The file "receipt march.pdf" is text/plain: Spendesk takes PDF, JPEG and PNG receipts only',
 			);
-			expect(sim.log).toHaveLength(0);
 		});
 
 		test('Upload Receipt refuses a form whose URL is plain HTTP off this machine: nothing reaches a file host', async () => {

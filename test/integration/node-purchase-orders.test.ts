@@ -6,15 +6,15 @@
  * fields offer From List: the purchase order list (`searchPurchaseOrders`) pages on to its end.
  */
 import { NodeApiError } from 'n8n-workflow';
-import type { IDataObject, ILoadOptionsFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
-import { contextFor, failure, simulatorPerSuite } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
-import { apiRequests, AS_GIVEN, prepareNode, runNode } from '../support/node';
+import { apiRequests, AS_GIVEN, listSearch, prepareNode, runNode } from '../support/node';
 import { locatorById, locatorFromList, plain } from '../support/values';
 
 const SCOPES = ['experimental:purchase-order:read', 'experimental:purchase-order:write'];
@@ -263,15 +263,19 @@ describe.each(['specification', 'documented'] as const)(
 				],
 				[{ amount: 1.7e308, netAmount: 1 }, "'Amount' is too large to send exactly; got 1.7e+308"],
 			] as Array<[IDataObject, string]>) {
-				const error = await failure(run({ ...base, ...change }));
-				expect(error.message).toBe(message);
-				expect((error as { description?: string }).description).toBeTruthy();
-				expect(apiRequests(sim)).toEqual([]);
+				const error = await expectRefusedBeforeAnyRequest(
+					sim,
+					run({ ...base, ...change }),
+					message,
+				);
+				expect(error.description).toBeTruthy();
 			}
 			// An expression giving a Date that holds no time, evaluated by n8n's expression engine.
-			const invalid = await failure(run({ ...base, endDate: '={{ new Date("soon") }}' }));
-			expect(invalid.message).toBe(`'End Date' is not a date: "Invalid Date"`);
-			expect(apiRequests(sim)).toEqual([]);
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				run({ ...base, endDate: '={{ new Date("soon") }}' }),
+				`'End Date' is not a date: "Invalid Date"`,
+			);
 		});
 
 		test('Create answered 204 with no content: the error says it may have been created, to check before running again', async () => {
@@ -303,15 +307,8 @@ describe.each(['specification', 'documented'] as const)(
 			// More than one page of the editor's list (100): 5 API pages of 30.
 			for (let n = orders.length + 1; n <= 132; n++)
 				orders.push({ ...template, id: `po_001_${String(n).padStart(5, '0')}`, amount: eur(n) });
-			const search = async (parameters: IDataObject, filter?: string, token?: string) => {
-				const { context } = await contextFor(sim, 'orgKey', { parameters });
-				sim.clearLog();
-				return await searchPurchaseOrders.call(
-					context as unknown as ILoadOptionsFunctions,
-					filter,
-					token,
-				);
-			};
+			const search = (parameters: IDataObject, filter?: string, token?: string) =>
+				listSearch(sim, 'orgKey', searchPurchaseOrders, { parameters }, filter, token);
 			const company = { companyScope: 'one', company: locatorFromList('cmp_001') };
 			const first = await search(company);
 			// The amount in minor units with its precision, shown in the currency (docs/api.md#purchase-orders).
@@ -340,11 +337,11 @@ describe.each(['specification', 'documented'] as const)(
 			);
 
 			// With All Companies there is no list: the ID is entered instead.
-			const error = await failure(search({ companyScope: 'all' }));
-			expect(error.message).toBe(
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				search({ companyScope: 'all' }),
 				'Purchase orders belong to one company: choose One Company to pick from the list',
 			);
-			expect(apiRequests(sim)).toEqual([]);
 		});
 
 		test('Cancel and Close move open purchase orders; a closed one is refused, per item with Continue On Fail', async () => {
@@ -419,7 +416,8 @@ describe.each(['specification', 'documented'] as const)(
 		});
 
 		test('writes run on one company only: All Companies handed as given (not by n8n, which drops it) is refused before any request', async () => {
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				run(
 					{
 						companyScope: 'all',
@@ -429,9 +427,8 @@ describe.each(['specification', 'documented'] as const)(
 					'orgKey',
 					AS_GIVEN,
 				),
+				/All Companies/,
 			);
-			expect(error.message).toMatch(/All Companies/);
-			expect(apiRequests(sim)).toEqual([]);
 		});
 	},
 );

@@ -4,7 +4,7 @@
  * Get Many; their validation before any request, their errors with and without Continue On
  * Fail, Get by ID with All Companies, and the From List searches of the Get operations.
  */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
 import {
 	searchPayables,
@@ -13,7 +13,12 @@ import {
 } from '../../nodes/Spendesk/methods/recordSearch';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import {
+	contextFor,
+	expectRefusedBeforeAnyRequest,
+	failure,
+	simulatorPerSuite,
+} from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
@@ -177,16 +182,12 @@ const CASES: Case[] = [
 
 describe('node: reads of payables, suppliers, users, cost centers, bank fees, wallet loads', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: { invoices: 3, accounts: 2, settlements: 2, payables: 20 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
@@ -346,7 +347,8 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		});
 
 		test('a field the record does not have (from an expression) is refused before any request, naming the field', async () => {
-			const error = await failure(
+			await expectRefusedBeforeAnyRequest(
+				sim,
 				runNode(sim, 'orgKey', {
 					resource: 'settlement',
 					operation: 'getAll',
@@ -355,10 +357,8 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 					output: 'selectedFields',
 					fields: '={{ ["amount", "settledAt"] }}',
 				}),
+				`'Fields': "settledAt" is not one of the values Spendesk knows`,
 			);
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(`'Fields': "settledAt" is not one of the values Spendesk knows`);
-			expect(apiRequests(sim)).toEqual([]);
 		});
 	});
 
@@ -473,10 +473,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 					company: 'cmp_002',
 					payableId: locatorById(value),
 				});
-				const error = await failure(execute());
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(message);
-				expect(sim.log).toHaveLength(0);
+				await expectRefusedBeforeAnyRequest(sim, execute(), message);
 			},
 		);
 
@@ -488,10 +485,11 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				company: 'cmp_002',
 				supplierId: { __rl: true, mode: 'id', value: { id: 1 } },
 			});
-			expect((await failure(execute())).message).toBe(
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				execute(),
 				"'Supplier' must be an ID (text); got object",
 			);
-			expect(sim.log).toHaveLength(0);
 		});
 
 		test.each([
@@ -512,10 +510,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				returnAll: true,
 				filters,
 			});
-			const error = await failure(execute());
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(message);
-			expect(sim.log).toHaveLength(0);
+			await expectRefusedBeforeAnyRequest(sim, execute(), message);
 		});
 
 		// Workflow JSON written by hand or by n8n's API may hold `"filters": null`.

@@ -6,45 +6,37 @@
  * token so the editor reads on to the end; filtered by text or ID, the company chosen in the
  * node; no list with All Companies.
  */
-import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import {
 	searchIntakeRecords,
 	searchPayables,
 	searchSettlements,
 } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { locatorFromList } from '../support/values';
+import { listSearch } from '../support/node';
 
 type Method = typeof searchIntakeRecords | typeof searchPayables | typeof searchSettlements;
 
-async function search(
+const search = (
 	sim: SpendeskSimulator,
 	method: Method,
 	kind: CredentialKind,
 	parameters: IDataObject,
 	filter?: string,
 	token?: string,
-) {
-	const { context } = await contextFor(sim, kind, { parameters });
-	sim.clearLog();
-	return await (method as typeof searchIntakeRecords).call(
-		context as unknown as ILoadOptionsFunctions,
-		filter,
-		token,
-	);
-}
+) => listSearch(sim, kind, method, { parameters }, filter, token);
 
 describe('node: payable and intake selectors', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: { invoices: 3, payables: 130, intakes: 4, settlements: 400 } },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => (sim = started),
+	);
 
 	test('payables: a page of the list at a time, to the end, as "description, amount currency (id)"', async () => {
 		const company = { companyScope: 'one', company: locatorFromList('cmp_002') };
@@ -144,12 +136,10 @@ describe('node: payable and intake selectors', () => {
 	});
 
 	test('no list with All Companies: records belong to one company', async () => {
-		const error = await failure(
+		await expectRefusedBeforeAnyRequest(
+			sim,
 			search(sim, searchIntakeRecords, 'orgKey', { companyScope: 'all' }),
-		);
-		expect(error.message).toBe(
 			'Intakes belong to one company: choose One Company to pick from the list',
 		);
-		expect(sim.log).toHaveLength(0);
 	});
 });

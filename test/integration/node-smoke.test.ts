@@ -1,15 +1,11 @@
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, simulatorPerSuite } from '../support/fixtures';
 import { prepareNode } from '../support/node';
 
 describe('node smoke', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 30 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+	simulatorPerSuite({ seed: { sizes: { invoices: 30 } } }, (started) => (sim = started));
 
 	test('all companies invoices with limit 5', async () => {
 		const { context, hints } = await contextFor(sim, 'orgKey', {

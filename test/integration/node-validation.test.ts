@@ -2,10 +2,9 @@
  * Node, bad input: a NodeOperationError that names the field, raised before any request
  * reaches the API (the simulator's log stays empty).
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import type { RouteId, SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, failure } from '../support/fixtures';
+import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { prepareNode } from '../support/node';
 import { locatorById } from '../support/values';
@@ -360,19 +359,12 @@ const CASES: BadInput[] = [
 
 describe('node: bad input fails before any request', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 10 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+	simulatorPerSuite({ seed: { sizes: { invoices: 10 } } }, (started) => (sim = started));
 
 	test.each(CASES)('$name ($kind)', async ({ kind, params, message, route }) => {
 		const { execute } = await prepareNode(sim, kind, params);
-		const error = await failure(execute());
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(message);
+		await expectRefusedBeforeAnyRequest(sim, execute(), message);
 		expect(sim.requestsTo(route)).toHaveLength(0);
-		expect(sim.log).toHaveLength(0);
 	});
 
 	test.each(['POST', 'PUT', 'PATCH', 'DELETE'])(
@@ -391,16 +383,13 @@ describe('node: bad input fails before any request', () => {
 					}),
 					{ continueOnFail, items: [{ json: { method: 'GET' } }, { json: { method } }] },
 				);
-				const error = await failure(execute());
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(
+				// Not even the company list is read.
+				const error = await expectRefusedBeforeAnyRequest(
+					sim,
+					execute(),
 					`Custom API Call with method ${method} writes to one company at a time: All Companies is not allowed`,
 				);
-				expect((error as NodeOperationError).description).toContain(
-					"Set 'Companies' to One Company and pick the company",
-				);
-				// Not even the company list was read.
-				expect(sim.log).toHaveLength(0);
+				expect(error.description).toContain("Set 'Companies' to One Company and pick the company");
 			}
 		},
 	);
@@ -423,12 +412,11 @@ describe('node: bad input fails before any request', () => {
 			companyScope: 'one',
 			company: 'cmp_002',
 		});
-		const error = await failure(execute());
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(
+		await expectRefusedBeforeAnyRequest(
+			sim,
+			execute(),
 			'The company-level credential "Spendesk API key" cannot reach company "cmp_002"',
 		);
-		expect(sim.log).toHaveLength(0);
 	});
 
 	test('with continueOnFail, bad input gives an error item paired with its input item, still without any request', async () => {
@@ -451,24 +439,19 @@ describe('node: bad input fails before any request', () => {
 			'orgKey',
 			invoices({ companyScope: 'all', limit: 0 }),
 		);
-		const error = await failure(execute());
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe("'Limit' must be a whole number of 1 or more; got 0");
 		// Checked before the company list is fetched: not even a token request goes out.
-		expect(sim.log).toHaveLength(0);
+		await expectRefusedBeforeAnyRequest(
+			sim,
+			execute(),
+			"'Limit' must be a whole number of 1 or more; got 0",
+		);
 	});
 });
 
 describe('node: input as expressions give it', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 40 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearLog();
-	});
+	simulatorPerSuite({ seed: { sizes: { invoices: 40 } } }, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 
 	test('a Custom API Call Body an expression gives as a list is sent as that list (POST /v1/suppliers takes one)', async () => {
 		const before = sim.data('cmp_002').suppliers.length;
@@ -501,20 +484,21 @@ describe('node: input as expressions give it', () => {
 
 	test('a Limit given as text that is no number is refused, quoting it', async () => {
 		const { execute } = await prepareNode(sim, 'orgKey', invoices({ limit: 'ten' }));
-		const error = await failure(execute());
-		expect(error.message).toBe(`'Limit' must be a whole number of 1 or more; got "ten"`);
-		expect(sim.log).toHaveLength(0);
+		await expectRefusedBeforeAnyRequest(
+			sim,
+			execute(),
+			`'Limit' must be a whole number of 1 or more; got "ten"`,
+		);
 	});
 
 	test('a company ID with a zero-width space is refused, never sent (One Company)', async () => {
 		const { execute } = await prepareNode(sim, 'orgKey', invoices({ company: 'cmp_\u200b002' }));
-		const error = await failure(execute());
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(
+		const error = await expectRefusedBeforeAnyRequest(
+			sim,
+			execute(),
 			`'Company' contains an invisible character (U+200B, a zero-width space): "cmp_<U+200B>002"`,
 		);
 		expect(error.message).not.toContain('\u200b');
-		expect(sim.log).toHaveLength(0);
 	});
 
 	test.each([
@@ -544,10 +528,7 @@ describe('node: input as expressions give it', () => {
 				returnAll: true,
 				filters,
 			});
-			const error = await failure(execute());
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(message);
-			expect(sim.log).toHaveLength(0);
+			await expectRefusedBeforeAnyRequest(sim, execute(), message);
 		},
 	);
 

@@ -11,7 +11,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, NodeApiError } from '
 import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { failure, OAUTH_REDIRECT, resetTransport, startSimulator } from '../support/fixtures';
+import { failure, OAUTH_REDIRECT, resetTransport, simulatorPerSuite } from '../support/fixtures';
 import { CredentialStore, createContext } from '../support/n8n-context';
 
 const TYPE = 'spendeskOAuth2Api';
@@ -39,8 +39,8 @@ function racingStore(
 describe('OAuth2: the worker that loses the race to exchange a pasted code', () => {
 	let sim: SpendeskSimulator;
 	let fields: IDataObject;
-	beforeAll(async () => {
-		sim = await startSimulator({ profile: 'documented', seed: { companies: 3 } });
+	simulatorPerSuite({ profile: 'documented', seed: { companies: 3 } }, (started) => {
+		sim = started;
 		const client = sim.credentials.oauthClient;
 		fields = {
 			environment: 'custom',
@@ -52,10 +52,7 @@ describe('OAuth2: the worker that loses the race to exchange a pasted code', () 
 			companyId: '',
 		};
 	});
-	afterAll(async () => sim.stop());
 	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
 		sim.clearLog();
 	});
 

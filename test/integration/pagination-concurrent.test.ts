@@ -16,7 +16,7 @@ import type { EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import { NO_DATA } from '../simulator';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 import { ids } from '../support/values';
 
@@ -47,9 +47,8 @@ const range = (from: number, to: number) =>
 
 describe('lists read ahead: page and offset lists fetched concurrently', () => {
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			latencyMs: LATENCY_MS,
 			// Spendesk's cap: a sixth request in flight would be answered 429.
 			maxInFlight: 5,
@@ -61,14 +60,10 @@ describe('lists read ahead: page and offset lists fetched concurrently', () => {
 					...FAN_OUT.map((id) => ({ id, sizes: { settlements: 150 } })),
 				],
 			},
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.configure({ latencyMs: LATENCY_MS, snapshotPendingPolls: 0 });
-	});
+		},
+		(started) => (sim = started),
+	);
+	beforeEach(() => sim.configure({ latencyMs: LATENCY_MS, snapshotPendingPolls: 0 }));
 
 	test('a page list of 20 pages: every settlement once, in order, 20 requests, 5 in flight at most', async () => {
 		// Page 2 answers last: the pages after it must still come out after it.

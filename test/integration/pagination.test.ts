@@ -29,7 +29,7 @@ import type {
 import { NO_DATA } from '../simulator';
 import { searchRow } from '../simulator/routes';
 import { payableDetail } from '../simulator/routes-reads';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, resetTransport, startSimulator, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { drainBounded } from '../support/lists';
 import { eventually } from '../support/time';
@@ -189,88 +189,40 @@ function expectLimitedPages(requests: LoggedRequest[], n: number, max: number) {
 	expect(covered - n).toBeLessThan(pages);
 }
 
-/**
- * A cursor-style list of 250 items in pages of 100 (company cmp_001) read one page ahead
- * (docs/performance.md#cursor-lists-one-page-ahead): only for a reader that takes every page,
- * never past the Limit, and never leaving a request behind.
- */
-function onePageAhead(
-	simulator: () => SpendeskSimulator,
-	name: 'listInvoices' | 'searchPayables',
-	request: ListRequest,
-	expected: () => object[],
+/** Cursor requests of one drain: same sort and filters, limit as planned, cursor only after page 1, each cursor new. */
+function expectCursorRequests(
+	requests: LoggedRequest[],
+	limits: number[],
+	filters: Record<string, string>,
 ) {
-	describe('the next page asked while this one is handed out', () => {
-		/** Requests of the list that reached the simulator (answered, or still being answered). */
-		const arrived = () => simulator().requestsTo(name).length + simulator().stats.inFlight;
+	expect(requests.map((r) => Number(r.query.limit))).toEqual(limits);
+	for (const r of requests)
+		for (const [k, v] of Object.entries(filters)) expect(r.query[k]).toBe(v);
+	expect(requests[0].query.cursor).toBeUndefined();
+	const cursors = requests.slice(1).map((r) => r.query.cursor);
+	for (const c of cursors) expect(typeof c === 'string' && c.length > 0).toBe(true);
+	expect(new Set(cursors).size).toBe(cursors.length);
+}
 
-		async function freshContext(): Promise<SpendeskContext> {
-			const { context } = await contextFor(simulator(), 'orgKey');
-			simulator().clearLog();
-			return asContext(context);
-		}
+const bodyOf = (r: LoggedRequest) => (r.body ?? {}) as Record<string, unknown>;
 
-		test('a reader that reads to the end: page n + 1 reaches the server while the reader still holds page n', async () => {
-			const ctx = await freshContext();
-			const items: IDataObject[] = [];
-			const seenAhead: boolean[] = [];
-			let held = 0;
-			for await (const page of paginate(ctx, name, { ...request, readsToEnd: true })) {
-				held++;
-				// The reader does not ask for page n + 1 before this resolves.
-				if (held < 3) seenAhead.push(await eventually(() => arrived() >= held + 1));
-				items.push(...page);
-			}
-			expect(seenAhead).toEqual([true, true]);
-			expect(items).toEqual(expected());
-			const requests = simulator().requestsTo(name);
-			expectAllOk(requests);
-			expect(requests).toHaveLength(3);
-			expect(simulator().stats.inFlight).toBe(0);
-		});
-
-		test('a reader that may stop early (the trigger): nothing is asked before it wants the next page', async () => {
-			const ctx = await freshContext();
-			for await (const page of paginate(ctx, name, request)) {
-				expect(page).toHaveLength(100);
-				break;
-			}
-			expect(simulator().requestsTo(name)).toHaveLength(1);
-			expect(simulator().stats.inFlight).toBe(0);
-		});
-
-		test('a Limit met by this page: no page is asked ahead', async () => {
-			const items = await drain(simulator(), 'orgKey', name, { ...request, limit: 200 });
-			expect(items).toEqual(expected().slice(0, 200));
-			expect(simulator().requestsTo(name)).toHaveLength(2);
-			expect(simulator().stats.inFlight).toBe(0);
-		});
-
-		test('a reader that fails: the page asked ahead is waited for, no request outlives the list', async () => {
-			const ctx = await freshContext();
-			await expect(
-				eachPage(ctx, name, request, () => {
-					throw new Error('the reader failed');
-				}),
-			).rejects.toThrow('the reader failed');
-			// Page 2 was asked while page 1 was handed out, and its answer came before the list ended.
-			expect(simulator().requestsTo(name)).toHaveLength(2);
-			expect(simulator().stats.inFlight).toBe(0);
-		});
-
-		test('an error on the page asked ahead comes in its turn, after the pages before it', async () => {
-			simulator().injectFault({ route: name, kind: 'status', status: 400, after: 1 });
-			const ctx = await freshContext();
-			const pages: number[] = [];
-			await expect(
-				eachPage(ctx, name, request, (page) => {
-					pages.push(page.length);
-				}),
-			).rejects.toThrow();
-			expect(pages).toEqual([100]);
-			expect(simulator().requestsTo(name)).toHaveLength(2);
-		});
-	});
+/** Body cursor requests: limit as planned, filters unchanged, cursor only after the first, each cursor new. */
+function expectBodyRequests(
+	requests: LoggedRequest[],
+	limits: number[],
+	filters: Record<string, unknown> = {},
+) {
+	expect(requests.map((r) => bodyOf(r).limit)).toEqual(limits);
+	for (const r of requests) {
+		expect(r.method).toBe('POST');
+		expect(r.query.limit).toBeUndefined();
+		expect(r.query.cursor).toBeUndefined();
+		expect(bodyOf(r)).toMatchObject(filters);
+	}
+	expect(bodyOf(requests[0]).cursor).toBeUndefined();
+	const cursors = requests.slice(1).map((r) => bodyOf(r).cursor);
+	for (const c of cursors) expect(typeof c === 'string' && c.length > 0).toBe(true);
+	expect(new Set(cursors).size).toBe(cursors.length);
 }
 
 // ------------------------------------------------------------------------------- page style
@@ -281,9 +233,8 @@ describe('page style: List settlements (pageSize max 30)', () => {
 	const SHRINKING = 'cmp_006';
 	const THREE_PAGES = 'cmp_007';
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: {
 				sizes: NO_DATA,
 				companies: [
@@ -292,13 +243,9 @@ describe('page style: List settlements (pageSize max 30)', () => {
 					{ id: THREE_PAGES, sizes: { settlements: 90 } },
 				],
 			},
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
+		},
+		(started) => (sim = started),
+	);
 
 	test.each(cases)(
 		'Return All, $label ($n): exactly the settlements, in order, in the fewest pages',
@@ -439,51 +386,13 @@ describe('cursor style: List invoices (limit max 100)', () => {
 	const cases = sizeCases(MAX);
 	const SORT = { sortBy: 'updatedAt', sort: 'desc' } as const;
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ invoices: n })) },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.configure({ nextUrlOrigin: undefined });
-	});
-
-	/** Cursor requests of one drain: same sort and filters, limit as planned, cursor only after page 1, each cursor new. */
-	function expectCursorRequests(
-		requests: LoggedRequest[],
-		limits: number[],
-		filters: Record<string, string>,
-	) {
-		expect(requests.map((r) => Number(r.query.limit))).toEqual(limits);
-		for (const r of requests)
-			for (const [k, v] of Object.entries(filters)) expect(r.query[k]).toBe(v);
-		expect(requests[0].query.cursor).toBeUndefined();
-		const cursors = requests.slice(1).map((r) => r.query.cursor);
-		for (const c of cursors) expect(typeof c === 'string' && c.length > 0).toBe(true);
-		expect(new Set(cursors).size).toBe(cursors.length);
-	}
-
-	test.each(cases)(
-		'Return All, $label ($n): exactly the invoices in sort order, in the fewest requests',
-		async ({ n, company }) => {
-			const items = await drain(sim, 'orgKey', 'listInvoices', { company, qs: { ...SORT } });
-			expect(items).toHaveLength(n);
-			expect(items).toEqual(sim.invoicesSorted(company, SORT.sortBy, SORT.sort));
-			const requests = sim.requestsTo('listInvoices');
-			expectAllOk(requests);
-			expect(requests).toHaveLength(minimumRequests(n, MAX));
-			expectCursorRequests(
-				requests,
-				requests.map(() => MAX),
-				SORT,
-			);
-			for (const r of requests) expect(r.path).toBe(`/v2/companies/${company}/invoices`);
 		},
+		(started) => (sim = started),
 	);
+	beforeEach(() => sim.configure({ nextUrlOrigin: undefined }));
 
 	test('Return All with a company-level API key (company from the credential)', async () => {
 		const items = await drain(sim, 'companyKey', 'listInvoices', { qs: { ...SORT } });
@@ -495,26 +404,6 @@ describe('cursor style: List invoices (limit max 100)', () => {
 			expect(r.clientId).toBe(sim.credentials.companyKey.clientId);
 			expect(r.path).toBe('/v2/companies/cmp_001/invoices');
 		}
-	});
-
-	test.each([
-		[7, [7]],
-		[100, [100]],
-		[150, [100, 50]],
-	])('Limit %i: the first N invoices, asking limit=%j', async (limit, limits) => {
-		const items = await drain(sim, 'orgKey', 'listInvoices', {
-			company: 'cmp_001',
-			qs: { ...SORT },
-			limit,
-		});
-		expect(ids(items)).toEqual(
-			ids(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort).slice(0, limit)),
-		);
-		const requests = sim.requestsTo('listInvoices');
-		expectAllOk(requests);
-		expect(requests).toHaveLength(Math.ceil(limit / MAX));
-		expect(limits).toEqual(chunks(limit, MAX));
-		expectCursorRequests(requests, limits, SORT);
 	});
 
 	test('sortBy, sort and a status filter are identical on every page', async () => {
@@ -666,21 +555,6 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		}
 	});
 
-	test('a numeric nextCursor is sent back as its text: every invoice, once', async () => {
-		sim.injectFault({ route: 'listInvoices', kind: 'numericCursor', times: 100 });
-		const items = await drain(sim, 'orgKey', 'listInvoices', {
-			company: 'cmp_001',
-			qs: { ...SORT },
-		});
-		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
-		const requests = sim.requestsTo('listInvoices');
-		expect(requests.map((r) => r.query.cursor)).toEqual([
-			undefined,
-			expect.stringMatching(/^\d+$/),
-			expect.stringMatching(/^\d+$/),
-		]);
-	});
-
 	test.each([
 		{ label: 'the text "true", then "false"', more: 'true', last: ' False' },
 		{ label: 'absent (nextCursor decides)', more: undefined, last: undefined },
@@ -709,62 +583,21 @@ describe('cursor style: List invoices (limit max 100)', () => {
 		);
 		expect(sim.requestsTo('listInvoices')).toHaveLength(1);
 	});
-
-	test('a cursor repeated once (a server hiccup) is asked once more: exactly the invoices, none twice', async () => {
-		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', after: 1 });
-		const items = await drain(sim, 'orgKey', 'listInvoices', {
-			company: 'cmp_001',
-			qs: { ...SORT },
-		});
-		expect(items).toEqual(sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort));
-		const cursors = sim.requestsTo('listInvoices').map((r) => r.query.cursor);
-		expect(cursors).toHaveLength(4);
-		expect(cursors[2]).toBe(cursors[1]);
-	});
-
-	test('a repeating cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
-		sim.injectFault({ route: 'listInvoices', kind: 'repeatCursor', times: 1000 });
-		const { error, pages } = await drainFresh(sim, 'listInvoices', {
-			company: 'cmp_001',
-			qs: { ...SORT },
-		});
-		expect(pages).toBeLessThan(10);
-		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toBe(
-			'Spendesk sent the same page cursor twice for Invoice → Get Many',
-		);
-		// What Spendesk support needs to know: the call, by its method and path.
-		expect((error as { description?: string }).description).toContain(
-			'naming the call GET /v2/companies/{companyId}/invoices',
-		);
-		const requests = sim.requestsTo('listInvoices');
-		expect(requests.length).toBeGreaterThanOrEqual(2);
-		expect(requests.length).toBeLessThanOrEqual(3);
-	});
-
-	onePageAhead(
-		() => sim,
-		'listInvoices',
-		{ company: 'cmp_001', qs: { ...SORT } },
-		() => sim.invoicesSorted('cmp_001', SORT.sortBy, SORT.sort),
-	);
 });
 
 describe('cursor style: List analytical field values (limit max 1000, fieldId in the path)', () => {
 	const MAX = 1000;
 	const cases = sizeCases(MAX);
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: {
 				sizes: NO_DATA,
 				companies: companySeeds(cases, (n) => ({ analyticalFields: 1, analyticalFieldValues: n })),
 			},
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+		},
+		(started) => (sim = started),
+	);
 
 	const fieldOf = (company: string) => sim.data(company).analyticalFields[0];
 
@@ -816,17 +649,13 @@ describe('offset style: Get accounts (fetch max 100)', () => {
 	const MAX = 100;
 	const cases = sizeCases(MAX);
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ accounts: n })) },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.configure({ accountsMaxReturn: undefined });
-	});
+		},
+		(started) => (sim = started),
+	);
+	beforeEach(() => sim.configure({ accountsMaxReturn: undefined }));
 	afterEach(() => sim.configure({ accountsMaxReturn: undefined }));
 
 	/** Offsets advance by what was received; the deprecated `limit` is never sent. */
@@ -920,67 +749,12 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 	const MAX = 100;
 	const cases = sizeCases(MAX);
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ payables: n })) },
-		});
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-	});
-
-	const bodyOf = (r: LoggedRequest) => (r.body ?? {}) as Record<string, unknown>;
-
-	/** Body cursor requests: limit as planned, filters unchanged, cursor only after the first, each cursor new. */
-	function expectBodyRequests(
-		requests: LoggedRequest[],
-		limits: number[],
-		filters: Record<string, unknown> = {},
-	) {
-		expect(requests.map((r) => bodyOf(r).limit)).toEqual(limits);
-		for (const r of requests) {
-			expect(r.method).toBe('POST');
-			expect(r.query.limit).toBeUndefined();
-			expect(r.query.cursor).toBeUndefined();
-			expect(bodyOf(r)).toMatchObject(filters);
-		}
-		expect(bodyOf(requests[0]).cursor).toBeUndefined();
-		const cursors = requests.slice(1).map((r) => bodyOf(r).cursor);
-		for (const c of cursors) expect(typeof c === 'string' && c.length > 0).toBe(true);
-		expect(new Set(cursors).size).toBe(cursors.length);
-	}
-
-	test.each(cases)(
-		'Return All, $label ($n): exactly the payables, in order, in the fewest requests',
-		async ({ n, company }) => {
-			const items = await drain(sim, 'orgKey', 'searchPayables', { company });
-			expect(items).toHaveLength(n);
-			expect(items).toEqual(sim.data(company).payables.map(searchRow));
-			const requests = sim.requestsTo('searchPayables');
-			expectAllOk(requests);
-			expect(requests).toHaveLength(minimumRequests(n, MAX));
-			expectBodyRequests(
-				requests,
-				requests.map(() => MAX),
-			);
 		},
+		(started) => (sim = started),
 	);
-
-	test.each([
-		[7, [7]],
-		[100, [100]],
-		[150, [100, 50]],
-	])('Limit %i: the first N payables, asking body limit=%j', async (limit, limits) => {
-		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001', limit });
-		expect(ids(items)).toEqual(ids(sim.data('cmp_001').payables.slice(0, limit)));
-		const requests = sim.requestsTo('searchPayables');
-		expectAllOk(requests);
-		expect(limits).toEqual(chunks(limit, MAX));
-		expectBodyRequests(requests, limits);
-	});
 
 	test('a body filter stays the same on every request', async () => {
 		const expected = sim
@@ -1018,28 +792,6 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 		);
 	});
 
-	test('a body cursor repeated once (a server hiccup) is asked once more: exactly the payables, none twice', async () => {
-		const expected = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
-		expect(expected.length).toBeGreaterThan(200);
-		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor', after: 1 });
-		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
-		expect(ids(items)).toEqual(ids(expected));
-		const cursors = sim.requestsTo('searchPayables').map((r) => bodyOf(r).cursor);
-		expect(cursors).toHaveLength(4);
-		expect(cursors[2]).toBe(cursors[1]);
-	});
-
-	test('a numeric nextCursor is sent back as the same number: every payable, once', async () => {
-		const expected = sim.data('cmp_001').payables.map(searchRow);
-		sim.injectFault({ route: 'searchPayables', kind: 'numericCursor', times: 100 });
-		const items = await drain(sim, 'orgKey', 'searchPayables', { company: 'cmp_001' });
-		expect(ids(items)).toEqual(ids(expected));
-		const cursors = sim.requestsTo('searchPayables').map((r) => bodyOf(r).cursor);
-		expect(cursors).toHaveLength(minimumRequests(expected.length, MAX));
-		expect(cursors[0]).toBeUndefined();
-		for (const c of cursors.slice(1)) expect(typeof c).toBe('number');
-	});
-
 	test.each([
 		{ kind: 'an object', value: { next: 'x' } },
 		{ kind: 'boolean', value: true },
@@ -1054,27 +806,203 @@ describe('body cursor style: Search payables (body limit max 100)', () => {
 			expect(sim.requestsTo('searchPayables')).toHaveLength(1);
 		},
 	);
-
-	test('a repeating body cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
-		sim.injectFault({ route: 'searchPayables', kind: 'repeatCursor', times: 1000 });
-		const { error, pages } = await drainFresh(sim, 'searchPayables', { company: 'cmp_001' });
-		expect(pages).toBeLessThan(10);
-		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toBe(
-			'Spendesk sent the same page cursor twice for Payable → Get Many',
-		);
-		const requests = sim.requestsTo('searchPayables');
-		expect(requests.length).toBeGreaterThanOrEqual(2);
-		expect(requests.length).toBeLessThanOrEqual(3);
-	});
-
-	onePageAhead(
-		() => sim,
-		'searchPayables',
-		{ company: 'cmp_001' },
-		() => sim.data('cmp_001').payables.map(searchRow),
-	);
 });
+
+// ------------------------------------------------------------------ both cursor styles
+
+/** The cursor in the query (List invoices) or in the JSON body (Search payables), the five sizes of sizeCases(100). */
+const CURSOR_STYLES = [
+	{
+		style: 'cursor',
+		name: 'listInvoices' as const,
+		sizes: (n: number) => ({ invoices: n }),
+		request: { company: 'cmp_001', qs: { sortBy: 'updatedAt', sort: 'desc' } } as ListRequest,
+		expected: (sim: SpendeskSimulator, company = 'cmp_001'): object[] =>
+			sim.invoicesSorted(company, 'updatedAt', 'desc'),
+		pathOf: (company: string) => `/v2/companies/${company}/invoices`,
+		cursorOf: (r: LoggedRequest): unknown => r.query.cursor,
+		expectRequests: (requests: LoggedRequest[], limits: number[]) =>
+			expectCursorRequests(requests, limits, { sortBy: 'updatedAt', sort: 'desc' }),
+		// Sent back as its text.
+		numericCursor: expect.stringMatching(/^\d+$/),
+		operation: 'Invoice → Get Many',
+		call: 'GET /v2/companies/{companyId}/invoices',
+	},
+	{
+		style: 'body cursor',
+		name: 'searchPayables' as const,
+		sizes: (n: number) => ({ payables: n }),
+		request: { company: 'cmp_001' } as ListRequest,
+		expected: (sim: SpendeskSimulator, company = 'cmp_001'): object[] =>
+			sim.data(company).payables.map(searchRow),
+		pathOf: () => '/v1/payables/search',
+		cursorOf: (r: LoggedRequest): unknown => bodyOf(r).cursor,
+		expectRequests: (requests: LoggedRequest[], limits: number[]) =>
+			expectBodyRequests(requests, limits),
+		// Sent back as the same number.
+		numericCursor: expect.any(Number),
+		operation: 'Payable → Get Many',
+		call: 'POST /v1/payables/search',
+	},
+];
+
+describe.each(CURSOR_STYLES)(
+	'$style style: $name, pages of 100',
+	({
+		name,
+		sizes,
+		request,
+		expected,
+		pathOf,
+		cursorOf,
+		expectRequests,
+		numericCursor,
+		operation,
+		call,
+	}) => {
+		let sim: SpendeskSimulator;
+		const cases = sizeCases(100);
+		simulatorPerSuite(
+			{ seed: { sizes: NO_DATA, companies: companySeeds(cases, sizes) } },
+			(started) => (sim = started),
+		);
+
+		test.each(cases)(
+			'Return All, $label ($n): exactly the items, in order, in the fewest requests',
+			async ({ n, company }) => {
+				const items = await drain(sim, 'orgKey', name, { ...request, company });
+				expect(items).toHaveLength(n);
+				expect(items).toEqual(expected(sim, company));
+				const requests = sim.requestsTo(name);
+				expectAllOk(requests);
+				expect(requests).toHaveLength(minimumRequests(n, 100));
+				expectRequests(
+					requests,
+					requests.map(() => 100),
+				);
+				for (const r of requests) expect(r.path).toBe(pathOf(company));
+			},
+		);
+
+		test.each([
+			[7, [7]],
+			[100, [100]],
+			[150, [100, 50]],
+		])('Limit %i: the first N items, asking limit=%j', async (limit, limits) => {
+			const items = await drain(sim, 'orgKey', name, { ...request, limit });
+			expect(ids(items)).toEqual(ids(expected(sim).slice(0, limit)));
+			const requests = sim.requestsTo(name);
+			expectAllOk(requests);
+			expect(requests).toHaveLength(Math.ceil(limit / 100));
+			expect(limits).toEqual(chunks(limit, 100));
+			expectRequests(requests, limits);
+		});
+
+		test('a cursor repeated once (a server hiccup) is asked once more: exactly the items, none twice', async () => {
+			expect(expected(sim).length).toBeGreaterThan(200);
+			sim.injectFault({ route: name, kind: 'repeatCursor', after: 1 });
+			const items = await drain(sim, 'orgKey', name, request);
+			expect(items).toEqual(expected(sim));
+			const cursors = sim.requestsTo(name).map(cursorOf);
+			expect(cursors).toHaveLength(4);
+			expect(cursors[2]).toBe(cursors[1]);
+		});
+
+		test('a repeating cursor makes the drain fail, naming the endpoint, after a bounded number of requests', async () => {
+			sim.injectFault({ route: name, kind: 'repeatCursor', times: 1000 });
+			const { error, pages } = await drainFresh(sim, name, request);
+			expect(pages).toBeLessThan(10);
+			expect(error).toBeInstanceOf(Error);
+			expect((error as Error).message).toBe(
+				`Spendesk sent the same page cursor twice for ${operation}`,
+			);
+			// What Spendesk support needs to know: the call, by its method and path.
+			expect((error as { description?: string }).description).toContain(`naming the call ${call}`);
+			const requests = sim.requestsTo(name);
+			expect(requests.length).toBeGreaterThanOrEqual(2);
+			expect(requests.length).toBeLessThanOrEqual(3);
+		});
+
+		test('a numeric nextCursor is sent back as it came: every item, once', async () => {
+			sim.injectFault({ route: name, kind: 'numericCursor', times: 100 });
+			const items = await drain(sim, 'orgKey', name, request);
+			expect(items).toEqual(expected(sim));
+			expect(sim.requestsTo(name).map(cursorOf)).toEqual([undefined, numericCursor, numericCursor]);
+		});
+
+		describe('the next page asked while this one is handed out', () => {
+			/** Requests of the list that reached the simulator (answered, or still being answered). */
+			const arrived = () => sim.requestsTo(name).length + sim.stats.inFlight;
+
+			async function freshContext(): Promise<SpendeskContext> {
+				const { context } = await contextFor(sim, 'orgKey');
+				sim.clearLog();
+				return asContext(context);
+			}
+
+			test('a reader that reads to the end: page n + 1 reaches the server while the reader still holds page n', async () => {
+				const ctx = await freshContext();
+				const items: IDataObject[] = [];
+				const seenAhead: boolean[] = [];
+				let held = 0;
+				for await (const page of paginate(ctx, name, { ...request, readsToEnd: true })) {
+					held++;
+					// The reader does not ask for page n + 1 before this resolves.
+					if (held < 3) seenAhead.push(await eventually(() => arrived() >= held + 1));
+					items.push(...page);
+				}
+				expect(seenAhead).toEqual([true, true]);
+				expect(items).toEqual(expected(sim));
+				const requests = sim.requestsTo(name);
+				expectAllOk(requests);
+				expect(requests).toHaveLength(3);
+				expect(sim.stats.inFlight).toBe(0);
+			});
+
+			test('a reader that may stop early (the trigger): nothing is asked before it wants the next page', async () => {
+				const ctx = await freshContext();
+				for await (const page of paginate(ctx, name, request)) {
+					expect(page).toHaveLength(100);
+					break;
+				}
+				expect(sim.requestsTo(name)).toHaveLength(1);
+				expect(sim.stats.inFlight).toBe(0);
+			});
+
+			test('a Limit met by this page: no page is asked ahead', async () => {
+				const items = await drain(sim, 'orgKey', name, { ...request, limit: 200 });
+				expect(items).toEqual(expected(sim).slice(0, 200));
+				expect(sim.requestsTo(name)).toHaveLength(2);
+				expect(sim.stats.inFlight).toBe(0);
+			});
+
+			test('a reader that fails: the page asked ahead is waited for, no request outlives the list', async () => {
+				const ctx = await freshContext();
+				await expect(
+					eachPage(ctx, name, request, () => {
+						throw new Error('the reader failed');
+					}),
+				).rejects.toThrow('the reader failed');
+				// Page 2 was asked while page 1 was handed out, and its answer came before the list ended.
+				expect(sim.requestsTo(name)).toHaveLength(2);
+				expect(sim.stats.inFlight).toBe(0);
+			});
+
+			test('an error on the page asked ahead comes in its turn, after the pages before it', async () => {
+				sim.injectFault({ route: name, kind: 'status', status: 400, after: 1 });
+				const ctx = await freshContext();
+				const pages: number[] = [];
+				await expect(
+					eachPage(ctx, name, request, (page) => {
+						pages.push(page.length);
+					}),
+				).rejects.toThrow();
+				expect(pages).toEqual([100]);
+				expect(sim.requestsTo(name)).toHaveLength(2);
+			});
+		});
+	},
+);
 
 // --------------------------------------------------------------------------- snapshot style
 
@@ -1084,17 +1012,14 @@ describe('snapshot style: Get a payables snapshot (result pages of max 30)', () 
 	const cases = sizeCases(MAX);
 	const TWELVE_HOURS_AND_MORE = 13 * 3600 * 1000;
 	let sim: SpendeskSimulator;
-
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			snapshotPendingPolls: PENDING,
 			seed: { sizes: NO_DATA, companies: companySeeds(cases, (n) => ({ payables: n })) },
-		});
-	});
-	afterAll(async () => sim.stop());
+		},
+		(started) => (sim = started),
+	);
 	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
 		sim.configure({ snapshotPendingPolls: PENDING });
 		// The same filters reuse a snapshot for 12 h: start every test on a fresh one.
 		sim.clock.advance(TWELVE_HOURS_AND_MORE);

@@ -14,7 +14,7 @@ import type { SpendeskSimulator } from '../simulator';
 import { DEFAULT_SUNSET } from '../simulator/server';
 import { payableDetail } from '../simulator/routes-reads';
 import { searchRow } from '../simulator/routes';
-import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, failure, resetTransport, simulatorPerSuite } from '../support/fixtures';
 import { prepareNode, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
 
@@ -30,16 +30,15 @@ const SNAPSHOT = {
 
 describe('node: real-world variations (docs/api.md#variations)', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
+	simulatorPerSuite(
+		{
 			snapshotPendingPolls: 1,
 			seed: { sizes: { invoices: 3, payables: 130, analyticalFieldValues: 70 } },
-		});
-	});
-	afterAll(async () => sim.stop());
+		},
+		(started) => (sim = started),
+	);
 	beforeEach(() => {
 		resetTransport({ statusPollMinMs: 20 });
-		sim.clearFaults();
 		sim.configure({
 			analyticalValuesMaxReturn: undefined,
 			snapshotBuildConflict: undefined,

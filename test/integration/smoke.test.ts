@@ -1,14 +1,10 @@
 import { collect } from '../../nodes/Spendesk/transport/paginate';
 import type { SpendeskSimulator } from '../simulator';
-import { contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { contextFor, simulatorPerSuite } from '../support/fixtures';
 
 describe('smoke', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 250 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+	simulatorPerSuite({ seed: { sizes: { invoices: 250 } } }, (started) => (sim = started));
 
 	test('drains invoices', async () => {
 		const { context } = await contextFor(sim, 'orgKey');

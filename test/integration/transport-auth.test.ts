@@ -5,24 +5,26 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { collect, paginate } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, storeFor, ctxFor, failure } from '../support/fixtures';
+import {
+	ctxFor,
+	expectRefusedBeforeAnyRequest,
+	failure,
+	resetTransport,
+	storeFor,
+	simulatorPerSuite,
+} from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
 
 describe('transport: tokens', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		// Six companies, cmp_001…cmp_005 active (cmp_006 deactivated).
-		sim = await startSimulator({ seed: { companies: 6 } });
-	});
-	afterAll(async () => sim.stop());
+	// Six companies, cmp_001…cmp_005 active (cmp_006 deactivated).
+	simulatorPerSuite({ seed: { companies: 6 } }, (started) => (sim = started));
 	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
 		sim.clearLog();
 	});
 
@@ -300,14 +302,8 @@ describe('transport: tokens', () => {
 
 describe('transport: base URL', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearLog();
-	});
+	simulatorPerSuite({}, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 	afterEach(() => jest.restoreAllMocks());
 
 	test('plain HTTP on another host is refused before any request', async () => {
@@ -322,15 +318,14 @@ describe('transport: base URL', () => {
 		});
 		const ctx = await ctxFor(sim, 'orgKey', { store });
 		const fetchSpy = jest.spyOn(globalThis, 'fetch');
-		const error = await failure(callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }));
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error.message).toBe(
+		const error = await expectRefusedBeforeAnyRequest(
+			sim,
+			callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' }),
 			'The custom base URL "http://example.com" must use HTTPS: plain HTTP is only accepted for a server on this machine (localhost, 127.0.0.1 or [::1])',
 		);
 		expect(error.message).not.toContain(sim.credentials.orgKey.clientSecret);
 		expect(fetchSpy).not.toHaveBeenCalled();
 		expect(store.writes).toEqual([]);
-		expect(sim.log).toHaveLength(0);
 	});
 
 	test('http://127.0.0.1:<port> (the simulator) is accepted', async () => {

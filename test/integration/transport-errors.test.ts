@@ -11,7 +11,7 @@ import { apiError, describeFailure } from '../../nodes/Spendesk/transport/errors
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { apiFailure, resetTransport, startSimulator, storeFor, ctxFor } from '../support/fixtures';
+import { apiFailure, storeFor, ctxFor, simulatorPerSuite } from '../support/fixtures';
 import { CredentialStore } from '../support/n8n-context';
 
 /** No client secret, no access token, no authorization header in the error or its description. */
@@ -37,13 +37,8 @@ function expectNoSecrets(sim: SpendeskSimulator, error: NodeApiError): void {
 describe('transport: errors (docs/api.md#errors)', () => {
 	let sim: SpendeskSimulator;
 	let org: SpendeskContext;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.stop());
+	simulatorPerSuite({}, (started) => (sim = started));
 	beforeEach(async () => {
-		resetTransport();
-		sim.clearFaults();
 		org = await ctxFor(sim, 'orgKey');
 		await callSpendesk(org, 'walletSummary', { company: 'cmp_001' });
 		sim.clearLog();

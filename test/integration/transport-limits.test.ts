@@ -8,7 +8,14 @@ import { collect } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SimulatorOptions, SpendeskSimulator } from '../simulator';
-import { contextFor, ctxFor, resetTransport, startSimulator, storeFor } from '../support/fixtures';
+import {
+	contextFor,
+	ctxFor,
+	resetTransport,
+	startSimulator,
+	storeFor,
+	simulatorPerSuite,
+} from '../support/fixtures';
 import { eventually } from '../support/time';
 
 describe('transport: proactive rate budget', () => {
@@ -86,12 +93,8 @@ describe('transport: proactive rate budget', () => {
 
 describe('transport: requests in flight', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ latencyMs: 30, maxInFlight: 5 });
-	});
-	afterAll(async () => sim.stop());
+	simulatorPerSuite({ latencyMs: 30, maxInFlight: 5 }, (started) => (sim = started));
 	beforeEach(() => {
-		resetTransport();
 		sim.clearLog();
 		sim.resetStats();
 	});
@@ -148,14 +151,9 @@ describe('transport: requests in flight', () => {
  */
 describe('transport: slots shared with another process', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ latencyMs: 30 });
-	});
-	afterAll(async () => sim.stop());
+	simulatorPerSuite({ latencyMs: 30 }, (started) => (sim = started));
 	beforeEach(() => {
-		resetTransport();
 		sim.clearLog();
-		sim.clearFaults();
 		sim.resetStats();
 	});
 

@@ -10,7 +10,7 @@ import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentia
 import { CONNECTED } from '../../nodes/Spendesk/transport/oauth2';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { failure, resetTransport, startSimulator } from '../support/fixtures';
+import { failure, resetTransport, simulatorPerSuite } from '../support/fixtures';
 import { CredentialStore, createContext, httpRequest } from '../support/n8n-context';
 import type { N8nVersion } from '../support/n8n-context';
 import { testCredentialLikeN8n } from '../support/n8n-credentials';
@@ -23,8 +23,8 @@ const REDIRECT = 'https://example.com/spendesk/callback';
 describe('OAuth2 credential, documented contract', () => {
 	let sim: SpendeskSimulator;
 	let fields: IDataObject;
-	beforeAll(async () => {
-		sim = await startSimulator({ profile: 'documented', seed: { companies: 3 } });
+	simulatorPerSuite({ profile: 'documented', seed: { companies: 3 } }, (started) => {
+		sim = started;
 		const c = sim.credentials.oauthClient;
 		fields = {
 			environment: 'custom',
@@ -35,10 +35,7 @@ describe('OAuth2 credential, documented contract', () => {
 			accessLevel: 'organisation',
 		};
 	});
-	afterAll(async () => sim.stop());
 	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
 		sim.clearLog();
 	});
 

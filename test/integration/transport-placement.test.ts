@@ -3,7 +3,6 @@
  * on header routes only, the company in the (URL-encoded) path on path routes, company-level
  * credentials, and the calls refused before any request.
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 import { collect } from '../../nodes/Spendesk/transport/paginate';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
@@ -11,7 +10,7 @@ import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
 import type { Endpoint, EndpointName } from '../../nodes/Spendesk/transport/endpoints';
 import type { RouteId, SpendeskSimulator } from '../simulator';
-import { resetTransport, startSimulator, ctxFor, failure } from '../support/fixtures';
+import { ctxFor, expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests } from '../support/node';
 
 const HEADER_ROUTES: EndpointName[] = [
@@ -25,15 +24,8 @@ const HEADER_ROUTES: EndpointName[] = [
 
 describe('transport: company placement (docs/api.md#levels-and-company-placement)', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator();
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => {
-		resetTransport();
-		sim.clearFaults();
-		sim.clearLog();
-	});
+	simulatorPerSuite({}, (started) => (sim = started));
+	beforeEach(() => sim.clearLog());
 
 	describe('organisation-level credential', () => {
 		let org: SpendeskContext;
@@ -98,12 +90,11 @@ describe('transport: company placement (docs/api.md#levels-and-company-placement
 		test.each(['walletSummary', 'listInvoices', 'searchPayables'] as const)(
 			'%s without a company fails with a NodeOperationError before any request',
 			async (name) => {
-				const error = await failure(callSpendesk(org, name, {}));
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(
+				await expectRefusedBeforeAnyRequest(
+					sim,
+					callSpendesk(org, name, {}),
 					'Choose a company: organisation-level credentials must name the company on this call',
 				);
-				expect(sim.log).toHaveLength(0);
 			},
 		);
 
@@ -111,11 +102,12 @@ describe('transport: company placement (docs/api.md#levels-and-company-placement
 			'the company id %j is refused before any request',
 			async (company) => {
 				for (const name of ['listInvoices', 'walletSummary'] as const) {
-					const error = await failure(callSpendesk(org, name, { company }));
-					expect(error).toBeInstanceOf(NodeOperationError);
-					expect(error.message).toBe(`"${company}" is not a valid company ID`);
+					await expectRefusedBeforeAnyRequest(
+						sim,
+						callSpendesk(org, name, { company }),
+						`"${company}" is not a valid company ID`,
+					);
 				}
-				expect(sim.log).toHaveLength(0);
 			},
 		);
 	});
@@ -168,22 +160,20 @@ describe('transport: company placement (docs/api.md#levels-and-company-placement
 		test.each(['walletSummary', 'listInvoices'] as const)(
 			'%s naming another company fails before any request',
 			async (name) => {
-				const error = await failure(callSpendesk(company, name, { company: 'cmp_002' }));
-				expect(error).toBeInstanceOf(NodeOperationError);
-				expect(error.message).toBe(
+				await expectRefusedBeforeAnyRequest(
+					sim,
+					callSpendesk(company, name, { company: 'cmp_002' }),
 					'The company-level credential "Spendesk API key" cannot reach company "cmp_002"',
 				);
-				expect(sim.log).toHaveLength(0);
 			},
 		);
 
 		test('getCompanies fails with a clear error before any request', async () => {
-			const error = await failure(callSpendesk(company, 'getCompanies'));
-			expect(error).toBeInstanceOf(NodeOperationError);
-			expect(error.message).toBe(
+			await expectRefusedBeforeAnyRequest(
+				sim,
+				callSpendesk(company, 'getCompanies'),
 				'a call of the node "Spendesk" needs an organisation-level credential; "Spendesk API key" is company-level',
 			);
-			expect(sim.log).toHaveLength(0);
 		});
 	});
 
@@ -203,13 +193,11 @@ describe('transport: company placement (docs/api.md#levels-and-company-placement
 
 describe('transport: path ids are URL-encoded', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 7 } } });
+	simulatorPerSuite({ seed: { sizes: { invoices: 7 } } }, (started) => {
+		sim = started;
 		sim.createCompany({ id: 'cmp_é' });
 	});
-	afterAll(async () => sim.stop());
 	beforeEach(() => {
-		resetTransport();
 		sim.clearLog();
 	});
 

@@ -9,7 +9,7 @@ import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import { transportSettings } from '../../nodes/Spendesk/transport/settings';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
-import { apiFailure, contextFor, resetTransport, startSimulator } from '../support/fixtures';
+import { apiFailure, contextFor, resetTransport, simulatorPerSuite } from '../support/fixtures';
 
 const INVOICES = { company: 'cmp_002', pageSize: 20, qs: { sortBy: 'updatedAt', sort: 'desc' } };
 
@@ -17,15 +17,11 @@ describe('transport: retries', () => {
 	let sim: SpendeskSimulator;
 	let ctx: SpendeskContext;
 	let expected: string[];
-
-	beforeAll(async () => {
-		sim = await startSimulator();
+	simulatorPerSuite({}, (started) => {
+		sim = started;
 		expected = sim.invoicesSorted('cmp_002', 'updatedAt', 'desc').map((i) => i.id);
 	});
-	afterAll(async () => sim.stop());
 	beforeEach(async () => {
-		resetTransport();
-		sim.clearFaults();
 		ctx = (await contextFor(sim, 'orgKey')).context as unknown as SpendeskContext;
 		// Warm up the token so the log holds only the calls under test.
 		await callSpendesk(ctx, 'walletSummary', { company: 'cmp_001' });

@@ -7,15 +7,12 @@ import {
 	startSimulator,
 	storeFor,
 	triggerFor,
+	simulatorPerSuite,
 } from '../support/fixtures';
 
 describe('trigger smoke', () => {
 	let sim: SpendeskSimulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ seed: { sizes: { invoices: 30 } } });
-	});
-	afterAll(async () => sim.stop());
-	beforeEach(() => resetTransport());
+	simulatorPerSuite({ seed: { sizes: { invoices: 30 } } }, (started) => (sim = started));
 
 	test('first poll emits nothing, then a new invoice once, idle poll one request', async () => {
 		const { raw } = await triggerFor(sim, {

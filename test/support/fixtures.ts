@@ -1,5 +1,5 @@
 /** Shared set-up for integration tests: a simulator plus credential stores pointing at it. */
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { EXPERIMENTAL_FEATURES } from '../../credentials/scopes';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
@@ -157,6 +157,24 @@ export async function failure(promise: Promise<unknown>): Promise<Error> {
 		return error as Error;
 	}
 	throw new Error('expected a failure, but the call succeeded');
+}
+
+/**
+ * Refused before sending anything: `run` fails with a NodeOperationError whose message is
+ * `message` (or matches it), and the simulator received no request at all, not even for a
+ * token. Returns the error for further checks.
+ */
+export async function expectRefusedBeforeAnyRequest(
+	sim: SpendeskSimulator,
+	run: Promise<unknown>,
+	message: string | RegExp,
+): Promise<NodeOperationError> {
+	const error = await failure(run);
+	expect(error).toBeInstanceOf(NodeOperationError);
+	if (typeof message === 'string') expect(error.message).toBe(message);
+	else expect(error.message).toMatch(message);
+	expect(sim.log).toEqual([]);
+	return error as NodeOperationError;
 }
 
 /** The NodeApiError a promise rejects with; fails the test if it resolves or fails otherwise. */

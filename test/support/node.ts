@@ -2,7 +2,13 @@
  * Shared helpers for running the Spendesk node against the simulator and reading what it did:
  * the node's execute() in an n8n-like context and the requests that reached the API.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	INodeExecutionData,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { LoggedRequest, SpendeskSimulator } from '../simulator';
 import { contextFor } from './fixtures';
@@ -62,6 +68,30 @@ export async function runNode(
 	const { execute, hints } = await prepareNode(sim, kind, parameters, extra);
 	const [out] = await execute();
 	return { out, hints };
+}
+
+/** A From List search of the node (its `methods.listSearch`), as the editor calls it. */
+type ListSearch = (
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+) => Promise<INodeListSearchResult>;
+
+/**
+ * Runs a From List search on a context of the given credential kind (the node's parameters in
+ * `extra`), with the simulator's log cleared once the context is built.
+ */
+export async function listSearch(
+	sim: SpendeskSimulator,
+	kind: CredentialKind,
+	method: ListSearch,
+	extra: Partial<ContextOptions> = {},
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const { context } = await contextFor(sim, kind, extra);
+	sim.clearLog();
+	return await method.call(context as unknown as ILoadOptionsFunctions, filter, paginationToken);
 }
 
 /**
