@@ -37,11 +37,7 @@ export interface Endpoint {
 	readonly idempotent: boolean;
 	/** Snapshot lists: the entry that creates the snapshot whose key this one reads. */
 	readonly snapshotCreate?: EndpointName;
-	/**
-	 * The entry a company-level credential calls instead of this one (a documented v1 endpoint
-	 * for an experimental one): docs/api.md#the-documented-profile. Resolved in one place,
-	 * `endpointForLevel`, so that pagination, placement and scope follow the entry called.
-	 */
+	/** The documented v1 entry a company-level credential calls instead (`endpointForLevel`; docs/api.md#the-documented-profile). */
 	readonly companyLevel?: EndpointName;
 	/** A 2xx without a body is a success, read as `{}`; otherwise it is an error. */
 	readonly mayAnswerEmpty?: boolean;
@@ -75,12 +71,17 @@ interface Docs {
 }
 
 /**
- * A catalogue entry as written. Unless it says otherwise: placement `header`, no pagination,
- * the page size of its list style, retried only if a GET, and a scope without `feature` is
- * one of the documented read scopes, always asked for.
+ * A catalogue entry as written. Unless it says otherwise: a GET, the company in the path if the
+ * path has `{companyId}` and in the header otherwise, no pagination, the page size of its list
+ * style, retried only if a GET, and a scope without `feature` is a documented read scope,
+ * always asked for.
  */
 type CatalogueEntry<Name> = Docs &
-	Omit<Endpoint, 'placement' | 'pagination' | 'idempotent' | 'snapshotCreate' | 'companyLevel'> & {
+	Omit<
+		Endpoint,
+		'method' | 'placement' | 'pagination' | 'idempotent' | 'snapshotCreate' | 'companyLevel'
+	> & {
+		readonly method?: Endpoint['method'];
 		readonly placement?: CompanyPlacement;
 		readonly pagination?: PaginationStyle;
 		readonly idempotent?: boolean;
@@ -104,12 +105,14 @@ function catalogue<const T extends { readonly [K in keyof T]: CatalogueEntry<key
 	entries: T,
 ): { readonly [K in keyof T]: Filled<T[K]> } {
 	const filled = Object.entries<CatalogueEntry<keyof T>>(entries).map(([name, entry]) => {
+		const method = entry.method ?? 'GET';
 		const pagination = entry.pagination ?? 'none';
 		const full: Entry = {
-			placement: 'header',
+			method,
+			placement: entry.path.includes('{companyId}') ? 'path' : 'header',
 			pagination,
 			...(pagination === 'none' ? {} : { pageSize: STYLE_PAGE_SIZES[pagination] }),
-			idempotent: entry.method === 'GET',
+			idempotent: method === 'GET',
 			...(entry as CatalogueEntry<EndpointName>),
 		};
 		return [name, full];
@@ -131,7 +134,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Credential: OAuth2 (the link of "Connect the credential")'],
 		source:
 			"Authorization code with PKCE (S256), scope required: vendor documentation; `/v1` path: an integration platform's configuration (#the-documented-contract).",
-		method: 'GET',
 		path: '/v1/oauth2/authorize',
 		placement: 'none',
 		idempotent: false,
@@ -163,7 +165,6 @@ export const ENDPOINTS = catalogue({
 		],
 		source:
 			'Path, organisation-only placement, page size and scope: the specification (#companies).',
-		method: 'GET',
 		path: '/v2/companies',
 		placement: 'organisation',
 		pagination: 'page',
@@ -175,7 +176,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Wallet Summary → Get'],
 		source:
 			'Path and placement: the specification (no vendor document shows this `/v1` path; the older OpenAPI document has `/v0/wallet-summaries`); answer `{data, meta}`: older OpenAPI document; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/wallet-summary',
 		scope: 'wallet-summary:read',
 	},
@@ -187,7 +187,6 @@ export const ENDPOINTS = catalogue({
 			'Credential: API key (test, company level)',
 		],
 		source: 'Path and page style: the specification; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/settlements',
 		pagination: 'page',
 		scope: 'settlement:read',
@@ -196,9 +195,7 @@ export const ENDPOINTS = catalogue({
 		label: 'List invoices',
 		operations: ['Invoice → Get Many', 'Spendesk Trigger (polling)'],
 		source: 'Path, placement, limit 1–100, sort and scope: the specification.',
-		method: 'GET',
 		path: '/v2/companies/{companyId}/invoices',
-		placement: 'path',
 		pagination: 'cursor',
 		scope: 'experimental:invoice:read',
 		feature: 'invoicesIntakes',
@@ -208,9 +205,7 @@ export const ENDPOINTS = catalogue({
 		operations: ['Intake → Get Many'],
 		source:
 			'Placement and cursor style: the specification; path, page-size maximum and scope: decided here, by analogy with invoices.',
-		method: 'GET',
 		path: '/v2/companies/{companyId}/intakes',
-		placement: 'path',
 		pagination: 'cursor',
 		scope: 'experimental:intake:read',
 		feature: 'invoicesIntakes',
@@ -221,7 +216,6 @@ export const ENDPOINTS = catalogue({
 		source: 'Placement: the specification; path, body and scope: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes',
-		placement: 'path',
 		scope: 'experimental:intake:write',
 		feature: 'invoicesIntakes',
 	},
@@ -230,7 +224,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Analytical Field → Get Many'],
 		source:
 			'Header placement: the specification; cursor style, path, page-size maximum and scope: decided here.',
-		method: 'GET',
 		path: '/v2/analytical-fields',
 		pagination: 'cursor',
 		scope: 'experimental:analytical-field:read',
@@ -238,14 +231,11 @@ export const ENDPOINTS = catalogue({
 		companyLevel: 'listAnalyticalFieldsV1',
 	},
 	listAnalyticalFieldValues: {
-		// Real world: a page may hold fewer values than `limit` asked (30 at most): the cursor
-		// goes on from what was received. A value's label may come as `value` instead of `name`:
-		// the operation adds `name` then (see analyticalField/getValues.operation.ts).
+		// Real world: a page may hold fewer values than `limit` asked; the cursor goes on.
 		label: 'List analytical field values',
 		operations: ['Analytical Field → Get Many Values'],
 		source:
 			'Cursor style, default 30 and maximum 1,000: the specification; path and scope: decided here.',
-		method: 'GET',
 		path: '/v2/analytical-fields/{fieldId}/values',
 		pagination: 'cursor',
 		pageSize: { param: 'limit', default: 30, max: 1000 },
@@ -258,7 +248,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Expense Category → Get Many'],
 		source:
 			'Header placement and cursor style: the specification; path, page-size maximum and scope: decided here.',
-		method: 'GET',
 		path: '/v2/expense-categories',
 		pagination: 'cursor',
 		scope: 'experimental:expense-category:read',
@@ -275,18 +264,15 @@ export const ENDPOINTS = catalogue({
 		],
 		source:
 			"Path: public client code; page style, `includeArchived` and item shape `{id, name, isArchived}`: older OpenAPI document (under `/v0`); `pageSize` ≤ 30: public client code (the older document allows 100); scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/analytical-fields',
 		pagination: 'page',
 		scope: 'analytical-field:read',
 	},
 	listAnalyticalFieldValuesV1: {
-		// Items `{ id, value, isArchived }`: the operation adds `name` from `value`.
 		label: 'List analytical field values',
 		operations: ['Analytical Field → Get Many Values (company-level credential)'],
 		source:
 			"Path and `pageSize` ≤ 30 (a larger one served as 30): public client code; page style, items `{id, value, isArchived}` and `includeArchived`: older OpenAPI document (under `/v0`) and public client code; scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/analytical-fields/{fieldId}/values',
 		pagination: 'page',
 		scope: 'analytical-field:read',
@@ -299,7 +285,6 @@ export const ENDPOINTS = catalogue({
 		],
 		source:
 			"Path and `pageSize` ≤ 30: public client code; page style: older OpenAPI document (under `/v0`); scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/expense-categories',
 		pagination: 'page',
 		scope: 'expense-category:read',
@@ -309,15 +294,12 @@ export const ENDPOINTS = catalogue({
 		operations: ['Account → Get Many'],
 		source:
 			'Offset style (`offset`, `fetch`): the specification; path, maximum of `fetch` (100) and scope: decided here.',
-		method: 'GET',
 		path: '/v1/accounts',
 		pagination: 'offset',
 		scope: 'account:read',
 		feature: 'accounts',
 	},
 	searchPayables: {
-		// Body `{ limit, cursor?, sort?, filters?: { operator, subfilters } }`; the answer lists
-		// `payables` (older answers: `data`; pagination/bodyCursor.ts reads both).
 		label: 'Search payables',
 		operations: [
 			'Payable → Get Many',
@@ -340,9 +322,7 @@ export const ENDPOINTS = catalogue({
 		method: 'POST',
 		path: '/v1/snapshots/payables',
 		scope: 'payable:read',
-		// Same parameters give the same snapshot key, so a retry is harmless. A 409 (another
-		// snapshot of the company is being built) is waited out within Max Wait, and the
-		// snapshots of one credential and company are built one at a time (pagination/snapshot.ts).
+		// Same parameters give the same snapshot key, so a retry is harmless.
 		idempotent: true,
 	},
 	getPayablesSnapshot: {
@@ -350,7 +330,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Payable → Get Many as Snapshot'],
 		source:
 			'Path: vendor documentation; pages inside `result`: the specification; status answer and page size: decided here (as page lists).',
-		method: 'GET',
 		path: '/v1/snapshots/payables/{key}',
 		pagination: 'snapshot',
 		scope: 'payable:read',
@@ -399,12 +378,8 @@ export const ENDPOINTS = catalogue({
 		// Sets absolute field values: a replay leaves the supplier as the first call did.
 		idempotent: true,
 	},
-	// Second catalogue (docs/api.md#endpoints): reads. Decided here where it is silent: page lists
-	// answer `{ data, meta: { pagination: { page, pageSize, total } } }` as settlements do;
-	// amounts are in cents with a `currency`.
+	// Second catalogue (docs/api.md#endpoints): reads.
 	getPayable: {
-		// The payable at the top level (a `{ data }` wrapper is read too); a 404 is the item's error with One Company, and that company's
-		// empty result with Several or All Companies (actions/getById.ts).
 		label: 'Get a payable',
 		operations: [
 			'Payable → Get',
@@ -414,18 +389,14 @@ export const ENDPOINTS = catalogue({
 		],
 		source:
 			'Path, scope, bare answer and fields (amount in minor units): vendor documentation and public client code.',
-		method: 'GET',
 		path: '/v1/payables/{payableId}',
 		scope: 'payable:read',
 	},
 	listSuppliers: {
-		// Filters: `updatedAfter` (ISO 8601 date-time, strictly after) and `isArchived` ("true" or "false"),
-		// and the documented ones of docs/api.md#filters.
 		label: 'List suppliers',
 		operations: ['Supplier → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			'Path: public client code (the older OpenAPI document: `/v0/suppliers`); page style: older OpenAPI document; filters: public client code; the `isArchived` filter: decided here; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/suppliers',
 		pagination: 'page',
 		scope: 'supplier:read',
@@ -435,17 +406,14 @@ export const ENDPOINTS = catalogue({
 		operations: ['Supplier → Get'],
 		source:
 			"Path: public client code (a read by ID against the vendor's sandbox); scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).",
-		method: 'GET',
 		path: '/v1/suppliers/{supplierId}',
 		scope: 'supplier:read',
 	},
 	listUsers: {
-		// The members of the company: `{ id, firstName, lastName, email }` (docs/api.md#response-shapes).
 		label: 'List users',
 		operations: ['User → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			'Path: public client code (the older OpenAPI document: `/v0/users`); page style: older OpenAPI document; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/users',
 		pagination: 'page',
 		scope: 'user:read',
@@ -455,30 +423,23 @@ export const ENDPOINTS = catalogue({
 		operations: ['User → Get'],
 		source:
 			'Path: decided here (public client code lists it, without a reported run); scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).',
-		method: 'GET',
 		path: '/v1/users/{userId}',
 		scope: 'user:read',
 	},
 	listCostCenters: {
-		// `{ id, name, owner, coOwners }` (docs/api.md#response-shapes).
 		label: 'List cost centers',
 		operations: ['Cost Center → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			'Path: public client code (the older OpenAPI document: `/v0/cost-centers`); page style: older OpenAPI document; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/cost-centers',
 		pagination: 'page',
 		scope: 'cost-center:read',
 	},
 	listBankFees: {
-		// Filters `from` and `to`: ISO 8601 in UTC, both inclusive, on the record's `createdAt`;
-		// records `{ id, kind, settlementId, amount, currency, createdAt, chargedAt }`, wallet loads
-		// `{ id, type, currency, amount, createdAt }`, amounts in minor units (docs/api.md#response-shapes).
 		label: 'List bank fees',
 		operations: ['Bank Fee → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			"Path: public client code (the older OpenAPI document: `/v0/bank-fees`); page style and filters `from`, `to`: older OpenAPI document; scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/bank-fees',
 		pagination: 'page',
 		scope: 'bank-fee:read',
@@ -488,7 +449,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Wallet Load → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			"Path: public client code (the older OpenAPI document: `/v0/wallet-loads`); page style and filters `from`, `to`: older OpenAPI document; scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/wallet-loads',
 		pagination: 'page',
 		scope: 'wallet-load:read',
@@ -498,11 +458,8 @@ export const ENDPOINTS = catalogue({
 		operations: ['Payable → Get Attachments'],
 		source:
 			'Path: public client code (the older OpenAPI document: under `/v0`); scope: vendor documentation; items `{mimeType, checksum, attachedAt, url}`: older OpenAPI document; `id`, `downloadUrl`, `fileName`, `size`, `expiresAt`: decided here (#files).',
-		method: 'GET',
 		path: '/v1/payables/{payableId}/attachments',
 		scope: 'payable-attachment:read',
-		// Each `downloadUrl` (or `url`) is pre-signed and short-lived, possibly on another host: it is fetched
-		// WITHOUT the bearer token (transport/presigned.ts), over HTTPS only (loopback HTTP for tests).
 	},
 	startIntakeUpload: {
 		label: 'Start an intake file upload',
@@ -510,7 +467,6 @@ export const ENDPOINTS = catalogue({
 		source: 'Placement: the specification; path and pre-signed upload: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files',
-		placement: 'path',
 		scope: 'experimental:intake:write',
 		feature: 'invoicesIntakes',
 	},
@@ -520,11 +476,9 @@ export const ENDPOINTS = catalogue({
 		source: 'Placement: the specification; path and safe repeat: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files/{fileId}/complete',
-		placement: 'path',
 		scope: 'experimental:intake:write',
 		feature: 'invoicesIntakes',
-		// Decided here: confirming a file already confirmed answers the same and attaches it once,
-		// so the API makes a repeated confirm safe.
+		// Decided here: confirming a file twice attaches it once.
 		idempotent: true,
 	},
 	createAccountingExport: {
@@ -542,7 +496,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Accounting Export → Create'],
 		source:
 			"Path: an integration platform's listing; scope: vendor documentation (its scope list); status values: decided here.",
-		method: 'GET',
 		path: '/v1/accounting/exports/{exportId}',
 		scope: 'experimental:accounting-export:read',
 		feature: 'accountingExports',
@@ -552,11 +505,9 @@ export const ENDPOINTS = catalogue({
 		operations: ['Accounting Export → Get Journal'],
 		source:
 			"Path: an integration platform's listing; scope: vendor documentation (its scope list); CSV content type: decided here.",
-		method: 'GET',
 		path: '/v1/accounting/journal/{exportId}/content',
 		scope: 'experimental:accounting-export:read',
 		feature: 'accountingExports',
-		// The journal is a CSV file (decided here: text/csv, also accepted as application/csv).
 		contentType: 'text/csv',
 	},
 	// Webhook instances (the Webhook Trigger registers one per company on activation).
@@ -565,7 +516,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Webhook Trigger: activation'],
 		source:
 			'Path and scope: vendor documentation (webhooks guide); page style and the 50-instance limit: decided here.',
-		method: 'GET',
 		path: '/v1/webhooks',
 		pagination: 'page',
 		scope: 'experimental:webhooks:read',
@@ -575,7 +525,6 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a webhook instance',
 		operations: ['Webhook Trigger: activation check'],
 		source: 'Path and scope: vendor documentation (webhooks guide).',
-		method: 'GET',
 		path: '/v1/webhooks/{webhookId}',
 		scope: 'experimental:webhooks:read',
 		feature: 'webhooks',
@@ -641,7 +590,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Purchase Order → Get Many'],
 		source:
 			'Path, `withItems`, date and status filters, and scope: public client code; page style, filter names and status values: decided here (#purchase-orders).',
-		method: 'GET',
 		path: '/v1/purchase-orders',
 		pagination: 'page',
 		scope: 'experimental:purchase-order:read',
@@ -651,7 +599,6 @@ export const ENDPOINTS = catalogue({
 		label: 'Get a purchase order',
 		operations: ['Purchase Order → Get'],
 		source: 'Path and scope: public client code; bare answer: decided here (#purchase-orders).',
-		method: 'GET',
 		path: '/v1/purchase-orders/{purchaseOrderId}',
 		scope: 'experimental:purchase-order:read',
 		feature: 'purchaseOrders',
@@ -691,7 +638,6 @@ export const ENDPOINTS = catalogue({
 		operations: ['Accounting Export → Create (template list)'],
 		source:
 			'Path: public client code (listed, without a reported run); `{id, name}` items, scope and page style: decided here (#journal-templates).',
-		method: 'GET',
 		path: '/v1/accounting/journal-templates',
 		pagination: 'page',
 		scope: 'experimental:accounting-export:read',
@@ -708,7 +654,7 @@ export const ENDPOINTS = catalogue({
 		feature: 'supplierManagement',
 		// Sets an absolute state: a replay leaves the suppliers as the first call did.
 		idempotent: true,
-		// Its answer is unverified: a 2xx without a body is an accepted change (actions/supplier/bulk.ts).
+		// Its answer is unverified: a 2xx without a body is an accepted change.
 		mayAnswerEmpty: true,
 	},
 	updateOneSupplierStatus: {
@@ -736,7 +682,7 @@ export const ENDPOINTS = catalogue({
 		feature: 'supplierManagement',
 		// Sets absolute field values: a replay leaves the suppliers as the first call did.
 		idempotent: true,
-		// Its answer is unverified: a 2xx without a body is an accepted change (actions/supplier/bulk.ts).
+		// Its answer is unverified: a 2xx without a body is an accepted change.
 		mayAnswerEmpty: true,
 	},
 });
@@ -750,11 +696,7 @@ export function endpointOf(ref: EndpointRef): Endpoint {
 	return typeof ref === 'string' ? ENDPOINTS[ref] : ref;
 }
 
-/**
- * The entry a credential of this level calls: a company-level credential calls the documented
- * v1 entry that replaces an experimental one (`companyLevel`); an organisation-level credential
- * calls the entry as named. The one place where the level chooses the endpoint.
- */
+/** The entry a credential of this level calls: the one place where the level chooses the endpoint. */
 export function endpointForLevel(ref: EndpointRef, level: 'organisation' | 'company'): Endpoint {
 	const endpoint = endpointOf(ref);
 	return level === 'company' && endpoint.companyLevel ? ENDPOINTS[endpoint.companyLevel] : endpoint;
