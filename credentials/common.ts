@@ -2,7 +2,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { ENVIRONMENT_URLS, LOOPBACK_HOSTS } from '../nodes/Spendesk/transport/environment';
 
-/** Environment fields shared by both credentials. */
 export const environmentProperties: INodeProperties[] = [
 	{
 		displayName: 'Environment',
@@ -32,13 +31,8 @@ export const environmentProperties: INodeProperties[] = [
 ];
 
 /**
- * The Access Level and Company ID fields every Spendesk credential shares
- * (docs/api.md#levels-and-company-placement). *Company* is the default: the keys and
- * connections Spendesk documents are company-level, and a company-level credential needs
- * nothing more. *Organisation* is the explicit other choice, for credentials Spendesk enabled
- * organisation-level access for. The Company ID is optional: it names the company in items and
- * messages, and saves the look-up of the company's own ID for the calls that carry it in
- * their path (docs/api.md#the-companys-own-id).
+ * Access Level and Company ID (docs/api.md#levels-and-company-placement): *Company* by default,
+ * as the keys and connections Spendesk documents are company-level.
  */
 export function accessLevelProperties(kind: 'API key' | 'connection'): INodeProperties[] {
 	return [

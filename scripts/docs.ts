@@ -4,29 +4,20 @@
  * - docs/operations.md `operations`: the operations table (operation, endpoints, pages, scopes);
  * - docs/api.md `endpoints`: every call with method, path, company placement, pagination,
  *   page size, scope, retry and the source of its facts;
- * - docs/api.md `scopes`: every scope and what needs it.
+ * - docs/api.md `scopes`: every scope and what needs it;
+ * - docs/api.md `features`: the scopes each Experimental Feature of the OAuth2 credential adds.
  *
  * `npm run docs -- --check` changes nothing and exits 1 when a file is stale (the unit test
  * test/unit/generated-docs.test.ts does the same check).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ENDPOINTS } from '../nodes/Spendesk/transport/endpoints';
-import type { Endpoint, EndpointName } from '../nodes/Spendesk/transport/endpoints';
+import { ENDPOINTS, EXPERIMENTAL_FEATURES } from '../nodes/Spendesk/transport/endpoints';
+import type { Endpoint } from '../nodes/Spendesk/transport/endpoints';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 
-/** A catalogue entry with its docs-only facts: the API's name for it (`label`), who calls it, its source. */
-type Entry = Endpoint & {
-	readonly label: string;
-	readonly operations: readonly string[];
-	readonly source: string;
-};
-
-const entries = (Object.entries(ENDPOINTS) as Array<[EndpointName, Entry]>).map(([name, e]) => ({
-	name,
-	...e,
-}));
+const entries = Object.entries(ENDPOINTS).map(([name, e]) => ({ name, ...e }));
 
 /**
  * Every OAuth scope the catalogue names, in catalogue order: docs/api.md's scope list, and
@@ -156,11 +147,24 @@ export function renderScopeTable(): string {
 	return lines.join('\n');
 }
 
+/** docs/api.md's feature table: each Experimental Feature and the scopes it adds. */
+export function renderFeatureTable(): string {
+	const lines = [row(['Feature', 'Scopes added']), '|---|---|'];
+	for (const f of EXPERIMENTAL_FEATURES) {
+		lines.push(row([f.name, f.scopes.map((s) => `\`${s}\``).join(', ')]));
+	}
+	return lines.join('\n');
+}
+
 /** The generated parts of each file: file → marker → content. */
 export function generatedParts(): Record<string, Record<string, string>> {
 	return {
 		'docs/operations.md': { operations: renderOperationsTable() },
-		'docs/api.md': { endpoints: renderEndpointTable(), scopes: renderScopeTable() },
+		'docs/api.md': {
+			endpoints: renderEndpointTable(),
+			scopes: renderScopeTable(),
+			features: renderFeatureTable(),
+		},
 	};
 }
 

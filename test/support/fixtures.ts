@@ -1,7 +1,7 @@
 /** Shared set-up for integration tests: a simulator plus credential stores pointing at it. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { EXPERIMENTAL_FEATURES } from '../../credentials/scopes';
+import { EXPERIMENTAL_FEATURES } from '../../nodes/Spendesk/transport/endpoints';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import { approvalAddress, oauth2PreAuthentication } from '../../nodes/Spendesk/transport/oauth2';
 import type { SpendeskContext } from '../../nodes/Spendesk/transport/request';

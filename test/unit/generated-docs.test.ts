@@ -7,14 +7,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import {
 	DEFAULT_SCOPES,
-	DOCUMENTED_READ_SCOPES,
+	ENDPOINTS,
 	EXPERIMENTAL_FEATURES,
-	VENDOR_EXPERIMENTAL_SCOPES,
-} from '../../credentials/scopes';
-import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
-import { ENDPOINTS } from '../../nodes/Spendesk/transport/endpoints';
+} from '../../nodes/Spendesk/transport/endpoints';
+import { DOCUMENTED_READ_SCOPES, VENDOR_EXPERIMENTAL_SCOPES } from '../support/vendorScopes';
 import { CATALOGUE_SCOPES, generatedFiles, renderOperationsTable } from '../../scripts/docs';
 import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
 

@@ -5,11 +5,11 @@
 import { SpendeskOAuth2Api } from '../../credentials/SpendeskOAuth2Api.credentials';
 import {
 	DEFAULT_SCOPES,
-	DOCUMENTED_READ_SCOPES,
 	EXPERIMENTAL_FEATURES,
 	scopesFor,
-} from '../../credentials/scopes';
+} from '../../nodes/Spendesk/transport/endpoints';
 import { approvalAddress } from '../../nodes/Spendesk/transport/oauth2';
+import { DOCUMENTED_READ_SCOPES } from '../support/vendorScopes';
 
 const property = (name: string) => new SpendeskOAuth2Api().properties.find((p) => p.name === name);
 const values = EXPERIMENTAL_FEATURES.map((f) => f.value);

@@ -3,7 +3,7 @@
  * (docs/api.md#testing-an-api-key): the documented reads by what they read, the experimental
  * scopes by the Experimental Features they belong to.
  */
-import { EXPERIMENTAL_FEATURES } from '../../../credentials/scopes';
+import { EXPERIMENTAL_FEATURES } from '../transport/endpoints';
 
 /** The read scopes, each with what it reads, in the order the message lists them. */
 export const READ_WORDS: ReadonlyArray<readonly [scope: string, words: string]> = [

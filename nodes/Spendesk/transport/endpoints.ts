@@ -1,8 +1,10 @@
 /**
  * THE endpoint catalogue: every Spendesk API call the package makes is described here, and
  * only here. Operations name an entry; the transport derives the method, path, company
- * placement, pagination and required scope from it. Correcting a path is a one-line change.
+ * placement, pagination and required scope from it, and the OAuth2 credential its scopes.
  */
+import { FEATURE_LABELS } from '../../../credentials/scopes';
+import type { Feature } from '../../../credentials/scopes';
 
 /**
  * How a call names its company when the credential is organisation-level.
@@ -13,7 +15,6 @@
  */
 export type CompanyPlacement = 'none' | 'organisation' | 'header' | 'path';
 
-/** The five list styles of the API, plus `none` for single-object endpoints. */
 export type PaginationStyle = 'none' | 'page' | 'cursor' | 'offset' | 'bodyCursor' | 'snapshot';
 
 export interface PageSize {
@@ -32,59 +33,92 @@ export interface Endpoint {
 	readonly pageSize?: PageSize;
 	/** OAuth scope the token needs; a 403 for it names this scope. */
 	readonly scope?: string;
-	/** Safe to retry after a 5xx or a connection reset (reads, and the read-only payables search). */
+	/** Safe to retry after a 5xx or a connection reset. */
 	readonly idempotent: boolean;
 	/** Snapshot lists: the entry that creates the snapshot whose key this one reads. */
 	readonly snapshotCreate?: EndpointName;
-	/**
-	 * The entry a company-level credential calls instead of this one (a documented v1 endpoint
-	 * for an experimental one): docs/api.md#the-documented-profile. Resolved in one place,
-	 * `endpointForLevel`, so that pagination, placement and scope follow the entry called.
-	 */
+	/** The documented v1 entry a company-level credential calls instead (`endpointForLevel`; docs/api.md#the-documented-profile). */
 	readonly companyLevel?: EndpointName;
-	/**
-	 * Who calls it, as the user sees it ("Resource → Operation", a trigger or the credential):
-	 * the README operations table and docs/api.md are generated from this (`npm run docs`).
-	 */
-	readonly operations?: readonly string[];
-	/** Where its facts come from: the specification, the vendor's documentation, or a decision of this project (docs/api.md#sources). */
-	readonly source?: string;
-	/** A 2xx without a body is a success, read as `{}` (a Custom API Call other than GET); otherwise it is an error. */
+	/** A 2xx without a body is a success, read as `{}`; otherwise it is an error. */
 	readonly mayAnswerEmpty?: boolean;
 	/**
 	 * A file endpoint: its 2xx is a file of this type (or an alias of it), not JSON, and the call
-	 * gives its bytes as a Buffer. Any other answer (an HTML page from a proxy, JSON) is an error,
-	 * as for JSON endpoints. Only the entries that say so accept anything but JSON.
+	 * gives its bytes as a Buffer. Any other answer is an error, as for JSON endpoints.
 	 */
 	readonly contentType?: 'text/csv';
 }
 
-/** A catalogue entry as written: its `snapshotCreate` must name an entry of the same catalogue. */
-type CatalogueEntry<Name> = Omit<
-	Endpoint,
-	'snapshotCreate' | 'companyLevel' | 'operations' | 'source'
-> & {
-	/**
-	 * The API's name for the endpoint, for docs/api.md's endpoint table only. Messages never
-	 * use it: they name what the user chose, as the editor shows it (transport/callName.ts;
-	 * test/unit/call-names.test.ts fails on any read of it in nodes/).
-	 */
-	readonly label: string;
-	readonly snapshotCreate?: Name;
-	readonly companyLevel?: Name;
-	readonly operations: readonly string[];
-	readonly source: string;
+/** The page size of each list style, unless an entry says otherwise (and for Custom API Call). */
+export const STYLE_PAGE_SIZES: Readonly<Record<Exclude<PaginationStyle, 'none'>, PageSize>> = {
+	page: { param: 'pageSize', default: 30, max: 30 },
+	cursor: { param: 'limit', default: 20, max: 100 },
+	offset: { param: 'fetch', default: 20, max: 100 },
+	bodyCursor: { param: 'limit', default: 20, max: 100 },
+	snapshot: { param: 'pageSize', default: 30, max: 30 },
 };
 
-/** Checks the catalogue at compile time (shape of each entry, names it refers to) and keeps its literal types. */
-function catalogue<const T extends { readonly [K in keyof T]: CatalogueEntry<keyof T> }>(
-	entries: T,
-): T {
-	return entries;
+/** What only the docs read (`npm run docs`, scripts/docs.ts). */
+interface Docs {
+	/**
+	 * The API's name for the endpoint, for docs/api.md's endpoint table only. Messages name what
+	 * the user chose instead (transport/callName.ts; test/unit/call-names.test.ts).
+	 */
+	readonly label: string;
+	/** Who calls it, as the user sees it ("Resource → Operation", a trigger or the credential). */
+	readonly operations: readonly string[];
+	/** Where its facts come from (docs/api.md#sources). */
+	readonly source: string;
 }
 
-const PAGE: PageSize = { param: 'pageSize', default: 30, max: 30 };
-const CURSOR_100: PageSize = { param: 'limit', default: 20, max: 100 };
+/**
+ * A catalogue entry as written. Unless it says otherwise: a GET, the company in the path if the
+ * path has `{companyId}` and in the header otherwise, no pagination, the page size of its list
+ * style, retried only if a GET, and a scope without `feature` is a documented read scope,
+ * always asked for.
+ */
+type CatalogueEntry<Name> = Docs &
+	Omit<
+		Endpoint,
+		'method' | 'placement' | 'pagination' | 'idempotent' | 'snapshotCreate' | 'companyLevel'
+	> & {
+		readonly method?: Endpoint['method'];
+		readonly placement?: CompanyPlacement;
+		readonly pagination?: PaginationStyle;
+		readonly idempotent?: boolean;
+		/** The Experimental Feature of the OAuth2 credential that asks for `scope`. */
+		readonly feature?: Feature;
+		readonly snapshotCreate?: Name;
+		readonly companyLevel?: Name;
+	};
+
+type Entry = Endpoint & Docs & { readonly feature?: Feature };
+
+/** An entry as written, its defaults filled in (a list's page size included), its literal types kept. */
+type Filled<E> = E &
+	Entry &
+	(E extends { pagination: Exclude<PaginationStyle, 'none'> }
+		? { readonly pageSize: PageSize }
+		: unknown);
+
+/** Checks the catalogue at compile time (shape of each entry, names it refers to) and fills in the defaults. */
+function catalogue<const T extends { readonly [K in keyof T]: CatalogueEntry<keyof T> }>(
+	entries: T,
+): { readonly [K in keyof T]: Filled<T[K]> } {
+	const filled = Object.entries<CatalogueEntry<keyof T>>(entries).map(([name, entry]) => {
+		const method = entry.method ?? 'GET';
+		const pagination = entry.pagination ?? 'none';
+		const full: Entry = {
+			method,
+			placement: entry.path.includes('{companyId}') ? 'path' : 'header',
+			pagination,
+			...(pagination === 'none' ? {} : { pageSize: STYLE_PAGE_SIZES[pagination] }),
+			idempotent: method === 'GET',
+			...(entry as CatalogueEntry<EndpointName>),
+		};
+		return [name, full];
+	});
+	return Object.fromEntries(filled) as { readonly [K in keyof T]: Filled<T[K]> };
+}
 
 export const ENDPOINTS = catalogue({
 	token: {
@@ -94,18 +128,14 @@ export const ENDPOINTS = catalogue({
 		method: 'POST',
 		path: '/v1/auth/token',
 		placement: 'none',
-		pagination: 'none',
-		idempotent: false,
 	},
 	oauth2Authorize: {
 		label: 'OAuth2 approval page',
 		operations: ['Credential: OAuth2 (the link of "Connect the credential")'],
 		source:
 			"Authorization code with PKCE (S256), scope required: vendor documentation; `/v1` path: an integration platform's configuration (#the-documented-contract).",
-		method: 'GET',
 		path: '/v1/oauth2/authorize',
 		placement: 'none',
-		pagination: 'none',
 		idempotent: false,
 	},
 	oauth2TokenCreate: {
@@ -116,8 +146,6 @@ export const ENDPOINTS = catalogue({
 		method: 'POST',
 		path: '/v1/oauth2/token/create',
 		placement: 'none',
-		pagination: 'none',
-		idempotent: false,
 	},
 	oauth2TokenRefresh: {
 		label: 'OAuth2 refresh',
@@ -127,8 +155,6 @@ export const ENDPOINTS = catalogue({
 		method: 'POST',
 		path: '/v1/oauth2/token/refresh',
 		placement: 'none',
-		pagination: 'none',
-		idempotent: false,
 	},
 	getCompanies: {
 		label: 'Get companies',
@@ -139,25 +165,19 @@ export const ENDPOINTS = catalogue({
 		],
 		source:
 			'Path, organisation-only placement, page size and scope: the specification (#companies).',
-		method: 'GET',
 		path: '/v2/companies',
 		placement: 'organisation',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'experimental:company:read',
-		idempotent: true,
+		feature: 'organisationAccess',
 	},
 	walletSummary: {
 		label: 'Get wallet summary',
 		operations: ['Wallet Summary → Get'],
 		source:
 			'Path and placement: the specification (no vendor document shows this `/v1` path; the older OpenAPI document has `/v0/wallet-summaries`); answer `{data, meta}`: older OpenAPI document; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/wallet-summary',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'wallet-summary:read',
-		idempotent: true,
 	},
 	listSettlements: {
 		label: 'List settlements',
@@ -167,38 +187,28 @@ export const ENDPOINTS = catalogue({
 			'Credential: API key (test, company level)',
 		],
 		source: 'Path and page style: the specification; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/settlements',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'settlement:read',
-		idempotent: true,
 	},
 	listInvoices: {
 		label: 'List invoices',
 		operations: ['Invoice → Get Many', 'Spendesk Trigger (polling)'],
 		source: 'Path, placement, limit 1–100, sort and scope: the specification.',
-		method: 'GET',
 		path: '/v2/companies/{companyId}/invoices',
-		placement: 'path',
 		pagination: 'cursor',
-		pageSize: CURSOR_100,
 		scope: 'experimental:invoice:read',
-		idempotent: true,
+		feature: 'invoicesIntakes',
 	},
 	listIntakes: {
 		label: 'List intakes',
 		operations: ['Intake → Get Many'],
 		source:
 			'Placement and cursor style: the specification; path, page-size maximum and scope: decided here, by analogy with invoices.',
-		method: 'GET',
 		path: '/v2/companies/{companyId}/intakes',
-		placement: 'path',
 		pagination: 'cursor',
-		pageSize: CURSOR_100,
 		scope: 'experimental:intake:read',
-		idempotent: true,
+		feature: 'invoicesIntakes',
 	},
 	createIntake: {
 		label: 'Create an intake',
@@ -206,40 +216,31 @@ export const ENDPOINTS = catalogue({
 		source: 'Placement: the specification; path, body and scope: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes',
-		placement: 'path',
-		pagination: 'none',
 		scope: 'experimental:intake:write',
-		idempotent: false,
+		feature: 'invoicesIntakes',
 	},
 	listAnalyticalFields: {
 		label: 'List analytical fields',
 		operations: ['Analytical Field → Get Many'],
 		source:
 			'Header placement: the specification; cursor style, path, page-size maximum and scope: decided here.',
-		method: 'GET',
 		path: '/v2/analytical-fields',
-		placement: 'header',
 		pagination: 'cursor',
-		pageSize: CURSOR_100,
 		scope: 'experimental:analytical-field:read',
-		idempotent: true,
+		feature: 'organisationAccess',
 		companyLevel: 'listAnalyticalFieldsV1',
 	},
 	listAnalyticalFieldValues: {
-		// Real world: a page may hold fewer values than `limit` asked (30 at most): the cursor
-		// goes on from what was received. A value's label may come as `value` instead of `name`:
-		// the operation adds `name` then (see analyticalField/getValues.operation.ts).
+		// Real world: a page may hold fewer values than `limit` asked; the cursor goes on.
 		label: 'List analytical field values',
 		operations: ['Analytical Field → Get Many Values'],
 		source:
 			'Cursor style, default 30 and maximum 1,000: the specification; path and scope: decided here.',
-		method: 'GET',
 		path: '/v2/analytical-fields/{fieldId}/values',
-		placement: 'header',
 		pagination: 'cursor',
 		pageSize: { param: 'limit', default: 30, max: 1000 },
 		scope: 'experimental:analytical-field:read',
-		idempotent: true,
+		feature: 'organisationAccess',
 		companyLevel: 'listAnalyticalFieldValuesV1',
 	},
 	listExpenseCategories: {
@@ -247,13 +248,10 @@ export const ENDPOINTS = catalogue({
 		operations: ['Expense Category → Get Many'],
 		source:
 			'Header placement and cursor style: the specification; path, page-size maximum and scope: decided here.',
-		method: 'GET',
 		path: '/v2/expense-categories',
-		placement: 'header',
 		pagination: 'cursor',
-		pageSize: CURSOR_100,
 		scope: 'experimental:expense-category:read',
-		idempotent: true,
+		feature: 'organisationAccess',
 		companyLevel: 'listExpenseCategoriesV1',
 	},
 	// The documented v1 reference lists: what a company-level credential calls instead of the
@@ -266,27 +264,18 @@ export const ENDPOINTS = catalogue({
 		],
 		source:
 			"Path: public client code; page style, `includeArchived` and item shape `{id, name, isArchived}`: older OpenAPI document (under `/v0`); `pageSize` ≤ 30: public client code (the older document allows 100); scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/analytical-fields',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'analytical-field:read',
-		idempotent: true,
 	},
 	listAnalyticalFieldValuesV1: {
-		// Items `{ id, value, isArchived }`: the operation adds `name` from `value`.
 		label: 'List analytical field values',
 		operations: ['Analytical Field → Get Many Values (company-level credential)'],
 		source:
 			"Path and `pageSize` ≤ 30 (a larger one served as 30): public client code; page style, items `{id, value, isArchived}` and `includeArchived`: older OpenAPI document (under `/v0`) and public client code; scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/analytical-fields/{fieldId}/values',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'analytical-field:read',
-		idempotent: true,
 	},
 	listExpenseCategoriesV1: {
 		label: 'List expense categories',
@@ -296,30 +285,21 @@ export const ENDPOINTS = catalogue({
 		],
 		source:
 			"Path and `pageSize` ≤ 30: public client code; page style: older OpenAPI document (under `/v0`); scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/expense-categories',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'expense-category:read',
-		idempotent: true,
 	},
 	getAccounts: {
 		label: 'Get accounts',
 		operations: ['Account → Get Many'],
 		source:
 			'Offset style (`offset`, `fetch`): the specification; path, maximum of `fetch` (100) and scope: decided here.',
-		method: 'GET',
 		path: '/v1/accounts',
-		placement: 'header',
 		pagination: 'offset',
-		pageSize: { param: 'fetch', default: 20, max: 100 },
 		scope: 'account:read',
-		idempotent: true,
+		feature: 'accounts',
 	},
 	searchPayables: {
-		// Body `{ limit, cursor?, sort?, filters?: { operator, subfilters } }`; the answer lists
-		// `payables` (older answers: `data`; pagination/bodyCursor.ts reads both).
 		label: 'Search payables',
 		operations: [
 			'Payable → Get Many',
@@ -329,10 +309,9 @@ export const ENDPOINTS = catalogue({
 			'Cursor in the JSON body: the specification; path, filter grammar and `payables` answer: public client code; scope: decided here, from a scope public client code shows granted (#body-cursor-lists).',
 		method: 'POST',
 		path: '/v1/payables/search',
-		placement: 'header',
 		pagination: 'bodyCursor',
-		pageSize: CURSOR_100,
 		scope: 'experimental:payable-search:read',
+		feature: 'payablesSearch',
 		idempotent: true,
 	},
 	createPayablesSnapshot: {
@@ -342,12 +321,8 @@ export const ENDPOINTS = catalogue({
 			'Path and polling (status at most once a minute): vendor documentation; placement: the specification (v1 rule).',
 		method: 'POST',
 		path: '/v1/snapshots/payables',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'payable:read',
-		// Same parameters give the same snapshot key, so a retry is harmless. A 409 (another
-		// snapshot of the company is being built) is waited out within Max Wait, and the
-		// snapshots of one credential and company are built one at a time (pagination/snapshot.ts).
+		// Same parameters give the same snapshot key, so a retry is harmless.
 		idempotent: true,
 	},
 	getPayablesSnapshot: {
@@ -355,13 +330,9 @@ export const ENDPOINTS = catalogue({
 		operations: ['Payable → Get Many as Snapshot'],
 		source:
 			'Path: vendor documentation; pages inside `result`: the specification; status answer and page size: decided here (as page lists).',
-		method: 'GET',
 		path: '/v1/snapshots/payables/{key}',
-		placement: 'header',
 		pagination: 'snapshot',
-		pageSize: PAGE,
 		scope: 'payable:read',
-		idempotent: true,
 		snapshotCreate: 'createPayablesSnapshot',
 	},
 	updateBookkeepingStatus: {
@@ -371,13 +342,8 @@ export const ENDPOINTS = catalogue({
 			'State values `exported` and `failedToExport`: vendor documentation; path, bulk body (1–100) and per-payable answer: decided here, and the answer read defensively (#bulk-writes).',
 		method: 'PUT',
 		path: '/v1/payables/bookkeeping-status',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:accounting:update',
-		// Not retried: a replay of an applied update answers `conflict` (its version moved on),
-		// which cannot be told apart from a change made by someone else. Running the items
-		// again by hand is harmless: nothing is changed twice.
-		idempotent: false,
+		feature: 'accountingWriteBack',
 	},
 	updateSettlementState: {
 		label: "Update a settlement's state",
@@ -386,9 +352,8 @@ export const ENDPOINTS = catalogue({
 			'State values `exported` and `failedToExport`: vendor documentation; path, body and scope: decided here.',
 		method: 'PUT',
 		path: '/v1/settlements/{settlementId}/state',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:settlement:update',
+		feature: 'accountingWriteBack',
 		// Sets an absolute state: a replay leaves the settlement as the first call did.
 		idempotent: true,
 	},
@@ -399,11 +364,8 @@ export const ENDPOINTS = catalogue({
 			'Path, array body in the nested shape, strict properties, `items` answer and `{item}` for one supplier: public client code; 100 per call: decided here (#bulk-writes).',
 		method: 'POST',
 		path: '/v1/suppliers',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:supplier:manage',
-		// A replay creates the suppliers again.
-		idempotent: false,
+		feature: 'supplierManagement',
 	},
 	updateSupplier: {
 		label: 'Update a supplier',
@@ -411,18 +373,13 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and nested body: public client code (#bulk-writes).',
 		method: 'PATCH',
 		path: '/v1/suppliers/{supplierId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:supplier:manage',
+		feature: 'supplierManagement',
 		// Sets absolute field values: a replay leaves the supplier as the first call did.
 		idempotent: true,
 	},
-	// Second catalogue (docs/api.md#endpoints): reads. Decided here where it is silent: page lists
-	// answer `{ data, meta: { pagination: { page, pageSize, total } } }` as settlements do;
-	// amounts are in cents with a `currency`.
+	// Second catalogue (docs/api.md#endpoints): reads.
 	getPayable: {
-		// The payable at the top level (a `{ data }` wrapper is read too); a 404 is the item's error with One Company, and that company's
-		// empty result with Several or All Companies (actions/getById.ts).
 		label: 'Get a payable',
 		operations: [
 			'Payable → Get',
@@ -432,122 +389,77 @@ export const ENDPOINTS = catalogue({
 		],
 		source:
 			'Path, scope, bare answer and fields (amount in minor units): vendor documentation and public client code.',
-		method: 'GET',
 		path: '/v1/payables/{payableId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'payable:read',
-		idempotent: true,
 	},
 	listSuppliers: {
-		// Filters: `updatedAfter` (ISO 8601 date-time, strictly after) and `isArchived` ("true" or "false"),
-		// and the documented ones of docs/api.md#filters.
 		label: 'List suppliers',
 		operations: ['Supplier → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			'Path: public client code (the older OpenAPI document: `/v0/suppliers`); page style: older OpenAPI document; filters: public client code; the `isArchived` filter: decided here; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/suppliers',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'supplier:read',
-		idempotent: true,
 	},
 	getSupplier: {
 		label: 'Get a supplier',
 		operations: ['Supplier → Get'],
 		source:
 			"Path: public client code (a read by ID against the vendor's sandbox); scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).",
-		method: 'GET',
 		path: '/v1/suppliers/{supplierId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'supplier:read',
-		idempotent: true,
 	},
 	listUsers: {
-		// The members of the company: `{ id, firstName, lastName, email }` (docs/api.md#response-shapes).
 		label: 'List users',
 		operations: ['User → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			'Path: public client code (the older OpenAPI document: `/v0/users`); page style: older OpenAPI document; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/users',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'user:read',
-		idempotent: true,
 	},
 	getUser: {
 		label: 'Get a user',
 		operations: ['User → Get'],
 		source:
 			'Path: decided here (public client code lists it, without a reported run); scope: vendor documentation. Answered bare in the documented world, in `{data}` in the specification profile (decided here); the package reads both (#variations).',
-		method: 'GET',
 		path: '/v1/users/{userId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'user:read',
-		idempotent: true,
 	},
 	listCostCenters: {
-		// `{ id, name, owner, coOwners }` (docs/api.md#response-shapes).
 		label: 'List cost centers',
 		operations: ['Cost Center → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			'Path: public client code (the older OpenAPI document: `/v0/cost-centers`); page style: older OpenAPI document; scope: vendor documentation.',
-		method: 'GET',
 		path: '/v1/cost-centers',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'cost-center:read',
-		idempotent: true,
 	},
 	listBankFees: {
-		// Filters `from` and `to`: ISO 8601 in UTC, both inclusive, on the record's `createdAt`;
-		// records `{ id, kind, settlementId, amount, currency, createdAt, chargedAt }`, wallet loads
-		// `{ id, type, currency, amount, createdAt }`, amounts in minor units (docs/api.md#response-shapes).
 		label: 'List bank fees',
 		operations: ['Bank Fee → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			"Path: public client code (the older OpenAPI document: `/v0/bank-fees`); page style and filters `from`, `to`: older OpenAPI document; scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/bank-fees',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'bank-fee:read',
-		idempotent: true,
 	},
 	listWalletLoads: {
 		label: 'List wallet loads',
 		operations: ['Wallet Load → Get Many', 'Credential: API key (test, company level)'],
 		source:
 			"Path: public client code (the older OpenAPI document: `/v0/wallet-loads`); page style and filters `from`, `to`: older OpenAPI document; scope: decided here, from the vendor's scope list.",
-		method: 'GET',
 		path: '/v1/wallet-loads',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'wallet-load:read',
-		idempotent: true,
 	},
 	listPayableAttachments: {
 		label: "List a payable's attachments",
 		operations: ['Payable → Get Attachments'],
 		source:
 			'Path: public client code (the older OpenAPI document: under `/v0`); scope: vendor documentation; items `{mimeType, checksum, attachedAt, url}`: older OpenAPI document; `id`, `downloadUrl`, `fileName`, `size`, `expiresAt`: decided here (#files).',
-		method: 'GET',
 		path: '/v1/payables/{payableId}/attachments',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'payable-attachment:read',
-		// Each `downloadUrl` (or `url`) is pre-signed and short-lived, possibly on another host: it is fetched
-		// WITHOUT the bearer token (transport/presigned.ts), over HTTPS only (loopback HTTP for tests).
-		idempotent: true,
 	},
 	startIntakeUpload: {
 		label: 'Start an intake file upload',
@@ -555,11 +467,8 @@ export const ENDPOINTS = catalogue({
 		source: 'Placement: the specification; path and pre-signed upload: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files',
-		placement: 'path',
-		pagination: 'none',
 		scope: 'experimental:intake:write',
-		// Opens an upload slot: a write, never repeated after a 5xx or a dropped connection.
-		idempotent: false,
+		feature: 'invoicesIntakes',
 	},
 	completeIntakeUpload: {
 		label: 'Confirm an intake file upload',
@@ -567,11 +476,9 @@ export const ENDPOINTS = catalogue({
 		source: 'Placement: the specification; path and safe repeat: decided here.',
 		method: 'POST',
 		path: '/v2/companies/{companyId}/intakes/{intakeId}/files/{fileId}/complete',
-		placement: 'path',
-		pagination: 'none',
 		scope: 'experimental:intake:write',
-		// Decided here: confirming a file already confirmed answers the same and attaches it once,
-		// so the API makes a repeated confirm safe.
+		feature: 'invoicesIntakes',
+		// Decided here: confirming a file twice attaches it once.
 		idempotent: true,
 	},
 	createAccountingExport: {
@@ -581,37 +488,26 @@ export const ENDPOINTS = catalogue({
 			"Path: an integration platform's listing; scope: vendor documentation (its scope list); body and polling: decided here.",
 		method: 'POST',
 		path: '/v1/accounting/exports',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
-		// Each call starts a new export: not repeated after a 5xx or a dropped connection, and a
-		// write (one company per run: docs/errors.md#writes-and-retries).
-		idempotent: false,
+		feature: 'accountingExports',
 	},
 	getAccountingExport: {
 		label: 'Get an accounting export',
 		operations: ['Accounting Export → Create'],
 		source:
 			"Path: an integration platform's listing; scope: vendor documentation (its scope list); status values: decided here.",
-		method: 'GET',
 		path: '/v1/accounting/exports/{exportId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
-		idempotent: true,
+		feature: 'accountingExports',
 	},
 	getJournal: {
 		label: 'Get the journal of an accounting export',
 		operations: ['Accounting Export → Get Journal'],
 		source:
 			"Path: an integration platform's listing; scope: vendor documentation (its scope list); CSV content type: decided here.",
-		method: 'GET',
 		path: '/v1/accounting/journal/{exportId}/content',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:accounting-export:read',
-		idempotent: true,
-		// The journal is a CSV file (decided here: text/csv, also accepted as application/csv).
+		feature: 'accountingExports',
 		contentType: 'text/csv',
 	},
 	// Webhook instances (the Webhook Trigger registers one per company on activation).
@@ -620,24 +516,18 @@ export const ENDPOINTS = catalogue({
 		operations: ['Webhook Trigger: activation'],
 		source:
 			'Path and scope: vendor documentation (webhooks guide); page style and the 50-instance limit: decided here.',
-		method: 'GET',
 		path: '/v1/webhooks',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'experimental:webhooks:read',
-		idempotent: true,
+		feature: 'webhooks',
 	},
 	getWebhook: {
 		label: 'Get a webhook instance',
 		operations: ['Webhook Trigger: activation check'],
 		source: 'Path and scope: vendor documentation (webhooks guide).',
-		method: 'GET',
 		path: '/v1/webhooks/{webhookId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:webhooks:read',
-		idempotent: true,
+		feature: 'webhooks',
 	},
 	createWebhook: {
 		label: 'Create a webhook instance',
@@ -645,12 +535,8 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation (webhooks guide); answer shape: decided here.',
 		method: 'POST',
 		path: '/v1/webhooks',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:webhooks:write',
-		// A replay would register a second instance: not repeated after a 5xx or a dropped
-		// connection (an instance created anyway is found by its URL on the next activation).
-		idempotent: false,
+		feature: 'webhooks',
 	},
 	deleteWebhook: {
 		label: 'Delete a webhook instance',
@@ -658,12 +544,10 @@ export const ENDPOINTS = catalogue({
 		source: 'Path and scope: vendor documentation (webhooks guide).',
 		method: 'DELETE',
 		path: '/v1/webhooks/{webhookId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:webhooks:write',
+		feature: 'webhooks',
 		// Deleting twice leaves the same result (the second answers 404, read as done).
 		idempotent: true,
-		// 204 without a body.
 		mayAnswerEmpty: true,
 	},
 	updateWebhook: {
@@ -673,14 +557,12 @@ export const ENDPOINTS = catalogue({
 			"Path and scope: an integration platform's listing; the secret kept and deliveries going on: decided here (#webhooks).",
 		method: 'PATCH',
 		path: '/v1/webhooks/{webhookId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:webhooks:write',
+		feature: 'webhooks',
 		// Sets the instance's events (absolute values): a replay leaves it as the first call did.
 		idempotent: true,
 	},
-	// The documented operations added after the first release (docs/api.md#payable-accounting and
-	// after): every one is on /v1 with the company in the X-Company-Id header.
+	// The documented operations added after the first release (docs/api.md#payable-accounting and after).
 	updatePayableAccounting: {
 		label: "Update a payable's accounting",
 		operations: ['Payable → Update'],
@@ -688,12 +570,8 @@ export const ENDPOINTS = catalogue({
 			'Path, body (`version`, `lineItems` replacing the whole list), `{item: {version}}` answer, strict properties, scope, minor units and lines adding up to the amount: public client code; 1 to 100 lines (simulator) and the 409s: decided here (#payable-accounting).',
 		method: 'PATCH',
 		path: '/v1/payables/{payableId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:accounting:update',
-		// Not retried: a replay of an applied update answers 409 (its version moved on), which
-		// cannot be told apart from a change made by someone else.
-		idempotent: false,
+		feature: 'accountingWriteBack',
 	},
 	startPayableAttachmentUpload: {
 		label: 'Start a receipt upload to a payable',
@@ -702,9 +580,8 @@ export const ENDPOINTS = catalogue({
 			"Path, body `{mimeType, contentLength}`, the `{method, url, fields}` form upload without the bearer token, and scope: public client code; file types: older OpenAPI document (an attachment's `mimeType`); size and lifetime: decided here (#receipt-upload).",
 		method: 'POST',
 		path: '/v1/payables/{payableId}/attachments',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:payable-attachment:write',
+		feature: 'receiptUpload',
 		// Opens an upload form and attaches nothing by itself: a repeat leaves an unused form.
 		idempotent: true,
 	},
@@ -713,24 +590,18 @@ export const ENDPOINTS = catalogue({
 		operations: ['Purchase Order → Get Many'],
 		source:
 			'Path, `withItems`, date and status filters, and scope: public client code; page style, filter names and status values: decided here (#purchase-orders).',
-		method: 'GET',
 		path: '/v1/purchase-orders',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'experimental:purchase-order:read',
-		idempotent: true,
+		feature: 'purchaseOrders',
 	},
 	getPurchaseOrder: {
 		label: 'Get a purchase order',
 		operations: ['Purchase Order → Get'],
 		source: 'Path and scope: public client code; bare answer: decided here (#purchase-orders).',
-		method: 'GET',
 		path: '/v1/purchase-orders/{purchaseOrderId}',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:purchase-order:read',
-		idempotent: true,
+		feature: 'purchaseOrders',
 	},
 	createPurchaseOrder: {
 		label: 'Create a purchase order',
@@ -739,11 +610,8 @@ export const ENDPOINTS = catalogue({
 			'Path, scope and body (amounts `{amount, currency, precision}` in minor units, `customFieldId`/`customFieldValueId`, ISO date-times, `items`; `netAmount`, `costCenterId`, `customFieldAssociations` required; `supplierId` or `supplierName`): public client code run against the vendor sandbox; answer: decided here (#purchase-orders).',
 		method: 'POST',
 		path: '/v1/purchase-orders',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:purchase-order:write',
-		// A replay creates a second purchase order.
-		idempotent: false,
+		feature: 'purchaseOrders',
 	},
 	cancelPurchaseOrder: {
 		label: 'Cancel a purchase order',
@@ -752,11 +620,8 @@ export const ENDPOINTS = catalogue({
 			'Path and scope: public client code; open orders only, else 409: decided here (#purchase-orders).',
 		method: 'POST',
 		path: '/v1/purchase-orders/{purchaseOrderId}/cancel',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:purchase-order:write',
-		// Not retried: a replay of an applied cancel answers 409 (no longer open).
-		idempotent: false,
+		feature: 'purchaseOrders',
 	},
 	closePurchaseOrder: {
 		label: 'Close a purchase order',
@@ -765,24 +630,18 @@ export const ENDPOINTS = catalogue({
 			'Path and scope: public client code; open orders only, else 409: decided here (#purchase-orders).',
 		method: 'POST',
 		path: '/v1/purchase-orders/{purchaseOrderId}/close',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:purchase-order:write',
-		// Not retried: a replay of an applied close answers 409 (no longer open).
-		idempotent: false,
+		feature: 'purchaseOrders',
 	},
 	listJournalTemplates: {
 		label: 'List journal templates',
 		operations: ['Accounting Export → Create (template list)'],
 		source:
 			'Path: public client code (listed, without a reported run); `{id, name}` items, scope and page style: decided here (#journal-templates).',
-		method: 'GET',
 		path: '/v1/accounting/journal-templates',
-		placement: 'header',
 		pagination: 'page',
-		pageSize: PAGE,
 		scope: 'experimental:accounting-export:read',
-		idempotent: true,
+		feature: 'accountingExports',
 	},
 	updateSupplierStatus: {
 		label: 'Archive or unarchive suppliers',
@@ -791,12 +650,11 @@ export const ENDPOINTS = catalogue({
 			'Path, body `{supplierIds, isArchived}` and scope: public client code; `items` answer: decided here, as the create answers, and read defensively (#supplier-management).',
 		method: 'PATCH',
 		path: '/v1/experimental/suppliers/status',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:supplier:manage',
+		feature: 'supplierManagement',
 		// Sets an absolute state: a replay leaves the suppliers as the first call did.
 		idempotent: true,
-		// Its answer is unverified: a 2xx without a body is an accepted change (actions/supplier/bulk.ts).
+		// Its answer is unverified: a 2xx without a body is an accepted change.
 		mayAnswerEmpty: true,
 	},
 	updateOneSupplierStatus: {
@@ -806,9 +664,8 @@ export const ENDPOINTS = catalogue({
 			'Path, body `{isArchived}` and scope: public client code; the supplier as the answer: decided here, and read defensively (#supplier-management).',
 		method: 'PATCH',
 		path: '/v1/experimental/suppliers/{supplierId}/status',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:supplier:manage',
+		feature: 'supplierManagement',
 		// Sets an absolute state: a replay leaves the supplier as the first call did.
 		idempotent: true,
 		// Its answer is unverified: a 2xx without a body is an accepted change.
@@ -821,26 +678,16 @@ export const ENDPOINTS = catalogue({
 			'Path, array body with `id` and scope: public client code; `items` answer: decided here, as the create answers, and read defensively (#supplier-management).',
 		method: 'PATCH',
 		path: '/v1/suppliers',
-		placement: 'header',
-		pagination: 'none',
 		scope: 'experimental:supplier:manage',
+		feature: 'supplierManagement',
 		// Sets absolute field values: a replay leaves the suppliers as the first call did.
 		idempotent: true,
-		// Its answer is unverified: a 2xx without a body is an accepted change (actions/supplier/bulk.ts).
+		// Its answer is unverified: a 2xx without a body is an accepted change.
 		mayAnswerEmpty: true,
 	},
 });
 
 export type EndpointName = keyof typeof ENDPOINTS;
-
-/** The page size of each list style in the catalogue, for endpoints outside it (Custom API Call). */
-export const STYLE_PAGE_SIZES: Readonly<Record<Exclude<PaginationStyle, 'none'>, PageSize>> = {
-	page: ENDPOINTS.listSettlements.pageSize,
-	cursor: ENDPOINTS.listInvoices.pageSize,
-	offset: ENDPOINTS.getAccounts.pageSize,
-	bodyCursor: ENDPOINTS.searchPayables.pageSize,
-	snapshot: ENDPOINTS.getPayablesSnapshot.pageSize,
-};
 
 /** A catalogue entry by name, or an ad-hoc endpoint (Custom API Call). */
 export type EndpointRef = EndpointName | Endpoint;
@@ -849,12 +696,32 @@ export function endpointOf(ref: EndpointRef): Endpoint {
 	return typeof ref === 'string' ? ENDPOINTS[ref] : ref;
 }
 
-/**
- * The entry a credential of this level calls: a company-level credential calls the documented
- * v1 entry that replaces an experimental one (`companyLevel`); an organisation-level credential
- * calls the entry as named. The one place where the level chooses the endpoint.
- */
+/** The entry a credential of this level calls: the one place where the level chooses the endpoint. */
 export function endpointForLevel(ref: EndpointRef, level: 'organisation' | 'company'): Endpoint {
 	const endpoint = endpointOf(ref);
 	return level === 'company' && endpoint.companyLevel ? ENDPOINTS[endpoint.companyLevel] : endpoint;
+}
+
+function unique(scopes: Array<string | undefined>): string[] {
+	return [...new Set(scopes.filter((scope): scope is string => scope !== undefined))];
+}
+
+const entries: readonly Entry[] = Object.values(ENDPOINTS);
+
+/** Asked for whatever the choice: the scopes of the entries that need no feature (the documented read scopes). */
+export const DEFAULT_SCOPES: readonly string[] = unique(
+	entries.filter((e) => !e.feature).map((e) => e.scope),
+);
+
+/** The credential's Experimental Features, each with the scopes of the entries that name it, in catalogue order. */
+export const EXPERIMENTAL_FEATURES = Object.entries(FEATURE_LABELS).map(([value, labels]) => ({
+	value,
+	...labels,
+	scopes: unique(entries.filter((e) => e.feature === value).map((e) => e.scope)),
+}));
+
+/** The scope string for a choice of features: default scopes, then each chosen feature's, once each. */
+export function scopesFor(features: readonly string[]): string {
+	const chosen = EXPERIMENTAL_FEATURES.filter((f) => features.includes(f.value));
+	return unique([...DEFAULT_SCOPES, ...chosen.flatMap((f) => f.scopes)]).join(' ');
 }

@@ -15,10 +15,9 @@ import type {
 	IDataObject,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { scopesFor } from '../../../credentials/scopes';
 import { redirectRefusal, sendPlain } from './door';
 import type { PlainCaller } from './door';
-import { ENDPOINTS } from './endpoints';
+import { ENDPOINTS, scopesFor } from './endpoints';
 import { REDIRECT_HELP, resolveBaseUrl } from './environment';
 import { flowControl } from './limiter';
 import { transportSettings } from './settings';
