@@ -9,6 +9,7 @@ import { customApiCallResource } from './customApiCall';
 import { expenseCategoryResource } from './expenseCategory';
 import { intakeResource } from './intake';
 import { invoiceResource } from './invoice';
+import { journalTemplateResource } from './journalTemplate';
 import { payableResource } from './payable';
 import { purchaseOrderResource } from './purchaseOrder';
 import { settlementResource } from './settlement';
@@ -29,6 +30,7 @@ export const RESOURCES: SpendeskResource[] = [
 	expenseCategoryResource,
 	intakeResource,
 	invoiceResource,
+	journalTemplateResource,
 	payableResource,
 	purchaseOrderResource,
 	settlementResource,

@@ -635,7 +635,7 @@ export const ENDPOINTS = catalogue({
 	},
 	listJournalTemplates: {
 		label: 'List journal templates',
-		operations: ['Accounting Export → Create (template list)'],
+		operations: ['Accounting Export → Create (template list)', 'Journal Template → Get Many'],
 		source:
 			'Path: public client code (listed, without a reported run); `{id, name}` items, scope and page style: decided here (#journal-templates).',
 		path: '/v1/accounting/journal-templates',
