@@ -21,11 +21,8 @@ import type { CompanyTarget } from '../transport/companyLabel';
 export type { CompanyTarget };
 
 export interface CompanySelection {
-	/**
-	 * True when the companies were chosen as a list (Several or All Companies): each item is
-	 * tagged with its company and each error names it.
-	 */
-	listed: boolean;
+	/** Several or All Companies: each item is tagged with its company and each error names it. */
+	multiCompany: boolean;
 	targets: CompanyTarget[];
 }
 
@@ -209,7 +206,7 @@ export async function selectCompanies(
 ): Promise<CompanySelection> {
 	if (choice.mode === 'all') {
 		return {
-			listed: true,
+			multiCompany: true,
 			targets: options.kept
 				? await keptCompanies(ctx, options.kept)
 				: await reachableCompanies(ctx, LISTING),
@@ -223,10 +220,10 @@ export async function selectCompanies(
 				itemIndex: options.itemIndex,
 			});
 		}
-		return { listed: true, targets: ids.map((id) => ({ id })) };
+		return { multiCompany: true, targets: ids.map((id) => ({ id })) };
 	}
 	return {
-		listed: false,
+		multiCompany: false,
 		targets: [{ id: companyIdOf(ctx, choice.company, 'Company', options.itemIndex) }],
 	};
 }

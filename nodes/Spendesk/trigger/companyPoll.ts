@@ -3,7 +3,7 @@
  * horizon of its saved state, and tell what to emit and the state after a success.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from '../companies/label';
 import type { CompanyTarget } from '../companies/select';
 import { paginate } from '../transport/paginate';
 import {

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { forEachCompany } from '../companies/fanOut';
 import type { CompanyOutcome } from '../companies/fanOut';
-import { companyError, tagItem } from '../companies/naming';
+import { companyError, tagItem } from '../companies/label';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyChoice, CompanySelection, KeptCompanyList } from '../companies/select';
 import { collect } from '../transport/paginate';
@@ -41,7 +41,7 @@ async function watchedCompanies(
 /** "Fetch test event": the newest invoice of each company. */
 async function newestInvoices(
 	ctx: IPollFunctions,
-	{ listed, targets }: CompanySelection,
+	{ multiCompany, targets }: CompanySelection,
 ): Promise<IDataObject[]> {
 	const newest = await Promise.all(
 		targets.map(async (target) => {
@@ -50,7 +50,7 @@ async function newestInvoices(
 				qs: INVOICE_QUERY,
 				limit: 1,
 			});
-			return listed ? items.map((invoice) => tagItem(invoice, target)) : items;
+			return multiCompany ? items.map((invoice) => tagItem(invoice, target)) : items;
 		}),
 	);
 	return newest.flat();
@@ -127,7 +127,7 @@ function applyPoll(
 		companies[key] = outcome.value.state;
 		delete pending[key];
 		for (const invoice of outcome.value.emit)
-			emitted.push(selection.listed ? tagItem(invoice, outcome.target) : invoice);
+			emitted.push(selection.multiCompany ? tagItem(invoice, outcome.target) : invoice);
 	}
 	reportFailures(ctx, data, failures, selection.targets.length);
 	if (failures.length < selection.targets.length) data.initialized = true;

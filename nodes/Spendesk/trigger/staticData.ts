@@ -3,7 +3,7 @@
  * what it finds there on load, and the housekeeping that keeps it small.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from '../companies/label';
 import type { KeptCompanyList } from '../companies/select';
 import { isDateMs } from '../transport/timeText';
 import { time } from './cursorState';

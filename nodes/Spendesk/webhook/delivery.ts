@@ -19,7 +19,7 @@ import type {
 	IWebhookResponseData,
 	JsonObject,
 } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from '../companies/label';
 import { ENDPOINTS } from '../transport/endpoints';
 import { paginate } from '../transport/paginate';
 import { singleObject } from '../transport/pagination/strategy';

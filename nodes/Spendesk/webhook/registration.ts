@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IHookFunctions } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from '../companies/label';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyTarget } from '../companies/select';
 import { resolveCredential } from '../transport/credential';

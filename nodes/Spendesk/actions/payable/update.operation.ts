@@ -9,7 +9,7 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
-import { companyLabel } from '../../companies/naming';
+import { companyLabel } from '../../companies/label';
 import { ENDPOINTS } from '../../transport/endpoints';
 import type { EndpointName } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';

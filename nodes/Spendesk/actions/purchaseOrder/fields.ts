@@ -5,7 +5,7 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { companyLabel } from '../../companies/naming';
+import { companyLabel } from '../../companies/label';
 import type { EndpointName } from '../../transport/endpoints';
 import { ENDPOINTS } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';

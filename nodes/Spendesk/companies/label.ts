@@ -1,4 +1,4 @@
-/** How a company appears to the user: in messages, on errors and on the items of a listed selection. */
+/** How a company appears to the user: in messages, on errors and on the items of a multi-company selection. */
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 import { restated } from '../transport/restate';
