@@ -9,17 +9,17 @@ import { route } from './actions/router';
 import { SPENDESK_DESCRIPTION } from './appDescription';
 import { nodeSubtitle, versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
-import { searchCostCenters } from './methods/costCenterSearch';
-import { searchJournalTemplates } from './methods/journalTemplateSearch';
 import {
 	searchAnalyticalFields,
 	searchAnalyticalFieldValues,
 	searchCompanies,
 } from './methods/listSearch';
-import { searchPurchaseOrders } from './methods/purchaseOrderSearch';
 import {
+	searchCostCenters,
 	searchIntakeRecords,
+	searchJournalTemplates,
 	searchPayables,
+	searchPurchaseOrders,
 	searchSettlements,
 	searchSuppliers,
 	searchUsers,

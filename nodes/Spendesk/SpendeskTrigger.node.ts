@@ -7,8 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { triggerCompanyProperties } from './companies/description';
-import { getCompanies } from './methods/loadOptions';
-import { searchCompanies } from './methods/listSearch';
+import { getCompanies, searchCompanies } from './methods/listSearch';
 import { pollInvoices } from './trigger/poll';
 import { nameCalls } from './transport/callName';
 import { optionsCollection } from './actions/sharedParams';

@@ -8,8 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { webhookCompanyProperties } from './companies/description';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
-import { getCompanies } from './methods/loadOptions';
-import { searchCompanies } from './methods/listSearch';
+import { getCompanies, searchCompanies } from './methods/listSearch';
 import { nameCalls } from './transport/callName';
 import { receiveDelivery } from './webhook/delivery';
 import { WEBHOOK_EVENTS } from './webhook/events';
