@@ -47,8 +47,10 @@ interface Answer {
 	body: unknown;
 }
 
-/** The test's outcome when it is a failure: thrown, and returned by spendeskApiTest. */
-class TestFailure extends Error {}
+type Result = INodeCredentialTestResult;
+
+const failed = (message: string): Result => ({ status: 'Error', message });
+const isResult = (value: object): value is Result => 'status' in value;
 
 /** The network codes of a request cut for taking too long. */
 const TIMED_OUT = new Set(['ETIMEDOUT', 'ECONNABORTED']);
@@ -82,7 +84,7 @@ async function exchange(
 	origin: string,
 	secrets: string[],
 	options: IDataObject,
-): Promise<Answer> {
+): Promise<Answer | Result> {
 	const timeoutMs = transportSettings.tokenTimeoutMs;
 	const deadline = { signal: AbortSignal.timeout(timeoutMs), timeoutMs };
 	let answer: Answer;
@@ -91,29 +93,29 @@ async function exchange(
 	} catch (error) {
 		const redirect = redirectRefusal(error);
 		if (redirect) {
-			throw new TestFailure(
+			return failed(
 				`Spendesk answered ${testStep(endpoint)} at ${origin} with a redirect (${redirect.status}) to ${redirect.target}, which was not followed: nothing was sent there. Spendesk's API never redirects: check 'Environment' (or 'Base URL') in the credential: it must be the API's own address, not a page or a proxy that forwards elsewhere. Then test again.`,
 			);
 		}
 		const e = error as { code?: unknown; cause?: { code?: unknown } };
 		const code = [e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string');
 		if (deadline.signal.aborted || TIMED_OUT.has(code ?? '')) {
-			throw new TestFailure(
+			return failed(
 				`Spendesk did not answer ${testStep(endpoint)} at ${origin} within ${Math.ceil(timeoutMs / 1000)} s (it sent too little, or nothing, in that time): check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then test again.`,
 			);
 		}
 		const words = NETWORK_WORDS[code ?? ''] ?? 'no connection';
-		throw new TestFailure(
+		return failed(
 			`Spendesk could not be reached at ${origin} (${words}${code ? `, ${code}` : ''}): check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then test again.`,
 		);
 	}
 	if (answer.statusCode >= 500) {
-		throw new TestFailure(
+		return failed(
 			`Spendesk could not answer ${testStep(endpoint)} at ${origin} (HTTP ${answer.statusCode}). The problem is on Spendesk's side: test again in a few minutes.${said(answer.body, secrets)}`,
 		);
 	}
 	if (answer.statusCode === 429) {
-		throw new TestFailure(
+		return failed(
 			`Spendesk is limiting the requests of this key right now (HTTP 429 to ${testStep(endpoint)}): wait a minute, then test again.`,
 		);
 	}
@@ -133,19 +135,19 @@ interface Settings {
 }
 
 /** The credential's fields, or what to fix before any request. */
-function settingsOf(data: IDataObject): Settings {
+function settingsOf(data: IDataObject): Settings | Result {
 	let baseUrl: string;
 	try {
 		baseUrl = resolveBaseUrl(data);
 	} catch (error) {
-		throw new TestFailure(
+		return failed(
 			`${(error as Error).message}. Choose Production or Demo in 'Environment', or correct 'Base URL'.`,
 		);
 	}
 	const clientId = typeof data.clientId === 'string' ? data.clientId.trim() : '';
 	const clientSecret = typeof data.clientSecret === 'string' ? data.clientSecret : '';
 	if (!clientId || !clientSecret) {
-		throw new TestFailure(
+		return failed(
 			`Enter both 'Client ID' and 'Client Secret' of the API key (from Spendesk: ${KEY_SETTINGS}).`,
 		);
 	}
@@ -154,7 +156,7 @@ function settingsOf(data: IDataObject): Settings {
 	const companyId =
 		level === 'company' && typeof data.companyId === 'string' ? data.companyId.trim() : '';
 	if (companyId && !isOneIdSegment(companyId)) {
-		throw new TestFailure(
+		return failed(
 			`"${companyId}" is not a company ID: a Spendesk company ID is one word without spaces or slashes. Correct 'Company ID', or leave it empty (it is optional).`,
 		);
 	}
@@ -169,22 +171,24 @@ interface Token {
 }
 
 /** Step 1, the Client ID and Client Secret: the token request as `preAuthentication` makes it. */
-async function requestToken(ctx: ICredentialTestFunctions, s: Settings): Promise<Token> {
-	const { statusCode: status, body } = await exchange(ctx, ENDPOINTS.token, s.origin, s.secrets, {
+async function requestToken(ctx: ICredentialTestFunctions, s: Settings): Promise<Token | Result> {
+	const answer = await exchange(ctx, ENDPOINTS.token, s.origin, s.secrets, {
 		method: ENDPOINTS.token.method,
 		uri: s.baseUrl + ENDPOINTS.token.path,
 		auth: { user: s.clientId, pass: s.clientSecret },
 		headers: { 'content-type': 'application/json', accept: 'application/json' },
 		body: { grant_type: 'client_credentials' },
 	});
+	if (isResult(answer)) return answer;
+	const { statusCode: status, body } = answer;
 	if (status === 400 || status === 401 || status === 403) {
-		throw new TestFailure(
+		return failed(
 			`Spendesk refused 'Client ID' or 'Client Secret': check both fields (copy them again from Spendesk: ${KEY_SETTINGS}), that the key has not expired, and that 'Environment' is the one the key was created in (Production or Demo).${said(body, s.secrets)}`,
 		);
 	}
 	const accessToken = (body as { access_token?: unknown } | undefined)?.access_token;
 	if (!isOk(status) || typeof accessToken !== 'string' || !accessToken) {
-		throw new TestFailure(
+		return failed(
 			`Spendesk answered the token request with HTTP ${status}${isOk(status) ? ' but no access token' : ''}: check that 'Environment' (or 'Base URL') points at Spendesk's API, then test again.${said(body, s.secrets)}`,
 		);
 	}
@@ -207,32 +211,32 @@ function whatItDoes(token: Token, probe: Endpoint, readAllowed: boolean): string
 }
 
 /** Step 2 for Access Level Company: a documented v1 list answered. */
-function companyOutcome(answer: Answer, s: Settings, token: Token, probe: Endpoint): string {
+function companyOutcome(answer: Answer, s: Settings, token: Token, probe: Endpoint): Result {
 	const { statusCode: status, body } = answer;
 	const works = s.companyId
 		? `The key works for its company ('Company ID' "${s.companyId}").`
 		: 'The key works for its company.';
-	if (isOk(status)) return `${works} ${whatItDoes(token, probe, true)}`;
+	if (isOk(status)) return { status: 'OK', message: `${works} ${whatItDoes(token, probe, true)}` };
 	const error = readErrorBody(body);
 	if (status === 403 && /scope/i.test([error?.code, error?.detail, error?.source].join(' '))) {
 		// Refused for a scope: the key and its token work; the key does not read this list.
-		return `${works} ${whatItDoes(token, probe, false)}`;
+		return { status: 'OK', message: `${works} ${whatItDoes(token, probe, false)}` };
 	}
 	if (status === 400 && /x-company-id/i.test(JSON.stringify(body ?? ''))) {
-		throw new TestFailure(
+		return failed(
 			`'Client ID' and 'Client Secret' are valid, but the key is organisation-level: Spendesk asks which company each call is for. Set 'Access Level' to "Organisation".${said(body, s.secrets)}`,
 		);
 	}
 	if (status === 403) {
-		throw new TestFailure(
+		return failed(
 			`Spendesk accepted 'Client ID' and 'Client Secret', but refused the key's company (HTTP 403 to ${testStep(probe)}): check in Spendesk (${KEY_SETTINGS}) that the key is still active, and ask your Spendesk contact if its company was deactivated.${said(body, s.secrets)}`,
 		);
 	}
-	throw otherOutcome(answer, probe, s);
+	return otherOutcome(answer, probe, s);
 }
 
 /** Step 2 for Access Level Organisation: Get Companies answered. */
-function organisationOutcome(answer: Answer, s: Settings, token: Token): string {
+function organisationOutcome(answer: Answer, s: Settings, token: Token): Result {
 	if (isOk(answer.statusCode)) {
 		const total = (answer.body as { meta?: { pagination?: { total?: unknown } } } | undefined)?.meta
 			?.pagination?.total;
@@ -241,25 +245,25 @@ function organisationOutcome(answer: Answer, s: Settings, token: Token): string 
 				? `: it reaches ${total} ${total === 1 ? 'company' : 'companies'}`
 				: '';
 		const scopes = token.scopes ? ` ${abilities(token.scopes)}` : '';
-		return `The key works at organisation level${reach}.${scopes}`;
+		return { status: 'OK', message: `The key works at organisation level${reach}.${scopes}` };
 	}
 	if (answer.statusCode === 403) {
-		throw new TestFailure(
+		return failed(
 			`Spendesk accepted 'Client ID' and 'Client Secret', but this key has no organisation-level access (HTTP 403 to ${testStep(LEVEL_CHECK)}): set 'Access Level' to "Company" (most keys are company keys), or ask your Spendesk contact to enable organisation-level access for this key (scope ${LEVEL_CHECK.scope}).${said(answer.body, s.secrets)}`,
 		);
 	}
-	throw otherOutcome(answer, LEVEL_CHECK, s);
+	return otherOutcome(answer, LEVEL_CHECK, s);
 }
 
 /** Step 2 answered with a status no case expects (a 401 for the token just issued, a 404…). */
-function otherOutcome(answer: Answer, check: Endpoint, s: Settings): TestFailure {
+function otherOutcome(answer: Answer, check: Endpoint, s: Settings): Result {
 	const spendeskSaid = said(answer.body, s.secrets);
 	if (answer.statusCode === 401) {
-		return new TestFailure(
+		return failed(
 			`Spendesk accepted 'Client ID' and 'Client Secret' but then refused the token it issued (HTTP 401 to ${testStep(check)}): test again; if it persists, check that 'Environment' is the one the key was created in.${spendeskSaid}`,
 		);
 	}
-	return new TestFailure(
+	return failed(
 		`'Client ID' and 'Client Secret' are valid, but Spendesk answered ${testStep(check)} with HTTP ${answer.statusCode}: check 'Access Level' in the credential ("Company" for most keys), then test again.${spendeskSaid}`,
 	);
 }
@@ -268,25 +272,21 @@ function otherOutcome(answer: Answer, check: Endpoint, s: Settings): TestFailure
 export async function spendeskApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	try {
-		const s = settingsOf(credential.data ?? {});
-		const token = await requestToken(this, s);
-		s.secrets.push(token.accessToken);
-		const check = s.level === 'organisation' ? LEVEL_CHECK : companyProbe(token.scopes);
-		const answer = await exchange(this, check, s.origin, s.secrets, {
-			method: check.method,
-			uri: s.baseUrl + check.path,
-			headers: { authorization: `Bearer ${token.accessToken}`, accept: 'application/json' },
-			qs: { [check.pageSize!.param]: 1 },
-		});
-		const message =
-			s.level === 'organisation'
-				? organisationOutcome(answer, s, token)
-				: companyOutcome(answer, s, token, check);
-		return { status: 'OK', message };
-	} catch (error) {
-		if (error instanceof TestFailure) return { status: 'Error', message: error.message };
-		throw error;
-	}
+): Promise<Result> {
+	const s = settingsOf(credential.data ?? {});
+	if (isResult(s)) return s;
+	const token = await requestToken(this, s);
+	if (isResult(token)) return token;
+	s.secrets.push(token.accessToken);
+	const check = s.level === 'organisation' ? LEVEL_CHECK : companyProbe(token.scopes);
+	const answer = await exchange(this, check, s.origin, s.secrets, {
+		method: check.method,
+		uri: s.baseUrl + check.path,
+		headers: { authorization: `Bearer ${token.accessToken}`, accept: 'application/json' },
+		qs: { [check.pageSize!.param]: 1 },
+	});
+	if (isResult(answer)) return answer;
+	return s.level === 'organisation'
+		? organisationOutcome(answer, s, token)
+		: companyOutcome(answer, s, token, check);
 }
