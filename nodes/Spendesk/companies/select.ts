@@ -1,8 +1,6 @@
 /**
  * Which companies a run acts on: the one chosen, several chosen by ID, or every company the
- * credential reaches. The node and the trigger read the same parameters and get the same
- * selection; the trigger keeps the company list between polls for 20 minutes (the API
- * caches it that long too).
+ * credential reaches. The trigger keeps the company list for 20 minutes (the API caches it too).
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type {
@@ -29,9 +27,7 @@ export interface CompanySelection {
 /** The Companies choice of one item: the mode (parameter `companyScope`) and the field it shows. */
 export interface CompanyChoice {
 	mode: string;
-	/** The Company field (One Company). */
 	company?: unknown;
-	/** The Company Names or IDs field (Several Companies). */
 	companyIds?: unknown;
 }
 
@@ -44,13 +40,10 @@ export const COMPANY_LIST_TTL_MS = 20 * 60_000;
 
 const listedPerContext = new WeakMap<object, Promise<CompanyTarget[]>>();
 
-/** How messages name the company list when it is a step of All Companies (transport/callName.ts). */
+/** How messages name the company list as a step of All Companies (transport/callName.ts). */
 const LISTING = 'listing the companies for All Companies';
 
-/**
- * Every company the credential reaches (a company-level credential: its own), listed once per
- * execution. `step`: what messages add to the name of the call, when listing is a step of it.
- */
+/** Every company the credential reaches (a company-level credential: its own), listed once per execution. */
 export async function reachableCompanies(
 	ctx: SpendeskContext,
 	step?: string,
@@ -75,9 +68,8 @@ async function listCompanies(ctx: SpendeskContext, step?: string): Promise<Compa
 }
 
 /**
- * The reachable companies, from `kept` while it is younger than COMPANY_LIST_TTL_MS (and kept
- * there). A list dated in the future (a clock stepped back) is read again. n8n keeps one poll
- * context for every poll of a trigger, so the list is read afresh, not from the context's.
+ * The reachable companies, from `kept` while younger than COMPANY_LIST_TTL_MS (a list dated in
+ * the future is read again). Not from the context's: n8n keeps one poll context for every poll.
  */
 async function keptCompanies(
 	ctx: SpendeskContext,
@@ -110,10 +102,7 @@ function kindOf(value: unknown): string {
 	return typeof value === 'boolean' ? `${String(value)} (true/false)` : `a ${typeof value}`;
 }
 
-/**
- * A company ID from a parameter (expressions may give any value): text is trimmed, a number
- * becomes its text, empty gives undefined; anything else fails naming the field.
- */
+/** A company ID from a parameter: text trimmed, a number as text, empty as undefined; else an error. */
 function companyIdOf(
 	ctx: SpendeskContext,
 	value: unknown,
@@ -122,9 +111,9 @@ function companyIdOf(
 ): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') {
-		const id = value.trim() || undefined;
-		const hidden = INVISIBLE.exec(id ?? '');
-		if (id !== undefined && hidden) {
+		const id = value.trim();
+		const hidden = INVISIBLE.exec(id);
+		if (hidden) {
 			const code = hidden[0].codePointAt(0) ?? 0;
 			const shown = id.replace(INVISIBLE_ALL, (c) => `<U+${hex(c)}>`);
 			throw new NodeOperationError(
@@ -137,7 +126,7 @@ function companyIdOf(
 				},
 			);
 		}
-		return id;
+		return id || undefined;
 	}
 	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
 		return String(value);
@@ -195,10 +184,7 @@ export function readCompanyChoice(
 	return { mode };
 }
 
-/**
- * The companies of a choice. With `kept`, All Companies reuses a company list younger than
- * 20 minutes; without it, the list is read once per execution.
- */
+/** The companies of a choice; with `kept`, All Companies reuses a recent company list. */
 export async function selectCompanies(
 	ctx: SpendeskContext,
 	choice: CompanyChoice,
