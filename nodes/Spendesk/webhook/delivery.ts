@@ -1,16 +1,12 @@
 /**
  * One delivery from Spendesk: checked, deduplicated, and turned into the execution's item.
- * - The signature is checked over the raw body with the secrets of the instances kept for the
- *   company the body names, its current one first (an older one that could not be deleted yet
- *   may still deliver, and never shadows the current one); anything that cannot be checked is answered 401 and starts
- *   nothing (the answer does not say why: the log does, at debug level).
- * - A repeat of an event already handled is answered 200 and starts nothing; a repeat of an
- *   event still being handled (a slow Fetch Full Object read) is answered 409 and starts
- *   nothing, so Spendesk delivers it again later: only a delivery that started the execution
- *   marks the event handled, so every event runs exactly once.
- * - Otherwise the execution starts with the delivery as Spendesk sent it, or, with Fetch Full
- *   Object, with the payable or settlement read through the node's transport (rate limits,
- *   retries, errors). n8n answers 200 when the execution starts.
+ * - The signature is checked over the raw body with the secrets kept for the company the body
+ *   names, the current one first; what cannot be checked is answered 401 (why: in the debug log).
+ * - A repeat of a handled event is answered 200, of one still being handled 409 (Spendesk
+ *   delivers it again later): only a delivery that started the execution marks the event
+ *   handled, so every event runs exactly once.
+ * - Otherwise the execution starts with the delivery, or with Fetch Full Object with the payable
+ *   or settlement read through the node's transport.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
@@ -73,11 +69,7 @@ function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
 	return { noWebhookResponse: true };
 }
 
-/**
- * A repeat of an event whose first delivery is still being handled: answered 409, so Spendesk
- * takes this attempt as failed and delivers again later (in 10 minutes), when the first one has
- * either run the event (the repeat is then a duplicate) or failed (the repeat then runs it).
- */
+/** A repeat of an event still being handled: 409, so Spendesk delivers it again later (in 10 minutes). */
 function busy(ctx: IWebhookFunctions, eventId: string): IWebhookResponseData {
 	ctx.logger.debug(
 		`Spendesk Webhook Trigger: event ${eventId.slice(0, 128)} is still being handled by an earlier delivery; answered 409 so that Spendesk delivers it again later`,
@@ -89,7 +81,6 @@ function busy(ctx: IWebhookFunctions, eventId: string): IWebhookResponseData {
 	return { noWebhookResponse: true };
 }
 
-/** The payable of the event, read with Get a payable. */
 async function fetchPayable(
 	ctx: IWebhookFunctions,
 	instance: RegisteredInstance,
@@ -105,10 +96,8 @@ async function fetchPayable(
 }
 
 /**
- * The settlement of the event. Spendesk has no Get a settlement: its list is read filtered by
- * the settlement's ID (`ids`, docs/api.md#filters), one request however many settlements the
- * company has, so the delivery is answered well within Spendesk's 10 s. A list that ignored
- * the filter is still read until the settlement shows up.
+ * The settlement of the event: there is no Get a settlement, so the list is read filtered by its
+ * ID (`ids`, docs/api.md#filters), one request within Spendesk's 10 s; read on if unfiltered.
  */
 async function fetchSettlement(
 	ctx: IWebhookFunctions,

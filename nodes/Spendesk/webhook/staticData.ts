@@ -1,19 +1,16 @@
 /**
  * What the Webhook Trigger keeps in the workflow's static data (node level): the instances it
- * registered, one per company, with the secret it made for each, and the ids of the events it
- * started executions for. n8n saves static data after activation, after deactivation and after
- * each delivery. Read defensively: an entry that is not usable is dropped.
+ * registered, with their secrets, and the ids of the events it started executions for. An entry
+ * that is not usable is dropped.
  */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 export interface RegisteredInstance {
-	/** The instance's id at Spendesk. */
 	id: string;
 	/** The company as the trigger named it in its calls; absent for a company-level credential's own company. */
 	company?: string;
 	/** The company Spendesk registered the instance for (from its answer): deliveries name it. */
 	companyId: string;
-	/** The secret Spendesk signs this instance's deliveries with. */
 	secret: string;
 	url: string;
 	events: string[];
