@@ -84,7 +84,7 @@ export const nodeWriteCompanyProperties: INodeProperties[] = [
 /** A trigger's selector: one company, several by ID, or all; `what` starts the workflow. */
 function triggerSelector(
 	what: 'invoices' | 'events',
-	allCompanies: string,
+	addedLater: string,
 	description?: string,
 ): INodeProperties[] {
 	return [
@@ -95,7 +95,11 @@ function triggerSelector(
 			noDataExpression: true,
 			...(description ? { description } : {}),
 			options: [
-				{ name: 'All Companies', value: 'all', description: `${EVERY_COMPANY}. ${allCompanies}` },
+				{
+					name: 'All Companies',
+					value: 'all',
+					description: `${EVERY_COMPANY}. Companies added later are included ${addedLater}.`,
+				},
 				{ name: 'One Company', value: 'one', description: 'The company chosen below' },
 				{ name: 'Several Companies', value: 'several', description: 'The companies chosen below' },
 			],
@@ -120,7 +124,7 @@ function triggerSelector(
 /** The polling trigger: companies added later are included from the next poll. */
 export const triggerCompanyProperties = triggerSelector(
 	'invoices',
-	'Companies added later are included from the next poll.',
+	'from the next poll',
 	'With All or Several Companies, each item gets its companyId and companyName (always)',
 );
 
@@ -130,5 +134,5 @@ export const triggerCompanyProperties = triggerSelector(
  */
 export const webhookCompanyProperties = triggerSelector(
 	'events',
-	'Companies added later are included when the workflow is activated again.',
+	'when the workflow is activated again',
 );
