@@ -1,9 +1,7 @@
 /**
- * One poll of the invoice trigger: check the parameters and the saved state, select the
- * companies, poll each (companyPoll.ts), emit what was not handled before, and advance a
- * company's state only when its poll succeeded. One poll runs at a time per trigger
- * (pollLease.ts). "Fetch test event" (manual mode) shows the newest invoice of each company and
- * leaves the saved state alone.
+ * One poll of the invoice trigger: select the companies, poll each (companyPoll.ts), and advance
+ * a company's state only when its poll succeeded; one poll at a time (pollLease.ts). "Fetch
+ * test event" shows the newest invoice of each company and leaves the saved state alone.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
@@ -60,7 +58,6 @@ async function newestInvoices(
 interface PollRun {
 	selection: CompanySelection;
 	outcomes: Array<CompanyOutcome<CompanyPoll>>;
-	/** Start of the companies whose first poll has not succeeded yet (see TriggerStaticData.pending). */
 	pending: Record<string, number>;
 	kept: KeptCompanyList;
 }
@@ -135,10 +132,7 @@ function applyPoll(
 	return emitted;
 }
 
-/**
- * Failed companies are retried from their saved position next poll, so a failure is logged;
- * only a first poll where every company failed stops the activation.
- */
+/** Failed companies are retried next poll, so a failure is logged; only a first poll where all failed throws. */
 function reportFailures(
 	ctx: IPollFunctions,
 	data: TriggerStaticData,

@@ -1,7 +1,4 @@
-/**
- * What the invoice trigger keeps between polls in the workflow's static data, the check of
- * what it finds there on load, and the housekeeping that keeps it small.
- */
+/** What the invoice trigger keeps between polls in the static data, its check on load, and its housekeeping. */
 import type { IDataObject } from 'n8n-workflow';
 import { companyLabel } from '../companies/label';
 import type { KeptCompanyList } from '../companies/select';
@@ -14,17 +11,9 @@ export interface TriggerStaticData extends KeptCompanyList {
 	companies?: Record<string, CompanyState>;
 	/** Set after the first successful poll: companies found later start from now. */
 	initialized?: boolean;
-	/**
-	 * Start (ms) of companies whose first poll has not succeeded yet although they were
-	 * selected at activation: the date of Start From, or the activation time. They catch
-	 * up from there once they answer, instead of starting from now.
-	 */
+	/** Start (ms) of companies selected at activation whose first poll has not succeeded yet: they catch up from there. */
 	pending?: Record<string, number>;
-	/**
-	 * Since when (ms) a company with saved state has no longer been selected (it left the
-	 * organisation, was deactivated, or was taken out of the selection). After FORGET_AFTER_MS
-	 * away its state is dropped, so the state does not keep every company ever watched.
-	 */
+	/** Since when (ms) a company with saved state is no longer selected; dropped after FORGET_AFTER_MS. */
 	absent?: Record<string, number>;
 }
 
@@ -45,7 +34,7 @@ function companyOfKey(key: string): string {
 	return companyLabel(key);
 }
 
-/** Whether a saved company state can be used: a cursor that is a date (or null), seen entries of numbers, an optional floor and recheck. */
+/** Whether a saved company state can be used (see CompanyState). */
 function usableState(value: unknown): value is CompanyState {
 	if (!isRecord(value)) return false;
 	const { cursor, seen, floor, recheck } = value;
@@ -131,9 +120,8 @@ function checkCompanyList(data: IDataObject, warn: Warn): void {
 }
 
 /**
- * Checks the static data on load: it may come from another version, a hand edit or a clock
- * that stepped back. What cannot be used is dropped with a warning; a company whose state is
- * dropped starts afresh, as a company added later does (its history is not emitted).
+ * Checks the static data on load (another version, a hand edit, a clock stepped back): what
+ * cannot be used is dropped with a warning; a company whose state is dropped starts afresh.
  */
 export function checkStaticData(data: TriggerStaticData, warn: Warn): void {
 	const raw = data as IDataObject;

@@ -55,13 +55,6 @@ function parse(raw: Buffer): Delivery | undefined {
 	return body as unknown as Delivery;
 }
 
-/** The raw bytes of the request body (n8n keeps them as `rawBody`). */
-function rawBodyOf(ctx: IWebhookFunctions): Buffer | undefined {
-	const raw = (ctx.getRequestObject() as { rawBody?: unknown }).rawBody;
-	if (Buffer.isBuffer(raw)) return raw;
-	return typeof raw === 'string' ? Buffer.from(raw, 'utf8') : undefined;
-}
-
 function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
 	ctx.logger.debug(`Spendesk Webhook Trigger: delivery refused (401): ${reason}`);
 	const res = ctx.getResponseObject();
@@ -133,33 +126,29 @@ function notFound(
 	);
 }
 
-/** The delivery and the instance whose secret signed it, or the refusal to answer. */
+/** The delivery and the instance whose secret signed it, or why it is refused. */
 function verified(
 	ctx: IWebhookFunctions,
 	state: ReturnType<typeof webhookStaticData>,
-): { delivery: Delivery; instance: RegisteredInstance } | { refusal: IWebhookResponseData } {
-	const raw = rawBodyOf(ctx);
-	if (!raw) return { refusal: refuse(ctx, 'no request body') };
+): { delivery: Delivery; instance: RegisteredInstance } | string {
+	// The raw bytes of the body, as n8n keeps them.
+	const rawBody = (ctx.getRequestObject() as { rawBody?: unknown }).rawBody;
+	const raw = Buffer.isBuffer(rawBody)
+		? rawBody
+		: typeof rawBody === 'string'
+			? Buffer.from(rawBody, 'utf8')
+			: undefined;
+	if (!raw) return 'no request body';
 	const delivery = parse(raw);
-	if (!delivery) return { refusal: refuse(ctx, 'the body is not a Spendesk webhook delivery') };
+	if (!delivery) return 'the body is not a Spendesk webhook delivery';
 	// The company's current instance first; a leftover not deleted yet may still deliver.
 	const candidates = instancesOfCompany(state.instances, delivery.data.companyId);
 	if (candidates.length === 0)
-		return {
-			refusal: refuse(
-				ctx,
-				`no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`,
-			),
-		};
+		return `no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`;
 	const signature = ctx.getHeaderData()[SIGNATURE_HEADER];
 	const instance = candidates.find((i) => isValidSignature(raw, signature, i.secret));
 	if (!instance)
-		return {
-			refusal: refuse(
-				ctx,
-				`the signature does not match the secret of ${companyLabel(candidates[0].companyId)}`,
-			),
-		};
+		return `the signature does not match the secret of ${companyLabel(candidates[0].companyId)}`;
 	return { delivery, instance };
 }
 
@@ -167,7 +156,7 @@ function verified(
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const state = webhookStaticData(this);
 	const checked = verified(this, state);
-	if ('refusal' in checked) return checked.refusal;
+	if (typeof checked === 'string') return refuse(this, checked);
 	const { delivery, instance } = checked;
 
 	const { event, data } = delivery;

@@ -126,36 +126,6 @@ async function deleteAll(
 	return left;
 }
 
-/** POST the instance to Spendesk; a failure says which company it was for. */
-async function createAtSpendesk(
-	ctx: IHookFunctions,
-	company: string | undefined,
-	name: string,
-	instance: { url: string; events: WebhookEventType[]; secret: string },
-	others: number,
-) {
-	const workflow = ctx.getWorkflow();
-	const label = `n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`;
-	try {
-		return await callSpendesk(ctx, 'createWebhook', {
-			company,
-			body: { ...instance, description: label.slice(0, 250) },
-			// Spendesk may quote the request body in an error: the secret must not reach it.
-			secrets: [instance.secret],
-		});
-	} catch (error) {
-		const cause = error as Error & { description?: string | null };
-		const crowded =
-			others >= MANY_INSTANCES
-				? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
-				: '';
-		throw restated(ctx.getNode(), error, {
-			message: `Could not register the webhook for ${name}: ${cause.message}`,
-			description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
-		});
-	}
-}
-
 /** Registers one company's instance, after deleting the leftovers with this URL (added to `deleted`). */
 async function registerCompany(
 	ctx: IHookFunctions,
@@ -174,7 +144,27 @@ async function registerCompany(
 	const name = companyLabel(target);
 	const secret = randomBytes(32).toString('hex');
 	const others = existing.length - leftovers.length;
-	const answer = await createAtSpendesk(ctx, company, name, { url, events, secret }, others);
+	const workflow = ctx.getWorkflow();
+	const label = `n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`;
+	let answer;
+	try {
+		answer = await callSpendesk(ctx, 'createWebhook', {
+			company,
+			body: { url, events, secret, description: label.slice(0, 250) },
+			// Spendesk may quote the request body in an error: the secret must not reach it.
+			secrets: [secret],
+		});
+	} catch (error) {
+		const cause = error as Error & { description?: string | null };
+		const crowded =
+			others >= MANY_INSTANCES
+				? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
+				: '';
+		throw restated(ctx.getNode(), error, {
+			message: `Could not register the webhook for ${name}: ${cause.message}`,
+			description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
+		});
+	}
 	const created = singleObject(answer.body);
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
 		throw new NodeOperationError(
