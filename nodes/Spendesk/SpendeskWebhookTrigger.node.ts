@@ -70,11 +70,7 @@ export class SpendeskWebhookTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				required: true,
-				options: WEBHOOK_EVENTS.map(({ name, value, description }) => ({
-					name,
-					value,
-					description,
-				})),
+				options: [...WEBHOOK_EVENTS],
 				default: ['payables:created'],
 				description:
 					'Which Spendesk events start the workflow; each starts it with the event, which carries its companyId',

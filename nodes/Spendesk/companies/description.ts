@@ -43,10 +43,7 @@ const companyLocator: INodeProperties = {
  */
 const EVERY_COMPANY = 'Every company the credential reaches';
 
-/**
- * The node: one company, or every company the credential reaches (reads only: see
- * nodeWriteCompanyProperties).
- */
+/** The node's reads: one company, or every company the credential reaches. */
 export const nodeCompanyProperties: INodeProperties[] = [
 	{
 		displayName: 'Companies',
@@ -72,10 +69,8 @@ export const nodeCompanyProperties: INodeProperties[] = [
 ];
 
 /**
- * The node's company for operations that write: the Company field alone, as they run on one
- * company only, so a write never runs once per company by mistake (n8n drops a Companies
- * value the write does not show; the router refuses All Companies should it come anyway).
- * Without a Companies parameter, the router reads One Company.
+ * The node's writes: the Company field alone, so a write never runs once per company by
+ * mistake (the router reads One Company, and refuses All Companies should it come anyway).
  */
 export const nodeWriteCompanyProperties: INodeProperties[] = [
 	{ ...companyLocator, displayOptions: undefined },
@@ -121,17 +116,13 @@ function triggerSelector(
 	];
 }
 
-/** The polling trigger: companies added later are included from the next poll. */
 export const triggerCompanyProperties = triggerSelector(
 	'invoices',
 	'from the next poll',
 	'With All or Several Companies, each item gets its companyId and companyName (always)',
 );
 
-/**
- * The Webhook Trigger: instances are registered at activation, so All Companies means the
- * companies the credential reaches then. Its items are the events, which carry their companyId.
- */
+/** The Webhook Trigger: instances are registered at activation; its events carry their companyId. */
 export const webhookCompanyProperties = triggerSelector(
 	'events',
 	'when the workflow is activated again',

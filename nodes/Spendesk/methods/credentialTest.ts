@@ -122,20 +122,8 @@ async function exchange(
 	return answer;
 }
 
-interface Settings {
-	baseUrl: string;
-	origin: string;
-	clientId: string;
-	clientSecret: string;
-	level: 'organisation' | 'company';
-	/** The optional Company ID (a label); empty when not given. */
-	companyId: string;
-	/** Never quoted: the secret, then the token once issued. */
-	secrets: string[];
-}
-
 /** The credential's fields, or what to fix before any request. */
-function settingsOf(data: IDataObject): Settings | Result {
+function settingsOf(data: IDataObject) {
 	let baseUrl: string;
 	try {
 		baseUrl = resolveBaseUrl(data);
@@ -161,8 +149,12 @@ function settingsOf(data: IDataObject): Settings | Result {
 		);
 	}
 	const origin = new URL(baseUrl).origin;
-	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets: [clientSecret] };
+	// The secret, then the token once issued: never quoted.
+	const secrets = [clientSecret];
+	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets };
 }
+
+type Settings = Exclude<ReturnType<typeof settingsOf>, Result>;
 
 interface Token {
 	accessToken: string;

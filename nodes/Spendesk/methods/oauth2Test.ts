@@ -1,13 +1,8 @@
 /**
- * The OAuth2 credential's test (run by n8n on Save, and by Retry), node-level like the API
- * key's (`testedBy: 'spendeskOAuth2Test'`). It checks what can be checked before and after the
- * approval without spending anything: the settings, and a pasted answer's state (signed by this
- * credential). It never exchanges the code: a test cannot save tokens, and a code works once;
- * the next run does (docs/api.md#the-oauth2-credential).
- *
- * n8n shows an OK test as "Connection tested successfully" without its message, and an error
- * as a red "Couldn't connect with these settings": so only a real problem is an error, and
- * the credential's notices say what comes next.
+ * The OAuth2 credential's test (on Save, and Retry): the settings and a pasted answer's state,
+ * never the code exchange (a test cannot save tokens, and a code works once; the next run
+ * exchanges it: docs/api.md#the-oauth2-credential). n8n shows an OK test without its message:
+ * only a real problem is an error.
  */
 import type {
 	ICredentialsDecrypted,

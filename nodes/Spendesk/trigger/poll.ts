@@ -6,22 +6,18 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { forEachCompany } from '../companies/fanOut';
-import type { CompanyOutcome } from '../companies/fanOut';
 import { companyError, tagItem } from '../companies/label';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyChoice, CompanySelection, KeptCompanyList } from '../companies/select';
 import { collect } from '../transport/paginate';
 import { forgetCredential, resolveCredential } from '../transport/credential';
 import { INVOICE_QUERY, pollCompany } from './companyPoll';
-import type { CompanyPoll } from './companyPoll';
 import { beginPoll, endPoll, holds, touch } from './pollLease';
 import type { PollLease } from './pollLease';
 import { firstPollStart, readTriggerParameters } from './parameters';
 import type { TriggerParameters } from './parameters';
 import { checkStaticData, forgetAbsent } from './staticData';
 import type { TriggerStaticData } from './staticData';
-
-export { FORGET_AFTER_MS } from './staticData';
 
 /** The companies watched: a company-level credential watches its own company, whatever the selector says. */
 async function watchedCompanies(
@@ -54,21 +50,13 @@ async function newestInvoices(
 	return newest.flat();
 }
 
-/** What a poll found, applied to the static data only if the poll still holds its trigger. */
-interface PollRun {
-	selection: CompanySelection;
-	outcomes: Array<CompanyOutcome<CompanyPoll>>;
-	pending: Record<string, number>;
-	kept: KeptCompanyList;
-}
-
 /** Polls every selected company; changes nothing in the static data. */
 async function pollCompanies(
 	ctx: IPollFunctions,
 	data: TriggerStaticData,
 	params: TriggerParameters,
 	lease: PollLease,
-): Promise<PollRun> {
+) {
 	const { start, fromDate } = firstPollStart(ctx, data.initialized === true);
 	const kept: KeptCompanyList = { companyList: data.companyList };
 	const selection = await watchedCompanies(ctx, kept);
@@ -103,6 +91,9 @@ async function pollCompanies(
 	}
 	return { selection, outcomes, pending, kept };
 }
+
+/** What a poll found, applied to the static data only if the poll still holds its trigger. */
+type PollRun = Awaited<ReturnType<typeof pollCompanies>>;
 
 /** Saves the state of the companies that succeeded and returns what to emit. */
 function applyPoll(

@@ -17,11 +17,7 @@ export interface RegisteredInstance {
 }
 
 export interface WebhookStaticData {
-	/**
-	 * Oldest first. The last one of a company is its current registration; an older one of the
-	 * same company is a leftover that could not be deleted yet (deleted on the next activation
-	 * or deactivation), whose deliveries are still accepted.
-	 */
+	/** Oldest first: the last of a company is current; older ones are leftovers not deleted yet, still accepted. */
 	instances: RegisteredInstance[];
 	/** Ids of the events that started an execution, oldest first (bounded, see recent.ts). */
 	recentEvents: string[];
