@@ -36,8 +36,6 @@ export class SpendeskTrigger implements INodeType {
 		name: 'spendeskTrigger',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
-		// Node versions as n8n's own nodes declare them: CONTRIBUTING.md, "Changing behaviour after
-		// 1.0.0: node versions".
 		version: [1],
 		defaultVersion: 1,
 		subtitle: `={{ (${JSON.stringify(eventNames)})[$parameter["event"]] || $parameter["event"] }}`,

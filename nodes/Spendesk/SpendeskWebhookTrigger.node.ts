@@ -1,6 +1,5 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
-	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -15,9 +14,6 @@ import { WEBHOOK_EVENTS } from './webhook/events';
 import { checkExists, create, remove } from './webhook/registration';
 import { optionsCollection } from './actions/sharedParams';
 
-/** How messages name the calls of an activation (transport/callName.ts). */
-const REGISTERING = 'Spendesk Webhook Trigger (registering its webhooks at Spendesk)';
-
 /** Event value → name, for the subtitle. */
 const eventNames = Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e.value, e.name]));
 
@@ -27,8 +23,6 @@ export class SpendeskWebhookTrigger implements INodeType {
 		name: 'spendeskWebhookTrigger',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
-		// Node versions as n8n's own nodes declare them: CONTRIBUTING.md, "Changing behaviour after
-		// 1.0.0: node versions".
 		version: [1],
 		defaultVersion: 1,
 		// Event names ("Payable Created, Settlement Created"); a value not in the list, or the text
@@ -91,22 +85,7 @@ export class SpendeskWebhookTrigger implements INodeType {
 
 	methods = { credentialTest, listSearch: { searchCompanies }, loadOptions: { getCompanies } };
 
-	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				nameCalls(this, REGISTERING);
-				return await checkExists.call(this);
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				nameCalls(this, REGISTERING);
-				return await create.call(this);
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				nameCalls(this, 'Spendesk Webhook Trigger (removing its webhooks at Spendesk)');
-				return await remove.call(this);
-			},
-		},
-	};
+	webhookMethods = { default: { checkExists, create, delete: remove } };
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		nameCalls(this, 'Spendesk Webhook Trigger (Fetch Full Object)');

@@ -49,7 +49,7 @@ interface Answer {
 
 type Result = INodeCredentialTestResult;
 
-const failed = (message: string): Result => ({ status: 'Error', message });
+export const failed = (message: string): Result => ({ status: 'Error', message });
 const isResult = (value: object): value is Result => 'status' in value;
 
 /** The network codes of a request cut for taking too long. */

@@ -11,8 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { resolveBaseUrl } from '../transport/environment';
 import { clientOf, readAuthorizationResponse } from '../transport/oauth2';
-
-const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+import { failed } from './credentialTest';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 

@@ -28,12 +28,6 @@ export interface PollParameters {
 	onAnswer?: (serverTime?: number) => void;
 }
 
-export interface CompanyPoll {
-	/** Invoices to emit, oldest first. */
-	emit: IDataObject[];
-	state: CompanyState;
-}
-
 /** Newest first, as the trigger reads them. */
 export const INVOICE_QUERY = { sortBy: 'updatedAt', sort: 'desc' };
 const MAX_REREADS = 5;
@@ -226,7 +220,7 @@ export async function pollCompany(
 	target: CompanyTarget,
 	saved: CompanyState | undefined,
 	params: PollParameters,
-): Promise<CompanyPoll> {
+): Promise<{ emit: IDataObject[]; state: CompanyState }> {
 	const { event, overlapMs, since } = params;
 	const from = reader(ctx, target, params.onAnswer);
 	const latest = () => from.now() + clockTolerance(overlapMs);

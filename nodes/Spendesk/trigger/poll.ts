@@ -117,32 +117,28 @@ function applyPoll(
 		for (const invoice of outcome.value.emit)
 			emitted.push(selection.multiCompany ? tagItem(invoice, outcome.target) : invoice);
 	}
-	reportFailures(ctx, data, failures, selection.targets.length);
-	if (failures.length < selection.targets.length) data.initialized = true;
+	const total = selection.targets.length;
+	if (failures.length) {
+		// Failed companies are retried next poll; only a first poll where all failed throws.
+		const details = `${failures.map((e) => e.message).join(' | ')}. They are retried from their saved position at the next poll.`;
+		if (failures.length === total && !data.initialized) {
+			// One company: its own error, which names it and says what to do.
+			if (total === 1) throw failures[0];
+			throw new NodeOperationError(ctx.getNode(), `Could not poll any of the ${total} companies`, {
+				description: `${details} Check the credential and the selected companies.`,
+			});
+		}
+		const { name } = ctx.getNode();
+		ctx.logger.error(
+			`${name} could not poll ${failures.length} of ${total} companies: ${details}`,
+			{
+				node: name,
+			},
+		);
+	}
+	if (failures.length < total) data.initialized = true;
 	forgetAbsent(data, new Set(selection.targets.map((target) => target.id ?? '')));
 	return emitted;
-}
-
-/** Failed companies are retried next poll, so a failure is logged; only a first poll where all failed throws. */
-function reportFailures(
-	ctx: IPollFunctions,
-	data: TriggerStaticData,
-	failures: Error[],
-	total: number,
-): void {
-	if (!failures.length) return;
-	const details = `${failures.map((e) => e.message).join(' | ')}. They are retried from their saved position at the next poll.`;
-	if (failures.length === total && !data.initialized) {
-		// One company: its own error, which names it and says what to do.
-		if (total === 1) throw failures[0];
-		throw new NodeOperationError(ctx.getNode(), `Could not poll any of the ${total} companies`, {
-			description: `${details} Check the credential and the selected companies.`,
-		});
-	}
-	const { name } = ctx.getNode();
-	ctx.logger.error(`${name} could not poll ${failures.length} of ${total} companies: ${details}`, {
-		node: name,
-	});
 }
 
 /** One poll of an active trigger: nothing when the previous poll still runs, or when this one was taken over as stuck. */

@@ -27,6 +27,18 @@ const isRecord = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 const isMs = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isFinite(value);
+const isText = (value: unknown): value is string => typeof value === 'string';
+const orNull =
+	(is: (value: unknown) => boolean) =>
+	(value: unknown): boolean =>
+		value === null || is(value);
+/** A list of two values that pass `first` and `second`. */
+const isPair = (
+	value: unknown,
+	first: (value: unknown) => boolean,
+	second: (value: unknown) => boolean,
+): value is [unknown, unknown] =>
+	Array.isArray(value) && value.length === 2 && first(value[0]) && second(value[1]);
 
 /** A company key as a warning may show it (keys are company ids; anything else is not quoted). */
 function companyOfKey(key: string): string {
@@ -40,27 +52,13 @@ function usableState(value: unknown): value is CompanyState {
 	const { cursor, seen, floor, recheck } = value;
 	if (cursor !== null && (typeof cursor !== 'string' || time(cursor) === undefined)) return false;
 	if (!isRecord(seen)) return false;
-	for (const entry of Object.values(seen)) {
-		if (
-			!Array.isArray(entry) ||
-			entry.length !== 2 ||
-			!(entry[0] === null || isMs(entry[0])) ||
-			!isMs(entry[1])
-		)
-			return false;
-	}
-	const usableFloor =
-		floor === undefined ||
-		(Array.isArray(floor) && floor.length === 2 && isMs(floor[0]) && typeof floor[1] === 'string');
+	if (!Object.values(seen).every((entry) => isPair(entry, orNull(isMs), isMs))) return false;
+	if (floor !== undefined && !isPair(floor, isMs, isText)) return false;
 	// A range left to a recheck: two times, the first not after the second.
-	const usableRecheck =
+	return (
 		recheck === undefined ||
-		(Array.isArray(recheck) &&
-			recheck.length === 2 &&
-			isMs(recheck[0]) &&
-			isMs(recheck[1]) &&
-			recheck[0] <= recheck[1]);
-	return usableFloor && usableRecheck;
+		(isPair(recheck, isMs, isMs) && (recheck[0] as number) <= (recheck[1] as number))
+	);
 }
 
 function checkCompanies(data: IDataObject, warn: Warn): void {
@@ -105,13 +103,7 @@ function checkCompanyList(data: IDataObject, warn: Warn): void {
 		isMs(list.at) &&
 		list.at <= Date.now() &&
 		Array.isArray(list.companies) &&
-		list.companies.every(
-			(entry) =>
-				Array.isArray(entry) &&
-				entry.length === 2 &&
-				typeof entry[0] === 'string' &&
-				(entry[1] === null || typeof entry[1] === 'string'),
-		);
+		list.companies.every((entry) => isPair(entry, isText, orNull(isText)));
 	if (usable) return;
 	delete data.companyList;
 	warn(

@@ -55,22 +55,15 @@ function parse(raw: Buffer): Delivery | undefined {
 	return body as unknown as Delivery;
 }
 
-function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
-	ctx.logger.debug(`Spendesk Webhook Trigger: delivery refused (401): ${reason}`);
-	const res = ctx.getResponseObject();
-	res.status(401).json({ message: 'Invalid or missing signature' });
-	return { noWebhookResponse: true };
-}
-
-/** A repeat of an event still being handled: 409, so Spendesk delivers it again later (in 10 minutes). */
-function busy(ctx: IWebhookFunctions, eventId: string): IWebhookResponseData {
-	ctx.logger.debug(
-		`Spendesk Webhook Trigger: event ${eventId.slice(0, 128)} is still being handled by an earlier delivery; answered 409 so that Spendesk delivers it again later`,
-	);
-	ctx
-		.getResponseObject()
-		.status(409)
-		.json({ message: 'This event is still being handled; deliver it again later' });
+/** Answers the delivery here (it starts nothing); why goes to the debug log only. */
+function answer(
+	ctx: IWebhookFunctions,
+	status: 401 | 409,
+	message: string,
+	why: string,
+): IWebhookResponseData {
+	ctx.logger.debug(`Spendesk Webhook Trigger: ${why}`);
+	ctx.getResponseObject().status(status).json({ message });
 	return { noWebhookResponse: true };
 }
 
@@ -156,7 +149,8 @@ function verified(
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const state = webhookStaticData(this);
 	const checked = verified(this, state);
-	if (typeof checked === 'string') return refuse(this, checked);
+	if (typeof checked === 'string')
+		return answer(this, 401, 'Invalid or missing signature', `delivery refused (401): ${checked}`);
 	const { delivery, instance } = checked;
 
 	const { event, data } = delivery;
@@ -170,7 +164,15 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 	const noted = noteEvent(this, state, event.id);
 	if (noted === 'handled') return { webhookResponse: { received: true, duplicate: true } };
-	if (noted === 'inProgress') return busy(this, event.id);
+	if (noted === 'inProgress') {
+		// Still being handled: Spendesk takes a 409 as failed and delivers again (in 10 minutes).
+		return answer(
+			this,
+			409,
+			'This event is still being handled; deliver it again later',
+			`event ${event.id.slice(0, 128)} is still being handled by an earlier delivery; answered 409 so that Spendesk delivers it again later`,
+		);
+	}
 
 	// `?? {}`: workflow JSON may hold `"options": null`.
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;

@@ -16,6 +16,7 @@ import type { CompanyTarget } from '../companies/select';
 import { resolveCredential } from '../transport/credential';
 import { collect } from '../transport/paginate';
 import { singleObject } from '../transport/pagination/strategy';
+import { nameCalls } from '../transport/callName';
 import { callSpendesk } from '../transport/request';
 import { restated } from '../transport/restate';
 import { isWebhookEvent, WEBHOOK_EVENTS } from './events';
@@ -80,8 +81,12 @@ async function notRightAtSpendesk(
 	return sameEvents(remoteEvents, events) ? undefined : 'Spendesk holds other events for it';
 }
 
+/** How messages name the calls of an activation (transport/callName.ts). */
+const REGISTERING = 'Spendesk Webhook Trigger (registering its webhooks at Spendesk)';
+
 /** Whether every chosen company has this trigger's instance at Spendesk, with this URL and these events. */
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
+	nameCalls(this, REGISTERING);
 	const state = webhookStaticData(this);
 	if (state.instances.length === 0) return false;
 	const url = this.getNodeWebhookUrl('default');
@@ -239,6 +244,7 @@ async function reuse(
 
 /** Registers one instance per chosen company. On a failure, what was registered is deleted again. */
 export async function create(this: IHookFunctions): Promise<boolean> {
+	nameCalls(this, REGISTERING);
 	const state = webhookStaticData(this);
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	const events = readEvents(this);
@@ -291,6 +297,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 
 /** Deletes the instances this trigger registered; those that could not be deleted stay listed (and are deleted on the next activation). */
 export async function remove(this: IHookFunctions): Promise<boolean> {
+	nameCalls(this, 'Spendesk Webhook Trigger (removing its webhooks at Spendesk)');
 	const state = webhookStaticData(this);
 	state.instances = await deleteAll(this, state.instances);
 	return state.instances.length === 0;
