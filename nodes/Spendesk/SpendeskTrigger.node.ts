@@ -13,7 +13,6 @@ import { nameCalls } from './transport/callName';
 import { optionsCollection } from './actions/sharedParams';
 import { SPENDESK_DESCRIPTION } from './appDescription';
 
-/** The events the trigger starts on. */
 const EVENT_OPTIONS = [
 	{
 		name: 'New Invoice',

@@ -15,7 +15,6 @@ import { WEBHOOK_EVENTS } from './webhook/events';
 import { checkExists, create, remove } from './webhook/registration';
 import { optionsCollection } from './actions/sharedParams';
 
-/** Event value → name, for the subtitle. */
 const eventNames = Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e.value, e.name]));
 
 export class SpendeskWebhookTrigger implements INodeType {

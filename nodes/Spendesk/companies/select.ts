@@ -141,24 +141,6 @@ function companyIdOf(
 	);
 }
 
-/** Several Companies: IDs trimmed, without empty entries or duplicates (a text is read as IDs separated by commas). */
-function companyIdsOf(ctx: SpendeskContext, value: unknown, itemIndex?: number): string[] {
-	const entries =
-		typeof value === 'string'
-			? value.split(',')
-			: Array.isArray(value)
-				? (value as unknown[])
-				: value === undefined || value === null
-					? []
-					: [value];
-	const ids = new Set<string>();
-	entries.forEach((entry, index) => {
-		const id = companyIdOf(ctx, entry, `Company Names or IDs (entry ${index + 1})`, itemIndex);
-		if (id !== undefined) ids.add(id);
-	});
-	return [...ids];
-}
-
 /** Reads the Companies parameters of an item (node) or of the trigger (no item index). */
 export function readCompanyChoice(
 	ctx: IExecuteFunctions | IPollFunctions | IHookFunctions | IWebhookFunctions,
@@ -199,14 +181,29 @@ export async function selectCompanies(
 		};
 	}
 	if (choice.mode === 'several') {
-		const ids = companyIdsOf(ctx, choice.companyIds, options.itemIndex);
-		if (ids.length === 0) {
+		// IDs trimmed, without empty entries or duplicates; a text is IDs separated by commas.
+		const value = choice.companyIds;
+		const entries =
+			typeof value === 'string'
+				? value.split(',')
+				: Array.isArray(value)
+					? (value as unknown[])
+					: value === undefined || value === null
+						? []
+						: [value];
+		const ids = new Set<string>();
+		entries.forEach((entry, index) => {
+			const field = `Company Names or IDs (entry ${index + 1})`;
+			const id = companyIdOf(ctx, entry, field, options.itemIndex);
+			if (id !== undefined) ids.add(id);
+		});
+		if (ids.size === 0) {
 			throw new NodeOperationError(ctx.getNode(), 'Choose at least one company', {
 				description: 'Select the companies to watch, or choose All Companies.',
 				itemIndex: options.itemIndex,
 			});
 		}
-		return { multiCompany: true, targets: ids.map((id) => ({ id })) };
+		return { multiCompany: true, targets: [...ids].map((id) => ({ id })) };
 	}
 	return {
 		multiCompany: false,

@@ -260,7 +260,6 @@ function otherOutcome(answer: Answer, check: Endpoint, s: Settings): Result {
 	);
 }
 
-/** The test n8n runs for the Spendesk API key credential. */
 export async function spendeskApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,

@@ -15,7 +15,6 @@ import { failed } from './credentialTest';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
-/** The test n8n runs for the Spendesk OAuth2 credential. */
 export async function spendeskOAuth2Test(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,

@@ -161,24 +161,14 @@ export async function searchRecords(
 }
 
 /** A From List search method of the node, with the list it searches (docs/api.md#response-shapes). */
-export type RecordSearchMethod = ((
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-) => Promise<INodeListSearchResult>) & {
-	readonly list?: RecordList;
-};
-
-export function recordSearch(list: RecordList): RecordSearchMethod {
-	const method = async function (
-		this: ILoadOptionsFunctions,
-		filter?: string,
-		paginationToken?: string,
-	) {
-		return await searchRecords(this, list, filter, paginationToken);
+export function recordSearch(list: RecordList) {
+	const method = async function (this: ILoadOptionsFunctions, filter?: string, token?: string) {
+		return await searchRecords(this, list, filter, token);
 	};
 	return Object.assign(method, { list });
 }
+
+export type RecordSearchMethod = ReturnType<typeof recordSearch>;
 
 /** A payable's amount: the search gives minor units (1234), shown in major units (12.34). */
 function payableAmountOf(p: IDataObject): string {

@@ -240,25 +240,12 @@ export async function pollCompany(
 	if (previous) emit = invoices.filter((invoice) => !handled(previous, invoice, event, overlapMs));
 	else if (since !== undefined) emit = invoices.filter((invoice) => updatedAt(invoice) >= since);
 
-	let state = advance(
-		previous ?? emptyState(),
-		invoices,
-		event,
-		overlapMs,
-		latest(),
-		from.answeredAt(),
-		plan(),
-	);
+	const after = (before: CompanyState, withPlan?: ReadPlan) =>
+		advance(before, invoices, event, overlapMs, latest(), from.answeredAt(), withPlan);
+	let state = after(previous ?? emptyState(), plan());
 	if (!previous && since !== undefined && (time(state.cursor) ?? -Infinity) < since) {
 		// Nothing changed since the date: start the cursor there, not at the beginning of time.
-		state = advance(
-			emptyState(new Date(since).toISOString()),
-			invoices,
-			event,
-			overlapMs,
-			latest(),
-			from.answeredAt(),
-		);
+		state = after(emptyState(new Date(since).toISOString()));
 	}
 	// Oldest first, as they happened.
 	return { emit: emit.reverse(), state };

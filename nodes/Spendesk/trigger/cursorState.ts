@@ -104,7 +104,6 @@ function proven(state: CompanyState, overlapMs: number): number {
 	);
 }
 
-/** How a poll reads a company with a saved state. */
 export interface ReadPlan {
 	/** Read newest first down to this `updatedAt` (exclusive). */
 	limit: number;
@@ -163,7 +162,6 @@ function nextCursor(
 	return { cursor, text };
 }
 
-/** Whether an invoice read by this poll has been handled before. */
 export function handled(
 	state: CompanyState,
 	invoice: IDataObject,

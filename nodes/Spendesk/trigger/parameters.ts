@@ -44,7 +44,6 @@ function overlapMinutes(ctx: IPollFunctions): number {
 	return value;
 }
 
-/** Event and overlap window, checked. */
 export function readTriggerParameters(ctx: IPollFunctions): TriggerParameters {
 	const event = ctx.getNodeParameter('event', 'newInvoice') as unknown;
 	if (event !== 'newInvoice' && event !== 'newOrUpdatedInvoice') {
@@ -70,9 +69,7 @@ export function firstPollStart(
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`'Start From' must be "Now" or "A Date"; got ${shown(startFrom)}`,
-			{
-				description: "Choose 'Start From' from the list; an expression must return now or date.",
-			},
+			{ description: "Choose 'Start From' from the list; an expression must return now or date." },
 		);
 	}
 	if (startFrom === 'now') return { start: Date.now(), fromDate: false };

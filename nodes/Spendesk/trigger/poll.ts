@@ -131,9 +131,7 @@ function applyPoll(
 		const { name } = ctx.getNode();
 		ctx.logger.error(
 			`${name} could not poll ${failures.length} of ${total} companies: ${details}`,
-			{
-				node: name,
-			},
+			{ node: name },
 		);
 	}
 	if (failures.length < total) data.initialized = true;

@@ -36,7 +36,6 @@ export function beginPoll(ctx: IPollFunctions, data: object): PollLease | undefi
 	return lease;
 }
 
-/** The poll made progress. */
 export function touch(lease: PollLease): void {
 	lease.alive = Date.now();
 }

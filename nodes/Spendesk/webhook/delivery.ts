@@ -145,7 +145,6 @@ function verified(
 	return { delivery, instance };
 }
 
-/** Handles one delivery (the node's webhook method). */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const state = webhookStaticData(this);
 	const checked = verified(this, state);

@@ -30,7 +30,6 @@ import type { RegisteredInstance } from './staticData';
  */
 const MANY_INSTANCES = 50;
 
-/** The events chosen in the node, checked. */
 export function readEvents(ctx: IHookFunctions): WebhookEventType[] {
 	const raw = ctx.getNodeParameter('events', []) as unknown;
 	const chosen = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [])
