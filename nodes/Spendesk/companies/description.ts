@@ -37,10 +37,7 @@ const companyLocator: INodeProperties = {
 	],
 };
 
-/**
- * Which items carry their company is said once per node (issue 45): by Add Company Fields in
- * the node, by the Companies field of the polling trigger, by Trigger On of the Webhook Trigger.
- */
+/** Which items carry their company is said once per node (Add Company Fields, Companies, Trigger On). */
 const EVERY_COMPANY = 'Every company the credential reaches';
 
 /** The node's reads: one company, or every company the credential reaches. */
@@ -68,10 +65,7 @@ export const nodeCompanyProperties: INodeProperties[] = [
 	},
 ];
 
-/**
- * The node's writes: the Company field alone, so a write never runs once per company by
- * mistake (the router reads One Company, and refuses All Companies should it come anyway).
- */
+/** The node's writes: the Company field alone, so a write never runs once per company by mistake. */
 export const nodeWriteCompanyProperties: INodeProperties[] = [
 	{ ...companyLocator, displayOptions: undefined },
 ];

@@ -1,7 +1,4 @@
-/**
- * Which companies a run acts on: the one chosen, several chosen by ID, or every company the
- * credential reaches. The trigger keeps the company list for 20 minutes (the API caches it too).
- */
+/** Which companies a run acts on: the one chosen, several chosen by ID, or every company reached. */
 import { NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
@@ -67,10 +64,7 @@ async function listCompanies(ctx: SpendeskContext, step?: string): Promise<Compa
 	}));
 }
 
-/**
- * The reachable companies, from `kept` while younger than COMPANY_LIST_TTL_MS (a list dated in
- * the future is read again). Not from the context's: n8n keeps one poll context for every poll.
- */
+/** The reachable companies, from `kept` while younger than COMPANY_LIST_TTL_MS (the API caches it as long). */
 async function keptCompanies(
 	ctx: SpendeskContext,
 	kept: KeptCompanyList,

@@ -1,11 +1,7 @@
 /**
- * The API key credential's test (the editor's "Test" button, and the check n8n runs on Save),
- * node-level: every node declares the credential with `testedBy: 'spendeskApiTest'`, as n8n
- * looks the test up by credential type (docs/api.md#testing-an-api-key).
- *
- * 1. The token request, as `preAuthentication` makes it; its `scope` says what the key may do.
- * 2. One read any key can answer. Company: a documented v1 list the token's scopes allow (a 403
- *    naming a scope still proves the key works). Organisation: Get Companies.
+ * The API key credential's test (docs/api.md#testing-an-api-key): the token request, as
+ * `preAuthentication` makes it, then one read any key can answer: a documented v1 list the
+ * token's scopes allow (a 403 naming a scope still proves the key works), or Get Companies.
  */
 import type {
 	ICredentialsDecrypted,
@@ -25,10 +21,7 @@ import { abilities, readWords, tokenScopes } from './keyScopes';
 /** Where the user finds the key's client ID, secret and scopes in Spendesk. */
 const KEY_SETTINGS = 'Settings → Integrations → API access management';
 
-/**
- * The documented v1 lists a company-level key is tested with, in order of preference: each is
- * a page list whose first page answers 200 even when empty.
- */
+/** The v1 lists a company key is tested with, by preference: page lists whose first page answers even empty. */
 export const COMPANY_PROBES: readonly EndpointName[] = [
 	'listSettlements',
 	'listSuppliers',
@@ -74,9 +67,8 @@ function testStep(endpoint: Endpoint): string {
 }
 
 /**
- * One request through the one door (transport/door.ts: a redirect is never followed), over
- * after the token time limit whatever the server does. Its answer, or the failure every step
- * shares: a redirect, no answer in time, Spendesk unreachable, failing (5xx) or limiting (429).
+ * One request through the one door (transport/door.ts: no redirect followed), within the token
+ * time limit: its answer, or the failure every step shares (redirect, time, network, 5xx, 429).
  */
 async function exchange(
 	ctx: ICredentialTestFunctions,

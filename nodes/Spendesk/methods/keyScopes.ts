@@ -41,10 +41,7 @@ export function readWords(scope: string): string {
 	return READ_WORDS.find(([s]) => s === scope)?.[1] ?? scope;
 }
 
-/**
- * What the scopes allow, as one sentence: "It reads settlements and users; experimental
- * features: Payables Search, Purchase Orders (partly)."; other scopes as they are.
- */
+/** "It reads settlements and users; experimental features: Payables Search, Purchase Orders (partly)." */
 export function abilities(scopes: readonly string[]): string {
 	const held = new Set(scopes);
 	const reads = READ_WORDS.filter(([scope]) => held.has(scope)).map(([, words]) => words);

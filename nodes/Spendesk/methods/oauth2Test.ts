@@ -1,8 +1,6 @@
 /**
- * The OAuth2 credential's test (on Save, and Retry): the settings and a pasted answer's state,
- * never the code exchange (a test cannot save tokens, and a code works once; the next run
- * exchanges it: docs/api.md#the-oauth2-credential). n8n shows an OK test without its message:
- * only a real problem is an error.
+ * The OAuth2 credential's test: the settings and a pasted answer's state, never the code
+ * exchange (a test cannot save tokens, a code works once: docs/api.md#the-oauth2-credential).
  */
 import type {
 	ICredentialsDecrypted,

@@ -1,8 +1,4 @@
-/**
- * From List of the operations on one record: the records of the company chosen in the node (or
- * of a company-level credential's own company), filtered by the text typed, by name or ID.
- * Records belong to one company, so with Several or All Companies there is no list: enter the ID.
- */
+/** From List of one record: the records of the chosen company, filtered by the text typed (name or ID). */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { restated } from '../transport/restate';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
@@ -72,11 +68,7 @@ const records = (value: unknown): IDataObject[] =>
 const paginationOf = (body: IDataObject | undefined): IDataObject =>
 	((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 
-/**
- * One page of a record list, in the list's own style (docs/api.md#pagination): page lists
- * (the token is the page number), cursor lists (the cursor) and body-cursor lists (the cursor
- * in the body). Another style is read whole, in one go.
- */
+/** One page of a record list in its own style (docs/api.md#pagination); another style is read whole. */
 async function readApiPage(
 	ctx: ILoadOptionsFunctions,
 	list: RecordList,
@@ -136,10 +128,7 @@ async function readApiPage(
 	};
 }
 
-/**
- * The records of the chosen company whose label or ID holds the text typed, a page of the
- * editor's list at a time: the token of the next API page lets the editor load more.
- */
+/** A page of the editor's list; the token of the next API page lets it load more. */
 export async function searchRecords(
 	ctx: ILoadOptionsFunctions,
 	list: RecordList,
@@ -259,10 +248,7 @@ export const searchJournalTemplates = recordSearch({
 	label: (t) => (typeof t.name === 'string' ? t.name : ''),
 });
 
-/**
- * A purchase order's amount: `{amount, currency, precision}` in minor units as Spendesk gives
- * it (1200.50 EUR from 120050 and precision 2), or a plain number beside a `currency` as it is.
- */
+/** `{amount, currency, precision}` in minor units (120050, 2: 1200.50 EUR), or a number beside `currency`. */
 function orderAmountText(order: IDataObject): string {
 	const money = order.amount as IDataObject | number | string | undefined | null;
 	if (money && typeof money === 'object') {

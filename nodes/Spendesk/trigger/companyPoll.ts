@@ -1,7 +1,4 @@
-/**
- * One company's share of a poll: read its invoices by `updatedAt`, newest first, down to the
- * horizon of its saved state, and tell what to emit and the state after a success.
- */
+/** One company's share of a poll: read its invoices down to its horizon, tell what to emit and the next state. */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { companyLabel } from '../companies/label';
 import type { CompanyTarget } from '../companies/select';
@@ -40,10 +37,7 @@ const updatedAt = (invoice: IDataObject): number => time(invoice.updatedAt) ?? -
 const version = (invoice: IDataObject): string =>
 	`${String(invoice.id)}@${String(invoice.updatedAt)}`;
 
-/**
- * What one company's poll reads with: `now` is the server's clock (its latest Date header, to
- * the end of that second) else the local one; `skipped`, invoices whose `updatedAt` is no date.
- */
+/** What one company's poll reads with: `now` is the server's clock (its latest Date header), else the local one. */
 function reader(
 	ctx: IPollFunctions,
 	target: CompanyTarget,
@@ -94,10 +88,7 @@ async function scan(from: Reader, past: Past): Promise<{ read: IDataObject[]; pa
 	return { read, pages };
 }
 
-/**
- * Where the first read stops: at the plan's limit, below the Start From date, or one overlap
- * below the newest invoice. Decided at the first invoice, once the server's time is known.
- */
+/** Where the first read stops (plan, Start From, or an overlap below the newest), decided at the first invoice. */
 function stopAt(
 	plan: () => ReadPlan | undefined,
 	{ overlapMs, since }: PollParameters,

@@ -183,11 +183,7 @@ export function handled(
 	return created !== undefined && created <= limit;
 }
 
-/**
- * A saved cursor further ahead of the clock than a poll could set it (a clock stepped back)
- * would hide every invoice until the clock catches up: it is brought back to `now`. Returns
- * the same state when it is fine.
- */
+/** A saved cursor ahead of the clock (a clock stepped back) would hide every invoice: it is brought back to `now`. */
 export function withinClock(state: CompanyState, now: number, overlapMs: number): CompanyState {
 	const cursor = time(state.cursor);
 	const tolerance = clockTolerance(overlapMs);
@@ -218,10 +214,7 @@ function recheckWithinCursor(state: CompanyState): CompanyState {
 	return fixed;
 }
 
-/**
- * A saved floor above the cursor (a hand edit, a clock stepped back) would silence the company:
- * it is brought down to the lowest remembered invoice, or dropped. Returns the same state when fine.
- */
+/** A saved floor above the cursor would silence the company: it comes down to the lowest remembered invoice. */
 export function floorWithinCursor(state: CompanyState, event: TriggerEvent): CompanyState {
 	const { floor } = state;
 	const cursor = time(state.cursor);
@@ -238,9 +231,8 @@ export function floorWithinCursor(state: CompanyState, event: TriggerEvent): Com
 }
 
 /**
- * State after a successful poll that read `invoices` with `plan` (undefined on a first poll).
- * The cursor never goes past `latest` (server clock + tolerance): an invoice dated in the future
- * is emitted without hiding the ones that follow.
+ * State after a successful poll. The cursor never goes past `latest` (server clock + tolerance):
+ * an invoice dated in the future is emitted without hiding the ones that follow.
  */
 export function advance(
 	state: CompanyState,

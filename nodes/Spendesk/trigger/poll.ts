@@ -1,8 +1,4 @@
-/**
- * One poll of the invoice trigger: select the companies, poll each (companyPoll.ts), and advance
- * a company's state only when its poll succeeded; one poll at a time (pollLease.ts). "Fetch
- * test event" shows the newest invoice of each company and leaves the saved state alone.
- */
+/** One poll of the invoice trigger: a company's state advances only when its poll succeeded. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { forEachCompany } from '../companies/fanOut';

@@ -111,10 +111,7 @@ function checkCompanyList(data: IDataObject, warn: Warn): void {
 	);
 }
 
-/**
- * Checks the static data on load (another version, a hand edit, a clock stepped back): what
- * cannot be used is dropped with a warning; a company whose state is dropped starts afresh.
- */
+/** Checks the static data on load: what cannot be used is dropped with a warning (a company starts afresh). */
 export function checkStaticData(data: TriggerStaticData, warn: Warn): void {
 	const raw = data as IDataObject;
 	checkCompanies(raw, warn);

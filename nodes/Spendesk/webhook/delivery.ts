@@ -81,10 +81,7 @@ async function fetchPayable(
 	return singleObject(answer.body) ?? {};
 }
 
-/**
- * The settlement of the event: there is no Get a settlement, so the list is read filtered by its
- * ID (`ids`, docs/api.md#filters), one request within Spendesk's 10 s; read on if unfiltered.
- */
+/** No Get a settlement: the list filtered by its ID (`ids`, docs/api.md#filters), one request within 10 s. */
 async function fetchSettlement(
 	ctx: IWebhookFunctions,
 	instance: RegisteredInstance,

@@ -40,10 +40,7 @@ export interface NotedEvent {
 	forget(): void;
 }
 
-/**
- * Notes the event: 'handled' for a repeat of a handled one; 'inProgress' when an earlier
- * delivery of it is still being handled here (it may yet fail: the repeat must not run it).
- */
+/** Notes the event: 'handled' for a repeat; 'inProgress' while an earlier delivery of it may yet fail. */
 export function noteEvent(
 	ctx: IWebhookFunctions,
 	state: WebhookStaticData,

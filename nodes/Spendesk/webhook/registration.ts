@@ -24,10 +24,7 @@ import type { WebhookEventType } from './events';
 import { currentInstances, webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
 
-/**
- * How many instances a company may have is not published (docs/api.md#webhooks): from this many,
- * Spendesk's own refusal gets advice; the node never refuses on that number.
- */
+/** From this many instances, a refusal gets advice: the limit is not published (docs/api.md#webhooks). */
 const MANY_INSTANCES = 50;
 
 export function readEvents(ctx: IHookFunctions): WebhookEventType[] {
@@ -215,10 +212,7 @@ async function updateAtSpendesk(
 	return undefined;
 }
 
-/**
- * A company's kept instance with this URL, as it is when it is still right at Spendesk, or
- * with its events updated in place. Otherwise undefined, the reason logged: registered anew.
- */
+/** A kept instance with this URL, as it is or with its events updated; undefined (logged): registered anew. */
 async function reuse(
 	ctx: IHookFunctions,
 	instance: RegisteredInstance,

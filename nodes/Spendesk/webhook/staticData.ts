@@ -1,8 +1,4 @@
-/**
- * What the Webhook Trigger keeps in the workflow's static data (node level): the instances it
- * registered, with their secrets, and the ids of the events it started executions for. An entry
- * that is not usable is dropped.
- */
+/** What the Webhook Trigger keeps in static data: its instances with their secrets, and the events it ran. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 export interface RegisteredInstance {
