@@ -127,6 +127,19 @@ async function deleteAll(
 	return left;
 }
 
+/** A refused registration, naming the company, with advice when it has many instances already. */
+function refusedRegistration(ctx: IHookFunctions, error: unknown, name: string, others: number) {
+	const cause = error as Error & { description?: string | null };
+	const crowded =
+		others >= MANY_INSTANCES
+			? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
+			: '';
+	return restated(ctx.getNode(), error, {
+		message: `Could not register the webhook for ${name}: ${cause.message}`,
+		description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
+	});
+}
+
 /** Registers one company's instance, after deleting the leftovers with this URL (added to `deleted`). */
 async function registerCompany(
 	ctx: IHookFunctions,
@@ -156,15 +169,7 @@ async function registerCompany(
 			secrets: [secret],
 		});
 	} catch (error) {
-		const cause = error as Error & { description?: string | null };
-		const crowded =
-			others >= MANY_INSTANCES
-				? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
-				: '';
-		throw restated(ctx.getNode(), error, {
-			message: `Could not register the webhook for ${name}: ${cause.message}`,
-			description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
-		});
+		throw refusedRegistration(ctx, error, name, others);
 	}
 	const created = singleObject(answer.body);
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
