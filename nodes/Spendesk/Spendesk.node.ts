@@ -9,17 +9,17 @@ import { route } from './actions/router';
 import { SPENDESK_DESCRIPTION } from './appDescription';
 import { nodeSubtitle, versionProperties } from './actions/versionDescription';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
-import { searchCostCenters } from './methods/costCenterSearch';
-import { searchJournalTemplates } from './methods/journalTemplateSearch';
 import {
 	searchAnalyticalFields,
 	searchAnalyticalFieldValues,
 	searchCompanies,
 } from './methods/listSearch';
-import { searchPurchaseOrders } from './methods/purchaseOrderSearch';
 import {
+	searchCostCenters,
 	searchIntakeRecords,
+	searchJournalTemplates,
 	searchPayables,
+	searchPurchaseOrders,
 	searchSettlements,
 	searchSuppliers,
 	searchUsers,
@@ -31,12 +31,9 @@ export class Spendesk implements INodeType {
 		name: 'spendesk',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['transform'],
-		// Node versions as n8n's own nodes declare them: CONTRIBUTING.md, "Changing behaviour after
-		// 1.0.0: node versions". An array also on purpose: n8n adds its own "Custom API Call" entry
-		// (__CUSTOM_API_CALL__) to every Resource and Operation list of a node whose `version`
-		// equals its `defaultVersion`. The node has a Custom API Call of its own (company placement
-		// and pagination included), so the injected one must not appear, and `[1]` is not equal
-		// to `1`. Pinned by test/unit/node-description.test.ts.
+		// An array on purpose: n8n adds its own Custom API Call to the lists of a node whose
+		// `version` equals its `defaultVersion`; the node has its own, and `[1]` is not `1`
+		// (test/unit/node-description.test.ts; CONTRIBUTING.md, "node versions").
 		version: [1],
 		defaultVersion: 1,
 		subtitle: nodeSubtitle(),

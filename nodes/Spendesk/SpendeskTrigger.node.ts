@@ -7,14 +7,12 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { triggerCompanyProperties } from './companies/description';
-import { getCompanies } from './methods/loadOptions';
-import { searchCompanies } from './methods/listSearch';
+import { getCompanies, searchCompanies } from './methods/listSearch';
 import { pollInvoices } from './trigger/poll';
 import { nameCalls } from './transport/callName';
 import { optionsCollection } from './actions/sharedParams';
 import { SPENDESK_DESCRIPTION } from './appDescription';
 
-/** The events the trigger starts on. */
 const EVENT_OPTIONS = [
 	{
 		name: 'New Invoice',
@@ -37,8 +35,6 @@ export class SpendeskTrigger implements INodeType {
 		name: 'spendeskTrigger',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
-		// Node versions as n8n's own nodes declare them: CONTRIBUTING.md, "Changing behaviour after
-		// 1.0.0: node versions".
 		version: [1],
 		defaultVersion: 1,
 		subtitle: `={{ (${JSON.stringify(eventNames)})[$parameter["event"]] || $parameter["event"] }}`,

@@ -8,18 +8,13 @@ import type {
 } from 'n8n-workflow';
 import { webhookCompanyProperties } from './companies/description';
 import { authenticationProperty, credentialTest, shownFor } from './authentication';
-import { getCompanies } from './methods/loadOptions';
-import { searchCompanies } from './methods/listSearch';
+import { getCompanies, searchCompanies } from './methods/listSearch';
 import { nameCalls } from './transport/callName';
 import { receiveDelivery } from './webhook/delivery';
 import { WEBHOOK_EVENTS } from './webhook/events';
 import { checkExists, create, remove } from './webhook/registration';
 import { optionsCollection } from './actions/sharedParams';
 
-/** How messages name the calls of an activation (transport/callName.ts). */
-const REGISTERING = 'Spendesk Webhook Trigger (registering its webhooks at Spendesk)';
-
-/** Event value → name, for the subtitle. */
 const eventNames = Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e.value, e.name]));
 
 export class SpendeskWebhookTrigger implements INodeType {
@@ -28,8 +23,6 @@ export class SpendeskWebhookTrigger implements INodeType {
 		name: 'spendeskWebhookTrigger',
 		icon: { light: 'file:spendesk.svg', dark: 'file:spendesk.dark.svg' },
 		group: ['trigger'],
-		// Node versions as n8n's own nodes declare them: CONTRIBUTING.md, "Changing behaviour after
-		// 1.0.0: node versions".
 		version: [1],
 		defaultVersion: 1,
 		// Event names ("Payable Created, Settlement Created"); a value not in the list, or the text
@@ -71,11 +64,7 @@ export class SpendeskWebhookTrigger implements INodeType {
 				name: 'events',
 				type: 'multiOptions',
 				required: true,
-				options: WEBHOOK_EVENTS.map(({ name, value, description }) => ({
-					name,
-					value,
-					description,
-				})),
+				options: [...WEBHOOK_EVENTS],
 				default: ['payables:created'],
 				description:
 					'Which Spendesk events start the workflow; each starts it with the event, which carries its companyId',
@@ -99,15 +88,12 @@ export class SpendeskWebhookTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				nameCalls(this, REGISTERING);
 				return await checkExists.call(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				nameCalls(this, REGISTERING);
 				return await create.call(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				nameCalls(this, 'Spendesk Webhook Trigger (removing its webhooks at Spendesk)');
 				return await remove.call(this);
 			},
 		},

@@ -7,7 +7,7 @@
  */
 import type { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
-import { searchJournalTemplates } from '../../nodes/Spendesk/methods/journalTemplateSearch';
+import { searchJournalTemplates } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { JOURNAL_TEMPLATES } from '../simulator/fileRoutes';
 import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';

@@ -8,7 +8,7 @@
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';
-import { searchCostCenters } from '../../nodes/Spendesk/methods/costCenterSearch';
+import { searchCostCenters } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { payableDetail } from '../simulator/routes-reads';
 import {

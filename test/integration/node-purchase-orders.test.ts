@@ -8,7 +8,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
-import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
+import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
 import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';

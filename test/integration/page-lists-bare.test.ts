@@ -6,8 +6,7 @@
  * Suppliers as read (docs/api.md#suppliers-as-read) in the supplier search.
  */
 import type { IDataObject, ILoadOptionsFunctions } from 'n8n-workflow';
-import { searchCostCenters } from '../../nodes/Spendesk/methods/costCenterSearch';
-import { searchSuppliers } from '../../nodes/Spendesk/methods/recordSearch';
+import { searchCostCenters, searchSuppliers } from '../../nodes/Spendesk/methods/recordSearch';
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';

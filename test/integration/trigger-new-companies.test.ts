@@ -9,7 +9,7 @@
  * `companyList`, as if that time had passed.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { FORGET_AFTER_MS } from '../../nodes/Spendesk/trigger/poll';
+import { FORGET_AFTER_MS } from '../../nodes/Spendesk/trigger/staticData';
 import type { SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';

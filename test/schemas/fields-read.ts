@@ -11,15 +11,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { simplified } from '../../nodes/Spendesk/actions/output';
-import { searchCostCenters } from '../../nodes/Spendesk/methods/costCenterSearch';
-import { searchJournalTemplates } from '../../nodes/Spendesk/methods/journalTemplateSearch';
 import {
 	searchAnalyticalFields,
 	searchAnalyticalFieldValues,
 } from '../../nodes/Spendesk/methods/listSearch';
-import { searchPurchaseOrders } from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import {
+	searchCostCenters,
 	searchIntakeRecords,
+	searchJournalTemplates,
+	searchPurchaseOrders,
 	searchSettlements,
 	searchSuppliers,
 	searchUsers,
@@ -97,19 +97,19 @@ export const FIELDS_READ: readonly Reader[] = [
 		...picker(searchAnalyticalFieldValues),
 	},
 	{
-		reader: 'methods/costCenterSearch.ts label',
+		reader: 'methods/recordSearch.ts searchCostCenters label',
 		schema: 'cost-center.json',
 		fields: ['name'],
 		...picker(searchCostCenters),
 	},
 	{
-		reader: 'methods/journalTemplateSearch.ts label',
+		reader: 'methods/recordSearch.ts searchJournalTemplates label',
 		schema: 'journal-template.json',
 		fields: ['name'],
 		...picker(searchJournalTemplates),
 	},
 	{
-		reader: 'methods/purchaseOrderSearch.ts purchaseOrderLabel',
+		reader: 'methods/recordSearch.ts purchaseOrderLabel',
 		schema: 'purchase-order.json',
 		fields: ['supplier', 'supplier.name', 'amount', 'currency', 'status'],
 		...picker(searchPurchaseOrders),
@@ -367,7 +367,7 @@ export const FIELDS_READ: readonly Reader[] = [
 		fields: ['access_token', 'refresh_token'],
 	},
 	{
-		reader: 'methods/credentialTest.ts companyCount (organisation level)',
+		reader: 'methods/credentialTest.ts organisationOutcome (the company count)',
 		schema: 'envelopes.json#/$defs/page',
 		fields: ['meta', 'meta.pagination', 'meta.pagination.total'],
 	},

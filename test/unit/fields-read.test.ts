@@ -7,10 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { everyField, fieldPaths, SOURCE_WORDS } from '../schemas';
 import { FIELDS_READ } from '../schemas/fields-read';
-import * as costCenterSearch from '../../nodes/Spendesk/methods/costCenterSearch';
-import * as journalTemplateSearch from '../../nodes/Spendesk/methods/journalTemplateSearch';
 import * as listSearch from '../../nodes/Spendesk/methods/listSearch';
-import * as purchaseOrderSearch from '../../nodes/Spendesk/methods/purchaseOrderSearch';
 import * as recordSearch from '../../nodes/Spendesk/methods/recordSearch';
 import { seedWorld } from '../simulator/seed';
 import { payableDetail } from '../simulator/routes-reads';
@@ -104,13 +101,7 @@ describe('fields read (docs/api.md#response-shapes)', () => {
 	);
 
 	test('every From List search of the editor is in the inventory, its label probed', () => {
-		const methods = [
-			recordSearch,
-			listSearch,
-			costCenterSearch,
-			journalTemplateSearch,
-			purchaseOrderSearch,
-		]
+		const methods = [recordSearch, listSearch]
 			.flatMap((module) => Object.entries(module))
 			.filter(([, value]) => typeof value === 'function' && 'list' in value)
 			.map(([name, value]) => ({ name, value }));

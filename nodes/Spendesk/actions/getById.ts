@@ -3,7 +3,7 @@
  * with All Companies it is that company's empty result.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from '../companies/label';
 import type { EndpointName } from '../transport/endpoints';
 import { bodyItems } from '../transport/pagination/strategy';
 import { callSpendesk } from '../transport/request';

@@ -6,7 +6,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { forEachCompany } from '../companies/fanOut';
 import { nameCalls } from '../transport/callName';
-import { companyError, tagItem } from '../companies/naming';
+import { companyError, tagItem } from '../companies/label';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanySelection, CompanyTarget } from '../companies/select';
 import { runBatched } from './batch';
@@ -87,9 +87,10 @@ async function runItem(
 	const run = prepare.call(ctx, itemIndex);
 	const selection: CompanySelection = operation.perCompany
 		? await selectCompanies(ctx, readCompanyChoice(ctx, itemIndex), { itemIndex })
-		: { listed: false, targets: [{}] };
+		: { multiCompany: false, targets: [{}] };
 	const tag =
-		selection.listed && (ctx.getNodeParameter('addCompanyFields', itemIndex, true) as boolean);
+		selection.multiCompany &&
+		(ctx.getNodeParameter('addCompanyFields', itemIndex, true) as boolean);
 	// Companies run concurrently: with one, its items go straight to the output; with several,
 	// each company's go to a list of their own, appended in the order of the companies.
 	const direct = selection.targets.length === 1;
@@ -104,7 +105,7 @@ async function runItem(
 	for (const outcome of outcomes) {
 		if (!outcome.ok) {
 			if (direct) output.length = start;
-			const error = selection.listed
+			const error = selection.multiCompany
 				? companyError(ctx.getNode(), outcome.error, outcome.target, itemIndex)
 				: outcome.error;
 			if (!ctx.continueOnFail()) throw error;
@@ -113,7 +114,7 @@ async function runItem(
 		}
 		// n8n hints on its own when the output holds as many items as the Limit; with All
 		// Companies the Limit applies to each company, which n8n cannot tell.
-		if (outcome.value.truncated && selection.listed) truncated = true;
+		if (outcome.value.truncated && selection.multiCompany) truncated = true;
 		// One by one: a spread of a list of several hundred thousand items overflows the stack.
 		if (!direct) for (const item of outcome.value.items) output.push(item);
 	}

@@ -37,26 +37,10 @@ const companyLocator: INodeProperties = {
 	],
 };
 
-/**
- * How the Companies options describe their choice; the node and both triggers share them. Which
- * items carry their company is said once per node (issue 45): by Add Company Fields in the node
- * (its only switch), by the Companies field of the polling trigger (always, with All or Several
- * Companies), by Trigger On of the Webhook Trigger (every event carries its companyId).
- */
+/** Which items carry their company is said once per node (Add Company Fields, Companies, Trigger On). */
 const EVERY_COMPANY = 'Every company the credential reaches';
 
-/** A company field of its own for a trigger: what the company does there, then the common help. */
-function companyLocatorFor(what: string): INodeProperties {
-	return {
-		...companyLocator,
-		description: `${what}. Required with organisation-level credentials; leave empty with a company-level credential to use its own company.`,
-	};
-}
-
-/**
- * The node: one company, or every company the credential reaches (reads only: see
- * nodeWriteCompanyProperties).
- */
+/** The node's reads: one company, or every company the credential reaches. */
 export const nodeCompanyProperties: INodeProperties[] = [
 	{
 		displayName: 'Companies',
@@ -81,88 +65,59 @@ export const nodeCompanyProperties: INodeProperties[] = [
 	},
 ];
 
-/**
- * The node's company for operations that write: the Company field alone, as they run on one
- * company only, so a write never runs once per company by mistake (n8n drops a Companies
- * value the write does not show; the router refuses All Companies should it come anyway).
- * Without a Companies parameter, the router reads One Company.
- */
+/** The node's writes: the Company field alone, so a write never runs once per company by mistake. */
 export const nodeWriteCompanyProperties: INodeProperties[] = [
 	{ ...companyLocator, displayOptions: undefined },
 ];
 
-/** The polling trigger: one company, several by ID, or all (including companies added later). */
-export const triggerCompanyProperties: INodeProperties[] = [
-	{
-		displayName: 'Companies',
-		name: 'companyScope',
-		type: 'options',
-		noDataExpression: true,
-		description:
-			'With All or Several Companies, each item gets its companyId and companyName (always)',
-		options: [
-			{
-				name: 'All Companies',
-				value: 'all',
-				description: `${EVERY_COMPANY}. Companies added later are included from the next poll.`,
-			},
-			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
-			{
-				name: 'Several Companies',
-				value: 'several',
-				description: 'The companies chosen below',
-			},
-		],
-		default: 'one',
-	},
-	companyLocatorFor('The company whose invoices start the workflow'),
-	{
-		displayName: 'Company Names or IDs',
-		name: 'companyIds',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getCompanies' },
-		default: [],
-		description:
-			'Companies whose invoices start the workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { companyScope: ['several'] } },
-	},
-];
+/** A trigger's selector: one company, several by ID, or all; `what` starts the workflow. */
+function triggerSelector(
+	what: 'invoices' | 'events',
+	addedLater: string,
+	description?: string,
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Companies',
+			name: 'companyScope',
+			type: 'options',
+			noDataExpression: true,
+			...(description ? { description } : {}),
+			options: [
+				{
+					name: 'All Companies',
+					value: 'all',
+					description: `${EVERY_COMPANY}. Companies added later are included ${addedLater}.`,
+				},
+				{ name: 'One Company', value: 'one', description: 'The company chosen below' },
+				{ name: 'Several Companies', value: 'several', description: 'The companies chosen below' },
+			],
+			default: 'one',
+		},
+		{
+			...companyLocator,
+			description: `The company whose ${what} start the workflow. Required with organisation-level credentials; leave empty with a company-level credential to use its own company.`,
+		},
+		{
+			displayName: 'Company Names or IDs',
+			name: 'companyIds',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getCompanies' },
+			default: [],
+			description: `Companies whose ${what} start the workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+			displayOptions: { show: { companyScope: ['several'] } },
+		},
+	];
+}
 
-/**
- * The Webhook Trigger: one company, several by ID, or all. Instances are registered at
- * activation, so All Companies means the companies the credential reaches then. Its items are
- * the events, which carry their companyId.
- */
-export const webhookCompanyProperties: INodeProperties[] = [
-	{
-		displayName: 'Companies',
-		name: 'companyScope',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'All Companies',
-				value: 'all',
-				description: `${EVERY_COMPANY}. Companies added later are included when the workflow is activated again.`,
-			},
-			{ name: 'One Company', value: 'one', description: 'The company chosen below' },
-			{
-				name: 'Several Companies',
-				value: 'several',
-				description: 'The companies chosen below',
-			},
-		],
-		default: 'one',
-	},
-	companyLocatorFor('The company whose events start the workflow'),
-	{
-		displayName: 'Company Names or IDs',
-		name: 'companyIds',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getCompanies' },
-		default: [],
-		description:
-			'Companies whose events start the workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { companyScope: ['several'] } },
-	},
-];
+export const triggerCompanyProperties = triggerSelector(
+	'invoices',
+	'from the next poll',
+	'With All or Several Companies, each item gets its companyId and companyName (always)',
+);
+
+/** The Webhook Trigger: instances are registered at activation; its events carry their companyId. */
+export const webhookCompanyProperties = triggerSelector(
+	'events',
+	'when the workflow is activated again',
+);

@@ -1,8 +1,4 @@
-/**
- * Runs one function per company and keeps every outcome: companies run concurrently (the
- * transport holds the requests of a credential within its in-flight cap and rate budgets),
- * and one failing company does not lose the results of the others.
- */
+/** Runs one function per company, concurrently (the transport paces them), and keeps every outcome. */
 import type { CompanyTarget } from './select';
 
 export type CompanyOutcome<T> =

@@ -1,9 +1,4 @@
-/**
- * Which companies a run acts on: the one chosen, several chosen by ID, or every company the
- * credential reaches. The node and the trigger read the same parameters and get the same
- * selection; the trigger keeps the company list between polls for 20 minutes (the API
- * caches it that long too).
- */
+/** Which companies a run acts on: the one chosen, several chosen by ID, or every company reached. */
 import { NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
@@ -21,20 +16,15 @@ import type { CompanyTarget } from '../transport/companyLabel';
 export type { CompanyTarget };
 
 export interface CompanySelection {
-	/**
-	 * True when the companies were chosen as a list (Several or All Companies): each item is
-	 * tagged with its company and each error names it.
-	 */
-	listed: boolean;
+	/** Several or All Companies: each item is tagged with its company and each error names it. */
+	multiCompany: boolean;
 	targets: CompanyTarget[];
 }
 
 /** The Companies choice of one item: the mode (parameter `companyScope`) and the field it shows. */
 export interface CompanyChoice {
 	mode: string;
-	/** The Company field (One Company). */
 	company?: unknown;
-	/** The Company Names or IDs field (Several Companies). */
 	companyIds?: unknown;
 }
 
@@ -47,13 +37,10 @@ export const COMPANY_LIST_TTL_MS = 20 * 60_000;
 
 const listedPerContext = new WeakMap<object, Promise<CompanyTarget[]>>();
 
-/** How messages name the company list when it is a step of All Companies (transport/callName.ts). */
+/** How messages name the company list as a step of All Companies (transport/callName.ts). */
 const LISTING = 'listing the companies for All Companies';
 
-/**
- * Every company the credential reaches (a company-level credential: its own), listed once per
- * execution. `step`: what messages add to the name of the call, when listing is a step of it.
- */
+/** Every company the credential reaches (a company-level credential: its own), listed once per execution. */
 export async function reachableCompanies(
 	ctx: SpendeskContext,
 	step?: string,
@@ -77,11 +64,7 @@ async function listCompanies(ctx: SpendeskContext, step?: string): Promise<Compa
 	}));
 }
 
-/**
- * The reachable companies, from `kept` while it is younger than COMPANY_LIST_TTL_MS (and kept
- * there). A list dated in the future (a clock stepped back) is read again. n8n keeps one poll
- * context for every poll of a trigger, so the list is read afresh, not from the context's.
- */
+/** The reachable companies, from `kept` while younger than COMPANY_LIST_TTL_MS (the API caches it as long). */
 async function keptCompanies(
 	ctx: SpendeskContext,
 	kept: KeptCompanyList,
@@ -113,10 +96,7 @@ function kindOf(value: unknown): string {
 	return typeof value === 'boolean' ? `${String(value)} (true/false)` : `a ${typeof value}`;
 }
 
-/**
- * A company ID from a parameter (expressions may give any value): text is trimmed, a number
- * becomes its text, empty gives undefined; anything else fails naming the field.
- */
+/** A company ID from a parameter: text trimmed, a number as text, empty as undefined; else an error. */
 function companyIdOf(
 	ctx: SpendeskContext,
 	value: unknown,
@@ -125,9 +105,9 @@ function companyIdOf(
 ): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'string') {
-		const id = value.trim() || undefined;
-		const hidden = INVISIBLE.exec(id ?? '');
-		if (id !== undefined && hidden) {
+		const id = value.trim();
+		const hidden = INVISIBLE.exec(id);
+		if (hidden) {
 			const code = hidden[0].codePointAt(0) ?? 0;
 			const shown = id.replace(INVISIBLE_ALL, (c) => `<U+${hex(c)}>`);
 			throw new NodeOperationError(
@@ -140,7 +120,7 @@ function companyIdOf(
 				},
 			);
 		}
-		return id;
+		return id || undefined;
 	}
 	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint')
 		return String(value);
@@ -153,24 +133,6 @@ function companyIdOf(
 			itemIndex,
 		},
 	);
-}
-
-/** Several Companies: IDs trimmed, without empty entries or duplicates (a text is read as IDs separated by commas). */
-function companyIdsOf(ctx: SpendeskContext, value: unknown, itemIndex?: number): string[] {
-	const entries =
-		typeof value === 'string'
-			? value.split(',')
-			: Array.isArray(value)
-				? (value as unknown[])
-				: value === undefined || value === null
-					? []
-					: [value];
-	const ids = new Set<string>();
-	entries.forEach((entry, index) => {
-		const id = companyIdOf(ctx, entry, `Company Names or IDs (entry ${index + 1})`, itemIndex);
-		if (id !== undefined) ids.add(id);
-	});
-	return [...ids];
 }
 
 /** Reads the Companies parameters of an item (node) or of the trigger (no item index). */
@@ -198,10 +160,7 @@ export function readCompanyChoice(
 	return { mode };
 }
 
-/**
- * The companies of a choice. With `kept`, All Companies reuses a company list younger than
- * 20 minutes; without it, the list is read once per execution.
- */
+/** The companies of a choice; with `kept`, All Companies reuses a recent company list. */
 export async function selectCompanies(
 	ctx: SpendeskContext,
 	choice: CompanyChoice,
@@ -209,24 +168,39 @@ export async function selectCompanies(
 ): Promise<CompanySelection> {
 	if (choice.mode === 'all') {
 		return {
-			listed: true,
+			multiCompany: true,
 			targets: options.kept
 				? await keptCompanies(ctx, options.kept)
 				: await reachableCompanies(ctx, LISTING),
 		};
 	}
 	if (choice.mode === 'several') {
-		const ids = companyIdsOf(ctx, choice.companyIds, options.itemIndex);
-		if (ids.length === 0) {
+		// IDs trimmed, without empty entries or duplicates; a text is IDs separated by commas.
+		const value = choice.companyIds;
+		const entries =
+			typeof value === 'string'
+				? value.split(',')
+				: Array.isArray(value)
+					? (value as unknown[])
+					: value === undefined || value === null
+						? []
+						: [value];
+		const ids = new Set<string>();
+		entries.forEach((entry, index) => {
+			const field = `Company Names or IDs (entry ${index + 1})`;
+			const id = companyIdOf(ctx, entry, field, options.itemIndex);
+			if (id !== undefined) ids.add(id);
+		});
+		if (ids.size === 0) {
 			throw new NodeOperationError(ctx.getNode(), 'Choose at least one company', {
 				description: 'Select the companies to watch, or choose All Companies.',
 				itemIndex: options.itemIndex,
 			});
 		}
-		return { listed: true, targets: ids.map((id) => ({ id })) };
+		return { multiCompany: true, targets: [...ids].map((id) => ({ id })) };
 	}
 	return {
-		listed: false,
+		multiCompany: false,
 		targets: [{ id: companyIdOf(ctx, choice.company, 'Company', options.itemIndex) }],
 	};
 }

@@ -1,8 +1,4 @@
-/**
- * Amounts as Spendesk sends them: integers in the smallest unit of their currency (cents for
- * EUR, yen for JPY; docs/api.md#response-shapes). For the labels of the editor's lists only:
- * a workflow receives the amounts as Spendesk sends them.
- */
+/** Amounts in minor units (cents, yen: docs/api.md#response-shapes), for the labels of the editor's lists only. */
 
 /** Digits after the decimal point of a currency (2 when the code is not one Intl knows). */
 function minorDigits(currency: string): number {

@@ -1,17 +1,7 @@
 /**
- * The API key credential's test (the editor's "Test" button, and the check n8n runs on Save),
- * as a node-level credential test: every Spendesk node declares the API key credential with
- * `testedBy: 'spendeskApiTest'` and has this function under `methods.credentialTest`, so the
- * test is found whichever node the credential is opened from (n8n looks it up by credential
- * type). n8n calls it with the credential's data (defaults applied, expressions resolved) and
- * gets one answer: OK with what the key can do, or an error saying what to do.
- * docs/api.md#testing-an-api-key.
- *
- * 1. The Client ID and Client Secret: the token request, as `preAuthentication` makes it. The
- *    token answer's `scope`, when it carries one, says what the key may do.
- * 2. One read any key can answer. Company (the default): a documented v1 list, one item, chosen
- *    among the reads the token's scopes allow; a 403 naming a scope still proves that the key
- *    and its token work. Organisation: Get Companies, the organisation-level endpoint.
+ * The API key credential's test (docs/api.md#testing-an-api-key): the token request, as
+ * `preAuthentication` makes it, then one read any key can answer: a documented v1 list the
+ * token's scopes allow (a 403 naming a scope still proves the key works), or Get Companies.
  */
 import type {
 	ICredentialsDecrypted,
@@ -31,11 +21,7 @@ import { abilities, readWords, tokenScopes } from './keyScopes';
 /** Where the user finds the key's client ID, secret and scopes in Spendesk. */
 const KEY_SETTINGS = 'Settings → Integrations → API access management';
 
-/**
- * The documented v1 lists a company-level key is tested with, in order of preference: the
- * first whose scope the token holds (the first of all when the token lists no scope). Each is a
- * page list whose first page answers 200 even when empty.
- */
+/** The v1 lists a company key is tested with, by preference: page lists whose first page answers even empty. */
 export const COMPANY_PROBES: readonly EndpointName[] = [
 	'listSettlements',
 	'listSuppliers',
@@ -54,38 +40,15 @@ interface Answer {
 	body: unknown;
 }
 
-type Exchange =
-	| { kind: 'answer'; answer: Answer }
-	| { kind: 'unreachable'; code?: string }
-	| { kind: 'late'; timeoutMs: number }
-	| { kind: 'redirected'; status: number; target: string };
+type Result = INodeCredentialTestResult;
 
-const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+export const failed = (message: string): Result => ({ status: 'Error', message });
+const isResult = (value: object): value is Result => 'status' in value;
 
 /** The network codes of a request cut for taking too long. */
 const TIMED_OUT = new Set(['ETIMEDOUT', 'ECONNABORTED']);
 
-/**
- * One request with n8n's credential-test helper, through the one door (transport/door.ts: a
- * redirect is never followed, the secret or the token would go with it), over after the token
- * time limit whatever the server does (a server answering a byte at a time included): any other
- * status is an answer; a network failure or the time limit is not.
- */
-async function exchange(ctx: ICredentialTestFunctions, options: IDataObject): Promise<Exchange> {
-	const timeoutMs = transportSettings.tokenTimeoutMs;
-	const deadline = { signal: AbortSignal.timeout(timeoutMs), timeoutMs };
-	try {
-		const answer = await sendLegacy(ctx, { ...options, json: true }, deadline);
-		return { kind: 'answer', answer };
-	} catch (error) {
-		const redirect = redirectRefusal(error);
-		if (redirect) return { kind: 'redirected', status: redirect.status, target: redirect.target };
-		const e = error as { code?: unknown; cause?: { code?: unknown } };
-		const code = [e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string');
-		if (deadline.signal.aborted || TIMED_OUT.has(code ?? '')) return { kind: 'late', timeoutMs };
-		return { kind: 'unreachable', code };
-	}
-}
+const isOk = (status: number): boolean => status >= 200 && status < 300;
 
 /** What Spendesk said in an error answer, safe to quote (secrets and tokens redacted). */
 function said(body: unknown, secrets: string[]): string {
@@ -96,10 +59,7 @@ function said(body: unknown, secrets: string[]): string {
 	return ` Spendesk said: "${safe.length > 200 ? `${safe.slice(0, 200)}…` : safe}".`;
 }
 
-/**
- * How the test's messages name each of its requests, in words: the user chose the Test, not
- * an endpoint (transport/callName.ts names the node's calls).
- */
+/** How messages name each request of the test: the user chose the Test, not an endpoint. */
 function testStep(endpoint: Endpoint): string {
 	if (endpoint === ENDPOINTS.token) return "the test's token request";
 	if (endpoint === LEVEL_CHECK) return "the test's read of the company list";
@@ -107,106 +67,86 @@ function testStep(endpoint: Endpoint): string {
 }
 
 /**
- * The answer of a step, or the failure every step shares: Spendesk unreachable, failing (5xx)
- * or limiting the key's requests (429).
+ * One request through the one door (transport/door.ts: no redirect followed), within the token
+ * time limit: its answer, or the failure every step shares (redirect, time, network, 5xx, 429).
  */
-function answerOf(
-	result: Exchange,
+async function exchange(
+	ctx: ICredentialTestFunctions,
 	endpoint: Endpoint,
 	origin: string,
 	secrets: string[],
-): { answer: Answer } | { failure: INodeCredentialTestResult } {
-	if (result.kind === 'redirected') {
-		return {
-			failure: failed(
-				`Spendesk answered ${testStep(endpoint)} at ${origin} with a redirect (${result.status}) to ${result.target}, which was not followed: nothing was sent there. Spendesk's API never redirects: check 'Environment' (or 'Base URL') in the credential: it must be the API's own address, not a page or a proxy that forwards elsewhere. Then test again.`,
-			),
-		};
+	options: IDataObject,
+): Promise<Answer | Result> {
+	const timeoutMs = transportSettings.tokenTimeoutMs;
+	const deadline = { signal: AbortSignal.timeout(timeoutMs), timeoutMs };
+	let answer: Answer;
+	try {
+		answer = await sendLegacy(ctx, { ...options, json: true }, deadline);
+	} catch (error) {
+		const redirect = redirectRefusal(error);
+		if (redirect) {
+			return failed(
+				`Spendesk answered ${testStep(endpoint)} at ${origin} with a redirect (${redirect.status}) to ${redirect.target}, which was not followed: nothing was sent there. Spendesk's API never redirects: check 'Environment' (or 'Base URL') in the credential: it must be the API's own address, not a page or a proxy that forwards elsewhere. Then test again.`,
+			);
+		}
+		const e = error as { code?: unknown; cause?: { code?: unknown } };
+		const code = [e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string');
+		if (deadline.signal.aborted || TIMED_OUT.has(code ?? '')) {
+			return failed(
+				`Spendesk did not answer ${testStep(endpoint)} at ${origin} within ${Math.ceil(timeoutMs / 1000)} s (it sent too little, or nothing, in that time): check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then test again.`,
+			);
+		}
+		const words = NETWORK_WORDS[code ?? ''] ?? 'no connection';
+		return failed(
+			`Spendesk could not be reached at ${origin} (${words}${code ? `, ${code}` : ''}): check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then test again.`,
+		);
 	}
-	if (result.kind === 'late') {
-		return {
-			failure: failed(
-				`Spendesk did not answer ${testStep(endpoint)} at ${origin} within ${Math.ceil(result.timeoutMs / 1000)} s (it sent too little, or nothing, in that time): check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then test again.`,
-			),
-		};
+	if (answer.statusCode >= 500) {
+		return failed(
+			`Spendesk could not answer ${testStep(endpoint)} at ${origin} (HTTP ${answer.statusCode}). The problem is on Spendesk's side: test again in a few minutes.${said(answer.body, secrets)}`,
+		);
 	}
-	if (result.kind === 'unreachable') {
-		const words = NETWORK_WORDS[result.code ?? ''] ?? 'no connection';
-		return {
-			failure: failed(
-				`Spendesk could not be reached at ${origin} (${words}${result.code ? `, ${result.code}` : ''}): check 'Environment' (or 'Base URL') in the credential and the network of your n8n instance, then test again.`,
-			),
-		};
+	if (answer.statusCode === 429) {
+		return failed(
+			`Spendesk is limiting the requests of this key right now (HTTP 429 to ${testStep(endpoint)}): wait a minute, then test again.`,
+		);
 	}
-	const { statusCode: status, body } = result.answer;
-	if (status >= 500) {
-		return {
-			failure: failed(
-				`Spendesk could not answer ${testStep(endpoint)} at ${origin} (HTTP ${status}). The problem is on Spendesk's side: test again in a few minutes.${said(body, secrets)}`,
-			),
-		};
-	}
-	if (status === 429) {
-		return {
-			failure: failed(
-				`Spendesk is limiting the requests of this key right now (HTTP 429 to ${testStep(endpoint)}): wait a minute, then test again.`,
-			),
-		};
-	}
-	return { answer: result.answer };
-}
-
-function isOk(status: number): boolean {
-	return status >= 200 && status < 300;
-}
-
-interface Settings {
-	baseUrl: string;
-	origin: string;
-	clientId: string;
-	clientSecret: string;
-	level: 'organisation' | 'company';
-	/** The optional Company ID (a label); empty when not given. */
-	companyId: string;
-	/** Never quoted: the secret, then the token once issued. */
-	secrets: string[];
+	return answer;
 }
 
 /** The credential's fields, or what to fix before any request. */
-function settingsOf(data: IDataObject): Settings | { failure: INodeCredentialTestResult } {
+function settingsOf(data: IDataObject) {
 	let baseUrl: string;
 	try {
 		baseUrl = resolveBaseUrl(data);
 	} catch (error) {
-		return {
-			failure: failed(
-				`${(error as Error).message}. Choose Production or Demo in 'Environment', or correct 'Base URL'.`,
-			),
-		};
+		return failed(
+			`${(error as Error).message}. Choose Production or Demo in 'Environment', or correct 'Base URL'.`,
+		);
 	}
 	const clientId = typeof data.clientId === 'string' ? data.clientId.trim() : '';
 	const clientSecret = typeof data.clientSecret === 'string' ? data.clientSecret : '';
 	if (!clientId || !clientSecret) {
-		return {
-			failure: failed(
-				`Enter both 'Client ID' and 'Client Secret' of the API key (from Spendesk: ${KEY_SETTINGS}).`,
-			),
-		};
+		return failed(
+			`Enter both 'Client ID' and 'Client Secret' of the API key (from Spendesk: ${KEY_SETTINGS}).`,
+		);
 	}
 	// Company unless Organisation is chosen, as the transport reads it (transport/credential.ts).
 	const level = data.accessLevel === 'organisation' ? 'organisation' : 'company';
 	const companyId =
 		level === 'company' && typeof data.companyId === 'string' ? data.companyId.trim() : '';
 	if (companyId && !isOneIdSegment(companyId)) {
-		return {
-			failure: failed(
-				`"${companyId}" is not a company ID: a Spendesk company ID is one word without spaces or slashes. Correct 'Company ID', or leave it empty (it is optional).`,
-			),
-		};
+		return failed(
+			`"${companyId}" is not a company ID: a Spendesk company ID is one word without spaces or slashes. Correct 'Company ID', or leave it empty (it is optional).`,
+		);
 	}
 	const origin = new URL(baseUrl).origin;
-	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets: [clientSecret] };
+	// The secret, then the token once issued: never quoted.
+	const secrets = [clientSecret];
+	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets };
 }
+
+type Settings = Exclude<ReturnType<typeof settingsOf>, Result>;
 
 interface Token {
 	accessToken: string;
@@ -215,38 +155,26 @@ interface Token {
 }
 
 /** Step 1, the Client ID and Client Secret: the token request as `preAuthentication` makes it. */
-async function requestToken(
-	ctx: ICredentialTestFunctions,
-	s: Settings,
-): Promise<Token | { failure: INodeCredentialTestResult }> {
-	const token = answerOf(
-		await exchange(ctx, {
-			method: ENDPOINTS.token.method,
-			uri: s.baseUrl + ENDPOINTS.token.path,
-			auth: { user: s.clientId, pass: s.clientSecret },
-			headers: { 'content-type': 'application/json', accept: 'application/json' },
-			body: { grant_type: 'client_credentials' },
-		}),
-		ENDPOINTS.token,
-		s.origin,
-		s.secrets,
-	);
-	if ('failure' in token) return token;
-	const { statusCode: status, body } = token.answer;
+async function requestToken(ctx: ICredentialTestFunctions, s: Settings): Promise<Token | Result> {
+	const answer = await exchange(ctx, ENDPOINTS.token, s.origin, s.secrets, {
+		method: ENDPOINTS.token.method,
+		uri: s.baseUrl + ENDPOINTS.token.path,
+		auth: { user: s.clientId, pass: s.clientSecret },
+		headers: { 'content-type': 'application/json', accept: 'application/json' },
+		body: { grant_type: 'client_credentials' },
+	});
+	if (isResult(answer)) return answer;
+	const { statusCode: status, body } = answer;
 	if (status === 400 || status === 401 || status === 403) {
-		return {
-			failure: failed(
-				`Spendesk refused 'Client ID' or 'Client Secret': check both fields (copy them again from Spendesk: ${KEY_SETTINGS}), that the key has not expired, and that 'Environment' is the one the key was created in (Production or Demo).${said(body, s.secrets)}`,
-			),
-		};
+		return failed(
+			`Spendesk refused 'Client ID' or 'Client Secret': check both fields (copy them again from Spendesk: ${KEY_SETTINGS}), that the key has not expired, and that 'Environment' is the one the key was created in (Production or Demo).${said(body, s.secrets)}`,
+		);
 	}
 	const accessToken = (body as { access_token?: unknown } | undefined)?.access_token;
 	if (!isOk(status) || typeof accessToken !== 'string' || !accessToken) {
-		return {
-			failure: failed(
-				`Spendesk answered the token request with HTTP ${status}${isOk(status) ? ' but no access token' : ''}: check that 'Environment' (or 'Base URL') points at Spendesk's API, then test again.${said(body, s.secrets)}`,
-			),
-		};
+		return failed(
+			`Spendesk answered the token request with HTTP ${status}${isOk(status) ? ' but no access token' : ''}: check that 'Environment' (or 'Base URL') points at Spendesk's API, then test again.${said(body, s.secrets)}`,
+		);
 	}
 	return { accessToken, scopes: tokenScopes(body) };
 }
@@ -255,12 +183,6 @@ async function requestToken(
 export function companyProbe(scopes: readonly string[] | undefined): Endpoint {
 	const probes: Endpoint[] = COMPANY_PROBES.map((name) => ENDPOINTS[name]);
 	return (scopes && probes.find((e) => e.scope && scopes.includes(e.scope))) || probes[0];
-}
-
-/** Whether a 403 names a scope: the key and its token work, the key lacks that read. */
-function namesScope(body: unknown): boolean {
-	const error = readErrorBody(body);
-	return /scope/i.test([error?.code, error?.detail, error?.source].filter(Boolean).join(' '));
 }
 
 /** What the key can do, from its token's scopes, or what the test's read showed when it lists none. */
@@ -273,66 +195,53 @@ function whatItDoes(token: Token, probe: Endpoint, readAllowed: boolean): string
 }
 
 /** Step 2 for Access Level Company: a documented v1 list answered. */
-function companyOutcome(
-	answer: Answer,
-	s: Settings,
-	token: Token,
-	probe: Endpoint,
-): INodeCredentialTestResult {
+function companyOutcome(answer: Answer, s: Settings, token: Token, probe: Endpoint): Result {
 	const { statusCode: status, body } = answer;
-	const spendeskSaid = said(body, s.secrets);
 	const works = s.companyId
 		? `The key works for its company ('Company ID' "${s.companyId}").`
 		: 'The key works for its company.';
 	if (isOk(status)) return { status: 'OK', message: `${works} ${whatItDoes(token, probe, true)}` };
-	if (status === 403 && namesScope(body)) {
+	const error = readErrorBody(body);
+	if (status === 403 && /scope/i.test([error?.code, error?.detail, error?.source].join(' '))) {
 		// Refused for a scope: the key and its token work; the key does not read this list.
 		return { status: 'OK', message: `${works} ${whatItDoes(token, probe, false)}` };
 	}
 	if (status === 400 && /x-company-id/i.test(JSON.stringify(body ?? ''))) {
 		return failed(
-			`'Client ID' and 'Client Secret' are valid, but the key is organisation-level: Spendesk asks which company each call is for. Set 'Access Level' to "Organisation".${spendeskSaid}`,
+			`'Client ID' and 'Client Secret' are valid, but the key is organisation-level: Spendesk asks which company each call is for. Set 'Access Level' to "Organisation".${said(body, s.secrets)}`,
 		);
 	}
 	if (status === 403) {
 		return failed(
-			`Spendesk accepted 'Client ID' and 'Client Secret', but refused the key's company (HTTP 403 to ${testStep(probe)}): check in Spendesk (${KEY_SETTINGS}) that the key is still active, and ask your Spendesk contact if its company was deactivated.${spendeskSaid}`,
+			`Spendesk accepted 'Client ID' and 'Client Secret', but refused the key's company (HTTP 403 to ${testStep(probe)}): check in Spendesk (${KEY_SETTINGS}) that the key is still active, and ask your Spendesk contact if its company was deactivated.${said(body, s.secrets)}`,
 		);
 	}
-	return otherOutcome(answer, probe, spendeskSaid);
-}
-
-/** The number of companies Get Companies reports (`meta.pagination.total`), if it does. */
-function companyCount(body: unknown): number | undefined {
-	const total = (body as { meta?: { pagination?: { total?: unknown } } } | undefined)?.meta
-		?.pagination?.total;
-	return typeof total === 'number' && Number.isInteger(total) && total >= 0 ? total : undefined;
+	return otherOutcome(answer, probe, s);
 }
 
 /** Step 2 for Access Level Organisation: Get Companies answered. */
-function organisationOutcome(answer: Answer, s: Settings, token: Token): INodeCredentialTestResult {
-	const spendeskSaid = said(answer.body, s.secrets);
+function organisationOutcome(answer: Answer, s: Settings, token: Token): Result {
 	if (isOk(answer.statusCode)) {
-		const count = companyCount(answer.body);
+		const total = (answer.body as { meta?: { pagination?: { total?: unknown } } } | undefined)?.meta
+			?.pagination?.total;
 		const reach =
-			count === undefined ? '' : `: it reaches ${count} ${count === 1 ? 'company' : 'companies'}`;
+			typeof total === 'number' && Number.isInteger(total) && total >= 0
+				? `: it reaches ${total} ${total === 1 ? 'company' : 'companies'}`
+				: '';
 		const scopes = token.scopes ? ` ${abilities(token.scopes)}` : '';
 		return { status: 'OK', message: `The key works at organisation level${reach}.${scopes}` };
 	}
 	if (answer.statusCode === 403) {
 		return failed(
-			`Spendesk accepted 'Client ID' and 'Client Secret', but this key has no organisation-level access (HTTP 403 to ${testStep(LEVEL_CHECK)}): set 'Access Level' to "Company" (most keys are company keys), or ask your Spendesk contact to enable organisation-level access for this key (scope ${LEVEL_CHECK.scope}).${spendeskSaid}`,
+			`Spendesk accepted 'Client ID' and 'Client Secret', but this key has no organisation-level access (HTTP 403 to ${testStep(LEVEL_CHECK)}): set 'Access Level' to "Company" (most keys are company keys), or ask your Spendesk contact to enable organisation-level access for this key (scope ${LEVEL_CHECK.scope}).${said(answer.body, s.secrets)}`,
 		);
 	}
-	return otherOutcome(answer, LEVEL_CHECK, spendeskSaid);
+	return otherOutcome(answer, LEVEL_CHECK, s);
 }
 
 /** Step 2 answered with a status no case expects (a 401 for the token just issued, a 404…). */
-function otherOutcome(
-	answer: Answer,
-	check: Endpoint,
-	spendeskSaid: string,
-): INodeCredentialTestResult {
+function otherOutcome(answer: Answer, check: Endpoint, s: Settings): Result {
+	const spendeskSaid = said(answer.body, s.secrets);
 	if (answer.statusCode === 401) {
 		return failed(
 			`Spendesk accepted 'Client ID' and 'Client Secret' but then refused the token it issued (HTTP 401 to ${testStep(check)}): test again; if it persists, check that 'Environment' is the one the key was created in.${spendeskSaid}`,
@@ -343,31 +252,24 @@ function otherOutcome(
 	);
 }
 
-/** The test n8n runs for the Spendesk API key credential. */
 export async function spendeskApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
+): Promise<Result> {
 	const s = settingsOf(credential.data ?? {});
-	if ('failure' in s) return s.failure;
+	if (isResult(s)) return s;
 	const token = await requestToken(this, s);
-	if ('failure' in token) return token.failure;
+	if (isResult(token)) return token;
 	s.secrets.push(token.accessToken);
-
 	const check = s.level === 'organisation' ? LEVEL_CHECK : companyProbe(token.scopes);
-	const probe = answerOf(
-		await exchange(this, {
-			method: check.method,
-			uri: s.baseUrl + check.path,
-			headers: { authorization: `Bearer ${token.accessToken}`, accept: 'application/json' },
-			qs: { [check.pageSize!.param]: 1 },
-		}),
-		check,
-		s.origin,
-		s.secrets,
-	);
-	if ('failure' in probe) return probe.failure;
+	const answer = await exchange(this, check, s.origin, s.secrets, {
+		method: check.method,
+		uri: s.baseUrl + check.path,
+		headers: { authorization: `Bearer ${token.accessToken}`, accept: 'application/json' },
+		qs: { [check.pageSize!.param]: 1 },
+	});
+	if (isResult(answer)) return answer;
 	return s.level === 'organisation'
-		? organisationOutcome(probe.answer, s, token)
-		: companyOutcome(probe.answer, s, token, check);
+		? organisationOutcome(answer, s, token)
+		: companyOutcome(answer, s, token, check);
 }

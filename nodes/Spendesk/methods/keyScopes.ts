@@ -1,8 +1,4 @@
-/**
- * What a key may do, in the words of the editor panel, from the scopes its token carries
- * (docs/api.md#testing-an-api-key): the documented reads by what they read, the experimental
- * scopes by the Experimental Features they belong to.
- */
+/** What a key may do, in the words of the editor panel, from its token's scopes (docs/api.md#testing-an-api-key). */
 import { EXPERIMENTAL_FEATURES } from '../transport/endpoints';
 
 /** The read scopes, each with what it reads, in the order the message lists them. */
@@ -45,12 +41,7 @@ export function readWords(scope: string): string {
 	return READ_WORDS.find(([s]) => s === scope)?.[1] ?? scope;
 }
 
-/**
- * What the scopes allow, as one sentence: "It reads settlements, payables and users;
- * experimental features: Payables Search, Purchase Orders (partly)." A feature is named when
- * the key holds every scope of it, "(partly)" when it holds some; scopes the panel has no word
- * for are listed as they are.
- */
+/** "It reads settlements and users; experimental features: Payables Search, Purchase Orders (partly)." */
 export function abilities(scopes: readonly string[]): string {
 	const held = new Set(scopes);
 	const reads = READ_WORDS.filter(([scope]) => held.has(scope)).map(([, words]) => words);

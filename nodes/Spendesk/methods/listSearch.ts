@@ -1,5 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { reachableCompanies } from '../companies/select';
 import { isOneIdSegment } from '../transport/placement';
 import { nameCalls } from '../transport/callName';
@@ -7,7 +12,7 @@ import { recordSearch, searchRecords } from './recordSearch';
 import type { RecordList, RecordSearchMethod } from './recordSearch';
 
 /** How messages name the company list of the editor (transport/callName.ts). */
-export const COMPANY_LIST = 'the list of companies';
+const COMPANY_LIST = 'the list of companies';
 
 /** Company selector: every company of every page of Get Companies, filtered by name or ID. */
 export async function searchCompanies(
@@ -29,6 +34,15 @@ export async function searchCompanies(
 	return { results };
 }
 
+/** Companies for multi-select fields: every page of Get Companies. */
+export async function getCompanies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	nameCalls(this, COMPANY_LIST);
+	const companies = await reachableCompanies(this);
+	return companies
+		.filter((c) => c.id !== undefined)
+		.map((c) => ({ name: c.name ? `${c.name} (${c.id})` : c.id!, value: c.id! }));
+}
+
 /** A record's label: its `name`, or (as some answers carry it) its `value` (docs/api.md#response-shapes). */
 export function labelOf(record: IDataObject): string {
 	for (const key of ['name', 'value']) {
@@ -38,21 +52,13 @@ export function labelOf(record: IDataObject): string {
 	return '';
 }
 
-/**
- * Analytical field selector: the fields of the company chosen in the node (or of a
- * company-level credential's own company), filtered by name or ID. Fields belong to one
- * company, so with All Companies there is no list: enter the ID.
- */
 export const searchAnalyticalFields = recordSearch({
 	endpoint: 'listAnalyticalFields',
 	what: 'Analytical fields',
 	label: labelOf,
 });
 
-/**
- * The analytical field chosen beside the Value being picked (`&fieldId`: the same row of
- * Custom Fields or Analytical Values, as n8n reads a field of the same row), From List or By ID.
- */
+/** The analytical field of the row whose Value is being picked (`&fieldId`), From List or By ID. */
 function fieldOfRow(ctx: ILoadOptionsFunctions): string {
 	const raw = ctx.getCurrentNodeParameter('&fieldId') as unknown;
 	const value =
@@ -74,18 +80,13 @@ function fieldOfRow(ctx: ILoadOptionsFunctions): string {
 	return id;
 }
 
-/** The values of an analytical field, labelled as the fields are (labelOf). */
 const FIELD_VALUES: RecordList = {
 	endpoint: 'listAnalyticalFieldValues',
 	what: 'Analytical field values',
 	label: labelOf,
 };
 
-/**
- * Value selector of an analytical field (Purchase Order → Create's Custom Fields, Payable →
- * Update's Analytical Values): the values of the field chosen in the same row, in the company
- * chosen in the node (or a company-level credential's own), filtered by name or ID.
- */
+/** The values of the analytical field chosen in the same row (Custom Fields, Analytical Values). */
 export const searchAnalyticalFieldValues: RecordSearchMethod = Object.assign(
 	async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
 		const list = { ...FIELD_VALUES, pathParams: { fieldId: fieldOfRow(this) } };

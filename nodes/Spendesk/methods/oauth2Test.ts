@@ -1,13 +1,6 @@
 /**
- * The OAuth2 credential's test (run by n8n on Save, and by Retry), node-level like the API
- * key's (`testedBy: 'spendeskOAuth2Test'`). It checks what can be checked before and after the
- * approval without spending anything: the settings, and a pasted answer's state (signed by this
- * credential). It never exchanges the code: a test cannot save tokens, and a code works once;
- * the next run does (docs/api.md#the-oauth2-credential).
- *
- * n8n shows an OK test as "Connection tested successfully" without its message, and an error
- * as a red "Couldn't connect with these settings": so only a real problem is an error, and
- * the credential's notices say what comes next.
+ * The OAuth2 credential's test: the settings and a pasted answer's state, never the code
+ * exchange (a test cannot save tokens, a code works once: docs/api.md#the-oauth2-credential).
  */
 import type {
 	ICredentialsDecrypted,
@@ -16,12 +9,10 @@ import type {
 } from 'n8n-workflow';
 import { resolveBaseUrl } from '../transport/environment';
 import { clientOf, readAuthorizationResponse } from '../transport/oauth2';
-
-const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+import { failed } from './credentialTest';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
-/** The test n8n runs for the Spendesk OAuth2 credential. */
 export async function spendeskOAuth2Test(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,

@@ -1,9 +1,4 @@
-/**
- * From List of the operations on one record (payable, supplier, user, settlement, intake): the records of the company
- * chosen in the node (or of a company-level credential's own company), filtered by the text
- * typed, by name or ID. Records belong to one company, so with Several or All Companies there
- * is no list: enter the ID.
- */
+/** From List of one record: the records of the chosen company, filtered by the text typed (name or ID). */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { restated } from '../transport/restate';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
@@ -20,7 +15,6 @@ export interface RecordList {
 	what: string;
 	label: (record: IDataObject) => string;
 	body?: IDataObject;
-	/** The path's parameters (e.g. the field whose values are listed). */
 	pathParams?: Record<string, string>;
 }
 
@@ -66,12 +60,6 @@ function matching(
 		.map((r) => ({ name: r.name ? `${r.name} (${r.id})` : r.id, value: r.id }));
 }
 
-/** One API page of a list: its records and what names the next page (undefined: the last). */
-interface ApiPage {
-	records: IDataObject[];
-	next?: string;
-}
-
 const records = (value: unknown): IDataObject[] =>
 	(Array.isArray(value) ? value : []).filter(
 		(r): r is IDataObject => !!r && typeof r === 'object' && !Array.isArray(r),
@@ -80,19 +68,14 @@ const records = (value: unknown): IDataObject[] =>
 const paginationOf = (body: IDataObject | undefined): IDataObject =>
 	((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 
-/**
- * One page of a record list, in the list's own style (docs/api.md#pagination): page lists
- * (the token is the page number), cursor lists (the cursor) and body-cursor lists (the cursor
- * in the body). Another style is read whole, in one go.
- */
+/** One page of a record list in its own style (docs/api.md#pagination); another style is read whole. */
 async function readApiPage(
 	ctx: ILoadOptionsFunctions,
 	list: RecordList,
 	company: string | undefined,
 	token: string | undefined,
-): Promise<ApiPage> {
+): Promise<{ records: IDataObject[]; next?: string }> {
 	const { endpoint } = await resolveEndpoint(ctx, list.endpoint);
-	// The company, and the path's parameters (e.g. the field whose values are listed).
 	const call = { company, pathParams: list.pathParams };
 	const size = endpoint.pageSize;
 	if (endpoint.pagination === 'page' && size) {
@@ -145,12 +128,7 @@ async function readApiPage(
 	};
 }
 
-/**
- * The records of the chosen company whose label or ID holds the text typed, a page of the
- * editor's list at a time: API pages are read until enough match (or a few pages were read),
- * and the token of the next API page lets the editor load more as the user scrolls, to the end
- * of the list.
- */
+/** A page of the editor's list; the token of the next API page lets it load more. */
 export async function searchRecords(
 	ctx: ILoadOptionsFunctions,
 	list: RecordList,
@@ -171,44 +149,24 @@ export async function searchRecords(
 	return { results, paginationToken: token };
 }
 
-/** A From List search method of the node: the records of one list, as searchRecords gives them. */
-export type RecordSearchMethod = ((
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-) => Promise<INodeListSearchResult>) & {
-	/** The list it searches (its label names the fields it reads: docs/api.md#response-shapes). */
-	readonly list?: RecordList;
-};
-
-/** The From List search method for one record list. */
-export function recordSearch(list: RecordList): RecordSearchMethod {
-	const method = async function (
-		this: ILoadOptionsFunctions,
-		filter?: string,
-		paginationToken?: string,
-	) {
-		return await searchRecords(this, list, filter, paginationToken);
+/** A From List search method of the node, with the list it searches (docs/api.md#response-shapes). */
+export function recordSearch(list: RecordList) {
+	const method = async function (this: ILoadOptionsFunctions, filter?: string, token?: string) {
+		return await searchRecords(this, list, filter, token);
 	};
 	return Object.assign(method, { list });
 }
 
-/** A record's amount and currency, for its label. */
-const amountOf = (r: IDataObject) =>
-	r.amount !== undefined
-		? `${String(r.amount)} ${typeof r.currency === 'string' ? r.currency : ''}`.trim()
-		: '';
+export type RecordSearchMethod = ReturnType<typeof recordSearch>;
 
 /** A payable's amount: the search gives minor units (1234), shown in major units (12.34). */
-const payableAmountOf = (p: IDataObject) =>
-	typeof p.amount === 'number'
-		? `${(p.amount / 100).toFixed(2)} ${typeof p.currency === 'string' ? p.currency : ''}`.trim()
-		: amountOf(p);
+function payableAmountOf(p: IDataObject): string {
+	const currency = typeof p.currency === 'string' ? p.currency : '';
+	if (typeof p.amount === 'number') return `${(p.amount / 100).toFixed(2)} ${currency}`.trim();
+	return p.amount !== undefined ? `${String(p.amount)} ${currency}`.trim() : '';
+}
 
-/**
- * The payables of the company (search order). The payables search is part of Spendesk's
- * experimental API (docs/api.md#scopes): without it, the list says how to pick a payable anyway.
- */
+/** The payables (search order); the search is experimental (docs/api.md#scopes): without it, the error says how to pick one anyway. */
 export async function searchPayables(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -238,11 +196,7 @@ export async function searchPayables(
 	}
 }
 
-/**
- * Suppliers as Spendesk reads them (docs/api.md#suppliers-as-read): "name, city, VAT number",
- * the city from `address` and the VAT number from `vatNo` (the writes' `supplierDetails` is not
- * in a read).
- */
+/** "name, city, VAT number" from `name`, `address.city`, `vatNo` (docs/api.md#suppliers-as-read). */
 export const searchSuppliers = recordSearch({
 	endpoint: 'listSuppliers',
 	what: 'Suppliers',
@@ -252,7 +206,7 @@ export const searchSuppliers = recordSearch({
 			.join(', '),
 });
 
-/** Members of the chosen company, as "first last, email (id)" (docs/api.md#response-shapes). */
+/** "first last, email" (docs/api.md#response-shapes). */
 export const searchUsers = recordSearch({
 	endpoint: 'listUsers',
 	what: 'Users',
@@ -262,10 +216,7 @@ export const searchUsers = recordSearch({
 			.join(', '),
 });
 
-/**
- * Settlements of the chosen company, as "EUR 1,326.40, 2026-01-05 (id)": the amount, sent in
- * minor units, with its currency, and the day it was created (else cleared).
- */
+/** "EUR 1,326.40, 2026-01-05": the amount (minor units) and the day created, else cleared. */
 export const searchSettlements = recordSearch({
 	endpoint: 'listSettlements',
 	what: 'Settlements',
@@ -275,10 +226,53 @@ export const searchSettlements = recordSearch({
 			.join(', '),
 });
 
-/** Intakes of the chosen company, filtered by supplier or ID. */
+/** "supplier, amount". */
 export const searchIntakeRecords = recordSearch({
 	endpoint: 'listIntakes',
 	what: 'Intakes',
 	label: (r) =>
 		[text(r.supplierName), minorAmountText(r.amount, r.currency)].filter(Boolean).join(', '),
+});
+
+/** A cost center's label: its name (docs/api.md#response-shapes). */
+export const searchCostCenters = recordSearch({
+	endpoint: 'listCostCenters',
+	what: 'Cost centers',
+	label: (c) => (typeof c.name === 'string' ? c.name : ''),
+});
+
+/** Accounting Export → Create's Template: "name" (docs/api.md#journal-templates). */
+export const searchJournalTemplates = recordSearch({
+	endpoint: 'listJournalTemplates',
+	what: 'Journal templates',
+	label: (t) => (typeof t.name === 'string' ? t.name : ''),
+});
+
+/** `{amount, currency, precision}` in minor units (120050, 2: 1200.50 EUR), or a number beside `currency`. */
+function orderAmountText(order: IDataObject): string {
+	const money = order.amount as IDataObject | number | string | undefined | null;
+	if (money && typeof money === 'object') {
+		const precision = Number(money.precision);
+		const minor = Number(money.amount);
+		if (!Number.isFinite(minor)) return '';
+		const digits = Number.isInteger(precision) && precision >= 0 && precision <= 10 ? precision : 0;
+		return `${(minor / 10 ** digits).toFixed(digits)} ${text(money.currency)}`.trim();
+	}
+	return money !== undefined && money !== null
+		? `${text(money)} ${text(order.currency)}`.trim()
+		: '';
+}
+
+/** "Supplier, amount currency, status" of a purchase order (docs/api.md#purchase-orders). */
+export function purchaseOrderLabel(order: IDataObject): string {
+	const supplier = (order.supplier ?? {}) as IDataObject;
+	return [text(supplier.name), orderAmountText(order), text(order.status)]
+		.filter(Boolean)
+		.join(', ');
+}
+
+export const searchPurchaseOrders = recordSearch({
+	endpoint: 'listPurchaseOrders',
+	what: 'Purchase orders',
+	label: purchaseOrderLabel,
 });

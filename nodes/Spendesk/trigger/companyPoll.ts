@@ -1,9 +1,6 @@
-/**
- * One company's share of a poll: read its invoices by `updatedAt`, newest first, down to the
- * horizon of its saved state, and tell what to emit and the state after a success.
- */
+/** One company's share of a poll: read its invoices down to its horizon, tell what to emit and the next state. */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from '../companies/label';
 import type { CompanyTarget } from '../companies/select';
 import { paginate } from '../transport/paginate';
 import {
@@ -24,14 +21,8 @@ export interface PollParameters {
 	overlapMs: number;
 	/** First poll of the company from this date (ms); undefined: from its saved state, or from now. */
 	since?: number;
-	/** Called at every answer of the API (the poll is making progress), with the server's time when it says it (its Date header, start of that second). */
+	/** Called at every answer of the API, with the server's time when it says it (its Date header). */
 	onAnswer?: (serverTime?: number) => void;
-}
-
-export interface CompanyPoll {
-	/** Invoices to emit, oldest first. */
-	emit: IDataObject[];
-	state: CompanyState;
 }
 
 /** Newest first, as the trigger reads them. */
@@ -42,29 +33,16 @@ const NAMED_IN_WARNING = 5;
 
 type Past = (updated: number) => boolean;
 
-/** What one company's poll reads with: its context, the server's clock, the invoices it had to skip. */
-interface Reader {
-	ctx: IPollFunctions;
-	target: CompanyTarget;
-	/** Reads the headers of every answer. */
-	observe: (headers: Record<string, unknown>) => void;
-	/** The server's clock (its latest Date header, rounded up to the end of that second), else the local clock. */
-	now: () => number;
-	/** Ids of invoices whose `updatedAt` is not a date. */
-	skipped: Set<string>;
-	/** The server's time (its Date header) at its latest answer, when it says it. */
-	answeredAt: () => number | undefined;
-}
-
 const updatedAt = (invoice: IDataObject): number => time(invoice.updatedAt) ?? -Infinity;
 const version = (invoice: IDataObject): string =>
 	`${String(invoice.id)}@${String(invoice.updatedAt)}`;
 
+/** What one company's poll reads with: `now` is the server's clock (its latest Date header), else the local one. */
 function reader(
 	ctx: IPollFunctions,
 	target: CompanyTarget,
 	onAnswer?: (serverTime?: number) => void,
-): Reader {
+) {
 	let serverNow: number | undefined;
 	let answered: number | undefined;
 	const observe = (headers: Record<string, unknown>) => {
@@ -75,15 +53,20 @@ function reader(
 		serverNow = Math.max(serverNow ?? -Infinity, date + 1_000);
 		answered = Math.max(answered ?? -Infinity, date);
 	};
+	const { name } = ctx.getNode();
 	return {
 		ctx,
 		target,
+		/** Logs a warning that starts with the trigger's name. */
+		warn: (text: string) => ctx.logger.warn(`${name}${text}`, { node: name }),
 		observe,
 		now: () => serverNow ?? Date.now(),
-		skipped: new Set(),
+		skipped: new Set<string>(),
 		answeredAt: () => answered,
 	};
 }
+
+type Reader = ReturnType<typeof reader>;
 
 /** Reads newest first until `past(updatedAt)` says the rest is older than needed; skips invoices without a readable `updatedAt`. */
 async function scan(from: Reader, past: Past): Promise<{ read: IDataObject[]; pages: number }> {
@@ -105,11 +88,7 @@ async function scan(from: Reader, past: Past): Promise<{ read: IDataObject[]; pa
 	return { read, pages };
 }
 
-/**
- * Where the first read stops: at the limit of the saved state's plan, below the Start From
- * date, or one overlap below the newest invoice (not above the server's clock). Decided at the
- * first invoice, once the first answer has told the server's time.
- */
+/** Where the first read stops (plan, Start From, or an overlap below the newest), decided at the first invoice. */
 function stopAt(
 	plan: () => ReadPlan | undefined,
 	{ overlapMs, since }: PollParameters,
@@ -132,12 +111,9 @@ function stopAt(
 }
 
 /**
- * Reads one company down to its horizon. A read that took several pages is followed by a
- * read of what changed meanwhile (down to the newest invoice read, minus the overlap, and not
- * below what changed after this poll started): an invoice updated while the pages were read
- * moves above them and would otherwise be skipped by this poll and taken for handled by the
- * next. A one-page read is one answer, so nothing can move during it; an idle poll stays one
- * request.
+ * Reads one company down to its horizon. A read of several pages is followed by a read of what
+ * changed meanwhile: an invoice updated while the pages were read moves above them, and would
+ * be skipped by this poll and taken for handled by the next. A one-page read is one answer.
  */
 async function readCompany(
 	from: Reader,
@@ -150,8 +126,8 @@ async function readCompany(
 	const known = new Set(read.map(version));
 	// Bounded: a company changing faster than it can be read is caught up by the next polls.
 	for (let round = 0; pages > 1 && round < MAX_REREADS; round++) {
-		// Down to the overlap below the newest read: changes may carry a slightly older timestamp;
-		// not below what the plan leaves to a recheck, or what changed before this poll started.
+		// An overlap below the newest read (a change may carry an older timestamp); not below what
+		// the plan leaves to a recheck, or what changed before this poll started.
 		const newest = read.reduce((max, invoice) => Math.max(max, updatedAt(invoice)), -Infinity);
 		const reach = Math.min(newest, latest()) - overlapMs;
 		const planned = plan();
@@ -179,14 +155,13 @@ function latestVersions(read: IDataObject[]): IDataObject[] {
 	return [...latest.values()].sort((a, b) => updatedAt(b) - updatedAt(a));
 }
 
-/** The saved state, its cursor brought back within the clock (checked once, when the server's time is known). */
+/** The saved state, brought back within the clock once the server's time is known. */
 function savedState(
 	from: Reader,
 	saved: CompanyState | undefined,
 	{ overlapMs, event }: PollParameters,
 ): () => CompanyState | undefined {
 	let checked: CompanyState | undefined;
-	const node = { node: from.ctx.getNode().name };
 	return () => {
 		if (!saved || checked) return checked;
 		const clocked = withinClock(saved, Math.max(from.now(), Date.now()), overlapMs);
@@ -195,33 +170,29 @@ function savedState(
 		if (checked !== clocked) {
 			const floor = clocked.floor ? dateText(clocked.floor[0]) : '';
 			const now = checked.floor ? dateText(checked.floor[0]) : undefined;
-			from.ctx.logger.warn(
-				`${node.node}: the saved state of ${companyLabel(from.target)} took every invoice up to ${floor} as handled, which lies ahead of its position (${String(clocked.cursor)}); ${now ? `it is brought back to ${now}` : 'it is dropped'}, so that new invoices are not taken as handled.`,
-				node,
+			from.warn(
+				`: the saved state of ${companyLabel(from.target)} took every invoice up to ${floor} as handled, which lies ahead of its position (${String(clocked.cursor)}); ${now ? `it is brought back to ${now}` : 'it is dropped'}, so that new invoices are not taken as handled.`,
 			);
 		}
 		return checked;
 	};
 }
 
-/** A time of a saved state as a warning shows it: a date, or the number when no date can hold it (a hand edit). */
+/** A time of a saved state as a warning shows it: a date, else the number (a hand edit). */
 const dateText = (ms: number): string => isoTime(ms) ?? String(ms);
 
-/** Says why `withinClock` changed the saved state: a position or proof ahead of the clock, or a re-read past the position. */
+/** Says why `withinClock` changed the saved state. */
 function warnClocked(from: Reader, saved: CompanyState, clocked: CompanyState): void {
-	const node = { node: from.ctx.getNode().name };
 	const company = companyLabel(from.target);
 	if (clocked.cursor !== saved.cursor || clocked.checked !== saved.checked) {
-		from.ctx.logger.warn(
-			`${node.node}: the saved position of ${company} (${String(saved.cursor)}) lay ahead of the clock; it reads again from ${String(clocked.cursor)}, so that new invoices are not hidden behind it.`,
-			node,
+		from.warn(
+			`: the saved position of ${company} (${String(saved.cursor)}) lay ahead of the clock; it reads again from ${String(clocked.cursor)}, so that new invoices are not hidden behind it.`,
 		);
 		return;
 	}
 	const end = saved.recheck ? dateText(saved.recheck[1]) : '';
-	from.ctx.logger.warn(
-		`${node.node}: the saved state of ${company} left invoices up to ${end} to be read again later, past its position (${String(saved.cursor)}); ${clocked.recheck ? 'that re-read now ends at the position' : 'that re-read is dropped'}, so that new invoices are not held back.`,
-		node,
+	from.warn(
+		`: the saved state of ${company} left invoices up to ${end} to be read again later, past its position (${String(saved.cursor)}); ${clocked.recheck ? 'that re-read now ends at the position' : 'that re-read is dropped'}, so that new invoices are not held back.`,
 	);
 }
 
@@ -230,10 +201,8 @@ function warnSkipped(from: Reader): void {
 	const named = [...from.skipped].slice(0, NAMED_IN_WARNING).map((id) => `"${id.slice(0, 64)}"`);
 	const more =
 		from.skipped.size > named.length ? ` and ${from.skipped.size - named.length} more` : '';
-	const { name } = from.ctx.getNode();
-	from.ctx.logger.warn(
-		`${name} skipped ${from.skipped.size} invoice(s) of ${companyLabel(from.target)} whose updatedAt is not a date: ${named.join(', ')}${more}. They are not emitted; the other invoices are.`,
-		{ node: name },
+	from.warn(
+		` skipped ${from.skipped.size} invoice(s) of ${companyLabel(from.target)} whose updatedAt is not a date: ${named.join(', ')}${more}. They are not emitted; the other invoices are.`,
 	);
 }
 
@@ -242,7 +211,7 @@ export async function pollCompany(
 	target: CompanyTarget,
 	saved: CompanyState | undefined,
 	params: PollParameters,
-): Promise<CompanyPoll> {
+): Promise<{ emit: IDataObject[]; state: CompanyState }> {
 	const { event, overlapMs, since } = params;
 	const from = reader(ctx, target, params.onAnswer);
 	const latest = () => from.now() + clockTolerance(overlapMs);
@@ -262,25 +231,12 @@ export async function pollCompany(
 	if (previous) emit = invoices.filter((invoice) => !handled(previous, invoice, event, overlapMs));
 	else if (since !== undefined) emit = invoices.filter((invoice) => updatedAt(invoice) >= since);
 
-	let state = advance(
-		previous ?? emptyState(),
-		invoices,
-		event,
-		overlapMs,
-		latest(),
-		from.answeredAt(),
-		plan(),
-	);
+	const after = (before: CompanyState, withPlan?: ReadPlan) =>
+		advance(before, invoices, event, overlapMs, latest(), from.answeredAt(), withPlan);
+	let state = after(previous ?? emptyState(), plan());
 	if (!previous && since !== undefined && (time(state.cursor) ?? -Infinity) < since) {
 		// Nothing changed since the date: start the cursor there, not at the beginning of time.
-		state = advance(
-			emptyState(new Date(since).toISOString()),
-			invoices,
-			event,
-			overlapMs,
-			latest(),
-			from.answeredAt(),
-		);
+		state = after(emptyState(new Date(since).toISOString()));
 	}
 	// Oldest first, as they happened.
 	return { emit: emit.reverse(), state };

@@ -1,33 +1,19 @@
 /**
- * Exactly-once bookkeeping of the invoice trigger, per company. Pure functions over a
- * small JSON state that n8n persists in the workflow's static data.
+ * Exactly-once bookkeeping of the invoice trigger, per company: pure functions over a small JSON
+ * state kept in the workflow's static data.
  *
- * Each poll reads invoices by `updatedAt`, newest first, down to a horizon: the cursor
- * (largest `updatedAt` seen, never ahead of the server's clock) minus an overlap window. The
- * overlap covers invoices that become visible late or share a timestamp; `seen` remembers what
- * was handled inside the window, so re-reading it never emits twice. Everything older than the
- * horizon was handled by an earlier poll (each poll reads past the previous horizon, and a poll
- * of several pages re-reads what moved while it paged — see companyPoll.ts), so `seen` only ever
- * holds the invoices of one overlap window: the state does not grow with history.
+ * Each poll reads invoices by `updatedAt`, newest first, down to a horizon: the cursor (largest
+ * `updatedAt` seen, never ahead of the server's clock) minus an overlap window, which covers
+ * invoices that become visible late or share a timestamp. `seen` remembers what was handled
+ * inside the window, so the state holds one window, not the history.
  *
- * The overlap is also a bound on how late an invoice becomes visible: one updated at time t is
- * listed by t + overlap (server clock). So once a poll has started after the server answered
- * the poll before it (`answeredAt`), every invoice updated up to `answeredAt` − overlap was
- * there to be read and is handled (`checked`): later polls read down to that time at most, not
- * down to cursor − overlap, and a long-idle company costs one request a poll however many
- * invoices share its newest timestamp.
- *
- * A window that holds more than a page of invoices (a bulk update gave 10,000 of them one
- * `updatedAt`) is not read again at every poll: the poll that read it leaves a `recheck` of its
- * range, the polls that follow read only what is newer, and the first poll that starts once the
- * range is an overlap behind a server answer reads it again, once, for the invoices that became
- * visible in it late. An idle poll stays one request whatever the window holds; a late invoice
- * in such a range is emitted by that re-read, up to an overlap window later than otherwise.
- *
- * When more than MAX_SEEN invoices share the window (a bulk update), the lowest of them by
- * position — (time, id), time being `updatedAt` for New or Updated Invoice and `createdAt` for
- * New Invoice — are summed up by `floor`, the highest position let go: every invoice at or
- * below it counts as handled. The state stays bounded and exact whatever the number of ties.
+ * An invoice updated at t is listed by t + overlap (server clock): once a poll started after the
+ * server answered the poll before it (`answeredAt`), everything updated up to `answeredAt` −
+ * overlap is handled (`checked`), so an idle company costs one request a poll. A window of more
+ * than a page of invoices (a bulk update) is left to one later re-read (`recheck`) instead of
+ * being read at every poll. Beyond MAX_SEEN ties, the lowest positions — (time, id), time being
+ * `updatedAt`, or `createdAt` for New Invoice — are summed up by `floor`: at or below it counts
+ * as handled, so the state stays bounded and exact.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { isDateMs } from '../transport/timeText';
@@ -45,17 +31,12 @@ export interface CompanyState {
 	cursor: string | null;
 	/** Invoices handled inside the overlap window: id → [createdAt ms or null, updatedAt ms]. */
 	seen: Record<string, [number | null, number]>;
-	/** Set when more invoices than MAX_SEEN shared the window: every invoice at or below it was handled. */
 	floor?: Position;
 	/** Every invoice updated at or before this time (ms, server clock) was handled. */
 	checked?: number;
 	/** Server time (ms, its Date header) of the last answer of the last successful poll. */
 	answeredAt?: number;
-	/**
-	 * Invoices updated in this range were read, but one could still become visible among them:
-	 * it is read again once its end is an overlap behind a server answer, and until then later
-	 * polls read only what is newer.
-	 */
+	/** Read, but read again once its end is an overlap behind a server answer; until then later polls read only what is newer. */
 	recheck?: Range;
 }
 
@@ -65,7 +46,7 @@ const finite = (value: unknown): number | undefined =>
 /** Upper bound on remembered ids per company, whatever the window holds. */
 export const MAX_SEEN = 10_000;
 
-/** Invoices above the next poll's horizon (one page of the trigger's reads) beyond which their range is left to one re-read. */
+/** Invoices above the next poll's horizon (one page) beyond which their range is left to one re-read. */
 export const RECHECK_ABOVE = 100;
 
 /** How far ahead of the server's clock the cursor may go (at most half the overlap window). */
@@ -77,7 +58,6 @@ export function time(value: unknown): number | undefined {
 	return isDateMs(ms) ? ms : undefined;
 }
 
-/** Tolerance of the cursor over the server's clock, for an overlap window. */
 export function clockTolerance(overlapMs: number): number {
 	return Math.min(CLOCK_TOLERANCE_MS, overlapMs / 2);
 }
@@ -115,11 +95,7 @@ export function horizon(state: CompanyState, overlapMs: number): number {
 	return state.recheck ? Math.min(base, state.recheck[0]) : base;
 }
 
-/**
- * What the next poll proves handled once it succeeds: every invoice updated an overlap before
- * the server's last answer to the poll before it (it started after that answer). An invoice
- * that changes while the poll runs therefore carries a later `updatedAt`.
- */
+/** What the next poll proves handled once it succeeds: up to an overlap before the last answer to the poll before it. */
 function proven(state: CompanyState, overlapMs: number): number {
 	const before = finite(state.answeredAt);
 	return Math.max(
@@ -128,13 +104,12 @@ function proven(state: CompanyState, overlapMs: number): number {
 	);
 }
 
-/** How a poll reads a company with a saved state. */
 export interface ReadPlan {
 	/** Read newest first down to this `updatedAt` (exclusive). */
 	limit: number;
 	/** The pending recheck is left to a later poll: only what is newer than its range is read. */
 	deferred: boolean;
-	/** An invoice that changes while this poll pages gets an `updatedAt` after this time. */
+	/** An invoice that changes while this poll pages gets a later `updatedAt`. */
 	changedAfter: number;
 }
 
@@ -148,11 +123,7 @@ export function readPlan(state: CompanyState, overlapMs: number): ReadPlan {
 	return { limit: horizon(state, overlapMs), deferred: false, changedAfter };
 }
 
-/**
- * The range a successful poll leaves to one later re-read: the range of the next poll's
- * horizon up to the cursor, when this poll read more than RECHECK_ABOVE invoices in it. A
- * poll that deferred a pending recheck keeps it.
- */
+/** The range left to one later re-read: next horizon to cursor, when it held more than RECHECK_ABOVE invoices. */
 function nextRecheck(
 	state: CompanyState,
 	plan: ReadPlan | undefined,
@@ -191,7 +162,6 @@ function nextCursor(
 	return { cursor, text };
 }
 
-/** Whether an invoice read by this poll has been handled before. */
 export function handled(
 	state: CompanyState,
 	invoice: IDataObject,
@@ -213,12 +183,7 @@ export function handled(
 	return created !== undefined && created <= limit;
 }
 
-/**
- * A saved cursor further ahead of the clock than a poll could have set it (a clock stepped
- * back, or a state saved by a version that let an invoice dated in the future move it) would
- * hide every invoice until the clock catches up: it is brought back to the present. `now` is
- * the later of the server's and the local clock. Returns the same state when it is fine.
- */
+/** A saved cursor ahead of the clock (a clock stepped back) would hide every invoice: it is brought back to `now`. */
 export function withinClock(state: CompanyState, now: number, overlapMs: number): CompanyState {
 	const cursor = time(state.cursor);
 	const tolerance = clockTolerance(overlapMs);
@@ -238,11 +203,7 @@ export function withinClock(state: CompanyState, now: number, overlapMs: number)
 	return recheckWithinCursor(fixed);
 }
 
-/**
- * A recheck ends at the cursor it was left with, and the cursor never goes back but here: one
- * ending past the cursor (a cursor brought back, a hand edit) would hold back the invoices
- * after the cursor until it falls due. It ends at the cursor, or is dropped without one.
- */
+/** A recheck ending past the cursor (a cursor brought back, a hand edit) would hold invoices back: it ends at the cursor. */
 function recheckWithinCursor(state: CompanyState): CompanyState {
 	const { recheck } = state;
 	const cursor = time(state.cursor);
@@ -253,13 +214,7 @@ function recheckWithinCursor(state: CompanyState): CompanyState {
 	return fixed;
 }
 
-/**
- * A floor lies below every invoice the state remembers and never above its cursor (it sums up
- * the lowest of a tie). A saved floor above the cursor (a hand edit, a clock stepped back)
- * would take every invoice up to it as handled and silence the company: it is brought down to
- * the lowest remembered invoice, or dropped when there is none. Returns the same state when it
- * is fine.
- */
+/** A saved floor above the cursor would silence the company: it comes down to the lowest remembered invoice. */
 export function floorWithinCursor(state: CompanyState, event: TriggerEvent): CompanyState {
 	const { floor } = state;
 	const cursor = time(state.cursor);
@@ -276,10 +231,8 @@ export function floorWithinCursor(state: CompanyState, event: TriggerEvent): Com
 }
 
 /**
- * State after a successful poll that read `invoices` (newest first or in any order), with
- * `plan` (undefined for a company's first poll). The cursor follows the data but never goes
- * past `latest` (the server's clock plus the tolerance): an invoice dated in the future is
- * emitted, without hiding the invoices that follow it.
+ * State after a successful poll. The cursor never goes past `latest` (server clock + tolerance):
+ * an invoice dated in the future is emitted without hiding the ones that follow.
  */
 export function advance(
 	state: CompanyState,

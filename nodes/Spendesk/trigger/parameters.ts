@@ -1,8 +1,4 @@
-/**
- * The trigger's parameters, checked before any request: they may come from expressions, so a
- * value of the wrong kind fails with an error naming the field instead of changing what is
- * emitted.
- */
+/** The trigger's parameters, checked before any request: an expression may give any value. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { expressionDate, numberOf } from '../values/expression';
@@ -16,11 +12,7 @@ export interface TriggerParameters {
 
 export const DEFAULT_OVERLAP_MINUTES = 5;
 export const MAX_OVERLAP_MINUTES = 1_440;
-/**
- * The smallest overlap a poll reads with, whatever the window says (0 included): an invoice
- * that shares the newest `updatedAt` of a poll but becomes visible only after it lies on the
- * cursor, and only an overlap re-reads it (the invoices already handled there are remembered).
- */
+/** The smallest overlap (0 included): an invoice visible late on the cursor's own `updatedAt` is re-read only by an overlap. */
 export const MIN_OVERLAP_MS = 1_000;
 
 /** A parameter value as a message may show it: short, and never more than the user typed. */
@@ -34,7 +26,10 @@ function shown(value: unknown): string {
 		: `${typeof value === 'object' ? 'an object' : typeof value}`;
 }
 
-function overlapMinutes(ctx: IPollFunctions, raw: unknown): number {
+function overlapMinutes(ctx: IPollFunctions): number {
+	const options = ctx.getNodeParameter('options', {}) as unknown;
+	const raw =
+		options && typeof options === 'object' ? (options as IDataObject).overlapMinutes : undefined;
 	if (raw === undefined || raw === null) return DEFAULT_OVERLAP_MINUTES;
 	const value = numberOf(raw);
 	if (!Number.isFinite(value) || value < 0 || value > MAX_OVERLAP_MINUTES) {
@@ -49,7 +44,6 @@ function overlapMinutes(ctx: IPollFunctions, raw: unknown): number {
 	return value;
 }
 
-/** Event and overlap window, checked. */
 export function readTriggerParameters(ctx: IPollFunctions): TriggerParameters {
 	const event = ctx.getNodeParameter('event', 'newInvoice') as unknown;
 	if (event !== 'newInvoice' && event !== 'newOrUpdatedInvoice') {
@@ -62,16 +56,10 @@ export function readTriggerParameters(ctx: IPollFunctions): TriggerParameters {
 			},
 		);
 	}
-	const options = ctx.getNodeParameter('options', {}) as unknown;
-	const raw =
-		options && typeof options === 'object' ? (options as IDataObject).overlapMinutes : undefined;
-	return { event, overlapMs: Math.max(overlapMinutes(ctx, raw) * 60_000, MIN_OVERLAP_MS) };
+	return { event, overlapMs: Math.max(overlapMinutes(ctx) * 60_000, MIN_OVERLAP_MS) };
 }
 
-/**
- * Where the first poll of each company starts, read while the trigger is not yet activated
- * (see TriggerStaticData.pending): the Since date (Start From: A Date), or now.
- */
+/** Where the first poll of each company starts, before activation: the Since date, or now. */
 export function firstPollStart(
 	ctx: IPollFunctions,
 	initialized: boolean,
@@ -81,9 +69,7 @@ export function firstPollStart(
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`'Start From' must be "Now" or "A Date"; got ${shown(startFrom)}`,
-			{
-				description: "Choose 'Start From' from the list; an expression must return now or date.",
-			},
+			{ description: "Choose 'Start From' from the list; an expression must return now or date." },
 		);
 	}
 	if (startFrom === 'now') return { start: Date.now(), fromDate: false };

@@ -1,29 +1,19 @@
-/**
- * One poll of the invoice trigger: check the parameters and the saved state, select the
- * companies, poll each (companyPoll.ts), emit what was not handled before, and advance a
- * company's state only when its poll succeeded. One poll runs at a time per trigger
- * (pollLease.ts). "Fetch test event" (manual mode) shows the newest invoice of each company and
- * leaves the saved state alone.
- */
+/** One poll of the invoice trigger: a company's state advances only when its poll succeeded. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { forEachCompany } from '../companies/fanOut';
-import type { CompanyOutcome } from '../companies/fanOut';
-import { companyError, tagItem } from '../companies/naming';
+import { companyError, tagItem } from '../companies/label';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyChoice, CompanySelection, KeptCompanyList } from '../companies/select';
 import { collect } from '../transport/paginate';
 import { forgetCredential, resolveCredential } from '../transport/credential';
 import { INVOICE_QUERY, pollCompany } from './companyPoll';
-import type { CompanyPoll } from './companyPoll';
 import { beginPoll, endPoll, holds, touch } from './pollLease';
 import type { PollLease } from './pollLease';
 import { firstPollStart, readTriggerParameters } from './parameters';
 import type { TriggerParameters } from './parameters';
 import { checkStaticData, forgetAbsent } from './staticData';
 import type { TriggerStaticData } from './staticData';
-
-export { FORGET_AFTER_MS } from './staticData';
 
 /** The companies watched: a company-level credential watches its own company, whatever the selector says. */
 async function watchedCompanies(
@@ -41,7 +31,7 @@ async function watchedCompanies(
 /** "Fetch test event": the newest invoice of each company. */
 async function newestInvoices(
 	ctx: IPollFunctions,
-	{ listed, targets }: CompanySelection,
+	{ multiCompany, targets }: CompanySelection,
 ): Promise<IDataObject[]> {
 	const newest = await Promise.all(
 		targets.map(async (target) => {
@@ -50,19 +40,10 @@ async function newestInvoices(
 				qs: INVOICE_QUERY,
 				limit: 1,
 			});
-			return listed ? items.map((invoice) => tagItem(invoice, target)) : items;
+			return multiCompany ? items.map((invoice) => tagItem(invoice, target)) : items;
 		}),
 	);
 	return newest.flat();
-}
-
-/** What a poll found, applied to the static data only if the poll still holds its trigger. */
-interface PollRun {
-	selection: CompanySelection;
-	outcomes: Array<CompanyOutcome<CompanyPoll>>;
-	/** Start of the companies whose first poll has not succeeded yet (see TriggerStaticData.pending). */
-	pending: Record<string, number>;
-	kept: KeptCompanyList;
 }
 
 /** Polls every selected company; changes nothing in the static data. */
@@ -71,7 +52,7 @@ async function pollCompanies(
 	data: TriggerStaticData,
 	params: TriggerParameters,
 	lease: PollLease,
-): Promise<PollRun> {
+) {
 	const { start, fromDate } = firstPollStart(ctx, data.initialized === true);
 	const kept: KeptCompanyList = { companyList: data.companyList };
 	const selection = await watchedCompanies(ctx, kept);
@@ -107,6 +88,9 @@ async function pollCompanies(
 	return { selection, outcomes, pending, kept };
 }
 
+/** What a poll found, applied to the static data only if the poll still holds its trigger. */
+type PollRun = Awaited<ReturnType<typeof pollCompanies>>;
+
 /** Saves the state of the companies that succeeded and returns what to emit. */
 function applyPoll(
 	ctx: IPollFunctions,
@@ -127,37 +111,28 @@ function applyPoll(
 		companies[key] = outcome.value.state;
 		delete pending[key];
 		for (const invoice of outcome.value.emit)
-			emitted.push(selection.listed ? tagItem(invoice, outcome.target) : invoice);
+			emitted.push(selection.multiCompany ? tagItem(invoice, outcome.target) : invoice);
 	}
-	reportFailures(ctx, data, failures, selection.targets.length);
-	if (failures.length < selection.targets.length) data.initialized = true;
+	const total = selection.targets.length;
+	if (failures.length) {
+		// Failed companies are retried next poll; only a first poll where all failed throws.
+		const details = `${failures.map((e) => e.message).join(' | ')}. They are retried from their saved position at the next poll.`;
+		if (failures.length === total && !data.initialized) {
+			// One company: its own error, which names it and says what to do.
+			if (total === 1) throw failures[0];
+			throw new NodeOperationError(ctx.getNode(), `Could not poll any of the ${total} companies`, {
+				description: `${details} Check the credential and the selected companies.`,
+			});
+		}
+		const { name } = ctx.getNode();
+		ctx.logger.error(
+			`${name} could not poll ${failures.length} of ${total} companies: ${details}`,
+			{ node: name },
+		);
+	}
+	if (failures.length < total) data.initialized = true;
 	forgetAbsent(data, new Set(selection.targets.map((target) => target.id ?? '')));
 	return emitted;
-}
-
-/**
- * Failed companies are retried from their saved position next poll, so a failure is logged;
- * only a first poll where every company failed stops the activation.
- */
-function reportFailures(
-	ctx: IPollFunctions,
-	data: TriggerStaticData,
-	failures: Error[],
-	total: number,
-): void {
-	if (!failures.length) return;
-	const details = `${failures.map((e) => e.message).join(' | ')}. They are retried from their saved position at the next poll.`;
-	if (failures.length === total && !data.initialized) {
-		// One company: its own error, which names it and says what to do.
-		if (total === 1) throw failures[0];
-		throw new NodeOperationError(ctx.getNode(), `Could not poll any of the ${total} companies`, {
-			description: `${details} Check the credential and the selected companies.`,
-		});
-	}
-	const { name } = ctx.getNode();
-	ctx.logger.error(`${name} could not poll ${failures.length} of ${total} companies: ${details}`, {
-		node: name,
-	});
 }
 
 /** One poll of an active trigger: nothing when the previous poll still runs, or when this one was taken over as stuck. */

@@ -1,9 +1,6 @@
-/**
- * What the invoice trigger keeps between polls in the workflow's static data, the check of
- * what it finds there on load, and the housekeeping that keeps it small.
- */
+/** What the invoice trigger keeps between polls in the static data, its check on load, and its housekeeping. */
 import type { IDataObject } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from '../companies/label';
 import type { KeptCompanyList } from '../companies/select';
 import { isDateMs } from '../transport/timeText';
 import { time } from './cursorState';
@@ -14,17 +11,9 @@ export interface TriggerStaticData extends KeptCompanyList {
 	companies?: Record<string, CompanyState>;
 	/** Set after the first successful poll: companies found later start from now. */
 	initialized?: boolean;
-	/**
-	 * Start (ms) of companies whose first poll has not succeeded yet although they were
-	 * selected at activation: the date of Start From, or the activation time. They catch
-	 * up from there once they answer, instead of starting from now.
-	 */
+	/** Start (ms) of companies selected at activation whose first poll has not succeeded yet: they catch up from there. */
 	pending?: Record<string, number>;
-	/**
-	 * Since when (ms) a company with saved state has no longer been selected (it left the
-	 * organisation, was deactivated, or was taken out of the selection). After FORGET_AFTER_MS
-	 * away its state is dropped, so the state does not keep every company ever watched.
-	 */
+	/** Since when (ms) a company with saved state is no longer selected; dropped after FORGET_AFTER_MS. */
 	absent?: Record<string, number>;
 }
 
@@ -38,6 +27,18 @@ const isRecord = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 const isMs = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isFinite(value);
+const isText = (value: unknown): value is string => typeof value === 'string';
+const orNull =
+	(is: (value: unknown) => boolean) =>
+	(value: unknown): boolean =>
+		value === null || is(value);
+/** A list of two values that pass `first` and `second`. */
+const isPair = (
+	value: unknown,
+	first: (value: unknown) => boolean,
+	second: (value: unknown) => boolean,
+): value is [unknown, unknown] =>
+	Array.isArray(value) && value.length === 2 && first(value[0]) && second(value[1]);
 
 /** A company key as a warning may show it (keys are company ids; anything else is not quoted). */
 function companyOfKey(key: string): string {
@@ -45,33 +46,19 @@ function companyOfKey(key: string): string {
 	return companyLabel(key);
 }
 
-/** Whether a saved company state can be used: a cursor that is a date (or null), seen entries of numbers, an optional floor and recheck. */
+/** Whether a saved company state can be used (see CompanyState). */
 function usableState(value: unknown): value is CompanyState {
 	if (!isRecord(value)) return false;
 	const { cursor, seen, floor, recheck } = value;
 	if (cursor !== null && (typeof cursor !== 'string' || time(cursor) === undefined)) return false;
 	if (!isRecord(seen)) return false;
-	for (const entry of Object.values(seen)) {
-		if (
-			!Array.isArray(entry) ||
-			entry.length !== 2 ||
-			!(entry[0] === null || isMs(entry[0])) ||
-			!isMs(entry[1])
-		)
-			return false;
-	}
-	const usableFloor =
-		floor === undefined ||
-		(Array.isArray(floor) && floor.length === 2 && isMs(floor[0]) && typeof floor[1] === 'string');
+	if (!Object.values(seen).every((entry) => isPair(entry, orNull(isMs), isMs))) return false;
+	if (floor !== undefined && !isPair(floor, isMs, isText)) return false;
 	// A range left to a recheck: two times, the first not after the second.
-	const usableRecheck =
+	return (
 		recheck === undefined ||
-		(Array.isArray(recheck) &&
-			recheck.length === 2 &&
-			isMs(recheck[0]) &&
-			isMs(recheck[1]) &&
-			recheck[0] <= recheck[1]);
-	return usableFloor && usableRecheck;
+		(isPair(recheck, isMs, isMs) && (recheck[0] as number) <= (recheck[1] as number))
+	);
 }
 
 function checkCompanies(data: IDataObject, warn: Warn): void {
@@ -116,13 +103,7 @@ function checkCompanyList(data: IDataObject, warn: Warn): void {
 		isMs(list.at) &&
 		list.at <= Date.now() &&
 		Array.isArray(list.companies) &&
-		list.companies.every(
-			(entry) =>
-				Array.isArray(entry) &&
-				entry.length === 2 &&
-				typeof entry[0] === 'string' &&
-				(entry[1] === null || typeof entry[1] === 'string'),
-		);
+		list.companies.every((entry) => isPair(entry, isText, orNull(isText)));
 	if (usable) return;
 	delete data.companyList;
 	warn(
@@ -130,11 +111,7 @@ function checkCompanyList(data: IDataObject, warn: Warn): void {
 	);
 }
 
-/**
- * Checks the static data on load: it may come from another version, a hand edit or a clock
- * that stepped back. What cannot be used is dropped with a warning; a company whose state is
- * dropped starts afresh, as a company added later does (its history is not emitted).
- */
+/** Checks the static data on load: what cannot be used is dropped with a warning (a company starts afresh). */
 export function checkStaticData(data: TriggerStaticData, warn: Warn): void {
 	const raw = data as IDataObject;
 	checkCompanies(raw, warn);

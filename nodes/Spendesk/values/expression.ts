@@ -1,12 +1,6 @@
-/**
- * Values as n8n hands them to a node when a parameter holds an expression: numbers as text,
- * dates as Luxon DateTime or Date. Shared by the actions and the polling trigger.
- */
+/** Values as an expression hands them to a node: numbers as text, dates as Luxon DateTime or Date. */
 
-/**
- * A date as an expression may give it: a Date as its milliseconds, a Luxon DateTime
- * ({{ $now }}) as its ISO text, anything else as it is.
- */
+/** A date from an expression: a Date as its milliseconds, a Luxon DateTime ({{ $now }}) as ISO text. */
 export function expressionDate(value: unknown): unknown {
 	if (value instanceof Date) return value.getTime();
 	const toISO = (value as { toISO?: unknown } | null)?.toISO;

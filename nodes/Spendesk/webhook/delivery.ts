@@ -1,16 +1,12 @@
 /**
  * One delivery from Spendesk: checked, deduplicated, and turned into the execution's item.
- * - The signature is checked over the raw body with the secrets of the instances kept for the
- *   company the body names, its current one first (an older one that could not be deleted yet
- *   may still deliver, and never shadows the current one); anything that cannot be checked is answered 401 and starts
- *   nothing (the answer does not say why: the log does, at debug level).
- * - A repeat of an event already handled is answered 200 and starts nothing; a repeat of an
- *   event still being handled (a slow Fetch Full Object read) is answered 409 and starts
- *   nothing, so Spendesk delivers it again later: only a delivery that started the execution
- *   marks the event handled, so every event runs exactly once.
- * - Otherwise the execution starts with the delivery as Spendesk sent it, or, with Fetch Full
- *   Object, with the payable or settlement read through the node's transport (rate limits,
- *   retries, errors). n8n answers 200 when the execution starts.
+ * - The signature is checked over the raw body with the secrets kept for the company the body
+ *   names, the current one first; what cannot be checked is answered 401 (why: in the debug log).
+ * - A repeat of a handled event is answered 200, of one still being handled 409 (Spendesk
+ *   delivers it again later): only a delivery that started the execution marks the event
+ *   handled, so every event runs exactly once.
+ * - Otherwise the execution starts with the delivery, or with Fetch Full Object with the payable
+ *   or settlement read through the node's transport.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
@@ -19,7 +15,7 @@ import type {
 	IWebhookResponseData,
 	JsonObject,
 } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from '../companies/label';
 import { ENDPOINTS } from '../transport/endpoints';
 import { paginate } from '../transport/paginate';
 import { singleObject } from '../transport/pagination/strategy';
@@ -59,37 +55,18 @@ function parse(raw: Buffer): Delivery | undefined {
 	return body as unknown as Delivery;
 }
 
-/** The raw bytes of the request body (n8n keeps them as `rawBody`). */
-function rawBodyOf(ctx: IWebhookFunctions): Buffer | undefined {
-	const raw = (ctx.getRequestObject() as { rawBody?: unknown }).rawBody;
-	if (Buffer.isBuffer(raw)) return raw;
-	return typeof raw === 'string' ? Buffer.from(raw, 'utf8') : undefined;
-}
-
-function refuse(ctx: IWebhookFunctions, reason: string): IWebhookResponseData {
-	ctx.logger.debug(`Spendesk Webhook Trigger: delivery refused (401): ${reason}`);
-	const res = ctx.getResponseObject();
-	res.status(401).json({ message: 'Invalid or missing signature' });
+/** Answers the delivery here (it starts nothing); why goes to the debug log only. */
+function answer(
+	ctx: IWebhookFunctions,
+	status: 401 | 409,
+	message: string,
+	why: string,
+): IWebhookResponseData {
+	ctx.logger.debug(`Spendesk Webhook Trigger: ${why}`);
+	ctx.getResponseObject().status(status).json({ message });
 	return { noWebhookResponse: true };
 }
 
-/**
- * A repeat of an event whose first delivery is still being handled: answered 409, so Spendesk
- * takes this attempt as failed and delivers again later (in 10 minutes), when the first one has
- * either run the event (the repeat is then a duplicate) or failed (the repeat then runs it).
- */
-function busy(ctx: IWebhookFunctions, eventId: string): IWebhookResponseData {
-	ctx.logger.debug(
-		`Spendesk Webhook Trigger: event ${eventId.slice(0, 128)} is still being handled by an earlier delivery; answered 409 so that Spendesk delivers it again later`,
-	);
-	ctx
-		.getResponseObject()
-		.status(409)
-		.json({ message: 'This event is still being handled; deliver it again later' });
-	return { noWebhookResponse: true };
-}
-
-/** The payable of the event, read with Get a payable. */
 async function fetchPayable(
 	ctx: IWebhookFunctions,
 	instance: RegisteredInstance,
@@ -104,12 +81,7 @@ async function fetchPayable(
 	return singleObject(answer.body) ?? {};
 }
 
-/**
- * The settlement of the event. Spendesk has no Get a settlement: its list is read filtered by
- * the settlement's ID (`ids`, docs/api.md#filters), one request however many settlements the
- * company has, so the delivery is answered well within Spendesk's 10 s. A list that ignored
- * the filter is still read until the settlement shows up.
- */
+/** No Get a settlement: the list filtered by its ID (`ids`, docs/api.md#filters), one request within 10 s. */
 async function fetchSettlement(
 	ctx: IWebhookFunctions,
 	instance: RegisteredInstance,
@@ -144,41 +116,37 @@ function notFound(
 	);
 }
 
-/** The delivery and the instance whose secret signed it, or the refusal to answer. */
+/** The delivery and the instance whose secret signed it, or why it is refused. */
 function verified(
 	ctx: IWebhookFunctions,
 	state: ReturnType<typeof webhookStaticData>,
-): { delivery: Delivery; instance: RegisteredInstance } | { refusal: IWebhookResponseData } {
-	const raw = rawBodyOf(ctx);
-	if (!raw) return { refusal: refuse(ctx, 'no request body') };
+): { delivery: Delivery; instance: RegisteredInstance } | string {
+	// The raw bytes of the body, as n8n keeps them.
+	const rawBody = (ctx.getRequestObject() as { rawBody?: unknown }).rawBody;
+	const raw = Buffer.isBuffer(rawBody)
+		? rawBody
+		: typeof rawBody === 'string'
+			? Buffer.from(rawBody, 'utf8')
+			: undefined;
+	if (!raw) return 'no request body';
 	const delivery = parse(raw);
-	if (!delivery) return { refusal: refuse(ctx, 'the body is not a Spendesk webhook delivery') };
+	if (!delivery) return 'the body is not a Spendesk webhook delivery';
 	// The company's current instance first; a leftover not deleted yet may still deliver.
 	const candidates = instancesOfCompany(state.instances, delivery.data.companyId);
 	if (candidates.length === 0)
-		return {
-			refusal: refuse(
-				ctx,
-				`no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`,
-			),
-		};
+		return `no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`;
 	const signature = ctx.getHeaderData()[SIGNATURE_HEADER];
 	const instance = candidates.find((i) => isValidSignature(raw, signature, i.secret));
 	if (!instance)
-		return {
-			refusal: refuse(
-				ctx,
-				`the signature does not match the secret of ${companyLabel(candidates[0].companyId)}`,
-			),
-		};
+		return `the signature does not match the secret of ${companyLabel(candidates[0].companyId)}`;
 	return { delivery, instance };
 }
 
-/** Handles one delivery (the node's webhook method). */
 export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const state = webhookStaticData(this);
 	const checked = verified(this, state);
-	if ('refusal' in checked) return checked.refusal;
+	if (typeof checked === 'string')
+		return answer(this, 401, 'Invalid or missing signature', `delivery refused (401): ${checked}`);
 	const { delivery, instance } = checked;
 
 	const { event, data } = delivery;
@@ -192,7 +160,15 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	}
 	const noted = noteEvent(this, state, event.id);
 	if (noted === 'handled') return { webhookResponse: { received: true, duplicate: true } };
-	if (noted === 'inProgress') return busy(this, event.id);
+	if (noted === 'inProgress') {
+		// Still being handled: Spendesk takes a 409 as failed and delivers again (in 10 minutes).
+		return answer(
+			this,
+			409,
+			'This event is still being handled; deliver it again later',
+			`event ${event.id.slice(0, 128)} is still being handled by an earlier delivery; answered 409 so that Spendesk delivers it again later`,
+		);
+	}
 
 	// `?? {}`: workflow JSON may hold `"options": null`.
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;

@@ -1,21 +1,18 @@
 /** The webhook events Spendesk delivers (docs/api.md#webhooks). */
 export const WEBHOOK_EVENTS = [
 	{
-		value: 'payables:created',
 		name: 'Payable Created',
-		entity: 'payable',
+		value: 'payables:created',
 		description: 'A payable (invoice, expense claim, card purchase) was created',
 	},
 	{
-		value: 'payables:prepared',
 		name: 'Payable Prepared',
-		entity: 'payable',
+		value: 'payables:prepared',
 		description: 'A payable was prepared for bookkeeping',
 	},
 	{
-		value: 'settlements:created',
 		name: 'Settlement Created',
-		entity: 'settlement',
+		value: 'settlements:created',
 		description: 'A payable was settled (paid)',
 	},
 ] as const;

@@ -1,21 +1,12 @@
 /**
- * Deliveries can repeat (Spendesk retries, and may deliver twice): one execution per event
- * id. Two memories, each bounded to the last MAX_RECENT_EVENTS ids of a trigger:
- * - in this n8n process, keyed by workflow and node: catches a repeat that arrives while the
- *   first delivery is still being handled (n8n saves static data only after a delivery);
- * - in the workflow's static data: survives a restart, and reaches the other n8n processes
- *   (webhook processors, main) that load the workflow after the save.
- * An event is noted before its execution starts and forgotten again when the delivery fails
- * (so Spendesk's retry can start it); it goes into static data only once it was handled. A
- * repeat that arrives while the first delivery is still being handled (a Fetch Full Object
- * read slower than Spendesk's 10 s timeout, after which Spendesk retries at once) is told
- * apart from a repeat of a handled event: the first may still fail.
+ * Deliveries can repeat: one execution per event id, remembered (the last MAX_RECENT_EVENTS)
+ * in this n8n process, keyed by workflow and node, for a repeat that arrives while the first
+ * is still handled (n8n saves static data only after a delivery), and in static data, for a
+ * restart and the other n8n processes. An event is noted before its execution starts, forgotten
+ * when the delivery fails (Spendesk's retry may start it), saved once handled.
  *
- * Every delivery works on its own copy of the static data, loaded when it arrived, and n8n
- * saves that copy when the delivery ends: with deliveries that overlap, the last save wins.
- * So each copy is given this process's whole list of handled events (what it read from static
- * data plus what it handled since), which the save writes as it is at that moment: whichever
- * delivery saves last, no event this process handled is lost from the database.
+ * Overlapping deliveries each save their own copy of the static data, the last save wins: so
+ * each copy is given this process's whole list of handled events, and none is lost.
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
 import type { WebhookStaticData } from './staticData';
@@ -38,18 +29,9 @@ function memoryOf(ctx: IWebhookFunctions): Memory {
 	return memory;
 }
 
-function bound(ids: string[]): void {
-	if (ids.length > MAX_RECENT_EVENTS) ids.splice(0, ids.length - MAX_RECENT_EVENTS);
-}
-
 function remember(ids: string[], eventId: string): void {
 	ids.push(eventId);
-	bound(ids);
-}
-
-function forget(ids: string[], eventId: string): void {
-	const at = ids.lastIndexOf(eventId);
-	if (at >= 0) ids.splice(at, 1);
+	if (ids.length > MAX_RECENT_EVENTS) ids.splice(0, ids.length - MAX_RECENT_EVENTS);
 }
 
 /** What to do once the delivery is over: `handled` when its execution starts, `forget` when it failed. */
@@ -58,11 +40,7 @@ export interface NotedEvent {
 	forget(): void;
 }
 
-/**
- * Notes the event. 'handled' when it was handled already (a repeat); 'inProgress' when an
- * earlier delivery of it is still being handled in this process (it may yet fail, so the
- * repeat must neither start it again nor be taken as delivered).
- */
+/** Notes the event: 'handled' for a repeat; 'inProgress' while an earlier delivery of it may yet fail. */
 export function noteEvent(
 	ctx: IWebhookFunctions,
 	state: WebhookStaticData,
@@ -85,6 +63,9 @@ export function noteEvent(
 		handled: () => {
 			if (!memory.handled.includes(eventId)) remember(memory.handled, eventId);
 		},
-		forget: () => forget(memory.noted, eventId),
+		forget: () => {
+			const at = memory.noted.lastIndexOf(eventId);
+			if (at >= 0) memory.noted.splice(at, 1);
+		},
 	};
 }

@@ -1,28 +1,22 @@
 /**
  * The Webhook Trigger's life cycle at Spendesk, as n8n drives it (webhookMethods):
- * - checkExists: every chosen company has the instance this trigger registered (kept in static
- *   data), still at Spendesk with this node's URL and events;
- * - create: one instance per company, with a secret made here; instances of this node's URL
- *   left by an activation that did not finish (n8n stopped, static data not saved) are found
- *   by their URL and deleted first, so they never pile up. A company whose kept instance is
- *   right (this URL, these events, still so at Spendesk) keeps it as it is, and one whose kept
- *   instance has this URL and only other events has it updated in place
- *   (docs/api.md#webhooks): same instance, same secret, no gap in deliveries, Spendesk's
- *   pending retries kept. Only stale instances are deleted (companies no longer chosen,
- *   another URL, gone or disabled at Spendesk, refused updates), and only missing ones created;
+ * - checkExists: every chosen company has this trigger's instance, still right at Spendesk;
+ * - create: one instance per company, with a secret made here. A kept instance that is right is
+ *   kept as it is; one with this URL and other events is updated in place (docs/api.md#webhooks:
+ *   same secret, no gap in deliveries). Instances of this URL left by an unfinished activation
+ *   are found by their URL (the node's own, shared by no other node) and deleted first;
  * - delete: exactly the instances kept in static data.
- * The URL is the node's own webhook URL, which no other node shares, so an instance with that
- * URL is this trigger's.
  */
 import { randomBytes } from 'node:crypto';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IHookFunctions } from 'n8n-workflow';
-import { companyLabel } from '../companies/naming';
+import { companyLabel } from '../companies/label';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyTarget } from '../companies/select';
 import { resolveCredential } from '../transport/credential';
 import { collect } from '../transport/paginate';
 import { singleObject } from '../transport/pagination/strategy';
+import { nameCalls } from '../transport/callName';
 import { callSpendesk } from '../transport/request';
 import { restated } from '../transport/restate';
 import { isWebhookEvent, WEBHOOK_EVENTS } from './events';
@@ -30,14 +24,9 @@ import type { WebhookEventType } from './events';
 import { currentInstances, webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
 
-/**
- * How many webhook instances a company may have is not published (docs/api.md#webhooks): the
- * simulator takes 50. The node never refuses on that number; it only adds advice to Spendesk's
- * own refusal when the company has that many already.
- */
+/** From this many instances, a refusal gets advice: the limit is not published (docs/api.md#webhooks). */
 const MANY_INSTANCES = 50;
 
-/** The events chosen in the node, checked. */
 export function readEvents(ctx: IHookFunctions): WebhookEventType[] {
 	const raw = ctx.getNodeParameter('events', []) as unknown;
 	const chosen = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [])
@@ -58,7 +47,7 @@ export function readEvents(ctx: IHookFunctions): WebhookEventType[] {
 	return [...new Set(chosen as WebhookEventType[])];
 }
 
-/** The companies the trigger registers for, as the node's Companies choice gives them (read at activation). */
+/** The companies the trigger registers for (read at activation). */
 async function companiesOf(ctx: IHookFunctions): Promise<CompanyTarget[]> {
 	return (await selectCompanies(ctx, readCompanyChoice(ctx))).targets;
 }
@@ -66,10 +55,7 @@ async function companiesOf(ctx: IHookFunctions): Promise<CompanyTarget[]> {
 const sameEvents = (a: readonly string[], b: readonly string[]) =>
 	a.length === b.length && a.every((e) => b.includes(e));
 
-/**
- * Why the instance kept for a company is not right at Spendesk (gone, disabled, another URL or
- * other events), or undefined when it is.
- */
+/** Why the instance kept for a company is not right at Spendesk, or undefined when it is. */
 async function notRightAtSpendesk(
 	ctx: IHookFunctions,
 	kept: RegisteredInstance,
@@ -91,8 +77,12 @@ async function notRightAtSpendesk(
 	return sameEvents(remoteEvents, events) ? undefined : 'Spendesk holds other events for it';
 }
 
+/** How messages name the calls of an activation (transport/callName.ts). */
+const REGISTERING = 'Spendesk Webhook Trigger (registering its webhooks at Spendesk)';
+
 /** Whether every chosen company has this trigger's instance at Spendesk, with this URL and these events. */
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
+	nameCalls(this, REGISTERING);
 	const state = webhookStaticData(this);
 	if (state.instances.length === 0) return false;
 	const url = this.getNodeWebhookUrl('default');
@@ -109,11 +99,8 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 }
 
 /** Deletes one instance; a 404 (already gone) counts as deleted. */
-async function deleteInstance(
-	ctx: IHookFunctions,
-	company: string | undefined,
-	webhookId: string,
-): Promise<void> {
+async function deleteInstance(ctx: IHookFunctions, instance: { company?: string; id: string }) {
+	const { company, id: webhookId } = instance;
 	await callSpendesk(ctx, 'deleteWebhook', {
 		company,
 		pathParams: { webhookId },
@@ -129,7 +116,7 @@ async function deleteAll(
 	const left: RegisteredInstance[] = [];
 	for (const instance of instances) {
 		try {
-			await deleteInstance(ctx, instance.company, instance.id);
+			await deleteInstance(ctx, instance);
 		} catch (error) {
 			ctx.logger.warn(
 				`Spendesk Webhook Trigger: could not delete webhook instance ${instance.id} of ${companyLabel(instance.company)}: ${(error as Error).message}`,
@@ -140,40 +127,20 @@ async function deleteAll(
 	return left;
 }
 
-/** POST the instance to Spendesk; a failure says which company it was for. */
-async function createAtSpendesk(
-	ctx: IHookFunctions,
-	company: string | undefined,
-	name: string,
-	instance: { url: string; events: WebhookEventType[]; secret: string },
-	others: number,
-) {
-	const workflow = ctx.getWorkflow();
-	const label = `n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`;
-	try {
-		return await callSpendesk(ctx, 'createWebhook', {
-			company,
-			body: { ...instance, description: label.slice(0, 250) },
-			// Spendesk may quote the request body in an error: the secret must not reach it.
-			secrets: [instance.secret],
-		});
-	} catch (error) {
-		const cause = error as Error & { description?: string | null };
-		const crowded =
-			others >= MANY_INSTANCES
-				? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
-				: '';
-		throw restated(ctx.getNode(), error, {
-			message: `Could not register the webhook for ${name}: ${cause.message}`,
-			description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
-		});
-	}
+/** A refused registration, naming the company, with advice when it has many instances already. */
+function refusedRegistration(ctx: IHookFunctions, error: unknown, name: string, others: number) {
+	const cause = error as Error & { description?: string | null };
+	const crowded =
+		others >= MANY_INSTANCES
+			? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
+			: '';
+	return restated(ctx.getNode(), error, {
+		message: `Could not register the webhook for ${name}: ${cause.message}`,
+		description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
+	});
 }
 
-/**
- * Registers one company's instance (after deleting what an unfinished activation, or a
- * deletion that failed, left there with this URL; their ids are added to `deleted`).
- */
+/** Registers one company's instance, after deleting the leftovers with this URL (added to `deleted`). */
 async function registerCompany(
 	ctx: IHookFunctions,
 	target: CompanyTarget,
@@ -185,13 +152,25 @@ async function registerCompany(
 	const existing = await collect(ctx, 'listWebhooks', { company });
 	const leftovers = existing.filter((instance) => instance.url === url);
 	for (const leftover of leftovers) {
-		await deleteInstance(ctx, company, String(leftover.id));
+		await deleteInstance(ctx, { company, id: String(leftover.id) });
 		deleted.add(String(leftover.id));
 	}
 	const name = companyLabel(target);
 	const secret = randomBytes(32).toString('hex');
 	const others = existing.length - leftovers.length;
-	const answer = await createAtSpendesk(ctx, company, name, { url, events, secret }, others);
+	const workflow = ctx.getWorkflow();
+	const label = `n8n workflow "${workflow.name ?? workflow.id ?? ''}", node "${ctx.getNode().name}"`;
+	let answer;
+	try {
+		answer = await callSpendesk(ctx, 'createWebhook', {
+			company,
+			body: { url, events, secret, description: label.slice(0, 250) },
+			// Spendesk may quote the request body in an error: the secret must not reach it.
+			secrets: [secret],
+		});
+	} catch (error) {
+		throw refusedRegistration(ctx, error, name, others);
+	}
 	const created = singleObject(answer.body);
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
 		throw new NodeOperationError(
@@ -217,93 +196,53 @@ async function registerCompany(
 	};
 }
 
-/**
- * Sets the events of a kept instance at Spendesk (same URL, same secret). Gives back the
- * instance as now registered, or undefined when it must be registered anew instead: the
- * instance is gone (404), disabled, or the update was refused (no scope for it, an outage…);
- * the reason is logged, without the secret.
- */
-async function updateInPlace(
+/** Sets the events of a kept instance at Spendesk (same URL and secret); why it failed, or undefined. */
+async function updateAtSpendesk(
 	ctx: IHookFunctions,
 	instance: RegisteredInstance,
 	events: WebhookEventType[],
-): Promise<RegisteredInstance | undefined> {
-	const name = companyLabel(instance.company);
-	let reason: string;
-	try {
-		const answer = await callSpendesk(ctx, 'updateWebhook', {
-			company: instance.company,
-			pathParams: { webhookId: instance.id },
-			body: { events },
-			allowNotFound: true,
-			secrets: [instance.secret],
-		});
-		const remote = singleObject(answer.body);
-		if (answer.status === 404) reason = 'it is no longer at Spendesk';
-		else if (remote?.disabled === true || remote?.status === 'disabled')
-			reason = 'Spendesk disabled it';
-		else if (remote?.url !== undefined && remote.url !== instance.url)
-			reason = 'Spendesk answered another URL for it';
-		else return { ...instance, events };
-	} catch (error) {
-		reason = `Spendesk refused the update: ${(error as Error).message}`;
-	}
-	ctx.logger.info(
-		`Spendesk Webhook Trigger: webhook instance ${instance.id} of ${name} is registered anew (${reason})`,
-	);
+): Promise<string | undefined> {
+	const answer = await callSpendesk(ctx, 'updateWebhook', {
+		company: instance.company,
+		pathParams: { webhookId: instance.id },
+		body: { events },
+		allowNotFound: true,
+		secrets: [instance.secret],
+	});
+	const remote = singleObject(answer.body);
+	if (answer.status === 404) return 'it is no longer at Spendesk';
+	if (remote?.disabled === true || remote?.status === 'disabled') return 'Spendesk disabled it';
+	if (remote?.url !== undefined && remote.url !== instance.url)
+		return 'Spendesk answered another URL for it';
 	return undefined;
 }
 
-/**
- * A kept instance with this URL and these events, if it is still right at Spendesk: kept as it
- * is (same instance and secret, no gap in deliveries, Spendesk's pending retries kept).
- * Otherwise undefined, and the reason is logged: that company is registered anew.
- */
-async function keepIfRight(
+/** A kept instance with this URL, as it is or with its events updated; undefined (logged): registered anew. */
+async function reuse(
 	ctx: IHookFunctions,
 	instance: RegisteredInstance,
 	events: WebhookEventType[],
 ): Promise<RegisteredInstance | undefined> {
+	const same = sameEvents(instance.events, events);
 	let reason: string | undefined;
 	try {
-		reason = await notRightAtSpendesk(ctx, instance, instance.url, events);
+		reason = same
+			? await notRightAtSpendesk(ctx, instance, instance.url, events)
+			: await updateAtSpendesk(ctx, instance, events);
 	} catch (error) {
-		reason = `Spendesk could not confirm it: ${(error as Error).message}`;
+		const failure = same ? 'Spendesk could not confirm it' : 'Spendesk refused the update';
+		reason = `${failure}: ${(error as Error).message}`;
 	}
-	if (reason === undefined) return instance;
+	if (reason === undefined) return same ? instance : { ...instance, events };
 	ctx.logger.info(
 		`Spendesk Webhook Trigger: webhook instance ${instance.id} of ${companyLabel(instance.company)} is registered anew (${reason})`,
 	);
 	return undefined;
 }
 
-/**
- * The instances an activation keeps: for each chosen company, its current instance when it has
- * this URL, as it is when its events are right and Spendesk still holds it so, updated in place
- * when only the events differ. The other companies are registered anew.
- */
-async function reusableInstances(
-	ctx: IHookFunctions,
-	state: { instances: RegisteredInstance[] },
-	targets: CompanyTarget[],
-	url: string,
-	events: WebhookEventType[],
-): Promise<RegisteredInstance[]> {
-	const current = currentInstances(state.instances);
-	const reused: RegisteredInstance[] = [];
-	for (const target of targets) {
-		const kept = current.find((i) => (i.company ?? '') === (target.id ?? ''));
-		if (!kept || kept.url !== url) continue;
-		const now = sameEvents(kept.events, events)
-			? await keepIfRight(ctx, kept, events)
-			: await updateInPlace(ctx, kept, events);
-		if (now) reused.push(now);
-	}
-	return reused;
-}
-
 /** Registers one instance per chosen company. On a failure, what was registered is deleted again. */
 export async function create(this: IHookFunctions): Promise<boolean> {
+	nameCalls(this, REGISTERING);
 	const state = webhookStaticData(this);
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	const events = readEvents(this);
@@ -314,8 +253,14 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 				'Check that the credential is the right one and that its companies are active in Spendesk.',
 		});
 	}
-	// Instances that are right are kept as they are; same URL with other events, updated in place.
-	const reused = await reusableInstances(this, state, targets, url, events);
+	// Each chosen company's current instance with this URL is kept, or updated in place.
+	const current = currentInstances(state.instances);
+	const reused: RegisteredInstance[] = [];
+	for (const target of targets) {
+		const kept = current.find((i) => (i.company ?? '') === (target.id ?? ''));
+		const now = kept?.url === url ? await reuse(this, kept, events) : undefined;
+		if (now) reused.push(now);
+	}
 	const reusedIds = new Set(reused.map((i) => i.id));
 	// Only what is stale goes: instances of companies no longer chosen, of another URL, gone or
 	// disabled at Spendesk, and leftovers of earlier activations.
@@ -350,6 +295,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 
 /** Deletes the instances this trigger registered; those that could not be deleted stay listed (and are deleted on the next activation). */
 export async function remove(this: IHookFunctions): Promise<boolean> {
+	nameCalls(this, 'Spendesk Webhook Trigger (removing its webhooks at Spendesk)');
 	const state = webhookStaticData(this);
 	state.instances = await deleteAll(this, state.instances);
 	return state.instances.length === 0;

@@ -21,7 +21,6 @@ function digestOf(header: string): Buffer | undefined {
 	return undefined;
 }
 
-/** Whether `header` is the signature of `body` with `secret`. */
 export function isValidSignature(body: Buffer, header: unknown, secret: string): boolean {
 	const value = Array.isArray(header) ? header[0] : header;
 	if (typeof value !== 'string' || !secret) return false;

@@ -1,30 +1,19 @@
-/**
- * What the Webhook Trigger keeps in the workflow's static data (node level): the instances it
- * registered, one per company, with the secret it made for each, and the ids of the events it
- * started executions for. n8n saves static data after activation, after deactivation and after
- * each delivery. Read defensively: an entry that is not usable is dropped.
- */
+/** What the Webhook Trigger keeps in static data: its instances with their secrets, and the events it ran. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 export interface RegisteredInstance {
-	/** The instance's id at Spendesk. */
 	id: string;
 	/** The company as the trigger named it in its calls; absent for a company-level credential's own company. */
 	company?: string;
 	/** The company Spendesk registered the instance for (from its answer): deliveries name it. */
 	companyId: string;
-	/** The secret Spendesk signs this instance's deliveries with. */
 	secret: string;
 	url: string;
 	events: string[];
 }
 
 export interface WebhookStaticData {
-	/**
-	 * Oldest first. The last one of a company is its current registration; an older one of the
-	 * same company is a leftover that could not be deleted yet (deleted on the next activation
-	 * or deactivation), whose deliveries are still accepted.
-	 */
+	/** Oldest first: the last of a company is current; older ones are leftovers not deleted yet, still accepted. */
 	instances: RegisteredInstance[];
 	/** Ids of the events that started an execution, oldest first (bounded, see recent.ts). */
 	recentEvents: string[];

@@ -5,7 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
-import { companyLabel } from '../../companies/naming';
+import { companyLabel } from '../../companies/label';
 import type { EndpointName } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
 import { singleObject } from '../../transport/pagination/strategy';

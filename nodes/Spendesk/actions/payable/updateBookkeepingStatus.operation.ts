@@ -5,7 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { companyLabel } from '../../companies/naming';
+import { companyLabel } from '../../companies/label';
 import { callSpendesk } from '../../transport/request';
 import { recordLocator } from '../recordId';
 import { bookkeepingStatusField } from '../sharedParams';

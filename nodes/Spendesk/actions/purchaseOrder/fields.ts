@@ -1,7 +1,7 @@
 /** What the Purchase Order operations share (docs/api.md#purchase-orders). */
 import type { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { companyLabel } from '../../companies/naming';
+import { companyLabel } from '../../companies/label';
 import type { EndpointName } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
 import { apiError } from '../errorItem';

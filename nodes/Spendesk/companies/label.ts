@@ -1,4 +1,4 @@
-/** How a company appears to the user: in messages, on errors and on the items of a listed selection. */
+/** How a company appears to the user: in messages, on errors and on the items of a multi-company selection. */
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 import { restated } from '../transport/restate';
@@ -12,10 +12,7 @@ export function tagItem(json: IDataObject, target: CompanyTarget): IDataObject {
 	return { ...json, companyId: target.id ?? null, companyName: target.name ?? null };
 }
 
-/**
- * The error of one company among several, its message prefixed with the company. An API
- * error keeps what the API said (endpoint, status, API code, detail) and gains the company.
- */
+/** The error of one company among several, prefixed with the company; an API error keeps what the API said. */
 export function companyError(
 	node: INode,
 	error: unknown,
