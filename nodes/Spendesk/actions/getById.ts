@@ -12,7 +12,7 @@ import type { IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflo
 import { companyLabel } from '../companies/naming';
 import type { EndpointName } from '../transport/endpoints';
 import { ENDPOINTS } from '../transport/endpoints';
-import { bodyItems } from '../transport/pagination/strategy';
+import { bodyItems } from '../transport/pagination/response';
 import { callSpendesk } from '../transport/request';
 import { readRecordId, recordLocator } from './recordId';
 import type { SpendeskOperation } from './types';

@@ -17,7 +17,7 @@ import { ENDPOINTS } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
 import { experimentalAccessHelp, isExperimental } from './errors';
 import { isOneIdSegment } from './placement';
-import { singleObject } from './pagination/strategy';
+import { singleObject } from './pagination/response';
 import type { CallOptions, CallResult } from './call';
 
 /** How the look-up calls Spendesk: `callSpendesk`, passed in (request.ts calls this module). */

@@ -22,7 +22,7 @@ import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyTarget } from '../companies/select';
 import { resolveCredential } from '../transport/credential';
 import { collect } from '../transport/paginate';
-import { singleObject } from '../transport/pagination/strategy';
+import { singleObject } from '../transport/pagination/response';
 import { callSpendesk } from '../transport/request';
 import { restated } from '../transport/restate';
 import { isWebhookEvent, WEBHOOK_EVENTS } from './events';

@@ -13,7 +13,7 @@ import { companyLabel } from '../../companies/naming';
 import { ENDPOINTS } from '../../transport/endpoints';
 import type { EndpointName } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
-import { singleObject } from '../../transport/pagination/strategy';
+import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';

@@ -5,7 +5,7 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { readRecordId } from '../recordId';
 import { readVersion } from '../writeFields';

@@ -7,7 +7,7 @@
  * create a second one.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { readRecordId, recordLocator } from '../recordId';
 import { readChoice } from '../listFilters';

@@ -4,7 +4,7 @@
  * Several or All Companies the purchase order comes from the company that holds it.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { withOutput } from '../output';
 import type { SingleOperation } from '../types';
