@@ -141,14 +141,23 @@ function pastedSecrets(pasted: unknown): string[] {
 	return [pasted.trim(), params.get('code') ?? '', params.get('state') ?? ''];
 }
 
+/** The credential's fields as stored now (undefined when they cannot be read). */
+export async function readCredentialAgain(
+	ctx: SpendeskContext,
+	credential: ResolvedCredential,
+): Promise<ICredentialDataDecryptedObject | undefined> {
+	try {
+		return (await ctx.getCredentials(credential.credentialType)) as ICredentialDataDecryptedObject;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Reads the credential again and remembers its tokens (a token n8n fetched or renewed since it was resolved). */
 export async function rememberSecrets(
 	ctx: SpendeskContext,
 	credential: ResolvedCredential,
 ): Promise<void> {
-	try {
-		noteSecrets(credential, await ctx.getCredentials(credential.credentialType));
-	} catch {
-		// The credential could not be read again: the tokens known so far stay.
-	}
+	const data = await readCredentialAgain(ctx, credential);
+	if (data) noteSecrets(credential, data);
 }
