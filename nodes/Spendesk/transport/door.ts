@@ -113,6 +113,21 @@ function originOf(url: unknown, base?: unknown): string | undefined {
 	}
 }
 
+/** A thrown error as it is, or as a refused redirect when it carries a 3xx. */
+function rethrown(
+	error: unknown,
+	refused: (status: number, location?: unknown) => RedirectRefusedError,
+): unknown {
+	if (redirectRefusal(error)) return error;
+	for (const e of chainOf(error)) {
+		const answer = e.response as { status?: unknown; headers?: IDataObject } | undefined;
+		if (isRedirect(answer?.status)) return refused(answer.status, answer.headers?.location);
+		const status = Number(e.httpCode ?? e.statusCode);
+		if (isRedirect(status)) return refused(status);
+	}
+	return error;
+}
+
 /**
  * Sends with `send` and gives the full response; a 3xx, answered (its body let go) or thrown
  * (an axios-like `response`, or a wrapper's `httpCode`), is a RedirectRefusedError.
@@ -134,14 +149,7 @@ async function guarded(
 	try {
 		response = (await send()) as IN8nHttpFullResponse;
 	} catch (error) {
-		if (redirectRefusal(error)) throw error;
-		for (const e of chainOf(error)) {
-			const answer = e.response as { status?: unknown; headers?: IDataObject } | undefined;
-			if (isRedirect(answer?.status)) throw refused(answer.status, answer.headers?.location);
-			const status = Number(e.httpCode ?? e.statusCode);
-			if (isRedirect(status)) throw refused(status);
-		}
-		throw error;
+		throw rethrown(error, refused);
 	}
 	if (!isRedirect(response.statusCode)) return response;
 	(response.body as { destroy?: () => void } | undefined)?.destroy?.();
