@@ -21,11 +21,7 @@ export function nameCalls(ctx: object, name: string | Chosen): void {
 	chosen.set(ctx, typeof name === 'string' ? () => name : name);
 }
 
-/**
- * The name of a call made with `ctx`, for messages: what the user chose for its item (else the
- * node, by its name on the canvas), then the step it is of that in brackets ("listing the
- * companies for All Companies").
- */
+/** The name of a call for messages: what the user chose (else the node), then the step in brackets. */
 export function callName(
 	ctx: { getNode(): INode },
 	{ itemIndex, step }: { itemIndex?: number; step?: string } = {},

@@ -128,10 +128,7 @@ function rethrown(
 	return error;
 }
 
-/**
- * Sends with `send` and gives the full response; a 3xx, answered (its body let go) or thrown
- * (an axios-like `response`, or a wrapper's `httpCode`), is a RedirectRefusedError.
- */
+/** Sends with `send`: the full response; a 3xx, answered or thrown, is a RedirectRefusedError. */
 async function guarded(
 	from: string | undefined,
 	label: DoorLabel,
@@ -193,11 +190,7 @@ export interface AuthenticatedCaller {
 	};
 }
 
-/**
- * One request with n8n's authenticated helper, called on `ctx` (n8n reads the execution's
- * cancel signal from it): the full response. n8n runs the credential's `preAuthentication`
- * first when the token must be fetched; its token call comes back through `sendPlain`.
- */
+/** One request with n8n's authenticated helper, called on `ctx` (n8n reads the cancel signal from it). */
 export async function sendAuthenticated(
 	ctx: AuthenticatedCaller,
 	credentialType: string,
@@ -235,11 +228,7 @@ const isStreamed = (body: unknown): body is Streamed =>
 	typeof (body as { destroy?: unknown } | null)?.destroy === 'function' &&
 	typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 
-/**
- * The response of `sent` (its headers), or a DeadlineError when the deadline comes first. The
- * legacy helper takes no abort signal: a response that still comes later is let go (its
- * streamed body closed).
- */
+/** The response of `sent`, or a DeadlineError first; a response that still comes later is let go. */
 async function headersBy<T>(sent: Promise<T>, deadline: Deadline): Promise<T> {
 	return await new Promise<T>((resolve, reject) => {
 		const late = () => reject(new DeadlineError(deadline.timeoutMs));
@@ -261,9 +250,8 @@ async function headersBy<T>(sent: Promise<T>, deadline: Deadline): Promise<T> {
 }
 
 /**
- * A streamed body read in full by the deadline, else closed (its connection with it) and a
- * DeadlineError; as the helper would give it: JSON parsed when asked and valid, the text
- * otherwise, undefined when empty. A body that is not a stream is given as it is.
+ * A streamed body read in full by the deadline, else closed and a DeadlineError; JSON parsed
+ * when asked and valid, the text otherwise, undefined when empty.
  */
 async function bodyBy(body: unknown, deadline: Deadline, json: boolean): Promise<unknown> {
 	if (!isStreamed(body)) return body;
@@ -288,9 +276,8 @@ async function bodyBy(body: unknown, deadline: Deadline, json: boolean): Promise
 }
 
 /**
- * One request with the legacy helper: every status an answer except a 3xx. Over by `deadline`
- * whatever the server does: the helper takes no abort signal and its `timeout` only limits
- * silence, so the answer is streamed and read here, and closed at the deadline.
+ * One request with the legacy helper: every status an answer except a 3xx. It takes no abort
+ * signal and its `timeout` only limits silence, so the answer is streamed and closed at the deadline.
  */
 export async function sendLegacy(
 	ctx: LegacyCaller,

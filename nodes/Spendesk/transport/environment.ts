@@ -22,10 +22,7 @@ export function isSecureOrLoopback(scheme: string, host: string): boolean {
 	);
 }
 
-/**
- * A custom base URL: scheme, optional user info (dropped), host (name, IPv4 or bracketed IPv6),
- * optional port, optional path, optional query and fragment (dropped).
- */
+/** A custom base URL: scheme, user info (dropped), host, port, path, query and fragment (dropped). */
 const BASE_URL_PATTERN =
 	/^(https?):\/\/(?:[^/?#@\\\s]*@)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]+))?((?:\/[^?#\\\s]*)?)(?:\?[^#]*)?(?:#.*)?$/i;
 

@@ -42,10 +42,7 @@ const REDACTED = '[redacted]';
 /** Longest excerpt of server text quoted in a message. */
 const QUOTE_MAX = 300;
 
-/**
- * Server text as it may be quoted: the given secrets (longest first), bearer and basic
- * credentials, and token or secret values in `key=value` or JSON form replaced by [redacted].
- */
+/** Server text as it may be quoted: secrets, bearer and basic credentials, token values redacted. */
 export function redact(text: string, secrets: readonly string[] = []): string {
 	let out = text;
 	for (const secret of [...secrets].sort((a, b) => b.length - a.length))
@@ -150,10 +147,7 @@ export function describeFailure(call: FailedCall): Described {
 				"Spendesk refused the access token even after the node asked for a new one. Check 'Client ID' and 'Client Secret' in the credential (or connect the OAuth2 credential again), that the API key has not expired or been revoked in Spendesk, and that 'Environment' (Production, Demo or Custom Base URL) is where the key was created.",
 		};
 	}
-	if (status === 403)
-		return (
-			companyRefused(call, detail, company) ?? accessRefused({ ...call, error }, detail, company)
-		);
+	if (status === 403) return forbidden({ ...call, error }, detail, company);
 	if (status === 404) {
 		return {
 			message: `Spendesk found nothing for ${name}${companyId ? ` in ${company}` : ''} (404)`,
@@ -181,9 +175,13 @@ export function describeFailure(call: FailedCall): Described {
 	};
 }
 
-/** A 403 about the company or the level: organisation-level only, not in the organisation, user not a member, deactivated. */
-function companyRefused(call: FailedCall, detail: string, company: string): Described | undefined {
-	const { name, credentialName } = call;
+/**
+ * The cases of a 403: organisation-level only, a company not in the organisation, a user not a
+ * member, a deactivated company; the experimental API without access to it (keyed on the
+ * endpoint's `experimental:` scope), a missing scope, another company's path.
+ */
+function forbidden(call: FailedCall, detail: string, company: string): Described {
+	const { endpoint, name, error, level, credentialName, companyId } = call;
 	if (/requires an organisation-level token/i.test(detail)) {
 		return {
 			message: `${name} needs an organisation-level credential; "${credentialName}" is company-level`,
@@ -212,15 +210,6 @@ function companyRefused(call: FailedCall, detail: string, company: string): Desc
 				'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
 		};
 	}
-	return undefined;
-}
-
-/**
- * A 403 about access: the experimental API without access to it (keyed on the endpoint's
- * `experimental:` scope), a missing scope, another company's path.
- */
-function accessRefused(call: FailedCall, detail: string, company: string): Described {
-	const { endpoint, name, error, level, credentialName, companyId } = call;
 	const scope = endpoint.scope;
 	const scopeRefused =
 		error?.code === 'insufficient_scope' ||
@@ -298,10 +287,7 @@ function htmlText(text: string): string {
 	return text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 }
 
-/**
- * The OAuth2 credential must be connected (again). The description links to Spendesk's approval
- * page (the panel shows it as HTML, so the link is one click) and says what to do with the answer.
- */
+/** The OAuth2 credential must be connected (again): the description links to the approval page (HTML). */
 export function renewalRefusedError(
 	node: INode,
 	call: CallFacts & {
@@ -408,10 +394,7 @@ const NOT_FROM_API =
 const mediaType = (contentType: string | undefined): string | undefined =>
 	contentType?.split(';')[0].trim().toLowerCase();
 
-/**
- * A 2xx whose body is not JSON (a proxy's HTML page, an empty 204), or (`expected`, a file
- * endpoint) not of the type expected: names what came instead; never quotes the body.
- */
+/** A 2xx whose body is not JSON, or (`expected`) not of a file endpoint's type; never quotes the body. */
 export function unexpectedBodyError(
 	node: INode,
 	call: CallFacts & { status: number; body: unknown; contentType?: string; expected?: string },
@@ -439,11 +422,7 @@ export function unexpectedBodyError(
 	);
 }
 
-/**
- * A 3xx from the API, or from its token endpoint (`via`) while the call waited for a token:
- * never followed (the credential would go with it), an error naming where it pointed (its
- * origin only) and the base URL to check.
- */
+/** A 3xx from the API, or its token endpoint (`via`): never followed, its origin named. */
 export function redirectError(
 	node: INode,
 	call: CallFacts & { status: number; target: string; via?: string },

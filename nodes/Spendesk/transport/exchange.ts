@@ -9,6 +9,7 @@ import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { readCredentialAgain, rememberSecrets } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { redirectRefusal, sendAuthenticated } from './door';
+import { NETWORK_WORDS } from './errors';
 import { flowControl } from './limiter';
 import { approvalAddress, connectProblem } from './oauth2';
 import { transportSettings } from './settings';
@@ -42,18 +43,6 @@ export type Outcome =
 	/** A redirect, never followed: of the API call, or (`via` naming it) of the token call made first. */
 	| { kind: 'redirected'; status: number; target: string; via?: string };
 
-const NETWORK_CODES = [
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ENOTFOUND',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-];
-
 /** Reads an error thrown by n8n's request helper: its HTTP status, or its network error code. */
 function classifyThrown(error: unknown): Thrown {
 	const e = error as {
@@ -66,7 +55,7 @@ function classifyThrown(error: unknown): Thrown {
 	if (httpCode && /^\d{3}$/.test(httpCode))
 		return { kind: 'thrown', status: Number(httpCode), error };
 	const code = [httpCode, e?.code, e?.cause?.code].find(
-		(c): c is string => typeof c === 'string' && NETWORK_CODES.includes(c),
+		(c): c is string => typeof c === 'string' && Object.hasOwn(NETWORK_WORDS, c),
 	);
 	if (code) return { kind: 'thrown', code, error };
 	if (
@@ -126,10 +115,8 @@ function sharedDeadline(now: number): SharedDeadline {
 
 /**
  * One call of n8n's authenticated request helper, over after `timeoutMs` whatever the server
- * does: n8n's `timeout` only limits silence, so a response trickling byte by byte would hold its
- * in-flight slot forever. The deadline aborts the request (through the attempt's signal, which
- * the execution's cancellation aborts too), and the attempt is given up at the deadline even if
- * the request lingers: a network timeout for the retry rules.
+ * does (n8n's `timeout` only limits silence): the deadline aborts the request, and the attempt
+ * is given up at the deadline even if the request lingers, a network timeout for the retry rules.
  */
 async function exchange(
 	ctx: SpendeskContext,
@@ -196,17 +183,13 @@ async function exchange(
 	}
 }
 
-/**
- * How long a call that lost a race for an OAuth2 grant waits before it reads the credential
- * again: in queue mode, the n8n process that won saves its tokens meanwhile.
- */
+/** How long a call that lost a race for an OAuth2 grant waits before it reads the credential again. */
 const RACE_WAIT_MS = 1500;
 
 /**
- * OAuth2 in queue mode: a freshly pasted code is exchanged by whichever process runs first, and
- * the others' exchange of the same code is refused (a code works once). When the credential,
- * read again after a moment, holds the connection the winner saved (no paste waiting, Connect
- * Again off, a refresh token), the race was lost, not the connection: `retry` once with it.
+ * OAuth2 in queue mode: a pasted code is exchanged by whichever process runs first, and the
+ * others are refused. When the credential, read again, holds the connection the winner saved,
+ * the race was lost, not the connection: `retry` once with it.
  */
 async function afterLostExchange(
 	ctx: SpendeskContext,

@@ -80,10 +80,7 @@ class Semaphore {
 	}
 }
 
-/**
- * A 429 that does not say the rate budget is spent (`x-ratelimit-remaining` absent or above 0)
- * refuses the request for being one too many in flight (docs/api.md#rate-limits).
- */
+/** A 429 that does not say the budget is spent refuses one request too many in flight (docs/api.md#rate-limits). */
 export function refusedInFlight(status: number | undefined, headers: object | undefined): boolean {
 	if (status !== 429 || !headers) return false;
 	return numberHeader(headers as Record<string, unknown>, 'x-ratelimit-remaining') !== 0;
@@ -154,10 +151,7 @@ export class FlowControl {
 		}
 	}
 
-	/**
-	 * Milliseconds to wait before the next request on this budget may go out (0 = go now, and
-	 * the request is counted against the budget).
-	 */
+	/** Milliseconds to wait before the next request on this budget (0: go now, counted against it). */
 	reserve(budgetKey: string, now = Date.now()): number {
 		const budget = this.budgets.get(budgetKey);
 		if (budget && now < budget.resetAt) {
@@ -209,10 +203,7 @@ export class FlowControl {
 		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs });
 	}
 
-	/**
-	 * One call per key in this process: concurrent callers share it, and a caller arriving
-	 * within `keepMs` of its end gets what it gave.
-	 */
+	/** One call per key: concurrent callers share it, and one arriving within `keepMs` of its end gets what it gave. */
 	async singleFlight<T>(key: string, keepMs: number, call: () => Promise<T>): Promise<T> {
 		const now = Date.now();
 		for (const [k, entry] of this.landed) if (entry.until <= now) this.landed.delete(k);

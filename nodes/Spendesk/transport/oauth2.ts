@@ -26,21 +26,14 @@ const ROTATED_LIFETIME_MS = 5 * 60 * 1000;
 /** Marks errors that mean "the credential must be connected (again)". */
 const RECONNECT_MARK = 'spendeskOAuth2Connect';
 
-/**
- * Why the connection must be made (again): the refresh was refused, the token endpoint refused
- * a pasted code (spent, too old, or exchanged first by another n8n process), or there is
- * nothing to connect with.
- */
+/** Why the connection must be made (again): refresh refused, pasted code refused, nothing to connect with. */
 const CONNECT_REASONS = ['refused', 'codeRefused', 'notConnected'] as const;
 type ConnectReason = (typeof CONNECT_REASONS)[number];
 
 class OAuth2ConnectError extends Error {
 	readonly [RECONNECT_MARK] = true;
 
-	/**
-	 * Also the mark: n8n wraps a `preAuthentication` failure in a NodeApiError that keeps only
-	 * the message, the description and `httpCode` (not a status: the retry rules ignore it).
-	 */
+	/** Also the mark: n8n wraps a `preAuthentication` failure keeping only the message, description and `httpCode`. */
 	readonly httpCode: string;
 
 	constructor(
@@ -53,10 +46,7 @@ class OAuth2ConnectError extends Error {
 	}
 }
 
-/**
- * Why an error (or the error it wraps, as n8n wraps `preAuthentication` failures) asks for a
- * connection, and what went wrong in the credential's words (never a secret).
- */
+/** Why an error (or one it wraps) asks for a connection, and what went wrong (never a secret). */
 export function connectProblem(
 	error: unknown,
 ): { reason: ConnectReason; detail: string } | undefined {
@@ -157,9 +147,8 @@ export function readAuthorizationResponse(client: Client, pasted: string): Paste
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 /**
- * The address where the user approves the partner app, built from the credential's own fields
- * (base URL, client, Redirect URI, Experimental Features); undefined when they cannot give one.
- * Each call gives a new signed, dated `state` (a new nonce), each valid for its own answer.
+ * The address where the user approves the partner app, from the credential's own fields;
+ * undefined when they cannot give one. Each call gives a new signed, dated `state`.
  */
 export function approvalAddress(credentials: IDataObject): string | undefined {
 	const client = clientOf(credentials);
@@ -196,11 +185,8 @@ const TOKEN_ENDPOINT = "Spendesk's OAuth2 token endpoint";
 
 /**
  * One token call per client and grant in this process: concurrent callers share it, and a
- * caller arriving with a grant spent lately (a rotated refresh token, a used code) gets the pair
- * it gave. Through the one door (a redirect is never followed), over after `tokenTimeoutMs`.
- * Its failures never carry the request (the refresh address holds the client secret): a
- * refusal (4xx) is an OAuth2ConnectError of `refused`, an HTTP status an `httpCode`, a network
- * failure its `code`.
+ * caller with a grant spent lately (a rotated refresh token, a used code) gets the pair it gave.
+ * Its failures never carry the request (the refresh address holds the client secret).
  */
 async function tokenCall(
 	caller: PlainCaller,
@@ -277,11 +263,7 @@ function tokenFailure(
 export const CONNECTED =
 	'={{ $self["authorizationResponse"] || $self["connectAgain"] === true ? "" : "connected" }}';
 
-/**
- * The credential's `preAuthentication`: the code exchange (JSON, the client in the body) when an
- * Authorization Response is pasted, otherwise the refresh (JSON, the client in the query).
- * Returns the fields n8n saves.
- */
+/** The credential's `preAuthentication`: the code exchange of a pasted answer, else the refresh. */
 export async function oauth2PreAuthentication(
 	caller: PlainCaller,
 	credentials: ICredentialDataDecryptedObject,

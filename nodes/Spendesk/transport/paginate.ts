@@ -69,10 +69,7 @@ export async function collectList(
 	return { items, truncated };
 }
 
-/**
- * Hands each page of a list to `onPage` as it comes, so that the caller need not hold the list
- * twice; tells whether the Limit left results unread.
- */
+/** Hands each page of a list to `onPage` as it comes; tells whether the Limit left results unread. */
 export async function eachPage(
 	ctx: SpendeskContext,
 	name: EndpointRef,

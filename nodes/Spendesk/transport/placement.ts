@@ -16,10 +16,7 @@ import { experimentalAccessHelp, isExperimental } from './errors';
 /** `.` or `..`, plain or percent-encoded (once or more): as a path segment it would move the call elsewhere. */
 const DOT_VALUE = /^(\.|%(25)*2e)(\.|%(25)*2e)?$/i;
 
-/**
- * Whether a value can be a Spendesk ID: one path segment of at most 128 characters, without
- * spaces, slashes, "?" or "#", and not "." or "..". The one rule for every ID a user gives.
- */
+/** The one rule for every ID a user gives: one path segment of at most 128 characters, not "." or "..". */
 export function isOneIdSegment(value: string): boolean {
 	return /^[^\s/\\?#]{1,128}$/.test(value) && !DOT_VALUE.test(value);
 }

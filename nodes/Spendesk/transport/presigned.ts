@@ -24,12 +24,7 @@ export function presignedUrl(
 	what: string,
 	itemIndex: number,
 ): URL {
-	let url: URL | undefined;
-	try {
-		url = typeof raw === 'string' && raw ? new URL(raw) : undefined;
-	} catch {
-		url = undefined;
-	}
+	const url = typeof raw === 'string' && URL.canParse(raw) ? new URL(raw) : undefined;
 	if (!url) {
 		throw new NodeOperationError(ctx.getNode(), `Spendesk gave no valid link for ${what}`, {
 			description:
@@ -68,10 +63,7 @@ interface Transfer {
 	itemIndex: number;
 }
 
-/**
- * One request to a pre-signed link through the one door (no credential, no redirects): the
- * response of a 2xx; any other status is the error of a refused link.
- */
+/** One request to a pre-signed link (no credential, no redirects): a 2xx, else the error of the refusal. */
 async function send(
 	ctx: IExecuteFunctions,
 	request: Omit<IHttpRequestOptions, 'url'>,
@@ -155,10 +147,7 @@ async function send(
 /** The transfer limit in words: whole seconds. */
 const limitWords = () => `${Math.round(transportSettings.timeoutMs / 1000)} s`;
 
-/**
- * The bytes of a body as n8n gives it: a stream (read up to `maxBytes` + 1), a Buffer or text;
- * `over` past `maxBytes`; `cut`, the error that cut a stream off.
- */
+/** The bytes of a body (a stream read up to `maxBytes` + 1, a Buffer or text); `cut`, what cut a stream. */
 async function readBytes(
 	body: unknown,
 	maxBytes: number,
@@ -201,10 +190,7 @@ export function formatBytes(bytes: number): string {
 	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/**
- * Downloads a pre-signed link without credentials. Fails when the declared Content-Length or
- * the bytes received pass `maxBytes` (the download stops there), or when the host refuses.
- */
+/** Downloads a pre-signed link, stopping as soon as the declared or received size passes `maxBytes`. */
 export async function downloadPresigned(
 	ctx: IExecuteFunctions,
 	url: URL,
@@ -237,10 +223,7 @@ export async function downloadPresigned(
 	return { bytes, contentType: header(response, 'content-type') };
 }
 
-/**
- * A download cut off mid-body (the connection dropped, or the host fell silent until the
- * deadline): the file and the host are named, never the link's query.
- */
+/** A download cut off mid-body: the file and the host are named, never the link's query. */
 function cutOff(
 	ctx: IExecuteFunctions,
 	{ url, what, itemIndex }: Transfer,
@@ -313,11 +296,18 @@ export function formFields(given: unknown): Array<[string, string]> {
 /** A header value of a form part: quotes and line breaks replaced, so that it cannot end the header. */
 const partValue = (text: string) => text.replace(/["\r\n\\]/g, '_');
 
-/** A multipart/form-data body: the fields, then the file as the last part named `file`. */
-function multipartBody(
-	fields: Array<[string, string]>,
-	file: { bytes: Buffer; fileName: string; mimeType: string },
-): { body: Buffer; boundary: string } {
+/** Uploads a file through a pre-signed form: its fields in their order, then the file as the part `file`. */
+export async function uploadPresignedForm(
+	ctx: IExecuteFunctions,
+	url: URL,
+	options: {
+		what: string;
+		fields: Array<[string, string]>;
+		file: { bytes: Buffer; fileName: string; mimeType: string };
+		itemIndex: number;
+	},
+): Promise<void> {
+	const { what, fields, file, itemIndex } = options;
 	let boundary: string;
 	do {
 		boundary = `----SpendeskFormBoundary${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
@@ -339,26 +329,7 @@ function multipartBody(
 		file.bytes,
 		Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
 	);
-	return { body: Buffer.concat(parts), boundary };
-}
-
-/**
- * Uploads a file through a pre-signed form (POST multipart/form-data) without credentials: the
- * form's fields in their order, then the file, last, as the part `file`. The fields are the
- * form's authorisation; errors never quote them.
- */
-export async function uploadPresignedForm(
-	ctx: IExecuteFunctions,
-	url: URL,
-	options: {
-		what: string;
-		fields: Array<[string, string]>;
-		file: { bytes: Buffer; fileName: string; mimeType: string };
-		itemIndex: number;
-	},
-): Promise<void> {
-	const { what, fields, file, itemIndex } = options;
-	const { body, boundary } = multipartBody(fields, file);
+	const body = Buffer.concat(parts);
 	const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
 	await send(ctx, { method: 'POST', body, headers, json: false }, { url, what, itemIndex });
 }

@@ -57,10 +57,8 @@ interface Failure {
 }
 
 /**
- * Calls one catalogue endpoint (or, with `url`, a link the API gave on the same path): within
- * the rate budget and the in-flight cap, retrying what is safe to retry. Fails before any
- * request when the call cannot be made. Resolves with the response of a 2xx (or of a 404 when
- * allowed).
+ * Calls one catalogue endpoint (or, with `url`, a link the API gave on the same path). Fails
+ * before any request when the call cannot be made; resolves with a 2xx (or an accepted status).
  */
 export async function callSpendesk<T = unknown>(
 	ctx: SpendeskContext,
@@ -117,11 +115,7 @@ export async function callSpendesk<T = unknown>(
 	}
 }
 
-/**
- * The endpoint a call goes to with the credential the node is set to: a company-level
- * credential calls the documented v1 entry where the catalogue names one (`companyLevel`), so
- * a list's style, page size, placement and scope all follow the entry called.
- */
+/** The entry the credential's level calls: a company-level credential calls the documented v1 one (`companyLevel`). */
 export async function resolveEndpoint(
 	ctx: SpendeskContext,
 	ref: EndpointRef,
@@ -228,10 +222,8 @@ function textOf(body: unknown): unknown {
 }
 
 /**
- * The body of a 2xx: for a file endpoint, its bytes when the answer says it is of the
- * endpoint's type (text/csv also as application/csv); otherwise the JSON object or list. Anything
- * else (a proxy's HTML page, no content) is an error naming what came, never items made of
- * characters; only an endpoint that may answer with no content gets `{}`.
+ * The body of a 2xx: a file endpoint's bytes when the answer is of its type, else the JSON
+ * object or list; anything else is an error naming what came, never items made of characters.
  */
 function readBody(call: Call, status: number, headers: Record<string, unknown>, body: unknown) {
 	const contentType =
@@ -264,11 +256,9 @@ function readBody(call: Call, status: number, headers: Record<string, unknown>, 
 }
 
 /**
- * After a 429 for the rate: marks the rate budget exhausted (concurrent calls wait too) and
- * waits for it. After a 429 for too many in flight: only this request waits (the credential's
- * in-flight cap has been lowered, limiter.ts). After a 5xx or a connection failure of an
- * idempotent call: backs off, up to maxRetries. Anything else, or a wait past maxWaitMs, ends
- * the call with the failure's error.
+ * After a 429 for the rate, the budget is spent for every call; after a 429 for too many in
+ * flight, only this request waits. A 5xx or a connection failure of an idempotent call backs
+ * off, up to maxRetries. Anything else, or a wait past maxWaitMs, ends the call.
  */
 async function waitBeforeRetry(call: Call, failure: Failure): Promise<void> {
 	const { maxRetries, longestRememberedWaitMs, backoffBaseMs, maxBackoffMs } = transportSettings;

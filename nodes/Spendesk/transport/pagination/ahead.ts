@@ -10,12 +10,7 @@ export class PagesAhead<P, T> {
 	/** Index of the next page to ask, of `count`. */
 	private next = 0;
 
-	/**
-	 * @param count pages still to read (named one by one as they are asked, never listed, so no
-	 *   `total` can exhaust memory)
-	 * @param pageAt what names the page of that index (a page number, an offset)
-	 * @param window most pages asked and not yet handed out
-	 */
+	/** `count` pages are named by `pageAt` one by one as they are asked: no `total` can exhaust memory. */
 	constructor(
 		private count: number,
 		private readonly pageAt: (index: number) => P,
@@ -47,8 +42,7 @@ export class PagesAhead<P, T> {
 }
 
 /**
- * The next page of a list whose every page names the next one (cursor lists): asked as soon as
- * the page before names it, while the reader takes that page, and only for a reader that
+ * The next page of a cursor list, asked as soon as the page before names it, for a reader that
  * takes every page (`readsToEnd`). docs/performance.md#cursor-lists-one-page-ahead
  */
 export class NextPageAhead<T> {

@@ -61,10 +61,7 @@ export const bodyCursorStrategy: PageStrategy = async function* (ctx, endpoint, 
 
 const hinted = new WeakMap<object, Set<string>>();
 
-/**
- * A full page came without a next-page cursor: the list ends there, but more items may match.
- * Said once per execution in the output pane (or the log).
- */
+/** A full page without a next-page cursor: more items may match. Said once per execution. */
 function mayHaveMore(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,

@@ -34,10 +34,7 @@ export function nextPageSize(
 	return Math.max(1, Math.min(cap, remaining));
 }
 
-/**
- * Page size of a page-based list: as few pages as the maximum page size allows, but no
- * more items than the Limit needs (45 items → 2 pages of 23, not 30 + 30).
- */
+/** Page size of a page list: fewest pages, no more items than the Limit needs (45 → 2 pages of 23). */
 export function pagePlan(size: PageSize, request: { pageSize?: number }, limit: number): number {
 	const cap = Math.min(size.max, request.pageSize ?? size.max);
 	if (!Number.isFinite(limit)) return cap;

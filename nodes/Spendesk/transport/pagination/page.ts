@@ -23,11 +23,9 @@ export const pageStrategy: PageStrategy = (ctx, endpoint, request, limit) =>
 	readPages(ctx, endpoint, request, limit, (body) => body);
 
 /**
- * Reads the pages of a page-based list. `envelope` finds the list in a response body;
- * `firstBody` is page 1 when it has been read already. Once page 1 has come with a `total`,
- * the pages still needed (to the total, or to the Limit) are read ahead concurrently and
- * handed out in order, each through the same checks; when they did not end the list (a
- * `total` the pages proved wrong), it goes on page by page.
+ * Reads a page list; `envelope` finds the list in a body, `firstBody` is page 1 when read
+ * already. Once page 1 gives a `total`, the pages still needed are read ahead and handed out in
+ * order through the same checks; if they did not end the list, it goes on page by page.
  */
 export async function* readPages(
 	ctx: SpendeskContext,
@@ -82,9 +80,8 @@ export async function* readPages(
 }
 
 /**
- * Whether a non-empty page is the last. A bare array has no total: a page shorter than asked
- * is the last. Otherwise `total` says so once that many items have arrived; a `total` the pages
- * proved wrong (more items received than it counts) is not believed, and a short page ends it.
+ * Whether a non-empty page is the last: a bare array's page shorter than asked; else once
+ * `total` items arrived, or, with a `total` the pages proved wrong, a short page.
  */
 function isLast(list: PageListBody, total: number, received: number, asked: number): boolean {
 	if (list.bare) return list.items.length < asked;

@@ -23,10 +23,7 @@ export function asItems(value: unknown): Page {
 	return value.every(isObject) ? (value as Page) : value.map(asItem);
 }
 
-/**
- * The object of a single-object answer: `{ data: object }` gives the object, any other object
- * body is the object itself (docs/api.md#variations).
- */
+/** The object of `{ data: object }`, or any other object body itself (docs/api.md#variations). */
 export function singleObject(body: unknown): IDataObject | undefined {
 	if (!isObject(body)) return undefined;
 	return isObject(body.data) ? body.data : body;
@@ -67,9 +64,8 @@ export function readOffsetPage(body: IDataObject | undefined): { items: Page; to
 }
 
 /**
- * A cursor list's page (docs/api.md#cursor-lists): its items, whether more pages follow
- * (`hasNextPage` as a boolean or the text "true"/"false"; without it, a `nextCursor` says so),
- * the next cursor (a numeric one as its digits) and the API's `nextUrl`.
+ * A cursor page (docs/api.md#cursor-lists): items, whether more follow (`hasNextPage`, a boolean
+ * or "true"/"false"; without it, a `nextCursor`), the next cursor as text and the `nextUrl`.
  */
 export function readCursorPage(body: IDataObject | undefined, unreadable: Unreadable) {
 	const meta = isObject(body?.meta) ? body.meta : {};
@@ -95,11 +91,7 @@ function cursorText(value: unknown): string | undefined {
 	return undefined;
 }
 
-/**
- * A body-cursor page (docs/api.md#body-cursor-lists): its items (`payables`, as the payables
- * search answers, else `data`) and its next cursor, text or a number sent back as it is (none
- * when null, absent or empty).
- */
+/** A body-cursor page (docs/api.md#body-cursor-lists): `payables` (else `data`) and the next cursor. */
 export function readBodyCursorPage(body: IDataObject | undefined, unreadable: Unreadable) {
 	const items = asItems(Array.isArray(body?.payables) ? body.payables : body?.data);
 	const value = body?.nextCursor;

@@ -27,6 +27,10 @@ import type { ListRequest, PageStrategy } from './strategy';
 const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
 const LONGEST_MAX_WAIT_MS = 3600_000;
 
+/** A number of milliseconds, or `fallback` when it is not a finite number. */
+const msOr = (value: unknown, fallback: number): number =>
+	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+
 /** How long a snapshot may take (create, 409s and polls together), from when it started. */
 interface WaitBound {
 	started: number;
@@ -42,8 +46,18 @@ export const snapshotStrategy: PageStrategy = async function* (ctx, endpoint, re
 	const { call, first } = await flowControl.exclusive(
 		`snapshot|${credential.key}|${company}`,
 		async () => {
-			// Max Wait counts from when this snapshot's turn comes.
-			const bound = waitBound(request);
+			// Max Wait (at most an hour) counts from when this snapshot's turn comes.
+			const bound: WaitBound = {
+				started: Date.now(),
+				maxWait: Math.min(
+					Math.max(0, msOr(request.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)),
+					LONGEST_MAX_WAIT_MS,
+				),
+				firstPause: Math.max(
+					transportSettings.statusPollMinMs,
+					msOr(request.snapshotPollMs, FIRST_PAUSE_MS),
+				),
+			};
 			const key = await snapshotKey(ctx, endpoint, request, company, bound);
 			const call: ListRequest = {
 				...request,
@@ -106,25 +120,6 @@ async function snapshotKey(
 				},
 			),
 	});
-}
-
-/** A number of milliseconds, or `fallback` when it is not a finite number. */
-const msOr = (value: unknown, fallback: number): number =>
-	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-
-/** `snapshotMaxWaitMs` (at most an hour) and `snapshotPollMs`, each falling back to its default. */
-function waitBound(request: ListRequest): WaitBound {
-	return {
-		started: Date.now(),
-		maxWait: Math.min(
-			Math.max(0, msOr(request.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)),
-			LONGEST_MAX_WAIT_MS,
-		),
-		firstPause: Math.max(
-			transportSettings.statusPollMinMs,
-			msOr(request.snapshotPollMs, FIRST_PAUSE_MS),
-		),
-	};
 }
 
 /** Polls the snapshot's first page until it is COMPLETE and returns that body. */

@@ -25,11 +25,7 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound' |
 	snapshotMaxWaitMs?: number;
 	/** Payables snapshot: first pause between two creates answered 409 (doubles up to 5 s). */
 	snapshotPollMs?: number;
-	/**
-	 * The reader takes every page until the list or the Limit ends: a cursor list may then ask
-	 * its next page while it hands out the one it has (a reader that may stop early, as the
-	 * trigger, leaves it off).
-	 */
+	/** The reader takes every page (not the trigger): a cursor list may ask its next page ahead. */
 	readsToEnd?: boolean;
 }
 
@@ -48,11 +44,9 @@ function identity(item: IDataObject): string | number {
 }
 
 /**
- * Watches a list for progress, so that it can never loop forever nor hand out an item twice.
- * Called with each page's items, the last page included, it gives back the items not already
- * received on the previous two pages; a page holding only items already received is an error
- * (unless it answers a cursor asked again on purpose: `reasked`), and so are `maxEmptyPages`
- * empty pages in a row. Only the identities of the last two pages are kept.
+ * Watches a list for progress: gives back the items of a page not received on the previous two;
+ * a page of only items already received is an error (unless `reasked`), and so are
+ * `maxEmptyPages` empty pages in a row. A list can never loop forever nor repeat an item.
  */
 export function progressGuard(
 	ctx: SpendeskContext,
@@ -93,11 +87,7 @@ export function progressGuard(
 	};
 }
 
-/**
- * The cursors a cursor or body-cursor list has asked. A cursor that comes back once is a
- * hiccup, asked once more (the items already received come again and are dropped); repeated
- * again, it is an error.
- */
+/** The cursors a list has asked: one that comes back is asked once more; back again, an error. */
 export class CursorsAsked {
 	/** The request being sent asks a repeated cursor once more. */
 	reasked = false;
