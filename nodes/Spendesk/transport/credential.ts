@@ -19,7 +19,6 @@ export type SpendeskContext =
 
 export interface ResolvedCredential {
 	credentialType: string;
-	/** Display name of the credential, for messages. */
 	credentialName: string;
 	/** Identifies the credential for rate budgets and in-flight slots. */
 	key: string;

@@ -1,14 +1,9 @@
 /**
- * The one door out: every HTTP request the package makes leaves through this module (a unit
- * test fails when code elsewhere reaches n8n's request helpers or any other HTTP client), by
- * one of three senders: `sendPlain` (n8n's `httpRequest`: token calls, pre-signed links),
- * `sendAuthenticated` (`httpRequestWithAuthentication`: API calls) and `sendLegacy` (the legacy
- * `request` helper, the only one a credential test gets).
- *
- * None of them follows a redirect: n8n's helpers would re-send the request, credentials
- * included, to wherever a `Location` points, and take that origin's answer as Spendesk's. A
- * 3xx, answered or thrown, becomes a RedirectRefusedError naming only the scheme, host and port
- * of its target: a redirect's path and query may carry secrets.
+ * The one door out: every HTTP request of the package leaves through `sendPlain` (n8n's
+ * `httpRequest`), `sendAuthenticated` (`httpRequestWithAuthentication`) or `sendLegacy` (the
+ * `request` helper of a credential test); a unit test fails on any other. None follows a
+ * redirect, as n8n's helpers would re-send the credentials to wherever it points: a 3xx becomes
+ * a RedirectRefusedError naming only its target's origin (its path and query may hold secrets).
  */
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 

@@ -10,7 +10,6 @@ export const ENVIRONMENT_URLS = {
 
 type Environment = keyof typeof ENVIRONMENT_URLS | 'custom';
 
-/** Hosts plain HTTP is accepted for. */
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /** Whether a URL may go in clear: HTTPS always, plain HTTP only to this machine. */

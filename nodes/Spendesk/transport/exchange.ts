@@ -14,20 +14,11 @@ import { flowControl } from './limiter';
 import { approvalAddress, connectProblem } from './oauth2';
 import { transportSettings } from './settings';
 
-/** The request threw: with an HTTP status, a network error code, or neither (an error to pass on). */
-export interface Thrown {
-	kind: 'thrown';
-	status?: number;
-	code?: string;
-	error: unknown;
-	/** The execution was cancelled: the request was aborted, not failed. */
-	cancelled?: boolean;
-}
-
 /** What one exchange came to. */
 export type Outcome =
 	| { kind: 'response'; response: IN8nHttpFullResponse }
-	| Thrown
+	/** The request threw: with an HTTP status, a network error code, or neither (an error to pass on). */
+	| { kind: 'thrown'; status?: number; code?: string; error: unknown; cancelled?: boolean }
 	/**
 	 * The OAuth2 credential must be connected (again): the token endpoint refused the refresh or
 	 * a pasted code (`codeRefused`: possibly exchanged first by another n8n process), or nothing
@@ -44,7 +35,7 @@ export type Outcome =
 	| { kind: 'redirected'; status: number; target: string; via?: string };
 
 /** Reads an error thrown by n8n's request helper: its HTTP status, or its network error code. */
-function classifyThrown(error: unknown): Thrown {
+function classifyThrown(error: unknown): Outcome {
 	const e = error as {
 		httpCode?: unknown;
 		code?: unknown;

@@ -1,12 +1,8 @@
 /**
- * Client-side flow control, shared by every execution in the n8n process:
- * - a cap on requests in flight per credential (the API allows 5 per consumer), its slots
- *   shared round-robin between the executions waiting; lowered while Spendesk refuses
- *   requests for being too many in flight (other n8n processes use the same credential),
- *   raised back a step at a time once answers come;
- * - a rate budget per (credential, company), read from `x-ratelimit-remaining` and
- *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s. Only
- *   resets within a bound are remembered, so a server's absurd wait blocks no later call.
+ * Client-side flow control, shared by every execution in the n8n process: a cap on requests in
+ * flight per credential (5 at Spendesk), shared round-robin between executions and lowered while
+ * Spendesk refuses requests for crowding; and a rate budget per credential and company, read
+ * from `x-ratelimit-*` headers, so the node waits for the reset instead of provoking 429s.
  */
 
 /** Answers without a refusal for crowding after which a lowered cap grows back by one. */
@@ -89,11 +85,9 @@ export function refusedInFlight(status: number | undefined, headers: object | un
 interface RateBudget {
 	/** Requests the server still allows in this window, minus those we have sent since. */
 	remaining: number;
-	/** When the window resets (ms since epoch). */
 	resetAt: number;
 }
 
-/** The semaphore of `key` in `map`, made with `max` slots the first time. */
 function semaphoreOf(map: Map<string, Semaphore>, key: string, max: number): Semaphore {
 	let semaphore = map.get(key);
 	if (!semaphore) map.set(key, (semaphore = new Semaphore(max)));

@@ -1,10 +1,7 @@
 /**
- * The own company of a company-level credential, for the calls that carry a company in their
- * path (`/v2/companies/{companyId}/…`) when the credential's Company ID is empty
- * (docs/api.md#the-companys-own-id). No documented endpoint answers "which company is this key
- * for", but the vendor's Payable carries `companyId`: the company is read from the payables
- * search for one payable, else from that payable in full. Looked up once per resolved
- * credential; when neither answer gives it, the error says to enter the Company ID.
+ * The own company of a company-level credential without Company ID, for calls with a company in
+ * their path (docs/api.md#the-companys-own-id): read from a payable (the search for one, else
+ * that payable in full), once per resolved credential.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';

@@ -21,7 +21,6 @@ export function isOneIdSegment(value: string): boolean {
 	return /^[^\s/\\?#]{1,128}$/.test(value) && !DOT_VALUE.test(value);
 }
 
-/** What a call says about its company and where it goes. */
 export interface CallTarget {
 	/** Company to act on. Required with organisation-level credentials when the call names a company. */
 	company?: string;

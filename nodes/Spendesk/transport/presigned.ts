@@ -1,10 +1,7 @@
 /**
- * Transfers to and from pre-signed URLs (attachments' download links, intake upload links,
- * receipt upload forms). Such a URL is its own authorisation and may lie on another host, so it
- * is called with n8n's plain request helper through the one door (transport/door.ts): never
- * with a credential, and redirects are not followed. Only HTTPS is allowed (plain HTTP on
- * loopback only); a download stops as soon as it passes the size the user allows. Errors name
- * the host of the link, never its query (the signature).
+ * Transfers to and from pre-signed URLs (attachments, intake uploads, receipt forms): their own
+ * authorisation, possibly on another host, so never sent with a credential and never redirected
+ * (transport/door.ts). HTTPS only (HTTP on loopback); errors never quote the link's query.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
@@ -218,35 +215,24 @@ export async function downloadPresigned(
 	const { bytes, over, cut } = await readBytes(response.body, maxBytes);
 	if (over) throw tooLarge(`more than ${formatBytes(maxBytes)} received`);
 	const expected = Number.isFinite(declared) && declared >= 0 ? declared : undefined;
-	if (cut || (expected !== undefined && bytes.length < expected))
-		throw cutOff(ctx, { url, what, itemIndex }, cut?.error, bytes.length, expected, signal.aborted);
-	return { bytes, contentType: header(response, 'content-type') };
-}
-
-/** A download cut off mid-body: the file and the host are named, never the link's query. */
-function cutOff(
-	ctx: IExecuteFunctions,
-	{ url, what, itemIndex }: Transfer,
-	error: unknown,
-	received: number,
-	expected: number | undefined,
-	stalled: boolean,
-): NodeApiError | NodeOperationError {
-	const code = (error as { code?: unknown } | undefined)?.code;
+	if (!cut && (expected === undefined || bytes.length >= expected))
+		return { bytes, contentType: header(response, 'content-type') };
+	// Cut off mid-body: the file and the host are named, never the link's query.
+	const code = (cut?.error as { code?: unknown } | undefined)?.code;
 	const networkError = typeof code === 'string' ? code : null;
-	const verb = cancelled(ctx) ? 'was cancelled' : stalled ? 'stalled' : 'broke off';
+	const verb = cancelled(ctx) ? 'was cancelled' : signal.aborted ? 'stalled' : 'broke off';
 	const of = expected !== undefined ? ` of ${expected}` : '';
-	const message = `The download of ${what} from the file host ${url.origin} ${verb} after ${received}${of} bytes`;
+	const message = `The download of ${what} from the file host ${url.origin} ${verb} after ${bytes.length}${of} bytes`;
 	if (cancelled(ctx))
-		return new NodeOperationError(ctx.getNode(), message, {
+		throw new NodeOperationError(ctx.getNode(), message, {
 			description:
 				'The execution was cancelled during the download; nothing of this file was kept.',
 			itemIndex,
 		});
-	const cause = stalled
+	const cause = signal.aborted
 		? `The download did not finish within ${limitWords()} (the file host sent too little, or nothing, in that time), so it was stopped.`
 		: `The file host closed the connection before the whole file arrived${networkError ? ` (${networkError})` : ''}.`;
-	return new NodeApiError(
+	throw new NodeApiError(
 		ctx.getNode(),
 		{ host: url.origin, networkError },
 		{

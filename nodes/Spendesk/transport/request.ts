@@ -33,11 +33,9 @@ import { transportSettings } from './settings';
 export type { SpendeskContext } from './credential';
 export type { CallOptions, CallResult } from './call';
 
-/** One call in progress: what the steps of the loop read. */
 interface Call extends CallFacts {
 	readonly ctx: SpendeskContext;
 	readonly credential: ResolvedCredential;
-	/** The rate budget the call counts against. */
 	readonly budgetKey: string;
 	readonly options: CallOptions;
 	/** When the call started: all its waits together stay within maxWaitMs. */
@@ -86,7 +84,9 @@ export async function callSpendesk<T = unknown>(
 		started: Date.now(),
 		retries: 0,
 	};
-	const owner = executionOf(ctx);
+	// Who waits for in-flight slots: the execution, else the context itself.
+	const executionId = (ctx as { getExecutionId?: () => unknown }).getExecutionId?.call(ctx);
+	const owner = typeof executionId === 'string' && executionId ? executionId : ctx;
 	for (;;) {
 		const hold = flowControl.reserve(call.budgetKey);
 		if (hold > 0) {
@@ -122,13 +122,6 @@ export async function resolveEndpoint(
 ): Promise<{ endpoint: Endpoint; credential: ResolvedCredential }> {
 	const credential = await resolveCredential(ctx);
 	return { endpoint: endpointForLevel(ref, credential.level), credential };
-}
-
-/** Who waits for in-flight slots: the execution (its id), else the context itself. */
-function executionOf(ctx: SpendeskContext): unknown {
-	const get = (ctx as { getExecutionId?: () => unknown }).getExecutionId;
-	const id = typeof get === 'function' ? get.call(ctx) : undefined;
-	return typeof id === 'string' && id ? id : ctx;
 }
 
 function httpRequest(

@@ -1,10 +1,8 @@
 /**
- * The one status-polling loop, for something Spendesk builds in the background (a payables
- * snapshot, an accounting export) or a turn to build one (a snapshot's 409): ask until COMPLETE,
- * pausing between asks (doubling from the first pause up to 5 s, or as long as the answer asks,
- * never under `statusPollMinMs`; or a fixed interval when the API sets one), failing on ERROR
- * or once Max Wait has passed. With an interval, the last ask is the first the interval allows
- * at or after Max Wait: the wait lasts at least Max Wait and at most one interval more.
+ * The one status-polling loop (a payables snapshot, an accounting export, a snapshot's 409): ask
+ * until COMPLETE, pausing between asks (doubling up to 5 s, or as the answer asks, or a fixed
+ * interval), failing on ERROR or once Max Wait has passed; with an interval, the last ask is the
+ * first it allows at or after Max Wait.
  */
 import { sleep } from 'n8n-workflow';
 import { transportSettings } from './settings';

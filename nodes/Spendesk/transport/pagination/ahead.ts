@@ -1,9 +1,7 @@
 /**
- * Pages read ahead. Once the first page of a page or offset list tells how many pages are
- * left, those pages are asked concurrently: at most `window` at a time (every request still
- * waits for an in-flight slot and the company's rate budget in callSpendesk), handed out in
- * page order. Nothing is asked before the reader wants the next page, nothing past the last
- * page planned, and nothing is left running once the list has ended.
+ * Pages of a page or offset list read ahead once the first tells how many are left: at most
+ * `window` asked at a time (each still waits for a slot and the budget), handed out in order,
+ * nothing left running once the list has ended.
  */
 export class PagesAhead<P, T> {
 	private readonly asked: Array<Promise<T>> = [];
@@ -18,7 +16,6 @@ export class PagesAhead<P, T> {
 		private readonly window: number,
 	) {}
 
-	/** Pages planned and not yet handed out. */
 	get left(): number {
 		return this.count - this.next + this.asked.length;
 	}

@@ -1,9 +1,7 @@
 /**
- * Body-cursor lists (`cursor` and a page size in the request body). The end of the list does
- * not rest on `nextCursor` alone (docs/api.md#body-cursor-lists): a page shorter than the size
- * asked ends the list whatever its cursor says, and a full page without a cursor ends it too,
- * with a hint in the output that more payables may match. For a reader that takes every page,
- * the next page is asked while the current one is handed out (NextPageAhead).
+ * Body-cursor lists (docs/api.md#body-cursor-lists): a page shorter than asked ends the list
+ * whatever its cursor says; a full page without a cursor ends it too, with a hint that more may
+ * match.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { callName } from '../callName';
@@ -23,8 +21,7 @@ export const bodyCursorStrategy: PageStrategy = async function* (ctx, endpoint, 
 	const size = endpoint.pageSize!;
 	const cursors = new CursorsAsked(ctx, endpoint, itemIndex);
 	const progress = progressGuard(ctx, endpoint, itemIndex);
-	const unreadable = (what: string, detail: string) =>
-		unreadablePaging(ctx, endpoint, what, detail, itemIndex);
+	const unreadable = unreadablePaging(ctx, endpoint, itemIndex);
 	let cursor: string | number | undefined;
 	const pages = new NextPageAhead(async (pageSize) => {
 		const body: IDataObject = { ...request.body, [size.param]: pageSize };

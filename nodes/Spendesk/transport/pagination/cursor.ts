@@ -1,9 +1,6 @@
 /**
- * Cursor lists (`cursor` and `limit` in the query): stop on `hasNextPage: false`. The next page
- * is asked with `nextCursor`; only without one is the API's `nextUrl` followed, when it is on
- * the credential's origin (docs/api.md#cursor-lists); with neither, a list saying more pages
- * follow is an error. For a reader that takes every page, the next page is asked while the
- * current one is handed out (NextPageAhead).
+ * Cursor lists: stop on `hasNextPage: false`; the next page is asked with `nextCursor`, else the
+ * API's `nextUrl` on the credential's origin (docs/api.md#cursor-lists), else it is an error.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { resolveCredential } from '../credential';
@@ -23,8 +20,7 @@ export const cursorStrategy: PageStrategy = async function* (ctx, endpoint, requ
 	const { origin } = await resolveCredential(ctx);
 	const trail = new CursorTrail(ctx, endpoint, origin, itemIndex);
 	const progress = progressGuard(ctx, endpoint, itemIndex);
-	const unreadable = (what: string, detail: string) =>
-		unreadablePaging(ctx, endpoint, what, detail, itemIndex);
+	const unreadable = unreadablePaging(ctx, endpoint, itemIndex);
 	const pages = new NextPageAhead((pageSize) => {
 		// Without a cursor, the API's link (same origin only), with the page size we need.
 		if (trail.nextUrl) {

@@ -24,22 +24,17 @@ function listError(
 	});
 }
 
-/** A page whose way on the node cannot read (`what`, e.g. a cursor it cannot send back; `detail`, what came). */
-export function unreadablePaging(
-	ctx: SpendeskContext,
-	endpoint: Endpoint,
-	what: string,
-	detail: string,
-	itemIndex?: number,
-): NodeOperationError {
-	return listError(
-		ctx,
-		endpoint,
-		itemIndex,
-		`Spendesk answered ${what} for ${callName(ctx, { itemIndex })} (${detail})`,
-		'The node cannot tell how the list goes on, and returns none of the items read so far rather than a list cut short without telling.',
-	);
-}
+/** The error of a page whose way on the node cannot read (`what`, e.g. a cursor; `detail`, what came). */
+export const unreadablePaging =
+	(ctx: SpendeskContext, endpoint: Endpoint, itemIndex?: number) =>
+	(what: string, detail: string): NodeOperationError =>
+		listError(
+			ctx,
+			endpoint,
+			itemIndex,
+			`Spendesk answered ${what} for ${callName(ctx, { itemIndex })} (${detail})`,
+			'The node cannot tell how the list goes on, and returns none of the items read so far rather than a list cut short without telling.',
+		);
 
 export function endlessList(
 	ctx: SpendeskContext,

@@ -10,12 +10,10 @@ export class ItemLimit {
 	/** `max`: the Limit; Infinity for Return All. */
 	constructor(readonly max: number) {}
 
-	/** Items still wanted. */
 	left(): number {
 		return this.max - this.delivered;
 	}
 
-	/** Keeps what still fits under the Limit. */
 	take(items: IDataObject[]): IDataObject[] {
 		const kept = items.length <= this.left() ? items : items.slice(0, this.left());
 		if (kept !== items) this.truncated = true;

@@ -1,9 +1,7 @@
 /**
- * Page-based lists (`page` and a page size; also the `result` pages of a snapshot): stop once
- * `total` items have arrived (unless the pages proved it wrong: then on a short page), never on
- * page arithmetic, as a server may serve fewer items a page than asked. An empty page or a 404
- * on a later page also ends the list; a 404 on page 1 is an error. A page answered as a bare
- * array (no total) ends the list when it is shorter than asked.
+ * Page lists (`page` and a page size; a snapshot's `result` pages): the end comes from the
+ * items received against `total`, never page arithmetic; an empty page or a 404 past page 1 ends
+ * the list too. A bare array (no total) ends on a page shorter than asked.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';

@@ -1,14 +1,9 @@
 /**
- * Snapshot lists (payables): create the snapshot with the endpoint's `snapshotCreate` entry
- * (same filters give the same key), poll until COMPLETE (or ERROR, or Max Wait), then read its
- * `result` pages. The first status poll follows the create at once; the next ones come
- * `snapshotPollIntervalMs` apart (Spendesk: at most one a minute). An endpoint without
- * `snapshotCreate` has the key in its path and creates nothing.
- *
- * Spendesk builds one payables snapshot per company at a time and answers 409 to another
- * meanwhile: the snapshots of one credential and company are built one after the other here
- * (an exclusive section from create to COMPLETE), and a 409 (another client's snapshot) is
- * waited out and retried within the same Max Wait.
+ * Snapshot lists (payables): create the snapshot (`snapshotCreate`; same filters, same key), poll
+ * until COMPLETE (the first poll at once, then at most one a minute), read its `result` pages.
+ * Spendesk builds one snapshot per company at a time and answers 409 to another meanwhile: the
+ * snapshots of one credential and company are built one after the other here, and a 409
+ * (another client's) is waited out within the same Max Wait.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -27,7 +22,6 @@ import type { ListRequest, PageStrategy } from './strategy';
 const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
 const LONGEST_MAX_WAIT_MS = 3600_000;
 
-/** A number of milliseconds, or `fallback` when it is not a finite number. */
 const msOr = (value: unknown, fallback: number): number =>
 	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 
