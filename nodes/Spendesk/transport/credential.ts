@@ -97,12 +97,19 @@ function noteSecrets(
 	if (!known) return;
 	const tokens = (credentials.oauthTokenData ?? {}) as Record<string, unknown>;
 	const clientSecret = typeof credentials.clientSecret === 'string' ? credentials.clientSecret : '';
+	// A pasted authorization answer (Partner OAuth2), its code and its state.
+	const pasted =
+		typeof credentials.authorizationResponse === 'string'
+			? credentials.authorizationResponse.trim()
+			: '';
+	const query = new URLSearchParams(pasted.replace(/^[^?]*\?/, ''));
 	const values = [
 		clientSecret,
 		credentials.sessionToken,
 		credentials.accessToken,
 		credentials.refreshToken,
-		...pastedSecrets(credentials.authorizationResponse),
+		pasted,
+		...(pasted ? [query.get('code'), query.get('state')] : []),
 		tokens.access_token,
 		tokens.refresh_token,
 		tokens.id_token,
@@ -113,14 +120,6 @@ function noteSecrets(
 		values.push(encodeURIComponent(clientSecret), btoa(String.fromCharCode(...basic)));
 	}
 	for (const value of values) if (typeof value === 'string' && value.length >= 4) known.add(value);
-}
-
-/** The code and state of a pasted authorization answer (Partner OAuth2), and the paste itself. */
-function pastedSecrets(pasted: unknown): string[] {
-	if (typeof pasted !== 'string' || !pasted.trim()) return [];
-	const query = pasted.trim().replace(/^[^?]*\?/, '');
-	const params = new URLSearchParams(query);
-	return [pasted.trim(), params.get('code') ?? '', params.get('state') ?? ''];
 }
 
 /** The credential's fields as stored now (undefined when they cannot be read). */

@@ -15,9 +15,7 @@ function headerText(headers: Record<string, unknown>, name: string): string | un
 	const raw = headers[name];
 	const value = Array.isArray(raw) ? raw[0] : raw;
 	if (value === undefined || value === null || value === '') return undefined;
-	const printable = [...String(value)].filter(
-		(c) => c.charCodeAt(0) >= 32 && c.charCodeAt(0) !== 127,
-	);
+	const printable = [...String(value)].filter((c) => c >= ' ' && c !== '\x7f');
 	return printable.join('').slice(0, 100);
 }
 

@@ -10,13 +10,18 @@ import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n
 /** Marks a refused redirect, also once n8n has wrapped the error (`httpCode` keeps it). */
 const REDIRECT_MARK = 'spendeskRedirectRefused';
 
-/** What a refused redirect says: its status, its target's origin, who answered it, what to do. */
-export interface RedirectRefusal {
+/** How the caller names what it called, for the error of a refused redirect. */
+export interface DoorLabel {
+	/** Who answers ("Spendesk's token endpoint"); by default (and for an API call) the server. */
+	what?: string;
+	/** What to do about it, for the error's description. */
+	description?: string;
+}
+
+/** What a refused redirect says: its status, its target's origin, and the caller's label. */
+export interface RedirectRefusal extends DoorLabel {
 	status: number;
 	target: string;
-	/** Who answered with it ("Spendesk's token endpoint"); undefined for an API call. */
-	what?: string;
-	description?: string;
 }
 
 /** A redirect that was not followed. */
@@ -90,14 +95,6 @@ export function redirectRefusal(error: unknown): RedirectRefusal | undefined {
 		}
 	}
 	return undefined;
-}
-
-/** How the caller names what it called, for the error of a refused redirect. */
-export interface DoorLabel {
-	/** Who answers ("Spendesk's token endpoint"); by default "The server at <origin>". */
-	what?: string;
-	/** What to do about it, for the error's description. */
-	description?: string;
 }
 
 function originOf(url: unknown, base?: unknown): string | undefined {
@@ -212,10 +209,7 @@ export class DeadlineError extends Error {
 	}
 }
 
-export interface Deadline {
-	signal: AbortSignal;
-	timeoutMs: number;
-}
+export type Deadline = { signal: AbortSignal; timeoutMs: number };
 
 type Streamed = AsyncIterable<Uint8Array | string> & { destroy(error?: Error): void };
 

@@ -8,8 +8,6 @@ export const ENVIRONMENT_URLS = {
 	demo: 'https://public-api.demo.spendesk.com',
 } as const;
 
-type Environment = keyof typeof ENVIRONMENT_URLS | 'custom';
-
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /** Whether a URL may go in clear: HTTPS always, plain HTTP only to this machine. */
@@ -30,7 +28,9 @@ export const DOT_SEGMENT = /(^|\/)(\.|%2e)(\.|%2e)?(\/|$)/i;
 
 /** The base URL of a credential, without a trailing slash; refuses plain HTTP except on loopback. */
 export function resolveBaseUrl(credentials: { environment?: unknown; baseUrl?: unknown }): string {
-	const environment = (credentials.environment ?? 'production') as Environment;
+	const environment = (credentials.environment ?? 'production') as
+		| keyof typeof ENVIRONMENT_URLS
+		| 'custom';
 	if (environment !== 'custom') {
 		const url = ENVIRONMENT_URLS[environment];
 		if (!url) throw new Error(`Unknown Spendesk environment "${String(environment)}"`);

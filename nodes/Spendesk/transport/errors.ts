@@ -12,11 +12,7 @@ import type { Endpoint } from './endpoints';
 import { REDIRECT_HELP } from './environment';
 import { isoTime } from './timeText';
 
-export interface ApiErrorBody {
-	code?: string;
-	detail?: string;
-	source?: string;
-}
+export type ApiErrorBody = { code?: string; detail?: string; source?: string };
 
 /** The call an error is about: what messages call it, and the company it named (header or path). */
 export interface CallFacts {
@@ -271,15 +267,8 @@ export function apiError(node: INode, call: FailedCall): NodeApiError {
 	const quoted: JsonObject = error
 		? { apiCode: error.code ?? null, detail: error.detail ?? null, source: error.source ?? null }
 		: {};
-	return callError(
-		node,
-		call,
-		{ status: call.status, ...quoted },
-		{
-			...describeFailure(call),
-			httpCode: String(call.status),
-		},
-	);
+	const text = { ...describeFailure(call), httpCode: String(call.status) };
+	return callError(node, call, { status: call.status, ...quoted }, text);
 }
 
 /** Text as it may go into an error description, which n8n's node panel shows as HTML. */
@@ -369,7 +358,7 @@ export function rateLimitWaitError(
 	node: INode,
 	call: CallFacts & { waitMs: number; maxWaitMs: number },
 ): NodeApiError {
-	const { waitMs } = call;
+	const { waitMs, name, companyId, maxWaitMs } = call;
 	// A wait past the last date a Date can hold (a Retry-After of 1e300) has no date to show.
 	const retryAt = isoTime(Date.now() + waitMs);
 	const until = retryAt
@@ -380,8 +369,8 @@ export function rateLimitWaitError(
 		call,
 		{ status: 429, ...(retryAt ? { retryAt } : {}) },
 		{
-			message: `Spendesk rate limit reached for ${companyLabel(call.companyId, 'the company')} and did not reset in time`,
-			description: `Spendesk asked to wait ${until} before the next request of ${call.name}, longer than a call may wait (${duration(call.maxWaitMs)} in all). Run the workflow again after that time, lower the number of items, or turn on 'Return All' instead of making many small calls.`,
+			message: `Spendesk rate limit reached for ${companyLabel(companyId, 'the company')} and did not reset in time`,
+			description: `Spendesk asked to wait ${until} before the next request of ${name}, longer than a call may wait (${duration(maxWaitMs)} in all). Run the workflow again after that time, lower the number of items, or turn on 'Return All' instead of making many small calls.`,
 			httpCode: '429',
 		},
 	);

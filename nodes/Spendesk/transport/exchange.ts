@@ -139,14 +139,12 @@ async function exchange(
 	const options: IHttpRequestOptions = { ...request, ignoreHttpStatusErrors, abortSignal: signal };
 	try {
 		const sent = sendAuthenticated(receiver, credential.credentialType, options);
-		// Given up at the deadline even if the request lingers.
 		const response = await new Promise<Awaited<typeof sent>>((resolve, reject) => {
 			deadline.waiting.add(reject);
 			void sent.then(resolve, reject).then(() => deadline.waiting.delete(reject));
 		});
 		return { kind: 'response', response };
 	} catch (error) {
-		// A redirect refused: of the API call, or of the token call n8n made first (`via`).
 		const redirect = redirectRefusal(error);
 		if (redirect)
 			return {

@@ -67,10 +67,7 @@ function mac(secret: string, text: string): Buffer {
 	return createHmac('sha256', secret).update(text).digest();
 }
 
-interface Client {
-	clientId: string;
-	clientSecret: string;
-}
+type Client = { clientId: string; clientSecret: string };
 
 export function clientOf(data: IDataObject): Client {
 	return {

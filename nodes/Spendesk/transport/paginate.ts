@@ -14,7 +14,8 @@ import { offsetStrategy } from './pagination/offset';
 import { pageStrategy } from './pagination/page';
 import { singleStrategy } from './pagination/single';
 import { snapshotStrategy } from './pagination/snapshot';
-import type { ListRequest, Page, PageStrategy } from './pagination/strategy';
+import type { Page } from './pagination/response';
+import type { ListRequest, PageStrategy } from './pagination/strategy';
 import { resolveEndpoint } from './request';
 
 export type { ListRequest } from './pagination/strategy';
@@ -42,7 +43,6 @@ export async function* paginate(
 async function open(ctx: SpendeskContext, name: EndpointRef, request: ListRequest) {
 	const limit = new ItemLimit(request.limit ?? Infinity);
 	if (limit.max <= 0) return undefined;
-	// The entry the credential's level calls (a company-level credential: the documented v1 one).
 	const { endpoint } = await resolveEndpoint(ctx, name);
 	return { pages: STRATEGIES[endpoint.pagination](ctx, endpoint, request, limit), limit };
 }

@@ -85,7 +85,6 @@ export function applyPlacement(
 			);
 		return encodeURIComponent(value);
 	});
-	// The path must resolve under the base URL (and its path).
 	let url = `${credential.baseUrl}${path}`;
 	const basePath = new URL(credential.baseUrl).pathname.replace(/\/+$/, '');
 	const { pathname } = new URL(url);
@@ -151,7 +150,6 @@ function companyOfCall(
 				itemIndex,
 			},
 		);
-	// An organisation-level credential must name the company.
 	if (credential.level === 'organisation' && !requested)
 		throw new NodeOperationError(
 			node,

@@ -54,11 +54,7 @@ const cancelled = (ctx: IExecuteFunctions): boolean =>
 	ctx.getExecutionCancelSignal()?.aborted === true;
 
 /** What a transfer is about, for its errors. */
-interface Transfer {
-	url: URL;
-	what: string;
-	itemIndex: number;
-}
+type Transfer = { url: URL; what: string; itemIndex: number };
 
 /** One request to a pre-signed link (no credential, no redirects): a 2xx, else the error of the refusal. */
 async function send(

@@ -48,7 +48,6 @@ interface Call extends CallFacts {
 interface Failure {
 	failed: true;
 	status?: number;
-	/** The answer's headers; none when the request threw. */
 	headers?: Record<string, unknown>;
 	body?: unknown;
 	code?: string;
@@ -71,7 +70,32 @@ export async function callSpendesk<T = unknown>(
 		? await ownCompanyOf(ctx, credential, endpoint, name, callSpendesk, options.itemIndex)
 		: options.company;
 	const placed = applyPlacement(ctx.getNode(), credential, endpoint, name, { ...options, company });
-	const request = httpRequest(endpoint, placed, options);
+	const request: IHttpRequestOptions = {
+		method: endpoint.method as IHttpRequestMethods,
+		url: placed.url,
+		headers: placed.headers,
+		json: true,
+		returnFullResponse: true,
+		timeout: transportSettings.timeoutMs,
+	};
+	if (options.qs && !options.url) {
+		request.qs = Object.fromEntries(
+			Object.entries(options.qs).filter(([, v]) => v !== undefined && v !== null && v !== ''),
+		) as IDataObject;
+		// A list goes as the parameter repeated, once per value (docs/api.md#filters); n8n would
+		// otherwise write `state[0]=…&state[1]=…`.
+		request.arrayFormat = 'repeat';
+	}
+	if (endpoint.method !== 'GET') request.body = options.body ?? {};
+	if (endpoint.contentType) {
+		// A file endpoint: its bytes as they come (errors are still the API's JSON body).
+		request.json = false;
+		request.encoding = 'arraybuffer';
+		request.headers = {
+			...placed.headers,
+			accept: `${endpoint.contentType}, application/json;q=0.5`,
+		};
+	}
 	const call: Call = {
 		ctx,
 		endpoint,
@@ -90,7 +114,6 @@ export async function callSpendesk<T = unknown>(
 	for (;;) {
 		const hold = flowControl.reserve(call.budgetKey);
 		if (hold > 0) {
-			// The rate budget is spent: wait for the reset.
 			await waitWithin(call, hold, () => rateLimitError(call, hold));
 			continue;
 		}
@@ -122,40 +145,6 @@ export async function resolveEndpoint(
 ): Promise<{ endpoint: Endpoint; credential: ResolvedCredential }> {
 	const credential = await resolveCredential(ctx);
 	return { endpoint: endpointForLevel(ref, credential.level), credential };
-}
-
-function httpRequest(
-	endpoint: Endpoint,
-	placed: { url: string; headers: Record<string, string> },
-	options: CallOptions,
-): IHttpRequestOptions {
-	const request: IHttpRequestOptions = {
-		method: endpoint.method as IHttpRequestMethods,
-		url: placed.url,
-		headers: placed.headers,
-		json: true,
-		returnFullResponse: true,
-		timeout: transportSettings.timeoutMs,
-	};
-	if (options.qs && !options.url) {
-		request.qs = Object.fromEntries(
-			Object.entries(options.qs).filter(([, v]) => v !== undefined && v !== null && v !== ''),
-		) as IDataObject;
-		// A list goes as the parameter repeated, once per value (docs/api.md#filters); n8n would
-		// otherwise write `state[0]=…&state[1]=…`.
-		request.arrayFormat = 'repeat';
-	}
-	if (endpoint.method !== 'GET') request.body = options.body ?? {};
-	if (endpoint.contentType) {
-		// A file endpoint: its bytes as they come (errors are still the API's JSON body).
-		request.json = false;
-		request.encoding = 'arraybuffer';
-		request.headers = {
-			...placed.headers,
-			accept: `${endpoint.contentType}, application/json;q=0.5`,
-		};
-	}
-	return request;
 }
 
 /** Whether a status other than 2xx is a result for this call (a 404 allowed, a status accepted). */

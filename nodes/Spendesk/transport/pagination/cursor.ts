@@ -37,7 +37,8 @@ export const cursorStrategy: PageStrategy = async function* (ctx, endpoint, requ
 		while (limit.left() > 0) {
 			const { body } = await pages.take(nextPageSize(size, request, limit.left()));
 			const { items, more, nextCursor, nextUrl } = readCursorPage(body, unreadable);
-			const fresh = items.length > 0 || more ? progress(items, { reasked: trail.reasked }) : items;
+			const fresh =
+				items.length > 0 || more ? progress(items, { reasked: trail.cursors.reasked }) : items;
 			// The next page is asked now, so that it comes while the reader takes this one.
 			const left = limit.left() - fresh.length;
 			if (more && pages.mayAsk(left) && trail.takeNew(nextCursor))
@@ -57,7 +58,7 @@ export const cursorStrategy: PageStrategy = async function* (ctx, endpoint, requ
 class CursorTrail {
 	cursor: string | undefined;
 	nextUrl: URL | undefined;
-	private readonly cursors: CursorsAsked;
+	readonly cursors: CursorsAsked;
 
 	constructor(
 		private readonly ctx: SpendeskContext,
@@ -66,10 +67,6 @@ class CursorTrail {
 		private readonly itemIndex: number | undefined,
 	) {
 		this.cursors = new CursorsAsked(ctx, endpoint, itemIndex);
-	}
-
-	get reasked(): boolean {
-		return this.cursors.reasked;
 	}
 
 	/** Moves on to `nextCursor` when it is a cursor never asked before; false otherwise. */

@@ -13,10 +13,7 @@ import { progressGuard } from './strategy';
 import type { PageStrategy } from './strategy';
 
 /** A page to ask: where it starts, and the items the Limit still wants once the pages before it are in. */
-interface Planned {
-	offset: number;
-	wanted: number;
-}
+type Planned = { offset: number; wanted: number };
 
 export const offsetStrategy: PageStrategy = async function* (ctx, endpoint, request, limit) {
 	const size = endpoint.pageSize!;
@@ -43,9 +40,8 @@ export const offsetStrategy: PageStrategy = async function* (ctx, endpoint, requ
 			offset += fresh.length;
 			const end = items.length === 0 || (Number.isFinite(total) && offset >= total);
 			if (first && !end && Number.isFinite(total) && fresh.length > 0) {
-				// The pages `totalResults` says are needed (no more than the Limit needs), each as
-				// many items on as the first held; named as they are asked, so a total of 1e12
-				// plans nothing in memory.
+				// The pages `totalResults` says are needed, each as many items on as the first held,
+				// named as they are asked: a total of 1e12 plans nothing in memory.
 				const from = offset;
 				const perPage = fresh.length;
 				const wanted = limit.left() - perPage;

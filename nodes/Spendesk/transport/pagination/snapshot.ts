@@ -26,11 +26,7 @@ const msOr = (value: unknown, fallback: number): number =>
 	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 
 /** How long a snapshot may take (create, 409s and polls together), from when it started. */
-interface WaitBound {
-	started: number;
-	maxWait: number;
-	firstPause: number;
-}
+type WaitBound = { started: number; maxWait: number; firstPause: number };
 
 export const snapshotStrategy: PageStrategy = async function* (ctx, endpoint, request, limit) {
 	const size = endpoint.pageSize!;

@@ -12,8 +12,6 @@ import { endlessList, repeatedCursor } from './errors';
 import type { ItemLimit } from './limit';
 import type { Page } from './response';
 
-export type { Page } from './response';
-
 export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound' | 'body'> {
 	/** The JSON body of list calls that take one (body cursor, snapshot create). */
 	body?: IDataObject;
