@@ -171,13 +171,9 @@ export function describeFailure(call: FailedCall): Described {
 	};
 }
 
-/**
- * The cases of a 403: organisation-level only, a company not in the organisation, a user not a
- * member, a deactivated company; the experimental API without access to it (keyed on the
- * endpoint's `experimental:` scope), a missing scope, another company's path.
- */
-function forbidden(call: FailedCall, detail: string, company: string): Described {
-	const { endpoint, name, error, level, credentialName, companyId } = call;
+/** A 403 about the company or the level: organisation-level only, not in the organisation, user not a member, deactivated. */
+function companyRefused(call: FailedCall, detail: string, company: string): Described | undefined {
+	const { name, credentialName } = call;
 	if (/requires an organisation-level token/i.test(detail)) {
 		return {
 			message: `${name} needs an organisation-level credential; "${credentialName}" is company-level`,
@@ -206,6 +202,18 @@ function forbidden(call: FailedCall, detail: string, company: string): Described
 				'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
 		};
 	}
+	return undefined;
+}
+
+/**
+ * The cases of a 403: organisation-level only, a company not in the organisation, a user not a
+ * member, a deactivated company; the experimental API without access to it (keyed on the
+ * endpoint's `experimental:` scope), a missing scope, another company's path.
+ */
+function forbidden(call: FailedCall, detail: string, company: string): Described {
+	const refused = companyRefused(call, detail, company);
+	if (refused) return refused;
+	const { endpoint, name, error, level, credentialName, companyId } = call;
 	const scope = endpoint.scope;
 	const scopeRefused =
 		error?.code === 'insufficient_scope' ||
@@ -253,12 +261,13 @@ function callError(
 	node: INode,
 	call: CallFacts,
 	response: JsonObject,
-	text: Described & { httpCode?: string },
+	{ message, description, httpCode }: Described & { httpCode?: string },
 ): NodeApiError {
+	const { itemIndex } = call;
 	return new NodeApiError(
 		node,
 		{ ...where(call), ...response },
-		{ ...text, itemIndex: call.itemIndex },
+		{ message, description, httpCode, itemIndex },
 	);
 }
 

@@ -105,6 +105,19 @@ function sharedDeadline(now: number): SharedDeadline {
 }
 
 /**
+ * n8n puts the execution's cancel signal in place of a request's own: the helper is called on a
+ * view of the context whose cancel signal is the attempt's.
+ */
+function attemptView(ctx: SpendeskContext, signal: AbortSignal): SpendeskContext {
+	return new Proxy(ctx, {
+		get: (target, key, proxy) =>
+			key === 'getExecutionCancelSignal'
+				? () => signal
+				: (Reflect.get(target, key, proxy) as unknown),
+	});
+}
+
+/**
  * One call of n8n's authenticated request helper, over after `timeoutMs` whatever the server
  * does (n8n's `timeout` only limits silence): the deadline aborts the request, and the attempt
  * is given up at the deadline even if the request lingers, a network timeout for the retry rules.
@@ -124,17 +137,7 @@ async function exchange(
 		signal = deadline.joined.get(cancel) ?? AbortSignal.any([signal, cancel]);
 		deadline.joined.set(cancel, signal);
 	}
-	// n8n puts the execution's cancel signal in place of a request's own: the helper is called on
-	// a view of the context whose cancel signal is the attempt's.
-	const receiver =
-		'getExecutionCancelSignal' in ctx
-			? new Proxy(ctx, {
-					get: (target, key, proxy) =>
-						key === 'getExecutionCancelSignal'
-							? () => signal
-							: (Reflect.get(target, key, proxy) as unknown),
-				})
-			: ctx;
+	const receiver = 'getExecutionCancelSignal' in ctx ? attemptView(ctx, signal) : ctx;
 	// The attempt's own copy of the options (n8n writes to them).
 	const options: IHttpRequestOptions = { ...request, ignoreHttpStatusErrors, abortSignal: signal };
 	try {

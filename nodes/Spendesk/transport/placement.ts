@@ -70,21 +70,7 @@ export function applyPlacement(
 	const headers: Record<string, string> = { accept: 'application/json' };
 	if (endpoint.placement === 'header' && credential.level === 'organisation' && companyId)
 		headers['x-company-id'] = companyId;
-	const params: Record<string, string | undefined> = { ...target.pathParams, companyId };
-	const path = endpoint.path.replace(/\{(\w+)\}/g, (_, param: string) => {
-		const value = params[param];
-		if (value === undefined || value === '')
-			throw refuse(
-				`${name} needs a value for ${param}`,
-				`Give the ${param} the call needs, e.g. pick the company or the record in the node.`,
-			);
-		if (DOT_VALUE.test(value))
-			throw refuse(
-				`${name}: the ${PATH_VALUE_NAMES[param] ?? param} "${value}" is not a valid ID`,
-				'"." and ".." (or their URL-encoded forms) would point the call at another path. Enter the ID as Spendesk gives it.',
-			);
-		return encodeURIComponent(value);
-	});
+	const path = fillPath(endpoint.path, name, { ...target.pathParams, companyId }, refuse);
 	let url = `${credential.baseUrl}${path}`;
 	const basePath = new URL(credential.baseUrl).pathname.replace(/\/+$/, '');
 	const { pathname } = new URL(url);
@@ -112,6 +98,29 @@ export function applyPlacement(
 	const budgetCompany =
 		companyId ?? (endpoint.placement === 'organisation' ? 'organisation' : 'none');
 	return { url, headers, companyId, budgetKey: `${credential.key}|${budgetCompany}` };
+}
+
+/** The catalogue path with its `{placeholders}` filled in (URL-encoded), each value one segment. */
+function fillPath(
+	path: string,
+	name: CallName,
+	params: Record<string, string | undefined>,
+	refuse: (message: string, description: string) => NodeOperationError,
+): string {
+	return path.replace(/\{(\w+)\}/g, (_, param: string) => {
+		const value = params[param];
+		if (value === undefined || value === '')
+			throw refuse(
+				`${name} needs a value for ${param}`,
+				`Give the ${param} the call needs, e.g. pick the company or the record in the node.`,
+			);
+		if (DOT_VALUE.test(value))
+			throw refuse(
+				`${name}: the ${PATH_VALUE_NAMES[param] ?? param} "${value}" is not a valid ID`,
+				'"." and ".." (or their URL-encoded forms) would point the call at another path. Enter the ID as Spendesk gives it.',
+			);
+		return encodeURIComponent(value);
+	});
 }
 
 /** The company the call acts on, per the endpoint's placement (undefined: the call names none). */

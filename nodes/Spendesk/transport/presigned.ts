@@ -115,11 +115,20 @@ async function send(
 	}
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return response;
-	// The refusal: expired or invalid (403), gone (404), or another status.
+	throw await refusal(ctx, response, transfer);
+}
+
+/** A pre-signed link refused: expired or invalid (403), gone (404), or another status. */
+async function refusal(
+	ctx: IExecuteFunctions,
+	response: IN8nHttpFullResponse,
+	{ url, what, itemIndex }: Transfer,
+): Promise<NodeApiError> {
+	const status = response.statusCode;
 	const { bytes } = await readBytes(response.body, 4096);
 	const code = /<Code>([\w.-]{1,64})<\/Code>/.exec(bytes.toString('utf8'))?.[1];
 	const said = code ? ` ${code}` : '';
-	throw new NodeApiError(
+	return new NodeApiError(
 		ctx.getNode(),
 		{ status, host: url.origin, ...(code ? { storageCode: code } : {}) },
 		{

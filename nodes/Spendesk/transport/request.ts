@@ -70,32 +70,7 @@ export async function callSpendesk<T = unknown>(
 		? await ownCompanyOf(ctx, credential, endpoint, name, callSpendesk, options.itemIndex)
 		: options.company;
 	const placed = applyPlacement(ctx.getNode(), credential, endpoint, name, { ...options, company });
-	const request: IHttpRequestOptions = {
-		method: endpoint.method as IHttpRequestMethods,
-		url: placed.url,
-		headers: placed.headers,
-		json: true,
-		returnFullResponse: true,
-		timeout: transportSettings.timeoutMs,
-	};
-	if (options.qs && !options.url) {
-		request.qs = Object.fromEntries(
-			Object.entries(options.qs).filter(([, v]) => v !== undefined && v !== null && v !== ''),
-		) as IDataObject;
-		// A list goes as the parameter repeated, once per value (docs/api.md#filters); n8n would
-		// otherwise write `state[0]=…&state[1]=…`.
-		request.arrayFormat = 'repeat';
-	}
-	if (endpoint.method !== 'GET') request.body = options.body ?? {};
-	if (endpoint.contentType) {
-		// A file endpoint: its bytes as they come (errors are still the API's JSON body).
-		request.json = false;
-		request.encoding = 'arraybuffer';
-		request.headers = {
-			...placed.headers,
-			accept: `${endpoint.contentType}, application/json;q=0.5`,
-		};
-	}
+	const request = httpRequest(endpoint, placed, options);
 	const call: Call = {
 		ctx,
 		endpoint,
@@ -145,6 +120,41 @@ export async function resolveEndpoint(
 ): Promise<{ endpoint: Endpoint; credential: ResolvedCredential }> {
 	const credential = await resolveCredential(ctx);
 	return { endpoint: endpointForLevel(ref, credential.level), credential };
+}
+
+/** The request of a call: its placement, the query without empty values, a file endpoint's bytes. */
+function httpRequest(
+	endpoint: Endpoint,
+	placed: { url: string; headers: Record<string, string> },
+	options: CallOptions,
+): IHttpRequestOptions {
+	const request: IHttpRequestOptions = {
+		method: endpoint.method as IHttpRequestMethods,
+		url: placed.url,
+		headers: placed.headers,
+		json: true,
+		returnFullResponse: true,
+		timeout: transportSettings.timeoutMs,
+	};
+	if (options.qs && !options.url) {
+		request.qs = Object.fromEntries(
+			Object.entries(options.qs).filter(([, v]) => v !== undefined && v !== null && v !== ''),
+		) as IDataObject;
+		// A list goes as the parameter repeated, once per value (docs/api.md#filters); n8n would
+		// otherwise write `state[0]=…&state[1]=…`.
+		request.arrayFormat = 'repeat';
+	}
+	if (endpoint.method !== 'GET') request.body = options.body ?? {};
+	if (endpoint.contentType) {
+		// A file endpoint: its bytes as they come (errors are still the API's JSON body).
+		request.json = false;
+		request.encoding = 'arraybuffer';
+		request.headers = {
+			...placed.headers,
+			accept: `${endpoint.contentType}, application/json;q=0.5`,
+		};
+	}
+	return request;
 }
 
 /** Whether a status other than 2xx is a result for this call (a 404 allowed, a status accepted). */
