@@ -41,11 +41,10 @@ export function resolveBaseUrl(credentials: { environment?: unknown; baseUrl?: u
 	const [, scheme = '', host = '', port, path = ''] = parts ?? [];
 	const invalid = `The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`;
 	if (!parts || Number(port ?? 0) > 65535 || DOT_SEGMENT.test(path)) throw new Error(invalid);
-	if (!isSecureOrLoopback(scheme, host)) {
+	if (!isSecureOrLoopback(scheme, host))
 		throw new Error(
 			`The custom base URL "${displayUrl(raw)}" must use HTTPS: plain HTTP is only accepted for a server on this machine (localhost, 127.0.0.1 or [::1])`,
 		);
-	}
 	const base = `${scheme.toLowerCase()}://${host.toLowerCase()}${port === undefined ? '' : `:${port}`}${path.replace(/\/+$/, '')}`;
 	if (!URL.canParse(base)) throw new Error(invalid);
 	return base;

@@ -1,8 +1,6 @@
 /**
- * Spendesk API errors → NodeApiError with a message that says what happened (naming the
- * company) and a description that says what to do. Only the status and the API's error body
- * reach the error object, never the request or a secret; what the server said is quoted with
- * bearer tokens and the credential's secrets redacted, as a server may echo the request.
+ * Spendesk API errors: a message that says what happened (naming the company), a description
+ * that says what to do. Never the request or a secret: what the server said is quoted redacted.
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
@@ -122,47 +120,41 @@ export function describeFailure(call: FailedCall): Described {
 	const company = companyLabel(companyId, 'the company');
 
 	// The specification names the header `headers.x-company-id`; the documented errors name the field alone.
-	if (status === 400 && /^(headers\.)?x-company-id$/i.test(error?.source ?? '')) {
+	if (status === 400 && /^(headers\.)?x-company-id$/i.test(error?.source ?? ''))
 		return {
 			message:
 				'Choose a company: organisation-level credentials must name the company on this call',
 			description: `${name} works on one company at a time. Choose it in 'Company' (from the list or by ID), or All Companies in 'Companies' where the operation offers it. Spendesk said: ${detail || 'X-Company-Id header is required'}`,
 		};
-	}
 	// The token endpoint refusing the client: a 400 is allowed by RFC 6749 for invalid_client.
-	if (status !== 401 && /^invalid_client$/i.test(error?.code ?? '')) {
+	if (status !== 401 && /^invalid_client$/i.test(error?.code ?? ''))
 		return {
 			message: `Spendesk refused the credential "${credentialName}" (${status})`,
 			description: `Spendesk's token endpoint did not accept the credential's client${detail ? ` (Spendesk said: ${detail})` : ''}. Check 'Client ID' and 'Client Secret' in the credential (copied whole, without spaces), that the API key has not expired or been revoked in Spendesk, and that 'Environment' (Production, Demo or Custom Base URL) is where the key was created.`,
 		};
-	}
-	if (status === 401) {
+	if (status === 401)
 		return {
 			message: `Spendesk refused the credential "${credentialName}" (401)`,
 			description:
 				"Spendesk refused the access token even after the node asked for a new one. Check 'Client ID' and 'Client Secret' in the credential (or connect the OAuth2 credential again), that the API key has not expired or been revoked in Spendesk, and that 'Environment' (Production, Demo or Custom Base URL) is where the key was created.",
 		};
-	}
 	if (status === 403) return forbidden({ ...call, error }, detail, company);
-	if (status === 404) {
+	if (status === 404)
 		return {
 			message: `Spendesk found nothing for ${name}${companyId ? ` in ${company}` : ''} (404)`,
 			description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check the IDs given to this operation, and 'Environment' (or 'Base URL') in the credential.`,
 		};
-	}
-	if (status === 429) {
+	if (status === 429)
 		return {
 			message: `Spendesk rate limit reached for ${company} and did not reset in time`,
 			description:
 				"Spendesk allows a limited number of requests per minute per company and credential. The node waited and retried up to its limit; run the workflow later, lower the number of items, or turn on 'Return All' instead of making many small calls.",
 		};
-	}
-	if (status >= 500) {
+	if (status >= 500)
 		return {
 			message: `Spendesk could not complete ${name}${forCompany(companyId)} (${status})`,
 			description: `The node retried${endpoint.idempotent ? '' : ' nothing, because this call is not safe to repeat: Spendesk may have applied it, so check in Spendesk before running it again'}. Try again later; if it persists, check status.spendesk.com.${detail ? ` Spendesk said: ${detail}` : ''}`,
 		};
-	}
 	return {
 		message: `Spendesk rejected ${name}${forCompany(companyId)} (${status})`,
 		description: detail
@@ -174,34 +166,30 @@ export function describeFailure(call: FailedCall): Described {
 /** A 403 about the company or the level: organisation-level only, not in the organisation, user not a member, deactivated. */
 function companyRefused(call: FailedCall, detail: string, company: string): Described | undefined {
 	const { name, credentialName } = call;
-	if (/requires an organisation-level token/i.test(detail)) {
+	if (/requires an organisation-level token/i.test(detail))
 		return {
 			message: `${name} needs an organisation-level credential; "${credentialName}" is company-level`,
 			description:
 				'Create an organisation-level API key in Spendesk (Settings → Integrations → API access, by an organisation owner) or reconnect OAuth2 approving the whole organisation, and set \'Access Level\' to "Organisation" in the credential.',
 		};
-	}
-	if (/does not belong to organisation/i.test(detail)) {
+	if (/does not belong to organisation/i.test(detail))
 		return {
 			message: `${capitalise(company)} does not belong to your organisation`,
 			description:
 				"Check the company ID, or pick the company from the list in 'Company'. Newly created companies can take up to 20 minutes to become visible.",
 		};
-	}
-	if (/user does not belong/i.test(detail)) {
+	if (/user does not belong/i.test(detail))
 		return {
 			message: `The user who approved the OAuth2 connection is not a member of ${company}`,
 			description:
 				'An organisation-level OAuth2 connection acts as the user who approved it. Ask an admin to add that user back to the company, or reconnect the credential as a user who is a member of every company you need.',
 		};
-	}
-	if (/deactivated/i.test(detail)) {
+	if (/deactivated/i.test(detail))
 		return {
 			message: `${capitalise(company)} is deactivated`,
 			description:
 				'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
 		};
-	}
 	return undefined;
 }
 
@@ -225,12 +213,11 @@ function forbidden(call: FailedCall, detail: string, company: string): Described
 		endpoint.placement === 'path' &&
 		!scopeRefused &&
 		/companyId/i.test(error?.source ?? '');
-	if (isExperimental(endpoint) && !foreignPath) {
+	if (isExperimental(endpoint) && !foreignPath)
 		return {
 			message: `${name} uses Spendesk's experimental API, and the credential "${credentialName}" has no access to it${forCompany(companyId)}`,
 			description: experimentalAccessHelp(endpoint),
 		};
-	}
 	if (scopeRefused) {
 		const missing = /scope:?\s*(\S+)/i.exec(detail)?.[1] ?? scope ?? 'unknown';
 		return {
@@ -238,13 +225,12 @@ function forbidden(call: FailedCall, detail: string, company: string): Described
 			description: `Edit the API key in Spendesk to grant "${missing}" (or add it to the OAuth2 credential's scopes and reconnect).`,
 		};
 	}
-	if (foreignPath) {
+	if (foreignPath)
 		return {
 			message: `The company-level credential "${credentialName}" cannot reach ${company}`,
 			description:
 				"A company-level credential reaches only its own company. Leave 'Company' empty in the node and check 'Company ID' in the credential (or leave it empty too: the node then looks the company up), or use an organisation-level credential to work across companies.",
 		};
-	}
 	return {
 		message: `Spendesk denied access to ${name}${companyId ? ` for ${company}` : ''} (403)`,
 		description: `${detail ? `Spendesk said: ${detail}. ` : ''}Check 'Access Level' and the scopes of the credential${scope ? ` (this call needs "${scope}")` : ''}.`,

@@ -1,8 +1,6 @@
 /**
- * One HTTP exchange through n8n's authenticated request helper, with one token renewal after a
- * 401, each request over by its deadline. Tokens are n8n's business: each credential fetches
- * its token in `preAuthentication`, and n8n renews it after a thrown 401. An OAuth2 connection
- * that must be made (again) is told apart from the API's answer to the retried call.
+ * One HTTP exchange through n8n's authenticated request helper, each over by its deadline, with
+ * one token renewal after a 401 (n8n renews it through the credential's `preAuthentication`).
  */
 import { sleep } from 'n8n-workflow';
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';

@@ -99,6 +99,8 @@ export type PastedAnswer =
 	| { kind: 'code'; code: string; verifier: string; issuedAt: number }
 	| { kind: 'problem'; message: string };
 
+const problem = (message: string): PastedAnswer => ({ kind: 'problem', message });
+
 /** Reads the address the user pasted: its code, and the verifier its `state` gives. */
 export function readAuthorizationResponse(client: Client, pasted: string): PastedAnswer {
 	let params: URLSearchParams;
@@ -108,31 +110,26 @@ export function readAuthorizationResponse(client: Client, pasted: string): Paste
 			? new URL(text).searchParams
 			: new URLSearchParams(text.replace(/^[^?]*\?/, ''));
 	} catch {
-		return { kind: 'problem', message: "The pasted 'Authorization Response' is not an address" };
+		return problem("The pasted 'Authorization Response' is not an address");
 	}
 	const error = params.get('error');
 	if (error) {
 		const why = (params.get('error_description') ?? '').slice(0, 200);
-		return {
-			kind: 'problem',
-			message: `Spendesk did not grant access (${error.slice(0, 50)}${why ? `: ${why}` : ''}): approve on the approval page, then paste the address you land on`,
-		};
+		return problem(
+			`Spendesk did not grant access (${error.slice(0, 50)}${why ? `: ${why}` : ''}): approve on the approval page, then paste the address you land on`,
+		);
 	}
 	const code = params.get('code');
 	const state = params.get('state');
 	if (!code || !state)
-		return {
-			kind: 'problem',
-			message:
-				"The pasted 'Authorization Response' has no code and state: paste the whole address your browser shows after you approve",
-		};
+		return problem(
+			"The pasted 'Authorization Response' has no code and state: paste the whole address your browser shows after you approve",
+		);
 	const read = readState(client, state);
 	if (!read)
-		return {
-			kind: 'problem',
-			message:
-				"The pasted 'Authorization Response' does not answer an approval link of this credential (its state does not match 'Client ID' and 'Client Secret'; they may have changed since): use a new link",
-		};
+		return problem(
+			"The pasted 'Authorization Response' does not answer an approval link of this credential (its state does not match 'Client ID' and 'Client Secret'; they may have changed since): use a new link",
+		);
 	return {
 		kind: 'code',
 		code,

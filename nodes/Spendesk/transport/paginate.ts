@@ -1,8 +1,6 @@
 /**
- * The pagination engine: one async iterator over pages of items for every list style of the
- * API, each a strategy in ./pagination, and lists drained into arrays. With Return All the page
- * size is the endpoint's maximum; with a Limit no more is asked than is still needed, and the
- * list stops as soon as the Limit is reached.
+ * The pagination engine: pages of items for every list style (a strategy each, in ./pagination),
+ * asking no more than the Limit still needs and stopping as soon as it is reached.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from './credential';

@@ -22,14 +22,13 @@ export function presignedUrl(
 	itemIndex: number,
 ): URL {
 	const url = typeof raw === 'string' && URL.canParse(raw) ? new URL(raw) : undefined;
-	if (!url) {
+	if (!url)
 		throw new NodeOperationError(ctx.getNode(), `Spendesk gave no valid link for ${what}`, {
 			description:
 				'The answer lacked the pre-signed URL or it was not an absolute URL. Run the node again; if it persists, contact Spendesk support.',
 			itemIndex,
 		});
-	}
-	if (!isSecureOrLoopback(url.protocol, url.hostname) || url.username || url.password) {
+	if (!isSecureOrLoopback(url.protocol, url.hostname) || url.username || url.password)
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Refusing the link for ${what}: only HTTPS links are followed (${url.protocol}//${url.host})`,
@@ -39,7 +38,6 @@ export function presignedUrl(
 				itemIndex,
 			},
 		);
-	}
 	return url;
 }
 

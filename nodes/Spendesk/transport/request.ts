@@ -1,8 +1,6 @@
 /**
- * Every Spendesk call of the package goes through `callSpendesk`: it resolves the credential
- * the node is set to, applies the catalogue entry's company placement, keeps within the rate
- * budget and the in-flight cap, retries what is safe to retry, and turns failures into errors
- * that say what happened and what to do.
+ * Every Spendesk call goes through `callSpendesk`: the credential, the company placement, the
+ * rate budget and in-flight cap, retries of what is safe to retry, errors that say what to do.
  */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';

@@ -8,7 +8,8 @@ import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { callSpendesk } from '../request';
 import { NextPageAhead } from './ahead';
-import { noCursor, unreadablePaging } from './errors';
+import { listError, unreadablePaging } from './errors';
+import { callName } from '../callName';
 import { nextPageSize } from './limit';
 import { readCursorPage } from './response';
 import { CursorsAsked, progressGuard } from './strategy';
@@ -87,8 +88,19 @@ class CursorTrail {
 		if (next === undefined) {
 			const link =
 				typeof nextUrl === 'string' && URL.canParse(nextUrl) ? new URL(nextUrl) : undefined;
-			if (!link || link.origin !== this.origin)
-				throw noCursor(this.ctx, this.endpoint, link, this.itemIndex);
+			if (!link || link.origin !== this.origin) {
+				const { ctx, endpoint, itemIndex } = this;
+				const where = link
+					? `only a link to another host (${link.host}), which the node never follows`
+					: 'no next page link either';
+				throw listError(
+					ctx,
+					endpoint,
+					itemIndex,
+					`Spendesk said more pages follow for ${callName(ctx, { itemIndex })} but gave no cursor to read them`,
+					`The answer had hasNextPage true, no nextCursor and ${where}. The node stopped rather than return part of the list.`,
+				);
+			}
 			next = link.searchParams.get('cursor') ?? link.href;
 			this.nextUrl = link;
 		}

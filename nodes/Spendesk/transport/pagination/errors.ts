@@ -11,7 +11,7 @@ export function callForSupport(endpoint: Endpoint): string {
 	return `naming the call ${endpoint.method} ${endpoint.path}`;
 }
 
-function listError(
+export function listError(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
 	itemIndex: number | undefined,
@@ -46,39 +46,6 @@ export function endlessList(
 		description: `Reading on would never end, so the node stopped. With a Custom API Call, check that 'Pagination' matches how the endpoint pages (page, cursor, offset or body cursor, or None). Otherwise run the node again; if it happens every time, report it to Spendesk support ${callForSupport(endpoint)}.`,
 		itemIndex,
 	});
-}
-
-export function repeatedCursor(
-	ctx: SpendeskContext,
-	endpoint: Endpoint,
-	itemIndex?: number,
-): NodeOperationError {
-	return listError(
-		ctx,
-		endpoint,
-		itemIndex,
-		`Spendesk sent the same page cursor twice for ${callName(ctx, { itemIndex })}`,
-		'The list would never end, so the node stopped.',
-	);
-}
-
-/** Spendesk said more pages follow but gave no way to read them the node may follow. */
-export function noCursor(
-	ctx: SpendeskContext,
-	endpoint: Endpoint,
-	link: URL | undefined,
-	itemIndex: number | undefined,
-): NodeOperationError {
-	const where = link
-		? `only a link to another host (${link.host}), which the node never follows`
-		: 'no next page link either';
-	return listError(
-		ctx,
-		endpoint,
-		itemIndex,
-		`Spendesk said more pages follow for ${callName(ctx, { itemIndex })} but gave no cursor to read them`,
-		`The answer had hasNextPage true, no nextCursor and ${where}. The node stopped rather than return part of the list.`,
-	);
 }
 
 /** What an answer is, in a few words, for a message (never its content). */

@@ -52,20 +52,14 @@ export const snapshotStrategy: PageStrategy = async function* (ctx, endpoint, re
 			const call: ListRequest = {
 				...request,
 				body: undefined,
+				pageSize,
 				pathParams: { ...request.pathParams, ...(typeof key === 'string' ? { key } : {}) },
 			};
 			const qs = { ...request.qs, page: 1, [size.param]: pageSize };
 			return { call, first: await whenComplete(ctx, endpoint, { ...call, qs }, key, bound) };
 		},
 	);
-	yield* readPages(
-		ctx,
-		endpoint,
-		{ ...call, pageSize },
-		limit,
-		(b) => (b.result ?? {}) as IDataObject,
-		first,
-	);
+	yield* readPages(ctx, endpoint, call, limit, (b) => (b.result ?? {}) as IDataObject, first);
 };
 
 /** The snapshot's key: from the create step (a 409 waited out), or the one in the path parameters. */

@@ -8,7 +8,7 @@ import type { CallOptions } from '../call';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { transportSettings } from '../settings';
-import { endlessList, repeatedCursor } from './errors';
+import { endlessList, listError } from './errors';
 import type { ItemLimit } from './limit';
 import type { Page } from './response';
 
@@ -108,7 +108,15 @@ export class CursorsAsked {
 	/** Takes `cursor`, new or repeated once; a cursor repeated again is the error. */
 	take(cursor: string): void {
 		if (this.takeNew(cursor)) return;
-		if (this.reasked) throw repeatedCursor(this.ctx, this.endpoint, this.itemIndex);
+		const { ctx, endpoint, itemIndex } = this;
+		if (this.reasked)
+			throw listError(
+				ctx,
+				endpoint,
+				itemIndex,
+				`Spendesk sent the same page cursor twice for ${callName(ctx, { itemIndex })}`,
+				'The list would never end, so the node stopped.',
+			);
 		this.reasked = true;
 	}
 }
