@@ -27,7 +27,7 @@ import {
 import type { RecordSearchMethod } from '../../nodes/Spendesk/methods/recordSearch';
 import { tokenScopes } from '../../nodes/Spendesk/methods/keyScopes';
 import { readErrorBody } from '../../nodes/Spendesk/transport/errors';
-import { bodyItems, singleObject } from '../../nodes/Spendesk/transport/pagination/strategy';
+import { bodyItems, singleObject } from '../../nodes/Spendesk/transport/pagination/response';
 
 export interface Reader {
 	/** Where the reader is (a path under nodes/Spendesk/ or credentials/) and what it reads. */
@@ -312,13 +312,13 @@ export const FIELDS_READ: readonly Reader[] = [
 		fields: ['status', 'result', 'result.data', 'result.meta.pagination.total'],
 	},
 	{
-		reader: 'transport/pagination/strategy.ts singleObject (a wrapped object)',
+		reader: 'transport/pagination/response.ts singleObject (a wrapped object)',
 		schema: 'envelopes.json#/$defs/wrapped',
 		fields: ['data'],
 		probe: (record) => singleObject(record),
 	},
 	{
-		reader: 'transport/pagination/strategy.ts bodyItems (a wrapped object or list)',
+		reader: 'transport/pagination/response.ts bodyItems (a wrapped object or list)',
 		schema: 'envelopes.json#/$defs/wrapped',
 		fields: ['data'],
 		probe: (record) => bodyItems(record),

@@ -106,7 +106,7 @@ const MAYBE_DELIVERED = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDO
 export function mayHaveApplied(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	const status = Number(error.httpCode);
-	// A 2xx without a readable answer (notJsonError) was accepted: it may have been applied.
+	// A 2xx without a readable answer (unexpectedBodyError) was accepted: it may have been applied.
 	if (Number.isFinite(status) && error.httpCode)
 		return status >= 500 || (status >= 200 && status < 300);
 	const network = (error.errorResponse as { networkError?: unknown } | undefined)?.networkError;

@@ -5,7 +5,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { companyLabel } from '../companies/label';
 import type { EndpointName } from '../transport/endpoints';
-import { bodyItems } from '../transport/pagination/strategy';
+import { bodyItems } from '../transport/pagination/response';
 import { callSpendesk } from '../transport/request';
 import { apiError } from './errorItem';
 import { recordLocator } from './recordId';

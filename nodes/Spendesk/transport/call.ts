@@ -1,8 +1,4 @@
-/**
- * What a call of the catalogue takes and gives back, apart from `request.ts` so that the
- * modules `request.ts` itself uses (list readers, the own-company look-up) can name them
- * without importing it.
- */
+/** What a call of the catalogue takes and gives back (apart from request.ts, which imports its users). */
 import type { IDataObject } from 'n8n-workflow';
 import type { CallTarget } from './placement';
 
@@ -18,10 +14,7 @@ export interface CallOptions extends CallTarget {
 	onHeaders?: (headers: Record<string, unknown>) => void;
 	/** Values the request carries that an error must never quote back (a webhook's signing secret). */
 	secrets?: readonly string[];
-	/**
-	 * The step this call is of what the user chose, in words, for messages ("listing the
-	 * companies for All Companies"): transport/callName.ts.
-	 */
+	/** The step this call is of what the user chose, for messages (transport/callName.ts). */
 	step?: string;
 }
 

@@ -1,11 +1,8 @@
 /**
  * How a message names a call: by what the user chose, as the editor panel shows it ("Payable →
- * Get Many", "Custom API Call (GET /v1/payables)", "Spendesk Trigger (New Invoice)", "the list of
- * suppliers"), never by the endpoint catalogue's name for it, which the user never sees. Each
- * entry point (the node's run, a trigger, a list of the editor) says once what the calls made
- * with its context are for (`nameCalls`); every message about a call takes a CallName, and
- * `callName` is the only maker of one. A call that is one step of what the user chose (the
- * company list of All Companies) adds the step in words.
+ * Get Many", "Spendesk Trigger (New Invoice)"), never by the catalogue's name for it. Each entry
+ * point says once what the calls made with its context are for (`nameCalls`); `callName` is the
+ * only maker of a CallName, which every message about a call takes.
  */
 import type { INode } from 'n8n-workflow';
 
@@ -24,19 +21,11 @@ export function nameCalls(ctx: object, name: string | Chosen): void {
 	chosen.set(ctx, typeof name === 'string' ? () => name : name);
 }
 
-/** What names a call beyond its context: its item, and the step it is of what the user chose. */
-export interface Naming {
-	itemIndex?: number;
-	/** The step in words, e.g. "listing the companies for All Companies". */
-	step?: string;
-}
-
-/**
- * The name of a call made with `ctx`, for messages: what the user chose (else the node, by
- * the name it has on the canvas), then the step in brackets.
- */
-export function callName(ctx: { getNode(): INode }, naming: Naming = {}): CallName {
-	const { itemIndex, step } = naming;
+/** The name of a call for messages: what the user chose (else the node), then the step in brackets. */
+export function callName(
+	ctx: { getNode(): INode },
+	{ itemIndex, step }: { itemIndex?: number; step?: string } = {},
+): CallName {
 	let name: string | undefined;
 	try {
 		name = chosen.get(ctx)?.(itemIndex);

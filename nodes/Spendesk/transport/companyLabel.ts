@@ -1,8 +1,3 @@
-/**
- * How every message names a company. It lives with the transport, the lowest layer that
- * names companies in its errors, so that nothing below `companies/` imports from it.
- */
-
 /** A company a call acts on: its ID (none for a company-level credential's own company) and name. */
 export interface CompanyTarget {
 	/** Undefined: a company-level credential acting on its own (unnamed) company. */
@@ -13,11 +8,7 @@ export interface CompanyTarget {
 /** How messages name a call that names no company: the credential's own company. */
 export const OWN_COMPANY = "the credential's own company";
 
-/**
- * How every message names a company: `company "Acme" (cmp_1)` (with its name when known),
- * `company "cmp_1"`, or `unnamed` when there is no company ID (by default the credential's
- * own company).
- */
+/** How every message names a company: `company "Acme" (cmp_1)`, `company "cmp_1"`, or `unnamed` without an ID. */
 export function companyLabel(
 	company: CompanyTarget | string | undefined,
 	unnamed: string = OWN_COMPANY,

@@ -1,8 +1,4 @@
-/**
- * The credential the node is set to (API key or OAuth2), read once per execution context (and
- * once per poll of the polling trigger): its type and display name, the key that identifies it
- * for rate budgets and in-flight slots, its base URL and its access level.
- */
+/** The credential the node is set to (API key or OAuth2), read once per execution context (and once per poll). */
 import { NodeOperationError } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
@@ -21,31 +17,20 @@ export type SpendeskContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
-/** Credential type used for the node's Authentication choice. */
-export function credentialTypeOf(authentication: unknown): 'spendeskApi' | 'spendeskOAuth2Api' {
-	return authentication === 'oAuth2' ? 'spendeskOAuth2Api' : 'spendeskApi';
-}
-
 export interface ResolvedCredential {
 	credentialType: string;
-	/** Display name of the credential, for messages. */
 	credentialName: string;
 	/** Identifies the credential for rate budgets and in-flight slots. */
 	key: string;
 	baseUrl: string;
 	origin: string;
 	level: 'organisation' | 'company';
-	/**
-	 * A company-level credential's own company, when its Company ID names it (an optional
-	 * label: docs/api.md#the-companys-own-id). Calls that need it in their path look it up
-	 * when it is not given (transport/ownCompany.ts).
-	 */
+	/** A company-level credential's own company, when its Company ID names it (docs/api.md#the-companys-own-id). */
 	ownCompanyId?: string;
 }
 
 const resolved = new WeakMap<object, Promise<ResolvedCredential>>();
 
-/** The credential the node is set to, resolved once per execution context. */
 export async function resolveCredential(ctx: SpendeskContext): Promise<ResolvedCredential> {
 	let credential = resolved.get(ctx);
 	if (!credential) {
@@ -56,18 +41,15 @@ export async function resolveCredential(ctx: SpendeskContext): Promise<ResolvedC
 	return await credential;
 }
 
-/**
- * Forgets the credential resolved for this context, so that the next call reads it again. A
- * polling trigger calls it at the start of every poll: n8n keeps one poll context for a whole
- * activation, and the credential may have been switched to another environment since.
- */
+/** Forgets the credential resolved for this context (a poll context lives for a whole activation). */
 export function forgetCredential(ctx: SpendeskContext): void {
 	resolved.delete(ctx);
 }
 
 async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential> {
 	const node = ctx.getNode();
-	const credentialType = credentialTypeOf(node.parameters.authentication);
+	const credentialType =
+		node.parameters.authentication === 'oAuth2' ? 'spendeskOAuth2Api' : 'spendeskApi';
 	const credentials = await ctx.getCredentials(credentialType);
 	let baseUrl: string;
 	try {
@@ -82,8 +64,8 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 	// Company unless Organisation is chosen: the level Spendesk's documented keys have.
 	const level = credentials.accessLevel === 'organisation' ? 'organisation' : 'company';
 	const ownCompanyId =
-		typeof credentials.companyId === 'string' && credentials.companyId.trim()
-			? credentials.companyId.trim()
+		typeof credentials.companyId === 'string'
+			? credentials.companyId.trim() || undefined
 			: undefined;
 	const credential: ResolvedCredential = {
 		credentialType,
@@ -99,7 +81,7 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 	return credential;
 }
 
-/** What must never be quoted back, per resolved credential: kept apart so that it is never part of the credential object. */
+/** What must never be quoted back, per resolved credential: kept apart from the credential object. */
 const secrets = new WeakMap<ResolvedCredential, Set<string>>();
 
 /** The client secret and the tokens the credential held (in the forms they travel in), to redact from quoted text. */
@@ -115,12 +97,19 @@ function noteSecrets(
 	if (!known) return;
 	const tokens = (credentials.oauthTokenData ?? {}) as Record<string, unknown>;
 	const clientSecret = typeof credentials.clientSecret === 'string' ? credentials.clientSecret : '';
+	// A pasted authorization answer (Partner OAuth2), its code and its state.
+	const pasted =
+		typeof credentials.authorizationResponse === 'string'
+			? credentials.authorizationResponse.trim()
+			: '';
+	const query = new URLSearchParams(pasted.replace(/^[^?]*\?/, ''));
 	const values = [
 		clientSecret,
 		credentials.sessionToken,
 		credentials.accessToken,
 		credentials.refreshToken,
-		...pastedSecrets(credentials.authorizationResponse),
+		pasted,
+		...(pasted ? [query.get('code'), query.get('state')] : []),
 		tokens.access_token,
 		tokens.refresh_token,
 		tokens.id_token,
@@ -133,12 +122,16 @@ function noteSecrets(
 	for (const value of values) if (typeof value === 'string' && value.length >= 4) known.add(value);
 }
 
-/** The code and state of a pasted authorization answer (Partner OAuth2), and the paste itself. */
-function pastedSecrets(pasted: unknown): string[] {
-	if (typeof pasted !== 'string' || !pasted.trim()) return [];
-	const query = pasted.trim().replace(/^[^?]*\?/, '');
-	const params = new URLSearchParams(query);
-	return [pasted.trim(), params.get('code') ?? '', params.get('state') ?? ''];
+/** The credential's fields as stored now (undefined when they cannot be read). */
+export async function readCredentialAgain(
+	ctx: SpendeskContext,
+	credential: ResolvedCredential,
+): Promise<ICredentialDataDecryptedObject | undefined> {
+	try {
+		return (await ctx.getCredentials(credential.credentialType)) as ICredentialDataDecryptedObject;
+	} catch {
+		return undefined;
+	}
 }
 
 /** Reads the credential again and remembers its tokens (a token n8n fetched or renewed since it was resolved). */
@@ -146,9 +139,6 @@ export async function rememberSecrets(
 	ctx: SpendeskContext,
 	credential: ResolvedCredential,
 ): Promise<void> {
-	try {
-		noteSecrets(credential, await ctx.getCredentials(credential.credentialType));
-	} catch {
-		// The credential could not be read again: the tokens known so far stay.
-	}
+	const data = await readCredentialAgain(ctx, credential);
+	if (data) noteSecrets(credential, data);
 }

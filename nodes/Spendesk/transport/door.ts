@@ -1,26 +1,31 @@
 /**
- * The one door out: every HTTP request the package makes leaves through this module (a unit
- * test fails when code elsewhere in nodes/ or credentials/ reaches n8n's request helpers or any
- * other HTTP client). API calls, both credentials' token calls, the credential tests, file
- * downloads and pre-signed uploads all go through one of its three senders:
- * - `sendPlain`: n8n's plain `httpRequest` (token calls, pre-signed links);
- * - `sendAuthenticated`: n8n's `httpRequestWithAuthentication` (API calls; n8n runs the
- *   credential's `preAuthentication`, whose token call comes back here through `sendPlain`);
- * - `sendLegacy`: the legacy `request` helper, the only one a credential test gets.
- *
- * None of them follows a redirect: n8n's helpers would re-send the request, credentials
- * included (a bearer token, a client secret, a code and its PKCE verifier, a refresh token), to
- * wherever a `Location` points, and take that origin's answer (tokens included) as Spendesk's.
- * A 3xx, answered or thrown, becomes a RedirectRefusedError naming only the scheme, host and
- * port of its target: a redirect's path and query may carry secrets.
+ * The one door out: every HTTP request of the package leaves through `sendPlain` (n8n's
+ * `httpRequest`), `sendAuthenticated` (`httpRequestWithAuthentication`) or `sendLegacy` (the
+ * `request` helper of a credential test); a unit test fails on any other. None follows a
+ * redirect, as n8n's helpers would re-send the credentials to wherever it points: a 3xx becomes
+ * a RedirectRefusedError naming only its target's origin (its path and query may hold secrets).
  */
 import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 /** Marks a refused redirect, also once n8n has wrapped the error (`httpCode` keeps it). */
-export const REDIRECT_MARK = 'spendeskRedirectRefused';
+const REDIRECT_MARK = 'spendeskRedirectRefused';
+
+/** How the caller names what it called, for the error of a refused redirect. */
+export interface DoorLabel {
+	/** Who answers ("Spendesk's token endpoint"); by default (and for an API call) the server. */
+	what?: string;
+	/** What to do about it, for the error's description. */
+	description?: string;
+}
+
+/** What a refused redirect says: its status, its target's origin, and the caller's label. */
+export interface RedirectRefusal extends DoorLabel {
+	status: number;
+	target: string;
+}
 
 /** A redirect that was not followed. */
-export class RedirectRefusedError extends Error {
+export class RedirectRefusedError extends Error implements RedirectRefusal {
 	readonly [REDIRECT_MARK] = true;
 
 	/** Also the mark: n8n wraps a `preAuthentication` failure keeping the message, description and `httpCode`. */
@@ -28,9 +33,7 @@ export class RedirectRefusedError extends Error {
 
 	constructor(
 		readonly status: number,
-		/** Where the redirect pointed: scheme, host and port only. */
 		readonly target: string,
-		/** Who answered with it ("Spendesk's token endpoint"); undefined for an API call. */
 		readonly what?: string,
 		readonly description?: string,
 		from?: string,
@@ -43,11 +46,8 @@ export class RedirectRefusedError extends Error {
 	}
 }
 
-/**
- * Where a redirect's `Location` points, as it may be shown: scheme, host and port only, never
- * the path, query or user info, which may carry a signature or a secret.
- */
-export function redirectTarget(location: unknown, from: string | undefined): string {
+/** Where a redirect's `Location` points, as it may be shown: scheme, host and port only. */
+function redirectTarget(location: unknown, from: string | undefined): string {
 	const raw = Array.isArray(location) ? (location[0] as unknown) : location;
 	if (typeof raw !== 'string' || !raw.trim()) return 'an address it did not give';
 	let url: URL;
@@ -63,19 +63,23 @@ export function redirectTarget(location: unknown, from: string | undefined): str
 const isRedirect = (status: unknown): status is number =>
 	typeof status === 'number' && status >= 300 && status < 400;
 
-/** What a refused redirect says, read from an error or from any error it wraps. */
-export interface RedirectRefusal {
-	status: number;
-	target: string;
-	what?: string;
-	description?: string;
+/** An error and the errors it wraps (n8n keeps the original as `cause`, some as `errorResponse`). */
+export function chainOf(error: unknown): Array<Record<string, unknown>> {
+	const chain: Array<Record<string, unknown>> = [];
+	const queue: unknown[] = [error];
+	while (queue.length && chain.length < 8) {
+		const e = queue.shift();
+		if (!e || typeof e !== 'object' || chain.includes(e as Record<string, unknown>)) continue;
+		chain.push(e as Record<string, unknown>);
+		queue.push((e as { cause?: unknown }).cause, (e as { errorResponse?: unknown }).errorResponse);
+	}
+	return chain;
 }
 
 /** The refused redirect an error carries (itself, or an error it wraps), if it carries one. */
 export function redirectRefusal(error: unknown): RedirectRefusal | undefined {
 	for (const e of chainOf(error)) {
-		if (e instanceof RedirectRefusedError)
-			return { status: e.status, target: e.target, what: e.what, description: e.description };
+		if (e instanceof RedirectRefusedError) return e;
 		const code = typeof e.httpCode === 'string' ? e.httpCode : '';
 		if (e[REDIRECT_MARK] === true || code.startsWith(`${REDIRECT_MARK}:`)) {
 			const message = typeof e.message === 'string' ? e.message : '';
@@ -93,39 +97,6 @@ export function redirectRefusal(error: unknown): RedirectRefusal | undefined {
 	return undefined;
 }
 
-/** An error and the errors it wraps (n8n keeps the original as `cause`, some as `errorResponse`). */
-function chainOf(error: unknown): Array<Record<string, unknown>> {
-	const chain: Array<Record<string, unknown>> = [];
-	const queue: unknown[] = [error];
-	while (queue.length && chain.length < 8) {
-		const e = queue.shift();
-		if (!e || typeof e !== 'object' || chain.includes(e as Record<string, unknown>)) continue;
-		chain.push(e as Record<string, unknown>);
-		queue.push((e as { cause?: unknown }).cause, (e as { errorResponse?: unknown }).errorResponse);
-	}
-	return chain;
-}
-
-/** A 3xx an error carries (an axios-like `response`, or a wrapper's `httpCode`), with where it pointed. */
-function thrownRedirect(error: unknown): { status: number; location?: unknown } | undefined {
-	for (const e of chainOf(error)) {
-		const response = e.response as { status?: unknown; headers?: IDataObject } | undefined;
-		if (isRedirect(response?.status))
-			return { status: response.status, location: response.headers?.location };
-		const status = Number(e.httpCode ?? e.statusCode);
-		if (isRedirect(status)) return { status };
-	}
-	return undefined;
-}
-
-/** How the caller names what it called, for the error of a refused redirect. */
-export interface DoorLabel {
-	/** Who answers ("Spendesk's token endpoint"); by default "The server at <origin>". */
-	what?: string;
-	/** What to do about it, for the error's description. */
-	description?: string;
-}
-
 function originOf(url: unknown, base?: unknown): string | undefined {
 	try {
 		return new URL(String(url), typeof base === 'string' ? base : undefined).origin;
@@ -134,53 +105,59 @@ function originOf(url: unknown, base?: unknown): string | undefined {
 	}
 }
 
-function refused(
-	status: number,
-	location: unknown,
-	from: string | undefined,
-	label: DoorLabel,
-): RedirectRefusedError {
-	return new RedirectRefusedError(
-		status,
-		redirectTarget(location, from),
-		label.what,
-		label.description,
-		from,
-	);
-}
-
-/** A thrown error, as it is, or as a refused redirect when it is one. */
-function rethrown(error: unknown, from: string | undefined, label: DoorLabel): unknown {
+/** A thrown error as it is, or as a refused redirect when it carries a 3xx. */
+function rethrown(
+	error: unknown,
+	refused: (status: number, location?: unknown) => RedirectRefusedError,
+): unknown {
 	if (redirectRefusal(error)) return error;
-	const redirect = thrownRedirect(error);
-	return redirect ? refused(redirect.status, redirect.location, from, label) : error;
+	for (const e of chainOf(error)) {
+		const answer = e.response as { status?: unknown; headers?: IDataObject } | undefined;
+		if (isRedirect(answer?.status)) return refused(answer.status, answer.headers?.location);
+		const status = Number(e.httpCode ?? e.statusCode);
+		if (isRedirect(status)) return refused(status);
+	}
+	return error;
 }
 
-/** A full response: as it is unless it is a 3xx, whose body is then let go. */
-function checked(
-	response: IN8nHttpFullResponse,
+/** Sends with `send`: the full response; a 3xx, answered or thrown, is a RedirectRefusedError. */
+async function guarded(
 	from: string | undefined,
 	label: DoorLabel,
-): IN8nHttpFullResponse {
+	send: () => Promise<unknown>,
+): Promise<IN8nHttpFullResponse> {
+	const refused = (status: number, location?: unknown) =>
+		new RedirectRefusedError(
+			status,
+			redirectTarget(location, from),
+			label.what,
+			label.description,
+			from,
+		);
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await send()) as IN8nHttpFullResponse;
+	} catch (error) {
+		throw rethrown(error, refused);
+	}
 	if (!isRedirect(response.statusCode)) return response;
 	(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-	throw refused(response.statusCode, response.headers?.location, from, label);
+	throw refused(response.statusCode, response.headers?.location);
 }
 
 /** The options every request leaves with: no redirect followed, no credential sent along one. */
 function noRedirects(options: IHttpRequestOptions): IHttpRequestOptions {
-	const sent: IHttpRequestOptions = Object.assign({}, options);
-	sent.returnFullResponse = true;
-	sent.disableFollowRedirect = true;
-	sent.sendCredentialsOnCrossOriginRedirect = false;
-	return sent;
+	return {
+		...options,
+		returnFullResponse: true,
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
+	};
 }
-
-type HttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
 
 /** A caller with n8n's plain request helper: a credential's `this`, an execution context. */
 export interface PlainCaller {
-	helpers: { httpRequest: HttpRequest };
+	helpers: { httpRequest: (options: IHttpRequestOptions) => Promise<unknown> };
 }
 
 /** One request with n8n's plain helper (no credential): the body, or the full response when asked. */
@@ -190,13 +167,7 @@ export async function sendPlain(
 	label: DoorLabel = {},
 ): Promise<unknown> {
 	const from = originOf(options.url, options.baseURL);
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await ctx.helpers.httpRequest(noRedirects(options))) as IN8nHttpFullResponse;
-	} catch (error) {
-		throw rethrown(error, from, label);
-	}
-	checked(response, from, label);
+	const response = await guarded(from, label, () => ctx.helpers.httpRequest(noRedirects(options)));
 	return options.returnFullResponse ? response : response.body;
 }
 
@@ -211,28 +182,16 @@ export interface AuthenticatedCaller {
 	};
 }
 
-/**
- * One request with n8n's authenticated helper, called on `ctx` (n8n reads the execution's
- * cancel signal from it): the full response. n8n runs the credential's `preAuthentication`
- * first when the token must be fetched; its token call comes back through `sendPlain`.
- */
+/** One request with n8n's authenticated helper, called on `ctx` (n8n reads the cancel signal from it). */
 export async function sendAuthenticated(
 	ctx: AuthenticatedCaller,
 	credentialType: string,
 	options: IHttpRequestOptions,
 ): Promise<IN8nHttpFullResponse> {
 	const from = originOf(options.url, options.baseURL);
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await ctx.helpers.httpRequestWithAuthentication.call(
-			ctx,
-			credentialType,
-			noRedirects(options),
-		)) as IN8nHttpFullResponse;
-	} catch (error) {
-		throw rethrown(error, from, {});
-	}
-	return checked(response, from, {});
+	return await guarded(from, {}, () =>
+		ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, noRedirects(options)),
+	);
 }
 
 /** A caller with the legacy request helper (a credential test's context). */
@@ -240,10 +199,7 @@ export interface LegacyCaller {
 	helpers: { request(uriOrObject: string | IDataObject, options?: IDataObject): Promise<unknown> };
 }
 
-/**
- * A legacy request not answered in full by its deadline: no complete answer, whether its server
- * said nothing or kept sending a little at a time. A network timeout (`ETIMEDOUT`).
- */
+/** A legacy request not answered in full by its deadline: a network timeout (`ETIMEDOUT`). */
 export class DeadlineError extends Error {
 	readonly code = 'ETIMEDOUT';
 
@@ -253,11 +209,7 @@ export class DeadlineError extends Error {
 	}
 }
 
-/** A deadline: its signal and how long it gave. */
-export interface Deadline {
-	signal: AbortSignal;
-	timeoutMs: number;
-}
+export type Deadline = { signal: AbortSignal; timeoutMs: number };
 
 type Streamed = AsyncIterable<Uint8Array | string> & { destroy(error?: Error): void };
 
@@ -265,16 +217,7 @@ const isStreamed = (body: unknown): body is Streamed =>
 	typeof (body as { destroy?: unknown } | null)?.destroy === 'function' &&
 	typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 
-/** Lets go of a response that came too late: its body, a stream, is closed. */
-function letGo(response: unknown): void {
-	const body = (response as { body?: unknown } | null)?.body;
-	if (isStreamed(body)) body.destroy();
-}
-
-/**
- * The response of `sent` (its headers), or a DeadlineError when the deadline comes first. The
- * legacy helper takes no abort signal: a response that still comes later is let go.
- */
+/** The response of `sent`, or a DeadlineError first; a response that still comes later is let go. */
 async function headersBy<T>(sent: Promise<T>, deadline: Deadline): Promise<T> {
 	return await new Promise<T>((resolve, reject) => {
 		const late = () => reject(new DeadlineError(deadline.timeoutMs));
@@ -283,8 +226,9 @@ async function headersBy<T>(sent: Promise<T>, deadline: Deadline): Promise<T> {
 		sent.then(
 			(response) => {
 				deadline.signal.removeEventListener('abort', late);
-				if (deadline.signal.aborted) letGo(response);
-				else resolve(response);
+				const body = (response as { body?: unknown } | null)?.body;
+				if (!deadline.signal.aborted) resolve(response);
+				else if (isStreamed(body)) body.destroy();
 			},
 			(error: unknown) => {
 				deadline.signal.removeEventListener('abort', late);
@@ -295,9 +239,8 @@ async function headersBy<T>(sent: Promise<T>, deadline: Deadline): Promise<T> {
 }
 
 /**
- * A streamed body read in full by the deadline, else closed (its connection with it) and a
- * DeadlineError; as the helper would give it: JSON parsed when asked and valid, the text
- * otherwise, undefined when empty. A body that is not a stream is given as it is.
+ * A streamed body read in full by the deadline, else closed and a DeadlineError; JSON parsed
+ * when asked and valid, the text otherwise, undefined when empty.
  */
 async function bodyBy(body: unknown, deadline: Deadline, json: boolean): Promise<unknown> {
 	if (!isStreamed(body)) return body;
@@ -322,10 +265,8 @@ async function bodyBy(body: unknown, deadline: Deadline, json: boolean): Promise
 }
 
 /**
- * One request with the legacy helper: every status an answer ({statusCode, headers, body})
- * except a 3xx. Over by `deadline` whatever the server does: the helper takes no abort signal
- * and its `timeout` only limits silence (a server sending a byte a second is never cut), so the
- * answer is streamed and read here, and closed at the deadline; a DeadlineError then.
+ * One request with the legacy helper: every status an answer except a 3xx. It takes no abort
+ * signal and its `timeout` only limits silence, so the answer is streamed and closed at the deadline.
  */
 export async function sendLegacy(
 	ctx: LegacyCaller,
@@ -333,10 +274,8 @@ export async function sendLegacy(
 	deadline: Deadline,
 	label: DoorLabel = {},
 ): Promise<{ statusCode: number; headers?: IDataObject; body: unknown }> {
-	const from = originOf(options.uri ?? options.url);
-	let response: IN8nHttpFullResponse;
-	try {
-		const sent = ctx.helpers.request({
+	const sent = () =>
+		ctx.helpers.request({
 			...options,
 			timeout: deadline.timeoutMs,
 			useStream: true,
@@ -347,12 +286,12 @@ export async function sendLegacy(
 			followAllRedirects: false,
 			maxRedirects: 0,
 			sendCredentialsOnCrossOriginRedirect: false,
-		}) as Promise<IN8nHttpFullResponse>;
-		response = await headersBy(sent, deadline);
-	} catch (error) {
-		throw rethrown(error, from, label);
-	}
-	checked(response, from, label);
+		});
+	const response = await guarded(
+		originOf(options.uri ?? options.url),
+		label,
+		async () => await headersBy(sent(), deadline),
+	);
 	return {
 		statusCode: response.statusCode,
 		headers: response.headers,

@@ -1,10 +1,6 @@
 /**
- * Where the API lives: the environments a credential can choose, and the rule for a custom
- * base URL: HTTPS unless it points at this machine (a local server), normalised to
- * `scheme://host[:port][/path]` (no user info, query, fragment or trailing slash). The
- * transport and the API-key credential resolve the base URL here; the OAuth2 URLs, which n8n
- * resolves itself, apply the same rule as an expression built from the same patterns
- * (credentials/common.ts), so the two agree.
+ * Where the API lives: the environments a credential can choose, and the rule for a custom base
+ * URL: HTTPS unless it points at this machine, normalised to `scheme://host[:port][/path]`.
  */
 
 export const ENVIRONMENT_URLS = {
@@ -12,9 +8,6 @@ export const ENVIRONMENT_URLS = {
 	demo: 'https://public-api.demo.spendesk.com',
 } as const;
 
-export type Environment = keyof typeof ENVIRONMENT_URLS | 'custom';
-
-/** Hosts plain HTTP is accepted for. */
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /** Whether a URL may go in clear: HTTPS always, plain HTTP only to this machine. */
@@ -26,50 +19,39 @@ export function isSecureOrLoopback(scheme: string, host: string): boolean {
 	);
 }
 
-/**
- * A custom base URL: scheme, optional user info (dropped), host (name, IPv4 or bracketed
- * IPv6), optional port, optional path, optional query and fragment (dropped). No backslash
- * or whitespace before the query. Written without `{}` so it can sit in an n8n expression.
- */
-export const BASE_URL_PATTERN =
+/** A custom base URL: scheme, user info (dropped), host, port, path, query and fragment (dropped). */
+const BASE_URL_PATTERN =
 	/^(https?):\/\/(?:[^/?#@\\\s]*@)?([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::([0-9]+))?((?:\/[^?#\\\s]*)?)(?:\?[^#]*)?(?:#.*)?$/i;
 
 /** A `.` or `..` path segment, plain or percent-encoded (URLs resolve them, leaving the path). */
 export const DOT_SEGMENT = /(^|\/)(\.|%2e)(\.|%2e)?(\/|$)/i;
 
-export class BaseUrlError extends Error {}
-
 /** The base URL of a credential, without a trailing slash; refuses plain HTTP except on loopback. */
 export function resolveBaseUrl(credentials: { environment?: unknown; baseUrl?: unknown }): string {
-	const environment = (credentials.environment ?? 'production') as Environment;
+	const environment = (credentials.environment ?? 'production') as
+		| keyof typeof ENVIRONMENT_URLS
+		| 'custom';
 	if (environment !== 'custom') {
 		const url = ENVIRONMENT_URLS[environment];
-		if (!url) throw new BaseUrlError(`Unknown Spendesk environment "${String(environment)}"`);
+		if (!url) throw new Error(`Unknown Spendesk environment "${String(environment)}"`);
 		return url;
 	}
 	const raw = typeof credentials.baseUrl === 'string' ? credentials.baseUrl.trim() : '';
 	const parts = BASE_URL_PATTERN.exec(raw);
 	const [, scheme = '', host = '', port, path = ''] = parts ?? [];
-	if (!parts || Number(port ?? 0) > 65535 || DOT_SEGMENT.test(path)) {
-		throw new BaseUrlError(
-			`The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`,
-		);
-	}
-	if (!isSecureOrLoopback(scheme, host)) {
-		throw new BaseUrlError(
+	const invalid = `The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`;
+	if (!parts || Number(port ?? 0) > 65535 || DOT_SEGMENT.test(path)) throw new Error(invalid);
+	if (!isSecureOrLoopback(scheme, host))
+		throw new Error(
 			`The custom base URL "${displayUrl(raw)}" must use HTTPS: plain HTTP is only accepted for a server on this machine (localhost, 127.0.0.1 or [::1])`,
 		);
-	}
 	const base = `${scheme.toLowerCase()}://${host.toLowerCase()}${port === undefined ? '' : `:${port}`}${path.replace(/\/+$/, '')}`;
-	if (!URL.canParse(base))
-		throw new BaseUrlError(
-			`The custom base URL "${displayUrl(raw)}" is not a valid URL: enter e.g. https://public-api.spendesk.com`,
-		);
+	if (!URL.canParse(base)) throw new Error(invalid);
 	return base;
 }
 
 /** A base URL as it may be shown in a message: without user info, query or fragment. */
-export function displayUrl(raw: string): string {
+function displayUrl(raw: string): string {
 	const withoutQuery = raw.replace(/[?#][\s\S]*$/, '');
 	if (URL.canParse(withoutQuery)) {
 		const url = new URL(withoutQuery);

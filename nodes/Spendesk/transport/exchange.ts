@@ -1,22 +1,59 @@
 /**
- * One HTTP exchange through n8n's authenticated request helper, with one token renewal
- * after a 401, each request over by its deadline.
- *
- * Tokens are n8n's business: each credential fetches its token in `preAuthentication` into
- * hidden fields (API key: a new token; OAuth2: the code exchange or the refresh), and n8n
- * renews it after a thrown 401. An OAuth2 connection that must be made (again) is told apart
- * from the API's answer to the retried call.
+ * One HTTP exchange through n8n's authenticated request helper, each over by its deadline, with
+ * one token renewal after a 401 (n8n renews it through the credential's `preAuthentication`).
  */
 import { sleep } from 'n8n-workflow';
-import type { IHttpRequestOptions } from 'n8n-workflow';
-import { rememberSecrets } from './credential';
+import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import { readCredentialAgain, rememberSecrets } from './credential';
 import type { ResolvedCredential, SpendeskContext } from './credential';
 import { redirectRefusal, sendAuthenticated } from './door';
+import { NETWORK_WORDS } from './errors';
 import { flowControl } from './limiter';
 import { approvalAddress, connectProblem } from './oauth2';
-import { classifyThrown } from './outcome';
-import type { Outcome } from './outcome';
 import { transportSettings } from './settings';
+
+/** What one exchange came to. */
+export type Outcome =
+	| { kind: 'response'; response: IN8nHttpFullResponse }
+	/** The request threw: with an HTTP status, a network error code, or neither (an error to pass on). */
+	| { kind: 'thrown'; status?: number; code?: string; error: unknown; cancelled?: boolean }
+	/**
+	 * The OAuth2 credential must be connected (again): the token endpoint refused the refresh or
+	 * a pasted code (`codeRefused`: possibly exchanged first by another n8n process), or nothing
+	 * is connected yet; `approvalAddress` is a new approval link, when the fields give one.
+	 */
+	| {
+			kind: 'renewalRefused';
+			notConnected?: boolean;
+			codeRefused?: boolean;
+			detail?: string;
+			approvalAddress?: string;
+	  }
+	/** A redirect, never followed: of the API call, or (`via` naming it) of the token call made first. */
+	| { kind: 'redirected'; status: number; target: string; via?: string };
+
+/** Reads an error thrown by n8n's request helper: its HTTP status, or its network error code. */
+function classifyThrown(error: unknown): Outcome {
+	const e = error as {
+		httpCode?: unknown;
+		code?: unknown;
+		message?: unknown;
+		cause?: { code?: unknown };
+	};
+	const httpCode = typeof e?.httpCode === 'string' ? e.httpCode : undefined;
+	if (httpCode && /^\d{3}$/.test(httpCode))
+		return { kind: 'thrown', status: Number(httpCode), error };
+	const code = [httpCode, e?.code, e?.cause?.code].find(
+		(c): c is string => typeof c === 'string' && Object.hasOwn(NETWORK_WORDS, c),
+	);
+	if (code) return { kind: 'thrown', code, error };
+	if (
+		typeof e?.message === 'string' &&
+		/socket hang up|ECONNRESET|network|timeout/i.test(e.message)
+	)
+		return { kind: 'thrown', code: 'ECONNRESET', error };
+	return { kind: 'thrown', error };
+}
 
 /** The OAuth2 refresh token stored now (undefined for other credentials or when unreadable). */
 async function heldRefreshToken(
@@ -24,89 +61,64 @@ async function heldRefreshToken(
 	credential: ResolvedCredential,
 ): Promise<string | undefined> {
 	if (credential.credentialType !== 'spendeskOAuth2Api') return undefined;
-	try {
-		const token = (await ctx.getCredentials(credential.credentialType)).refreshToken;
-		return typeof token === 'string' && token ? token : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** A new approval link for the OAuth2 credential (undefined when its fields cannot give one). */
-async function newApprovalAddress(
-	ctx: SpendeskContext,
-	credential: ResolvedCredential,
-): Promise<string | undefined> {
-	try {
-		return approvalAddress(await ctx.getCredentials(credential.credentialType));
-	} catch {
-		return undefined;
-	}
-}
-
-/** The execution's cancel signal, when the context has one (node executions do, polls do not). */
-export function cancelSignalOf(ctx: SpendeskContext): AbortSignal | undefined {
-	const get = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined })
-		.getExecutionCancelSignal;
-	return typeof get === 'function' ? get.call(ctx) : undefined;
+	const token = (await readCredentialAgain(ctx, credential))?.refreshToken;
+	return typeof token === 'string' && token ? token : undefined;
 }
 
 /**
- * The deadline shared by the attempts that start within one grain of time (a twentieth of the
- * timeout, at most a second), which expires `timeoutMs` after the grain ends: each attempt is
- * given between `timeoutMs` and `timeoutMs` + the grain. An abort signal of its own for every
+ * The deadline shared by the attempts that start within one slot of time (a twentieth of the
+ * timeout, at most a second), which expires `timeoutMs` after the slot ends: each attempt is
+ * given between `timeoutMs` and `timeoutMs` + the slot. An abort signal of its own for every
  * attempt left about 3 KB of garbage each: 6 % more peak memory in a drain (docs/performance.md).
  */
-interface Grain {
+interface SharedDeadline {
 	timeoutMs: number;
+	/** Attempts that start before this time share this deadline. */
 	until: number;
-	deadline: AbortSignal;
+	signal: AbortSignal;
 	/** For each execution's cancel signal, the signal aborted by it or by the deadline. */
 	joined: WeakMap<AbortSignal, AbortSignal>;
 	/** How to give up each attempt still waiting for its answer at the deadline. */
 	waiting: Set<(error: Error) => void>;
 }
 
-let grain: Grain | undefined;
+let shared: SharedDeadline | undefined;
 
-function grainAt(now: number): Grain {
+function sharedDeadline(now: number): SharedDeadline {
 	const { timeoutMs } = transportSettings;
-	if (grain?.timeoutMs === timeoutMs && now < grain.until) return grain;
-	const size = Math.max(1, Math.min(1000, Math.ceil(timeoutMs / 20)));
-	const deadline = AbortSignal.timeout(timeoutMs + size);
-	const next: Grain = {
+	if (shared?.timeoutMs === timeoutMs && now < shared.until) return shared;
+	const slot = Math.max(1, Math.min(1000, Math.ceil(timeoutMs / 20)));
+	const next: SharedDeadline = {
 		timeoutMs,
-		until: now + size,
-		deadline,
+		until: now + slot,
+		signal: AbortSignal.timeout(timeoutMs + slot),
 		joined: new WeakMap(),
 		waiting: new Set(),
 	};
-	deadline.addEventListener('abort', () => {
+	next.signal.addEventListener('abort', () => {
 		const late = new Error(`No complete answer within ${timeoutMs} ms`);
 		for (const giveUp of next.waiting) giveUp(late);
 	});
-	return (grain = next);
+	return (shared = next);
 }
 
 /**
- * n8n puts the execution's cancel signal in place of a request's own, so the helper is called
- * on a view of the context whose cancel signal is the attempt's.
+ * n8n puts the execution's cancel signal in place of a request's own: the helper is called on a
+ * view of the context whose cancel signal is the attempt's.
  */
 function attemptView(ctx: SpendeskContext, signal: AbortSignal): SpendeskContext {
 	return new Proxy(ctx, {
-		get: (target, key, receiver) =>
+		get: (target, key, proxy) =>
 			key === 'getExecutionCancelSignal'
 				? () => signal
-				: (Reflect.get(target, key, receiver) as unknown),
+				: (Reflect.get(target, key, proxy) as unknown),
 	});
 }
 
 /**
  * One call of n8n's authenticated request helper, over after `timeoutMs` whatever the server
- * does: n8n's `timeout` only limits silence, so a response trickling byte by byte would hold
- * its in-flight slot forever. The deadline aborts the request (through the attempt's signal,
- * which the execution's cancellation aborts too), and the attempt is given up at the
- * deadline even if the request lingers: a network timeout for the retry rules.
+ * does (n8n's `timeout` only limits silence): the deadline aborts the request, and the attempt
+ * is given up at the deadline even if the request lingers, a network timeout for the retry rules.
  */
 async function exchange(
 	ctx: SpendeskContext,
@@ -114,28 +126,26 @@ async function exchange(
 	request: IHttpRequestOptions,
 	ignoreHttpStatusErrors: boolean,
 ): Promise<Outcome> {
-	const cancel = cancelSignalOf(ctx);
-	const { deadline, joined, waiting } = grainAt(Date.now());
-	// The attempt's signal: aborted at the deadline, or when the execution is cancelled.
-	let signal = deadline;
+	const getCancel = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined })
+		.getExecutionCancelSignal;
+	const cancel = typeof getCancel === 'function' ? getCancel.call(ctx) : undefined;
+	const deadline = sharedDeadline(Date.now());
+	let signal = deadline.signal;
 	if (cancel) {
-		signal = joined.get(cancel) ?? AbortSignal.any([deadline, cancel]);
-		joined.set(cancel, signal);
+		signal = deadline.joined.get(cancel) ?? AbortSignal.any([signal, cancel]);
+		deadline.joined.set(cancel, signal);
 	}
 	const receiver = 'getExecutionCancelSignal' in ctx ? attemptView(ctx, signal) : ctx;
 	// The attempt's own copy of the options (n8n writes to them).
 	const options: IHttpRequestOptions = { ...request, ignoreHttpStatusErrors, abortSignal: signal };
 	try {
-		// Through the one door: a redirect is never followed (transport/door.ts).
 		const sent = sendAuthenticated(receiver, credential.credentialType, options);
-		// Given up at the deadline even if the request lingers.
 		const response = await new Promise<Awaited<typeof sent>>((resolve, reject) => {
-			waiting.add(reject);
-			void sent.then(resolve, reject).then(() => waiting.delete(reject));
+			deadline.waiting.add(reject);
+			void sent.then(resolve, reject).then(() => deadline.waiting.delete(reject));
 		});
 		return { kind: 'response', response };
 	} catch (error) {
-		// A redirect refused: of the API call, or of the token call n8n made first (`via`).
 		const redirect = redirectRefusal(error);
 		if (redirect)
 			return {
@@ -146,50 +156,30 @@ async function exchange(
 			};
 		// OAuth2: preAuthentication asks for a connection (refresh or code refused, not connected).
 		const problem = connectProblem(error);
-		if (problem)
+		if (problem) {
+			const data = await readCredentialAgain(ctx, credential);
 			return {
 				kind: 'renewalRefused',
 				notConnected: problem.reason !== 'refused',
 				codeRefused: problem.reason === 'codeRefused',
 				detail: problem.detail,
-				approvalAddress: await newApprovalAddress(ctx, credential),
+				approvalAddress: data && approvalAddress(data),
 			};
+		}
 		if (cancel?.aborted) return { kind: 'thrown', error, cancelled: true };
-		return deadline.aborted ? { kind: 'thrown', code: 'ETIMEDOUT', error } : classifyThrown(error);
+		return deadline.signal.aborted
+			? { kind: 'thrown', code: 'ETIMEDOUT', error }
+			: classifyThrown(error);
 	}
 }
 
-/**
- * How long a call that lost a race for an OAuth2 grant waits before it reads the credential
- * again: in queue mode, the n8n process that won saves its tokens meanwhile.
- */
+/** How long a call that lost a race for an OAuth2 grant waits before it reads the credential again. */
 const RACE_WAIT_MS = 1500;
 
 /**
- * Whether the OAuth2 credential, read again after a moment, holds a connection saved by another
- * n8n process: no pasted answer waiting, Connect Again off, a refresh token.
- */
-async function connectedElsewhere(
-	ctx: SpendeskContext,
-	credential: ResolvedCredential,
-): Promise<boolean> {
-	await sleep(RACE_WAIT_MS);
-	try {
-		const data = await ctx.getCredentials(credential.credentialType);
-		const pasted =
-			typeof data.authorizationResponse === 'string' && data.authorizationResponse.trim();
-		const refresh = typeof data.refreshToken === 'string' && data.refreshToken;
-		return !pasted && data.connectAgain !== true && !!refresh;
-	} catch {
-		return false;
-	}
-}
-
-/**
- * OAuth2 in queue mode: a freshly pasted code is exchanged by whichever process runs first,
- * and the others' exchange of the same code is refused (a code works once). When the code was
- * refused and the credential, read again, holds the connection the winner saved, the race was
- * lost, not the connection: the call is made once more with it (`retry`).
+ * OAuth2 in queue mode: a pasted code is exchanged by whichever process runs first, and the
+ * others are refused. When the credential, read again, holds the connection the winner saved,
+ * the race was lost, not the connection: `retry` once with it.
  */
 async function afterLostExchange(
 	ctx: SpendeskContext,
@@ -198,7 +188,13 @@ async function afterLostExchange(
 	retry: () => Promise<Outcome>,
 ): Promise<Outcome> {
 	if (outcome.kind !== 'renewalRefused' || !outcome.codeRefused) return outcome;
-	return (await connectedElsewhere(ctx, credential)) ? await retry() : outcome;
+	await sleep(RACE_WAIT_MS);
+	const data = await readCredentialAgain(ctx, credential);
+	const pasted =
+		typeof data?.authorizationResponse === 'string' && data.authorizationResponse.trim();
+	const refresh = typeof data?.refreshToken === 'string' && data.refreshToken;
+	const connected = !!data && !pasted && data.connectAgain !== true && !!refresh;
+	return connected ? await retry() : outcome;
 }
 
 /** Resolved credentials whose tokens were read after their first exchange. */
@@ -210,11 +206,13 @@ export async function sendWithRenewal(
 	credential: ResolvedCredential,
 	request: IHttpRequestOptions,
 ): Promise<Outcome> {
+	const send = async (ignoreHttpStatusErrors: boolean) =>
+		await exchange(ctx, credential, request, ignoreHttpStatusErrors);
 	const first = await afterLostExchange(
 		ctx,
 		credential,
-		await exchange(ctx, credential, request, true),
-		async () => await exchange(ctx, credential, request, true),
+		await send(true),
+		async () => await send(true),
 	);
 	// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
 	if (!tokensRead.has(credential)) {
@@ -222,18 +220,16 @@ export async function sendWithRenewal(
 		await rememberSecrets(ctx, credential);
 	}
 	if (first.kind !== 'response' || first.response.statusCode !== 401) return first;
-	// Ask again letting the 401 throw: n8n then renews the token (preAuthentication: a new
-	// API-key token, or the OAuth2 refresh) and retries once. One renewal at a time per
-	// credential: calls that got the same 401 meanwhile find the renewed token and need no
-	// renewal of their own.
+	// Ask again letting the 401 throw: n8n then renews the token (a new API-key token, or the
+	// OAuth2 refresh) and retries once. One renewal at a time per credential: calls that got the
+	// same 401 meanwhile find the renewed token and need no renewal of their own.
 	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
 		const refreshBefore = await heldRefreshToken(ctx, credential);
+		const again = async () => await send(false);
 		try {
-			const again = async () => await exchange(ctx, credential, request, false);
 			let outcome = await again();
-			// OAuth2 in queue mode: another worker may have spent the refresh token first and
-			// saved its pair. Read the credential again after a moment; a new refresh token there
-			// means the race was lost, not the connection: try once more with it.
+			// OAuth2 in queue mode: another worker may have spent the refresh token first and saved
+			// its pair: a new refresh token after a moment means the race was lost, not the connection.
 			if (outcome.kind === 'renewalRefused' && !outcome.notConnected && refreshBefore) {
 				await sleep(RACE_WAIT_MS);
 				const now = await heldRefreshToken(ctx, credential);

@@ -1,24 +1,17 @@
 /**
- * Client-side flow control, shared by every execution in the n8n process:
- * - a cap on requests in flight per credential (the real API allows 5 per consumer), its
- *   slots shared round-robin between the executions waiting for one; lowered while Spendesk
- *   refuses requests for being too many in flight (other n8n processes, such as queue-mode
- *   workers, use the same credential), raised back a step at a time once answers come;
- * - a rate budget per (credential, company), read from `x-ratelimit-remaining` and
- *   `x-ratelimit-reset`, so the node waits for the reset instead of provoking 429s. Only
- *   resets within a bound are remembered, so a server's absurd wait blocks no later call.
+ * Client-side flow control, shared by every execution in the n8n process: a cap on requests in
+ * flight per credential (5 at Spendesk), shared round-robin between executions and lowered while
+ * Spendesk refuses requests for crowding; and a rate budget per credential and company, read
+ * from `x-ratelimit-*` headers, so the node waits for the reset instead of provoking 429s.
  */
 
-/**
- * Answers without a refusal for crowding after which a lowered in-flight cap grows back by one
- * (from 1 to Spendesk's 5: 40 answers).
- */
+/** Answers without a refusal for crowding after which a lowered cap grows back by one. */
 const STEADY_ANSWERS = 10;
 
 /**
  * Slots of a semaphore. Callers that must wait are served round-robin between their owners
- * (executions), first come first served within one owner: an execution that queues many
- * calls does not put another execution's single call behind all of them.
+ * (executions), first come first served within one owner: an execution that queues many calls
+ * does not put another execution's single call behind all of them.
  */
 class Semaphore {
 	private active = 0;
@@ -31,15 +24,11 @@ class Semaphore {
 
 	constructor(public max: number) {}
 
-	/** How many slots may be taken now. */
 	private get room(): number {
 		return Math.min(this.max, this.cap);
 	}
 
-	/**
-	 * A request holding a slot was refused for being too many in flight: this process takes one
-	 * fewer than it has out (that request included) from now on, at least one.
-	 */
+	/** A request holding a slot was refused for crowding: one fewer than are out from now on, at least one. */
 	crowded(): void {
 		this.cap = Math.max(1, Math.min(this.room, this.active) - 1);
 		this.calm = 0;
@@ -47,8 +36,7 @@ class Semaphore {
 
 	/** An answer that was not such a refusal: after STEADY_ANSWERS of them, one slot more (up to `max`). */
 	calmAnswer(): void {
-		if (this.cap === Infinity) return;
-		if (++this.calm < STEADY_ANSWERS) return;
+		if (this.cap === Infinity || ++this.calm < STEADY_ANSWERS) return;
 		this.calm = 0;
 		this.cap = this.cap + 1 >= this.max ? Infinity : this.cap + 1;
 		// The slot won back goes to a waiting caller at once.
@@ -58,25 +46,12 @@ class Semaphore {
 		}
 	}
 
-	async acquire(owner?: unknown): Promise<() => void> {
-		if (!this.tryTake()) await this.handedTo(owner);
-		let released = false;
-		return () => {
-			if (released) return;
-			released = true;
-			this.release();
-		};
-	}
-
-	/** Takes a slot when one is free and nobody is waiting for one. */
-	tryTake(): boolean {
-		if (this.active >= this.room || this.waiting.size > 0) return false;
-		this.active++;
-		return true;
-	}
-
-	/** Waits in `owner`'s queue until a freed slot is handed over to it. */
-	async handedTo(owner: unknown): Promise<void> {
+	/** Takes a slot, at once when one is free and nobody waits, else in `owner`'s turn. */
+	async acquire(owner?: unknown): Promise<void> {
+		if (this.active < this.room && this.waiting.size === 0) {
+			this.active++;
+			return;
+		}
 		await new Promise<void>((resolve) => {
 			const queue = this.waiting.get(owner);
 			if (queue) queue.push(resolve);
@@ -84,36 +59,24 @@ class Semaphore {
 		});
 	}
 
-	/**
-	 * Gives back a slot taken (call once per slot): passes it to the next owner's first waiter
-	 * (`active` stays the same), or frees it.
-	 */
+	/** Gives back a slot (once per slot): to the next owner's first waiter, or free. */
 	release(): void {
 		// A slot over a lowered cap is not handed over.
-		if (this.waiting.size === 0 || this.active > this.room) {
-			this.active--;
-			return;
-		}
-		this.handOver();
+		if (this.waiting.size === 0 || this.active > this.room) this.active--;
+		else this.handOver();
 	}
 
-	/** Passes a taken slot to the next owner's first waiter. */
+	/** Passes a taken slot to the next owner's first waiter; the owner goes to the back of the round. */
 	private handOver(): void {
-		const next = this.waiting.entries().next();
-		if (next.done) return;
-		const [owner, queue] = next.value;
+		const [owner, queue] = this.waiting.entries().next().value!;
 		const resolve = queue.shift()!;
-		// The owner goes to the back of the round, with whatever it still has waiting.
 		this.waiting.delete(owner);
 		if (queue.length > 0) this.waiting.set(owner, queue);
 		resolve();
 	}
 }
 
-/**
- * A 429 that does not say the rate budget is spent (`x-ratelimit-remaining` absent or above 0)
- * refuses the request for being one too many in flight (docs/api.md#rate-limits).
- */
+/** A 429 that does not say the budget is spent refuses one request too many in flight (docs/api.md#rate-limits). */
 export function refusedInFlight(status: number | undefined, headers: object | undefined): boolean {
 	if (status !== 429 || !headers) return false;
 	return numberHeader(headers as Record<string, unknown>, 'x-ratelimit-remaining') !== 0;
@@ -122,8 +85,13 @@ export function refusedInFlight(status: number | undefined, headers: object | un
 interface RateBudget {
 	/** Requests the server still allows in this window, minus those we have sent since. */
 	remaining: number;
-	/** When the window resets (ms since epoch). */
 	resetAt: number;
+}
+
+function semaphoreOf(map: Map<string, Semaphore>, key: string, max: number): Semaphore {
+	let semaphore = map.get(key);
+	if (!semaphore) map.set(key, (semaphore = new Semaphore(max)));
+	return semaphore;
 }
 
 export class FlowControl {
@@ -135,14 +103,13 @@ export class FlowControl {
 	private readonly locks = new Map<string, Semaphore>();
 	/** Requests sent on each rate budget and not answered yet. */
 	private readonly sending = new Map<string, number>();
-	/** singleFlight: the calls running, and those ended lately with what they gave and until when it is kept. */
+	/** singleFlight: the calls running, and those ended lately with what they gave and until when. */
 	private readonly flights = new Map<string, Promise<unknown>>();
 	private readonly landed = new Map<string, { value: unknown; until: number }>();
 
 	/**
-	 * Runs one request of a credential: within its in-flight cap and, until the credential
-	 * has had a good answer, one at a time — so concurrent first calls do not each fetch a
-	 * token (n8n fetches it when its cached field is empty or after a 401).
+	 * Runs one request of a credential: within its in-flight cap and, until the credential has
+	 * had a good answer, one at a time, so that concurrent first calls do not each fetch a token.
 	 */
 	async gated<
 		T extends {
@@ -151,22 +118,18 @@ export class FlowControl {
 			status?: number;
 		},
 	>(credentialKey: string, maxInFlight: number, owner: unknown, run: () => Promise<T>): Promise<T> {
-		let releaseCold: (() => void) | undefined;
+		let cold: Semaphore | undefined;
 		if (!this.warm.has(credentialKey)) {
-			let lock = this.cold.get(credentialKey);
-			if (!lock) {
-				lock = new Semaphore(1);
-				this.cold.set(credentialKey, lock);
-			}
-			releaseCold = await lock.acquire();
+			cold = semaphoreOf(this.cold, credentialKey, 1);
+			await cold.acquire();
 			if (this.warm.has(credentialKey)) {
-				releaseCold();
-				releaseCold = undefined;
+				cold.release();
+				cold = undefined;
 			}
 		}
-		// A free slot is taken at once, without waiting a turn of the event loop.
-		const slots = this.slotsOf(credentialKey, maxInFlight);
-		if (!slots.tryTake()) await slots.handedTo(owner);
+		const slots = semaphoreOf(this.slots, credentialKey, maxInFlight);
+		slots.max = maxInFlight;
+		await slots.acquire(owner);
 		try {
 			const outcome = await run();
 			const status = outcome.response?.statusCode ?? outcome.status;
@@ -178,25 +141,11 @@ export class FlowControl {
 			return outcome;
 		} finally {
 			slots.release();
-			releaseCold?.();
+			cold?.release();
 		}
 	}
 
-	/** The in-flight slots of a credential (its cap set to `maxInFlight`). */
-	private slotsOf(credentialKey: string, maxInFlight: number): Semaphore {
-		let semaphore = this.slots.get(credentialKey);
-		if (!semaphore) {
-			semaphore = new Semaphore(maxInFlight);
-			this.slots.set(credentialKey, semaphore);
-		}
-		semaphore.max = maxInFlight;
-		return semaphore;
-	}
-
-	/**
-	 * Milliseconds to wait before the next request on this budget may go out (0 = go now).
-	 * When it returns 0 the request is counted against the budget.
-	 */
+	/** Milliseconds to wait before the next request on this budget (0: go now, counted against it). */
 	reserve(budgetKey: string, now = Date.now()): number {
 		const budget = this.budgets.get(budgetKey);
 		if (budget && now < budget.resetAt) {
@@ -209,17 +158,14 @@ export class FlowControl {
 		return 0;
 	}
 
-	/** A request counted by `reserve` has had its answer (or failed): call once per request sent. */
+	/** A request counted by `reserve` has had its answer (or failed). */
 	answered(budgetKey: string): void {
 		const left = (this.sending.get(budgetKey) ?? 1) - 1;
 		if (left > 0) this.sending.set(budgetKey, left);
 		else this.sending.delete(budgetKey);
 	}
 
-	/**
-	 * Learns the budget from a response's rate-limit headers. A reset further away than
-	 * `longestWaitMs` is not believed: nothing is recorded, so it cannot hold back later calls.
-	 */
+	/** Learns the budget from a response's rate-limit headers; a reset past `longestWaitMs` is not believed. */
 	observe(
 		budgetKey: string,
 		headers: Record<string, unknown>,
@@ -230,16 +176,14 @@ export class FlowControl {
 		const reset = numberHeader(headers, 'x-ratelimit-reset');
 		if (remaining === undefined || reset === undefined || reset * 1000 > longestWaitMs) return;
 		const resetAt = now + reset * 1000;
-		// The other requests of this budget still in flight may not be counted in this answer yet
-		// (concurrent pages of a list, other companies' calls): take them as spent, so that
-		// requests in flight never add up to more than the budget.
+		// The other requests of this budget still in flight may not be counted in this answer yet:
+		// take them as spent, so that requests in flight never add up to more than the budget.
 		const others = Math.max(0, (this.sending.get(budgetKey) ?? 1) - 1);
 		const left = Math.max(0, remaining - others);
 		const known = this.budgets.get(budgetKey);
 		if (known && Math.abs(known.resetAt - resetAt) < 1000) {
-			// The same window. Responses can arrive out of order: keep the lowest count. Each answer's
-			// reset (whole seconds, rounded up, counted from when the answer arrived) lies at or after
-			// the window's true end: the earliest is the closest.
+			// The same window, answers out of order: keep the lowest count, and the earliest reset
+			// (each lies at or after the window's true end).
 			known.remaining = Math.min(known.remaining, left);
 			known.resetAt = Math.min(known.resetAt, resetAt);
 			return;
@@ -247,20 +191,13 @@ export class FlowControl {
 		this.budgets.set(budgetKey, { remaining: left, resetAt });
 	}
 
-	/**
-	 * After a 429: nothing more on this budget until `waitMs` has passed. A wait longer than
-	 * `longestWaitMs` is not recorded: the calls that follow are sent and meet the server's
-	 * answer themselves.
-	 */
+	/** After a 429: nothing more on this budget until `waitMs` has passed (unless past `longestWaitMs`). */
 	exhausted(budgetKey: string, waitMs: number, longestWaitMs: number, now = Date.now()): void {
 		if (waitMs > longestWaitMs) return;
 		this.budgets.set(budgetKey, { remaining: 0, resetAt: now + waitMs });
 	}
 
-	/**
-	 * One call per key in this process: concurrent callers share it, and a caller arriving
-	 * within `keepMs` of its end gets what it gave.
-	 */
+	/** One call per key: concurrent callers share it, and one arriving within `keepMs` of its end gets what it gave. */
 	async singleFlight<T>(key: string, keepMs: number, call: () => Promise<T>): Promise<T> {
 		const now = Date.now();
 		for (const [k, entry] of this.landed) if (entry.until <= now) this.landed.delete(k);
@@ -281,16 +218,12 @@ export class FlowControl {
 
 	/** Runs `run` alone among the calls holding the same key (e.g. token renewal per credential). */
 	async exclusive<T>(key: string, run: () => Promise<T>): Promise<T> {
-		let lock = this.locks.get(key);
-		if (!lock) {
-			lock = new Semaphore(1);
-			this.locks.set(key, lock);
-		}
-		const release = await lock.acquire();
+		const lock = semaphoreOf(this.locks, key, 1);
+		await lock.acquire();
 		try {
 			return await run();
 		} finally {
-			release();
+			lock.release();
 		}
 	}
 }
@@ -303,7 +236,7 @@ export function numberHeader(headers: Record<string, unknown>, name: string): nu
 	return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-/** Seconds of a Retry-After header (delta-seconds or HTTP date). */
+/** Milliseconds of a Retry-After header (delta-seconds or HTTP date). */
 export function retryAfterMs(
 	headers: Record<string, unknown>,
 	now = Date.now(),
@@ -311,11 +244,8 @@ export function retryAfterMs(
 	const seconds = numberHeader(headers, 'retry-after');
 	if (seconds !== undefined) return seconds * 1000;
 	const raw = headers['retry-after'];
-	if (typeof raw === 'string') {
-		const at = Date.parse(raw);
-		if (!Number.isNaN(at)) return Math.max(0, at - now);
-	}
-	return undefined;
+	const at = typeof raw === 'string' ? Date.parse(raw) : NaN;
+	return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** One instance per n8n process: budgets and in-flight slots are shared by all executions. */

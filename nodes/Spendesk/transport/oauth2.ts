@@ -1,13 +1,10 @@
 /**
- * Spendesk's documented OAuth2 for partner apps (docs/api.md#oauth2), for the Spendesk OAuth2
- * credential: the address where the user approves, the check of the address they paste back,
- * the JSON code exchange and the JSON refresh.
+ * Spendesk's documented OAuth2 for partner apps (docs/api.md#oauth2): the address where the user
+ * approves, the check of the address they paste back, the JSON code exchange and refresh.
  *
  * PKCE without storing anything: `state` carries a random nonce and the time it was made,
  * signed with the client secret; the code verifier is an HMAC of the nonce with the client
- * secret. Only the n8n server can build the approval address (in the error of a run that has
- * no connection yet) and recompute the verifier (`preAuthentication`); the verifier is sent
- * only to the token endpoint.
+ * secret, so only the n8n server can recompute it (`preAuthentication`).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type {
@@ -15,7 +12,7 @@ import type {
 	IDataObject,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { redirectRefusal, sendPlain } from './door';
+import { chainOf, redirectRefusal, sendPlain } from './door';
 import type { PlainCaller } from './door';
 import { ENDPOINTS, scopesFor } from './endpoints';
 import { REDIRECT_HELP, resolveBaseUrl } from './environment';
@@ -25,26 +22,17 @@ import { transportSettings } from './settings';
 /** How long a rotated refresh token is remembered in this process (old token → new pair). */
 const ROTATED_LIFETIME_MS = 5 * 60 * 1000;
 
-/** Marks errors that mean "the credential must be connected (again)" (a test of the transport). */
-export const RECONNECT_MARK = 'spendeskOAuth2Connect';
+/** Marks errors that mean "the credential must be connected (again)". */
+const RECONNECT_MARK = 'spendeskOAuth2Connect';
 
-/**
- * Why the connection must be made (again): the refresh was refused (`refused`), the token
- * endpoint refused a pasted code (`codeRefused`: spent, too old, or exchanged first by another
- * n8n process that saved the connection), or there is nothing to connect with (`notConnected`).
- */
-export type ConnectReason = 'refused' | 'codeRefused' | 'notConnected';
+/** Why the connection must be made (again): refresh refused, pasted code refused, nothing to connect with. */
+const CONNECT_REASONS = ['refused', 'codeRefused', 'notConnected'] as const;
+type ConnectReason = (typeof CONNECT_REASONS)[number];
 
-const CONNECT_REASONS: readonly ConnectReason[] = ['refused', 'codeRefused', 'notConnected'];
-
-/** The connection must be made (again): refused refresh or code, or nothing to connect with. */
-export class OAuth2ConnectError extends Error {
+class OAuth2ConnectError extends Error {
 	readonly [RECONNECT_MARK] = true;
 
-	/**
-	 * Also the mark: n8n wraps a `preAuthentication` failure in a NodeApiError that keeps only
-	 * the message, the description and `httpCode` (not a status: the retry rules ignore it).
-	 */
+	/** Also the mark: n8n wraps a `preAuthentication` failure keeping only the message, description and `httpCode`. */
 	readonly httpCode: string;
 
 	constructor(
@@ -57,30 +45,17 @@ export class OAuth2ConnectError extends Error {
 	}
 }
 
-/** Why an error (or the error it wraps, as n8n wraps `preAuthentication` failures) asks for a connection. */
-export interface ConnectProblem {
-	reason: ConnectReason;
-	/** What went wrong, in the credential's words (never a secret: no token, code or client secret). */
-	detail: string;
-}
-
-/** The connection problem an error carries, if it carries one. */
-export function connectProblem(error: unknown): ConnectProblem | undefined {
-	const seen = new Set<unknown>();
-	const queue: unknown[] = [error];
-	while (queue.length && seen.size < 8) {
-		const e = queue.shift() as Record<string, unknown> | undefined;
-		if (!e || typeof e !== 'object' || seen.has(e)) continue;
-		seen.add(e);
-		const detail = typeof e.message === 'string' ? e.message : '';
+/** Why an error (or one it wraps) asks for a connection, and what went wrong (never a secret). */
+export function connectProblem(
+	error: unknown,
+): { reason: ConnectReason; detail: string } | undefined {
+	for (const e of chainOf(error)) {
 		const marked = typeof e.httpCode === 'string' && e.httpCode.startsWith(`${RECONNECT_MARK}:`);
 		if (e[RECONNECT_MARK] === true || marked) {
 			const given = e[RECONNECT_MARK] === true ? e.reason : String(e.httpCode).split(':')[1];
 			const reason = CONNECT_REASONS.find((r) => r === given) ?? 'refused';
-			return { reason, detail };
+			return { reason, detail: typeof e.message === 'string' ? e.message : '' };
 		}
-		// n8n's NodeApiError keeps the wrapped error as `errorResponse` (or `cause`).
-		queue.push(e.cause, e.errorResponse);
 	}
 	return undefined;
 }
@@ -91,10 +66,7 @@ function mac(secret: string, text: string): Buffer {
 	return createHmac('sha256', secret).update(text).digest();
 }
 
-interface Client {
-	clientId: string;
-	clientSecret: string;
-}
+type Client = { clientId: string; clientSecret: string };
 
 export function clientOf(data: IDataObject): Client {
 	return {
@@ -103,23 +75,18 @@ export function clientOf(data: IDataObject): Client {
 	};
 }
 
-/** A new signed, dated `state`. */
-export function newState(client: Client, now = Date.now()): string {
-	const payload = Buffer.alloc(24);
-	randomBytes(16).copy(payload, 0);
-	payload.writeBigUInt64BE(BigInt(now), 16);
-	const p = b64u(payload);
-	return `${p}.${b64u(mac(client.clientSecret, `state|${client.clientId}|${p}`))}`;
-}
+const stateMac = (client: Client, payload: string): Buffer =>
+	mac(client.clientSecret, `state|${client.clientId}|${payload}`);
+
+/** The PKCE code verifier of a nonce (43 characters). */
+const codeVerifier = (client: Client, nonce: string): string =>
+	b64u(mac(client.clientSecret, `pkce|${client.clientId}|${nonce}`));
 
 /** The nonce and the time of a `state` this credential signed; undefined when the signature is wrong. */
-export function readState(
-	client: Client,
-	state: string,
-): { nonce: string; issuedAt: number } | undefined {
+function readState(client: Client, state: string): { nonce: string; issuedAt: number } | undefined {
 	const [p, signature, extra] = state.split('.');
 	if (!p || !signature || extra !== undefined) return undefined;
-	const expected = mac(client.clientSecret, `state|${client.clientId}|${p}`);
+	const expected = stateMac(client, p);
 	const given = Buffer.from(signature, 'base64url');
 	if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
 	const payload = Buffer.from(p, 'base64url');
@@ -127,41 +94,11 @@ export function readState(
 	return { nonce: b64u(payload.subarray(0, 16)), issuedAt: Number(payload.readBigUInt64BE(16)) };
 }
 
-/** The PKCE code verifier of a nonce (43 characters). */
-export function codeVerifier(client: Client, nonce: string): string {
-	return b64u(mac(client.clientSecret, `pkce|${client.clientId}|${nonce}`));
-}
-
-export function codeChallenge(verifier: string): string {
-	return b64u(createHash('sha256').update(verifier).digest());
-}
-
-/** The address the user opens to approve the partner app. */
-export function authorizeUrl(
-	baseUrl: string,
-	client: Client,
-	redirectUri: string,
-	scope: string,
-	now = Date.now(),
-): string {
-	const state = newState(client, now);
-	const { nonce } = readState(client, state)!;
-	const url = new URL(baseUrl + ENDPOINTS.oauth2Authorize.path);
-	url.search = new URLSearchParams({
-		response_type: 'code',
-		client_id: client.clientId,
-		redirect_uri: redirectUri,
-		scope,
-		state,
-		code_challenge: codeChallenge(codeVerifier(client, nonce)),
-		code_challenge_method: 'S256',
-	}).toString();
-	return url.toString();
-}
-
 export type PastedAnswer =
 	| { kind: 'code'; code: string; verifier: string; issuedAt: number }
 	| { kind: 'problem'; message: string };
+
+const problem = (message: string): PastedAnswer => ({ kind: 'problem', message });
 
 /** Reads the address the user pasted: its code, and the verifier its `state` gives. */
 export function readAuthorizationResponse(client: Client, pasted: string): PastedAnswer {
@@ -172,31 +109,26 @@ export function readAuthorizationResponse(client: Client, pasted: string): Paste
 			? new URL(text).searchParams
 			: new URLSearchParams(text.replace(/^[^?]*\?/, ''));
 	} catch {
-		return { kind: 'problem', message: "The pasted 'Authorization Response' is not an address" };
+		return problem("The pasted 'Authorization Response' is not an address");
 	}
 	const error = params.get('error');
 	if (error) {
 		const why = (params.get('error_description') ?? '').slice(0, 200);
-		return {
-			kind: 'problem',
-			message: `Spendesk did not grant access (${error.slice(0, 50)}${why ? `: ${why}` : ''}): approve on the approval page, then paste the address you land on`,
-		};
+		return problem(
+			`Spendesk did not grant access (${error.slice(0, 50)}${why ? `: ${why}` : ''}): approve on the approval page, then paste the address you land on`,
+		);
 	}
 	const code = params.get('code');
 	const state = params.get('state');
 	if (!code || !state)
-		return {
-			kind: 'problem',
-			message:
-				"The pasted 'Authorization Response' has no code and state: paste the whole address your browser shows after you approve",
-		};
+		return problem(
+			"The pasted 'Authorization Response' has no code and state: paste the whole address your browser shows after you approve",
+		);
 	const read = readState(client, state);
 	if (!read)
-		return {
-			kind: 'problem',
-			message:
-				"The pasted 'Authorization Response' does not answer an approval link of this credential (its state does not match 'Client ID' and 'Client Secret'; they may have changed since): use a new link",
-		};
+		return problem(
+			"The pasted 'Authorization Response' does not answer an approval link of this credential (its state does not match 'Client ID' and 'Client Secret'; they may have changed since): use a new link",
+		);
 	return {
 		kind: 'code',
 		code,
@@ -205,61 +137,92 @@ export function readAuthorizationResponse(client: Client, pasted: string): Paste
 	};
 }
 
-export interface TokenPair {
-	accessToken: string;
-	refreshToken: string;
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+/**
+ * The address where the user approves the partner app, from the credential's own fields;
+ * undefined when they cannot give one. Each call gives a new signed, dated `state`.
+ */
+export function approvalAddress(credentials: IDataObject): string | undefined {
+	const client = clientOf(credentials);
+	const redirectUri = text(credentials.redirectUri);
+	if (!client.clientId || !client.clientSecret || !URL.canParse(redirectUri)) return undefined;
+	let baseUrl: string;
+	try {
+		baseUrl = resolveBaseUrl(credentials);
+	} catch {
+		return undefined;
+	}
+	const features = ([] as unknown[]).concat(credentials.experimentalFeatures ?? []).map(String);
+	const nonce = randomBytes(16);
+	const payload = Buffer.alloc(24);
+	nonce.copy(payload, 0);
+	payload.writeBigUInt64BE(BigInt(Date.now()), 16);
+	const p = b64u(payload);
+	const verifier = codeVerifier(client, b64u(nonce));
+	const url = new URL(baseUrl + ENDPOINTS.oauth2Authorize.path);
+	url.search = new URLSearchParams({
+		response_type: 'code',
+		client_id: client.clientId,
+		redirect_uri: redirectUri,
+		scope: scopesFor(features),
+		state: `${p}.${b64u(stateMac(client, p))}`,
+		code_challenge: b64u(createHash('sha256').update(verifier).digest()),
+		code_challenge_method: 'S256',
+	}).toString();
+	return url.toString();
 }
 
 /** Who answers the token calls, in errors. */
 const TOKEN_ENDPOINT = "Spendesk's OAuth2 token endpoint";
 
 /**
- * One token call, through the one door (a redirect is never followed: the client secret, the
- * code and its verifier, or the refresh token would go with it), over after `tokenTimeoutMs`.
- * Its failures never carry the request (the refresh address holds the client secret): an HTTP
- * status as `httpCode`, a network failure as its `code`, a refusal (4xx) as an
- * OAuth2ConnectError, a redirect as the door's error naming its target's origin.
+ * One token call per client and grant in this process: concurrent callers share it, and a
+ * caller with a grant spent lately (a rotated refresh token, a used code) gets the pair it gave.
+ * Its failures never carry the request (the refresh address holds the client secret).
  */
 async function tokenCall(
 	caller: PlainCaller,
+	grant: string,
 	options: IHttpRequestOptions,
-	refused: { message: string; reason: ConnectProblem['reason'] },
-): Promise<TokenPair> {
-	const timeoutMs = transportSettings.tokenTimeoutMs;
-	const deadline = AbortSignal.timeout(timeoutMs);
-	let answer: { access_token?: unknown; refresh_token?: unknown };
-	try {
-		answer = (await sendPlain(
-			caller,
-			{
-				...options,
-				headers: { 'content-type': 'application/json', accept: 'application/json' },
-				json: true,
-				timeout: timeoutMs,
-				abortSignal: deadline,
-			},
-			{ what: TOKEN_ENDPOINT, description: REDIRECT_HELP },
-		)) as typeof answer;
-	} catch (error) {
-		throw tokenFailure(error, deadline.aborted, refused);
-	}
-	const accessToken = answer?.access_token;
-	const refreshToken = answer?.refresh_token;
-	if (
-		typeof accessToken !== 'string' ||
-		!accessToken ||
-		typeof refreshToken !== 'string' ||
-		!refreshToken
-	)
-		throw new Error(`${TOKEN_ENDPOINT} answered without an access and a refresh token`);
-	return { accessToken, refreshToken };
+	refused: { message: string; reason: ConnectReason },
+): Promise<IDataObject> {
+	const key = createHash('sha256').update(grant).digest('base64url');
+	return await flowControl.singleFlight(key, ROTATED_LIFETIME_MS, async () => {
+		const timeoutMs = transportSettings.tokenTimeoutMs;
+		const deadline = AbortSignal.timeout(timeoutMs);
+		let answer: { access_token?: unknown; refresh_token?: unknown };
+		try {
+			answer = (await sendPlain(
+				caller,
+				{
+					...options,
+					headers: { 'content-type': 'application/json', accept: 'application/json' },
+					json: true,
+					timeout: timeoutMs,
+					abortSignal: deadline,
+				},
+				{ what: TOKEN_ENDPOINT, description: REDIRECT_HELP },
+			)) as typeof answer;
+		} catch (error) {
+			throw tokenFailure(error, deadline.aborted, refused);
+		}
+		const { access_token: accessToken, refresh_token: refreshToken } = answer ?? {};
+		if (
+			typeof accessToken !== 'string' ||
+			!accessToken ||
+			typeof refreshToken !== 'string' ||
+			!refreshToken
+		)
+			throw new Error(`${TOKEN_ENDPOINT} answered without an access and a refresh token`);
+		return { accessToken, refreshToken };
+	});
 }
 
-/** What a failed token call becomes: an OAuth2ConnectError (4xx), or a status or network code. */
 function tokenFailure(
 	error: unknown,
 	timedOut: boolean,
-	refused: { message: string; reason: ConnectProblem['reason'] },
+	refused: { message: string; reason: ConnectReason },
 ): Error {
 	if (redirectRefusal(error)) return error as Error;
 	const e = error as {
@@ -284,125 +247,47 @@ function tokenFailure(
 }
 
 /**
- * One call per client and grant in this process (limiter.ts): concurrent callers share it, and
- * a caller arriving with a grant spent lately (a rotated refresh token, a used code) gets the
- * pair it gave.
- */
-const singleFlight = async (key: string, call: () => Promise<TokenPair>): Promise<TokenPair> =>
-	await flowControl.singleFlight(key, ROTATED_LIFETIME_MS, call);
-
-const hash = (text: string): string => createHash('sha256').update(text).digest('base64url');
-
-/**
  * The value the preAuthentication saves in the credential's expirable `connection` field: an
- * n8n expression that n8n resolves each time it reads the credential. It reads "connected"
- * while nothing is pasted and Connect Again is off, and '' as soon as an Authorization Response
- * is pasted or Connect Again is turned on, so that n8n calls preAuthentication on the next
- * request: the paste is exchanged at once, even while the credential still holds a valid
- * access token (a code lives 10 minutes; a token an hour).
+ * n8n expression that reads "connected" while nothing is pasted and Connect Again is off, and
+ * '' as soon as an Authorization Response is pasted or Connect Again is turned on, so that n8n
+ * calls preAuthentication on the next request: the paste is exchanged at once, even while the
+ * credential still holds a valid access token (a code lives 10 minutes; a token an hour).
  */
 export const CONNECTED =
 	'={{ $self["authorizationResponse"] || $self["connectAgain"] === true ? "" : "connected" }}';
 
-const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
-
-/**
- * The address where the user approves the partner app, built from the credential's own fields
- * (base URL, client, Redirect URI, Experimental Features); undefined when they cannot give one.
- * Each call gives a new `state` (a new nonce), each valid for its own answer.
- */
-export function approvalAddress(credentials: IDataObject): string | undefined {
-	const client = clientOf(credentials);
-	const redirectUri = text(credentials.redirectUri);
-	if (!client.clientId || !client.clientSecret || !URL.canParse(redirectUri)) return undefined;
-	let baseUrl: string;
-	try {
-		baseUrl = resolveBaseUrl(credentials);
-	} catch {
-		return undefined;
-	}
-	const features = ([] as unknown[]).concat(credentials.experimentalFeatures ?? []).map(String);
-	return authorizeUrl(baseUrl, client, redirectUri, scopesFor(features));
-}
-
-/** The code exchange of a pasted answer (JSON, the client in the body): the token pair. */
-async function exchangeCode(
-	caller: PlainCaller,
-	credentials: ICredentialDataDecryptedObject,
-	baseUrl: string,
-	pasted: string,
-): Promise<TokenPair> {
-	const client = clientOf(credentials);
-	const answer = readAuthorizationResponse(client, pasted);
-	if (answer.kind === 'problem') throw new OAuth2ConnectError(answer.message, 'notConnected');
-	return await singleFlight(
-		`code:${client.clientId}:${hash(answer.code)}`,
-		async () =>
-			await tokenCall(
-				caller,
-				{
-					method: ENDPOINTS.oauth2TokenCreate.method,
-					url: baseUrl + ENDPOINTS.oauth2TokenCreate.path,
-					body: {
-						grant_type: 'authorization_code',
-						client_id: client.clientId,
-						client_secret: client.clientSecret,
-						redirect_uri: text(credentials.redirectUri),
-						code: answer.code,
-						code_verifier: answer.verifier,
-					},
-				},
-				{
-					// The paste connects nothing: as if nothing were connected yet, unless another
-					// n8n process exchanged it first (transport/exchange.ts reads the credential again).
-					message:
-						"Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another 'Redirect URI'",
-					reason: 'codeRefused',
-				},
-			),
-	);
-}
-
-/** The refresh (JSON, the client in the query): the rotated token pair. */
-async function refresh(
-	caller: PlainCaller,
-	credentials: ICredentialDataDecryptedObject,
-	baseUrl: string,
-	refreshToken: string,
-): Promise<TokenPair> {
-	const client = clientOf(credentials);
-	return await singleFlight(
-		`refresh:${client.clientId}:${hash(refreshToken)}`,
-		async () =>
-			await tokenCall(
-				caller,
-				{
-					method: ENDPOINTS.oauth2TokenRefresh.method,
-					url: baseUrl + ENDPOINTS.oauth2TokenRefresh.path,
-					qs: { client_id: client.clientId, client_secret: client.clientSecret },
-					body: { grant_type: 'refresh_token', refresh_token: refreshToken },
-				},
-				{
-					message:
-						'Spendesk refused to renew access: the connection was revoked in Spendesk, or its refresh token expired (30 days) or was already used',
-					reason: 'refused',
-				},
-			),
-	);
-}
-
-/**
- * The credential's `preAuthentication`: the code exchange when an Authorization Response is
- * pasted, otherwise the refresh. Returns the fields n8n saves.
- */
+/** The credential's `preAuthentication`: the code exchange of a pasted answer, else the refresh. */
 export async function oauth2PreAuthentication(
 	caller: PlainCaller,
 	credentials: ICredentialDataDecryptedObject,
 ): Promise<IDataObject> {
 	const baseUrl = resolveBaseUrl(credentials);
+	const client = clientOf(credentials);
 	const pasted = text(credentials.authorizationResponse);
 	if (pasted) {
-		const pair = await exchangeCode(caller, credentials, baseUrl, pasted);
+		const answer = readAuthorizationResponse(client, pasted);
+		if (answer.kind === 'problem') throw new OAuth2ConnectError(answer.message, 'notConnected');
+		const { method, path } = ENDPOINTS.oauth2TokenCreate;
+		const body = {
+			grant_type: 'authorization_code',
+			client_id: client.clientId,
+			client_secret: client.clientSecret,
+			redirect_uri: text(credentials.redirectUri),
+			code: answer.code,
+			code_verifier: answer.verifier,
+		};
+		const pair = await tokenCall(
+			caller,
+			`code:${client.clientId}:${answer.code}`,
+			{ method, url: baseUrl + path, body },
+			{
+				// The paste connects nothing: as if nothing were connected yet, unless another n8n
+				// process exchanged it first (transport/exchange.ts reads the credential again).
+				message:
+					"Spendesk refused the pasted authorization: its code was already used, is more than 10 minutes old, or was given for another 'Redirect URI'",
+				reason: 'codeRefused',
+			},
+		);
 		return { ...pair, authorizationResponse: '', connectAgain: false, connection: CONNECTED };
 	}
 	if (credentials.connectAgain === true)
@@ -413,8 +298,21 @@ export async function oauth2PreAuthentication(
 	const refreshToken = typeof credentials.refreshToken === 'string' ? credentials.refreshToken : '';
 	if (!refreshToken)
 		throw new OAuth2ConnectError('The credential is not connected to Spendesk yet', 'notConnected');
-	return {
-		...(await refresh(caller, credentials, baseUrl, refreshToken)),
-		connection: CONNECTED,
-	};
+	const { method, path } = ENDPOINTS.oauth2TokenRefresh;
+	const pair = await tokenCall(
+		caller,
+		`refresh:${client.clientId}:${refreshToken}`,
+		{
+			method,
+			url: baseUrl + path,
+			qs: { client_id: client.clientId, client_secret: client.clientSecret },
+			body: { grant_type: 'refresh_token', refresh_token: refreshToken },
+		},
+		{
+			message:
+				'Spendesk refused to renew access: the connection was revoked in Spendesk, or its refresh token expired (30 days) or was already used',
+			reason: 'refused',
+		},
+	);
+	return { ...pair, connection: CONNECTED };
 }

@@ -1,26 +1,20 @@
 /**
- * The pagination engine: one async iterator over pages of items for every list style of
- * the API (page, cursor, offset, body cursor, snapshot `result` pages). Each style is a
- * strategy in ./pagination; this file picks the endpoint's and drains lists into arrays.
- *
- * Fewest requests: with Return All the page size is the endpoint's maximum; with a Limit
- * it asks for no more than is still needed and stops as soon as the Limit is reached.
- * Page lists stop when `total` says the last page was read; cursor lists on
- * `hasNextPage: false`; offset lists at `totalResults`; body cursors on a null `nextCursor`.
- * A cursor that comes back twice is an error, so a list can never loop forever.
+ * The pagination engine: pages of items for every list style (a strategy each, in ./pagination),
+ * asking no more than the Limit still needs and stopping as soon as it is reached.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from './credential';
 import type { EndpointRef, PaginationStyle } from './endpoints';
 import { bodyCursorStrategy } from './pagination/bodyCursor';
 import { cursorStrategy } from './pagination/cursor';
-import { itemLimit } from './pagination/limit';
+import { ItemLimit } from './pagination/limit';
 import { offsetStrategy } from './pagination/offset';
 import { pageStrategy } from './pagination/page';
 import { singleStrategy } from './pagination/single';
-import { resolveEndpoint } from './request';
 import { snapshotStrategy } from './pagination/snapshot';
-import type { ListRequest, Page, PageStrategy } from './pagination/strategy';
+import type { Page } from './pagination/response';
+import type { ListRequest, PageStrategy } from './pagination/strategy';
+import { resolveEndpoint } from './request';
 
 export type { ListRequest } from './pagination/strategy';
 
@@ -39,21 +33,16 @@ export async function* paginate(
 	name: EndpointRef,
 	request: ListRequest = {},
 ): AsyncGenerator<Page> {
-	const pages = await strategyPages(ctx, name, request);
-	if (pages) yield* pages;
+	const list = await open(ctx, name, request);
+	if (list) yield* list.pages;
 }
 
-/** The iterator of the list's style over its pages (none when the Limit wants no item). */
-async function strategyPages(
-	ctx: SpendeskContext,
-	name: EndpointRef,
-	request: ListRequest,
-): Promise<AsyncGenerator<Page> | undefined> {
-	const limit = itemLimit(request.limit, request.progress);
+/** The pages of the list's style and its Limit (nothing when the Limit wants no item). */
+async function open(ctx: SpendeskContext, name: EndpointRef, request: ListRequest) {
+	const limit = new ItemLimit(request.limit ?? Infinity);
 	if (limit.max <= 0) return undefined;
-	// The entry the credential's level calls (a company-level credential: the documented v1 one).
 	const { endpoint } = await resolveEndpoint(ctx, name);
-	return STRATEGIES[endpoint.pagination](ctx, endpoint, request, limit);
+	return { pages: STRATEGIES[endpoint.pagination](ctx, endpoint, request, limit), limit };
 }
 
 /** Drains a list into one array (respecting the Limit). */
@@ -78,19 +67,15 @@ export async function collectList(
 	return { items, truncated };
 }
 
-/**
- * Hands each page of a list to `onPage` as it comes (respecting the Limit), so that the caller
- * need not hold the list twice; tells whether the Limit left results unread.
- */
+/** Hands each page of a list to `onPage` as it comes; tells whether the Limit left results unread. */
 export async function eachPage(
 	ctx: SpendeskContext,
 	name: EndpointRef,
 	request: ListRequest,
 	onPage: (page: IDataObject[]) => void,
 ): Promise<{ truncated: boolean }> {
-	const progress = { truncated: false };
-	// The style's own iterator, without a generator around it: this runs for every page.
-	const pages = await strategyPages(ctx, name, { ...request, progress, readsToEnd: true });
-	if (pages) for await (const page of pages) onPage(page);
-	return { truncated: progress.truncated };
+	const list = await open(ctx, name, { ...request, readsToEnd: true });
+	if (!list) return { truncated: false };
+	for await (const page of list.pages) onPage(page);
+	return { truncated: list.limit.truncated };
 }

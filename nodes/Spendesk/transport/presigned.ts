@@ -1,12 +1,7 @@
 /**
- * Transfers to and from pre-signed URLs (attachments' download links, intake upload links,
- * receipt upload forms).
- * Such a URL is its own authorisation and may lie on another host (object storage), so it is
- * called with n8n's plain request helper, through the package's one door (transport/door.ts):
- * never the authenticated helper, never with the bearer token or any Authorization header, and
- * redirects are not followed. Only HTTPS is allowed (plain HTTP on the loopback interface only,
- * for a local test server); a download stops as soon as it passes the size the user allows.
- * Errors name the host and path of the link, never its query (the signature).
+ * Transfers to and from pre-signed URLs (attachments, intake uploads, receipt forms): their own
+ * authorisation, possibly on another host, so never sent with a credential and never redirected
+ * (transport/door.ts). HTTPS only (HTTP on loopback); errors never quote the link's query.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
@@ -16,9 +11,7 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 import { redirectRefusal, sendPlain } from './door';
-import type { RedirectRefusal } from './door';
 import { isSecureOrLoopback } from './environment';
-import { cancelSignalOf } from './exchange';
 import { transportSettings } from './settings';
 
 /** A pre-signed link as given by the API: an absolute HTTPS URL (HTTP only on loopback), without user info. */
@@ -28,20 +21,14 @@ export function presignedUrl(
 	what: string,
 	itemIndex: number,
 ): URL {
-	let url: URL | undefined;
-	try {
-		url = typeof raw === 'string' && raw ? new URL(raw) : undefined;
-	} catch {
-		url = undefined;
-	}
-	if (!url) {
+	const url = typeof raw === 'string' && URL.canParse(raw) ? new URL(raw) : undefined;
+	if (!url)
 		throw new NodeOperationError(ctx.getNode(), `Spendesk gave no valid link for ${what}`, {
 			description:
 				'The answer lacked the pre-signed URL or it was not an absolute URL. Run the node again; if it persists, contact Spendesk support.',
 			itemIndex,
 		});
-	}
-	if (!isSecureOrLoopback(url.protocol, url.hostname) || url.username || url.password) {
+	if (!isSecureOrLoopback(url.protocol, url.hostname) || url.username || url.password)
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Refusing the link for ${what}: only HTTPS links are followed (${url.protocol}//${url.host})`,
@@ -51,28 +38,33 @@ export function presignedUrl(
 				itemIndex,
 			},
 		);
-	}
 	return url;
 }
 
 /** The execution's cancel signal joined with a deadline of `timeoutMs`. */
 function deadline(ctx: IExecuteFunctions): AbortSignal {
 	const timeout = AbortSignal.timeout(transportSettings.timeoutMs);
-	const cancel = cancelSignalOf(ctx);
+	const cancel = ctx.getExecutionCancelSignal();
 	return cancel ? AbortSignal.any([timeout, cancel]) : timeout;
 }
 
-/** One request to a pre-signed link through the one door: no credential, no redirects, every other status returned. */
+const cancelled = (ctx: IExecuteFunctions): boolean =>
+	ctx.getExecutionCancelSignal()?.aborted === true;
+
+/** What a transfer is about, for its errors. */
+type Transfer = { url: URL; what: string; itemIndex: number };
+
+/** One request to a pre-signed link (no credential, no redirects): a 2xx, else the error of the refusal. */
 async function send(
 	ctx: IExecuteFunctions,
 	request: Omit<IHttpRequestOptions, 'url'>,
-	url: URL,
-	what: string,
-	itemIndex: number,
+	transfer: Transfer,
 	signal: AbortSignal = deadline(ctx),
 ): Promise<IN8nHttpFullResponse> {
+	const { url, what, itemIndex } = transfer;
+	let response: IN8nHttpFullResponse;
 	try {
-		return (await sendPlain(ctx, {
+		response = (await sendPlain(ctx, {
 			...request,
 			url: url.toString(),
 			returnFullResponse: true,
@@ -82,81 +74,84 @@ async function send(
 		})) as IN8nHttpFullResponse;
 	} catch (error) {
 		const redirect = redirectRefusal(error);
-		if (redirect) throw redirectedError(ctx, redirect, url, what, itemIndex);
-		if (signal.aborted) throw overTime(ctx, url, what, itemIndex);
+		if (redirect)
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ status: redirect.status, host: url.origin, redirectTo: redirect.target },
+				{
+					message: `The file host ${url.origin} answered with a redirect (${redirect.status}) to ${redirect.target} for ${what}, which was not followed`,
+					description:
+						'A pre-signed link carries its own authorisation, so a redirect of it is never followed: nothing was sent to the other address. Run the node again for fresh links; if it persists, contact Spendesk support.',
+					httpCode: String(redirect.status),
+					itemIndex,
+				},
+			);
+		if (signal.aborted && cancelled(ctx))
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The execution was cancelled while ${what} waited for the file host ${url.origin}`,
+				{ description: 'The transfer was stopped and its connection closed.', itemIndex },
+			);
 		const code = (error as { code?: unknown }).code;
+		const timedOut = signal.aborted;
+		const networkError = timedOut ? 'ETIMEDOUT' : typeof code === 'string' ? code : null;
 		throw new NodeApiError(
 			ctx.getNode(),
-			{ host: url.origin, networkError: typeof code === 'string' ? code : null },
-			{
-				message: `Could not reach the file host ${url.origin} for ${what}`,
-				description: `The connection did not go through${typeof code === 'string' ? ` (${code})` : ''}. Check the network and proxy settings of your n8n instance, then run the node again.`,
-				itemIndex,
-			},
+			{ host: url.origin, networkError },
+			timedOut
+				? {
+						message: `The file host ${url.origin} did not answer within ${limitWords()} for ${what}`,
+						description: `It sent too little, or nothing, in that time, so the transfer was stopped. Check the network and proxy between n8n and ${url.host}, then run the node again.`,
+						itemIndex,
+					}
+				: {
+						message: `Could not reach the file host ${url.origin} for ${what}`,
+						description: `The connection did not go through${networkError ? ` (${networkError})` : ''}. Check the network and proxy settings of your n8n instance, then run the node again.`,
+						itemIndex,
+					},
 		);
 	}
+	const status = response.statusCode;
+	if (status >= 200 && status < 300) return response;
+	throw await refusal(ctx, response, transfer);
+}
+
+/** A pre-signed link refused: expired or invalid (403), gone (404), or another status. */
+async function refusal(
+	ctx: IExecuteFunctions,
+	response: IN8nHttpFullResponse,
+	{ url, what, itemIndex }: Transfer,
+): Promise<NodeApiError> {
+	const status = response.statusCode;
+	const { bytes } = await readBytes(response.body, 4096);
+	const code = /<Code>([\w.-]{1,64})<\/Code>/.exec(bytes.toString('utf8'))?.[1];
+	const said = code ? ` ${code}` : '';
+	return new NodeApiError(
+		ctx.getNode(),
+		{ status, host: url.origin, ...(code ? { storageCode: code } : {}) },
+		{
+			message:
+				status === 403
+					? `The link for ${what} has expired or is not valid (403${said})`
+					: `The file host ${url.origin} answered ${status}${said} for ${what}`,
+			description:
+				status === 403
+					? 'Pre-signed links expire after a few minutes and only work as given. Run the node again to get fresh links; if they are refused at once too, check that the clock of your n8n instance is right.'
+					: 'Run the node again; if it persists, contact Spendesk support.',
+			httpCode: String(status),
+			itemIndex,
+		},
+	);
 }
 
 /** The transfer limit in words: whole seconds. */
 const limitWords = () => `${Math.round(transportSettings.timeoutMs / 1000)} s`;
 
-/**
- * A transfer stopped before the file host answered: the execution was cancelled, or the host
- * did not answer within the transfer limit (it sent too little, or nothing, in that time).
- */
-function overTime(
-	ctx: IExecuteFunctions,
-	url: URL,
-	what: string,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (cancelSignalOf(ctx)?.aborted === true)
-		return new NodeOperationError(
-			ctx.getNode(),
-			`The execution was cancelled while ${what} waited for the file host ${url.origin}`,
-			{ description: 'The transfer was stopped and its connection closed.', itemIndex },
-		);
-	return new NodeApiError(
-		ctx.getNode(),
-		{ host: url.origin, networkError: 'ETIMEDOUT' },
-		{
-			message: `The file host ${url.origin} did not answer within ${limitWords()} for ${what}`,
-			description: `It sent too little, or nothing, in that time, so the transfer was stopped. Check the network and proxy between n8n and ${url.host}, then run the node again.`,
-			itemIndex,
-		},
-	);
-}
-
-/** A pre-signed link answered with a redirect: not followed, its target named by origin only. */
-function redirectedError(
-	ctx: IExecuteFunctions,
-	redirect: RedirectRefusal,
-	url: URL,
-	what: string,
-	itemIndex: number,
-): NodeApiError {
-	return new NodeApiError(
-		ctx.getNode(),
-		{ status: redirect.status, host: url.origin, redirectTo: redirect.target },
-		{
-			message: `The file host ${url.origin} answered with a redirect (${redirect.status}) to ${redirect.target} for ${what}, which was not followed`,
-			description:
-				'A pre-signed link carries its own authorisation, so a redirect of it is never followed: nothing was sent to the other address. Run the node again for fresh links; if it persists, contact Spendesk support.',
-			httpCode: String(redirect.status),
-			itemIndex,
-		},
-	);
-}
-
-/** A body read up to its end, or up to the failure that cut it off (`cut`: the stream's error). */
-interface BodyRead {
-	bytes: Buffer;
-	over: boolean;
-	cut?: { error: unknown; received: number };
-}
-
-/** The bytes of a body as n8n gives it: a stream (read up to `maxBytes` + 1), a Buffer or text. */
-async function readBytes(body: unknown, maxBytes: number): Promise<BodyRead> {
+/** The bytes of a body (a stream read up to `maxBytes` + 1, a Buffer or text); `cut`, what cut a stream. */
+async function readBytes(
+	body: unknown,
+	maxBytes: number,
+): Promise<{ bytes: Buffer; over: boolean; cut?: { error: unknown } }> {
 	if (Buffer.isBuffer(body)) return { bytes: body, over: body.length > maxBytes };
 	if (typeof body === 'string') return readBytes(Buffer.from(body, 'utf8'), maxBytes);
 	if (body instanceof ArrayBuffer) return readBytes(Buffer.from(body), maxBytes);
@@ -179,8 +174,7 @@ async function readBytes(body: unknown, maxBytes: number): Promise<BodyRead> {
 		}
 	} catch (error) {
 		stream.destroy?.();
-		const bytes = Buffer.concat(chunks);
-		return { bytes, over: false, cut: { error, received: bytes.length } };
+		return { bytes: Buffer.concat(chunks), over: false, cut: { error } };
 	}
 	return { bytes: Buffer.concat(chunks), over: false };
 }
@@ -190,93 +184,58 @@ function header(response: IN8nHttpFullResponse, name: string): string | undefine
 	return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
 }
 
-/** The storage's error code (`<Code>…</Code>` of its XML), when it gave one. */
-function storageCode(text: string): string | undefined {
-	return /<Code>([\w.-]{1,64})<\/Code>/.exec(text)?.[1];
-}
-
-/** The refusal of a pre-signed link: expired or invalid (403), gone (404), or another status. */
-function transferError(
-	ctx: IExecuteFunctions,
-	response: IN8nHttpFullResponse,
-	text: string,
-	url: URL,
-	what: string,
-	itemIndex: number,
-): NodeApiError {
-	const status = response.statusCode;
-	const code = storageCode(text);
-	const said = code ? ` ${code}` : '';
-	const description =
-		status === 403
-			? 'Pre-signed links expire after a few minutes and only work as given. Run the node again to get fresh links; if they are refused at once too, check that the clock of your n8n instance is right.'
-			: 'Run the node again; if it persists, contact Spendesk support.';
-	return new NodeApiError(
-		ctx.getNode(),
-		{ status, host: url.origin, ...(code ? { storageCode: code } : {}) },
-		{
-			message:
-				status === 403
-					? `The link for ${what} has expired or is not valid (403${said})`
-					: `The file host ${url.origin} answered ${status}${said} for ${what}`,
-			description,
-			httpCode: String(status),
-			itemIndex,
-		},
-	);
-}
-
-function tooLarge(
-	ctx: IExecuteFunctions,
-	what: string,
-	size: string,
-	maxBytes: number,
-	itemIndex: number,
-): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`The file of ${what} is larger than 'Max File Size (MB)' allows (${size}; the limit is ${formatBytes(maxBytes)})`,
-		{
-			description:
-				"Raise 'Max File Size (MB)' in the options to download it, or turn on 'Metadata Only' to get the links without the files.",
-			itemIndex,
-		},
-	);
-}
-
 export function formatBytes(bytes: number): string {
 	if (bytes < 1024) return `${bytes} bytes`;
 	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
 	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/**
- * A download cut off mid-body (the connection dropped, or the host fell silent until the
- * deadline): the file and the host are named, never the link's query (its signature).
- */
-function cutOff(
+/** Downloads a pre-signed link, stopping as soon as the declared or received size passes `maxBytes`. */
+export async function downloadPresigned(
 	ctx: IExecuteFunctions,
 	url: URL,
-	what: string,
-	itemIndex: number,
-	cut: { error: unknown; received: number; expected?: number; stalled: boolean },
-): NodeApiError | NodeOperationError {
-	const cancelled = cancelSignalOf(ctx)?.aborted === true;
-	const code = (cut.error as { code?: unknown } | undefined)?.code;
+	options: { what: string; maxBytes: number; itemIndex: number },
+): Promise<{ bytes: Buffer; contentType?: string }> {
+	const { what, maxBytes, itemIndex } = options;
+	const signal = deadline(ctx);
+	const request = { method: 'GET' as const, encoding: 'stream' as const, json: false };
+	const response = await send(ctx, request, { url, what, itemIndex }, signal);
+	const tooLarge = (size: string) =>
+		new NodeOperationError(
+			ctx.getNode(),
+			`The file of ${what} is larger than 'Max File Size (MB)' allows (${size}; the limit is ${formatBytes(maxBytes)})`,
+			{
+				description:
+					"Raise 'Max File Size (MB)' in the options to download it, or turn on 'Metadata Only' to get the links without the files.",
+				itemIndex,
+			},
+		);
+	const declared = Number(header(response, 'content-length'));
+	if (Number.isFinite(declared) && declared > maxBytes) {
+		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
+		throw tooLarge(formatBytes(declared));
+	}
+	const { bytes, over, cut } = await readBytes(response.body, maxBytes);
+	if (over) throw tooLarge(`more than ${formatBytes(maxBytes)} received`);
+	const expected = Number.isFinite(declared) && declared >= 0 ? declared : undefined;
+	if (!cut && (expected === undefined || bytes.length >= expected))
+		return { bytes, contentType: header(response, 'content-type') };
+	// Cut off mid-body: the file and the host are named, never the link's query.
+	const code = (cut?.error as { code?: unknown } | undefined)?.code;
 	const networkError = typeof code === 'string' ? code : null;
-	const verb = cancelled ? 'was cancelled' : cut.stalled ? 'stalled' : 'broke off';
-	const of = cut.expected !== undefined ? ` of ${cut.expected}` : '';
-	const message = `The download of ${what} from the file host ${url.origin} ${verb} after ${cut.received}${of} bytes`;
-	if (cancelled)
-		return new NodeOperationError(ctx.getNode(), message, {
+	const verb = cancelled(ctx) ? 'was cancelled' : signal.aborted ? 'stalled' : 'broke off';
+	const of = expected !== undefined ? ` of ${expected}` : '';
+	const message = `The download of ${what} from the file host ${url.origin} ${verb} after ${bytes.length}${of} bytes`;
+	if (cancelled(ctx))
+		throw new NodeOperationError(ctx.getNode(), message, {
 			description:
 				'The execution was cancelled during the download; nothing of this file was kept.',
 			itemIndex,
 		});
-	const cause = cut.stalled
+	const cause = signal.aborted
 		? `The download did not finish within ${limitWords()} (the file host sent too little, or nothing, in that time), so it was stopped.`
 		: `The file host closed the connection before the whole file arrived${networkError ? ` (${networkError})` : ''}.`;
-	return new NodeApiError(
+	throw new NodeApiError(
 		ctx.getNode(),
 		{ host: url.origin, networkError },
 		{
@@ -287,62 +246,6 @@ function cutOff(
 	);
 }
 
-/**
- * Downloads a pre-signed link without credentials. Fails when the declared Content-Length or
- * the bytes received pass `maxBytes` (the download stops there), or when the host refuses.
- */
-export async function downloadPresigned(
-	ctx: IExecuteFunctions,
-	url: URL,
-	options: { what: string; maxBytes: number; itemIndex: number },
-): Promise<{ bytes: Buffer; contentType?: string }> {
-	const { what, maxBytes, itemIndex } = options;
-	const signal = deadline(ctx);
-	const response = await send(
-		ctx,
-		{ method: 'GET', encoding: 'stream', json: false },
-		url,
-		what,
-		itemIndex,
-		signal,
-	);
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		const { bytes } = await readBytes(response.body, 4096);
-		throw transferError(ctx, response, bytes.toString('utf8'), url, what, itemIndex);
-	}
-	const declared = Number(header(response, 'content-length'));
-	if (Number.isFinite(declared) && declared > maxBytes) {
-		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
-		throw tooLarge(ctx, what, formatBytes(declared), maxBytes, itemIndex);
-	}
-	const { bytes, over, cut } = await readBytes(response.body, maxBytes);
-	if (over)
-		throw tooLarge(ctx, what, `more than ${formatBytes(maxBytes)} received`, maxBytes, itemIndex);
-	const expected = Number.isFinite(declared) && declared >= 0 ? declared : undefined;
-	if (cut || (expected !== undefined && bytes.length < expected)) {
-		throw cutOff(ctx, url, what, itemIndex, {
-			error: cut?.error,
-			received: bytes.length,
-			expected,
-			stalled: signal.aborted,
-		});
-	}
-	return { bytes, contentType: header(response, 'content-type') };
-}
-
-/** An upload the storage host accepted (2xx) returns; otherwise its answer becomes the error. */
-async function ensureTransferred(
-	ctx: IExecuteFunctions,
-	response: IN8nHttpFullResponse,
-	url: URL,
-	what: string,
-	itemIndex: number,
-): Promise<void> {
-	if (response.statusCode >= 200 && response.statusCode < 300) return;
-	const { bytes: answer } = await readBytes(response.body, 4096);
-	throw transferError(ctx, response, answer.toString('utf8'), url, what, itemIndex);
-}
-
 /** Uploads bytes to a pre-signed link without credentials (PUT, with the headers the API asked for). */
 export async function uploadPresigned(
 	ctx: IExecuteFunctions,
@@ -350,14 +253,7 @@ export async function uploadPresigned(
 	options: { what: string; bytes: Buffer; headers: Record<string, string>; itemIndex: number },
 ): Promise<void> {
 	const { what, bytes, headers, itemIndex } = options;
-	const response = await send(
-		ctx,
-		{ method: 'PUT', body: bytes, headers, json: false },
-		url,
-		what,
-		itemIndex,
-	);
-	await ensureTransferred(ctx, response, url, what, itemIndex);
+	await send(ctx, { method: 'PUT', body: bytes, headers, json: false }, { url, what, itemIndex });
 }
 
 /** The headers an upload link asks for, as strings; headers that would carry credentials or routing are dropped. */
@@ -389,11 +285,18 @@ export function formFields(given: unknown): Array<[string, string]> {
 /** A header value of a form part: quotes and line breaks replaced, so that it cannot end the header. */
 const partValue = (text: string) => text.replace(/["\r\n\\]/g, '_');
 
-/** A multipart/form-data body: the fields, then the file as the last part named `file`. */
-function multipartBody(
-	fields: Array<[string, string]>,
-	file: { bytes: Buffer; fileName: string; mimeType: string },
-): { body: Buffer; boundary: string } {
+/** Uploads a file through a pre-signed form: its fields in their order, then the file as the part `file`. */
+export async function uploadPresignedForm(
+	ctx: IExecuteFunctions,
+	url: URL,
+	options: {
+		what: string;
+		fields: Array<[string, string]>;
+		file: { bytes: Buffer; fileName: string; mimeType: string };
+		itemIndex: number;
+	},
+): Promise<void> {
+	const { what, fields, file, itemIndex } = options;
 	let boundary: string;
 	do {
 		boundary = `----SpendeskFormBoundary${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
@@ -415,37 +318,7 @@ function multipartBody(
 		file.bytes,
 		Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
 	);
-	return { body: Buffer.concat(parts), boundary };
-}
-
-/**
- * Uploads a file through a pre-signed form (POST multipart/form-data) without credentials: the
- * form's fields in their order, then the file, last, as the part `file`. The fields are the
- * form's authorisation; errors never quote them.
- */
-export async function uploadPresignedForm(
-	ctx: IExecuteFunctions,
-	url: URL,
-	options: {
-		what: string;
-		fields: Array<[string, string]>;
-		file: { bytes: Buffer; fileName: string; mimeType: string };
-		itemIndex: number;
-	},
-): Promise<void> {
-	const { what, fields, file, itemIndex } = options;
-	const { body, boundary } = multipartBody(fields, file);
-	const response = await send(
-		ctx,
-		{
-			method: 'POST',
-			body,
-			headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-			json: false,
-		},
-		url,
-		what,
-		itemIndex,
-	);
-	await ensureTransferred(ctx, response, url, what, itemIndex);
+	const body = Buffer.concat(parts);
+	const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+	await send(ctx, { method: 'POST', body, headers, json: false }, { url, what, itemIndex });
 }

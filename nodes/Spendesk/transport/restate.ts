@@ -1,11 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
-/**
- * The one way the package rewords an error it caught: the same error with a new message and
- * description (and item). An API error stays a NodeApiError with its response (plus
- * `response`, when given) and its HTTP code; anything else becomes a NodeOperationError.
- */
+/** The one way to reword a caught error: an API error stays a NodeApiError (response, HTTP code). */
 export function restated(
 	node: INode,
 	error: unknown,

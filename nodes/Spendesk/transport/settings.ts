@@ -1,17 +1,10 @@
-/**
- * Tunables of the transport and the lists, shared by the node, the trigger and the API-key
- * credential's token request.
- */
+/** Tunables of the transport and the lists, shared by the node, the trigger and the API-key credential. */
 export const transportSettings = Object.freeze({
 	/** Requests in flight per credential (the API allows 5 per consumer). */
 	maxInFlight: 5,
 	/** Longest total time one call may spend waiting for rate limits and retries. */
 	maxWaitMs: 120_000,
-	/**
-	 * Longest rate-limit wait remembered for the calls that follow (a 429's Retry-After, or a
-	 * spent budget's reset). A server asking for longer is not believed for later calls: the
-	 * call that met it fails saying when to retry, and the next call is sent.
-	 */
+	/** Longest rate-limit wait remembered for the calls that follow; a server asking for longer is not believed. */
 	longestRememberedWaitMs: 600_000,
 	/** Retries of a 5xx or connection failure (idempotent calls only). */
 	maxRetries: 4,
@@ -22,10 +15,7 @@ export const transportSettings = Object.freeze({
 	defaultRateLimitWaitMs: 1_000,
 	/** Shortest wait after a 429, whatever the server asks (a Retry-After of "0.001" or "0"). */
 	minRateLimitWaitMs: 1_000,
-	/**
-	 * Longest time one attempt may take, from sending to the last byte of the response. Also
-	 * n8n's request `timeout`, which only limits silence (no byte for that long).
-	 */
+	/** Longest time one attempt may take, to the last byte of the response (also n8n's `timeout`). */
 	timeoutMs: 60_000,
 	/** Longest time the API-key token request may take (POST /v1/auth/token). */
 	tokenTimeoutMs: 30_000,
@@ -33,10 +23,7 @@ export const transportSettings = Object.freeze({
 	maxEmptyPages: 10,
 	/** Shortest pause between two status polls (payables snapshots, accounting exports). */
 	statusPollMinMs: 200,
-	/**
-	 * Pause between two status polls of a payables snapshot after the first: Spendesk asks
-	 * clients to poll a snapshot no more often than once a minute (docs/api.md#snapshots).
-	 */
+	/** Pause between two status polls of a payables snapshot: at most one a minute (docs/api.md#snapshots). */
 	snapshotPollIntervalMs: 60_000,
 });
 

@@ -1,12 +1,6 @@
-/**
- * Times as the package writes them: a number of milliseconds is a date only within what a
- * Date can hold (1e20 is finite, but `new Date(1e20).toISOString()` throws).
- */
-
-/** The most milliseconds from 1970 a Date can hold, either way. */
+/** The most milliseconds from 1970 a Date can hold, either way (`new Date(1e20).toISOString()` throws). */
 const LAST_DATE_MS = 8.64e15;
 
-/** A number of milliseconds a Date can show. */
 export function isDateMs(value: unknown): value is number {
 	return typeof value === 'number' && Math.abs(value) <= LAST_DATE_MS;
 }

@@ -18,7 +18,7 @@ import type {
 import { companyLabel } from '../companies/label';
 import { ENDPOINTS } from '../transport/endpoints';
 import { paginate } from '../transport/paginate';
-import { singleObject } from '../transport/pagination/strategy';
+import { singleObject } from '../transport/pagination/response';
 import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';

@@ -15,7 +15,7 @@ import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanyTarget } from '../companies/select';
 import { resolveCredential } from '../transport/credential';
 import { collect } from '../transport/paginate';
-import { singleObject } from '../transport/pagination/strategy';
+import { singleObject } from '../transport/pagination/response';
 import { nameCalls } from '../transport/callName';
 import { callSpendesk } from '../transport/request';
 import { restated } from '../transport/restate';

@@ -1,7 +1,7 @@
 /** Accounting Export → Create: starts an export of a period, then polls it until COMPLETE or ERROR, bounded by Max Wait. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { singleObject } from '../../transport/pagination/strategy';
+import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { restated } from '../../transport/restate';
 import { untilComplete } from '../../transport/statusPoll';

@@ -5,7 +5,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { presignedUrl, uploadHeaders, uploadPresigned } from '../../transport/presigned';
-import { singleObject } from '../../transport/pagination/strategy';
+import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { restated } from '../../transport/restate';
 import { binaryPropertyField } from '../fileParams';

@@ -2,8 +2,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { ENDPOINTS } from '../../transport/endpoints';
-import { unreadableList } from '../../transport/pagination/pageList';
-import { asItems } from '../../transport/pagination/strategy';
+import { unreadableList } from '../../transport/pagination/errors';
+import { asItems } from '../../transport/pagination/response';
 import { downloadPresigned, formatBytes, presignedUrl } from '../../transport/presigned';
 import { callSpendesk } from '../../transport/request';
 import {

@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
 import { companyLabel } from '../../companies/label';
 import type { EndpointName } from '../../transport/endpoints';
 import { readErrorBody } from '../../transport/errors';
-import { singleObject } from '../../transport/pagination/strategy';
+import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { apiError } from '../errorItem';
 import { recordLocator } from '../recordId';

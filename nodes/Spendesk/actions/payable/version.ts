@@ -1,7 +1,7 @@
 /** The payable a write names, and its version (docs/api.md#payable-accounting): empty, read first. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { fail, readRecordId, shown } from '../readers';
 

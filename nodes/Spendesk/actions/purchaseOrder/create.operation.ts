@@ -3,7 +3,7 @@
  * vendor's sandbox: amounts in minor units, entered as decimals. Never repeated after a 5xx.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { fieldValueLocators, recordLocator } from '../recordId';
 import { readCollection } from '../sharedParams';

@@ -1,6 +1,6 @@
 /** Purchase Order → Get, with its line items (docs/api.md#purchase-orders). */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { withOutput } from '../output';
 import type { SingleOperation } from '../types';

@@ -3,7 +3,7 @@
  * repeated after a 5xx (a replay of an applied one answers that 409).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
 import {

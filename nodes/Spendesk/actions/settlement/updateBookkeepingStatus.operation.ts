@@ -1,6 +1,6 @@
 /** Settlement → Update Bookkeeping Status: the settlement's `state` (docs/api.md#bulk-writes). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { bodyItems } from '../../transport/pagination/strategy';
+import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import type { SingleOperation } from '../types';
 import { recordLocator } from '../recordId';

@@ -4,7 +4,7 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
-import { singleObject } from '../../transport/pagination/strategy';
+import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { recordLocator } from '../recordId';
 import type { BatchEntry, BatchedOperation, EntryResult, SingleOperation } from '../types';

@@ -1,25 +1,14 @@
 /**
- * Pages read ahead. Once the first page of a page or offset list tells how many pages are
- * left, those pages are asked concurrently instead of one after the other: at most `window`
- * of them at a time (the credential's in-flight cap; every request still waits for a slot of
- * that cap and for the company's rate budget in callSpendesk, so lists read ahead and All
- * Companies share the same 5 slots), and handed out in page order. Nothing is asked before
- * the reader wants the next page, nothing past the last page planned, and nothing is left
- * running once the list has ended. Lists whose pages name the next one (cursors) can only be
- * one page ahead: NextPageAhead.
+ * Pages of a page or offset list read ahead once the first tells how many are left: at most
+ * `window` asked at a time (each still waits for a slot and the budget), handed out in order,
+ * nothing left running once the list has ended.
  */
 export class PagesAhead<P, T> {
 	private readonly asked: Array<Promise<T>> = [];
 	/** Index of the next page to ask, of `count`. */
 	private next = 0;
 
-	/**
-	 * @param count how many pages are still to read (a server's `total` may make it huge: the
-	 *   pages are named one by one as they are asked, never listed, so no total can exhaust memory)
-	 * @param pageAt what names the page of that index (a page number, an offset), in order
-	 * @param ask reads one page
-	 * @param window most pages asked and not yet handed out
-	 */
+	/** `count` pages are named by `pageAt` one by one as they are asked: no `total` can exhaust memory. */
 	constructor(
 		private count: number,
 		private readonly pageAt: (index: number) => P,
@@ -27,15 +16,11 @@ export class PagesAhead<P, T> {
 		private readonly window: number,
 	) {}
 
-	/** Pages planned and not yet handed out. */
 	get left(): number {
 		return this.count - this.next + this.asked.length;
 	}
 
-	/**
-	 * The answer of the next page, in order; asks the pages after it up to the window. A
-	 * failure is thrown here, in its page's turn, never earlier.
-	 */
+	/** The answer of the next page; a failure is thrown here, in its page's turn. */
 	async take(): Promise<T> {
 		while (this.asked.length < Math.max(1, this.window) && this.next < this.count) {
 			const answer = this.ask(this.pageAt(this.next++));
@@ -43,15 +28,10 @@ export class PagesAhead<P, T> {
 			answer.catch(() => undefined);
 			this.asked.push(answer);
 		}
-		const head = this.asked.shift();
-		if (!head) throw new Error('No page left to read');
-		return await head;
+		return await this.asked.shift()!;
 	}
 
-	/**
-	 * Gives up the pages not handed out: nothing more is asked, and the pages already asked are
-	 * waited for (their answers dropped), so that no request of the list outlives it.
-	 */
+	/** Asks nothing more, and waits for the pages already asked (their answers dropped). */
 	async stop(): Promise<void> {
 		this.count = this.next;
 		await Promise.allSettled(this.asked.splice(0));
@@ -59,19 +39,12 @@ export class PagesAhead<P, T> {
 }
 
 /**
- * The next page of a list whose every page names the next one (cursor and body-cursor lists),
- * so at most one page can be asked ahead: asked as soon as the page before names it, while the
- * reader takes that page, and only for a reader that takes every page (`readsToEnd`); without
- * it, nothing is asked before the reader wants the next page, as a reader may stop early (the
- * trigger). docs/performance.md#cursor-lists-one-page-ahead
+ * The next page of a cursor list, asked as soon as the page before names it, for a reader that
+ * takes every page (`readsToEnd`). docs/performance.md#cursor-lists-one-page-ahead
  */
 export class NextPageAhead<T> {
 	private asked: Promise<T> | undefined;
 
-	/**
-	 * @param ask reads one page of `pageSize` items (named by the list's current cursor)
-	 * @param readsToEnd the reader takes every page until the list or the Limit ends
-	 */
 	constructor(
 		private readonly ask: (pageSize: number) => Promise<T>,
 		private readonly readsToEnd: boolean,
@@ -84,20 +57,17 @@ export class NextPageAhead<T> {
 		return answer;
 	}
 
-	/** Whether the next page (the list says one follows) may be asked ahead: the Limit wants `left` more. */
+	/** Whether the next page may be asked ahead: the Limit wants `left` more. */
 	mayAsk(left: number): boolean {
 		return this.readsToEnd && left > 0;
 	}
 
-	/** Asks the next page now; its failure is thrown by take(), in its turn, never earlier. */
+	/** Asks the next page now; its failure is thrown by take(), in its turn. */
 	askNow(pageSize: number): void {
-		const answer = this.ask(pageSize);
-		// A page asked but never taken (the reader failed) must not fail the execution.
-		answer.catch(() => undefined);
-		this.asked = answer;
+		this.asked = this.ask(pageSize);
+		this.asked.catch(() => undefined);
 	}
 
-	/** A page is asked ahead and not yet taken. */
 	get pending(): boolean {
 		return this.asked !== undefined;
 	}
@@ -106,10 +76,6 @@ export class NextPageAhead<T> {
 	async stop(): Promise<void> {
 		const answer = this.asked;
 		this.asked = undefined;
-		if (answer)
-			await answer.then(
-				() => undefined,
-				() => undefined,
-			);
+		await answer?.catch(() => undefined);
 	}
 }

@@ -1,14 +1,9 @@
 /**
- * Snapshot lists (payables): create the snapshot with the endpoint's `snapshotCreate` entry
- * (same filters give the same key), poll until COMPLETE (or ERROR, or the wait bound), then
- * read its `result` pages. The first status poll follows the create at once; the next ones
- * come `transportSettings.snapshotPollIntervalMs` apart (Spendesk: at most one a minute). An endpoint without `snapshotCreate` has the key in its path and
- * creates nothing.
- *
- * Spendesk builds one payables snapshot per company at a time and answers 409 to another
- * meanwhile: the snapshots of one credential and company are built one after the other here
- * (an exclusive section from create to COMPLETE), and a 409 (another client's snapshot) is
- * waited out and retried within the same Max Wait, never surfaced while time is left.
+ * Snapshot lists (payables): create the snapshot (`snapshotCreate`; same filters, same key), poll
+ * until COMPLETE (the first poll at once, then at most one a minute), read its `result` pages.
+ * Spendesk builds one snapshot per company at a time and answers 409 to another meanwhile: the
+ * snapshots of one credential and company are built one after the other here, and a 409
+ * (another client's) is waited out within the same Max Wait.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -21,60 +16,53 @@ import { callSpendesk } from '../request';
 import { transportSettings } from '../settings';
 import { FIRST_PAUSE_MS, untilComplete } from '../statusPoll';
 import { pagePlan } from './limit';
-import type { ItemLimit } from './limit';
 import { readPages } from './page';
-import type { ListRequest, Page } from './strategy';
+import type { ListRequest, PageStrategy } from './strategy';
 
-export async function* snapshotStrategy(
-	ctx: SpendeskContext,
-	endpoint: Endpoint,
-	request: ListRequest,
-	limit: ItemLimit,
-): AsyncGenerator<Page> {
+const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
+const LONGEST_MAX_WAIT_MS = 3600_000;
+
+const msOr = (value: unknown, fallback: number): number =>
+	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+
+/** How long a snapshot may take (create, 409s and polls together), from when it started. */
+type WaitBound = { started: number; maxWait: number; firstPause: number };
+
+export const snapshotStrategy: PageStrategy = async function* (ctx, endpoint, request, limit) {
 	const size = endpoint.pageSize!;
 	const pageSize = pagePlan(size, request, limit.max);
 	const credential = await resolveCredential(ctx);
 	const company = request.company?.trim() || credential.ownCompanyId || '';
-	const { key, first } = await flowControl.exclusive(
+	const { call, first } = await flowControl.exclusive(
 		`snapshot|${credential.key}|${company}`,
 		async () => {
-			// Max Wait counts from when this snapshot's turn comes.
-			const bound = waitBound(request);
-			const built = await snapshotKey(ctx, endpoint, request, company, bound);
-			const call = {
-				...request,
-				body: undefined,
-				pathParams: { ...request.pathParams, ...(typeof built === 'string' ? { key: built } : {}) },
-			};
-			return {
-				key: built,
-				first: await whenComplete(
-					ctx,
-					endpoint,
-					call,
-					{ ...request.qs, page: 1, [size.param]: pageSize },
-					built,
-					bound,
+			// Max Wait (at most an hour) counts from when this snapshot's turn comes.
+			const bound: WaitBound = {
+				started: Date.now(),
+				maxWait: Math.min(
+					Math.max(0, msOr(request.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)),
+					LONGEST_MAX_WAIT_MS,
+				),
+				firstPause: Math.max(
+					transportSettings.statusPollMinMs,
+					msOr(request.snapshotPollMs, FIRST_PAUSE_MS),
 				),
 			};
+			const key = await snapshotKey(ctx, endpoint, request, company, bound);
+			const call: ListRequest = {
+				...request,
+				body: undefined,
+				pageSize,
+				pathParams: { ...request.pathParams, ...(typeof key === 'string' ? { key } : {}) },
+			};
+			const qs = { ...request.qs, page: 1, [size.param]: pageSize };
+			return { call, first: await whenComplete(ctx, endpoint, { ...call, qs }, key, bound) };
 		},
 	);
-	const call = {
-		...request,
-		body: undefined,
-		pathParams: { ...request.pathParams, ...(typeof key === 'string' ? { key } : {}) },
-	};
-	yield* readPages(
-		ctx,
-		endpoint,
-		{ ...call, pageSize },
-		limit,
-		(b) => (b.result ?? {}) as IDataObject,
-		first,
-	);
-}
+	yield* readPages(ctx, endpoint, call, limit, (b) => (b.result ?? {}) as IDataObject, first);
+};
 
-/** The snapshot's key: from the create step (a 409 waited out), or (no create step) the one in the path parameters. */
+/** The snapshot's key: from the create step (a 409 waited out), or the one in the path parameters. */
 async function snapshotKey(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
@@ -82,8 +70,8 @@ async function snapshotKey(
 	company: string,
 	bound: WaitBound,
 ): Promise<string | undefined> {
-	if (!endpoint.snapshotCreate) return request.pathParams?.key;
 	const create = endpoint.snapshotCreate;
+	if (!create) return request.pathParams?.key;
 	return await untilComplete({
 		ask: async () => {
 			const created = await callSpendesk<IDataObject>(ctx, create, {
@@ -94,7 +82,13 @@ async function snapshotKey(
 			});
 			// 409: another snapshot of the company is being built; ask again when it may be done.
 			if (created.status === 409) return { status: 'BUSY', pauseMs: retryAfterMs(created.headers) };
-			return { status: 'COMPLETE', value: keyOf(ctx, created.body, request.itemIndex) };
+			const key = created.body?.key;
+			if (typeof key !== 'string' || !key)
+				throw new NodeOperationError(ctx.getNode(), 'Spendesk did not return a snapshot key', {
+					description: 'The snapshot could not be created. Try again later.',
+					itemIndex: request.itemIndex,
+				});
+			return { status: 'COMPLETE', value: key };
 		},
 		started: bound.started,
 		maxWaitMs: bound.maxWait,
@@ -112,65 +106,17 @@ async function snapshotKey(
 	});
 }
 
-function keyOf(
-	ctx: SpendeskContext,
-	body: IDataObject | undefined,
-	itemIndex: number | undefined,
-): string {
-	const key = body?.key;
-	if (typeof key !== 'string' || !key) {
-		throw new NodeOperationError(ctx.getNode(), 'Spendesk did not return a snapshot key', {
-			description: 'The snapshot could not be created. Try again later.',
-			itemIndex,
-		});
-	}
-	return key;
-}
-
-const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
-const LONGEST_MAX_WAIT_MS = 3600_000;
-
-/** A number of milliseconds, or `fallback` when it is not a finite number. */
-const msOr = (value: unknown, fallback: number): number =>
-	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
-
-/** How long a snapshot may take (create, 409s and polls together), from when it started. */
-interface WaitBound {
-	started: number;
-	maxWait: number;
-	firstPause: number;
-}
-
-/** `snapshotMaxWaitMs` (at most an hour) and `snapshotPollMs`; a value that is not a number falls back to its default. */
-function waitBound(request: ListRequest): WaitBound {
-	return {
-		started: Date.now(),
-		maxWait: Math.min(
-			Math.max(0, msOr(request.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)),
-			LONGEST_MAX_WAIT_MS,
-		),
-		firstPause: Math.max(
-			transportSettings.statusPollMinMs,
-			msOr(request.snapshotPollMs, FIRST_PAUSE_MS),
-		),
-	};
-}
-
-/**
- * Polls the snapshot (its first page) until it is COMPLETE and returns that body; fails on
- * ERROR or once the bound's Max Wait has passed since the snapshot was started.
- */
+/** Polls the snapshot's first page until it is COMPLETE and returns that body. */
 async function whenComplete(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
 	call: ListRequest,
-	qs: IDataObject,
 	key: string | undefined,
 	bound: WaitBound,
 ): Promise<IDataObject> {
 	return await untilComplete({
 		ask: async () => {
-			const { body } = await callSpendesk<IDataObject>(ctx, endpoint, { ...call, qs });
+			const { body } = await callSpendesk<IDataObject>(ctx, endpoint, call);
 			return { status: String(body?.status ?? ''), value: body };
 		},
 		started: bound.started,
