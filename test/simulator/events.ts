@@ -180,7 +180,7 @@ export const CONTROL_ROUTES: RouteDef[] = [
 		id: 'simulatorWebhookEvent',
 		method: 'POST',
 		pattern: /^\/_simulator\/webhooks\/events$/,
-		scoping: 'public',
+		placement: 'public',
 		handler: emitEvent,
 	},
 ];

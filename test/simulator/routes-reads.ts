@@ -221,7 +221,7 @@ export const READ_ROUTES: RouteDef[] = [
 		id: 'getPayable',
 		method: 'GET',
 		pattern: /^\/v1\/payables\/(?<payableId>[^/]+)$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'payable:read',
 		// The payable at the top level, without a `data` wrapper (vendor documentation).
 		handler: (ctx) =>
@@ -240,7 +240,7 @@ export const READ_ROUTES: RouteDef[] = [
 		id: 'listSuppliers',
 		method: 'GET',
 		pattern: /^\/v1\/suppliers$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'supplier:read',
 		handler: listSuppliers,
 	},
@@ -248,7 +248,7 @@ export const READ_ROUTES: RouteDef[] = [
 		id: 'getSupplier',
 		method: 'GET',
 		pattern: /^\/v1\/suppliers\/(?<supplierId>[^/]+)$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'supplier:read',
 		handler: (ctx) =>
 			singleBody(
@@ -265,7 +265,7 @@ export const READ_ROUTES: RouteDef[] = [
 		id: 'listUsers',
 		method: 'GET',
 		pattern: /^\/v1\/users$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'user:read',
 		handler: (ctx) => ok(pageOf(ctx.sim.data(ctx.companyId!).users, ctx.query, pageFaults(ctx))),
 	},
@@ -273,7 +273,7 @@ export const READ_ROUTES: RouteDef[] = [
 		id: 'getUser',
 		method: 'GET',
 		pattern: /^\/v1\/users\/(?<userId>[^/]+)$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'user:read',
 		handler: (ctx) =>
 			singleBody(
@@ -285,7 +285,7 @@ export const READ_ROUTES: RouteDef[] = [
 		id: 'listCostCenters',
 		method: 'GET',
 		pattern: /^\/v1\/cost-centers$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'cost-center:read',
 		handler: (ctx) =>
 			ok(pageOf(ctx.sim.data(ctx.companyId!).costCenters, ctx.query, pageFaults(ctx))),
@@ -294,7 +294,7 @@ export const READ_ROUTES: RouteDef[] = [
 		id: 'listBankFees',
 		method: 'GET',
 		pattern: /^\/v1\/bank-fees$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'bank-fee:read',
 		handler: (ctx) => listMovements(ctx, ctx.sim.data(ctx.companyId!).bankFees),
 	},
@@ -302,7 +302,7 @@ export const READ_ROUTES: RouteDef[] = [
 		id: 'listWalletLoads',
 		method: 'GET',
 		pattern: /^\/v1\/wallet-loads$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'wallet-load:read',
 		handler: (ctx) => listMovements(ctx, ctx.sim.data(ctx.companyId!).walletLoads),
 	},

@@ -41,7 +41,7 @@ export const REFERENCE_ROUTES: RouteDef[] = [
 		id: 'listAnalyticalFieldsV1',
 		method: 'GET',
 		pattern: /^\/v1\/analytical-fields$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'analytical-field:read',
 		handler: (ctx) => {
 			const archived = includeArchived(ctx);
@@ -56,7 +56,7 @@ export const REFERENCE_ROUTES: RouteDef[] = [
 		id: 'listAnalyticalFieldValuesV1',
 		method: 'GET',
 		pattern: /^\/v1\/analytical-fields\/(?<fieldId>[^/]+)\/values$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'analytical-field:read',
 		handler: (ctx) => {
 			const archived = includeArchived(ctx);
@@ -77,7 +77,7 @@ export const REFERENCE_ROUTES: RouteDef[] = [
 		id: 'listExpenseCategoriesV1',
 		method: 'GET',
 		pattern: /^\/v1\/expense-categories$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'expense-category:read',
 		handler: (ctx) =>
 			ok(

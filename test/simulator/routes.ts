@@ -38,7 +38,7 @@ export interface RouteDef {
 	method: string;
 	pattern: RegExp;
 	/** public: no token; organisation: org token, no company; header: X-Company-Id for org tokens; path: company in path. */
-	scoping: 'public' | 'organisation' | 'header' | 'path';
+	placement: 'public' | 'organisation' | 'header' | 'path';
 	scope?: string;
 	handler: (ctx: RequestContext) => HandlerResult | Promise<HandlerResult>;
 	/** Served by the file host (the simulator's second server, pre-signed URLs) instead of the API. */
@@ -672,7 +672,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'token',
 		method: 'POST',
 		pattern: /^\/v1\/auth\/token$/,
-		scoping: 'public',
+		placement: 'public',
 		handler: tokenGrant,
 	},
 	// Spendesk's documented OAuth2 contract (oauth.ts).
@@ -681,7 +681,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'getCompanies',
 		method: 'GET',
 		pattern: /^\/v2\/companies$/,
-		scoping: 'organisation',
+		placement: 'organisation',
 		scope: 'experimental:company:read',
 		handler: (ctx) =>
 			ok(
@@ -696,7 +696,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'walletSummary',
 		method: 'GET',
 		pattern: /^\/v1\/wallet-summary$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'wallet-summary:read',
 		// `{data, meta}` as the vendor's older document answers it (docs/api.md#response-shapes):
 		// in both profiles, since the documented profile keeps a `data` that comes with `meta`.
@@ -710,7 +710,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'listSettlements',
 		method: 'GET',
 		pattern: /^\/v1\/settlements$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'settlement:read',
 		handler: listSettlements,
 	},
@@ -718,7 +718,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'listInvoices',
 		method: 'GET',
 		pattern: /^\/v2\/companies\/(?<companyId>[^/]+)\/invoices$/,
-		scoping: 'path',
+		placement: 'path',
 		scope: 'experimental:invoice:read',
 		handler: (ctx) => {
 			const sortBy = ctx.query.sortBy || 'createdAt';
@@ -751,7 +751,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'listIntakes',
 		method: 'GET',
 		pattern: /^\/v2\/companies\/(?<companyId>[^/]+)\/intakes$/,
-		scoping: 'path',
+		placement: 'path',
 		scope: 'experimental:intake:read',
 		handler: (ctx) => cursorList(ctx, 'listIntakes', ctx.sim.data(ctx.companyId!).intakes, byId),
 	},
@@ -759,7 +759,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'createIntake',
 		method: 'POST',
 		pattern: /^\/v2\/companies\/(?<companyId>[^/]+)\/intakes$/,
-		scoping: 'path',
+		placement: 'path',
 		scope: 'experimental:intake:write',
 		handler: (ctx) => {
 			const body = bodyObject(ctx);
@@ -784,7 +784,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'listAnalyticalFields',
 		method: 'GET',
 		pattern: /^\/v2\/analytical-fields$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:analytical-field:read',
 		handler: (ctx) =>
 			cursorList(
@@ -803,7 +803,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'listAnalyticalFieldValues',
 		method: 'GET',
 		pattern: /^\/v2\/analytical-fields\/(?<fieldId>[^/]+)\/values$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:analytical-field:read',
 		handler: (ctx) => {
 			const field = ctx.sim
@@ -825,7 +825,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'listExpenseCategories',
 		method: 'GET',
 		pattern: /^\/v2\/expense-categories$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:expense-category:read',
 		handler: (ctx) =>
 			cursorList(
@@ -839,7 +839,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'getAccounts',
 		method: 'GET',
 		pattern: /^\/v1\/accounts$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'account:read',
 		handler: (ctx) => {
 			const [def, max] = CURSOR_LIMITS.getAccounts;
@@ -881,7 +881,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'searchPayables',
 		method: 'POST',
 		pattern: /^\/v1\/payables\/search$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:payable-search:read',
 		handler: searchPayables,
 	},
@@ -889,7 +889,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'createPayablesSnapshot',
 		method: 'POST',
 		pattern: /^\/v1\/snapshots\/payables$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'payable:read',
 		handler: createSnapshot,
 	},
@@ -897,7 +897,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'getPayablesSnapshot',
 		method: 'GET',
 		pattern: /^\/v1\/snapshots\/payables\/(?<key>[^/]+)$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'payable:read',
 		handler: getSnapshot,
 	},
@@ -905,7 +905,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'updateBookkeepingStatus',
 		method: 'PUT',
 		pattern: /^\/v1\/payables\/bookkeeping-status$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:accounting:update',
 		handler: updateBookkeepingStatus,
 	},
@@ -913,7 +913,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'updateSettlementState',
 		method: 'PUT',
 		pattern: /^\/v1\/settlements\/(?<settlementId>[^/]+)\/state$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:settlement:update',
 		handler: updateSettlementState,
 	},
@@ -921,7 +921,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'createSuppliers',
 		method: 'POST',
 		pattern: /^\/v1\/suppliers$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:supplier:manage',
 		handler: createSuppliers,
 	},
@@ -929,7 +929,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'updateSupplier',
 		method: 'PATCH',
 		pattern: /^\/v1\/suppliers\/(?<supplierId>[^/]+)$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:supplier:manage',
 		handler: updateSupplier,
 	},
@@ -937,7 +937,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'updateSuppliers',
 		method: 'PATCH',
 		pattern: /^\/v1\/suppliers$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:supplier:manage',
 		handler: updateSuppliers,
 	},
@@ -945,7 +945,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'updateSupplierStatus',
 		method: 'PATCH',
 		pattern: /^\/v1\/experimental\/suppliers\/status$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:supplier:manage',
 		handler: updateSupplierStatus,
 	},
@@ -953,7 +953,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'updateOneSupplierStatus',
 		method: 'PATCH',
 		pattern: /^\/v1\/experimental\/suppliers\/(?<supplierId>[^/]+)\/status$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:supplier:manage',
 		handler: updateOneSupplierStatus,
 	},
@@ -961,7 +961,7 @@ export const ROUTES: RouteDef[] = [
 		id: 'updatePayableAccounting',
 		method: 'PATCH',
 		pattern: /^\/v1\/payables\/(?<payableId>[^/]+)$/,
-		scoping: 'header',
+		placement: 'header',
 		scope: 'experimental:accounting:update',
 		handler: updatePayable,
 	},

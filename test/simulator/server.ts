@@ -968,7 +968,7 @@ export class SpendeskSimulator {
 			ctx.token = this.authenticate(ctx.headers.authorization);
 			throw new SimError(403, 'forbidden', 'This endpoint is not available to this token', 'scope');
 		}
-		if (route.scoping === 'public') return route.handler(ctx);
+		if (route.placement === 'public') return route.handler(ctx);
 
 		const token = this.authenticate(ctx.headers.authorization);
 		ctx.token = token;
@@ -977,7 +977,7 @@ export class SpendeskSimulator {
 		}
 
 		let budget: string;
-		if (route.scoping === 'organisation') {
+		if (route.placement === 'organisation') {
 			if (token.level !== 'organisation') {
 				throw new SimError(403, 'forbidden', 'This endpoint requires an organisation-level token');
 			}
@@ -1020,7 +1020,7 @@ export class SpendeskSimulator {
 	private scopeCompany(route: RouteDef, ctx: RequestContext, token: TokenInfo): string {
 		let target: string;
 		let source: string;
-		if (route.scoping === 'path') {
+		if (route.placement === 'path') {
 			target = ctx.params.companyId;
 			source = 'path.companyId';
 			if (token.level === 'company' && target !== token.companyId) {
@@ -1117,7 +1117,7 @@ const NOT_FOUND: RouteDef = {
 	id: 'notFound',
 	method: '*',
 	pattern: /.*/,
-	scoping: 'public',
+	placement: 'public',
 	handler: () => {
 		throw new SimError(404, 'not_found', 'Route not found');
 	},
