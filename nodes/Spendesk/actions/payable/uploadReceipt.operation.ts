@@ -20,7 +20,8 @@ import { withState } from '../intake/upload';
 import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import { optionsCollection } from '../sharedParams';
-import { fail, readRecordId } from '../readers';
+import { fail } from '../readers';
+import { readPayableId } from './version';
 
 /** Max File Size of a receipt by default; Spendesk's own limit is not published (docs/api.md#receipt-upload). */
 const DEFAULT_RECEIPT_MB = 50;
@@ -121,13 +122,7 @@ export const uploadPayableReceipt: SingleOperation = {
 		optionsCollection([maxFileSizeOption(RECEIPT_MAX_FILE_SIZE)]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const payableId = readRecordId(
-			this,
-			itemIndex,
-			'payableId',
-			"'Payable'",
-			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
-		);
+		const payableId = readPayableId(this, itemIndex);
 		const input = readInputFile(this, itemIndex);
 		const mimeType = RECEIPT_TYPES[input.mimeType.split(';')[0].trim().toLowerCase()];
 		if (!mimeType)
