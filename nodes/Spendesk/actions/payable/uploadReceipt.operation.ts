@@ -13,9 +13,13 @@ import {
 	uploadPresignedForm,
 } from '../../transport/presigned';
 import { callSpendesk } from '../../transport/request';
-import { DOWNLOAD_MAX_FILE_SIZE, maxFileSizeOption, readMaxBytes } from '../fileParams';
+import {
+	DOWNLOAD_MAX_FILE_SIZE,
+	maxFileSizeOption,
+	readInputFile,
+	readMaxBytes,
+} from '../fileParams';
 import type { MaxFileSize } from '../fileParams';
-import { readInputFile } from '../fileParams';
 import { withState } from '../intake/upload';
 import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
@@ -79,19 +83,14 @@ async function uploadReceipt(
 		pathParams: { payableId },
 		body: { mimeType: file.mimeType, contentLength: file.bytes.length },
 		itemIndex,
-	}).catch((error: unknown) => {
-		throw withState(ctx, error, 'No file was sent, so running again is safe.', itemIndex);
-	});
+	}).catch(withState(ctx, 'No file was sent, so running again is safe.', itemIndex));
 	const form = readForm(ctx, opened.body, what, itemIndex);
 	await uploadPresignedForm(ctx, form.url, { what, fields: form.fields, file, itemIndex }).catch(
-		(error: unknown) => {
-			throw withState(
-				ctx,
-				error,
-				`The ${what} may not be attached to payable "${payableId}": check its attachments (Payable → Get Attachments with Metadata Only) before running again, so that it is not attached twice.`,
-				itemIndex,
-			);
-		},
+		withState(
+			ctx,
+			`The ${what} may not be attached to payable "${payableId}": check its attachments (Payable → Get Attachments with Metadata Only) before running again, so that it is not attached twice.`,
+			itemIndex,
+		),
 	);
 	return { payableId, fileName: file.fileName, mimeType: file.mimeType, size: file.bytes.length };
 }
