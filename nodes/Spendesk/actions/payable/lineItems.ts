@@ -15,18 +15,13 @@ import {
 } from '../readers';
 import { textField } from '../listFilters';
 
-export interface AnalyticalValue {
-	fieldId: string;
-	valueId: string;
-}
-
 /** One line as the API takes it. */
 export interface LineItem {
 	grossAmount: number;
 	expenseAccountId?: string;
 	taxAccountId?: string;
 	costCenterId?: string;
-	analyticalFieldValues?: AnalyticalValue[];
+	analyticalFieldValues?: Array<{ fieldId: string; valueId: string }>;
 }
 
 /** One change of Change Some: the lines it applies to, and what it sets on them. */
