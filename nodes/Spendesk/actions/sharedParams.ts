@@ -73,13 +73,26 @@ export function filtersCollection(
 	options: INodeProperties[],
 	more: Partial<INodeProperties> = {},
 ): INodeProperties {
-	const base = { displayName: 'Filters', name: 'filters', type: 'collection' } as const;
-	return { ...base, placeholder: 'Add Filter', default: {}, ...more, options };
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		...more,
+		options,
+	};
 }
 
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	const base = { displayName: 'Options', name: 'options', type: 'collection' } as const;
-	return { ...base, placeholder: 'Add Option', default: {}, options };
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
 }
 
 /** A collection parameter's fields; null or empty gives none (hand-written JSON may hold `null`). */
