@@ -14,7 +14,7 @@ import type { OutputRecord } from './output';
 import type { SingleOperation } from './types';
 import { readRecordId } from './readers';
 
-export interface GetByIdOptions {
+export function getByIdOperation(options: {
 	endpoint: EndpointName;
 	/** Parameter name, also the path placeholder (e.g. payableId). */
 	param: string;
@@ -25,9 +25,7 @@ export interface GetByIdOptions {
 	/** Where the ID usually comes from, for the field's description. */
 	source: string;
 	output?: OutputRecord;
-}
-
-export function getByIdOperation(options: GetByIdOptions): SingleOperation {
+}): SingleOperation {
 	const lower = options.label.toLowerCase();
 	const operation: SingleOperation = {
 		value: 'get',

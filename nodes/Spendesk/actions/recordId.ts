@@ -7,7 +7,8 @@ import type { INodeProperties } from 'n8n-workflow';
 /** The editor's check of an ID typed By ID: the rule of `isOneIdSegment` as a pattern. */
 export const ID_PATTERN = '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$';
 
-export interface RecordLocatorOptions {
+/** The record ID field: From List (the default) or By ID; twice with `allCompaniesDescription`. */
+export function recordLocator(options: {
 	/** Parameter name (e.g. payableId). */
 	name: string;
 	/** What the record is called in the editor (e.g. Payable). */
@@ -19,10 +20,7 @@ export interface RecordLocatorOptions {
 	searchListMethod?: string;
 	/** For reads that offer All Companies: the description of the copy shown then, By ID only. */
 	allCompaniesDescription?: string;
-}
-
-/** The record ID field: From List (the default) or By ID; twice with `allCompaniesDescription`. */
-export function recordLocator(options: RecordLocatorOptions): INodeProperties[] {
+}): INodeProperties[] {
 	const field: INodeProperties = {
 		displayName: options.label,
 		name: options.name,

@@ -69,33 +69,30 @@ const COLLECTION_LABELS: Record<string, string> = {
 	updateFields: 'Update Fields',
 };
 
-/** A Filters (`filters`) or Options (`options`) collection with its fields; `more`: e.g. its displayOptions. */
-function collectionProperty(
-	name: 'filters' | 'options',
-	placeholder: string,
+export function filtersCollection(
 	options: INodeProperties[],
-	more: Partial<INodeProperties>,
+	more: Partial<INodeProperties> = {},
 ): INodeProperties {
 	return {
-		displayName: COLLECTION_LABELS[name],
-		name,
+		displayName: 'Filters',
+		name: 'filters',
 		type: 'collection',
-		placeholder,
+		placeholder: 'Add Filter',
 		default: {},
 		...more,
 		options,
 	};
 }
 
-export function filtersCollection(
-	options: INodeProperties[],
-	more: Partial<INodeProperties> = {},
-): INodeProperties {
-	return collectionProperty('filters', 'Add Filter', options, more);
-}
-
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return collectionProperty('options', 'Add Option', options, {});
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
 }
 
 /** A collection parameter's fields; null or empty gives none (hand-written JSON may hold `null`). */

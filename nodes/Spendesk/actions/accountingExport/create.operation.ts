@@ -10,20 +10,12 @@ import { recordLocator } from '../recordId';
 import { readId, readPeriod } from '../readers';
 import type { SpendeskOperation } from '../types';
 
-interface ExportRequest {
-	company: string | undefined;
-	body: IDataObject;
-	maxWaitMs: number;
-	itemIndex: number;
-}
-
 /** Polls the export until COMPLETE (its record) or ERROR or Max Wait (errors naming the export). */
 async function whenComplete(
 	ctx: IExecuteFunctions,
 	exportId: string,
-	request: ExportRequest,
+	{ company, maxWaitMs, itemIndex }: { company?: string; maxWaitMs: number; itemIndex: number },
 ): Promise<IDataObject> {
-	const { company, maxWaitMs, itemIndex } = request;
 	return await untilComplete({
 		ask: async () => {
 			const { body } = await callSpendesk<IDataObject>(ctx, 'getAccountingExport', {
@@ -155,7 +147,7 @@ export const createExport: SpendeskOperation = {
 				);
 			}
 			return {
-				items: [await whenComplete(this, exportId, { company, body, maxWaitMs, itemIndex })],
+				items: [await whenComplete(this, exportId, { company, maxWaitMs, itemIndex })],
 			};
 		};
 	},

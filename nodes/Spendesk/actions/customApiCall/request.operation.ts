@@ -18,24 +18,6 @@ const STYLES: readonly PaginationStyle[] = [
 	'snapshot',
 ];
 
-/** A choice parameter, one of `choices` (an expression may give anything): else the error naming the field. */
-function oneOf<T extends string>(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	fallback: T,
-	choices: readonly T[],
-	label: string,
-	fail: (message: string, description: string) => NodeOperationError,
-): T {
-	const value = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
-	if (choices.includes(value as T)) return value as T;
-	throw fail(
-		`'${label}' must be one of ${choices.join(', ')}; got ${JSON.stringify(value)?.slice(0, 40) ?? String(value)}`,
-		`Choose ${label} from the list; an expression must give one of these values exactly.`,
-	);
-}
-
 /** The path checked before any request: under the base URL, {companyId} only where Company Placement puts it. */
 function checkPath(
 	path: string,
@@ -194,18 +176,24 @@ export const customApiCall: SpendeskOperation = {
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const fail = (message: string, description: string) =>
 			new NodeOperationError(this.getNode(), message, { description, itemIndex });
-		const method = oneOf(this, 'method', itemIndex, 'GET', METHODS, 'Method', fail);
+		// A choice parameter is one of its options (an expression may give anything).
+		const oneOf = <T extends string>(
+			name: string,
+			fallback: T,
+			choices: readonly T[],
+			label: string,
+		) => {
+			const value = this.getNodeParameter(name, itemIndex, fallback) as unknown;
+			if (choices.includes(value as T)) return value as T;
+			throw fail(
+				`'${label}' must be one of ${choices.join(', ')}; got ${JSON.stringify(value)?.slice(0, 40) ?? String(value)}`,
+				`Choose ${label} from the list; an expression must give one of these values exactly.`,
+			);
+		};
+		const method = oneOf('method', 'GET', METHODS, 'Method');
 		const path = String(this.getNodeParameter('path', itemIndex, '')).trim();
-		const placement = oneOf(
-			this,
-			'companyPlacement',
-			itemIndex,
-			'header',
-			PLACEMENTS,
-			'Company Placement',
-			fail,
-		);
-		const pagination = oneOf(this, 'pagination', itemIndex, 'none', STYLES, 'Pagination', fail);
+		const placement = oneOf('companyPlacement', 'header', PLACEMENTS, 'Company Placement');
+		const pagination = oneOf('pagination', 'none', STYLES, 'Pagination');
 
 		checkPath(path, placement, fail);
 		if (pagination === 'snapshot' && method !== 'GET')

@@ -56,37 +56,30 @@ export const createIntake: SpendeskOperation = {
 			const items = bodyItems(response);
 			if (!file || !bytes) return { items };
 			const intakeId = String(items[0]?.id ?? '');
-			if (!intakeId) throw createdWithoutId(this, itemIndex);
-			try {
-				const uploaded = await uploadToIntake(this, {
-					company,
-					intakeId,
-					bytes,
-					fileName: file.fileName,
-					mimeType: file.mimeType,
-					itemIndex,
-				});
-				return { items: [{ ...items[0], file: uploaded }] };
-			} catch (error) {
-				throw withState(
+			if (!intakeId)
+				throw new NodeOperationError(
+					this.getNode(),
+					'The intake was created, but Spendesk did not say its ID: its file was not attached',
+					{
+						description:
+							'Find the new intake in Spendesk and attach the file with Intake → Upload File and its ID. Running Create again would create a second intake.',
+						itemIndex,
+					},
+				);
+			const uploaded = await uploadToIntake(this, {
+				...file,
+				company,
+				intakeId,
+				bytes,
+				itemIndex,
+			}).catch(
+				withState(
 					this,
-					error,
 					`The intake ${intakeId} was created, but its file was not attached. To attach it, use Intake → Upload File with this intake ID; running Create again would create a second intake.`,
 					itemIndex,
-				);
-			}
+				),
+			);
+			return { items: [{ ...items[0], file: uploaded }] };
 		};
 	},
 };
-
-function createdWithoutId(ctx: IExecuteFunctions, itemIndex: number) {
-	return new NodeOperationError(
-		ctx.getNode(),
-		'The intake was created, but Spendesk did not say its ID: its file was not attached',
-		{
-			description:
-				'Find the new intake in Spendesk and attach the file with Intake → Upload File and its ID. Running Create again would create a second intake.',
-			itemIndex,
-		},
-	);
-}

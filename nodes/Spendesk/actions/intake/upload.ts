@@ -19,32 +19,16 @@ export interface IntakeFile {
 	itemIndex: number;
 }
 
-/** The error with what happened so far put in front of its description (restated). */
-export function withState(
-	ctx: IExecuteFunctions,
-	error: unknown,
-	state: string,
-	itemIndex: number,
-) {
-	const e = error as { message?: string; description?: string | null };
-	return restated(ctx.getNode(), error, {
-		message: e.message ?? String(error),
-		description: `${state}${e.description ? ` ${e.description}` : ''}`,
-		itemIndex,
-	});
-}
-
-async function step<T>(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	run: () => Promise<T>,
-	state: string,
-): Promise<T> {
-	try {
-		return await run();
-	} catch (error) {
-		throw withState(ctx, error, state, itemIndex);
-	}
+/** A catch handler: the error again, with what happened so far put in front of its description (restated). */
+export function withState(ctx: IExecuteFunctions, state: string, itemIndex: number) {
+	return (error: unknown): never => {
+		const e = error as { message?: string; description?: string | null };
+		throw restated(ctx.getNode(), error, {
+			message: e.message ?? String(error),
+			description: `${state}${e.description ? ` ${e.description}` : ''}`,
+			itemIndex,
+		});
+	};
 }
 
 /** The start step's answer: the file ID and a PUT link. */
@@ -94,41 +78,41 @@ export async function uploadToIntake(
 	const { company, intakeId, bytes, fileName, mimeType, itemIndex } = file;
 	refuseEmptyFile(ctx, bytes, fileName, itemIndex);
 	const pathParams = { intakeId };
-	const started = await step(
-		ctx,
+	const started = await callSpendesk<IDataObject>(ctx, 'startIntakeUpload', {
+		company,
+		pathParams,
+		body: { fileName, mimeType, size: bytes.length },
 		itemIndex,
-		async () =>
-			await callSpendesk<IDataObject>(ctx, 'startIntakeUpload', {
-				company,
-				pathParams,
-				body: { fileName, mimeType, size: bytes.length },
-				itemIndex,
-			}),
-		'No file was sent: the upload did not start (if Spendesk opened an upload slot, it stays empty and unused), so running again is safe.',
+	}).catch(
+		withState(
+			ctx,
+			'No file was sent: the upload did not start (if Spendesk opened an upload slot, it stays empty and unused), so running again is safe.',
+			itemIndex,
+		),
 	);
 	const slot = readSlot(ctx, started.body, file);
-	await step(
-		ctx,
+	await uploadPresigned(ctx, slot.url, {
+		what: `the upload of "${fileName}"`,
+		bytes,
+		headers: uploadHeaders(slot.headers, mimeType),
 		itemIndex,
-		async () =>
-			await uploadPresigned(ctx, slot.url, {
-				what: `the upload of "${fileName}"`,
-				bytes,
-				headers: uploadHeaders(slot.headers, mimeType),
-				itemIndex,
-			}),
-		`The file was not stored (upload ${slot.fileId} stays unconfirmed and is not attached to the intake), so running again is safe.`,
+	}).catch(
+		withState(
+			ctx,
+			`The file was not stored (upload ${slot.fileId} stays unconfirmed and is not attached to the intake), so running again is safe.`,
+			itemIndex,
+		),
 	);
-	const confirmed = await step(
-		ctx,
+	const confirmed = await callSpendesk<IDataObject>(ctx, 'completeIntakeUpload', {
+		company,
+		pathParams: { ...pathParams, fileId: slot.fileId },
 		itemIndex,
-		async () =>
-			await callSpendesk<IDataObject>(ctx, 'completeIntakeUpload', {
-				company,
-				pathParams: { ...pathParams, fileId: slot.fileId },
-				itemIndex,
-			}),
-		`The file was uploaded (file ID ${slot.fileId}) but its confirmation failed, so it may not be attached to intake ${intakeId}. Check the intake before running again.`,
+	}).catch(
+		withState(
+			ctx,
+			`The file was uploaded (file ID ${slot.fileId}) but its confirmation failed, so it may not be attached to intake ${intakeId}. Check the intake before running again.`,
+			itemIndex,
+		),
 	);
 	const data = singleObject(confirmed.body) ?? {};
 	return {

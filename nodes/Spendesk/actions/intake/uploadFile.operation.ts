@@ -33,16 +33,7 @@ export const uploadIntakeFile: SpendeskOperation = {
 		return async (company) => {
 			const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, file.property);
 			return {
-				items: [
-					await uploadToIntake(this, {
-						company,
-						intakeId,
-						bytes,
-						fileName: file.fileName,
-						mimeType: file.mimeType,
-						itemIndex,
-					}),
-				],
+				items: [await uploadToIntake(this, { ...file, company, intakeId, bytes, itemIndex })],
 			};
 		};
 	},

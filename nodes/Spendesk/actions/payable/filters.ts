@@ -116,50 +116,36 @@ export function readChoiceFilter(
 	return readChoices(ctx, itemIndex, value, property.displayName, values);
 }
 
-const SNAPSHOT_CHOICES = new Map(
-	[BOOKKEEPING_STATUS_FILTER, PAYABLE_TYPE_FILTER].map((p) => [p.name, p]),
-);
-
-/** The snapshot's date filters by body property; each read by its label (readFilterDate). */
-const SNAPSHOT_DATES: Record<string, string> = {
-	createdFrom: 'Created From',
-	createdTo: 'Created To',
-	exportedAfter: 'Exported After',
-	fromPayableDate: 'Payable Date From',
-	toPayableDate: 'Payable Date To',
-	updatedFrom: 'Updated From',
-};
+/** The snapshot's filters, sent flat in the request body; dates read by their label (readFilterDate). */
+const SNAPSHOT_FILTERS: INodeProperties[] = [
+	BOOKKEEPING_STATUS_FILTER,
+	dateFilter('Created From', 'createdFrom', 'Only payables created on or after this date'),
+	dateFilter('Created To', 'createdTo', 'Only payables created on or before this date'),
+	dateFilter('Exported After', 'exportedAfter', 'Only payables exported after this date'),
+	dateFilter(
+		'Payable Date From',
+		'fromPayableDate',
+		`Only payables dated on or after this date; with Payable Date To, at most ${MAX_PAYABLE_DAYS} days apart`,
+	),
+	dateFilter(
+		'Payable Date To',
+		'toPayableDate',
+		`Only payables dated on or before this date; with Payable Date From, at most ${MAX_PAYABLE_DAYS} days apart`,
+	),
+	textField(
+		'Payable IDs',
+		'ids',
+		'e.g. pay_001_000001, pay_001_000002',
+		'Only these payables: their IDs, separated by commas',
+	),
+	PAYABLE_TYPE_FILTER,
+	dateFilter('Updated From', 'updatedFrom', 'Only payables changed on or after this date'),
+];
 
 /** The filters of a payables snapshot (flat, in the request body), as fields or as a JSON body. Payable → Get Many has its own (getAll.operation.ts). */
 export const payableFilterProperties: INodeProperties[] = [
 	FILTER_MODE,
-	filtersCollection(
-		[
-			BOOKKEEPING_STATUS_FILTER,
-			dateFilter('Created From', 'createdFrom', 'Only payables created on or after this date'),
-			dateFilter('Created To', 'createdTo', 'Only payables created on or before this date'),
-			dateFilter('Exported After', 'exportedAfter', 'Only payables exported after this date'),
-			dateFilter(
-				'Payable Date From',
-				'fromPayableDate',
-				`Only payables dated on or after this date; with Payable Date To, at most ${MAX_PAYABLE_DAYS} days apart`,
-			),
-			dateFilter(
-				'Payable Date To',
-				'toPayableDate',
-				`Only payables dated on or before this date; with Payable Date From, at most ${MAX_PAYABLE_DAYS} days apart`,
-			),
-			textField(
-				'Payable IDs',
-				'ids',
-				'e.g. pay_001_000001, pay_001_000002',
-				'Only these payables: their IDs, separated by commas',
-			),
-			PAYABLE_TYPE_FILTER,
-			dateFilter('Updated From', 'updatedFrom', 'Only payables changed on or after this date'),
-		],
-		{ displayOptions: { show: { filterMode: ['fields'] } } },
-	),
+	filtersCollection(SNAPSHOT_FILTERS, { displayOptions: { show: { filterMode: ['fields'] } } }),
 	{
 		displayName: 'Filters (JSON)',
 		name: 'filtersJson',
@@ -207,11 +193,12 @@ function fieldsBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fields = readCollection(ctx, 'filters', itemIndex);
 	const body: IDataObject = {};
 	for (const [key, value] of Object.entries(fields)) {
-		if (key in SNAPSHOT_DATES)
-			body[key] = readFilterDate(ctx, itemIndex, value, SNAPSHOT_DATES[key]);
+		const property = SNAPSHOT_FILTERS.find((filter) => filter.name === key);
+		if (property?.type === 'dateTime')
+			body[key] = readFilterDate(ctx, itemIndex, value, property.displayName);
 		else if (key === 'ids') body.ids = readIdList(ctx, itemIndex, value, 'Payable IDs');
-		else if (SNAPSHOT_CHOICES.has(key))
-			body[key] = readChoiceFilter(ctx, itemIndex, SNAPSHOT_CHOICES.get(key)!, value);
+		else if (property?.type === 'multiOptions')
+			body[key] = readChoiceFilter(ctx, itemIndex, property, value);
 		else if (Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '')
 			body[key] = value;
 	}

@@ -17,21 +17,13 @@ import { recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { baseFileName, FileNames, mimeTypeOf, withExtension } from './attachmentNames';
 import { optionsCollection } from '../sharedParams';
-import { readRecordId } from '../readers';
+import { isObject } from '../readers';
+import { readPayableId } from './version';
 
 interface AttachmentOptions {
 	binaryPropertyName: string;
 	metadataOnly: boolean;
 	maxBytes: number;
-}
-
-function readOptions(ctx: IExecuteFunctions, itemIndex: number): AttachmentOptions {
-	const metadataOnly = ctx.getNodeParameter('options.metadataOnly', itemIndex, false) === true;
-	return {
-		metadataOnly,
-		binaryPropertyName: readBinaryPropertyName(ctx, 'options.binaryPropertyName', itemIndex),
-		maxBytes: readMaxBytes(ctx, 'options.maxFileSize', itemIndex),
-	};
 }
 
 /** The attachment's pre-signed link: `downloadUrl`, else `url` (as the vendor's items carry it). */
@@ -49,9 +41,6 @@ function parsedLink(attachment: IDataObject): URL | undefined {
 		return undefined;
 	}
 }
-
-const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The attachments of an answer: `{data: [...]}`, a bare list, or one under `data`; anything else is an error. */
 function attachmentsOf(
@@ -137,14 +126,12 @@ export const getPayableAttachments: SpendeskOperation = {
 		]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const payableId = readRecordId(
-			this,
-			itemIndex,
-			'payableId',
-			"'Payable'",
-			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
-		);
-		const options = readOptions(this, itemIndex);
+		const payableId = readPayableId(this, itemIndex);
+		const options: AttachmentOptions = {
+			metadataOnly: this.getNodeParameter('options.metadataOnly', itemIndex, false) === true,
+			binaryPropertyName: readBinaryPropertyName(this, 'options.binaryPropertyName', itemIndex),
+			maxBytes: readMaxBytes(this, 'options.maxFileSize', itemIndex),
+		};
 		return async (company) => {
 			const { body } = await callSpendesk<IDataObject>(this, 'listPayableAttachments', {
 				company,

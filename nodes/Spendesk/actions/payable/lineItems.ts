@@ -15,18 +15,13 @@ import {
 } from '../readers';
 import { textField } from '../listFilters';
 
-export interface AnalyticalValue {
-	fieldId: string;
-	valueId: string;
-}
-
 /** One line as the API takes it. */
 export interface LineItem {
 	grossAmount: number;
 	expenseAccountId?: string;
 	taxAccountId?: string;
 	costCenterId?: string;
-	analyticalFieldValues?: AnalyticalValue[];
+	analyticalFieldValues?: Array<{ fieldId: string; valueId: string }>;
 }
 
 /** One change of Change Some: the lines it applies to, and what it sets on them. */
@@ -37,8 +32,6 @@ export interface LineChange {
 	position: number;
 	set: Omit<LineItem, 'grossAmount'>;
 }
-
-const optional = (field: INodeProperties): INodeProperties => ({ ...field, required: false });
 
 const accountFields: INodeProperties[] = [
 	textField(
@@ -55,15 +48,16 @@ const accountFields: INodeProperties[] = [
 	),
 ];
 
-const costCenterField = optional(
-	recordLocator({
+const costCenterField: INodeProperties = {
+	...recordLocator({
 		name: 'costCenterId',
 		label: 'Cost Center',
 		description: 'The cost center of the line; pick it from the list, or enter its ID',
 		placeholder: 'e.g. cc_001_0002',
 		searchListMethod: 'searchCostCenters',
 	})[0],
-);
+	required: false,
+};
 
 const analyticalValuesField: INodeProperties = {
 	displayName: 'Analytical Values',
@@ -300,12 +294,11 @@ export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChan
 	return changes;
 }
 
-const idText = (value: unknown): string | undefined =>
-	typeof value === 'string' && value.trim() ? value : undefined;
-
 /** An ID as text, a numeric one as its digits; nothing for null, empty or anything else. */
-const idOrNumber = (value: unknown): string | undefined =>
-	typeof value === 'number' && Number.isFinite(value) ? String(value) : idText(value);
+function idOrNumber(value: unknown): string | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return typeof value === 'string' && value.trim() ? value : undefined;
+}
 
 /** The ID of an account as a line names it: `{id, code, …}`, or null when the line has none. */
 const accountId = (value: unknown): string | undefined =>

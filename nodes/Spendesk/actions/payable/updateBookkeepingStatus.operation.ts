@@ -20,7 +20,7 @@ import {
 	versionIn,
 	versionProperty,
 } from './version';
-import { readBookkeepingStatus, readText } from '../readers';
+import { isObject, readBookkeepingStatus, readText } from '../readers';
 
 /** Words of a per-payable result that say the payable was not changed. */
 const REFUSED = /fail|error|reject|invalid|denied|forbidden|refused/i;
@@ -79,12 +79,6 @@ function resultOf(
 		answer,
 		`Spendesk accepted the call (HTTP ${call.httpStatus}) and answered ${word} for this payable, which the node does not know: the bookkeeping status is most likely set. Check it with Payable → Get before relying on it.`,
 	);
-}
-
-/** The per-payable results of the answer, `data` (docs/api.md#bulk-writes); another shape gives none. */
-function answersOf(body: unknown): IDataObject[] {
-	const data = body && typeof body === 'object' ? (body as IDataObject).data : undefined;
-	return Array.isArray(data) ? (data as IDataObject[]) : [];
 }
 
 function notFoundError(
@@ -176,8 +170,10 @@ async function sendBulk(
 	// Paired by payable ID, whatever the order of the answers; the same payable sent twice
 	// takes its answers in order.
 	const byId = new Map<string, IDataObject[]>();
-	for (const answer of answersOf(response.body)) {
-		if (!answer || typeof answer !== 'object') continue;
+	// The per-payable results are the answer's `data` (docs/api.md#bulk-writes); another shape gives none.
+	const data = isObject(response.body) ? response.body.data : undefined;
+	for (const answer of Array.isArray(data) ? (data as unknown[]) : []) {
+		if (!isObject(answer)) continue;
 		const { id } = answer;
 		if (typeof id !== 'string' && typeof id !== 'number') continue;
 		byId.set(String(id), [...(byId.get(String(id)) ?? []), answer]);

@@ -13,14 +13,19 @@ import {
 	uploadPresignedForm,
 } from '../../transport/presigned';
 import { callSpendesk } from '../../transport/request';
-import { DOWNLOAD_MAX_FILE_SIZE, maxFileSizeOption, readMaxBytes } from '../fileParams';
+import {
+	DOWNLOAD_MAX_FILE_SIZE,
+	maxFileSizeOption,
+	readInputFile,
+	readMaxBytes,
+} from '../fileParams';
 import type { MaxFileSize } from '../fileParams';
-import { readInputFile } from '../fileParams';
 import { withState } from '../intake/upload';
 import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import { optionsCollection } from '../sharedParams';
-import { fail, readRecordId } from '../readers';
+import { fail } from '../readers';
+import { readPayableId } from './version';
 
 /** Max File Size of a receipt by default; Spendesk's own limit is not published (docs/api.md#receipt-upload). */
 const DEFAULT_RECEIPT_MB = 50;
@@ -78,19 +83,14 @@ async function uploadReceipt(
 		pathParams: { payableId },
 		body: { mimeType: file.mimeType, contentLength: file.bytes.length },
 		itemIndex,
-	}).catch((error: unknown) => {
-		throw withState(ctx, error, 'No file was sent, so running again is safe.', itemIndex);
-	});
+	}).catch(withState(ctx, 'No file was sent, so running again is safe.', itemIndex));
 	const form = readForm(ctx, opened.body, what, itemIndex);
 	await uploadPresignedForm(ctx, form.url, { what, fields: form.fields, file, itemIndex }).catch(
-		(error: unknown) => {
-			throw withState(
-				ctx,
-				error,
-				`The ${what} may not be attached to payable "${payableId}": check its attachments (Payable → Get Attachments with Metadata Only) before running again, so that it is not attached twice.`,
-				itemIndex,
-			);
-		},
+		withState(
+			ctx,
+			`The ${what} may not be attached to payable "${payableId}": check its attachments (Payable → Get Attachments with Metadata Only) before running again, so that it is not attached twice.`,
+			itemIndex,
+		),
 	);
 	return { payableId, fileName: file.fileName, mimeType: file.mimeType, size: file.bytes.length };
 }
@@ -121,13 +121,7 @@ export const uploadPayableReceipt: SingleOperation = {
 		optionsCollection([maxFileSizeOption(RECEIPT_MAX_FILE_SIZE)]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const payableId = readRecordId(
-			this,
-			itemIndex,
-			'payableId',
-			"'Payable'",
-			'Pick the payable from the list, or give its ID, e.g. {{ $json.id }} after Payable → Get Many.',
-		);
+		const payableId = readPayableId(this, itemIndex);
 		const input = readInputFile(this, itemIndex);
 		const mimeType = RECEIPT_TYPES[input.mimeType.split(';')[0].trim().toLowerCase()];
 		if (!mimeType)

@@ -156,24 +156,6 @@ function readAdditional(ctx: IExecuteFunctions, currency: string, itemIndex: num
 	return body;
 }
 
-function amountField(
-	name: string,
-	label: string,
-	description: string,
-	placeholder: string,
-): INodeProperties {
-	return {
-		displayName: label,
-		name,
-		type: 'number',
-		required: true,
-		typeOptions: { minValue: 0 },
-		default: 0,
-		placeholder,
-		description,
-	};
-}
-
 /** Custom Fields: each an analytical field (from the list or by ID) and the ID of one of its values. */
 const customFieldsField: INodeProperties = {
 	displayName: 'Custom Fields',
@@ -262,18 +244,28 @@ export const createPurchaseOrder: SingleOperation = {
 			description:
 				"Currency of the amounts, as its three-letter code (ISO 4217), usually the company's currency",
 		},
-		amountField(
-			'amount',
-			'Amount',
-			'Total amount, taxes included, as a decimal number in the Currency, e.g. 1200.50 (not in cents): the node sends it to Spendesk in minor units',
-			'e.g. 1200.50',
-		),
-		amountField(
-			'netAmount',
-			'Net Amount',
-			'Amount without taxes, as a decimal number in the Currency, e.g. 1000.42 (not in cents); at most Amount',
-			'e.g. 1000.42',
-		),
+		{
+			displayName: 'Amount',
+			name: 'amount',
+			type: 'number',
+			required: true,
+			typeOptions: { minValue: 0 },
+			default: 0,
+			placeholder: 'e.g. 1200.50',
+			description:
+				'Total amount, taxes included, as a decimal number in the Currency, e.g. 1200.50 (not in cents): the node sends it to Spendesk in minor units',
+		},
+		{
+			displayName: 'Net Amount',
+			name: 'netAmount',
+			type: 'number',
+			required: true,
+			typeOptions: { minValue: 0 },
+			default: 0,
+			placeholder: 'e.g. 1000.42',
+			description:
+				'Amount without taxes, as a decimal number in the Currency, e.g. 1000.42 (not in cents); at most Amount',
+		},
 		{
 			displayName: 'Start Date',
 			name: 'startDate',

@@ -1,18 +1,10 @@
 /** Purchase Order → Get Many (docs/api.md#purchase-orders). */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { collectList } from '../../transport/paginate';
 import { readDateFilter, readEndDateFilter } from '../dates';
+import { listOperation } from '../list';
 import { dateFilter } from '../listFilters';
-import {
-	filtersCollection,
-	optionsCollection,
-	readCollection,
-	readLimit,
-	returnAllOrLimit,
-} from '../sharedParams';
-import { withOutput } from '../output';
-import type { SingleOperation } from '../types';
+import { filtersCollection, optionsCollection, readCollection } from '../sharedParams';
 
 const STATUSES = ['cancelled', 'closed', 'open'];
 
@@ -52,52 +44,39 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	};
 }
 
-export const getAllPurchaseOrders: SingleOperation = withOutput(
-	{
-		value: 'getAll',
-		perCompany: true,
-		properties: [
-			...returnAllOrLimit(),
-			filtersCollection([
-				dateFilter(
-					'Created From',
-					'createdFrom',
-					'Only purchase orders created on or after this date',
-				),
-				dateFilter(
-					'Created To',
-					'createdTo',
-					'Only purchase orders created on or before this date',
-				),
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'multiOptions',
-					options: [
-						{ name: 'Cancelled', value: 'cancelled', description: 'Cancelled before use' },
-						{ name: 'Closed', value: 'closed', description: 'Closed: no more spending against it' },
-						{ name: 'Open', value: 'open', description: 'Open: spending can go against it' },
-					],
-					default: [],
-					description: 'Only purchase orders in these statuses (every status when none is chosen)',
-				},
-			]),
-			optionsCollection([
-				{
-					displayName: 'With Items',
-					name: 'withItems',
-					type: 'boolean',
-					default: false,
-					description: "Whether to include each purchase order's line items",
-				},
-			]),
-		],
-		prepare(this: IExecuteFunctions, itemIndex: number) {
-			const qs = readQuery(this, itemIndex);
-			const limit = readLimit(this, itemIndex);
-			return async (company) =>
-				await collectList(this, 'listPurchaseOrders', { qs, company, itemIndex, limit });
-		},
-	},
-	'purchaseOrder',
-);
+export const getAllPurchaseOrders = listOperation({
+	endpoint: 'listPurchaseOrders',
+	after: [
+		filtersCollection([
+			dateFilter(
+				'Created From',
+				'createdFrom',
+				'Only purchase orders created on or after this date',
+			),
+			dateFilter('Created To', 'createdTo', 'Only purchase orders created on or before this date'),
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Cancelled', value: 'cancelled', description: 'Cancelled before use' },
+					{ name: 'Closed', value: 'closed', description: 'Closed: no more spending against it' },
+					{ name: 'Open', value: 'open', description: 'Open: spending can go against it' },
+				],
+				default: [],
+				description: 'Only purchase orders in these statuses (every status when none is chosen)',
+			},
+		]),
+		optionsCollection([
+			{
+				displayName: 'With Items',
+				name: 'withItems',
+				type: 'boolean',
+				default: false,
+				description: "Whether to include each purchase order's line items",
+			},
+		]),
+	],
+	request: (ctx, itemIndex) => ({ qs: readQuery(ctx, itemIndex) }),
+	output: 'purchaseOrder',
+});

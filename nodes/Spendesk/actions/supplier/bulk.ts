@@ -7,9 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import type { EndpointName } from '../../transport/endpoints';
 import type { BatchEntry, EntryResult } from '../types';
-
-export const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
+import { isObject } from '../readers';
 
 /** The supplier a result of a bulk answer names: its `supplier`, or the result itself. */
 export function answeredSupplier(raw: unknown): IDataObject {

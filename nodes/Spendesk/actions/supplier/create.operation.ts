@@ -4,10 +4,10 @@ import { ENDPOINTS } from '../../transport/endpoints';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { answeredItems, answeredSupplier, isObject } from './bulk';
+import { answeredItems, answeredSupplier } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 import { readCollection } from '../sharedParams';
-import { readText } from '../readers';
+import { isObject, readText } from '../readers';
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const name = readText(this, itemIndex, this.getNodeParameter('name', itemIndex, ''), 'Name', 200);
