@@ -1,5 +1,5 @@
+import { listOperation } from '../list';
 import type { SpendeskResource } from '../types';
-import { getAllAccounts } from './getAll.operation';
 
 export const accountResource: SpendeskResource = {
 	value: 'account',
@@ -21,5 +21,5 @@ export const accountResource: SpendeskResource = {
 		],
 		default: 'getAll',
 	},
-	operations: [getAllAccounts],
+	operations: [listOperation({ endpoint: 'getAccounts' })],
 };

@@ -1,5 +1,5 @@
+import { listOperation } from '../list';
 import type { SpendeskResource } from '../types';
-import { getAllCompanies } from './getAll.operation';
 
 export const companyResource: SpendeskResource = {
 	value: 'company',
@@ -21,5 +21,5 @@ export const companyResource: SpendeskResource = {
 		],
 		default: 'getAll',
 	},
-	operations: [getAllCompanies],
+	operations: [listOperation({ endpoint: 'getCompanies', perCompany: false })],
 };

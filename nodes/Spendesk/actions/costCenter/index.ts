@@ -1,5 +1,5 @@
+import { listOperation } from '../list';
 import type { SpendeskResource } from '../types';
-import { getAllCostCenters } from './getAll.operation';
 
 export const costCenterResource: SpendeskResource = {
 	value: 'costCenter',
@@ -21,5 +21,5 @@ export const costCenterResource: SpendeskResource = {
 		],
 		default: 'getAll',
 	},
-	operations: [getAllCostCenters],
+	operations: [listOperation({ endpoint: 'listCostCenters' })],
 };

@@ -1,5 +1,5 @@
+import { listOperation } from '../list';
 import type { SpendeskResource } from '../types';
-import { getAllExpenseCategories } from './getAll.operation';
 
 export const expenseCategoryResource: SpendeskResource = {
 	value: 'expenseCategory',
@@ -21,5 +21,5 @@ export const expenseCategoryResource: SpendeskResource = {
 		],
 		default: 'getAll',
 	},
-	operations: [getAllExpenseCategories],
+	operations: [listOperation({ endpoint: 'listExpenseCategories' })],
 };

@@ -1,6 +1,6 @@
+import { listOperation } from '../list';
 import type { SpendeskResource } from '../types';
 import { createIntake } from './create.operation';
-import { getAllIntakes } from './getAll.operation';
 import { uploadIntakeFile } from './uploadFile.operation';
 
 export const intakeResource: SpendeskResource = {
@@ -37,5 +37,5 @@ export const intakeResource: SpendeskResource = {
 		],
 		default: 'getAll',
 	},
-	operations: [getAllIntakes, createIntake, uploadIntakeFile],
+	operations: [listOperation({ endpoint: 'listIntakes' }), createIntake, uploadIntakeFile],
 };

@@ -1,6 +1,6 @@
+import { listOperation } from '../list';
 import type { SpendeskResource } from '../types';
 import { getUser } from './get.operation';
-import { getAllUsers } from './getAll.operation';
 
 export const userResource: SpendeskResource = {
 	value: 'user',
@@ -28,5 +28,5 @@ export const userResource: SpendeskResource = {
 		],
 		default: 'getAll',
 	},
-	operations: [getUser, getAllUsers],
+	operations: [getUser, listOperation({ endpoint: 'listUsers' })],
 };

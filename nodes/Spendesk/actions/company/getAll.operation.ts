@@ -1,6 +1,0 @@
-import { listOperation } from '../list';
-
-export const getAllCompanies = listOperation({
-	endpoint: 'getCompanies',
-	perCompany: false,
-});

@@ -1,5 +1,0 @@
-import { listOperation } from '../list';
-
-export const getAllExpenseCategories = listOperation({
-	endpoint: 'listExpenseCategories',
-});

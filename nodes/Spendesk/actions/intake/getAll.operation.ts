@@ -1,5 +1,0 @@
-import { listOperation } from '../list';
-
-export const getAllIntakes = listOperation({
-	endpoint: 'listIntakes',
-});
