@@ -23,7 +23,7 @@ import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';
 import { isValidSignature, SIGNATURE_HEADER } from './signature';
-import { instancesOfCompany, webhookStaticData } from './staticData';
+import { webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
 
 /** A delivery's body, once its signature is checked. */
@@ -132,9 +132,10 @@ function verified(
 	const delivery = parse(raw);
 	if (!delivery) return 'the body is not a Spendesk webhook delivery';
 	// The company's current instance first; a leftover not deleted yet may still deliver.
-	const candidates = instancesOfCompany(state.instances, delivery.data.companyId);
+	const { companyId } = delivery.data;
+	const candidates = state.instances.filter((i) => i.companyId === companyId).reverse();
 	if (candidates.length === 0)
-		return `no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`;
+		return `no webhook of this trigger is registered for ${companyLabel(companyId.slice(0, 128))}`;
 	const signature = ctx.getHeaderData()[SIGNATURE_HEADER];
 	const instance = candidates.find((i) => isValidSignature(raw, signature, i.secret));
 	if (!instance)

@@ -47,11 +47,6 @@ export function readEvents(ctx: IHookFunctions): WebhookEventType[] {
 	return [...new Set(chosen as WebhookEventType[])];
 }
 
-/** The companies the trigger registers for (read at activation). */
-async function companiesOf(ctx: IHookFunctions): Promise<CompanyTarget[]> {
-	return (await selectCompanies(ctx, readCompanyChoice(ctx))).targets;
-}
-
 const sameEvents = (a: readonly string[], b: readonly string[]) =>
 	a.length === b.length && a.every((e) => b.includes(e));
 
@@ -87,7 +82,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	if (state.instances.length === 0) return false;
 	const url = this.getNodeWebhookUrl('default');
 	const events = readEvents(this);
-	const targets = await companiesOf(this);
+	const { targets } = await selectCompanies(this, readCompanyChoice(this));
 	const current = currentInstances(state.instances);
 	if (targets.length !== current.length) return false;
 	for (const target of targets) {
@@ -246,7 +241,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const state = webhookStaticData(this);
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	const events = readEvents(this);
-	const targets = await companiesOf(this);
+	const { targets } = await selectCompanies(this, readCompanyChoice(this));
 	if (targets.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'The credential reaches no company to listen to', {
 			description:
