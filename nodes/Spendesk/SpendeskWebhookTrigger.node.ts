@@ -1,5 +1,6 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
+	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -84,7 +85,19 @@ export class SpendeskWebhookTrigger implements INodeType {
 
 	methods = { credentialTest, listSearch: { searchCompanies }, loadOptions: { getCompanies } };
 
-	webhookMethods = { default: { checkExists, create, delete: remove } };
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await remove.call(this);
+			},
+		},
+	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		nameCalls(this, 'Spendesk Webhook Trigger (Fetch Full Object)');
