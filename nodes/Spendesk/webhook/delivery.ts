@@ -77,7 +77,7 @@ async function fetchPayable(
 		pathParams: { payableId: id },
 		allowNotFound: true,
 	});
-	if (answer.status === 404) throw notFound(ctx, 'Payable', 'getPayable', instance, id);
+	if (answer.status === 404) throw notFound(ctx, 'Payable', instance, id);
 	return singleObject(answer.body) ?? {};
 }
 
@@ -94,23 +94,22 @@ async function fetchSettlement(
 		const found = page.find((settlement) => String(settlement.id) === id);
 		if (found) return found;
 	}
-	throw notFound(ctx, 'Settlement', 'listSettlements', instance, id);
+	throw notFound(ctx, 'Settlement', instance, id);
 }
 
 function notFound(
 	ctx: IWebhookFunctions,
-	label: string,
-	endpoint: 'getPayable' | 'listSettlements',
+	label: 'Payable' | 'Settlement',
 	instance: RegisteredInstance,
 	id: string,
 ): NodeApiError {
-	const { method, path } = ENDPOINTS[endpoint];
+	const { method, path, scope } = ENDPOINTS[label === 'Payable' ? 'getPayable' : 'listSettlements'];
 	return new NodeApiError(
 		ctx.getNode(),
 		{ status: 404, endpoint: `${method} ${path}`, companyId: instance.companyId } as JsonObject,
 		{
 			message: `${label} "${id}" of a webhook event was not found in ${companyLabel(instance.companyId)}`,
-			description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyLabel(instance.companyId)} with the ${label === 'Payable' ? 'payable:read' : 'settlement:read'} scope, or turn off 'Fetch Full Object'.`,
+			description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyLabel(instance.companyId)} with the ${scope} scope, or turn off 'Fetch Full Object'.`,
 			httpCode: '404',
 		},
 	);
@@ -178,7 +177,6 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return { workflowData: [[{ json: delivery as unknown as IDataObject }]] };
 	}
 	const id = String(data.id);
-	let failure: unknown;
 	try {
 		const object =
 			event.eventType === 'settlements:created'
@@ -191,12 +189,11 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			],
 		};
 	} catch (error) {
-		failure = error;
+		// Not handled: Spendesk's retry of this delivery may start it.
+		noted.forget();
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+		throw new NodeOperationError(this.getNode(), error as Error, {
+			description: `While reading the object of event ${event.id} from ${companyLabel(instance.companyId)}.`,
+		});
 	}
-	// Not handled: Spendesk's retry of this delivery may start it.
-	noted.forget();
-	if (failure instanceof NodeApiError || failure instanceof NodeOperationError) throw failure;
-	throw new NodeOperationError(this.getNode(), failure as Error, {
-		description: `While reading the object of event ${event.id} from ${companyLabel(instance.companyId)}.`,
-	});
 }
