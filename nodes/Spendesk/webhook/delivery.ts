@@ -177,6 +177,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 		return { workflowData: [[{ json: delivery as unknown as IDataObject }]] };
 	}
 	const id = String(data.id);
+	let failure: unknown;
 	try {
 		const object =
 			event.eventType === 'settlements:created'
@@ -189,11 +190,12 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 			],
 		};
 	} catch (error) {
-		// Not handled: Spendesk's retry of this delivery may start it.
-		noted.forget();
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
-		throw new NodeOperationError(this.getNode(), error as Error, {
-			description: `While reading the object of event ${event.id} from ${companyLabel(instance.companyId)}.`,
-		});
+		failure = error;
 	}
+	// Not handled: Spendesk's retry of this delivery may start it.
+	noted.forget();
+	if (failure instanceof NodeApiError || failure instanceof NodeOperationError) throw failure;
+	throw new NodeOperationError(this.getNode(), failure as Error, {
+		description: `While reading the object of event ${event.id} from ${companyLabel(instance.companyId)}.`,
+	});
 }
