@@ -114,16 +114,21 @@ async function exchange(
 	return answer;
 }
 
-/** The credential's fields, or what to fix before any request. */
-function settingsOf(data: IDataObject) {
-	let baseUrl: string;
+/** The API's address, or what to fix in 'Environment' or 'Base URL' (both credentials' tests). */
+export function baseUrlOf(data: IDataObject): string | Result {
 	try {
-		baseUrl = resolveBaseUrl(data);
+		return resolveBaseUrl(data);
 	} catch (error) {
 		return failed(
 			`${(error as Error).message}. Choose Production or Demo in 'Environment', or correct 'Base URL'.`,
 		);
 	}
+}
+
+/** The credential's fields, or what to fix before any request. */
+function settingsOf(data: IDataObject) {
+	const baseUrl = baseUrlOf(data);
+	if (typeof baseUrl !== 'string') return baseUrl;
 	const clientId = typeof data.clientId === 'string' ? data.clientId.trim() : '';
 	const clientSecret = typeof data.clientSecret === 'string' ? data.clientSecret : '';
 	if (!clientId || !clientSecret) {

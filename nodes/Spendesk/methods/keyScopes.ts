@@ -31,7 +31,7 @@ export function tokenScopes(answer: unknown): string[] | undefined {
 }
 
 /** "a", "a and b", "a, b and c". */
-export function listed(words: readonly string[]): string {
+function joinedWithAnd(words: readonly string[]): string {
 	if (words.length <= 1) return words.join('');
 	return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
@@ -55,7 +55,7 @@ export function abilities(scopes: readonly string[]): string {
 	}
 	const others = scopes.filter((scope) => !known.has(scope));
 	return (
-		`It reads ${reads.length ? listed(reads) : 'nothing of the documented API'}; ` +
+		`It reads ${reads.length ? joinedWithAnd(reads) : 'nothing of the documented API'}; ` +
 		`experimental features: ${features.length ? features.join(', ') : 'none'}` +
 		`${others.length ? `; other scopes: ${others.join(', ')}` : ''}.`
 	);

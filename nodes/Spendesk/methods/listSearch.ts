@@ -11,36 +11,36 @@ import { nameCalls } from '../transport/callName';
 import { recordSearch, searchRecords } from './recordSearch';
 import type { RecordList, RecordSearchMethod } from './recordSearch';
 
-/** How messages name the company list of the editor (transport/callName.ts). */
-const COMPANY_LIST = 'the list of companies';
+/** Every company of every page of Get Companies, as the editor's company lists show them. */
+async function companyEntries(ctx: ILoadOptionsFunctions) {
+	nameCalls(ctx, 'the list of companies');
+	const companies = await reachableCompanies(ctx);
+	return companies.flatMap(({ id, name }) => (id === undefined ? [] : [{ id, name }]));
+}
 
-/** Company selector: every company of every page of Get Companies, filtered by name or ID. */
+/** Company selector, filtered by name or ID. */
 export async function searchCompanies(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	nameCalls(this, COMPANY_LIST);
-	const companies = await reachableCompanies(this);
 	const needle = filter?.trim().toLowerCase() ?? '';
-	const results = companies
-		.filter((c) => c.id !== undefined)
+	const results = (await companyEntries(this))
 		.filter(
 			(c) =>
 				!needle ||
-				c.id!.toLowerCase().includes(needle) ||
+				c.id.toLowerCase().includes(needle) ||
 				(c.name ?? '').toLowerCase().includes(needle),
 		)
-		.map((c) => ({ name: c.name ? `${c.name} (${c.id})` : `Own company (${c.id})`, value: c.id! }));
+		.map((c) => ({ name: c.name ? `${c.name} (${c.id})` : `Own company (${c.id})`, value: c.id }));
 	return { results };
 }
 
-/** Companies for multi-select fields: every page of Get Companies. */
+/** Companies for multi-select fields. */
 export async function getCompanies(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	nameCalls(this, COMPANY_LIST);
-	const companies = await reachableCompanies(this);
-	return companies
-		.filter((c) => c.id !== undefined)
-		.map((c) => ({ name: c.name ? `${c.name} (${c.id})` : c.id!, value: c.id! }));
+	return (await companyEntries(this)).map((c) => ({
+		name: c.name ? `${c.name} (${c.id})` : c.id,
+		value: c.id,
+	}));
 }
 
 /** A record's label: its `name`, or (as some answers carry it) its `value` (docs/api.md#response-shapes). */

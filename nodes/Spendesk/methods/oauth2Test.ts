@@ -7,9 +7,8 @@ import type {
 	ICredentialTestFunctions,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
-import { resolveBaseUrl } from '../transport/environment';
 import { clientOf, readAuthorizationResponse } from '../transport/oauth2';
-import { failed } from './credentialTest';
+import { baseUrlOf, failed } from './credentialTest';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
@@ -18,13 +17,8 @@ export async function spendeskOAuth2Test(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
-	try {
-		resolveBaseUrl(data);
-	} catch (error) {
-		return failed(
-			`${(error as Error).message}. Choose Production or Demo in 'Environment', or correct 'Base URL'.`,
-		);
-	}
+	const baseUrl = baseUrlOf(data);
+	if (typeof baseUrl !== 'string') return baseUrl;
 	const client = clientOf(data);
 	if (!client.clientId || !client.clientSecret)
 		return failed("Enter 'Client ID' and 'Client Secret' of your Spendesk partner app.");

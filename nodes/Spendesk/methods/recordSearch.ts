@@ -66,9 +66,6 @@ const records = (value: unknown): IDataObject[] =>
 		(r): r is IDataObject => !!r && typeof r === 'object' && !Array.isArray(r),
 	);
 
-const paginationOf = (body: IDataObject | undefined): IDataObject =>
-	((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-
 /** One page of a record list in its own style (docs/api.md#pagination); another style is read whole. */
 async function readApiPage(
 	ctx: ILoadOptionsFunctions,
@@ -101,7 +98,7 @@ async function readApiPage(
 			...call,
 			qs: { [size.param]: size.max, ...(token ? { cursor: token } : {}) },
 		});
-		const pagination = paginationOf(body);
+		const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
 		const cursor =
 			typeof pagination.nextCursor === 'string' && pagination.nextCursor
 				? pagination.nextCursor

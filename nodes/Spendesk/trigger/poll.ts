@@ -8,7 +8,7 @@ import type { CompanyChoice, CompanySelection, KeptCompanyList } from '../compan
 import { collect } from '../transport/paginate';
 import { forgetCredential, resolveCredential } from '../transport/credential';
 import { INVOICE_QUERY, pollCompany } from './companyPoll';
-import { beginPoll, endPoll, holds, touch } from './pollLease';
+import { beginPoll, endPoll, holds } from './pollLease';
 import type { PollLease } from './pollLease';
 import { firstPollStart, readTriggerParameters } from './parameters';
 import type { TriggerParameters } from './parameters';
@@ -64,7 +64,7 @@ async function pollCompanies(
 	// Spendesk's clock minus n8n's, as the answers of this poll tell it (the lowest seen).
 	let skew: number | undefined;
 	const onAnswer = (serverTime?: number) => {
-		touch(lease);
+		lease.alive = Date.now();
 		if (serverTime === undefined) return;
 		const seen = serverTime - Date.now();
 		skew = skew === undefined ? seen : Math.min(skew, seen);
@@ -88,14 +88,11 @@ async function pollCompanies(
 	return { selection, outcomes, pending, kept };
 }
 
-/** What a poll found, applied to the static data only if the poll still holds its trigger. */
-type PollRun = Awaited<ReturnType<typeof pollCompanies>>;
-
-/** Saves the state of the companies that succeeded and returns what to emit. */
+/** Saves the state of the companies that succeeded and returns what to emit (only if the poll still holds its trigger). */
 function applyPoll(
 	ctx: IPollFunctions,
 	data: TriggerStaticData,
-	{ selection, outcomes, pending, kept }: PollRun,
+	{ selection, outcomes, pending, kept }: Awaited<ReturnType<typeof pollCompanies>>,
 ): IDataObject[] {
 	if (kept.companyList !== data.companyList) data.companyList = kept.companyList;
 	const companies = (data.companies ??= {});

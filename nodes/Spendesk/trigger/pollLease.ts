@@ -36,10 +36,6 @@ export function beginPoll(ctx: IPollFunctions, data: object): PollLease | undefi
 	return lease;
 }
 
-export function touch(lease: PollLease): void {
-	lease.alive = Date.now();
-}
-
 /** Whether the poll still holds its trigger (it was not taken over as stuck). */
 export function holds(ctx: IPollFunctions, data: object, lease: PollLease): boolean {
 	return leases.get(keyOf(ctx, data)) === lease;

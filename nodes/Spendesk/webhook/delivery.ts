@@ -23,7 +23,7 @@ import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';
 import { isValidSignature, SIGNATURE_HEADER } from './signature';
-import { instancesOfCompany, webhookStaticData } from './staticData';
+import { webhookStaticData } from './staticData';
 import type { RegisteredInstance } from './staticData';
 
 /** A delivery's body, once its signature is checked. */
@@ -77,7 +77,7 @@ async function fetchPayable(
 		pathParams: { payableId: id },
 		allowNotFound: true,
 	});
-	if (answer.status === 404) throw notFound(ctx, 'Payable', 'getPayable', instance, id);
+	if (answer.status === 404) throw notFound(ctx, 'Payable', instance, id);
 	return singleObject(answer.body) ?? {};
 }
 
@@ -94,23 +94,22 @@ async function fetchSettlement(
 		const found = page.find((settlement) => String(settlement.id) === id);
 		if (found) return found;
 	}
-	throw notFound(ctx, 'Settlement', 'listSettlements', instance, id);
+	throw notFound(ctx, 'Settlement', instance, id);
 }
 
 function notFound(
 	ctx: IWebhookFunctions,
-	label: string,
-	endpoint: 'getPayable' | 'listSettlements',
+	label: 'Payable' | 'Settlement',
 	instance: RegisteredInstance,
 	id: string,
 ): NodeApiError {
-	const { method, path } = ENDPOINTS[endpoint];
+	const { method, path, scope } = ENDPOINTS[label === 'Payable' ? 'getPayable' : 'listSettlements'];
 	return new NodeApiError(
 		ctx.getNode(),
 		{ status: 404, endpoint: `${method} ${path}`, companyId: instance.companyId } as JsonObject,
 		{
 			message: `${label} "${id}" of a webhook event was not found in ${companyLabel(instance.companyId)}`,
-			description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyLabel(instance.companyId)} with the ${label === 'Payable' ? 'payable:read' : 'settlement:read'} scope, or turn off 'Fetch Full Object'.`,
+			description: `Spendesk announced the ${label.toLowerCase()} but does not show it to this credential. Check that the credential reaches ${companyLabel(instance.companyId)} with the ${scope} scope, or turn off 'Fetch Full Object'.`,
 			httpCode: '404',
 		},
 	);
@@ -132,9 +131,10 @@ function verified(
 	const delivery = parse(raw);
 	if (!delivery) return 'the body is not a Spendesk webhook delivery';
 	// The company's current instance first; a leftover not deleted yet may still deliver.
-	const candidates = instancesOfCompany(state.instances, delivery.data.companyId);
+	const { companyId } = delivery.data;
+	const candidates = state.instances.filter((i) => i.companyId === companyId).reverse();
 	if (candidates.length === 0)
-		return `no webhook of this trigger is registered for ${companyLabel(delivery.data.companyId.slice(0, 128))}`;
+		return `no webhook of this trigger is registered for ${companyLabel(companyId.slice(0, 128))}`;
 	const signature = ctx.getHeaderData()[SIGNATURE_HEADER];
 	const instance = candidates.find((i) => isValidSignature(raw, signature, i.secret));
 	if (!instance)

@@ -47,24 +47,23 @@ export function readEvents(ctx: IHookFunctions): WebhookEventType[] {
 	return [...new Set(chosen as WebhookEventType[])];
 }
 
-/** The companies the trigger registers for (read at activation). */
-async function companiesOf(ctx: IHookFunctions): Promise<CompanyTarget[]> {
-	return (await selectCompanies(ctx, readCompanyChoice(ctx))).targets;
-}
-
 const sameEvents = (a: readonly string[], b: readonly string[]) =>
 	a.length === b.length && a.every((e) => b.includes(e));
 
-/** Why the instance kept for a company is not right at Spendesk, or undefined when it is. */
-async function notRightAtSpendesk(
+/**
+ * Reads a kept instance at Spendesk, or with `update` sets its events there (same URL and
+ * secret): why it cannot be kept as it now is, or undefined.
+ */
+async function checkAtSpendesk(
 	ctx: IHookFunctions,
 	kept: RegisteredInstance,
-	url: string,
 	events: readonly string[],
+	update = false,
 ): Promise<string | undefined> {
-	const answer = await callSpendesk(ctx, 'getWebhook', {
+	const answer = await callSpendesk(ctx, update ? 'updateWebhook' : 'getWebhook', {
 		company: kept.company,
 		pathParams: { webhookId: kept.id },
+		...(update ? { body: { events } } : {}),
 		allowNotFound: true,
 		// Spendesk's answer (or an error quoting it) may hold the instance's secret.
 		secrets: [kept.secret],
@@ -72,7 +71,11 @@ async function notRightAtSpendesk(
 	if (answer.status === 404) return 'it is no longer at Spendesk';
 	const remote = singleObject(answer.body);
 	if (remote?.disabled === true || remote?.status === 'disabled') return 'Spendesk disabled it';
-	if (remote?.url !== url) return 'Spendesk holds another URL for it';
+	if (update) {
+		const otherUrl = remote?.url !== undefined && remote.url !== kept.url;
+		return otherUrl ? 'Spendesk answered another URL for it' : undefined;
+	}
+	if (remote?.url !== kept.url) return 'Spendesk holds another URL for it';
 	const remoteEvents = Array.isArray(remote.events) ? (remote.events as string[]) : [];
 	return sameEvents(remoteEvents, events) ? undefined : 'Spendesk holds other events for it';
 }
@@ -87,13 +90,13 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	if (state.instances.length === 0) return false;
 	const url = this.getNodeWebhookUrl('default');
 	const events = readEvents(this);
-	const targets = await companiesOf(this);
+	const { targets } = await selectCompanies(this, readCompanyChoice(this));
 	const current = currentInstances(state.instances);
 	if (targets.length !== current.length) return false;
 	for (const target of targets) {
 		const kept = current.find((i) => i.company === target.id);
 		if (!kept || kept.url !== url || !sameEvents(kept.events, events)) return false;
-		if (await notRightAtSpendesk(this, kept, url ?? '', events)) return false;
+		if (await checkAtSpendesk(this, kept, events)) return false;
 	}
 	return true;
 }
@@ -196,27 +199,6 @@ async function registerCompany(
 	};
 }
 
-/** Sets the events of a kept instance at Spendesk (same URL and secret); why it failed, or undefined. */
-async function updateAtSpendesk(
-	ctx: IHookFunctions,
-	instance: RegisteredInstance,
-	events: WebhookEventType[],
-): Promise<string | undefined> {
-	const answer = await callSpendesk(ctx, 'updateWebhook', {
-		company: instance.company,
-		pathParams: { webhookId: instance.id },
-		body: { events },
-		allowNotFound: true,
-		secrets: [instance.secret],
-	});
-	const remote = singleObject(answer.body);
-	if (answer.status === 404) return 'it is no longer at Spendesk';
-	if (remote?.disabled === true || remote?.status === 'disabled') return 'Spendesk disabled it';
-	if (remote?.url !== undefined && remote.url !== instance.url)
-		return 'Spendesk answered another URL for it';
-	return undefined;
-}
-
 /** A kept instance with this URL, as it is or with its events updated; undefined (logged): registered anew. */
 async function reuse(
 	ctx: IHookFunctions,
@@ -226,9 +208,7 @@ async function reuse(
 	const same = sameEvents(instance.events, events);
 	let reason: string | undefined;
 	try {
-		reason = same
-			? await notRightAtSpendesk(ctx, instance, instance.url, events)
-			: await updateAtSpendesk(ctx, instance, events);
+		reason = await checkAtSpendesk(ctx, instance, events, !same);
 	} catch (error) {
 		const failure = same ? 'Spendesk could not confirm it' : 'Spendesk refused the update';
 		reason = `${failure}: ${(error as Error).message}`;
@@ -246,7 +226,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const state = webhookStaticData(this);
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	const events = readEvents(this);
-	const targets = await companiesOf(this);
+	const { targets } = await selectCompanies(this, readCompanyChoice(this));
 	if (targets.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'The credential reaches no company to listen to', {
 			description:

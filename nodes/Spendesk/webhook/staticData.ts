@@ -50,11 +50,3 @@ export function currentInstances(instances: RegisteredInstance[]): RegisteredIns
 	for (const instance of instances) byCompany.set(instance.company ?? '', instance);
 	return [...byCompany.values()];
 }
-
-/** The instances kept for the company a delivery names, the current one first. */
-export function instancesOfCompany(
-	instances: RegisteredInstance[],
-	companyId: string,
-): RegisteredInstance[] {
-	return instances.filter((i) => i.companyId === companyId).reverse();
-}
