@@ -126,7 +126,7 @@ export function nodeWorkflow(
 ): Workflow {
 	const parameters = companyId
 		? { ...STYLES[style].parameters(companyId), company: company(companyId) }
-		: { ...STYLES[style].parameters(''), companyScope: 'all', company: undefined };
+		: { ...STYLES[style].parameters(''), companies: 'all', company: undefined };
 	return chain(id, `Spendesk node: ${STYLES[style].label} of ${companyId ?? 'All Companies'}`, [
 		spendeskNode('Spendesk', parameters, credential, [250, 0]),
 	]);

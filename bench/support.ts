@@ -96,7 +96,7 @@ const getAll =
 	(company: string): IDataObject => ({
 		resource,
 		operation: 'getAll',
-		companyScope: 'one',
+		companies: 'one',
 		company,
 		returnAll: true,
 		...more,

@@ -216,7 +216,7 @@ export function quickStart(credentials: SandboxCredentials): WorkflowJson {
 					authentication: 'apiKey',
 					resource: 'invoice',
 					operation: 'getAll',
-					companyScope: 'one',
+					companies: 'one',
 					company: { __rl: true, mode: 'list', value: '' },
 					returnAll: false,
 					limit: 10,
@@ -250,7 +250,7 @@ export function documentedQuickStart(credentials: SandboxCredentials): WorkflowJ
 		position: [260, y],
 		parameters: {
 			authentication: 'apiKey',
-			companyScope: 'one',
+			companies: 'one',
 			company: { __rl: true, mode: 'list', value: '' },
 			...parameters,
 		},
@@ -303,7 +303,7 @@ export function exampleCredential(example: Workflow, profile: Profile): Credenti
 	const spendesk = example.nodes.filter((n) => n.type.startsWith('n8n-nodes-spendesk.'));
 	const emptyCompany = (parameters: Record<string, unknown>) => {
 		const company = parameters.company as { value?: unknown } | undefined;
-		return parameters.companyScope !== 'all' && (company?.value ?? '') === '';
+		return parameters.companies !== 'all' && (company?.value ?? '') === '';
 	};
 	return spendesk.length > 0 && spendesk.every((n) => emptyCompany(n.parameters))
 		? 'company'

@@ -55,7 +55,7 @@ export async function fanOut(): Promise<{ figures: Figure[]; details: unknown }>
 		(
 			await executeNode(store, {
 				...STYLES.cursor.parameters(''),
-				companyScope: 'all',
+				companies: 'all',
 				company: undefined,
 			})
 		).length;

@@ -124,7 +124,7 @@ export async function concurrentPages(): Promise<{ figures: Figure[]; details: u
 		// All Companies over page lists: the companies and their pages share the 5 slots.
 		await sim.configure({ latencyMs: 50 });
 		const fan = await run(
-			{ ...STYLES.page.parameters(FAN_OUT[0]), companyScope: 'all' },
+			{ ...STYLES.page.parameters(FAN_OUT[0]), companies: 'all' },
 			'listSettlements',
 		);
 		const rejected = fan.log.filter((r) => r.status === 429).length;

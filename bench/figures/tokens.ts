@@ -20,7 +20,7 @@ export async function tokenReuse(): Promise<{ figures: Figure[]; details: unknow
 	const parameters = (i: number) => {
 		const company = COMPANIES[i % COMPANIES.length];
 		return i % 2 === 0
-			? { resource: 'walletSummary', operation: 'get', companyScope: 'one', company }
+			? { resource: 'walletSummary', operation: 'get', companies: 'one', company }
 			: { ...STYLES.page.parameters(company), returnAll: false, limit: 10 };
 	};
 	const figures: Figure[] = [];

@@ -28,7 +28,7 @@ export async function idleTriggerPoll(): Promise<{ figures: Figure[]; details: u
 	const sim = await SimulatorHandle.start({
 		seed: { companies: COMPANIES, deactivated: [], sizes: { ...INVOICES_ONLY, invoices: 1_000 } },
 	});
-	const parameters = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+	const parameters = { event: 'newInvoice', companies: 'all', startFrom: 'now', options: {} };
 	const staticData: IDataObject = {};
 	/** Invoice-list requests per company of each idle poll after the tie, minute by minute. */
 	const perPoll: number[] = [];

@@ -240,7 +240,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				s('Invoices All Companies', {
 					resource: 'invoice',
 					operation: 'getAll',
-					companyScope: 'all',
+					companies: 'all',
 					sort: { rule: { field: 'createdAt', direction: 'asc' } },
 					returnAll: true,
 				}),
@@ -257,7 +257,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				s('Accounts All Companies Untagged', {
 					resource: 'account',
 					operation: 'getAll',
-					companyScope: 'all',
+					companies: 'all',
 					addCompanyFields: false,
 					returnAll: true,
 				}),
@@ -906,7 +906,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 			{
 				resource: 'invoice',
 				operation: 'getAll',
-				companyScope: trigger.parameters.companyScope,
+				companies: trigger.parameters.companies,
 				sort: { rule: { field: 'updatedAt', direction: 'desc' } },
 				returnAll: false,
 				limit: 1,
@@ -1723,7 +1723,7 @@ describe.each(parseTargets())('n8n %s: the package in a real n8n (CLI)', (target
 				await execute(home, 'e2eExampleNotify'),
 			);
 			const { trigger } = notificationExample();
-			expect(trigger.parameters).toMatchObject({ event: 'newInvoice', companyScope: 'all' });
+			expect(trigger.parameters).toMatchObject({ event: 'newInvoice', companies: 'all' });
 			const newest = active.map((c) => ({
 				c,
 				i: sim.invoicesSorted(c.id, 'updatedAt', 'desc')[0],

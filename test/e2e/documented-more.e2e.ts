@@ -31,7 +31,7 @@ const PROFILES = ['documented', 'specification'] as const;
 type Profile = (typeof PROFILES)[number];
 const SCOPES = ['experimental:supplier:manage', 'experimental:accounting-export:read'];
 const CMP = 'cmp_002';
-const one = { companyScope: 'one', company: company(CMP) };
+const one = { companies: 'one', company: company(CMP) };
 
 const keyOf = (profile: Profile): CredentialRef => ({
 	id: `more${profile[0].toUpperCase()}${profile.slice(1)}`,

@@ -89,7 +89,7 @@ describe.each(['documented', 'specification'] as const)(
 					clientSecret: 'not-the-secret',
 				}),
 			]);
-			const one = { companyScope: 'one', company: { __rl: true, mode: 'id', value: '' } };
+			const one = { companies: 'one', company: { __rl: true, mode: 'id', value: '' } };
 			const continueOnFail = { onError: 'continueRegularOutput' } as const;
 			const companyNodes = [
 				...DOCUMENTED.map((c, i) =>
@@ -123,7 +123,7 @@ describe.each(['documented', 'specification'] as const)(
 				spendeskNode(
 					'Settlements Of A Named Company',
 					{
-						companyScope: 'one',
+						companies: 'one',
 						company: { __rl: true, mode: 'id', value: 'cmp_002' },
 						resource: 'settlement',
 						operation: 'getAll',
@@ -287,7 +287,7 @@ describe.each(['documented', 'specification'] as const)(
 			const settlements = spendeskNode(
 				'Settlements',
 				{
-					companyScope: 'one',
+					companies: 'one',
 					company: { __rl: true, mode: 'id', value: '' },
 					resource: 'settlement',
 					operation: 'getAll',

@@ -71,7 +71,7 @@ const PANELS: Panel[] = [
 		parameters: {
 			resource: 'payable',
 			operation: 'getAll',
-			companyScope: 'one',
+			companies: 'one',
 			company: company('cmp_001'),
 		},
 		subtitle: 'Get Many: Payable',
@@ -131,7 +131,7 @@ const PANELS: Panel[] = [
 	{
 		name: 'New Invoices',
 		type: SPENDESK_TRIGGER_NODE,
-		parameters: { event: 'newInvoice', companyScope: 'one', company: company('cmp_001') },
+		parameters: { event: 'newInvoice', companies: 'one', company: company('cmp_001') },
 		subtitle: 'New Invoice',
 		shows: ['Trigger On', 'New Invoice'],
 		hides: [],
@@ -142,7 +142,7 @@ const PANELS: Panel[] = [
 		type: SPENDESK_TRIGGER_NODE,
 		parameters: {
 			event: '={{ "newOrUpdatedInvoice" }}',
-			companyScope: 'one',
+			companies: 'one',
 			company: company('cmp_001'),
 		},
 		subtitle: 'New or Updated Invoice',
@@ -154,7 +154,7 @@ const PANELS: Panel[] = [
 		type: WEBHOOK_TRIGGER_NODE,
 		parameters: {
 			events: ['payables:created', 'settlements:created'],
-			companyScope: 'one',
+			companies: 'one',
 			company: company('cmp_001'),
 		},
 		subtitle: 'Payable Created, Settlement Created',
@@ -166,7 +166,7 @@ const PANELS: Panel[] = [
 		type: WEBHOOK_TRIGGER_NODE,
 		parameters: {
 			events: '={{ ["payables:prepared"] }}',
-			companyScope: 'one',
+			companies: 'one',
 			company: company('cmp_001'),
 		},
 		subtitle: 'Payable Prepared',

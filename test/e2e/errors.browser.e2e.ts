@@ -52,7 +52,7 @@ const CASES: ErrorCase[] = [
 		parameters: {
 			resource: 'payable',
 			operation: 'getAll',
-			companyScope: 'one',
+			companies: 'one',
 			company: company('cmp_001'),
 			limit: 5,
 		},

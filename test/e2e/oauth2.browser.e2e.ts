@@ -312,7 +312,7 @@ describe.each(targets)('Spendesk OAuth2 credential in real n8n (%s)', (target) =
 						authentication: 'oAuth2',
 						resource: 'walletSummary',
 						operation: 'get',
-						companyScope: 'one',
+						companies: 'one',
 						company: { __rl: true, mode: 'id', value: COMPANY },
 					},
 					credentials: { [TYPE]: { id: credentialId, name: credentialName } },

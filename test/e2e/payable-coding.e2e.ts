@@ -115,7 +115,7 @@ function oneLineBranch(profile: Profile): WorkflowNode[] {
 			{
 				resource: 'payable',
 				operation: 'update',
-				companyScope: 'one',
+				companies: 'one',
 				company: company(ACCOUNTS),
 				payableId: byId(TWO_LINES),
 				version: '',

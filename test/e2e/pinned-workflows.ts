@@ -289,12 +289,12 @@ export class FixtureRunner {
 	 */
 	private async runPublished(workflow: Workflow, trigger: WorkflowNode, sim: SpendeskSimulator) {
 		const params = trigger.parameters as {
-			companyScope?: string;
+			companies?: string;
 			company?: { value?: string };
 			events?: string[];
 		};
 		const companyId = params.company?.value;
-		if ((params.companyScope ?? 'one') !== 'one' || !companyId)
+		if ((params.companies ?? 'one') !== 'one' || !companyId)
 			throw new Error(
 				`"${workflow.name}": a pinned Spendesk Webhook Trigger listens to one company given by ID`,
 			);

@@ -105,7 +105,7 @@ function purchaseOrderWorkflow(
 	);
 	const at = (column: number, row: number): [number, number] => [1120 + column * 240, row * 200];
 	const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-	const one = { companyScope: 'one', company: { __rl: true, mode: 'list', value: '' } };
+	const one = { companies: 'one', company: { __rl: true, mode: 'list', value: '' } };
 	const po = { resource: 'purchaseOrder', ...one };
 	const added = [
 		spendeskNode(
@@ -194,7 +194,7 @@ describe.each(oneTarget())('purchase orders in real n8n (%s)', (target) => {
 		const suppliers = (name: string, profile: Profile, extra = {}) =>
 			spendeskNode(
 				name,
-				{ resource: 'supplier', operation: 'getAll', returnAll: true, companyScope: 'one' },
+				{ resource: 'supplier', operation: 'getAll', returnAll: true, companies: 'one' },
 				credentialOf(profile),
 				[0, 0],
 				extra,

@@ -130,7 +130,7 @@ function triggerWorkflow(): Workflow {
 			pollTimes: { item: [{ mode: 'everyMinute' }] },
 			authentication: 'apiKey',
 			event: 'newInvoice',
-			companyScope: 'one',
+			companies: 'one',
 			company: { __rl: true, mode: 'id', value: TRIGGER_COMPANY },
 			startFrom: 'now',
 		},
@@ -161,7 +161,7 @@ function drainWorkflow(id: string, name: string): Workflow {
 		{
 			resource: 'invoice',
 			operation: 'getAll',
-			companyScope: 'all',
+			companies: 'all',
 			sort: { rule: { field: 'createdAt', direction: 'asc' } },
 			returnAll: true,
 		},

@@ -84,7 +84,7 @@ describe.each(parseTargets())('a redirect from the API in real n8n (%s)', (targe
 			{
 				resource: 'walletSummary',
 				operation: 'get',
-				companyScope: 'one',
+				companies: 'one',
 				company: { __rl: true, mode: 'id', value: 'cmp_001' },
 			},
 			KEY,
@@ -193,7 +193,7 @@ describe.each(parseTargets())('a redirect on the OAuth2 token calls in real n8n 
 				{
 					resource: 'walletSummary',
 					operation: 'get',
-					companyScope: 'one',
+					companies: 'one',
 					company: { __rl: true, mode: 'id', value: 'cmp_001' },
 				},
 				credential,

@@ -56,7 +56,7 @@ describe.each(parseTargets())('Spendesk Trigger in a running n8n (%s)', (target)
 								pollTimes: { item: [{ mode: 'everyMinute' }] },
 								authentication: 'apiKey',
 								event: 'newInvoice',
-								companyScope: 'one',
+								companies: 'one',
 								company: { __rl: true, mode: 'id', value: COMPANY },
 								startFrom: 'now',
 							},

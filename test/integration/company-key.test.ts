@@ -45,7 +45,7 @@ async function documentedWorld(options: SimulatorOptions = {}): Promise<Spendesk
 	});
 }
 
-const one = { companyScope: 'one', company: '' };
+const one = { companies: 'one', company: '' };
 const paths = (sim: SpendeskSimulator) => apiRequests(sim).map((r) => `${r.method} ${r.path}`);
 const invoices = { resource: 'invoice', operation: 'getAll', returnAll: true };
 
@@ -122,7 +122,7 @@ describe('documented profile: a company key with only Environment, Client ID and
 
 	test('All Companies: the items carry companyId null without a Company ID, the Company ID when given', async () => {
 		const params = {
-			companyScope: 'all',
+			companies: 'all',
 			resource: 'costCenter',
 			operation: 'getAll',
 			returnAll: true,

@@ -117,7 +117,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 		async (_title, route, params, label) => {
 			sim.injectFault({ route, kind: 'trickleBody', intervalMs: 100 });
 			const { error, ms } = await timed(
-				runNode(sim, 'orgKey', { companyScope: 'one', company: 'cmp_001', ...params }),
+				runNode(sim, 'orgKey', { companies: 'one', company: 'cmp_001', ...params }),
 			);
 			expect(error.message).toContain(`for ${label} (timed out)`);
 			expect(error.message).toMatch(/\(timed out\)|may have been applied/);
@@ -134,7 +134,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 			runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'getAttachments',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				payableId: locatorById('pay_001_000004'),
 			}),
@@ -161,7 +161,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 				{
 					resource: 'payable',
 					operation: 'uploadReceipt',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_001',
 					payableId: locatorById('pay_001_000005'),
 					binaryPropertyName: 'data',

@@ -62,7 +62,7 @@ describe('decided limits are not enforced by the node (docs/api.md#sources)', ()
 			{
 				resource: 'payable',
 				operation: 'uploadReceipt',
-				companyScope: 'one',
+				companies: 'one',
 				company: C,
 				payableId: locatorById(id),
 				binaryPropertyName: 'data',
@@ -88,7 +88,7 @@ describe('decided limits are not enforced by the node (docs/api.md#sources)', ()
 			runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'update',
-				companyScope: 'one',
+				companies: 'one',
 				company: C,
 				payableId: locatorById(id),
 				version: before.version,
@@ -124,7 +124,7 @@ describe('decided limits are not enforced by the node (docs/api.md#sources)', ()
 			} satisfies WebhookInstance);
 		const h = await startWebhookHarness(sim, {
 			events: ['payables:created'],
-			companyScope: 'one',
+			companies: 'one',
 			company,
 		});
 		harnesses.push(h);

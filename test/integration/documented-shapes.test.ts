@@ -51,7 +51,7 @@ describe('node: the documented shapes', () => {
 				store,
 				parameters: {
 					authentication: 'apiKey',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_001',
 					returnAll: true,
 					...parameters,
@@ -81,7 +81,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'payable',
 			operation: 'get',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_002',
 			payableId: locatorById(payable.id),
 		});
@@ -122,7 +122,7 @@ describe('node: the documented shapes', () => {
 		for (const [route, parameters, expected] of cases) {
 			sim.injectFault({ route, kind: 'bareObject' });
 			const { out } = await runNode(sim, 'orgKey', {
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				...parameters,
 			});
@@ -135,7 +135,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'accountingExport',
 			operation: 'create',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			from: '2026-01-01T00:00:00Z',
 			to: '2026-01-02T00:00:00Z',
@@ -152,7 +152,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'payable',
 			operation: 'getAttachments',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			payableId: locatorById(payableId),
 		});
@@ -186,7 +186,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'payable',
 			operation: 'getAttachments',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			payableId: locatorById('pay_001_000004'),
 			options: { metadataOnly: true },
@@ -202,7 +202,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'payable',
 			operation: 'getAllSnapshot',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_003',
 			filterMode: 'fields',
 			filters: {},

@@ -29,7 +29,7 @@ async function documentedWorld(options: SimulatorOptions = {}): Promise<Spendesk
 	});
 }
 
-const one = { companyScope: 'one', company: '' };
+const one = { companies: 'one', company: '' };
 const paths = (sim: SpendeskSimulator) => apiRequests(sim).map((r) => `${r.method} ${r.path}`);
 
 describe('documented world: a company-level API key', () => {
@@ -255,7 +255,7 @@ describe('documented world: an organisation-level key with the documented scopes
 			runNode(sim, 'orgKey', {
 				resource: 'settlement',
 				operation: 'getAll',
-				companyScope: 'all',
+				companies: 'all',
 				returnAll: true,
 			}),
 		);
@@ -267,7 +267,7 @@ describe('documented world: an organisation-level key with the documented scopes
 
 	test('a named company still works on the documented v1 endpoints (X-Company-Id)', async () => {
 		const { out } = await runNode(sim, 'orgKey', {
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_002',
 			resource: 'settlement',
 			operation: 'getAll',

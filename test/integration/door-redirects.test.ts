@@ -200,7 +200,7 @@ describe('one door: no request follows a redirect', () => {
 			runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'getAttachments',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				payableId: locatorById('pay_001_000002'),
 			}),

@@ -152,7 +152,7 @@ describe('one rule for every date filter: a label ending in To or Until includes
 			await runNode(sim, 'orgKey', {
 				resource,
 				operation,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				returnAll: true,
 				filters: { [name]: '2026-01-10' },
@@ -197,7 +197,7 @@ describe.each(['specification', 'documented'] as const)(
 				{
 					resource: 'payable',
 					operation: 'getAllSnapshot',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_001',
 					returnAll: true,
 					filters,

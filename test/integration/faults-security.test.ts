@@ -43,14 +43,14 @@ function approvalLink(baseUrl: string): string | undefined {
 const walletSummary = (more: IDataObject = {}): IDataObject => ({
 	resource: 'walletSummary',
 	operation: 'get',
-	companyScope: 'one',
+	companies: 'one',
 	company: 'cmp_001',
 	...more,
 });
 const invoices = (company: string | IDataObject): IDataObject => ({
 	resource: 'invoice',
 	operation: 'getAll',
-	companyScope: 'one',
+	companies: 'one',
 	company,
 	returnAll: true,
 	filters: '{}',
@@ -136,7 +136,7 @@ describe('fault matrix: security', () => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getValues',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				fieldId: locatorById(fieldId),
 				returnAll: true,
@@ -166,7 +166,7 @@ describe('fault matrix: security', () => {
 		async (label, operation, field) => {
 			for (const id of ['..', '.', '%2e%2e', '%2E.']) {
 				const { execute } = await prepareNode(sim, 'orgKey', {
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_001',
 					...operation,
 					[field]: locatorById(id),
@@ -195,7 +195,7 @@ describe('fault matrix: security', () => {
 			const params = {
 				resource: 'customApiCall',
 				operation: 'request',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				method: 'GET',
 				path,
@@ -478,7 +478,7 @@ describe('fault matrix: security', () => {
 		const issues = (value: string) =>
 			NodeHelpers.getParameterIssues(
 				company,
-				{ companyScope: 'one', company: { __rl: true, mode: 'id', value } } as INodeParameters,
+				{ companies: 'one', company: { __rl: true, mode: 'id', value } } as INodeParameters,
 				'',
 				MOCK_NODE,
 				null,

@@ -125,7 +125,7 @@ describe('transport faults: lists that never end', () => {
 		const { error } = await runNodeSettled(sim, {
 			resource: 'customApiCall',
 			operation: 'request',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			method: 'GET',
 			path: '/v2/companies/{companyId}/invoices',
@@ -145,7 +145,7 @@ describe('transport faults: lists that never end', () => {
 		const { error } = await runNodeSettled(sim, {
 			resource: 'customApiCall',
 			operation: 'request',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			method: 'GET',
 			path: '/v2/expense-categories',
@@ -165,7 +165,7 @@ describe('transport faults: lists that never end', () => {
 		const { out, error } = await runNodeSettled(sim, {
 			resource: 'customApiCall',
 			operation: 'request',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			method: 'GET',
 			path: '/v1/settlements',
@@ -484,7 +484,7 @@ describe('transport faults: snapshot wait', () => {
 		const { error } = await runNodeSettled(sim, {
 			resource: 'payable',
 			operation: 'getAllSnapshot',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			filterMode: 'fields',
 			filters: {},
@@ -529,7 +529,7 @@ describe('transport faults: a 200 whose body is not JSON', () => {
 		const { error } = await runNodeSettled(sim, {
 			resource: 'walletSummary',
 			operation: 'get',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 		});
 		expect(error).toBeInstanceOf(NodeApiError);
@@ -543,7 +543,7 @@ describe('transport faults: a 200 whose body is not JSON', () => {
 		sim.injectFault({ route: 'walletSummary', kind: 'htmlBody' });
 		const { out, error } = await runNodeSettled(
 			sim,
-			{ resource: 'walletSummary', operation: 'get', companyScope: 'all' },
+			{ resource: 'walletSummary', operation: 'get', companies: 'all' },
 			{ continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
@@ -558,7 +558,7 @@ describe('transport faults: a 200 whose body is not JSON', () => {
 		const call = (method: string) => ({
 			resource: 'customApiCall',
 			operation: 'request',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			method,
 			path: method === 'GET' ? '/v1/wallet-summary' : '/v2/companies/{companyId}/intakes',

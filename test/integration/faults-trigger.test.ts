@@ -49,7 +49,7 @@ afterEach(async () => {
 
 const one = (event: TriggerEvent, more: IDataObject = {}): IDataObject => ({
 	event,
-	companyScope: 'one',
+	companies: 'one',
 	company: 'cmp_001',
 	startFrom: 'now',
 	options: {},
@@ -339,7 +339,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		async (event) => {
 			const t = await triggerFor(sim, {
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: [' cmp_001', 'cmp_001', 'cmp_002 ', '', '  ', null],
 				startFrom: 'now',
 				options: {},
@@ -371,14 +371,14 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 		sim.createCompany({ id: '4242', name: 'Numbers Inc' });
 		const several = await triggerFor(sim, {
 			event: 'newInvoice',
-			companyScope: 'several',
+			companies: 'several',
 			companyIds: [4242, 'cmp_001'],
 			startFrom: 'now',
 			options: {},
 		});
 		const single = await triggerFor(sim, {
 			event: 'newInvoice',
-			companyScope: 'one',
+			companies: 'one',
 			company: 4242,
 			startFrom: 'now',
 			options: {},
@@ -397,18 +397,18 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 	test.each<[string, IDataObject, string]>([
 		[
 			'an object in Several Companies',
-			{ companyScope: 'several', companyIds: ['cmp_001', { id: 'cmp_002' }] },
+			{ companies: 'several', companyIds: ['cmp_001', { id: 'cmp_002' }] },
 			'Company Names or IDs',
 		],
 		[
 			'a boolean in Several Companies',
-			{ companyScope: 'several', companyIds: [true] },
+			{ companies: 'several', companyIds: [true] },
 			'Company Names or IDs',
 		],
-		['an object as One Company', { companyScope: 'one', company: { id: 'cmp_001' } }, 'Company'],
+		['an object as One Company', { companies: 'one', company: { id: 'cmp_001' } }, 'Company'],
 		[
 			'an ID with a zero-width space in Several Companies',
-			{ companyScope: 'several', companyIds: ['cmp_001', 'cmp_002\u200b'] },
+			{ companies: 'several', companyIds: ['cmp_001', 'cmp_002\u200b'] },
 			"'Company Names or IDs (entry 2)' contains an invisible character (U+200B, a zero-width space)",
 		],
 	])(
@@ -436,7 +436,7 @@ describe('Spendesk Trigger faults: parameters from expressions', () => {
 				parameters: {
 					resource: 'invoice',
 					operation: 'getAll',
-					companyScope: 'one',
+					companies: 'one',
 					company,
 					returnAll: false,
 					limit: 5,
@@ -468,7 +468,7 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 			const companyIds = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
 			const parameters: IDataObject = {
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds,
 				startFrom: 'now',
 				options: {},
@@ -508,7 +508,7 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 
 	test('a saved start past any date (pending 1e300) is dropped with a warning; the company is polled, not silenced', async () => {
 		const parameters = one('newInvoice', {
-			companyScope: 'several',
+			companies: 'several',
 			companyIds: ['cmp_001', 'cmp_002'],
 		});
 		const staticData: IDataObject = {};
@@ -532,7 +532,7 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 		const staticData: IDataObject = {};
 		const parameters: IDataObject = {
 			event: 'newInvoice',
-			companyScope: 'all',
+			companies: 'all',
 			startFrom: 'now',
 			options: {},
 		};
@@ -557,7 +557,7 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 		const staticData: IDataObject = {};
 		const parameters: IDataObject = {
 			event: 'newInvoice',
-			companyScope: 'all',
+			companies: 'all',
 			startFrom: 'now',
 			options: {},
 		};
@@ -578,7 +578,7 @@ describe('Spendesk Trigger faults: saved state from elsewhere', () => {
 	test('an expired company list is read again, although n8n keeps one poll context for every poll', async () => {
 		const parameters: IDataObject = {
 			event: 'newInvoice',
-			companyScope: 'all',
+			companies: 'all',
 			startFrom: 'now',
 			options: {},
 		};
@@ -613,7 +613,7 @@ describe('Spendesk Trigger faults: clocks that disagree', () => {
 			sim.clock.advance(-4 * 60_000); // Spendesk's clock 4 minutes behind n8n's
 			const t = await triggerFor(sim, {
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_002'],
 				startFrom: 'now',
 				options: {},

@@ -147,7 +147,7 @@ describe('messages name the operation as the panel shows it, never a catalogue l
 	test('the polling trigger names itself and its event', async () => {
 		const trigger = await triggerFor(sim, {
 			event: 'newInvoice',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_002',
 		});
 		sim.injectFault({ route: '*', times: 1000, kind: 'status', status: 400 });

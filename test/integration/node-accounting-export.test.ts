@@ -29,7 +29,7 @@ async function run(
 	const { out } = await runNode(
 		sim,
 		kind,
-		{ companyScope: 'one', ...parameters },
+		{ companies: 'one', ...parameters },
 		{ continueOnFail, timezone },
 	);
 	return out;
@@ -261,9 +261,7 @@ describe('accounting export', () => {
 	});
 
 	test('an export is made for one company: the node offers no All Companies, and refuses it when handed it anyway', async () => {
-		const error = await failure(
-			runNode(sim, 'orgKey', { ...create, companyScope: 'all' }, AS_GIVEN),
-		);
+		const error = await failure(runNode(sim, 'orgKey', { ...create, companies: 'all' }, AS_GIVEN));
 		expect(error).toBeInstanceOf(NodeOperationError);
 		expect(error.message).toBe(
 			'Accounting Export → Create writes to one company at a time: All Companies is not allowed',
@@ -275,7 +273,7 @@ describe('accounting export', () => {
 				{
 					resource: 'accountingExport',
 					operation: 'getJournal',
-					companyScope: 'all',
+					companies: 'all',
 					exportId: locatorById('exp_000001'),
 				},
 				AS_GIVEN,

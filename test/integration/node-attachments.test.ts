@@ -19,7 +19,7 @@ import type { CredentialKind } from '../support/fixtures';
 import { expectNoCredentialOnFileHost, runNode } from '../support/node';
 import { locatorById } from '../support/values';
 
-const base = { resource: 'payable', operation: 'getAttachments', companyScope: 'one' };
+const base = { resource: 'payable', operation: 'getAttachments', companies: 'one' };
 
 async function run(
 	sim: SpendeskSimulator,

@@ -44,7 +44,7 @@ describe('node: All Companies fan-out', () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'invoice',
 				operation: 'getAll',
-				companyScope: 'all',
+				companies: 'all',
 				returnAll: true,
 				filters: '{}',
 			});
@@ -64,7 +64,7 @@ describe('node: All Companies fan-out', () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'invoice',
 				operation: 'getAll',
-				companyScope: 'all',
+				companies: 'all',
 				returnAll: false,
 				limit: 4,
 				sort: { rule: { field: 'createdAt', direction: 'asc' } },
@@ -87,7 +87,7 @@ describe('node: All Companies fan-out', () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'settlement',
 				operation: 'getAll',
-				companyScope: 'all',
+				companies: 'all',
 				returnAll: true,
 			});
 			expect(out.map((o) => o.json)).toEqual(
@@ -101,7 +101,7 @@ describe('node: All Companies fan-out', () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'settlement',
 				operation: 'getAll',
-				companyScope: 'all',
+				companies: 'all',
 				addCompanyFields: false,
 				returnAll: true,
 			});
@@ -118,7 +118,7 @@ describe('node: All Companies fan-out', () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'walletSummary',
 				operation: 'get',
-				companyScope: 'all',
+				companies: 'all',
 			});
 			expect(out.map((o) => o.json)).toEqual(
 				active.flatMap((c) => tagged(c, [sim.data(c.id).walletSummary])),
@@ -129,7 +129,7 @@ describe('node: All Companies fan-out', () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'customApiCall',
 				operation: 'request',
-				companyScope: 'all',
+				companies: 'all',
 				method: 'GET',
 				path: '/v1/accounts',
 				companyPlacement: 'header',
@@ -148,7 +148,7 @@ describe('node: All Companies fan-out', () => {
 				const { execute } = await prepareNode(sim, kind, {
 					resource: 'settlement',
 					operation: 'getAll',
-					companyScope: 'all',
+					companies: 'all',
 					returnAll: true,
 				});
 				sim.resetStats();
@@ -171,7 +171,7 @@ describe('node: All Companies fan-out', () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'settlement',
 				operation: 'getAll',
-				companyScope: 'all',
+				companies: 'all',
 				returnAll: true,
 			});
 			const own = plain(sim.data('cmp_001').settlements);
@@ -191,7 +191,7 @@ describe('node: All Companies fan-out', () => {
 		const settlementsAll = {
 			resource: 'settlement',
 			operation: 'getAll',
-			companyScope: 'all',
+			companies: 'all',
 			returnAll: true,
 		};
 

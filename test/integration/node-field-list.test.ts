@@ -61,7 +61,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	);
 
 	test('lists every field of the chosen company, a page of 100 at a time, as "name (id)"', async () => {
-		const parameters = { companyScope: 'one', company: locatorFromList('cmp_002') };
+		const parameters = { companies: 'one', company: locatorFromList('cmp_002') };
 		const first = await search(sim, 'orgKey', parameters);
 		expect(first.results).toHaveLength(100);
 		expect(first.paginationToken).toEqual(expect.any(String));
@@ -80,7 +80,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 		const byId = await search(
 			sim,
 			'orgKey',
-			{ companyScope: 'one', company: locatorFromList('cmp_001') },
+			{ companies: 'one', company: locatorFromList('cmp_001') },
 			field.id.toUpperCase(),
 		);
 		expect(byId.results.map((r) => r.value)).toContain(field.id);
@@ -90,7 +90,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 		const byName = await search(
 			sim,
 			'orgKey',
-			{ companyScope: 'one', company: locatorFromList('cmp_001') },
+			{ companies: 'one', company: locatorFromList('cmp_001') },
 			field.name,
 		);
 		expect(byName.results.map((r) => r.value)).toContain(field.id);
@@ -98,7 +98,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 
 	test('a company-level credential with Company left empty lists its own company', async () => {
 		const { results } = await searchToTheEnd(sim, 'companyKey', {
-			companyScope: 'one',
+			companies: 'one',
 			company: locatorFromList(''),
 		});
 		expect(results.map((r) => r.value)).toEqual(
@@ -112,14 +112,14 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	test('with All Companies there is no list: a clear error, no request', async () => {
 		await expectRefusedBeforeAnyRequest(
 			sim,
-			search(sim, 'orgKey', { companyScope: 'all' }),
+			search(sim, 'orgKey', { companies: 'all' }),
 			'Analytical fields belong to one company: choose One Company to pick from the list',
 		);
 	});
 
 	test('an organisation credential with no company chosen gets the "Choose a company" error', async () => {
 		const error = await failure(
-			search(sim, 'orgKey', { companyScope: 'one', company: locatorFromList('') }),
+			search(sim, 'orgKey', { companies: 'one', company: locatorFromList('') }),
 		);
 		expect(error.message).toBe(
 			'Choose a company: organisation-level credentials must name the company on this call',

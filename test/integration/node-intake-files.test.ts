@@ -38,7 +38,7 @@ async function run(
 	const { out } = await runNode(
 		sim,
 		kind,
-		{ companyScope: 'one', ...parameters },
+		{ companies: 'one', ...parameters },
 		{ items: [fileItem()], ...extra },
 	);
 	return out;
@@ -173,7 +173,7 @@ describe('intake files', () => {
 				runNode(
 					sim,
 					'orgKey',
-					{ ...params, companyScope: 'all' },
+					{ ...params, companies: 'all' },
 					{ items: [fileItem()], ...AS_GIVEN },
 				),
 				`${action} writes to one company at a time: All Companies is not allowed`,

@@ -37,7 +37,7 @@ describe('node: input items, errors and hints', () => {
 					{
 						resource: 'invoice',
 						operation: 'getAll',
-						companyScope: 'one',
+						companies: 'one',
 						company,
 						returnAll: false,
 						limit: 3,
@@ -63,7 +63,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_004' },
+				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_004' },
 				{ items: TWO_ITEMS },
 			);
 			const summary = plain(sim.data('cmp_004').walletSummary);
@@ -81,7 +81,7 @@ describe('node: input items, errors and hints', () => {
 				{
 					resource: 'intake',
 					operation: 'create',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					intake: '{"supplierName":"Per item","amount":1,"currency":"EUR"}',
 				},
@@ -102,7 +102,7 @@ describe('node: input items, errors and hints', () => {
 				{
 					resource: 'settlement',
 					operation: 'getAll',
-					companyScope: 'all',
+					companies: 'all',
 					returnAll: false,
 					limit: 2,
 				},
@@ -136,7 +136,7 @@ describe('node: input items, errors and hints', () => {
 				const { execute } = await prepareNode(sim, 'orgKey', {
 					resource,
 					operation,
-					companyScope: 'one',
+					companies: 'one',
 					company: '',
 					...more,
 				});
@@ -151,7 +151,7 @@ describe('node: input items, errors and hints', () => {
 				{
 					resource: 'invoice',
 					operation: 'getAll',
-					companyScope: 'one',
+					companies: 'one',
 					company: '',
 					returnAll: true,
 					filters: '{}',
@@ -169,7 +169,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'oauthOrg',
-				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: '' },
+				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: '' },
 				{ continueOnFail: true, items: TWO_ITEMS },
 			);
 			expect(out.map((o) => o.json.error)).toEqual([CHOOSE_COMPANY, CHOOSE_COMPANY]);
@@ -180,7 +180,7 @@ describe('node: input items, errors and hints', () => {
 			const params = {
 				resource: 'settlement',
 				operation: 'getAll',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_999',
 				returnAll: true,
 			};
@@ -205,7 +205,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'oauthOrg',
-				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: deactivated },
+				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: deactivated },
 				{ continueOnFail: true },
 			);
 			expect(out).toHaveLength(1);
@@ -221,7 +221,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
+				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_002' },
 				{ continueOnFail: true, items: TWO_ITEMS },
 			);
 			expect(out).toHaveLength(2);
@@ -241,7 +241,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
+				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_002' },
 				{ onError: 'continueErrorOutput', items: TWO_ITEMS },
 			);
 			const message = 'Spendesk found nothing for Wallet Summary → Get in company "cmp_002" (404)';
@@ -258,7 +258,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
+				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_002' },
 				{ onError: 'continueRegularOutput' },
 			);
 			expect(out[0]).not.toHaveProperty('error');
@@ -274,7 +274,7 @@ describe('node: input items, errors and hints', () => {
 			const { execute } = await prepareNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp_002' },
+				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_002' },
 				{ items: TWO_ITEMS },
 			);
 			const error = await failure(execute());
@@ -291,7 +291,7 @@ describe('node: input items, errors and hints', () => {
 		const invoices = {
 			resource: 'invoice',
 			operation: 'getAll',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			filters: '{}',
 		};
@@ -309,7 +309,7 @@ describe('node: input items, errors and hints', () => {
 		test('with All Companies, a Limit that cuts the results adds a hint that it applies to each company', async () => {
 			const { out, hints } = await runNode(sim, 'orgKey', {
 				...invoices,
-				companyScope: 'all',
+				companies: 'all',
 				returnAll: false,
 				limit: 5,
 			});
@@ -323,7 +323,7 @@ describe('node: input items, errors and hints', () => {
 			const { out, hints } = await runNode(sim, 'oauthCompany', {
 				resource: 'settlement',
 				operation: 'getAll',
-				companyScope: 'one',
+				companies: 'one',
 				company: '',
 				returnAll: false,
 				limit: 12,
@@ -359,7 +359,7 @@ describe('node: input items, errors and hints', () => {
 			const { out, hints } = await runNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getAll',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				returnAll: false,
 				limit: fields.length,
@@ -372,7 +372,7 @@ describe('node: input items, errors and hints', () => {
 			const { out, hints } = await runNode(sim, 'orgKey', {
 				resource: 'settlement',
 				operation: 'getAll',
-				companyScope: 'all',
+				companies: 'all',
 				returnAll: false,
 				limit: 30,
 			});
@@ -384,7 +384,7 @@ describe('node: input items, errors and hints', () => {
 		test('All Companies with a Limit that cuts adds one hint', async () => {
 			const { out, hints } = await runNode(sim, 'oauthOrg', {
 				...invoices,
-				companyScope: 'all',
+				companies: 'all',
 				returnAll: false,
 				limit: 2,
 			});
@@ -396,7 +396,7 @@ describe('node: input items, errors and hints', () => {
 			const { hints } = await runNode(sim, 'orgKey', {
 				resource: 'walletSummary',
 				operation: 'get',
-				companyScope: 'all',
+				companies: 'all',
 			});
 			expect(hints).toEqual([]);
 		});

@@ -19,7 +19,7 @@ const SCOPES = ['experimental:accounting-export:read'];
 const CREATE = {
 	resource: 'accountingExport',
 	operation: 'create',
-	companyScope: 'one',
+	companies: 'one',
 	from: '2026-01-01T00:00:00.000Z',
 	to: '2026-01-01T02:00:00.000Z',
 };
@@ -44,8 +44,8 @@ describe.each(['specification', 'documented'] as const)(
 			listSearch(sim, kind, searchJournalTemplates, { parameters }, filter);
 
 		test.each([
-			['orgKey', { companyScope: 'one', company: locatorFromList('cmp_002') }, 'cmp_002'],
-			['companyKey', { companyScope: 'one', company: '' }, 'cmp_001'],
+			['orgKey', { companies: 'one', company: locatorFromList('cmp_002') }, 'cmp_002'],
+			['companyKey', { companies: 'one', company: '' }, 'cmp_001'],
 		] as const)(
 			'%s: the list shows the company\'s templates as "name (id)", filtered by the text typed',
 			async (kind, parameters, company) => {
@@ -64,7 +64,7 @@ describe.each(['specification', 'documented'] as const)(
 		test('with All Companies the list says to enter the ID', async () => {
 			await expectRefusedBeforeAnyRequest(
 				sim,
-				search('orgKey', { companyScope: 'all' }),
+				search('orgKey', { companies: 'all' }),
 				'Journal templates belong to one company: choose One Company to pick from the list',
 			);
 		});

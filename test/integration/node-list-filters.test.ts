@@ -16,7 +16,7 @@ import { locatorById } from '../support/values';
 
 const SCOPES = ['experimental:analytical-field:read', 'experimental:payable-search:read'];
 const CMP = 'cmp_002';
-const one = { companyScope: 'one', company: CMP };
+const one = { companies: 'one', company: CMP };
 
 describe.each(['specification', 'documented'] as const)(
 	'node: documented list filters (%s profile)',
@@ -393,7 +393,7 @@ describe.each(['specification', 'documented'] as const)(
 			const fields = sim.data('cmp_001').analyticalFields;
 			fields[0].isArchived = true;
 			fields[1].values[0].isArchived = true;
-			const base = { companyScope: 'one', company: '', resource: 'analyticalField' };
+			const base = { companies: 'one', company: '', resource: 'analyticalField' };
 			const without = await runNode(sim, 'companyKey', {
 				...base,
 				operation: 'getAll',

@@ -518,7 +518,7 @@ describe('node: every operation with every credential kind', () => {
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
 			const { out } = await runNode(sim, kind, {
-				companyScope: 'one',
+				companies: 'one',
 				company,
 				...params(sim, target),
 			});
@@ -548,7 +548,7 @@ describe('node: every operation with every credential kind', () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'intake',
 				operation: 'create',
-				companyScope: 'one',
+				companies: 'one',
 				company,
 				intake: JSON.stringify(intake),
 			});
@@ -579,7 +579,7 @@ describe('node: every operation with every credential kind', () => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'getAllSnapshot',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_004',
 				filterMode: 'json',
 				filtersJson: '{"bookkeepingStatus":["exported"]}',

@@ -79,14 +79,14 @@ describe.each(['specification', 'documented'] as const)(
 			runNode(
 				sim,
 				kind,
-				{ companyScope: 'one', company: kind === 'orgKey' ? C : '', ...params },
+				{ companies: 'one', company: kind === 'orgKey' ? C : '', ...params },
 				extra,
 			);
 		const calls = () => apiRequests(sim).map((r) => `${r.method} ${r.path}`);
 
 		test('the Cost Center list: the chosen company’s cost centers, filtered by the text typed', async () => {
 			const { context } = await contextFor(sim, 'orgKey', {
-				parameters: { companyScope: 'one', company: locatorFromList('cmp_002') },
+				parameters: { companies: 'one', company: locatorFromList('cmp_002') },
 			});
 			sim.clearLog();
 			const search = (filter?: string) =>

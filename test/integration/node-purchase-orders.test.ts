@@ -18,7 +18,7 @@ import { apiRequests, AS_GIVEN, listSearch, prepareNode, runNode } from '../supp
 import { locatorById, locatorFromList, plain } from '../support/values';
 
 const SCOPES = ['experimental:purchase-order:read', 'experimental:purchase-order:write'];
-const one = (company: string) => ({ companyScope: 'one', company });
+const one = (company: string) => ({ companies: 'one', company });
 /** A valid Create on cmp_002 (a user, the amounts, a period, a supplier by ID, a cost center). */
 const CREATE = {
 	...one('cmp_002'),
@@ -309,7 +309,7 @@ describe.each(['specification', 'documented'] as const)(
 				orders.push({ ...template, id: `po_001_${String(n).padStart(5, '0')}`, amount: eur(n) });
 			const search = (parameters: IDataObject, filter?: string, token?: string) =>
 				listSearch(sim, 'orgKey', searchPurchaseOrders, { parameters }, filter, token);
-			const company = { companyScope: 'one', company: locatorFromList('cmp_001') };
+			const company = { companies: 'one', company: locatorFromList('cmp_001') };
 			const first = await search(company);
 			// The amount in minor units with its precision, shown in the currency (docs/api.md#purchase-orders).
 			expect(template.amount).toEqual(eur(10050));
@@ -339,7 +339,7 @@ describe.each(['specification', 'documented'] as const)(
 			// With All Companies there is no list: the ID is entered instead.
 			await expectRefusedBeforeAnyRequest(
 				sim,
-				search({ companyScope: 'all' }),
+				search({ companies: 'all' }),
 				'Purchase orders belong to one company: choose One Company to pick from the list',
 			);
 		});
@@ -420,7 +420,7 @@ describe.each(['specification', 'documented'] as const)(
 				sim,
 				run(
 					{
-						companyScope: 'all',
+						companies: 'all',
 						operation: 'cancel',
 						purchaseOrderId: locatorById('po_001_00001'),
 					},

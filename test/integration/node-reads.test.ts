@@ -192,7 +192,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
 			const { out } = await runNode(sim, kind, {
-				companyScope: 'one',
+				companies: 'one',
 				company,
 				...params(sim, target),
 			});
@@ -215,7 +215,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
-				companyScope: 'all',
+				companies: 'all',
 				payableId: locatorById(payable.id),
 				output: 'simple',
 			});
@@ -242,7 +242,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				payableId: locatorById(payable.id),
 			});
@@ -303,7 +303,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		test.each(READS)(
 			'%s → %s: Simplified and Selected Fields shape what Raw gives',
 			async (resource, operation, extra) => {
-				const base = { resource, operation, companyScope: 'one', company: 'cmp_002', ...extra };
+				const base = { resource, operation, companies: 'one', company: 'cmp_002', ...extra };
 				const raw = (await runNode(sim, 'orgKey', base)).out.map((o) => o.json);
 				expect(raw.length).toBeGreaterThan(0);
 				expect(Object.keys(raw[0]).length).toBeGreaterThan(SIMPLE[resource].length);
@@ -331,7 +331,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'supplier',
 				operation: 'get',
-				companyScope: 'all',
+				companies: 'all',
 				supplierId: locatorById(supplier.id),
 				output: 'selectedFields',
 				fields: ['name'],
@@ -352,7 +352,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				runNode(sim, 'orgKey', {
 					resource: 'settlement',
 					operation: 'getAll',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_001',
 					output: 'selectedFields',
 					fields: '={{ ["amount", "settledAt"] }}',
@@ -367,7 +367,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				payableId: locatorById('pay_unknown'),
 			});
@@ -382,7 +382,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { execute } = await prepareNode(sim, 'companyKey', {
 				resource: 'supplier',
 				operation: 'get',
-				companyScope: 'one',
+				companies: 'one',
 				company: '',
 				supplierId: locatorById('sup_unknown'),
 			});
@@ -400,7 +400,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				{
 					resource: 'user',
 					operation: 'get',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					userId: locatorById(known.id),
 				},
@@ -421,7 +421,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
-				companyScope: 'all',
+				companies: 'all',
 				payableId: locatorById(payable.id),
 			});
 			expect(out).toHaveLength(1);
@@ -444,7 +444,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
-				companyScope: 'all',
+				companies: 'all',
 				payableId: locatorById('pay_nowhere'),
 			});
 			expect(out).toEqual([]);
@@ -469,7 +469,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				const { execute } = await prepareNode(sim, 'orgKey', {
 					resource: 'payable',
 					operation: 'get',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					payableId: locatorById(value),
 				});
@@ -481,7 +481,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'supplier',
 				operation: 'get',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				supplierId: { __rl: true, mode: 'id', value: { id: 1 } },
 			});
@@ -505,7 +505,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource,
 				operation: 'getAll',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				returnAll: true,
 				filters,
@@ -527,7 +527,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { out } = await runNode(sim, 'orgKey', {
 				resource,
 				operation,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				returnAll: true,
 				...params,
@@ -543,7 +543,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				{
 					resource: 'walletLoad',
 					operation: 'getAll',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					returnAll: true,
 					filters: {},
@@ -574,7 +574,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				{
 					resource: 'supplier',
 					operation: 'getAll',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					returnAll: false,
 					limit: 1,
@@ -592,7 +592,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				{
 					resource: 'bankFee',
 					operation: 'getAll',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					returnAll: false,
 					limit: 1,
@@ -615,7 +615,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 
 		test('suppliers of the chosen company, filtered by name', async () => {
 			const ctx = await search('orgKey', {
-				companyScope: 'one',
+				companies: 'one',
 				company: { __rl: true, mode: 'list', value: 'cmp_002' },
 			});
 			const { results } = await searchSuppliers.call(ctx, 'slack');
@@ -629,7 +629,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		});
 
 		test("users of a company-level credential's own company, by name and email; payables by description", async () => {
-			const ctx = await search('companyKey', { companyScope: 'one', company: '' });
+			const ctx = await search('companyKey', { companies: 'one', company: '' });
 			const users = (await searchUsers.call(ctx)).results;
 			expect(users).toHaveLength(35);
 			const first = sim.data('cmp_001').users[0];
@@ -642,7 +642,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		});
 
 		test('with All Companies there is no list: a clear error says to enter the ID', async () => {
-			const ctx = await search('orgKey', { companyScope: 'all' });
+			const ctx = await search('orgKey', { companies: 'all' });
 			const error = await failure(searchSuppliers.call(ctx));
 			expect(error.message).toBe(
 				'Suppliers belong to one company: choose One Company to pick from the list',

@@ -39,7 +39,7 @@ describe('node: payable and intake selectors', () => {
 	);
 
 	test('payables: a page of the list at a time, to the end, as "description, amount currency (id)"', async () => {
-		const company = { companyScope: 'one', company: locatorFromList('cmp_002') };
+		const company = { companies: 'one', company: locatorFromList('cmp_002') };
 		const first = await search(sim, searchPayables, 'orgKey', company);
 		const payables = sim.data('cmp_002').payables;
 		expect(payables).toHaveLength(130);
@@ -71,7 +71,7 @@ describe('node: payable and intake selectors', () => {
 	});
 
 	test('settlements (page list): pages of 30 read until 100 match, the next page number as the token, to the end', async () => {
-		const company = { companyScope: 'one', company: locatorFromList('cmp_001') };
+		const company = { companies: 'one', company: locatorFromList('cmp_001') };
 		const settlements = sim.data('cmp_001').settlements;
 		expect(settlements).toHaveLength(400);
 		const seen: string[] = [];
@@ -95,7 +95,7 @@ describe('node: payable and intake selectors', () => {
 	});
 
 	test('a filter that matches few: at most 10 API pages a list page, and the list goes on from there', async () => {
-		const company = { companyScope: 'one', company: locatorFromList('cmp_001') };
+		const company = { companies: 'one', company: locatorFromList('cmp_001') };
 		const last = sim.data('cmp_001').settlements[399].id;
 		const first = await search(sim, searchSettlements, 'orgKey', company, last);
 		expect(first.results).toEqual([]);
@@ -118,12 +118,12 @@ describe('node: payable and intake selectors', () => {
 			sim,
 			searchPayables,
 			'orgKey',
-			{ companyScope: 'one', company: locatorFromList('cmp_001') },
+			{ companies: 'one', company: locatorFromList('cmp_001') },
 			'PAY_001_000007',
 		);
 		expect(results.map((r) => r.value)).toEqual(['pay_001_000007']);
 		const intakes = await search(sim, searchIntakeRecords, 'companyKey', {
-			companyScope: 'one',
+			companies: 'one',
 			company: locatorFromList(''),
 		});
 		expect(intakes.results.map((r) => r.value)).toEqual(
@@ -138,7 +138,7 @@ describe('node: payable and intake selectors', () => {
 	test('no list with All Companies: records belong to one company', async () => {
 		await expectRefusedBeforeAnyRequest(
 			sim,
-			search(sim, searchIntakeRecords, 'orgKey', { companyScope: 'all' }),
+			search(sim, searchIntakeRecords, 'orgKey', { companies: 'all' }),
 			'Intakes belong to one company: choose One Company to pick from the list',
 		);
 	});

@@ -12,7 +12,7 @@ describe('node smoke', () => {
 			parameters: {
 				resource: 'invoice',
 				operation: 'getAll',
-				companyScope: 'all',
+				companies: 'all',
 				returnAll: false,
 				limit: 5,
 				filters: '{}',
@@ -39,7 +39,7 @@ describe('node smoke', () => {
 		const { context } = await prepareNode(sim, 'orgKey', {
 			resource: 'invoice',
 			operation: 'getAll',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			returnAll: true,
 			// Not shown with Return All on, nor is an option the description does not have.
@@ -54,19 +54,19 @@ describe('node smoke', () => {
 		expect(read('options')).toBe('absent');
 		expect(read('sort')).toEqual({ rule: { field: 'createdAt', direction: 'asc' } });
 		expect(read('filters')).toBe('{}');
-		expect(read('companyScope')).toBe('one');
+		expect(read('companies')).toBe('one');
 	});
 
 	test('the harness reads extractValue as n8n does: a locator gives its value, a field not shown is an error', async () => {
 		const base = { resource: 'invoice', operation: 'getAll', returnAll: true, filters: '{}' };
 		const one = await prepareNode(sim, 'orgKey', {
 			...base,
-			companyScope: 'one',
+			companies: 'one',
 			company: { __rl: true, mode: 'list', value: 'cmp_002' },
 		});
 		expect(one.context.getNodeParameter('company', 0, '', { extractValue: true })).toBe('cmp_002');
 		// With All Companies the Company field is not shown: n8n fails even with a fallback.
-		const all = await prepareNode(sim, 'orgKey', { ...base, companyScope: 'all' });
+		const all = await prepareNode(sim, 'orgKey', { ...base, companies: 'all' });
 		expect(() => all.context.getNodeParameter('company', 0, '', { extractValue: true })).toThrow(
 			'Could not find property',
 		);
@@ -79,7 +79,7 @@ describe('node smoke', () => {
 			{
 				resource: 'invoice',
 				operation: 'getAll',
-				companyScope: 'one',
+				companies: 'one',
 				company: { __rl: true, mode: 'id', value: '={{ $json.companies[1] }}' },
 				returnAll: false,
 				limit: '={{ $json.n * 2 }}',

@@ -14,7 +14,7 @@ import { locatorById } from '../support/values';
 
 const SCOPES = ['experimental:supplier:manage'];
 const CMP = 'cmp_002';
-const BASE = { resource: 'supplier', companyScope: 'one', company: CMP };
+const BASE = { resource: 'supplier', companies: 'one', company: CMP };
 
 describe.each(['specification', 'documented'] as const)(
 	'node: supplier bulk changes (%s profile)',
@@ -227,7 +227,7 @@ describe.each(['specification', 'documented'] as const)(
 					'orgKey',
 					{
 						...BASE,
-						companyScope: 'all',
+						companies: 'all',
 						operation: 'archive',
 						supplierId: locatorById('sup_001_0001'),
 					},

@@ -12,7 +12,7 @@ import { locatorById } from '../support/values';
 const invoices = (more: IDataObject): IDataObject => ({
 	resource: 'invoice',
 	operation: 'getAll',
-	companyScope: 'one',
+	companies: 'one',
 	company: 'cmp_002',
 	returnAll: false,
 	limit: 10,
@@ -22,7 +22,7 @@ const invoices = (more: IDataObject): IDataObject => ({
 const custom = (more: IDataObject): IDataObject => ({
 	resource: 'customApiCall',
 	operation: 'request',
-	companyScope: 'one',
+	companies: 'one',
 	company: 'cmp_002',
 	method: 'GET',
 	companyPlacement: 'header',
@@ -33,7 +33,7 @@ const custom = (more: IDataObject): IDataObject => ({
 const payables = (more: IDataObject): IDataObject => ({
 	resource: 'payable',
 	operation: 'getAll',
-	companyScope: 'one',
+	companies: 'one',
 	company: 'cmp_002',
 	returnAll: true,
 	filterMode: 'json',
@@ -42,14 +42,14 @@ const payables = (more: IDataObject): IDataObject => ({
 const intake = (json: string): IDataObject => ({
 	resource: 'intake',
 	operation: 'create',
-	companyScope: 'one',
+	companies: 'one',
 	company: 'cmp_002',
 	intake: json,
 });
 const values = (fieldId: string): IDataObject => ({
 	resource: 'analyticalField',
 	operation: 'getValues',
-	companyScope: 'one',
+	companies: 'one',
 	company: 'cmp_002',
 	fieldId: locatorById(fieldId),
 	returnAll: true,
@@ -92,7 +92,7 @@ const CASES: BadInput[] = [
 		params: {
 			resource: 'settlement',
 			operation: 'getAll',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_002',
 			returnAll: false,
 			limit: 0,
@@ -117,14 +117,14 @@ const CASES: BadInput[] = [
 	{
 		name: 'company id "a/b" (header route)',
 		kind: 'orgKey',
-		params: { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'a/b' },
+		params: { resource: 'walletSummary', operation: 'get', companies: 'one', company: 'a/b' },
 		message: '"a/b" is not a valid company ID',
 		route: 'walletSummary',
 	},
 	{
 		name: 'company id "cmp 1" with a company-level key',
 		kind: 'companyKey',
-		params: { resource: 'walletSummary', operation: 'get', companyScope: 'one', company: 'cmp 1' },
+		params: { resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp 1' },
 		message: '"cmp 1" is not a valid company ID',
 		route: 'walletSummary',
 	},
@@ -376,7 +376,7 @@ describe('node: bad input fails before any request', () => {
 					sim,
 					'orgKey',
 					custom({
-						companyScope: 'all',
+						companies: 'all',
 						method: `={{ $json.method }}`,
 						path: '/v1/payables/search',
 						body: '{}',
@@ -398,7 +398,7 @@ describe('node: bad input fails before any request', () => {
 		const { execute } = await prepareNode(
 			sim,
 			'orgKey',
-			custom({ companyScope: 'all', path: '/v1/wallet-summary' }),
+			custom({ companies: 'all', path: '/v1/wallet-summary' }),
 		);
 		const [out] = await execute();
 		expect(out.length).toBeGreaterThan(1);
@@ -409,7 +409,7 @@ describe('node: bad input fails before any request', () => {
 		const { execute } = await prepareNode(sim, 'companyKey', {
 			resource: 'walletSummary',
 			operation: 'get',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_002',
 		});
 		await expectRefusedBeforeAnyRequest(
@@ -434,11 +434,7 @@ describe('node: bad input fails before any request', () => {
 	});
 
 	test('All Companies with Limit 0: the error names the field and no request is made at all', async () => {
-		const { execute } = await prepareNode(
-			sim,
-			'orgKey',
-			invoices({ companyScope: 'all', limit: 0 }),
-		);
+		const { execute } = await prepareNode(sim, 'orgKey', invoices({ companies: 'all', limit: 0 }));
 		// Checked before the company list is fetched: not even a token request goes out.
 		await expectRefusedBeforeAnyRequest(
 			sim,
@@ -523,7 +519,7 @@ describe('node: input as expressions give it', () => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource,
 				operation: 'getAll',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				returnAll: true,
 				filters,
@@ -536,7 +532,7 @@ describe('node: input as expressions give it', () => {
 		const { execute } = await prepareNode(sim, 'orgKey', {
 			resource: 'walletLoad',
 			operation: 'getAll',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_002',
 			returnAll: true,
 			filters: { from: '2028-02-29' },

@@ -44,7 +44,7 @@ const versionOf = (p: BookkeptPayable) => p.version ?? 1;
 const MARK: IDataObject = {
 	resource: 'payable',
 	operation: 'updateBookkeepingStatus',
-	companyScope: 'one',
+	companies: 'one',
 	company: '={{ $json.companyId }}',
 	payableId: locatorById('={{ $json.id }}'),
 	version: '={{ $json.version }}',
@@ -416,7 +416,7 @@ describe('node: write operations', () => {
 			async (_title, params) => {
 				const run = await execute(
 					sim,
-					{ ...params, companyScope: 'all', company: 'cmp_002' },
+					{ ...params, companies: 'all', company: 'cmp_002' },
 					{ continueOnFail: true, items: [{ json: {} }, { json: {} }] },
 				);
 				await run();
@@ -433,7 +433,7 @@ describe('node: write operations', () => {
 				for (const continueOnFail of [false, true]) {
 					const run = await execute(
 						sim,
-						{ ...params, companyScope: 'all' },
+						{ ...params, companies: 'all' },
 						{ continueOnFail, items: [{ json: {} }, { json: {} }], asGiven: true },
 					);
 					const error = await expectRefusedBeforeAnyRequest(
@@ -460,10 +460,10 @@ describe('node: write operations', () => {
 				});
 			for (const [, params] of WRITES) {
 				const [resource, operation] = [String(params.resource), String(params.operation)];
-				expect(shownFor('companyScope', resource, operation)).toHaveLength(0);
+				expect(shownFor('companies', resource, operation)).toHaveLength(0);
 				const company = shownFor('company', resource, operation);
 				expect(company).toHaveLength(1);
-				expect(company[0].displayOptions?.show?.companyScope).toBeUndefined();
+				expect(company[0].displayOptions?.show?.companies).toBeUndefined();
 			}
 			for (const [resource, operation] of [
 				['payable', 'getAll'],
@@ -471,7 +471,7 @@ describe('node: write operations', () => {
 				['intake', 'getAll'],
 				['invoice', 'getAll'],
 			]) {
-				const selectors = shownFor('companyScope', resource, operation);
+				const selectors = shownFor('companies', resource, operation);
 				expect(selectors).toHaveLength(1);
 				expect(selectors[0].options?.map((o) => (o as { value: string }).value)).toEqual([
 					'all',
@@ -479,7 +479,7 @@ describe('node: write operations', () => {
 				]);
 				const company = shownFor('company', resource, operation);
 				expect(company).toHaveLength(1);
-				expect(company[0].displayOptions?.show?.companyScope).toEqual(['one']);
+				expect(company[0].displayOptions?.show?.companies).toEqual(['one']);
 			}
 		});
 	});
@@ -530,7 +530,7 @@ describe('node: write operations', () => {
 				await execute(sim, {
 					resource: 'settlement',
 					operation: 'updateBookkeepingStatus',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					settlementId: locatorById(settlement.id),
 					bookkeepingStatus: 'failedToExport',
@@ -564,7 +564,7 @@ describe('node: write operations', () => {
 			const params = {
 				resource: 'settlement',
 				operation: 'updateBookkeepingStatus',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				settlementId: locatorById('stl_nope'),
 				bookkeepingStatus: 'exported',
@@ -590,7 +590,7 @@ describe('node: write operations', () => {
 				await execute(sim, {
 					resource: 'settlement',
 					operation: 'updateBookkeepingStatus',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_003',
 					settlementId: locatorById(settlement.id),
 					bookkeepingStatus: 'exported',
@@ -607,7 +607,7 @@ describe('node: write operations', () => {
 					await execute(sim, {
 						resource: 'settlement',
 						operation: 'updateBookkeepingStatus',
-						companyScope: 'one',
+						companies: 'one',
 						company: 'cmp_002',
 						settlementId: locatorById('..'),
 						bookkeepingStatus: 'exported',
@@ -622,7 +622,7 @@ describe('node: write operations', () => {
 		const CREATE: IDataObject = {
 			resource: 'supplier',
 			operation: 'create',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_004',
 			name: '={{ $json.name }}',
 			additionalFields: {
@@ -801,7 +801,7 @@ describe('node: write operations', () => {
 				await execute(sim, {
 					resource: 'supplier',
 					operation: 'update',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					supplierId: locatorById(supplier.id),
 					updateFields: {
@@ -846,7 +846,7 @@ describe('node: write operations', () => {
 		const UPDATE_ON_2 = {
 			resource: 'supplier',
 			operation: 'update',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_002',
 		};
 

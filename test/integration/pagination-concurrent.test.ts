@@ -235,7 +235,7 @@ describe('lists read ahead: page and offset lists fetched concurrently', () => {
 		const { out } = await runNode(
 			sim,
 			'orgKey',
-			{ resource: 'settlement', operation: 'getAll', companyScope: 'all', returnAll: true },
+			{ resource: 'settlement', operation: 'getAll', companies: 'all', returnAll: true },
 			{},
 		);
 		const requests = apiRequests(sim).filter((r) => r.route === 'listSettlements');

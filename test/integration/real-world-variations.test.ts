@@ -21,7 +21,7 @@ import { locatorById, plain } from '../support/values';
 const SNAPSHOT = {
 	resource: 'payable',
 	operation: 'getAllSnapshot',
-	companyScope: 'one',
+	companies: 'one',
 	company: 'cmp_002',
 	filterMode: 'fields',
 	options: { maxWait: 20 },
@@ -52,7 +52,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'getAll',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				filterMode: 'json',
 				filtersJson: '{}',
@@ -68,7 +68,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { out } = await runNode(sim, 'companyKey', {
 				resource: 'payable',
 				operation: 'getAll',
-				companyScope: 'one',
+				companies: 'one',
 				company: '',
 				filterMode: 'json',
 				filtersJson: '{}',
@@ -93,7 +93,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getValues',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				fieldId: locatorById(field.id),
 				returnAll: true,
@@ -111,7 +111,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { out, hints } = await runNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getValues',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				fieldId: locatorById(field.id),
 				returnAll: false,
@@ -129,7 +129,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 		test('the Analytical Field selector shows the labels given as value', async () => {
 			sim.injectFault({ route: 'listAnalyticalFields', kind: 'valueLabels' });
 			const { context } = await contextFor(sim, 'orgKey', {
-				parameters: { companyScope: 'one', company: 'cmp_002' },
+				parameters: { companies: 'one', company: 'cmp_002' },
 			});
 			const { results } = await searchAnalyticalFields.call(
 				context as unknown as ILoadOptionsFunctions,
@@ -234,7 +234,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			sim.configure({ snapshotBuildConflict: true, snapshotPendingPolls: 2 });
 			const { out } = await runNode(sim, 'orgKey', {
 				...SNAPSHOT,
-				companyScope: 'all',
+				companies: 'all',
 				filters: { type: ['physicalCard'] },
 			});
 			const active = sim.companies().filter((c) => c.active);
@@ -265,7 +265,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				{
 					resource: 'supplier',
 					operation: 'getAll',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					returnAll: true,
 				},
@@ -286,7 +286,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				{
 					resource: 'supplier',
 					operation: 'getAll',
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					returnAll: false,
 					limit: 1,
@@ -322,7 +322,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const params = {
 				resource: 'user',
 				operation: 'getAll',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				returnAll: true,
 			};

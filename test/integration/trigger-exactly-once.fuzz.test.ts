@@ -279,7 +279,7 @@ async function fuzz(
 	// ------------------------------------------------------------ the trigger, as n8n runs it
 	const parameters: IDataObject = {
 		event,
-		companyScope: scope,
+		companies: scope,
 		...(scope === 'several' ? { companyIds: COMPANIES } : {}),
 		startFrom: 'now',
 		options: { overlapMinutes: OVERLAP_MINUTES },

@@ -34,7 +34,7 @@ describe('Spendesk Trigger: an invoice updated while a catch-up poll pages', () 
 	async function scenario(event: TriggerEvent) {
 		const { raw, poll } = await triggerFor(sim, {
 			event,
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			startFrom: 'now',
 			options: { overlapMinutes: 1 },
@@ -96,7 +96,7 @@ describe('Spendesk Trigger: invoices that show up late', () => {
 	async function activated(event: TriggerEvent, overlapMinutes: number) {
 		const { poll } = await triggerFor(sim, {
 			event,
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			startFrom: 'now',
 			options: { overlapMinutes },

@@ -46,13 +46,13 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 
 	describe.each(EVENTS)('%s, manual mode', (event) => {
 		test('one company: the newest invoice, as the API has it; the saved state is unchanged', async () => {
-			const staticData = await activeState(event, { companyScope: 'one', company: 'cmp_001' });
+			const staticData = await activeState(event, { companies: 'one', company: 'cmp_001' });
 			sim.clock.advance(30_000);
 			const latest = sim.insertInvoice('cmp_001');
 			const before = clone(staticData);
 			const t = await node(
 				'manual',
-				{ event, companyScope: 'one', company: 'cmp_001', startFrom: 'now', options: {} },
+				{ event, companies: 'one', company: 'cmp_001', startFrom: 'now', options: {} },
 				staticData,
 			);
 			expect(await t.poll()).toEqual([latest]);
@@ -65,7 +65,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		});
 
 		test('several companies: the newest invoice of each, tagged with its company; the saved state is unchanged', async () => {
-			const scope = { companyScope: 'several', companyIds: ['cmp_001', 'cmp_003'] };
+			const scope = { companies: 'several', companyIds: ['cmp_001', 'cmp_003'] };
 			const staticData = await activeState(event, scope);
 			sim.clock.advance(30_000);
 			sim.updateInvoice('cmp_003', sim.invoicesSorted('cmp_003')[4].id); // the newest is now an older invoice, updated
@@ -86,7 +86,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 			const staticData: IDataObject = {};
 			const t = await node(
 				'manual',
-				{ event, companyScope: 'all', startFrom: 'now', options: {} },
+				{ event, companies: 'all', startFrom: 'now', options: {} },
 				staticData,
 			);
 			const items = await t.poll();
@@ -95,11 +95,11 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		});
 
 		test('an API error is thrown (company outside the organisation → 403), and the state is unchanged', async () => {
-			const staticData = await activeState(event, { companyScope: 'one', company: 'cmp_001' });
+			const staticData = await activeState(event, { companies: 'one', company: 'cmp_001' });
 			const before = clone(staticData);
 			const one = await node(
 				'manual',
-				{ event, companyScope: 'one', company: 'cmp_999', startFrom: 'now', options: {} },
+				{ event, companies: 'one', company: 'cmp_999', startFrom: 'now', options: {} },
 				staticData,
 			);
 			await expect(one.raw()).rejects.toThrow(
@@ -109,7 +109,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 				'manual',
 				{
 					event,
-					companyScope: 'several',
+					companies: 'several',
 					companyIds: ['cmp_001', 'cmp_999'],
 					startFrom: 'now',
 					options: {},
@@ -131,7 +131,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		test('a server error is thrown too', async () => {
 			const t = await node('manual', {
 				event,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				startFrom: 'now',
 				options: {},
@@ -146,7 +146,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		test('one failing company (cmp_999) does not stop the other: logged, no state for it, retried every poll', async () => {
 			const t = await node('trigger', {
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_999'],
 				startFrom: 'now',
 				options: {},
@@ -178,7 +178,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 			const since = '2000-01-01T00:00:00.000Z';
 			const t = await node('trigger', {
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_999', 'cmp_002'],
 				startFrom: 'date',
 				since,
@@ -201,7 +201,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		test('a company whose poll fails keeps its old position: what arrived meanwhile is emitted once it recovers', async () => {
 			const t = await node('trigger', {
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_002'],
 				startFrom: 'now',
 				options: {},
@@ -238,7 +238,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		test('every company failing on activation: the activation fails (throws) and nothing is saved', async () => {
 			const t = await node('trigger', {
 				event,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_999',
 				startFrom: 'now',
 				options: {},
@@ -251,7 +251,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		test('every company failing after activation: logged, not thrown, nothing emitted, state kept', async () => {
 			const t = await node('trigger', {
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_002'],
 				startFrom: 'now',
 				options: {},
@@ -271,7 +271,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		test('a company whose activation poll failed: invoices created after activation are emitted once it recovers', async () => {
 			const t = await node('trigger', {
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_002'],
 				startFrom: 'now',
 				options: {},
@@ -297,7 +297,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 			const since = '2000-01-01T00:00:00.000Z';
 			const t = await node('trigger', {
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_002'],
 				startFrom: 'date',
 				since,

@@ -53,7 +53,7 @@ describe('Spendesk Trigger: companies that appear later', () => {
 		test('a company created after activation: its existing invoices are not emitted, its new ones are', async () => {
 			const parameters: IDataObject = {
 				event,
-				companyScope: 'all',
+				companies: 'all',
 				startFrom,
 				...(startFrom === 'date' ? { since: '2000-01-01T00:00:00.000Z' } : {}),
 				options: {},
@@ -117,7 +117,7 @@ describe('Spendesk Trigger: companies that appear later', () => {
 
 	test('New Invoice: an old invoice of the new company, updated after it was picked up, is not emitted', async () => {
 		const staticData: IDataObject = {};
-		const parameters = { event: 'newInvoice', companyScope: 'all', startFrom: 'now', options: {} };
+		const parameters = { event: 'newInvoice', companies: 'all', startFrom: 'now', options: {} };
 		let t = await trigger(parameters, staticData);
 		expect(await t.poll()).toEqual([]);
 		const created = sim.createCompany();
@@ -141,7 +141,7 @@ describe('Spendesk Trigger: companies that leave', () => {
 	test('a deactivated company is marked absent, kept for a week, then forgotten; the others go on', async () => {
 		const parameters: IDataObject = {
 			event: 'newInvoice',
-			companyScope: 'all',
+			companies: 'all',
 			startFrom: 'now',
 			options: {},
 		};
@@ -181,7 +181,7 @@ describe('Spendesk Trigger: companies that leave', () => {
 	test('a company that comes back within the week resumes from its saved position, and is no longer marked absent', async () => {
 		const parameters: IDataObject = {
 			event: 'newInvoice',
-			companyScope: 'several',
+			companies: 'several',
 			companyIds: ['cmp_001', 'cmp_002'],
 			startFrom: 'now',
 			options: {},

@@ -14,15 +14,15 @@ const ACTIVE = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
 const SCOPES: Array<{ name: string; scope: IDataObject; companies: string[] }> = [
 	{
 		name: 'one company',
-		scope: { companyScope: 'one', company: 'cmp_002' },
+		scope: { companies: 'one', company: 'cmp_002' },
 		companies: ['cmp_002'],
 	},
 	{
 		name: 'several companies',
-		scope: { companyScope: 'several', companyIds: ['cmp_001', 'cmp_003'] },
+		scope: { companies: 'several', companyIds: ['cmp_001', 'cmp_003'] },
 		companies: ['cmp_001', 'cmp_003'],
 	},
-	{ name: 'all companies', scope: { companyScope: 'all' }, companies: ACTIVE },
+	{ name: 'all companies', scope: { companies: 'all' }, companies: ACTIVE },
 ];
 
 describe('Spendesk Trigger: requests per poll', () => {
@@ -43,7 +43,7 @@ describe('Spendesk Trigger: requests per poll', () => {
 				const { poll } = await triggerFor(sim, { event, ...scope, startFrom: 'now' });
 
 				expect(await poll()).toEqual([]); // activation
-				expect(sim.requestsTo('getCompanies')).toHaveLength(scope.companyScope === 'all' ? 1 : 0);
+				expect(sim.requestsTo('getCompanies')).toHaveLength(scope.companies === 'all' ? 1 : 0);
 
 				for (let minute = 1; minute <= 19; minute++) {
 					sim.clock.advance(60_000);
@@ -84,7 +84,7 @@ describe('Spendesk Trigger: requests per poll', () => {
 		test('after 1,000 invoices sharing one updatedAt, every idle poll is one request but one, which reads the tie once after the overlap', async () => {
 			const { poll } = await triggerFor(sim, {
 				event,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				startFrom: 'now',
 				options: { overlapMinutes: 1 },

@@ -17,7 +17,7 @@ describe('trigger smoke', () => {
 	test('first poll emits nothing, then a new invoice once, idle poll one request', async () => {
 		const { raw } = await triggerFor(sim, {
 			event: 'newInvoice',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_002',
 			startFrom: 'now',
 			options: {},
@@ -35,7 +35,7 @@ describe('trigger smoke', () => {
 
 	test('the harness hands the trigger its parameters as n8n resolves them: defaults filled in, fields not shown left out', async () => {
 		const { context } = await triggerFor(sim, {
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			// Not shown with Start From: Now, nor is an option of the trigger.
 			since: '2026-01-01T00:00:00Z',
@@ -71,7 +71,7 @@ describe('trigger: the credential switched to another environment while active',
 			store,
 			parameters: {
 				event: 'newInvoice',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				startFrom: 'now',
 				options: {},

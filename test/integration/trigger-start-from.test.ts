@@ -51,7 +51,7 @@ describe('Spendesk Trigger: first activation', () => {
 			expect(sim.invoicesSorted('cmp_001')).toHaveLength(120);
 			const t = await trigger({
 				event,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				startFrom: 'now',
 				options: {},
@@ -64,7 +64,7 @@ describe('Spendesk Trigger: first activation', () => {
 		test('Start From Now, several companies: nothing on activation, then only what is new', async () => {
 			const t = await trigger({
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_002'],
 				startFrom: 'now',
 				options: {},
@@ -82,7 +82,7 @@ describe('Spendesk Trigger: first activation', () => {
 			expect(expected.length).toBeLessThan(120);
 			const t = await trigger({
 				event,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				startFrom: 'date',
 				since,
@@ -101,7 +101,7 @@ describe('Spendesk Trigger: first activation', () => {
 			const since = '2000-01-01T00:00:00.000Z';
 			const t = await trigger({
 				event,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_003',
 				startFrom: 'date',
 				since,
@@ -119,7 +119,7 @@ describe('Spendesk Trigger: first activation', () => {
 			const since = sharedTimestamp('cmp_002');
 			const t = await trigger({
 				event,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_002'],
 				startFrom: 'date',
 				since,
@@ -144,7 +144,7 @@ describe('Spendesk Trigger: first activation', () => {
 			expect(Date.parse(newest.updatedAt)).toBeLessThan(Date.parse(since));
 			const t = await trigger({
 				event,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				startFrom: 'date',
 				since,
@@ -161,7 +161,7 @@ describe('Spendesk Trigger: first activation', () => {
 		test('Overlap Window 0 with Start From Now: the next poll does not emit the existing invoices', async () => {
 			const t = await trigger({
 				event,
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				startFrom: 'now',
 				options: { overlapMinutes: 0 },
@@ -179,7 +179,7 @@ describe('Spendesk Trigger: first activation', () => {
 		const since = sharedTimestamp('cmp_001');
 		const t = await trigger({
 			event: 'newOrUpdatedInvoice',
-			companyScope: 'one',
+			companies: 'one',
 			company: 'cmp_001',
 			startFrom: 'date',
 			since: make(Date.parse(since)),
@@ -195,7 +195,7 @@ describe('Spendesk Trigger: first activation', () => {
 		async (since) => {
 			const t = await trigger({
 				event: 'newInvoice',
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_001',
 				startFrom: 'date',
 				since,

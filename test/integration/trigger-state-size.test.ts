@@ -62,7 +62,7 @@ describe('Spendesk Trigger: state size after 100,000 invoices', () => {
 				sim,
 				{
 					event,
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_001',
 					startFrom: 'date',
 					since: '2000-01-01T00:00:00.000Z',

@@ -48,7 +48,7 @@ describe('Webhook Trigger hardening', () => {
 		test('a new settlement among 601 is read with one request, by its ID', async () => {
 			const h = await harness({
 				events: ['settlements:created'],
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				options: { fetchFullObject: true },
 			});
@@ -73,7 +73,7 @@ describe('Webhook Trigger hardening', () => {
 		test('a settlement Spendesk does not show fails the delivery naming it and the company, after one request', async () => {
 			const h = await harness({
 				events: ['settlements:created'],
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_003',
 				options: { fetchFullObject: true },
 			});
@@ -109,7 +109,7 @@ describe('Webhook Trigger hardening', () => {
 		test('adding a company keeps the instances that are right and registers only the new one', async () => {
 			const parameters: IDataObject = {
 				events: ['payables:created'],
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_002'],
 				options: {},
 			};
@@ -148,7 +148,7 @@ describe('Webhook Trigger hardening', () => {
 		test('removing a company deletes only its instance; an instance gone at Spendesk is registered anew', async () => {
 			const parameters: IDataObject = {
 				events: ['payables:created'],
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', 'cmp_002', 'cmp_003'],
 				options: {},
 			};

@@ -57,7 +57,7 @@ describe('Spendesk Webhook Trigger', () => {
 			sim,
 			{
 				events: ['payables:created'],
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				options: {},
 				...parameters,
@@ -115,7 +115,7 @@ describe('Spendesk Webhook Trigger', () => {
 		});
 
 		test('All Companies registers one instance per company the credential reaches; Several the ones given', async () => {
-			const all = await start({ companyScope: 'all' });
+			const all = await start({ companies: 'all' });
 			await all.activate();
 			const active = sim
 				.companies()
@@ -131,7 +131,7 @@ describe('Spendesk Webhook Trigger', () => {
 			expect(new Set(kept(all).map((i) => i.secret)).size).toBe(active.length);
 
 			const several = await start({
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_001', ' cmp_003 ', 'cmp_001'],
 			});
 			await several.activate();
@@ -153,9 +153,9 @@ describe('Spendesk Webhook Trigger', () => {
 		});
 
 		test('deactivation deletes exactly the instances the trigger registered', async () => {
-			const other = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
+			const other = await start({ companies: 'several', companyIds: ['cmp_002', 'cmp_003'] });
 			await other.activate();
-			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
+			const h = await start({ companies: 'several', companyIds: ['cmp_002', 'cmp_003'] });
 			await h.activate();
 			expect(webhooksOf(sim, 'cmp_002')).toHaveLength(2);
 			expect(await h.deactivate()).toBe(true);
@@ -176,7 +176,7 @@ describe('Spendesk Webhook Trigger', () => {
 		});
 
 		test('instances an unfinished activation left are found by URL and replaced, not piled up', async () => {
-			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
+			const h = await start({ companies: 'several', companyIds: ['cmp_002', 'cmp_003'] });
 			await h.activate();
 			const before = kept(h).map((i) => i.id);
 			// n8n stopped before it saved static data: the trigger remembers nothing.
@@ -249,7 +249,7 @@ describe('Spendesk Webhook Trigger', () => {
 
 			const changed = await startWebhookHarness(
 				sim,
-				{ events: ['payables:prepared'], companyScope: 'one', company: 'cmp_002', options: {} },
+				{ events: ['payables:prepared'], companies: 'one', company: 'cmp_002', options: {} },
 				{ staticData: h.staticData },
 			);
 			harnesses.push(changed);
@@ -273,7 +273,7 @@ describe('Spendesk Webhook Trigger', () => {
 					disabled: false,
 				});
 			}
-			const h = await start({ companyScope: 'several', companyIds: ['cmp_002', 'cmp_003'] });
+			const h = await start({ companies: 'several', companyIds: ['cmp_002', 'cmp_003'] });
 			const error = await failure(h.activate());
 			expect(error.message).toBe(
 				'Could not register the webhook for company "cmp_003": Spendesk rejected Spendesk Webhook Trigger (registering its webhooks at Spendesk) for company "cmp_003" (400)',
@@ -330,7 +330,7 @@ describe('Spendesk Webhook Trigger', () => {
 		const editable = async (events: string[]) => {
 			const parameters: IDataObject = {
 				events,
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_002', 'cmp_003'],
 				options: {},
 			};
@@ -407,7 +407,7 @@ describe('Spendesk Webhook Trigger', () => {
 				sim,
 				{
 					events: ['payables:prepared'],
-					companyScope: 'several',
+					companies: 'several',
 					companyIds: ['cmp_002', 'cmp_003'],
 					options: {},
 				},
@@ -533,7 +533,7 @@ describe('Spendesk Webhook Trigger', () => {
 		let h: WebhookHarness;
 		beforeEach(async () => {
 			h = await start({
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_002', 'cmp_003'],
 				events: ['payables:created', 'settlements:created'],
 			});
@@ -636,7 +636,7 @@ describe('Spendesk Webhook Trigger', () => {
 			// Another n8n process (or n8n restarted): same static data, empty process memory.
 			const restarted = await startWebhookHarness(
 				sim,
-				{ events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: {} },
+				{ events: ['payables:created'], companies: 'one', company: 'cmp_002', options: {} },
 				{ staticData: h.staticData },
 			);
 			harnesses.push(restarted);
@@ -672,7 +672,7 @@ describe('Spendesk Webhook Trigger', () => {
 			staticData.recentEvents = Array.from({ length: 200_000 }, (_, i) => `evt_old_${i}`);
 			const other = await startWebhookHarness(
 				sim,
-				{ events: ['payables:created'], companyScope: 'one', company: 'cmp_002', options: {} },
+				{ events: ['payables:created'], companies: 'one', company: 'cmp_002', options: {} },
 				{ staticData, workflowId: 'wf-many-events' },
 			);
 			harnesses.push(other);
@@ -716,7 +716,7 @@ describe('Spendesk Webhook Trigger', () => {
 				sim,
 				{
 					events: ['payables:created'],
-					companyScope: 'one',
+					companies: 'one',
 					company: 'cmp_002',
 					options: { fetchFullObject: true },
 				},
@@ -736,7 +736,7 @@ describe('Spendesk Webhook Trigger', () => {
 			resetTransport({ maxRetries: 1, backoffBaseMs: 600, maxBackoffMs: 600 });
 			const parameters = {
 				events: ['payables:created', 'settlements:created'],
-				companyScope: 'one',
+				companies: 'one',
 				company: 'cmp_002',
 				options: { fetchFullObject: true },
 			};
@@ -769,7 +769,7 @@ describe('Spendesk Webhook Trigger', () => {
 	describe('Fetch Full Object', () => {
 		test('a payable event gives the payable as Get a payable reads it, tagged with company and event', async () => {
 			const h = await start({
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_002', 'cmp_003'],
 				options: { fetchFullObject: true },
 			});
@@ -884,7 +884,7 @@ describe('Spendesk Webhook Trigger', () => {
 	describe('deliveries made by the simulator', () => {
 		test('a payable created at Spendesk gives exactly one execution with it; a failed delivery is retried by Spendesk and then starts it once', async () => {
 			const h = await start({
-				companyScope: 'several',
+				companies: 'several',
 				companyIds: ['cmp_002', 'cmp_003'],
 				events: ['payables:created', 'settlements:created'],
 				options: { fetchFullObject: true },

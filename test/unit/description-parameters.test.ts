@@ -68,7 +68,7 @@ function codeOnly(text: string): string {
 				),
 				'',
 			)
-			// Display options, e.g. `companyScope: ['all']`: the editor reads them, not the node.
+			// Display options, e.g. `companies: ['all']`: the editor reads them, not the node.
 			.replace(/\b\w+: \[(?:'[^']*'|true|false|[\d.]+)(?:, ?(?:'[^']*'|true|false|[\d.]+))*\]/g, '')
 	);
 }

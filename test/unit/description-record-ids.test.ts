@@ -54,7 +54,7 @@ const shown = (p: INodeProperties, name: string) =>
 	(p.displayOptions?.show?.[name] ?? []) as unknown[];
 const where = (p: INodeProperties) =>
 	`${shown(p, 'resource').join()} → ${shown(p, 'operation').join()}: ${p.name}${
-		shown(p, 'companyScope').length ? ` (${shown(p, 'companyScope').join()})` : ''
+		shown(p, 'companies').length ? ` (${shown(p, 'companies').join()})` : ''
 	}`;
 const mode = (p: INodeProperties, name: string): INodePropertyMode | undefined =>
 	p.modes?.find((m) => m.name === name);
@@ -126,7 +126,7 @@ describe('record ID fields of the operations', () => {
 		'%s: From List is the default wherever a list exists, never with All Companies',
 		(_, p) => {
 			const method = searchMethodOf(p);
-			const allCompanies = shown(p, 'companyScope').includes('all');
+			const allCompanies = shown(p, 'companies').includes('all');
 			const list = mode(p, 'list');
 			if (!method || allCompanies) {
 				expect(list).toBeUndefined();
@@ -145,19 +145,19 @@ describe('record ID fields of the operations', () => {
 				(o) => o.value === shown(p, 'operation')[0],
 			);
 			if (!operation?.perCompany || operation.write) continue;
-			const hidden = (p.displayOptions?.hide?.companyScope ?? []) as unknown[];
+			const hidden = (p.displayOptions?.hide?.companies ?? []) as unknown[];
 			expect([where(p), hidden]).toEqual([where(p), ['all']]);
 			const copy = recordIds.find(
 				(q) =>
 					q !== p &&
 					q.name === p.name &&
 					shown(q, 'operation').join() === shown(p, 'operation').join() &&
-					shown(q, 'companyScope').includes('all'),
+					shown(q, 'companies').includes('all'),
 			);
 			expect(copy?.modes?.map((m) => m.name)).toEqual(['id']);
 		}
 		// The reads by ID that offer All Companies each have one.
-		const copies = recordIds.filter((p) => shown(p, 'companyScope').includes('all')).map(where);
+		const copies = recordIds.filter((p) => shown(p, 'companies').includes('all')).map(where);
 		expect(copies.sort()).toEqual([
 			'analyticalField → getValues: fieldId (all)',
 			'payable → get: payableId (all)',

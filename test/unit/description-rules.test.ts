@@ -76,7 +76,7 @@ interface Walked {
 function label(property: INodeProperties): string {
 	const show = property.displayOptions?.show ?? {};
 	const where = Object.entries(show)
-		.filter(([key]) => ['resource', 'operation', 'companyScope', 'returnAll'].includes(key))
+		.filter(([key]) => ['resource', 'operation', 'companies', 'returnAll'].includes(key))
 		.map(([key, values]) => `${key}=${(values ?? []).join('|')}`)
 		.join(', ');
 	return `${property.displayName} (${property.name})${where ? ` [${where}]` : ''}`;

@@ -54,7 +54,7 @@ interface Walked {
 function where(property: INodeProperties): string {
 	const show = property.displayOptions?.show ?? {};
 	const parts = [show.resource, show.operation].filter(Boolean).map((v) => (v ?? []).join('|'));
-	const scope = show.companyScope ? ` companyScope=${show.companyScope.join('|')}` : '';
+	const scope = show.companies ? ` companies=${show.companies.join('|')}` : '';
 	return parts.length || scope ? ` [${parts.join('.')}${scope}]` : '';
 }
 
@@ -173,9 +173,7 @@ describe('record fields are pickers wherever the node lists their records', () =
 	test('every record field offers From List, the default, unless no API lists its records or All Companies is chosen', () => {
 		const offences = recordFields
 			.filter(({ property }) => !NO_LIST[property.name])
-			.filter(
-				({ property }) => !(property.displayOptions?.show?.companyScope ?? []).includes('all'),
-			)
+			.filter(({ property }) => !(property.displayOptions?.show?.companies ?? []).includes('all'))
 			.flatMap(({ path, property }) => {
 				const list = property.modes?.find((m) => m.name === 'list');
 				const method = list?.typeOptions?.searchListMethod;
@@ -337,7 +335,7 @@ describe('All Companies: reads that span companies only', () => {
 			({ option, key }) => WRITE.test(option.name) || ONE_COMPANY_READS[key],
 		)
 			.filter(({ resource, operation }) =>
-				shownFor(resource.value, operation.value).includes('companyScope'),
+				shownFor(resource.value, operation.value).includes('companies'),
 			)
 			.map(({ key, option }) => `${key} (${option.name})`);
 		expect(offences).toEqual([]);
@@ -345,7 +343,7 @@ describe('All Companies: reads that span companies only', () => {
 
 	test('the Custom API Call offers All Companies for GET only', () => {
 		const offering = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].filter((method) =>
-			shownFor('customApiCall', 'request', { method }).includes('companyScope'),
+			shownFor('customApiCall', 'request', { method }).includes('companies'),
 		);
 		expect(offering).toEqual(['GET']);
 		// With any other method, the Company field is there.

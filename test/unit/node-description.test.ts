@@ -148,7 +148,7 @@ describe('node description', () => {
 			'authentication',
 			'resource',
 			'operation',
-			'companyScope',
+			'companies',
 			'company',
 			'addCompanyFields',
 		]);
@@ -168,9 +168,9 @@ describe('node description', () => {
 		for (const limit of limits) {
 			if (limit.hint) {
 				expect(limit.hint).toMatch(/All Companies/);
-				expect(shownFor(limit, 'companyScope')).toEqual(['all']);
+				expect(shownFor(limit, 'companies')).toEqual(['all']);
 			} else {
-				expect(limit.displayOptions?.hide?.companyScope ?? []).toContain('all');
+				expect(limit.displayOptions?.hide?.companies ?? []).toContain('all');
 			}
 		}
 		// Company → Get Many has no company selector: its Limit is the one without the hint.

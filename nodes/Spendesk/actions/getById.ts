@@ -46,7 +46,7 @@ export function getByIdOperation(options: {
 				`'${options.label}'`,
 				`Pick the ${lower} from the list, or enter its ID (${options.source}).`,
 			);
-			const oneCompany = this.getNodeParameter('companyScope', itemIndex, 'one') === 'one';
+			const oneCompany = this.getNodeParameter('companies', itemIndex, 'one') === 'one';
 			return async (company) => {
 				const response = await callSpendesk(this, options.endpoint, {
 					company,

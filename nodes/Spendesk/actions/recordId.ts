@@ -58,13 +58,13 @@ export function recordLocator(options: {
 	};
 	if (options.allCompaniesDescription === undefined || !options.searchListMethod) return [field];
 	return [
-		{ ...field, displayOptions: { hide: { companyScope: ['all'] } } },
+		{ ...field, displayOptions: { hide: { companies: ['all'] } } },
 		{
 			...field,
 			default: { mode: 'id', value: '' },
 			description: options.allCompaniesDescription,
 			modes: field.modes?.filter((mode) => mode.name === 'id'),
-			displayOptions: { show: { companyScope: ['all'] } },
+			displayOptions: { show: { companies: ['all'] } },
 		},
 	];
 }

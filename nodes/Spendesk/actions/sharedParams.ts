@@ -24,11 +24,11 @@ export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
 		},
-		{ ...limit, displayOptions: { show: { returnAll: [false] }, hide: { companyScope: ['all'] } } },
+		{ ...limit, displayOptions: { show: { returnAll: [false] }, hide: { companies: ['all'] } } },
 		{
 			...limit,
 			hint: 'With All Companies, the limit applies to each company',
-			displayOptions: { show: { returnAll: [false], companyScope: ['all'] } },
+			displayOptions: { show: { returnAll: [false], companies: ['all'] } },
 		},
 	];
 }

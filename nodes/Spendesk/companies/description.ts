@@ -9,7 +9,7 @@ const companyLocator: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	description:
 		'The Spendesk company (legal entity) to act on. Required with organisation-level credentials; leave empty with a company-level credential to use its own company.',
-	displayOptions: { show: { companyScope: ['one'] } },
+	displayOptions: { show: { companies: ['one'] } },
 	modes: [
 		{
 			displayName: 'From List',
@@ -44,7 +44,7 @@ const EVERY_COMPANY = 'Every company the credential reaches';
 export const nodeCompanyProperties: INodeProperties[] = [
 	{
 		displayName: 'Companies',
-		name: 'companyScope',
+		name: 'companies',
 		type: 'options',
 		noDataExpression: true,
 		options: [
@@ -61,7 +61,7 @@ export const nodeCompanyProperties: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to add companyId and companyName to each item, to tell the companies apart',
-		displayOptions: { show: { companyScope: ['all'] } },
+		displayOptions: { show: { companies: ['all'] } },
 	},
 ];
 
@@ -79,7 +79,7 @@ function triggerSelector(
 	return [
 		{
 			displayName: 'Companies',
-			name: 'companyScope',
+			name: 'companies',
 			type: 'options',
 			noDataExpression: true,
 			...(description ? { description } : {}),
@@ -105,7 +105,7 @@ function triggerSelector(
 			typeOptions: { loadOptionsMethod: 'getCompanies' },
 			default: [],
 			description: `Companies whose ${what} start the workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
-			displayOptions: { show: { companyScope: ['several'] } },
+			displayOptions: { show: { companies: ['several'] } },
 		},
 	];
 }

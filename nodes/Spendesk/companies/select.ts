@@ -21,7 +21,7 @@ export interface CompanySelection {
 	targets: CompanyTarget[];
 }
 
-/** The Companies choice of one item: the mode (parameter `companyScope`) and the field it shows. */
+/** The Companies choice of one item: the mode (parameter `companies`) and the field it shows. */
 export interface CompanyChoice {
 	mode: string;
 	company?: unknown;
@@ -144,7 +144,7 @@ export function readCompanyChoice(
 		itemIndex === undefined
 			? (ctx as IPollFunctions).getNodeParameter(name, fallback, options)
 			: (ctx as IExecuteFunctions).getNodeParameter(name, itemIndex, fallback, options);
-	const mode = read('companyScope', 'one') as string;
+	const mode = read('companies', 'one') as string;
 	if (mode === 'one') {
 		// n8n's extractValue looks the field up among the parameters shown, and fails when the
 		// Company field is not shown (Custom API Call with Company Placement: None): only a resource

@@ -29,7 +29,7 @@ const text = (value: unknown): string =>
 
 /** The company the node is set to, for a list of its records; refused unless One Company is chosen. */
 function chosenCompany(ctx: ILoadOptionsFunctions, what: string): string | undefined {
-	const mode = ctx.getCurrentNodeParameter('companyScope');
+	const mode = ctx.getCurrentNodeParameter('companies');
 	if (mode !== 'one' && mode !== undefined) {
 		throw new NodeOperationError(
 			ctx.getNode(),

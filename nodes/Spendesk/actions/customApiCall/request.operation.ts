@@ -153,7 +153,7 @@ export const customApiCall: SpendeskOperation = {
 		let scope: unknown;
 		try {
 			method = this.getNodeParameter('method', itemIndex);
-			scope = this.getNodeParameter('companyScope', itemIndex, 'one');
+			scope = this.getNodeParameter('companies', itemIndex, 'one');
 		} catch {
 			// A parameter this item cannot read: its own run reports it (Continue On Fail applies).
 			return;

@@ -13,7 +13,7 @@ export const getPurchaseOrder: SingleOperation = withOutput(
 		properties: purchaseOrderLocator('get', true),
 		prepare(this: IExecuteFunctions, itemIndex: number) {
 			const id = readPurchaseOrderId(this, itemIndex);
-			const oneCompany = this.getNodeParameter('companyScope', itemIndex, 'one') === 'one';
+			const oneCompany = this.getNodeParameter('companies', itemIndex, 'one') === 'one';
 			return async (company) => {
 				const response = await callSpendesk(this, 'getPurchaseOrder', {
 					company,
