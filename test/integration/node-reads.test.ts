@@ -22,6 +22,7 @@ import {
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
 import { locatorById, plain } from '../support/values';
+import { FIELDS_READ } from '../schemas/fields-read';
 
 const KINDS = [
 	{ kind: 'orgKey' as const, company: 'cmp_002', target: 'cmp_002' },
@@ -252,45 +253,16 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 	});
 
 	describe('Output: Raw, Simplified, Selected Fields on suppliers, purchase orders and settlements', () => {
-		/** Simplified: these fields, those the record has, in this order (actions/output.ts). */
-		const SIMPLE: Record<string, string[]> = {
-			supplier: [
-				'id',
-				'name',
-				'legalName',
-				'vatNo',
-				'iban',
-				'bic',
-				'bankCountry',
-				'address',
-				'primaryEmail',
-				'isArchived',
-			],
-			purchaseOrder: [
-				'id',
-				'status',
-				'description',
-				'supplier',
-				'amount',
-				'netAmount',
-				'currency',
-				'startDate',
-				'endDate',
-				'userId',
-			],
-			settlement: [
-				'id',
-				'type',
-				'medium',
-				'paidFrom',
-				'amount',
-				'currency',
-				'state',
-				'createdAt',
-				'clearedAt',
-				'exportedAt',
-			],
+		/** Simplified: the fields the inventory declares for it (test/schemas/fields-read.ts), those the record has. */
+		const simpleFields = (resource: string): string[] => {
+			const words = resource.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+			const entry = FIELDS_READ.find((r) => r.reader === `actions/output.ts Simplified ${words}`);
+			if (!entry) throw new Error(`no Simplified inventory entry for ${resource}`);
+			return [...entry.fields];
 		};
+		const SIMPLE: Record<string, string[]> = Object.fromEntries(
+			['supplier', 'purchaseOrder', 'settlement'].map((r) => [r, simpleFields(r)]),
+		);
 		const pick = (record: IDataObject, fields: string[]) =>
 			Object.fromEntries(fields.filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
 
