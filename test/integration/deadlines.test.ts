@@ -8,12 +8,11 @@
  * transfer's, naming the file and the host. The limits are lowered here (tokens 600 ms, attempts
  * and transfers 800 ms); a trickled answer would take 10 s or more.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
 import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
 import { ctxFor, failure, resetTransport, simulatorPerSuite } from '../support/fixtures';
 import { runNode } from '../support/node';
-import { locatorById } from '../support/values';
+import { locatorById, PDF_ITEM } from '../support/values';
 
 const SCOPES = [
 	'experimental:accounting:update',
@@ -25,18 +24,6 @@ const TOKEN_MS = 600;
 const ATTEMPT_MS = 800;
 /** Well past the limits, well before a trickled answer would be done. */
 const BOUND_MS = 3000;
-
-const RECEIPT: INodeExecutionData = {
-	json: {},
-	binary: {
-		data: {
-			data: Buffer.from('%PDF-1.4 receipt').toString('base64'),
-			mimeType: 'application/pdf',
-			fileName: 'receipt.pdf',
-			fileExtension: 'pdf',
-		},
-	},
-};
 
 describe('every call ends by its deadline, also an answer trickling byte by byte', () => {
 	let sim: SpendeskSimulator;
@@ -166,7 +153,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 					payableId: locatorById('pay_001_000005'),
 					binaryPropertyName: 'data',
 				},
-				{ items: [RECEIPT] },
+				{ items: [PDF_ITEM] },
 			),
 		);
 		expect(error.message).toBe(

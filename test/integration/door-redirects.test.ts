@@ -26,7 +26,7 @@ import {
 import { CredentialStore, createContext } from '../support/n8n-context';
 import { testCredentialLikeN8n } from '../support/n8n-credentials';
 import { runNode } from '../support/node';
-import { locatorById } from '../support/values';
+import { locatorById, PDF_ITEM } from '../support/values';
 
 const TYPE = 'spendeskOAuth2Api';
 const QUERY_SECRET = 'query-secret-4be0';
@@ -212,18 +212,6 @@ describe('one door: no request follows a redirect', () => {
 		);
 	});
 
-	const fileItem = {
-		json: {},
-		binary: {
-			data: {
-				data: Buffer.from('%PDF-1.4 receipt').toString('base64'),
-				mimeType: 'application/pdf',
-				fileName: 'receipt.pdf',
-				fileExtension: 'pdf',
-			},
-		},
-	};
-
 	test('receipt upload (pre-signed form) answered 307: the file and the form fields reach no other origin', async () => {
 		redirectTo('receiptUpload');
 		const error = await failure(
@@ -237,7 +225,7 @@ describe('one door: no request follows a redirect', () => {
 					payableId: locatorById('pay_001_000005'),
 					binaryPropertyName: 'data',
 				},
-				{ items: [fileItem] },
+				{ items: [PDF_ITEM] },
 			),
 		);
 		expect(received).toEqual([]);
@@ -258,7 +246,7 @@ describe('one door: no request follows a redirect', () => {
 					intakeId: locatorById(intake),
 					binaryPropertyName: 'data',
 				},
-				{ items: [fileItem] },
+				{ items: [PDF_ITEM] },
 			),
 		);
 		expect(received).toEqual([]);

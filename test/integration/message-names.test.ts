@@ -13,7 +13,6 @@ import path from 'node:path';
 import type {
 	IDataObject,
 	ILoadOptionsFunctions,
-	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
@@ -23,7 +22,7 @@ import type { FaultSpec } from '../simulator/types';
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, simulatorPerSuite, triggerFor } from '../support/fixtures';
 import { prepareNode } from '../support/node';
-import { locatorById } from '../support/values';
+import { locatorById, PDF_ITEM } from '../support/values';
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'workflows', '1.0');
 const DESCRIPTION = new Spendesk().description;
@@ -84,19 +83,6 @@ function parametersOf(resource: string, operation: string, pinned: Map<string, I
 	return parameters;
 }
 
-/** The item every operation gets: a file, for the operations that upload one. */
-const ITEM: INodeExecutionData = {
-	json: {},
-	binary: {
-		data: {
-			data: Buffer.from('%PDF-1.4 receipt').toString('base64'),
-			mimeType: 'application/pdf',
-			fileName: 'receipt.pdf',
-			fileExtension: 'pdf',
-		},
-	},
-};
-
 /** How a call may go wrong: refused, failing, answered by something that is not the API, cut off. */
 const FAULTS: Array<{ name: string; fault: Omit<FaultSpec, 'route'> }> = [
 	{ name: 'a 400', fault: { kind: 'status', status: 400, detail: 'Refused on purpose' } },
@@ -131,7 +117,7 @@ describe('messages name the operation as the panel shows it, never a catalogue l
 	describe.each(FAULTS)('every API answer is $name', ({ fault }) => {
 		test.each(operations)('$title', async ({ resource, operation, title }) => {
 			const parameters = parametersOf(resource, operation, pinned);
-			const { execute } = await prepareNode(sim, 'orgKey', parameters, { items: [ITEM] });
+			const { execute } = await prepareNode(sim, 'orgKey', parameters, { items: [PDF_ITEM] });
 			sim.injectFault({ route: '*', times: 1000, ...fault });
 			const error = await failure(execute());
 			const text = shown(error);

@@ -3,7 +3,7 @@
  * item ids, resource locator parameters. No import of the package's code, so the e2e tests can
  * use them too.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 /**
  * A JSON round trip: the value as the node receives it over HTTP. Typed as a list of JSON
@@ -20,3 +20,16 @@ export const locatorById = (value: string) => ({ __rl: true, mode: 'id', value }
 
 /** A resource locator parameter in "From List" mode (the value the editor stores). */
 export const locatorFromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+/** An input item holding a small PDF in its `data` binary property: the file of an upload. */
+export const PDF_ITEM: INodeExecutionData = {
+	json: {},
+	binary: {
+		data: {
+			data: Buffer.from('%PDF-1.4 receipt').toString('base64'),
+			mimeType: 'application/pdf',
+			fileName: 'receipt.pdf',
+			fileExtension: 'pdf',
+		},
+	},
+};
