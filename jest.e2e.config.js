@@ -12,8 +12,9 @@ module.exports = {
 	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
 	// n8n installs take minutes the first time; one execution of n8n takes seconds.
 	testTimeout: 600_000,
-	// One n8n at a time: they share the CPU, the cache folder and the task-broker ports.
-	maxWorkers: 1,
+	// Two test files at a time (E2E_WORKERS overrides): every n8n gets its own free ports and
+	// home folder, and most of a file's time is spent waiting on n8n, not computing.
+	maxWorkers: Number(process.env.E2E_WORKERS) || 2,
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
