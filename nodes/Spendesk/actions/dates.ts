@@ -2,11 +2,11 @@
  * Dates of dateTime fields as ISO 8601 in UTC, a value without a time zone (what the date
  * picker gives) read in the workflow's time zone; the date filters of the lists.
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dateFilter } from './listFilters';
 import { filtersCollection, readCollection } from './sharedParams';
 import { expressionDate } from '../values/expression';
+import { itemError } from './errorItem';
 
 const ISO_LIKE =
 	/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -88,17 +88,21 @@ export function readDateFilter(
 	const at = toEpoch(value, ctx.getTimezone());
 	const impossible = typeof value === 'string' ? impossibleDate(value) : undefined;
 	if (impossible !== undefined) {
-		throw new NodeOperationError(ctx.getNode(), `'${label}' is not a real date: ${impossible}`, {
-			description: `Correct '${label}'; the node does not move an impossible date to the next month or day.`,
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
+			`'${label}' is not a real date: ${impossible}`,
+			`Correct '${label}'; the node does not move an impossible date to the next month or day.`,
+		);
 	}
 	if (Number.isNaN(at)) {
 		const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : typeof value;
-		throw new NodeOperationError(ctx.getNode(), `'${label}' is not a date: got ${shown}`, {
-			description: `Pick a date in '${label}', or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T18:00:00Z (an expression may give {{ $now }}).`,
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
+			`'${label}' is not a date: got ${shown}`,
+			`Pick a date in '${label}', or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T18:00:00Z (an expression may give {{ $now }}).`,
+		);
 	}
 	return new Date(at).toISOString();
 }
@@ -167,10 +171,12 @@ export function readFromTo(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 	const from = readDateFilter(ctx, itemIndex, filters.from, 'From');
 	const to = readEndDateFilter(ctx, itemIndex, filters.to, 'Until');
 	if (from && to && from > to) {
-		throw new NodeOperationError(ctx.getNode(), `'From' (${from}) is after 'Until' (${to})`, {
-			description: "Set 'From' to a date on or before 'Until', or leave one of them empty.",
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
+			`'From' (${from}) is after 'Until' (${to})`,
+			"Set 'From' to a date on or before 'Until', or leave one of them empty.",
+		);
 	}
 	return { from, to };
 }

@@ -1,7 +1,7 @@
 /** Parameters of the operations that move files: the field holding the file, Max File Size, safe file names. */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { numberOf } from '../values/expression';
+import { fail } from './readers';
 
 /** The name of the field holding a file (`label` as the editor names it): not empty, without spaces. */
 export function readBinaryPropertyName(
@@ -15,14 +15,11 @@ export function readBinaryPropertyName(
 	const raw = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
 	const value = typeof raw === 'string' ? raw.trim() : '';
 	if (!value || /\s/.test(value)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`'${label}' must be a field name without spaces, e.g. "data"; got ${value ? `"${value}"` : 'nothing'}`,
-			{
-				description:
-					'Enter the name of the field that holds (or will hold) the file, as n8n shows it in the Binary tab.',
-				itemIndex,
-			},
+			'Enter the name of the field that holds (or will hold) the file, as n8n shows it in the Binary tab.',
 		);
 	}
 	return value;
@@ -74,10 +71,11 @@ export function readMaxBytes(
 	const raw = ctx.getNodeParameter(name, itemIndex, size.fallback) as unknown;
 	const mb = numberOf(raw);
 	if (!Number.isFinite(mb) || mb < 0.01 || mb > size.largest) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`'Max File Size (MB)' must be a number from 0.01 to ${size.largest}; got ${String(raw)}`,
-			{ description: size.advice, itemIndex },
+			size.advice,
 		);
 	}
 	return Math.floor(mb * 1024 * 1024);

@@ -3,10 +3,10 @@
  * request, and fails naming the field and the item (texts, IDs, amounts, dates, lists, bank
  * details). The editor's side of record IDs: recordId.ts.
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isOneIdSegment } from '../transport/placement';
 import { impossibleDate, toEpoch } from './dates';
+import { itemError } from './errorItem';
 import { LOCATOR_MODES } from './recordId';
 
 /** A field's label as messages write it, in quotes after where it is ("Item 2, 'Name'") (CONTRIBUTING.md). */
@@ -22,7 +22,7 @@ export function fail(
 	message: string,
 	description: string,
 ): never {
-	throw new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+	throw itemError(ctx, itemIndex, message, description);
 }
 
 /** A value as messages show it: text in quotes, anything else as it prints (40 characters). */

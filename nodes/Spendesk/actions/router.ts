@@ -10,9 +10,10 @@ import { companyError, tagItem } from '../companies/label';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
 import type { CompanySelection, CompanyTarget } from '../companies/select';
 import { runBatched } from './batch';
-import { errorItem } from './errorItem';
+import { errorItem, itemError } from './errorItem';
 import { RESOURCES } from './resources';
 import type { ItemSink, OperationResult, SpendeskOperation, SpendeskResource } from './types';
+import { fail } from './readers';
 
 interface Chosen {
 	resource?: SpendeskResource;
@@ -31,14 +32,11 @@ function chosenOf(ctx: IExecuteFunctions, count: number): Chosen[] {
 function unknownOperation(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
 	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
 	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	return new NodeOperationError(
-		ctx.getNode(),
+	return itemError(
+		ctx,
+		itemIndex,
 		`The operation "${name}" of "${resource}" is not supported`,
-		{
-			description:
-				'Choose the resource and the operation again in the node: the workflow may come from another version of the package.',
-			itemIndex,
-		},
+		'Choose the resource and the operation again in the node: the workflow may come from another version of the package.',
 	);
 }
 
@@ -62,14 +60,11 @@ function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, chosen: Chosen[]): v
 		if (!(operation?.write || operation?.oneCompany) || !operation.perCompany) continue;
 		const { mode } = readCompanyChoice(ctx, itemIndex);
 		if (mode === 'one') continue;
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`${operationTitle(ctx, itemIndex, chosen[itemIndex])} ${operation.write ? 'writes to' : 'reads from'} one company at a time: All Companies is not allowed`,
-			{
-				description:
-					"Nothing was sent. Pick one company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.",
-				itemIndex,
-			},
+			"Nothing was sent. Pick one company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.",
 		);
 	}
 }

@@ -1,7 +1,7 @@
 /** Parameters and helpers shared by the operations: Return All + Limit, JSON parameters. */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { numberOf } from '../values/expression';
+import { itemError } from './errorItem';
 
 /** Return All + Limit; the Limit twice, with All Companies carrying the hint that it applies to each. */
 export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
@@ -47,15 +47,13 @@ export function readLimit(
 		const range = maxLimit ? `a whole number from 1 to ${maxLimit}` : 'a whole number of 1 or more';
 		const empty = raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim());
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw itemError(
+			ctx,
+			itemIndex,
 			empty ? `'Limit' is empty: enter ${range}` : `'Limit' must be ${range}; got ${got}`,
-			{
-				description: maxLimit
-					? `Spendesk returns at most ${maxLimit} here per call. Turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`
-					: `Or turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`,
-				itemIndex,
-			},
+			maxLimit
+				? `Spendesk returns at most ${maxLimit} here per call. Turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`
+				: `Or turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`,
 		);
 	}
 	return limit;
@@ -105,13 +103,11 @@ export function readCollection(
 	if (raw === null || raw === undefined || raw === '') return {};
 	if (typeof raw === 'object' && !Array.isArray(raw)) return raw as IDataObject;
 	const label = COLLECTION_LABELS[name] ?? name;
-	throw new NodeOperationError(
-		ctx.getNode(),
+	throw itemError(
+		ctx,
+		itemIndex,
 		`'${label}' must be a set of fields; got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
-		{
-			description: `Set '${label}' in the node, or remove the value an expression or the workflow's JSON gives it.`,
-			itemIndex,
-		},
+		`Set '${label}' in the node, or remove the value an expression or the workflow's JSON gives it.`,
 	);
 }
 
@@ -127,14 +123,11 @@ export function readJsonObject(
 	if (raw && typeof raw === 'object' && (lists || !Array.isArray(raw))) return raw as IDataObject;
 	if (raw === null || raw === undefined) return {};
 	if (typeof raw !== 'string') {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw itemError(
+			ctx,
+			itemIndex,
 			`'${label}' must be a JSON object${lists ? ' or list' : ''}; got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
-			{
-				description:
-					'Enter an object in curly braces, e.g. {"status": "paid"}, or an expression that gives one.',
-				itemIndex,
-			},
+			'Enter an object in curly braces, e.g. {"status": "paid"}, or an expression that gives one.',
 		);
 	}
 	const text = raw.trim();
@@ -143,16 +136,20 @@ export function readJsonObject(
 	try {
 		value = JSON.parse(text);
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), `'${label}' is not valid JSON`, {
-			description: `${(error as Error).message}. Enter a JSON object, e.g. {"status": "paid"}.`,
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
+			`'${label}' is not valid JSON`,
+			`${(error as Error).message}. Enter a JSON object, e.g. {"status": "paid"}.`,
+		);
 	}
 	if (!value || typeof value !== 'object' || (Array.isArray(value) && !lists)) {
-		throw new NodeOperationError(ctx.getNode(), `'${label}' must be a JSON object`, {
-			description: 'Enter an object in curly braces, e.g. {"status": "paid"}.',
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
+			`'${label}' must be a JSON object`,
+			'Enter an object in curly braces, e.g. {"status": "paid"}.',
+		);
 	}
 	return value as IDataObject;
 }
@@ -166,10 +163,12 @@ export function rejectPagingKeys(
 ): IDataObject {
 	for (const reserved of ['limit', 'cursor']) {
 		if (reserved in filters) {
-			throw new NodeOperationError(ctx.getNode(), `'${label}' must not set "${reserved}"`, {
-				description: "Paging is handled by the node: use 'Return All' and 'Limit' instead.",
+			throw itemError(
+				ctx,
 				itemIndex,
-			});
+				`'${label}' must not set "${reserved}"`,
+				"Paging is handled by the node: use 'Return All' and 'Limit' instead.",
+			);
 		}
 	}
 	return filters;
@@ -204,13 +203,11 @@ export function readMaxWaitMs(
 	const seconds = numberOf(raw);
 	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw itemError(
+			ctx,
+			itemIndex,
 			`'Max Wait (Seconds)' must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
-			{
-				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${fallback}. An expression must give a number.`,
-				itemIndex,
-			},
+			`Enter how long to wait for Spendesk to build the ${what}, e.g. ${fallback}. An expression must give a number.`,
 		);
 	}
 	return seconds * 1000;

@@ -6,6 +6,8 @@ import { DOT_SEGMENT } from '../../transport/environment';
 import { collectList } from '../../transport/paginate';
 import { readJsonObject, readLimit, returnAllOrLimit } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
+import { fail } from '../readers';
+import { itemError } from '../errorItem';
 
 const METHODS: ReadonlyArray<Endpoint['method']> = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
 const PLACEMENTS: readonly CompanyPlacement[] = ['path', 'none', 'header'];
@@ -159,14 +161,11 @@ export const customApiCall: SpendeskOperation = {
 			return;
 		}
 		if (method === 'GET' || scope !== 'all') return;
-		throw new NodeOperationError(
-			this.getNode(),
+		fail(
+			this,
+			itemIndex,
 			`Custom API Call with method ${String(method)} writes to one company at a time: All Companies is not allowed`,
-			{
-				description:
-					"Nothing was sent. Set 'Companies' to One Company and pick the company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.",
-				itemIndex,
-			},
+			"Nothing was sent. Set 'Companies' to One Company and pick the company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.",
 		);
 	},
 	namedBy(this: IExecuteFunctions, itemIndex: number) {
@@ -175,7 +174,7 @@ export const customApiCall: SpendeskOperation = {
 	},
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const fail = (message: string, description: string) =>
-			new NodeOperationError(this.getNode(), message, { description, itemIndex });
+			itemError(this, itemIndex, message, description);
 		// A choice parameter is one of its options (an expression may give anything).
 		const oneOf = <T extends string>(
 			name: string,

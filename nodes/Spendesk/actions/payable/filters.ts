@@ -1,4 +1,3 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readFilterDate, toEpoch } from '../dates';
 import { dateFilter, textField } from '../listFilters';
@@ -8,7 +7,7 @@ import {
 	readJsonObject,
 	rejectPagingKeys,
 } from '../sharedParams';
-import { readChoices, readIdList } from '../readers';
+import { fail, readChoices, readIdList } from '../readers';
 
 /** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
 export const FILTER_MODE: INodeProperties = {
@@ -171,19 +170,14 @@ function checkPayableDates(
 	const end = toEpoch(body.toPayableDate, 'UTC');
 	if (!Number.isFinite(start) || !Number.isFinite(end)) return;
 	if (start > end)
-		throw new NodeOperationError(ctx.getNode(), `${from} is after ${to}`, {
-			description: `Set '${from}' to a date on or before '${to}'.`,
-			itemIndex,
-		});
+		fail(ctx, itemIndex, `${from} is after ${to}`, `Set '${from}' to a date on or before '${to}'.`);
 	const days = Math.floor((end - start) / DAY_MS);
 	if (days > MAX_PAYABLE_DAYS) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`'${from}' and '${to}' are ${days} days apart: Spendesk allows at most ${MAX_PAYABLE_DAYS}`,
-			{
-				description: `Nothing was sent. Narrow '${from}' and '${to}' to ${MAX_PAYABLE_DAYS} days apart or less, and run the node once per period for a longer one (e.g. one item per month), or leave one of them empty.`,
-				itemIndex,
-			},
+			`Nothing was sent. Narrow '${from}' and '${to}' to ${MAX_PAYABLE_DAYS} days apart or less, and run the node once per period for a longer one (e.g. one item per month), or leave one of them empty.`,
 		);
 	}
 }

@@ -1,5 +1,4 @@
 /** Payable → Get Attachments: one item per attachment, its file fetched without credentials (transport/presigned.ts). */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { ENDPOINTS } from '../../transport/endpoints';
 import { unreadableList } from '../../transport/pagination/errors';
@@ -17,7 +16,7 @@ import { recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { baseFileName, FileNames, mimeTypeOf, withExtension } from './attachmentNames';
 import { optionsCollection } from '../sharedParams';
-import { isObject } from '../readers';
+import { fail, isObject } from '../readers';
 import { readPayableId } from './version';
 
 interface AttachmentOptions {
@@ -72,14 +71,11 @@ async function withFile(
 	const url = presignedUrl(ctx, linkOf(attachment), what, itemIndex);
 	const declared = typeof attachment.size === 'number' ? attachment.size : undefined;
 	if (declared !== undefined && declared > options.maxBytes) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`The file of ${what} is larger than 'Max File Size (MB)' allows (${formatBytes(declared)}; the limit is ${formatBytes(options.maxBytes)})`,
-			{
-				description:
-					"Raise 'Max File Size (MB)' in the options to download it, or turn on 'Metadata Only' to get the links without the files.",
-				itemIndex,
-			},
+			"Raise 'Max File Size (MB)' in the options to download it, or turn on 'Metadata Only' to get the links without the files.",
 		);
 	}
 	const { bytes, contentType } = await downloadPresigned(ctx, url, {

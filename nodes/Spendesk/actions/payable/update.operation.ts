@@ -3,7 +3,6 @@
  * update, so Change Some reads the payable first and sends all its lines. Never repeated after
  * a 5xx (a replay of an applied one would be refused as a stale version).
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { companyLabel } from '../../companies/label';
 import type { EndpointName } from '../../transport/endpoints';
@@ -32,6 +31,7 @@ import {
 	versionIn,
 	versionProperty,
 } from './version';
+import { fail } from '../readers';
 
 interface Target {
 	payableId: string;
@@ -106,15 +106,13 @@ async function readCurrent(ctx: IExecuteFunctions, target: Target): Promise<IDat
 
 /** The lines as read cannot be sent back: none, or line `unreadable` (from 1) without a usable amount. */
 function noLinesFromSpendesk(ctx: IExecuteFunctions, target: Target, unreadable?: number): never {
-	throw new NodeOperationError(
-		ctx.getNode(),
+	fail(
+		ctx,
+		target.itemIndex,
 		unreadable
 			? `Spendesk gave line ${unreadable} of payable "${target.payableId}" without a readable gross amount (in minor units), so it cannot be updated`
 			: `Spendesk gave no line items for payable "${target.payableId}", so it cannot be updated`,
-		{
-			description: "Nothing was sent. Choose Replace All under 'Line Items' and give every line.",
-			itemIndex: target.itemIndex,
-		},
+		"Nothing was sent. Choose Replace All under 'Line Items' and give every line.",
 	);
 }
 
@@ -139,14 +137,11 @@ function mergedLines(
 	let result = lines as LineItem[];
 	for (const change of changes) {
 		if (change.line !== undefined && change.line > result.length)
-			throw new NodeOperationError(
-				ctx.getNode(),
+			fail(
+				ctx,
+				target.itemIndex,
 				`Change ${change.position}: payable "${target.payableId}" has no line ${change.line} (it has ${result.length})`,
-				{
-					description:
-						"Nothing was sent. Set 'Line Number' to a line of the payable (from 1, in the order Payable → Get lists them), or apply the change to every line.",
-					itemIndex: target.itemIndex,
-				},
+				"Nothing was sent. Set 'Line Number' to a line of the payable (from 1, in the order Payable → Get lists them), or apply the change to every line.",
 			);
 		result = applyChange(result, change);
 	}

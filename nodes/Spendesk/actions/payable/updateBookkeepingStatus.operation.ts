@@ -21,6 +21,7 @@ import {
 	versionProperty,
 } from './version';
 import { isObject, readBookkeepingStatus, readText } from '../readers';
+import { itemError } from '../errorItem';
 
 /** Words of a per-payable result that say the payable was not changed. */
 const REFUSED = /fail|error|reject|invalid|denied|forbidden|refused/i;
@@ -86,14 +87,11 @@ function notFoundError(
 	entry: BatchEntry,
 	company: string | undefined,
 ): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
+	return itemError(
+		ctx,
+		entry.itemIndex,
 		`${capitalised(entry.label)} was not found in ${companyLabel(company)}`,
-		{
-			description:
-				"Check the ID in 'Payable' (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.",
-			itemIndex: entry.itemIndex,
-		},
+		"Check the ID in 'Payable' (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.",
 	);
 }
 

@@ -3,7 +3,6 @@
  * WITHOUT the bearer token (transport/presigned.ts). No source gives Spendesk's largest receipt:
  * Max File Size defaults to 50 MB (the simulator's limit).
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/response';
 import {
@@ -59,13 +58,11 @@ function readForm(
 	const method = typeof data.method === 'string' ? data.method.toUpperCase() : 'POST';
 	const fields = formFields(data.fields);
 	if (method !== 'POST' || !fields.length)
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`Spendesk did not open an upload form for ${what} as expected`,
-			{
-				description: `The answer lacked the form's fields or asked for ${method} instead of POST. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
-				itemIndex,
-			},
+			`The answer lacked the form's fields or asked for ${method} instead of POST. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
 		);
 	return { url: presignedUrl(ctx, data.url, what, itemIndex), fields };
 }

@@ -2,7 +2,6 @@
  * Supplier → Update: one item one call; several in bulk calls of up to 100
  * (docs/api.md#supplier-management), paired by ID (bulk.ts).
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
@@ -11,7 +10,7 @@ import { recordLocator } from '../recordId';
 import { supplierResults } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 import { readCollection } from '../sharedParams';
-import { readRecordId, readText } from '../readers';
+import { fail, readRecordId, readText } from '../readers';
 
 const ID_HINT =
 	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
@@ -23,22 +22,20 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if ('name' in fields) {
 		const name = readText(ctx, itemIndex, fields.name, 'Name', 200);
 		if (!name)
-			throw new NodeOperationError(ctx.getNode(), "'Name' is empty", {
-				description:
-					"A supplier keeps a name: enter the new name, or remove 'Name' from 'Update Fields'.",
+			fail(
+				ctx,
 				itemIndex,
-			});
+				"'Name' is empty",
+				"A supplier keeps a name: enter the new name, or remove 'Name' from 'Update Fields'.",
+			);
 		changes.name = name;
 	}
 	if (Object.keys(changes).length === 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			"Nothing to update: add at least one field to 'Update Fields'",
-			{
-				description:
-					'Choose the fields of the supplier to change. To archive or unarchive a supplier, use Supplier → Archive or Unarchive.',
-				itemIndex,
-			},
+			'Choose the fields of the supplier to change. To archive or unarchive a supplier, use Supplier → Archive or Unarchive.',
 		);
 	}
 	return changes;
