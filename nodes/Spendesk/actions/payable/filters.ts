@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { readFilterDate, toEpoch } from '../dates';
+import { readDateFilter, toEpoch } from '../dates';
 import { dateFilter, textField } from '../listFilters';
 import {
 	filtersCollection,
@@ -115,7 +115,7 @@ export function readChoiceFilter(
 	return readChoices(ctx, itemIndex, value, property.displayName, values);
 }
 
-/** The snapshot's filters, sent flat in the request body; dates read by their label (readFilterDate). */
+/** The snapshot's filters, sent flat in the request body; dates read by their label (readDateFilter). */
 const SNAPSHOT_FILTERS: INodeProperties[] = [
 	BOOKKEEPING_STATUS_FILTER,
 	dateFilter('Created From', 'createdFrom', 'Only payables created on or after this date'),
@@ -189,7 +189,7 @@ function fieldsBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	for (const [key, value] of Object.entries(fields)) {
 		const property = SNAPSHOT_FILTERS.find((filter) => filter.name === key);
 		if (property?.type === 'dateTime')
-			body[key] = readFilterDate(ctx, itemIndex, value, property.displayName);
+			body[key] = readDateFilter(ctx, itemIndex, value, property.displayName);
 		else if (key === 'ids') body.ids = readIdList(ctx, itemIndex, value, 'Payable IDs');
 		else if (property?.type === 'multiOptions')
 			body[key] = readChoiceFilter(ctx, itemIndex, property, value);

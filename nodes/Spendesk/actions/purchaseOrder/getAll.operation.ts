@@ -1,6 +1,6 @@
 /** Purchase Order → Get Many (docs/api.md#purchase-orders). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { readDateFilter, readEndDateFilter } from '../dates';
+import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
 import { dateFilter } from '../listFilters';
 import { filtersCollection, optionsCollection, readCollection } from '../sharedParams';
@@ -12,7 +12,7 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);
 	const options = readCollection(ctx, 'options', itemIndex);
 	const createdFrom = readDateFilter(ctx, itemIndex, filters.createdFrom, 'Created From');
-	const createdTo = readEndDateFilter(ctx, itemIndex, filters.createdTo, 'Created To');
+	const createdTo = readDateFilter(ctx, itemIndex, filters.createdTo, 'Created To');
 	if (createdFrom && createdTo && createdFrom > createdTo)
 		fail(
 			ctx,
