@@ -162,13 +162,6 @@ export function readFieldValues(
 	});
 }
 
-/** An amount as Spendesk takes it: minor units, its currency and the currency's precision. */
-export interface Money {
-	amount: number;
-	currency: string;
-	precision: number;
-}
-
 /** The decimals of a currency's minor unit (ISO 4217: EUR 2, JPY 0, KWD 3); 2 when unknown. */
 function currencyPrecision(currency: string): number {
 	try {
@@ -220,7 +213,7 @@ export function readMoney(
 	label: string,
 	currency: string,
 	positive = false,
-): Money {
+): { amount: number; currency: string; precision: number } {
 	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : raw;
 	const precision = currencyPrecision(currency);
 	const example = precision ? `1200.${'5'.padEnd(precision, '0')}` : '1200';
@@ -339,7 +332,7 @@ export function readIdList(
 	return ids.length ? (ids as string[]) : undefined;
 }
 
-/** Choices of a multi-select (or an expression's text or list), each one of `allowed`; undefined when none. */
+/** Choices of a multi-select or a single-select (an expression's text or list), each one of `allowed`; undefined when none. */
 export function readChoices(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -361,29 +354,12 @@ export function readChoices(
 	return chosen.length ? chosen : undefined;
 }
 
-/** One choice of a single-select (or an expression's value), one of `allowed`; undefined when none. */
-export function readChoice(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	value: unknown,
-	label: string,
-	allowed: readonly string[],
-): string | undefined {
-	return readChoices(ctx, itemIndex, value, label, allowed)?.[0];
-}
-
-/** The Sort rule of a list (`sort` › `rule`): its field and direction, each checked. */
-export interface SortRule {
-	field?: string;
-	direction?: 'asc' | 'desc';
-}
-
 /** The Sort rule (`{ rule: { field, direction } }`), none given `{}`; `fields`: those the list sorts by, if any. */
 export function readSortRule(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	fields: readonly string[] = [],
-): SortRule {
+): { field?: string; direction?: 'asc' | 'desc' } {
 	const raw = ctx.getNodeParameter('sort', itemIndex, {}) as unknown;
 	if (raw === undefined || raw === null || raw === '') return {};
 	if (typeof raw !== 'object' || Array.isArray(raw))
@@ -395,10 +371,13 @@ export function readSortRule(
 		);
 	const rule = (raw as { rule?: unknown }).rule as Record<string, unknown> | undefined;
 	if (!rule || typeof rule !== 'object') return {};
-	const field = fields.length ? readChoice(ctx, itemIndex, rule.field, 'Field', fields) : undefined;
-	const direction = readChoice(ctx, itemIndex, rule.direction, 'Direction', ['asc', 'desc']) as
-		| SortRule['direction']
-		| undefined;
+	const field = fields.length
+		? readChoices(ctx, itemIndex, rule.field, 'Field', fields)?.[0]
+		: undefined;
+	const direction = readChoices(ctx, itemIndex, rule.direction, 'Direction', [
+		'asc',
+		'desc',
+	])?.[0] as 'asc' | 'desc' | undefined;
 	return { ...(field ? { field } : {}), ...(direction ? { direction } : {}) };
 }
 

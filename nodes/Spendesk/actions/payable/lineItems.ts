@@ -8,7 +8,7 @@ import {
 	entriesOf,
 	fail,
 	LIST_HINT,
-	readChoice,
+	readChoices,
 	readFieldValues,
 	readId,
 	readMinorUnits,
@@ -265,7 +265,7 @@ export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChan
 	const entries = entriesOf(ctx.getNodeParameter('lineChanges.change', itemIndex, []));
 	const changes = entries.map((entry, i) => {
 		const where = `Change ${i + 1}`;
-		const applyTo = readChoice(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, APPLY_TO);
+		const applyTo = readChoices(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, APPLY_TO)?.[0];
 		const line = applyTo === 'oneLine' ? Number(entry.lineNumber ?? 1) : undefined;
 		if (line !== undefined && (!Number.isSafeInteger(line) || line < 1))
 			fail(

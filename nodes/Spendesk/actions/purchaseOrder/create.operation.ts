@@ -11,7 +11,7 @@ import type { SingleOperation } from '../types';
 import {
 	entriesOf,
 	fail,
-	readChoice,
+	readChoices,
 	readCurrency,
 	readFieldValues,
 	readMoney,
@@ -20,7 +20,6 @@ import {
 	readText,
 	shown,
 } from '../readers';
-import type { Money } from '../readers';
 import { textField } from '../listFilters';
 
 /** User, amounts, period, cost center and custom fields: checked before any request. */
@@ -69,7 +68,7 @@ function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 /** Exactly one of supplierId (Existing Supplier) and supplierName (New Supplier). */
 function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const mode = ctx.getNodeParameter('supplierMode', itemIndex, 'existing');
-	if (readChoice(ctx, itemIndex, mode, 'Supplier', ['existing', 'new']) === 'new') {
+	if (readChoices(ctx, itemIndex, mode, 'Supplier', ['existing', 'new'])?.[0] === 'new') {
 		const name = readText(
 			ctx,
 			itemIndex,
@@ -356,7 +355,7 @@ export const createPurchaseOrder: SingleOperation = {
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const required = readRequired(this, itemIndex);
-		const { currency } = required.amount as Money;
+		const { currency } = required.amount as { currency: string };
 		const body = {
 			...required,
 			...readSupplier(this, itemIndex),
