@@ -15,7 +15,6 @@ import {
 } from '../readers';
 import { textField } from '../listFilters';
 
-/** One line as the API takes it. */
 export interface LineItem {
 	grossAmount: number;
 	expenseAccountId?: string;
@@ -24,11 +23,9 @@ export interface LineItem {
 	analyticalFieldValues?: Array<{ fieldId: string; valueId: string }>;
 }
 
-/** One change of Change Some: the lines it applies to, and what it sets on them. */
+/** One change of Change Some: its line (from 1; none: every line), its position (from 1), what it sets. */
 export interface LineChange {
-	/** Line number from 1, or undefined for every line. */
 	line?: number;
-	/** Position of the change in the list, from 1, for messages. */
 	position: number;
 	set: Omit<LineItem, 'grossAmount'>;
 }
