@@ -174,7 +174,6 @@ function entryStop(
 	});
 }
 
-/** Sends one bulk call and files each entry's result in its item's slot. */
 async function sendChunk(
 	ctx: IExecuteFunctions,
 	spec: BatchSpec,

@@ -18,7 +18,6 @@ export function getByIdOperation(options: {
 	endpoint: EndpointName;
 	/** Parameter name, also the path placeholder (e.g. payableId). */
 	param: string;
-	/** What the record is called in the editor and in messages (e.g. Payable). */
 	label: string;
 	searchListMethod: string;
 	placeholder: string;

@@ -59,7 +59,6 @@ export function readText(
 	return text || undefined;
 }
 
-/** Where an ID picked in a list of fields comes from. */
 export const LIST_HINT = 'Pick it from the list, or enter its ID By ID.';
 
 /** What a value that is no record locator is, for messages. */
@@ -173,7 +172,6 @@ function currencyPrecision(currency: string): number {
 	}
 }
 
-/** A three-letter currency code (ISO 4217), in capitals. */
 export function readCurrency(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): string {
 	const code = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
 	if (!/^[A-Z]{3}$/.test(code))
@@ -381,7 +379,6 @@ export function readSortRule(
 	return { ...(field ? { field } : {}), ...(direction ? { direction } : {}) };
 }
 
-/** Bookkeeping Status of a payable or a settlement: Exported or Failed to Export. */
 export function readBookkeepingStatus(ctx: IExecuteFunctions, itemIndex: number): string {
 	const status = ctx.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
 	if (status !== 'exported' && status !== 'failedToExport')

@@ -9,12 +9,9 @@ export const ID_PATTERN = '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$'
 
 /** The record ID field: From List (the default) or By ID; twice with `allCompaniesDescription`. */
 export function recordLocator(options: {
-	/** Parameter name (e.g. payableId). */
 	name: string;
-	/** What the record is called in the editor (e.g. Payable). */
 	label: string;
 	description: string;
-	/** Example of an ID, for the By ID mode. */
 	placeholder: string;
 	/** listSearch method of the From List mode; without one (no API lists the records), By ID only. */
 	searchListMethod?: string;

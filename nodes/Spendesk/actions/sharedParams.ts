@@ -59,39 +59,35 @@ export function readLimit(
 	return limit;
 }
 
-/** How a collection parameter is labelled in the editor, for messages. */
-const COLLECTION_LABELS: Record<string, string> = {
-	filters: 'Filters',
-	options: 'Options',
-	additionalFields: 'Additional Fields',
-	updateFields: 'Update Fields',
+const COLLECTIONS: Record<string, { label: string; placeholder: string }> = {
+	filters: { label: 'Filters', placeholder: 'Add Filter' },
+	options: { label: 'Options', placeholder: 'Add Option' },
+	additionalFields: { label: 'Additional Fields', placeholder: 'Add Field' },
+	updateFields: { label: 'Update Fields', placeholder: 'Add Field' },
 };
 
-export function filtersCollection(
+/** A collection parameter by its name: Filters, Options, Additional Fields or Update Fields. */
+export function collection(
+	name: string,
 	options: INodeProperties[],
 	more: Partial<INodeProperties> = {},
 ): INodeProperties {
+	const { label, placeholder } = COLLECTIONS[name];
 	return {
-		displayName: 'Filters',
-		name: 'filters',
+		displayName: label,
+		name,
 		type: 'collection',
-		placeholder: 'Add Filter',
+		placeholder,
 		default: {},
 		...more,
 		options,
 	};
 }
 
-export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options,
-	};
-}
+export const filtersCollection = (options: INodeProperties[], more?: Partial<INodeProperties>) =>
+	collection('filters', options, more);
+
+export const optionsCollection = (options: INodeProperties[]) => collection('options', options);
 
 /** A collection parameter's fields; null or empty gives none (hand-written JSON may hold `null`). */
 export function readCollection(
@@ -102,7 +98,7 @@ export function readCollection(
 	const raw = ctx.getNodeParameter(name, itemIndex, {}) as unknown;
 	if (raw === null || raw === undefined || raw === '') return {};
 	if (typeof raw === 'object' && !Array.isArray(raw)) return raw as IDataObject;
-	const label = COLLECTION_LABELS[name] ?? name;
+	const label = COLLECTIONS[name]?.label ?? name;
 	throw itemError(
 		ctx,
 		itemIndex,
@@ -154,7 +150,6 @@ export function readJsonObject(
 	return value as IDataObject;
 }
 
-/** Filters given as JSON must leave paging to the node. */
 export function rejectPagingKeys(
 	ctx: IExecuteFunctions,
 	filters: IDataObject,
@@ -174,10 +169,8 @@ export function rejectPagingKeys(
 	return filters;
 }
 
-/** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */
 const MAX_WAIT_SECONDS = 3600;
 
-/** The Max Wait (Seconds) option of an operation that waits for Spendesk to build something. */
 export function maxWaitOption(fallback: number, description: string): INodeProperties {
 	return {
 		displayName: 'Max Wait (Seconds)',
@@ -213,7 +206,6 @@ export function readMaxWaitMs(
 	return seconds * 1000;
 }
 
-/** Bookkeeping Status of a write: Exported or Failed to Export, each described for its record. */
 export function bookkeepingStatusField(exported: string, failed: string): INodeProperties {
 	return {
 		displayName: 'Bookkeeping Status',

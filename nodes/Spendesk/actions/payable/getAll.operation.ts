@@ -57,7 +57,6 @@ const searchFilterProperties: INodeProperties[] = [
 	},
 ];
 
-/** The `filters` of the search body, or undefined for none. */
 export function readSearchFilters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

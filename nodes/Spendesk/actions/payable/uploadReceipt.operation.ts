@@ -29,7 +29,6 @@ import { readPayableId } from './version';
 /** Max File Size of a receipt by default; Spendesk's own limit is not published (docs/api.md#receipt-upload). */
 const DEFAULT_RECEIPT_MB = 50;
 
-/** Max File Size of a receipt: 50 MB by default, up to the largest file a download takes. */
 const RECEIPT_MAX_FILE_SIZE: MaxFileSize = {
 	largest: DOWNLOAD_MAX_FILE_SIZE.largest,
 	fallback: DEFAULT_RECEIPT_MB,

@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { fieldValueLocators, recordLocator } from '../recordId';
-import { readCollection } from '../sharedParams';
+import { collection, readCollection } from '../sharedParams';
 import type { SingleOperation } from '../types';
 import {
 	entriesOf,
@@ -329,29 +329,22 @@ export const createPurchaseOrder: SingleOperation = {
 			searchListMethod: 'searchCostCenters',
 		}),
 		customFieldsField,
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Delivery Notes Expected',
-					name: 'deliveryNotesExpected',
-					type: 'boolean',
-					default: false,
-					description: 'Whether the supplier is expected to send delivery notes',
-				},
-				textField(
-					'Description',
-					'description',
-					'e.g. Printing, spring campaign',
-					'What the purchase order is for (at most 1,000 characters)',
-				),
-				itemsField,
-			],
-		},
+		collection('additionalFields', [
+			{
+				displayName: 'Delivery Notes Expected',
+				name: 'deliveryNotesExpected',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the supplier is expected to send delivery notes',
+			},
+			textField(
+				'Description',
+				'description',
+				'e.g. Printing, spring campaign',
+				'What the purchase order is for (at most 1,000 characters)',
+			),
+			itemsField,
+		]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const required = readRequired(this, itemIndex);

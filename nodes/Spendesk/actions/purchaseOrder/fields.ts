@@ -30,7 +30,6 @@ export function readPurchaseOrderId(ctx: IExecuteFunctions, itemIndex: number): 
 	return readRecordId(ctx, itemIndex, 'purchaseOrderId', "'Purchase Order'", ID_HINT);
 }
 
-/** Spendesk knows no purchase order of that ID in the company. */
 export function purchaseOrderNotFound(
 	ctx: IExecuteFunctions,
 	endpoint: EndpointName,

@@ -14,7 +14,6 @@ import { readRecordId } from '../readers';
 const ID_HINT =
 	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
 
-/** One supplier archived or unarchived through its own status route. */
 function oneSupplier(archived: boolean, operation: string): SingleOperation['prepare'] {
 	return function (this: IExecuteFunctions, itemIndex: number) {
 		const supplierId = readRecordId(this, itemIndex, 'supplierId', "'Supplier'", ID_HINT);

@@ -6,7 +6,7 @@ import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { answeredItems, answeredSupplier } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
-import { readCollection } from '../sharedParams';
+import { collection, readCollection } from '../sharedParams';
 import { fail, isObject, readText } from '../readers';
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
@@ -159,14 +159,7 @@ export const createSupplier: BatchedOperation = {
 			placeholder: 'e.g. Office Depot',
 			description: 'Name of the supplier to create. Each input item creates one supplier.',
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: supplierFieldOptions,
-		},
+		collection('additionalFields', supplierFieldOptions),
 	],
 	batch: {
 		size: 100,

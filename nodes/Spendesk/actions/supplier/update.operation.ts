@@ -9,7 +9,7 @@ import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { recordLocator } from '../recordId';
 import { supplierResults } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
-import { readCollection } from '../sharedParams';
+import { collection, readCollection } from '../sharedParams';
 import { fail, readRecordId, readText } from '../readers';
 
 const ID_HINT =
@@ -81,14 +81,9 @@ export const updateSupplier: BatchedOperation = {
 			placeholder: 'e.g. sup_001_00042',
 			searchListMethod: 'searchSuppliers',
 		}),
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			description: 'The fields to change; a field added and left empty is cleared (except Name)',
-			options: [
+		collection(
+			'updateFields',
+			[
 				...supplierFieldOptions,
 				{
 					displayName: 'Name',
@@ -98,7 +93,10 @@ export const updateSupplier: BatchedOperation = {
 					description: 'New name of the supplier',
 				},
 			].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-		},
+			{
+				description: 'The fields to change; a field added and left empty is cleared (except Name)',
+			},
+		),
 	],
 	batch: {
 		size: 100,
