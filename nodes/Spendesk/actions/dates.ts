@@ -139,13 +139,12 @@ export function readFromTo(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 	const filters = readCollection(ctx, 'filters', itemIndex);
 	const from = readDateFilter(ctx, itemIndex, filters.from, 'From');
 	const to = readDateFilter(ctx, itemIndex, filters.to, 'Until');
-	if (from && to && from > to) {
+	if (from && to && from > to)
 		throw itemError(
 			ctx,
 			itemIndex,
 			`'From' (${from}) is after 'Until' (${to})`,
 			"Set 'From' to a date on or before 'Until', or leave one of them empty.",
 		);
-	}
 	return { from, to };
 }

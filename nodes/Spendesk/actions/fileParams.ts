@@ -14,14 +14,13 @@ export function readBinaryPropertyName(
 ): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
 	const value = typeof raw === 'string' ? raw.trim() : '';
-	if (!value || /\s/.test(value)) {
+	if (!value || /\s/.test(value))
 		fail(
 			ctx,
 			itemIndex,
 			`'${label}' must be a field name without spaces, e.g. "data"; got ${value ? `"${value}"` : 'nothing'}`,
 			'Enter the name of the field that holds (or will hold) the file, as n8n shows it in the Binary tab.',
 		);
-	}
 	return value;
 }
 
@@ -70,14 +69,13 @@ export function readMaxBytes(
 ): number {
 	const raw = ctx.getNodeParameter(name, itemIndex, size.fallback) as unknown;
 	const mb = numberOf(raw);
-	if (!Number.isFinite(mb) || mb < 0.01 || mb > size.largest) {
+	if (!Number.isFinite(mb) || mb < 0.01 || mb > size.largest)
 		fail(
 			ctx,
 			itemIndex,
 			`'Max File Size (MB)' must be a number from 0.01 to ${size.largest}; got ${String(raw)}`,
 			size.advice,
 		);
-	}
 	return Math.floor(mb * 1024 * 1024);
 }
 

@@ -118,14 +118,13 @@ export function readJsonObject(
 	const raw = ctx.getNodeParameter(name, itemIndex, '{}') as unknown;
 	if (raw && typeof raw === 'object' && (lists || !Array.isArray(raw))) return raw as IDataObject;
 	if (raw === null || raw === undefined) return {};
-	if (typeof raw !== 'string') {
+	if (typeof raw !== 'string')
 		throw itemError(
 			ctx,
 			itemIndex,
 			`'${label}' must be a JSON object${lists ? ' or list' : ''}; got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
 			'Enter an object in curly braces, e.g. {"status": "paid"}, or an expression that gives one.',
 		);
-	}
 	const text = raw.trim();
 	if (!text) return {};
 	let value: unknown;
@@ -139,14 +138,13 @@ export function readJsonObject(
 			`${(error as Error).message}. Enter a JSON object, e.g. {"status": "paid"}.`,
 		);
 	}
-	if (!value || typeof value !== 'object' || (Array.isArray(value) && !lists)) {
+	if (!value || typeof value !== 'object' || (Array.isArray(value) && !lists))
 		throw itemError(
 			ctx,
 			itemIndex,
 			`'${label}' must be a JSON object`,
 			'Enter an object in curly braces, e.g. {"status": "paid"}.',
 		);
-	}
 	return value as IDataObject;
 }
 
@@ -157,14 +155,13 @@ export function rejectPagingKeys(
 	itemIndex: number,
 ): IDataObject {
 	for (const reserved of ['limit', 'cursor']) {
-		if (reserved in filters) {
+		if (reserved in filters)
 			throw itemError(
 				ctx,
 				itemIndex,
 				`'${label}' must not set "${reserved}"`,
 				"Paging is handled by the node: use 'Return All' and 'Limit' instead.",
 			);
-		}
 	}
 	return filters;
 }

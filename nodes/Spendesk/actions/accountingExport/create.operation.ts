@@ -135,14 +135,13 @@ export const createExport: SpendeskOperation = {
 				throw unknownTemplate(this, error, body, itemIndex) ?? error;
 			});
 			const exportId = String(singleObject(created)?.id ?? '');
-			if (!exportId) {
+			if (!exportId)
 				fail(
 					this,
 					itemIndex,
 					'Spendesk did not return the ID of the accounting export',
 					'Run the node again later.',
 				);
-			}
 			return {
 				items: [await whenComplete(this, exportId, { company, maxWaitMs, itemIndex })],
 			};

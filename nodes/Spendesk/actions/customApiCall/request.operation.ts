@@ -48,22 +48,20 @@ function checkPath(
 			`'Path' "${path}" has an unknown placeholder`,
 			'Only {companyId} is filled in by the node.',
 		);
-	if (placement === 'path' && !placeholders.includes('companyId')) {
+	if (placement === 'path' && !placeholders.includes('companyId'))
 		fail(
 			ctx,
 			itemIndex,
 			`'Company Placement' is "Company in Path" but the path has no {companyId}`,
 			`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
 		);
-	}
-	if (placement !== 'path' && placeholders.includes('companyId')) {
+	if (placement !== 'path' && placeholders.includes('companyId'))
 		fail(
 			ctx,
 			itemIndex,
 			`The path contains {companyId} but 'Company Placement' is not "Company in Path"`,
 			`Set 'Company Placement' to "Company in Path".`,
 		);
-	}
 }
 
 export const customApiCall: SpendeskOperation = {

@@ -32,14 +32,13 @@ export const createIntake: SpendeskOperation = {
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const body = readJsonObject(this, 'intake', 'Intake (JSON)', itemIndex);
-		if (Object.keys(body).length === 0) {
+		if (Object.keys(body).length === 0)
 			fail(
 				this,
 				itemIndex,
 				"'Intake (JSON)' is empty",
 				'Enter the fields of the intake to create.',
 			);
-		}
 		const file =
 			this.getNodeParameter('attachFile', itemIndex, false) === true
 				? readInputFile(this, itemIndex)

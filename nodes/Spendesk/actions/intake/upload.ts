@@ -40,14 +40,13 @@ function readSlot(
 	const data = singleObject(body) ?? {};
 	const fileId = typeof data.fileId === 'string' ? data.fileId : '';
 	const method = typeof data.method === 'string' ? data.method.toUpperCase() : 'PUT';
-	if (!fileId || method !== 'PUT') {
+	if (!fileId || method !== 'PUT')
 		fail(
 			ctx,
 			file.itemIndex,
 			`Spendesk did not open an upload for "${file.fileName}" as expected`,
 			`The answer lacked the file ID or asked for ${method} instead of PUT. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
 		);
-	}
 	const what = `the upload of "${file.fileName}"`;
 	const url = presignedUrl(ctx, data.uploadUrl, what, file.itemIndex);
 	return { fileId, url, headers: data.headers as IDataObject | undefined };

@@ -172,14 +172,13 @@ function checkPayableDates(
 	if (start > end)
 		fail(ctx, itemIndex, `${from} is after ${to}`, `Set '${from}' to a date on or before '${to}'.`);
 	const days = Math.floor((end - start) / DAY_MS);
-	if (days > MAX_PAYABLE_DAYS) {
+	if (days > MAX_PAYABLE_DAYS)
 		fail(
 			ctx,
 			itemIndex,
 			`'${from}' and '${to}' are ${days} days apart: Spendesk allows at most ${MAX_PAYABLE_DAYS}`,
 			`Nothing was sent. Narrow '${from}' and '${to}' to ${MAX_PAYABLE_DAYS} days apart or less, and run the node once per period for a longer one (e.g. one item per month), or leave one of them empty.`,
 		);
-	}
 }
 
 /** The filters of the Fields mode as the snapshot's body: dates as ISO date-times, lists as lists. */

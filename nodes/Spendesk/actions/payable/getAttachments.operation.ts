@@ -70,14 +70,13 @@ async function withFile(
 	const what = `attachment "${withExtension(base, listedType)}" of the payable`;
 	const url = presignedUrl(ctx, linkOf(attachment), what, itemIndex);
 	const declared = typeof attachment.size === 'number' ? attachment.size : undefined;
-	if (declared !== undefined && declared > options.maxBytes) {
+	if (declared !== undefined && declared > options.maxBytes)
 		fail(
 			ctx,
 			itemIndex,
 			`The file of ${what} is larger than 'Max File Size (MB)' allows (${formatBytes(declared)}; the limit is ${formatBytes(options.maxBytes)})`,
 			"Raise 'Max File Size (MB)' in the options to download it, or turn on 'Metadata Only' to get the links without the files.",
 		);
-	}
 	const { bytes, contentType } = await downloadPresigned(ctx, url, {
 		what,
 		maxBytes: options.maxBytes,

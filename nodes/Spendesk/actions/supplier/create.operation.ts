@@ -11,14 +11,13 @@ import { fail, isObject, readText } from '../readers';
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const name = readText(this, itemIndex, this.getNodeParameter('name', itemIndex, ''), 'Name', 200);
-	if (!name) {
+	if (!name)
 		fail(
 			this,
 			itemIndex,
 			"'Name' is empty",
 			"Give the supplier's name, e.g. Office Depot, or map it from the input item, e.g. {{ $json.supplierName }}.",
 		);
-	}
 	const fields = readCollection(this, 'additionalFields', itemIndex);
 	return {
 		itemIndex,

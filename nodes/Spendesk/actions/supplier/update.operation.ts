@@ -30,14 +30,13 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 			);
 		changes.name = name;
 	}
-	if (Object.keys(changes).length === 0) {
+	if (Object.keys(changes).length === 0)
 		fail(
 			ctx,
 			itemIndex,
 			"Nothing to update: add at least one field to 'Update Fields'",
 			'Choose the fields of the supplier to change. To archive or unarchive a supplier, use Supplier → Archive or Unarchive.',
 		);
-	}
 	return changes;
 }
 
