@@ -203,11 +203,10 @@ async function sendChunk(
 				: errorItem(ctx.getNode(), result.error, entry.itemIndex),
 		];
 	});
-	if (refused.length && !ctx.continueOnFail()) {
-		const first = chunk.find((entry) => entry.itemIndex === refused[0])!;
-		const result = results[chunk.indexOf(first)] as { ok: false; error: Error };
-		throw entryStop(ctx, spec, result.error, first, progress, refused);
-	}
+	const first = results.findIndex((result) => !result.ok);
+	const failed = results[first];
+	if (failed && !failed.ok && !ctx.continueOnFail())
+		throw entryStop(ctx, spec, failed.error, chunk[first], progress, refused);
 }
 
 /** Runs a batched operation over every input item; the output follows input order. */

@@ -24,25 +24,21 @@ export function readBinaryPropertyName(
 	return value;
 }
 
+/** Max File Size (MB): the largest value accepted, the value when not set, what to do when out of bounds. */
 export interface MaxFileSize {
-	/** Largest value accepted, in MB. */
 	largest: number;
-	/** Value when the option is not set, in MB. */
 	fallback: number;
 	description: string;
-	/** What to do when the value given is out of bounds. */
 	advice: string;
 }
-
-export const DEFAULT_MAX_FILE_MB = 25;
 
 /** Max File Size of the downloads: a file larger is refused instead of filling n8n's memory. */
 export const DOWNLOAD_MAX_FILE_SIZE: MaxFileSize = {
 	largest: 1024,
-	fallback: DEFAULT_MAX_FILE_MB,
+	fallback: 25,
 	description:
 		'Largest file to download; a larger attachment is refused for its item instead of filling the memory of n8n',
-	advice: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
+	advice: `Enter the largest file to download in megabytes, e.g. 25.`,
 };
 
 export function maxFileSizeOption({

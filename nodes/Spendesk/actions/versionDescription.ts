@@ -53,20 +53,15 @@ function companyProperties(resource: SpendeskResource): INodeProperties[] {
 	];
 }
 
-function operationFields(
-	resource: SpendeskResource,
-	operation: SpendeskOperation,
-): INodeProperties[] {
-	return updateDisplayOptions(
-		{ show: { resource: [resource.value], operation: [operation.value] } },
-		operation.properties,
-	);
-}
-
 /** A resource's company fields and operation fields, in the order the editor shows them. */
 function resourceFields(resource: SpendeskResource): INodeProperties[] {
 	const company = companyProperties(resource);
-	const fields = resource.operations.flatMap((operation) => operationFields(resource, operation));
+	const fields = resource.operations.flatMap((operation) =>
+		updateDisplayOptions(
+			{ show: { resource: [resource.value], operation: [operation.value] } },
+			operation.properties,
+		),
+	);
 	const after = COMPANY_FIELDS_AFTER[resource.value]?.after;
 	const at = after ? fields.findIndex((p) => p.name === after) + 1 : 0;
 	return [...fields.slice(0, at), ...company, ...fields.slice(at)];

@@ -19,12 +19,6 @@ import { optionsCollection } from '../sharedParams';
 import { fail, isObject } from '../readers';
 import { readPayableId } from './version';
 
-interface AttachmentOptions {
-	binaryPropertyName: string;
-	metadataOnly: boolean;
-	maxBytes: number;
-}
-
 /** The attachment's pre-signed link: `downloadUrl`, else `url` (as the vendor's items carry it). */
 function linkOf(attachment: IDataObject): unknown {
 	return attachment.downloadUrl !== undefined && attachment.downloadUrl !== null
@@ -61,7 +55,7 @@ function attachmentsOf(
 async function withFile(
 	ctx: IExecuteFunctions,
 	attachment: IDataObject,
-	options: AttachmentOptions,
+	options: { binaryPropertyName: string; maxBytes: number },
 	names: FileNames,
 	itemIndex: number,
 ): Promise<IBinaryKeyData> {
@@ -122,7 +116,7 @@ export const getPayableAttachments: SpendeskOperation = {
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const payableId = readPayableId(this, itemIndex);
-		const options: AttachmentOptions = {
+		const options = {
 			metadataOnly: this.getNodeParameter('options.metadataOnly', itemIndex, false) === true,
 			binaryPropertyName: readBinaryPropertyName(this, 'options.binaryPropertyName', itemIndex),
 			maxBytes: readMaxBytes(this, 'options.maxFileSize', itemIndex),
