@@ -1,7 +1,4 @@
-/**
- * Batched operations: every item prepared first, grouped by company in input order, sent in
- * calls of up to `batch.size`; each item gets its own output item, or its error.
- */
+/** Batched operations: every item prepared first, grouped by company in input order, sent in calls of up to `batch.size`. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { readCompanyChoice, selectCompanies } from '../companies/select';

@@ -1,7 +1,4 @@
-/**
- * The record ID field of the operations (payable, supplier, settlement, intake, export…) and the
- * rule the editor checks an ID typed By ID against; reading it: readers.ts (readId).
- */
+/** The record ID field (From List or By ID) and the editor's check of an ID; reading it: readers.ts. */
 import type { INodeProperties } from 'n8n-workflow';
 
 /** The editor's check of an ID typed By ID: the rule of `isOneIdSegment` as a pattern. */

@@ -179,10 +179,7 @@ export function maxWaitOption(fallback: number, description: string): INodePrope
 	};
 }
 
-/**
- * Max Wait (Seconds) of Options (a number, or numeric text from an expression; `fallback` when
- * not set), in ms, from 1 s to MAX_WAIT_SECONDS; `what` is being built.
- */
+/** Max Wait (Seconds) of Options, in ms: a number or numeric text from 1 to MAX_WAIT_SECONDS (`fallback` when not set). */
 export function readMaxWaitMs(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

@@ -1,7 +1,4 @@
-/**
- * The parameters the editor shows (Spendesk.node.ts holds the rest): Resource, each Operation
- * list, and each operation's fields with the company fields of its kind.
- */
+/** The editor's parameters but Spendesk.node.ts's: Resource, each Operation list, each operation's fields. */
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { INodeProperties } from 'n8n-workflow';
 import { nodeCompanyProperties, nodeWriteCompanyProperties } from '../companies/description';

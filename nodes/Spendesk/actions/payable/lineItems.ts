@@ -1,7 +1,4 @@
-/**
- * The line items of Payable → Update (docs/api.md#payable-accounting): their fields, reading
- * them, and applying Change Some to the lines Spendesk holds.
- */
+/** The line items of Payable → Update (docs/api.md#payable-accounting): fields, reading, and Change Some. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { fieldValueLocators, recordLocator } from '../recordId';
 import {

@@ -8,12 +8,9 @@ import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { recordLocator } from '../recordId';
 import { supplierResults } from './bulk';
-import { readSupplierFields, supplierFieldOptions } from './fields';
+import { ID_HINT, readSupplierFields, supplierFieldOptions } from './fields';
 import { collection, readCollection } from '../sharedParams';
 import { fail, readRecordId, readText } from '../readers';
-
-const ID_HINT =
-	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
 
 /** The Update Fields of an item as the PATCH body; nothing to change fails before any request. */
 function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
