@@ -9,15 +9,6 @@ import { readChoices } from './readers';
 /** A record's fields as Selected Fields offers them (value: the field's name in the record). */
 type FieldOption = { name: string; value: string };
 
-interface RecordOutput {
-	/** The fields of Simplified, in their order (at most ten). */
-	simple: readonly string[];
-	/** What Simplified keeps, in words, for the editor. */
-	kept: string;
-	/** Every top-level field of the record, for Selected Fields (sorted by name). */
-	fields: readonly FieldOption[];
-}
-
 const field = (name: string, value: string): FieldOption => ({ name, value });
 
 /** Fields several records share, under one label each. */
@@ -32,8 +23,11 @@ const LINKS = field('Links', 'links');
 const STATE = field('State', 'state');
 const TYPE = field('Type', 'type');
 
-/** Simplified: the first ten `fields`, in that order; Selected Fields offers them all by name. */
-const output = (kept: string, fields: FieldOption[]): RecordOutput => ({
+/**
+ * A record's Output: Simplified is the first ten of its top-level `fields`, in that order (`kept`
+ * says them in words, for the editor); Selected Fields offers them all, by name.
+ */
+const output = (kept: string, fields: FieldOption[]) => ({
 	simple: fields.slice(0, 10).map((f) => f.value),
 	kept,
 	fields: [...fields].sort((a, b) => a.name.localeCompare(b.name)),
@@ -139,7 +133,7 @@ const OUTPUTS = {
 			LINKS,
 		],
 	),
-} satisfies Record<string, RecordOutput>;
+};
 
 export type OutputRecord = keyof typeof OUTPUTS;
 

@@ -15,10 +15,7 @@ import { RESOURCES } from './resources';
 import type { ItemSink, OperationResult, SpendeskOperation, SpendeskResource } from './types';
 import { fail } from './readers';
 
-interface Chosen {
-	resource?: SpendeskResource;
-	operation?: SpendeskOperation;
-}
+type Chosen = { resource?: SpendeskResource; operation?: SpendeskOperation };
 
 /** Each input item's resource and operation, looked up once (none: refused when the item runs). */
 function chosenOf(ctx: IExecuteFunctions, count: number): Chosen[] {

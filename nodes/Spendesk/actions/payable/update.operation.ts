@@ -33,11 +33,7 @@ import {
 } from './version';
 import { fail } from '../readers';
 
-interface Target {
-	payableId: string;
-	company: string | undefined;
-	itemIndex: number;
-}
+type Target = { payableId: string; company: string | undefined; itemIndex: number };
 
 const payableName = (target: Target) =>
 	`Payable "${target.payableId}" in ${companyLabel(target.company)}`;
