@@ -1,7 +1,4 @@
-/**
- * Batched operations: every item prepared first, grouped by company in input order, sent in
- * calls of up to `batch.size`; each item gets its own output item, or its error.
- */
+/** Batched operations: every item prepared first, grouped by company in input order, sent in calls of up to `batch.size`. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { readCompanyChoice, selectCompanies } from '../companies/select';
@@ -174,7 +171,6 @@ function entryStop(
 	});
 }
 
-/** Sends one bulk call and files each entry's result in its item's slot. */
 async function sendChunk(
 	ctx: IExecuteFunctions,
 	spec: BatchSpec,
@@ -204,11 +200,10 @@ async function sendChunk(
 				: errorItem(ctx.getNode(), result.error, entry.itemIndex),
 		];
 	});
-	if (refused.length && !ctx.continueOnFail()) {
-		const first = chunk.find((entry) => entry.itemIndex === refused[0])!;
-		const result = results[chunk.indexOf(first)] as { ok: false; error: Error };
-		throw entryStop(ctx, spec, result.error, first, progress, refused);
-	}
+	const first = results.findIndex((result) => !result.ok);
+	const failed = results[first];
+	if (failed && !failed.ok && !ctx.continueOnFail())
+		throw entryStop(ctx, spec, failed.error, chunk[first], progress, refused);
 }
 
 /** Runs a batched operation over every input item; the output follows input order. */

@@ -2,11 +2,11 @@
  * Dates of dateTime fields as ISO 8601 in UTC, a value without a time zone (what the date
  * picker gives) read in the workflow's time zone; the date filters of the lists.
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dateFilter } from './listFilters';
 import { filtersCollection, readCollection } from './sharedParams';
 import { expressionDate } from '../values/expression';
+import { itemError } from './errorItem';
 
 const ISO_LIKE =
 	/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -77,7 +77,16 @@ export function toEpoch(value: unknown, timeZone: string): number {
 	return fromZone(local, timeZone);
 }
 
-/** One date filter of a collection, as ISO 8601 in UTC (undefined when empty); anything else fails naming the field. */
+/** A label ending in "To" or "Until" includes its day; "Before" and "After" do not (docs/api.md#filters). */
+export function isEndDateLabel(label: string): boolean {
+	return /\b(?:To|Until)$/.test(label);
+}
+
+/**
+ * One date filter of a collection, as ISO 8601 in UTC (undefined when empty); anything else fails
+ * naming the field. Under an end label (isEndDateLabel), a whole day (no time, or 00:00 without
+ * a zone: the date picker's day) ends at its last millisecond in the workflow's time zone.
+ */
 export function readDateFilter(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -87,64 +96,28 @@ export function readDateFilter(
 	if (value === undefined || value === null || value === '') return undefined;
 	const at = toEpoch(value, ctx.getTimezone());
 	const impossible = typeof value === 'string' ? impossibleDate(value) : undefined;
-	if (impossible !== undefined) {
-		throw new NodeOperationError(ctx.getNode(), `'${label}' is not a real date: ${impossible}`, {
-			description: `Correct '${label}'; the node does not move an impossible date to the next month or day.`,
+	if (impossible !== undefined)
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
-	}
+			`'${label}' is not a real date: ${impossible}`,
+			`Correct '${label}'; the node does not move an impossible date to the next month or day.`,
+		);
 	if (Number.isNaN(at)) {
 		const shown = typeof value === 'string' ? `"${value.slice(0, 60)}"` : typeof value;
-		throw new NodeOperationError(ctx.getNode(), `'${label}' is not a date: got ${shown}`, {
-			description: `Pick a date in '${label}', or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T18:00:00Z (an expression may give {{ $now }}).`,
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
+			`'${label}' is not a date: got ${shown}`,
+			`Pick a date in '${label}', or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T18:00:00Z (an expression may give {{ $now }}).`,
+		);
 	}
-	return new Date(at).toISOString();
-}
-
-/** `YYYY-MM-DD` for a day (no time, or 00:00 without a zone: the date picker's day); undefined for a moment. */
-export function dayOnly(value: unknown): string | undefined {
-	if (typeof value !== 'string') return undefined;
-	const match = ISO_LIKE.exec(value.trim());
-	if (!match || match[3]) return undefined;
-	const time = match[2];
-	return time === undefined || /^00:00(?::00(?:\.0+)?)?$/.test(time) ? match[1] : undefined;
-}
-
-/**
- * An end date that includes its day (Until, Created To): a day (dayOnly) ends at its last
- * millisecond in the workflow's time zone; a moment is kept as it is.
- */
-export function readEndDateFilter(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	value: unknown,
-	label: string,
-): string | undefined {
-	const moment = readDateFilter(ctx, itemIndex, value, label);
-	const day = dayOnly(value);
-	if (moment === undefined || day === undefined) return moment;
-	const [year, month, dayOfMonth] = day.split('-').map(Number);
+	const match = typeof value === 'string' ? ISO_LIKE.exec(value.trim()) : null;
+	const wholeDay = match && !match[3] && /^(?:00:00(?::00(?:\.0+)?)?)?$/.test(match[2] ?? '');
+	if (!wholeDay || !isEndDateLabel(label)) return new Date(at).toISOString();
+	const [year, month, dayOfMonth] = match[1].split('-').map(Number);
 	const nextMidnight = fromZone(Date.UTC(year, month - 1, dayOfMonth + 1), ctx.getTimezone());
 	return new Date(nextMidnight - 1).toISOString();
-}
-
-/** A label ending in "To" or "Until" includes its day; "Before" and "After" do not (docs/api.md#filters). */
-export function isEndDateLabel(label: string): boolean {
-	return /\b(?:To|Until)$/.test(label);
-}
-
-/** A date filter read by the rule of its label (isEndDateLabel). */
-export function readFilterDate(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	value: unknown,
-	label: string,
-): string | undefined {
-	return isEndDateLabel(label)
-		? readEndDateFilter(ctx, itemIndex, value, label)
-		: readDateFilter(ctx, itemIndex, value, label);
 }
 
 /** The From / Until filters of a dated list (bank fees, wallet loads), both dates included. */
@@ -152,7 +125,7 @@ export function fromToFilters(what: string): INodeProperties {
 	return filtersCollection([
 		dateFilter('From', 'from', `Only ${what} on or after this date`),
 		// "Until", not "To": the end date is included (an accounting export's "Before" is not),
-		// a day as a whole (readEndDateFilter).
+		// a day as a whole (readDateFilter).
 		dateFilter(
 			'Until',
 			'to',
@@ -165,12 +138,13 @@ export function fromToFilters(what: string): INodeProperties {
 export function readFromTo(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);
 	const from = readDateFilter(ctx, itemIndex, filters.from, 'From');
-	const to = readEndDateFilter(ctx, itemIndex, filters.to, 'Until');
-	if (from && to && from > to) {
-		throw new NodeOperationError(ctx.getNode(), `'From' (${from}) is after 'Until' (${to})`, {
-			description: "Set 'From' to a date on or before 'Until', or leave one of them empty.",
+	const to = readDateFilter(ctx, itemIndex, filters.to, 'Until');
+	if (from && to && from > to)
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
-	}
+			`'From' (${from}) is after 'Until' (${to})`,
+			"Set 'From' to a date on or before 'Until', or leave one of them empty.",
+		);
 	return { from, to };
 }

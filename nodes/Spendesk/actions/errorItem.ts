@@ -38,6 +38,16 @@ export function errorItem(
 	};
 }
 
+/** The error of input item `itemIndex`: what went wrong, then what to do (`description`). */
+export function itemError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+}
+
 /** The error of a call to `endpoint` that Spendesk answered with `status`, told in the node's words. */
 export function apiError(
 	ctx: IExecuteFunctions,

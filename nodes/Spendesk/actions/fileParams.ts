@@ -1,7 +1,7 @@
 /** Parameters of the operations that move files: the field holding the file, Max File Size, safe file names. */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { numberOf } from '../values/expression';
+import { fail } from './readers';
 
 /** The name of the field holding a file (`label` as the editor names it): not empty, without spaces. */
 export function readBinaryPropertyName(
@@ -14,39 +14,31 @@ export function readBinaryPropertyName(
 ): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
 	const value = typeof raw === 'string' ? raw.trim() : '';
-	if (!value || /\s/.test(value)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (!value || /\s/.test(value))
+		fail(
+			ctx,
+			itemIndex,
 			`'${label}' must be a field name without spaces, e.g. "data"; got ${value ? `"${value}"` : 'nothing'}`,
-			{
-				description:
-					'Enter the name of the field that holds (or will hold) the file, as n8n shows it in the Binary tab.',
-				itemIndex,
-			},
+			'Enter the name of the field that holds (or will hold) the file, as n8n shows it in the Binary tab.',
 		);
-	}
 	return value;
 }
 
+/** Max File Size (MB): the largest value accepted, the value when not set, what to do when out of bounds. */
 export interface MaxFileSize {
-	/** Largest value accepted, in MB. */
 	largest: number;
-	/** Value when the option is not set, in MB. */
 	fallback: number;
 	description: string;
-	/** What to do when the value given is out of bounds. */
 	advice: string;
 }
-
-export const DEFAULT_MAX_FILE_MB = 25;
 
 /** Max File Size of the downloads: a file larger is refused instead of filling n8n's memory. */
 export const DOWNLOAD_MAX_FILE_SIZE: MaxFileSize = {
 	largest: 1024,
-	fallback: DEFAULT_MAX_FILE_MB,
+	fallback: 25,
 	description:
 		'Largest file to download; a larger attachment is refused for its item instead of filling the memory of n8n',
-	advice: `Enter the largest file to download in megabytes, e.g. ${DEFAULT_MAX_FILE_MB}.`,
+	advice: `Enter the largest file to download in megabytes, e.g. 25.`,
 };
 
 export function maxFileSizeOption({
@@ -73,13 +65,13 @@ export function readMaxBytes(
 ): number {
 	const raw = ctx.getNodeParameter(name, itemIndex, size.fallback) as unknown;
 	const mb = numberOf(raw);
-	if (!Number.isFinite(mb) || mb < 0.01 || mb > size.largest) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (!Number.isFinite(mb) || mb < 0.01 || mb > size.largest)
+		fail(
+			ctx,
+			itemIndex,
 			`'Max File Size (MB)' must be a number from 0.01 to ${size.largest}; got ${String(raw)}`,
-			{ description: size.advice, itemIndex },
+			size.advice,
 		);
-	}
 	return Math.floor(mb * 1024 * 1024);
 }
 

@@ -1,7 +1,4 @@
-/**
- * Builds a Get operation: one record by its ID. With One Company a 404 is the item's error;
- * with All Companies it is that company's empty result.
- */
+/** A Get operation: one record by its ID; a 404 is the item's error, with All Companies an empty result. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { companyLabel } from '../companies/label';
 import type { EndpointName } from '../transport/endpoints';
@@ -18,7 +15,6 @@ export function getByIdOperation(options: {
 	endpoint: EndpointName;
 	/** Parameter name, also the path placeholder (e.g. payableId). */
 	param: string;
-	/** What the record is called in the editor and in messages (e.g. Payable). */
 	label: string;
 	searchListMethod: string;
 	placeholder: string;

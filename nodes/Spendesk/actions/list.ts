@@ -17,9 +17,7 @@ export function listOperation(options: {
 	properties?: INodeProperties[];
 	/** Parameters shown after Return All and Limit (n8n's order: filters, then options). */
 	after?: INodeProperties[];
-	/** Extra request parts read from the item's parameters (filters, path parameters, body). */
 	request?: (ctx: IExecuteFunctions, itemIndex: number) => Partial<ListRequest>;
-	/** Turns each item the API returned into the item the node outputs (e.g. a label under its usual name). */
 	mapItem?: (item: IDataObject) => IDataObject;
 	output?: OutputRecord;
 }): SingleOperation {

@@ -9,15 +9,6 @@ import { readChoices } from './readers';
 /** A record's fields as Selected Fields offers them (value: the field's name in the record). */
 type FieldOption = { name: string; value: string };
 
-interface RecordOutput {
-	/** The fields of Simplified, in their order (at most ten). */
-	simple: readonly string[];
-	/** What Simplified keeps, in words, for the editor. */
-	kept: string;
-	/** Every top-level field of the record, for Selected Fields (sorted by name). */
-	fields: readonly FieldOption[];
-}
-
 const field = (name: string, value: string): FieldOption => ({ name, value });
 
 /** Fields several records share, under one label each. */
@@ -32,158 +23,117 @@ const LINKS = field('Links', 'links');
 const STATE = field('State', 'state');
 const TYPE = field('Type', 'type');
 
-const byName = (fields: FieldOption[]): FieldOption[] =>
-	[...fields].sort((a, b) => a.name.localeCompare(b.name));
+/**
+ * A record's Output: Simplified is the first ten of its top-level `fields`, in that order (`kept`
+ * says them in words, for the editor); Selected Fields offers them all, by name.
+ */
+const output = (kept: string, fields: FieldOption[]) => ({
+	simple: fields.slice(0, 10).map((f) => f.value),
+	kept,
+	fields: [...fields].sort((a, b) => a.name.localeCompare(b.name)),
+});
 
 const OUTPUTS = {
-	payable: {
-		simple: [
-			'id',
-			'version',
-			'description',
-			'type',
-			'bookkeepingStatus',
-			'amount',
-			'currency',
-			'counterparty',
-			'costCenterId',
-			'payableDate',
-		],
-		kept: 'ID, version, description, type, bookkeeping status, amount (in minor units: 12000 is 120.00), currency, counterparty (the supplier or the employee it is due to), cost center ID and payable date',
-		fields: byName([
+	payable: output(
+		'ID, version, description, type, bookkeeping status, amount (in minor units: 12000 is 120.00), currency, counterparty (the supplier or the employee it is due to), cost center ID and payable date',
+		[
 			ID,
 			field('Version', 'version'),
+			DESCRIPTION,
 			TYPE,
+			field('Bookkeeping Status', 'bookkeepingStatus'),
+			AMOUNT,
+			CURRENCY,
+			field('Counterparty', 'counterparty'),
+			field('Cost Center ID', 'costCenterId'),
+			field('Payable Date', 'payableDate'),
 			field('User ID', 'userId'),
 			field('Company ID', 'companyId'),
 			STATE,
-			field('Bookkeeping Status', 'bookkeepingStatus'),
-			field('Cost Center ID', 'costCenterId'),
 			field('Cost Center Name', 'costCenterName'),
 			field('Team ID', 'teamId'),
 			field('Team Name', 'teamName'),
 			CREATED,
 			UPDATED,
-			field('Payable Date', 'payableDate'),
 			field('Accounting Date', 'accountingDate'),
 			field('Invoice Due Date', 'invoiceDueDate'),
-			AMOUNT,
-			CURRENCY,
 			field('Functional Amount', 'functionalAmount'),
 			field('Functional Currency', 'functionalCurrency'),
 			field('Functional Exchange Rate', 'functionalExchangeRate'),
 			field('Invoice Number', 'invoiceNumber'),
 			field('Credit Note Number', 'creditNoteNumber'),
 			field('Reference Invoice Number', 'referenceInvoiceNumber'),
-			DESCRIPTION,
 			EXPORTED,
-			field('Counterparty', 'counterparty'),
 			field('Line Items', 'lineItems'),
 			field('Analytical Properties', 'analyticalProperties'),
 			field('Allocations', 'allocations'),
 			field('Documentary Evidence', 'documentaryEvidence'),
 			LINKS,
-		]),
-	},
-	purchaseOrder: {
-		simple: [
-			'id',
-			'status',
-			'description',
-			'supplier',
-			'amount',
-			'netAmount',
-			'currency',
-			'startDate',
-			'endDate',
-			'userId',
 		],
-		kept: 'ID, status, description, supplier, amount, net amount, currency, start and end dates, and the ID of the member it is for',
-		fields: byName([
+	),
+	purchaseOrder: output(
+		'ID, status, description, supplier, amount, net amount, currency, start and end dates, and the ID of the member it is for',
+		[
 			ID,
 			field('Status', 'status'),
-			field('User ID', 'userId'),
+			DESCRIPTION,
 			field('Supplier', 'supplier'),
 			AMOUNT,
 			field('Net Amount', 'netAmount'),
 			CURRENCY,
-			field('Cost Center ID', 'costCenterId'),
 			field('Start Date', 'startDate'),
 			field('End Date', 'endDate'),
+			field('User ID', 'userId'),
+			field('Cost Center ID', 'costCenterId'),
 			field('Custom Fields', 'customFieldAssociations'),
 			field('Items', 'items'),
 			CREATED,
 			UPDATED,
 			field('Close Date', 'closedAt'),
 			field('Cancellation Date', 'cancelledAt'),
-			DESCRIPTION,
 			field('Delivery Notes Expected', 'deliveryNotesExpected'),
-		]),
-	},
-	supplier: {
-		simple: [
-			'id',
-			'name',
-			'legalName',
-			'vatNo',
-			'iban',
-			'bic',
-			'bankCountry',
-			'address',
-			'primaryEmail',
-			'isArchived',
 		],
-		kept: 'ID, name, legal name, VAT number, IBAN, BIC, bank country, address, email and whether it is archived',
-		fields: byName([
+	),
+	supplier: output(
+		'ID, name, legal name, VAT number, IBAN, BIC, bank country, address, email and whether it is archived',
+		[
 			ID,
 			field('Name', 'name'),
 			field('Legal Name', 'legalName'),
-			field('Registration Number', 'registrationNo'),
 			field('VAT Number', 'vatNo'),
-			field('Address', 'address'),
 			field('IBAN', 'iban'),
 			field('BIC', 'bic'),
 			field('Bank Country', 'bankCountry'),
-			field('Bank Info', 'bankInfo'),
+			field('Address', 'address'),
 			field('Email', 'primaryEmail'),
 			field('Archived', 'isArchived'),
+			field('Registration Number', 'registrationNo'),
+			field('Bank Info', 'bankInfo'),
 			CREATED,
 			UPDATED,
-		]),
-	},
-	settlement: {
-		simple: [
-			'id',
-			'type',
-			'medium',
-			'paidFrom',
-			'amount',
-			'currency',
-			'state',
-			'createdAt',
-			'clearedAt',
-			'exportedAt',
 		],
-		kept: 'ID, type, medium, the account it was paid from, amount (in minor units), currency, bookkeeping status (state), creation, clearing and export dates',
-		fields: byName([
+	),
+	settlement: output(
+		'ID, type, medium, the account it was paid from, amount (in minor units), currency, bookkeeping status (state), creation, clearing and export dates',
+		[
 			ID,
 			TYPE,
 			field('Medium', 'medium'),
 			field('Paid From', 'paidFrom'),
-			field('Transaction Description', 'transactionDescription'),
-			CREATED,
-			field('Clearing Date', 'clearedAt'),
 			AMOUNT,
 			CURRENCY,
+			STATE,
+			CREATED,
+			field('Clearing Date', 'clearedAt'),
+			EXPORTED,
+			field('Transaction Description', 'transactionDescription'),
 			field('Billing Amount', 'billingAmount'),
 			field('Billing Currency', 'billingCurrency'),
 			field('Billing Exchange Rate', 'billingExchangeRate'),
-			STATE,
-			EXPORTED,
 			LINKS,
-		]),
-	},
-} satisfies Record<string, RecordOutput>;
+		],
+	),
+};
 
 export type OutputRecord = keyof typeof OUTPUTS;
 

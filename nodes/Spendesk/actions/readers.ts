@@ -3,10 +3,10 @@
  * request, and fails naming the field and the item (texts, IDs, amounts, dates, lists, bank
  * details). The editor's side of record IDs: recordId.ts.
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isOneIdSegment } from '../transport/placement';
 import { impossibleDate, toEpoch } from './dates';
+import { itemError } from './errorItem';
 import { LOCATOR_MODES } from './recordId';
 
 /** A field's label as messages write it, in quotes after where it is ("Item 2, 'Name'") (CONTRIBUTING.md). */
@@ -22,7 +22,7 @@ export function fail(
 	message: string,
 	description: string,
 ): never {
-	throw new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
+	throw itemError(ctx, itemIndex, message, description);
 }
 
 /** A value as messages show it: text in quotes, anything else as it prints (40 characters). */
@@ -59,7 +59,6 @@ export function readText(
 	return text || undefined;
 }
 
-/** Where an ID picked in a list of fields comes from. */
 export const LIST_HINT = 'Pick it from the list, or enter its ID By ID.';
 
 /** What a value that is no record locator is, for messages. */
@@ -162,13 +161,6 @@ export function readFieldValues(
 	});
 }
 
-/** An amount as Spendesk takes it: minor units, its currency and the currency's precision. */
-export interface Money {
-	amount: number;
-	currency: string;
-	precision: number;
-}
-
 /** The decimals of a currency's minor unit (ISO 4217: EUR 2, JPY 0, KWD 3); 2 when unknown. */
 function currencyPrecision(currency: string): number {
 	try {
@@ -180,7 +172,6 @@ function currencyPrecision(currency: string): number {
 	}
 }
 
-/** A three-letter currency code (ISO 4217), in capitals. */
 export function readCurrency(ctx: IExecuteFunctions, itemIndex: number, raw: unknown): string {
 	const code = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
 	if (!/^[A-Z]{3}$/.test(code))
@@ -220,7 +211,7 @@ export function readMoney(
 	label: string,
 	currency: string,
 	positive = false,
-): Money {
+): { amount: number; currency: string; precision: number } {
 	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : raw;
 	const precision = currencyPrecision(currency);
 	const example = precision ? `1200.${'5'.padEnd(precision, '0')}` : '1200';
@@ -339,7 +330,7 @@ export function readIdList(
 	return ids.length ? (ids as string[]) : undefined;
 }
 
-/** Choices of a multi-select (or an expression's text or list), each one of `allowed`; undefined when none. */
+/** Choices of a multi-select or a single-select (an expression's text or list), each one of `allowed`; undefined when none. */
 export function readChoices(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -361,29 +352,12 @@ export function readChoices(
 	return chosen.length ? chosen : undefined;
 }
 
-/** One choice of a single-select (or an expression's value), one of `allowed`; undefined when none. */
-export function readChoice(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	value: unknown,
-	label: string,
-	allowed: readonly string[],
-): string | undefined {
-	return readChoices(ctx, itemIndex, value, label, allowed)?.[0];
-}
-
-/** The Sort rule of a list (`sort` › `rule`): its field and direction, each checked. */
-export interface SortRule {
-	field?: string;
-	direction?: 'asc' | 'desc';
-}
-
 /** The Sort rule (`{ rule: { field, direction } }`), none given `{}`; `fields`: those the list sorts by, if any. */
 export function readSortRule(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	fields: readonly string[] = [],
-): SortRule {
+): { field?: string; direction?: 'asc' | 'desc' } {
 	const raw = ctx.getNodeParameter('sort', itemIndex, {}) as unknown;
 	if (raw === undefined || raw === null || raw === '') return {};
 	if (typeof raw !== 'object' || Array.isArray(raw))
@@ -395,14 +369,16 @@ export function readSortRule(
 		);
 	const rule = (raw as { rule?: unknown }).rule as Record<string, unknown> | undefined;
 	if (!rule || typeof rule !== 'object') return {};
-	const field = fields.length ? readChoice(ctx, itemIndex, rule.field, 'Field', fields) : undefined;
-	const direction = readChoice(ctx, itemIndex, rule.direction, 'Direction', ['asc', 'desc']) as
-		| SortRule['direction']
-		| undefined;
+	const field = fields.length
+		? readChoices(ctx, itemIndex, rule.field, 'Field', fields)?.[0]
+		: undefined;
+	const direction = readChoices(ctx, itemIndex, rule.direction, 'Direction', [
+		'asc',
+		'desc',
+	])?.[0] as 'asc' | 'desc' | undefined;
 	return { ...(field ? { field } : {}), ...(direction ? { direction } : {}) };
 }
 
-/** Bookkeeping Status of a payable or a settlement: Exported or Failed to Export. */
 export function readBookkeepingStatus(ctx: IExecuteFunctions, itemIndex: number): string {
 	const status = ctx.getNodeParameter('bookkeepingStatus', itemIndex, 'exported') as string;
 	if (status !== 'exported' && status !== 'failedToExport')

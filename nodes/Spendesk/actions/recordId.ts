@@ -1,7 +1,4 @@
-/**
- * The record ID field of the operations (payable, supplier, settlement, intake, export…) and the
- * rule the editor checks an ID typed By ID against; reading it: readers.ts (readId).
- */
+/** The record ID field (From List or By ID) and the editor's check of an ID; reading it: readers.ts. */
 import type { INodeProperties } from 'n8n-workflow';
 
 /** The editor's check of an ID typed By ID: the rule of `isOneIdSegment` as a pattern. */
@@ -9,12 +6,9 @@ export const ID_PATTERN = '^(?!(\\.|%2[eE])(\\.|%2[eE])?$)[^\\s/\\\\?#]{1,128}$'
 
 /** The record ID field: From List (the default) or By ID; twice with `allCompaniesDescription`. */
 export function recordLocator(options: {
-	/** Parameter name (e.g. payableId). */
 	name: string;
-	/** What the record is called in the editor (e.g. Payable). */
 	label: string;
 	description: string;
-	/** Example of an ID, for the By ID mode. */
 	placeholder: string;
 	/** listSearch method of the From List mode; without one (no API lists the records), By ID only. */
 	searchListMethod?: string;

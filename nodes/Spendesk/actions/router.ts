@@ -3,7 +3,7 @@
  * (one failing company does not lose the others). Bulk calls: actions/batch.ts.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { forEachCompany } from '../companies/fanOut';
 import { nameCalls } from '../transport/callName';
 import { companyError, tagItem } from '../companies/label';
@@ -13,11 +13,9 @@ import { runBatched } from './batch';
 import { errorItem } from './errorItem';
 import { RESOURCES } from './resources';
 import type { ItemSink, OperationResult, SpendeskOperation, SpendeskResource } from './types';
+import { fail } from './readers';
 
-interface Chosen {
-	resource?: SpendeskResource;
-	operation?: SpendeskOperation;
-}
+type Chosen = { resource?: SpendeskResource; operation?: SpendeskOperation };
 
 /** Each input item's resource and operation, looked up once (none: refused when the item runs). */
 function chosenOf(ctx: IExecuteFunctions, count: number): Chosen[] {
@@ -26,20 +24,6 @@ function chosenOf(ctx: IExecuteFunctions, count: number): Chosen[] {
 		const name = ctx.getNodeParameter('operation', itemIndex) as string;
 		return { resource, operation: resource?.operations.find((o) => o.value === name) };
 	});
-}
-
-function unknownOperation(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
-	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
-	const name = ctx.getNodeParameter('operation', itemIndex) as string;
-	return new NodeOperationError(
-		ctx.getNode(),
-		`The operation "${name}" of "${resource}" is not supported`,
-		{
-			description:
-				'Choose the resource and the operation again in the node: the workflow may come from another version of the package.',
-			itemIndex,
-		},
-	);
 }
 
 /** `Payable → Update Bookkeeping Status`, or `Custom API Call (GET /v1/payables)`: how messages name the operation. */
@@ -62,14 +46,11 @@ function refuseWritesOnEveryCompany(ctx: IExecuteFunctions, chosen: Chosen[]): v
 		if (!(operation?.write || operation?.oneCompany) || !operation.perCompany) continue;
 		const { mode } = readCompanyChoice(ctx, itemIndex);
 		if (mode === 'one') continue;
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`${operationTitle(ctx, itemIndex, chosen[itemIndex])} ${operation.write ? 'writes to' : 'reads from'} one company at a time: All Companies is not allowed`,
-			{
-				description:
-					"Nothing was sent. Pick one company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.",
-				itemIndex,
-			},
+			"Nothing was sent. Pick one company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to write to several companies, give each item its company.",
 		);
 	}
 }
@@ -81,7 +62,16 @@ async function runItem(
 	operation: SpendeskOperation | undefined,
 	output: INodeExecutionData[],
 ): Promise<boolean> {
-	if (!operation) throw unknownOperation(ctx, itemIndex);
+	if (!operation) {
+		const resource = ctx.getNodeParameter('resource', itemIndex) as string;
+		const name = ctx.getNodeParameter('operation', itemIndex) as string;
+		fail(
+			ctx,
+			itemIndex,
+			`The operation "${name}" of "${resource}" is not supported`,
+			'Choose the resource and the operation again in the node: the workflow may come from another version of the package.',
+		);
+	}
 	// route() hands batched operations to runBatched (one item may take their single call).
 	const prepare = operation.batch ? operation.single! : operation.prepare;
 	const run = prepare.call(ctx, itemIndex);
@@ -146,11 +136,9 @@ function outputOf(items: INodeExecutionData[], itemIndex: number, company?: Comp
 /** The error to stop the execution with, as an n8n error naming its item. */
 function stopWith(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		error.context.itemIndex ??= itemIndex;
+		return error;
 	}
-	// Both constructors hand back an existing error of their kind unchanged.
-	if (error instanceof NodeApiError)
-		return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 

@@ -1,7 +1,7 @@
 /** Parameters and helpers shared by the operations: Return All + Limit, JSON parameters. */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { numberOf } from '../values/expression';
+import { itemError } from './errorItem';
 
 /** Return All + Limit; the Limit twice, with All Companies carrying the hint that it applies to each. */
 export function returnAllOrLimit(maxLimit?: number): INodeProperties[] {
@@ -47,53 +47,47 @@ export function readLimit(
 		const range = maxLimit ? `a whole number from 1 to ${maxLimit}` : 'a whole number of 1 or more';
 		const empty = raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim());
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw itemError(
+			ctx,
+			itemIndex,
 			empty ? `'Limit' is empty: enter ${range}` : `'Limit' must be ${range}; got ${got}`,
-			{
-				description: maxLimit
-					? `Spendesk returns at most ${maxLimit} here per call. Turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`
-					: `Or turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`,
-				itemIndex,
-			},
+			maxLimit
+				? `Spendesk returns at most ${maxLimit} here per call. Turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`
+				: `Or turn on 'Return All' to get everything. An expression may give a number or numeric text such as "25".`,
 		);
 	}
 	return limit;
 }
 
-/** How a collection parameter is labelled in the editor, for messages. */
-const COLLECTION_LABELS: Record<string, string> = {
-	filters: 'Filters',
-	options: 'Options',
-	additionalFields: 'Additional Fields',
-	updateFields: 'Update Fields',
+const COLLECTIONS: Record<string, { label: string; placeholder: string }> = {
+	filters: { label: 'Filters', placeholder: 'Add Filter' },
+	options: { label: 'Options', placeholder: 'Add Option' },
+	additionalFields: { label: 'Additional Fields', placeholder: 'Add Field' },
+	updateFields: { label: 'Update Fields', placeholder: 'Add Field' },
 };
 
-export function filtersCollection(
+/** A collection parameter by its name: Filters, Options, Additional Fields or Update Fields. */
+export function collection(
+	name: string,
 	options: INodeProperties[],
 	more: Partial<INodeProperties> = {},
 ): INodeProperties {
+	const { label, placeholder } = COLLECTIONS[name];
 	return {
-		displayName: 'Filters',
-		name: 'filters',
+		displayName: label,
+		name,
 		type: 'collection',
-		placeholder: 'Add Filter',
+		placeholder,
 		default: {},
 		...more,
 		options,
 	};
 }
 
-export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options,
-	};
-}
+export const filtersCollection = (options: INodeProperties[], more?: Partial<INodeProperties>) =>
+	collection('filters', options, more);
+
+export const optionsCollection = (options: INodeProperties[]) => collection('options', options);
 
 /** A collection parameter's fields; null or empty gives none (hand-written JSON may hold `null`). */
 export function readCollection(
@@ -104,14 +98,12 @@ export function readCollection(
 	const raw = ctx.getNodeParameter(name, itemIndex, {}) as unknown;
 	if (raw === null || raw === undefined || raw === '') return {};
 	if (typeof raw === 'object' && !Array.isArray(raw)) return raw as IDataObject;
-	const label = COLLECTION_LABELS[name] ?? name;
-	throw new NodeOperationError(
-		ctx.getNode(),
+	const label = COLLECTIONS[name]?.label ?? name;
+	throw itemError(
+		ctx,
+		itemIndex,
 		`'${label}' must be a set of fields; got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
-		{
-			description: `Set '${label}' in the node, or remove the value an expression or the workflow's JSON gives it.`,
-			itemIndex,
-		},
+		`Set '${label}' in the node, or remove the value an expression or the workflow's JSON gives it.`,
 	);
 }
 
@@ -126,38 +118,36 @@ export function readJsonObject(
 	const raw = ctx.getNodeParameter(name, itemIndex, '{}') as unknown;
 	if (raw && typeof raw === 'object' && (lists || !Array.isArray(raw))) return raw as IDataObject;
 	if (raw === null || raw === undefined) return {};
-	if (typeof raw !== 'string') {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (typeof raw !== 'string')
+		throw itemError(
+			ctx,
+			itemIndex,
 			`'${label}' must be a JSON object${lists ? ' or list' : ''}; got ${Array.isArray(raw) ? 'a list' : typeof raw}`,
-			{
-				description:
-					'Enter an object in curly braces, e.g. {"status": "paid"}, or an expression that gives one.',
-				itemIndex,
-			},
+			'Enter an object in curly braces, e.g. {"status": "paid"}, or an expression that gives one.',
 		);
-	}
 	const text = raw.trim();
 	if (!text) return {};
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), `'${label}' is not valid JSON`, {
-			description: `${(error as Error).message}. Enter a JSON object, e.g. {"status": "paid"}.`,
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
+			`'${label}' is not valid JSON`,
+			`${(error as Error).message}. Enter a JSON object, e.g. {"status": "paid"}.`,
+		);
 	}
-	if (!value || typeof value !== 'object' || (Array.isArray(value) && !lists)) {
-		throw new NodeOperationError(ctx.getNode(), `'${label}' must be a JSON object`, {
-			description: 'Enter an object in curly braces, e.g. {"status": "paid"}.',
+	if (!value || typeof value !== 'object' || (Array.isArray(value) && !lists))
+		throw itemError(
+			ctx,
 			itemIndex,
-		});
-	}
+			`'${label}' must be a JSON object`,
+			'Enter an object in curly braces, e.g. {"status": "paid"}.',
+		);
 	return value as IDataObject;
 }
 
-/** Filters given as JSON must leave paging to the node. */
 export function rejectPagingKeys(
 	ctx: IExecuteFunctions,
 	filters: IDataObject,
@@ -165,20 +155,19 @@ export function rejectPagingKeys(
 	itemIndex: number,
 ): IDataObject {
 	for (const reserved of ['limit', 'cursor']) {
-		if (reserved in filters) {
-			throw new NodeOperationError(ctx.getNode(), `'${label}' must not set "${reserved}"`, {
-				description: "Paging is handled by the node: use 'Return All' and 'Limit' instead.",
+		if (reserved in filters)
+			throw itemError(
+				ctx,
 				itemIndex,
-			});
-		}
+				`'${label}' must not set "${reserved}"`,
+				"Paging is handled by the node: use 'Return All' and 'Limit' instead.",
+			);
 	}
 	return filters;
 }
 
-/** The longest Max Wait (Seconds) of the operations that wait for Spendesk to build something. */
 const MAX_WAIT_SECONDS = 3600;
 
-/** The Max Wait (Seconds) option of an operation that waits for Spendesk to build something. */
 export function maxWaitOption(fallback: number, description: string): INodeProperties {
 	return {
 		displayName: 'Max Wait (Seconds)',
@@ -190,10 +179,7 @@ export function maxWaitOption(fallback: number, description: string): INodePrope
 	};
 }
 
-/**
- * Max Wait (Seconds) of Options (a number, or numeric text from an expression; `fallback` when
- * not set), in ms, from 1 s to MAX_WAIT_SECONDS; `what` is being built.
- */
+/** Max Wait (Seconds) of Options, in ms: a number or numeric text from 1 to MAX_WAIT_SECONDS (`fallback` when not set). */
 export function readMaxWaitMs(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -204,19 +190,16 @@ export function readMaxWaitMs(
 	const seconds = numberOf(raw);
 	if (!Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_SECONDS) {
 		const got = typeof raw === 'string' ? `"${raw}"` : String(raw);
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw itemError(
+			ctx,
+			itemIndex,
 			`'Max Wait (Seconds)' must be a number of seconds from 1 to ${MAX_WAIT_SECONDS}; got ${got}`,
-			{
-				description: `Enter how long to wait for Spendesk to build the ${what}, e.g. ${fallback}. An expression must give a number.`,
-				itemIndex,
-			},
+			`Enter how long to wait for Spendesk to build the ${what}, e.g. ${fallback}. An expression must give a number.`,
 		);
 	}
 	return seconds * 1000;
 }
 
-/** Bookkeeping Status of a write: Exported or Failed to Export, each described for its record. */
 export function bookkeepingStatusField(exported: string, failed: string): INodeProperties {
 	return {
 		displayName: 'Bookkeeping Status',

@@ -4,7 +4,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } 
 export interface OperationResult {
 	/** Its items, after those it handed to the sink as they came. */
 	items: IDataObject[];
-	/** True when the Limit left results unread. */
+	/** The Limit left results unread. */
 	truncated?: boolean;
 	/** Files of the items, by position in `items` (operations that return files). */
 	binary?: Array<IBinaryKeyData | undefined>;
@@ -19,7 +19,6 @@ export type OperationRun = (
 	sink: ItemSink,
 ) => Promise<OperationResult>;
 
-/** What every operation has: its value, whether it acts per company, and its parameters. */
 interface OperationBase {
 	value: string;
 	/** False only for operations that take no company (Get Companies). */
@@ -34,21 +33,19 @@ interface OperationBase {
 	refuseManyWrites?(this: IExecuteFunctions, itemIndex: number): void;
 	/** What messages name the operation by when its name says too little ("Custom API Call (GET /v1/payables)"). */
 	namedBy?(this: IExecuteFunctions, itemIndex: number): string;
-	/** Parameters of the operation; the router adds displayOptions for resource and operation. */
+	/** The router adds displayOptions for resource and operation. */
 	properties: INodeProperties[];
 }
 
-/** An operation run item by item: its parameters (with displayOptions) and its execution. */
 export interface SingleOperation extends OperationBase {
 	/** Reads and checks the item's parameters before any request; returns the run for each company. */
 	prepare(this: IExecuteFunctions, itemIndex: number): OperationRun;
 	batch?: undefined;
 }
 
-/** One input item's part of a bulk call. */
+/** One input item's part of a bulk call: its element of the call's list (`body`). */
 export interface BatchEntry {
 	itemIndex: number;
-	/** The item's element of the bulk call's list. */
 	body: IDataObject;
 	/** How messages name the item's record, e.g. `payable "pay_1"`. */
 	label: string;
@@ -57,13 +54,12 @@ export interface BatchEntry {
 /** What a bulk call gave one entry: its output item's JSON, or its own error. */
 export type EntryResult = { ok: true; json: IDataObject } | { ok: false; error: Error };
 
-/** How a batched operation turns input items into bulk calls. */
+/** How a batched operation turns input items into bulk calls of up to `size` entries. */
 export interface BatchSpec {
-	/** Most entries one bulk call carries. */
 	size: number;
 	/** Reads and checks one item's parameters (before any request) and returns its entry. */
 	prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry;
-	/** One bulk call for one company: a result per entry, in the order of the entries. */
+	/** One bulk call for one company: a result per entry, in their order. */
 	send(
 		this: IExecuteFunctions,
 		company: string | undefined,

@@ -1,7 +1,4 @@
-/**
- * The parameters the editor shows (Spendesk.node.ts holds the rest): Resource, each Operation
- * list, and each operation's fields with the company fields of its kind.
- */
+/** The editor's parameters but Spendesk.node.ts's: Resource, each Operation list, each operation's fields. */
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { INodeProperties } from 'n8n-workflow';
 import { nodeCompanyProperties, nodeWriteCompanyProperties } from '../companies/description';
@@ -53,20 +50,15 @@ function companyProperties(resource: SpendeskResource): INodeProperties[] {
 	];
 }
 
-function operationFields(
-	resource: SpendeskResource,
-	operation: SpendeskOperation,
-): INodeProperties[] {
-	return updateDisplayOptions(
-		{ show: { resource: [resource.value], operation: [operation.value] } },
-		operation.properties,
-	);
-}
-
 /** A resource's company fields and operation fields, in the order the editor shows them. */
 function resourceFields(resource: SpendeskResource): INodeProperties[] {
 	const company = companyProperties(resource);
-	const fields = resource.operations.flatMap((operation) => operationFields(resource, operation));
+	const fields = resource.operations.flatMap((operation) =>
+		updateDisplayOptions(
+			{ show: { resource: [resource.value], operation: [operation.value] } },
+			operation.properties,
+		),
+	);
 	const after = COMPANY_FIELDS_AFTER[resource.value]?.after;
 	const at = after ? fields.findIndex((p) => p.name === after) + 1 : 0;
 	return [...fields.slice(0, at), ...company, ...fields.slice(at)];

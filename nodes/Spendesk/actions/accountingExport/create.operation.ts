@@ -1,5 +1,5 @@
 /** Accounting Export → Create: starts an export of a period, then polls it until COMPLETE or ERROR, bounded by Max Wait. */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
@@ -7,8 +7,9 @@ import { restated } from '../../transport/restate';
 import { untilComplete } from '../../transport/statusPoll';
 import { maxWaitOption, optionsCollection, readMaxWaitMs } from '../sharedParams';
 import { recordLocator } from '../recordId';
-import { readId, readPeriod } from '../readers';
+import { fail, readId, readPeriod } from '../readers';
 import type { SpendeskOperation } from '../types';
+import { itemError } from '../errorItem';
 
 /** Polls the export until COMPLETE (its record) or ERROR or Max Wait (errors naming the export). */
 async function whenComplete(
@@ -29,23 +30,18 @@ async function whenComplete(
 		started: Date.now(),
 		maxWaitMs,
 		failed: () =>
-			new NodeOperationError(
-				ctx.getNode(),
+			itemError(
+				ctx,
+				itemIndex,
 				`Spendesk could not build the accounting export ${exportId}`,
-				{
-					description:
-						'The export ended with the status "ERROR". Check the period and the template, then run the node again; if it happens again, contact Spendesk support.',
-					itemIndex,
-				},
+				'The export ended with the status "ERROR". Check the period and the template, then run the node again; if it happens again, contact Spendesk support.',
 			),
 		timedOut: (waited) =>
-			new NodeOperationError(
-				ctx.getNode(),
+			itemError(
+				ctx,
+				itemIndex,
 				`The accounting export ${exportId} was not ready after ${Math.round(waited / 1000)} s`,
-				{
-					description: `Spendesk is still building it. Get its journal later with Accounting Export → Get Journal and the export ID ${exportId}, rather than creating another export.`,
-					itemIndex,
-				},
+				`Spendesk is still building it. Get its journal later with Accounting Export → Get Journal and the export ID ${exportId}, rather than creating another export.`,
 			),
 	});
 }
@@ -139,13 +135,13 @@ export const createExport: SpendeskOperation = {
 				throw unknownTemplate(this, error, body, itemIndex) ?? error;
 			});
 			const exportId = String(singleObject(created)?.id ?? '');
-			if (!exportId) {
-				throw new NodeOperationError(
-					this.getNode(),
+			if (!exportId)
+				fail(
+					this,
+					itemIndex,
 					'Spendesk did not return the ID of the accounting export',
-					{ description: 'Run the node again later.', itemIndex },
+					'Run the node again later.',
 				);
-			}
 			return {
 				items: [await whenComplete(this, exportId, { company, maxWaitMs, itemIndex })],
 			};

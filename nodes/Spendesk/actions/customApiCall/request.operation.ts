@@ -1,11 +1,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { CompanyPlacement, Endpoint, PaginationStyle } from '../../transport/endpoints';
 import { ENDPOINTS, STYLE_PAGE_SIZES } from '../../transport/endpoints';
 import { DOT_SEGMENT } from '../../transport/environment';
 import { collectList } from '../../transport/paginate';
 import { readJsonObject, readLimit, returnAllOrLimit } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
+import { fail } from '../readers';
 
 const METHODS: ReadonlyArray<Endpoint['method']> = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
 const PLACEMENTS: readonly CompanyPlacement[] = ['path', 'none', 'header'];
@@ -20,9 +21,10 @@ const STYLES: readonly PaginationStyle[] = [
 
 /** The path checked before any request: under the base URL, {companyId} only where Company Placement puts it. */
 function checkPath(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
 	path: string,
 	placement: CompanyPlacement,
-	fail: (message: string, description: string) => NodeOperationError,
 ): void {
 	if (
 		!/^\/[^\s?#]*$/.test(path) ||
@@ -31,29 +33,35 @@ function checkPath(
 		path.includes('//') ||
 		path.includes('\\')
 	) {
-		throw fail(
+		fail(
+			ctx,
+			itemIndex,
 			`'Path' holds "${path}", which is not a valid API path`,
 			'Start with a slash and stay under the base URL: no "." or ".." segments (plain or URL-encoded), "//", spaces, "?" or "#" (put query parameters in Query Parameters).',
 		);
 	}
 	const placeholders = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 	if (placeholders.some((p) => p !== 'companyId'))
-		throw fail(
+		fail(
+			ctx,
+			itemIndex,
 			`'Path' "${path}" has an unknown placeholder`,
 			'Only {companyId} is filled in by the node.',
 		);
-	if (placement === 'path' && !placeholders.includes('companyId')) {
-		throw fail(
+	if (placement === 'path' && !placeholders.includes('companyId'))
+		fail(
+			ctx,
+			itemIndex,
 			`'Company Placement' is "Company in Path" but the path has no {companyId}`,
 			`Write {companyId} where the company ID goes, e.g. ${ENDPOINTS.listInvoices.path}.`,
 		);
-	}
-	if (placement !== 'path' && placeholders.includes('companyId')) {
-		throw fail(
+	if (placement !== 'path' && placeholders.includes('companyId'))
+		fail(
+			ctx,
+			itemIndex,
 			`The path contains {companyId} but 'Company Placement' is not "Company in Path"`,
 			`Set 'Company Placement' to "Company in Path".`,
 		);
-	}
 }
 
 export const customApiCall: SpendeskOperation = {
@@ -159,14 +167,11 @@ export const customApiCall: SpendeskOperation = {
 			return;
 		}
 		if (method === 'GET' || scope !== 'all') return;
-		throw new NodeOperationError(
-			this.getNode(),
+		fail(
+			this,
+			itemIndex,
 			`Custom API Call with method ${String(method)} writes to one company at a time: All Companies is not allowed`,
-			{
-				description:
-					"Nothing was sent. Set 'Companies' to One Company and pick the company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.",
-				itemIndex,
-			},
+			"Nothing was sent. Set 'Companies' to One Company and pick the company in 'Company' (from the list, by ID, or from an expression such as {{ $json.companyId }}); to call several companies, give each item its company.",
 		);
 	},
 	namedBy(this: IExecuteFunctions, itemIndex: number) {
@@ -174,8 +179,6 @@ export const customApiCall: SpendeskOperation = {
 		return `${method} ${String(this.getNodeParameter('path', itemIndex, '')).trim()}`;
 	},
 	prepare(this: IExecuteFunctions, itemIndex: number) {
-		const fail = (message: string, description: string) =>
-			new NodeOperationError(this.getNode(), message, { description, itemIndex });
 		// A choice parameter is one of its options (an expression may give anything).
 		const oneOf = <T extends string>(
 			name: string,
@@ -185,7 +188,9 @@ export const customApiCall: SpendeskOperation = {
 		) => {
 			const value = this.getNodeParameter(name, itemIndex, fallback) as unknown;
 			if (choices.includes(value as T)) return value as T;
-			throw fail(
+			fail(
+				this,
+				itemIndex,
 				`'${label}' must be one of ${choices.join(', ')}; got ${JSON.stringify(value)?.slice(0, 40) ?? String(value)}`,
 				`Choose ${label} from the list; an expression must give one of these values exactly.`,
 			);
@@ -195,9 +200,11 @@ export const customApiCall: SpendeskOperation = {
 		const placement = oneOf('companyPlacement', 'header', PLACEMENTS, 'Company Placement');
 		const pagination = oneOf('pagination', 'none', STYLES, 'Pagination');
 
-		checkPath(path, placement, fail);
+		checkPath(this, itemIndex, path, placement);
 		if (pagination === 'snapshot' && method !== 'GET')
-			throw fail(
+			fail(
+				this,
+				itemIndex,
 				`'Pagination' "Snapshot" reads a snapshot with GET, not ${method}`,
 				"Nothing was sent. Create the snapshot with a call of its own (POST, 'Pagination' None), then read it with GET and 'Pagination' Snapshot; or use Payable → Get Many as Snapshot, which does both.",
 			);

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { readJsonObject } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
 import { readInputFile } from '../fileParams';
 import { intakeBinaryField, refuseEmptyFile, uploadToIntake, withState } from './upload';
+import { fail } from '../readers';
 
 export const createIntake: SpendeskOperation = {
 	value: 'create',
@@ -32,12 +32,13 @@ export const createIntake: SpendeskOperation = {
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const body = readJsonObject(this, 'intake', 'Intake (JSON)', itemIndex);
-		if (Object.keys(body).length === 0) {
-			throw new NodeOperationError(this.getNode(), "'Intake (JSON)' is empty", {
-				description: 'Enter the fields of the intake to create.',
+		if (Object.keys(body).length === 0)
+			fail(
+				this,
 				itemIndex,
-			});
-		}
+				"'Intake (JSON)' is empty",
+				'Enter the fields of the intake to create.',
+			);
 		const file =
 			this.getNodeParameter('attachFile', itemIndex, false) === true
 				? readInputFile(this, itemIndex)
@@ -57,14 +58,11 @@ export const createIntake: SpendeskOperation = {
 			if (!file || !bytes) return { items };
 			const intakeId = String(items[0]?.id ?? '');
 			if (!intakeId)
-				throw new NodeOperationError(
-					this.getNode(),
+				fail(
+					this,
+					itemIndex,
 					'The intake was created, but Spendesk did not say its ID: its file was not attached',
-					{
-						description:
-							'Find the new intake in Spendesk and attach the file with Intake → Upload File and its ID. Running Create again would create a second intake.',
-						itemIndex,
-					},
+					'Find the new intake in Spendesk and attach the file with Intake → Upload File and its ID. Running Create again would create a second intake.',
 				);
 			const uploaded = await uploadToIntake(this, {
 				...file,

@@ -2,13 +2,13 @@
  * Uploads a file to an intake in three steps: start (a pre-signed link), PUT of the bytes
  * WITHOUT the bearer token (transport/presigned.ts), confirm; a failure says how far it went.
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { presignedUrl, uploadHeaders, uploadPresigned } from '../../transport/presigned';
 import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { restated } from '../../transport/restate';
 import { binaryPropertyField } from '../fileParams';
+import { fail } from '../readers';
 
 export interface IntakeFile {
 	company: string | undefined;
@@ -40,16 +40,13 @@ function readSlot(
 	const data = singleObject(body) ?? {};
 	const fileId = typeof data.fileId === 'string' ? data.fileId : '';
 	const method = typeof data.method === 'string' ? data.method.toUpperCase() : 'PUT';
-	if (!fileId || method !== 'PUT') {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (!fileId || method !== 'PUT')
+		fail(
+			ctx,
+			file.itemIndex,
 			`Spendesk did not open an upload for "${file.fileName}" as expected`,
-			{
-				description: `The answer lacked the file ID or asked for ${method} instead of PUT. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
-				itemIndex: file.itemIndex,
-			},
+			`The answer lacked the file ID or asked for ${method} instead of PUT. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
 		);
-	}
 	const what = `the upload of "${file.fileName}"`;
 	const url = presignedUrl(ctx, data.uploadUrl, what, file.itemIndex);
 	return { fileId, url, headers: data.headers as IDataObject | undefined };
@@ -63,11 +60,12 @@ export function refuseEmptyFile(
 	itemIndex: number,
 ): void {
 	if (bytes.length > 0) return;
-	throw new NodeOperationError(ctx.getNode(), `The file "${fileName}" is empty`, {
-		description:
-			'Nothing was sent. Spendesk accepts files of at least one byte: check the binary data of the input item.',
+	fail(
+		ctx,
 		itemIndex,
-	});
+		`The file "${fileName}" is empty`,
+		'Nothing was sent. Spendesk accepts files of at least one byte: check the binary data of the input item.',
+	);
 }
 
 /** Start, PUT, confirm: the uploaded file's record. */

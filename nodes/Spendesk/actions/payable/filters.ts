@@ -1,6 +1,5 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { readFilterDate, toEpoch } from '../dates';
+import { readDateFilter, toEpoch } from '../dates';
 import { dateFilter, textField } from '../listFilters';
 import {
 	filtersCollection,
@@ -8,7 +7,7 @@ import {
 	readJsonObject,
 	rejectPagingKeys,
 } from '../sharedParams';
-import { readChoices, readIdList } from '../readers';
+import { fail, readChoices, readIdList } from '../readers';
 
 /** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
 export const FILTER_MODE: INodeProperties = {
@@ -116,7 +115,7 @@ export function readChoiceFilter(
 	return readChoices(ctx, itemIndex, value, property.displayName, values);
 }
 
-/** The snapshot's filters, sent flat in the request body; dates read by their label (readFilterDate). */
+/** The snapshot's filters, sent flat in the request body; dates read by their label (readDateFilter). */
 const SNAPSHOT_FILTERS: INodeProperties[] = [
 	BOOKKEEPING_STATUS_FILTER,
 	dateFilter('Created From', 'createdFrom', 'Only payables created on or after this date'),
@@ -171,21 +170,15 @@ function checkPayableDates(
 	const end = toEpoch(body.toPayableDate, 'UTC');
 	if (!Number.isFinite(start) || !Number.isFinite(end)) return;
 	if (start > end)
-		throw new NodeOperationError(ctx.getNode(), `${from} is after ${to}`, {
-			description: `Set '${from}' to a date on or before '${to}'.`,
-			itemIndex,
-		});
+		fail(ctx, itemIndex, `${from} is after ${to}`, `Set '${from}' to a date on or before '${to}'.`);
 	const days = Math.floor((end - start) / DAY_MS);
-	if (days > MAX_PAYABLE_DAYS) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (days > MAX_PAYABLE_DAYS)
+		fail(
+			ctx,
+			itemIndex,
 			`'${from}' and '${to}' are ${days} days apart: Spendesk allows at most ${MAX_PAYABLE_DAYS}`,
-			{
-				description: `Nothing was sent. Narrow '${from}' and '${to}' to ${MAX_PAYABLE_DAYS} days apart or less, and run the node once per period for a longer one (e.g. one item per month), or leave one of them empty.`,
-				itemIndex,
-			},
+			`Nothing was sent. Narrow '${from}' and '${to}' to ${MAX_PAYABLE_DAYS} days apart or less, and run the node once per period for a longer one (e.g. one item per month), or leave one of them empty.`,
 		);
-	}
 }
 
 /** The filters of the Fields mode as the snapshot's body: dates as ISO date-times, lists as lists. */
@@ -195,7 +188,7 @@ function fieldsBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	for (const [key, value] of Object.entries(fields)) {
 		const property = SNAPSHOT_FILTERS.find((filter) => filter.name === key);
 		if (property?.type === 'dateTime')
-			body[key] = readFilterDate(ctx, itemIndex, value, property.displayName);
+			body[key] = readDateFilter(ctx, itemIndex, value, property.displayName);
 		else if (key === 'ids') body.ids = readIdList(ctx, itemIndex, value, 'Payable IDs');
 		else if (property?.type === 'multiOptions')
 			body[key] = readChoiceFilter(ctx, itemIndex, property, value);

@@ -2,7 +2,6 @@
  * Payable → Get Many (POST /v1/payables/search, docs/api.md#body-cursor-lists): the Fields mode
  * sends an AND of one equality subfilter per field; the JSON mode sends `filters` as it is.
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listOperation } from '../list';
 import { textField } from '../listFilters';
@@ -13,6 +12,7 @@ import {
 	readChoiceFilter,
 	SEARCH_BOOKKEEPING_FILTER,
 } from './filters';
+import { fail } from '../readers';
 
 const CHOICES = new Map([SEARCH_BOOKKEEPING_FILTER, PAYABLE_TYPE_FILTER].map((p) => [p.name, p]));
 
@@ -57,7 +57,6 @@ const searchFilterProperties: INodeProperties[] = [
 	},
 ];
 
-/** The `filters` of the search body, or undefined for none. */
 export function readSearchFilters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -66,10 +65,12 @@ export function readSearchFilters(
 		const filters = readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex);
 		for (const reserved of ['limit', 'cursor']) {
 			if (reserved in filters)
-				throw new NodeOperationError(ctx.getNode(), `'Filters (JSON)' must not set "${reserved}"`, {
-					description: `'Filters (JSON)' is the "filters" object of the search only; paging is handled by the node: use 'Return All' and 'Limit' instead.`,
+				fail(
+					ctx,
 					itemIndex,
-				});
+					`'Filters (JSON)' must not set "${reserved}"`,
+					`'Filters (JSON)' is the "filters" object of the search only; paging is handled by the node: use 'Return All' and 'Limit' instead.`,
+				);
 		}
 		return Object.keys(filters).length ? filters : undefined;
 	}

@@ -1,5 +1,4 @@
 /** Payable → Get Attachments: one item per attachment, its file fetched without credentials (transport/presigned.ts). */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { ENDPOINTS } from '../../transport/endpoints';
 import { unreadableList } from '../../transport/pagination/errors';
@@ -17,14 +16,8 @@ import { recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { baseFileName, FileNames, mimeTypeOf, withExtension } from './attachmentNames';
 import { optionsCollection } from '../sharedParams';
-import { isObject } from '../readers';
+import { fail, isObject } from '../readers';
 import { readPayableId } from './version';
-
-interface AttachmentOptions {
-	binaryPropertyName: string;
-	metadataOnly: boolean;
-	maxBytes: number;
-}
 
 /** The attachment's pre-signed link: `downloadUrl`, else `url` (as the vendor's items carry it). */
 function linkOf(attachment: IDataObject): unknown {
@@ -62,7 +55,7 @@ function attachmentsOf(
 async function withFile(
 	ctx: IExecuteFunctions,
 	attachment: IDataObject,
-	options: AttachmentOptions,
+	options: { binaryPropertyName: string; maxBytes: number },
 	names: FileNames,
 	itemIndex: number,
 ): Promise<IBinaryKeyData> {
@@ -71,17 +64,13 @@ async function withFile(
 	const what = `attachment "${withExtension(base, listedType)}" of the payable`;
 	const url = presignedUrl(ctx, linkOf(attachment), what, itemIndex);
 	const declared = typeof attachment.size === 'number' ? attachment.size : undefined;
-	if (declared !== undefined && declared > options.maxBytes) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (declared !== undefined && declared > options.maxBytes)
+		fail(
+			ctx,
+			itemIndex,
 			`The file of ${what} is larger than 'Max File Size (MB)' allows (${formatBytes(declared)}; the limit is ${formatBytes(options.maxBytes)})`,
-			{
-				description:
-					"Raise 'Max File Size (MB)' in the options to download it, or turn on 'Metadata Only' to get the links without the files.",
-				itemIndex,
-			},
+			"Raise 'Max File Size (MB)' in the options to download it, or turn on 'Metadata Only' to get the links without the files.",
 		);
-	}
 	const { bytes, contentType } = await downloadPresigned(ctx, url, {
 		what,
 		maxBytes: options.maxBytes,
@@ -127,7 +116,7 @@ export const getPayableAttachments: SpendeskOperation = {
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const payableId = readPayableId(this, itemIndex);
-		const options: AttachmentOptions = {
+		const options = {
 			metadataOnly: this.getNodeParameter('options.metadataOnly', itemIndex, false) === true,
 			binaryPropertyName: readBinaryPropertyName(this, 'options.binaryPropertyName', itemIndex),
 			maxBytes: readMaxBytes(this, 'options.maxFileSize', itemIndex),

@@ -1,21 +1,17 @@
-/**
- * The line items of Payable → Update (docs/api.md#payable-accounting): their fields, reading
- * them, and applying Change Some to the lines Spendesk holds.
- */
+/** The line items of Payable → Update (docs/api.md#payable-accounting): fields, reading, and Change Some. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { fieldValueLocators, recordLocator } from '../recordId';
 import {
 	entriesOf,
 	fail,
 	LIST_HINT,
-	readChoice,
+	readChoices,
 	readFieldValues,
 	readId,
 	readMinorUnits,
 } from '../readers';
 import { textField } from '../listFilters';
 
-/** One line as the API takes it. */
 export interface LineItem {
 	grossAmount: number;
 	expenseAccountId?: string;
@@ -24,11 +20,9 @@ export interface LineItem {
 	analyticalFieldValues?: Array<{ fieldId: string; valueId: string }>;
 }
 
-/** One change of Change Some: the lines it applies to, and what it sets on them. */
+/** One change of Change Some: its line (from 1; none: every line), its position (from 1), what it sets. */
 export interface LineChange {
-	/** Line number from 1, or undefined for every line. */
 	line?: number;
-	/** Position of the change in the list, from 1, for messages. */
 	position: number;
 	set: Omit<LineItem, 'grossAmount'>;
 }
@@ -265,7 +259,7 @@ export function readChanges(ctx: IExecuteFunctions, itemIndex: number): LineChan
 	const entries = entriesOf(ctx.getNodeParameter('lineChanges.change', itemIndex, []));
 	const changes = entries.map((entry, i) => {
 		const where = `Change ${i + 1}`;
-		const applyTo = readChoice(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, APPLY_TO);
+		const applyTo = readChoices(ctx, itemIndex, entry.applyTo, `${where}, Apply To`, APPLY_TO)?.[0];
 		const line = applyTo === 'oneLine' ? Number(entry.lineNumber ?? 1) : undefined;
 		if (line !== undefined && (!Number.isSafeInteger(line) || line < 1))
 			fail(

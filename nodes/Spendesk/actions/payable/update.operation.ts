@@ -3,7 +3,6 @@
  * update, so Change Some reads the payable first and sends all its lines. Never repeated after
  * a 5xx (a replay of an applied one would be refused as a stale version).
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { companyLabel } from '../../companies/label';
 import type { EndpointName } from '../../transport/endpoints';
@@ -32,12 +31,9 @@ import {
 	versionIn,
 	versionProperty,
 } from './version';
+import { fail } from '../readers';
 
-interface Target {
-	payableId: string;
-	company: string | undefined;
-	itemIndex: number;
-}
+type Target = { payableId: string; company: string | undefined; itemIndex: number };
 
 const payableName = (target: Target) =>
 	`Payable "${target.payableId}" in ${companyLabel(target.company)}`;
@@ -62,66 +58,46 @@ function refusal(
 	body: unknown,
 	version: number,
 ): NodeApiError {
+	const refused = (message: string, description: string) =>
+		apiError(
+			ctx,
+			'updatePayableAccounting',
+			status,
+			target.company,
+			target.itemIndex,
+			message,
+			description,
+		);
 	const error = readErrorBody(body);
 	const detail = error?.detail ? ` Spendesk said: ${error.detail.slice(0, 300)}.` : '';
 	if (status === 404) return notFound(ctx, 'updatePayableAccounting', target);
 	if (status === 409 && /export/i.test(error?.detail ?? ''))
-		return apiError(
-			ctx,
-			'updatePayableAccounting',
-			409,
-			target.company,
-			target.itemIndex,
+		return refused(
 			`${payableName(target)} is already exported: its accounting can no longer change`,
 			`Nothing was changed.${detail} Leave this payable out, or change its accounting in your accounting system.`,
 		);
 	if (status === 409)
-		return apiError(
-			ctx,
-			'updatePayableAccounting',
-			409,
-			target.company,
-			target.itemIndex,
+		return refused(
 			staleVersionMessage(payableName(target)),
 			staleVersionAdvice(version, 'updated', detail),
 		);
 	const where = fieldName(error?.source);
-	return apiError(
-		ctx,
-		'updatePayableAccounting',
-		status,
-		target.company,
-		target.itemIndex,
+	return refused(
 		`Spendesk refused the accounting of payable "${target.payableId}" in ${companyLabel(target.company)}${where ? ` (${where})` : ''}`,
 		`Nothing was changed.${detail} Check ${where ? `${where} in 'Lines' or 'Changes'` : 'the lines'}: the gross amounts must add up to the payable's amount (in minor units), and cost centers and analytical values must be the company's (Cost Center → Get Many, Analytical Field → Get Many Values).`,
 	);
 }
 
-async function readCurrent(ctx: IExecuteFunctions, target: Target): Promise<IDataObject> {
-	const { company, payableId, itemIndex } = target;
-	const payable = await readPayable(ctx, company, payableId, itemIndex);
-	if (!payable) throw notFound(ctx, 'getPayable', target);
-	return payable;
-}
-
 /** The lines as read cannot be sent back: none, or line `unreadable` (from 1) without a usable amount. */
 function noLinesFromSpendesk(ctx: IExecuteFunctions, target: Target, unreadable?: number): never {
-	throw new NodeOperationError(
-		ctx.getNode(),
+	fail(
+		ctx,
+		target.itemIndex,
 		unreadable
 			? `Spendesk gave line ${unreadable} of payable "${target.payableId}" without a readable gross amount (in minor units), so it cannot be updated`
 			: `Spendesk gave no line items for payable "${target.payableId}", so it cannot be updated`,
-		{
-			description: "Nothing was sent. Choose Replace All under 'Line Items' and give every line.",
-			itemIndex: target.itemIndex,
-		},
+		"Nothing was sent. Choose Replace All under 'Line Items' and give every line.",
 	);
-}
-
-function versionOf(ctx: IExecuteFunctions, target: Target, payable: IDataObject): number {
-	const version = versionIn(payable);
-	if (version !== undefined) return version;
-	throw noVersionError(ctx, `payable "${target.payableId}"`, target.itemIndex, 'Nothing was sent.');
 }
 
 /** Change Some: the payable's lines as read, with the changes applied in order. */
@@ -139,14 +115,11 @@ function mergedLines(
 	let result = lines as LineItem[];
 	for (const change of changes) {
 		if (change.line !== undefined && change.line > result.length)
-			throw new NodeOperationError(
-				ctx.getNode(),
+			fail(
+				ctx,
+				target.itemIndex,
 				`Change ${change.position}: payable "${target.payableId}" has no line ${change.line} (it has ${result.length})`,
-				{
-					description:
-						"Nothing was sent. Set 'Line Number' to a line of the payable (from 1, in the order Payable → Get lists them), or apply the change to every line.",
-					itemIndex: target.itemIndex,
-				},
+				"Nothing was sent. Set 'Line Number' to a line of the payable (from 1, in the order Payable → Get lists them), or apply the change to every line.",
 			);
 		result = applyChange(result, change);
 	}
@@ -160,8 +133,16 @@ async function update(
 ): Promise<IDataObject> {
 	let { version, lines } = given;
 	if (given.changes || version === undefined) {
-		const payable = await readCurrent(ctx, target);
-		version ??= versionOf(ctx, target, payable);
+		const payable = await readPayable(ctx, target.company, target.payableId, target.itemIndex);
+		if (!payable) throw notFound(ctx, 'getPayable', target);
+		version ??= versionIn(payable);
+		if (version === undefined)
+			throw noVersionError(
+				ctx,
+				`payable "${target.payableId}"`,
+				target.itemIndex,
+				'Nothing was sent.',
+			);
 		if (given.changes) lines = mergedLines(ctx, target, payable, given.changes);
 	}
 	const response = await callSpendesk<IDataObject>(ctx, 'updatePayableAccounting', {

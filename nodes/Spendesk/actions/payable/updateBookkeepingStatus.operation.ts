@@ -3,8 +3,7 @@
  * The answer's shape is unverified: a 2xx that does not report on a payable is that item's
  * success with a note, never a failure of a write Spendesk accepted.
  */
-import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 import { companyLabel } from '../../companies/label';
 import { callSpendesk } from '../../transport/request';
 import { recordLocator } from '../recordId';
@@ -21,6 +20,7 @@ import {
 	versionProperty,
 } from './version';
 import { isObject, readBookkeepingStatus, readText } from '../readers';
+import { itemError } from '../errorItem';
 
 /** Words of a per-payable result that say the payable was not changed. */
 const REFUSED = /fail|error|reject|invalid|denied|forbidden|refused/i;
@@ -44,35 +44,28 @@ function resultOf(
 	call: { company: string | undefined; httpStatus: number },
 ): EntryResult {
 	const sent = entry.body;
-	const node = ctx.getNode();
-	const { itemIndex } = entry;
+	const refused = (message: string, description: string): EntryResult => ({
+		ok: false,
+		error: itemError(ctx, entry.itemIndex, message, description),
+	});
 	if (!answer) return marked(sent, {}, unpairedNote(call.httpStatus));
 	const status = typeof answer.status === 'string' && answer.status ? answer.status : undefined;
 	if (status === 'updated') return marked(sent, answer);
 	if (status === 'conflict') {
 		const current =
 			typeof answer.version === 'number' ? ` Its current version is ${answer.version}.` : '';
-		const description = staleVersionAdvice(sent.version, 'marked', current);
-		return {
-			ok: false,
-			error: new NodeOperationError(node, staleVersionMessage(capitalised(entry.label)), {
-				description,
-				itemIndex,
-			}),
-		};
+		return refused(
+			staleVersionMessage(`Payable "${String(sent.id)}"`),
+			staleVersionAdvice(sent.version, 'marked', current),
+		);
 	}
 	if (status === 'not_found' || status === 'notFound')
 		return { ok: false, error: notFoundError(ctx, entry, call.company) };
-	if (status !== undefined && REFUSED.test(status)) {
-		const description = 'Spendesk did not update it. Check the payable in Spendesk.';
-		return {
-			ok: false,
-			error: new NodeOperationError(node, `Spendesk answered "${status}" for ${entry.label}`, {
-				description,
-				itemIndex,
-			}),
-		};
-	}
+	if (status !== undefined && REFUSED.test(status))
+		return refused(
+			`Spendesk answered "${status}" for ${entry.label}`,
+			'Spendesk did not update it. Check the payable in Spendesk.',
+		);
 	const word = status === undefined ? 'no result word' : `"${status}"`;
 	return marked(
 		sent,
@@ -86,19 +79,12 @@ function notFoundError(
 	entry: BatchEntry,
 	company: string | undefined,
 ): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`${capitalised(entry.label)} was not found in ${companyLabel(company)}`,
-		{
-			description:
-				"Check the ID in 'Payable' (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.",
-			itemIndex: entry.itemIndex,
-		},
+	return itemError(
+		ctx,
+		entry.itemIndex,
+		`Payable "${String(entry.body.id)}" was not found in ${companyLabel(company)}`,
+		"Check the ID in 'Payable' (e.g. {{ $json.id }}) and that the payable belongs to the company chosen in the node.",
 	);
-}
-
-function capitalised(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {

@@ -3,7 +3,6 @@
  * WITHOUT the bearer token (transport/presigned.ts). No source gives Spendesk's largest receipt:
  * Max File Size defaults to 50 MB (the simulator's limit).
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/response';
 import {
@@ -30,7 +29,6 @@ import { readPayableId } from './version';
 /** Max File Size of a receipt by default; Spendesk's own limit is not published (docs/api.md#receipt-upload). */
 const DEFAULT_RECEIPT_MB = 50;
 
-/** Max File Size of a receipt: 50 MB by default, up to the largest file a download takes. */
 const RECEIPT_MAX_FILE_SIZE: MaxFileSize = {
 	largest: DOWNLOAD_MAX_FILE_SIZE.largest,
 	fallback: DEFAULT_RECEIPT_MB,
@@ -59,13 +57,11 @@ function readForm(
 	const method = typeof data.method === 'string' ? data.method.toUpperCase() : 'POST';
 	const fields = formFields(data.fields);
 	if (method !== 'POST' || !fields.length)
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`Spendesk did not open an upload form for ${what} as expected`,
-			{
-				description: `The answer lacked the form's fields or asked for ${method} instead of POST. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
-				itemIndex,
-			},
+			`The answer lacked the form's fields or asked for ${method} instead of POST. Nothing was uploaded. Run the node again; if it persists, contact Spendesk support.`,
 		);
 	return { url: presignedUrl(ctx, data.url, what, itemIndex), fields };
 }

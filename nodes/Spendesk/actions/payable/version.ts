@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { fail, readRecordId, shown } from '../readers';
+import { itemError } from '../errorItem';
 
 export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return readRecordId(
@@ -77,13 +78,11 @@ export function noVersionError(
 	itemIndex: number,
 	nothingSent: string,
 ): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
+	return itemError(
+		ctx,
+		itemIndex,
 		`Spendesk gave no version for ${label}, so it cannot be updated`,
-		{
-			description: `${nothingSent} Set 'Version' to the version of the payable as read from Spendesk, e.g. {{ $json.version }} after Payable → Get.`,
-			itemIndex,
-		},
+		`${nothingSent} Set 'Version' to the version of the payable as read from Spendesk, e.g. {{ $json.version }} after Payable → Get.`,
 	);
 }
 

@@ -6,12 +6,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { fieldValueLocators, recordLocator } from '../recordId';
-import { readCollection } from '../sharedParams';
+import { collection, readCollection } from '../sharedParams';
 import type { SingleOperation } from '../types';
 import {
 	entriesOf,
 	fail,
-	readChoice,
+	readChoices,
 	readCurrency,
 	readFieldValues,
 	readMoney,
@@ -20,7 +20,6 @@ import {
 	readText,
 	shown,
 } from '../readers';
-import type { Money } from '../readers';
 import { textField } from '../listFilters';
 
 /** User, amounts, period, cost center and custom fields: checked before any request. */
@@ -69,7 +68,7 @@ function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 /** Exactly one of supplierId (Existing Supplier) and supplierName (New Supplier). */
 function readSupplier(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const mode = ctx.getNodeParameter('supplierMode', itemIndex, 'existing');
-	if (readChoice(ctx, itemIndex, mode, 'Supplier', ['existing', 'new']) === 'new') {
+	if (readChoices(ctx, itemIndex, mode, 'Supplier', ['existing', 'new'])?.[0] === 'new') {
 		const name = readText(
 			ctx,
 			itemIndex,
@@ -330,33 +329,26 @@ export const createPurchaseOrder: SingleOperation = {
 			searchListMethod: 'searchCostCenters',
 		}),
 		customFieldsField,
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				{
-					displayName: 'Delivery Notes Expected',
-					name: 'deliveryNotesExpected',
-					type: 'boolean',
-					default: false,
-					description: 'Whether the supplier is expected to send delivery notes',
-				},
-				textField(
-					'Description',
-					'description',
-					'e.g. Printing, spring campaign',
-					'What the purchase order is for (at most 1,000 characters)',
-				),
-				itemsField,
-			],
-		},
+		collection('additionalFields', [
+			{
+				displayName: 'Delivery Notes Expected',
+				name: 'deliveryNotesExpected',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the supplier is expected to send delivery notes',
+			},
+			textField(
+				'Description',
+				'description',
+				'e.g. Printing, spring campaign',
+				'What the purchase order is for (at most 1,000 characters)',
+			),
+			itemsField,
+		]),
 	],
 	prepare(this: IExecuteFunctions, itemIndex: number) {
 		const required = readRequired(this, itemIndex);
-		const { currency } = required.amount as Money;
+		const { currency } = required.amount as { currency: string };
 		const body = {
 			...required,
 			...readSupplier(this, itemIndex),

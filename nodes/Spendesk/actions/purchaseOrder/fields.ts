@@ -3,7 +3,6 @@ import type { NodeApiError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { companyLabel } from '../../companies/label';
 import type { EndpointName } from '../../transport/endpoints';
-import { readErrorBody } from '../../transport/errors';
 import { apiError } from '../errorItem';
 import { recordLocator } from '../recordId';
 import { readRecordId } from '../readers';
@@ -31,7 +30,6 @@ export function readPurchaseOrderId(ctx: IExecuteFunctions, itemIndex: number): 
 	return readRecordId(ctx, itemIndex, 'purchaseOrderId', "'Purchase Order'", ID_HINT);
 }
 
-/** Spendesk knows no purchase order of that ID in the company. */
 export function purchaseOrderNotFound(
 	ctx: IExecuteFunctions,
 	endpoint: EndpointName,
@@ -47,28 +45,5 @@ export function purchaseOrderNotFound(
 		itemIndex,
 		`Purchase order "${id}" was not found in ${companyLabel(company)}`,
 		'Check the purchase order ID and the company: IDs belong to one company. Purchase Order → Get Many lists the purchase orders of a company.',
-	);
-}
-
-/** A cancel or close refused because the purchase order is no longer open (409). */
-export function purchaseOrderNotOpen(
-	ctx: IExecuteFunctions,
-	endpoint: EndpointName,
-	id: string,
-	action: 'cancel' | 'close',
-	company: string | undefined,
-	body: unknown,
-	itemIndex: number,
-): NodeApiError {
-	const detail = readErrorBody(body)?.detail;
-	const done = action === 'cancel' ? 'cancelled' : 'closed';
-	return apiError(
-		ctx,
-		endpoint,
-		409,
-		company,
-		itemIndex,
-		`Purchase order "${id}" in ${companyLabel(company)} could not be ${done}: it is not open`,
-		`Only an open purchase order can be ${done}; nothing was changed.${detail ? ` Spendesk said: ${detail.slice(0, 300)}.` : ''} Check its status with Purchase Order → Get, or leave this item out.`,
 	);
 }

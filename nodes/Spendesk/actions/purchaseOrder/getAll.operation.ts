@@ -1,10 +1,10 @@
 /** Purchase Order → Get Many (docs/api.md#purchase-orders). */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { readDateFilter, readEndDateFilter } from '../dates';
+import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
 import { dateFilter } from '../listFilters';
 import { filtersCollection, optionsCollection, readCollection } from '../sharedParams';
+import { fail } from '../readers';
 
 const STATUSES = ['cancelled', 'closed', 'open'];
 
@@ -12,28 +12,23 @@ function readQuery(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);
 	const options = readCollection(ctx, 'options', itemIndex);
 	const createdFrom = readDateFilter(ctx, itemIndex, filters.createdFrom, 'Created From');
-	const createdTo = readEndDateFilter(ctx, itemIndex, filters.createdTo, 'Created To');
+	const createdTo = readDateFilter(ctx, itemIndex, filters.createdTo, 'Created To');
 	if (createdFrom && createdTo && createdFrom > createdTo)
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`'Created From' (${createdFrom}) is after 'Created To' (${createdTo})`,
-			{
-				description: "Set 'Created From' to a date on or before 'Created To', or leave one empty.",
-				itemIndex,
-			},
+			"Set 'Created From' to a date on or before 'Created To', or leave one empty.",
 		);
 	const raw = filters.status ?? [];
 	const status = (Array.isArray(raw) ? raw : [raw]).map((s) => String(s).trim().toLowerCase());
 	const unknown = status.find((s) => !STATUSES.includes(s));
 	if (unknown !== undefined)
-		throw new NodeOperationError(
-			ctx.getNode(),
+		fail(
+			ctx,
+			itemIndex,
 			`'Status': "${unknown.slice(0, 40)}" is not a purchase order status`,
-			{
-				description:
-					"Choose Open, Closed or Cancelled in 'Status' (an expression must give open, closed or cancelled).",
-				itemIndex,
-			},
+			"Choose Open, Closed or Cancelled in 'Status' (an expression must give open, closed or cancelled).",
 		);
 	return {
 		...(createdFrom ? { createdFrom } : {}),

@@ -4,7 +4,7 @@ import { readDateFilter } from '../dates';
 import { listOperation } from '../list';
 import { dateFilter, textField, sortCollection, sortDirection } from '../listFilters';
 import { filtersCollection, readCollection } from '../sharedParams';
-import { SortRule, readChoices, readIdList, readSortRule } from '../readers';
+import { readChoices, readIdList, readSortRule } from '../readers';
 
 const PAID_FROM = ['externalAccount', 'spendeskAccount'];
 const STATES = ['created', 'exported', 'failedToExport'];
@@ -12,7 +12,7 @@ const STATES = ['created', 'exported', 'failedToExport'];
 const SORTS = { asc: '+createdAt', desc: '-createdAt' } as const;
 
 /** The Sort rule's direction as the list's `sort`; none: Spendesk's order. */
-const sortOf = (direction: SortRule['direction']) => (direction ? SORTS[direction] : undefined);
+const sortOf = (direction?: 'asc' | 'desc') => (direction ? SORTS[direction] : undefined);
 
 function readSettlementFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const filters = readCollection(ctx, 'filters', itemIndex);

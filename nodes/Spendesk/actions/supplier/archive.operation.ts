@@ -9,12 +9,9 @@ import { callSpendesk } from '../../transport/request';
 import { recordLocator } from '../recordId';
 import type { BatchEntry, BatchedOperation, EntryResult, SingleOperation } from '../types';
 import { acceptedNote, hintUnlisted, supplierResults } from './bulk';
+import { ID_HINT } from './fields';
 import { readRecordId } from '../readers';
 
-const ID_HINT =
-	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
-
-/** One supplier archived or unarchived through its own status route. */
 function oneSupplier(archived: boolean, operation: string): SingleOperation['prepare'] {
 	return function (this: IExecuteFunctions, itemIndex: number) {
 		const supplierId = readRecordId(this, itemIndex, 'supplierId', "'Supplier'", ID_HINT);

@@ -65,7 +65,6 @@ function entryResult(
 	};
 }
 
-/** The note of an item whose supplier a successful answer did not name. */
 export function acceptedNote(status: number): string {
 	return `Spendesk accepted the change (HTTP ${status}) but did not list this supplier in its answer, so this item shows what was sent, not the supplier as it now is. Supplier → Get shows it; running the item again is harmless.`;
 }

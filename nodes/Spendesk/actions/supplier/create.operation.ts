@@ -1,23 +1,23 @@
 /** Supplier → Create: each input item one supplier, in bulk calls of up to 100. */
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import { ENDPOINTS } from '../../transport/endpoints';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { answeredItems, answeredSupplier } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
-import { readCollection } from '../sharedParams';
-import { isObject, readText } from '../readers';
+import { collection, readCollection } from '../sharedParams';
+import { fail, isObject, readText } from '../readers';
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const name = readText(this, itemIndex, this.getNodeParameter('name', itemIndex, ''), 'Name', 200);
-	if (!name) {
-		throw new NodeOperationError(this.getNode(), "'Name' is empty", {
-			description:
-				"Give the supplier's name, e.g. Office Depot, or map it from the input item, e.g. {{ $json.supplierName }}.",
+	if (!name)
+		fail(
+			this,
 			itemIndex,
-		});
-	}
+			"'Name' is empty",
+			"Give the supplier's name, e.g. Office Depot, or map it from the input item, e.g. {{ $json.supplierName }}.",
+		);
 	const fields = readCollection(this, 'additionalFields', itemIndex);
 	return {
 		itemIndex,
@@ -158,14 +158,7 @@ export const createSupplier: BatchedOperation = {
 			placeholder: 'e.g. Office Depot',
 			description: 'Name of the supplier to create. Each input item creates one supplier.',
 		},
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: supplierFieldOptions,
-		},
+		collection('additionalFields', supplierFieldOptions),
 	],
 	batch: {
 		size: 100,

@@ -1,10 +1,10 @@
-/**
- * The supplier fields the writes send, in Spendesk's documented nested shape
- * (docs/api.md#bulk-writes); Spendesk refuses any other property.
- */
+/** The supplier fields, in Spendesk's documented nested shape (docs/api.md#bulk-writes): it refuses any other. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readBic, readCountry, readEmail, readIban, readText } from '../readers';
 import { textField } from '../listFilters';
+
+export const ID_HINT =
+	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
 
 /** The optional supplier fields, as options of a collection (Additional Fields, Update Fields). */
 export const supplierFieldOptions: INodeProperties[] = [

@@ -2,19 +2,15 @@
  * Supplier → Update: one item one call; several in bulk calls of up to 100
  * (docs/api.md#supplier-management), paired by ID (bulk.ts).
  */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { recordLocator } from '../recordId';
 import { supplierResults } from './bulk';
-import { readSupplierFields, supplierFieldOptions } from './fields';
-import { readCollection } from '../sharedParams';
-import { readRecordId, readText } from '../readers';
-
-const ID_HINT =
-	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
+import { ID_HINT, readSupplierFields, supplierFieldOptions } from './fields';
+import { collection, readCollection } from '../sharedParams';
+import { fail, readRecordId, readText } from '../readers';
 
 /** The Update Fields of an item as the PATCH body; nothing to change fails before any request. */
 function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -23,24 +19,21 @@ function changesOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if ('name' in fields) {
 		const name = readText(ctx, itemIndex, fields.name, 'Name', 200);
 		if (!name)
-			throw new NodeOperationError(ctx.getNode(), "'Name' is empty", {
-				description:
-					"A supplier keeps a name: enter the new name, or remove 'Name' from 'Update Fields'.",
+			fail(
+				ctx,
 				itemIndex,
-			});
+				"'Name' is empty",
+				"A supplier keeps a name: enter the new name, or remove 'Name' from 'Update Fields'.",
+			);
 		changes.name = name;
 	}
-	if (Object.keys(changes).length === 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+	if (Object.keys(changes).length === 0)
+		fail(
+			ctx,
+			itemIndex,
 			"Nothing to update: add at least one field to 'Update Fields'",
-			{
-				description:
-					'Choose the fields of the supplier to change. To archive or unarchive a supplier, use Supplier → Archive or Unarchive.',
-				itemIndex,
-			},
+			'Choose the fields of the supplier to change. To archive or unarchive a supplier, use Supplier → Archive or Unarchive.',
 		);
-	}
 	return changes;
 }
 
@@ -84,14 +77,9 @@ export const updateSupplier: BatchedOperation = {
 			placeholder: 'e.g. sup_001_00042',
 			searchListMethod: 'searchSuppliers',
 		}),
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			description: 'The fields to change; a field added and left empty is cleared (except Name)',
-			options: [
+		collection(
+			'updateFields',
+			[
 				...supplierFieldOptions,
 				{
 					displayName: 'Name',
@@ -101,7 +89,10 @@ export const updateSupplier: BatchedOperation = {
 					description: 'New name of the supplier',
 				},
 			].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-		},
+			{
+				description: 'The fields to change; a field added and left empty is cleared (except Name)',
+			},
+		),
 	],
 	batch: {
 		size: 100,
