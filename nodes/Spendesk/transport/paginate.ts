@@ -10,13 +10,19 @@ import { cursorStrategy } from './pagination/cursor';
 import { ItemLimit } from './pagination/limit';
 import { offsetStrategy } from './pagination/offset';
 import { pageStrategy } from './pagination/page';
-import { singleStrategy } from './pagination/single';
 import { snapshotStrategy } from './pagination/snapshot';
+import { bodyItems } from './pagination/response';
 import type { Page } from './pagination/response';
 import type { ListRequest, PageStrategy } from './pagination/strategy';
-import { resolveEndpoint } from './request';
+import { callSpendesk, resolveEndpoint } from './request';
 
 export type { ListRequest } from './pagination/strategy';
+
+/** Single-object endpoints: one call; its `data` list, or its one object (else the body), is the page. */
+const singleStrategy: PageStrategy = async function* (ctx, endpoint, request, limit) {
+	const { body } = await callSpendesk<IDataObject>(ctx, endpoint, request);
+	yield limit.take(bodyItems(body));
+};
 
 const STRATEGIES: Record<PaginationStyle, PageStrategy> = {
 	none: singleStrategy,

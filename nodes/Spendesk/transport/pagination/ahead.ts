@@ -45,21 +45,13 @@ export class PagesAhead<P, T> {
 export class NextPageAhead<T> {
 	private asked: Promise<T> | undefined;
 
-	constructor(
-		private readonly ask: (pageSize: number) => Promise<T>,
-		private readonly readsToEnd: boolean,
-	) {}
+	constructor(private readonly ask: (pageSize: number) => Promise<T>) {}
 
 	/** The page asked ahead, else the page asked now with `pageSize` items. */
 	take(pageSize: number): Promise<T> {
 		const answer = this.asked ?? this.ask(pageSize);
 		this.asked = undefined;
 		return answer;
-	}
-
-	/** Whether the next page may be asked ahead: the Limit wants `left` more. */
-	mayAsk(left: number): boolean {
-		return this.readsToEnd && left > 0;
 	}
 
 	/** Asks the next page now; its failure is thrown by take(), in its turn. */
