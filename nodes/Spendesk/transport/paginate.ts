@@ -57,20 +57,11 @@ export async function collect(
 	name: EndpointRef,
 	request: ListRequest = {},
 ): Promise<IDataObject[]> {
-	return (await collectList(ctx, name, request)).items;
-}
-
-/** Drains a list and tells whether the Limit left results unread. */
-export async function collectList(
-	ctx: SpendeskContext,
-	name: EndpointRef,
-	request: ListRequest = {},
-): Promise<{ items: IDataObject[]; truncated: boolean }> {
 	const items: IDataObject[] = [];
-	const { truncated } = await eachPage(ctx, name, request, (page) => {
+	await eachPage(ctx, name, request, (page) => {
 		for (const item of page) items.push(item);
 	});
-	return { items, truncated };
+	return items;
 }
 
 /** Hands each page of a list to `onPage` as it comes; tells whether the Limit left results unread. */

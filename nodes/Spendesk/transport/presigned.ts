@@ -41,7 +41,6 @@ export function presignedUrl(
 	return url;
 }
 
-/** The execution's cancel signal joined with a deadline of `timeoutMs`. */
 function deadline(ctx: IExecuteFunctions): AbortSignal {
 	const timeout = AbortSignal.timeout(transportSettings.timeoutMs);
 	const cancel = ctx.getExecutionCancelSignal();
@@ -51,17 +50,13 @@ function deadline(ctx: IExecuteFunctions): AbortSignal {
 const cancelled = (ctx: IExecuteFunctions): boolean =>
 	ctx.getExecutionCancelSignal()?.aborted === true;
 
-/** What a transfer is about, for its errors. */
-type Transfer = { url: URL; what: string; itemIndex: number };
-
 /** One request to a pre-signed link (no credential, no redirects): a 2xx, else the error of the refusal. */
 async function send(
 	ctx: IExecuteFunctions,
 	request: Omit<IHttpRequestOptions, 'url'>,
-	transfer: Transfer,
+	{ url, what, itemIndex }: { url: URL; what: string; itemIndex: number },
 	signal: AbortSignal = deadline(ctx),
 ): Promise<IN8nHttpFullResponse> {
-	const { url, what, itemIndex } = transfer;
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await sendPlain(ctx, {
@@ -113,20 +108,11 @@ async function send(
 	}
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return response;
-	throw await refusal(ctx, response, transfer);
-}
-
-/** A pre-signed link refused: expired or invalid (403), gone (404), or another status. */
-async function refusal(
-	ctx: IExecuteFunctions,
-	response: IN8nHttpFullResponse,
-	{ url, what, itemIndex }: Transfer,
-): Promise<NodeApiError> {
-	const status = response.statusCode;
+	// Refused: expired or invalid (403), gone (404), or another status.
 	const { bytes } = await readBytes(response.body, 4096);
 	const code = /<Code>([\w.-]{1,64})<\/Code>/.exec(bytes.toString('utf8'))?.[1];
 	const said = code ? ` ${code}` : '';
-	return new NodeApiError(
+	throw new NodeApiError(
 		ctx.getNode(),
 		{ status, host: url.origin, ...(code ? { storageCode: code } : {}) },
 		{
@@ -144,7 +130,6 @@ async function refusal(
 	);
 }
 
-/** The transfer limit in words: whole seconds. */
 const limitWords = () => `${Math.round(transportSettings.timeoutMs / 1000)} s`;
 
 /** The bytes of a body (a stream read up to `maxBytes` + 1, a Buffer or text); `cut`, what cut a stream. */
