@@ -37,37 +37,3 @@ export class PagesAhead<P, T> {
 		await Promise.allSettled(this.asked.splice(0));
 	}
 }
-
-/**
- * The next page of a cursor list, asked as soon as the page before names it, for a reader that
- * takes every page (`readsToEnd`). docs/performance.md#cursor-lists-one-page-ahead
- */
-export class NextPageAhead<T> {
-	private asked: Promise<T> | undefined;
-
-	constructor(private readonly ask: (pageSize: number) => Promise<T>) {}
-
-	/** The page asked ahead, else the page asked now with `pageSize` items. */
-	take(pageSize: number): Promise<T> {
-		const answer = this.asked ?? this.ask(pageSize);
-		this.asked = undefined;
-		return answer;
-	}
-
-	/** Asks the next page now; its failure is thrown by take(), in its turn. */
-	askNow(pageSize: number): void {
-		this.asked = this.ask(pageSize);
-		this.asked.catch(() => undefined);
-	}
-
-	get pending(): boolean {
-		return this.asked !== undefined;
-	}
-
-	/** Waits for a page asked ahead that will not be taken: no request outlives its list. */
-	async stop(): Promise<void> {
-		const answer = this.asked;
-		this.asked = undefined;
-		await answer?.catch(() => undefined);
-	}
-}

@@ -9,7 +9,6 @@ import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { transportSettings } from '../settings';
 import { endlessList, listError } from './errors';
-import { NextPageAhead } from './ahead';
 import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import type { Page } from './response';
@@ -119,31 +118,36 @@ export async function* readCursorPages<A, P extends CursorPage>(
 	const { itemIndex } = request;
 	const size = endpoint.pageSize!;
 	const progress = progressGuard(ctx, endpoint, itemIndex);
-	const pages = new NextPageAhead((pageSize) => style.ask(pageSize));
+	// The next page asked ahead (docs/performance.md#cursor-lists-one-page-ahead); its failure
+	// is thrown in its turn.
+	let ahead: Promise<A> | undefined;
 	// The cursors asked: one that comes back is asked once more (`reasked`); back again, an error.
-	const asked = new Set<string>();
+	const cursors = new Set<string>();
 	let reasked = false;
 	const takeNew = (cursor: string): boolean => {
-		if (asked.has(cursor)) return false;
-		asked.add(cursor);
+		if (cursors.has(cursor)) return false;
+		cursors.add(cursor);
 		reasked = false;
 		return true;
 	};
 	try {
 		while (limit.left() > 0) {
-			const answer = await pages.take(nextPageSize(size, request, limit.left()));
+			const next = ahead ?? style.ask(nextPageSize(size, request, limit.left()));
+			ahead = undefined;
+			const answer = await next;
 			const page = style.read(answer, limit.left());
 			const { items, more } = page;
 			const fresh = items.length > 0 || more ? progress(items, { reasked }) : items;
 			const left = limit.left() - fresh.length;
-			const ahead = more && request.readsToEnd === true && left > 0;
-			if (ahead && page.next !== undefined && takeNew(page.next)) {
+			const mayAsk = more && request.readsToEnd === true && left > 0;
+			if (mayAsk && page.next !== undefined && takeNew(page.next)) {
 				style.moveTo(page);
-				pages.askNow(nextPageSize(size, request, left));
+				ahead = style.ask(nextPageSize(size, request, left));
+				ahead.catch(() => undefined);
 			}
 			yield limit.take(fresh);
 			if (!more) return;
-			if (pages.pending || takeNew(style.follow(page))) continue;
+			if (ahead || takeNew(style.follow(page))) continue;
 			if (reasked)
 				throw listError(
 					ctx,
@@ -156,7 +160,7 @@ export async function* readCursorPages<A, P extends CursorPage>(
 		}
 	} finally {
 		// A list that ends early leaves no request of its own running.
-		await pages.stop();
+		await ahead?.catch(() => undefined);
 	}
 	limit.truncated = true;
 }
