@@ -6,17 +6,16 @@ import type { NodeExecutionHint } from 'n8n-workflow';
 import type { CallName } from './callName';
 import type { SpendeskContext } from './credential';
 import type { Endpoint } from './endpoints';
+import { headerText } from './limiter';
 
 /** Warnings already given, per run context. */
 const warned = new WeakMap<object, Set<string>>();
 
 /** A header's value as short plain text (control characters dropped), or undefined when absent. */
-function headerText(headers: Record<string, unknown>, name: string): string | undefined {
-	const raw = headers[name];
-	const value = Array.isArray(raw) ? raw[0] : raw;
-	if (value === undefined || value === null || value === '') return undefined;
-	const printable = [...String(value)].filter((c) => c >= ' ' && c !== '\x7f');
-	return printable.join('').slice(0, 100);
+function plainHeader(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = headerText(headers, name);
+	const printable = [...(value ?? '')].filter((c) => c >= ' ' && c !== '\x7f');
+	return value === undefined ? undefined : printable.join('').slice(0, 100);
 }
 
 /** Surfaces a deprecated endpoint once per run context. */
@@ -26,8 +25,8 @@ export function noteDeprecation(
 	name: CallName,
 	headers: Record<string, unknown>,
 ): void {
-	const deprecation = headerText(headers, 'deprecation');
-	const sunset = headerText(headers, 'sunset');
+	const deprecation = plainHeader(headers, 'deprecation');
+	const sunset = plainHeader(headers, 'sunset');
 	if (deprecation === undefined && sunset === undefined) return;
 	const call = `${endpoint.method} ${endpoint.path}`;
 	warnOnce(ctx, `deprecated ${call}`, () => {

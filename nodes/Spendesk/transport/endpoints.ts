@@ -684,13 +684,9 @@ export type EndpointName = keyof typeof ENDPOINTS;
 /** A catalogue entry by name, or an ad-hoc endpoint (Custom API Call). */
 export type EndpointRef = EndpointName | Endpoint;
 
-export function endpointOf(ref: EndpointRef): Endpoint {
-	return typeof ref === 'string' ? ENDPOINTS[ref] : ref;
-}
-
 /** The entry a credential of this level calls: the one place where the level chooses the endpoint. */
 export function endpointForLevel(ref: EndpointRef, level: 'organisation' | 'company'): Endpoint {
-	const endpoint = endpointOf(ref);
+	const endpoint = typeof ref === 'string' ? ENDPOINTS[ref] : ref;
 	return level === 'company' && endpoint.companyLevel ? ENDPOINTS[endpoint.companyLevel] : endpoint;
 }
 

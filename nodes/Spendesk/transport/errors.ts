@@ -101,6 +101,12 @@ export function experimentalAccessHelp(endpoint: Endpoint): string {
 	return `Ask your Spendesk contact to enable experimental access for this key (scope "${endpoint.scope}"), then add the scope to the API key in Spendesk (or to the OAuth2 credential's scopes and reconnect); or use an operation of Spendesk's generally available API, which needs no experimental access.`;
 }
 
+export const CHOOSE_COMPANY =
+	'Choose a company: organisation-level credentials must name the company on this call';
+
+export const chooseCompanyHelp = (name: CallName): string =>
+	`${name} works on one company at a time. Choose it in 'Company' (from the list or by ID), or All Companies in 'Companies' where the operation offers it.`;
+
 /** ` for company "…"` when the call named a company; nothing otherwise. */
 const forCompany = (companyId: string | undefined): string =>
 	companyId ? ` for ${companyLabel(companyId)}` : '';
@@ -117,9 +123,8 @@ export function describeFailure(call: FailedCall): Described {
 	// The specification names the header `headers.x-company-id`; the documented errors name the field alone.
 	if (status === 400 && /^(headers\.)?x-company-id$/i.test(error?.source ?? ''))
 		return {
-			message:
-				'Choose a company: organisation-level credentials must name the company on this call',
-			description: `${name} works on one company at a time. Choose it in 'Company' (from the list or by ID), or All Companies in 'Companies' where the operation offers it. Spendesk said: ${detail || 'X-Company-Id header is required'}`,
+			message: CHOOSE_COMPANY,
+			description: `${chooseCompanyHelp(name)} Spendesk said: ${detail || 'X-Company-Id header is required'}`,
 		};
 	// The token endpoint refusing the client: a 400 is allowed by RFC 6749 for invalid_client.
 	if (status !== 401 && /^invalid_client$/i.test(error?.code ?? ''))

@@ -210,7 +210,6 @@ export class FlowControl {
 		return await running;
 	}
 
-	/** Runs `run` alone among the calls holding the same key. */
 	async exclusive<T>(key: string, run: () => Promise<T>): Promise<T> {
 		const lock = semaphoreOf(this.locks, key, 1);
 		await lock.acquire();
@@ -222,11 +221,15 @@ export class FlowControl {
 	}
 }
 
+/** A header's (first) value as text; undefined when absent or empty. `name` in lower case. */
+export function headerText(headers: object | undefined, name: string): string | undefined {
+	const raw = (headers as Record<string, unknown> | undefined)?.[name];
+	const value: unknown = Array.isArray(raw) ? raw[0] : raw;
+	return value === undefined || value === null || value === '' ? undefined : String(value);
+}
+
 export function numberHeader(headers: Record<string, unknown>, name: string): number | undefined {
-	const raw = headers[name] ?? headers[name.toLowerCase()];
-	const value = Array.isArray(raw) ? raw[0] : raw;
-	if (value === undefined || value === null || value === '') return undefined;
-	const n = Number(value);
+	const n = Number(headerText(headers, name) ?? NaN);
 	return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 

@@ -1,7 +1,4 @@
-/**
- * The pagination engine: pages of items for every list style (a strategy each, in ./pagination),
- * asking no more than the Limit still needs and stopping as soon as it is reached.
- */
+/** The pages of every list style (a strategy each, in ./pagination), within the Limit. */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from './credential';
 import type { EndpointRef, PaginationStyle } from './endpoints';
@@ -33,7 +30,6 @@ const STRATEGIES: Record<PaginationStyle, PageStrategy> = {
 	snapshot: snapshotStrategy,
 };
 
-/** Async iterator over pages of items of a list endpoint. */
 export async function* paginate(
 	ctx: SpendeskContext,
 	name: EndpointRef,

@@ -1,7 +1,4 @@
-/**
- * Every Spendesk call goes through `callSpendesk`: the credential, the company placement, the
- * rate budget and in-flight cap, retries of what is safe to retry, errors that say what to do.
- */
+/** Every Spendesk call: credential, company placement, rate budget and in-flight cap, retries, errors. */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import type { CallOptions, CallResult } from './call';

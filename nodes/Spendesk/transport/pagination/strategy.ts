@@ -1,7 +1,4 @@
-/**
- * What every list style has in common: the list request, the signature of a style's strategy,
- * and the guards that keep its loop from running forever.
- */
+/** What list styles share: the list request, a strategy's signature, the guards against endless loops. */
 import type { IDataObject } from 'n8n-workflow';
 import { callName } from '../callName';
 import type { CallOptions } from '../call';
