@@ -1,10 +1,13 @@
+import { transportSettings } from '../settings';
+
 /**
  * Pages of a page or offset list read ahead once the first tells how many are left: at most
- * `window` asked at a time (each still waits for a slot and the budget), handed out in order,
+ * maxInFlight asked at a time (each still waits for a slot and the budget), handed out in order,
  * nothing left running once the list has ended.
  */
 export class PagesAhead<P, T> {
 	private readonly asked: Array<Promise<T>> = [];
+	private readonly window = Math.max(1, transportSettings.maxInFlight);
 	/** Index of the next page to ask, of `count`. */
 	private next = 0;
 
@@ -13,7 +16,6 @@ export class PagesAhead<P, T> {
 		private count: number,
 		private readonly pageAt: (index: number) => P,
 		private readonly ask: (page: P) => Promise<T>,
-		private readonly window: number,
 	) {}
 
 	get left(): number {
@@ -22,7 +24,7 @@ export class PagesAhead<P, T> {
 
 	/** The answer of the next page; a failure is thrown here, in its page's turn. */
 	async take(): Promise<T> {
-		while (this.asked.length < Math.max(1, this.window) && this.next < this.count) {
+		while (this.asked.length < this.window && this.next < this.count) {
 			const answer = this.ask(this.pageAt(this.next++));
 			// A page asked but never taken (the list ended before it) must not fail the execution.
 			answer.catch(() => undefined);
