@@ -122,7 +122,6 @@ function noteSecrets(
 	for (const value of values) if (typeof value === 'string' && value.length >= 4) known.add(value);
 }
 
-/** The credential's fields as stored now (undefined when they cannot be read). */
 export async function readCredentialAgain(
 	ctx: SpendeskContext,
 	credential: ResolvedCredential,

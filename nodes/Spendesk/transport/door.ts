@@ -14,17 +14,14 @@ const REDIRECT_MARK = 'spendeskRedirectRefused';
 export interface DoorLabel {
 	/** Who answers ("Spendesk's token endpoint"); by default (and for an API call) the server. */
 	what?: string;
-	/** What to do about it, for the error's description. */
 	description?: string;
 }
 
-/** What a refused redirect says: its status, its target's origin, and the caller's label. */
 export interface RedirectRefusal extends DoorLabel {
 	status: number;
 	target: string;
 }
 
-/** A redirect that was not followed. */
 export class RedirectRefusedError extends Error implements RedirectRefusal {
 	readonly [REDIRECT_MARK] = true;
 
@@ -98,11 +95,9 @@ export function redirectRefusal(error: unknown): RedirectRefusal | undefined {
 }
 
 function originOf(url: unknown, base?: unknown): string | undefined {
-	try {
-		return new URL(String(url), typeof base === 'string' ? base : undefined).origin;
-	} catch {
-		return undefined;
-	}
+	const href = String(url);
+	const from = typeof base === 'string' ? base : undefined;
+	return URL.canParse(href, from) ? new URL(href, from).origin : undefined;
 }
 
 /** A thrown error as it is, or as a refused redirect when it carries a 3xx. */
@@ -155,7 +150,7 @@ function noRedirects(options: IHttpRequestOptions): IHttpRequestOptions {
 	};
 }
 
-/** A caller with n8n's plain request helper: a credential's `this`, an execution context. */
+/** A credential's `this`, an execution context. */
 export interface PlainCaller {
 	helpers: { httpRequest: (options: IHttpRequestOptions) => Promise<unknown> };
 }
@@ -171,7 +166,7 @@ export async function sendPlain(
 	return options.returnFullResponse ? response : response.body;
 }
 
-/** A caller with n8n's authenticated request helper (an execution, poll, hook or webhook context). */
+/** An execution, poll, hook or webhook context. */
 export interface AuthenticatedCaller {
 	helpers: {
 		httpRequestWithAuthentication(
@@ -194,12 +189,12 @@ export async function sendAuthenticated(
 	);
 }
 
-/** A caller with the legacy request helper (a credential test's context). */
+/** A credential test's context. */
 export interface LegacyCaller {
 	helpers: { request(uriOrObject: string | IDataObject, options?: IDataObject): Promise<unknown> };
 }
 
-/** A legacy request not answered in full by its deadline: a network timeout (`ETIMEDOUT`). */
+/** A legacy request not answered in full by its deadline: a network timeout. */
 export class DeadlineError extends Error {
 	readonly code = 'ETIMEDOUT';
 

@@ -33,13 +33,13 @@ export interface Endpoint {
 	readonly pageSize?: PageSize;
 	/** OAuth scope the token needs; a 403 for it names this scope. */
 	readonly scope?: string;
-	/** Safe to retry after a 5xx or a connection reset. */
+	/** Safe to retry after a 5xx or a connection reset (a write setting absolute values: a replay leaves what the first call did). */
 	readonly idempotent: boolean;
 	/** Snapshot lists: the entry that creates the snapshot whose key this one reads. */
 	readonly snapshotCreate?: EndpointName;
 	/** The documented v1 entry a company-level credential calls instead (`endpointForLevel`; docs/api.md#the-documented-profile). */
 	readonly companyLevel?: EndpointName;
-	/** A 2xx without a body is a success, read as `{}`; otherwise it is an error. */
+	/** A 2xx without a body is a success, read as `{}` (a write whose answer is unverified); otherwise an error. */
 	readonly mayAnswerEmpty?: boolean;
 	/**
 	 * A file endpoint: its 2xx is a file of this type (or an alias of it), not JSON, and the call
@@ -354,7 +354,6 @@ export const ENDPOINTS = catalogue({
 		path: '/v1/settlements/{settlementId}/state',
 		scope: 'experimental:settlement:update',
 		feature: 'accountingWriteBack',
-		// Sets an absolute state: a replay leaves the settlement as the first call did.
 		idempotent: true,
 	},
 	createSuppliers: {
@@ -375,7 +374,6 @@ export const ENDPOINTS = catalogue({
 		path: '/v1/suppliers/{supplierId}',
 		scope: 'experimental:supplier:manage',
 		feature: 'supplierManagement',
-		// Sets absolute field values: a replay leaves the supplier as the first call did.
 		idempotent: true,
 	},
 	// Second catalogue (docs/api.md#endpoints): reads.
@@ -652,9 +650,7 @@ export const ENDPOINTS = catalogue({
 		path: '/v1/experimental/suppliers/status',
 		scope: 'experimental:supplier:manage',
 		feature: 'supplierManagement',
-		// Sets an absolute state: a replay leaves the suppliers as the first call did.
 		idempotent: true,
-		// Its answer is unverified: a 2xx without a body is an accepted change.
 		mayAnswerEmpty: true,
 	},
 	updateOneSupplierStatus: {
@@ -666,9 +662,7 @@ export const ENDPOINTS = catalogue({
 		path: '/v1/experimental/suppliers/{supplierId}/status',
 		scope: 'experimental:supplier:manage',
 		feature: 'supplierManagement',
-		// Sets an absolute state: a replay leaves the supplier as the first call did.
 		idempotent: true,
-		// Its answer is unverified: a 2xx without a body is an accepted change.
 		mayAnswerEmpty: true,
 	},
 	updateSuppliers: {
@@ -680,9 +674,7 @@ export const ENDPOINTS = catalogue({
 		path: '/v1/suppliers',
 		scope: 'experimental:supplier:manage',
 		feature: 'supplierManagement',
-		// Sets absolute field values: a replay leaves the suppliers as the first call did.
 		idempotent: true,
-		// Its answer is unverified: a 2xx without a body is an accepted change.
 		mayAnswerEmpty: true,
 	},
 });
@@ -692,13 +684,9 @@ export type EndpointName = keyof typeof ENDPOINTS;
 /** A catalogue entry by name, or an ad-hoc endpoint (Custom API Call). */
 export type EndpointRef = EndpointName | Endpoint;
 
-export function endpointOf(ref: EndpointRef): Endpoint {
-	return typeof ref === 'string' ? ENDPOINTS[ref] : ref;
-}
-
 /** The entry a credential of this level calls: the one place where the level chooses the endpoint. */
 export function endpointForLevel(ref: EndpointRef, level: 'organisation' | 'company'): Endpoint {
-	const endpoint = endpointOf(ref);
+	const endpoint = typeof ref === 'string' ? ENDPOINTS[ref] : ref;
 	return level === 'company' && endpoint.companyLevel ? ENDPOINTS[endpoint.companyLevel] : endpoint;
 }
 

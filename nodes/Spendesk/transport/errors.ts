@@ -12,7 +12,7 @@ import { isoTime } from './timeText';
 
 export type ApiErrorBody = { code?: string; detail?: string; source?: string };
 
-/** The call an error is about: what messages call it, and the company it named (header or path). */
+/** The call an error is about, and the company it named (header or path). */
 export interface CallFacts {
 	endpoint: Endpoint;
 	name: CallName;
@@ -22,7 +22,6 @@ export interface CallFacts {
 
 export interface FailedCall extends CallFacts {
 	status: number;
-	/** First entry of the API's `{ errors: [...] }` body, when present. */
 	error?: ApiErrorBody;
 	level: 'organisation' | 'company';
 	credentialName: string;
@@ -33,7 +32,6 @@ export interface FailedCall extends CallFacts {
 type Described = { message: string; description: string };
 
 const REDACTED = '[redacted]';
-/** Longest excerpt of server text quoted in a message. */
 const QUOTE_MAX = 300;
 
 /** Server text as it may be quoted: secrets, bearer and basic credentials, token values redacted. */
@@ -55,7 +53,6 @@ function quote(text: string | undefined, secrets?: readonly string[]): string | 
 	return safe.length > QUOTE_MAX ? `${safe.slice(0, QUOTE_MAX)}…` : safe;
 }
 
-/** The API's error body, safe to quote. */
 function quotedError({ error, secrets }: FailedCall): ApiErrorBody | undefined {
 	return (
 		error && {
@@ -96,15 +93,19 @@ export function readErrorBody(body: unknown): ApiErrorBody | undefined {
 	return typeof message === 'string' ? { detail: message } : undefined;
 }
 
-/** Whether an endpoint belongs to Spendesk's experimental API: its scope starts with `experimental:`. */
 export function isExperimental(endpoint: Endpoint): boolean {
 	return endpoint.scope?.startsWith('experimental:') ?? false;
 }
 
-/** What to do to reach an experimental endpoint: its scope, asked of the Spendesk contact. */
 export function experimentalAccessHelp(endpoint: Endpoint): string {
 	return `Ask your Spendesk contact to enable experimental access for this key (scope "${endpoint.scope}"), then add the scope to the API key in Spendesk (or to the OAuth2 credential's scopes and reconnect); or use an operation of Spendesk's generally available API, which needs no experimental access.`;
 }
+
+export const CHOOSE_COMPANY =
+	'Choose a company: organisation-level credentials must name the company on this call';
+
+export const chooseCompanyHelp = (name: CallName): string =>
+	`${name} works on one company at a time. Choose it in 'Company' (from the list or by ID), or All Companies in 'Companies' where the operation offers it.`;
 
 /** ` for company "…"` when the call named a company; nothing otherwise. */
 const forCompany = (companyId: string | undefined): string =>
@@ -122,9 +123,8 @@ export function describeFailure(call: FailedCall): Described {
 	// The specification names the header `headers.x-company-id`; the documented errors name the field alone.
 	if (status === 400 && /^(headers\.)?x-company-id$/i.test(error?.source ?? ''))
 		return {
-			message:
-				'Choose a company: organisation-level credentials must name the company on this call',
-			description: `${name} works on one company at a time. Choose it in 'Company' (from the list or by ID), or All Companies in 'Companies' where the operation offers it. Spendesk said: ${detail || 'X-Company-Id header is required'}`,
+			message: CHOOSE_COMPANY,
+			description: `${chooseCompanyHelp(name)} Spendesk said: ${detail || 'X-Company-Id header is required'}`,
 		};
 	// The token endpoint refusing the client: a 400 is allowed by RFC 6749 for invalid_client.
 	if (status !== 401 && /^invalid_client$/i.test(error?.code ?? ''))
@@ -163,9 +163,13 @@ export function describeFailure(call: FailedCall): Described {
 	};
 }
 
-/** A 403 about the company or the level: organisation-level only, not in the organisation, user not a member, deactivated. */
-function companyRefused(call: FailedCall, detail: string, company: string): Described | undefined {
-	const { name, credentialName } = call;
+/**
+ * The cases of a 403: organisation-level only, a company not in the organisation, a user not a
+ * member, a deactivated company; the experimental API without access to it (keyed on the
+ * endpoint's `experimental:` scope), a missing scope, another company's path.
+ */
+function forbidden(call: FailedCall, detail: string, company: string): Described {
+	const { endpoint, name, error, level, credentialName, companyId } = call;
 	if (/requires an organisation-level token/i.test(detail))
 		return {
 			message: `${name} needs an organisation-level credential; "${credentialName}" is company-level`,
@@ -190,18 +194,6 @@ function companyRefused(call: FailedCall, detail: string, company: string): Desc
 			description:
 				'Spendesk no longer serves deactivated companies. Remove it from the selection; the company list can show it for up to 20 minutes after deactivation.',
 		};
-	return undefined;
-}
-
-/**
- * The cases of a 403: organisation-level only, a company not in the organisation, a user not a
- * member, a deactivated company; the experimental API without access to it (keyed on the
- * endpoint's `experimental:` scope), a missing scope, another company's path.
- */
-function forbidden(call: FailedCall, detail: string, company: string): Described {
-	const refused = companyRefused(call, detail, company);
-	if (refused) return refused;
-	const { endpoint, name, error, level, credentialName, companyId } = call;
 	const scope = endpoint.scope;
 	const scopeRefused =
 		error?.code === 'insufficient_scope' ||
@@ -237,22 +229,20 @@ function forbidden(call: FailedCall, detail: string, company: string): Described
 	};
 }
 
-/** The endpoint of the call and the company it named, for an error's response. */
-function where({ endpoint, companyId }: CallFacts): JsonObject {
-	return { endpoint: `${endpoint.method} ${endpoint.path}`, ...(companyId ? { companyId } : {}) };
-}
-
 /** The error of a call: `response` with the call's endpoint and company, the message and description. */
 function callError(
 	node: INode,
-	call: CallFacts,
+	{ endpoint, companyId, itemIndex }: CallFacts,
 	response: JsonObject,
 	{ message, description, httpCode }: Described & { httpCode?: string },
 ): NodeApiError {
-	const { itemIndex } = call;
+	const where = {
+		endpoint: `${endpoint.method} ${endpoint.path}`,
+		...(companyId ? { companyId } : {}),
+	};
 	return new NodeApiError(
 		node,
-		{ ...where(call), ...response },
+		{ ...where, ...response },
 		{ message, description, httpCode, itemIndex },
 	);
 }
@@ -266,7 +256,7 @@ export function apiError(node: INode, call: FailedCall): NodeApiError {
 	return callError(node, call, { status: call.status, ...quoted }, text);
 }
 
-/** Text as it may go into an error description, which n8n's node panel shows as HTML. */
+/** n8n's node panel shows an error description as HTML. */
 function htmlText(text: string): string {
 	return text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 }
@@ -278,7 +268,6 @@ export function renewalRefusedError(
 		credentialName: string;
 		/** Nothing connected yet, Connect Again on, or the pasted answer unusable. */
 		notConnected?: boolean;
-		/** What the credential said went wrong (no secret). */
 		detail?: string;
 		approvalAddress?: string;
 	},
@@ -299,7 +288,6 @@ export function renewalRefusedError(
 	return callError(node, call, { reason }, { message, description, httpCode: '401' });
 }
 
-/** Network error codes in words, for messages. */
 export const NETWORK_WORDS: Record<string, string> = {
 	ECONNRESET: 'connection reset',
 	EPIPE: 'connection reset',
@@ -315,7 +303,7 @@ export const NETWORK_WORDS: Record<string, string> = {
 /** Network failures where the request never left: nothing can have been applied. */
 const NEVER_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'];
 
-/** Spendesk could not be reached (connection refused or reset, timeout, unknown host), after the retries allowed. */
+/** Spendesk could not be reached, after the retries allowed. */
 export function unreachableError(
 	node: INode,
 	call: CallFacts & { origin: string; code?: string; retries: number },
@@ -348,7 +336,7 @@ function duration(ms: number): string {
 	return `${Math.round(s / 86_400)} days`;
 }
 
-/** The call would have to wait for the rate limit longer than it may: when the next request is allowed. */
+/** The call would have to wait for the rate limit longer than it may. */
 export function rateLimitWaitError(
 	node: INode,
 	call: CallFacts & { waitMs: number; maxWaitMs: number },
@@ -374,17 +362,13 @@ export function rateLimitWaitError(
 const NOT_FROM_API =
 	"The answer did not come from the Spendesk API as expected: often a proxy, firewall or captive portal of your network answering in its place, or a custom base URL that does not point at the API. Check 'Environment' (or 'Base URL') in the credential and the proxy settings of your n8n instance, then run the node again.";
 
-/** The media type of a Content-Type header, lower case. */
-const mediaType = (contentType: string | undefined): string | undefined =>
-	contentType?.split(';')[0].trim().toLowerCase();
-
 /** A 2xx whose body is not JSON, or (`expected`) not of a file endpoint's type; never quotes the body. */
 export function unexpectedBodyError(
 	node: INode,
 	call: CallFacts & { status: number; body: unknown; contentType?: string; expected?: string },
 ): NodeApiError {
 	const { endpoint, name, status, expected, contentType } = call;
-	const type = mediaType(contentType);
+	const type = contentType?.split(';')[0].trim().toLowerCase();
 	let what: string;
 	if (expected) what = type || 'no content type';
 	else if (call.body === undefined || call.body === null || call.body === '') what = 'no content';

@@ -12,7 +12,6 @@ import { flowControl } from './limiter';
 import { approvalAddress, connectProblem } from './oauth2';
 import { transportSettings } from './settings';
 
-/** What one exchange came to. */
 export type Outcome =
 	| { kind: 'response'; response: IN8nHttpFullResponse }
 	/** The request threw: with an HTTP status, a network error code, or neither (an error to pass on). */
@@ -32,7 +31,7 @@ export type Outcome =
 	/** A redirect, never followed: of the API call, or (`via` naming it) of the token call made first. */
 	| { kind: 'redirected'; status: number; target: string; via?: string };
 
-/** Reads an error thrown by n8n's request helper: its HTTP status, or its network error code. */
+/** An error thrown by n8n's request helper: its HTTP status, or its network error code. */
 function classifyThrown(error: unknown): Outcome {
 	const e = error as {
 		httpCode?: unknown;
@@ -55,7 +54,6 @@ function classifyThrown(error: unknown): Outcome {
 	return { kind: 'thrown', error };
 }
 
-/** The OAuth2 refresh token stored now (undefined for other credentials or when unreadable). */
 async function heldRefreshToken(
 	ctx: SpendeskContext,
 	credential: ResolvedCredential,
@@ -78,7 +76,7 @@ interface SharedDeadline {
 	signal: AbortSignal;
 	/** For each execution's cancel signal, the signal aborted by it or by the deadline. */
 	joined: WeakMap<AbortSignal, AbortSignal>;
-	/** How to give up each attempt still waiting for its answer at the deadline. */
+	/** The attempts still waiting for their answer, given up at the deadline. */
 	waiting: Set<(error: Error) => void>;
 }
 
@@ -173,7 +171,7 @@ async function exchange(
 	}
 }
 
-/** How long a call that lost a race for an OAuth2 grant waits before it reads the credential again. */
+/** How long a call that lost a race for an OAuth2 grant waits before reading the credential again. */
 const RACE_WAIT_MS = 1500;
 
 /**
@@ -197,7 +195,6 @@ async function afterLostExchange(
 	return connected ? await retry() : outcome;
 }
 
-/** Resolved credentials whose tokens were read after their first exchange. */
 const tokensRead = new WeakSet<ResolvedCredential>();
 
 /** Sends the request; after a 401, asks once more so that n8n renews the token. */
@@ -206,14 +203,8 @@ export async function sendWithRenewal(
 	credential: ResolvedCredential,
 	request: IHttpRequestOptions,
 ): Promise<Outcome> {
-	const send = async (ignoreHttpStatusErrors: boolean) =>
-		await exchange(ctx, credential, request, ignoreHttpStatusErrors);
-	const first = await afterLostExchange(
-		ctx,
-		credential,
-		await send(true),
-		async () => await send(true),
-	);
+	const send = async () => await exchange(ctx, credential, request, true);
+	const first = await afterLostExchange(ctx, credential, await send(), send);
 	// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
 	if (!tokensRead.has(credential)) {
 		tokensRead.add(credential);
@@ -225,7 +216,7 @@ export async function sendWithRenewal(
 	// same 401 meanwhile find the renewed token and need no renewal of their own.
 	return await flowControl.exclusive(`renew:${credential.key}`, async (): Promise<Outcome> => {
 		const refreshBefore = await heldRefreshToken(ctx, credential);
-		const again = async () => await send(false);
+		const again = async () => await exchange(ctx, credential, request, false);
 		try {
 			let outcome = await again();
 			// OAuth2 in queue mode: another worker may have spent the refresh token first and saved

@@ -19,7 +19,6 @@ class Semaphore {
 	private readonly waiting = new Map<unknown, Array<() => void>>();
 	/** Below `max` while Spendesk refuses requests for being too many in flight. */
 	private cap = Infinity;
-	/** Answers since the cap was last lowered or raised. */
 	private calm = 0;
 
 	constructor(public max: number) {}
@@ -46,7 +45,7 @@ class Semaphore {
 		}
 	}
 
-	/** Takes a slot, at once when one is free and nobody waits, else in `owner`'s turn. */
+	/** A slot at once when one is free and nobody waits, else in `owner`'s turn. */
 	async acquire(owner?: unknown): Promise<void> {
 		if (this.active < this.room && this.waiting.size === 0) {
 			this.active++;
@@ -82,11 +81,8 @@ export function refusedInFlight(status: number | undefined, headers: object | un
 	return numberHeader(headers as Record<string, unknown>, 'x-ratelimit-remaining') !== 0;
 }
 
-interface RateBudget {
-	/** Requests the server still allows in this window, minus those we have sent since. */
-	remaining: number;
-	resetAt: number;
-}
+/** `remaining`: what the server still allows in this window, minus those sent since. */
+type RateBudget = { remaining: number; resetAt: number };
 
 function semaphoreOf(map: Map<string, Semaphore>, key: string, max: number): Semaphore {
 	let semaphore = map.get(key);
@@ -103,7 +99,6 @@ export class FlowControl {
 	private readonly locks = new Map<string, Semaphore>();
 	/** Requests sent on each rate budget and not answered yet. */
 	private readonly sending = new Map<string, number>();
-	/** singleFlight: the calls running, and those ended lately with what they gave and until when. */
 	private readonly flights = new Map<string, Promise<unknown>>();
 	private readonly landed = new Map<string, { value: unknown; until: number }>();
 
@@ -158,7 +153,6 @@ export class FlowControl {
 		return 0;
 	}
 
-	/** A request counted by `reserve` has had its answer (or failed). */
 	answered(budgetKey: string): void {
 		const left = (this.sending.get(budgetKey) ?? 1) - 1;
 		if (left > 0) this.sending.set(budgetKey, left);
@@ -216,7 +210,6 @@ export class FlowControl {
 		return await running;
 	}
 
-	/** Runs `run` alone among the calls holding the same key (e.g. token renewal per credential). */
 	async exclusive<T>(key: string, run: () => Promise<T>): Promise<T> {
 		const lock = semaphoreOf(this.locks, key, 1);
 		await lock.acquire();
@@ -228,15 +221,19 @@ export class FlowControl {
 	}
 }
 
+/** A header's (first) value as text; undefined when absent or empty. `name` in lower case. */
+export function headerText(headers: object | undefined, name: string): string | undefined {
+	const raw = (headers as Record<string, unknown> | undefined)?.[name];
+	const value: unknown = Array.isArray(raw) ? raw[0] : raw;
+	return value === undefined || value === null || value === '' ? undefined : String(value);
+}
+
 export function numberHeader(headers: Record<string, unknown>, name: string): number | undefined {
-	const raw = headers[name] ?? headers[name.toLowerCase()];
-	const value = Array.isArray(raw) ? raw[0] : raw;
-	if (value === undefined || value === null || value === '') return undefined;
-	const n = Number(value);
+	const n = Number(headerText(headers, name) ?? NaN);
 	return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-/** Milliseconds of a Retry-After header (delta-seconds or HTTP date). */
+/** Retry-After: delta-seconds or an HTTP date. */
 export function retryAfterMs(
 	headers: Record<string, unknown>,
 	now = Date.now(),

@@ -62,10 +62,6 @@ export function connectProblem(
 
 const b64u = (bytes: Buffer): string => bytes.toString('base64url');
 
-function mac(secret: string, text: string): Buffer {
-	return createHmac('sha256', secret).update(text).digest();
-}
-
 type Client = { clientId: string; clientSecret: string };
 
 export function clientOf(data: IDataObject): Client {
@@ -75,18 +71,20 @@ export function clientOf(data: IDataObject): Client {
 	};
 }
 
-const stateMac = (client: Client, payload: string): Buffer =>
-	mac(client.clientSecret, `state|${client.clientId}|${payload}`);
+/** The HMAC of `purpose|clientId|text` with the client secret. */
+const mac = (client: Client, purpose: 'state' | 'pkce', text: string): Buffer =>
+	createHmac('sha256', client.clientSecret)
+		.update(`${purpose}|${client.clientId}|${text}`)
+		.digest();
 
 /** The PKCE code verifier of a nonce (43 characters). */
-const codeVerifier = (client: Client, nonce: string): string =>
-	b64u(mac(client.clientSecret, `pkce|${client.clientId}|${nonce}`));
+const codeVerifier = (client: Client, nonce: string): string => b64u(mac(client, 'pkce', nonce));
 
 /** The nonce and the time of a `state` this credential signed; undefined when the signature is wrong. */
 function readState(client: Client, state: string): { nonce: string; issuedAt: number } | undefined {
 	const [p, signature, extra] = state.split('.');
 	if (!p || !signature || extra !== undefined) return undefined;
-	const expected = stateMac(client, p);
+	const expected = mac(client, 'state', p);
 	const given = Buffer.from(signature, 'base64url');
 	if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
 	const payload = Buffer.from(p, 'base64url');
@@ -166,7 +164,7 @@ export function approvalAddress(credentials: IDataObject): string | undefined {
 		client_id: client.clientId,
 		redirect_uri: redirectUri,
 		scope: scopesFor(features),
-		state: `${p}.${b64u(stateMac(client, p))}`,
+		state: `${p}.${b64u(mac(client, 'state', p))}`,
 		code_challenge: b64u(createHash('sha256').update(verifier).digest()),
 		code_challenge_method: 'S256',
 	}).toString();

@@ -1,7 +1,4 @@
-/**
- * The pagination engine: pages of items for every list style (a strategy each, in ./pagination),
- * asking no more than the Limit still needs and stopping as soon as it is reached.
- */
+/** The pages of every list style (a strategy each, in ./pagination), within the Limit. */
 import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from './credential';
 import type { EndpointRef, PaginationStyle } from './endpoints';
@@ -10,13 +7,19 @@ import { cursorStrategy } from './pagination/cursor';
 import { ItemLimit } from './pagination/limit';
 import { offsetStrategy } from './pagination/offset';
 import { pageStrategy } from './pagination/page';
-import { singleStrategy } from './pagination/single';
 import { snapshotStrategy } from './pagination/snapshot';
+import { bodyItems } from './pagination/response';
 import type { Page } from './pagination/response';
 import type { ListRequest, PageStrategy } from './pagination/strategy';
-import { resolveEndpoint } from './request';
+import { callSpendesk, resolveEndpoint } from './request';
 
 export type { ListRequest } from './pagination/strategy';
+
+/** Single-object endpoints: one call; its `data` list, or its one object (else the body), is the page. */
+const singleStrategy: PageStrategy = async function* (ctx, endpoint, request, limit) {
+	const { body } = await callSpendesk<IDataObject>(ctx, endpoint, request);
+	yield limit.take(bodyItems(body));
+};
 
 const STRATEGIES: Record<PaginationStyle, PageStrategy> = {
 	none: singleStrategy,
@@ -27,7 +30,6 @@ const STRATEGIES: Record<PaginationStyle, PageStrategy> = {
 	snapshot: snapshotStrategy,
 };
 
-/** Async iterator over pages of items of a list endpoint. */
 export async function* paginate(
 	ctx: SpendeskContext,
 	name: EndpointRef,
@@ -51,20 +53,11 @@ export async function collect(
 	name: EndpointRef,
 	request: ListRequest = {},
 ): Promise<IDataObject[]> {
-	return (await collectList(ctx, name, request)).items;
-}
-
-/** Drains a list and tells whether the Limit left results unread. */
-export async function collectList(
-	ctx: SpendeskContext,
-	name: EndpointRef,
-	request: ListRequest = {},
-): Promise<{ items: IDataObject[]; truncated: boolean }> {
 	const items: IDataObject[] = [];
-	const { truncated } = await eachPage(ctx, name, request, (page) => {
+	await eachPage(ctx, name, request, (page) => {
 		for (const item of page) items.push(item);
 	});
-	return { items, truncated };
+	return items;
 }
 
 /** Hands each page of a list to `onPage` as it comes; tells whether the Limit left results unread. */

@@ -11,7 +11,12 @@ import { companyLabel } from './companyLabel';
 import type { ResolvedCredential } from './credential';
 import type { Endpoint } from './endpoints';
 import { DOT_SEGMENT } from './environment';
-import { experimentalAccessHelp, isExperimental } from './errors';
+import {
+	CHOOSE_COMPANY,
+	chooseCompanyHelp,
+	experimentalAccessHelp,
+	isExperimental,
+} from './errors';
 
 /** `.` or `..`, plain or percent-encoded (once or more): as a path segment it would move the call elsewhere. */
 const DOT_VALUE = /^(\.|%(25)*2e)(\.|%(25)*2e)?$/i;
@@ -66,7 +71,7 @@ export function applyPlacement(
 			`"${requested}" is not a valid company ID`,
 			'A Spendesk company ID is one word without spaces or slashes, and not "." or "..". Pick the company from the list to avoid typos.',
 		);
-	const companyId = companyOfCall(node, credential, endpoint, name, requested, itemIndex);
+	const companyId = companyOfCall(credential, endpoint, name, requested, refuse);
 	const headers: Record<string, string> = { accept: 'application/json' };
 	if (endpoint.placement === 'header' && credential.level === 'organisation' && companyId)
 		headers['x-company-id'] = companyId;
@@ -125,54 +130,39 @@ function fillPath(
 
 /** The company the call acts on, per the endpoint's placement (undefined: the call names none). */
 function companyOfCall(
-	node: INode,
 	credential: ResolvedCredential,
 	endpoint: Endpoint,
 	name: CallName,
 	requested: string | undefined,
-	itemIndex?: number,
+	refuse: (message: string, description: string) => NodeOperationError,
 ): string | undefined {
 	const { placement } = endpoint;
+	const { credentialName } = credential;
 	if (placement === 'none') return undefined;
 	if (placement === 'organisation') {
 		if (credential.level === 'company')
-			throw new NodeOperationError(
-				node,
-				`${name} needs an organisation-level credential; "${credential.credentialName}" is company-level`,
-				{
-					description: isExperimental(endpoint)
-						? `It belongs to Spendesk's experimental API: it needs an organisation-level API key (or OAuth2 approved for the whole organisation) with experimental access. ${experimentalAccessHelp(endpoint)} With this credential, pick the company by ID instead of listing companies.`
-						: 'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
-					itemIndex,
-				},
+			throw refuse(
+				`${name} needs an organisation-level credential; "${credentialName}" is company-level`,
+				isExperimental(endpoint)
+					? `It belongs to Spendesk's experimental API: it needs an organisation-level API key (or OAuth2 approved for the whole organisation) with experimental access. ${experimentalAccessHelp(endpoint)} With this credential, pick the company by ID instead of listing companies.`
+					: 'Use an organisation-level API key (or OAuth2 approved for the whole organisation), or pick the company by ID instead of listing companies.',
 			);
 		return undefined;
 	}
 	// Header or path. A company-level credential reaches its own company only.
 	const own = credential.ownCompanyId;
 	if (credential.level === 'company' && requested && own && requested !== own)
-		throw new NodeOperationError(
-			node,
-			`The company-level credential "${credential.credentialName}" cannot reach ${companyLabel(requested)}`,
-			{
-				description: `It reaches only its own company "${own}". Leave 'Company' empty, or use an organisation-level credential.`,
-				itemIndex,
-			},
+		throw refuse(
+			`The company-level credential "${credentialName}" cannot reach ${companyLabel(requested)}`,
+			`It reaches only its own company "${own}". Leave 'Company' empty, or use an organisation-level credential.`,
 		);
 	if (credential.level === 'organisation' && !requested)
-		throw new NodeOperationError(
-			node,
-			'Choose a company: organisation-level credentials must name the company on this call',
-			{
-				description: `${name} works on one company at a time. Choose it in 'Company' (from the list or by ID), or All Companies in 'Companies' where the operation offers it.`,
-				itemIndex,
-			},
-		);
+		throw refuse(CHOOSE_COMPANY, chooseCompanyHelp(name));
 	const companyId = requested ?? own;
 	if (placement === 'path' && !companyId)
-		throw new NodeOperationError(node, `${name} needs the company ID`, {
-			description: `Choose the company in 'Company' in the node, or enter it in 'Company ID' in the credential "${credential.credentialName}".`,
-			itemIndex,
-		});
+		throw refuse(
+			`${name} needs the company ID`,
+			`Choose the company in 'Company' in the node, or enter it in 'Company ID' in the credential "${credentialName}".`,
+		);
 	return companyId;
 }

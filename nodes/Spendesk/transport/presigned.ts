@@ -12,6 +12,7 @@ import type {
 } from 'n8n-workflow';
 import { redirectRefusal, sendPlain } from './door';
 import { isSecureOrLoopback } from './environment';
+import { headerText } from './limiter';
 import { transportSettings } from './settings';
 
 /** A pre-signed link as given by the API: an absolute HTTPS URL (HTTP only on loopback), without user info. */
@@ -41,7 +42,6 @@ export function presignedUrl(
 	return url;
 }
 
-/** The execution's cancel signal joined with a deadline of `timeoutMs`. */
 function deadline(ctx: IExecuteFunctions): AbortSignal {
 	const timeout = AbortSignal.timeout(transportSettings.timeoutMs);
 	const cancel = ctx.getExecutionCancelSignal();
@@ -51,17 +51,13 @@ function deadline(ctx: IExecuteFunctions): AbortSignal {
 const cancelled = (ctx: IExecuteFunctions): boolean =>
 	ctx.getExecutionCancelSignal()?.aborted === true;
 
-/** What a transfer is about, for its errors. */
-type Transfer = { url: URL; what: string; itemIndex: number };
-
 /** One request to a pre-signed link (no credential, no redirects): a 2xx, else the error of the refusal. */
 async function send(
 	ctx: IExecuteFunctions,
 	request: Omit<IHttpRequestOptions, 'url'>,
-	transfer: Transfer,
+	{ url, what, itemIndex }: { url: URL; what: string; itemIndex: number },
 	signal: AbortSignal = deadline(ctx),
 ): Promise<IN8nHttpFullResponse> {
-	const { url, what, itemIndex } = transfer;
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await sendPlain(ctx, {
@@ -113,14 +109,14 @@ async function send(
 	}
 	const status = response.statusCode;
 	if (status >= 200 && status < 300) return response;
-	throw await refusal(ctx, response, transfer);
+	throw await refusal(ctx, response, { url, what, itemIndex });
 }
 
 /** A pre-signed link refused: expired or invalid (403), gone (404), or another status. */
 async function refusal(
 	ctx: IExecuteFunctions,
 	response: IN8nHttpFullResponse,
-	{ url, what, itemIndex }: Transfer,
+	{ url, what, itemIndex }: { url: URL; what: string; itemIndex: number },
 ): Promise<NodeApiError> {
 	const status = response.statusCode;
 	const { bytes } = await readBytes(response.body, 4096);
@@ -144,7 +140,6 @@ async function refusal(
 	);
 }
 
-/** The transfer limit in words: whole seconds. */
 const limitWords = () => `${Math.round(transportSettings.timeoutMs / 1000)} s`;
 
 /** The bytes of a body (a stream read up to `maxBytes` + 1, a Buffer or text); `cut`, what cut a stream. */
@@ -179,11 +174,6 @@ async function readBytes(
 	return { bytes: Buffer.concat(chunks), over: false };
 }
 
-function header(response: IN8nHttpFullResponse, name: string): string | undefined {
-	const value = (response.headers as IDataObject | undefined)?.[name];
-	return typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : undefined;
-}
-
 export function formatBytes(bytes: number): string {
 	if (bytes < 1024) return `${bytes} bytes`;
 	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
@@ -210,7 +200,7 @@ export async function downloadPresigned(
 				itemIndex,
 			},
 		);
-	const declared = Number(header(response, 'content-length'));
+	const declared = Number(headerText(response.headers, 'content-length'));
 	if (Number.isFinite(declared) && declared > maxBytes) {
 		(response.body as { destroy?: () => void } | undefined)?.destroy?.();
 		throw tooLarge(formatBytes(declared));
@@ -219,7 +209,7 @@ export async function downloadPresigned(
 	if (over) throw tooLarge(`more than ${formatBytes(maxBytes)} received`);
 	const expected = Number.isFinite(declared) && declared >= 0 ? declared : undefined;
 	if (!cut && (expected === undefined || bytes.length >= expected))
-		return { bytes, contentType: header(response, 'content-type') };
+		return { bytes, contentType: headerText(response.headers, 'content-type') };
 	// Cut off mid-body: the file and the host are named, never the link's query.
 	const code = (cut?.error as { code?: unknown } | undefined)?.code;
 	const networkError = typeof code === 'string' ? code : null;

@@ -1,7 +1,4 @@
-/**
- * Every Spendesk call goes through `callSpendesk`: the credential, the company placement, the
- * rate budget and in-flight cap, retries of what is safe to retry, errors that say what to do.
- */
+/** Every Spendesk call: credential, company placement, rate budget and in-flight cap, retries, errors. */
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import type { CallOptions, CallResult } from './call';
@@ -36,9 +33,9 @@ interface Call extends CallFacts {
 	readonly credential: ResolvedCredential;
 	readonly budgetKey: string;
 	readonly options: CallOptions;
-	/** When the call started: all its waits together stay within maxWaitMs. */
+	/** All the call's waits together stay within maxWaitMs from here. */
 	readonly started: number;
-	/** Retries made so far after a 5xx or a connection failure. */
+	/** After a 5xx or a connection failure. */
 	retries: number;
 }
 
@@ -155,7 +152,7 @@ function httpRequest(
 	return request;
 }
 
-/** Whether a status other than 2xx is a result for this call (a 404 allowed, a status accepted). */
+/** A status other than 2xx that is a result for this call. */
 const accepted = ({ options }: Call, status: number): boolean =>
 	(status === 404 && options.allowNotFound === true) ||
 	options.acceptStatus?.includes(status) === true;
@@ -204,12 +201,12 @@ function readOutcome(call: Call, outcome: Outcome): CallResult<unknown> | Failur
 	return { failed: true, status, headers, body: textOf(body) };
 }
 
-/** A body received as bytes (file endpoints) as text, for the error rules; anything else as it is. */
-function textOf(body: unknown): unknown {
-	if (Buffer.isBuffer(body)) return body.toString('utf8');
-	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
-	return body;
-}
+/** A body received as bytes (file endpoints), else undefined. */
+const bytesOf = (body: unknown): Buffer | undefined =>
+	Buffer.isBuffer(body) ? body : body instanceof ArrayBuffer ? Buffer.from(body) : undefined;
+
+/** A body received as bytes as text, for the error rules; anything else as it is. */
+const textOf = (body: unknown): unknown => bytesOf(body)?.toString('utf8') ?? body;
 
 /**
  * The body of a 2xx: a file endpoint's bytes when the answer is of its type, else the JSON
@@ -221,13 +218,7 @@ function readBody(call: Call, status: number, headers: Record<string, unknown>, 
 	const expected = call.endpoint.contentType;
 	if (expected) {
 		const type = contentType?.split(';')[0].trim().toLowerCase();
-		const bytes = Buffer.isBuffer(body)
-			? body
-			: body instanceof ArrayBuffer
-				? Buffer.from(body)
-				: typeof body === 'string'
-					? Buffer.from(body, 'utf8')
-					: undefined;
+		const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : bytesOf(body);
 		if (bytes && (type === expected || (expected === 'text/csv' && type === 'application/csv')))
 			return bytes;
 	} else {
@@ -289,7 +280,6 @@ function rateLimitError(call: Call, waitMs: number): NodeApiError {
 	});
 }
 
-/** The error a failure ends the call with: the API's answer, or Spendesk unreachable. */
 function failureError(call: Call, failure: Failure): NodeApiError {
 	const { ctx, credential, options } = call;
 	if (failure.status === undefined)

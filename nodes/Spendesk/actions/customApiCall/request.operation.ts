@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { CompanyPlacement, Endpoint, PaginationStyle } from '../../transport/endpoints';
 import { ENDPOINTS, STYLE_PAGE_SIZES } from '../../transport/endpoints';
 import { DOT_SEGMENT } from '../../transport/environment';
-import { collectList } from '../../transport/paginate';
+import { eachPage } from '../../transport/paginate';
 import { readJsonObject, readLimit, returnAllOrLimit } from '../sharedParams';
 import type { SpendeskOperation } from '../types';
 import { fail } from '../readers';
@@ -226,7 +226,9 @@ export const customApiCall: SpendeskOperation = {
 				? undefined
 				: readJsonObject(this, 'body', 'Body (JSON)', itemIndex, pagination === 'none');
 		const limit = pagination === 'none' ? undefined : readLimit(this, itemIndex);
-		return async (company) =>
-			await collectList(this, endpoint, { company, itemIndex, qs, body, limit });
+		return async (company, sink) => {
+			const request = { company, itemIndex, qs, body, limit };
+			return { items: [], ...(await eachPage(this, endpoint, request, sink)) };
+		};
 	},
 };

@@ -1,10 +1,13 @@
+import { transportSettings } from '../settings';
+
 /**
  * Pages of a page or offset list read ahead once the first tells how many are left: at most
- * `window` asked at a time (each still waits for a slot and the budget), handed out in order,
+ * maxInFlight asked at a time (each still waits for a slot and the budget), handed out in order,
  * nothing left running once the list has ended.
  */
 export class PagesAhead<P, T> {
 	private readonly asked: Array<Promise<T>> = [];
+	private readonly window = Math.max(1, transportSettings.maxInFlight);
 	/** Index of the next page to ask, of `count`. */
 	private next = 0;
 
@@ -13,7 +16,6 @@ export class PagesAhead<P, T> {
 		private count: number,
 		private readonly pageAt: (index: number) => P,
 		private readonly ask: (page: P) => Promise<T>,
-		private readonly window: number,
 	) {}
 
 	get left(): number {
@@ -22,7 +24,7 @@ export class PagesAhead<P, T> {
 
 	/** The answer of the next page; a failure is thrown here, in its page's turn. */
 	async take(): Promise<T> {
-		while (this.asked.length < Math.max(1, this.window) && this.next < this.count) {
+		while (this.asked.length < this.window && this.next < this.count) {
 			const answer = this.ask(this.pageAt(this.next++));
 			// A page asked but never taken (the list ended before it) must not fail the execution.
 			answer.catch(() => undefined);
@@ -35,47 +37,5 @@ export class PagesAhead<P, T> {
 	async stop(): Promise<void> {
 		this.count = this.next;
 		await Promise.allSettled(this.asked.splice(0));
-	}
-}
-
-/**
- * The next page of a cursor list, asked as soon as the page before names it, for a reader that
- * takes every page (`readsToEnd`). docs/performance.md#cursor-lists-one-page-ahead
- */
-export class NextPageAhead<T> {
-	private asked: Promise<T> | undefined;
-
-	constructor(
-		private readonly ask: (pageSize: number) => Promise<T>,
-		private readonly readsToEnd: boolean,
-	) {}
-
-	/** The page asked ahead, else the page asked now with `pageSize` items. */
-	take(pageSize: number): Promise<T> {
-		const answer = this.asked ?? this.ask(pageSize);
-		this.asked = undefined;
-		return answer;
-	}
-
-	/** Whether the next page may be asked ahead: the Limit wants `left` more. */
-	mayAsk(left: number): boolean {
-		return this.readsToEnd && left > 0;
-	}
-
-	/** Asks the next page now; its failure is thrown by take(), in its turn. */
-	askNow(pageSize: number): void {
-		this.asked = this.ask(pageSize);
-		this.asked.catch(() => undefined);
-	}
-
-	get pending(): boolean {
-		return this.asked !== undefined;
-	}
-
-	/** Waits for a page asked ahead that will not be taken: no request outlives its list. */
-	async stop(): Promise<void> {
-		const answer = this.asked;
-		this.asked = undefined;
-		await answer?.catch(() => undefined);
 	}
 }

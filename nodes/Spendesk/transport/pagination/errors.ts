@@ -7,9 +7,8 @@ import type { Endpoint } from '../endpoints';
 import { isObject } from './response';
 
 /** How a report to Spendesk support names the call: its method and path, as the API knows it. */
-export function callForSupport(endpoint: Endpoint): string {
-	return `naming the call ${endpoint.method} ${endpoint.path}`;
-}
+const callForSupport = (endpoint: Endpoint): string =>
+	`naming the call ${endpoint.method} ${endpoint.path}`;
 
 export function listError(
 	ctx: SpendeskContext,

@@ -5,7 +5,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { callSpendesk } from '../request';
-import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { nextPageSize } from './limit';
 import { readOffsetPage } from './response';
@@ -51,7 +50,6 @@ export const offsetStrategy: PageStrategy = async function* (ctx, endpoint, requ
 						count,
 						(i) => ({ offset: from + i * perPage, wanted: wanted - i * perPage }),
 						ask,
-						transportSettings.maxInFlight,
 					);
 			}
 			yield limit.take(fresh);

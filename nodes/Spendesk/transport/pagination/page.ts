@@ -7,7 +7,6 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { callSpendesk } from '../request';
-import { transportSettings } from '../settings';
 import { PagesAhead } from './ahead';
 import { unreadableList } from './errors';
 import { pagePlan } from './limit';
@@ -64,8 +63,7 @@ export async function* readPages(
 			if (page === 1 && !end && Number.isFinite(total) && items.length > 0) {
 				// Pages 2 to `last`, named as they are asked: a total of 1e12 plans nothing in memory.
 				const last = Math.ceil(Math.min(total, limit.max) / items.length);
-				if (total > items.length && last >= 2)
-					ahead = new PagesAhead(last - 1, (i) => i + 2, ask, transportSettings.maxInFlight);
+				if (total > items.length && last >= 2) ahead = new PagesAhead(last - 1, (i) => i + 2, ask);
 			}
 			// Every page is checked, the last one too: a last page repeating the one before is an error.
 			yield limit.take(items.length > 0 || !end ? progress(items) : items);

@@ -6,7 +6,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 export type Page = IDataObject[];
 
-/** Makes the error for a paging field the node cannot read: what it is, and what came. */
 export type Unreadable = (what: string, detail: string) => Error;
 
 export const isObject = (value: unknown): value is IDataObject =>

@@ -26,7 +26,7 @@ const msOr = (value: unknown, fallback: number): number =>
 	typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 
 /** How long a snapshot may take (create, 409s and polls together), from when it started. */
-type WaitBound = { started: number; maxWait: number; firstPause: number };
+type WaitBound = { started: number; maxWaitMs: number; firstPauseMs: number };
 
 export const snapshotStrategy: PageStrategy = async function* (ctx, endpoint, request, limit) {
 	const size = endpoint.pageSize!;
@@ -39,11 +39,11 @@ export const snapshotStrategy: PageStrategy = async function* (ctx, endpoint, re
 			// Max Wait (at most an hour) counts from when this snapshot's turn comes.
 			const bound: WaitBound = {
 				started: Date.now(),
-				maxWait: Math.min(
+				maxWaitMs: Math.min(
 					Math.max(0, msOr(request.snapshotMaxWaitMs, DEFAULT_MAX_WAIT_MS)),
 					LONGEST_MAX_WAIT_MS,
 				),
-				firstPause: Math.max(
+				firstPauseMs: Math.max(
 					transportSettings.statusPollMinMs,
 					msOr(request.snapshotPollMs, FIRST_PAUSE_MS),
 				),
@@ -90,9 +90,7 @@ async function snapshotKey(
 				});
 			return { status: 'COMPLETE', value: key };
 		},
-		started: bound.started,
-		maxWaitMs: bound.maxWait,
-		firstPauseMs: bound.firstPause,
+		...bound,
 		timedOut: (waited) =>
 			new NodeOperationError(
 				ctx.getNode(),
@@ -106,7 +104,7 @@ async function snapshotKey(
 	});
 }
 
-/** Polls the snapshot's first page until it is COMPLETE and returns that body. */
+/** The snapshot's first page, once it is COMPLETE. */
 async function whenComplete(
 	ctx: SpendeskContext,
 	endpoint: Endpoint,
@@ -119,8 +117,7 @@ async function whenComplete(
 			const { body } = await callSpendesk<IDataObject>(ctx, endpoint, call);
 			return { status: String(body?.status ?? ''), value: body };
 		},
-		started: bound.started,
-		maxWaitMs: bound.maxWait,
+		...bound,
 		intervalMs: transportSettings.snapshotPollIntervalMs,
 		failed: () =>
 			new NodeOperationError(

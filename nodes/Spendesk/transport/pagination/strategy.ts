@@ -1,7 +1,4 @@
-/**
- * What every list style has in common: the list request, the signature of a style's strategy,
- * and the guards that keep its loop from running forever.
- */
+/** What list styles share: the list request, a strategy's signature, the guards against endless loops. */
 import type { IDataObject } from 'n8n-workflow';
 import { callName } from '../callName';
 import type { CallOptions } from '../call';
@@ -9,6 +6,7 @@ import type { SpendeskContext } from '../credential';
 import type { Endpoint } from '../endpoints';
 import { transportSettings } from '../settings';
 import { endlessList, listError } from './errors';
+import { nextPageSize } from './limit';
 import type { ItemLimit } from './limit';
 import type { Page } from './response';
 
@@ -85,38 +83,81 @@ export function progressGuard(
 	};
 }
 
-/** The cursors a list has asked: one that comes back is asked once more; back again, an error. */
-export class CursorsAsked {
-	/** The request being sent asks a repeated cursor once more. */
-	reasked = false;
-	private readonly seen = new Set<string>();
+/** A page of a cursor list as its style reads it: its items, whether more follow, the next cursor. */
+export interface CursorPage {
+	items: Page;
+	more: boolean;
+	next?: string;
+}
 
-	constructor(
-		private readonly ctx: SpendeskContext,
-		private readonly endpoint: Endpoint,
-		private readonly itemIndex: number | undefined,
-	) {}
+/** How a cursor style asks a page and reads it, and how it moves on to the next page. */
+export interface CursorStyle<A, P extends CursorPage> {
+	ask(pageSize: number): Promise<A>;
+	/** `left`: the items the Limit still wants. */
+	read(answer: A, left: number): P;
+	/** The next page is the one `page.next` names (a cursor never asked before). */
+	moveTo(page: P): void;
+	/** Moves on to the page after `page`; gives the cursor (or link) that names it. */
+	follow(page: P): string;
+}
 
-	/** Takes `cursor` when it was never asked; false, and nothing taken, otherwise. */
-	takeNew(cursor: string): boolean {
-		if (this.seen.has(cursor)) return false;
-		this.seen.add(cursor);
-		this.reasked = false;
+/**
+ * Reads a cursor list: for a reader that takes every page, the next page is asked as soon as
+ * the one before names it, so that it comes while the reader takes this one.
+ */
+export async function* readCursorPages<A, P extends CursorPage>(
+	ctx: SpendeskContext,
+	endpoint: Endpoint,
+	request: ListRequest,
+	limit: ItemLimit,
+	style: CursorStyle<A, P>,
+): AsyncGenerator<Page> {
+	const { itemIndex } = request;
+	const size = endpoint.pageSize!;
+	const progress = progressGuard(ctx, endpoint, itemIndex);
+	// The next page asked ahead (docs/performance.md#cursor-lists-one-page-ahead); its failure
+	// is thrown in its turn.
+	let ahead: Promise<A> | undefined;
+	// The cursors asked: one that comes back is asked once more (`reasked`); back again, an error.
+	const cursors = new Set<string>();
+	let reasked = false;
+	const takeNew = (cursor: string): boolean => {
+		if (cursors.has(cursor)) return false;
+		cursors.add(cursor);
+		reasked = false;
 		return true;
+	};
+	try {
+		while (limit.left() > 0) {
+			const next = ahead ?? style.ask(nextPageSize(size, request, limit.left()));
+			ahead = undefined;
+			const answer = await next;
+			const page = style.read(answer, limit.left());
+			const { items, more } = page;
+			const fresh = items.length > 0 || more ? progress(items, { reasked }) : items;
+			const left = limit.left() - fresh.length;
+			const mayAsk = more && request.readsToEnd === true && left > 0;
+			if (mayAsk && page.next !== undefined && takeNew(page.next)) {
+				style.moveTo(page);
+				ahead = style.ask(nextPageSize(size, request, left));
+				ahead.catch(() => undefined);
+			}
+			yield limit.take(fresh);
+			if (!more) return;
+			if (ahead || takeNew(style.follow(page))) continue;
+			if (reasked)
+				throw listError(
+					ctx,
+					endpoint,
+					itemIndex,
+					`Spendesk sent the same page cursor twice for ${callName(ctx, { itemIndex })}`,
+					'The list would never end, so the node stopped.',
+				);
+			reasked = true;
+		}
+	} finally {
+		// A list that ends early leaves no request of its own running.
+		await ahead?.catch(() => undefined);
 	}
-
-	/** Takes `cursor`, new or repeated once; a cursor repeated again is the error. */
-	take(cursor: string): void {
-		if (this.takeNew(cursor)) return;
-		const { ctx, endpoint, itemIndex } = this;
-		if (this.reasked)
-			throw listError(
-				ctx,
-				endpoint,
-				itemIndex,
-				`Spendesk sent the same page cursor twice for ${callName(ctx, { itemIndex })}`,
-				'The list would never end, so the node stopped.',
-			);
-		this.reasked = true;
-	}
+	limit.truncated = true;
 }
