@@ -421,13 +421,21 @@ function callText(text: string, start: number): string {
 
 test('every NodeOperationError and NodeApiError the package raises has a description', () => {
 	const files = [...sources(path.join(ROOT, 'nodes')), ...sources(path.join(ROOT, 'credentials'))];
-	const calls = files.flatMap(({ file, text }) =>
-		[...text.matchAll(/new (NodeOperationError|NodeApiError)\(/g)].map((match) => ({
-			where: `${file}:${text.slice(0, match.index).split('\n').length}`,
-			call: callText(text, (match.index ?? 0) + match[0].length - 1),
-		})),
-	);
-	expect(calls.length).toBeGreaterThan(50);
+	const raised = (pattern: RegExp) =>
+		files.flatMap(({ file, text }) =>
+			[...text.matchAll(pattern)].map((match) => ({
+				where: `${file}:${text.slice(0, match.index).split('\n').length}`,
+				call: callText(text, (match.index ?? 0) + match[0].length - 1),
+			})),
+		);
+	const calls = raised(/new (NodeOperationError|NodeApiError)\(/g);
+	// The operations' error builders (actions/errorItem.ts itemError, actions/readers.ts fail)
+	// take the description as their last argument: a call of theirs must not leave it empty.
+	const built = raised(/(?<!function )\b(itemError|fail)\(/g);
+	expect(calls.length + built.length).toBeGreaterThan(50);
+	expect(
+		built.filter(({ call }) => /,\s*(''|""|``)\s*,?\s*\)$/.test(call)).map(({ where }) => where),
+	).toEqual([]);
 	// An error wrapping another one keeps that one's description: `new NodeOperationError(node,
 	// error, …)` and `new NodeApiError(node, error as JsonObject, …)`.
 	const wrapping = /^\(\s*[\w.]+(\(\))?,\s*(error|err|cause|failure|outcome\.error)\b/;
