@@ -35,10 +35,7 @@ export const COMPANY_PROBES: readonly EndpointName[] = [
 
 const LEVEL_CHECK = ENDPOINTS.getCompanies;
 
-interface Answer {
-	statusCode: number;
-	body: unknown;
-}
+type Answer = { statusCode: number; body: unknown };
 
 type Result = INodeCredentialTestResult;
 
@@ -146,18 +143,14 @@ function settingsOf(data: IDataObject) {
 		);
 	}
 	const origin = new URL(baseUrl).origin;
-	// The secret, then the token once issued: never quoted.
-	const secrets = [clientSecret];
-	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets };
+	// `secrets`: the secret, then the token once issued: never quoted.
+	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets: [clientSecret] };
 }
 
 type Settings = Exclude<ReturnType<typeof settingsOf>, Result>;
 
-interface Token {
-	accessToken: string;
-	/** The scopes the token answer lists; undefined when it lists none. */
-	scopes?: string[];
-}
+/** `scopes`: those the token answer lists; undefined when it lists none. */
+type Token = { accessToken: string; scopes?: string[] };
 
 /** Step 1, the Client ID and Client Secret: the token request as `preAuthentication` makes it. */
 async function requestToken(ctx: ICredentialTestFunctions, s: Settings): Promise<Token | Result> {

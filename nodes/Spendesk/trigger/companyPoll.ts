@@ -6,7 +6,6 @@ import { paginate } from '../transport/paginate';
 import {
 	advance,
 	clockTolerance,
-	emptyState,
 	floorWithinCursor,
 	handled,
 	readPlan,
@@ -233,10 +232,10 @@ export async function pollCompany(
 
 	const after = (before: CompanyState, withPlan?: ReadPlan) =>
 		advance(before, invoices, event, overlapMs, latest(), from.answeredAt(), withPlan);
-	let state = after(previous ?? emptyState(), plan());
+	let state = after(previous ?? { cursor: null, seen: {} }, plan());
 	if (!previous && since !== undefined && (time(state.cursor) ?? -Infinity) < since) {
 		// Nothing changed since the date: start the cursor there, not at the beginning of time.
-		state = after(emptyState(new Date(since).toISOString()));
+		state = after({ cursor: new Date(since).toISOString(), seen: {} });
 	}
 	// Oldest first, as they happened.
 	return { emit: emit.reverse(), state };

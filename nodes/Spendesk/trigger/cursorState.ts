@@ -23,9 +23,6 @@ export type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
 /** Where an invoice stands in the order the trigger handles it: [time in ms, id]. */
 export type Position = [number, string];
 
-/** A range of `updatedAt` (ms): after the first, up to and including the second. */
-export type Range = [number, number];
-
 export interface CompanyState {
 	/** Largest `updatedAt` seen (ISO string), or null before the first invoice. */
 	cursor: string | null;
@@ -36,8 +33,11 @@ export interface CompanyState {
 	checked?: number;
 	/** Server time (ms, its Date header) of the last answer of the last successful poll. */
 	answeredAt?: number;
-	/** Read, but read again once its end is an overlap behind a server answer; until then later polls read only what is newer. */
-	recheck?: Range;
+	/**
+	 * A range of `updatedAt` (ms, after the first, up to the second) read, but read again once its
+	 * end is an overlap behind a server answer; until then later polls read only what is newer.
+	 */
+	recheck?: [number, number];
 }
 
 const finite = (value: unknown): number | undefined =>
@@ -130,7 +130,7 @@ function nextRecheck(
 	invoices: IDataObject[],
 	cursor: number,
 	overlapMs: number,
-): Range | undefined {
+): [number, number] | undefined {
 	if (plan?.deferred) return state.recheck;
 	const from = Math.max(cursor - overlapMs, proven(state, overlapMs));
 	if (!Number.isFinite(from) || !(cursor > from)) return undefined;
@@ -191,12 +191,9 @@ export function withinClock(state: CompanyState, now: number, overlapMs: number)
 	// A time proven handled lies an overlap behind a server answer: never ahead of the clock.
 	const checked = finite(state.checked);
 	if (state.checked !== undefined && (checked === undefined || checked > now)) {
-		fixed = {
-			cursor: state.cursor,
-			seen: state.seen,
-			...(state.floor ? { floor: state.floor } : {}),
-			...(state.recheck ? { recheck: state.recheck } : {}),
-		};
+		fixed = { ...state };
+		delete fixed.checked;
+		delete fixed.answeredAt;
 	}
 	if (cursor !== undefined && cursor > now + tolerance + CLOCK_TOLERANCE_MS)
 		fixed = { ...fixed, cursor: new Date(now + tolerance).toISOString() };
@@ -256,8 +253,7 @@ export function advance(
 	const next = bounded(text, seen, state.floor, limit, event);
 	const checked = proven(state, overlapMs);
 	if (Number.isFinite(checked)) next.checked = checked;
-	const answered = finite(answeredAt);
-	if (answered !== undefined) next.answeredAt = answered;
+	if (answeredAt !== undefined) next.answeredAt = answeredAt;
 	if (recheck) next.recheck = recheck;
 	return next;
 }
@@ -288,8 +284,4 @@ function bounded(
 		entries = entries.slice(0, MAX_SEEN);
 	}
 	return { cursor, seen: Object.fromEntries(entries), ...(floor ? { floor } : {}) };
-}
-
-export function emptyState(cursor: string | null = null): CompanyState {
-	return { cursor, seen: {} };
 }

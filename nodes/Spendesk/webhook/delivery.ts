@@ -18,7 +18,7 @@ import type {
 import { companyLabel } from '../companies/label';
 import { ENDPOINTS } from '../transport/endpoints';
 import { paginate } from '../transport/paginate';
-import { singleObject } from '../transport/pagination/response';
+import { isObject, singleObject } from '../transport/pagination/response';
 import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';
@@ -32,8 +32,6 @@ interface Delivery {
 	event: { id: string; eventType: string; entity?: unknown; timestamp?: unknown };
 }
 
-const isObject = (value: unknown): value is IDataObject =>
-	!!value && typeof value === 'object' && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 function parse(raw: Buffer): Delivery | undefined {

@@ -102,8 +102,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 }
 
 /** Deletes one instance; a 404 (already gone) counts as deleted. */
-async function deleteInstance(ctx: IHookFunctions, instance: { company?: string; id: string }) {
-	const { company, id: webhookId } = instance;
+async function deleteInstance(ctx: IHookFunctions, company: string | undefined, webhookId: string) {
 	await callSpendesk(ctx, 'deleteWebhook', {
 		company,
 		pathParams: { webhookId },
@@ -119,7 +118,7 @@ async function deleteAll(
 	const left: RegisteredInstance[] = [];
 	for (const instance of instances) {
 		try {
-			await deleteInstance(ctx, instance);
+			await deleteInstance(ctx, instance.company, instance.id);
 		} catch (error) {
 			ctx.logger.warn(
 				`Spendesk Webhook Trigger: could not delete webhook instance ${instance.id} of ${companyLabel(instance.company)}: ${(error as Error).message}`,
@@ -128,19 +127,6 @@ async function deleteAll(
 		}
 	}
 	return left;
-}
-
-/** A refused registration, naming the company, with advice when it has many instances already. */
-function refusedRegistration(ctx: IHookFunctions, error: unknown, name: string, others: number) {
-	const cause = error as Error & { description?: string | null };
-	const crowded =
-		others >= MANY_INSTANCES
-			? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
-			: '';
-	return restated(ctx.getNode(), error, {
-		message: `Could not register the webhook for ${name}: ${cause.message}`,
-		description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
-	});
 }
 
 /** Registers one company's instance, after deleting the leftovers with this URL (added to `deleted`). */
@@ -155,7 +141,7 @@ async function registerCompany(
 	const existing = await collect(ctx, 'listWebhooks', { company });
 	const leftovers = existing.filter((instance) => instance.url === url);
 	for (const leftover of leftovers) {
-		await deleteInstance(ctx, { company, id: String(leftover.id) });
+		await deleteInstance(ctx, company, String(leftover.id));
 		deleted.add(String(leftover.id));
 	}
 	const name = companyLabel(target);
@@ -172,7 +158,16 @@ async function registerCompany(
 			secrets: [secret],
 		});
 	} catch (error) {
-		throw refusedRegistration(ctx, error, name, others);
+		// A refusal names the company, with advice when it has many instances already.
+		const cause = error as Error & { description?: string | null };
+		const crowded =
+			others >= MANY_INSTANCES
+				? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
+				: '';
+		throw restated(ctx.getNode(), error, {
+			message: `Could not register the webhook for ${name}: ${cause.message}`,
+			description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
+		});
 	}
 	const created = singleObject(answer.body);
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
