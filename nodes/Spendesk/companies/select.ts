@@ -175,16 +175,10 @@ export async function selectCompanies(
 		};
 	}
 	if (choice.mode === 'several') {
-		// IDs trimmed, without empty entries or duplicates; a text is IDs separated by commas.
+		// IDs trimmed, without empty entries or duplicates; a text is IDs separated by commas, a
+		// list is its entries, anything else one entry.
 		const value = choice.companyIds;
-		const entries =
-			typeof value === 'string'
-				? value.split(',')
-				: Array.isArray(value)
-					? (value as unknown[])
-					: value === undefined || value === null
-						? []
-						: [value];
+		const entries: unknown[] = typeof value === 'string' ? value.split(',') : [value].flat();
 		const ids = new Set<string>();
 		entries.forEach((entry, index) => {
 			const field = `Company Names or IDs (entry ${index + 1})`;

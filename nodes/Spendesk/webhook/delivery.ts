@@ -1,12 +1,7 @@
 /**
- * One delivery from Spendesk: checked, deduplicated, and turned into the execution's item.
- * - The signature is checked over the raw body with the secrets kept for the company the body
- *   names, the current one first; what cannot be checked is answered 401 (why: in the debug log).
- * - A repeat of a handled event is answered 200, of one still being handled 409 (Spendesk
- *   delivers it again later): only a delivery that started the execution marks the event
- *   handled, so every event runs exactly once.
- * - Otherwise the execution starts with the delivery, or with Fetch Full Object with the payable
- *   or settlement read through the node's transport.
+ * One delivery from Spendesk: its signature checked, repeats dropped, and turned into the
+ * execution's item (docs/triggers.md#signature, #repeats and #output). Only a delivery that
+ * started the execution marks its event handled, so every event runs exactly once.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
