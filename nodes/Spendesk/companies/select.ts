@@ -108,11 +108,10 @@ function companyIdOf(
 		const id = value.trim();
 		const hidden = INVISIBLE.exec(id);
 		if (hidden) {
-			const code = hidden[0].codePointAt(0) ?? 0;
 			const shown = id.replace(INVISIBLE_ALL, (c) => `<U+${hex(c)}>`);
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`'${field}' contains an invisible character (U+${hex(hidden[0])}${code === 0x200b ? ', a zero-width space' : ''}): "${shown}"`,
+				`'${field}' contains an invisible character (U+${hex(hidden[0])}${hidden[0] === '\u200b' ? ', a zero-width space' : ''}): "${shown}"`,
 				{
 					description:
 						'The ID was not sent. Invisible characters usually come with a copy and paste: retype the ID or pick the company from the list. The node refuses them rather than guess which company was meant.',

@@ -94,11 +94,9 @@ async function readApiPage(
 			qs: { [size.param]: size.max, ...(token ? { cursor: token } : {}) },
 		});
 		const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-		const cursor =
-			typeof pagination.nextCursor === 'string' && pagination.nextCursor
-				? pagination.nextCursor
-				: undefined;
-		return { records: asItems(body?.data), next: pagination.hasNextPage ? cursor : undefined };
+		const { hasNextPage, nextCursor } = pagination;
+		const more = hasNextPage && typeof nextCursor === 'string' && nextCursor;
+		return { records: asItems(body?.data), next: more ? nextCursor : undefined };
 	}
 	if (endpoint.pagination === 'bodyCursor' && size) {
 		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {

@@ -124,6 +124,19 @@ async function deleteAll(
 	return left;
 }
 
+/** A refused registration, naming the company, with advice when it has many instances already. */
+function refusedRegistration(ctx: IHookFunctions, error: unknown, name: string, others: number) {
+	const cause = error as Error & { description?: string | null };
+	const crowded =
+		others >= MANY_INSTANCES
+			? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
+			: '';
+	return restated(ctx.getNode(), error, {
+		message: `Could not register the webhook for ${name}: ${cause.message}`,
+		description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
+	});
+}
+
 /** Registers one company's instance, after deleting the leftovers with this URL (the node's own: no other node shares it), added to `deleted`. */
 async function registerCompany(
 	ctx: IHookFunctions,
@@ -153,16 +166,7 @@ async function registerCompany(
 			secrets: [secret],
 		});
 	} catch (error) {
-		// A refusal names the company, with advice when it has many instances already.
-		const cause = error as Error & { description?: string | null };
-		const crowded =
-			others >= MANY_INSTANCES
-				? ` ${name} has ${others} webhook instances already: if Spendesk limits their number, delete those no longer used (deactivate the workflows that own them), or choose other companies, then activate again.`
-				: '';
-		throw restated(ctx.getNode(), error, {
-			message: `Could not register the webhook for ${name}: ${cause.message}`,
-			description: `${cause.description ?? ''}${crowded}`.trim() || undefined,
-		});
+		throw refusedRegistration(ctx, error, name, others);
 	}
 	const created = singleObject(answer.body);
 	if (typeof created?.id !== 'string' && typeof created?.id !== 'number') {
@@ -236,10 +240,8 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const reusedIds = new Set(reused.map((i) => i.id));
 	// Only what is stale goes: instances of companies no longer chosen, of another URL, gone or
 	// disabled at Spendesk, and leftovers of earlier activations.
-	state.instances = await deleteAll(
-		this,
-		state.instances.filter((i) => !reusedIds.has(i.id)),
-	);
+	const stale = state.instances.filter((i) => !reusedIds.has(i.id));
+	state.instances = await deleteAll(this, stale);
 	// After the leftovers that could not be deleted: a reused instance is its company's current one.
 	state.instances.push(...reused);
 	const registered: RegisteredInstance[] = [];
