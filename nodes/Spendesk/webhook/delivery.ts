@@ -60,26 +60,22 @@ function answer(
 	return { noWebhookResponse: true };
 }
 
-async function fetchPayable(
+/** The payable, or the settlement: no Get a settlement, so its list filtered by its ID (`ids`, docs/api.md#filters), one request within 10 s. */
+async function fetchObject(
 	ctx: IWebhookFunctions,
 	instance: RegisteredInstance,
+	{ eventType }: Delivery['event'],
 	id: string,
 ): Promise<IDataObject> {
-	const answer = await callSpendesk(ctx, 'getPayable', {
-		company: instance.company,
-		pathParams: { payableId: id },
-		allowNotFound: true,
-	});
-	if (answer.status === 404) throw notFound(ctx, 'Payable', instance, id);
-	return singleObject(answer.body) ?? {};
-}
-
-/** No Get a settlement: the list filtered by its ID (`ids`, docs/api.md#filters), one request within 10 s. */
-async function fetchSettlement(
-	ctx: IWebhookFunctions,
-	instance: RegisteredInstance,
-	id: string,
-): Promise<IDataObject> {
+	if (eventType !== 'settlements:created') {
+		const answer = await callSpendesk(ctx, 'getPayable', {
+			company: instance.company,
+			pathParams: { payableId: id },
+			allowNotFound: true,
+		});
+		if (answer.status === 404) throw notFound(ctx, 'Payable', instance, id);
+		return singleObject(answer.body) ?? {};
+	}
 	for await (const page of paginate(ctx, 'listSettlements', {
 		company: instance.company,
 		qs: { ids: [id] },
@@ -172,10 +168,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const id = String(data.id);
 	let failure: unknown;
 	try {
-		const object =
-			event.eventType === 'settlements:created'
-				? await fetchSettlement(this, instance, id)
-				: await fetchPayable(this, instance, id);
+		const object = await fetchObject(this, instance, event, id);
 		noted.handled();
 		return {
 			workflowData: [
