@@ -158,6 +158,13 @@ function payableAmountOf(p: IDataObject): string {
 	return p.amount !== undefined ? `${String(p.amount)} ${currency}`.trim() : '';
 }
 
+const PAYABLES: RecordList = {
+	endpoint: 'searchPayables',
+	what: 'Payables',
+	body: {},
+	label: (p) => [text(p.description), payableAmountOf(p)].filter(Boolean).join(', '),
+};
+
 /** The payables (search order); the search is experimental (docs/api.md#scopes): without it, the error says how to pick one anyway. */
 export async function searchPayables(
 	this: ILoadOptionsFunctions,
@@ -165,17 +172,7 @@ export async function searchPayables(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	try {
-		return await searchRecords(
-			this,
-			{
-				endpoint: 'searchPayables',
-				what: 'Payables',
-				body: {},
-				label: (p) => [text(p.description), payableAmountOf(p)].filter(Boolean).join(', '),
-			},
-			filter,
-			paginationToken,
-		);
+		return await searchRecords(this, PAYABLES, filter, paginationToken);
 	} catch (error) {
 		const cause = error as Error & { description?: string | null; httpCode?: string | null };
 		const refused = error instanceof NodeApiError && String(cause.httpCode) === '403';

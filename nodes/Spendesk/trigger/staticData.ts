@@ -61,19 +61,18 @@ function usableState(value: unknown): value is CompanyState {
 }
 
 function checkCompanies(data: IDataObject, warn: Warn): void {
-	if (data.companies === undefined) return;
-	if (!isObject(data.companies)) {
+	const { companies } = data;
+	if (companies === undefined) return;
+	if (!isObject(companies)) {
 		delete data.companies;
 		warn(
 			'could not read the saved positions of its companies: every company starts afresh, as a new company does (the invoices that appear from now on are emitted).',
 		);
 		return;
 	}
-	const dropped = Object.keys(data.companies).filter(
-		(key) => !usableState((data.companies as IDataObject)[key]),
-	);
+	const dropped = Object.keys(companies).filter((key) => !usableState(companies[key]));
 	if (dropped.length === 0) return;
-	for (const key of dropped) delete data.companies[key];
+	for (const key of dropped) delete companies[key];
 	warn(
 		`dropped the saved position of ${dropped.map(companyOfKey).join(', ')}: it was incomplete or not readable (saved by another version, or edited). ` +
 			'It starts afresh, as a new company does: the invoices that appear from now on are emitted.',
