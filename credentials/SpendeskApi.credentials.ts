@@ -109,9 +109,7 @@ export class SpendeskApi implements ICredentialType {
 
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
-		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.sessionToken}}' },
-		},
+		properties: { headers: { Authorization: '=Bearer {{$credentials.sessionToken}}' } },
 	};
 
 	// No `test` here: the test is node-level (`testedBy` on each Spendesk node), as it needs two

@@ -15,12 +15,10 @@ import { scopeProperties } from './scopes';
 const N8N_CALLBACK = 'https://<your n8n address>/rest/oauth2-credential/callback';
 
 /**
- * Spendesk OAuth2, for a partner app built with Spendesk, as Spendesk documents it
- * (docs/api.md#oauth2): JSON token calls, the code exchange and the refresh at two addresses,
- * rotating refresh tokens. n8n's own OAuth2 cannot send that, so this credential does not
- * extend it: the first run without a connection fails with a link to Spendesk's approval page,
- * the user pastes back the address Spendesk sends them to, and `preAuthentication` exchanges
- * the code on the next run and refreshes after a 401.
+ * Spendesk OAuth2 for a partner app (docs/api.md#oauth2). n8n's own OAuth2 cannot send Spendesk's
+ * JSON token calls, so this credential does not extend it: the first run without a connection
+ * fails with a link to Spendesk's approval page, the user pastes back the address Spendesk sends
+ * them to, and `preAuthentication` exchanges the code on the next run and refreshes after a 401.
  */
 export class SpendeskOAuth2Api implements ICredentialType {
 	name = 'spendeskOAuth2Api';
@@ -134,9 +132,7 @@ export class SpendeskOAuth2Api implements ICredentialType {
 
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
-		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.accessToken}}' },
-		},
+		properties: { headers: { Authorization: '=Bearer {{$credentials.accessToken}}' } },
 	};
 
 	// No `test` here: the node-level `spendeskOAuth2Test` checks the settings and a pasted answer.

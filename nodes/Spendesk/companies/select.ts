@@ -108,11 +108,10 @@ function companyIdOf(
 		const id = value.trim();
 		const hidden = INVISIBLE.exec(id);
 		if (hidden) {
-			const code = hidden[0].codePointAt(0) ?? 0;
 			const shown = id.replace(INVISIBLE_ALL, (c) => `<U+${hex(c)}>`);
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`'${field}' contains an invisible character (U+${hex(hidden[0])}${code === 0x200b ? ', a zero-width space' : ''}): "${shown}"`,
+				`'${field}' contains an invisible character (U+${hex(hidden[0])}${hidden[0] === '\u200b' ? ', a zero-width space' : ''}): "${shown}"`,
 				{
 					description:
 						'The ID was not sent. Invisible characters usually come with a copy and paste: retype the ID or pick the company from the list. The node refuses them rather than guess which company was meant.',
@@ -175,16 +174,10 @@ export async function selectCompanies(
 		};
 	}
 	if (choice.mode === 'several') {
-		// IDs trimmed, without empty entries or duplicates; a text is IDs separated by commas.
+		// IDs trimmed, without empty entries or duplicates; a text is IDs separated by commas, a
+		// list is its entries, anything else one entry.
 		const value = choice.companyIds;
-		const entries =
-			typeof value === 'string'
-				? value.split(',')
-				: Array.isArray(value)
-					? (value as unknown[])
-					: value === undefined || value === null
-						? []
-						: [value];
+		const entries: unknown[] = typeof value === 'string' ? value.split(',') : [value].flat();
 		const ids = new Set<string>();
 		entries.forEach((entry, index) => {
 			const field = `Company Names or IDs (entry ${index + 1})`;

@@ -35,10 +35,7 @@ export const COMPANY_PROBES: readonly EndpointName[] = [
 
 const LEVEL_CHECK = ENDPOINTS.getCompanies;
 
-interface Answer {
-	statusCode: number;
-	body: unknown;
-}
+type Answer = { statusCode: number; body: unknown };
 
 type Result = INodeCredentialTestResult;
 
@@ -67,21 +64,22 @@ function testStep(endpoint: Endpoint): string {
 }
 
 /**
- * One request through the one door (transport/door.ts: no redirect followed), within the token
- * time limit: its answer, or the failure every step shares (redirect, time, network, 5xx, 429).
+ * One request to `endpoint` through the one door (transport/door.ts: no redirect followed), within
+ * the token time limit: its answer, or the failure every step shares (redirect, time, network,
+ * 5xx, 429).
  */
 async function exchange(
 	ctx: ICredentialTestFunctions,
 	endpoint: Endpoint,
-	origin: string,
-	secrets: string[],
+	{ baseUrl, origin, secrets }: Settings,
 	options: IDataObject,
 ): Promise<Answer | Result> {
 	const timeoutMs = transportSettings.tokenTimeoutMs;
 	const deadline = { signal: AbortSignal.timeout(timeoutMs), timeoutMs };
+	const request = { method: endpoint.method, uri: baseUrl + endpoint.path, ...options, json: true };
 	let answer: Answer;
 	try {
-		answer = await sendLegacy(ctx, { ...options, json: true }, deadline);
+		answer = await sendLegacy(ctx, request, deadline);
 	} catch (error) {
 		const redirect = redirectRefusal(error);
 		if (redirect) {
@@ -146,24 +144,18 @@ function settingsOf(data: IDataObject) {
 		);
 	}
 	const origin = new URL(baseUrl).origin;
-	// The secret, then the token once issued: never quoted.
-	const secrets = [clientSecret];
-	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets };
+	// `secrets`: the secret, then the token once issued: never quoted.
+	return { baseUrl, origin, clientId, clientSecret, level, companyId, secrets: [clientSecret] };
 }
 
 type Settings = Exclude<ReturnType<typeof settingsOf>, Result>;
 
-interface Token {
-	accessToken: string;
-	/** The scopes the token answer lists; undefined when it lists none. */
-	scopes?: string[];
-}
+/** `scopes`: those the token answer lists; undefined when it lists none. */
+type Token = { accessToken: string; scopes?: string[] };
 
 /** Step 1, the Client ID and Client Secret: the token request as `preAuthentication` makes it. */
 async function requestToken(ctx: ICredentialTestFunctions, s: Settings): Promise<Token | Result> {
-	const answer = await exchange(ctx, ENDPOINTS.token, s.origin, s.secrets, {
-		method: ENDPOINTS.token.method,
-		uri: s.baseUrl + ENDPOINTS.token.path,
+	const answer = await exchange(ctx, ENDPOINTS.token, s, {
 		auth: { user: s.clientId, pass: s.clientSecret },
 		headers: { 'content-type': 'application/json', accept: 'application/json' },
 		body: { grant_type: 'client_credentials' },
@@ -267,9 +259,7 @@ export async function spendeskApiTest(
 	if (isResult(token)) return token;
 	s.secrets.push(token.accessToken);
 	const check = s.level === 'organisation' ? LEVEL_CHECK : companyProbe(token.scopes);
-	const answer = await exchange(this, check, s.origin, s.secrets, {
-		method: check.method,
-		uri: s.baseUrl + check.path,
+	const answer = await exchange(this, check, s, {
 		headers: { authorization: `Bearer ${token.accessToken}`, accept: 'application/json' },
 		qs: { [check.pageSize!.param]: 1 },
 	});

@@ -8,8 +8,7 @@ import type {
 import { reachableCompanies } from '../companies/select';
 import { isOneIdSegment } from '../transport/placement';
 import { nameCalls } from '../transport/callName';
-import { recordSearch, searchRecords } from './recordSearch';
-import type { RecordList, RecordSearchMethod } from './recordSearch';
+import { recordSearch } from './recordSearch';
 
 /** Every company of every page of Get Companies, as the editor's company lists show them. */
 async function companyEntries(ctx: ILoadOptionsFunctions) {
@@ -80,17 +79,10 @@ function fieldOfRow(ctx: ILoadOptionsFunctions): string {
 	return id;
 }
 
-const FIELD_VALUES: RecordList = {
+/** The values of the analytical field chosen in the same row (Custom Fields, Analytical Values). */
+export const searchAnalyticalFieldValues = recordSearch({
 	endpoint: 'listAnalyticalFieldValues',
 	what: 'Analytical field values',
 	label: labelOf,
-};
-
-/** The values of the analytical field chosen in the same row (Custom Fields, Analytical Values). */
-export const searchAnalyticalFieldValues: RecordSearchMethod = Object.assign(
-	async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
-		const list = { ...FIELD_VALUES, pathParams: { fieldId: fieldOfRow(this) } };
-		return await searchRecords(this, list, filter, paginationToken);
-	},
-	{ list: FIELD_VALUES },
-);
+	pathParams: (ctx) => ({ fieldId: fieldOfRow(ctx) }),
+});

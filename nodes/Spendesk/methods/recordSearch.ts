@@ -5,7 +5,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import type { EndpointName } from '../transport/endpoints';
 import { collect } from '../transport/paginate';
 import { unreadableList } from '../transport/pagination/errors';
-import { readPageList } from '../transport/pagination/response';
+import { asItems, readPageList } from '../transport/pagination/response';
 import { callSpendesk, resolveEndpoint } from '../transport/request';
 import { nameCalls } from '../transport/callName';
 import { minorAmountText } from './amounts';
@@ -16,7 +16,8 @@ export interface RecordList {
 	what: string;
 	label: (record: IDataObject) => string;
 	body?: IDataObject;
-	pathParams?: Record<string, string>;
+	/** Read from the node as the list opens, before anything else. */
+	pathParams?: (ctx: ILoadOptionsFunctions) => Record<string, string>;
 }
 
 /** Matches wanted for one page of the editor's list; more pages come as the user scrolls. */
@@ -61,20 +62,14 @@ function matching(
 		.map((r) => ({ name: r.name ? `${r.name} (${r.id})` : r.id, value: r.id }));
 }
 
-const records = (value: unknown): IDataObject[] =>
-	(Array.isArray(value) ? value : []).filter(
-		(r): r is IDataObject => !!r && typeof r === 'object' && !Array.isArray(r),
-	);
-
 /** One page of a record list in its own style (docs/api.md#pagination); another style is read whole. */
 async function readApiPage(
 	ctx: ILoadOptionsFunctions,
 	list: RecordList,
-	company: string | undefined,
+	call: { company?: string; pathParams?: Record<string, string> },
 	token: string | undefined,
 ): Promise<{ records: IDataObject[]; next?: string }> {
 	const { endpoint } = await resolveEndpoint(ctx, list.endpoint);
-	const call = { company, pathParams: list.pathParams };
 	const size = endpoint.pageSize;
 	if (endpoint.pagination === 'page' && size) {
 		const page = Math.max(1, Number.parseInt(token ?? '1', 10) || 1);
@@ -84,8 +79,8 @@ async function readApiPage(
 		});
 		// `{data, meta}` or a bare array; anything else is an error, never an empty list.
 		const list = readPageList(body);
-		if (!list) throw unreadableList(ctx, endpoint, company, page, body);
-		const found = records(list.items);
+		if (!list) throw unreadableList(ctx, endpoint, call.company, page, body);
+		const found = list.items;
 		const served = Number(list.pagination.pageSize) || size.max;
 		const total = Number(list.pagination.total);
 		const more = Number.isFinite(total)
@@ -99,18 +94,16 @@ async function readApiPage(
 			qs: { [size.param]: size.max, ...(token ? { cursor: token } : {}) },
 		});
 		const pagination = ((body?.meta as IDataObject | undefined)?.pagination ?? {}) as IDataObject;
-		const cursor =
-			typeof pagination.nextCursor === 'string' && pagination.nextCursor
-				? pagination.nextCursor
-				: undefined;
-		return { records: records(body?.data), next: pagination.hasNextPage ? cursor : undefined };
+		const { hasNextPage, nextCursor } = pagination;
+		const more = hasNextPage && typeof nextCursor === 'string' && nextCursor;
+		return { records: asItems(body?.data), next: more ? nextCursor : undefined };
 	}
 	if (endpoint.pagination === 'bodyCursor' && size) {
 		const { body } = await callSpendesk<IDataObject>(ctx, endpoint, {
 			...call,
 			body: { ...list.body, [size.param]: size.max, ...(token ? { cursor: token } : {}) },
 		});
-		const found = records(Array.isArray(body?.payables) ? body.payables : body?.data);
+		const found = asItems(Array.isArray(body?.payables) ? body.payables : body?.data);
 		// A short page is the last one, whatever its cursor says (docs/api.md#body-cursor-lists).
 		const next =
 			typeof body?.nextCursor === 'string' && body.nextCursor && found.length >= size.max
@@ -133,12 +126,13 @@ export async function searchRecords(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
+	const pathParams = list.pathParams?.(ctx);
 	nameCalls(ctx, `the list of ${list.what.toLowerCase()}`);
-	const company = chosenCompany(ctx, list.what);
+	const call = { company: chosenCompany(ctx, list.what), pathParams };
 	const results: INodeListSearchResult['results'] = [];
 	let token = paginationToken || undefined;
 	for (let read = 0; read < API_PAGES_PER_LIST_PAGE; read++) {
-		const page = await readApiPage(ctx, list, company, token);
+		const page = await readApiPage(ctx, list, call, token);
 		results.push(...matching(page.records, filter, list.label));
 		// A token that comes back unchanged would show the same page forever: the list ends.
 		token = page.next !== token ? page.next : undefined;
@@ -164,6 +158,13 @@ function payableAmountOf(p: IDataObject): string {
 	return p.amount !== undefined ? `${String(p.amount)} ${currency}`.trim() : '';
 }
 
+const PAYABLES: RecordList = {
+	endpoint: 'searchPayables',
+	what: 'Payables',
+	body: {},
+	label: (p) => [text(p.description), payableAmountOf(p)].filter(Boolean).join(', '),
+};
+
 /** The payables (search order); the search is experimental (docs/api.md#scopes): without it, the error says how to pick one anyway. */
 export async function searchPayables(
 	this: ILoadOptionsFunctions,
@@ -171,17 +172,7 @@ export async function searchPayables(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	try {
-		return await searchRecords(
-			this,
-			{
-				endpoint: 'searchPayables',
-				what: 'Payables',
-				body: {},
-				label: (p) => [text(p.description), payableAmountOf(p)].filter(Boolean).join(', '),
-			},
-			filter,
-			paginationToken,
-		);
+		return await searchRecords(this, PAYABLES, filter, paginationToken);
 	} catch (error) {
 		const cause = error as Error & { description?: string | null; httpCode?: string | null };
 		const refused = error instanceof NodeApiError && String(cause.httpCode) === '403';

@@ -6,19 +6,17 @@ import { paginate } from '../transport/paginate';
 import {
 	advance,
 	clockTolerance,
-	emptyState,
 	floorWithinCursor,
 	handled,
 	readPlan,
 	time,
 	withinClock,
 } from './cursorState';
-import type { CompanyState, ReadPlan, TriggerEvent } from './cursorState';
+import type { CompanyState, ReadPlan } from './cursorState';
+import type { TriggerParameters } from './parameters';
 import { isoTime } from '../transport/timeText';
 
-export interface PollParameters {
-	event: TriggerEvent;
-	overlapMs: number;
+export interface PollParameters extends TriggerParameters {
 	/** First poll of the company from this date (ms); undefined: from its saved state, or from now. */
 	since?: number;
 	/** Called at every answer of the API, with the server's time when it says it (its Date header). */
@@ -38,29 +36,25 @@ const version = (invoice: IDataObject): string =>
 	`${String(invoice.id)}@${String(invoice.updatedAt)}`;
 
 /** What one company's poll reads with: `now` is the server's clock (its latest Date header), else the local one. */
-function reader(
-	ctx: IPollFunctions,
-	target: CompanyTarget,
-	onAnswer?: (serverTime?: number) => void,
-) {
-	let serverNow: number | undefined;
+function reader(ctx: IPollFunctions, target: CompanyTarget, params: PollParameters) {
 	let answered: number | undefined;
 	const observe = (headers: Record<string, unknown>) => {
 		const date = typeof headers.date === 'string' ? Date.parse(headers.date) : NaN;
-		onAnswer?.(Number.isFinite(date) ? date : undefined);
-		if (!Number.isFinite(date)) return;
-		// The header names a whole second: the server's time lies before its end, and after its start.
-		serverNow = Math.max(serverNow ?? -Infinity, date + 1_000);
-		answered = Math.max(answered ?? -Infinity, date);
+		params.onAnswer?.(Number.isFinite(date) ? date : undefined);
+		if (Number.isFinite(date)) answered = Math.max(answered ?? -Infinity, date);
 	};
 	const { name } = ctx.getNode();
+	// The header names a whole second: the server's time lies before its end, and after its start.
+	const now = () => (answered === undefined ? Date.now() : answered + 1_000);
 	return {
 		ctx,
 		target,
 		/** Logs a warning that starts with the trigger's name. */
 		warn: (text: string) => ctx.logger.warn(`${name}${text}`, { node: name }),
 		observe,
-		now: () => serverNow ?? Date.now(),
+		now,
+		/** The latest `updatedAt` the cursor may take. */
+		latest: () => now() + clockTolerance(params.overlapMs),
 		skipped: new Set<string>(),
 		answeredAt: () => answered,
 	};
@@ -89,22 +83,16 @@ async function scan(from: Reader, past: Past): Promise<{ read: IDataObject[]; pa
 }
 
 /** Where the first read stops (plan, Start From, or an overlap below the newest), decided at the first invoice. */
-function stopAt(
-	plan: () => ReadPlan | undefined,
-	{ overlapMs, since }: PollParameters,
-	latest: () => number,
-): Past {
+function stopAt(from: Reader, plan: () => ReadPlan | undefined, params: PollParameters): Past {
+	const { overlapMs, since } = params;
 	let past: Past | undefined;
 	const decide = (newest: number): Past => {
-		const planned = plan();
-		if (planned) {
-			const { limit } = planned;
-			return (updated) => updated <= limit;
-		}
+		const planned = plan()?.limit;
+		if (planned !== undefined) return (updated) => updated <= planned;
 		// First poll from a date: emit what changed since it; read the overlap below it too, to remember it.
 		if (since !== undefined) return (updated) => updated < since - overlapMs;
 		// First poll from now: remember the newest invoices (one overlap window), emit nothing.
-		const limit = Math.min(newest, latest()) - overlapMs;
+		const limit = Math.min(newest, from.latest()) - overlapMs;
 		return (updated) => updated < limit;
 	};
 	return (updated) => (past ??= decide(updated))(updated);
@@ -119,7 +107,6 @@ async function readCompany(
 	from: Reader,
 	past: Past,
 	{ overlapMs }: PollParameters,
-	latest: () => number,
 	plan: () => ReadPlan | undefined,
 ): Promise<IDataObject[]> {
 	let { read, pages } = await scan(from, past);
@@ -129,7 +116,7 @@ async function readCompany(
 		// An overlap below the newest read (a change may carry an older timestamp); not below what
 		// the plan leaves to a recheck, or what changed before this poll started.
 		const newest = read.reduce((max, invoice) => Math.max(max, updatedAt(invoice)), -Infinity);
-		const reach = Math.min(newest, latest()) - overlapMs;
+		const reach = Math.min(newest, from.latest()) - overlapMs;
 		const planned = plan();
 		const after = Math.max(
 			planned?.deferred ? planned.limit : -Infinity,
@@ -155,25 +142,26 @@ function latestVersions(read: IDataObject[]): IDataObject[] {
 	return [...latest.values()].sort((a, b) => updatedAt(b) - updatedAt(a));
 }
 
-/** The saved state, brought back within the clock once the server's time is known. */
+/** The saved state, brought back within the clock once the server's time is known, and its read plan. */
 function savedState(
 	from: Reader,
 	saved: CompanyState | undefined,
 	{ overlapMs, event }: PollParameters,
-): () => CompanyState | undefined {
-	let checked: CompanyState | undefined;
+): () => { state: CompanyState; plan: ReadPlan } | undefined {
+	let checked: { state: CompanyState; plan: ReadPlan } | undefined;
 	return () => {
 		if (!saved || checked) return checked;
 		const clocked = withinClock(saved, Math.max(from.now(), Date.now()), overlapMs);
 		if (clocked !== saved) warnClocked(from, saved, clocked);
-		checked = floorWithinCursor(clocked, event);
-		if (checked !== clocked) {
+		const state = floorWithinCursor(clocked, event);
+		if (state !== clocked) {
 			const floor = clocked.floor ? dateText(clocked.floor[0]) : '';
-			const now = checked.floor ? dateText(checked.floor[0]) : undefined;
+			const now = state.floor ? dateText(state.floor[0]) : undefined;
 			from.warn(
 				`: the saved state of ${companyLabel(from.target)} took every invoice up to ${floor} as handled, which lies ahead of its position (${String(clocked.cursor)}); ${now ? `it is brought back to ${now}` : 'it is dropped'}, so that new invoices are not taken as handled.`,
 			);
 		}
+		checked = { state, plan: readPlan(state, overlapMs) };
 		return checked;
 	};
 }
@@ -213,18 +201,13 @@ export async function pollCompany(
 	params: PollParameters,
 ): Promise<{ emit: IDataObject[]; state: CompanyState }> {
 	const { event, overlapMs, since } = params;
-	const from = reader(ctx, target, params.onAnswer);
-	const latest = () => from.now() + clockTolerance(overlapMs);
-	const previousState = savedState(from, saved, params);
-	let planned: ReadPlan | undefined;
-	const plan = () => {
-		const state = previousState();
-		return state ? (planned ??= readPlan(state, overlapMs)) : undefined;
-	};
+	const from = reader(ctx, target, params);
+	const prior = savedState(from, saved, params);
+	const plan = () => prior()?.plan;
 	const invoices = latestVersions(
-		await readCompany(from, stopAt(plan, params, latest), params, latest, plan),
+		await readCompany(from, stopAt(from, plan, params), params, plan),
 	);
-	const previous = previousState();
+	const previous = prior()?.state;
 	warnSkipped(from);
 
 	let emit: IDataObject[] = [];
@@ -232,11 +215,11 @@ export async function pollCompany(
 	else if (since !== undefined) emit = invoices.filter((invoice) => updatedAt(invoice) >= since);
 
 	const after = (before: CompanyState, withPlan?: ReadPlan) =>
-		advance(before, invoices, event, overlapMs, latest(), from.answeredAt(), withPlan);
-	let state = after(previous ?? emptyState(), plan());
+		advance(before, invoices, event, overlapMs, from.latest(), from.answeredAt(), withPlan);
+	let state = after(previous ?? { cursor: null, seen: {} }, plan());
 	if (!previous && since !== undefined && (time(state.cursor) ?? -Infinity) < since) {
 		// Nothing changed since the date: start the cursor there, not at the beginning of time.
-		state = after(emptyState(new Date(since).toISOString()));
+		state = after({ cursor: new Date(since).toISOString(), seen: {} });
 	}
 	// Oldest first, as they happened.
 	return { emit: emit.reverse(), state };

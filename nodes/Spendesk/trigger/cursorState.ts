@@ -1,19 +1,10 @@
 /**
- * Exactly-once bookkeeping of the invoice trigger, per company: pure functions over a small JSON
- * state kept in the workflow's static data.
- *
- * Each poll reads invoices by `updatedAt`, newest first, down to a horizon: the cursor (largest
- * `updatedAt` seen, never ahead of the server's clock) minus an overlap window, which covers
- * invoices that become visible late or share a timestamp. `seen` remembers what was handled
- * inside the window, so the state holds one window, not the history.
- *
- * An invoice updated at t is listed by t + overlap (server clock): once a poll started after the
- * server answered the poll before it (`answeredAt`), everything updated up to `answeredAt` −
- * overlap is handled (`checked`), so an idle company costs one request a poll. A window of more
- * than a page of invoices (a bulk update) is left to one later re-read (`recheck`) instead of
- * being read at every poll. Beyond MAX_SEEN ties, the lowest positions — (time, id), time being
- * `updatedAt`, or `createdAt` for New Invoice — are summed up by `floor`: at or below it counts
- * as handled, so the state stays bounded and exact.
+ * Exactly-once bookkeeping of the invoice trigger, per company: pure functions over the small
+ * JSON state kept in static data (docs/triggers.md#the-position-comes-from-the-data). A poll reads
+ * newest first down to a horizon: the cursor minus the overlap window, or what an earlier answer
+ * proves handled (`checked`: an invoice updated at t is listed by t + overlap, server clock), so
+ * an idle company costs one request. `seen` holds what was handled inside the window; beyond
+ * MAX_SEEN ties, `floor` sums up the lowest positions: at or below it counts as handled.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { isDateMs } from '../transport/timeText';
@@ -22,9 +13,6 @@ export type TriggerEvent = 'newInvoice' | 'newOrUpdatedInvoice';
 
 /** Where an invoice stands in the order the trigger handles it: [time in ms, id]. */
 export type Position = [number, string];
-
-/** A range of `updatedAt` (ms): after the first, up to and including the second. */
-export type Range = [number, number];
 
 export interface CompanyState {
 	/** Largest `updatedAt` seen (ISO string), or null before the first invoice. */
@@ -36,8 +24,11 @@ export interface CompanyState {
 	checked?: number;
 	/** Server time (ms, its Date header) of the last answer of the last successful poll. */
 	answeredAt?: number;
-	/** Read, but read again once its end is an overlap behind a server answer; until then later polls read only what is newer. */
-	recheck?: Range;
+	/**
+	 * A range of `updatedAt` (ms, after the first, up to the second) read, but read again once its
+	 * end is an overlap behind a server answer; until then later polls read only what is newer.
+	 */
+	recheck?: [number, number];
 }
 
 const finite = (value: unknown): number | undefined =>
@@ -82,9 +73,8 @@ const atOrBelow = (floor: Position | undefined, position: Position): boolean =>
 
 /** Cursor − overlap or what was proven handled, whichever is later. */
 function baseHorizon(state: CompanyState, overlapMs: number): number {
-	const cursor = time(state.cursor);
 	return Math.max(
-		cursor === undefined ? -Infinity : cursor - overlapMs,
+		(time(state.cursor) ?? -Infinity) - overlapMs,
 		finite(state.checked) ?? -Infinity,
 	);
 }
@@ -97,10 +87,9 @@ export function horizon(state: CompanyState, overlapMs: number): number {
 
 /** What the next poll proves handled once it succeeds: up to an overlap before the last answer to the poll before it. */
 function proven(state: CompanyState, overlapMs: number): number {
-	const before = finite(state.answeredAt);
 	return Math.max(
 		finite(state.checked) ?? -Infinity,
-		before === undefined ? -Infinity : before - overlapMs,
+		(finite(state.answeredAt) ?? -Infinity) - overlapMs,
 	);
 }
 
@@ -130,7 +119,7 @@ function nextRecheck(
 	invoices: IDataObject[],
 	cursor: number,
 	overlapMs: number,
-): Range | undefined {
+): [number, number] | undefined {
 	if (plan?.deferred) return state.recheck;
 	const from = Math.max(cursor - overlapMs, proven(state, overlapMs));
 	if (!Number.isFinite(from) || !(cursor > from)) return undefined;
@@ -191,12 +180,9 @@ export function withinClock(state: CompanyState, now: number, overlapMs: number)
 	// A time proven handled lies an overlap behind a server answer: never ahead of the clock.
 	const checked = finite(state.checked);
 	if (state.checked !== undefined && (checked === undefined || checked > now)) {
-		fixed = {
-			cursor: state.cursor,
-			seen: state.seen,
-			...(state.floor ? { floor: state.floor } : {}),
-			...(state.recheck ? { recheck: state.recheck } : {}),
-		};
+		fixed = { ...state };
+		delete fixed.checked;
+		delete fixed.answeredAt;
 	}
 	if (cursor !== undefined && cursor > now + tolerance + CLOCK_TOLERANCE_MS)
 		fixed = { ...fixed, cursor: new Date(now + tolerance).toISOString() };
@@ -256,8 +242,7 @@ export function advance(
 	const next = bounded(text, seen, state.floor, limit, event);
 	const checked = proven(state, overlapMs);
 	if (Number.isFinite(checked)) next.checked = checked;
-	const answered = finite(answeredAt);
-	if (answered !== undefined) next.answeredAt = answered;
+	if (answeredAt !== undefined) next.answeredAt = answeredAt;
 	if (recheck) next.recheck = recheck;
 	return next;
 }
@@ -288,8 +273,4 @@ function bounded(
 		entries = entries.slice(0, MAX_SEEN);
 	}
 	return { cursor, seen: Object.fromEntries(entries), ...(floor ? { floor } : {}) };
-}
-
-export function emptyState(cursor: string | null = null): CompanyState {
-	return { cursor, seen: {} };
 }

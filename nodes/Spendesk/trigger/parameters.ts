@@ -21,9 +21,8 @@ function shown(value: unknown): string {
 		return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	if (value === null) return 'null';
-	return Array.isArray(value)
-		? 'a list'
-		: `${typeof value === 'object' ? 'an object' : typeof value}`;
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : typeof value;
 }
 
 function overlapMinutes(ctx: IPollFunctions): number {

@@ -74,11 +74,7 @@ async function pollCompanies(
 		// First poll of a company: at activation from the date (or from the data, for "now");
 		// later, from its pending start if its activation poll failed, else from the data (new company).
 		const since = companies[key] || (!data.initialized && !fromDate) ? undefined : pending[key];
-		return await pollCompany(ctx, target, companies[key], {
-			...params,
-			since,
-			onAnswer,
-		});
+		return await pollCompany(ctx, target, companies[key], { ...params, since, onAnswer });
 	});
 	// "Now" is Spendesk's time of the activation, which invoices are dated by: a company whose
 	// first poll failed catches up from there, whichever way n8n's clock is off.
@@ -147,9 +143,9 @@ async function pollActive(ctx: IPollFunctions, params: TriggerParameters): Promi
 	try {
 		checkStaticData(data, (message) => ctx.logger.warn(`${node.node} ${message}`, node));
 		const run = await pollCompanies(ctx, data, params, lease);
-		return holds(ctx, data, lease) ? applyPoll(ctx, data, run) : [];
+		return holds(lease) ? applyPoll(ctx, data, run) : [];
 	} finally {
-		endPoll(ctx, data, lease);
+		endPoll(lease);
 	}
 }
 

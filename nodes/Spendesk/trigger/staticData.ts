@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { companyLabel } from '../companies/label';
 import type { KeptCompanyList } from '../companies/select';
+import { isObject } from '../transport/pagination/response';
 import { isDateMs } from '../transport/timeText';
 import { time } from './cursorState';
 import type { CompanyState } from './cursorState';
@@ -23,8 +24,6 @@ export const FORGET_AFTER_MS = 7 * 24 * 3_600_000;
 /** Logs a warning; the message follows the trigger's name ("dropped …", "could not …"). */
 type Warn = (message: string) => void;
 
-const isRecord = (value: unknown): value is IDataObject =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 const isMs = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isFinite(value);
 const isText = (value: unknown): value is string => typeof value === 'string';
@@ -48,10 +47,10 @@ function companyOfKey(key: string): string {
 
 /** Whether a saved company state can be used (see CompanyState). */
 function usableState(value: unknown): value is CompanyState {
-	if (!isRecord(value)) return false;
+	if (!isObject(value)) return false;
 	const { cursor, seen, floor, recheck } = value;
 	if (cursor !== null && (typeof cursor !== 'string' || time(cursor) === undefined)) return false;
-	if (!isRecord(seen)) return false;
+	if (!isObject(seen)) return false;
 	if (!Object.values(seen).every((entry) => isPair(entry, orNull(isMs), isMs))) return false;
 	if (floor !== undefined && !isPair(floor, isMs, isText)) return false;
 	// A range left to a recheck: two times, the first not after the second.
@@ -62,19 +61,18 @@ function usableState(value: unknown): value is CompanyState {
 }
 
 function checkCompanies(data: IDataObject, warn: Warn): void {
-	if (data.companies === undefined) return;
-	if (!isRecord(data.companies)) {
+	const { companies } = data;
+	if (companies === undefined) return;
+	if (!isObject(companies)) {
 		delete data.companies;
 		warn(
 			'could not read the saved positions of its companies: every company starts afresh, as a new company does (the invoices that appear from now on are emitted).',
 		);
 		return;
 	}
-	const dropped = Object.keys(data.companies).filter(
-		(key) => !usableState((data.companies as IDataObject)[key]),
-	);
+	const dropped = Object.keys(companies).filter((key) => !usableState(companies[key]));
 	if (dropped.length === 0) return;
-	for (const key of dropped) delete data.companies[key];
+	for (const key of dropped) delete companies[key];
 	warn(
 		`dropped the saved position of ${dropped.map(companyOfKey).join(', ')}: it was incomplete or not readable (saved by another version, or edited). ` +
 			'It starts afresh, as a new company does: the invoices that appear from now on are emitted.',
@@ -85,10 +83,10 @@ function checkCompanies(data: IDataObject, warn: Warn): void {
 function checkTimes(data: IDataObject, field: 'pending' | 'absent', warn: Warn): void {
 	const value = data[field];
 	if (value === undefined) return;
-	const entries = isRecord(value) ? Object.entries(value) : [];
+	const entries = isObject(value) ? Object.entries(value) : [];
 	// These are dates a company starts or stopped from: one no Date can hold is unreadable.
 	const kept = entries.filter(([, ms]) => isDateMs(ms));
-	if (isRecord(value) && kept.length === entries.length) return;
+	if (isObject(value) && kept.length === entries.length) return;
 	data[field] = Object.fromEntries(kept);
 	warn(
 		`dropped unreadable entries of its saved "${field}" list; the companies concerned are handled as if they had none.`,
@@ -99,7 +97,7 @@ function checkCompanyList(data: IDataObject, warn: Warn): void {
 	const list = data.companyList;
 	if (list === undefined) return;
 	const usable =
-		isRecord(list) &&
+		isObject(list) &&
 		isMs(list.at) &&
 		list.at <= Date.now() &&
 		Array.isArray(list.companies) &&

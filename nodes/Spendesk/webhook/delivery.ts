@@ -1,12 +1,7 @@
 /**
- * One delivery from Spendesk: checked, deduplicated, and turned into the execution's item.
- * - The signature is checked over the raw body with the secrets kept for the company the body
- *   names, the current one first; what cannot be checked is answered 401 (why: in the debug log).
- * - A repeat of a handled event is answered 200, of one still being handled 409 (Spendesk
- *   delivers it again later): only a delivery that started the execution marks the event
- *   handled, so every event runs exactly once.
- * - Otherwise the execution starts with the delivery, or with Fetch Full Object with the payable
- *   or settlement read through the node's transport.
+ * One delivery from Spendesk: its signature checked, repeats dropped, and turned into the
+ * execution's item (docs/triggers.md#signature, #repeats and #output). Only a delivery that
+ * started the execution marks its event handled, so every event runs exactly once.
  */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
@@ -18,7 +13,7 @@ import type {
 import { companyLabel } from '../companies/label';
 import { ENDPOINTS } from '../transport/endpoints';
 import { paginate } from '../transport/paginate';
-import { singleObject } from '../transport/pagination/response';
+import { isObject, singleObject } from '../transport/pagination/response';
 import { callSpendesk } from '../transport/request';
 import { isWebhookEvent } from './events';
 import { noteEvent } from './recent';
@@ -32,8 +27,6 @@ interface Delivery {
 	event: { id: string; eventType: string; entity?: unknown; timestamp?: unknown };
 }
 
-const isObject = (value: unknown): value is IDataObject =>
-	!!value && typeof value === 'object' && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 function parse(raw: Buffer): Delivery | undefined {
@@ -67,26 +60,22 @@ function answer(
 	return { noWebhookResponse: true };
 }
 
-async function fetchPayable(
+/** The payable, or the settlement: no Get a settlement, so its list filtered by its ID (`ids`, docs/api.md#filters), one request within 10 s. */
+async function fetchObject(
 	ctx: IWebhookFunctions,
 	instance: RegisteredInstance,
+	{ eventType }: Delivery['event'],
 	id: string,
 ): Promise<IDataObject> {
-	const answer = await callSpendesk(ctx, 'getPayable', {
-		company: instance.company,
-		pathParams: { payableId: id },
-		allowNotFound: true,
-	});
-	if (answer.status === 404) throw notFound(ctx, 'Payable', instance, id);
-	return singleObject(answer.body) ?? {};
-}
-
-/** No Get a settlement: the list filtered by its ID (`ids`, docs/api.md#filters), one request within 10 s. */
-async function fetchSettlement(
-	ctx: IWebhookFunctions,
-	instance: RegisteredInstance,
-	id: string,
-): Promise<IDataObject> {
+	if (eventType !== 'settlements:created') {
+		const answer = await callSpendesk(ctx, 'getPayable', {
+			company: instance.company,
+			pathParams: { payableId: id },
+			allowNotFound: true,
+		});
+		if (answer.status === 404) throw notFound(ctx, 'Payable', instance, id);
+		return singleObject(answer.body) ?? {};
+	}
 	for await (const page of paginate(ctx, 'listSettlements', {
 		company: instance.company,
 		qs: { ids: [id] },
@@ -179,10 +168,7 @@ export async function receiveDelivery(this: IWebhookFunctions): Promise<IWebhook
 	const id = String(data.id);
 	let failure: unknown;
 	try {
-		const object =
-			event.eventType === 'settlements:created'
-				? await fetchSettlement(this, instance, id)
-				: await fetchPayable(this, instance, id);
+		const object = await fetchObject(this, instance, event, id);
 		noted.handled();
 		return {
 			workflowData: [

@@ -1,12 +1,8 @@
 /**
- * Deliveries can repeat: one execution per event id, remembered (the last MAX_RECENT_EVENTS)
- * in this n8n process, keyed by workflow and node, for a repeat that arrives while the first
- * is still handled (n8n saves static data only after a delivery), and in static data, for a
- * restart and the other n8n processes. An event is noted before its execution starts, forgotten
- * when the delivery fails (Spendesk's retry may start it), saved once handled.
- *
- * Overlapping deliveries each save their own copy of the static data, the last save wins: so
- * each copy is given this process's whole list of handled events, and none is lost.
+ * One execution per event id (docs/triggers.md#repeats): the last MAX_RECENT_EVENTS, in this n8n
+ * process (a repeat may arrive while the first is handled; n8n saves static data only after a
+ * delivery) and in static data. Overlapping deliveries each save their own copy, the last save
+ * wins: so each copy gets this process's whole list of handled events.
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
 import type { WebhookStaticData } from './staticData';
@@ -34,18 +30,16 @@ function remember(ids: string[], eventId: string): void {
 	if (ids.length > MAX_RECENT_EVENTS) ids.splice(0, ids.length - MAX_RECENT_EVENTS);
 }
 
-/** What to do once the delivery is over: `handled` when its execution starts, `forget` when it failed. */
-export interface NotedEvent {
-	handled(): void;
-	forget(): void;
-}
-
-/** Notes the event: 'handled' for a repeat; 'inProgress' while an earlier delivery of it may yet fail. */
+/**
+ * Notes the event: 'handled' for a repeat; 'inProgress' while an earlier delivery of it may yet
+ * fail; else what to do once the delivery is over: `handled` when its execution starts, `forget`
+ * when it failed.
+ */
 export function noteEvent(
 	ctx: IWebhookFunctions,
 	state: WebhookStaticData,
 	eventId: string,
-): 'handled' | 'inProgress' | NotedEvent {
+): 'handled' | 'inProgress' | { handled(): void; forget(): void } {
 	const memory = memoryOf(ctx);
 	if (memory.handled.includes(eventId) || state.recentEvents.includes(eventId)) return 'handled';
 	if (memory.noted.includes(eventId)) return 'inProgress';

@@ -1,11 +1,6 @@
 /**
- * The Webhook Trigger's life cycle at Spendesk, as n8n drives it (webhookMethods):
- * - checkExists: every chosen company has this trigger's instance, still right at Spendesk;
- * - create: one instance per company, with a secret made here. A kept instance that is right is
- *   kept as it is; one with this URL and other events is updated in place (docs/api.md#webhooks:
- *   same secret, no gap in deliveries). Instances of this URL left by an unfinished activation
- *   are found by their URL (the node's own, shared by no other node) and deleted first;
- * - delete: exactly the instances kept in static data.
+ * The Webhook Trigger's life cycle at Spendesk, as n8n drives it (webhookMethods): one instance
+ * per company, kept, updated in place or registered anew (docs/triggers.md#registration).
  */
 import { randomBytes } from 'node:crypto';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -102,8 +97,7 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 }
 
 /** Deletes one instance; a 404 (already gone) counts as deleted. */
-async function deleteInstance(ctx: IHookFunctions, instance: { company?: string; id: string }) {
-	const { company, id: webhookId } = instance;
+async function deleteInstance(ctx: IHookFunctions, company: string | undefined, webhookId: string) {
 	await callSpendesk(ctx, 'deleteWebhook', {
 		company,
 		pathParams: { webhookId },
@@ -119,7 +113,7 @@ async function deleteAll(
 	const left: RegisteredInstance[] = [];
 	for (const instance of instances) {
 		try {
-			await deleteInstance(ctx, instance);
+			await deleteInstance(ctx, instance.company, instance.id);
 		} catch (error) {
 			ctx.logger.warn(
 				`Spendesk Webhook Trigger: could not delete webhook instance ${instance.id} of ${companyLabel(instance.company)}: ${(error as Error).message}`,
@@ -143,7 +137,7 @@ function refusedRegistration(ctx: IHookFunctions, error: unknown, name: string, 
 	});
 }
 
-/** Registers one company's instance, after deleting the leftovers with this URL (added to `deleted`). */
+/** Registers one company's instance, after deleting the leftovers with this URL (the node's own: no other node shares it), added to `deleted`. */
 async function registerCompany(
 	ctx: IHookFunctions,
 	target: CompanyTarget,
@@ -155,7 +149,7 @@ async function registerCompany(
 	const existing = await collect(ctx, 'listWebhooks', { company });
 	const leftovers = existing.filter((instance) => instance.url === url);
 	for (const leftover of leftovers) {
-		await deleteInstance(ctx, { company, id: String(leftover.id) });
+		await deleteInstance(ctx, company, String(leftover.id));
 		deleted.add(String(leftover.id));
 	}
 	const name = companyLabel(target);
@@ -236,28 +230,26 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	// Each chosen company's current instance with this URL is kept, or updated in place.
 	const current = currentInstances(state.instances);
 	const reused: RegisteredInstance[] = [];
+	const unregistered: CompanyTarget[] = [];
 	for (const target of targets) {
 		const kept = current.find((i) => (i.company ?? '') === (target.id ?? ''));
 		const now = kept?.url === url ? await reuse(this, kept, events) : undefined;
 		if (now) reused.push(now);
+		else unregistered.push(target);
 	}
 	const reusedIds = new Set(reused.map((i) => i.id));
 	// Only what is stale goes: instances of companies no longer chosen, of another URL, gone or
 	// disabled at Spendesk, and leftovers of earlier activations.
-	state.instances = await deleteAll(
-		this,
-		state.instances.filter((i) => !reusedIds.has(i.id)),
-	);
+	const stale = state.instances.filter((i) => !reusedIds.has(i.id));
+	state.instances = await deleteAll(this, stale);
 	// After the leftovers that could not be deleted: a reused instance is its company's current one.
 	state.instances.push(...reused);
 	const registered: RegisteredInstance[] = [];
 	const deleted = new Set<string>();
 	let failure: unknown;
 	try {
-		for (const target of targets) {
-			if (reused.some((i) => (i.company ?? '') === (target.id ?? ''))) continue;
+		for (const target of unregistered)
 			registered.push(await registerCompany(this, target, url, events, deleted));
-		}
 	} catch (error) {
 		failure = error;
 	}
