@@ -45,18 +45,8 @@ export class SpendeskTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{
-				name: 'spendeskApi',
-				required: true,
-				testedBy: 'spendeskApiTest',
-				displayOptions: shownFor.apiKey,
-			},
-			{
-				name: 'spendeskOAuth2Api',
-				required: true,
-				testedBy: 'spendeskOAuth2Test',
-				displayOptions: shownFor.oAuth2,
-			},
+			{ name: 'spendeskApi', testedBy: 'spendeskApiTest', ...shownFor.apiKey },
+			{ name: 'spendeskOAuth2Api', testedBy: 'spendeskOAuth2Test', ...shownFor.oAuth2 },
 		],
 		properties: [
 			authenticationProperty,

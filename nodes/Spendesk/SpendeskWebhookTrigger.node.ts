@@ -34,18 +34,8 @@ export class SpendeskWebhookTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{
-				name: 'spendeskApi',
-				required: true,
-				testedBy: 'spendeskApiTest',
-				displayOptions: shownFor.apiKey,
-			},
-			{
-				name: 'spendeskOAuth2Api',
-				required: true,
-				testedBy: 'spendeskOAuth2Test',
-				displayOptions: shownFor.oAuth2,
-			},
+			{ name: 'spendeskApi', testedBy: 'spendeskApiTest', ...shownFor.apiKey },
+			{ name: 'spendeskOAuth2Api', testedBy: 'spendeskOAuth2Test', ...shownFor.oAuth2 },
 		],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },

@@ -2,10 +2,13 @@ import type { ICredentialsDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { spendeskApiTest } from './methods/credentialTest';
 import { spendeskOAuth2Test } from './methods/oauth2Test';
 
-/** The Authentication choice of each credential (nodes list the credentials literally: n8n's lint reads them there). */
-export const shownFor: Record<'apiKey' | 'oAuth2', ICredentialsDisplayOptions> = {
-	apiKey: { show: { authentication: ['apiKey'] } },
-	oAuth2: { show: { authentication: ['oAuth2'] } },
+/** The rest of each credential entry: nodes keep `name` and `testedBy` literal (n8n's lint reads them there). */
+export const shownFor: Record<
+	'apiKey' | 'oAuth2',
+	{ required: true; displayOptions: ICredentialsDisplayOptions }
+> = {
+	apiKey: { required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
+	oAuth2: { required: true, displayOptions: { show: { authentication: ['oAuth2'] } } },
 };
 
 /** The credential tests: n8n finds one by credential type on whichever node declares it, so every node carries both. */
