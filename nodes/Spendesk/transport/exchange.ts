@@ -64,14 +64,12 @@ async function heldRefreshToken(
 }
 
 /**
- * The deadline shared by the attempts that start within one slot of time (a twentieth of the
- * timeout, at most a second), which expires `timeoutMs` after the slot ends: each attempt is
- * given between `timeoutMs` and `timeoutMs` + the slot. An abort signal of its own for every
- * attempt left about 3 KB of garbage each: 6 % more peak memory in a drain (docs/performance.md).
+ * The deadline shared by the attempts that start within one slot (a twentieth of the timeout, at
+ * most a second): each is given `timeoutMs` to `timeoutMs` + the slot. A signal per attempt left
+ * about 3 KB of garbage each: 6 % more peak memory in a drain (docs/performance.md).
  */
 interface SharedDeadline {
 	timeoutMs: number;
-	/** Attempts that start before this time share this deadline. */
 	until: number;
 	signal: AbortSignal;
 	/** For each execution's cancel signal, the signal aborted by it or by the deadline. */
@@ -100,10 +98,7 @@ function sharedDeadline(now: number): SharedDeadline {
 	return (shared = next);
 }
 
-/**
- * n8n puts the execution's cancel signal in place of a request's own: the helper is called on a
- * view of the context whose cancel signal is the attempt's.
- */
+/** n8n puts the execution's cancel signal in place of a request's own: a view whose signal is the attempt's. */
 function attemptView(ctx: SpendeskContext, signal: AbortSignal): SpendeskContext {
 	return new Proxy(ctx, {
 		get: (target, key, proxy) =>
