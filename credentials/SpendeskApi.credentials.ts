@@ -59,11 +59,7 @@ export class SpendeskApi implements ICredentialType {
 		...accessLevelProperties('API key'),
 	];
 
-	/**
-	 * Fetches the bearer token. The request is over after `tokenTimeoutMs` whatever the token
-	 * endpoint does (n8n's `timeout` only limits silence): a token endpoint that never answers,
-	 * or answers byte by byte, fails the call as a timeout instead of holding it.
-	 */
+	/** The bearer token, within `tokenTimeoutMs` whatever the endpoint does (n8n's `timeout` only limits silence). */
 	async preAuthentication(
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,

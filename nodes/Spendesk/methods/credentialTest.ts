@@ -63,11 +63,7 @@ function testStep(endpoint: Endpoint): string {
 	return `the test's read of ${readWords(endpoint.scope ?? '')}`;
 }
 
-/**
- * One request to `endpoint` through the one door (transport/door.ts: no redirect followed), within
- * the token time limit: its answer, or the failure every step shares (redirect, time, network,
- * 5xx, 429).
- */
+/** One request within the token time limit: its answer, or the failure every step shares (redirect, time, network, 5xx, 429). */
 async function exchange(
 	ctx: ICredentialTestFunctions,
 	endpoint: Endpoint,

@@ -41,10 +41,7 @@ export interface Endpoint {
 	readonly companyLevel?: EndpointName;
 	/** A 2xx without a body is a success, read as `{}` (a write whose answer is unverified); otherwise an error. */
 	readonly mayAnswerEmpty?: boolean;
-	/**
-	 * A file endpoint: its 2xx is a file of this type (or an alias of it), not JSON, and the call
-	 * gives its bytes as a Buffer. Any other answer is an error, as for JSON endpoints.
-	 */
+	/** A file endpoint: a 2xx of this type (or an alias) gives its bytes as a Buffer; other answers are errors. */
 	readonly contentType?: 'text/csv';
 }
 
@@ -59,10 +56,7 @@ export const STYLE_PAGE_SIZES: Readonly<Record<Exclude<PaginationStyle, 'none'>,
 
 /** What only the docs read (`npm run docs`, scripts/docs.ts). */
 interface Docs {
-	/**
-	 * The API's name for the endpoint, for docs/api.md's endpoint table only. Messages name what
-	 * the user chose instead (transport/callName.ts; test/unit/call-names.test.ts).
-	 */
+	/** The API's name for the endpoint, for docs/api.md only: messages name what the user chose (callName.ts). */
 	readonly label: string;
 	/** Who calls it, as the user sees it ("Resource → Operation", a trigger or the credential). */
 	readonly operations: readonly string[];

@@ -109,9 +109,8 @@ function attemptView(ctx: SpendeskContext, signal: AbortSignal): SpendeskContext
 }
 
 /**
- * One call of n8n's authenticated request helper, over after `timeoutMs` whatever the server
- * does (n8n's `timeout` only limits silence): the deadline aborts the request, and the attempt
- * is given up at the deadline even if the request lingers, a network timeout for the retry rules.
+ * One call of n8n's authenticated request helper, given up at its deadline even if the request
+ * lingers (n8n's `timeout` only limits silence): a network timeout for the retry rules.
  */
 async function exchange(
 	ctx: SpendeskContext,

@@ -81,9 +81,6 @@ export function refusedInFlight(status: number | undefined, headers: object | un
 	return numberHeader(headers as Record<string, unknown>, 'x-ratelimit-remaining') !== 0;
 }
 
-/** `remaining`: what the server still allows in this window, minus those sent since. */
-type RateBudget = { remaining: number; resetAt: number };
-
 function semaphoreOf(map: Map<string, Semaphore>, key: string, max: number): Semaphore {
 	let semaphore = map.get(key);
 	if (!semaphore) map.set(key, (semaphore = new Semaphore(max)));
@@ -92,7 +89,8 @@ function semaphoreOf(map: Map<string, Semaphore>, key: string, max: number): Sem
 
 export class FlowControl {
 	private readonly slots = new Map<string, Semaphore>();
-	private readonly budgets = new Map<string, RateBudget>();
+	/** `remaining`: what the server still allows in this window, minus those sent since. */
+	private readonly budgets = new Map<string, { remaining: number; resetAt: number }>();
 	/** Credentials that have had a successful (non-401) answer since the last 401. */
 	private readonly warm = new Set<string>();
 	private readonly cold = new Map<string, Semaphore>();

@@ -245,11 +245,9 @@ function tokenFailure(
 }
 
 /**
- * The value the preAuthentication saves in the credential's expirable `connection` field: an
- * n8n expression that reads "connected" while nothing is pasted and Connect Again is off, and
- * '' as soon as an Authorization Response is pasted or Connect Again is turned on, so that n8n
- * calls preAuthentication on the next request: the paste is exchanged at once, even while the
- * credential still holds a valid access token (a code lives 10 minutes; a token an hour).
+ * The expirable `connection` field: '' once an answer is pasted or Connect Again is on, so that
+ * n8n calls preAuthentication on the next request even while the access token is still valid
+ * (a code lives 10 minutes; a token an hour).
  */
 export const CONNECTED =
 	'={{ $self["authorizationResponse"] || $self["connectAgain"] === true ? "" : "connected" }}';

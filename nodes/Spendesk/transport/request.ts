@@ -26,7 +26,6 @@ import { applyPlacement } from './placement';
 import { transportSettings } from './settings';
 
 export type { SpendeskContext } from './credential';
-export type { CallOptions, CallResult } from './call';
 
 interface Call extends CallFacts {
 	readonly ctx: SpendeskContext;
