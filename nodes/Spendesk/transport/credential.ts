@@ -63,10 +63,7 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 	const reference = node.credentials?.[credentialType];
 	// Company unless Organisation is chosen: the level Spendesk's documented keys have.
 	const level = credentials.accessLevel === 'organisation' ? 'organisation' : 'company';
-	const ownCompanyId =
-		typeof credentials.companyId === 'string'
-			? credentials.companyId.trim() || undefined
-			: undefined;
+	const companyId = typeof credentials.companyId === 'string' ? credentials.companyId.trim() : '';
 	const credential: ResolvedCredential = {
 		credentialType,
 		credentialName: reference?.name ?? credentialType,
@@ -74,7 +71,7 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 		baseUrl,
 		origin: new URL(baseUrl).origin,
 		level,
-		ownCompanyId: level === 'company' ? ownCompanyId : undefined,
+		ownCompanyId: (level === 'company' && companyId) || undefined,
 	};
 	secrets.set(credential, new Set());
 	noteSecrets(credential, credentials);

@@ -27,16 +27,12 @@ type Warn = (message: string) => void;
 const isMs = (value: unknown): value is number =>
 	typeof value === 'number' && Number.isFinite(value);
 const isText = (value: unknown): value is string => typeof value === 'string';
-const orNull =
-	(is: (value: unknown) => boolean) =>
-	(value: unknown): boolean =>
-		value === null || is(value);
+type Check = (value: unknown) => boolean;
+const orNull = (is: Check): Check => {
+	return (value) => value === null || is(value);
+};
 /** A list of two values that pass `first` and `second`. */
-const isPair = (
-	value: unknown,
-	first: (value: unknown) => boolean,
-	second: (value: unknown) => boolean,
-): value is [unknown, unknown] =>
+const isPair = (value: unknown, first: Check, second: Check): value is [unknown, unknown] =>
 	Array.isArray(value) && value.length === 2 && first(value[0]) && second(value[1]);
 
 /** A company key as a warning may show it (keys are company ids; anything else is not quoted). */
