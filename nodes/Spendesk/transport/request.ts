@@ -272,11 +272,8 @@ async function waitWithin(call: Call, ms: number, error: () => Error): Promise<v
 }
 
 function rateLimitError(call: Call, waitMs: number): NodeApiError {
-	return rateLimitWaitError(call.ctx.getNode(), {
-		...call,
-		waitMs,
-		maxWaitMs: transportSettings.maxWaitMs,
-	});
+	const { maxWaitMs } = transportSettings;
+	return rateLimitWaitError(call.ctx.getNode(), { ...call, waitMs, maxWaitMs });
 }
 
 function failureError(call: Call, failure: Failure): NodeApiError {
