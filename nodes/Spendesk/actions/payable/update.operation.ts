@@ -10,7 +10,6 @@ import { readErrorBody } from '../../transport/errors';
 import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { apiError } from '../errorItem';
-import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import {
 	applyChange,
@@ -23,6 +22,7 @@ import {
 import type { LineChange, LineItem } from './lineItems';
 import {
 	noVersionError,
+	payableLocator,
 	readGivenVersion,
 	readPayable,
 	readPayableId,
@@ -168,14 +168,9 @@ export const updatePayable: SingleOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		...recordLocator({
-			name: 'payableId',
-			label: 'Payable',
-			description:
-				'The payable whose accounting to update, before it is exported: pick it from the list, or enter its ID (usually from an expression)',
-			placeholder: 'e.g. pay_001_000123',
-			searchListMethod: 'searchPayables',
-		}),
+		...payableLocator(
+			'The payable whose accounting to update, before it is exported: pick it from the list, or enter its ID (usually from an expression)',
+		),
 		versionProperty('one more request'),
 		...lineItemFields,
 	],

@@ -6,11 +6,11 @@
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 import { companyLabel } from '../../companies/label';
 import { callSpendesk } from '../../transport/request';
-import { recordLocator } from '../recordId';
 import { bookkeepingStatusField } from '../sharedParams';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import {
 	noVersionError,
+	payableLocator,
 	readGivenVersion,
 	readPayable,
 	readPayableId,
@@ -183,14 +183,9 @@ export const updateBookkeepingStatus: BatchedOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		...recordLocator({
-			name: 'payableId',
-			label: 'Payable',
-			description:
-				'The payable to mark: pick it from the list, or enter its ID (usually from an expression). Each input item marks one payable.',
-			placeholder: 'e.g. pay_001_000123',
-			searchListMethod: 'searchPayables',
-		}),
+		...payableLocator(
+			'The payable to mark: pick it from the list, or enter its ID (usually from an expression). Each input item marks one payable.',
+		),
 		versionProperty('one more request per item'),
 		bookkeepingStatusField(
 			'The payable is in the accounting system',

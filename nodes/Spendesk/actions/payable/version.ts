@@ -5,6 +5,7 @@ import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { fail, readRecordId, shown } from '../readers';
 import { itemError } from '../errorItem';
+import { recordLocator } from '../recordId';
 
 export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return readRecordId(
@@ -15,6 +16,16 @@ export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string
 		'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).',
 	);
 }
+
+/** The Payable field of a write, From List or By ID. */
+export const payableLocator = (description: string): INodeProperties[] =>
+	recordLocator({
+		name: 'payableId',
+		label: 'Payable',
+		description,
+		placeholder: 'e.g. pay_001_000123',
+		searchListMethod: 'searchPayables',
+	});
 
 /** The Version field; `cost` says what reading the payable costs (e.g. "one more request"). */
 export function versionProperty(cost: string): INodeProperties {

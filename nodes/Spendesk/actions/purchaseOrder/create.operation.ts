@@ -21,6 +21,7 @@ import {
 	shown,
 } from '../readers';
 import { textField } from '../listFilters';
+import { supplierLocator } from '../supplier/fields';
 
 /** User, amounts, period, cost center and custom fields: checked before any request. */
 function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -302,14 +303,9 @@ export const createPurchaseOrder: SingleOperation = {
 			description:
 				'Whether the supplier is already in Spendesk (from the list or by ID) or new (by name)',
 		},
-		...recordLocator({
-			name: 'supplierId',
-			label: 'Supplier',
-			description:
-				'The supplier of the purchase order: pick it from the list, or enter its ID (e.g. from an expression after Supplier → Get Many)',
-			placeholder: 'e.g. sup_001_00042',
-			searchListMethod: 'searchSuppliers',
-		}).map((field) => ({ ...field, displayOptions: { show: { supplierMode: ['existing'] } } })),
+		...supplierLocator(
+			'The supplier of the purchase order: pick it from the list, or enter its ID (e.g. from an expression after Supplier → Get Many)',
+		).map((field) => ({ ...field, displayOptions: { show: { supplierMode: ['existing'] } } })),
 		{
 			displayName: 'Supplier Name',
 			name: 'supplierName',

@@ -6,9 +6,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { recordLocator } from '../recordId';
 import { supplierResults } from './bulk';
-import { ID_HINT, readSupplierFields, supplierFieldOptions } from './fields';
+import { ID_HINT, readSupplierFields, supplierFieldOptions, supplierLocator } from './fields';
 import { collection, readCollection } from '../sharedParams';
 import { fail, readRecordId, readText } from '../readers';
 
@@ -69,14 +68,9 @@ export const updateSupplier: BatchedOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		...recordLocator({
-			name: 'supplierId',
-			label: 'Supplier',
-			description:
-				'The supplier to update: pick it from the list, or enter its ID (usually from an expression)',
-			placeholder: 'e.g. sup_001_00042',
-			searchListMethod: 'searchSuppliers',
-		}),
+		...supplierLocator(
+			'The supplier to update: pick it from the list, or enter its ID (usually from an expression)',
+		),
 		collection(
 			'updateFields',
 			[
