@@ -63,7 +63,6 @@ function archiving(archived: boolean): BatchedOperation {
 			{ endpoint: 'updateSupplierStatus', operation, verb, company },
 			answer,
 			entries,
-			(entry) => String(entry.body.id),
 			(entry) => ({ id: entry.body.id, isArchived: archived }),
 		);
 	}

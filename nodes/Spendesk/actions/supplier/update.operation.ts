@@ -57,7 +57,6 @@ async function send(
 		{ endpoint: 'updateSuppliers', operation: 'Supplier → Update', verb: 'update', company },
 		answer,
 		entries,
-		(entry) => String(entry.body.id),
 		// What was sent, in the written shape, when the answer does not show the supplier.
 		({ body: { id, ...sent } }) => ({ id, sent }),
 	);
