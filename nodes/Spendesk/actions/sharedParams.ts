@@ -84,6 +84,21 @@ export function collection(
 	};
 }
 
+/** A list the user adds entries to ("Add ..."), each entry (`entry`: its label and name) the fields `values`. */
+export function repeatedFields(
+	field: Omit<INodeProperties, 'type' | 'default'>,
+	entry: { displayName: string; name: string },
+	values: INodeProperties[],
+): INodeProperties {
+	return {
+		...field,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		options: [{ ...entry, values }],
+	};
+}
+
 export const filtersCollection = (options: INodeProperties[], more?: Partial<INodeProperties>) =>
 	collection('filters', options, more);
 
