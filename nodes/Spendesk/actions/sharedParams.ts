@@ -163,18 +163,19 @@ export function readJsonObject(
 	return value as IDataObject;
 }
 
-export function rejectPagingKeys(
+/** A list's Filters (JSON) (parameter `name`): a JSON object that leaves paging to the node. */
+export function readJsonFilters(
 	ctx: IExecuteFunctions,
-	filters: IDataObject,
-	label: string,
+	name: string,
 	itemIndex: number,
 ): IDataObject {
+	const filters = readJsonObject(ctx, name, 'Filters (JSON)', itemIndex);
 	for (const reserved of ['limit', 'cursor']) {
 		if (reserved in filters)
 			throw itemError(
 				ctx,
 				itemIndex,
-				`'${label}' must not set "${reserved}"`,
+				`'Filters (JSON)' must not set "${reserved}"`,
 				"Paging is handled by the node: use 'Return All' and 'Limit' instead.",
 			);
 	}
