@@ -84,6 +84,21 @@ export function collection(
 	};
 }
 
+/** A list the user adds entries to ("Add ..."), each entry (`entry`: its label and name) the fields `values`. */
+export function repeatedFields(
+	field: Omit<INodeProperties, 'type' | 'default'>,
+	entry: { displayName: string; name: string },
+	values: INodeProperties[],
+): INodeProperties {
+	return {
+		...field,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		options: [{ ...entry, values }],
+	};
+}
+
 export const filtersCollection = (options: INodeProperties[], more?: Partial<INodeProperties>) =>
 	collection('filters', options, more);
 
@@ -148,18 +163,19 @@ export function readJsonObject(
 	return value as IDataObject;
 }
 
-export function rejectPagingKeys(
+/** A list's Filters (JSON) (parameter `name`): a JSON object that leaves paging to the node. */
+export function readJsonFilters(
 	ctx: IExecuteFunctions,
-	filters: IDataObject,
-	label: string,
+	name: string,
 	itemIndex: number,
 ): IDataObject {
+	const filters = readJsonObject(ctx, name, 'Filters (JSON)', itemIndex);
 	for (const reserved of ['limit', 'cursor']) {
 		if (reserved in filters)
 			throw itemError(
 				ctx,
 				itemIndex,
-				`'${label}' must not set "${reserved}"`,
+				`'Filters (JSON)' must not set "${reserved}"`,
 				"Paging is handled by the node: use 'Return All' and 'Limit' instead.",
 			);
 	}

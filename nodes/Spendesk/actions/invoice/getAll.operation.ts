@@ -1,6 +1,6 @@
 /** Invoice → Get Many: every cursor page read (docs/api.md#cursor-lists); Sort sent as `sortBy` and `sort`. */
 import { sortCollection, sortDirection } from '../listFilters';
-import { readJsonObject, rejectPagingKeys } from '../sharedParams';
+import { readJsonFilters } from '../sharedParams';
 import { listOperation } from '../list';
 import { readSortRule } from '../readers';
 
@@ -31,12 +31,7 @@ export const getAllInvoices = listOperation({
 		]),
 	],
 	request: (ctx, itemIndex) => {
-		const filters = rejectPagingKeys(
-			ctx,
-			readJsonObject(ctx, 'filters', 'Filters (JSON)', itemIndex),
-			'Filters (JSON)',
-			itemIndex,
-		);
+		const filters = readJsonFilters(ctx, 'filters', itemIndex);
 		const { field, direction } = readSortRule(ctx, itemIndex, ['createdAt', 'updatedAt']);
 		return { qs: { ...filters, sortBy: field ?? 'updatedAt', sort: direction ?? 'desc' } };
 	},

@@ -1,12 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readDateFilter, toEpoch } from '../dates';
 import { dateFilter, textField } from '../listFilters';
-import {
-	filtersCollection,
-	readCollection,
-	readJsonObject,
-	rejectPagingKeys,
-} from '../sharedParams';
+import { filtersCollection, readCollection, readJsonFilters } from '../sharedParams';
 import { fail, readChoices, readIdList } from '../readers';
 
 /** How the filters of a payable list are given: as fields, or as JSON (snapshot and search). */
@@ -201,12 +196,7 @@ function fieldsBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 
 export function readPayableFilters(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	if (ctx.getNodeParameter('filterMode', itemIndex, 'fields') === 'json') {
-		const body = rejectPagingKeys(
-			ctx,
-			readJsonObject(ctx, 'filtersJson', 'Filters (JSON)', itemIndex),
-			'Filters (JSON)',
-			itemIndex,
-		);
+		const body = readJsonFilters(ctx, 'filtersJson', itemIndex);
 		checkPayableDates(ctx, body, itemIndex, 'fromPayableDate', 'toPayableDate');
 		return body;
 	}

@@ -1,6 +1,7 @@
 /** The line items of Payable → Update (docs/api.md#payable-accounting): fields, reading, and Change Some. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { fieldValueLocators, recordLocator } from '../recordId';
+import { repeatedFields } from '../sharedParams';
 import {
 	entriesOf,
 	fail,
@@ -53,25 +54,17 @@ const costCenterField: INodeProperties = {
 	required: false,
 };
 
-const analyticalValuesField: INodeProperties = {
-	displayName: 'Analytical Values',
-	name: 'analyticalValues',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true },
-	placeholder: 'Add Analytical Value',
-	default: {},
-	description:
-		'Values of analytical fields for the line, one per field. The value is given by its ID: Analytical Field → Get Many Values lists the values of a field.',
-	options: [
-		{
-			displayName: 'Analytical Value',
-			name: 'value',
-			values: [
-				...fieldValueLocators('Analytical Field', 'e.g. af_001_001', 'e.g. afv_001_001_00002'),
-			],
-		},
-	],
-};
+const analyticalValuesField: INodeProperties = repeatedFields(
+	{
+		displayName: 'Analytical Values',
+		name: 'analyticalValues',
+		placeholder: 'Add Analytical Value',
+		description:
+			'Values of analytical fields for the line, one per field. The value is given by its ID: Analytical Field → Get Many Values lists the values of a field.',
+	},
+	{ displayName: 'Analytical Value', name: 'value' },
+	fieldValueLocators('Analytical Field', 'e.g. af_001_001', 'e.g. afv_001_001_00002'),
+);
 
 /** The fields of Line Items: Replace All (every line, with its amount) and Change Some. */
 export const lineItemFields: INodeProperties[] = [
@@ -98,83 +91,71 @@ export const lineItemFields: INodeProperties[] = [
 		description:
 			'Spendesk replaces the whole list of lines at each update: Change Some keeps the lines you do not change',
 	},
-	{
-		displayName: 'Changes',
-		name: 'lineChanges',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Change',
-		default: {},
-		description:
-			'What to set, on every line or on one line; fields left empty keep their current value',
-		displayOptions: { show: { lineItemsMode: ['changeSome'] } },
-		options: [
+	repeatedFields(
+		{
+			displayName: 'Changes',
+			name: 'lineChanges',
+			placeholder: 'Add Change',
+			description:
+				'What to set, on every line or on one line; fields left empty keep their current value',
+			displayOptions: { show: { lineItemsMode: ['changeSome'] } },
+		},
+		{ displayName: 'Change', name: 'change' },
+		[
 			{
-				displayName: 'Change',
-				name: 'change',
-				values: [
-					{
-						displayName: 'Apply To',
-						name: 'applyTo',
-						type: 'options',
-						options: [
-							{ name: 'Every Line', value: 'everyLine' },
-							{ name: 'One Line', value: 'oneLine' },
-						],
-						default: 'everyLine',
-						description: 'Whether the change applies to every line of the payable or to one',
-					},
-					{
-						displayName: 'Line Number',
-						name: 'lineNumber',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 1,
-						description: 'The line to change, from 1 (the order of lineItems in Payable → Get)',
-						displayOptions: { show: { applyTo: ['oneLine'] } },
-					},
-					costCenterField,
-					...accountFields,
-					{
-						...analyticalValuesField,
-						description:
-							'Values of analytical fields to set; a field the line already has a value for gets the new one, the others stay',
-					},
+				displayName: 'Apply To',
+				name: 'applyTo',
+				type: 'options',
+				options: [
+					{ name: 'Every Line', value: 'everyLine' },
+					{ name: 'One Line', value: 'oneLine' },
 				],
+				default: 'everyLine',
+				description: 'Whether the change applies to every line of the payable or to one',
+			},
+			{
+				displayName: 'Line Number',
+				name: 'lineNumber',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1,
+				description: 'The line to change, from 1 (the order of lineItems in Payable → Get)',
+				displayOptions: { show: { applyTo: ['oneLine'] } },
+			},
+			costCenterField,
+			...accountFields,
+			{
+				...analyticalValuesField,
+				description:
+					'Values of analytical fields to set; a field the line already has a value for gets the new one, the others stay',
 			},
 		],
-	},
-	{
-		displayName: 'Lines',
-		name: 'lineItems',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Line',
-		default: {},
-		description:
-			'Every line of the payable, replacing the lines it has; the gross amounts must add up to its amount',
-		displayOptions: { show: { lineItemsMode: ['replaceAll'] } },
-		options: [
+	),
+	repeatedFields(
+		{
+			displayName: 'Lines',
+			name: 'lineItems',
+			placeholder: 'Add Line',
+			description:
+				'Every line of the payable, replacing the lines it has; the gross amounts must add up to its amount',
+			displayOptions: { show: { lineItemsMode: ['replaceAll'] } },
+		},
+		{ displayName: 'Line', name: 'line' },
+		[
 			{
-				displayName: 'Line',
-				name: 'line',
-				values: [
-					{
-						displayName: 'Gross Amount (Minor Units)',
-						name: 'grossAmount',
-						type: 'number',
-						default: 0,
-						placeholder: 'e.g. 12000',
-						description:
-							"The line's amount including taxes, in minor units like the payable's amount: 120.00 EUR is 12000",
-					},
-					costCenterField,
-					...accountFields,
-					analyticalValuesField,
-				],
+				displayName: 'Gross Amount (Minor Units)',
+				name: 'grossAmount',
+				type: 'number',
+				default: 0,
+				placeholder: 'e.g. 12000',
+				description:
+					"The line's amount including taxes, in minor units like the payable's amount: 120.00 EUR is 12000",
 			},
+			costCenterField,
+			...accountFields,
+			analyticalValuesField,
 		],
-	},
+	),
 ];
 
 const APPLY_TO = ['everyLine', 'oneLine'];

@@ -10,7 +10,6 @@ import { readErrorBody } from '../../transport/errors';
 import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { apiError } from '../errorItem';
-import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import {
 	applyChange,
@@ -22,13 +21,12 @@ import {
 } from './lineItems';
 import type { LineChange, LineItem } from './lineItems';
 import {
-	noVersionError,
+	payableLocator,
 	readGivenVersion,
-	readPayable,
+	readCurrent,
 	readPayableId,
 	staleVersionAdvice,
 	staleVersionMessage,
-	versionIn,
 	versionProperty,
 } from './version';
 import { fail } from '../readers';
@@ -133,17 +131,12 @@ async function update(
 ): Promise<IDataObject> {
 	let { version, lines } = given;
 	if (given.changes || version === undefined) {
-		const payable = await readPayable(ctx, target.company, target.payableId, target.itemIndex);
-		if (!payable) throw notFound(ctx, 'getPayable', target);
-		version ??= versionIn(payable);
-		if (version === undefined)
-			throw noVersionError(
-				ctx,
-				`payable "${target.payableId}"`,
-				target.itemIndex,
-				'Nothing was sent.',
-			);
-		if (given.changes) lines = mergedLines(ctx, target, payable, given.changes);
+		const current = await readCurrent(ctx, target, version, {
+			notFound: () => notFound(ctx, 'getPayable', target),
+			nothingSent: 'Nothing was sent.',
+		});
+		version = current.version;
+		if (given.changes) lines = mergedLines(ctx, target, current.payable, given.changes);
 	}
 	const response = await callSpendesk<IDataObject>(ctx, 'updatePayableAccounting', {
 		company: target.company,
@@ -168,14 +161,9 @@ export const updatePayable: SingleOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		...recordLocator({
-			name: 'payableId',
-			label: 'Payable',
-			description:
-				'The payable whose accounting to update, before it is exported: pick it from the list, or enter its ID (usually from an expression)',
-			placeholder: 'e.g. pay_001_000123',
-			searchListMethod: 'searchPayables',
-		}),
+		...payableLocator(
+			'The payable whose accounting to update, before it is exported: pick it from the list, or enter its ID (usually from an expression)',
+		),
 		versionProperty('one more request'),
 		...lineItemFields,
 	],

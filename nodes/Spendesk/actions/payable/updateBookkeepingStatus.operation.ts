@@ -6,17 +6,15 @@
 import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 import { companyLabel } from '../../companies/label';
 import { callSpendesk } from '../../transport/request';
-import { recordLocator } from '../recordId';
 import { bookkeepingStatusField } from '../sharedParams';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import {
-	noVersionError,
+	payableLocator,
 	readGivenVersion,
-	readPayable,
+	readCurrent,
 	readPayableId,
 	staleVersionAdvice,
 	staleVersionMessage,
-	versionIn,
 	versionProperty,
 } from './version';
 import { isObject, readBookkeepingStatus, readText } from '../readers';
@@ -106,20 +104,6 @@ function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	return { itemIndex, body, label: `payable "${id}"` };
 }
 
-/** The current version of an entry's payable, read with one Get, or the entry's error. */
-async function currentVersion(
-	ctx: IExecuteFunctions,
-	company: string | undefined,
-	entry: BatchEntry,
-): Promise<{ version: number } | { error: Error }> {
-	const payable = await readPayable(ctx, company, String(entry.body.id), entry.itemIndex);
-	if (!payable) return { error: notFoundError(ctx, entry, company) };
-	const version = versionIn(payable);
-	if (version !== undefined) return { version };
-	const nothingSent = 'Nothing was sent for this payable.';
-	return { error: noVersionError(ctx, entry.label, entry.itemIndex, nothingSent) };
-}
-
 async function send(
 	this: IExecuteFunctions,
 	company: string | undefined,
@@ -130,7 +114,11 @@ async function send(
 	const unread = new Map<BatchEntry, Error>();
 	for (const entry of all) {
 		if (entry.body.version !== undefined) continue;
-		const read = await currentVersion(this, company, entry).catch((error: Error) => ({ error }));
+		const target = { company, payableId: String(entry.body.id), itemIndex: entry.itemIndex };
+		const read = await readCurrent(this, target, undefined, {
+			notFound: () => notFoundError(this, entry, company),
+			nothingSent: 'Nothing was sent for this payable.',
+		}).catch((error: Error) => ({ error }));
 		if ('error' in read) unread.set(entry, read.error);
 		else entry.body.version = read.version;
 	}
@@ -183,14 +171,9 @@ export const updateBookkeepingStatus: BatchedOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		...recordLocator({
-			name: 'payableId',
-			label: 'Payable',
-			description:
-				'The payable to mark: pick it from the list, or enter its ID (usually from an expression). Each input item marks one payable.',
-			placeholder: 'e.g. pay_001_000123',
-			searchListMethod: 'searchPayables',
-		}),
+		...payableLocator(
+			'The payable to mark: pick it from the list, or enter its ID (usually from an expression). Each input item marks one payable.',
+		),
 		versionProperty('one more request per item'),
 		bookkeepingStatusField(
 			'The payable is in the accounting system',

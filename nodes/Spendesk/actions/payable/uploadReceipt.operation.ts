@@ -20,11 +20,10 @@ import {
 } from '../fileParams';
 import type { MaxFileSize } from '../fileParams';
 import { withState } from '../intake/upload';
-import { recordLocator } from '../recordId';
 import type { SingleOperation } from '../types';
 import { optionsCollection } from '../sharedParams';
 import { fail } from '../readers';
-import { readPayableId } from './version';
+import { payableLocator, readPayableId } from './version';
 
 /** Max File Size of a receipt by default; Spendesk's own limit is not published (docs/api.md#receipt-upload). */
 const DEFAULT_RECEIPT_MB = 50;
@@ -96,14 +95,9 @@ export const uploadPayableReceipt: SingleOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		...recordLocator({
-			name: 'payableId',
-			label: 'Payable',
-			description:
-				'The payable to attach the receipt to: pick it from the list, or enter its ID (usually from an expression)',
-			placeholder: 'e.g. pay_001_000123',
-			searchListMethod: 'searchPayables',
-		}),
+		...payableLocator(
+			'The payable to attach the receipt to: pick it from the list, or enter its ID (usually from an expression)',
+		),
 		{
 			displayName: 'Input Data Field Name',
 			name: 'binaryPropertyName',

@@ -1,10 +1,9 @@
 /** The payable a write names, and its version (docs/api.md#payable-accounting): empty, read first. */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { fail, readRecordId, shown } from '../readers';
-import { itemError } from '../errorItem';
+import { recordLocator } from '../recordId';
 
 export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string {
 	return readRecordId(
@@ -15,6 +14,16 @@ export function readPayableId(ctx: IExecuteFunctions, itemIndex: number): string
 		'Pick the payable from the list, or give its ID, usually from an expression such as {{ $json.id }} (Payable → Get Many lists them).',
 	);
 }
+
+/** The Payable field of a write, From List or By ID. */
+export const payableLocator = (description: string): INodeProperties[] =>
+	recordLocator({
+		name: 'payableId',
+		label: 'Payable',
+		description,
+		placeholder: 'e.g. pay_001_000123',
+		searchListMethod: 'searchPayables',
+	});
 
 /** The Version field; `cost` says what reading the payable costs (e.g. "one more request"). */
 export function versionProperty(cost: string): INodeProperties {
@@ -46,13 +55,17 @@ export function readGivenVersion(ctx: IExecuteFunctions, itemIndex: number): num
 	return value;
 }
 
-/** The payable as Spendesk holds it now (one Get); undefined when Spendesk does not know it. */
-export async function readPayable(
+/**
+ * The payable as Spendesk holds it now (one Get) and its version, `given` first; a payable
+ * Spendesk does not know throws `notFound()`, one without a version fails (`nothingSent`).
+ */
+export async function readCurrent(
 	ctx: IExecuteFunctions,
-	company: string | undefined,
-	payableId: string,
-	itemIndex: number,
-): Promise<IDataObject | undefined> {
+	target: { company: string | undefined; payableId: string; itemIndex: number },
+	given: number | undefined,
+	errors: { notFound: () => Error; nothingSent: string },
+): Promise<{ payable: IDataObject; version: number }> {
+	const { company, payableId, itemIndex } = target;
 	const response = await callSpendesk<IDataObject>(ctx, 'getPayable', {
 		company,
 		pathParams: { payableId },
@@ -60,30 +73,20 @@ export async function readPayable(
 		allowNotFound: true,
 		step: "reading the payable's current version",
 	});
-	if (response.status === 404) return undefined;
-	return bodyItems(response.body)[0] ?? {};
-}
-
-export function versionIn(payable: IDataObject): number | undefined {
-	const { version } = payable;
-	return typeof version === 'number' && Number.isSafeInteger(version) && version >= 0
-		? version
-		: undefined;
-}
-
-/** The read payable had no version (`label`: e.g. payable "pay_1"): nothing can be sent. */
-export function noVersionError(
-	ctx: IExecuteFunctions,
-	label: string,
-	itemIndex: number,
-	nothingSent: string,
-): NodeOperationError {
-	return itemError(
-		ctx,
-		itemIndex,
-		`Spendesk gave no version for ${label}, so it cannot be updated`,
-		`${nothingSent} Set 'Version' to the version of the payable as read from Spendesk, e.g. {{ $json.version }} after Payable → Get.`,
-	);
+	if (response.status === 404) throw errors.notFound();
+	const payable = bodyItems(response.body)[0] ?? {};
+	const read = payable.version;
+	const version =
+		given ??
+		(typeof read === 'number' && Number.isSafeInteger(read) && read >= 0 ? read : undefined);
+	if (version === undefined)
+		fail(
+			ctx,
+			itemIndex,
+			`Spendesk gave no version for payable "${payableId}", so it cannot be updated`,
+			`${errors.nothingSent} Set 'Version' to the version of the payable as read from Spendesk, e.g. {{ $json.version }} after Payable → Get.`,
+		);
+	return { payable, version };
 }
 
 /** Spendesk refused a stale version: `name` is the payable as the message names it. */

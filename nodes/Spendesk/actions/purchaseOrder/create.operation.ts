@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import { fieldValueLocators, recordLocator } from '../recordId';
-import { collection, readCollection } from '../sharedParams';
+import { collection, readCollection, repeatedFields } from '../sharedParams';
 import type { SingleOperation } from '../types';
 import {
 	entriesOf,
@@ -21,6 +21,7 @@ import {
 	shown,
 } from '../readers';
 import { textField } from '../listFilters';
+import { supplierLocator } from '../supplier/fields';
 
 /** User, amounts, period, cost center and custom fields: checked before any request. */
 function readRequired(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -156,69 +157,57 @@ function readAdditional(ctx: IExecuteFunctions, currency: string, itemIndex: num
 }
 
 /** Custom Fields: each an analytical field (from the list or by ID) and the ID of one of its values. */
-const customFieldsField: INodeProperties = {
-	displayName: 'Custom Fields',
-	name: 'customFields',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true },
-	placeholder: 'Add Custom Field',
-	default: {},
-	description:
-		'Values of analytical fields for the purchase order, one per field; Spendesk lists them as required, so none given is sent as an empty list',
-	options: [
-		{
-			displayName: 'Field',
-			name: 'field',
-			values: [...fieldValueLocators('Field', 'e.g. af_001_002', 'e.g. afv_001_002_00007')],
-		},
-	],
-};
+const customFieldsField: INodeProperties = repeatedFields(
+	{
+		displayName: 'Custom Fields',
+		name: 'customFields',
+		placeholder: 'Add Custom Field',
+		description:
+			'Values of analytical fields for the purchase order, one per field; Spendesk lists them as required, so none given is sent as an empty list',
+	},
+	{ displayName: 'Field', name: 'field' },
+	fieldValueLocators('Field', 'e.g. af_001_002', 'e.g. afv_001_002_00007'),
+);
 
-const itemsField: INodeProperties = {
-	displayName: 'Items',
-	name: 'items',
-	type: 'fixedCollection',
-	typeOptions: { multipleValues: true },
-	placeholder: 'Add Item',
-	default: {},
-	description: 'The line items of the purchase order',
-	options: [
+const itemsField: INodeProperties = repeatedFields(
+	{
+		displayName: 'Items',
+		name: 'items',
+		placeholder: 'Add Item',
+		description: 'The line items of the purchase order',
+	},
+	{ displayName: 'Item', name: 'item' },
+	[
+		textField('Name', 'name', 'e.g. Posters A2', 'What the line orders'),
 		{
-			displayName: 'Item',
-			name: 'item',
-			values: [
-				textField('Name', 'name', 'e.g. Posters A2', 'What the line orders'),
-				{
-					displayName: 'Quantity',
-					name: 'quantity',
-					type: 'number',
-					typeOptions: { minValue: 0 },
-					default: 1,
-					description: 'How many units the line orders',
-				},
-				{
-					displayName: 'Unit Price',
-					name: 'unitPrice',
-					type: 'number',
-					typeOptions: { minValue: 0 },
-					default: 0,
-					placeholder: 'e.g. 25.90',
-					description:
-						'Price of one unit without taxes, as a decimal number in the Currency, e.g. 25.90 (not in cents)',
-				},
-				{
-					displayName: 'VAT Rate (%)',
-					name: 'vatRate',
-					type: 'number',
-					typeOptions: { minValue: 0, maxValue: 100 },
-					default: 0,
-					placeholder: 'e.g. 20',
-					description: 'VAT rate of the line in percent, e.g. 20 for 20%',
-				},
-			],
+			displayName: 'Quantity',
+			name: 'quantity',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 1,
+			description: 'How many units the line orders',
+		},
+		{
+			displayName: 'Unit Price',
+			name: 'unitPrice',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			placeholder: 'e.g. 25.90',
+			description:
+				'Price of one unit without taxes, as a decimal number in the Currency, e.g. 25.90 (not in cents)',
+		},
+		{
+			displayName: 'VAT Rate (%)',
+			name: 'vatRate',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 100 },
+			default: 0,
+			placeholder: 'e.g. 20',
+			description: 'VAT rate of the line in percent, e.g. 20 for 20%',
 		},
 	],
-};
+);
 
 export const createPurchaseOrder: SingleOperation = {
 	value: 'create',
@@ -302,14 +291,9 @@ export const createPurchaseOrder: SingleOperation = {
 			description:
 				'Whether the supplier is already in Spendesk (from the list or by ID) or new (by name)',
 		},
-		...recordLocator({
-			name: 'supplierId',
-			label: 'Supplier',
-			description:
-				'The supplier of the purchase order: pick it from the list, or enter its ID (e.g. from an expression after Supplier → Get Many)',
-			placeholder: 'e.g. sup_001_00042',
-			searchListMethod: 'searchSuppliers',
-		}).map((field) => ({ ...field, displayOptions: { show: { supplierMode: ['existing'] } } })),
+		...supplierLocator(
+			'The supplier of the purchase order: pick it from the list, or enter its ID (e.g. from an expression after Supplier → Get Many)',
+		).map((field) => ({ ...field, displayOptions: { show: { supplierMode: ['existing'] } } })),
 		{
 			displayName: 'Supplier Name',
 			name: 'supplierName',

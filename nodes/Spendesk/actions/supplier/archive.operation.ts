@@ -6,10 +6,9 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { singleObject } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
-import { recordLocator } from '../recordId';
 import type { BatchEntry, BatchedOperation, EntryResult, SingleOperation } from '../types';
 import { acceptedNote, hintUnlisted, supplierResults } from './bulk';
-import { ID_HINT } from './fields';
+import { ID_HINT, supplierLocator } from './fields';
 import { readRecordId } from '../readers';
 
 function oneSupplier(archived: boolean, operation: string): SingleOperation['prepare'] {
@@ -64,7 +63,6 @@ function archiving(archived: boolean): BatchedOperation {
 			{ endpoint: 'updateSupplierStatus', operation, verb, company },
 			answer,
 			entries,
-			(entry) => String(entry.body.id),
 			(entry) => ({ id: entry.body.id, isArchived: archived }),
 		);
 	}
@@ -72,13 +70,9 @@ function archiving(archived: boolean): BatchedOperation {
 		value: verb,
 		perCompany: true,
 		write: true,
-		properties: recordLocator({
-			name: 'supplierId',
-			label: 'Supplier',
-			description: `The supplier to ${verb}: pick it from the list, or enter its ID (usually from an expression). Each input item is one supplier.`,
-			placeholder: 'e.g. sup_001_00042',
-			searchListMethod: 'searchSuppliers',
-		}),
+		properties: supplierLocator(
+			`The supplier to ${verb}: pick it from the list, or enter its ID (usually from an expression). Each input item is one supplier.`,
+		),
 		batch: {
 			size: 100,
 			prepareEntry,

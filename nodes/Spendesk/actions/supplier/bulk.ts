@@ -89,19 +89,18 @@ export function supplierResults(
 	bulk: SupplierBulk,
 	answer: { status: number; body: IDataObject | undefined },
 	entries: BatchEntry[],
-	idOf: (entry: BatchEntry) => string,
 	sent: (entry: BatchEntry) => IDataObject,
 ): EntryResult[] {
 	const list = answeredItems(isObject(answer.body) ? answer.body : undefined) ?? [];
 	const byPosition = list.length === entries.length;
 	const byId = new Map<string, IDataObject[]>();
 	list.forEach((raw, i) => {
-		const id = answeredId(raw) ?? (byPosition ? idOf(entries[i]) : undefined);
+		const id = answeredId(raw) ?? (byPosition ? String(entries[i].body.id) : undefined);
 		if (id !== undefined && isObject(raw)) byId.set(id, [...(byId.get(id) ?? []), raw]);
 	});
 	let unlisted = 0;
 	const results = entries.map((entry): EntryResult => {
-		const raw = byId.get(idOf(entry))?.shift();
+		const raw = byId.get(String(entry.body.id))?.shift();
 		if (raw !== undefined) return entryResult(ctx, bulk, entry, raw);
 		unlisted++;
 		return { ok: true, json: { ...sent(entry), note: acceptedNote(answer.status) } };

@@ -2,9 +2,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { readBic, readCountry, readEmail, readIban, readText } from '../readers';
 import { textField } from '../listFilters';
+import { recordLocator } from '../recordId';
 
 export const ID_HINT =
 	'Pick the supplier from the list, or give its ID, usually from an expression such as {{ $json.id }}.';
+
+/** The Supplier field of a write, From List or By ID. */
+export const supplierLocator = (description: string): INodeProperties[] =>
+	recordLocator({
+		name: 'supplierId',
+		label: 'Supplier',
+		description,
+		placeholder: 'e.g. sup_001_00042',
+		searchListMethod: 'searchSuppliers',
+	});
 
 /** The optional supplier fields, as options of a collection (Additional Fields, Update Fields). */
 export const supplierFieldOptions: INodeProperties[] = [

@@ -6,9 +6,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { bodyItems } from '../../transport/pagination/response';
 import { callSpendesk } from '../../transport/request';
 import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
-import { recordLocator } from '../recordId';
 import { supplierResults } from './bulk';
-import { ID_HINT, readSupplierFields, supplierFieldOptions } from './fields';
+import { ID_HINT, readSupplierFields, supplierFieldOptions, supplierLocator } from './fields';
 import { collection, readCollection } from '../sharedParams';
 import { fail, readRecordId, readText } from '../readers';
 
@@ -58,7 +57,6 @@ async function send(
 		{ endpoint: 'updateSuppliers', operation: 'Supplier → Update', verb: 'update', company },
 		answer,
 		entries,
-		(entry) => String(entry.body.id),
 		// What was sent, in the written shape, when the answer does not show the supplier.
 		({ body: { id, ...sent } }) => ({ id, sent }),
 	);
@@ -69,14 +67,9 @@ export const updateSupplier: BatchedOperation = {
 	perCompany: true,
 	write: true,
 	properties: [
-		...recordLocator({
-			name: 'supplierId',
-			label: 'Supplier',
-			description:
-				'The supplier to update: pick it from the list, or enter its ID (usually from an expression)',
-			placeholder: 'e.g. sup_001_00042',
-			searchListMethod: 'searchSuppliers',
-		}),
+		...supplierLocator(
+			'The supplier to update: pick it from the list, or enter its ID (usually from an expression)',
+		),
 		collection(
 			'updateFields',
 			[
