@@ -242,6 +242,20 @@ describe.each(['specification', 'documented'] as const)(
 			expect(calls()).toEqual([`GET /v1/payables/${id}`]);
 		});
 
+		test('Change Some on a payable Spendesk gives without a version: refused after the Get, saying to set Version, before any PATCH', async () => {
+			const id = 'pay_001_000006';
+			sim.injectFault({ route: 'getPayable', kind: 'setFields', set: { version: null } });
+			const error = await failure(
+				run(changeSome(id, { applyTo: 'everyLine', taxAccountId: 'ta_9' })),
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error.message).toBe(
+				`Spendesk gave no version for payable "${id}", so it cannot be updated`,
+			);
+			expect(error.description).toContain("Nothing was sent. Set 'Version' to the version");
+			expect(calls()).toEqual([`GET /v1/payables/${id}`]);
+		});
+
 		test('Change Some keeps an analytical field without a value out of the PATCH, never as "null"', async () => {
 			const id = 'pay_001_000006';
 			const amount = detail(id).amount;
