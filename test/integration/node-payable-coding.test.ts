@@ -245,9 +245,9 @@ describe.each(['specification', 'documented'] as const)(
 		test('Change Some on a payable Spendesk gives without a version: refused after the Get, saying to set Version, before any PATCH', async () => {
 			const id = 'pay_001_000006';
 			sim.injectFault({ route: 'getPayable', kind: 'setFields', set: { version: null } });
-			const error = await failure(
+			const error = (await failure(
 				run(changeSome(id, { applyTo: 'everyLine', taxAccountId: 'ta_9' })),
-			);
+			)) as NodeOperationError;
 			expect(error).toBeInstanceOf(NodeOperationError);
 			expect(error.message).toBe(
 				`Spendesk gave no version for payable "${id}", so it cannot be updated`,
