@@ -16,9 +16,18 @@ export type Chosen = (itemIndex: number | undefined) => string;
 
 const chosen = new WeakMap<object, Chosen>();
 
-/** Says what the calls made with `ctx` are for, as the editor shows it. */
+/**
+ * Says what the calls made with `ctx` are for, as the editor shows it. An item's name is worked
+ * out once (its parameters do not change within a run): a list asks it for every page.
+ */
 export function nameCalls(ctx: object, name: string | Chosen): void {
-	chosen.set(ctx, typeof name === 'string' ? () => name : name);
+	if (typeof name === 'string') return void chosen.set(ctx, () => name);
+	const names = new Map<number | undefined, string>();
+	chosen.set(ctx, (itemIndex) => {
+		let known = names.get(itemIndex);
+		if (known === undefined) names.set(itemIndex, (known = name(itemIndex)));
+		return known;
+	});
 }
 
 /** The name of a call for messages: what the user chose (else the node), then the step in brackets. */

@@ -115,20 +115,26 @@ function rethrown(
 	return error;
 }
 
-/** Sends with `send`: the full response; a 3xx, answered or thrown, is a RedirectRefusedError. */
+/**
+ * Sends with `send`: the full response; a 3xx, answered or thrown, is a RedirectRefusedError
+ * (`url` and `base`: the address called, read only then).
+ */
 async function guarded(
-	from: string | undefined,
+	url: unknown,
+	base: unknown,
 	label: DoorLabel,
 	send: () => Promise<unknown>,
 ): Promise<IN8nHttpFullResponse> {
-	const refused = (status: number, location?: unknown) =>
-		new RedirectRefusedError(
+	const refused = (status: number, location?: unknown) => {
+		const from = originOf(url, base);
+		return new RedirectRefusedError(
 			status,
 			redirectTarget(location, from),
 			label.what,
 			label.description,
 			from,
 		);
+	};
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await send()) as IN8nHttpFullResponse;
@@ -161,8 +167,9 @@ export async function sendPlain(
 	options: IHttpRequestOptions,
 	label: DoorLabel = {},
 ): Promise<unknown> {
-	const from = originOf(options.url, options.baseURL);
-	const response = await guarded(from, label, () => ctx.helpers.httpRequest(noRedirects(options)));
+	const response = await guarded(options.url, options.baseURL, label, () =>
+		ctx.helpers.httpRequest(noRedirects(options)),
+	);
 	return options.returnFullResponse ? response : response.body;
 }
 
@@ -183,8 +190,7 @@ export async function sendAuthenticated(
 	credentialType: string,
 	options: IHttpRequestOptions,
 ): Promise<IN8nHttpFullResponse> {
-	const from = originOf(options.url, options.baseURL);
-	return await guarded(from, {}, () =>
+	return await guarded(options.url, options.baseURL, {}, () =>
 		ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, noRedirects(options)),
 	);
 }
@@ -283,7 +289,8 @@ export async function sendLegacy(
 			sendCredentialsOnCrossOriginRedirect: false,
 		});
 	const response = await guarded(
-		originOf(options.uri ?? options.url),
+		options.uri ?? options.url,
+		undefined,
 		label,
 		async () => await headersBy(sent(), deadline),
 	);

@@ -197,8 +197,10 @@ export async function sendWithRenewal(
 	credential: ResolvedCredential,
 	request: IHttpRequestOptions,
 ): Promise<Outcome> {
-	const send = async () => await exchange(ctx, credential, request, true);
-	const first = await afterLostExchange(ctx, credential, await send(), send);
+	const send = () => exchange(ctx, credential, request, true);
+	let first = await send();
+	if (first.kind === 'renewalRefused')
+		first = await afterLostExchange(ctx, credential, first, send);
 	// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
 	if (!tokensRead.has(credential)) {
 		tokensRead.add(credential);

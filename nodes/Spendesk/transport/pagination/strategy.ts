@@ -65,12 +65,15 @@ export function progressGuard(
 		}
 		empty = 0;
 		const page = new Set<string | number>();
-		const fresh = items.filter((item) => {
-			const key = identity(item);
+		// The items already received, when there are any: a copy is made only then.
+		let fresh: Page | undefined;
+		for (let i = 0; i < items.length; i++) {
+			const key = identity(items[i]);
 			page.add(key);
-			return !newer.has(key) && !older.has(key);
-		});
-		if (fresh.length === 0 && !check.reasked)
+			if (newer.has(key) || older.has(key)) fresh ??= items.slice(0, i);
+			else fresh?.push(items[i]);
+		}
+		if (fresh?.length === 0 && !check.reasked)
 			throw endlessList(
 				ctx,
 				endpoint,
@@ -79,7 +82,7 @@ export function progressGuard(
 			);
 		older = newer;
 		newer = page;
-		return fresh.length === items.length ? items : fresh;
+		return fresh ?? items;
 	};
 }
 
