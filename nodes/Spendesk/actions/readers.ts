@@ -29,9 +29,6 @@ export function fail(
 export const shown = (raw: unknown): string =>
 	typeof raw === 'string' ? `"${raw.slice(0, 40)}"` : String(raw).slice(0, 40);
 
-export const isObject = (value: unknown): value is IDataObject =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /** The entries of a fixed collection (a list of sets of fields); none when it is no list. */
 export const entriesOf = (raw: unknown): IDataObject[] =>
 	Array.isArray(raw) ? (raw as IDataObject[]) : [];

@@ -16,7 +16,8 @@ import { recordLocator } from '../recordId';
 import type { SpendeskOperation } from '../types';
 import { baseFileName, FileNames, mimeTypeOf, withExtension } from './attachmentNames';
 import { optionsCollection } from '../sharedParams';
-import { fail, isObject } from '../readers';
+import { isObject } from '../../transport/pagination/response';
+import { fail } from '../readers';
 import { readPayableId } from './version';
 
 /** The attachment's pre-signed link: `downloadUrl`, else `url` (as the vendor's items carry it). */

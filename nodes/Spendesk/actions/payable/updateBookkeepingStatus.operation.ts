@@ -17,7 +17,8 @@ import {
 	staleVersionMessage,
 	versionProperty,
 } from './version';
-import { isObject, readBookkeepingStatus, readText } from '../readers';
+import { isObject } from '../../transport/pagination/response';
+import { readBookkeepingStatus, readText } from '../readers';
 import { itemError } from '../errorItem';
 
 /** Words of a per-payable result that say the payable was not changed. */

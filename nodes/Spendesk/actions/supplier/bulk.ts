@@ -7,7 +7,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import type { EndpointName } from '../../transport/endpoints';
 import type { BatchEntry, EntryResult } from '../types';
-import { isObject } from '../readers';
+import { isObject } from '../../transport/pagination/response';
 
 /** The supplier a result of a bulk answer names: its `supplier`, or the result itself. */
 export function answeredSupplier(raw: unknown): IDataObject {

@@ -7,7 +7,8 @@ import type { BatchEntry, BatchedOperation, EntryResult } from '../types';
 import { answeredItems, answeredSupplier } from './bulk';
 import { readSupplierFields, supplierFieldOptions } from './fields';
 import { collection, readCollection } from '../sharedParams';
-import { fail, isObject, readText } from '../readers';
+import { isObject } from '../../transport/pagination/response';
+import { fail, readText } from '../readers';
 
 function prepareEntry(this: IExecuteFunctions, itemIndex: number): BatchEntry {
 	const name = readText(this, itemIndex, this.getNodeParameter('name', itemIndex, ''), 'Name', 200);
