@@ -8,7 +8,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
-import { plain } from '../support/values';
+import { oneCompany, plain } from '../support/values';
 
 const TWO_ITEMS: INodeExecutionData[] = [{ json: { n: 0 } }, { json: { n: 1 } }];
 
@@ -37,8 +37,7 @@ describe('node: input items, errors and hints', () => {
 					{
 						resource: 'invoice',
 						operation: 'getAll',
-						companies: 'one',
-						company,
+						...oneCompany(company),
 						returnAll: false,
 						limit: 3,
 						filters: '{}',
@@ -63,7 +62,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_004' },
+				{ resource: 'walletSummary', operation: 'get', ...oneCompany('cmp_004') },
 				{ items: TWO_ITEMS },
 			);
 			const summary = plain(sim.data('cmp_004').walletSummary);
@@ -81,8 +80,7 @@ describe('node: input items, errors and hints', () => {
 				{
 					resource: 'intake',
 					operation: 'create',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					intake: '{"supplierName":"Per item","amount":1,"currency":"EUR"}',
 				},
 				{ items: TWO_ITEMS },
@@ -136,8 +134,7 @@ describe('node: input items, errors and hints', () => {
 				const { execute } = await prepareNode(sim, 'orgKey', {
 					resource,
 					operation,
-					companies: 'one',
-					company: '',
+					...oneCompany(),
 					...more,
 				});
 				await expectRefusedBeforeAnyRequest(sim, execute(), CHOOSE_COMPANY);
@@ -151,8 +148,7 @@ describe('node: input items, errors and hints', () => {
 				{
 					resource: 'invoice',
 					operation: 'getAll',
-					companies: 'one',
-					company: '',
+					...oneCompany(),
 					returnAll: true,
 					filters: '{}',
 				},
@@ -169,7 +165,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'oauthOrg',
-				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: '' },
+				{ resource: 'walletSummary', operation: 'get', ...oneCompany() },
 				{ continueOnFail: true, items: TWO_ITEMS },
 			);
 			expect(out.map((o) => o.json.error)).toEqual([CHOOSE_COMPANY, CHOOSE_COMPANY]);
@@ -180,8 +176,7 @@ describe('node: input items, errors and hints', () => {
 			const params = {
 				resource: 'settlement',
 				operation: 'getAll',
-				companies: 'one',
-				company: 'cmp_999',
+				...oneCompany('cmp_999'),
 				returnAll: true,
 			};
 			const { execute } = await prepareNode(sim, 'orgKey', params);
@@ -205,7 +200,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'oauthOrg',
-				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: deactivated },
+				{ resource: 'walletSummary', operation: 'get', ...oneCompany(deactivated) },
 				{ continueOnFail: true },
 			);
 			expect(out).toHaveLength(1);
@@ -221,7 +216,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_002' },
+				{ resource: 'walletSummary', operation: 'get', ...oneCompany('cmp_002') },
 				{ continueOnFail: true, items: TWO_ITEMS },
 			);
 			expect(out).toHaveLength(2);
@@ -241,7 +236,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_002' },
+				{ resource: 'walletSummary', operation: 'get', ...oneCompany('cmp_002') },
 				{ onError: 'continueErrorOutput', items: TWO_ITEMS },
 			);
 			const message = 'Spendesk found nothing for Wallet Summary → Get in company "cmp_002" (404)';
@@ -258,7 +253,7 @@ describe('node: input items, errors and hints', () => {
 			const { out } = await runNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_002' },
+				{ resource: 'walletSummary', operation: 'get', ...oneCompany('cmp_002') },
 				{ onError: 'continueRegularOutput' },
 			);
 			expect(out[0]).not.toHaveProperty('error');
@@ -274,7 +269,7 @@ describe('node: input items, errors and hints', () => {
 			const { execute } = await prepareNode(
 				sim,
 				'orgKey',
-				{ resource: 'walletSummary', operation: 'get', companies: 'one', company: 'cmp_002' },
+				{ resource: 'walletSummary', operation: 'get', ...oneCompany('cmp_002') },
 				{ items: TWO_ITEMS },
 			);
 			const error = await failure(execute());
@@ -291,8 +286,7 @@ describe('node: input items, errors and hints', () => {
 		const invoices = {
 			resource: 'invoice',
 			operation: 'getAll',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			filters: '{}',
 		};
 
@@ -323,8 +317,7 @@ describe('node: input items, errors and hints', () => {
 			const { out, hints } = await runNode(sim, 'oauthCompany', {
 				resource: 'settlement',
 				operation: 'getAll',
-				companies: 'one',
-				company: '',
+				...oneCompany(),
 				returnAll: false,
 				limit: 12,
 			});
@@ -359,8 +352,7 @@ describe('node: input items, errors and hints', () => {
 			const { out, hints } = await runNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getAll',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				returnAll: false,
 				limit: fields.length,
 			});

@@ -21,7 +21,7 @@ import {
 } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
-import { locatorById, plain } from '../support/values';
+import { locatorById, locatorFromList, oneCompany, plain } from '../support/values';
 import { FIELDS_READ } from '../schemas/fields-read';
 
 const KINDS = [
@@ -193,8 +193,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
 			const { out } = await runNode(sim, kind, {
-				companies: 'one',
-				company,
+				...oneCompany(company),
 				...params(sim, target),
 			});
 			const want = plain(expected(sim, target));
@@ -243,8 +242,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				payableId: locatorById(payable.id),
 			});
 			expect(out.map((o) => o.json)).toEqual([plain(payableDetail(payable))]);
@@ -275,7 +273,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		test.each(READS)(
 			'%s → %s: Simplified and Selected Fields shape what Raw gives',
 			async (resource, operation, extra) => {
-				const base = { resource, operation, companies: 'one', company: 'cmp_002', ...extra };
+				const base = { resource, operation, ...oneCompany('cmp_002'), ...extra };
 				const raw = (await runNode(sim, 'orgKey', base)).out.map((o) => o.json);
 				expect(raw.length).toBeGreaterThan(0);
 				expect(Object.keys(raw[0]).length).toBeGreaterThan(SIMPLE[resource].length);
@@ -324,8 +322,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				runNode(sim, 'orgKey', {
 					resource: 'settlement',
 					operation: 'getAll',
-					companies: 'one',
-					company: 'cmp_001',
+					...oneCompany('cmp_001'),
 					output: 'selectedFields',
 					fields: '={{ ["amount", "settledAt"] }}',
 				}),
@@ -339,8 +336,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'get',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				payableId: locatorById('pay_unknown'),
 			});
 			const error = await failure(execute());
@@ -354,8 +350,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { execute } = await prepareNode(sim, 'companyKey', {
 				resource: 'supplier',
 				operation: 'get',
-				companies: 'one',
-				company: '',
+				...oneCompany(),
 				supplierId: locatorById('sup_unknown'),
 			});
 			const error = await failure(execute());
@@ -372,8 +367,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				{
 					resource: 'user',
 					operation: 'get',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					userId: locatorById(known.id),
 				},
 				{
@@ -441,8 +435,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				const { execute } = await prepareNode(sim, 'orgKey', {
 					resource: 'payable',
 					operation: 'get',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					payableId: locatorById(value),
 				});
 				await expectRefusedBeforeAnyRequest(sim, execute(), message);
@@ -453,8 +446,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'supplier',
 				operation: 'get',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				supplierId: { __rl: true, mode: 'id', value: { id: 1 } },
 			});
 			await expectRefusedBeforeAnyRequest(
@@ -477,8 +469,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource,
 				operation: 'getAll',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				returnAll: true,
 				filters,
 			});
@@ -499,8 +490,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 			const { out } = await runNode(sim, 'orgKey', {
 				resource,
 				operation,
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				returnAll: true,
 				...params,
 			});
@@ -515,8 +505,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				{
 					resource: 'walletLoad',
 					operation: 'getAll',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					returnAll: true,
 					filters: {},
 				},
@@ -546,8 +535,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				{
 					resource: 'supplier',
 					operation: 'getAll',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					returnAll: false,
 					limit: 1,
 					filters: { updatedAfter: '2026-01-15T00:00:00' },
@@ -564,8 +552,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 				{
 					resource: 'bankFee',
 					operation: 'getAll',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					returnAll: false,
 					limit: 1,
 					filters: { from: '2026-07-01', to: new Date(Date.UTC(2026, 7, 1)) as unknown as string },
@@ -586,10 +573,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		}
 
 		test('suppliers of the chosen company, filtered by name', async () => {
-			const ctx = await search('orgKey', {
-				companies: 'one',
-				company: { __rl: true, mode: 'list', value: 'cmp_002' },
-			});
+			const ctx = await search('orgKey', oneCompany(locatorFromList('cmp_002')));
 			const { results } = await searchSuppliers.call(ctx, 'slack');
 			const want = sim
 				.data('cmp_002')
@@ -601,7 +585,7 @@ describe('node: reads of payables, suppliers, users, cost centers, bank fees, wa
 		});
 
 		test("users of a company-level credential's own company, by name and email; payables by description", async () => {
-			const ctx = await search('companyKey', { companies: 'one', company: '' });
+			const ctx = await search('companyKey', oneCompany());
 			const users = (await searchUsers.call(ctx)).results;
 			expect(users).toHaveLength(35);
 			const first = sim.data('cmp_001').users[0];

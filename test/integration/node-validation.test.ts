@@ -7,13 +7,12 @@ import type { RouteId, SpendeskSimulator } from '../simulator';
 import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { prepareNode } from '../support/node';
-import { locatorById } from '../support/values';
+import { locatorById, oneCompany } from '../support/values';
 
 const invoices = (more: IDataObject): IDataObject => ({
 	resource: 'invoice',
 	operation: 'getAll',
-	companies: 'one',
-	company: 'cmp_002',
+	...oneCompany('cmp_002'),
 	returnAll: false,
 	limit: 10,
 	filters: '{}',
@@ -22,8 +21,7 @@ const invoices = (more: IDataObject): IDataObject => ({
 const custom = (more: IDataObject): IDataObject => ({
 	resource: 'customApiCall',
 	operation: 'request',
-	companies: 'one',
-	company: 'cmp_002',
+	...oneCompany('cmp_002'),
 	method: 'GET',
 	companyPlacement: 'header',
 	pagination: 'none',
@@ -33,8 +31,7 @@ const custom = (more: IDataObject): IDataObject => ({
 const payables = (more: IDataObject): IDataObject => ({
 	resource: 'payable',
 	operation: 'getAll',
-	companies: 'one',
-	company: 'cmp_002',
+	...oneCompany('cmp_002'),
 	returnAll: true,
 	filterMode: 'json',
 	...more,
@@ -42,15 +39,13 @@ const payables = (more: IDataObject): IDataObject => ({
 const intake = (json: string): IDataObject => ({
 	resource: 'intake',
 	operation: 'create',
-	companies: 'one',
-	company: 'cmp_002',
+	...oneCompany('cmp_002'),
 	intake: json,
 });
 const values = (fieldId: string): IDataObject => ({
 	resource: 'analyticalField',
 	operation: 'getValues',
-	companies: 'one',
-	company: 'cmp_002',
+	...oneCompany('cmp_002'),
 	fieldId: locatorById(fieldId),
 	returnAll: true,
 });
@@ -92,8 +87,7 @@ const CASES: BadInput[] = [
 		params: {
 			resource: 'settlement',
 			operation: 'getAll',
-			companies: 'one',
-			company: 'cmp_002',
+			...oneCompany('cmp_002'),
 			returnAll: false,
 			limit: 0,
 		},
@@ -409,8 +403,7 @@ describe('node: bad input fails before any request', () => {
 		const { execute } = await prepareNode(sim, 'companyKey', {
 			resource: 'walletSummary',
 			operation: 'get',
-			companies: 'one',
-			company: 'cmp_002',
+			...oneCompany('cmp_002'),
 		});
 		await expectRefusedBeforeAnyRequest(
 			sim,
@@ -519,8 +512,7 @@ describe('node: input as expressions give it', () => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource,
 				operation: 'getAll',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				returnAll: true,
 				filters,
 			});
@@ -532,8 +524,7 @@ describe('node: input as expressions give it', () => {
 		const { execute } = await prepareNode(sim, 'orgKey', {
 			resource: 'walletLoad',
 			operation: 'getAll',
-			companies: 'one',
-			company: 'cmp_002',
+			...oneCompany('cmp_002'),
 			returnAll: true,
 			filters: { from: '2028-02-29' },
 		});

@@ -12,7 +12,7 @@ import type { BookkeptPayable } from '../simulator/writes';
 import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, AS_GIVEN, prepareNode } from '../support/node';
-import { locatorById, plain } from '../support/values';
+import { locatorById, oneCompany, plain } from '../support/values';
 
 /** The node on these parameters, ready to run: its first output once called. */
 async function execute(
@@ -530,8 +530,7 @@ describe('node: write operations', () => {
 				await execute(sim, {
 					resource: 'settlement',
 					operation: 'updateBookkeepingStatus',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					settlementId: locatorById(settlement.id),
 					bookkeepingStatus: 'failedToExport',
 				})
@@ -564,8 +563,7 @@ describe('node: write operations', () => {
 			const params = {
 				resource: 'settlement',
 				operation: 'updateBookkeepingStatus',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				settlementId: locatorById('stl_nope'),
 				bookkeepingStatus: 'exported',
 			};
@@ -590,8 +588,7 @@ describe('node: write operations', () => {
 				await execute(sim, {
 					resource: 'settlement',
 					operation: 'updateBookkeepingStatus',
-					companies: 'one',
-					company: 'cmp_003',
+					...oneCompany('cmp_003'),
 					settlementId: locatorById(settlement.id),
 					bookkeepingStatus: 'exported',
 				})
@@ -607,8 +604,7 @@ describe('node: write operations', () => {
 					await execute(sim, {
 						resource: 'settlement',
 						operation: 'updateBookkeepingStatus',
-						companies: 'one',
-						company: 'cmp_002',
+						...oneCompany('cmp_002'),
 						settlementId: locatorById('..'),
 						bookkeepingStatus: 'exported',
 					})
@@ -622,8 +618,7 @@ describe('node: write operations', () => {
 		const CREATE: IDataObject = {
 			resource: 'supplier',
 			operation: 'create',
-			companies: 'one',
-			company: 'cmp_004',
+			...oneCompany('cmp_004'),
 			name: '={{ $json.name }}',
 			additionalFields: {
 				primaryEmail: '={{ $json.email }}',
@@ -801,8 +796,7 @@ describe('node: write operations', () => {
 				await execute(sim, {
 					resource: 'supplier',
 					operation: 'update',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					supplierId: locatorById(supplier.id),
 					updateFields: {
 						name: ' Renamed ',
@@ -846,8 +840,7 @@ describe('node: write operations', () => {
 		const UPDATE_ON_2 = {
 			resource: 'supplier',
 			operation: 'update',
-			companies: 'one',
-			company: 'cmp_002',
+			...oneCompany('cmp_002'),
 		};
 
 		test('Update: a bare answer is read', async () => {

@@ -21,6 +21,16 @@ export const locatorById = (value: string) => ({ __rl: true, mode: 'id', value }
 /** A resource locator parameter in "From List" mode (the value the editor stores). */
 export const locatorFromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
+/**
+ * The node's One Company choice: `companies: 'one'` and the company, as an ID text or a
+ * resource locator parameter. Without one (or '') for a company-level credential, which
+ * names its own company.
+ */
+export const oneCompany = (company: string | ReturnType<typeof locatorById> = '') => ({
+	companies: 'one',
+	company,
+});
+
 /** An input item holding a small PDF in its `data` binary property: the file of an upload. */
 export const PDF_ITEM: INodeExecutionData = {
 	json: {},
