@@ -14,7 +14,7 @@ import { searchRow } from '../simulator/routes';
 import { apiKeyStore, simulatorPerSuite } from '../support/fixtures';
 import { createContext } from '../support/n8n-context';
 import { expectNoCredentialOnFileHost, runNode } from '../support/node';
-import { locatorById, plain } from '../support/values';
+import { locatorById, oneCompany, plain } from '../support/values';
 
 describe('node: the documented shapes', () => {
 	let sim: SpendeskSimulator;
@@ -51,8 +51,7 @@ describe('node: the documented shapes', () => {
 				store,
 				parameters: {
 					authentication: 'apiKey',
-					companies: 'one',
-					company: 'cmp_001',
+					...oneCompany('cmp_001'),
 					returnAll: true,
 					...parameters,
 				},
@@ -81,8 +80,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'payable',
 			operation: 'get',
-			companies: 'one',
-			company: 'cmp_002',
+			...oneCompany('cmp_002'),
 			payableId: locatorById(payable.id),
 		});
 		expect(out.map((o) => o.json)).toEqual([plain(payableDetail(payable))]);
@@ -122,8 +120,7 @@ describe('node: the documented shapes', () => {
 		for (const [route, parameters, expected] of cases) {
 			sim.injectFault({ route, kind: 'bareObject' });
 			const { out } = await runNode(sim, 'orgKey', {
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				...parameters,
 			});
 			expect(sim.log.find((r) => r.route === route)?.fault).toBe('bareObject');
@@ -135,8 +132,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'accountingExport',
 			operation: 'create',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			from: '2026-01-01T00:00:00Z',
 			to: '2026-01-02T00:00:00Z',
 		});
@@ -152,8 +148,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'payable',
 			operation: 'getAttachments',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			payableId: locatorById(payableId),
 		});
 		const extension: Record<string, string> = {
@@ -186,8 +181,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'payable',
 			operation: 'getAttachments',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			payableId: locatorById('pay_001_000004'),
 			options: { metadataOnly: true },
 		});
@@ -202,8 +196,7 @@ describe('node: the documented shapes', () => {
 		const { out } = await runNode(sim, 'orgKey', {
 			resource: 'payable',
 			operation: 'getAllSnapshot',
-			companies: 'one',
-			company: 'cmp_003',
+			...oneCompany('cmp_003'),
 			filterMode: 'fields',
 			filters: {},
 			returnAll: true,

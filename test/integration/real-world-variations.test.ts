@@ -16,13 +16,12 @@ import { payableDetail } from '../simulator/routes-reads';
 import { searchRow } from '../simulator/routes';
 import { contextFor, failure, resetTransport, simulatorPerSuite } from '../support/fixtures';
 import { prepareNode, runNode } from '../support/node';
-import { locatorById, plain } from '../support/values';
+import { locatorById, oneCompany, plain } from '../support/values';
 
 const SNAPSHOT = {
 	resource: 'payable',
 	operation: 'getAllSnapshot',
-	companies: 'one',
-	company: 'cmp_002',
+	...oneCompany('cmp_002'),
 	filterMode: 'fields',
 	options: { maxWait: 20 },
 	returnAll: true,
@@ -52,8 +51,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'getAll',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				filterMode: 'json',
 				filtersJson: '{}',
 				returnAll: true,
@@ -68,8 +66,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { out } = await runNode(sim, 'companyKey', {
 				resource: 'payable',
 				operation: 'getAll',
-				companies: 'one',
-				company: '',
+				...oneCompany(),
 				filterMode: 'json',
 				filtersJson: '{}',
 				returnAll: false,
@@ -93,8 +90,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { out } = await runNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getValues',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				fieldId: locatorById(field.id),
 				returnAll: true,
 			});
@@ -111,8 +107,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const { out, hints } = await runNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getValues',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				fieldId: locatorById(field.id),
 				returnAll: false,
 				limit: 45,
@@ -129,7 +124,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 		test('the Analytical Field selector shows the labels given as value', async () => {
 			sim.injectFault({ route: 'listAnalyticalFields', kind: 'valueLabels' });
 			const { context } = await contextFor(sim, 'orgKey', {
-				parameters: { companies: 'one', company: 'cmp_002' },
+				parameters: oneCompany('cmp_002'),
 			});
 			const { results } = await searchAnalyticalFields.call(
 				context as unknown as ILoadOptionsFunctions,
@@ -265,8 +260,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				{
 					resource: 'supplier',
 					operation: 'getAll',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					returnAll: true,
 				},
 				{ items: [{ json: {} }, { json: {} }] },
@@ -286,8 +280,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 				{
 					resource: 'supplier',
 					operation: 'getAll',
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					returnAll: false,
 					limit: 1,
 				},
@@ -322,8 +315,7 @@ describe('node: real-world variations (docs/api.md#variations)', () => {
 			const params = {
 				resource: 'user',
 				operation: 'getAll',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				returnAll: true,
 			};
 			const { hints } = await runNode(sim, 'orgKey', params);

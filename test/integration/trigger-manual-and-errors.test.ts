@@ -10,6 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
+import { oneCompany } from '../support/values';
 
 const EVENTS: TriggerEvent[] = ['newInvoice', 'newOrUpdatedInvoice'];
 const ACTIVE = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
@@ -46,13 +47,13 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 
 	describe.each(EVENTS)('%s, manual mode', (event) => {
 		test('one company: the newest invoice, as the API has it; the saved state is unchanged', async () => {
-			const staticData = await activeState(event, { companies: 'one', company: 'cmp_001' });
+			const staticData = await activeState(event, oneCompany('cmp_001'));
 			sim.clock.advance(30_000);
 			const latest = sim.insertInvoice('cmp_001');
 			const before = clone(staticData);
 			const t = await node(
 				'manual',
-				{ event, companies: 'one', company: 'cmp_001', startFrom: 'now', options: {} },
+				{ event, ...oneCompany('cmp_001'), startFrom: 'now', options: {} },
 				staticData,
 			);
 			expect(await t.poll()).toEqual([latest]);
@@ -95,11 +96,11 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		});
 
 		test('an API error is thrown (company outside the organisation → 403), and the state is unchanged', async () => {
-			const staticData = await activeState(event, { companies: 'one', company: 'cmp_001' });
+			const staticData = await activeState(event, oneCompany('cmp_001'));
 			const before = clone(staticData);
 			const one = await node(
 				'manual',
-				{ event, companies: 'one', company: 'cmp_999', startFrom: 'now', options: {} },
+				{ event, ...oneCompany('cmp_999'), startFrom: 'now', options: {} },
 				staticData,
 			);
 			await expect(one.raw()).rejects.toThrow(
@@ -131,8 +132,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		test('a server error is thrown too', async () => {
 			const t = await node('manual', {
 				event,
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				startFrom: 'now',
 				options: {},
 			});
@@ -238,8 +238,7 @@ describe('Spendesk Trigger: manual mode and failing companies', () => {
 		test('every company failing on activation: the activation fails (throws) and nothing is saved', async () => {
 			const t = await node('trigger', {
 				event,
-				companies: 'one',
-				company: 'cmp_999',
+				...oneCompany('cmp_999'),
 				startFrom: 'now',
 				options: {},
 			});

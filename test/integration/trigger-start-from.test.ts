@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
+import { oneCompany } from '../support/values';
 
 const EVENTS: TriggerEvent[] = ['newInvoice', 'newOrUpdatedInvoice'];
 
@@ -51,8 +52,7 @@ describe('Spendesk Trigger: first activation', () => {
 			expect(sim.invoicesSorted('cmp_001')).toHaveLength(120);
 			const t = await trigger({
 				event,
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				startFrom: 'now',
 				options: {},
 			});
@@ -82,8 +82,7 @@ describe('Spendesk Trigger: first activation', () => {
 			expect(expected.length).toBeLessThan(120);
 			const t = await trigger({
 				event,
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				startFrom: 'date',
 				since,
 				options: {},
@@ -101,8 +100,7 @@ describe('Spendesk Trigger: first activation', () => {
 			const since = '2000-01-01T00:00:00.000Z';
 			const t = await trigger({
 				event,
-				companies: 'one',
-				company: 'cmp_003',
+				...oneCompany('cmp_003'),
 				startFrom: 'date',
 				since,
 				options: {},
@@ -144,8 +142,7 @@ describe('Spendesk Trigger: first activation', () => {
 			expect(Date.parse(newest.updatedAt)).toBeLessThan(Date.parse(since));
 			const t = await trigger({
 				event,
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				startFrom: 'date',
 				since,
 				options: {},
@@ -161,8 +158,7 @@ describe('Spendesk Trigger: first activation', () => {
 		test('Overlap Window 0 with Start From Now: the next poll does not emit the existing invoices', async () => {
 			const t = await trigger({
 				event,
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				startFrom: 'now',
 				options: { overlapMinutes: 0 },
 			});
@@ -179,8 +175,7 @@ describe('Spendesk Trigger: first activation', () => {
 		const since = sharedTimestamp('cmp_001');
 		const t = await trigger({
 			event: 'newOrUpdatedInvoice',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			startFrom: 'date',
 			since: make(Date.parse(since)),
 			options: {},
@@ -195,8 +190,7 @@ describe('Spendesk Trigger: first activation', () => {
 		async (since) => {
 			const t = await trigger({
 				event: 'newInvoice',
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				startFrom: 'date',
 				since,
 				options: {},

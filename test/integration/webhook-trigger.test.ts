@@ -17,6 +17,7 @@ import {
 	startSimulator,
 } from '../support/fixtures';
 import { sleep } from '../support/time';
+import { oneCompany } from '../support/values';
 import { startWebhookHarness } from '../support/webhook-harness';
 import type { WebhookHarness } from '../support/webhook-harness';
 import { MAX_RECENT_EVENTS } from '../../nodes/Spendesk/webhook/recent';
@@ -57,8 +58,7 @@ describe('Spendesk Webhook Trigger', () => {
 			sim,
 			{
 				events: ['payables:created'],
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				options: {},
 				...parameters,
 			},
@@ -249,7 +249,7 @@ describe('Spendesk Webhook Trigger', () => {
 
 			const changed = await startWebhookHarness(
 				sim,
-				{ events: ['payables:prepared'], companies: 'one', company: 'cmp_002', options: {} },
+				{ events: ['payables:prepared'], ...oneCompany('cmp_002'), options: {} },
 				{ staticData: h.staticData },
 			);
 			harnesses.push(changed);
@@ -636,7 +636,7 @@ describe('Spendesk Webhook Trigger', () => {
 			// Another n8n process (or n8n restarted): same static data, empty process memory.
 			const restarted = await startWebhookHarness(
 				sim,
-				{ events: ['payables:created'], companies: 'one', company: 'cmp_002', options: {} },
+				{ events: ['payables:created'], ...oneCompany('cmp_002'), options: {} },
 				{ staticData: h.staticData },
 			);
 			harnesses.push(restarted);
@@ -672,7 +672,7 @@ describe('Spendesk Webhook Trigger', () => {
 			staticData.recentEvents = Array.from({ length: 200_000 }, (_, i) => `evt_old_${i}`);
 			const other = await startWebhookHarness(
 				sim,
-				{ events: ['payables:created'], companies: 'one', company: 'cmp_002', options: {} },
+				{ events: ['payables:created'], ...oneCompany('cmp_002'), options: {} },
 				{ staticData, workflowId: 'wf-many-events' },
 			);
 			harnesses.push(other);
@@ -716,8 +716,7 @@ describe('Spendesk Webhook Trigger', () => {
 				sim,
 				{
 					events: ['payables:created'],
-					companies: 'one',
-					company: 'cmp_002',
+					...oneCompany('cmp_002'),
 					options: { fetchFullObject: true },
 				},
 				{ staticData: h.staticData },
@@ -736,8 +735,7 @@ describe('Spendesk Webhook Trigger', () => {
 			resetTransport({ maxRetries: 1, backoffBaseMs: 600, maxBackoffMs: 600 });
 			const parameters = {
 				events: ['payables:created', 'settlements:created'],
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				options: { fetchFullObject: true },
 			};
 			const h = await start(parameters);
