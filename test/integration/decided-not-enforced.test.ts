@@ -15,7 +15,7 @@ import { failure, resetTransport, startSimulator } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
 import { startWebhookHarness } from '../support/webhook-harness';
 import type { WebhookHarness } from '../support/webhook-harness';
-import { locatorById } from '../support/values';
+import { locatorById, oneCompany } from '../support/values';
 
 const C = 'cmp_001';
 const SCOPES = ['experimental:accounting:update', 'experimental:payable-attachment:write'];
@@ -62,8 +62,7 @@ describe('decided limits are not enforced by the node (docs/api.md#sources)', ()
 			{
 				resource: 'payable',
 				operation: 'uploadReceipt',
-				companies: 'one',
-				company: C,
+				...oneCompany(C),
 				payableId: locatorById(id),
 				binaryPropertyName: 'data',
 				options: { maxFileSize: 200 },
@@ -88,8 +87,7 @@ describe('decided limits are not enforced by the node (docs/api.md#sources)', ()
 			runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'update',
-				companies: 'one',
-				company: C,
+				...oneCompany(C),
 				payableId: locatorById(id),
 				version: before.version,
 				lineItemsMode: 'replaceAll',
@@ -124,8 +122,7 @@ describe('decided limits are not enforced by the node (docs/api.md#sources)', ()
 			} satisfies WebhookInstance);
 		const h = await startWebhookHarness(sim, {
 			events: ['payables:created'],
-			companies: 'one',
-			company,
+			...oneCompany(company),
 		});
 		harnesses.push(h);
 		sim.clearLog();

@@ -23,7 +23,7 @@ import {
 import { CredentialStore } from '../support/n8n-context';
 import { MOCK_NODE } from '../support/n8n-credentials';
 import { apiRequests, prepareNode } from '../support/node';
-import { locatorById } from '../support/values';
+import { locatorById, oneCompany } from '../support/values';
 
 const SECRET = 's3cr&t/Zz+9';
 
@@ -43,8 +43,7 @@ function approvalLink(baseUrl: string): string | undefined {
 const walletSummary = (more: IDataObject = {}): IDataObject => ({
 	resource: 'walletSummary',
 	operation: 'get',
-	companies: 'one',
-	company: 'cmp_001',
+	...oneCompany('cmp_001'),
 	...more,
 });
 const invoices = (company: string | IDataObject): IDataObject => ({
@@ -137,8 +136,7 @@ describe('fault matrix: security', () => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'analyticalField',
 				operation: 'getValues',
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				fieldId: locatorById(fieldId),
 				returnAll: true,
 			});
@@ -167,8 +165,7 @@ describe('fault matrix: security', () => {
 		async (label, operation, field) => {
 			for (const id of ['..', '.', '%2e%2e', '%2E.']) {
 				const { execute } = await prepareNode(sim, 'orgKey', {
-					companies: 'one',
-					company: 'cmp_001',
+					...oneCompany('cmp_001'),
 					...operation,
 					[field]: locatorById(id),
 				});
@@ -196,8 +193,7 @@ describe('fault matrix: security', () => {
 			const params = {
 				resource: 'customApiCall',
 				operation: 'request',
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				method: 'GET',
 				path,
 				companyPlacement: 'header',

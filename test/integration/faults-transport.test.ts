@@ -29,6 +29,7 @@ import {
 import { drainBounded } from '../support/lists';
 import { createContext } from '../support/n8n-context';
 import { apiRequests } from '../support/node';
+import { oneCompany } from '../support/values';
 
 /** Runs the Spendesk node with these parameters; returns its items or the error it stopped with. */
 async function runNodeSettled(
@@ -125,8 +126,7 @@ describe('transport faults: lists that never end', () => {
 		const { error } = await runNodeSettled(sim, {
 			resource: 'customApiCall',
 			operation: 'request',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			method: 'GET',
 			path: '/v2/companies/{companyId}/invoices',
 			companyPlacement: 'path',
@@ -145,8 +145,7 @@ describe('transport faults: lists that never end', () => {
 		const { error } = await runNodeSettled(sim, {
 			resource: 'customApiCall',
 			operation: 'request',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			method: 'GET',
 			path: '/v2/expense-categories',
 			companyPlacement: 'header',
@@ -165,8 +164,7 @@ describe('transport faults: lists that never end', () => {
 		const { out, error } = await runNodeSettled(sim, {
 			resource: 'customApiCall',
 			operation: 'request',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			method: 'GET',
 			path: '/v1/settlements',
 			companyPlacement: 'header',
@@ -484,8 +482,7 @@ describe('transport faults: snapshot wait', () => {
 		const { error } = await runNodeSettled(sim, {
 			resource: 'payable',
 			operation: 'getAllSnapshot',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			filterMode: 'fields',
 			filters: {},
 			options: { maxWait: 'abc' },
@@ -529,8 +526,7 @@ describe('transport faults: a 200 whose body is not JSON', () => {
 		const { error } = await runNodeSettled(sim, {
 			resource: 'walletSummary',
 			operation: 'get',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 		});
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error!.message).toBe(
@@ -558,8 +554,7 @@ describe('transport faults: a 200 whose body is not JSON', () => {
 		const call = (method: string) => ({
 			resource: 'customApiCall',
 			operation: 'request',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			method,
 			path: method === 'GET' ? '/v1/wallet-summary' : '/v2/companies/{companyId}/intakes',
 			companyPlacement: method === 'GET' ? 'header' : 'path',

@@ -21,7 +21,7 @@ import {
 	triggerFor,
 } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
-import { ids } from '../support/values';
+import { ids, oneCompany } from '../support/values';
 import { eventually, iso } from '../support/time';
 
 const EVENTS: TriggerEvent[] = ['newInvoice', 'newOrUpdatedInvoice'];
@@ -49,8 +49,7 @@ afterEach(async () => {
 
 const one = (event: TriggerEvent, more: IDataObject = {}): IDataObject => ({
 	event,
-	companies: 'one',
-	company: 'cmp_001',
+	...oneCompany('cmp_001'),
 	startFrom: 'now',
 	options: {},
 	...more,

@@ -13,7 +13,7 @@ import {
 import type { SpendeskSimulator } from '../simulator';
 import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import { locatorById, locatorFromList } from '../support/values';
+import { locatorById, locatorFromList, oneCompany } from '../support/values';
 import { listSearch } from '../support/node';
 
 const search = (
@@ -61,7 +61,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	);
 
 	test('lists every field of the chosen company, a page of 100 at a time, as "name (id)"', async () => {
-		const parameters = { companies: 'one', company: locatorFromList('cmp_002') };
+		const parameters = oneCompany(locatorFromList('cmp_002'));
 		const first = await search(sim, 'orgKey', parameters);
 		expect(first.results).toHaveLength(100);
 		expect(first.paginationToken).toEqual(expect.any(String));
@@ -80,27 +80,19 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 		const byId = await search(
 			sim,
 			'orgKey',
-			{ companies: 'one', company: locatorFromList('cmp_001') },
+			oneCompany(locatorFromList('cmp_001')),
 			field.id.toUpperCase(),
 		);
 		expect(byId.results.map((r) => r.value)).toContain(field.id);
 		expect(
 			byId.results.every((r) => String(r.value).toLowerCase().includes(field.id.toLowerCase())),
 		).toBe(true);
-		const byName = await search(
-			sim,
-			'orgKey',
-			{ companies: 'one', company: locatorFromList('cmp_001') },
-			field.name,
-		);
+		const byName = await search(sim, 'orgKey', oneCompany(locatorFromList('cmp_001')), field.name);
 		expect(byName.results.map((r) => r.value)).toContain(field.id);
 	});
 
 	test('a company-level credential with Company left empty lists its own company', async () => {
-		const { results } = await searchToTheEnd(sim, 'companyKey', {
-			companies: 'one',
-			company: locatorFromList(''),
-		});
+		const { results } = await searchToTheEnd(sim, 'companyKey', oneCompany(locatorFromList('')));
 		expect(results.map((r) => r.value)).toEqual(
 			sim.data('cmp_001').analyticalFields.map((f) => f.id),
 		);
@@ -118,9 +110,7 @@ describe('node: analytical field selector (searchAnalyticalFields)', () => {
 	});
 
 	test('an organisation credential with no company chosen gets the "Choose a company" error', async () => {
-		const error = await failure(
-			search(sim, 'orgKey', { companies: 'one', company: locatorFromList('') }),
-		);
+		const error = await failure(search(sim, 'orgKey', oneCompany(locatorFromList(''))));
 		expect(error.message).toBe(
 			'Choose a company: organisation-level credentials must name the company on this call',
 		);

@@ -13,7 +13,7 @@ import { JOURNAL_TEMPLATES } from '../simulator/fileRoutes';
 import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, listSearch, runNode } from '../support/node';
-import { locatorById, locatorFromList } from '../support/values';
+import { locatorById, locatorFromList, oneCompany } from '../support/values';
 
 const SCOPES = ['experimental:accounting-export:read'];
 const CREATE = {
@@ -44,8 +44,8 @@ describe.each(['specification', 'documented'] as const)(
 			listSearch(sim, kind, searchJournalTemplates, { parameters }, filter);
 
 		test.each([
-			['orgKey', { companies: 'one', company: locatorFromList('cmp_002') }, 'cmp_002'],
-			['companyKey', { companies: 'one', company: '' }, 'cmp_001'],
+			['orgKey', oneCompany(locatorFromList('cmp_002')), 'cmp_002'],
+			['companyKey', oneCompany(), 'cmp_001'],
 		] as const)(
 			'%s: the list shows the company\'s templates as "name (id)", filtered by the text typed',
 			async (kind, parameters, company) => {

@@ -10,7 +10,7 @@ import type { LoggedRequest, SpendeskSimulator } from '../simulator';
 import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, prepareNode, runNode } from '../support/node';
-import { locatorById, plain } from '../support/values';
+import { locatorById, oneCompany, plain } from '../support/values';
 import { payableDetail } from '../simulator/routes-reads';
 import { searchRow } from '../simulator/routes';
 
@@ -518,8 +518,7 @@ describe('node: every operation with every credential kind', () => {
 	describe.each(KINDS)('$kind (company parameter "$company")', ({ kind, company, target }) => {
 		test.each(CASES)('$name', async ({ params, expected, log }) => {
 			const { out } = await runNode(sim, kind, {
-				companies: 'one',
-				company,
+				...oneCompany(company),
 				...params(sim, target),
 			});
 			const level: Level =
@@ -548,8 +547,7 @@ describe('node: every operation with every credential kind', () => {
 			const { out } = await runNode(sim, kind, {
 				resource: 'intake',
 				operation: 'create',
-				companies: 'one',
-				company,
+				...oneCompany(company),
 				intake: JSON.stringify(intake),
 			});
 			expect(out).toHaveLength(1);
@@ -579,8 +577,7 @@ describe('node: every operation with every credential kind', () => {
 			const { execute } = await prepareNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'getAllSnapshot',
-				companies: 'one',
-				company: 'cmp_004',
+				...oneCompany('cmp_004'),
 				filterMode: 'json',
 				filtersJson: '{"bookkeepingStatus":["exported"]}',
 				options: { maxWait: 1 },

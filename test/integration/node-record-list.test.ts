@@ -15,7 +15,7 @@ import {
 import type { SpendeskSimulator } from '../simulator';
 import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
-import { locatorFromList } from '../support/values';
+import { locatorFromList, oneCompany } from '../support/values';
 import { listSearch } from '../support/node';
 
 type Method = typeof searchIntakeRecords | typeof searchPayables | typeof searchSettlements;
@@ -39,7 +39,7 @@ describe('node: payable and intake selectors', () => {
 	);
 
 	test('payables: a page of the list at a time, to the end, as "description, amount currency (id)"', async () => {
-		const company = { companies: 'one', company: locatorFromList('cmp_002') };
+		const company = oneCompany(locatorFromList('cmp_002'));
 		const first = await search(sim, searchPayables, 'orgKey', company);
 		const payables = sim.data('cmp_002').payables;
 		expect(payables).toHaveLength(130);
@@ -71,7 +71,7 @@ describe('node: payable and intake selectors', () => {
 	});
 
 	test('settlements (page list): pages of 30 read until 100 match, the next page number as the token, to the end', async () => {
-		const company = { companies: 'one', company: locatorFromList('cmp_001') };
+		const company = oneCompany(locatorFromList('cmp_001'));
 		const settlements = sim.data('cmp_001').settlements;
 		expect(settlements).toHaveLength(400);
 		const seen: string[] = [];
@@ -95,7 +95,7 @@ describe('node: payable and intake selectors', () => {
 	});
 
 	test('a filter that matches few: at most 10 API pages a list page, and the list goes on from there', async () => {
-		const company = { companies: 'one', company: locatorFromList('cmp_001') };
+		const company = oneCompany(locatorFromList('cmp_001'));
 		const last = sim.data('cmp_001').settlements[399].id;
 		const first = await search(sim, searchSettlements, 'orgKey', company, last);
 		expect(first.results).toEqual([]);
@@ -118,14 +118,16 @@ describe('node: payable and intake selectors', () => {
 			sim,
 			searchPayables,
 			'orgKey',
-			{ companies: 'one', company: locatorFromList('cmp_001') },
+			oneCompany(locatorFromList('cmp_001')),
 			'PAY_001_000007',
 		);
 		expect(results.map((r) => r.value)).toEqual(['pay_001_000007']);
-		const intakes = await search(sim, searchIntakeRecords, 'companyKey', {
-			companies: 'one',
-			company: locatorFromList(''),
-		});
+		const intakes = await search(
+			sim,
+			searchIntakeRecords,
+			'companyKey',
+			oneCompany(locatorFromList('')),
+		);
 		expect(intakes.results.map((r) => r.value)).toEqual(
 			sim.data('cmp_001').intakes.map((i) => i.id),
 		);
