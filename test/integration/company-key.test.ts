@@ -17,7 +17,7 @@ import { C, DOCUMENTED, DOCUMENTED_SIZES } from '../support/documented';
 import { CredentialStore } from '../support/n8n-context';
 import { testCredentialLikeN8n } from '../support/n8n-credentials';
 import { apiRequests, runNode } from '../support/node';
-import { locatorById, plain } from '../support/values';
+import { locatorById, oneCompany, plain } from '../support/values';
 
 /** The credential a user saves with only Environment, Client ID and Client Secret filled in. */
 function minimalData(sim: SpendeskSimulator, key: ApiKeyCredential, more: IDataObject = {}) {
@@ -45,7 +45,7 @@ async function documentedWorld(options: SimulatorOptions = {}): Promise<Spendesk
 	});
 }
 
-const one = { companies: 'one', company: '' };
+const one = oneCompany();
 const paths = (sim: SpendeskSimulator) => apiRequests(sim).map((r) => `${r.method} ${r.path}`);
 const invoices = { resource: 'invoice', operation: 'getAll', returnAll: true };
 

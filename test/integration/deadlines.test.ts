@@ -12,7 +12,7 @@ import { callSpendesk } from '../../nodes/Spendesk/transport/request';
 import type { SpendeskSimulator } from '../simulator';
 import { ctxFor, failure, resetTransport, simulatorPerSuite } from '../support/fixtures';
 import { runNode } from '../support/node';
-import { locatorById, PDF_ITEM } from '../support/values';
+import { locatorById, oneCompany, PDF_ITEM } from '../support/values';
 
 const SCOPES = [
 	'experimental:accounting:update',
@@ -104,7 +104,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 		async (_title, route, params, label) => {
 			sim.injectFault({ route, kind: 'trickleBody', intervalMs: 100 });
 			const { error, ms } = await timed(
-				runNode(sim, 'orgKey', { companies: 'one', company: 'cmp_001', ...params }),
+				runNode(sim, 'orgKey', { ...oneCompany('cmp_001'), ...params }),
 			);
 			expect(error.message).toContain(`for ${label} (timed out)`);
 			expect(error.message).toMatch(/\(timed out\)|may have been applied/);
@@ -121,8 +121,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 			runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'getAttachments',
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				payableId: locatorById('pay_001_000004'),
 			}),
 		);
@@ -148,8 +147,7 @@ describe('every call ends by its deadline, also an answer trickling byte by byte
 				{
 					resource: 'payable',
 					operation: 'uploadReceipt',
-					companies: 'one',
-					company: 'cmp_001',
+					...oneCompany('cmp_001'),
 					payableId: locatorById('pay_001_000005'),
 					binaryPropertyName: 'data',
 				},

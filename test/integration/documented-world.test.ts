@@ -17,7 +17,7 @@ import {
 } from '../support/fixtures';
 import { C, DOCUMENTED, DOCUMENTED_SIZES } from '../support/documented';
 import { apiRequests, listSearch, runNode } from '../support/node';
-import { locatorById, plain } from '../support/values';
+import { locatorById, oneCompany, plain } from '../support/values';
 
 async function documentedWorld(options: SimulatorOptions = {}): Promise<SpendeskSimulator> {
 	return await startSimulator({
@@ -29,7 +29,7 @@ async function documentedWorld(options: SimulatorOptions = {}): Promise<Spendesk
 	});
 }
 
-const one = { companies: 'one', company: '' };
+const one = oneCompany();
 const paths = (sim: SpendeskSimulator) => apiRequests(sim).map((r) => `${r.method} ${r.path}`);
 
 describe('documented world: a company-level API key', () => {
@@ -267,8 +267,7 @@ describe('documented world: an organisation-level key with the documented scopes
 
 	test('a named company still works on the documented v1 endpoints (X-Company-Id)', async () => {
 		const { out } = await runNode(sim, 'orgKey', {
-			companies: 'one',
-			company: 'cmp_002',
+			...oneCompany('cmp_002'),
 			resource: 'settlement',
 			operation: 'getAll',
 			returnAll: true,

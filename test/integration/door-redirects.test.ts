@@ -26,7 +26,7 @@ import {
 import { CredentialStore, createContext } from '../support/n8n-context';
 import { testCredentialLikeN8n } from '../support/n8n-credentials';
 import { runNode } from '../support/node';
-import { locatorById, PDF_ITEM } from '../support/values';
+import { locatorById, oneCompany, PDF_ITEM } from '../support/values';
 
 const TYPE = 'spendeskOAuth2Api';
 const QUERY_SECRET = 'query-secret-4be0';
@@ -200,8 +200,7 @@ describe('one door: no request follows a redirect', () => {
 			runNode(sim, 'orgKey', {
 				resource: 'payable',
 				operation: 'getAttachments',
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				payableId: locatorById('pay_001_000002'),
 			}),
 		);

@@ -14,6 +14,7 @@ import type { SpendeskSimulator } from '../simulator';
 import { purchaseOrdersOf } from '../simulator/purchaseOrders';
 import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
+import { oneCompany } from '../support/values';
 
 describe('an end date given as a day includes the whole day', () => {
 	let sim: SpendeskSimulator;
@@ -152,8 +153,7 @@ describe('one rule for every date filter: a label ending in To or Until includes
 			await runNode(sim, 'orgKey', {
 				resource,
 				operation,
-				companies: 'one',
-				company: 'cmp_001',
+				...oneCompany('cmp_001'),
 				returnAll: true,
 				filters: { [name]: '2026-01-10' },
 			});
@@ -197,8 +197,7 @@ describe.each(['specification', 'documented'] as const)(
 				{
 					resource: 'payable',
 					operation: 'getAllSnapshot',
-					companies: 'one',
-					company: 'cmp_001',
+					...oneCompany('cmp_001'),
 					returnAll: true,
 					filters,
 				},

@@ -22,7 +22,7 @@ import type { FaultSpec } from '../simulator/types';
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, simulatorPerSuite, triggerFor } from '../support/fixtures';
 import { prepareNode } from '../support/node';
-import { locatorById, PDF_ITEM } from '../support/values';
+import { locatorById, oneCompany, PDF_ITEM } from '../support/values';
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'workflows', '1.0');
 const DESCRIPTION = new Spendesk().description;
@@ -133,8 +133,7 @@ describe('messages name the operation as the panel shows it, never a catalogue l
 	test('the polling trigger names itself and its event', async () => {
 		const trigger = await triggerFor(sim, {
 			event: 'newInvoice',
-			companies: 'one',
-			company: 'cmp_002',
+			...oneCompany('cmp_002'),
 		});
 		sim.injectFault({ route: '*', times: 1000, kind: 'status', status: 400 });
 		const error = await failure(trigger.raw());

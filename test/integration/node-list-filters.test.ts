@@ -12,11 +12,11 @@ import type { SpendeskSimulator } from '../simulator';
 import { expectRefusedBeforeAnyRequest, simulatorPerSuite } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
-import { locatorById } from '../support/values';
+import { locatorById, oneCompany } from '../support/values';
 
 const SCOPES = ['experimental:analytical-field:read', 'experimental:payable-search:read'];
 const CMP = 'cmp_002';
-const one = { companies: 'one', company: CMP };
+const one = oneCompany(CMP);
 
 describe.each(['specification', 'documented'] as const)(
 	'node: documented list filters (%s profile)',
@@ -393,7 +393,7 @@ describe.each(['specification', 'documented'] as const)(
 			const fields = sim.data('cmp_001').analyticalFields;
 			fields[0].isArchived = true;
 			fields[1].values[0].isArchived = true;
-			const base = { companies: 'one', company: '', resource: 'analyticalField' };
+			const base = { ...oneCompany(), resource: 'analyticalField' };
 			const without = await runNode(sim, 'companyKey', {
 				...base,
 				operation: 'getAll',

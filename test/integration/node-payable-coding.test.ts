@@ -19,7 +19,7 @@ import {
 } from '../support/fixtures';
 import type { CredentialKind } from '../support/fixtures';
 import { apiRequests, expectNoCredentialOnFileHost, runNode } from '../support/node';
-import { locatorById, locatorFromList } from '../support/values';
+import { locatorById, locatorFromList, oneCompany } from '../support/values';
 
 const SCOPES = ['experimental:accounting:update', 'experimental:payable-attachment:write'];
 const C = 'cmp_001';
@@ -75,18 +75,12 @@ describe.each(['specification', 'documented'] as const)(
 			params: IDataObject,
 			kind: CredentialKind = 'orgKey',
 			extra: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
-		) =>
-			runNode(
-				sim,
-				kind,
-				{ companies: 'one', company: kind === 'orgKey' ? C : '', ...params },
-				extra,
-			);
+		) => runNode(sim, kind, { ...oneCompany(kind === 'orgKey' ? C : ''), ...params }, extra);
 		const calls = () => apiRequests(sim).map((r) => `${r.method} ${r.path}`);
 
 		test('the Cost Center list: the chosen company’s cost centers, filtered by the text typed', async () => {
 			const { context } = await contextFor(sim, 'orgKey', {
-				parameters: { companies: 'one', company: locatorFromList('cmp_002') },
+				parameters: oneCompany(locatorFromList('cmp_002')),
 			});
 			sim.clearLog();
 			const search = (filter?: string) =>

@@ -14,7 +14,7 @@ import { payableDetail } from '../simulator/routes-reads';
 import { PAYABLE_TYPES } from '../simulator/types';
 import { failure, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
-import { locatorById } from '../support/values';
+import { locatorById, oneCompany } from '../support/values';
 
 const SCOPES = ['experimental:accounting:update', 'experimental:payable-search:read'];
 const C = 'cmp_001';
@@ -55,7 +55,7 @@ describe.each(PROFILES)(
 		const stored = (id: string, company = C) =>
 			sim.data(company).payables.find((p) => p.id === id)!;
 		const run = (params: IDataObject, extra = {}) =>
-			runNode(sim, 'orgKey', { companies: 'one', company: C, ...params }, extra);
+			runNode(sim, 'orgKey', { ...oneCompany(C), ...params }, extra);
 
 		test('Update, Change Some: every line keeps the expense and VAT accounts Get answers as objects; a line without a cost center takes the payable’s (docs/api.md#payable-accounting)', async () => {
 			// pay_001_000038: two prepared lines with accounts, no cost center on the lines, the

@@ -15,13 +15,12 @@ import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../su
 import type { CredentialKind } from '../support/fixtures';
 import type { ContextOptions } from '../support/n8n-context';
 import { apiRequests, AS_GIVEN, listSearch, prepareNode, runNode } from '../support/node';
-import { locatorById, locatorFromList, plain } from '../support/values';
+import { locatorById, locatorFromList, oneCompany, plain } from '../support/values';
 
 const SCOPES = ['experimental:purchase-order:read', 'experimental:purchase-order:write'];
-const one = (company: string) => ({ companies: 'one', company });
 /** A valid Create on cmp_002 (a user, the amounts, a period, a supplier by ID, a cost center). */
 const CREATE = {
-	...one('cmp_002'),
+	...oneCompany('cmp_002'),
 	operation: 'create',
 	userId: locatorById('usr_002_00002'),
 	currency: 'EUR',
@@ -57,7 +56,7 @@ describe.each(['specification', 'documented'] as const)(
 		) => runNode(sim, kind, { ...PO, ...params }, extra);
 
 		test('Get Many lists every purchase order of the company, page by page, without items unless asked', async () => {
-			const { out } = await run({ ...one('cmp_002'), operation: 'getAll', returnAll: true });
+			const { out } = await run({ ...oneCompany('cmp_002'), operation: 'getAll', returnAll: true });
 			const all = purchaseOrdersOf(sim, 'cmp_002');
 			expect(out.map((o) => o.json.id)).toEqual(all.map((o) => o.id));
 			expect(out[0].json).not.toHaveProperty('items');
@@ -65,7 +64,7 @@ describe.each(['specification', 'documented'] as const)(
 			expect(calls.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/purchase-orders']);
 			expect(calls[0].headers['x-company-id']).toBe('cmp_002');
 			const limited = await run({
-				...one('cmp_002'),
+				...oneCompany('cmp_002'),
 				operation: 'getAll',
 				returnAll: false,
 				limit: 3,
@@ -76,7 +75,7 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('Get Many filters by status and creation dates', async () => {
 			const { out } = await run({
-				...one('cmp_002'),
+				...oneCompany('cmp_002'),
 				operation: 'getAll',
 				returnAll: true,
 				filters: {
@@ -105,7 +104,11 @@ describe.each(['specification', 'documented'] as const)(
 			);
 			expect(out.map((o) => o.json)).toEqual(plain([wanted]));
 			const error = await failure(
-				run({ ...one('cmp_002'), operation: 'get', purchaseOrderId: locatorById('po_nope') }),
+				run({
+					...oneCompany('cmp_002'),
+					operation: 'get',
+					purchaseOrderId: locatorById('po_nope'),
+				}),
 			);
 			expect(error.message).toBe('Purchase order "po_nope" was not found in company "cmp_002"');
 			expect((error as NodeApiError).description).toContain('Purchase Order → Get Many');
@@ -113,7 +116,7 @@ describe.each(['specification', 'documented'] as const)(
 
 		test('Create (docs/api.md#purchase-orders) sends the body of the sandbox run: amounts as {amount, currency, precision} in minor units, custom fields as {customFieldId, customFieldValueId}, ISO date-times, items', async () => {
 			const base = {
-				...one('cmp_002'),
+				...oneCompany('cmp_002'),
 				operation: 'create',
 				// Picked From List, as the editor stores them.
 				userId: locatorFromList('usr_002_00002'),
@@ -309,7 +312,7 @@ describe.each(['specification', 'documented'] as const)(
 				orders.push({ ...template, id: `po_001_${String(n).padStart(5, '0')}`, amount: eur(n) });
 			const search = (parameters: IDataObject, filter?: string, token?: string) =>
 				listSearch(sim, 'orgKey', searchPurchaseOrders, { parameters }, filter, token);
-			const company = { companies: 'one', company: locatorFromList('cmp_001') };
+			const company = oneCompany(locatorFromList('cmp_001'));
 			const first = await search(company);
 			// The amount in minor units with its precision, shown in the currency (docs/api.md#purchase-orders).
 			expect(template.amount).toEqual(eur(10050));
@@ -354,7 +357,7 @@ describe.each(['specification', 'documented'] as const)(
 				'orgKey',
 				{
 					...PO,
-					...one('cmp_003'),
+					...oneCompany('cmp_003'),
 					operation: 'cancel',
 					purchaseOrderId: locatorById('={{ $json.id }}'),
 				},
@@ -374,13 +377,17 @@ describe.each(['specification', 'documented'] as const)(
 			expect(apiRequests(sim)).toHaveLength(3);
 
 			const { out: closedNow } = await run({
-				...one('cmp_003'),
+				...oneCompany('cmp_003'),
 				operation: 'close',
 				purchaseOrderId: locatorById(open[2].id),
 			});
 			expect(closedNow[0].json).toMatchObject({ id: open[2].id, status: 'closed' });
 			const again = await failure(
-				run({ ...one('cmp_003'), operation: 'close', purchaseOrderId: locatorById(open[2].id) }),
+				run({
+					...oneCompany('cmp_003'),
+					operation: 'close',
+					purchaseOrderId: locatorById(open[2].id),
+				}),
 			);
 			expect(again.message).toBe(
 				`Purchase order "${open[2].id}" in company "cmp_003" could not be closed: it is not open`,
@@ -391,7 +398,11 @@ describe.each(['specification', 'documented'] as const)(
 			const order = purchaseOrdersOf(sim, 'cmp_003').find((o) => o.status === 'open')!;
 			sim.injectFault({ route: 'cancelPurchaseOrder', kind: 'status', status: 503 });
 			const error = await failure(
-				run({ ...one('cmp_003'), operation: 'cancel', purchaseOrderId: locatorById(order.id) }),
+				run({
+					...oneCompany('cmp_003'),
+					operation: 'cancel',
+					purchaseOrderId: locatorById(order.id),
+				}),
 			);
 			expect(error.message).toBe(
 				'Spendesk could not complete Purchase Order → Cancel for company "cmp_003" (503)',
@@ -408,7 +419,7 @@ describe.each(['specification', 'documented'] as const)(
 				set: { data: [{ id: order.id, status: 'cancelled' }] },
 			});
 			const { out } = await run({
-				...one('cmp_003'),
+				...oneCompany('cmp_003'),
 				operation: 'cancel',
 				purchaseOrderId: locatorById(order.id),
 			});

@@ -2,6 +2,7 @@ import { Spendesk } from '../../nodes/Spendesk/Spendesk.node';
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, simulatorPerSuite } from '../support/fixtures';
 import { prepareNode } from '../support/node';
+import { locatorFromList, oneCompany } from '../support/values';
 
 describe('node smoke', () => {
 	let sim: SpendeskSimulator;
@@ -39,8 +40,7 @@ describe('node smoke', () => {
 		const { context } = await prepareNode(sim, 'orgKey', {
 			resource: 'invoice',
 			operation: 'getAll',
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			returnAll: true,
 			// Not shown with Return All on, nor is an option the description does not have.
 			limit: 7,
@@ -61,8 +61,7 @@ describe('node smoke', () => {
 		const base = { resource: 'invoice', operation: 'getAll', returnAll: true, filters: '{}' };
 		const one = await prepareNode(sim, 'orgKey', {
 			...base,
-			companies: 'one',
-			company: { __rl: true, mode: 'list', value: 'cmp_002' },
+			...oneCompany(locatorFromList('cmp_002')),
 		});
 		expect(one.context.getNodeParameter('company', 0, '', { extractValue: true })).toBe('cmp_002');
 		// With All Companies the Company field is not shown: n8n fails even with a fallback.

@@ -10,11 +10,11 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { expectRefusedBeforeAnyRequest, failure, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, AS_GIVEN, runNode } from '../support/node';
-import { locatorById } from '../support/values';
+import { locatorById, oneCompany } from '../support/values';
 
 const SCOPES = ['experimental:supplier:manage'];
 const CMP = 'cmp_002';
-const BASE = { resource: 'supplier', companies: 'one', company: CMP };
+const BASE = { resource: 'supplier', ...oneCompany(CMP) };
 
 describe.each(['specification', 'documented'] as const)(
 	'node: supplier bulk changes (%s profile)',

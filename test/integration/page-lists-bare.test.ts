@@ -10,7 +10,7 @@ import { searchCostCenters, searchSuppliers } from '../../nodes/Spendesk/methods
 import type { SpendeskSimulator } from '../simulator';
 import { contextFor, failure, simulatorPerSuite } from '../support/fixtures';
 import { apiRequests, runNode } from '../support/node';
-import { locatorFromList, plain } from '../support/values';
+import { locatorFromList, oneCompany, plain } from '../support/values';
 
 const SUPPLIERS = { resource: 'supplier', operation: 'getAll', companies: 'one' };
 
@@ -99,7 +99,7 @@ describe('page lists answered as a bare array (docs/api.md#page-lists)', () => {
 
 	test('From List reads a bare array too (cost centers), and fails on an answer it cannot read', async () => {
 		const { context } = await contextFor(sim, 'orgKey', {
-			parameters: { companies: 'one', company: locatorFromList('cmp_001') },
+			parameters: oneCompany(locatorFromList('cmp_001')),
 		});
 		const ctx = context as unknown as ILoadOptionsFunctions;
 		sim.injectFault({ route: 'listCostCenters', kind: 'bareArray', times: 2 });
@@ -118,7 +118,7 @@ describe('page lists answered as a bare array (docs/api.md#page-lists)', () => {
 
 	test('the supplier search labels each supplier with the fields Spendesk reads back: name, city, VAT number (docs/api.md#suppliers-as-read)', async () => {
 		const { context } = await contextFor(sim, 'orgKey', {
-			parameters: { companies: 'one', company: locatorFromList('cmp_001') },
+			parameters: oneCompany(locatorFromList('cmp_001')),
 		});
 		const { results } = await searchSuppliers.call(context as unknown as ILoadOptionsFunctions);
 		const all = sim.data('cmp_001').suppliers;

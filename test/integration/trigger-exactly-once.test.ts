@@ -6,7 +6,7 @@
 import type { SpendeskSimulator } from '../simulator';
 import { pollItems, resetTransport, startSimulator, triggerFor } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
-import { ids } from '../support/values';
+import { ids, oneCompany } from '../support/values';
 import { iso, sleep } from '../support/time';
 
 /**
@@ -34,8 +34,7 @@ describe('Spendesk Trigger: an invoice updated while a catch-up poll pages', () 
 	async function scenario(event: TriggerEvent) {
 		const { raw, poll } = await triggerFor(sim, {
 			event,
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			startFrom: 'now',
 			options: { overlapMinutes: 1 },
 		});
@@ -96,8 +95,7 @@ describe('Spendesk Trigger: invoices that show up late', () => {
 	async function activated(event: TriggerEvent, overlapMinutes: number) {
 		const { poll } = await triggerFor(sim, {
 			event,
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			startFrom: 'now',
 			options: { overlapMinutes },
 		});

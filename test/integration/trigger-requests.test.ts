@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
+import { oneCompany } from '../support/values';
 
 // Default seed: cmp_001…cmp_005, cmp_005 deactivated, so "All Companies" reaches four.
 const ACTIVE = ['cmp_001', 'cmp_002', 'cmp_003', 'cmp_004'];
@@ -84,8 +85,7 @@ describe('Spendesk Trigger: requests per poll', () => {
 		test('after 1,000 invoices sharing one updatedAt, every idle poll is one request but one, which reads the tie once after the overlap', async () => {
 			const { poll } = await triggerFor(sim, {
 				event,
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				startFrom: 'now',
 				options: { overlapMinutes: 1 },
 			});

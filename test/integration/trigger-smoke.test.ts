@@ -9,6 +9,7 @@ import {
 	triggerFor,
 	simulatorPerSuite,
 } from '../support/fixtures';
+import { oneCompany } from '../support/values';
 
 describe('trigger smoke', () => {
 	let sim: SpendeskSimulator;
@@ -17,8 +18,7 @@ describe('trigger smoke', () => {
 	test('first poll emits nothing, then a new invoice once, idle poll one request', async () => {
 		const { raw } = await triggerFor(sim, {
 			event: 'newInvoice',
-			companies: 'one',
-			company: 'cmp_002',
+			...oneCompany('cmp_002'),
 			startFrom: 'now',
 			options: {},
 		});
@@ -35,8 +35,7 @@ describe('trigger smoke', () => {
 
 	test('the harness hands the trigger its parameters as n8n resolves them: defaults filled in, fields not shown left out', async () => {
 		const { context } = await triggerFor(sim, {
-			companies: 'one',
-			company: 'cmp_001',
+			...oneCompany('cmp_001'),
 			// Not shown with Start From: Now, nor is an option of the trigger.
 			since: '2026-01-01T00:00:00Z',
 			options: { notAnOption: true },
@@ -71,8 +70,7 @@ describe('trigger: the credential switched to another environment while active',
 			store,
 			parameters: {
 				event: 'newInvoice',
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				startFrom: 'now',
 				options: {},
 			},

@@ -12,6 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { SpendeskSimulator } from '../simulator';
 import { resetTransport, startSimulator, triggerFor } from '../support/fixtures';
 import type { TriggerEvent } from '../support/fixtures';
+import { oneCompany } from '../support/values';
 
 const TOTAL = 100_000;
 const OVERLAP_MINUTES = 5;
@@ -62,8 +63,7 @@ describe('Spendesk Trigger: state size after 100,000 invoices', () => {
 				sim,
 				{
 					event,
-					companies: 'one',
-					company: 'cmp_001',
+					...oneCompany('cmp_001'),
 					startFrom: 'date',
 					since: '2000-01-01T00:00:00.000Z',
 					options: { overlapMinutes: OVERLAP_MINUTES },

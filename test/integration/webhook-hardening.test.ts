@@ -13,6 +13,7 @@ import type { SpendeskSimulator } from '../simulator';
 import { webhooksOf } from '../simulator/webhooks';
 import { resetTransport, startSimulator } from '../support/fixtures';
 import { sleep } from '../support/time';
+import { oneCompany } from '../support/values';
 import { startWebhookHarness } from '../support/webhook-harness';
 import type { WebhookHarness } from '../support/webhook-harness';
 import { SIGNATURE_HEADER } from '../../nodes/Spendesk/webhook/signature';
@@ -48,8 +49,7 @@ describe('Webhook Trigger hardening', () => {
 		test('a new settlement among 601 is read with one request, by its ID', async () => {
 			const h = await harness({
 				events: ['settlements:created'],
-				companies: 'one',
-				company: 'cmp_002',
+				...oneCompany('cmp_002'),
 				options: { fetchFullObject: true },
 			});
 			await h.activate();
@@ -73,8 +73,7 @@ describe('Webhook Trigger hardening', () => {
 		test('a settlement Spendesk does not show fails the delivery naming it and the company, after one request', async () => {
 			const h = await harness({
 				events: ['settlements:created'],
-				companies: 'one',
-				company: 'cmp_003',
+				...oneCompany('cmp_003'),
 				options: { fetchFullObject: true },
 			});
 			await h.activate();
