@@ -198,9 +198,7 @@ export async function sendWithRenewal(
 	request: IHttpRequestOptions,
 ): Promise<Outcome> {
 	const send = () => exchange(ctx, credential, request, true);
-	let first = await send();
-	if (first.kind === 'renewalRefused')
-		first = await afterLostExchange(ctx, credential, first, send);
+	const first = await afterLostExchange(ctx, credential, await send(), send);
 	// The first exchange may have fetched the API-key token: remember it, so that it is never quoted back.
 	if (!tokensRead.has(credential)) {
 		tokensRead.add(credential);

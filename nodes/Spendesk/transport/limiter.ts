@@ -45,13 +45,13 @@ class Semaphore {
 		}
 	}
 
-	/** A slot at once (undefined) when one is free and nobody waits, else in `owner`'s turn. */
-	acquire(owner?: unknown): Promise<void> | undefined {
+	/** A slot at once when one is free and nobody waits, else in `owner`'s turn. */
+	async acquire(owner?: unknown): Promise<void> {
 		if (this.active < this.room && this.waiting.size === 0) {
 			this.active++;
-			return undefined;
+			return;
 		}
-		return new Promise<void>((resolve) => {
+		await new Promise<void>((resolve) => {
 			const queue = this.waiting.get(owner);
 			if (queue) queue.push(resolve);
 			else this.waiting.set(owner, [resolve]);

@@ -65,7 +65,7 @@ export function progressGuard(
 		}
 		empty = 0;
 		const page = new Set<string | number>();
-		// The items already received, when there are any: a copy is made only then.
+		// The items not received before; a copy is made only when the page repeats some.
 		let fresh: Page | undefined;
 		for (let i = 0; i < items.length; i++) {
 			const key = identity(items[i]);
