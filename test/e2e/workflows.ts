@@ -5,8 +5,17 @@
  * n8n must not be running in the home while these commands run (they open its SQLite
  * database themselves). Credentials are imported with plain `data`; n8n encrypts it.
  */
-import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+	closeSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './runtime';
 import type { N8nHome } from './runtime';
@@ -293,44 +302,52 @@ export async function runN8n(
 		...(args[0] === 'execute' ? { N8N_RUNNERS_BROKER_PORT: String(await freePort()) } : {}),
 		...options.env,
 	};
+	// n8n's output goes to files, never to pipes: n8n logs the run and calls process.exit soon
+	// after, and a write to a pipe that the reader has not drained yet is cut off at exit (a
+	// 3.4 MB run arrived cut in a CI run, exit code 0). Writes to a file are synchronous.
+	const outDir = mkdtempSync(path.join(tmpdir(), 'n8n-cli-'));
+	const outPath = path.join(outDir, 'stdout');
+	const errPath = path.join(outDir, 'stderr');
+	const outFd = openSync(outPath, 'w');
+	const errFd = openSync(errPath, 'w');
 	const started = Date.now();
-	return await new Promise<CliResult>((resolve, reject) => {
-		execFile(
-			home.runtime.nodeBin,
-			[home.runtime.n8nBin, ...args],
-			{ env, cwd: home.dir, timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024 },
-			(error, stdout, stderr) => {
-				const ms = Date.now() - started;
-				const signal = (error as { signal?: unknown } | null)?.signal;
-				// n8n 2.41.1 on Node 24 was seen to die of SIGSEGV while shutting down after it had
-				// printed a finished run (twice, on a loaded machine, after a failed execution). The run
-				// is what the tests check: a finished one is taken, with its status as the exit code.
-				const finished =
-					signal === 'SIGSEGV' && args[0] === 'execute' ? parseRun(stdout) : undefined;
-				if (finished?.status === 'success' || finished?.status === 'error') {
-					process.stderr.write(
-						`[e2e] n8n ${args.join(' ')} died of SIGSEGV after printing its finished run (${finished.status}); taken as exit ${finished.status === 'success' ? 0 : 1}\n`,
-					);
-					resolve({ code: finished.status === 'success' ? 0 : 1, stdout, stderr, ms });
-					return;
-				}
-				if (error && typeof (error as { code?: unknown }).code !== 'number') {
-					reject(
-						new Error(
-							`n8n ${args.join(' ')}: ${error.message} (signal ${String((error as { signal?: unknown }).signal)}, code ${String((error as { code?: unknown }).code)}, after ${ms} ms)\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
-						),
-					);
-					return;
-				}
-				resolve({
-					code: error ? Number((error as { code?: number }).code) : 0,
-					stdout,
-					stderr,
-					ms,
-				});
-			},
-		);
-	});
+	try {
+		const { code, signal } = await new Promise<{
+			code: number | null;
+			signal: NodeJS.Signals | null;
+		}>((resolve, reject) => {
+			const child = spawn(home.runtime.nodeBin, [home.runtime.n8nBin, ...args], {
+				env,
+				cwd: home.dir,
+				timeout: timeoutMs,
+				stdio: ['ignore', outFd, errFd],
+			});
+			child.once('error', reject);
+			child.once('exit', (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal }));
+		});
+		const ms = Date.now() - started;
+		const stdout = readFileSync(outPath, 'utf8');
+		const stderr = readFileSync(errPath, 'utf8');
+		// n8n 2.41.1 on Node 24 was seen to die of SIGSEGV while shutting down after it had
+		// printed a finished run (twice, on a loaded machine, after a failed execution). The run
+		// is what the tests check: a finished one is taken, with its status as the exit code.
+		const finished = signal === 'SIGSEGV' && args[0] === 'execute' ? parseRun(stdout) : undefined;
+		if (finished?.status === 'success' || finished?.status === 'error') {
+			process.stderr.write(
+				`[e2e] n8n ${args.join(' ')} died of SIGSEGV after printing its finished run (${finished.status}); taken as exit ${finished.status === 'success' ? 0 : 1}\n`,
+			);
+			return { code: finished.status === 'success' ? 0 : 1, stdout, stderr, ms };
+		}
+		if (code === null)
+			throw new Error(
+				`n8n ${args.join(' ')}: ended by signal ${String(signal)}${ms >= timeoutMs ? ` (timed out after ${timeoutMs} ms)` : ''}, after ${ms} ms\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`,
+			);
+		return { code, stdout, stderr, ms };
+	} finally {
+		closeSync(outFd);
+		closeSync(errFd);
+		rmSync(outDir, { recursive: true, force: true });
+	}
 }
 
 /** Runs an n8n CLI command that must succeed (import, publish). */
