@@ -67,7 +67,7 @@ export async function eachPage(
 	request: ListRequest,
 	onPage: (page: IDataObject[]) => void,
 ): Promise<{ truncated: boolean }> {
-	const list = await open(ctx, name, { ...request, readsToEnd: true });
+	const list = await open(ctx, name, request);
 	if (!list) return { truncated: false };
 	for await (const page of list.pages) onPage(page);
 	return { truncated: list.limit.truncated };

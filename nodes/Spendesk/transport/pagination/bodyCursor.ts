@@ -41,9 +41,6 @@ export const bodyCursorStrategy: PageStrategy = async function* (ctx, endpoint, 
 			const more = nextCursor !== undefined && full;
 			return { items, more, next: more ? String(nextCursor) : undefined, cursor: nextCursor };
 		},
-		moveTo(page) {
-			cursor = page.cursor;
-		},
 		follow(page) {
 			cursor = page.cursor;
 			return page.next!;

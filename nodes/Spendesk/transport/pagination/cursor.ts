@@ -39,10 +39,6 @@ export const cursorStrategy: PageStrategy = async function* (ctx, endpoint, requ
 			const page = readCursorPage(body, unreadable);
 			return { ...page, next: page.nextCursor };
 		},
-		moveTo(page) {
-			cursor = page.next;
-			nextUrl = undefined;
-		},
 		// The link is parsed only here: for every page it would cost more than the rest.
 		follow(page) {
 			cursor = page.next;

@@ -21,8 +21,6 @@ export interface ListRequest extends Omit<CallOptions, 'url' | 'allowNotFound' |
 	snapshotMaxWaitMs?: number;
 	/** Payables snapshot: first pause between two creates answered 409 (doubles up to 5 s). */
 	snapshotPollMs?: number;
-	/** The reader takes every page (not the trigger): a cursor list may ask its next page ahead. */
-	readsToEnd?: boolean;
 }
 
 /** One list style: the pages of `endpoint` for `request`, read until the list or the Limit ends. */
@@ -98,15 +96,13 @@ export interface CursorStyle<A, P extends CursorPage> {
 	ask(pageSize: number): Promise<A>;
 	/** `left`: the items the Limit still wants. */
 	read(answer: A, left: number): P;
-	/** The next page is the one `page.next` names (a cursor never asked before). */
-	moveTo(page: P): void;
 	/** Moves on to the page after `page`; gives the cursor (or link) that names it. */
 	follow(page: P): string;
 }
 
 /**
- * Reads a cursor list: for a reader that takes every page, the next page is asked as soon as
- * the one before names it, so that it comes while the reader takes this one.
+ * Reads a cursor list one page after the other: each page names the next, which is asked only
+ * when the reader wants it (docs/performance.md#cursor-lists-page-by-page).
  */
 export async function* readCursorPages<A, P extends CursorPage>(
 	ctx: SpendeskContext,
@@ -118,49 +114,32 @@ export async function* readCursorPages<A, P extends CursorPage>(
 	const { itemIndex } = request;
 	const size = endpoint.pageSize!;
 	const progress = progressGuard(ctx, endpoint, itemIndex);
-	// The next page asked ahead (docs/performance.md#cursor-lists-one-page-ahead); its failure
-	// is thrown in its turn.
-	let ahead: Promise<A> | undefined;
 	// The cursors asked: one that comes back is asked once more (`reasked`); back again, an error.
 	const cursors = new Set<string>();
 	let reasked = false;
-	const takeNew = (cursor: string): boolean => {
-		if (cursors.has(cursor)) return false;
-		cursors.add(cursor);
-		reasked = false;
-		return true;
-	};
-	try {
-		while (limit.left() > 0) {
-			const next = ahead ?? style.ask(nextPageSize(size, request, limit.left()));
-			ahead = undefined;
-			const answer = await next;
-			const page = style.read(answer, limit.left());
-			const { items, more } = page;
-			const fresh = items.length > 0 || more ? progress(items, { reasked }) : items;
-			const left = limit.left() - fresh.length;
-			const mayAsk = more && request.readsToEnd === true && left > 0;
-			if (mayAsk && page.next !== undefined && takeNew(page.next)) {
-				style.moveTo(page);
-				ahead = style.ask(nextPageSize(size, request, left));
-				ahead.catch(() => undefined);
-			}
-			yield limit.take(fresh);
-			if (!more) return;
-			if (ahead || takeNew(style.follow(page))) continue;
-			if (reasked)
-				throw listError(
-					ctx,
-					endpoint,
-					itemIndex,
-					`Spendesk sent the same page cursor twice for ${callName(ctx, { itemIndex })}`,
-					'The list would never end, so the node stopped.',
-				);
-			reasked = true;
+	while (limit.left() > 0) {
+		const page = style.read(
+			await style.ask(nextPageSize(size, request, limit.left())),
+			limit.left(),
+		);
+		const { items, more } = page;
+		yield limit.take(items.length > 0 || more ? progress(items, { reasked }) : items);
+		if (!more) return;
+		const cursor = style.follow(page);
+		if (!cursors.has(cursor)) {
+			cursors.add(cursor);
+			reasked = false;
+			continue;
 		}
-	} finally {
-		// A list that ends early leaves no request of its own running.
-		await ahead?.catch(() => undefined);
+		if (reasked)
+			throw listError(
+				ctx,
+				endpoint,
+				itemIndex,
+				`Spendesk sent the same page cursor twice for ${callName(ctx, { itemIndex })}`,
+				'The list would never end, so the node stopped.',
+			);
+		reasked = true;
 	}
 	limit.truncated = true;
 }
