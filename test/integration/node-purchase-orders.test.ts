@@ -304,7 +304,7 @@ describe.each(['specification', 'documented'] as const)(
 			expect(apiRequests(sim)).toHaveLength(1);
 		});
 
-		test('From List: the purchase orders of the chosen company as "supplier, amount currency, status (id)", the amount read from minor units, page after page to the end', async () => {
+		test('From List: the purchase orders of the chosen company as "supplier, EUR 100.50, status (id)", the amount read from minor units, page after page to the end', async () => {
 			const orders = purchaseOrdersOf(sim, 'cmp_001');
 			const template = orders[0];
 			// More than one page of the editor's list (100): 5 API pages of 30.
@@ -317,7 +317,7 @@ describe.each(['specification', 'documented'] as const)(
 			// The amount in minor units with its precision, shown in the currency (docs/api.md#purchase-orders).
 			expect(template.amount).toEqual(eur(10050));
 			expect(first.results[0]).toEqual({
-				name: `${template.supplier.name}, 100.50 EUR, ${template.status} (${template.id})`,
+				name: `${template.supplier.name}, EUR 100.50, ${template.status} (${template.id})`,
 				value: template.id,
 			});
 			// API pages are read until 100 match; the next page number is the token.

@@ -43,9 +43,13 @@ describe('node: payable and intake selectors', () => {
 		const first = await search(sim, searchPayables, 'orgKey', company);
 		const payables = sim.data('cmp_002').payables;
 		expect(payables).toHaveLength(130);
+		// The seed's currencies have two decimals.
+		expect(['EUR', 'USD', 'GBP']).toContain(payables[0].currency);
+		const major = (minor: number) =>
+			(minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 		expect(first.results[0]).toEqual({
-			// The search gives minor units (1234); the label shows major units (12.34).
-			name: `${payables[0].description}, ${(payables[0].amount / 100).toFixed(2)} ${payables[0].currency} (${payables[0].id})`,
+			// The search gives minor units (1234); the label shows major units (EUR 12.34).
+			name: `${payables[0].description}, ${payables[0].currency} ${major(payables[0].amount)} (${payables[0].id})`,
 			value: payables[0].id,
 		});
 		// One API page of 100 fills the list's first page; its cursor is the token of the next.

@@ -18,6 +18,19 @@ describe('amounts in the editor lists (docs/api.md#response-shapes)', () => {
 		expect(minorAmountText(amount, currency)).toBe(shown);
 	});
 
+	test.each([
+		[120_050, 'EUR', 2, 'EUR 1,200.50'],
+		[120_050, 'EUR', 0, 'EUR 120,050'],
+		[1_326, 'JPY', 2, 'JPY 13.26'],
+		[120_050, 'EUR', 'two', 'EUR 1,200.50'],
+		[120_050, 'EUR', 11, 'EUR 1,200.50'],
+	])(
+		"%p %p with the record's precision %p is shown as %p",
+		(amount, currency, precision, shown) => {
+			expect(minorAmountText(amount, currency, precision)).toBe(shown);
+		},
+	);
+
 	test.each([[1326.4], ['132640'], [undefined], [Number.NaN]])(
 		'%p is no whole amount of minor units: nothing is shown',
 		(amount) => {

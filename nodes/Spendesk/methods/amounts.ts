@@ -12,13 +12,24 @@ function minorDigits(currency: string): number {
 	}
 }
 
-/** "EUR 1,326.40" for 132640 EUR; "" when there is no whole amount to show. */
-export function minorAmountText(amount: unknown, currency: unknown): string {
+/**
+ * "EUR 1,326.40" for 132640 EUR: every amount of the editor's lists. The minor unit's digits are
+ * `precision` when the record gives it, else the currency's; "" when there is no whole amount.
+ */
+export function minorAmountText(amount: unknown, currency: unknown, precision?: unknown): string {
 	if (typeof amount !== 'number' || !Number.isInteger(amount)) return '';
 	const given = typeof currency === 'string' ? currency.trim().toUpperCase() : '';
 	// Only an ISO 4217 code is shown (and says how many digits the minor unit has).
 	const code = /^[A-Z]{3}$/.test(given) ? given : '';
-	const digits = code ? minorDigits(code) : 2;
+	const digits =
+		typeof precision === 'number' &&
+		Number.isInteger(precision) &&
+		precision >= 0 &&
+		precision <= 10
+			? precision
+			: code
+				? minorDigits(code)
+				: 2;
 	const major = new Intl.NumberFormat('en-US', {
 		minimumFractionDigits: digits,
 		maximumFractionDigits: digits,

@@ -151,18 +151,12 @@ export function recordSearch(list: RecordList) {
 
 export type RecordSearchMethod = ReturnType<typeof recordSearch>;
 
-/** A payable's amount: the search gives minor units (1234), shown in major units (12.34). */
-function payableAmountOf(p: IDataObject): string {
-	const currency = typeof p.currency === 'string' ? p.currency : '';
-	if (typeof p.amount === 'number') return `${(p.amount / 100).toFixed(2)} ${currency}`.trim();
-	return p.amount !== undefined ? `${String(p.amount)} ${currency}`.trim() : '';
-}
-
 const PAYABLES: RecordList = {
 	endpoint: 'searchPayables',
 	what: 'Payables',
 	body: {},
-	label: (p) => [text(p.description), payableAmountOf(p)].filter(Boolean).join(', '),
+	label: (p) =>
+		[text(p.description), minorAmountText(p.amount, p.currency)].filter(Boolean).join(', '),
 };
 
 /** The payables (search order); the search is experimental (docs/api.md#scopes): without it, the error says how to pick one anyway. */
@@ -237,25 +231,16 @@ export const searchJournalTemplates = recordSearch({
 	label: (t) => (typeof t.name === 'string' ? t.name : ''),
 });
 
-/** `{amount, currency, precision}` in minor units (120050, 2: 1200.50 EUR), or a number beside `currency`. */
-function orderAmountText(order: IDataObject): string {
-	const money = order.amount as IDataObject | number | string | undefined | null;
-	if (money && typeof money === 'object') {
-		const precision = Number(money.precision);
-		const minor = Number(money.amount);
-		if (!Number.isFinite(minor)) return '';
-		const digits = Number.isInteger(precision) && precision >= 0 && precision <= 10 ? precision : 0;
-		return `${(minor / 10 ** digits).toFixed(digits)} ${text(money.currency)}`.trim();
-	}
-	return money !== undefined && money !== null
-		? `${text(money)} ${text(order.currency)}`.trim()
-		: '';
-}
-
-/** "Supplier, amount currency, status" of a purchase order (docs/api.md#purchase-orders). */
+/** "Supplier, EUR 100.50, status" of a purchase order (docs/api.md#purchase-orders). */
 export function purchaseOrderLabel(order: IDataObject): string {
 	const supplier = (order.supplier ?? {}) as IDataObject;
-	return [text(supplier.name), orderAmountText(order), text(order.status)]
+	// `{amount, currency, precision}` in minor units (docs/api.md#purchase-orders).
+	const money = (order.amount ?? {}) as IDataObject;
+	return [
+		text(supplier.name),
+		minorAmountText(money.amount, money.currency, money.precision),
+		text(order.status),
+	]
 		.filter(Boolean)
 		.join(', ');
 }
