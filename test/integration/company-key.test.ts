@@ -211,6 +211,33 @@ describe('documented profile: experimental access granted, no Company ID', () =>
 		expect(sim.requestsTo('listInvoices')).toHaveLength(3);
 	});
 
+	test('the company found is remembered for the next executions of the same key, not of another', async () => {
+		await run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) });
+		expect(paths(sim)).toEqual(['POST /v1/payables/search', `GET /v2/companies/${C}/invoices`]);
+		// A new execution (a new context, the credential read again): no look-up.
+		const { out } = await run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) });
+		expect(out.length).toBe(sim.data(C).invoices.length);
+		expect(paths(sim)).toEqual([`GET /v2/companies/${C}/invoices`]);
+		// Another key (here one without the payables search) is looked up on its own.
+		await failure(run(invoices, { store: minimalStore(sim, sim.credentials.companyKeys.cmp_002) }));
+		expect(paths(sim)).toEqual(['POST /v1/payables/search']);
+	});
+
+	test('a look-up that found no company is made again by the next execution', async () => {
+		// Once (the faults' default), no answer names the company.
+		sim.injectFault({
+			route: 'searchPayables',
+			kind: 'setFields',
+			set: { 'payables.0.companyId': undefined },
+		});
+		sim.injectFault({ route: 'getPayable', kind: 'setFields', set: { companyId: undefined } });
+		await failure(run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) }));
+		expect(sim.requestsTo('listInvoices')).toEqual([]);
+		const { out } = await run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) });
+		expect(out.length).toBe(sim.data(C).invoices.length);
+		expect(paths(sim)).toEqual(['POST /v1/payables/search', `GET /v2/companies/${C}/invoices`]);
+	});
+
 	test('a Company ID given: no look-up', async () => {
 		await run(invoices, { store: minimalStore(sim, sim.credentials.companyKey, { companyId: C }) });
 		expect(paths(sim)).toEqual([`GET /v2/companies/${C}/invoices`]);
@@ -289,6 +316,10 @@ describe('specification profile: a company key without Company ID', () => {
 		const newest = sim.invoicesSorted(C, 'updatedAt', 'desc')[0];
 		expect(out?.flat().map((i) => i.json.id)).toEqual([newest.id]);
 		expect(paths(sim)).toEqual(['POST /v1/payables/search', `GET /v2/companies/${C}/invoices`]);
+		// The next poll knows the company: one request.
+		sim.clearLog();
+		await trigger.poll.call(context as unknown as IPollFunctions);
+		expect(paths(sim)).toEqual([`GET /v2/companies/${C}/invoices`]);
 	});
 
 	test('a company without payables: the error says to enter the Company ID', async () => {

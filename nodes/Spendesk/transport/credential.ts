@@ -27,6 +27,8 @@ export interface ResolvedCredential {
 	level: 'organisation' | 'company';
 	/** A company-level credential's own company, when its Company ID names it (docs/api.md#the-companys-own-id). */
 	ownCompanyId?: string;
+	/** A company-level API key without Company ID: what its company, once looked up, is remembered by (its origin and Client ID). */
+	keyIdentity?: string;
 }
 
 const resolved = new WeakMap<object, Promise<ResolvedCredential>>();
@@ -73,6 +75,9 @@ async function loadCredential(ctx: SpendeskContext): Promise<ResolvedCredential>
 		level,
 		ownCompanyId: (level === 'company' && companyId) || undefined,
 	};
+	// A key belongs to one company for good; an OAuth2 app's Client ID serves many companies.
+	if (level === 'company' && !companyId && credentialType === 'spendeskApi')
+		credential.keyIdentity = `${credential.origin} ${String(credentials.clientId ?? '')}`;
 	secrets.set(credential, new Set());
 	noteSecrets(credential, credentials);
 	return credential;

@@ -1,7 +1,8 @@
 /**
  * The own company of a company-level credential without Company ID, for calls with a company in
  * their path (docs/api.md#the-companys-own-id): read from a payable (the search for one, else
- * that payable in full), once per resolved credential.
+ * that payable in full), once per resolved credential; an API key's company, once found, for
+ * every execution of this n8n process.
  */
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
@@ -12,6 +13,7 @@ import { ENDPOINTS } from './endpoints';
 import type { Endpoint, EndpointRef } from './endpoints';
 import { experimentalAccessHelp, isExperimental } from './errors';
 import { singleObject } from './pagination/response';
+import { flowControl } from './limiter';
 import { isOneIdSegment } from './placement';
 
 /** How the look-up calls Spendesk: `callSpendesk`, passed in (request.ts calls this module). */
@@ -25,6 +27,16 @@ type Send = (
 type Found = { companyId: string } | { reason: string };
 
 const found = new WeakMap<ResolvedCredential, Promise<Found>>();
+
+/** How long an API key's company is remembered: a key never moves to another company. */
+const KEY_COMPANY_KEPT_MS = 24 * 3600 * 1000;
+
+/** A look-up that found no company: not remembered beyond the execution (a payable may come). */
+class NotFound extends Error {
+	constructor(readonly found: Found) {
+		super('company not found');
+	}
+}
 
 /** Whether a call needs the look-up: a company-level credential, a company in the path, none given. */
 export function needsOwnCompany(
@@ -51,7 +63,19 @@ export async function ownCompanyOf(
 ): Promise<string> {
 	let lookup = found.get(credential);
 	if (!lookup) {
-		lookup = lookUp(ctx, send, itemIndex);
+		const identity = credential.keyIdentity;
+		lookup = identity
+			? flowControl
+					.singleFlight(`ownCompany ${identity}`, KEY_COMPANY_KEPT_MS, async () => {
+						const result = await lookUp(ctx, send, itemIndex);
+						if ('reason' in result) throw new NotFound(result);
+						return result;
+					})
+					.catch((error: unknown) => {
+						if (error instanceof NotFound) return error.found;
+						throw error;
+					})
+			: lookUp(ctx, send, itemIndex);
 		found.set(credential, lookup);
 		// A failure of the network or of Spendesk is not an answer: the next call asks again.
 		lookup.catch(() => found.delete(credential));
