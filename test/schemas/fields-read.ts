@@ -111,7 +111,7 @@ export const FIELDS_READ: readonly Reader[] = [
 	{
 		reader: 'methods/recordSearch.ts purchaseOrderLabel',
 		schema: 'purchase-order.json',
-		fields: ['supplier', 'supplier.name', 'amount', 'currency', 'status'],
+		fields: ['supplier', 'supplier.name', 'amount', 'status'],
 		...picker(searchPurchaseOrders),
 	},
 	{
