@@ -49,6 +49,19 @@ const one = oneCompany();
 const paths = (sim: SpendeskSimulator) => apiRequests(sim).map((r) => `${r.method} ${r.path}`);
 const invoices = { resource: 'invoice', operation: 'getAll', returnAll: true };
 
+/** The next answer of each route carries no `companyId` (the search's first payable, or the payable). */
+function hideCompany(sim: SpendeskSimulator, routes: Array<'searchPayables' | 'getPayable'>): void {
+	for (const route of routes)
+		sim.injectFault({
+			route,
+			kind: 'setFields',
+			set:
+				route === 'searchPayables'
+					? { 'payables.0.companyId': undefined }
+					: { companyId: undefined },
+		});
+}
+
 describe('documented profile: a company key with only Environment, Client ID and Client Secret', () => {
 	let sim: SpendeskSimulator;
 	let store: CredentialStore;
@@ -225,12 +238,7 @@ describe('documented profile: experimental access granted, no Company ID', () =>
 
 	test('a look-up that found no company is made again by the next execution', async () => {
 		// Once (the faults' default), no answer names the company.
-		sim.injectFault({
-			route: 'searchPayables',
-			kind: 'setFields',
-			set: { 'payables.0.companyId': undefined },
-		});
-		sim.injectFault({ route: 'getPayable', kind: 'setFields', set: { companyId: undefined } });
+		hideCompany(sim, ['searchPayables', 'getPayable']);
 		await failure(run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) }));
 		expect(sim.requestsTo('listInvoices')).toEqual([]);
 		const { out } = await run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) });
@@ -244,11 +252,7 @@ describe('documented profile: experimental access granted, no Company ID', () =>
 	});
 
 	test("the search's payable without its company: the payable in full gives it", async () => {
-		sim.injectFault({
-			route: 'searchPayables',
-			kind: 'setFields',
-			set: { 'payables.0.companyId': undefined },
-		});
+		hideCompany(sim, ['searchPayables']);
 		const { out } = await run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) });
 		expect(out.length).toBe(sim.data(C).invoices.length);
 		const first = sim.data(C).payables[0].id;
@@ -260,12 +264,7 @@ describe('documented profile: experimental access granted, no Company ID', () =>
 	});
 
 	test('no answer names the company: the error says so, and to enter the Company ID', async () => {
-		sim.injectFault({
-			route: 'searchPayables',
-			kind: 'setFields',
-			set: { 'payables.0.companyId': undefined },
-		});
-		sim.injectFault({ route: 'getPayable', kind: 'setFields', set: { companyId: undefined } });
+		hideCompany(sim, ['searchPayables', 'getPayable']);
 		const error = await failure(
 			run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) }),
 		);
