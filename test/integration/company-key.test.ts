@@ -9,12 +9,13 @@
  *   company's payables (docs/api.md#the-companys-own-id), or fail saying what to do.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { SpendeskTrigger } from '../../nodes/Spendesk/SpendeskTrigger.node';
 import type { ApiKeyCredential, SimulatorOptions, SpendeskSimulator } from '../simulator';
 import { contextFor, failure, resetTransport, startSimulator } from '../support/fixtures';
 import { C, DOCUMENTED, DOCUMENTED_SIZES } from '../support/documented';
 import { CredentialStore } from '../support/n8n-context';
+import type { ContextOptions } from '../support/n8n-context';
 import { testCredentialLikeN8n } from '../support/n8n-credentials';
 import { apiRequests, runNode } from '../support/node';
 import { locatorById, oneCompany, plain } from '../support/values';
@@ -198,7 +199,7 @@ describe('documented profile: experimental access granted, no Company ID', () =>
 
 	const run = (
 		parameters: IDataObject,
-		extra: { store: CredentialStore; items?: INodeExecutionData[] },
+		extra: { store: CredentialStore } & Partial<ContextOptions>,
 	) => runNode(sim, 'companyKey', { ...one, ...parameters }, extra);
 
 	test("Invoice → Get Many reads the company from one payable, then calls the company's path", async () => {
@@ -244,6 +245,33 @@ describe('documented profile: experimental access granted, no Company ID', () =>
 		const { out } = await run(invoices, { store: minimalStore(sim, sim.credentials.companyKey) });
 		expect(out.length).toBe(sim.data(C).invoices.length);
 		expect(paths(sim)).toEqual(['POST /v1/payables/search', `GET /v2/companies/${C}/invoices`]);
+	});
+
+	test('an execution cancelled during the shared look-up: another one waiting on it looks up for itself', async () => {
+		sim.injectFault({ route: 'searchPayables', kind: 'latency', latencyMs: 1_000 });
+		const cancel = new AbortController();
+		const first = failure(
+			run(invoices, {
+				store: minimalStore(sim, sim.credentials.companyKey),
+				cancelSignal: cancel.signal,
+				executionId: 'first',
+			}),
+		);
+		// The first execution has its token: its payables search (held 1 s) is on its way.
+		while (sim.requestsTo('token').length === 0) await new Promise((r) => setTimeout(r, 5));
+		await new Promise((r) => setTimeout(r, 100));
+		const second = run(invoices, {
+			store: minimalStore(sim, sim.credentials.companyKey),
+			executionId: 'second',
+		});
+		await new Promise((r) => setTimeout(r, 100));
+		cancel.abort();
+		expect((await first).message).toBe(
+			"The execution was cancelled while Invoice → Get Many (looking up the credential's company) waited for Spendesk",
+		);
+		const { out } = await second;
+		expect(out.length).toBe(sim.data(C).invoices.length);
+		expect(sim.requestsTo('listInvoices')).toHaveLength(1);
 	});
 
 	test('a Company ID given: no look-up', async () => {

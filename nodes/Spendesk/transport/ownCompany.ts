@@ -64,15 +64,21 @@ export async function ownCompanyOf(
 	let lookup = found.get(credential);
 	if (!lookup) {
 		const identity = credential.keyIdentity;
+		// Whether this call made the shared look-up, or waits for another execution's.
+		let own = false;
 		lookup = identity
 			? flowControl
 					.singleFlight(`ownCompany ${identity}`, KEY_COMPANY_KEPT_MS, async () => {
+						own = true;
 						const result = await lookUp(ctx, send, itemIndex);
 						if ('reason' in result) throw new NotFound(result);
 						return result;
 					})
-					.catch((error: unknown) => {
+					.catch(async (error: unknown) => {
 						if (error instanceof NotFound) return error.found;
+						// Another execution's look-up failed (cancelled, say): its error is not
+						// this call's, which asks for itself.
+						if (!own) return await lookUp(ctx, send, itemIndex);
 						throw error;
 					})
 			: lookUp(ctx, send, itemIndex);
