@@ -365,7 +365,7 @@ describe.each(['specification', 'documented'] as const)(
 			);
 		});
 
-		test('bad input fails before any request: no lines, a change that sets nothing, an amount that is not whole', async () => {
+		test('bad input fails before any request: no lines, a change that sets nothing, a line number or an amount that is not whole', async () => {
 			const base = { ...UPDATE, payableId: locatorById('pay_001_000002'), version: 1 };
 			const cases: Array<[IDataObject, string]> = [
 				[
@@ -382,6 +382,20 @@ describe.each(['specification', 'documented'] as const)(
 						lineChanges: changes({ applyTo: 'everyLine', taxAccountId: ' ' }),
 					},
 					'Change 1 sets nothing',
+				],
+				[
+					{
+						lineItemsMode: 'changeSome',
+						lineChanges: changes({ applyTo: 'oneLine', lineNumber: 0, taxAccountId: 'ta_7' }),
+					},
+					"Change 1, 'Line Number' must be a whole number from 1; got 0",
+				],
+				[
+					{
+						lineItemsMode: 'changeSome',
+						lineChanges: changes({ applyTo: 'oneLine', lineNumber: 1.5, taxAccountId: 'ta_7' }),
+					},
+					"Change 1, 'Line Number' must be a whole number from 1; got 1.5",
 				],
 				[
 					{ lineItemsMode: 'replaceAll', lineItems: lines({ grossAmount: 12.5 }) },
