@@ -239,10 +239,14 @@ describe('payable getAttachments', () => {
 			`Spendesk found nothing for Payable → Get Attachments in company "cmp_001" (404)`,
 		);
 		for (const bad of ['', '  ', '.', '..', 'a/b']) {
-			await expectRefusedBeforeAnyRequest(
+			const refused = await expectRefusedBeforeAnyRequest(
 				sim,
 				run(sim, 'orgKey', { company: 'cmp_001', payableId: locatorById(bad) }),
 				/^'Payable' (is empty|holds ".*", which is not a valid ID)$/,
+			);
+			// The panel's words: where the ID comes from.
+			expect(refused.description).toMatch(
+				/Pick the payable from the list, or give its ID, usually from an expression such as \{\{ \$json\.id \}\} \(Payable → Get Many lists them\)\.$/,
 			);
 		}
 	});
