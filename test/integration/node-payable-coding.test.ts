@@ -365,7 +365,7 @@ describe.each(['specification', 'documented'] as const)(
 			);
 		});
 
-		test('bad input fails before any request: no lines, a change that sets nothing, a line number or an amount that is not whole', async () => {
+		test("bad input fails before any request: no lines, a change that sets nothing, a line number or an amount that is not whole, a line's ID", async () => {
 			const base = { ...UPDATE, payableId: locatorById('pay_001_000002'), version: 1 };
 			const cases: Array<[IDataObject, string]> = [
 				[
@@ -409,6 +409,33 @@ describe.each(['specification', 'documented'] as const)(
 			];
 			for (const [params, message] of cases)
 				await expectRefusedBeforeAnyRequest(sim, run({ ...base, ...params }), message);
+			// A line's IDs: the error names the line and the field, and says where the ID comes from.
+			const ids: Array<[IDataObject, string, string]> = [
+				[
+					{
+						lineItemsMode: 'replaceAll',
+						lineItems: lines({ grossAmount: 1, costCenterId: locatorById('a/b') }),
+					},
+					`Line 1, 'Cost Center' holds "a/b", which is not a valid ID`,
+					'Pick it from the list, or enter its ID By ID.',
+				],
+				[
+					{
+						lineItemsMode: 'changeSome',
+						lineChanges: changes({ applyTo: 'everyLine', expenseAccountId: 'x y' }),
+					},
+					`Change 1, 'Expense Account ID' holds "x y", which is not a valid ID`,
+					'Enter the ID as Spendesk gives it.',
+				],
+			];
+			for (const [params, message, hint] of ids) {
+				const refused = await expectRefusedBeforeAnyRequest(
+					sim,
+					run({ ...base, ...params }),
+					message,
+				);
+				expect(refused.description).toMatch(new RegExp(`${hint.replace(/\./g, '\\.')}$`));
+			}
 		});
 
 		test('Continue On Fail: a stale item becomes an error item paired with it; the next item is updated', async () => {
