@@ -64,13 +64,14 @@ export async function ownCompanyOf(
 	let lookup = found.get(credential);
 	if (!lookup) {
 		const identity = credential.keyIdentity;
+		const ask = () => lookUp(ctx, send, itemIndex);
 		// Whether this call made the shared look-up, or waits for another execution's.
 		let own = false;
 		lookup = identity
 			? flowControl
 					.singleFlight(`ownCompany ${identity}`, KEY_COMPANY_KEPT_MS, async () => {
 						own = true;
-						const result = await lookUp(ctx, send, itemIndex);
+						const result = await ask();
 						if ('reason' in result) throw new NotFound(result);
 						return result;
 					})
@@ -78,10 +79,10 @@ export async function ownCompanyOf(
 						if (error instanceof NotFound) return error.found;
 						// Another execution's look-up failed (cancelled, say): its error is not
 						// this call's, which asks for itself.
-						if (!own) return await lookUp(ctx, send, itemIndex);
+						if (!own) return await ask();
 						throw error;
 					})
-			: lookUp(ctx, send, itemIndex);
+			: ask();
 		found.set(credential, lookup);
 		// A failure of the network or of Spendesk is not an answer: the next call asks again.
 		lookup.catch(() => found.delete(credential));
