@@ -17,6 +17,7 @@ import { C, DOCUMENTED, DOCUMENTED_SIZES } from '../support/documented';
 import { CredentialStore } from '../support/n8n-context';
 import type { ContextOptions } from '../support/n8n-context';
 import { testCredentialLikeN8n } from '../support/n8n-credentials';
+import { eventually, sleep } from '../support/time';
 import { apiRequests, runNode } from '../support/node';
 import { locatorById, oneCompany, plain } from '../support/values';
 
@@ -258,13 +259,13 @@ describe('documented profile: experimental access granted, no Company ID', () =>
 			}),
 		);
 		// The first execution has its token: its payables search (held 1 s) is on its way.
-		while (sim.requestsTo('token').length === 0) await new Promise((r) => setTimeout(r, 5));
-		await new Promise((r) => setTimeout(r, 100));
+		expect(await eventually(() => sim.requestsTo('token').length > 0)).toBe(true);
+		await sleep(100);
 		const second = run(invoices, {
 			store: minimalStore(sim, sim.credentials.companyKey),
 			executionId: 'second',
 		});
-		await new Promise((r) => setTimeout(r, 100));
+		await sleep(100);
 		cancel.abort();
 		expect((await first).message).toBe(
 			"The execution was cancelled while Invoice → Get Many (looking up the credential's company) waited for Spendesk",
