@@ -367,7 +367,8 @@ describe.each(['specification', 'documented'] as const)(
 
 		test("bad input fails before any request: no lines, a change that sets nothing, a line number or an amount that is not whole, a line's ID", async () => {
 			const base = { ...UPDATE, payableId: locatorById('pay_001_000002'), version: 1 };
-			const cases: Array<[IDataObject, string]> = [
+			// The input, the message and, when given, how the description ends.
+			const cases: Array<[IDataObject, string, string?]> = [
 				[
 					{ lineItemsMode: 'replaceAll', lineItems: {} },
 					"'Lines' must hold at least one line; got none",
@@ -406,11 +407,7 @@ describe.each(['specification', 'documented'] as const)(
 					{ lineItemsMode: 'replaceAll', lineItems: lines({ grossAmount: '' }) },
 					`Line 1, 'Gross Amount (Minor Units)' must be a whole number of minor units; got ""`,
 				],
-			];
-			for (const [params, message] of cases)
-				await expectRefusedBeforeAnyRequest(sim, run({ ...base, ...params }), message);
-			// A line's IDs: the error names the line and the field, and says where the ID comes from.
-			const ids: Array<[IDataObject, string, string]> = [
+				// A line's ID: the error names the line and the field; the hint, where the ID comes from.
 				[
 					{
 						lineItemsMode: 'replaceAll',
@@ -428,13 +425,13 @@ describe.each(['specification', 'documented'] as const)(
 					'Enter the ID as Spendesk gives it.',
 				],
 			];
-			for (const [params, message, hint] of ids) {
+			for (const [params, message, hint] of cases) {
 				const refused = await expectRefusedBeforeAnyRequest(
 					sim,
 					run({ ...base, ...params }),
 					message,
 				);
-				expect(refused.description).toMatch(new RegExp(`${hint.replace(/\./g, '\\.')}$`));
+				if (hint) expect(refused.description?.slice(-hint.length)).toBe(hint);
 			}
 		});
 
